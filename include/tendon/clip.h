@@ -1,0 +1,92 @@
+/* tendon: runtime clips, the fast form of an animation.
+ *
+ * A runtime clip is built from a keyed clip by sampling it uniformly at a fixed rate and
+ * storing, per frame, only the animated components (joint/property/axis) as one contiguous
+ * block, quantized to 16 bits per component with a per-component range when that stays within
+ * the caller's tolerance. Components that never change are stored once and cost one copy to
+ * sample. Sampling is O(1) in the clip length (no key search): two frame blocks are read and
+ * interpolated (lerp; normalized lerp for rotations, whose frames are stored sign-continuous
+ * so the short path needs no test). The build measures the largest error against the keyed
+ * clip and refuses a clip that exceeds the tolerance. A runtime clip can also be an additive
+ * clip: each frame stored as the difference D = S * R^-1 from a reference. Immutable and
+ * shareable across threads once built. */
+#ifndef TENDON_CLIP_H
+#define TENDON_CLIP_H
+
+#include "base.h"
+#include "keyed_clip.h"
+#include "pose.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tdn_clip_storage {
+    TDN_STORAGE_AUTO = 0,  /* 16-bit if within tolerance, else 32-bit float */
+    TDN_STORAGE_FLOAT32,
+    TDN_STORAGE_INT16
+} tdn_clip_storage;
+
+typedef struct tdn_clip_desc {
+    const tdn_keyed_clip *source;     /* required */
+    float sample_rate;                /* frames per second; 0: 30 */
+    tdn_clip_storage storage;
+    float position_tolerance;         /* largest model-space joint position error, skeleton units; 0: 1e-3 */
+    float rotation_tolerance;         /* largest local rotation error, radians; 0: 1e-3 */
+    /* Additive clip: store D(t) = S(t) * R^-1. Give at most one reference; none: a plain clip. */
+    const tdn_pose *additive_reference_pose;        /* R is this pose */
+    const tdn_keyed_clip *additive_reference_clip;  /* R(t) is this clip at the same time */
+    int additive_reference_first_frame;             /* with reference_clip: R is its pose at t = 0 */
+    tdn_allocator allocator;
+} tdn_clip_desc;
+
+/* What a build measured. Errors are the maximum over every frame time and the midpoint between
+ * frames (where resampling error peaks) and every key time of the source. */
+typedef struct tdn_clip_report {
+    float max_position_error;         /* model space, skeleton units */
+    int position_error_joint;
+    float position_error_time;
+    float max_rotation_error;         /* local rotation angle, radians */
+    int rotation_error_joint;
+    float rotation_error_time;
+    float max_scale_error;            /* largest absolute local scale difference */
+    tdn_clip_storage storage;         /* what the build chose */
+    int frame_count;
+    int animated_components;          /* components stored per frame */
+    int constant_components;          /* components stored once */
+    size_t bytes;                     /* all memory the clip holds */
+} tdn_clip_report;
+
+typedef struct tdn_clip tdn_clip;
+
+/* Builds a runtime clip. `report` (optional) receives the measurements, also on
+ * TDN_ERR_TOLERANCE, whose message names the joint and time of the worst error. */
+TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out,
+                                   tdn_clip_report *report, tdn_error *err);
+TDN_API void tdn_clip_destroy(tdn_clip *clip);
+
+TDN_API const char *tdn_clip_name(const tdn_clip *clip);
+TDN_API float tdn_clip_duration(const tdn_clip *clip);
+TDN_API float tdn_clip_sample_rate(const tdn_clip *clip);
+TDN_API int tdn_clip_joint_count(const tdn_clip *clip);
+TDN_API int tdn_clip_is_additive(const tdn_clip *clip);
+TDN_API size_t tdn_clip_bytes(const tdn_clip *clip);
+
+/* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose` (matching
+ * joint count). Never allocates; thread-safe for distinct poses. */
+TDN_API tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose);
+
+/* Float tracks and events are copied from the source keyed clip unchanged (keyed, exact). */
+TDN_API int tdn_clip_float_track_count(const tdn_clip *clip);
+TDN_API const char *tdn_clip_float_track_name(const tdn_clip *clip, int index);
+TDN_API int tdn_clip_find_float_track(const tdn_clip *clip, const char *name);
+TDN_API float tdn_clip_sample_float(const tdn_clip *clip, int index, float time);
+TDN_API int tdn_clip_event_count(const tdn_clip *clip);
+TDN_API const char *tdn_clip_event_name(const tdn_clip *clip, int index);
+/* Sorted event times (tdn_clip_event_count of them), for tdn_player_events. */
+TDN_API const float *tdn_clip_event_times(const tdn_clip *clip);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,19 @@
+/* tendon: real-time character animation in C11. Include this for the whole core API. */
+#ifndef TENDON_TENDON_H
+#define TENDON_TENDON_H
+
+#include "base.h"
+#include "version.h"
+#include "vecmath.h"
+#include "skeleton.h"
+#include "pose.h"
+#include "keyed_clip.h"
+#include "clip.h"
+#include "player.h"
+#include "ease.h"
+#include "blend.h"
+#include "model_space.h"
+#include "ik.h"
+#include "skin.h"
+
+#endif

@@ -1,0 +1,25 @@
+/* tendon core: helpers shared by the core's source files (not installed). */
+#ifndef TENDON_INTERNAL_H
+#define TENDON_INTERNAL_H
+
+#include <math.h>
+#include <stddef.h>
+#include "tendon/base.h"
+
+/* Allocates through the caller's hooks (NULL or zeroed hooks: aligned_alloc). */
+void *tdn__alloc(const tdn_allocator *allocator, size_t size, size_t align);
+void tdn__free(const tdn_allocator *allocator, void *ptr, size_t size);
+
+/* Fills *err (when not NULL) and returns code. `where` names the place (a joint, a track, a
+ * key); the message is printf-formatted. */
+tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static inline int tdn__finite(float x) { return isfinite(x); }
+static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */
+static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
+
+#endif
