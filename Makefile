@@ -1,0 +1,46 @@
+# The two commands of the README: `make demo` and `make test`. Each installs what is missing
+# (Debian packages, scripts/install-deps.sh), configures and builds in build/, then runs.
+BUILD    ?= build
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+CMAKE_FLAGS ?=
+
+.PHONY: all deps build demo test test-sanitize bench install clean
+
+all: build
+
+deps:
+	@sh scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTENDON_WERROR=ON $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Until the demo lands, the demo is the end-to-end example: a generated character walking,
+# blended, with IK and skinning.
+demo: build
+	@echo "tendon: 'tendon demo' is not built yet; running the end-to-end example examples/walkthrough.c"
+	$(BUILD)/bin/walkthrough
+
+# Every test of the release build, then the same tests built with address and undefined-behaviour
+# sanitizers.
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+	$(MAKE) --no-print-directory test-sanitize
+
+test-sanitize: deps
+	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_SANITIZE=address,undefined $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/sanitize -j $(JOBS)
+	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
+
+# The benchmark workloads with the default flags, then with an x86-64-v3 build beside them.
+bench: build
+	$(BUILD)/bin/tendon_bench
+	cmake -S . -B $(BUILD)/v3 -DCMAKE_BUILD_TYPE=Release -DTENDON_ARCH=x86-64-v3 -DTENDON_BUILD_TESTS=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/v3 -j $(JOBS) --target tendon_bench
+	$(BUILD)/v3/bin/tendon_bench
+
+install: build
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,39 @@
+#!/bin/sh
+# Installs the Debian packages tendon's build and tests need, only those missing.
+# Runs apt-get as root (or through sudo when available); changes nothing when all are there.
+set -eu
+
+missing=""
+need() { # need COMMAND PACKAGE
+    command -v "$1" >/dev/null 2>&1 || missing="$missing $2"
+}
+need cc gcc
+need make make
+need cmake cmake
+need ctest cmake
+need python3 python3   # the benchmark smoke test validates its JSON lines
+need pkg-config pkgconf
+
+# The sanitizer runtimes ship with gcc on Debian, but check the link works.
+if command -v cc >/dev/null 2>&1; then
+    probe=$(mktemp -d)
+    echo 'int main(void){return 0;}' > "$probe/p.c"
+    cc -fsanitize=address,undefined "$probe/p.c" -o "$probe/p" 2>/dev/null || missing="$missing libasan8 libubsan1"
+    rm -rf "$probe"
+fi
+
+[ -z "$missing" ] && exit 0
+
+echo "tendon: installing Debian packages:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+    SUDO=""
+elif command -v sudo >/dev/null 2>&1; then
+    SUDO="sudo"
+else
+    echo "tendon: missing packages:$missing; run as root: apt-get install$missing" >&2
+    exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing
