@@ -1,12 +1,14 @@
 /* tendon: CPU skinning.
  *
- * Linear blend skinning (LBS): p' = sum_i w_i * palette[j_i] * p, normals by the palette's
- * upper 3x3 then renormalized (exact for rotation and uniform scale). Dual-quaternion skinning
+ * Linear blend skinning (LBS): p' = sum_i w_i * palette[j_i] * p, normals by the blended upper
+ * 3x3 then renormalized (exact for rotation and uniform scale). Dual-quaternion skinning
  * (DQS): each palette matrix is converted to a unit dual quaternion (rotation + translation;
- * scale is dropped), the weighted dual quaternions are summed with signs aligned to the first
- * influence and normalized, so rigid twists keep volume. Up to 4 influences per vertex; weights
- * need not be normalized (they are divided by their sum; an all-zero vertex is left where it
- * is). Thread-safe for distinct outputs; never allocates. */
+ * scale is dropped, so a scaled palette skins as if unscaled), the weighted dual quaternions
+ * are summed with signs aligned to the first influence and normalized, so rigid twists keep
+ * volume where LBS collapses them. Up to 4 influences per vertex; weights need not be
+ * normalized (they are divided by their sum; a vertex whose weights sum to <= 0 or NaN is
+ * copied unchanged). A blended normal of zero length stays zero. Thread-safe for distinct
+ * outputs; never allocates. */
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
 
@@ -17,27 +19,40 @@
 extern "C" {
 #endif
 
-typedef struct tdn_skin_job {
-    int vertex_count;
-    const float *positions;      /* 3 floats per vertex */
-    const float *normals;        /* 3 floats per vertex, or NULL */
-    const uint16_t *joints;      /* 4 palette indices per vertex */
-    const float *weights;        /* 4 weights per vertex */
-    const tdn_mat4 *palette;
-    int palette_count;           /* joints[] entries must be below this */
-    float *out_positions;        /* 3 floats per vertex */
-    float *out_normals;          /* 3 floats per vertex; required when normals are given */
-} tdn_skin_job;
-
 /* A unit dual quaternion: real part the rotation, dual part 0.5 * (t, 0) * real. */
 typedef struct tdn_dual_quat { tdn_quat real, dual; } tdn_dual_quat;
 
-/* TDN_ERR_ARGUMENT for NULL arrays or a joint index outside the palette (checked before any
- * vertex is written). */
+/* One skinning call. Arrays are tightly packed per vertex; outputs must not overlap inputs. */
+typedef struct tdn_skin_job {
+    int vertex_count;            /* >= 0 */
+    const float *positions;      /* 3 floats per vertex */
+    const float *normals;        /* 3 floats per vertex, or NULL */
+    const uint16_t *joints;      /* 4 palette indices per vertex (all 4 checked, weight 0 or not) */
+    const float *weights;        /* 4 weights per vertex */
+    const tdn_mat4 *palette;     /* palette_count matrices (tdn_palette); DQS: may be NULL when
+                                  * dual_quats is given */
+    int palette_count;           /* joints[] entries must be below this */
+    float *out_positions;        /* 3 floats per vertex */
+    float *out_normals;          /* 3 floats per vertex; required when normals are given */
+    const tdn_dual_quat *dual_quats; /* DQS only, optional: the palette already converted by
+                                      * tdn_dual_quat_palette (once per frame instead of once
+                                      * per influence); ignored by LBS */
+} tdn_skin_job;
+
+/* Skin positions (and normals) with linear blending. TDN_ERR_ARGUMENT for a NULL job or array,
+ * a negative count, or a joint index >= palette_count; these are checked before any vertex is
+ * written, so on failure the outputs are untouched. */
 TDN_API tdn_result tdn_skin_lbs(const tdn_skin_job *job);
+/* The same with dual-quaternion blending (rigid part of each matrix only). Same errors. */
 TDN_API tdn_result tdn_skin_dqs(const tdn_skin_job *job);
-/* The rigid part of a palette matrix as a dual quaternion. */
+
+/* The rigid part of an affine matrix as a unit dual quaternion: the rotation of its column-
+ * normalized upper 3x3 (scale dropped; shear and mirroring are not representable) and its
+ * translation column. */
 TDN_API tdn_dual_quat tdn_dual_quat_from_mat4(const tdn_mat4 *m);
+/* out[i] = tdn_dual_quat_from_mat4(&palette[i]) for count matrices. */
+TDN_API void tdn_dual_quat_palette(const tdn_mat4 *palette, int count, tdn_dual_quat *out);
+/* Rotate p by the real part, then translate (dq must be unit). */
 TDN_API tdn_vec3 tdn_dual_quat_transform_point(const tdn_dual_quat *dq, tdn_vec3 p);
 
 #ifdef __cplusplus
