@@ -29,19 +29,24 @@ typedef enum tdn_clip_storage {
 
 typedef struct tdn_clip_desc {
     const tdn_keyed_clip *source;     /* required */
-    float sample_rate;                /* frames per second; 0: 30 */
+    /* Frames per second; 0: 30. Frames are evenly spaced from t = 0 to exactly t = duration:
+     * frame_count = ceil(duration * sample_rate) + 1, so the spacing is at most 1 / sample_rate. */
+    float sample_rate;
     tdn_clip_storage storage;
     float position_tolerance;         /* largest model-space joint position error, skeleton units; 0: 1e-3 */
     float rotation_tolerance;         /* largest local rotation error, radians; 0: 1e-3 */
     /* Additive clip: store D(t) = S(t) * R^-1. Give at most one reference; none: a plain clip. */
     const tdn_pose *additive_reference_pose;        /* R is this pose */
     const tdn_keyed_clip *additive_reference_clip;  /* R(t) is this clip at the same time */
-    int additive_reference_first_frame;             /* with reference_clip: R is its pose at t = 0 */
+    /* R is the reference clip's pose at t = 0; without a reference clip, the source's own. */
+    int additive_reference_first_frame;
     tdn_allocator allocator;
 } tdn_clip_desc;
 
 /* What a build measured. Errors are the maximum over every frame time and the midpoint between
- * frames (where resampling error peaks) and every key time of the source. */
+ * frames (where resampling error peaks) and every key time of the source (and of a reference
+ * clip). An additive clip is measured applied to its reference (A = D * R) against the source,
+ * which is what a character playing it at full weight on that reference shows. */
 typedef struct tdn_clip_report {
     float max_position_error;         /* model space, skeleton units */
     int position_error_joint;
@@ -60,13 +65,19 @@ typedef struct tdn_clip_report {
 typedef struct tdn_clip tdn_clip;
 
 /* Builds a runtime clip. `report` (optional) receives the measurements, also on
- * TDN_ERR_TOLERANCE, whose message names the joint and time of the worst error. */
+ * TDN_ERR_TOLERANCE (AUTO reports the float32 attempt then), whose `where` names the joint and
+ * time of the worst error. TDN_ERR_ARGUMENT for a NULL source, a bad rate or tolerance, more
+ * than one additive reference or a reference of another joint count; TDN_ERR_INVALID_DATA
+ * when a difference is not finite (a zero scale in the reference). On failure *out is NULL
+ * and nothing stays allocated. Not for the frame loop: it allocates scratch memory. */
 TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out,
                                    tdn_clip_report *report, tdn_error *err);
 TDN_API void tdn_clip_destroy(tdn_clip *clip);
 
 TDN_API const char *tdn_clip_name(const tdn_clip *clip);
 TDN_API float tdn_clip_duration(const tdn_clip *clip);
+/* Frames per second of the stored frames, (frame_count - 1) / duration: at least the rate
+ * asked for (the requested rate for a zero-length clip, which has one frame). */
 TDN_API float tdn_clip_sample_rate(const tdn_clip *clip);
 TDN_API int tdn_clip_joint_count(const tdn_clip *clip);
 TDN_API int tdn_clip_is_additive(const tdn_clip *clip);

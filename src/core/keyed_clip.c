@@ -268,3 +268,9 @@ const float *tdn_keyed_clip_event_times(const tdn_keyed_clip *clip) { return cli
 
 const tdn__curve *tdn__keyed_clip_tracks(const tdn_keyed_clip *clip) { return clip->tracks; }
 const tdn__annotations *tdn__keyed_clip_annotations(const tdn_keyed_clip *clip) { return clip->annotations; }
+
+const tdn__curve *tdn__keyed_clip_find_track(const tdn_keyed_clip *clip, int joint, tdn_track_target target)
+{
+    int i = clip->track_of[joint * 3 + (int)target];
+    return i >= 0 ? &clip->tracks[i] : NULL;
+}

@@ -8,5 +8,7 @@
 /* The joint tracks in description order (tdn_keyed_clip_track_count of them). */
 const tdn__curve *tdn__keyed_clip_tracks(const tdn_keyed_clip *clip);
 const tdn__annotations *tdn__keyed_clip_annotations(const tdn_keyed_clip *clip);
+/* The track animating (joint, target), or NULL when the joint keeps its rest value there. */
+const tdn__curve *tdn__keyed_clip_find_track(const tdn_keyed_clip *clip, int joint, tdn_track_target target);
 
 #endif

@@ -1,0 +1,770 @@
+/* tendon core: runtime clips.
+ *
+ * Build: the keyed clip is resampled at frame_count uniformly spaced times, frame f at
+ * f * duration / (frame_count - 1) with frame_count = ceil(duration * sample_rate) + 1, so the
+ * first and last frames sit exactly on the clip's ends and the spacing is at most
+ * 1 / sample_rate. Each of the 10 * joint_count pose components (row, joint) is either
+ * constant (stored once) or animated (stored per frame). Animated components are packed per
+ * frame in pose-row-then-joint order, so a run of neighbouring joints in one row is contiguous
+ * both in a frame and in the pose: sampling is a few straight lerp loops over runs, then one
+ * renormalization pass over the rotation rows. Rotations are made sign-continuous from frame
+ * to frame at build, so the lerp takes the short way without a test. Components of STEP
+ * tracks are held, not lerped (a plain copy of the frame at or before the time), so a step
+ * whose key times lie on the frame grid is reproduced exactly; off the grid the build's error
+ * measurement sees the late jump.
+ *
+ * Sampling: u = time * frames_per_second, f0 = floor(u) (at most frame_count - 2),
+ * a = u - f0; dst = lerp(frame f0, frame f0 + 1, a), dequantizing 16-bit components as
+ * offset + scale * q inside the same loop. */
+#include "tendon/clip.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotations.h"
+#include "block.h"
+#include "internal.h"
+#include "keyed_clip_internal.h"
+#include "tendon/model_space.h"
+
+/* Contiguous joints [joint, joint + count) of one pose row, at `src` in the frame (animated)
+ * or in the constants (constant). */
+typedef struct clip_run {
+    int row;
+    int joint;
+    int src;
+    int count;
+} clip_run;
+
+struct tdn_clip {
+    tdn_allocator allocator;
+    size_t bytes;                 /* this block; the annotations count separately */
+    const char *name;
+    float duration;
+    float sample_rate;            /* as asked */
+    double frames_per_second;     /* (frame_count - 1) / duration, 0 for a single frame */
+    int frame_count;
+    int joint_count;
+    int additive;
+    tdn_clip_storage storage;     /* FLOAT32 or INT16 */
+    int animated_count;           /* components per frame */
+    int constant_count;
+    int run_count;                /* lerped runs */
+    int hold_run_count;           /* held (STEP) runs */
+    int constant_run_count;
+    int animates_rotation;        /* 1 if a rotation row has an animated component */
+    clip_run *runs;
+    clip_run *hold_runs;
+    clip_run *constant_runs;
+    float *constants;
+    const float *frames_f32;      /* FLOAT32: frame_count * animated_count */
+    const uint16_t *frames_q16;   /* INT16: the same, quantized */
+    const float *offsets;         /* INT16: per animated component, value = offset + scale * q */
+    const float *scales;
+    tdn__annotations *annotations;
+};
+
+/* Largest frame count a build accepts (an hour at 30 Hz is 108,001). */
+#define CLIP_MAX_FRAMES 10000000
+/* A time within this fraction of a frame below a frame's time counts as on it, so a step key
+ * on the frame grid is held from its own frame even when time * rate rounds down. */
+#define CLIP_FRAME_SNAP 1e-4
+/* A component whose values all lie within this (relative) band is stored once. */
+#define CLIP_CONSTANT_EPSILON 1e-6f
+
+/* ---- sampling ---- */
+
+static void lerp_f32(float *restrict dst, const float *restrict f0, const float *restrict f1, float a, int n)
+{
+    for (int i = 0; i < n; ++i)
+        dst[i] = f0[i] + (f1[i] - f0[i]) * a;
+}
+
+static void lerp_q16(float *restrict dst, const uint16_t *restrict f0, const uint16_t *restrict f1,
+                     const float *restrict offset, const float *restrict scale, float a, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        float q0 = (float)f0[i], q1 = (float)f1[i];
+        dst[i] = offset[i] + scale[i] * (q0 + (q1 - q0) * a);
+    }
+}
+
+static void normalize_rotations(float *restrict x, float *restrict y, float *restrict z, float *restrict w, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        float inv = 1.0f / sqrtf(x[i] * x[i] + y[i] * y[i] + z[i] * z[i] + w[i] * w[i]);
+        x[i] *= inv;
+        y[i] *= inv;
+        z[i] *= inv;
+        w[i] *= inv;
+    }
+}
+
+/* [0, duration]; NaN -> 0. */
+static float clamp_time(float t, float duration)
+{
+    return t > 0.0f ? (t < duration ? t : duration) : 0.0f;
+}
+
+static void dequantize(float *restrict dst, const uint16_t *restrict q, const float *restrict offset,
+                       const float *restrict scale, int n)
+{
+    for (int i = 0; i < n; ++i)
+        dst[i] = offset[i] + scale[i] * (float)q[i];
+}
+
+tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose)
+{
+    if (!clip || !pose || !pose->data || pose->joint_count != clip->joint_count)
+        return TDN_ERR_ARGUMENT;
+    const size_t stride = (size_t)pose->stride;
+    float *data = pose->data;
+
+    int f0 = 0, f1 = 0, held = 0;
+    float a = 0.0f;
+    if (clip->frame_count > 1) {
+        const double u = (double)clamp_time(time, clip->duration) * clip->frames_per_second;
+        const int last = clip->frame_count - 1;
+        f0 = (int)u < last ? (int)u : last - 1;
+        f1 = f0 + 1;
+        a = (float)(u - f0);
+        held = (int)(u + CLIP_FRAME_SNAP) < last ? (int)(u + CLIP_FRAME_SNAP) : last;
+    }
+
+    for (int r = 0; r < clip->constant_run_count; ++r) {
+        const clip_run *run = &clip->constant_runs[r];
+        memcpy(data + (size_t)run->row * stride + (size_t)run->joint, clip->constants + run->src,
+               (size_t)run->count * sizeof(float));
+    }
+    const size_t n = (size_t)clip->animated_count;
+    if (clip->storage == TDN_STORAGE_INT16) {
+        const uint16_t *q0 = clip->frames_q16 + (size_t)f0 * n, *q1 = clip->frames_q16 + (size_t)f1 * n;
+        for (int r = 0; r < clip->run_count; ++r) {
+            const clip_run *run = &clip->runs[r];
+            lerp_q16(data + (size_t)run->row * stride + (size_t)run->joint, q0 + run->src, q1 + run->src,
+                     clip->offsets + run->src, clip->scales + run->src, a, run->count);
+        }
+        const uint16_t *qh = clip->frames_q16 + (size_t)held * n;
+        for (int r = 0; r < clip->hold_run_count; ++r) {
+            const clip_run *run = &clip->hold_runs[r];
+            dequantize(data + (size_t)run->row * stride + (size_t)run->joint, qh + run->src, clip->offsets + run->src,
+                       clip->scales + run->src, run->count);
+        }
+    } else {
+        const float *v0 = clip->frames_f32 + (size_t)f0 * n, *v1 = clip->frames_f32 + (size_t)f1 * n;
+        for (int r = 0; r < clip->run_count; ++r) {
+            const clip_run *run = &clip->runs[r];
+            lerp_f32(data + (size_t)run->row * stride + (size_t)run->joint, v0 + run->src, v1 + run->src, a, run->count);
+        }
+        const float *vh = clip->frames_f32 + (size_t)held * n;
+        for (int r = 0; r < clip->hold_run_count; ++r) {
+            const clip_run *run = &clip->hold_runs[r];
+            memcpy(data + (size_t)run->row * stride + (size_t)run->joint, vh + run->src, (size_t)run->count * sizeof(float));
+        }
+    }
+    if (clip->animates_rotation)
+        normalize_rotations(data + TDN_RX * stride, data + TDN_RY * stride, data + TDN_RZ * stride,
+                            data + TDN_RW * stride, clip->joint_count);
+    return TDN_OK;
+}
+
+/* ---- building ---- */
+
+/* Everything a build needs besides the clip itself, allocated once and freed at the end. */
+typedef struct build {
+    const tdn_clip_desc *desc;
+    const tdn_keyed_clip *source;
+    const tdn_skeleton *skeleton;
+    const tdn_allocator *allocator;
+    int joint_count;
+    int frame_count;
+    float duration;
+    int components;          /* 10 * joint_count */
+    float *values;           /* frame_count * components, [frame][row * joint_count + joint] */
+    float *lo, *hi;          /* per component: range over frames */
+    float *times;            /* error measurement times, sorted, unique */
+    int time_count;
+    int *hints;              /* source track hints */
+    int *reference_hints;
+    tdn_pose sample, reference, actual;
+    tdn_mat4 *model_expect, *model_actual;
+    void *memory;
+    size_t memory_bytes;
+} build;
+
+static double frame_time(const build *b, int f)
+{
+    return b->frame_count > 1 ? (double)b->duration * f / (b->frame_count - 1) : 0.0;
+}
+
+static const tdn_keyed_clip *reference_clip(const tdn_clip_desc *desc)
+{
+    if (desc->additive_reference_clip)
+        return desc->additive_reference_clip;
+    return desc->additive_reference_first_frame ? desc->source : NULL;
+}
+
+static int is_additive(const tdn_clip_desc *desc)
+{
+    return desc->additive_reference_pose || reference_clip(desc);
+}
+
+/* The additive reference at time t into b->reference. */
+static void sample_reference(build *b, float t)
+{
+    const tdn_clip_desc *d = b->desc;
+    if (d->additive_reference_pose) {
+        tdn_pose_copy(&b->reference, d->additive_reference_pose);
+        return;
+    }
+    const tdn_keyed_clip *ref = reference_clip(d);
+    tdn_keyed_clip_sample(ref, d->additive_reference_first_frame ? 0.0f : t, &b->reference, b->reference_hints);
+}
+
+static int compare_floats(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+static int add_key_times(float *times, int n, const tdn_keyed_clip *clip, float duration)
+{
+    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
+    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
+        for (int k = 0; k < tracks[i].key_count; ++k)
+            if (tracks[i].times[k] <= duration)
+                times[n++] = tracks[i].times[k];
+    return n;
+}
+
+static int joint_keys(const tdn_keyed_clip *clip)
+{
+    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
+    int n = 0;
+    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
+        n += tracks[i].key_count;
+    return n;
+}
+
+static tdn_result build_alloc(build *b, tdn_error *err)
+{
+    const tdn_keyed_clip *ref = reference_clip(b->desc);
+    const size_t frames = (size_t)b->frame_count, comps = (size_t)b->components;
+    size_t max_times = 2 * frames + (size_t)joint_keys(b->source) + (ref ? (size_t)joint_keys(ref) : 0);
+    size_t hint_count = (size_t)tdn_keyed_clip_track_count(b->source) + (ref ? (size_t)tdn_keyed_clip_track_count(ref) : 0);
+    size_t pose_bytes = tdn_pose_bytes(b->joint_count);
+
+    for (int pass = 0; pass < 2; ++pass) {
+        tdn__block block = { pass ? b->memory : NULL, 0 };
+        b->model_expect = tdn__block_take(&block, (size_t)b->joint_count, sizeof(tdn_mat4), TDN_POSE_ALIGN);
+        b->model_actual = tdn__block_take(&block, (size_t)b->joint_count, sizeof(tdn_mat4), TDN_POSE_ALIGN);
+        float *poses = tdn__block_take(&block, 3 * pose_bytes, 1, TDN_POSE_ALIGN);
+        b->values = tdn__block_take(&block, frames * comps, sizeof(float), alignof(float));
+        b->lo = tdn__block_take(&block, comps, sizeof(float), alignof(float));
+        b->hi = tdn__block_take(&block, comps, sizeof(float), alignof(float));
+        b->times = tdn__block_take(&block, max_times, sizeof(float), alignof(float));
+        b->hints = tdn__block_take(&block, hint_count, sizeof(int), alignof(int));
+        if (!pass) {
+            b->memory_bytes = block.size;
+            b->memory = tdn__alloc(b->allocator, block.size, TDN_POSE_ALIGN);
+            if (!b->memory)
+                return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "clip", "out of memory (%zu bytes of build scratch)", block.size);
+        } else {
+            memset(b->hints, 0, hint_count * sizeof(int));
+            b->reference_hints = b->hints + tdn_keyed_clip_track_count(b->source);
+            tdn_pose_init(&b->sample, b->joint_count, poses, pose_bytes);
+            tdn_pose_init(&b->reference, b->joint_count, (char *)poses + pose_bytes, pose_bytes);
+            tdn_pose_init(&b->actual, b->joint_count, (char *)poses + 2 * pose_bytes, pose_bytes);
+        }
+    }
+    /* Frame times, the midpoints between them, and every key time of the source and reference. */
+    int n = 0;
+    for (int f = 0; f < b->frame_count; ++f) {
+        b->times[n++] = (float)frame_time(b, f);
+        if (f + 1 < b->frame_count)
+            b->times[n++] = (float)(0.5 * (frame_time(b, f) + frame_time(b, f + 1)));
+    }
+    n = add_key_times(b->times, n, b->source, b->duration);
+    if (ref && !b->desc->additive_reference_first_frame)
+        n = add_key_times(b->times, n, ref, b->duration);
+    qsort(b->times, (size_t)n, sizeof(float), compare_floats);
+    int unique = 0;
+    for (int i = 0; i < n; ++i)
+        if (unique == 0 || b->times[i] != b->times[unique - 1])
+            b->times[unique++] = b->times[i];
+    b->time_count = unique;
+    return TDN_OK;
+}
+
+/* D = S * R^-1 per joint, written over S. */
+static tdn_result make_difference(build *b, float t, tdn_error *err)
+{
+    for (int j = 0; j < b->joint_count; ++j) {
+        tdn_transform s = tdn_pose_get(&b->sample, j), r = tdn_pose_get(&b->reference, j);
+        if (r.s.x == 0.0f || r.s.y == 0.0f || r.s.z == 0.0f) {
+            char where[128];
+            snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j), (double)t);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "the additive reference has a zero scale");
+        }
+        tdn_transform d;
+        d.t = tdn_vec3_sub(s.t, r.t);
+        d.r = tdn_quat_mul(s.r, tdn_quat_conjugate(r.r));
+        d.s = tdn_vec3_make(s.s.x / r.s.x, s.s.y / r.s.y, s.s.z / r.s.z);
+        tdn_pose_set(&b->sample, j, &d);
+    }
+    return TDN_OK;
+}
+
+/* Resamples the source (as differences for an additive clip) into b->values, rotations
+ * sign-continuous across frames, and finds each component's range. */
+static tdn_result resample(build *b, tdn_error *err)
+{
+    const int J = b->joint_count, C = b->components;
+    for (int f = 0; f < b->frame_count; ++f) {
+        float t = (float)frame_time(b, f);
+        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints);
+        if (is_additive(b->desc)) {
+            sample_reference(b, t);
+            tdn_result r = make_difference(b, t, err);
+            if (r != TDN_OK)
+                return r;
+        }
+        float *frame = b->values + (size_t)f * C;
+        for (int row = 0; row < TDN_POSE_ROWS; ++row)
+            memcpy(frame + row * J, tdn_pose_crow(&b->sample, row), (size_t)J * sizeof(float));
+        if (f > 0) {
+            const float *prev = frame - C;
+            for (int j = 0; j < J; ++j) {
+                float dot = 0.0f;
+                for (int row = TDN_RX; row <= TDN_RW; ++row)
+                    dot += frame[row * J + j] * prev[row * J + j];
+                if (dot < 0.0f)
+                    for (int row = TDN_RX; row <= TDN_RW; ++row)
+                        frame[row * J + j] = -frame[row * J + j];
+            }
+        }
+        for (int c = 0; c < C; ++c) {
+            float v = frame[c];
+            if (!tdn__finite(v)) {
+                char where[128];
+                int j = c % J;
+                snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j), (double)t);
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "the %s difference is not finite",
+                                 c / J < TDN_RX ? "translation" : c / J < TDN_SX ? "rotation" : "scale");
+            }
+            if (f == 0 || v < b->lo[c])
+                b->lo[c] = v;
+            if (f == 0 || v > b->hi[c])
+                b->hi[c] = v;
+        }
+    }
+    return TDN_OK;
+}
+
+enum component_kind { COMPONENT_CONSTANT, COMPONENT_LERP, COMPONENT_HOLD };
+
+static tdn_track_target row_target(int row)
+{
+    return row < TDN_RX ? TDN_TARGET_TRANSLATION : row < TDN_SX ? TDN_TARGET_ROTATION : TDN_TARGET_SCALE;
+}
+
+/* A track is held when it is STEP; for an additive clip against a moving reference, only when
+ * the reference's track is STEP too (or absent), since the difference of a step and a curve
+ * is a curve. */
+static int is_held(const build *b, int joint, tdn_track_target target)
+{
+    const tdn__curve *track = tdn__keyed_clip_find_track(b->source, joint, target);
+    if (!track || track->interp != TDN_INTERP_STEP)
+        return 0;
+    const tdn_keyed_clip *ref = reference_clip(b->desc);
+    if (!ref || b->desc->additive_reference_first_frame)
+        return 1;
+    const tdn__curve *ref_track = tdn__keyed_clip_find_track(ref, joint, target);
+    return !ref_track || ref_track->interp == TDN_INTERP_STEP;
+}
+
+static enum component_kind classify(const build *b, int row, int joint)
+{
+    const int c = row * b->joint_count + joint;
+    float lo = b->lo[c], hi = b->hi[c];
+    float magnitude = fmaxf(fabsf(lo), fabsf(hi));
+    if (hi - lo <= CLIP_CONSTANT_EPSILON * fmaxf(1.0f, magnitude))
+        return COMPONENT_CONSTANT;
+    return is_held(b, joint, row_target(row)) ? COMPONENT_HOLD : COMPONENT_LERP;
+}
+
+/* Collects components into runs: a component extends the last run when it is the next joint of
+ * the same row and the next slot of the source. With runs NULL it only counts. */
+typedef struct run_builder {
+    clip_run *runs;
+    int count;
+    clip_run last;
+} run_builder;
+
+static void run_add(run_builder *rb, int row, int joint, int src)
+{
+    clip_run *last = &rb->last;
+    if (rb->count > 0 && last->row == row && last->joint + last->count == joint && last->src + last->count == src) {
+        last->count++;
+    } else {
+        rb->count++;
+        *last = (clip_run){ row, joint, src, 1 };
+    }
+    if (rb->runs)
+        rb->runs[rb->count - 1] = *last;
+}
+
+/* Runs twice (see block.h): sizes first, then fills the clip (counts from count_components). */
+static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_storage storage, const char *name)
+{
+    const int J = b->joint_count;
+    const size_t frames = (size_t)b->frame_count;
+    (void)tdn__block_take(block, 1, sizeof *clip, alignof(tdn_clip)); /* the struct itself, at 0 */
+    size_t name_size = strlen(name) + 1;
+    char *name_copy = tdn__block_take(block, name_size, 1, 1);
+    clip->runs = tdn__block_take(block, (size_t)clip->run_count, sizeof(clip_run), alignof(clip_run));
+    clip->hold_runs = tdn__block_take(block, (size_t)clip->hold_run_count, sizeof(clip_run), alignof(clip_run));
+    clip->constant_runs = tdn__block_take(block, (size_t)clip->constant_run_count, sizeof(clip_run), alignof(clip_run));
+    clip->constants = tdn__block_take(block, (size_t)clip->constant_count, sizeof(float), alignof(float));
+    const size_t n = (size_t)clip->animated_count;
+    float *offsets = NULL, *scales = NULL, *frames_f32 = NULL;
+    uint16_t *frames_q16 = NULL;
+    if (storage == TDN_STORAGE_INT16) {
+        offsets = tdn__block_take(block, n, sizeof(float), TDN_POSE_ALIGN);
+        scales = tdn__block_take(block, n, sizeof(float), TDN_POSE_ALIGN);
+        frames_q16 = tdn__block_take(block, frames * n, sizeof(uint16_t), TDN_POSE_ALIGN);
+    } else {
+        frames_f32 = tdn__block_take(block, frames * n, sizeof(float), TDN_POSE_ALIGN);
+    }
+    if (!block->base)
+        return;
+
+    memcpy(name_copy, name, name_size);
+    clip->name = name_copy;
+    clip->offsets = offsets;
+    clip->scales = scales;
+    clip->frames_f32 = frames_f32;
+    clip->frames_q16 = frames_q16;
+    int animated = 0, constant = 0;
+    run_builder runs = { clip->runs, 0, { 0, 0, 0, 0 } }, hold_runs = { clip->hold_runs, 0, { 0, 0, 0, 0 } };
+    run_builder constant_runs = { clip->constant_runs, 0, { 0, 0, 0, 0 } };
+    for (int row = 0; row < TDN_POSE_ROWS; ++row) {
+        for (int j = 0; j < J; ++j) {
+            const int c = row * J + j;
+            const enum component_kind kind = classify(b, row, j);
+            if (kind == COMPONENT_CONSTANT) {
+                clip->constants[constant] = 0.5f * (b->lo[c] + b->hi[c]);
+                run_add(&constant_runs, row, j, constant++);
+                continue;
+            }
+            const float lo = b->lo[c], range = b->hi[c] - b->lo[c];
+            if (storage == TDN_STORAGE_INT16) {
+                offsets[animated] = lo;
+                scales[animated] = range / 65535.0f;
+            }
+            for (size_t f = 0; f < frames; ++f) {
+                float v = b->values[f * (size_t)b->components + (size_t)c];
+                if (storage == TDN_STORAGE_INT16) {
+                    float q = rintf((v - lo) / range * 65535.0f);
+                    frames_q16[f * n + (size_t)animated] = (uint16_t)(q < 0.0f ? 0.0f : q > 65535.0f ? 65535.0f : q);
+                } else {
+                    frames_f32[f * n + (size_t)animated] = v;
+                }
+            }
+            run_add(kind == COMPONENT_HOLD ? &hold_runs : &runs, row, j, animated++);
+        }
+    }
+}
+
+/* Counts constant, lerped and held components and their runs. */
+static void count_components(tdn_clip *clip, const build *b)
+{
+    run_builder runs = { NULL, 0, { 0, 0, 0, 0 } }, hold_runs = { NULL, 0, { 0, 0, 0, 0 } };
+    run_builder constant_runs = { NULL, 0, { 0, 0, 0, 0 } };
+    for (int row = 0; row < TDN_POSE_ROWS; ++row) {
+        for (int j = 0; j < b->joint_count; ++j) {
+            const enum component_kind kind = classify(b, row, j);
+            if (kind == COMPONENT_CONSTANT) {
+                run_add(&constant_runs, row, j, clip->constant_count++);
+                continue;
+            }
+            run_add(kind == COMPONENT_HOLD ? &hold_runs : &runs, row, j, clip->animated_count++);
+            if (row >= TDN_RX && row <= TDN_RW)
+                clip->animates_rotation = 1;
+        }
+    }
+    clip->run_count = runs.count;
+    clip->hold_run_count = hold_runs.count;
+    clip->constant_run_count = constant_runs.count;
+}
+/* Angle of the rotation between a and b in double precision: 2 atan2(|v|, |w|) of a* b, accurate
+ * for tiny angles where acos of a dot product is not. */
+static double rotation_error(tdn_quat a, tdn_quat b)
+{
+    double ax = -a.x, ay = -a.y, az = -a.z, aw = a.w;
+    double x = aw * b.x + ax * b.w + ay * b.z - az * b.y;
+    double y = aw * b.y - ax * b.z + ay * b.w + az * b.x;
+    double z = aw * b.z + ax * b.y - ay * b.x + az * b.w;
+    double w = aw * b.w - ax * b.x - ay * b.y - az * b.z;
+    return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
+}
+
+/* Compares the clip with its source at every measurement time. An additive clip is applied to
+ * its reference (A = D * R) and compared with the source itself, which is what a character
+ * playing it at full weight on that reference would show. */
+static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep)
+{
+    rep->max_position_error = rep->max_rotation_error = rep->max_scale_error = 0.0f;
+    rep->position_error_joint = rep->rotation_error_joint = -1;
+    rep->position_error_time = rep->rotation_error_time = 0.0f;
+    for (int i = 0; i < b->time_count; ++i) {
+        const float t = b->times[i];
+        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints);
+        tdn_clip_sample(clip, t, &b->actual);
+        if (clip->additive)
+            sample_reference(b, t);
+        for (int j = 0; j < b->joint_count; ++j) {
+            tdn_transform e = tdn_pose_get(&b->sample, j), a = tdn_pose_get(&b->actual, j);
+            if (clip->additive) {
+                tdn_transform r = tdn_pose_get(&b->reference, j);
+                a.t = tdn_vec3_add(r.t, a.t);
+                a.r = tdn_quat_mul(a.r, r.r);
+                a.s = tdn_vec3_mul(r.s, a.s);
+                tdn_pose_set(&b->actual, j, &a);
+            }
+            float angle = (float)rotation_error(e.r, a.r);
+            if (angle > rep->max_rotation_error) {
+                rep->max_rotation_error = angle;
+                rep->rotation_error_joint = j;
+                rep->rotation_error_time = t;
+            }
+            float ds = fmaxf(fabsf(e.s.x - a.s.x), fmaxf(fabsf(e.s.y - a.s.y), fabsf(e.s.z - a.s.z)));
+            rep->max_scale_error = fmaxf(rep->max_scale_error, ds);
+        }
+        tdn_model_space(b->skeleton, &b->sample, NULL, b->model_expect);
+        tdn_model_space(b->skeleton, &b->actual, NULL, b->model_actual);
+        for (int j = 0; j < b->joint_count; ++j) {
+            const float *pe = &b->model_expect[j].m[12], *pa = &b->model_actual[j].m[12];
+            float d = tdn_vec3_length(tdn_vec3_make(pe[0] - pa[0], pe[1] - pa[1], pe[2] - pa[2]));
+            if (d > rep->max_position_error) {
+                rep->max_position_error = d;
+                rep->position_error_joint = j;
+                rep->position_error_time = t;
+            }
+        }
+    }
+}
+
+/* A clip over the build's resampled values in one storage, without annotations. */
+static tdn_result make_clip(const build *b, const tdn_clip *plan, tdn_clip_storage storage, tdn_clip **out, tdn_error *err)
+{
+    const char *name = tdn_keyed_clip_name(b->source);
+    tdn_clip clip = *plan;
+    clip.storage = storage;
+    tdn__block measure_block = { NULL, 0 };
+    layout(&measure_block, &clip, b, storage, name);
+    tdn__block block = { tdn__alloc(b->allocator, measure_block.size, TDN_POSE_ALIGN), 0 };
+    if (!block.base)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "clip", "out of memory (%zu bytes)", measure_block.size);
+    layout(&block, &clip, b, storage, name);
+    clip.bytes = measure_block.size;
+    *out = (tdn_clip *)block.base;
+    **out = clip;
+    return TDN_OK;
+}
+
+static void free_clip_block(tdn_clip *clip)
+{
+    tdn_allocator allocator = clip->allocator;
+    tdn__free(&allocator, clip, clip->bytes);
+}
+
+static tdn_result check_desc(const tdn_clip_desc *desc, int joint_count, tdn_error *err)
+{
+    if (!tdn__finite(desc->sample_rate) || desc->sample_rate < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "sample_rate", "sample rate %g is not a finite rate >= 0",
+                         (double)desc->sample_rate);
+    if (!tdn__finite(desc->position_tolerance) || desc->position_tolerance < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "position_tolerance", "tolerance %g is not finite and >= 0",
+                         (double)desc->position_tolerance);
+    if (!tdn__finite(desc->rotation_tolerance) || desc->rotation_tolerance < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "rotation_tolerance", "tolerance %g is not finite and >= 0",
+                         (double)desc->rotation_tolerance);
+    if ((unsigned)desc->storage > TDN_STORAGE_INT16)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "storage", "unknown storage %d", (int)desc->storage);
+    const tdn_pose *pose = desc->additive_reference_pose;
+    if (pose && (desc->additive_reference_clip || desc->additive_reference_first_frame))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "additive_reference_pose",
+                         "give one additive reference: a pose, a clip, or a first frame");
+    if (pose && (!pose->data || pose->joint_count != joint_count))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "additive_reference_pose",
+                         "the reference pose has %d joints, the source's skeleton %d", pose->data ? pose->joint_count : 0,
+                         joint_count);
+    const tdn_keyed_clip *ref = desc->additive_reference_clip;
+    if (ref && tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(ref)) != joint_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "additive_reference_clip",
+                         "the reference clip has %d joints, the source's skeleton %d",
+                         tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(ref)), joint_count);
+    return TDN_OK;
+}
+
+static void fail_tolerance_message(const build *b, const tdn_clip_report *rep, float position_tolerance,
+                                   float rotation_tolerance, tdn_error *err)
+{
+    const char *storage = rep->storage == TDN_STORAGE_INT16 ? "16-bit" : "float32";
+    char where[128];
+    int position = rep->max_position_error / position_tolerance >= rep->max_rotation_error / rotation_tolerance;
+    int j = position ? rep->position_error_joint : rep->rotation_error_joint;
+    float t = position ? rep->position_error_time : rep->rotation_error_time;
+    snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j), (double)t);
+    if (position)
+        tdn__fail(err, TDN_ERR_TOLERANCE, where,
+                  "model-space position error %g exceeds the tolerance %g (%s frames at %g frames/s)",
+                  (double)rep->max_position_error, (double)position_tolerance, storage, (double)b->desc->sample_rate);
+    else
+        tdn__fail(err, TDN_ERR_TOLERANCE, where,
+                  "local rotation error %g rad exceeds the tolerance %g (%s frames at %g frames/s)",
+                  (double)rep->max_rotation_error, (double)rotation_tolerance, storage, (double)b->desc->sample_rate);
+}
+
+tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_report *report, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    tdn_clip_report rep = { 0 };
+    rep.position_error_joint = rep.rotation_error_joint = -1;
+    if (report)
+        *report = rep;
+    if (!desc || !out)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, desc ? "out" : "desc", "NULL argument");
+    if (!desc->source)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "source", "a runtime clip needs a source keyed clip");
+    const tdn_skeleton *skeleton = tdn_keyed_clip_skeleton(desc->source);
+    const int J = tdn_skeleton_joint_count(skeleton);
+    tdn_result r = check_desc(desc, J, err);
+    if (r != TDN_OK)
+        return r;
+
+    tdn_clip_desc d = *desc; /* with defaults */
+    if (d.sample_rate == 0.0f)
+        d.sample_rate = 30.0f;
+    if (d.position_tolerance == 0.0f)
+        d.position_tolerance = 1e-3f;
+    if (d.rotation_tolerance == 0.0f)
+        d.rotation_tolerance = 1e-3f;
+    const float duration = tdn_keyed_clip_duration(d.source);
+    /* Snapped so that a float duration like 1.2f (1.2000000477) at 30 frames/s gives 37 frames
+     * on the 1/30 grid rather than 38 slightly off it. */
+    double frames = duration > 0.0f ? ceil((double)duration * d.sample_rate - CLIP_FRAME_SNAP) + 1.0 : 1.0;
+    if (frames > CLIP_MAX_FRAMES)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "sample_rate", "%g s at %g frames/s is more than %d frames",
+                         (double)duration, (double)d.sample_rate, CLIP_MAX_FRAMES);
+
+    build b = { 0 };
+    b.desc = &d;
+    b.source = d.source;
+    b.skeleton = skeleton;
+    b.allocator = &d.allocator;
+    b.joint_count = J;
+    b.frame_count = (int)frames;
+    b.duration = duration;
+    b.components = TDN_POSE_ROWS * J;
+
+    tdn_clip plan = { 0 };
+    plan.allocator = d.allocator;
+    plan.duration = duration;
+    plan.sample_rate = d.sample_rate;
+    plan.frame_count = b.frame_count;
+    plan.frames_per_second = b.frame_count > 1 ? (b.frame_count - 1) / (double)duration : 0.0;
+    plan.joint_count = J;
+    plan.additive = is_additive(&d);
+
+    tdn_clip *clip = NULL;
+    r = build_alloc(&b, err);
+    if (r == TDN_OK)
+        r = resample(&b, err);
+    if (r == TDN_OK) {
+        count_components(&plan, &b);
+        r = tdn__annotations_clone(tdn__keyed_clip_annotations(d.source), &d.allocator, &plan.annotations, err);
+    }
+    if (r == TDN_OK) {
+        /* AUTO tries 16 bits first and keeps them when they are within tolerance. */
+        tdn_clip_storage tries[2] = { TDN_STORAGE_INT16, TDN_STORAGE_FLOAT32 };
+        int first = d.storage == TDN_STORAGE_FLOAT32, last = d.storage == TDN_STORAGE_INT16 ? 0 : 1;
+        for (int i = first; i <= last && r == TDN_OK; ++i) {
+            if (clip)
+                free_clip_block(clip);
+            clip = NULL;
+            r = make_clip(&b, &plan, tries[i], &clip, err);
+            if (r != TDN_OK)
+                break;
+            measure(clip, &b, &rep);
+            rep.storage = tries[i];
+            if (rep.max_position_error <= d.position_tolerance && rep.max_rotation_error <= d.rotation_tolerance)
+                break;
+            if (i == last) {
+                fail_tolerance_message(&b, &rep, d.position_tolerance, d.rotation_tolerance, err);
+                r = TDN_ERR_TOLERANCE;
+            }
+        }
+    }
+    tdn__free(b.allocator, b.memory, b.memory_bytes);
+
+    rep.frame_count = plan.frame_count;
+    rep.animated_components = plan.animated_count;
+    rep.constant_components = plan.constant_count;
+    if (clip)
+        rep.bytes = clip->bytes + plan.annotations->bytes;
+    if (report)
+        *report = rep;
+    if (r != TDN_OK) {
+        if (clip)
+            free_clip_block(clip);
+        tdn__annotations_destroy(plan.annotations);
+        return r;
+    }
+    *out = clip;
+    return TDN_OK;
+}
+
+void tdn_clip_destroy(tdn_clip *clip)
+{
+    if (!clip)
+        return;
+    tdn__annotations_destroy(clip->annotations);
+    free_clip_block(clip);
+}
+
+const char *tdn_clip_name(const tdn_clip *clip) { return clip ? clip->name : NULL; }
+float tdn_clip_duration(const tdn_clip *clip) { return clip ? clip->duration : 0.0f; }
+float tdn_clip_sample_rate(const tdn_clip *clip)
+{
+    if (!clip)
+        return 0.0f;
+    return clip->frame_count > 1 ? (float)clip->frames_per_second : clip->sample_rate;
+}
+int tdn_clip_joint_count(const tdn_clip *clip) { return clip ? clip->joint_count : 0; }
+int tdn_clip_is_additive(const tdn_clip *clip) { return clip ? clip->additive : 0; }
+size_t tdn_clip_bytes(const tdn_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
+
+int tdn_clip_float_track_count(const tdn_clip *clip) { return clip ? clip->annotations->float_track_count : 0; }
+const char *tdn_clip_float_track_name(const tdn_clip *clip, int index)
+{
+    return clip ? tdn__annotations_float_track_name(clip->annotations, index) : NULL;
+}
+int tdn_clip_find_float_track(const tdn_clip *clip, const char *name)
+{
+    return clip ? tdn__annotations_find(clip->annotations, name) : -1;
+}
+float tdn_clip_sample_float(const tdn_clip *clip, int index, float time)
+{
+    return clip ? tdn__annotations_sample(clip->annotations, index, clamp_time(time, clip->duration)) : 0.0f;
+}
+int tdn_clip_event_count(const tdn_clip *clip) { return clip ? clip->annotations->event_count : 0; }
+const char *tdn_clip_event_name(const tdn_clip *clip, int index)
+{
+    return clip ? tdn__annotations_event_name(clip->annotations, index) : NULL;
+}
+const float *tdn_clip_event_times(const tdn_clip *clip) { return clip ? clip->annotations->event_times : NULL; }
