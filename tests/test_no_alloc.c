@@ -1,0 +1,163 @@
+/* Evaluating a frame never allocates. Every object is created through counting allocator hooks;
+ * in the plain build the program's malloc family is also wrapped at link time
+ * (TENDON_WRAP_MALLOC), so an allocation anywhere, library or libc, is counted. Then a whole
+ * frame pipeline runs many times and both counters must stay where they were. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+static long hook_calls;
+static void *hook_alloc(size_t size, size_t align, void *user)
+{
+    (void)user;
+    hook_calls++;
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+static void hook_free(void *ptr, size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    hook_calls++;
+    free(ptr);
+}
+static const tdn_allocator hooks = { hook_alloc, hook_free, NULL };
+
+#ifdef TENDON_WRAP_MALLOC
+static long libc_calls;
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *ptr, size_t size);
+void *__real_aligned_alloc(size_t align, size_t size);
+void __real_free(void *ptr);
+void *__wrap_malloc(size_t size) { libc_calls++; return __real_malloc(size); }
+void *__wrap_calloc(size_t n, size_t size) { libc_calls++; return __real_calloc(n, size); }
+void *__wrap_realloc(void *ptr, size_t size) { libc_calls++; return __real_realloc(ptr, size); }
+void *__wrap_aligned_alloc(size_t align, size_t size) { libc_calls++; return __real_aligned_alloc(align, size); }
+void __wrap_free(void *ptr) { libc_calls++; __real_free(ptr); }
+static long allocations(void) { return hook_calls + libc_calls; }
+#else
+static long allocations(void) { return hook_calls; }
+#endif
+
+enum { JOINTS = 7 };
+/* pelvis > (thigh > shin > foot) x2 */
+static const char *const names[JOINTS] = { "pelvis", "thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r" };
+static const int parents[JOINTS] = { -1, 0, 1, 2, 0, 4, 5 };
+
+static void frame_pipeline_never_allocates(void)
+{
+    tdn_transform rest[JOINTS];
+    for (int j = 0; j < JOINTS; j++)
+        rest[j] = tdn_transform_identity();
+    rest[0].t.y = 1.0f;
+    rest[1].t.x = 0.1f;
+    rest[4].t.x = -0.1f;
+    rest[2].t.y = rest[3].t.y = rest[5].t.y = rest[6].t.y = -0.45f;
+    tdn_skeleton *skel = NULL;
+    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents,
+                                                           .rest_pose = rest, .allocator = hooks }, &skel, NULL, NULL), TDN_OK);
+
+    /* Two clips swinging the thighs, with a float curve and events. */
+    const float times[] = { 0.0f, 0.5f, 1.0f };
+    const float swing[] = { 0, 0, 0.2f, 0.98f, 0, 0, -0.2f, 0.98f, 0, 0, 0.2f, 0.98f };
+    const float pelvis[] = { 0, 1, 0, 0, 0.95f, 0, 0, 1, 0 };
+    const float contact[] = { 1, 0, 1 };
+    tdn_track_desc tracks[] = {
+        { .joint = 1, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = swing },
+        { .joint = 4, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_STEP, .key_count = 3, .times = times, .values = swing },
+        { .joint = 0, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = pelvis },
+    };
+    tdn_float_track_desc curve = { .name = "contact_l", .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = contact };
+    tdn_event_desc events[] = { { "step_l", 0.25f }, { "step_r", 0.75f } };
+    tdn_keyed_clip *keyed = NULL;
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk", .skeleton = skel, .tracks = tracks, .track_count = 3,
+                                                               .float_tracks = &curve, .float_track_count = 1,
+                                                               .events = events, .event_count = 2, .allocator = hooks },
+                                       &keyed, NULL), TDN_OK);
+    tdn_clip *clip = NULL, *additive = NULL;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .allocator = hooks }, &clip, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .additive_reference_clip = keyed,
+                                                   .additive_reference_first_frame = 1, .allocator = hooks },
+                                 &additive, NULL, NULL), TDN_OK);
+    if (!skel || !keyed || !clip || !additive)
+        return;
+
+    /* Per-character instance data, created once. */
+    tdn_pose a, b, delta, rest_pose, out;
+    tdn_pose *poses[] = { &a, &b, &delta, &rest_pose, &out };
+    for (int i = 0; i < 5; i++)
+        tdn_pose_create(poses[i], JOINTS, &hooks);
+    tdn_pose_set_rest(&rest_pose, skel);
+    float mask[TDN_POSE_LANES];
+    tdn_mask_fill(mask, JOINTS, 0.0f);
+    tdn_mask_set_subtree(skel, 1, 1.0f, 1, mask);
+    int hints[3] = { 0, 0, 0 };
+    tdn_mat4 model[JOINTS], palette[JOINTS];
+    float positions[12] = { 0.1f, 0.5f, 0, -0.1f, 0.5f, 0, 0.1f, 0.1f, 0, -0.1f, 0.1f, 0 };
+    float normals[12] = { 1, 0, 0, -1, 0, 0, 1, 0, 0, -1, 0, 0 };
+    uint16_t joint_ids[16] = { 1, 2, 0, 0, 4, 5, 0, 0, 2, 3, 0, 0, 5, 6, 0, 0 };
+    float weights[16] = { 0.5f, 0.5f, 0, 0, 0.5f, 0.5f, 0, 0, 0.7f, 0.3f, 0, 0, 0.7f, 0.3f, 0, 0 };
+    float skinned[12], skinned_normals[12];
+    tdn_player player = tdn_player_make(tdn_clip_duration(clip), TDN_WRAP_LOOP);
+    tdn_player back = tdn_player_make(tdn_clip_duration(clip), TDN_WRAP_PINGPONG);
+    back.rate = -1.3f;
+    tdn_ease ease = { TDN_EASE_BEZIER, 0.25f, 0.1f, 0.25f, 1.0f };
+    int crossed[4], event_total = 0;
+    double checksum = 0;
+
+    long before = allocations();
+    for (int frame = 0; frame < 600; frame++) {
+        tdn_player_advance(&player, 1.0f / 60.0f);
+        tdn_player_advance_frames(&back, 0.5f);
+        event_total += tdn_player_events(&player, tdn_clip_event_times(clip), tdn_clip_event_count(clip), crossed, 4);
+        tdn_clip_sample(clip, player.time, &a);
+        tdn_keyed_clip_sample(keyed, back.time, &b, hints);
+        tdn_clip_sample(additive, player.time, &delta);
+        float fade = tdn_ease_eval(&ease, (float)(frame % 60) / 60.0f);
+        tdn_blend_input layers[2] = { { &a, 1.0f - fade, NULL }, { &b, fade, mask } };
+        tdn_blend_input adds[1] = { { &delta, 0.5f, NULL } };
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = adds, .additive_count = 1,
+                                    .fallback = &rest_pose, .out = &out });
+        tdn_model_space(skel, &out, NULL, model);
+        tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
+                                                  .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
+                        &out, model, NULL);
+        tdn_palette(skel, model, palette);
+        tdn_skin_job skin = { .vertex_count = 4, .positions = positions, .normals = normals, .joints = joint_ids,
+                              .weights = weights, .palette = palette, .palette_count = JOINTS,
+                              .out_positions = skinned, .out_normals = skinned_normals };
+        tdn_skin_lbs(&skin);
+        tdn_skin_dqs(&skin);
+        checksum += skinned[1] + tdn_clip_sample_float(clip, 0, player.time);
+    }
+    long during = allocations() - before;
+    CHECK_EQ_INT(during, 0);
+    CHECK(isfinite(checksum));
+    CHECK(event_total == 20); /* 10 s of a 1 s loop with two events */
+
+    /* The counter does see allocations: the check above could fail. */
+    before = allocations();
+    tdn_pose spare;
+    tdn_pose_create(&spare, JOINTS, NULL);
+    tdn_pose_destroy(&spare);
+#ifdef TENDON_WRAP_MALLOC
+    CHECK(allocations() - before >= 2);
+#endif
+    tdn_pose_create(&spare, JOINTS, &hooks);
+    tdn_pose_destroy(&spare);
+    CHECK(allocations() - before >= 2);
+
+    for (int i = 0; i < 5; i++)
+        tdn_pose_destroy(poses[i]);
+    tdn_clip_destroy(additive);
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(keyed);
+    tdn_skeleton_destroy(skel);
+}
+
+int main(void)
+{
+    RUN(frame_pipeline_never_allocates);
+    return check_summary();
+}
