@@ -22,7 +22,9 @@ typedef struct tdn_ease {
 } tdn_ease;
 
 /* The curve's value at t (t clamped to [0, 1]; NaN counts as 0). Curves start at 0 and end at
- * 1 exactly. BEZIER solves x(u) = t by Newton steps with a bisection fallback, to 1e-6. */
+ * 1 exactly. BEZIER solves x(u) = t by Newton steps with a bisection fallback, to 1e-6;
+ * non-finite control values count as 0. A NULL curve or an unknown kind is LINEAR.
+ * Thread-safe; never allocates. */
 TDN_API float tdn_ease_eval(const tdn_ease *curve, float t);
 
 #ifdef __cplusplus

@@ -4,6 +4,8 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 #include "tendon/base.h"
 
 /* Allocates through the caller's hooks (NULL or zeroed hooks: aligned_alloc). */
@@ -21,5 +23,20 @@ tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const c
 static inline int tdn__finite(float x) { return isfinite(x); }
 static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */
 static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
+
+/* cond ? a : b as bit operations, for hot loops over joints. gcc keeps a plain ?: as a branch
+ * in code it has unrolled, and (under its default -ftrapping-math) moves a division or product
+ * used by one arm into that arm, where it can no longer vectorize the loop; this form is plain
+ * arithmetic to it, vectorizes to and/andnot/or, and selects exactly (NaN and -0 included). */
+static inline float tdn__select(int cond, float a, float b)
+{
+    uint32_t ua, ub, mask = 0u - (uint32_t)(cond != 0);
+    memcpy(&ua, &a, sizeof ua);
+    memcpy(&ub, &b, sizeof ub);
+    uint32_t r = (ua & mask) | (ub & ~mask);
+    float f;
+    memcpy(&f, &r, sizeof f);
+    return f;
+}
 
 #endif
