@@ -71,11 +71,15 @@ typedef struct tdn_keyed_clip_desc {
 
 typedef struct tdn_keyed_clip tdn_keyed_clip;
 
-/* Copies the description into a new clip. Errors (TDN_ERR_INVALID_DATA, naming the track and
- * key): joint out of range, two tracks for the same joint and target, no keys, times not
- * strictly increasing or negative, non-finite values, zero quaternions, a duplicate float
- * track name, an event outside [0, duration]. Non-unit rotation keys are renormalized. The
- * skeleton must outlive the clip. */
+/* Copies the description into a new clip. Errors (TDN_ERR_INVALID_DATA, `where` naming the
+ * track and key, for example "track 3 (joint 'LeftFoot' rotation) key 7", "float track 1
+ * ('contact') key 2" or "event 4 ('step')"): joint out of range, two tracks for the same joint
+ * and target, no keys, times not strictly increasing or negative, non-finite values, zero
+ * quaternions, a duplicate float track name, an event outside [0, duration].
+ * TDN_ERR_ARGUMENT: NULL desc, out, skeleton, key arrays or names, an unknown target or
+ * interpolation, a negative or non-finite duration. On failure *out is NULL and nothing stays
+ * allocated. Non-unit rotation values are renormalized (cubic tangents are kept as given).
+ * The skeleton must outlive the clip. */
 TDN_API tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out,
                                          tdn_error *err);
 TDN_API void tdn_keyed_clip_destroy(tdn_keyed_clip *clip);
