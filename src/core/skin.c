@@ -1,11 +1,13 @@
 /* tendon core: CPU skinning, linear blend (LBS) and dual quaternion (DQS).
  *
  * LBS blends the 4 influence matrices with the raw weights into one matrix, transforms the
- * point and the normal by it, then divides the point by the weight sum and the normal by its
- * length: one division and one square root per vertex and no branch. This loop is bound by
- * instruction count (DESIGN section 6), so it is written with explicit SIMD: 128-bit SSE2 on
- * every x86-64, 256-bit FMA when the build targets AVX2 (x86-64-v3), plain C elsewhere or when
- * TENDON_NO_SIMD is defined. The plain C path is the reference the others follow. */
+ * point and the normal by it, then divides the point by the weight sum W and the normal by its
+ * length: one square root and one division per vertex, no branch. A vertex whose W is not
+ * positive is only flagged in the loop; a second pass copies such vertices, and runs only when
+ * one exists. This loop is bound by instruction count and by the divider (DESIGN section 6),
+ * so it is written with explicit SIMD: 128-bit SSE2 on every x86-64, 256-bit FMA when the
+ * build targets AVX2 (x86-64-v3), plain C elsewhere or when TENDON_NO_SIMD is defined. The plain C path is the
+ * reference the others follow (tests compare against an independent per-influence sum). */
 #include "internal.h"
 #include "tendon/skin.h"
 
@@ -37,128 +39,217 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette)
     return (int)top < job->palette_count ? TDN_OK : TDN_ERR_ARGUMENT;
 }
 
+/* The weight sum, added in the order the SIMD paths add it so that every path agrees on which
+ * vertices are left unskinned. */
+static inline float weight_sum(const float *w) { return (w[0] + w[2]) + (w[1] + w[3]); }
+
+/* Copies every vertex whose weights do not sum to a positive number (the rare second pass). */
+static void copy_unweighted(const tdn_skin_job *job)
+{
+    for (int v = 0; v < job->vertex_count; v++) {
+        if (weight_sum(job->weights + 4 * v) > 0.0f)
+            continue;
+        for (int i = 0; i < 3; i++) {
+            job->out_positions[3 * v + i] = job->positions[3 * v + i];
+            if (job->normals)
+                job->out_normals[3 * v + i] = job->normals[3 * v + i];
+        }
+    }
+}
+
 #if defined(TDN_SKIN_SSE2) || defined(TDN_SKIN_AVX2)
 
-#define SPLAT(v, i) _mm_shuffle_ps((v), (v), _MM_SHUFFLE(i, i, i, i))
-
-/* Lanes of `keep` set: a, else b. */
-static inline __m128 select_ps(__m128 keep, __m128 a, __m128 b)
-{
-    return _mm_or_ps(_mm_and_ps(keep, a), _mm_andnot_ps(keep, b));
-}
-
-/* The 3 floats at p in lanes 0..2 (reads exactly 3 floats). */
-static inline __m128 load3(const float *p)
-{
-    __m128 xy = _mm_loadl_pi(_mm_setzero_ps(), (const __m64 *)(const void *)p);
-    return _mm_movelh_ps(xy, _mm_load_ss(p + 2));
-}
-
-static inline void store3(float *dst, __m128 v)
-{
-    _mm_storel_pi((__m64 *)(void *)dst, v);
-    _mm_store_ss(dst + 2, _mm_movehl_ps(v, v));
-}
-
-/* One vertex: the blended columns c0..c3 (weighted by the raw weights) are computed by the
- * ISA-specific part below; this finishes the vertex. ws holds the weight sum in every lane. */
-static inline void lbs_finish(__m128 c0, __m128 c1, __m128 c2, __m128 c3, __m128 ws, const float *p,
-                              const float *n, int with_normals, __m128 *out_p, __m128 *out_n)
-{
-    __m128 keep = _mm_cmpgt_ps(ws, _mm_setzero_ps()); /* false for a sum <= 0 or NaN */
-    __m128 pv = load3(p);
-    __m128 q = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(pv, 0)), _mm_mul_ps(c1, SPLAT(pv, 1))),
-                          _mm_add_ps(_mm_mul_ps(c2, SPLAT(pv, 2)), c3));
-    if (!with_normals) {
-        /* times 1/W as below, so positions have the same bits with or without normals */
-        *out_p = select_ps(keep, _mm_mul_ps(q, _mm_div_ps(_mm_set1_ps(1.0f), ws)), pv);
-        return;
-    }
-    __m128 nv = load3(n);
-    __m128 r = _mm_add_ps(_mm_add_ps(_mm_mul_ps(c0, SPLAT(nv, 0)), _mm_mul_ps(c1, SPLAT(nv, 1))),
-                          _mm_mul_ps(c2, SPLAT(nv, 2)));
-    __m128 rr = _mm_mul_ps(r, r);
-    /* Lanes 0..2 only: lane 3 carries the matrices' bottom row. The floor keeps a zero normal
-     * zero instead of 0 * inf. */
-    __m128 len2 = _mm_max_ps(_mm_add_ps(_mm_add_ps(SPLAT(rr, 0), SPLAT(rr, 1)), SPLAT(rr, 2)),
-                             _mm_set1_ps(1e-30f));
-    /* One division for both reciprocals: [1/W, 1/|r|, ...]. */
-    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_unpacklo_ps(ws, _mm_sqrt_ps(len2)));
-    *out_p = select_ps(keep, _mm_mul_ps(q, SPLAT(inv, 0)), pv);
-    *out_n = select_ps(keep, _mm_mul_ps(r, SPLAT(inv, 1)), nv);
-}
+/* Vertices go in pairs: the two vertices share one transpose for their sums, one square root
+ * and one division (the divider is the scarcest unit here), and a pair's 8 weights are one
+ * 256-bit load. Inputs and outputs are read and written 4 floats at a time; the 4th float is
+ * the next vertex's, rewritten by it, so the last pair goes through padded local copies. */
 
 #if defined(TDN_SKIN_AVX2)
-/* Columns 0|1 and 2|3 of each matrix as two 256-bit rows: 8 FMAs blend the whole matrix. */
-static inline void lbs_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                              const float *n, int with_normals, __m128 *out_p, __m128 *out_n)
+/* 8 multiply-adds blend one vertex's matrix as two 256-bit rows: columns 0|1 and 2|3. */
+static inline void blend_matrix(const tdn_mat4 *palette, const uint16_t *j, const float *w, __m256 *c01, __m256 *c23)
 {
     const float *m0 = palette[j[0]].m, *m1 = palette[j[1]].m, *m2 = palette[j[2]].m, *m3 = palette[j[3]].m;
     __m256 w0 = _mm256_broadcast_ss(w), w1 = _mm256_broadcast_ss(w + 1);
     __m256 w2 = _mm256_broadcast_ss(w + 2), w3 = _mm256_broadcast_ss(w + 3);
-    __m256 c01 = _mm256_mul_ps(_mm256_loadu_ps(m0), w0);
-    __m256 c23 = _mm256_mul_ps(_mm256_loadu_ps(m0 + 8), w0);
-    c01 = _mm256_fmadd_ps(_mm256_loadu_ps(m1), w1, c01);
-    c23 = _mm256_fmadd_ps(_mm256_loadu_ps(m1 + 8), w1, c23);
-    c01 = _mm256_fmadd_ps(_mm256_loadu_ps(m2), w2, c01);
-    c23 = _mm256_fmadd_ps(_mm256_loadu_ps(m2 + 8), w2, c23);
-    c01 = _mm256_fmadd_ps(_mm256_loadu_ps(m3), w3, c01);
-    c23 = _mm256_fmadd_ps(_mm256_loadu_ps(m3 + 8), w3, c23);
-    __m128 wv = _mm_loadu_ps(w);
-    __m128 ws = _mm_add_ps(wv, _mm_shuffle_ps(wv, wv, _MM_SHUFFLE(2, 3, 0, 1)));
-    ws = _mm_add_ps(ws, _mm_shuffle_ps(ws, ws, _MM_SHUFFLE(1, 0, 3, 2)));
-    lbs_finish(_mm256_castps256_ps128(c01), _mm256_extractf128_ps(c01, 1), _mm256_castps256_ps128(c23),
-               _mm256_extractf128_ps(c23, 1), ws, p, n, with_normals, out_p, out_n);
+    __m256 a = _mm256_mul_ps(_mm256_loadu_ps(m0), w0), b = _mm256_mul_ps(_mm256_loadu_ps(m0 + 8), w0);
+    a = _mm256_fmadd_ps(_mm256_loadu_ps(m1), w1, a);
+    b = _mm256_fmadd_ps(_mm256_loadu_ps(m1 + 8), w1, b);
+    a = _mm256_fmadd_ps(_mm256_loadu_ps(m2), w2, a);
+    b = _mm256_fmadd_ps(_mm256_loadu_ps(m2 + 8), w2, b);
+    *c01 = _mm256_fmadd_ps(_mm256_loadu_ps(m3), w3, a);
+    *c23 = _mm256_fmadd_ps(_mm256_loadu_ps(m3 + 8), w3, b);
 }
-#else
-static inline void lbs_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                              const float *n, int with_normals, __m128 *out_p, __m128 *out_n)
+
+/* [x[0..3] | x[3..6]]: vertex a's and vertex b's 3 floats (and one more) in the two halves. */
+static inline __m256 load_pair(const float *x)
+{
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(x)), _mm_loadu_ps(x + 3), 1);
+}
+
+#define SPLAT8(v, i) _mm256_permute_ps((v), _MM_SHUFFLE(i, i, i, i)) /* lane i of each half */
+
+/* Skins vertices v and v+1 (the arrays point at vertex v). Every 256-bit value holds vertex a
+ * in its low half and vertex b in its high half, so each step below serves both. */
+static inline void lbs_pair(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
+                            const float *n, int with_normals, float *out_p, float *out_n, __m256 *bad)
+{
+    __m256 a01, a23, b01, b23;
+    blend_matrix(palette, j, w, &a01, &a23);
+    blend_matrix(palette, j + 4, w + 4, &b01, &b23);
+    __m256 c0 = _mm256_permute2f128_ps(a01, b01, 0x20), c1 = _mm256_permute2f128_ps(a01, b01, 0x31);
+    __m256 c2 = _mm256_permute2f128_ps(a23, b23, 0x20), c3 = _mm256_permute2f128_ps(a23, b23, 0x31);
+    __m256 pv = load_pair(p);
+    __m256 q = _mm256_fmadd_ps(c0, SPLAT8(pv, 0), _mm256_fmadd_ps(c1, SPLAT8(pv, 1), _mm256_fmadd_ps(c2, SPLAT8(pv, 2), c3)));
+    __m256 r = _mm256_setzero_ps();
+    if (with_normals) {
+        __m256 nv = load_pair(n);
+        r = _mm256_fmadd_ps(c0, SPLAT8(nv, 0), _mm256_fmadd_ps(c1, SPLAT8(nv, 1), _mm256_mul_ps(c2, SPLAT8(nv, 2))));
+    }
+    /* Per half: [W, |r|^2] in lanes 0 and 1, from weights and r * r by one transpose. Lane 3
+     * of r is 0 for affine matrices. W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
+    __m256 wv = _mm256_loadu_ps(w), rr = _mm256_mul_ps(r, r);
+    __m256 u = _mm256_add_ps(_mm256_unpacklo_ps(wv, rr), _mm256_unpackhi_ps(wv, rr));
+    __m256 s = _mm256_add_ps(u, _mm256_permute_ps(u, _MM_SHUFFLE(1, 0, 3, 2)));
+    *bad = _mm256_or_ps(*bad, _mm256_cmp_ps(s, _mm256_setzero_ps(), _CMP_NGT_UQ));
+    __m256 d = with_normals ? _mm256_blend_ps(s, _mm256_sqrt_ps(s), 0x22) : s; /* [W, |r|] */
+    /* The floor keeps a zero normal zero instead of 0 * inf. */
+    __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(d, _mm256_set1_ps(1e-30f)));
+    q = _mm256_mul_ps(q, SPLAT8(inv, 0));
+    _mm_storeu_ps(out_p, _mm256_castps256_ps128(q));
+    _mm_storeu_ps(out_p + 3, _mm256_extractf128_ps(q, 1));
+    if (with_normals) {
+        r = _mm256_mul_ps(r, SPLAT8(inv, 1));
+        _mm_storeu_ps(out_n, _mm256_castps256_ps128(r));
+        _mm_storeu_ps(out_n + 3, _mm256_extractf128_ps(r, 1));
+    }
+}
+
+typedef __m256 bad_mask;
+static inline bad_mask bad_none(void) { return _mm256_setzero_ps(); }
+static inline int bad_any(bad_mask m) { return (_mm256_movemask_ps(m) & 0x11) != 0; } /* lanes of W */
+
+#else /* SSE2 */
+
+/* Lane i in every lane. pshufd rather than shufps: it does not overwrite its source, which
+ * saves a register copy per splat in SSE2 code. */
+#define SPLAT(v, i) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(i, i, i, i)))
+
+/* Column k of the blended matrix, weighted by the raw weights (pairwise sums: two short chains). */
+static inline __m128 blend_column(const float *m0, const float *m1, const float *m2, const float *m3, __m128 w0,
+                                  __m128 w1, __m128 w2, __m128 w3, int k)
+{
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m0 + 4 * k), w0), _mm_mul_ps(_mm_loadu_ps(m1 + 4 * k), w1)),
+                      _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m2 + 4 * k), w2), _mm_mul_ps(_mm_loadu_ps(m3 + 4 * k), w3)));
+}
+
+/* One vertex's blended point q = sum w_i M_i p and normal r = sum w_i A_i n, not yet divided.
+ * Each column is used as soon as it is blended, so that a pair of vertices fits in the 16 SSE
+ * registers without spilling. */
+static inline void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
+                                const float *n, int with_normals, __m128 *q, __m128 *r)
 {
     const float *m0 = palette[j[0]].m, *m1 = palette[j[1]].m, *m2 = palette[j[2]].m, *m3 = palette[j[3]].m;
     __m128 wv = _mm_loadu_ps(w);
     __m128 w0 = SPLAT(wv, 0), w1 = SPLAT(wv, 1), w2 = SPLAT(wv, 2), w3 = SPLAT(wv, 3);
-    __m128 c[4];
-    for (int k = 0; k < 4; k++) /* pairwise sums: two short dependency chains per column */
-        c[k] = _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m0 + 4 * k), w0), _mm_mul_ps(_mm_loadu_ps(m1 + 4 * k), w1)),
-                          _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m2 + 4 * k), w2), _mm_mul_ps(_mm_loadu_ps(m3 + 4 * k), w3)));
-    __m128 ws = _mm_add_ps(wv, _mm_shuffle_ps(wv, wv, _MM_SHUFFLE(2, 3, 0, 1)));
-    ws = _mm_add_ps(ws, _mm_shuffle_ps(ws, ws, _MM_SHUFFLE(1, 0, 3, 2)));
-    lbs_finish(c[0], c[1], c[2], c[3], ws, p, n, with_normals, out_p, out_n);
+    __m128 pv = _mm_loadu_ps(p), nv = with_normals ? _mm_loadu_ps(n) : _mm_setzero_ps();
+    __m128 c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 0);
+    __m128 qs = _mm_mul_ps(c, SPLAT(pv, 0)), rs = _mm_mul_ps(c, SPLAT(nv, 0));
+    c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 1);
+    qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 1)));
+    rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 1)));
+    c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 2);
+    qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 2)));
+    rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 2)));
+    *q = _mm_add_ps(qs, blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 3));
+    *r = with_normals ? rs : _mm_setzero_ps();
 }
+
+/* Skins vertices v and v+1 (the arrays point at vertex v). */
+static inline void lbs_pair(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
+                            const float *n, int with_normals, float *out_p, float *out_n, __m128 *bad)
+{
+    __m128 qa, ra, qb, rb;
+    blend_vertex(palette, j, w, p, n, with_normals, &qa, &ra);
+    blend_vertex(palette, j + 4, w + 4, p + 3, with_normals ? n + 3 : NULL, with_normals, &qb, &rb);
+    /* [Wa, |ra|^2, Wb, |rb|^2] from the weights and r * r by one transpose. Lane 3 of r is 0
+     * for affine matrices. W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
+    __m128 wa = _mm_loadu_ps(w), wb = _mm_loadu_ps(w + 4);
+    __m128 rra = _mm_mul_ps(ra, ra), rrb = _mm_mul_ps(rb, rb);
+    __m128 ua = _mm_add_ps(_mm_unpacklo_ps(wa, rra), _mm_unpackhi_ps(wa, rra));
+    __m128 ub = _mm_add_ps(_mm_unpacklo_ps(wb, rrb), _mm_unpackhi_ps(wb, rrb));
+    __m128 s = _mm_add_ps(_mm_movelh_ps(ua, ub), _mm_movehl_ps(ub, ua));
+    *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(s, _mm_setzero_ps()));
+    /* [Wa, Wb, |ra|, |rb|]; the floor keeps a zero normal zero instead of 0 * inf. */
+    __m128 d = with_normals ? _mm_shuffle_ps(s, _mm_sqrt_ps(s), _MM_SHUFFLE(3, 1, 2, 0))
+                            : _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 0, 2, 0));
+    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_max_ps(d, _mm_set1_ps(1e-30f)));
+    _mm_storeu_ps(out_p, _mm_mul_ps(qa, SPLAT(inv, 0)));
+    _mm_storeu_ps(out_p + 3, _mm_mul_ps(qb, SPLAT(inv, 1)));
+    if (with_normals) {
+        _mm_storeu_ps(out_n, _mm_mul_ps(ra, SPLAT(inv, 2)));
+        _mm_storeu_ps(out_n + 3, _mm_mul_ps(rb, SPLAT(inv, 3)));
+    }
+}
+
+typedef __m128 bad_mask;
+static inline bad_mask bad_none(void) { return _mm_setzero_ps(); }
+static inline int bad_any(bad_mask m) { return (_mm_movemask_ps(m) & 0x5) != 0; } /* lanes of W */
+
 #endif
 
-/* with_normals is a constant at each call site, so each loop is specialized. Every vertex but
- * the last stores 4 lanes (the 4th is overwritten by the next vertex): one store, not three. */
-static inline void lbs_run(const tdn_skin_job *job, int with_normals)
+/* Forced inline so that each call site's constant with_normals specializes the whole loop
+ * (gcc otherwise keeps one copy with the test inside). */
+#if defined(__GNUC__)
+#  define TDN_SKIN_INLINE inline __attribute__((always_inline))
+#else
+#  define TDN_SKIN_INLINE inline
+#endif
+
+/* Returns 1 if some vertex's weights do not sum to a positive number. */
+static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
 {
     const int count = job->vertex_count;
+    const tdn_mat4 *palette = job->palette;
     const float *pos = job->positions, *nrm = job->normals, *wts = job->weights;
     const uint16_t *jts = job->joints;
     float *out_p = job->out_positions, *out_n = job->out_normals;
-    __m128 p, n = _mm_setzero_ps();
-    for (int v = 0; v < count - 1; v++) {
-        lbs_vertex(job->palette, jts + 4 * v, wts + 4 * v, pos + 3 * v, with_normals ? nrm + 3 * v : NULL,
-                   with_normals, &p, &n);
-        _mm_storeu_ps(out_p + 3 * v, p);
-        if (with_normals)
-            _mm_storeu_ps(out_n + 3 * v, n);
+    bad_mask bad = bad_none();
+    int v = 0;
+    for (; v + 2 < count; v += 2) /* stops before the last pair: its 4-float accesses overrun */
+        lbs_pair(palette, jts + 4 * v, wts + 4 * v, pos + 3 * v, with_normals ? nrm + 3 * v : NULL, with_normals,
+                 out_p + 3 * v, with_normals ? out_n + 3 * v : NULL, &bad);
+    /* The last 1 or 2 vertices through padded copies (a lone vertex is paired with itself). */
+    const int left = count - v;
+    uint16_t j[8];
+    float w[8], p[8] = { 0 }, n[8] = { 0 }, op[8] = { 0 }, on[8] = { 0 };
+    for (int k = 0; k < 2; k++) {
+        int src = v + (k < left ? k : 0);
+        for (int i = 0; i < 4; i++) {
+            j[4 * k + i] = jts[4 * src + i];
+            w[4 * k + i] = wts[4 * src + i];
+        }
+        for (int i = 0; i < 3; i++) {
+            p[3 * k + i] = pos[3 * src + i];
+            n[3 * k + i] = with_normals ? nrm[3 * src + i] : 0.0f;
+        }
     }
-    int last = count - 1;
-    lbs_vertex(job->palette, jts + 4 * last, wts + 4 * last, pos + 3 * last,
-               with_normals ? nrm + 3 * last : NULL, with_normals, &p, &n);
-    store3(out_p + 3 * last, p);
-    if (with_normals)
-        store3(out_n + 3 * last, n);
+    lbs_pair(palette, j, w, p, n, with_normals, op, on, &bad);
+    for (int i = 0; i < 3 * left; i++) {
+        out_p[3 * v + i] = op[i];
+        if (with_normals)
+            out_n[3 * v + i] = on[i];
+    }
+    return bad_any(bad);
 }
 
 #else /* plain C */
 
-static inline void lbs_run(const tdn_skin_job *job, int with_normals)
+static inline int lbs_run(const tdn_skin_job *job, int with_normals)
 {
+    int bad = 0;
     for (int v = 0; v < job->vertex_count; v++) {
         const uint16_t *j = job->joints + 4 * v;
         const float *w = job->weights + 4 * v, *p = job->positions + 3 * v;
-        float *op = job->out_positions + 3 * v;
         float c[12] = { 0 }; /* upper 3 rows of the blended matrix, column-major */
         for (int k = 0; k < 4; k++) {
             const float *m = job->palette[j[k]].m;
@@ -166,17 +257,10 @@ static inline void lbs_run(const tdn_skin_job *job, int with_normals)
                 for (int row = 0; row < 3; row++)
                     c[col * 3 + row] += w[k] * m[col * 4 + row];
         }
-        float ws = w[0] + w[1] + w[2] + w[3];
-        if (!(ws > 0.0f)) { /* left where it is */
-            for (int i = 0; i < 3; i++) {
-                op[i] = p[i];
-                if (with_normals)
-                    job->out_normals[3 * v + i] = job->normals[3 * v + i];
-            }
-            continue;
-        }
+        float ws = weight_sum(w);
+        bad |= !(ws > 0.0f);
         for (int row = 0; row < 3; row++)
-            op[row] = (c[row] * p[0] + c[3 + row] * p[1] + c[6 + row] * p[2] + c[9 + row]) / ws;
+            job->out_positions[3 * v + row] = (c[row] * p[0] + c[3 + row] * p[1] + c[6 + row] * p[2] + c[9 + row]) / ws;
         if (with_normals) {
             const float *n = job->normals + 3 * v;
             float r[3];
@@ -188,6 +272,7 @@ static inline void lbs_run(const tdn_skin_job *job, int with_normals)
                 job->out_normals[3 * v + row] = r[row] * inv;
         }
     }
+    return bad;
 }
 
 #endif
@@ -197,10 +282,8 @@ tdn_result tdn_skin_lbs(const tdn_skin_job *job)
     tdn_result res = check_job(job, 1);
     if (res != TDN_OK || job->vertex_count == 0)
         return res;
-    if (job->normals)
-        lbs_run(job, 1);
-    else
-        lbs_run(job, 0);
+    if (job->normals ? lbs_run(job, 1) : lbs_run(job, 0))
+        copy_unweighted(job);
     return TDN_OK;
 }
 
@@ -279,7 +362,7 @@ tdn_result tdn_skin_dqs(const tdn_skin_job *job)
             quat_axpy(&sum.real, wk, dq.real);
             quat_axpy(&sum.dual, wk, dq.dual);
         }
-        float ws = w[0] + w[1] + w[2] + w[3];
+        float ws = weight_sum(w);
         float len2 = tdn_quat_dot(sum.real, sum.real);
         if (ws > 0.0f && len2 > 1e-12f) { /* else: left where it is */
             float inv = 1.0f / sqrtf(len2);

@@ -1,0 +1,104 @@
+/* tendon_bench: character instances and the per-frame pipeline. */
+#include "bench_character.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const float bench_blend_weights[BENCH_BASE_CLIPS] = { 0.4f, 0.3f, 0.2f, 0.1f };
+
+#define BLOCK_ALIGN 64
+
+static size_t align_up(size_t n) { return (n + BLOCK_ALIGN - 1) & ~(size_t)(BLOCK_ALIGN - 1); }
+
+void bench_character_free(bench_character *ch)
+{
+    free(ch->memory);
+    memset(ch, 0, sizeof *ch);
+}
+
+tdn_result bench_character_init(bench_character *ch, const bench_scene *scene, float phase)
+{
+    memset(ch, 0, sizeof *ch);
+    const int joints = scene->joint_count;
+    const size_t pose_bytes = align_up(tdn_pose_bytes(joints));
+    const size_t matrix_bytes = align_up(sizeof(tdn_mat4) * (size_t)joints);
+    const size_t total = pose_bytes * (BENCH_CLIPS + 1) + 2 * matrix_bytes;
+    unsigned char *block = aligned_alloc(BLOCK_ALIGN, total);
+    if (!block)
+        return TDN_ERR_OUT_OF_MEMORY;
+    ch->memory = block;
+    tdn_result res = TDN_OK;
+    for (int i = 0; i < BENCH_CLIPS && res == TDN_OK; i++)
+        res = tdn_pose_init(&ch->sampled[i], joints, block + pose_bytes * (size_t)i, pose_bytes);
+    if (res == TDN_OK)
+        res = tdn_pose_init(&ch->blended, joints, block + pose_bytes * BENCH_CLIPS, pose_bytes);
+    if (res != TDN_OK) {
+        bench_character_free(ch);
+        return res;
+    }
+    ch->model = (tdn_mat4 *)(void *)(block + pose_bytes * (BENCH_CLIPS + 1));
+    ch->palette = (tdn_mat4 *)(void *)(block + pose_bytes * (BENCH_CLIPS + 1) + matrix_bytes);
+
+    for (int i = 0; i < BENCH_CLIPS; i++) {
+        ch->players[i] = tdn_player_make(tdn_clip_duration(scene->clips[i]), TDN_WRAP_LOOP);
+        tdn_player_set_normalized(&ch->players[i], fmodf(phase + 0.17f * (float)i, 1.0f));
+    }
+    for (int i = 0; i < BENCH_BASE_CLIPS; i++) {
+        ch->layers[i].pose = &ch->sampled[i];
+        ch->layers[i].weight = bench_blend_weights[i];
+    }
+    ch->additive.pose = &ch->sampled[BENCH_ADDITIVE_CLIP];
+    ch->additive.weight = 1.0f;
+    ch->blend.layers = ch->layers;
+    ch->blend.layer_count = BENCH_BASE_CLIPS;
+    ch->blend.additives = &ch->additive;
+    ch->blend.additive_count = 1;
+    ch->blend.out = &ch->blended;
+    ch->foot_lift = 0.02f + 0.04f * phase;
+    res = bench_character_frame(ch, scene, 0.0f);
+    if (res != TDN_OK)
+        bench_character_free(ch);
+    return res;
+}
+
+tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene)
+{
+    for (int i = 0; i < BENCH_CLIPS; i++) {
+        tdn_result res = tdn_clip_sample(scene->clips[i], ch->players[i].time, &ch->sampled[i]);
+        if (res != TDN_OK)
+            return res;
+    }
+    return TDN_OK;
+}
+
+static tdn_vec3 translation_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
+
+tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, float dt)
+{
+    for (int i = 0; i < BENCH_CLIPS; i++)
+        tdn_player_advance(&ch->players[i], dt);
+    tdn_result res = bench_character_sample(ch, scene);
+    if (res == TDN_OK)
+        res = tdn_blend(&ch->blend);
+    if (res == TDN_OK)
+        res = tdn_model_space(scene->skeleton, &ch->blended, NULL, ch->model);
+    for (int leg = 0; leg < 2 && res == TDN_OK; leg++) {
+        /* A foot-placement target: the animated foot lifted a little (as onto a step), the knee
+         * bending forward (+Z, the way the character faces). */
+        const int *chain = scene->legs[leg];
+        tdn_two_bone_ik ik = { 0 };
+        ik.upper = chain[0];
+        ik.middle = chain[1];
+        ik.end = chain[2];
+        ik.target = tdn_vec3_add(translation_of(&ch->model[chain[2]]), tdn_vec3_make(0.0f, ch->foot_lift, 0.0f));
+        ik.pole = tdn_vec3_add(translation_of(&ch->model[chain[1]]), tdn_vec3_make(0.0f, 0.0f, 0.5f));
+        ik.use_pole = 1;
+        ik.weight = 1.0f;
+        ik.soften = 0.97f;
+        res = tdn_ik_two_bone(scene->skeleton, &ik, &ch->blended, ch->model, NULL);
+    }
+    if (res == TDN_OK)
+        res = tdn_palette(scene->skeleton, ch->model, ch->palette);
+    return res;
+}
