@@ -533,6 +533,46 @@ static void bad_descriptions_are_named(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* With no rate given, an evenly keyed source is resampled on its own grid (43 keys/s here, a
+ * rate 30 frames/s cuts across) and sparse keys get at least 30 frames/s. The 30 frames/s build
+ * of the same clip shows what the default avoids. */
+static void default_rate_follows_the_source_grid(void)
+{
+    tdn_skeleton *skel = make_chain();
+    enum { N = 31 };
+    float times[N], rotations[N * 4];
+    for (int k = 0; k < N; k++) {
+        times[k] = 0.7f * (float)k / (N - 1);
+        tdn_quat q = tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), 0.8f * sinf(2 * TDN_PI * (float)k / (N - 1)));
+        memcpy(&rotations[k * 4], &q, sizeof q);
+    }
+    tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_ROTATION, .key_count = N, .times = times, .values = rotations };
+    tdn_keyed_clip *keyed = NULL;
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL);
+    tdn_clip *clip = NULL;
+    tdn_clip_report rep;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    CHECK_NEAR(tdn_clip_sample_rate(clip), (N - 1) / 0.7, 1e-3);
+    CHECK_EQ_INT(rep.frame_count, N);
+    CHECK(rep.max_position_error < 1e-4f);
+    tdn_clip_destroy(clip);
+    clip = NULL;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 30 }, &clip, &rep, NULL), TDN_ERR_TOLERANCE);
+    CHECK(clip == NULL);
+    CHECK(rep.max_position_error > 1e-3f);
+    tdn_keyed_clip_destroy(keyed);
+
+    /* Two keys a second apart: 1 key/s times 30. */
+    const float two_times[2] = { 0, 1 }, two_rot[8] = { 0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f };
+    track = (tdn_track_desc){ .joint = 2, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = two_times, .values = two_rot };
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    CHECK_NEAR(tdn_clip_sample_rate(clip), 30, 1e-4);
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(keyed);
+    tdn_skeleton_destroy(skel);
+}
+
 int main(void)
 {
     RUN(runtime_is_within_its_reported_error);
@@ -544,5 +584,6 @@ int main(void)
     RUN(float_tracks_and_events_are_copied);
     RUN(zero_length_clips_have_one_frame);
     RUN(bad_descriptions_are_named);
+    RUN(default_rate_follows_the_source_grid);
     return check_summary();
 }

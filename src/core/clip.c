@@ -629,6 +629,36 @@ static void fail_tolerance_message(const build *b, const tdn_clip_report *rep, f
                   (double)rep->max_rotation_error, (double)rotation_tolerance, storage, (double)b->desc->sample_rate);
 }
 
+/* The rate a build uses when the caller gives none. Resampling linear keys off their own grid
+ * cuts the corner at every key, so a source keyed evenly (glTF exports, BVH, mocap) is
+ * resampled on its own grid: its key rate times the smallest whole number reaching 30 frames
+ * per second (sparse keys need frames between them because frames are nlerped, keys slerped).
+ * Otherwise: the key rate of its densest track, kept within 30..240 frames per second. */
+static float default_sample_rate(const tdn_keyed_clip *source)
+{
+    const tdn__curve *tracks = tdn__keyed_clip_tracks(source);
+    double smallest = INFINITY, largest = 0.0, densest_mean = INFINITY;
+    for (int i = 0; i < tdn_keyed_clip_track_count(source); i++) {
+        const int n = tracks[i].key_count;
+        for (int k = 1; k < n; k++) {
+            double step = (double)tracks[i].times[k] - tracks[i].times[k - 1];
+            smallest = step < smallest ? step : smallest;
+            largest = step > largest ? step : largest;
+        }
+        if (n > 1) {
+            /* the mean step is free of the rounding of single float key times */
+            double mean = ((double)tracks[i].times[n - 1] - tracks[i].times[0]) / (n - 1);
+            densest_mean = mean < densest_mean ? mean : densest_mean;
+        }
+    }
+    if (!(largest > 0.0))
+        return 30.0f;
+    double key_rate = 1.0 / densest_mean;
+    if (largest - smallest <= 1e-3 * smallest && key_rate <= 240.0)
+        return (float)(key_rate * ceil(30.0 / key_rate - 1e-6));
+    return (float)(key_rate < 30.0 ? 30.0 : key_rate > 240.0 ? 240.0 : key_rate);
+}
+
 tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_report *report, tdn_error *err)
 {
     if (out)
@@ -649,7 +679,7 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_r
 
     tdn_clip_desc d = *desc; /* with defaults */
     if (d.sample_rate == 0.0f)
-        d.sample_rate = 30.0f;
+        d.sample_rate = default_sample_rate(d.source);
     if (d.position_tolerance == 0.0f)
         d.position_tolerance = 1e-3f;
     if (d.rotation_tolerance == 0.0f)
