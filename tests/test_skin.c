@@ -68,7 +68,7 @@ static void test_lbs_matches_reference(void)
 {
     check_rng rng = { 0x5eed1234u };
     static tdn_mat4 palette[MAX_JOINTS];
-    const int counts[] = { 1, 2, 3, 4, 7, 64, MAX_VERTS };
+    const int counts[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 64, MAX_VERTS }; /* every tail length */
     for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
         for (int j = 0; j < MAX_JOINTS; j++)
             palette[j] = random_matrix(&rng, 0);

@@ -88,10 +88,14 @@ static inline __m256 load_pair(const float *x)
 
 #define SPLAT8(v, i) _mm256_permute_ps((v), _MM_SHUFFLE(i, i, i, i)) /* lane i of each half */
 
-/* Skins vertices v and v+1 (the arrays point at vertex v). Every 256-bit value holds vertex a
- * in its low half and vertex b in its high half, so each step below serves both. */
-static inline void lbs_pair(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                            const float *n, int with_normals, float *out_p, float *out_n, __m256 *bad)
+/* A pair of vertices between the two stages: blended point and normal, not yet divided, and
+ * [W, |r|^2] in lanes 0 and 1 of each half. Vertex a is the low half, vertex b the high half,
+ * so each step serves both. */
+typedef struct lbs_pending { __m256 q, r, s; } lbs_pending;
+
+/* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
+static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
+                                         const float *n, int with_normals)
 {
     __m256 a01, a23, b01, b23;
     blend_matrix(palette, j, w, &a01, &a23);
@@ -99,34 +103,50 @@ static inline void lbs_pair(const tdn_mat4 *palette, const uint16_t *j, const fl
     __m256 c0 = _mm256_permute2f128_ps(a01, b01, 0x20), c1 = _mm256_permute2f128_ps(a01, b01, 0x31);
     __m256 c2 = _mm256_permute2f128_ps(a23, b23, 0x20), c3 = _mm256_permute2f128_ps(a23, b23, 0x31);
     __m256 pv = load_pair(p);
-    __m256 q = _mm256_fmadd_ps(c0, SPLAT8(pv, 0), _mm256_fmadd_ps(c1, SPLAT8(pv, 1), _mm256_fmadd_ps(c2, SPLAT8(pv, 2), c3)));
-    __m256 r = _mm256_setzero_ps();
+    lbs_pending out;
+    out.q = _mm256_add_ps(_mm256_fmadd_ps(c0, SPLAT8(pv, 0), c3),
+                          _mm256_fmadd_ps(c1, SPLAT8(pv, 1), _mm256_mul_ps(c2, SPLAT8(pv, 2))));
+    out.r = _mm256_setzero_ps();
     if (with_normals) {
         __m256 nv = load_pair(n);
-        r = _mm256_fmadd_ps(c0, SPLAT8(nv, 0), _mm256_fmadd_ps(c1, SPLAT8(nv, 1), _mm256_mul_ps(c2, SPLAT8(nv, 2))));
+        out.r = _mm256_fmadd_ps(c0, SPLAT8(nv, 0), _mm256_fmadd_ps(c1, SPLAT8(nv, 1), _mm256_mul_ps(c2, SPLAT8(nv, 2))));
     }
-    /* Per half: [W, |r|^2] in lanes 0 and 1, from weights and r * r by one transpose. Lane 3
-     * of r is 0 for affine matrices. W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
-    __m256 wv = _mm256_loadu_ps(w), rr = _mm256_mul_ps(r, r);
+    /* [W, |r|^2] by one transpose of weights and r * r. Lane 3 of r is 0 for affine matrices.
+     * W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
+    __m256 wv = _mm256_loadu_ps(w), rr = _mm256_mul_ps(out.r, out.r);
     __m256 u = _mm256_add_ps(_mm256_unpacklo_ps(wv, rr), _mm256_unpackhi_ps(wv, rr));
-    __m256 s = _mm256_add_ps(u, _mm256_permute_ps(u, _MM_SHUFFLE(1, 0, 3, 2)));
-    *bad = _mm256_or_ps(*bad, _mm256_cmp_ps(s, _mm256_setzero_ps(), _CMP_NGT_UQ));
-    __m256 d = with_normals ? _mm256_blend_ps(s, _mm256_sqrt_ps(s), 0x22) : s; /* [W, |r|] */
+    out.s = _mm256_add_ps(u, _mm256_permute_ps(u, _MM_SHUFFLE(1, 0, 3, 2)));
+    return out;
+}
+
+static inline void store_pair(float *out, __m256 x)
+{
+    _mm_storeu_ps(out, _mm256_castps256_ps128(x));
+    _mm_storeu_ps(out + 3, _mm256_extractf128_ps(x, 1));
+}
+
+/* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
+ * out_* point at vertex v. One square root and one division serve all four. */
+static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p, float *out_n,
+                                   __m256 *bad)
+{
+    /* [Wa, |ra|^2, Wc, |rc|^2 | Wb, |rb|^2, Wd, |rd|^2] */
+    __m256 t = _mm256_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(1, 0, 1, 0));
+    *bad = _mm256_or_ps(*bad, _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_NGT_UQ));
+    __m256 d = with_normals ? _mm256_blend_ps(t, _mm256_sqrt_ps(t), 0xaa) : t; /* W, |r| */
     /* The floor keeps a zero normal zero instead of 0 * inf. */
     __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(d, _mm256_set1_ps(1e-30f)));
-    q = _mm256_mul_ps(q, SPLAT8(inv, 0));
-    _mm_storeu_ps(out_p, _mm256_castps256_ps128(q));
-    _mm_storeu_ps(out_p + 3, _mm256_extractf128_ps(q, 1));
+    store_pair(out_p, _mm256_mul_ps(p0.q, SPLAT8(inv, 0)));
+    store_pair(out_p + 6, _mm256_mul_ps(p1.q, SPLAT8(inv, 2)));
     if (with_normals) {
-        r = _mm256_mul_ps(r, SPLAT8(inv, 1));
-        _mm_storeu_ps(out_n, _mm256_castps256_ps128(r));
-        _mm_storeu_ps(out_n + 3, _mm256_extractf128_ps(r, 1));
+        store_pair(out_n, _mm256_mul_ps(p0.r, SPLAT8(inv, 1)));
+        store_pair(out_n + 6, _mm256_mul_ps(p1.r, SPLAT8(inv, 3)));
     }
 }
 
 typedef __m256 bad_mask;
 static inline bad_mask bad_none(void) { return _mm256_setzero_ps(); }
-static inline int bad_any(bad_mask m) { return (_mm256_movemask_ps(m) & 0x11) != 0; } /* lanes of W */
+static inline int bad_any(bad_mask m) { return (_mm256_movemask_ps(m) & 0x55) != 0; } /* lanes of W */
 
 #else /* SSE2 */
 
@@ -164,36 +184,54 @@ static inline void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, cons
     *r = with_normals ? rs : _mm_setzero_ps();
 }
 
-/* Skins vertices v and v+1 (the arrays point at vertex v). */
-static inline void lbs_pair(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                            const float *n, int with_normals, float *out_p, float *out_n, __m128 *bad)
+/* A pair of vertices between the two stages: blended points and normals, not yet divided, and
+ * [Wa, |ra|^2, Wb, |rb|^2]. */
+typedef struct lbs_pending { __m128 qa, qb, ra, rb, s; } lbs_pending;
+
+/* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
+static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
+                                         const float *n, int with_normals)
 {
-    __m128 qa, ra, qb, rb;
-    blend_vertex(palette, j, w, p, n, with_normals, &qa, &ra);
-    blend_vertex(palette, j + 4, w + 4, p + 3, with_normals ? n + 3 : NULL, with_normals, &qb, &rb);
-    /* [Wa, |ra|^2, Wb, |rb|^2] from the weights and r * r by one transpose. Lane 3 of r is 0
-     * for affine matrices. W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
+    lbs_pending out;
+    blend_vertex(palette, j, w, p, n, with_normals, &out.qa, &out.ra);
+    blend_vertex(palette, j + 4, w + 4, p + 3, with_normals ? n + 3 : NULL, with_normals, &out.qb, &out.rb);
+    /* One transpose of weights and r * r. Lane 3 of r is 0 for affine matrices. W adds as
+     * (w0 + w2) + (w1 + w3), like weight_sum. */
     __m128 wa = _mm_loadu_ps(w), wb = _mm_loadu_ps(w + 4);
-    __m128 rra = _mm_mul_ps(ra, ra), rrb = _mm_mul_ps(rb, rb);
+    __m128 rra = _mm_mul_ps(out.ra, out.ra), rrb = _mm_mul_ps(out.rb, out.rb);
     __m128 ua = _mm_add_ps(_mm_unpacklo_ps(wa, rra), _mm_unpackhi_ps(wa, rra));
     __m128 ub = _mm_add_ps(_mm_unpacklo_ps(wb, rrb), _mm_unpackhi_ps(wb, rrb));
-    __m128 s = _mm_add_ps(_mm_movelh_ps(ua, ub), _mm_movehl_ps(ub, ua));
-    *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(s, _mm_setzero_ps()));
-    /* [Wa, Wb, |ra|, |rb|]; the floor keeps a zero normal zero instead of 0 * inf. */
-    __m128 d = with_normals ? _mm_shuffle_ps(s, _mm_sqrt_ps(s), _MM_SHUFFLE(3, 1, 2, 0))
-                            : _mm_shuffle_ps(s, s, _MM_SHUFFLE(2, 0, 2, 0));
-    __m128 inv = _mm_div_ps(_mm_set1_ps(1.0f), _mm_max_ps(d, _mm_set1_ps(1e-30f)));
-    _mm_storeu_ps(out_p, _mm_mul_ps(qa, SPLAT(inv, 0)));
-    _mm_storeu_ps(out_p + 3, _mm_mul_ps(qb, SPLAT(inv, 1)));
+    out.s = _mm_add_ps(_mm_movelh_ps(ua, ub), _mm_movehl_ps(ub, ua));
+    return out;
+}
+
+/* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
+ * out_* point at vertex v. One square root and two divisions serve all four. */
+static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p, float *out_n,
+                                   __m128 *bad)
+{
+    __m128 w = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(2, 0, 2, 0)); /* Wa, Wb, Wc, Wd */
+    *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(w, _mm_setzero_ps()));
+    const __m128 one = _mm_set1_ps(1.0f), floor = _mm_set1_ps(1e-30f);
+    __m128 inv_w = _mm_div_ps(one, _mm_max_ps(w, floor));
+    _mm_storeu_ps(out_p, _mm_mul_ps(p0.qa, SPLAT(inv_w, 0)));
+    _mm_storeu_ps(out_p + 3, _mm_mul_ps(p0.qb, SPLAT(inv_w, 1)));
+    _mm_storeu_ps(out_p + 6, _mm_mul_ps(p1.qa, SPLAT(inv_w, 2)));
+    _mm_storeu_ps(out_p + 9, _mm_mul_ps(p1.qb, SPLAT(inv_w, 3)));
     if (with_normals) {
-        _mm_storeu_ps(out_n, _mm_mul_ps(ra, SPLAT(inv, 2)));
-        _mm_storeu_ps(out_n + 3, _mm_mul_ps(rb, SPLAT(inv, 3)));
+        /* The floor keeps a zero normal zero instead of 0 * inf. */
+        __m128 rr = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(3, 1, 3, 1));
+        __m128 inv_r = _mm_div_ps(one, _mm_max_ps(_mm_sqrt_ps(rr), floor));
+        _mm_storeu_ps(out_n, _mm_mul_ps(p0.ra, SPLAT(inv_r, 0)));
+        _mm_storeu_ps(out_n + 3, _mm_mul_ps(p0.rb, SPLAT(inv_r, 1)));
+        _mm_storeu_ps(out_n + 6, _mm_mul_ps(p1.ra, SPLAT(inv_r, 2)));
+        _mm_storeu_ps(out_n + 9, _mm_mul_ps(p1.rb, SPLAT(inv_r, 3)));
     }
 }
 
 typedef __m128 bad_mask;
 static inline bad_mask bad_none(void) { return _mm_setzero_ps(); }
-static inline int bad_any(bad_mask m) { return (_mm_movemask_ps(m) & 0x5) != 0; } /* lanes of W */
+static inline int bad_any(bad_mask m) { return _mm_movemask_ps(m) != 0; }
 
 #endif
 
@@ -215,15 +253,30 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
     float *out_p = job->out_positions, *out_n = job->out_normals;
     bad_mask bad = bad_none();
     int v = 0;
-    for (; v + 2 < count; v += 2) /* stops before the last pair: its 4-float accesses overrun */
-        lbs_pair(palette, jts + 4 * v, wts + 4 * v, pos + 3 * v, with_normals ? nrm + 3 * v : NULL, with_normals,
-                 out_p + 3 * v, with_normals ? out_n + 3 * v : NULL, &bad);
-    /* The last 1 or 2 vertices through padded copies (a lone vertex is paired with itself). */
+    /* Vertices go in quads (two pairs), software-pipelined: a quad is divided and stored one
+     * iteration after it is blended, so its square root and division overlap the next quad's
+     * blend instead of filling the out-of-order window. Quads stop before the last vertex,
+     * whose 4-float accesses would overrun the arrays. */
+    if (count > 4) {
+        lbs_pending a0 = lbs_pair_blend(palette, jts, wts, pos, nrm, with_normals);
+        lbs_pending a1 = lbs_pair_blend(palette, jts + 8, wts + 8, pos + 6, with_normals ? nrm + 6 : NULL, with_normals);
+        for (v = 4; v + 4 < count; v += 4) {
+            lbs_pending b0 = lbs_pair_blend(palette, jts + 4 * v, wts + 4 * v, pos + 3 * v,
+                                            with_normals ? nrm + 3 * v : NULL, with_normals);
+            lbs_pending b1 = lbs_pair_blend(palette, jts + 4 * v + 8, wts + 4 * v + 8, pos + 3 * v + 6,
+                                            with_normals ? nrm + 3 * v + 6 : NULL, with_normals);
+            lbs_quad_finish(a0, a1, with_normals, out_p + 3 * (v - 4), with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
+            a0 = b0;
+            a1 = b1;
+        }
+        lbs_quad_finish(a0, a1, with_normals, out_p + 3 * (v - 4), with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
+    }
+    /* The last 1 to 4 vertices through padded copies (missing ones repeat the last). */
     const int left = count - v;
-    uint16_t j[8];
-    float w[8], p[8] = { 0 }, n[8] = { 0 }, op[8] = { 0 }, on[8] = { 0 };
-    for (int k = 0; k < 2; k++) {
-        int src = v + (k < left ? k : 0);
+    uint16_t j[16];
+    float w[16], p[16] = { 0 }, n[16] = { 0 }, op[16] = { 0 }, on[16] = { 0 };
+    for (int k = 0; k < 4; k++) {
+        int src = v + (k < left ? k : left - 1);
         for (int i = 0; i < 4; i++) {
             j[4 * k + i] = jts[4 * src + i];
             w[4 * k + i] = wts[4 * src + i];
@@ -233,7 +286,8 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
             n[3 * k + i] = with_normals ? nrm[3 * src + i] : 0.0f;
         }
     }
-    lbs_pair(palette, j, w, p, n, with_normals, op, on, &bad);
+    lbs_quad_finish(lbs_pair_blend(palette, j, w, p, n, with_normals),
+                    lbs_pair_blend(palette, j + 8, w + 8, p + 6, n + 6, with_normals), with_normals, op, on, &bad);
     for (int i = 0; i < 3 * left; i++) {
         out_p[3 * v + i] = op[i];
         if (with_normals)
