@@ -2,12 +2,13 @@
  *
  * LBS blends the 4 influence matrices with the raw weights into one matrix, transforms the
  * point and the normal by it, then divides the point by the weight sum W and the normal by its
- * length: one square root and one division per vertex, no branch. A vertex whose W is not
- * positive is only flagged in the loop; a second pass copies such vertices, and runs only when
- * one exists. This loop is bound by instruction count and by the divider (DESIGN section 6),
- * so it is written with explicit SIMD: 128-bit SSE2 on every x86-64, 256-bit FMA when the
- * build targets AVX2 (x86-64-v3), plain C elsewhere or when TENDON_NO_SIMD is defined. The plain C path is the
- * reference the others follow (tests compare against an independent per-influence sum). */
+ * length, with no branch. A vertex whose W is not positive is only flagged in the loop; a
+ * second pass copies such vertices, and runs only when one exists. The loop is bound by
+ * instruction count, by the divider and by how much latency the out-of-order window can hide
+ * (DESIGN section 6), so it is written with explicit SIMD: 128-bit SSE2 on every x86-64,
+ * 256-bit FMA when the build targets AVX2 (x86-64-v3), plain C elsewhere or when
+ * TENDON_NO_SIMD is defined. The plain C path is the reference the others follow (tests
+ * compare every path against an independent per-influence sum). */
 #include "internal.h"
 #include "tendon/skin.h"
 
@@ -30,12 +31,20 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette)
     if (!job->positions || !job->joints || !job->weights || !job->out_positions
         || (need_palette && !job->palette) || (job->normals && !job->out_normals))
         return TDN_ERR_ARGUMENT;
-    /* The largest index, as a max reduction the compiler vectorizes. */
+    /* The largest index, as a max reduction the compiler vectorizes; 32 lanes make several
+     * independent vector chains instead of one latency-bound accumulator. */
     const uint16_t *joints = job->joints;
-    size_t n = (size_t)job->vertex_count * 4;
+    const size_t n = (size_t)job->vertex_count * 4;
+    uint16_t lanes[32] = { 0 };
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 32; k++)
+            lanes[k] = joints[i + k] > lanes[k] ? joints[i + k] : lanes[k];
     uint16_t top = 0;
-    for (size_t i = 0; i < n; i++)
+    for (; i < n; i++)
         top = joints[i] > top ? joints[i] : top;
+    for (int k = 0; k < 32; k++)
+        top = lanes[k] > top ? lanes[k] : top;
     return (int)top < job->palette_count ? TDN_OK : TDN_ERR_ARGUMENT;
 }
 
@@ -59,10 +68,10 @@ static void copy_unweighted(const tdn_skin_job *job)
 
 #if defined(TDN_SKIN_SSE2) || defined(TDN_SKIN_AVX2)
 
-/* Vertices go in pairs: the two vertices share one transpose for their sums, one square root
- * and one division (the divider is the scarcest unit here), and a pair's 8 weights are one
- * 256-bit load. Inputs and outputs are read and written 4 floats at a time; the 4th float is
- * the next vertex's, rewritten by it, so the last pair goes through padded local copies. */
+/* Vertices go in pairs for blending (an AVX2 register holds both) and in quads for the
+ * division: four vertices share one square root and one division (two with SSE2), the divider
+ * being the scarcest unit. Inputs and outputs are read and written 4 floats at a time; the 4th
+ * float is the next vertex's, rewritten by it, so the last quad goes through padded copies. */
 
 #if defined(TDN_SKIN_AVX2)
 /* 8 multiply-adds blend one vertex's matrix as two 256-bit rows: columns 0|1 and 2|3. */
@@ -163,8 +172,8 @@ static inline __m128 blend_column(const float *m0, const float *m1, const float 
 }
 
 /* One vertex's blended point q = sum w_i M_i p and normal r = sum w_i A_i n, not yet divided.
- * Each column is used as soon as it is blended, so that a pair of vertices fits in the 16 SSE
- * registers without spilling. */
+ * Each column is used as soon as it is blended, which keeps register pressure low (SSE2 has 16
+ * registers and the pipelined loop holds a quad's results across the next blend). */
 static inline void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
                                 const float *n, int with_normals, __m128 *q, __m128 *r)
 {
@@ -212,8 +221,8 @@ static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_norm
 {
     __m128 w = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(2, 0, 2, 0)); /* Wa, Wb, Wc, Wd */
     *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(w, _mm_setzero_ps()));
-    const __m128 one = _mm_set1_ps(1.0f), floor = _mm_set1_ps(1e-30f);
-    __m128 inv_w = _mm_div_ps(one, _mm_max_ps(w, floor));
+    const __m128 one = _mm_set1_ps(1.0f), tiny = _mm_set1_ps(1e-30f);
+    __m128 inv_w = _mm_div_ps(one, _mm_max_ps(w, tiny));
     _mm_storeu_ps(out_p, _mm_mul_ps(p0.qa, SPLAT(inv_w, 0)));
     _mm_storeu_ps(out_p + 3, _mm_mul_ps(p0.qb, SPLAT(inv_w, 1)));
     _mm_storeu_ps(out_p + 6, _mm_mul_ps(p1.qa, SPLAT(inv_w, 2)));
@@ -221,7 +230,7 @@ static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_norm
     if (with_normals) {
         /* The floor keeps a zero normal zero instead of 0 * inf. */
         __m128 rr = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(3, 1, 3, 1));
-        __m128 inv_r = _mm_div_ps(one, _mm_max_ps(_mm_sqrt_ps(rr), floor));
+        __m128 inv_r = _mm_div_ps(one, _mm_max_ps(_mm_sqrt_ps(rr), tiny));
         _mm_storeu_ps(out_n, _mm_mul_ps(p0.ra, SPLAT(inv_r, 0)));
         _mm_storeu_ps(out_n + 3, _mm_mul_ps(p0.rb, SPLAT(inv_r, 1)));
         _mm_storeu_ps(out_n + 6, _mm_mul_ps(p1.ra, SPLAT(inv_r, 2)));
@@ -368,29 +377,24 @@ void tdn_dual_quat_palette(const tdn_mat4 *palette, int count, tdn_dual_quat *ou
         out[i] = tdn_dual_quat_from_mat4(&palette[i]);
 }
 
-/* Translation of a unit dual quaternion: 2 * dual * conj(real). */
-static tdn_vec3 dq_translation(const tdn_dual_quat *dq)
+/* Rotate p by the unit real part, then add the translation 2 * dual * conj(real). */
+static inline tdn_vec3 dq_transform(tdn_quat real, tdn_quat dual, tdn_vec3 p)
 {
-    tdn_quat t = tdn_quat_mul(dq->dual, tdn_quat_conjugate(dq->real));
-    return tdn_vec3_make(2.0f * t.x, 2.0f * t.y, 2.0f * t.z);
+    tdn_quat t = tdn_quat_mul(dual, tdn_quat_conjugate(real));
+    return tdn_vec3_add(tdn_quat_rotate(real, p), tdn_vec3_make(2.0f * t.x, 2.0f * t.y, 2.0f * t.z));
 }
 
 tdn_vec3 tdn_dual_quat_transform_point(const tdn_dual_quat *dq, tdn_vec3 p)
 {
-    return tdn_vec3_add(tdn_quat_rotate(dq->real, p), dq_translation(dq));
+    return dq_transform(dq->real, dq->dual, p);
 }
 
-static inline tdn_dual_quat dq_influence(const tdn_skin_job *job, int joint)
+/* acc += w * (the 8 floats of a dual quaternion), a loop the compiler vectorizes. */
+static inline void dq_axpy(float acc[8], float w, const tdn_dual_quat *dq)
 {
-    return job->dual_quats ? job->dual_quats[joint] : tdn_dual_quat_from_mat4(&job->palette[joint]);
-}
-
-static inline void quat_axpy(tdn_quat *acc, float w, tdn_quat q)
-{
-    acc->x += w * q.x;
-    acc->y += w * q.y;
-    acc->z += w * q.z;
-    acc->w += w * q.w;
+    const float *x = &dq->real.x;
+    for (int i = 0; i < 8; i++)
+        acc[i] += w * x[i];
 }
 
 tdn_result tdn_skin_dqs(const tdn_skin_job *job)
@@ -401,29 +405,26 @@ tdn_result tdn_skin_dqs(const tdn_skin_job *job)
     for (int v = 0; v < job->vertex_count; v++) {
         const uint16_t *j = job->joints + 4 * v;
         const float *w = job->weights + 4 * v;
+        tdn_dual_quat influence[4];
+        for (int k = 0; k < 4; k++)
+            influence[k] = job->dual_quats ? job->dual_quats[j[k]] : tdn_dual_quat_from_mat4(&job->palette[j[k]]);
+        float acc[8] = { 0 };
+        for (int k = 0; k < 4; k++) {
+            /* q and -q are the same rotation: take the one on the first influence's side. */
+            float wk = tdn_quat_dot(influence[k].real, influence[0].real) < 0.0f ? -w[k] : w[k];
+            dq_axpy(acc, wk, &influence[k]);
+        }
         tdn_vec3 p = tdn_vec3_make(job->positions[3 * v], job->positions[3 * v + 1], job->positions[3 * v + 2]);
         tdn_vec3 n = { 0.0f, 0.0f, 0.0f };
         if (job->normals)
             n = tdn_vec3_make(job->normals[3 * v], job->normals[3 * v + 1], job->normals[3 * v + 2]);
-        tdn_dual_quat first = dq_influence(job, j[0]);
-        tdn_dual_quat sum = { { 0.0f, 0.0f, 0.0f, 0.0f }, { 0.0f, 0.0f, 0.0f, 0.0f } };
-        quat_axpy(&sum.real, w[0], first.real);
-        quat_axpy(&sum.dual, w[0], first.dual);
-        for (int k = 1; k < 4; k++) {
-            tdn_dual_quat dq = dq_influence(job, j[k]);
-            /* q and -q are the same rotation: take the one on the first influence's side. */
-            float wk = tdn_quat_dot(dq.real, first.real) < 0.0f ? -w[k] : w[k];
-            quat_axpy(&sum.real, wk, dq.real);
-            quat_axpy(&sum.dual, wk, dq.dual);
-        }
-        float ws = weight_sum(w);
-        float len2 = tdn_quat_dot(sum.real, sum.real);
-        if (ws > 0.0f && len2 > 1e-12f) { /* else: left where it is */
+        float len2 = acc[0] * acc[0] + acc[1] * acc[1] + acc[2] * acc[2] + acc[3] * acc[3];
+        if (weight_sum(w) > 0.0f && len2 > 1e-12f) { /* else: left where it is */
             float inv = 1.0f / sqrtf(len2);
-            sum.real = tdn_quat_make(sum.real.x * inv, sum.real.y * inv, sum.real.z * inv, sum.real.w * inv);
-            sum.dual = tdn_quat_make(sum.dual.x * inv, sum.dual.y * inv, sum.dual.z * inv, sum.dual.w * inv);
-            p = tdn_dual_quat_transform_point(&sum, p);
-            n = tdn_quat_rotate(sum.real, n);
+            tdn_quat real = tdn_quat_make(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
+            tdn_quat dual = tdn_quat_make(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
+            p = dq_transform(real, dual, p);
+            n = tdn_quat_rotate(real, n);
         }
         job->out_positions[3 * v] = p.x;
         job->out_positions[3 * v + 1] = p.y;
