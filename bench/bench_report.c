@@ -18,13 +18,19 @@ bench_row bench_row_make(const char *workload, int joints, const char *variant, 
 void bench_row_add_number(bench_row *row, const char *key, double number)
 {
     if (row->extra_count < BENCH_MAX_EXTRA)
-        row->extra[row->extra_count++] = (bench_extra){ key, number, NULL };
+        row->extra[row->extra_count++] = (bench_extra){ key, BENCH_NUMBER, number, NULL };
 }
 
 void bench_row_add_text(bench_row *row, const char *key, const char *text)
 {
     if (row->extra_count < BENCH_MAX_EXTRA)
-        row->extra[row->extra_count++] = (bench_extra){ key, 0.0, text };
+        row->extra[row->extra_count++] = (bench_extra){ key, BENCH_TEXT, 0.0, text };
+}
+
+void bench_row_add_bool(bench_row *row, const char *key, int value)
+{
+    if (row->extra_count < BENCH_MAX_EXTRA)
+        row->extra[row->extra_count++] = (bench_extra){ key, BENCH_BOOL, value ? 1.0 : 0.0, NULL };
 }
 
 /* Strings here are the program's own identifiers: no characters that need escaping. */
@@ -64,8 +70,10 @@ void bench_print_json(FILE *out, const bench_row *row)
     }
     for (int i = 0; i < row->extra_count; i++) {
         fprintf(out, ", \"%s\": ", row->extra[i].key);
-        if (row->extra[i].text)
+        if (row->extra[i].kind == BENCH_TEXT)
             json_string(out, row->extra[i].text);
+        else if (row->extra[i].kind == BENCH_BOOL)
+            fputs(row->extra[i].number != 0.0 ? "true" : "false", out);
         else
             json_number(out, row->extra[i].number);
     }

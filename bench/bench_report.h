@@ -11,11 +11,13 @@
 #define BENCH_NONE (-1.0)
 #define BENCH_MAX_EXTRA 8
 
-/* A workload-specific field: a number, or a string when `text` is set. */
+/* A workload-specific field: a number, a string when `text` is set, or a boolean. */
+typedef enum bench_extra_kind { BENCH_NUMBER, BENCH_TEXT, BENCH_BOOL } bench_extra_kind;
 typedef struct bench_extra {
     const char *key;
-    double number;
-    const char *text;
+    bench_extra_kind kind;
+    double number;     /* BENCH_NUMBER; BENCH_BOOL: 0 or 1 */
+    const char *text;  /* BENCH_TEXT */
 } bench_extra;
 
 typedef struct bench_row {
@@ -33,6 +35,7 @@ typedef struct bench_row {
 bench_row bench_row_make(const char *workload, int joints, const char *variant, int threads);
 void bench_row_add_number(bench_row *row, const char *key, double number);
 void bench_row_add_text(bench_row *row, const char *key, const char *text);
+void bench_row_add_bool(bench_row *row, const char *key, int value);
 
 void bench_print_json(FILE *out, const bench_row *row);
 void bench_print_table_header(FILE *out);

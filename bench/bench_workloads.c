@@ -363,7 +363,7 @@ static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, be
         row.ns_per_vertex = row.median_ns / SKIN_VERTICES;
         bench_row_add_number(&row, "vertices", SKIN_VERTICES);
         bench_row_add_number(&row, "influences", 4);
-        bench_row_add_text(&row, "normals", "yes");
+        bench_row_add_bool(&row, "normals", 1);
         emit(&row, user);
     }
     free(ctx.dual_quats);

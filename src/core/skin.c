@@ -389,12 +389,51 @@ tdn_vec3 tdn_dual_quat_transform_point(const tdn_dual_quat *dq, tdn_vec3 p)
     return dq_transform(dq->real, dq->dual, p);
 }
 
-/* acc += w * (the 8 floats of a dual quaternion), a loop the compiler vectorizes. */
-static inline void dq_axpy(float acc[8], float w, const tdn_dual_quat *dq)
+/* The rigid transform of a blended, not normalized dual quaternion (r, d) as the upper 3 rows
+ * of a matrix, column-major, given s = 2 / |r|^2: R = I + s (...) is the rotation of r / |r|
+ * and t = s (r.w d.v - d.w r.v + r.v x d.v) the translation of (r, d) / |r|. No square root. */
+static inline void dq_to_matrix(const float r[4], const float d[4], float s, float m[12])
 {
-    const float *x = &dq->real.x;
+    const float x = r[0], y = r[1], z = r[2], w = r[3];
+    const float xx = s * x * x, yy = s * y * y, zz = s * z * z;
+    const float xy = s * x * y, xz = s * x * z, yz = s * y * z, wx = s * w * x, wy = s * w * y, wz = s * w * z;
+    m[0] = 1.0f - yy - zz, m[1] = xy + wz, m[2] = xz - wy;
+    m[3] = xy - wz, m[4] = 1.0f - xx - zz, m[5] = yz + wx;
+    m[6] = xz + wy, m[7] = yz - wx, m[8] = 1.0f - xx - yy;
+    m[9] = s * (w * d[0] - d[3] * x + y * d[2] - z * d[1]);
+    m[10] = s * (w * d[1] - d[3] * y + z * d[0] - x * d[2]);
+    m[11] = s * (w * d[2] - d[3] * z + x * d[1] - y * d[0]);
+}
+
+/* Vertices per DQS block. Each block runs in three loops (sum, divide, transform) so that the
+ * divisions of a whole block overlap instead of each stalling its vertex's chain. */
+#define DQS_BLOCK 16
+
+/* Sums vertex v's 4 influences into acc (8 floats) with signs aligned to the first. */
+static inline void dqs_sum(const tdn_skin_job *job, int v, float acc[8])
+{
+    const uint16_t *j = job->joints + 4 * v;
+    const float *w = job->weights + 4 * v;
+    /* The 8 floats (real, dual) of each influence, read in place when given. */
+    tdn_dual_quat converted[4];
+    const float *q[4];
+    for (int k = 0; k < 4; k++) {
+        if (job->dual_quats) {
+            q[k] = &job->dual_quats[j[k]].real.x;
+        } else {
+            converted[k] = tdn_dual_quat_from_mat4(&job->palette[j[k]]);
+            q[k] = &converted[k].real.x;
+        }
+    }
     for (int i = 0; i < 8; i++)
-        acc[i] += w * x[i];
+        acc[i] = w[0] * q[0][i];
+    for (int k = 1; k < 4; k++) {
+        /* q and -q are the same rotation: take the one on the first influence's side. */
+        float dot = q[k][0] * q[0][0] + q[k][1] * q[0][1] + q[k][2] * q[0][2] + q[k][3] * q[0][3];
+        float wk = dot < 0.0f ? -w[k] : w[k];
+        for (int i = 0; i < 8; i++)
+            acc[i] += wk * q[k][i];
+    }
 }
 
 tdn_result tdn_skin_dqs(const tdn_skin_job *job)
@@ -402,37 +441,35 @@ tdn_result tdn_skin_dqs(const tdn_skin_job *job)
     tdn_result res = check_job(job, !job || !job->dual_quats);
     if (res != TDN_OK)
         return res;
-    for (int v = 0; v < job->vertex_count; v++) {
-        const uint16_t *j = job->joints + 4 * v;
-        const float *w = job->weights + 4 * v;
-        tdn_dual_quat influence[4];
-        for (int k = 0; k < 4; k++)
-            influence[k] = job->dual_quats ? job->dual_quats[j[k]] : tdn_dual_quat_from_mat4(&job->palette[j[k]]);
-        float acc[8] = { 0 };
-        for (int k = 0; k < 4; k++) {
-            /* q and -q are the same rotation: take the one on the first influence's side. */
-            float wk = tdn_quat_dot(influence[k].real, influence[0].real) < 0.0f ? -w[k] : w[k];
-            dq_axpy(acc, wk, &influence[k]);
+    float acc[DQS_BLOCK][8], s[DQS_BLOCK];
+    for (int start = 0; start < job->vertex_count; start += DQS_BLOCK) {
+        const int count = job->vertex_count - start < DQS_BLOCK ? job->vertex_count - start : DQS_BLOCK;
+        for (int i = 0; i < count; i++)
+            dqs_sum(job, start + i, acc[i]);
+        for (int i = 0; i < count; i++) {
+            float len2 = acc[i][0] * acc[i][0] + acc[i][1] * acc[i][1] + acc[i][2] * acc[i][2] + acc[i][3] * acc[i][3];
+            /* 0 marks a vertex left where it is: weights not summing to > 0, or no rotation. */
+            s[i] = weight_sum(job->weights + 4 * (start + i)) > 0.0f && len2 > 1e-12f ? 2.0f / len2 : 0.0f;
         }
-        tdn_vec3 p = tdn_vec3_make(job->positions[3 * v], job->positions[3 * v + 1], job->positions[3 * v + 2]);
-        tdn_vec3 n = { 0.0f, 0.0f, 0.0f };
-        if (job->normals)
-            n = tdn_vec3_make(job->normals[3 * v], job->normals[3 * v + 1], job->normals[3 * v + 2]);
-        float len2 = acc[0] * acc[0] + acc[1] * acc[1] + acc[2] * acc[2] + acc[3] * acc[3];
-        if (weight_sum(w) > 0.0f && len2 > 1e-12f) { /* else: left where it is */
-            float inv = 1.0f / sqrtf(len2);
-            tdn_quat real = tdn_quat_make(acc[0] * inv, acc[1] * inv, acc[2] * inv, acc[3] * inv);
-            tdn_quat dual = tdn_quat_make(acc[4] * inv, acc[5] * inv, acc[6] * inv, acc[7] * inv);
-            p = dq_transform(real, dual, p);
-            n = tdn_quat_rotate(real, n);
-        }
-        job->out_positions[3 * v] = p.x;
-        job->out_positions[3 * v + 1] = p.y;
-        job->out_positions[3 * v + 2] = p.z;
-        if (job->normals) {
-            job->out_normals[3 * v] = n.x;
-            job->out_normals[3 * v + 1] = n.y;
-            job->out_normals[3 * v + 2] = n.z;
+        for (int i = 0; i < count; i++) {
+            const int v = start + i;
+            const float *p = job->positions + 3 * v, *n = job->normals ? job->normals + 3 * v : NULL;
+            float *op = job->out_positions + 3 * v, *on = n ? job->out_normals + 3 * v : NULL;
+            if (s[i] == 0.0f) {
+                for (int c = 0; c < 3; c++) {
+                    op[c] = p[c];
+                    if (n)
+                        on[c] = n[c];
+                }
+                continue;
+            }
+            float m[12];
+            dq_to_matrix(acc[i], acc[i] + 4, s[i], m);
+            for (int row = 0; row < 3; row++)
+                op[row] = m[row] * p[0] + m[3 + row] * p[1] + m[6 + row] * p[2] + m[9 + row];
+            if (n)
+                for (int row = 0; row < 3; row++)
+                    on[row] = m[row] * n[0] + m[3 + row] * n[1] + m[6 + row] * n[2];
         }
     }
     return TDN_OK;
