@@ -5,10 +5,13 @@
  * (DQS): each palette matrix is converted to a unit dual quaternion (rotation + translation;
  * scale is dropped, so a scaled palette skins as if unscaled), the weighted dual quaternions
  * are summed with signs aligned to the first influence and normalized, so rigid twists keep
- * volume where LBS collapses them. Up to 4 influences per vertex; weights need not be
- * normalized (they are divided by their sum; a vertex whose weights sum to <= 0 or NaN is
- * copied unchanged). A blended normal of zero length stays zero. Thread-safe for distinct
- * outputs; never allocates. */
+ * volume where LBS collapses them; normals are rotated (unit normals stay unit). Up to 4
+ * influences per vertex; weights need not be normalized (they are divided by their sum; a
+ * vertex whose weights sum to <= 0 or NaN is copied unchanged). A blended normal of zero
+ * length stays zero. Palette matrices are affine (bottom row 0 0 0 1, as tdn_palette makes
+ * them). Results can differ in the last bits between builds for different instruction sets
+ * (SSE2, AVX2), never between runs of one build. Thread-safe for distinct outputs; never
+ * allocates. */
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
 
