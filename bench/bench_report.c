@@ -3,6 +3,21 @@
 
 #include <math.h>
 
+#include "tendon/version.h"
+
+/* The instruction set this build targets (TENDON_ARCH), which the SIMD paths follow. */
+#if defined(__AVX512F__)
+#  define BENCH_ISA "avx512"
+#elif defined(__AVX2__) && defined(__FMA__)
+#  define BENCH_ISA "avx2+fma"
+#elif defined(__SSE2__)
+#  define BENCH_ISA "sse2"
+#else
+#  define BENCH_ISA "generic"
+#endif
+
+const char *bench_isa(void) { return BENCH_ISA; }
+
 bench_row bench_row_make(const char *workload, int joints, const char *variant, int threads)
 {
     bench_row row = { 0 };
@@ -12,6 +27,7 @@ bench_row bench_row_make(const char *workload, int joints, const char *variant, 
     row.threads = threads;
     row.median_ns = row.min_ns = BENCH_NONE;
     row.ns_per_joint = row.ns_per_vertex = row.chars_per_s = row.bytes_per_clip = BENCH_NONE;
+    bench_row_add_text(&row, "isa", BENCH_ISA);
     return row;
 }
 
@@ -83,6 +99,7 @@ void bench_print_json(FILE *out, const bench_row *row)
 
 void bench_print_table_header(FILE *out)
 {
+    fprintf(out, "tendon %s, built for %s\n", tdn_version_string(), BENCH_ISA);
     fprintf(out, "%-8s %6s %-7s %7s %12s %12s  %s\n", "workload", "joints", "variant", "threads", "median", "min",
             "per unit");
 }

@@ -9,7 +9,7 @@
 
 /* Marks a number field that does not apply (printed as null). */
 #define BENCH_NONE (-1.0)
-#define BENCH_MAX_EXTRA 8
+#define BENCH_MAX_EXTRA 10
 
 /* A workload-specific field: a number, a string when `text` is set, or a boolean. */
 typedef enum bench_extra_kind { BENCH_NUMBER, BENCH_TEXT, BENCH_BOOL } bench_extra_kind;
@@ -31,7 +31,10 @@ typedef struct bench_row {
     bench_extra extra[BENCH_MAX_EXTRA];
 } bench_row;
 
-/* A row with every optional figure set to BENCH_NONE. */
+/* The instruction set of this build: "sse2", "avx2+fma", "avx512" or "generic". */
+const char *bench_isa(void);
+
+/* A row with every optional figure set to BENCH_NONE and the field "isa". */
 bench_row bench_row_make(const char *workload, int joints, const char *variant, int threads);
 void bench_row_add_number(bench_row *row, const char *key, double number);
 void bench_row_add_text(bench_row *row, const char *key, const char *text);
