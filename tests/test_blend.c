@@ -374,6 +374,73 @@ static void fused_blend_matches_the_reference(void)
     tdn_pose_destroy(&rest), tdn_pose_destroy(&out);
 }
 
+/* More layers than one group of loops takes, more joints than one chunk, masks that send some
+ * joints to the fallback, and the output aliasing a late layer or the fallback. */
+static void many_layers_and_joints_match_the_reference(void)
+{
+    check_rng rng = { 4242 };
+    enum { J = 300, K = 7, A = 2 };
+    static float masks[K][304], add_masks[A][304];
+    tdn_pose p[K], d[A], rest, out, copy;
+    for (int i = 0; i < K; i++)
+        tdn_pose_create(&p[i], J, NULL), random_pose(&p[i], &rng);
+    for (int i = 0; i < A; i++)
+        tdn_pose_create(&d[i], J, NULL), random_pose(&d[i], &rng);
+    tdn_pose_create(&rest, J, NULL), tdn_pose_create(&out, J, NULL), tdn_pose_create(&copy, J, NULL);
+    random_pose(&rest, &rng);
+    tdn_blend_input layers[K], adds[A];
+    for (int i = 0; i < K; i++) {
+        tdn_mask_fill(masks[i], J, 1.0f);
+        for (int j = 0; j < J; j++) /* every 10th joint masked out of every layer: fallback */
+            masks[i][j] = j % 10 == 3 ? 0.0f : check_rng_float(&rng, 0, 1);
+        layers[i] = (tdn_blend_input){ &p[i], check_rng_float(&rng, 0.1f, 2.0f), i % 2 ? masks[i] : NULL };
+    }
+    for (int j = 3; j < J; j += 10) /* the unmasked layers too, by a zero mask on them as well */
+        for (int i = 0; i < K; i++)
+            layers[i].joint_weights = masks[i];
+    for (int i = 0; i < A; i++) {
+        tdn_mask_fill(add_masks[i], J, 0.7f);
+        adds[i] = (tdn_blend_input){ &d[i], 0.9f, add_masks[i] };
+    }
+    tdn_blend_job job = { layers, K, adds, A, &rest, &out };
+    double worst = 0;
+    for (int variant = 0; variant < 3; variant++) {
+        tdn_pose *aliased = variant == 1 ? &p[5] : variant == 2 ? &rest : NULL;
+        tdn_pose saved;
+        tdn_pose_create(&saved, J, NULL);
+        if (aliased) {
+            tdn_pose_copy(&saved, aliased); /* the reference reads the inputs as they were */
+            job.out = aliased;
+        } else {
+            job.out = &out;
+        }
+        tdn_pose_copy(&copy, aliased ? aliased : &p[5]);
+        tdn_blend_input ref_layers[K];
+        memcpy(ref_layers, layers, sizeof layers);
+        if (variant == 1)
+            ref_layers[5].pose = &saved;
+        CHECK_EQ_INT(tdn_blend(&job), TDN_OK);
+        for (int j = 0; j < J; j++) {
+            tdn_transform fb = tdn_pose_get(variant == 2 ? &saved : &rest, j);
+            tdn_transform want = reference_blend(ref_layers, K, adds, A, fb, j);
+            tdn_transform got = tdn_pose_get(job.out, j);
+            double e = check_quat_angle(got.r, want.r);
+            e = fmax(e, fabs(got.t.x - want.t.x) + fabs(got.t.y - want.t.y) + fabs(got.t.z - want.t.z));
+            e = fmax(e, fabs(got.s.x - want.s.x) + fabs(got.s.y - want.s.y) + fabs(got.s.z - want.s.z));
+            worst = fmax(worst, e);
+        }
+        if (aliased)
+            tdn_pose_copy(aliased, &saved);
+        tdn_pose_destroy(&saved);
+    }
+    CHECK_NEAR(worst, 0, 2e-5);
+    for (int i = 0; i < K; i++)
+        tdn_pose_destroy(&p[i]);
+    for (int i = 0; i < A; i++)
+        tdn_pose_destroy(&d[i]);
+    tdn_pose_destroy(&rest), tdn_pose_destroy(&out), tdn_pose_destroy(&copy);
+}
+
 static void additive_round_trips(void)
 {
     check_rng rng = { 3 };
@@ -530,6 +597,7 @@ int main(void)
     RUN(zero_and_nan_weights_fall_back);
     RUN(masks_blend_only_their_joints);
     RUN(fused_blend_matches_the_reference);
+    RUN(many_layers_and_joints_match_the_reference);
     RUN(additive_round_trips);
     RUN(additive_by_hand);
     RUN(output_may_be_an_input);

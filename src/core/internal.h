@@ -24,6 +24,16 @@ static inline int tdn__finite(float x) { return isfinite(x); }
 static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */
 static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
 
+/* For a function whose loops rely on its restrict-qualified parameters: gcc drops that
+ * no-alias promise when it inlines the function into a caller whose pointers it cannot tell
+ * apart, and then needs more run-time alias checks than it will emit, so the loop stays scalar.
+ * Kept out of line, the loop vectorizes with no checks at all. */
+#if defined(__GNUC__)
+#define TDN__KERNEL __attribute__((noinline)) static
+#else
+#define TDN__KERNEL static
+#endif
+
 /* cond ? a : b as bit operations, for hot loops over joints. gcc keeps a plain ?: as a branch
  * in code it has unrolled, and (under its default -ftrapping-math) moves a division or product
  * used by one arm into that arm, where it can no longer vectorize the loop; this form is plain
