@@ -4,25 +4,8 @@
 #include <string.h>
 
 #include "check.h"
+#include "counting_allocator.h"
 
-/* Counting allocator hooks: every byte allocated must come back. */
-static long live_blocks;
-static size_t live_bytes;
-static void *count_alloc(size_t size, size_t align, void *user)
-{
-    (void)user;
-    live_blocks++;
-    live_bytes += size;
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-static void count_free(void *ptr, size_t size, void *user)
-{
-    (void)user;
-    live_blocks--;
-    live_bytes -= size;
-    free(ptr);
-}
-static const tdn_allocator counting = { count_alloc, count_free, NULL };
 
 /* Hips > Spine > LeftFoot, with a rest pose that is not the identity. */
 enum { JOINTS = 3 };

@@ -3,24 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-
-typedef struct counting { long allocs, frees, live_bytes, fail_after; } counting;
-static void *count_alloc(size_t size, size_t align, void *user)
-{
-    counting *c = user;
-    if (c->fail_after >= 0 && c->allocs >= c->fail_after)
-        return NULL;
-    c->allocs++;
-    c->live_bytes += (long)size;
-    return aligned_alloc(align, (size + align - 1) / align * align);
-}
-static void count_free(void *ptr, size_t size, void *user)
-{
-    counting *c = user;
-    c->frees++;
-    c->live_bytes -= (long)size;
-    free(ptr);
-}
+#include "counting_allocator.h"
 
 /* A small body given child-first: its depth-first order is hips, spine, head, arm, hand, leg. */
 static const char *const body_names[] = { "hand", "head", "arm", "spine", "leg", "hips" };
@@ -189,30 +172,27 @@ static void rest_pose_and_inverse_binds(void)
 
 static void allocator_hooks_balance_and_failures_leave_nothing(void)
 {
-    counting c = { 0, 0, 0, -1 };
-    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents,
-                            .allocator = { count_alloc, count_free, &c } };
+    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents, .allocator = counting };
     tdn_skeleton *s = NULL;
     CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, NULL), TDN_OK);
-    CHECK(c.allocs > 0);
+    CHECK(live_blocks > 0);
     tdn_skeleton_destroy(s);
-    CHECK_EQ_INT(c.allocs, c.frees);
-    CHECK_EQ_INT(c.live_bytes, 0);
+    CHECK_EQ_INT(live_blocks, 0);
+    CHECK_EQ_INT((long long)live_bytes, 0);
     for (long fail = 0; fail < 2; fail++) {
-        counting f = { 0, 0, 0, fail };
-        d.allocator.user = &f;
+        allocations_before_failure = fail;
         tdn_error err = { 0 };
         CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, &err), TDN_ERR_OUT_OF_MEMORY);
         CHECK(s == NULL);
-        CHECK_EQ_INT(f.live_bytes, 0);
+        CHECK_EQ_INT(live_blocks, 0);
     }
+    allocations_before_failure = -1;
     /* An error after allocation (duplicate name) frees everything too. */
-    counting e = { 0, 0, 0, -1 };
     const char *dup[] = { "x", "y", "x", "z", "w", "v" };
     d.names = dup;
-    d.allocator.user = &e;
     CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, NULL), TDN_ERR_INVALID_DATA);
-    CHECK_EQ_INT(e.live_bytes, 0);
+    CHECK_EQ_INT(live_blocks, 0);
+    CHECK_EQ_INT((long long)live_bytes, 0);
 }
 
 int main(void)
