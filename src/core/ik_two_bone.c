@@ -1,0 +1,211 @@
+/* tendon core: analytic two-bone IK.
+ *
+ * The solve works on model-space positions and turns its answer into two rotation deltas:
+ *   1. the middle joint hinges about its current bend axis (the normal of the plane of the
+ *      two bones) until the law of cosines gives the distance to the target: the knee stays
+ *      a hinge about the axis it already bends about;
+ *   2. the upper joint swings by the shortest rotation that points the chain at the target
+ *      (so it adds no twist of its own);
+ *   3. the upper joint turns about the upper-to-target line until the hinge axis lies where
+ *      the hint wants it (the knee on the pole's side): the only twist added, and only as much
+ *      as the hint asks.
+ * A model-space delta Q becomes a local one as conj(P) Q P, P being the parent's model
+ * rotation (exact when the parent's scale is uniform). Model space is then recomputed for the
+ * subtree of the upper joint. */
+#include "internal.h"
+#include "tendon/ik.h"
+#include "tendon/model_space.h"
+
+static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
+
+/* The rotation of a model matrix: its columns with the scale divided out (a mirror folded into
+ * the sign). Exact without shear; the best a TRS parent can give with it. */
+static tdn_quat rotation_of(const tdn_mat4 *m)
+{
+    tdn_vec3 col[3];
+    for (int c = 0; c < 3; c++) {
+        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
+        float len = tdn_vec3_length(col[c]);
+        if (!(len > 0.0f))
+            return tdn_quat_identity();
+        col[c] = tdn_vec3_scale(col[c], 1.0f / len);
+    }
+    if (tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f)
+        for (int c = 0; c < 3; c++)
+            col[c] = tdn_vec3_scale(col[c], -1.0f);
+    tdn_mat4 r = tdn_mat4_identity();
+    for (int c = 0; c < 3; c++) {
+        r.m[c * 4] = col[c].x;
+        r.m[c * 4 + 1] = col[c].y;
+        r.m[c * 4 + 2] = col[c].z;
+    }
+    return tdn_quat_from_mat4(&r);
+}
+
+/* A unit vector perpendicular to unit v (any: used only when nothing better is known). */
+static tdn_vec3 any_perpendicular(tdn_vec3 v)
+{
+    tdn_vec3 other = fabsf(v.x) < 0.6f ? tdn_vec3_make(1, 0, 0) : tdn_vec3_make(0, 1, 0);
+    return tdn_vec3_normalize(tdn_vec3_cross(v, other));
+}
+
+/* The hinge axis the hint asks for when the chain points along unit `line` from the upper
+ * joint at `a`: perpendicular to the line, such that the middle joint bends positively about
+ * it (the knee then lies on the side cross(line, axis)). 0 when the hint says nothing (the
+ * pole on the line, or an axis along it). */
+static int hinted_axis(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 line, float length_scale, tdn_vec3 *axis)
+{
+    if (ik->use_pole) {
+        tdn_vec3 to_pole = tdn_vec3_sub(ik->pole, a);
+        tdn_vec3 side = tdn_vec3_sub(to_pole, tdn_vec3_scale(line, tdn_vec3_dot(to_pole, line)));
+        float len = tdn_vec3_length(side);
+        if (!(len > 1e-5f * fmaxf(tdn_vec3_length(to_pole), length_scale)))
+            return 0;
+        *axis = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_scale(side, 1.0f / len), line));
+        return 1;
+    }
+    tdn_vec3 perp = tdn_vec3_sub(ik->pole, tdn_vec3_scale(line, tdn_vec3_dot(ik->pole, line)));
+    float len = tdn_vec3_length(perp);
+    if (!(len > 1e-5f * tdn_vec3_length(ik->pole)))
+        return 0;
+    *axis = tdn_vec3_scale(perp, 1.0f / len);
+    return 1;
+}
+
+/* The distance from the upper joint the end will aim for: the target's, pulled in smoothly
+ * past `soften` of full extension (an exponential approach to full length whose slope is 1
+ * where it starts, so there is no kink and no knee snap). */
+static float softened(float d, float full, float soften)
+{
+    if (soften > 0.0f && soften < 1.0f) {
+        float start = soften * full, span = full - start;
+        if (d > start)
+            d = start + span * (1.0f - expf(-(d - start) / span));
+    }
+    return d;
+}
+
+/* The angle at the middle joint between bones of lengths l1 and l2 whose ends are d apart
+ * (beyond |l1 - l2| .. l1 + l2: the nearest of folded or straight), by the law of cosines in
+ * its half-angle form:
+ * cos^2(a/2) = (l1 + l2 - d)(l1 + l2 + d) / (4 l1 l2) and sin^2(a/2) = (d - |l1 - l2|)(d + |l1 - l2|)
+ * / (4 l1 l2). Unlike acos of the cosine it stays accurate near straight and folded, so an
+ * out-of-reach target gives an exactly straight chain. */
+static float knee_angle(float l1, float l2, float d)
+{
+    float full = l1 + l2, gap = fabsf(l1 - l2);
+    float c2 = (full - d) * (full + d), s2 = (d - gap) * (d + gap);
+    return 2.0f * atan2f(sqrtf(s2 > 0.0f ? s2 : 0.0f), sqrtf(c2 > 0.0f ? c2 : 0.0f));
+}
+
+static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
+
+/* The model-space rotations of the solve for a chain at a -> b -> c of total length `full`:
+ * `hinge` turns the middle joint about b, `swing` turns the upper joint (and all below it)
+ * about a. */
+static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float full, tdn_quat *hinge,
+                        tdn_quat *swing)
+{
+    const float l1 = tdn_vec3_length(tdn_vec3_sub(b, a)), l2 = tdn_vec3_length(tdn_vec3_sub(c, b));
+    const float tiny = 1e-6f * full;
+    /* Where the end should go: along the line to the target (or, with the target on the upper
+     * joint, where the chain points now). */
+    tdn_vec3 to_target = tdn_vec3_sub(ik->target, a), to_end = tdn_vec3_sub(c, a);
+    float d = tdn_vec3_length(to_target);
+    tdn_vec3 dir = d > tiny                          ? tdn_vec3_scale(to_target, 1.0f / d)
+                   : tdn_vec3_length(to_end) > tiny ? tdn_vec3_normalize(to_end)
+                   : l1 > tiny                      ? tdn_vec3_normalize(tdn_vec3_sub(b, a))
+                                                    : tdn_vec3_normalize(tdn_vec3_sub(c, b));
+
+    /* 1. hinge the middle joint (only two real bones have an angle to set) */
+    *hinge = tdn_quat_identity();
+    tdn_vec3 axis = tdn_vec3_make(0, 0, 0);
+    int has_axis = l1 > tiny && l2 > tiny;
+    if (has_axis) {
+        tdn_vec3 u = tdn_vec3_sub(a, b), v = tdn_vec3_sub(c, b);
+        tdn_vec3 normal = tdn_vec3_cross(v, u);
+        float sin_part = tdn_vec3_length(normal);
+        float angle_now = atan2f(sin_part, tdn_vec3_dot(u, v));
+        float angle_wanted = knee_angle(l1, l2, softened(d, full, tdn__clamp01(ik->soften)));
+        if (sin_part > 1e-4f * l1 * l2) {
+            axis = tdn_vec3_scale(normal, 1.0f / sin_part);
+        } else {
+            /* straight or folded: no plane yet; bend the way the hint wants, or any way */
+            tdn_vec3 line = tdn_vec3_scale(tdn_vec3_sub(b, a), 1.0f / l1);
+            if (!hinted_axis(ik, a, line, full, &axis))
+                axis = any_perpendicular(line);
+        }
+        *hinge = tdn_quat_from_axis_angle(axis, angle_now - angle_wanted);
+    }
+    tdn_vec3 end_bent = tdn_vec3_add(b, tdn_quat_rotate(*hinge, tdn_vec3_sub(c, b)));
+
+    /* 2. swing the upper joint to point the chain at the target */
+    *swing = tdn_quat_identity();
+    tdn_vec3 to_bent = tdn_vec3_sub(end_bent, a);
+    float bent_len = tdn_vec3_length(to_bent);
+    if (bent_len > tiny)
+        *swing = tdn_quat_from_to(tdn_vec3_scale(to_bent, 1.0f / bent_len), dir);
+
+    /* 3. turn about the line to the target until the hinge axis is where the hint wants it */
+    tdn_vec3 wanted;
+    if (has_axis && hinted_axis(ik, a, dir, full, &wanted)) {
+        tdn_vec3 now = tdn_quat_rotate(*swing, axis);
+        float turn = atan2f(tdn_vec3_dot(tdn_vec3_cross(now, wanted), dir), tdn_vec3_dot(now, wanted));
+        *swing = tdn_quat_mul(tdn_quat_from_axis_angle(dir, turn), *swing);
+    }
+}
+
+/* Turns joint j's local rotation by the model-space rotation `delta` (scaled by weight),
+ * through its parent's model rotation `parent`: conj(P) delta P. */
+static void turn_joint(tdn_pose *pose, int j, tdn_quat parent, tdn_quat delta, float weight)
+{
+    tdn_quat local = tdn_quat_mul(tdn_quat_conjugate(parent), tdn_quat_mul(delta, parent));
+    if (weight < 1.0f)
+        local = tdn_quat_slerp(tdn_quat_identity(), local, weight);
+    tdn_transform x = tdn_pose_get(pose, j);
+    x.r = tdn_quat_normalize(tdn_quat_mul(local, x.r));
+    tdn_pose_set(pose, j, &x);
+}
+
+tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+                           int *reached)
+{
+    if (!skeleton || !ik || !pose || !pose->data || !model)
+        return TDN_ERR_ARGUMENT;
+    int n = tdn_skeleton_joint_count(skeleton);
+    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0 || ik->upper < 0 ||
+        ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n || ik->middle == ik->upper ||
+        ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper) ||
+        !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle) || bad_vec3(ik->target) || bad_vec3(ik->pole) ||
+        isnan(ik->weight) || isnan(ik->soften))
+        return TDN_ERR_ARGUMENT;
+
+    const tdn_vec3 a = position_of(&model[ik->upper]), b = position_of(&model[ik->middle]);
+    const tdn_vec3 c = position_of(&model[ik->end]);
+    const float full = tdn_vec3_length(tdn_vec3_sub(b, a)) + tdn_vec3_length(tdn_vec3_sub(c, b));
+    const float weight = tdn__clamp01(ik->weight);
+    if (weight > 0.0f && full > 0.0f) {
+        tdn_quat hinge, swing;
+        solve_chain(ik, a, b, c, full, &hinge, &swing);
+        /* Model-space rotations to local ones, through the parents' model rotations as they
+         * were. A root upper joint's parent is the root matrix model space was computed with,
+         * recovered as model[upper] * local(upper)^-1. */
+        int upper_parent = tdn_skeleton_parent(skeleton, ik->upper);
+        tdn_mat4 root = tdn_mat4_identity();
+        if (upper_parent < 0) {
+            tdn_transform upper_local = tdn_pose_get(pose, ik->upper);
+            tdn_mat4 local = tdn_transform_to_mat4(&upper_local), inverse;
+            tdn_mat4_invert(&local, &inverse);
+            root = tdn_mat4_mul(&model[ik->upper], &inverse);
+        }
+        tdn_quat pu = rotation_of(upper_parent < 0 ? &root : &model[upper_parent]);
+        tdn_quat pm = rotation_of(&model[tdn_skeleton_parent(skeleton, ik->middle)]);
+        turn_joint(pose, ik->upper, pu, swing, weight);
+        turn_joint(pose, ik->middle, pm, hinge, weight);
+        tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
+                              tdn_skeleton_subtree_end(skeleton, ik->upper), model);
+    }
+    if (reached)
+        *reached = tdn_vec3_length(tdn_vec3_sub(position_of(&model[ik->end]), ik->target)) <= 1e-3f * full;
+    return TDN_OK;
+}
