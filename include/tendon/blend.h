@@ -10,9 +10,10 @@
  * scale S.s / R.s) applied to a target T as A = D * T scaled by a weight w: translation
  * T.t + w D.t, rotation nlerp(identity, D.r, w) * T.r (short path), scale T.s * lerp(1, D.s, w),
  * with w clamped to [0, 1]. Output rotations are unit; one that comes out of zero length (from
- * zero input quaternions) is the identity. All functions run in one pass over the joints, are thread-safe for distinct
- * outputs, never allocate, and accept an output that is also one of the inputs (the same
- * pose, not a partly overlapping one). */
+ * zero input quaternions) is the identity. All functions make one pass over the joints (chunk
+ * by chunk: every layer and additive is applied while a chunk is in cache), are thread-safe
+ * for distinct outputs, never allocate (they use about 10 KB of stack), and accept an output
+ * that is also one of the inputs. */
 #ifndef TENDON_BLEND_H
 #define TENDON_BLEND_H
 
