@@ -101,7 +101,8 @@ static void reachable_targets_are_reached(void)
         double lo = fabs(l1 - l2), d = lo + (full - lo) * check_rng_float(&rng, 0.02f, 0.98f);
         tdn_vec3 dir = tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1));
         tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d));
-        tdn_vec3 pole = tdn_vec3_add(tdn_vec3_scale(tdn_vec3_add(a, target), 0.5f), tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.5f));
+        tdn_vec3 off = tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.5f);
+        tdn_vec3 pole = tdn_vec3_add(tdn_vec3_scale(tdn_vec3_add(a, target), 0.5f), off);
         if (fabs(tdn_vec3_dot(tdn_vec3_normalize(tdn_vec3_sub(pole, a)), dir)) > 0.95) { /* keep the pole off the line */
             rig_free(&r);
             continue;
@@ -161,7 +162,8 @@ static void too_close_targets_fold_the_chain_towards_them(void)
     tdn_vec3 a = position(&r.model[UPPER]), b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     double l1 = distance(a, b), l2 = distance(b, c), gap = fabs(l1 - l2);
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_make(0.3f, -0.8f, 0.4f));
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))), tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
+                           tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
     tdn_vec3 c2 = position(&r.model[END]);
     CHECK_NEAR(distance(c2, a), gap, 1e-5);
@@ -206,7 +208,8 @@ static void weights_fade_the_solve(void)
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
     int joints[2] = { UPPER, MIDDLE };
     for (int i = 0; i < 2; i++) {
-        tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qh = tdn_pose_get(&r.pose, joints[i]).r, q1 = tdn_pose_get(&full, joints[i]).r;
+        tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qh = tdn_pose_get(&r.pose, joints[i]).r;
+        tdn_quat q1 = tdn_pose_get(&full, joints[i]).r;
         double whole = check_quat_angle(q0, q1);
         CHECK(whole > 0.05); /* the solve really turned this joint */
         CHECK_NEAR(check_quat_angle(q0, qh), 0.5 * whole, 1e-4);
@@ -218,7 +221,8 @@ static void weights_fade_the_solve(void)
     ik.weight = 0.25f;
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
     for (int i = 0; i < 2; i++) {
-        tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qq = tdn_pose_get(&r.pose, joints[i]).r, q1 = tdn_pose_get(&full, joints[i]).r;
+        tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qq = tdn_pose_get(&r.pose, joints[i]).r;
+        tdn_quat q1 = tdn_pose_get(&full, joints[i]).r;
         CHECK_NEAR(check_quat_angle(q0, qq), 0.25 * check_quat_angle(q0, q1), 1e-4);
     }
     tdn_pose_copy(&r.pose, &before.pose);
@@ -291,7 +295,8 @@ static void softening_pulls_in_near_full_extension(void)
         double d = full * (0.9 + 0.01 * i); /* 0.9 .. 1.3 of full length */
         tdn_pose_copy(&r.pose, &start);
         memcpy(r.model, start_model, sizeof start_model);
-        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)), tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
+        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
+                               tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
         tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
         double reach = distance(position(&r.model[END]), a);
         if (d <= 0.949 * full)
@@ -305,7 +310,8 @@ static void softening_pulls_in_near_full_extension(void)
     /* the soft distance by hand at d = full: start + span (1 - e^-1), span = 0.05 full */
     tdn_pose_copy(&r.pose, &start);
     memcpy(r.model, start_model, sizeof start_model);
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)), tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
+    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)),
+                           tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), a), full * (0.95 + 0.05 * (1 - exp(-1.0))), 2e-5 * full);
     tdn_pose_destroy(&start);

@@ -45,10 +45,10 @@ typedef struct sums4 {
  * use the weights as memory operands (with unknown alignment it must load them first). */
 typedef struct chunk {
     _Alignas(TDN_POSE_ALIGN) lanes w[SLOTS]; /* per-joint weights of the inputs being blended */
-    lanes wd;                    /* per-joint weight of the additive being applied */
-    lanes inv;                   /* 1 / total layer weight; 0 where the fallback is taken */
-    sums4 rot;                   /* rotation sums */
-    lanes staged[TDN_POSE_ROWS]; /* the result, when the output overlaps an input */
+    lanes wd;                                /* per-joint weight of the additive being applied */
+    lanes inv;                               /* 1 / total layer weight; 0 where the fallback is taken */
+    sums4 rot;                               /* rotation sums */
+    lanes staged[TDN_POSE_ROWS];             /* the result, when the output overlaps an input */
 } chunk;
 
 /* Where a chunk's results go: the output pose's rows, or the chunk's staging rows. */
@@ -200,7 +200,7 @@ static inline void add_aligned(float a[4], float x, float y, float z, float qw, 
 
 /* rot = wa qa + wb qb (aligned). qa, qb point at the RX row; RY..RW follow `s` floats apart. */
 TDN__KERNEL void rot_pair(sums4 *restrict rot, const float *restrict qa, const float *restrict qb, size_t s,
-                     const float *restrict wa, const float *restrict wb, int n)
+                          const float *restrict wa, const float *restrict wb, int n)
 {
     for (int k = 0; k < n; k++) {
         float a[4] = { wa[k] * qa[k], wa[k] * qa[s + k], wa[k] * qa[2 * s + k], wa[k] * qa[3 * s + k] };
@@ -212,7 +212,7 @@ TDN__KERNEL void rot_pair(sums4 *restrict rot, const float *restrict qa, const f
 
 /* rot += wa qa + wb qb (aligned) */
 TDN__KERNEL void rot_pair_more(sums4 *restrict rot, const float *restrict qa, const float *restrict qb, size_t s,
-                          const float *restrict wa, const float *restrict wb, int n)
+                               const float *restrict wa, const float *restrict wb, int n)
 {
     for (int k = 0; k < n; k++) {
         float a[4] = { rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k] };
@@ -236,7 +236,7 @@ static inline void normalize_into(float *ox, float *oy, float *oz, float *ow, in
 }
 
 TDN__KERNEL void rot_normalize(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                          const sums4 *restrict rot, int n)
+                               const sums4 *restrict rot, int n)
 {
     for (int k = 0; k < n; k++)
         normalize_into(ox, oy, oz, ow, k, rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k]);
@@ -245,7 +245,7 @@ TDN__KERNEL void rot_normalize(float *restrict ox, float *restrict oy, float *re
 /* dst = normalize(nlerp(identity, D, w) * rot), the nlerp along the short way (D taken with
  * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. */
 TDN__KERNEL void rot_add_normalize(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                              const sums4 *restrict rot, const float *restrict d, size_t s, const float *restrict w, int n)
+                                   const sums4 *restrict rot, const float *restrict d, size_t s, const float *restrict w, int n)
 {
     for (int k = 0; k < n; k++) {
         float dw = d[3 * s + k];
@@ -479,7 +479,7 @@ tdn_result tdn_additive_apply(const tdn_pose *target_pose, const tdn_pose *diffe
 
 /* dst rotation = normalize(a * b'), b' = b or conj(b) */
 TDN__KERNEL void rot_product(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                        const float *restrict a, const float *restrict b, size_t s, int conjugate_b, int n)
+                             const float *restrict a, const float *restrict b, size_t s, int conjugate_b, int n)
 {
     const float sign = conjugate_b ? -1.0f : 1.0f;
     for (int k = 0; k < n; k++) {
@@ -535,7 +535,8 @@ static tdn_result combine(const tdn_pose *a, const tdn_pose *b, tdn_pose *out, i
             t_op(t.row[r], row_at(a, r, c), row_at(b, r, c), n);
         for (int r = TDN_SX; r <= TDN_SZ; r++)
             s_op(t.row[r], row_at(a, r, c), row_at(b, r, c), n);
-        rot_product(t.row[TDN_RX], t.row[TDN_RY], t.row[TDN_RZ], t.row[TDN_RW], row_at(a, TDN_RX, c), row_at(b, TDN_RX, c), (size_t)a->stride, conjugate_b, n);
+        rot_product(t.row[TDN_RX], t.row[TDN_RY], t.row[TDN_RZ], t.row[TDN_RW], row_at(a, TDN_RX, c), row_at(b, TDN_RX, c),
+                    (size_t)a->stride, conjugate_b, n);
         target_flush(&t, out, c, n);
     }
     return TDN_OK;
