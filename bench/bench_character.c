@@ -74,6 +74,33 @@ tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene)
 
 static tdn_vec3 translation_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
+void bench_character_leg_targets(const bench_character *ch, const bench_scene *scene, tdn_two_bone_ik ik[2])
+{
+    for (int leg = 0; leg < 2; leg++) {
+        /* A foot-placement target: the animated foot lifted a little (as onto a step), the knee
+         * bending forward (+Z, the way the character faces). */
+        const int *chain = scene->legs[leg];
+        tdn_two_bone_ik *k = &ik[leg];
+        *k = (tdn_two_bone_ik){ 0 };
+        k->upper = chain[0];
+        k->middle = chain[1];
+        k->end = chain[2];
+        k->target = tdn_vec3_add(translation_of(&ch->model[chain[2]]), tdn_vec3_make(0.0f, ch->foot_lift, 0.0f));
+        k->pole = tdn_vec3_add(translation_of(&ch->model[chain[1]]), tdn_vec3_make(0.0f, 0.0f, 0.5f));
+        k->use_pole = 1;
+        k->weight = 1.0f;
+        k->soften = 0.97f;
+    }
+}
+
+tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *scene, const tdn_two_bone_ik ik[2])
+{
+    tdn_result res = TDN_OK;
+    for (int leg = 0; leg < 2 && res == TDN_OK; leg++)
+        res = tdn_ik_two_bone(scene->skeleton, &ik[leg], &ch->blended, ch->model, NULL);
+    return res;
+}
+
 tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, float dt)
 {
     for (int i = 0; i < BENCH_CLIPS; i++)
@@ -83,20 +110,10 @@ tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, 
         res = tdn_blend(&ch->blend);
     if (res == TDN_OK)
         res = tdn_model_space(scene->skeleton, &ch->blended, NULL, ch->model);
-    for (int leg = 0; leg < 2 && res == TDN_OK; leg++) {
-        /* A foot-placement target: the animated foot lifted a little (as onto a step), the knee
-         * bending forward (+Z, the way the character faces). */
-        const int *chain = scene->legs[leg];
-        tdn_two_bone_ik ik = { 0 };
-        ik.upper = chain[0];
-        ik.middle = chain[1];
-        ik.end = chain[2];
-        ik.target = tdn_vec3_add(translation_of(&ch->model[chain[2]]), tdn_vec3_make(0.0f, ch->foot_lift, 0.0f));
-        ik.pole = tdn_vec3_add(translation_of(&ch->model[chain[1]]), tdn_vec3_make(0.0f, 0.0f, 0.5f));
-        ik.use_pole = 1;
-        ik.weight = 1.0f;
-        ik.soften = 0.97f;
-        res = tdn_ik_two_bone(scene->skeleton, &ik, &ch->blended, ch->model, NULL);
+    if (res == TDN_OK) {
+        tdn_two_bone_ik ik[2];
+        bench_character_leg_targets(ch, scene, ik);
+        res = bench_character_solve_legs(ch, scene, ik);
     }
     if (res == TDN_OK)
         res = tdn_palette(scene->skeleton, ch->model, ch->palette);

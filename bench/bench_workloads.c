@@ -47,6 +47,7 @@ typedef struct run_ctx {
     float time;
     tdn_skin_job skin;
     tdn_dual_quat *dual_quats;
+    tdn_two_bone_ik legs[2];
 } run_ctx;
 
 static void run_sample(void *p, long n)
@@ -74,6 +75,28 @@ static void run_ltm(void *p, long n)
     run_ctx *c = p;
     for (long i = 0; i < n; i++)
         tdn_model_space(c->scene->skeleton, &c->characters->blended, NULL, c->characters->model);
+}
+
+/* The steps of a frame one at a time, on the first character (the `frame hot` breakdown). */
+static void run_sample_all(void *p, long n)
+{
+    run_ctx *c = p;
+    for (long i = 0; i < n; i++)
+        bench_character_sample(c->characters, c->scene);
+}
+
+static void run_legs(void *p, long n)
+{
+    run_ctx *c = p;
+    for (long i = 0; i < n; i++)
+        bench_character_solve_legs(c->characters, c->scene, c->legs);
+}
+
+static void run_palette(void *p, long n)
+{
+    run_ctx *c = p;
+    for (long i = 0; i < n; i++)
+        tdn_palette(c->scene->skeleton, c->characters->model, c->characters->palette);
 }
 
 /* One character per iteration, round-robin over the context's characters (one: hot). */
@@ -178,6 +201,17 @@ static void add_frame_fields(bench_row *row, int instances)
     bench_row_add_number(row, "clips", BENCH_CLIPS);
 }
 
+/* Median of each step of the hot frame on its own, ns: where the frame's time goes. The IK
+ * step re-solves fixed targets (already reached after the first call, the same work). */
+static void add_frame_steps(const bench_config *cfg, run_ctx *ctx, bench_row *row)
+{
+    bench_character_leg_targets(ctx->characters, ctx->scene, ctx->legs);
+    const bench_fn steps[5] = { run_sample_all, run_blend, run_ltm, run_legs, run_palette };
+    const char *keys[5] = { "sample_ns", "blend_ns", "ltm_ns", "ik_ns", "palette_ns" };
+    for (int i = 0; i < 5; i++)
+        bench_row_add_number(row, keys[i], bench_measure(cfg, steps[i], ctx, 1.0).median_ns);
+}
+
 static tdn_result run_frame(const bench_config *cfg, const bench_scene *scene, bench_emit_fn emit, void *user,
                             tdn_error *err)
 {
@@ -193,6 +227,8 @@ static tdn_result run_frame(const bench_config *cfg, const bench_scene *scene, b
             return fail(err, res, "character setup");
         bench_row row = measured_row(cfg, run_frames, &ctx, "frame", variants[v]);
         add_frame_fields(&row, counts[v]);
+        if (v == 0)
+            add_frame_steps(cfg, &ctx, &row);
         emit(&row, user);
         free_characters(ctx.characters, counts[v]);
     }
