@@ -23,7 +23,7 @@ TDN_API tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose 
  * subtree [j, tdn_skeleton_subtree_end(j)) after IK changed j. */
 TDN_API tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose,
                                          const tdn_mat4 *root, int begin, int end, tdn_mat4 *model);
-/* palette[j] = model[j] * inverse_bind[j] for every joint. */
+/* palette[j] = model[j] * inverse_bind[j] for every joint; palette must not overlap model. */
 TDN_API tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette);
 
 #ifdef __cplusplus

@@ -18,28 +18,21 @@
 
 static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
-/* The rotation of a model matrix: its columns with the scale divided out (a mirror folded into
- * the sign). Exact without shear; the best a TRS parent can give with it. */
-static tdn_quat rotation_of(const tdn_mat4 *m)
+/* The vector v in the frame of a model matrix's rotation: R^T v, R being m's columns with the
+ * scale divided out and a mirror folded into the sign (exact without shear; the best a TRS
+ * parent can give with it). A model-space rotation (v, w) is (R^T v, w) in that frame, which
+ * is how a model-space delta becomes a local one: conj(P) Q P without finding P. */
+static tdn_vec3 into_frame_of(const tdn_mat4 *m, tdn_vec3 v)
 {
     tdn_vec3 col[3];
+    float r[3];
     for (int c = 0; c < 3; c++) {
         col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len = tdn_vec3_length(col[c]);
-        if (!(len > 0.0f))
-            return tdn_quat_identity();
-        col[c] = tdn_vec3_scale(col[c], 1.0f / len);
+        float len2 = tdn_vec3_dot(col[c], col[c]);
+        r[c] = len2 > 0.0f ? tdn_vec3_dot(col[c], v) / sqrtf(len2) : 0.0f;
     }
-    if (tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f)
-        for (int c = 0; c < 3; c++)
-            col[c] = tdn_vec3_scale(col[c], -1.0f);
-    tdn_mat4 r = tdn_mat4_identity();
-    for (int c = 0; c < 3; c++) {
-        r.m[c * 4] = col[c].x;
-        r.m[c * 4 + 1] = col[c].y;
-        r.m[c * 4 + 2] = col[c].z;
-    }
-    return tdn_quat_from_mat4(&r);
+    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
+    return tdn_vec3_make(mirror * r[0], mirror * r[1], mirror * r[2]);
 }
 
 /* A unit vector perpendicular to unit v (any: used only when nothing better is known). */
@@ -85,17 +78,32 @@ static float softened(float d, float full, float soften)
     return d;
 }
 
-/* The angle at the middle joint between bones of lengths l1 and l2 whose ends are d apart
- * (beyond |l1 - l2| .. l1 + l2: the nearest of folded or straight), by the law of cosines in
- * its half-angle form:
+/* The half of the angle at the middle joint between bones of lengths l1 and l2 whose ends are
+ * d apart (beyond |l1 - l2| .. l1 + l2: the nearest of folded or straight), as its cosine and
+ * sine, by the law of cosines in its half-angle form:
  * cos^2(a/2) = (l1 + l2 - d)(l1 + l2 + d) / (4 l1 l2) and sin^2(a/2) = (d - |l1 - l2|)(d + |l1 - l2|)
  * / (4 l1 l2). Unlike acos of the cosine it stays accurate near straight and folded, so an
  * out-of-reach target gives an exactly straight chain. */
-static float knee_angle(float l1, float l2, float d)
+static void knee_half_angle(float l1, float l2, float d, float *cos_half, float *sin_half)
 {
     float full = l1 + l2, gap = fabsf(l1 - l2);
-    float c2 = (full - d) * (full + d), s2 = (d - gap) * (d + gap);
-    return 2.0f * atan2f(sqrtf(s2 > 0.0f ? s2 : 0.0f), sqrtf(c2 > 0.0f ? c2 : 0.0f));
+    float c = sqrtf(fmaxf((full - d) * (full + d), 0.0f)), s = sqrtf(fmaxf((d - gap) * (d + gap), 0.0f));
+    float r = sqrtf(c * c + s * s); /* 2 sqrt(l1 l2) before clamping: r > 0 for real bones */
+    *cos_half = c / r;
+    *sin_half = s / r;
+}
+
+/* The rotation about unit `axis` that takes `from` to `to` (both perpendicular to it, any
+ * length): (axis sin t, 1 + cos t) is (axis sin(t/2), cos(t/2)) scaled by 2 cos(t/2), so no
+ * angle is ever formed; half a turn when they are opposite. */
+static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
+{
+    float scale = tdn_vec3_length(from) * tdn_vec3_length(to);
+    float sin_t = tdn_vec3_dot(tdn_vec3_cross(from, to), axis), cos_t = tdn_vec3_dot(from, to);
+    tdn_quat q = tdn_quat_make(axis.x * sin_t, axis.y * sin_t, axis.z * sin_t, scale + cos_t);
+    if (!(tdn_quat_dot(q, q) > 1e-12f * scale * scale))
+        return tdn_quat_make(axis.x, axis.y, axis.z, 0.0f);
+    return tdn_quat_normalize(q);
 }
 
 static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
@@ -117,25 +125,30 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
                    : l1 > tiny                      ? tdn_vec3_normalize(tdn_vec3_sub(b, a))
                                                     : tdn_vec3_normalize(tdn_vec3_sub(c, b));
 
-    /* 1. hinge the middle joint (only two real bones have an angle to set) */
+    /* 1. hinge the middle joint (only two real bones have an angle to set): by the half angle
+     * it has now less the half angle it needs, |u - v| / 2 and |u + v| / 2 of the unit bones
+     * being the sine and cosine of the half angle between them */
     *hinge = tdn_quat_identity();
     tdn_vec3 axis = tdn_vec3_make(0, 0, 0);
     int has_axis = l1 > tiny && l2 > tiny;
     if (has_axis) {
-        tdn_vec3 u = tdn_vec3_sub(a, b), v = tdn_vec3_sub(c, b);
+        tdn_vec3 u = tdn_vec3_scale(tdn_vec3_sub(a, b), 1.0f / l1), v = tdn_vec3_scale(tdn_vec3_sub(c, b), 1.0f / l2);
         tdn_vec3 normal = tdn_vec3_cross(v, u);
         float sin_part = tdn_vec3_length(normal);
-        float angle_now = atan2f(sin_part, tdn_vec3_dot(u, v));
-        float angle_wanted = knee_angle(l1, l2, softened(d, full, tdn__clamp01(ik->soften)));
-        if (sin_part > 1e-4f * l1 * l2) {
+        if (sin_part > 1e-4f) {
             axis = tdn_vec3_scale(normal, 1.0f / sin_part);
         } else {
             /* straight or folded: no plane yet; bend the way the hint wants, or any way */
-            tdn_vec3 line = tdn_vec3_scale(tdn_vec3_sub(b, a), 1.0f / l1);
+            tdn_vec3 line = tdn_vec3_scale(u, -1.0f);
             if (!hinted_axis(ik, a, line, full, &axis))
                 axis = any_perpendicular(line);
         }
-        *hinge = tdn_quat_from_axis_angle(axis, angle_now - angle_wanted);
+        float cos_now = 0.5f * tdn_vec3_length(tdn_vec3_add(u, v)), sin_now = 0.5f * tdn_vec3_length(tdn_vec3_sub(u, v));
+        float cos_wanted, sin_wanted;
+        knee_half_angle(l1, l2, softened(d, full, tdn__clamp01(ik->soften)), &cos_wanted, &sin_wanted);
+        float cos_turn = cos_now * cos_wanted + sin_now * sin_wanted;
+        float sin_turn = sin_now * cos_wanted - cos_now * sin_wanted;
+        *hinge = tdn_quat_normalize(tdn_quat_make(axis.x * sin_turn, axis.y * sin_turn, axis.z * sin_turn, cos_turn));
     }
     tdn_vec3 end_bent = tdn_vec3_add(b, tdn_quat_rotate(*hinge, tdn_vec3_sub(c, b)));
 
@@ -148,18 +161,16 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
 
     /* 3. turn about the line to the target until the hinge axis is where the hint wants it */
     tdn_vec3 wanted;
-    if (has_axis && hinted_axis(ik, a, dir, full, &wanted)) {
-        tdn_vec3 now = tdn_quat_rotate(*swing, axis);
-        float turn = atan2f(tdn_vec3_dot(tdn_vec3_cross(now, wanted), dir), tdn_vec3_dot(now, wanted));
-        *swing = tdn_quat_mul(tdn_quat_from_axis_angle(dir, turn), *swing);
-    }
+    if (has_axis && hinted_axis(ik, a, dir, full, &wanted))
+        *swing = tdn_quat_mul(turn_about(dir, tdn_quat_rotate(*swing, axis), wanted), *swing);
 }
 
 /* Turns joint j's local rotation by the model-space rotation `delta` (scaled by weight),
- * through its parent's model rotation `parent`: conj(P) delta P. */
-static void turn_joint(tdn_pose *pose, int j, tdn_quat parent, tdn_quat delta, float weight)
+ * expressed in the frame of its parent's model matrix. */
+static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat delta, float weight)
 {
-    tdn_quat local = tdn_quat_mul(tdn_quat_conjugate(parent), tdn_quat_mul(delta, parent));
+    tdn_vec3 v = into_frame_of(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
+    tdn_quat local = tdn_quat_make(v.x, v.y, v.z, delta.w);
     if (weight < 1.0f)
         local = tdn_quat_slerp(tdn_quat_identity(), local, weight);
     tdn_transform x = tdn_pose_get(pose, j);
@@ -198,10 +209,8 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
             tdn_mat4_invert(&local, &inverse);
             root = tdn_mat4_mul(&model[ik->upper], &inverse);
         }
-        tdn_quat pu = rotation_of(upper_parent < 0 ? &root : &model[upper_parent]);
-        tdn_quat pm = rotation_of(&model[tdn_skeleton_parent(skeleton, ik->middle)]);
-        turn_joint(pose, ik->upper, pu, swing, weight);
-        turn_joint(pose, ik->middle, pm, hinge, weight);
+        turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing, weight);
+        turn_joint(pose, ik->middle, &model[tdn_skeleton_parent(skeleton, ik->middle)], hinge, weight);
         tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
                               tdn_skeleton_subtree_end(skeleton, ik->upper), model);
     }

@@ -95,21 +95,24 @@ tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, c
     return tdn_model_space_range(skeleton, pose, root, 0, pose ? pose->joint_count : 0, model);
 }
 
+/* out = m * b, column by column: each output column is a sum of m's columns weighted by one
+ * column of b, four independent lanes that vectorize without shuffles. */
+static inline void multiply_columns(const float *restrict m, const float *restrict b, float *restrict out)
+{
+    for (int c = 0; c < 4; c++) {
+        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2], b3 = b[c * 4 + 3];
+        for (int r = 0; r < 4; r++)
+            out[c * 4 + r] = (m[r] * b0 + m[4 + r] * b1) + (m[8 + r] * b2 + m[12 + r] * b3);
+    }
+}
+
 tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette)
 {
     if (!skeleton || !model || !palette)
         return TDN_ERR_ARGUMENT;
     const tdn_mat4 *inverse_bind = tdn_skeleton_inverse_bind(skeleton);
     int n = tdn_skeleton_joint_count(skeleton);
-    for (int j = 0; j < n; j++) {
-        /* column by column: palette col c = model * inverse_bind col c */
-        float m[16], b[16];
-        memcpy(m, model[j].m, sizeof m);
-        memcpy(b, inverse_bind[j].m, sizeof b);
-        for (int c = 0; c < 4; c++)
-            for (int r = 0; r < 4; r++)
-                palette[j].m[c * 4 + r] = m[r] * b[c * 4] + m[4 + r] * b[c * 4 + 1] + m[8 + r] * b[c * 4 + 2] +
-                                          m[12 + r] * b[c * 4 + 3];
-    }
+    for (int j = 0; j < n; j++)
+        multiply_columns(model[j].m, inverse_bind[j].m, palette[j].m);
     return TDN_OK;
 }
