@@ -130,6 +130,29 @@ static void rejects_bad_hierarchies(void)
     rest[1].s.z = 0;
     expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .rest_pose = rest },
                    TDN_ERR_INVALID_DATA, "'b'");
+
+    /* inverse binds: finite, and affine (last row 0 0 0 1, as glTF requires) */
+    tdn_mat4 ib[4] = { tdn_mat4_identity(), tdn_mat4_identity(), tdn_mat4_identity(), tdn_mat4_identity() };
+    ib[2].m[7] = 0.5f; /* a projective term in the last row */
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
+                   TDN_ERR_INVALID_DATA, "'c'");
+    ib[2] = tdn_mat4_identity();
+    ib[3].m[15] = 2.0f;
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
+                   TDN_ERR_INVALID_DATA, "'d'");
+    ib[3] = tdn_mat4_identity();
+    ib[1].m[5] = INFINITY;
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
+                   TDN_ERR_INVALID_DATA, "'b'");
+    /* float rounding in the last row is accepted and stored exact */
+    ib[1] = tdn_mat4_identity();
+    ib[1].m[3] = 3e-6f;
+    ib[1].m[15] = 1.0f - 4e-6f;
+    tdn_skeleton *kept;
+    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
+                                     &kept, NULL, NULL), TDN_OK);
+    CHECK(tdn_skeleton_inverse_bind(kept)[1].m[3] == 0.0f && tdn_skeleton_inverse_bind(kept)[1].m[15] == 1.0f);
+    tdn_skeleton_destroy(kept);
 }
 
 /* A chain of three joints along y with known angles: inverse binds invert the rest FK. */

@@ -28,14 +28,16 @@ typedef struct tdn_skeleton_desc {
     const char *const *names;        /* joint_count unique, non-empty names; NULL: "joint_<i>" */
     const int *parents;              /* joint_count parent indices into this array, -1 for a root */
     const tdn_transform *rest_pose;  /* local rest transforms; NULL: identity for every joint */
-    const tdn_mat4 *inverse_bind;    /* per joint; NULL: inverted model-space rest pose */
+    const tdn_mat4 *inverse_bind;    /* per joint, affine (last row 0 0 0 1 within 1e-5, stored
+                                      * exact); NULL: inverted model-space rest pose */
     tdn_allocator allocator;
 } tdn_skeleton_desc;
 
 /* Builds a skeleton. `remap` (optional, joint_count ints) receives, for each joint index of
  * the description, its index in the skeleton. Fails with TDN_ERR_ARGUMENT for bad counts or
  * NULL, TDN_ERR_INVALID_DATA (naming the joint) for a parent out of range, a cycle, a duplicate
- * or over-long name, a non-finite or degenerate rest transform (zero scale, zero quaternion);
+ * or over-long name, a non-finite or degenerate rest transform (zero scale, zero quaternion), a
+ * non-finite or non-affine inverse bind matrix;
  * non-unit rest rotations are renormalized. On failure nothing is allocated and *out is NULL. */
 TDN_API tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out,
                                        int *remap, tdn_error *err);

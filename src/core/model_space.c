@@ -95,15 +95,23 @@ tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, c
     return tdn_model_space_range(skeleton, pose, root, 0, pose ? pose->joint_count : 0, model);
 }
 
-/* out = m * b, column by column: each output column is a sum of m's columns weighted by one
- * column of b, four independent lanes that vectorize without shuffles. */
-static inline void multiply_columns(const float *restrict m, const float *restrict b, float *restrict out)
+/* out = m * b for affine m and b (last rows 0 0 0 1), column by column: each output column is
+ * a sum of m's columns weighted by one column of b, four lanes that vectorize without
+ * shuffles; the last row comes out 0 0 0 1 by itself. m is read whole before out is written,
+ * so out may be m. */
+static inline void multiply_affine(const float *m, const float *restrict b, float *out)
 {
-    for (int c = 0; c < 4; c++) {
-        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2], b3 = b[c * 4 + 3];
+    float col[4][4];
+    for (int c = 0; c < 4; c++)
         for (int r = 0; r < 4; r++)
-            out[c * 4 + r] = (m[r] * b0 + m[4 + r] * b1) + (m[8 + r] * b2 + m[12 + r] * b3);
+            col[c][r] = m[c * 4 + r];
+    for (int c = 0; c < 3; c++) {
+        const float b0 = b[c * 4], b1 = b[c * 4 + 1], b2 = b[c * 4 + 2];
+        for (int r = 0; r < 4; r++)
+            out[c * 4 + r] = (col[0][r] * b0 + col[1][r] * b1) + col[2][r] * b2;
     }
+    for (int r = 0; r < 4; r++)
+        out[12 + r] = (col[0][r] * b[12] + col[1][r] * b[13]) + (col[2][r] * b[14] + col[3][r]);
 }
 
 tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette)
@@ -113,6 +121,6 @@ tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_
     const tdn_mat4 *inverse_bind = tdn_skeleton_inverse_bind(skeleton);
     int n = tdn_skeleton_joint_count(skeleton);
     for (int j = 0; j < n; j++)
-        multiply_columns(model[j].m, inverse_bind[j].m, palette[j].m);
+        multiply_affine(model[j].m, inverse_bind[j].m, palette[j].m);
     return TDN_OK;
 }

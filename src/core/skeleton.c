@@ -6,6 +6,9 @@
 #include "internal.h"
 #include "tendon/skeleton.h"
 
+/* How far an inverse bind matrix's last row may be from 0 0 0 1 (float rounding in files). */
+#define AFFINE_TOLERANCE 1e-5f
+
 struct tdn_skeleton {
     tdn_allocator allocator;
     size_t bytes;
@@ -124,10 +127,18 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
             if (r != TDN_OK)
                 return r;
         }
-        if (desc->inverse_bind)
+        if (desc->inverse_bind) {
+            const float *m = desc->inverse_bind[i].m;
             for (int k = 0; k < 16; k++)
-                if (!tdn__finite(desc->inverse_bind[i].m[k]))
+                if (!tdn__finite(m[k]))
                     return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "inverse bind matrix has a non-finite value");
+            /* glTF asks the same of inverseBindMatrices; the palette relies on it */
+            if (fabsf(m[3]) > AFFINE_TOLERANCE || fabsf(m[7]) > AFFINE_TOLERANCE || fabsf(m[11]) > AFFINE_TOLERANCE ||
+                fabsf(m[15] - 1.0f) > AFFINE_TOLERANCE)
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
+                                 "inverse bind matrix is not affine: its last row is %g %g %g %g, not 0 0 0 1", m[3], m[7],
+                                 m[11], m[15]);
+        }
     }
 
     /* One block for the skeleton and its arrays, one temporary block for the sort. */
@@ -232,6 +243,12 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
                 goto fail;
             }
         }
+    }
+    /* Affine exactly (given ones were checked within a tolerance, inverses may round). */
+    for (int k = 0; k < n; k++) {
+        float *m = s->inverse_bind[k].m;
+        m[3] = m[7] = m[11] = 0.0f;
+        m[15] = 1.0f;
     }
 
     if (remap)
