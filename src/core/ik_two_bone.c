@@ -108,13 +108,13 @@ static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
 
 static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
 
-/* The model-space rotations of the solve for a chain at a -> b -> c of total length `full`:
+/* The model-space rotations of the solve for a chain at a -> b -> c with bones l1 and l2 long:
  * `hinge` turns the middle joint about b, `swing` turns the upper joint (and all below it)
  * about a. */
-static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float full, tdn_quat *hinge,
+static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2, tdn_quat *hinge,
                         tdn_quat *swing)
 {
-    const float l1 = tdn_vec3_length(tdn_vec3_sub(b, a)), l2 = tdn_vec3_length(tdn_vec3_sub(c, b));
+    const float full = l1 + l2;
     const float tiny = 1e-6f * full;
     /* Where the end should go: along the line to the target (or, with the target on the upper
      * joint, where the chain points now). */
@@ -166,16 +166,20 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
 }
 
 /* Turns joint j's local rotation by the model-space rotation `delta` (scaled by weight),
- * expressed in the frame of its parent's model matrix. */
+ * expressed in the frame of its parent's model matrix. Only the rotation rows are touched. */
 static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat delta, float weight)
 {
     tdn_vec3 v = into_frame_of(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
     tdn_quat local = tdn_quat_make(v.x, v.y, v.z, delta.w);
     if (weight < 1.0f)
         local = tdn_quat_slerp(tdn_quat_identity(), local, weight);
-    tdn_transform x = tdn_pose_get(pose, j);
-    x.r = tdn_quat_normalize(tdn_quat_mul(local, x.r));
-    tdn_pose_set(pose, j, &x);
+    float *x = tdn_pose_row(pose, TDN_RX) + j, *y = tdn_pose_row(pose, TDN_RY) + j;
+    float *z = tdn_pose_row(pose, TDN_RZ) + j, *w = tdn_pose_row(pose, TDN_RW) + j;
+    tdn_quat r = tdn_quat_normalize(tdn_quat_mul(local, tdn_quat_make(*x, *y, *z, *w)));
+    *x = r.x;
+    *y = r.y;
+    *z = r.z;
+    *w = r.w;
 }
 
 tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose, tdn_mat4 *model,
@@ -193,16 +197,17 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
 
     const tdn_vec3 a = position_of(&model[ik->upper]), b = position_of(&model[ik->middle]);
     const tdn_vec3 c = position_of(&model[ik->end]);
-    const float full = tdn_vec3_length(tdn_vec3_sub(b, a)) + tdn_vec3_length(tdn_vec3_sub(c, b));
+    const float l1 = tdn_vec3_length(tdn_vec3_sub(b, a)), l2 = tdn_vec3_length(tdn_vec3_sub(c, b)), full = l1 + l2;
     const float weight = tdn__clamp01(ik->weight);
     if (weight > 0.0f && full > 0.0f) {
         tdn_quat hinge, swing;
-        solve_chain(ik, a, b, c, full, &hinge, &swing);
+        solve_chain(ik, a, b, c, l1, l2, &hinge, &swing);
         /* Model-space rotations to local ones, through the parents' model rotations as they
          * were. A root upper joint's parent is the root matrix model space was computed with,
          * recovered as model[upper] * local(upper)^-1. */
-        int upper_parent = tdn_skeleton_parent(skeleton, ik->upper);
-        tdn_mat4 root = tdn_mat4_identity();
+        const int16_t *parents = tdn_skeleton_parents(skeleton);
+        int upper_parent = parents[ik->upper];
+        tdn_mat4 root;
         if (upper_parent < 0) {
             tdn_transform upper_local = tdn_pose_get(pose, ik->upper);
             tdn_mat4 local = tdn_transform_to_mat4(&upper_local), inverse;
@@ -210,7 +215,7 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
             root = tdn_mat4_mul(&model[ik->upper], &inverse);
         }
         turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing, weight);
-        turn_joint(pose, ik->middle, &model[tdn_skeleton_parent(skeleton, ik->middle)], hinge, weight);
+        turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge, weight);
         tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
                               tdn_skeleton_subtree_end(skeleton, ik->upper), model);
     }
