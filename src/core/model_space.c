@@ -4,15 +4,19 @@
  * any child reads it. The pass is bound by latency along the parent chain (DESIGN section 6),
  * so only the multiply by the parent's matrix sits on that chain; the local matrices are built
  * four joints at a time in vector code, one block ahead of their use.
- * The parent's columns are read back as 4-float groups, the shape they were stored in, so the
- * loads forward from those stores. gcc fully unrolls a tiny column loop and, with AVX enabled,
- * merges the column stores into one wide store that the child then reloads in pieces, which
- * stalls store forwarding (3.0 -> 12 ns/joint in the prototype; measured here with AVX-512,
- * 9.4 against 7.3 ns/joint): the rotation columns' loop is kept rolled for that reason. */
-#include <string.h>
-
+ * The parent's columns must be read back as the 4-float groups they were stored as, or the
+ * loads cannot forward from those stores: left to itself, gcc fully unrolls the column loops
+ * and, with AVX, merges stores and loads into 32-byte ones that span two stores (3.0 -> 12
+ * ns/joint in the prototype; 4.6 -> 6.5 ns/joint here with x86-64-v3). So on x86 the multiplies
+ * are written with 128-bit SSE intrinsics, one load and one store per column; elsewhere (or
+ * with TENDON_NO_SIMD) plain C with the column loop kept rolled. */
 #include "internal.h"
 #include "tendon/model_space.h"
+
+#if !defined(TENDON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#  include <emmintrin.h>
+#  define TDN_MODEL_SPACE_SSE 1
+#endif
 
 enum { BLOCK = 4 };
 
@@ -42,8 +46,21 @@ static void local_matrices(const float *restrict d, size_t s, int j0, float l[12
     }
 }
 
-/* out = parent * local (local = lane i of l), column by column, each a 4-float group. The
- * sums are paired rather than chained: the multiply sits on the parent-to-child chain. */
+/* out = parent * local (local = lane i of l), column by column, each a 4-float group: loaded
+ * and stored as exactly those groups, so the child's loads forward from the parent's stores.
+ * The sums are paired rather than chained: the multiply sits on the parent-to-child chain. */
+#if TDN_MODEL_SPACE_SSE
+static inline void multiply_local(const float *p, float l[12][BLOCK], int i, float *out)
+{
+    const __m128 p0 = _mm_loadu_ps(p), p1 = _mm_loadu_ps(p + 4), p2 = _mm_loadu_ps(p + 8), p3 = _mm_loadu_ps(p + 12);
+    for (int c = 0; c < 3; c++) {
+        __m128 sum = _mm_add_ps(_mm_mul_ps(p0, _mm_set1_ps(l[c * 3][i])), _mm_mul_ps(p1, _mm_set1_ps(l[c * 3 + 1][i])));
+        _mm_storeu_ps(out + c * 4, _mm_add_ps(sum, _mm_mul_ps(p2, _mm_set1_ps(l[c * 3 + 2][i]))));
+    }
+    __m128 sum = _mm_add_ps(_mm_mul_ps(p0, _mm_set1_ps(l[9][i])), _mm_mul_ps(p1, _mm_set1_ps(l[10][i])));
+    _mm_storeu_ps(out + 12, _mm_add_ps(sum, _mm_add_ps(_mm_mul_ps(p2, _mm_set1_ps(l[11][i])), p3)));
+}
+#else
 static inline void multiply_local(const float *restrict p, float l[12][BLOCK], int i, float *restrict out)
 {
 #pragma GCC unroll 1 /* kept rolled: see the top of the file (clang reads this pragma too) */
@@ -55,6 +72,7 @@ static inline void multiply_local(const float *restrict p, float l[12][BLOCK], i
     for (int r = 0; r < 4; r++)
         out[12 + r] = (p[r] * l[9][i] + p[4 + r] * l[10][i]) + (p[8 + r] * l[11][i] + p[12 + r]);
 }
+#endif
 
 static int pose_fits(const tdn_skeleton *skeleton, const tdn_pose *pose)
 {
@@ -96,9 +114,22 @@ tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, c
 }
 
 /* out = m * b for affine m and b (last rows 0 0 0 1), column by column: each output column is
- * a sum of m's columns weighted by one column of b, four lanes that vectorize without
- * shuffles; the last row comes out 0 0 0 1 by itself. m is read whole before out is written,
- * so out may be m. */
+ * a sum of m's columns weighted by one column of b; the last row comes out 0 0 0 1 by itself.
+ * m is read whole before out is written, so out may be m. */
+#if TDN_MODEL_SPACE_SSE
+static inline void multiply_affine(const float *m, const float *restrict b, float *out)
+{
+    const __m128 m0 = _mm_loadu_ps(m), m1 = _mm_loadu_ps(m + 4), m2 = _mm_loadu_ps(m + 8), m3 = _mm_loadu_ps(m + 12);
+    __m128 col[4];
+    for (int c = 0; c < 4; c++) {
+        __m128 sum = _mm_add_ps(_mm_mul_ps(m0, _mm_set1_ps(b[c * 4])), _mm_mul_ps(m1, _mm_set1_ps(b[c * 4 + 1])));
+        col[c] = _mm_add_ps(sum, _mm_mul_ps(m2, _mm_set1_ps(b[c * 4 + 2])));
+    }
+    col[3] = _mm_add_ps(col[3], m3);
+    for (int c = 0; c < 4; c++)
+        _mm_storeu_ps(out + c * 4, col[c]);
+}
+#else
 static inline void multiply_affine(const float *m, const float *restrict b, float *out)
 {
     float col[4][4];
@@ -113,6 +144,7 @@ static inline void multiply_affine(const float *m, const float *restrict b, floa
     for (int r = 0; r < 4; r++)
         out[12 + r] = (col[0][r] * b[12] + col[1][r] * b[13]) + (col[2][r] * b[14] + col[3][r]);
 }
+#endif
 
 tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette)
 {
