@@ -4,7 +4,7 @@ BUILD    ?= build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-sanitize bench install clean
+.PHONY: all deps build demo test test-sanitize test-fuzz bench install clean
 
 all: build
 
@@ -26,11 +26,22 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 	$(MAKE) --no-print-directory test-sanitize
+	$(MAKE) --no-print-directory test-fuzz
 
 test-sanitize: deps
 	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_SANITIZE=address,undefined $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
+
+# Every parser's fuzz target (fuzz/), built with clang, libFuzzer and the same sanitizers, each
+# run for FUZZ_SECONDS.
+FUZZ_SECONDS ?= 60
+test-fuzz: deps
+	CC=clang cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_FUZZ=ON \
+		-DTENDON_SANITIZE=address,undefined -DTENDON_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+		-DTENDON_BUILD_TESTS=OFF -DTENDON_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/fuzz -j $(JOBS)
+	ctest --test-dir $(BUILD)/fuzz --output-on-failure
 
 # The benchmark workloads with the default flags, then with an x86-64-v3 build beside them.
 bench: build

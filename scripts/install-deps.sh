@@ -14,6 +14,17 @@ need ctest cmake
 need python3 python3   # the benchmark smoke test validates its JSON lines
 need pkg-config pkgconf
 
+# libtendon_io parses JSON with cJSON.
+[ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
+# Fuzz targets build with clang's libFuzzer (runtime in libclang-rt-*-dev).
+need clang clang
+if command -v clang >/dev/null 2>&1; then
+    probe=$(mktemp -d)
+    echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' > "$probe/f.c"
+    clang -fsanitize=fuzzer "$probe/f.c" -o "$probe/f" 2>/dev/null || missing="$missing libclang-rt-dev"
+    rm -rf "$probe"
+fi
+
 # The sanitizer runtimes ship with gcc on Debian, but check the link works.
 if command -v cc >/dev/null 2>&1; then
     probe=$(mktemp -d)

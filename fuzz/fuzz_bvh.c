@@ -1,0 +1,16 @@
+/* Fuzz target: BVH import from memory. Any input must load or fail cleanly. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tendon/io.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    if (tdn_bvh_load_memory((const char *)data, size, "fuzz", NULL, &asset, &err) == TDN_OK)
+        tdn_asset_destroy(asset);
+    return 0;
+}

@@ -1,0 +1,111 @@
+/* tendon io: importing characters and motion (libtendon_io).
+ *
+ * An asset is what one file gives: a skeleton, its keyed clips (the source's exact semantics),
+ * and for glTF the skins and skinned meshes. Loading is the only place tendon reads files; the
+ * result is immutable and can be shared by any number of threads.
+ *
+ * Joints. The asset's skeleton holds every node model space depends on, in tendon's
+ * parent-before-child order. For glTF that is the chosen skin's joints and their ancestor
+ * nodes (whose transforms, animated or not, are part of model space, which is the scene's
+ * world space); for a glTF file with no skin, every node; for BVH, every joint (End Sites are
+ * not joints). The *listed* joints are the skin's joints (BVH: all joints), in skeleton order:
+ * tdn_asset_joint maps a listed joint to its skeleton index, and mesh joint indices are
+ * skeleton indices, so a palette from tdn_palette over the whole skeleton skins the meshes.
+ *
+ * Naming: unnamed glTF nodes, skins, meshes and animations are "node_<i>", "skin_<i>",
+ * "mesh_<i>", "animation_<i>" (i = index in the file's array); a BVH file's clip is named
+ * after the file (without folder and extension).
+ *
+ * Failure: TDN_ERR_IO when the file cannot be read, TDN_ERR_PARSE for malformed syntax or
+ * structure (a truncated GLB, bad JSON, a BVH missing a brace), TDN_ERR_INVALID_DATA for
+ * inconsistent content (an index out of range, a cycle, NaN); the error's `where` names the
+ * place: a JSON path such as "animations[0].channels[3]", a byte offset, or "line 12".
+ * TDN_ERR_UNSUPPORTED for a required glTF extension tendon does not
+ * know, TDN_ERR_ARGUMENT for bad arguments (such as a skin that does not exist). On failure
+ * *out is NULL and nothing stays allocated. Repairs (documented, not errors): non-unit
+ * quaternions are renormalized (zero ones are errors); BVH motion with fewer complete frames
+ * than declared keeps the complete ones and adds a warning. */
+#ifndef TENDON_IO_H
+#define TENDON_IO_H
+
+#include "base.h"
+#include "keyed_clip.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2 } tdn_asset_format;
+
+typedef struct tdn_import_options {
+    const char *skin;        /* glTF: a skin's name or decimal index; NULL: the first skin */
+    float scale;             /* every length is multiplied by it (0: 1), e.g. 0.01 for cm */
+    tdn_allocator allocator; /* for everything the asset holds */
+} tdn_import_options;
+
+typedef struct tdn_asset tdn_asset;
+
+/* Loads a .gltf, .glb or .bvh file, recognized by its content (the GLB magic, "HIERARCHY",
+ * or a JSON object). `options` may be NULL. External glTF buffers are read relative to the
+ * file's folder. */
+TDN_API tdn_result tdn_asset_load(const char *path, const tdn_import_options *options, tdn_asset **out,
+                                  tdn_error *err);
+/* The same from memory: glTF JSON or GLB bytes, with `base_dir` for external buffers (NULL:
+ * external buffers are an error). */
+TDN_API tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_dir,
+                                        const tdn_import_options *options, tdn_asset **out, tdn_error *err);
+/* BVH text from memory; `clip_name` names its clip (NULL: "take"). */
+TDN_API tdn_result tdn_bvh_load_memory(const char *text, size_t size, const char *clip_name,
+                                       const tdn_import_options *options, tdn_asset **out, tdn_error *err);
+TDN_API void tdn_asset_destroy(tdn_asset *asset);
+
+TDN_API tdn_asset_format tdn_asset_format_of(const tdn_asset *asset);
+TDN_API const tdn_skeleton *tdn_asset_skeleton(const tdn_asset *asset);
+
+/* Listed joints (see the top of this file). */
+TDN_API int tdn_asset_joint_count(const tdn_asset *asset);
+/* Skeleton index of listed joint i, or -1 for a bad index. */
+TDN_API int tdn_asset_joint(const tdn_asset *asset, int i);
+/* Listed index of listed joint i's nearest listed ancestor, or -1. */
+TDN_API int tdn_asset_joint_parent(const tdn_asset *asset, int i);
+
+TDN_API int tdn_asset_clip_count(const tdn_asset *asset);
+TDN_API const tdn_keyed_clip *tdn_asset_clip(const tdn_asset *asset, int i);
+/* Index of the clip with this name, or a decimal index; -1 when there is none. */
+TDN_API int tdn_asset_find_clip(const tdn_asset *asset, const char *name_or_index);
+/* Animated channels of clip i (glTF: channels; BVH: channel columns of the MOTION section). */
+TDN_API int tdn_asset_clip_channel_count(const tdn_asset *asset, int i);
+
+/* Skins in the file (glTF; BVH has none), and which one the skeleton was built from (-1: none). */
+TDN_API int tdn_asset_skin_count(const tdn_asset *asset);
+TDN_API const char *tdn_asset_skin_name(const tdn_asset *asset, int i);
+TDN_API int tdn_asset_skin_joint_count(const tdn_asset *asset, int i);
+TDN_API int tdn_asset_chosen_skin(const tdn_asset *asset);
+
+/* A mesh primitive skinned by the chosen skin. Arrays are vertex_count long (joints and
+ * weights 4 per vertex per influence set; influence_sets is 1 or 2 for JOINTS_0/_1); joint
+ * indices are skeleton indices; normals may be NULL. Weights are as stored (normalized
+ * integer types converted to float). */
+typedef struct tdn_asset_mesh {
+    const char *name;
+    int vertex_count;
+    int influence_sets;
+    const float *positions;   /* 3 per vertex */
+    const float *normals;     /* 3 per vertex, or NULL */
+    const uint16_t *joints;   /* 4 * influence_sets per vertex */
+    const float *weights;     /* 4 * influence_sets per vertex */
+} tdn_asset_mesh;
+
+TDN_API int tdn_asset_mesh_count(const tdn_asset *asset);
+/* Mesh i, or a zeroed struct for a bad index. */
+TDN_API tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *asset, int i);
+
+/* Warnings of repairs made while loading (for example a BVH frame count), one line each. */
+TDN_API int tdn_asset_warning_count(const tdn_asset *asset);
+TDN_API const char *tdn_asset_warning(const tdn_asset *asset, int i);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,256 @@
+/* tendon io: the asset container, its accessors and the file entry point. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset_internal.h"
+#include "file.h"
+
+struct tdn_io__block {
+    tdn_io__block *next;
+    size_t size;            /* of the whole allocation, this header included */
+};
+
+enum { BLOCK_ALIGN = 64, HEADER = 64 /* keeps the payload 64-aligned */ };
+
+static void *raw_alloc(const tdn_allocator *a, size_t size)
+{
+    if (a->alloc)
+        return a->alloc(size, BLOCK_ALIGN, a->user);
+    return aligned_alloc(BLOCK_ALIGN, (size + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN);
+}
+
+static void raw_free(const tdn_allocator *a, void *p, size_t size)
+{
+    if (a->alloc)
+        a->free(p, size, a->user);
+    else
+        free(p);
+}
+
+tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
+{
+    if (err) {
+        err->code = code;
+        snprintf(err->where, sizeof err->where, "%s", where ? where : "");
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+float tdn_io__scale(const tdn_import_options *options)
+{
+    return options && options->scale != 0.0f ? options->scale : 1.0f;
+}
+
+tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *options)
+{
+    tdn_allocator allocator = { 0 };
+    if (options && options->allocator.alloc && options->allocator.free)
+        allocator = options->allocator;
+    tdn_asset *a = raw_alloc(&allocator, sizeof *a);
+    if (!a)
+        return NULL;
+    memset(a, 0, sizeof *a);
+    a->format = format;
+    a->allocator = allocator;
+    a->chosen_skin = -1;
+    return a;
+}
+
+void *tdn_io__asset_alloc(tdn_asset *asset, size_t size)
+{
+    if (size > SIZE_MAX - HEADER - BLOCK_ALIGN)
+        return NULL;
+    size_t total = HEADER + size;
+    unsigned char *p = raw_alloc(&asset->allocator, total);
+    if (!p)
+        return NULL;
+    memset(p, 0, total);
+    tdn_io__block *b = (tdn_io__block *)(void *)p;
+    b->size = total;
+    b->next = asset->blocks;
+    asset->blocks = b;
+    return p + HEADER;
+}
+
+char *tdn_io__asset_strdup(tdn_asset *asset, const char *s)
+{
+    size_t n = strlen(s);
+    char *copy = tdn_io__asset_alloc(asset, n + 1);
+    if (copy)
+        memcpy(copy, s, n);
+    return copy;
+}
+
+tdn_result tdn_io__asset_warn(tdn_asset *asset, const char *fmt, ...)
+{
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    const char **grown = tdn_io__asset_alloc(asset, sizeof(char *) * (size_t)(asset->warning_count + 1));
+    char *copy = tdn_io__asset_strdup(asset, line);
+    if (!grown || !copy)
+        return TDN_ERR_OUT_OF_MEMORY;
+    for (int i = 0; i < asset->warning_count; i++)
+        grown[i] = asset->warnings[i];
+    grown[asset->warning_count++] = copy;
+    asset->warnings = grown;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__asset_set_listed_joints(tdn_asset *asset, const int *listed, int count)
+{
+    const int n = tdn_skeleton_joint_count(asset->skeleton);
+    int *joints = tdn_io__asset_alloc(asset, sizeof(int) * (size_t)(count > 0 ? count : 1));
+    int *parents = tdn_io__asset_alloc(asset, sizeof(int) * (size_t)(count > 0 ? count : 1));
+    int *listed_index = tdn_io__asset_alloc(asset, sizeof(int) * (size_t)n);
+    if (!joints || !parents || !listed_index)
+        return TDN_ERR_OUT_OF_MEMORY;
+    for (int j = 0; j < n; j++)
+        listed_index[j] = -1;
+    for (int i = 0; i < count; i++) {
+        if (listed[i] < 0 || listed[i] >= n || (i > 0 && listed[i] <= listed[i - 1]))
+            return TDN_ERR_ARGUMENT;
+        joints[i] = listed[i];
+        listed_index[listed[i]] = i;
+    }
+    for (int i = 0; i < count; i++) {
+        int p = tdn_skeleton_parent(asset->skeleton, joints[i]);
+        while (p >= 0 && listed_index[p] < 0)
+            p = tdn_skeleton_parent(asset->skeleton, p);
+        parents[i] = p >= 0 ? listed_index[p] : -1;
+    }
+    asset->joints = joints;
+    asset->joint_parents = parents;
+    asset->joint_count = count;
+    return TDN_OK;
+}
+
+void tdn_asset_destroy(tdn_asset *asset)
+{
+    if (!asset)
+        return;
+    for (int i = 0; i < asset->clip_count; i++)
+        tdn_keyed_clip_destroy(asset->clips ? asset->clips[i] : NULL);
+    tdn_skeleton_destroy(asset->skeleton);
+    tdn_allocator allocator = asset->allocator;
+    for (tdn_io__block *b = asset->blocks; b;) {
+        tdn_io__block *next = b->next;
+        raw_free(&allocator, b, b->size);
+        b = next;
+    }
+    raw_free(&allocator, asset, sizeof *asset);
+}
+
+/* ---- loading a file ---- */
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+tdn_result tdn_asset_load(const char *path, const tdn_import_options *options, tdn_asset **out, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!path || !out)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "path and out are required");
+    tdn_io__file file;
+    tdn_result res = tdn_io__read_file(path, &file, err);
+    if (res != TDN_OK)
+        return res;
+    size_t skip = 0; /* leading whitespace and a UTF-8 byte-order mark */
+    if (file.size >= 3 && memcmp(file.data, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    while (skip < file.size && strchr(" \t\r\n", file.data[skip]))
+        skip++;
+    if (file.size >= 4 && memcmp(file.data, "glTF", 4) == 0) {
+        char dir[4096];
+        tdn_io__dir_of(path, dir, sizeof dir);
+        res = tdn_gltf_load_memory(file.data, file.size, dir, options, out, err);
+    } else if (skip < file.size && file.data[skip] == '{') {
+        char dir[4096];
+        tdn_io__dir_of(path, dir, sizeof dir);
+        res = tdn_gltf_load_memory(file.data, file.size, dir, options, out, err);
+    } else if (file.size - skip >= 9 && memcmp(file.data + skip, "HIERARCHY", 9) == 0) {
+        char name[256];
+        snprintf(name, sizeof name, "%s", base_name(path));
+        char *dot = strrchr(name, '.');
+        if (dot && dot != name)
+            *dot = '\0';
+        res = tdn_bvh_load_memory(file.data, file.size, name, options, out, err);
+    } else {
+        res = tdn_io__fail(err, TDN_ERR_PARSE, path, "not a glTF (JSON or GLB) or BVH file");
+    }
+    tdn_io__free_file(&file);
+    return res;
+}
+
+/* ---- accessors ---- */
+
+tdn_asset_format tdn_asset_format_of(const tdn_asset *a) { return a ? a->format : (tdn_asset_format)0; }
+const tdn_skeleton *tdn_asset_skeleton(const tdn_asset *a) { return a ? a->skeleton : NULL; }
+int tdn_asset_joint_count(const tdn_asset *a) { return a ? a->joint_count : 0; }
+int tdn_asset_joint(const tdn_asset *a, int i) { return a && i >= 0 && i < a->joint_count ? a->joints[i] : -1; }
+int tdn_asset_joint_parent(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->joint_count ? a->joint_parents[i] : -1;
+}
+int tdn_asset_clip_count(const tdn_asset *a) { return a ? a->clip_count : 0; }
+const tdn_keyed_clip *tdn_asset_clip(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->clip_count ? a->clips[i] : NULL;
+}
+int tdn_asset_clip_channel_count(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->clip_count && a->clip_channels ? a->clip_channels[i] : 0;
+}
+
+/* A decimal index written in full ("2", not "2x"), or -1. */
+static int decimal_index(const char *s)
+{
+    if (!s || !*s)
+        return -1;
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    return *end == '\0' && errno == 0 && v >= 0 && v <= 0x7fffffff ? (int)v : -1;
+}
+
+int tdn_asset_find_clip(const tdn_asset *a, const char *name_or_index)
+{
+    if (!a || !name_or_index)
+        return -1;
+    for (int i = 0; i < a->clip_count; i++)
+        if (strcmp(tdn_keyed_clip_name(a->clips[i]), name_or_index) == 0)
+            return i;
+    int i = decimal_index(name_or_index);
+    return i < a->clip_count ? i : -1;
+}
+
+int tdn_asset_skin_count(const tdn_asset *a) { return a ? a->skin_count : 0; }
+const char *tdn_asset_skin_name(const tdn_asset *a, int i) { return a && i >= 0 && i < a->skin_count ? a->skin_names[i] : NULL; }
+int tdn_asset_skin_joint_count(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->skin_count ? a->skin_joint_counts[i] : 0;
+}
+int tdn_asset_chosen_skin(const tdn_asset *a) { return a ? a->chosen_skin : -1; }
+
+int tdn_asset_mesh_count(const tdn_asset *a) { return a ? a->mesh_count : 0; }
+tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *a, int i)
+{
+    tdn_asset_mesh none = { 0 };
+    return a && i >= 0 && i < a->mesh_count ? a->meshes[i] : none;
+}
+
+int tdn_asset_warning_count(const tdn_asset *a) { return a ? a->warning_count : 0; }
+const char *tdn_asset_warning(const tdn_asset *a, int i) { return a && i >= 0 && i < a->warning_count ? a->warnings[i] : NULL; }

@@ -1,0 +1,66 @@
+/* tendon io: the asset container the importers fill (not installed).
+ *
+ * Everything an asset holds is allocated through tdn_io__asset_alloc (zeroed, freed together
+ * by tdn_asset_destroy), except the skeleton and keyed clips, which it destroys itself. An
+ * importer builds into a new asset and destroys it on any failure, so no half-built asset
+ * ever reaches the caller. */
+#ifndef TENDON_IO_ASSET_INTERNAL_H
+#define TENDON_IO_ASSET_INTERNAL_H
+
+#include "tendon/io.h"
+
+typedef struct tdn_io__block tdn_io__block;
+
+struct tdn_asset {
+    tdn_asset_format format;
+    tdn_allocator allocator;
+    tdn_io__block *blocks;      /* every allocation, freed at destroy */
+
+    tdn_skeleton *skeleton;
+    int joint_count;            /* listed joints */
+    int *joints;                /* skeleton index of each listed joint */
+    int *joint_parents;         /* listed index of the nearest listed ancestor, or -1 */
+
+    int clip_count;
+    tdn_keyed_clip **clips;
+    int *clip_channels;
+
+    int skin_count;
+    const char **skin_names;
+    int *skin_joint_counts;
+    int chosen_skin;            /* -1: none */
+
+    int mesh_count;
+    tdn_asset_mesh *meshes;
+
+    int warning_count;
+    const char **warnings;
+};
+
+/* A new empty asset using the options' allocator (options may be NULL); NULL when out of memory. */
+tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *options);
+/* size zeroed bytes owned by the asset (aligned to 64), or NULL when out of memory. */
+void *tdn_io__asset_alloc(tdn_asset *asset, size_t size);
+/* A copy of s owned by the asset, or NULL when out of memory. */
+char *tdn_io__asset_strdup(tdn_asset *asset, const char *s);
+/* Adds a printf-formatted warning line; TDN_ERR_OUT_OF_MEMORY when it cannot. */
+tdn_result tdn_io__asset_warn(tdn_asset *asset, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Sets the listed joints: `listed` skeleton indices in skeleton order (count of them); the
+ * parents are derived from the skeleton. */
+tdn_result tdn_io__asset_set_listed_joints(tdn_asset *asset, const int *listed, int count);
+
+/* Fills *err (when not NULL) and returns code; the message is printf-formatted. */
+tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* The scale an importer applies: options->scale, or 1 when it is 0 or options is NULL. */
+float tdn_io__scale(const tdn_import_options *options);
+
+#endif
