@@ -1,0 +1,119 @@
+/* tendon CLI: what the commands share. */
+#include "cli.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int cli_exit_code(tdn_result res)
+{
+    switch (res) {
+    case TDN_OK:
+        return CLI_OK;
+    case TDN_ERR_ARGUMENT:
+    case TDN_ERR_INVALID_DATA:
+    case TDN_ERR_PARSE:
+    case TDN_ERR_UNSUPPORTED:
+    case TDN_ERR_IO: /* a missing or unreadable file is the user's input too */
+        return CLI_BAD_INPUT;
+    default:
+        return CLI_FAILURE;
+    }
+}
+
+int cli_report(const char *command, tdn_result res, const tdn_error *err)
+{
+    if (err && err->message[0])
+        fprintf(stderr, "tendon %s: %s%s%s\n", command, err->where, err->where[0] ? ": " : "", err->message);
+    else
+        fprintf(stderr, "tendon %s: %s\n", command, tdn_result_name(res));
+    return cli_exit_code(res);
+}
+
+int cli_parse_float(const char *command, const char *option, const char *text, float *out)
+{
+    char *end;
+    float v = strtof(text, &end);
+    if (end == text || *end != '\0' || !isfinite(v)) {
+        fprintf(stderr, "tendon %s: %s wants a number, not '%s'\n", command, option, text);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *common)
+{
+    const char *arg = argv[*i];
+    if (strcmp(arg, "--json") == 0) {
+        common->json = 1;
+        return 1;
+    }
+    int is_skin = strcmp(arg, "--skin") == 0, is_scale = strcmp(arg, "--scale") == 0;
+    if (!is_skin && !is_scale)
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tendon %s: %s needs a value\n", command, arg);
+        return -1;
+    }
+    const char *value = argv[++*i];
+    if (is_skin) {
+        common->skin = value;
+        return 1;
+    }
+    if (!cli_parse_float(command, "--scale", value, &common->scale))
+        return -1;
+    if (!(common->scale > 0.0f)) {
+        fprintf(stderr, "tendon %s: --scale wants a positive number, not '%s'\n", command, value);
+        return -1;
+    }
+    return 1;
+}
+
+int cli_load(const char *command, const char *path, const cli_common *common, tdn_asset **out)
+{
+    tdn_import_options options = { 0 };
+    options.skin = common->skin;
+    options.scale = common->scale;
+    tdn_error err = { 0 };
+    tdn_result res = tdn_asset_load(path, &options, out, &err);
+    if (res != TDN_OK)
+        return cli_report(command, res, &err);
+    for (int i = 0; i < tdn_asset_warning_count(*out); i++)
+        fprintf(stderr, "tendon %s: warning: %s: %s\n", command, path, tdn_asset_warning(*out, i));
+    return CLI_OK;
+}
+
+cJSON *cli_json_float(float f)
+{
+    if (!isfinite(f))
+        return cJSON_CreateNull();
+    char text[32];
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, (double)f);
+        if (strtof(text, NULL) == f)
+            break;
+    }
+    return cJSON_CreateNumber(strtod(text, NULL));
+}
+
+cJSON *cli_json_floats(const float *v, int n)
+{
+    cJSON *array = cJSON_CreateArray();
+    for (int i = 0; array && i < n; i++)
+        cJSON_AddItemToArray(array, cli_json_float(v[i]));
+    return array;
+}
+
+int cli_json_print(cJSON *doc)
+{
+    char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;
+    cJSON_Delete(doc);
+    if (!text) {
+        fprintf(stderr, "tendon: out of memory writing JSON\n");
+        return CLI_FAILURE;
+    }
+    puts(text);
+    cJSON_free(text);
+    return CLI_OK;
+}

@@ -1,0 +1,46 @@
+/* tendon CLI: what the commands share (exit codes, common options, loading, JSON output). */
+#ifndef TENDON_CLI_H
+#define TENDON_CLI_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#include "tendon/io.h"
+#include "tendon/tendon.h"
+
+/* Exit codes of DESIGN section 5. */
+enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_BAD_INPUT = 2 };
+
+/* The options every command that reads an asset takes. */
+typedef struct cli_common {
+    const char *skin;   /* --skin NAME|INDEX */
+    float scale;        /* --scale S (0: not given) */
+    int json;           /* --json */
+} cli_common;
+
+/* If argv[*i] is a common option, consumes it (and its value) and returns 1; returns 0 when it
+ * is not one, -1 (after printing why) when its value is missing or bad. */
+int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *common);
+
+/* Parses a float option value; returns 0 (after printing why) unless it is a finite number. */
+int cli_parse_float(const char *command, const char *option, const char *text, float *out);
+
+/* Loads the asset, printing the error (or the warnings) to stderr; returns an exit code. */
+int cli_load(const char *command, const char *path, const cli_common *common, tdn_asset **out);
+
+/* The exit code for a failure of the library. */
+int cli_exit_code(tdn_result res);
+
+/* Prints "tendon COMMAND: where: message" to stderr and returns the exit code for res. */
+int cli_report(const char *command, tdn_result res, const tdn_error *err);
+
+/* A JSON number holding f as written with the fewest digits that read back as the same float
+ * (so 0.3f prints as 0.3, not 0.30000001192092896). NaN and infinity become null. */
+cJSON *cli_json_float(float f);
+/* A JSON array of n floats. */
+cJSON *cli_json_floats(const float *v, int n);
+/* Prints the document to stdout with a newline and frees it; CLI_FAILURE when out of memory. */
+int cli_json_print(cJSON *doc);
+
+#endif

@@ -1,0 +1,5 @@
+/* tendon bench: the workloads of DESIGN section 6, the same rows as tendon_bench. */
+#include "bench_command.h"
+#include "commands.h"
+
+int cmd_bench(int argc, char **argv) { return bench_command("tendon bench", argc, argv); }

@@ -1,0 +1,143 @@
+/* tendon info: what a glTF or BVH file holds (DESIGN section 5). */
+#include <string.h>
+
+#include "cli.h"
+#include "commands.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: tendon info FILE [--json] [--skin NAME|INDEX] [--scale S]\n"
+          "  FILE             a .gltf, .glb or .bvh file\n"
+          "  --json           one JSON object: format, skeleton joints (name, parent), clips (name,\n"
+          "                   duration, channels, keys), skins and meshes\n"
+          "  --skin NAME|INDEX  the glTF skin whose joints are listed (default: the first)\n"
+          "  --scale S        multiply every length by S (for example 0.01 for centimetres)\n"
+          "Joints are listed parent before child, as tendon stores them; BVH End Sites are not\n"
+          "joints. Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>.\n",
+          out);
+}
+
+static const char *format_name(tdn_asset_format f) { return f == TDN_FORMAT_BVH ? "bvh" : "gltf"; }
+
+static int print_json(const tdn_asset *a)
+{
+    const tdn_skeleton *skel = tdn_asset_skeleton(a);
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", format_name(tdn_asset_format_of(a)));
+    cJSON *joints = cJSON_AddArrayToObject(cJSON_AddObjectToObject(doc, "skeleton"), "joints");
+    for (int i = 0; i < tdn_asset_joint_count(a); i++) {
+        cJSON *j = cJSON_CreateObject();
+        cJSON_AddStringToObject(j, "name", tdn_skeleton_joint_name(skel, tdn_asset_joint(a, i)));
+        cJSON_AddNumberToObject(j, "parent", tdn_asset_joint_parent(a, i));
+        cJSON_AddItemToArray(joints, j);
+    }
+    cJSON *clips = cJSON_AddArrayToObject(doc, "clips");
+    for (int i = 0; i < tdn_asset_clip_count(a); i++) {
+        const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddStringToObject(c, "name", tdn_keyed_clip_name(clip));
+        cJSON_AddItemToObject(c, "duration", cli_json_float(tdn_keyed_clip_duration(clip)));
+        cJSON_AddNumberToObject(c, "channels", tdn_asset_clip_channel_count(a, i));
+        cJSON_AddNumberToObject(c, "keys", tdn_keyed_clip_key_count(clip));
+        cJSON_AddItemToArray(clips, c);
+    }
+    cJSON *skins = cJSON_AddArrayToObject(doc, "skins");
+    for (int i = 0; i < tdn_asset_skin_count(a); i++) {
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddStringToObject(s, "name", tdn_asset_skin_name(a, i));
+        cJSON_AddNumberToObject(s, "joints", tdn_asset_skin_joint_count(a, i));
+        cJSON_AddBoolToObject(s, "chosen", i == tdn_asset_chosen_skin(a));
+        cJSON_AddItemToArray(skins, s);
+    }
+    cJSON *meshes = cJSON_AddArrayToObject(doc, "meshes");
+    for (int i = 0; i < tdn_asset_mesh_count(a); i++) {
+        tdn_asset_mesh m = tdn_asset_mesh_at(a, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m.name);
+        cJSON_AddNumberToObject(o, "vertices", m.vertex_count);
+        cJSON_AddNumberToObject(o, "influences", 4 * m.influence_sets);
+        cJSON_AddBoolToObject(o, "normals", m.normals != NULL);
+        cJSON_AddItemToArray(meshes, o);
+    }
+    return cli_json_print(doc);
+}
+
+static void print_text(const char *path, const tdn_asset *a)
+{
+    const tdn_skeleton *skel = tdn_asset_skeleton(a);
+    int listed = tdn_asset_joint_count(a), all = tdn_skeleton_joint_count(skel);
+    printf("%s: %s, %d joints", path, format_name(tdn_asset_format_of(a)), listed);
+    if (all > listed)
+        printf(" (and %d ancestor node%s in model space)", all - listed, all - listed == 1 ? "" : "s");
+    printf(", %d clip%s, %d skin%s, %d mesh%s\n", tdn_asset_clip_count(a), tdn_asset_clip_count(a) == 1 ? "" : "s",
+           tdn_asset_skin_count(a), tdn_asset_skin_count(a) == 1 ? "" : "s", tdn_asset_mesh_count(a),
+           tdn_asset_mesh_count(a) == 1 ? "" : "es");
+    printf("\njoints (parent first):\n");
+    for (int i = 0; i < listed; i++) {
+        int parent = tdn_asset_joint_parent(a, i);
+        printf("  %4d  %-40s", i, tdn_skeleton_joint_name(skel, tdn_asset_joint(a, i)));
+        if (parent >= 0)
+            printf("  parent %d %s\n", parent, tdn_skeleton_joint_name(skel, tdn_asset_joint(a, parent)));
+        else
+            printf("  root\n");
+    }
+    if (tdn_asset_clip_count(a) > 0) {
+        printf("\nclips:\n");
+        for (int i = 0; i < tdn_asset_clip_count(a); i++) {
+            const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
+            printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i, tdn_keyed_clip_name(clip),
+                   (double)tdn_keyed_clip_duration(clip), tdn_asset_clip_channel_count(a, i), tdn_keyed_clip_key_count(clip));
+        }
+    }
+    if (tdn_asset_skin_count(a) > 0) {
+        printf("\nskins:\n");
+        for (int i = 0; i < tdn_asset_skin_count(a); i++)
+            printf("  %4d  %-24s %5d joints%s\n", i, tdn_asset_skin_name(a, i), tdn_asset_skin_joint_count(a, i),
+                   i == tdn_asset_chosen_skin(a) ? "  (listed above)" : "");
+    }
+    if (tdn_asset_mesh_count(a) > 0) {
+        printf("\nskinned meshes:\n");
+        for (int i = 0; i < tdn_asset_mesh_count(a); i++) {
+            tdn_asset_mesh m = tdn_asset_mesh_at(a, i);
+            printf("  %4d  %-24s %7d vertices, %d influences%s\n", i, m.name, m.vertex_count, 4 * m.influence_sets,
+                   m.normals ? ", normals" : "");
+        }
+    }
+}
+
+int cmd_info(int argc, char **argv)
+{
+    cli_common common = { 0 };
+    const char *path = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            usage(stdout);
+            return CLI_OK;
+        }
+        int taken = cli_common_option("info", argc, argv, &i, &common);
+        if (taken < 0)
+            return CLI_BAD_INPUT;
+        if (taken)
+            continue;
+        if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "tendon info: unexpected argument '%s'\n", argv[i]);
+            usage(stderr);
+            return CLI_BAD_INPUT;
+        }
+        path = argv[i];
+    }
+    if (!path) {
+        usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    tdn_asset *asset;
+    int code = cli_load("info", path, &common, &asset);
+    if (code != CLI_OK)
+        return code;
+    if (common.json)
+        code = print_json(asset);
+    else
+        print_text(path, asset);
+    tdn_asset_destroy(asset);
+    return code;
+}

@@ -1,0 +1,9 @@
+/* tendon CLI: the commands. Each takes the arguments after its name and returns the exit code. */
+#ifndef TENDON_COMMANDS_H
+#define TENDON_COMMANDS_H
+
+int cmd_info(int argc, char **argv);
+int cmd_sample(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+#endif
