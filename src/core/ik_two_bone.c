@@ -52,7 +52,8 @@ static int hinted_axis(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 line, flo
         tdn_vec3 to_pole = tdn_vec3_sub(ik->pole, a);
         tdn_vec3 side = tdn_vec3_sub(to_pole, tdn_vec3_scale(line, tdn_vec3_dot(to_pole, line)));
         float len = tdn_vec3_length(side);
-        if (!(len > 1e-5f * fmaxf(tdn_vec3_length(to_pole), length_scale)))
+        float pole_distance = tdn_vec3_length(to_pole);
+        if (!(len > 1e-5f * (pole_distance > length_scale ? pole_distance : length_scale)))
             return 0;
         *axis = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_scale(side, 1.0f / len), line));
         return 1;
@@ -87,7 +88,8 @@ static float softened(float d, float full, float soften)
 static void knee_half_angle(float l1, float l2, float d, float *cos_half, float *sin_half)
 {
     float full = l1 + l2, gap = fabsf(l1 - l2);
-    float c = sqrtf(fmaxf((full - d) * (full + d), 0.0f)), s = sqrtf(fmaxf((d - gap) * (d + gap), 0.0f));
+    float c2 = (full - d) * (full + d), s2 = (d - gap) * (d + gap);
+    float c = sqrtf(c2 > 0.0f ? c2 : 0.0f), s = sqrtf(s2 > 0.0f ? s2 : 0.0f);
     float r = sqrtf(c * c + s * s); /* 2 sqrt(l1 l2) before clamping: r > 0 for real bones */
     *cos_half = c / r;
     *sin_half = s / r;
