@@ -1,11 +1,44 @@
-/* tendon io: glTF import (being written). */
-#include "asset_internal.h"
+/* tendon io glTF: the entry point. Opens the document, then builds the asset's skeleton,
+ * clips and meshes (see gltf_internal.h for the files that do each step). The asset is built
+ * into a new container that is destroyed on any failure, so the caller gets a whole asset or
+ * none. */
+#include <math.h>
+
+#include "gltf_internal.h"
 
 tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_dir, const tdn_import_options *options,
                                 tdn_asset **out, tdn_error *err)
 {
-    (void)data, (void)size, (void)base_dir, (void)options;
     if (out)
         *out = NULL;
-    return tdn_io__fail(err, TDN_ERR_UNSUPPORTED, "", "glTF import is not built yet");
+    if (!out || (!data && size > 0))
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "out is required, and data when size > 0");
+    const float scale = tdn_io__scale(options);
+    if (!isfinite(scale) || scale < 0.0f)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "scale", "the import scale %g is not a finite number > 0",
+                            (double)scale);
+    tdn_gltf__doc doc;
+    tdn_result r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, err);
+    if (r != TDN_OK)
+        return r;
+    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GLTF, options);
+    tdn_gltf__scene scene = { .scale = scale };
+    if (!asset)
+        r = tdn_gltf__fail(&doc, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
+    if (r == TDN_OK)
+        r = tdn_gltf__read_nodes(&doc, &scene, asset);
+    if (r == TDN_OK)
+        r = tdn_gltf__build_skeleton(&doc, &scene, asset, options ? options->skin : NULL);
+    if (r == TDN_OK)
+        r = tdn_gltf__build_clips(&doc, &scene, asset);
+    if (r == TDN_OK)
+        r = tdn_gltf__build_meshes(&doc, &scene, asset);
+    tdn_gltf__free_scene(&scene);
+    tdn_gltf__close(&doc);
+    if (r != TDN_OK) {
+        tdn_asset_destroy(asset);
+        return r;
+    }
+    *out = asset;
+    return TDN_OK;
 }
