@@ -586,6 +586,14 @@ static void malformed_motion_names_its_line(void)
     CHECK_EQ_INT(tdn_bvh_load_memory(big, strlen(big), NULL, &(tdn_import_options){ .scale = 1e10f }, &asset, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "line 10") == 0 && !asset);
+    /* Chains farther from the origin than 1e37 (model space must stay finite): by positions in
+     * a frame, or by OFFSETs. */
+    const char *far_frame = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\nJOINT B\n{\nOFFSET 0 0 0\n"
+                            "CHANNELS 1 Yposition\n}\n}\nMOTION\nFrames: 2\nFrame Time: 1\n9e36 0\n9e36 9e36\n";
+    expect_failure(far_frame, strlen(far_frame), TDN_ERR_INVALID_DATA, 16, "far frame");
+    const char *far_rest = "HIERARCHY\nROOT A\n{\nOFFSET 9e36 0 0\nJOINT B\n{\nOFFSET 0 0 -9e36\n}\n}\nMOTION\n"
+                           "Frames: 1\nFrame Time: 1\n\n";
+    expect_failure(far_rest, strlen(far_rest), TDN_ERR_INVALID_DATA, 5, "far rest");
 }
 
 static void too_many_joints_is_refused(void)

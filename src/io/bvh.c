@@ -78,14 +78,15 @@ static tdn_result check_unique_names(tdn_io__bvh *bvh)
 static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
 {
     const int n = bvh->joint_count;
-    const size_t per_joint = sizeof(tdn_mat4) + sizeof(tdn_transform) + 3 * sizeof(double) + sizeof(const char *) +
+    const size_t per_joint = sizeof(tdn_mat4) + sizeof(tdn_transform) + 4 * sizeof(double) + sizeof(const char *) +
                              2 * sizeof(int);
     tdn_mat4 *inverse_bind = tdn_io__bvh_scratch(bvh, per_joint * (size_t)n);
     if (!inverse_bind)
         return tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for %d joints", n);
     tdn_transform *rest = (tdn_transform *)(void *)(inverse_bind + n);
     double (*position)[3] = (double (*)[3])(void *)(rest + n);
-    const char **names = (const char **)(void *)(position + n);
+    double *reach = (double *)(position + n); /* bounds the distance from the origin */
+    const char **names = (const char **)(void *)(reach + n);
     int *parents = (int *)(void *)(names + n), *listed = parents + n;
     tdn_result r = TDN_OK;
     for (int j = 0; j < n && r == TDN_OK; j++) {
@@ -95,16 +96,17 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
         rest[j] = tdn_transform_identity();
         rest[j].t = joint->offset;
         listed[j] = j; /* every joint, and skeleton order is sorted */
-        const double *base = joint->parent >= 0 ? position[joint->parent] : NULL; /* parents come first */
-        position[j][0] = (base ? base[0] : 0.0) + joint->offset.x;
-        position[j][1] = (base ? base[1] : 0.0) + joint->offset.y;
-        position[j][2] = (base ? base[2] : 0.0) + joint->offset.z;
+        const int parent = joint->parent; /* parents come first */
+        const double offset[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
+        reach[j] = (parent >= 0 ? reach[parent] : 0.0) +
+                   sqrt(offset[0] * offset[0] + offset[1] * offset[1] + offset[2] * offset[2]);
+        if (!(reach[j] <= TDN_IO__BVH_MAX_REACH))
+            r = tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, joint->line, "joint '%s' may lie %g from the origin, beyond %g",
+                                 joint->name, reach[j], TDN_IO__BVH_MAX_REACH);
         inverse_bind[j] = tdn_mat4_identity();
         for (int i = 0; i < 3; i++) {
+            position[j][i] = (parent >= 0 ? position[parent][i] : 0.0) + offset[i];
             inverse_bind[j].m[12 + i] = (float)-position[j][i];
-            if (!isfinite(inverse_bind[j].m[12 + i]))
-                r = tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, joint->line,
-                                     "joint '%s': the sum of OFFSETs down to it overflows a float", joint->name);
         }
     }
     tdn_skeleton_desc desc = { .joint_count = n, .names = names, .parents = parents, .rest_pose = rest,

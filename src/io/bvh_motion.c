@@ -84,23 +84,27 @@ static void turn(double q[4], int a, float degrees)
     memcpy(q, x, sizeof x);
 }
 
-/* One frame's values (row) into the take's keys at `frame`. */
-static tdn_result store_frame(const tdn_io__bvh *bvh, tdn_io__bvh_take *take, const float *row, int frame,
-                              long long line)
+/* One frame's values (row) into the take's keys at `frame`. reach (joint_count doubles) bounds
+ * each joint's distance from the origin: the sum of its chain's translation lengths. */
+static tdn_result store_frame(const tdn_io__bvh *bvh, tdn_io__bvh_take *take, const float *row, double *reach,
+                              int frame, long long line)
 {
     for (int j = 0; j < bvh->joint_count; j++) {
         const tdn_io__bvh_joint *joint = &bvh->joints[j];
         const float *values = row + joint->first_column;
+        float t[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
         if (take->translations[j]) {
-            float t[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
             for (int k = 0; k < joint->channel_count; k++)
                 if (joint->channels[k] < TDN_IO__BVH_XROTATION)
                     t[joint->channels[k]] = values[k] * bvh->scale;
-            if (!isfinite(t[0]) || !isfinite(t[1]) || !isfinite(t[2]))
-                return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, line,
-                                        "joint '%s': a position times the import scale overflows", joint->name);
             memcpy(take->translations[j] + (size_t)frame * 3, t, sizeof t);
         }
+        reach[j] = (joint->parent >= 0 ? reach[joint->parent] : 0.0) +
+                   sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
+        if (!(reach[j] <= TDN_IO__BVH_MAX_REACH)) /* NaN too: a position times the scale overflowed */
+            return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, line,
+                                    "joint '%s' may lie %g from the origin, beyond %g", joint->name, reach[j],
+                                    TDN_IO__BVH_MAX_REACH);
         if (take->rotations[j]) {
             double q[4] = { 0.0, 0.0, 0.0, 1.0 };
             for (int k = 0; k < joint->channel_count; k++)
@@ -182,7 +186,8 @@ static tdn_result end_header_line(tdn_io__bvh *bvh)
 }
 
 /* Reads up to `capacity` frames; *cut is set when the text ended inside a frame. */
-static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *row, int capacity, int *cut)
+static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *row, double *reach, int capacity,
+                             int *cut)
 {
     tdn_io__bvh_cursor *c = &bvh->at;
     const int columns = bvh->column_count;
@@ -212,7 +217,7 @@ static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *ro
         if (count < columns)
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, line, "%d values where the CHANNELS declare %d", count,
                                     columns);
-        tdn_result r = store_frame(bvh, take, row, take->frame_count, line);
+        tdn_result r = store_frame(bvh, take, row, reach, take->frame_count, line);
         if (r != TDN_OK)
             return r;
         take->frame_count++;
@@ -238,21 +243,23 @@ tdn_result tdn_io__bvh_read_frames(tdn_io__bvh *bvh, tdn_asset *asset, tdn_io__b
         if (fit < capacity)
             capacity = (int)fit;
     }
-    float *row = NULL;
+    /* One line's values and the joints' reach, reused for every line. */
+    const size_t line_bytes = sizeof(double) * (size_t)bvh->joint_count + sizeof(float) * (size_t)columns;
+    double *reach = NULL;
     if (columns > 0 && capacity > 0) {
         r = allocate_take(bvh, capacity, take);
         if (r == TDN_OK)
             r = fill_times(bvh, take->times, capacity);
-        row = r == TDN_OK ? tdn_io__bvh_scratch(bvh, sizeof(float) * (size_t)columns) : NULL;
-        if (r == TDN_OK && !row)
+        reach = r == TDN_OK ? tdn_io__bvh_scratch(bvh, line_bytes) : NULL;
+        if (r == TDN_OK && !reach)
             r = tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->frames_line, "out of memory for a motion line");
     }
     int cut = 0;
-    if (r == TDN_OK && columns > 0)
-        r = read_lines(bvh, take, row, capacity, &cut);
-    else if (r == TDN_OK)
+    if (r == TDN_OK && reach)
+        r = read_lines(bvh, take, (float *)(void *)(reach + bvh->joint_count), reach, capacity, &cut);
+    else if (r == TDN_OK && columns == 0)
         take->frame_count = declared; /* no channels: every frame is the rest pose, nothing to read */
-    tdn_io__bvh_scratch_free(bvh, row, sizeof(float) * (size_t)columns);
+    tdn_io__bvh_scratch_free(bvh, reach, line_bytes);
     if (r != TDN_OK)
         return r;
 
