@@ -258,9 +258,10 @@ static void layouts_line_ends_and_bom_read_the_same(void)
     variants[0] = owned[0] = with_line_ends(channel_mix, "\r\n");
     variants[1] = owned[1] = with_line_ends(channel_mix, "\r");
     variants[2] = owned[2] = with_line_ends(channel_mix, " \t\r\n\n"); /* blank lines between frames too */
-    /* Mixed endings, a byte-order mark, keywords and numbers split over lines and tabs. */
+    /* Mixed endings, a byte-order mark, keywords and numbers split over lines and tabs, channel
+     * names in any case. */
     variants[3] =
-        "\xEF\xBB\xBFHIERARCHY\r\nROOT\tRoot {\r\n OFFSET\n10\t20 30\r CHANNELS 3\nXrotation Yrotation\r\nZrotation\n"
+        "\xEF\xBB\xBFHIERARCHY\r\nROOT\tRoot {\r\n OFFSET\n10\t20 30\r CHANNELS 3\nXrotation YROTATION\r\nzrotation\n"
         " JOINT Six { OFFSET 1 2 3 CHANNELS 6 Zrotation Xposition Yrotation Zposition Yposition Xrotation\n"
         "  JOINT Moves { OFFSET 4 5 6 CHANNELS 3 Zposition Xposition Yposition End Site { OFFSET 9 9 9 } }\r\n"
         "  JOINT Partial { OFFSET 7 8 9 CHANNELS 2 Yposition Xrotation }  JOINT Still { OFFSET -1 -2 -3 } } }\n"

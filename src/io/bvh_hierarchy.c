@@ -2,7 +2,8 @@
  *
  * Grammar (tokens separated by any whitespace):
  *   HIERARCHY (ROOT name { body })+ MOTION
- *   body: OFFSET x y z, at most one CHANNELS n kind*n (n = 0..6, each kind at most once),
+ *   body: OFFSET x y z, at most one CHANNELS n kind*n (n = 0..6, each kind at most once;
+ *         kinds are Xposition .. Zrotation in any letter case),
  *         JOINT name { body }, End Site { OFFSET x y z }, in any order
  *   Frames: count  Frame Time: seconds
  * A joint's name is one token. Joints are read without recursion, so nesting depth costs no
