@@ -487,6 +487,18 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
     tdn_pose pose;
     tdn_pose_create(&pose, joints, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
+    /* Ancestors that the skin does not list get the inverted rest world as inverse bind: their
+     * palette entry at rest is the identity. */
+    tdn_pose_set_rest(&pose, skel);
+    tdn_model_space(skel, &pose, NULL, model);
+    for (int j = 0; j < joints; j++) {
+        int is_listed = 0;
+        for (int i = 0; i < tdn_asset_joint_count(asset); i++)
+            is_listed |= tdn_asset_joint(asset, i) == j;
+        tdn_mat4 palette = tdn_mat4_mul(&model[j], &tdn_skeleton_inverse_bind(skel)[j]);
+        for (int e = 0; !is_listed && e < 16; e++)
+            CHECK_NEAR(palette.m[e], e % 5 == 0, 1e-4 * (1 + fabs(model[j].m[12]) + fabs(model[j].m[13]) + fabs(model[j].m[14])));
+    }
     for (int a = 0; a < tdn_asset_clip_count(asset); a++) {
         const tdn_keyed_clip *clip = tdn_asset_clip(asset, a);
         const cJSON *anim = item(d.json, "animations", a);

@@ -59,7 +59,7 @@ static int invert_affine(const dmat4 *a, tdn_mat4 *out)
     *out = tdn_mat4_identity();
     for (int col = 0; col < 3; col++)
         for (int row = 0; row < 3; row++)
-            out->m[col * 4 + row] = (float)(c[row * 3 + col] / det);
+            out->m[col * 4 + row] = (float)(c[col * 3 + row] / det); /* adjugate: transposed cofactors */
     for (int row = 0; row < 3; row++) {
         double t = 0.0;
         for (int k = 0; k < 3; k++)
