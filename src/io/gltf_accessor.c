@@ -243,9 +243,15 @@ static tdn_result decode(tdn_gltf__doc *doc, const cJSON *json, const accessor_i
 tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *use, int components, unsigned formats,
                                    const float **values, int *count)
 {
+    tdn_gltf__decoded *cached = &doc->decoded[index];
+    if (cached->values && cached->components == components && (cached->format & formats)) {
+        *values = cached->values; /* read before, for the same kind of use */
+        *count = cached->count;
+        return TDN_OK;
+    }
     const cJSON *json = doc->accessors.items[index];
     tdn_gltf__path where;
-    snprintf(where, sizeof where, "accessors[%d]", index);
+    tdn_gltf__item(where, "", "accessors", index);
     uint64_t type = 0, n = 0;
     const char *type_text = NULL;
     tdn_result r = tdn_gltf__required_integer(doc, json, "componentType", 0, 65535, where, &type);
@@ -273,7 +279,6 @@ tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *us
                               index, type_text, normalized ? "normalized " : "", component_name((int)type),
                               type_name(components), expected);
     }
-    tdn_gltf__decoded *cached = &doc->decoded[index];
     if (!cached->values) {
         const uint64_t total = n * (uint64_t)components;
         if (total > doc->values_left)
@@ -294,6 +299,7 @@ tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *us
         cached->values = decoded;
         cached->count = (int)n;
         cached->components = components;
+        cached->format = format_of((int)type, normalized);
     }
     *values = cached->values;
     *count = cached->count;

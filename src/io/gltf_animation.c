@@ -212,11 +212,12 @@ typedef struct animation_scratch {
     int *target_used;        /* per node and path: 1 + the last animation that animated it */
 } animation_scratch;
 
-static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, int a, int c, const cJSON *channel,
-                               int sampler_count, animation_scratch *scratch, clip_parts *parts)
+static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, int a, const char *animation_where,
+                               int c, const cJSON *channel, int sampler_count, animation_scratch *scratch,
+                               clip_parts *parts)
 {
     tdn_gltf__path where, target_where, sampler_where;
-    snprintf(where, sizeof where, "animations[%d].channels[%d]", a, c);
+    tdn_gltf__item(where, animation_where, "channels", c);
     tdn_gltf__join(target_where, where, "target");
     if (!cJSON_IsObject(channel))
         return tdn_gltf__fail(doc, TDN_ERR_PARSE, where, "must be a JSON object");
@@ -253,7 +254,7 @@ static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene,
     if (path != PATH_WEIGHTS && node->joint < 0)
         return TDN_OK; /* outside the skeleton */
 
-    snprintf(sampler_where, sizeof sampler_where, "animations[%d].samplers[%d]", a, sampler_index);
+    tdn_gltf__item(sampler_where, animation_where, "samplers", sampler_index);
     sampler s;
     if ((r = read_sampler(doc, scratch->samplers[sampler_index], sampler_where, &s)) != TDN_OK)
         return r;
@@ -277,8 +278,8 @@ static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene,
 static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, tdn_asset *asset, int a,
                              animation_scratch *scratch)
 {
-    tdn_gltf__path where;
-    snprintf(where, sizeof where, "animations[%d]", a);
+    tdn_gltf__path where, sampler_where;
+    tdn_gltf__item(where, "", "animations", a);
     const cJSON *json = doc->animations.items[a], *channels = NULL, *samplers = NULL, *item;
     const char *name = NULL;
     tdn_result r = tdn_gltf__string(doc, json, "name", where, &name);
@@ -293,8 +294,8 @@ static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, t
     int sampler_count = 0, channel_count = 0;
     cJSON_ArrayForEach(item, samplers) {
         if (!cJSON_IsObject(item)) {
-            snprintf(where, sizeof where, "animations[%d].samplers[%d]", a, sampler_count);
-            return tdn_gltf__fail(doc, TDN_ERR_PARSE, where, "must be a JSON object");
+            tdn_gltf__item(sampler_where, where, "samplers", sampler_count);
+            return tdn_gltf__fail(doc, TDN_ERR_PARSE, sampler_where, "must be a JSON object");
         }
         sampler_count++;
     }
@@ -313,7 +314,7 @@ static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, t
         scratch->samplers[i++] = item;
     i = 0;
     cJSON_ArrayForEach(item, channels) {
-        if ((r = read_channel(doc, scene, a, i++, item, sampler_count, scratch, &parts)) != TDN_OK)
+        if ((r = read_channel(doc, scene, a, where, i++, item, sampler_count, scratch, &parts)) != TDN_OK)
             break;
     }
     if (r == TDN_OK) {

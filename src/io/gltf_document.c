@@ -286,9 +286,39 @@ void tdn_gltf__close(tdn_gltf__doc *doc)
 
 /* ---- typed lookups ---- */
 
+/* Paths are built for every channel, sampler and accessor, so they are appended by hand:
+ * snprintf took a fifth of the import time. */
+static size_t append(char *where, size_t at, const char *text)
+{
+    while (*text && at + 1 < sizeof(tdn_gltf__path))
+        where[at++] = *text++;
+    where[at] = '\0';
+    return at;
+}
+
 void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key)
 {
-    snprintf(where, sizeof(tdn_gltf__path), "%s%s%s", path, *path ? "." : "", key);
+    size_t at = append(where, 0, path);
+    if (at > 0)
+        at = append(where, at, ".");
+    append(where, at, key);
+}
+
+void tdn_gltf__item(tdn_gltf__path where, const char *path, const char *key, int index)
+{
+    char digits[16];
+    int n = 0;
+    unsigned v = (unsigned)index;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    tdn_gltf__join(where, path, key);
+    size_t at = append(where, strlen(where), "[");
+    while (n > 0) {
+        const char digit[2] = { digits[--n], '\0' };
+        at = append(where, at, digit);
+    }
+    append(where, at, "]");
 }
 
 tdn_result tdn_gltf__integer(const tdn_gltf__doc *doc, const cJSON *obj, const char *key, uint64_t min, uint64_t max,

@@ -43,6 +43,7 @@ typedef struct tdn_gltf__decoded {
     float *values;             /* count * components floats, NULL until first read */
     int count;
     int components;
+    unsigned format;           /* TDN_GLTF_FLOAT ... as stored */
 } tdn_gltf__decoded;
 
 typedef struct tdn_gltf__doc {
@@ -81,8 +82,11 @@ tdn_result tdn_gltf__warn(const tdn_gltf__doc *doc, tdn_asset *asset, const char
 #endif
     ;
 
-/* where = path + "." + key (just key when path is empty), cut to fit. */
+/* where = path + "." + key (just key when path is empty), cut to fit; where and path must not
+ * overlap. */
 void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key);
+/* where = path + "." + key + "[index]" (index >= 0), the same way. */
+void tdn_gltf__item(tdn_gltf__path where, const char *path, const char *key, int index);
 
 /* Typed lookups of obj[key]; `path` is obj's JSON path. A missing key leaves the output at
  * its "absent" value (given below) and succeeds, unless the lookup says it is required.
