@@ -62,7 +62,8 @@ enum {
     SPARSE_SHORT,   /* sparse values view shorter than its count */
     OFFSET_BEYOND,  /* byteOffset past the end of its view */
     THREE_WEIGHTS,  /* SCALAR x 3: not a whole number of targets for 2 keys */
-    INF_TIMES       /* SCALAR [0, inf] */
+    INF_TIMES,      /* SCALAR [0, inf] */
+    MANY_WEIGHTS    /* SCALAR x 2050 zeros: 1025 morph targets for 2 keys */
 };
 
 static void add_sparse(gltf_builder *b, int count, const unsigned char *indices, int index_count, int values_bytes)
@@ -110,6 +111,7 @@ static void build_everything(gltf_builder *b)
     gb_accessor(b, gb_view(b, vec3, 24, 0), 28, FLOAT, 0, 1, "VEC3", "");
     gb_floats(b, "SCALAR", 3, vec3);
     gb_floats(b, "SCALAR", 2, inf_times);
+    gb_accessor(b, -1, 0, FLOAT, 0, 2050, "SCALAR", "");
 }
 
 /* The document with `body` (nodes, animations ...) as base64 JSON; caller frees. */
@@ -349,6 +351,8 @@ static void wrong_accessor_types_counts_and_values(void)
                            "animations[0].samplers[0].output");
     EXPECT_CHANNEL_FAILURE("translation", TIMES, NAN_VEC3, "LINEAR", TDN_ERR_INVALID_DATA, "accessors[4]");
     EXPECT_CHANNEL_FAILURE("translation", INF_TIMES, TRANSLATIONS, "LINEAR", TDN_ERR_INVALID_DATA, "accessors[22]");
+    EXPECT_CHANNEL_FAILURE("weights", TIMES, MANY_WEIGHTS, "LINEAR", TDN_ERR_INVALID_DATA,
+                           "animations[0].samplers[0].output");
     EXPECT_CHANNEL_FAILURE("translation", TIMES, 99, "LINEAR", TDN_ERR_INVALID_DATA,
                            "animations[0].samplers[0].output");
 }

@@ -283,8 +283,9 @@ tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *us
         const uint64_t total = n * (uint64_t)components;
         if (total > doc->values_left)
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
-                                  "%llu elements exceed what tendon reads from one file (%llu values in all)",
-                                  (unsigned long long)n, (unsigned long long)TDN_GLTF_MAX_VALUES);
+                                  "%llu elements exceed what tendon decodes from a file of this size (%llu more "
+                                  "values)",
+                                  (unsigned long long)n, (unsigned long long)doc->values_left);
         accessor_info a = { index, (int)type, normalized, (int)n, components,
                             (uint64_t)component_size((int)type) * (uint64_t)components };
         float *decoded = malloc(sizeof(float) * (size_t)total);

@@ -133,6 +133,10 @@ static tdn_result add_weights(tdn_gltf__doc *doc, const tdn_gltf__node *node, co
         return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, s->output_where,
                               "%d weights are not a whole number of morph targets for %d keys%s", count,
                               s->key_count, per_key == 3 ? " of CUBICSPLINE" : "");
+    if (targets > TDN_GLTF_MAX_MORPH_TARGETS)
+        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, s->output_where,
+                              "%d morph targets; tendon reads at most %d per channel", targets,
+                              TDN_GLTF_MAX_MORPH_TARGETS);
     int mesh_target_count;
     tdn_result r = mesh_targets(doc, node->mesh, &mesh_target_count);
     if (r != TDN_OK)

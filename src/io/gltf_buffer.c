@@ -149,6 +149,8 @@ static tdn_result load_buffer(tdn_gltf__doc *doc, int index)
                               (unsigned long long)length, (unsigned long long)available);
     }
     buffer->size = length;
+    if (buffer->owned) /* decoded or read here: more data, more values it may hold */
+        doc->values_left += TDN_GLTF_VALUES_PER_BYTE * available;
     return TDN_OK;
 }
 

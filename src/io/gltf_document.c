@@ -230,7 +230,7 @@ tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t 
     memset(doc, 0, sizeof *doc);
     doc->err = err;
     doc->base_dir = base_dir;
-    doc->values_left = TDN_GLTF_MAX_VALUES;
+    doc->values_left = TDN_GLTF_BASE_VALUES + TDN_GLTF_VALUES_PER_BYTE * (uint64_t)size;
     const unsigned char *json = data;
     size_t json_size = size;
     tdn_result r = TDN_OK;

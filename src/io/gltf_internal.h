@@ -21,8 +21,14 @@
 
 #include "asset_internal.h"
 
-/* Decoded accessor values one file may hold in all (floats); more is refused as absurd. */
-#define TDN_GLTF_MAX_VALUES ((uint64_t)1 << 26)
+/* Accessor values (floats) one file may decode in all: this many, plus 4 per byte of its data
+ * (the file and the buffers it loads). Real files stay far below (every value comes from at
+ * least one byte); more is refused as absurd, so a small hostile file cannot make tendon
+ * decode gigabytes of zeros (accessors without a buffer view). */
+#define TDN_GLTF_BASE_VALUES ((uint64_t)1 << 22)
+#define TDN_GLTF_VALUES_PER_BYTE 4
+/* Morph targets one weights channel may animate. */
+#define TDN_GLTF_MAX_MORPH_TARGETS 1024
 
 /* Where text goes: as long as tdn_error's `where`. */
 typedef char tdn_gltf__path[128];
@@ -58,7 +64,7 @@ typedef struct tdn_gltf__doc {
     tdn_gltf__list nodes, accessors, buffer_views, buffers, meshes, skins, animations;
     tdn_gltf__buffer *buffer_data;     /* buffers.count */
     tdn_gltf__decoded *decoded;        /* accessors.count */
-    uint64_t values_left;              /* of TDN_GLTF_MAX_VALUES */
+    uint64_t values_left;              /* see TDN_GLTF_BASE_VALUES */
 } tdn_gltf__doc;
 
 /* ---- gltf_document.c ---- */
