@@ -218,27 +218,52 @@ static tdn_result read_chosen_skin(tdn_gltf__doc *doc, const tdn_gltf__scene *sc
 /* ---- the skeleton ---- */
 
 typedef struct skeleton_work {
+    int count;                /* nodes in the skeleton */
     int *desc_of_node;        /* description index of each node, or -1 */
     int *node_of_desc;
     const char **names;
     int *parents;
     tdn_transform *rest;
     tdn_mat4 *inverse_bind;
+    unsigned char *has_bind;  /* by description index: the skin gave its inverse bind */
     int *remap;
     int *skin_nodes;          /* chosen skin's joints */
     tdn_mat4 *skin_binds;
     dmat4 *world;
     unsigned char *world_done;
     int *stack;
-    unsigned char *is_listed;   /* by skeleton index */
+    unsigned char *is_listed; /* by skeleton index */
     int *listed;
 } skeleton_work;
 
 static void free_work(skeleton_work *w)
 {
     free(w->desc_of_node), free(w->node_of_desc), free(w->names), free(w->parents), free(w->rest);
-    free(w->inverse_bind), free(w->remap), free(w->skin_nodes), free(w->skin_binds), free(w->world);
-    free(w->world_done), free(w->stack), free(w->is_listed), free(w->listed);
+    free(w->inverse_bind), free(w->has_bind), free(w->remap), free(w->skin_nodes), free(w->skin_binds);
+    free(w->world), free(w->world_done), free(w->stack), free(w->is_listed), free(w->listed);
+}
+
+static int alloc_work(skeleton_work *w, int node_count, int skin_joints)
+{
+    const size_t slots = (size_t)node_count + 1, joints = (size_t)skin_joints + 1;
+    w->desc_of_node = malloc(sizeof(int) * slots);
+    w->node_of_desc = malloc(sizeof(int) * slots);
+    w->names = malloc(sizeof(char *) * slots);
+    w->parents = malloc(sizeof(int) * slots);
+    w->rest = malloc(sizeof(tdn_transform) * slots);
+    w->inverse_bind = malloc(sizeof(tdn_mat4) * slots);
+    w->has_bind = calloc(slots, 1);
+    w->remap = malloc(sizeof(int) * slots);
+    w->skin_nodes = malloc(sizeof(int) * joints);
+    w->skin_binds = malloc(sizeof(tdn_mat4) * joints);
+    w->world = malloc(sizeof(dmat4) * slots);
+    w->world_done = calloc(slots, 1);
+    w->stack = malloc(sizeof(int) * slots);
+    w->is_listed = calloc(slots, 1);
+    w->listed = malloc(sizeof(int) * slots);
+    return w->desc_of_node && w->node_of_desc && w->names && w->parents && w->rest && w->inverse_bind &&
+           w->has_bind && w->remap && w->skin_nodes && w->skin_binds && w->world && w->world_done && w->stack &&
+           w->is_listed && w->listed;
 }
 
 static tdn_result check_invertible(tdn_gltf__doc *doc, int node, const tdn_transform *x)
@@ -246,9 +271,81 @@ static tdn_result check_invertible(tdn_gltf__doc *doc, int node, const tdn_trans
     if (x->s.x != 0.0f && x->s.y != 0.0f && x->s.z != 0.0f)
         return TDN_OK;
     tdn_gltf__path where;
-    snprintf(where, sizeof where, "nodes[%d]", node);
+    tdn_gltf__item(where, "", "nodes", node);
     return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
                           "a skeleton node's scale has a zero component (its transform cannot be inverted)");
+}
+
+/* Numbers the skeleton's nodes in node order: the skin's joints and their ancestors, or every
+ * node without a skin. */
+static tdn_result select_nodes(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, int skin_joints, skeleton_work *w)
+{
+    const int n = scene->node_count;
+    for (int i = 0; i < n; i++)
+        w->desc_of_node[i] = scene->skin >= 0 ? -1 : 0; /* 0: in the skeleton, numbered below */
+    for (int k = 0; k < skin_joints; k++)
+        for (int i = w->skin_nodes[k]; i >= 0 && w->desc_of_node[i] < 0; i = scene->nodes[i].parent)
+            w->desc_of_node[i] = 0;
+    w->count = 0;
+    for (int i = 0; i < n; i++) {
+        if (w->desc_of_node[i] < 0)
+            continue;
+        if (w->count == TDN_MAX_JOINTS)
+            return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, "nodes", "the skeleton would have more than %d joints",
+                                  TDN_MAX_JOINTS);
+        tdn_result r = check_invertible(doc, i, &scene->nodes[i].rest);
+        if (r != TDN_OK)
+            return r;
+        w->desc_of_node[i] = w->count;
+        w->node_of_desc[w->count++] = i;
+    }
+    return TDN_OK;
+}
+
+/* Names, parents, rest transforms and inverse binds in description order (ancestors are all
+ * included, so every parent has a description index). */
+static tdn_result describe_nodes(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, int skin_joints, skeleton_work *w)
+{
+    for (int k = 0; k < skin_joints; k++) {
+        const int d = w->desc_of_node[w->skin_nodes[k]];
+        w->inverse_bind[d] = w->skin_binds[k];
+        w->has_bind[d] = 1;
+    }
+    for (int d = 0; d < w->count; d++) {
+        const int i = w->node_of_desc[d];
+        const tdn_gltf__node *node = &scene->nodes[i];
+        w->names[d] = node->name;
+        w->parents[d] = node->parent >= 0 ? w->desc_of_node[node->parent] : -1;
+        w->rest[d] = node->rest;
+        if (w->has_bind[d])
+            continue;
+        rest_world(scene, i, w->world, w->world_done, w->stack);
+        if (!invert_affine(&w->world[i], &w->inverse_bind[d])) {
+            tdn_gltf__path where;
+            tdn_gltf__item(where, "", "nodes", i);
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "the node's rest world matrix cannot be inverted");
+        }
+    }
+    return TDN_OK;
+}
+
+/* Each node's skeleton index, the skin's joints as skeleton indices, and the listed joints
+ * (the skin's, or all) in skeleton order. */
+static tdn_result list_joints(tdn_gltf__doc *doc, tdn_gltf__scene *scene, tdn_asset *asset, skeleton_work *w)
+{
+    for (int d = 0; d < w->count; d++)
+        scene->nodes[w->node_of_desc[d]].joint = w->remap[d];
+    for (int k = 0; k < scene->skin_joint_count; k++) {
+        scene->skin_joints[k] = scene->nodes[w->skin_nodes[k]].joint;
+        w->is_listed[scene->skin_joints[k]] = 1;
+    }
+    int listed = 0;
+    for (int j = 0; j < w->count; j++)
+        if (scene->skin < 0 || w->is_listed[j])
+            w->listed[listed++] = j;
+    if (tdn_io__asset_set_listed_joints(asset, w->listed, listed) != TDN_OK)
+        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, "skins", "out of memory for the listed joints");
+    return TDN_OK;
 }
 
 tdn_result tdn_gltf__build_skeleton(tdn_gltf__doc *doc, tdn_gltf__scene *scene, tdn_asset *asset, const char *skin)
@@ -259,100 +356,30 @@ tdn_result tdn_gltf__build_skeleton(tdn_gltf__doc *doc, tdn_gltf__scene *scene, 
     if (r != TDN_OK)
         return r;
     asset->chosen_skin = scene->skin;
-    const int n = scene->node_count;
-    const int skin_joints = scene->skin >= 0 ? asset->skin_joint_counts[scene->skin] : 0;
-    if (n == 0)
+    if (scene->node_count == 0)
         return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, "nodes", "the file has no nodes to make a skeleton of");
-
+    const int skin_joints = scene->skin >= 0 ? asset->skin_joint_counts[scene->skin] : 0;
     skeleton_work w = { 0 };
-    const size_t slots = (size_t)n + 1;
-    w.desc_of_node = malloc(sizeof(int) * slots);
-    w.node_of_desc = malloc(sizeof(int) * slots);
-    w.names = malloc(sizeof(char *) * slots);
-    w.parents = malloc(sizeof(int) * slots);
-    w.rest = malloc(sizeof(tdn_transform) * slots);
-    w.inverse_bind = malloc(sizeof(tdn_mat4) * slots);
-    w.remap = malloc(sizeof(int) * slots);
-    w.skin_nodes = malloc(sizeof(int) * ((size_t)skin_joints + 1));
-    w.skin_binds = malloc(sizeof(tdn_mat4) * ((size_t)skin_joints + 1));
-    w.world = malloc(sizeof(dmat4) * slots);
-    w.world_done = calloc(slots, 1);
-    w.stack = malloc(sizeof(int) * slots);
-    w.is_listed = calloc(slots, 1);
-    w.listed = malloc(sizeof(int) * slots);
     scene->skin_joints = malloc(sizeof(int) * ((size_t)skin_joints + 1));
-    if (!w.desc_of_node || !w.node_of_desc || !w.names || !w.parents || !w.rest || !w.inverse_bind || !w.remap ||
-        !w.skin_nodes || !w.skin_binds || !w.world || !w.world_done || !w.stack ||
-        !w.is_listed || !w.listed || !scene->skin_joints) {
+    if (!scene->skin_joints || !alloc_work(&w, scene->node_count, skin_joints)) {
         free_work(&w);
-        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, "nodes", "out of memory for %d nodes", n);
+        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, "nodes", "out of memory for %d nodes", scene->node_count);
     }
     scene->skin_joint_count = skin_joints;
-
-    /* Which nodes: the skin's joints and their ancestors, or every node. */
-    for (int i = 0; i < n; i++)
-        w.desc_of_node[i] = scene->skin >= 0 ? -1 : 0;
-    if (scene->skin >= 0) {
+    if (scene->skin >= 0)
         r = read_chosen_skin(doc, scene, scene->skin, w.skin_nodes, w.skin_binds);
-        for (int k = 0; r == TDN_OK && k < skin_joints; k++)
-            for (int i = w.skin_nodes[k]; i >= 0 && w.desc_of_node[i] < 0; i = scene->nodes[i].parent)
-                w.desc_of_node[i] = 0;
-    }
-    int count = 0;
-    for (int i = 0; r == TDN_OK && i < n; i++) {
-        if (w.desc_of_node[i] < 0)
-            continue;
-        if (count == TDN_MAX_JOINTS) {
-            r = tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, "nodes", "the skeleton would have more than %d joints",
-                               TDN_MAX_JOINTS);
-            break;
-        }
-        r = check_invertible(doc, i, &scene->nodes[i].rest);
-        w.desc_of_node[i] = count;
-        w.node_of_desc[count++] = i;
-    }
-    /* Rest data in description order (ancestors are all included, so parents map). */
-    for (int d = 0; r == TDN_OK && d < count; d++) {
-        const int i = w.node_of_desc[d];
-        const tdn_gltf__node *node = &scene->nodes[i];
-        w.names[d] = node->name;
-        w.parents[d] = node->parent >= 0 ? w.desc_of_node[node->parent] : -1;
-        w.rest[d] = node->rest;
-        rest_world(scene, i, w.world, w.world_done, w.stack);
-        if (!invert_affine(&w.world[i], &w.inverse_bind[d])) {
-            tdn_gltf__path where;
-            snprintf(where, sizeof where, "nodes[%d]", i);
-            r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "the node's rest world matrix cannot be inverted");
-        }
-    }
-    for (int k = 0; r == TDN_OK && k < skin_joints; k++)
-        w.inverse_bind[w.desc_of_node[w.skin_nodes[k]]] = w.skin_binds[k];
+    if (r == TDN_OK)
+        r = select_nodes(doc, scene, skin_joints, &w);
+    if (r == TDN_OK)
+        r = describe_nodes(doc, scene, skin_joints, &w);
     if (r == TDN_OK) {
-        tdn_skeleton_desc desc = { .joint_count = count, .names = w.names, .parents = w.parents,
+        tdn_skeleton_desc desc = { .joint_count = w.count, .names = w.names, .parents = w.parents,
                                    .rest_pose = w.rest, .inverse_bind = w.inverse_bind,
                                    .allocator = asset->allocator };
         r = tdn_skeleton_create(&desc, &asset->skeleton, w.remap, doc->err);
     }
-    if (r == TDN_OK) {
-        for (int d = 0; d < count; d++)
-            scene->nodes[w.node_of_desc[d]].joint = w.remap[d];
-        int listed = 0;
-        if (scene->skin >= 0) {
-            /* Listed joints in skeleton order: mark, then collect. */
-            for (int k = 0; k < skin_joints; k++) {
-                scene->skin_joints[k] = scene->nodes[w.skin_nodes[k]].joint;
-                w.is_listed[scene->skin_joints[k]] = 1;
-            }
-            for (int j = 0; j < count; j++)
-                if (w.is_listed[j])
-                    w.listed[listed++] = j;
-        } else {
-            for (int j = 0; j < count; j++)
-                w.listed[listed++] = j;
-        }
-        if (tdn_io__asset_set_listed_joints(asset, w.listed, listed) != TDN_OK)
-            r = tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, "skins", "out of memory for the listed joints");
-    }
+    if (r == TDN_OK)
+        r = list_joints(doc, scene, asset, &w);
     free_work(&w);
     return r;
 }
