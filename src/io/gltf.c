@@ -31,6 +31,7 @@ tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_
         r = tdn_gltf__build_skeleton(&doc, &scene, asset, options ? options->skin : NULL);
     if (r == TDN_OK)
         r = tdn_gltf__build_clips(&doc, &scene, asset);
+    tdn_gltf__drop_values(&doc);
     if (r == TDN_OK)
         r = tdn_gltf__build_meshes(&doc, &scene, asset);
     tdn_gltf__free_scene(&scene);

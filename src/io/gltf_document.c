@@ -221,6 +221,8 @@ static tdn_result parse_json(tdn_gltf__doc *doc, const unsigned char *text, size
     }
     if (!cJSON_IsObject(doc->json))
         return fail_at_byte(doc, TDN_ERR_PARSE, file_offset, "%s", "the JSON must be an object");
+    free(doc->json_text); /* the tree holds copies of its strings */
+    doc->json_text = NULL;
     return TDN_OK;
 }
 
@@ -264,12 +266,19 @@ tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t 
     return r;
 }
 
+void tdn_gltf__drop_values(tdn_gltf__doc *doc)
+{
+    for (int i = 0; doc->decoded && i < doc->accessors.count; i++) {
+        free(doc->decoded[i].values);
+        doc->decoded[i].values = NULL;
+    }
+}
+
 void tdn_gltf__close(tdn_gltf__doc *doc)
 {
     for (int i = 0; doc->buffer_data && i < doc->buffers.count; i++)
         free(doc->buffer_data[i].owned);
-    for (int i = 0; doc->decoded && i < doc->accessors.count; i++)
-        free(doc->decoded[i].values);
+    tdn_gltf__drop_values(doc);
     free(doc->buffer_data);
     free(doc->decoded);
     free(doc->nodes.items);

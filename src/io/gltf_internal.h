@@ -54,7 +54,7 @@ typedef struct tdn_gltf__decoded {
 
 typedef struct tdn_gltf__doc {
     tdn_error *err;
-    char *json_text;           /* a zero-terminated copy of the JSON, for cJSON */
+    char *json_text;           /* a zero-terminated copy of the JSON for cJSON, freed once parsed */
     cJSON *json;
     const unsigned char *bin;  /* the GLB BIN chunk, or NULL */
     uint64_t bin_size;
@@ -73,6 +73,9 @@ typedef struct tdn_gltf__doc {
 tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t size, const char *base_dir,
                           tdn_error *err);
 void tdn_gltf__close(tdn_gltf__doc *doc);
+/* Frees every decoded accessor (a step that has copied what it needs calls it, so the values
+ * of clips and meshes are not all held at once); they are decoded again if read again. */
+void tdn_gltf__drop_values(tdn_gltf__doc *doc);
 
 /* Fails with `code` at `where`; the message is printf-formatted. */
 tdn_result tdn_gltf__fail(const tdn_gltf__doc *doc, tdn_result code, const char *where, const char *fmt, ...)

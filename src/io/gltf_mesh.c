@@ -167,6 +167,7 @@ tdn_result tdn_gltf__build_meshes(tdn_gltf__doc *doc, const tdn_gltf__scene *sce
             if ((r = read_primitive(doc, scene, asset, m, p++, count, name && *name ? name : fallback, primitive)) !=
                 TDN_OK)
                 break;
+            tdn_gltf__drop_values(doc); /* copied into the asset */
         }
     }
     free(skinned);
