@@ -11,7 +11,7 @@ need cc gcc
 need make make
 need cmake cmake
 need ctest cmake
-need python3 python3   # the benchmark smoke test validates its JSON lines
+need python3 python3   # the benchmark smoke test and the CLI test read JSON
 need pkg-config pkgconf
 
 # libtendon_io parses JSON with cJSON.

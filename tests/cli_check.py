@@ -1,0 +1,154 @@
+"""The `tendon` command line against DESIGN section 5: help, exit codes, and the JSON of
+`info` and `sample` on small files written here, whose poses are worked out by hand below.
+Usage: cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
+import base64
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+
+TENDON, SCRATCH = sys.argv[1], sys.argv[2]
+os.makedirs(SCRATCH, exist_ok=True)
+failures = []
+
+
+def run(*args):
+    return subprocess.run([TENDON, *args], capture_output=True, text=True)
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAILED:", what, file=sys.stderr)
+
+
+def close(a, b, tol=1e-5):
+    return all(abs(x - y) <= tol for x, y in zip(a, b)) and len(a) == len(b)
+
+
+def write(name, content):
+    path = os.path.join(SCRATCH, name)
+    with open(path, "wb" if isinstance(content, bytes) else "w", newline="") as f:
+        f.write(content)
+    return path
+
+
+# ---- help and exit codes ----
+for args in (["--help"], ["info", "--help"], ["sample", "--help"], ["bench", "--help"]):
+    r = run(*args)
+    check(r.returncode == 0 and "usage" in r.stdout.lower(), f"tendon {' '.join(args)} prints its usage")
+check(run().returncode == 2, "no command: exit 2")
+check(run("frobnicate").returncode == 2, "unknown command: exit 2")
+check(run("info").returncode == 2, "info without a file: exit 2")
+check(run("info", os.path.join(SCRATCH, "missing.bvh")).returncode == 2, "a missing file: exit 2")
+check(run("sample", write("x.txt", "hello"), "--time", "0").returncode == 2, "not an animation file: exit 2")
+
+# ---- BVH: a root with 6 channels and a child with 3; hand-worked poses ----
+# Frame 0: root at (0, 10, 0), no rotation. Frame 1: root at (2, 10, 0), turned 90 degrees
+# about z; the child (OFFSET 0 5 0) turned 90 degrees about x. Frame Time 0.5: frame 1 at t = 0.5.
+BVH = ("HIERARCHY\r\nROOT hips\n{\n  OFFSET 0 10 0\n"
+       "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+       "  JOINT spine\n  {\n    OFFSET 0 5 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+       "    End Site\n    {\n      OFFSET 0 3 0\n    }\n  }\n}\n"
+       "MOTION\nFrames: 2\nFrame Time: 0.5\n0 10 0 0 0 0 0 0 0\n2 10 0 90 0 0 0 90 0\n")
+bvh = write("two_joints.bvh", BVH)
+r = run("info", bvh, "--json")
+check(r.returncode == 0, f"info on a small BVH: {r.stderr}")
+if r.returncode == 0:
+    info = json.loads(r.stdout)
+    check(info["format"] == "bvh", "format bvh")
+    check([(j["name"], j["parent"]) for j in info["skeleton"]["joints"]] == [("hips", -1), ("spine", 0)],
+          "BVH joints (End Site is not a joint)")
+    check(len(info["clips"]) == 1 and info["clips"][0]["name"] == "two_joints", "the clip is named after the file")
+    check(abs(info["clips"][0]["duration"] - 0.5) < 1e-6, "a take lasts (frames - 1) x Frame Time")
+    check(info["clips"][0]["channels"] == 9, "9 channel columns")
+
+r = run("sample", bvh, "--time", "0.5", "--space", "model", "--json")
+check(r.returncode == 0, f"sample a small BVH: {r.stderr}")
+if r.returncode == 0:
+    pose = json.loads(r.stdout)
+    hips, spine = pose["joints"]
+    # position channels replace the OFFSET: the root is at (2, 10, 0), not (2, 20, 0)
+    check(close(hips["t"], [2, 10, 0]), f"root position replaces its OFFSET: {hips['t']}")
+    # Rz(90) takes the child's offset (0, 5, 0) to (-5, 0, 0)
+    check(close(spine["t"], [-3, 10, 0]), f"child in model space: {spine['t']}")
+    h = math.sqrt(0.5)
+    check(close(hips["r"], [0, 0, h, h]) or close(hips["r"], [0, 0, -h, -h]), f"root rotation: {hips['r']}")
+    check(len(spine["matrix"]) == 16 and close(spine["matrix"][12:15], [-3, 10, 0]), "matrix translation")
+
+r = run("sample", bvh, "--time", "0.25", "--json")  # halfway: lerp translation, slerp rotation
+check(r.returncode == 0, "sample between BVH frames")
+if r.returncode == 0:
+    hips = json.loads(r.stdout)["joints"][0]
+    s, c = math.sin(math.radians(22.5)), math.cos(math.radians(22.5))
+    check(close(hips["t"], [1, 10, 0]), f"translations lerp: {hips['t']}")
+    check(close(hips["r"], [0, 0, s, c]), f"rotations slerp: {hips['r']}")
+
+r = run("sample", bvh, "--time", "7", "--scale", "0.01", "--json")  # clamped to the end, in metres
+if r.returncode == 0:
+    check(close(json.loads(r.stdout)["joints"][0]["t"], [0.02, 0.1, 0]), "--scale and clamping past the end")
+else:
+    check(False, f"sample with --scale: {r.stderr}")
+
+bad = write("bad.bvh", BVH.replace("  }\n}\nMOTION", "  }\nMOTION"))
+r = run("info", bad)
+check(r.returncode == 2 and "line" in r.stderr, f"a BVH missing a brace: exit 2 naming the line ({r.stderr.strip()})")
+
+# ---- glTF: a parent node (not a joint) above a two-joint skin; a clip turning the first
+# joint about z from 0 to 90 degrees over 1 s. At t = 0.5 the second joint is at
+# parent (0, 1, 0) + Rz(45) (0, 0.5, 0). Buffer: times, rotations, inverse binds. ----
+times = struct.pack("<2f", 0, 1)
+h = math.sqrt(0.5)
+rotations = struct.pack("<8f", 0, 0, 0, 1, 0, 0, h, h)
+ibm = struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1, 0, 1) + \
+    struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, -1.5, 0, 1)
+blob = times + rotations + ibm
+gltf = {
+    "asset": {"version": "2.0"},
+    "scene": 0, "scenes": [{"nodes": [0]}],
+    "nodes": [{"name": "rig", "translation": [0, 1, 0], "children": [1]},
+              {"name": "upper", "children": [2]},
+              {"translation": [0, 0.5, 0]}],
+    "skins": [{"joints": [2, 1], "inverseBindMatrices": 2}],
+    "animations": [{"channels": [{"sampler": 0, "target": {"node": 1, "path": "rotation"}}],
+                    "samplers": [{"input": 0, "output": 1, "interpolation": "LINEAR"}]}],
+    "buffers": [{"byteLength": len(blob),
+                 "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
+    "bufferViews": [{"buffer": 0, "byteOffset": 0, "byteLength": 8},
+                    {"buffer": 0, "byteOffset": 8, "byteLength": 32},
+                    {"buffer": 0, "byteOffset": 40, "byteLength": 128}],
+    "accessors": [{"bufferView": 0, "componentType": 5126, "count": 2, "type": "SCALAR", "min": [0], "max": [1]},
+                  {"bufferView": 1, "componentType": 5126, "count": 2, "type": "VEC4"},
+                  {"bufferView": 2, "componentType": 5126, "count": 2, "type": "MAT4"}],
+}
+small = write("small.gltf", json.dumps(gltf))
+r = run("info", small, "--json")
+check(r.returncode == 0, f"info on a small glTF: {r.stderr}")
+if r.returncode == 0:
+    info = json.loads(r.stdout)
+    check(info["format"] == "gltf", "format gltf")
+    check([(j["name"], j["parent"]) for j in info["skeleton"]["joints"]] == [("upper", -1), ("node_2", 0)],
+          f"skin joints parent-first, unnamed node named node_<i>: {info['skeleton']['joints']}")
+    check([c["name"] for c in info["clips"]] == ["animation_0"], "unnamed clip named animation_<i>")
+    check(abs(info["clips"][0]["duration"] - 1) < 1e-6 and info["clips"][0]["channels"] == 1, "clip duration, channels")
+    check(len(info["skins"]) == 1 and info["skins"][0]["name"] == "skin_0", "unnamed skin named skin_<i>")
+r = run("sample", small, "--time", "0.5", "--space", "model", "--json")
+check(r.returncode == 0, f"sample a small glTF: {r.stderr}")
+if r.returncode == 0:
+    joints = json.loads(r.stdout)["joints"]
+    s = math.sin(math.radians(45))
+    check(close(joints[0]["t"], [0, 1, 0]), f"the ancestor node's transform is part of model space: {joints[0]['t']}")
+    check(close(joints[1]["t"], [-0.5 * s, 1 + 0.5 * s, 0]), f"the second joint at t = 0.5: {joints[1]['t']}")
+r = run("sample", small, "--time", "0.5", "--clip", "nope")
+check(r.returncode == 2, "an unknown clip: exit 2")
+r = run("info", small, "--skin", "7")
+check(r.returncode == 2, "an unknown skin: exit 2")
+broken = dict(gltf, animations=[{"channels": [{"sampler": 3, "target": {"node": 1, "path": "rotation"}}],
+                                 "samplers": gltf["animations"][0]["samplers"]}])
+r = run("info", write("broken.gltf", json.dumps(broken)))
+check(r.returncode == 2 and "animations[0]" in r.stderr, f"a sampler index out of range names its path ({r.stderr.strip()})")
+
+print(f"{len(failures)} failed" if failures else "all CLI checks passed")
+sys.exit(1 if failures else 0)
