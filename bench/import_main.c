@@ -1,5 +1,6 @@
 /* tendon_bench_import: how long importing a file takes and how much memory it needs, beside
- * the floor of reading it (and, for BVH, of parsing every number in it with strtof).
+ * the floors of reading it and of reading and parsing its text: every number with strtof for
+ * BVH, the JSON (a GLB's JSON chunk) with cJSON, the parser tendon uses, for glTF.
  * Usage: tendon_bench_import [--json] FILE...
  * Times are medians over repeated loads; peak memory is the resident-set high-water mark of a
  * child process that does only that one thing (so the figures include the program itself,
@@ -11,10 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
+
 #include "bench_timing.h"
 #include "tendon/io.h"
 
-typedef enum step { STEP_READ, STEP_READ_STRTOF, STEP_IMPORT } step;
+typedef enum step { STEP_READ, STEP_READ_PARSE, STEP_IMPORT } step;
 
 typedef struct job {
     const char *path;
@@ -60,6 +63,38 @@ static double strtof_all(const char *text)
     return sum;
 }
 
+/* The JSON text of a glTF file: a GLB's first chunk, or the whole .gltf. */
+static const char *gltf_json(const char *data, size_t size, size_t *json_size)
+{
+    if (size >= 20 && memcmp(data, "glTF", 4) == 0) {
+        unsigned char b[4];
+        memcpy(b, data + 12, 4);
+        size_t length = (size_t)b[0] | (size_t)b[1] << 8 | (size_t)b[2] << 16 | (size_t)b[3] << 24;
+        *json_size = length <= size - 20 ? length : size - 20;
+        return data + 20;
+    }
+    *json_size = size;
+    return data;
+}
+
+static int is_gltf(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    return dot && (strcmp(dot, ".glb") == 0 || strcmp(dot, ".gltf") == 0);
+}
+
+/* The parsing floor: cJSON over a glTF's JSON, strtof over a BVH's numbers. 0 on failure. */
+static int parse_text(const char *path, const char *data, size_t size)
+{
+    if (!is_gltf(path))
+        return strtof_all(data) == strtof_all(data);
+    size_t json_size;
+    const char *json = gltf_json(data, size, &json_size);
+    cJSON *root = cJSON_ParseWithLength(json, json_size);
+    cJSON_Delete(root);
+    return root != NULL;
+}
+
 static void run_once(job *j)
 {
     size_t size = 0;
@@ -70,9 +105,9 @@ static void run_once(job *j)
         data = read_all(j->path, &size);
         j->failed |= data == NULL;
         break;
-    case STEP_READ_STRTOF:
+    case STEP_READ_PARSE:
         data = read_all(j->path, &size);
-        j->failed |= data == NULL || strtof_all(data) != strtof_all(data);
+        j->failed |= data == NULL || !parse_text(j->path, data, size);
         break;
     case STEP_IMPORT:
         j->failed |= tdn_asset_load(j->path, NULL, &asset, NULL) != TDN_OK;
@@ -117,8 +152,8 @@ static long peak_kib(job *j)
 static void usage(FILE *out)
 {
     fputs("usage: tendon_bench_import [--json] FILE...\n"
-          "  import time and peak memory of each glTF or BVH file, beside reading it and (the\n"
-          "  floor for a text format) reading it and parsing every number in it with strtof\n",
+          "  import time and peak memory of each glTF or BVH file, beside reading it and\n"
+          "  reading and parsing its text (glTF: its JSON with cJSON; BVH: its numbers with strtof)\n",
           out);
 }
 
@@ -146,16 +181,19 @@ static int measure_file(const char *path, int json)
             return 1;
         }
     }
+    const char *parser = is_gltf(path) ? "cJSON" : "strtof";
     if (json)
         printf("{\"workload\": \"import\", \"file\": \"%s\", \"median_ns\": %.0f, \"read_ns\": %.0f, "
-               "\"read_strtof_ns\": %.0f, \"peak_kib\": %ld, \"read_peak_kib\": %ld, \"read_strtof_peak_kib\": %ld}\n",
-               path, ns[STEP_IMPORT], ns[STEP_READ], ns[STEP_READ_STRTOF], kib[STEP_IMPORT], kib[STEP_READ],
-               kib[STEP_READ_STRTOF]);
+               "\"read_parse_ns\": %.0f, \"parser\": \"%s\", \"peak_kib\": %ld, \"read_peak_kib\": %ld, "
+               "\"read_parse_peak_kib\": %ld}\n",
+               path, ns[STEP_IMPORT], ns[STEP_READ], ns[STEP_READ_PARSE], parser, kib[STEP_IMPORT], kib[STEP_READ],
+               kib[STEP_READ_PARSE]);
     else
-        printf("%s\n  import %.3f ms: %.2fx reading it, %.2fx reading it and parsing its numbers with strtof;\n"
-               "  peak %ld KiB (reading: %ld KiB, reading and strtof: %ld KiB)\n",
-               path, ns[STEP_IMPORT] / 1e6, ns[STEP_IMPORT] / ns[STEP_READ], ns[STEP_IMPORT] / ns[STEP_READ_STRTOF],
-               kib[STEP_IMPORT], kib[STEP_READ], kib[STEP_READ_STRTOF]);
+        printf("%s\n  import %.3f ms: %.2fx reading it (%.3f ms), %.2fx reading it and parsing it with %s (%.3f ms);\n"
+               "  peak %ld KiB (reading: %ld KiB, reading and parsing: %ld KiB)\n",
+               path, ns[STEP_IMPORT] / 1e6, ns[STEP_IMPORT] / ns[STEP_READ], ns[STEP_READ] / 1e6,
+               ns[STEP_IMPORT] / ns[STEP_READ_PARSE], parser, ns[STEP_READ_PARSE] / 1e6, kib[STEP_IMPORT],
+               kib[STEP_READ], kib[STEP_READ_PARSE]);
     return 0;
 }
 
