@@ -12,6 +12,7 @@
 #include "player.h"
 #include "ease.h"
 #include "blend.h"
+#include "blend_space.h"
 #include "model_space.h"
 #include "ik.h"
 #include "skin.h"
