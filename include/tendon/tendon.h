@@ -16,5 +16,8 @@
 #include "model_space.h"
 #include "ik.h"
 #include "skin.h"
+#include "blend_space.h"
+#include "mirror.h"
+#include "graph.h"
 
 #endif

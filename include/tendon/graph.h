@@ -1,0 +1,242 @@
+/* tendon: blend trees driven by named parameters.
+ *
+ * A graph definition (tdn_graph) is a tree (or DAG) of nodes over runtime clips, built once from
+ * a description and shared read-only by any number of characters and threads. Each character
+ * owns a tdn_graph_instance: its parameter values, clip time cursors, switch cross-fades and
+ * sync-group phases, and the scratch poses evaluation needs, all allocated at creation.
+ *
+ * Per frame, tdn_graph_update(instance, dt) smooths the parameters, computes every node's
+ * weight from the root down (MechWarrior 4's blend manager: weights are multiplied down the
+ * hierarchy, so each clip ends with one global weight), advances every clip node's time
+ * (synchronized groups share a phase), and writes the flat list of (clip, time, weight)
+ * entries: duplicates of one clip at one time are merged, entries below the cull threshold are
+ * dropped (their clips' time still advances) and the rest renormalized. tdn_graph_evaluate then
+ * samples each entry once and blends them once (tdn_blend: base entries as weighted layers,
+ * entries under an additive node's difference input as additive layers). Neither allocates,
+ * reads files or takes locks; both are thread-safe for distinct instances.
+ *
+ * Flattening equals a recursive evaluation (blend the children's poses node by node) exactly
+ * for translations and scales; rotations differ by the renormalization a recursive nlerp makes
+ * at every level, which is second order in the angle between the inputs (tests bound it). An
+ * ADDITIVE node is exact at the top of a tree; below a blend its difference is applied on top
+ * of the whole base blend at the product of the weights above it, which is exact for
+ * translations and first-order for rotations and scales.
+ *
+ * Node weights (x below is a value: a parameter's current value or a constant):
+ *   CLIP        a leaf: a runtime clip played at `rate`, wrapped by `wrap`, starting at `start`
+ *               (a fraction of its duration), optionally mirrored (tdn_graph_desc.mirror).
+ *   BLEND2      inputs[0] at 1 - x, inputs[1] at x, x clamped to [0, 1].
+ *   BLENDN      input i at max(0, x_i) / sum; all zero: input 0.
+ *   SWITCH      input clamp(round(x), 0, n - 1) (a bool or int parameter); when the selection
+ *               changes the new input's weight rises linearly over `fade` seconds while the
+ *               others shrink in proportion (an interrupted fade continues from where it is).
+ *   ADDITIVE    inputs[0] (the base) at the node's weight; inputs[1] (a difference: additive
+ *               clips only) as additive layers at the node's weight times clamp(x, 0, 1).
+ *   TIME_SCALE  inputs[0], with every clip below it played x times as fast (x >= 0).
+ *   BLEND_SPACE inputs[i] is the blend space's sample i, weighted by tdn_blend_space_weights
+ *               at the position (one vector or float parameter, or one float per axis).
+ *   REST        the skeleton's rest pose.
+ *
+ * Sync groups: clip nodes naming the same sync group share a normalized phase. The group's
+ * cycle length is the weight-averaged length of its members (weights from this update), so
+ * walk (1.0 s) and run (0.6 s) blended at 50% both complete a cycle every 0.8 s and their
+ * feet stay in step at every weight. With markers (event names of the clips, such as
+ * "foot_down_l" and "foot_down_r"), the heaviest member leads: it plays at the group's
+ * cycle rate, and every follower is placed at the same fraction between the same markers (the
+ * n-th occurrence of a name maps to the n-th), which aligns cycles whose phases are not
+ * uniform; a follower without the leader's marker follows by phase. */
+#ifndef TENDON_GRAPH_H
+#define TENDON_GRAPH_H
+
+#include "base.h"
+#include "blend_space.h"
+#include "clip.h"
+#include "player.h"
+#include "pose.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TDN_MAX_GRAPH_NODES 1024
+#define TDN_MAX_GRAPH_PARAMS 256
+#define TDN_MAX_NODE_INPUTS 64
+#define TDN_MAX_PARAM_NAME 64
+
+/* ---- parameters ---- */
+
+typedef enum tdn_param_type {
+    TDN_PARAM_FLOAT = 0,
+    TDN_PARAM_INT,
+    TDN_PARAM_BOOL,
+    TDN_PARAM_TRIGGER, /* a bool that is true for the one update after it is fired */
+    TDN_PARAM_VEC2,
+    TDN_PARAM_VEC3
+} tdn_param_type;
+
+typedef struct tdn_param_desc {
+    const char *name;      /* required, unique, at most TDN_MAX_PARAM_NAME - 1 bytes */
+    tdn_param_type type;
+    float value[3];        /* initial value (ints and bools as whole numbers) */
+    /* FLOAT and vectors: when > 0, the value the graph uses follows what is set through a
+     * critically damped spring that covers half of a step change in exactly `half_life`
+     * seconds (0.94% of it is left after 4 half-lives), so a blend-space position glides
+     * instead of jumping. 0: the value is used as set. */
+    float half_life;
+} tdn_param_desc;
+
+/* ---- nodes ---- */
+
+typedef enum tdn_node_type {
+    TDN_NODE_CLIP = 0,
+    TDN_NODE_BLEND2,
+    TDN_NODE_BLENDN,
+    TDN_NODE_SWITCH,
+    TDN_NODE_ADDITIVE,
+    TDN_NODE_TIME_SCALE,
+    TDN_NODE_BLEND_SPACE,
+    TDN_NODE_REST
+} tdn_node_type;
+
+/* A number a node reads: the named parameter's current value (a FLOAT, INT, BOOL or TRIGGER;
+ * for a vector, its first component), or `constant` when param is NULL. */
+typedef struct tdn_node_value {
+    const char *param;
+    float constant;
+} tdn_node_value;
+
+typedef struct tdn_node_desc {
+    tdn_node_type type;
+    const char *name;            /* optional: names the node in errors and the flat list */
+    const int *inputs;           /* node indices: 2 for BLEND2 and ADDITIVE, 1 for TIME_SCALE,
+                                  * 1..TDN_MAX_NODE_INPUTS for BLENDN, SWITCH, BLEND_SPACE */
+    int input_count;
+    /* BLEND2 weight, SWITCH selector, ADDITIVE weight, TIME_SCALE factor. */
+    tdn_node_value value;
+    const tdn_node_value *values; /* BLENDN: one per input */
+    /* CLIP */
+    int clip;                    /* index into tdn_graph_desc.clips */
+    float rate;                  /* playback rate; 0 means 1 (a TIME_SCALE node can stop it) */
+    tdn_wrap wrap;               /* CLAMP (the zero default), LOOP or PINGPONG; synced clips loop */
+    float start;                 /* start offset as a fraction of the duration, [0, 1) */
+    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror */
+    const char *sync_group;      /* NULL: plays on its own */
+    /* SWITCH */
+    float fade;                  /* cross-fade seconds when the selection changes; 0: a cut */
+    /* BLEND_SPACE: the space (not owned; must outlive the graph) and where the point comes
+     * from: `position` (a FLOAT for a 1D space, a VEC2/VEC3 of the space's dimensions) or
+     * `axes` (one FLOAT parameter per dimension). */
+    const tdn_blend_space *space;
+    const char *position;
+    const char *const *axes;
+} tdn_node_desc;
+
+/* A sync group's markers: event names of its clips (see the top of this file). */
+typedef struct tdn_sync_group_desc {
+    const char *name;
+    const char *const *markers;
+    int marker_count;
+} tdn_sync_group_desc;
+
+typedef struct tdn_graph_desc {
+    const tdn_skeleton *skeleton;          /* required; clips must have its joint count */
+    const tdn_clip *const *clips;          /* not owned; must outlive the graph */
+    int clip_count;
+    const tdn_param_desc *params;
+    int param_count;
+    const tdn_node_desc *nodes;
+    int node_count;
+    int root;                              /* the node whose pose the graph outputs */
+    /* Sync groups named by nodes but not listed here sync by phase alone. */
+    const tdn_sync_group_desc *sync_groups;
+    int sync_group_count;
+    /* Each joint's mirror partner (itself for a centre joint), required when a clip node
+     * mirrors: see tdn_mirror_table_from_names in mirror.h. Copied. */
+    const int *mirror;
+    /* Flat-list entries whose weight is below this are dropped: 0 means 0.01; a negative
+     * value keeps every entry with a weight above 0. */
+    float cull_threshold;
+    tdn_allocator allocator;
+} tdn_graph_desc;
+
+typedef struct tdn_graph tdn_graph;
+typedef struct tdn_graph_instance tdn_graph_instance;
+
+/* Builds a graph definition: resolves parameter names, checks node types, input counts and
+ * indices, cycles, that the root reaches every clip of an additive difference only through
+ * additive clips (and other clips never), blend-space dimensions against their position,
+ * sync-group members loop, and the mirror table. On failure *out is NULL, nothing stays
+ * allocated and `err` names the node ("nodes[3] 'walk'"), parameter or clip. Not for the
+ * frame loop. */
+TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_error *err);
+TDN_API void tdn_graph_destroy(tdn_graph *graph);
+TDN_API int tdn_graph_node_count(const tdn_graph *graph);
+TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node); /* "" when unnamed */
+TDN_API int tdn_graph_param_count(const tdn_graph *graph);
+/* A parameter's handle (its index), or -1: resolve names once, set values by handle. */
+TDN_API int tdn_graph_param_find(const tdn_graph *graph, const char *name);
+TDN_API const char *tdn_graph_param_name(const tdn_graph *graph, int param);
+TDN_API tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param);
+
+/* ---- instances ---- */
+
+/* Bytes an instance of this graph needs, for tdn_graph_instance_init. */
+TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
+/* An instance in caller memory (aligned to 64 bytes, at least tdn_graph_instance_bytes), at
+ * the parameters' initial values with every clip at its start. Release it by dropping the
+ * memory (tdn_graph_instance_destroy is for created ones only). */
+TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes,
+                                           tdn_graph_instance **out);
+/* The same in memory from `allocator` (NULL: malloc). */
+TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, const tdn_allocator *allocator,
+                                             tdn_graph_instance **out);
+TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
+TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
+
+/* Setting parameters (by handle; TDN_ERR_ARGUMENT for a bad handle, a type that does not
+ * take the value, or a non-finite number; the value is then unchanged). A smoothed parameter
+ * glides towards what is set. Ints and bools are stored as whole numbers. */
+TDN_API tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value);
+TDN_API tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value);
+TDN_API tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value);
+TDN_API tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param);
+/* A VEC2 takes 2 floats, a VEC3 3. */
+TDN_API tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value);
+/* The same by name (a lookup per call: resolve handles for per-frame use). */
+TDN_API tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value);
+/* The value nodes read (after smoothing), component `component` (0 for scalars). */
+TDN_API float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component);
+
+/* One entry of the flat list. `clip` is the index into the description's clips, or -1 for
+ * the rest pose. `node` is the first clip node that contributed it. Weights of base entries
+ * sum to 1; an additive entry's weight scales its difference. */
+typedef struct tdn_graph_entry {
+    int clip;
+    int node;
+    float time;
+    float weight;
+    int additive;
+    int mirror;
+} tdn_graph_entry;
+
+/* Advances the instance by dt seconds (>= 0; a negative or non-finite dt counts as 0): see
+ * the top of this file. Fired triggers are cleared at the end. */
+TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt);
+/* Samples and blends the flat list of the last update into `out` (the skeleton's joint
+ * count). Before any update, the list is that of a zero-length update. */
+TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out);
+/* The flat list of the last update (valid until the next one), and its length. */
+TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
+/* How many entries the last update culled, and their total weight before renormalizing. */
+TDN_API int tdn_graph_culled(const tdn_graph_instance *instance, float *culled_weight);
+/* A clip node's time (seconds), or -1 for a node that is not a clip. */
+TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
+/* A node's global weight in the last update (what the flat list was built from, before
+ * culling and merging). */
+TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,230 @@
+/* tendon core: a character's graph instance: its memory, its start, and setting parameters. */
+#include "graph_internal.h"
+#include "internal.h"
+
+/* Places the instance's arrays after its struct; with base NULL only measures. */
+size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base)
+{
+    size_t at = tdn__align_up(sizeof(tdn_graph_instance), 64);
+#define PLACE(field, count, align)                                            \
+    do {                                                                      \
+        at = tdn__align_up(at, align);                                        \
+        if (base)                                                             \
+            instance->field = (void *)(base + at);                            \
+        at += sizeof *instance->field * (size_t)(count);                      \
+    } while (0)
+    PLACE(params, g->param_count, 16);
+    PLACE(node_weight, g->node_count, 16);
+    PLACE(node_rate, g->node_count, 16);
+    PLACE(players, g->clip_node_count, 16);
+    PLACE(switch_weights, g->switch_weight_count, 16);
+    PLACE(groups, g->group_count, 16);
+    PLACE(entries, g->entry_capacity, 16);
+    PLACE(poses, g->entry_capacity, 16);
+    PLACE(layers, g->entry_capacity, 16);
+    PLACE(additives, g->entry_capacity, 16);
+#undef PLACE
+    size_t pose_bytes = tdn_pose_bytes(g->joint_count);
+    for (int k = 0; k <= g->entry_capacity; k++) {
+        at = tdn__align_up(at, TDN_POSE_ALIGN);
+        if (base) {
+            tdn_pose *pose = k < g->entry_capacity ? &instance->poses[k] : &instance->rest;
+            tdn_pose_init(pose, g->joint_count, base + at, pose_bytes);
+        }
+        at += pose_bytes;
+    }
+    return at;
+}
+
+size_t tdn_graph_instance_bytes(const tdn_graph *graph) { return graph ? graph->instance_bytes : 0; }
+
+static void start(tdn_graph_instance *in)
+{
+    const tdn_graph *g = in->graph;
+    for (int p = 0; p < g->param_count; p++) {
+        tdn__param_state *s = &in->params[p];
+        for (int c = 0; c < 3; c++) {
+            s->target[c] = s->value[c] = g->params[p].initial[c];
+            s->velocity[c] = 0.0f;
+        }
+        s->fired = 0;
+    }
+    for (int k = 0; k < g->clip_node_count; k++) {
+        const tdn__node *n = &g->nodes[g->clip_nodes[k]];
+        float duration = tdn_clip_duration(g->clips[n->clip]);
+        in->players[k] = tdn_player_make(duration, n->wrap);
+        tdn_player_set_time(&in->players[k], n->start * duration);
+    }
+    for (int k = 0; k < g->group_count; k++) {
+        in->groups[k].phase = 0.0f;
+        in->groups[k].leader = -1;
+    }
+    tdn_pose_set_rest(&in->rest, g->skeleton);
+    tdn__graph_switches_reset(in);
+    /* The flat list of a zero-length step, so evaluate works before the first update. */
+    tdn__graph_weights(in);
+    tdn__graph_flatten(in);
+}
+
+tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out)
+{
+    if (!out)
+        return TDN_ERR_ARGUMENT;
+    *out = NULL;
+    if (!graph || !memory || ((uintptr_t)memory & 63) != 0)
+        return TDN_ERR_ARGUMENT;
+    if (bytes < graph->instance_bytes)
+        return TDN_ERR_OUT_OF_MEMORY;
+    memset(memory, 0, graph->instance_bytes);
+    tdn_graph_instance *in = memory;
+    tdn__graph_instance_layout(graph, in, memory);
+    in->graph = graph;
+    in->bytes = graph->instance_bytes;
+    start(in);
+    *out = in;
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_instance_create(const tdn_graph *graph, const tdn_allocator *allocator, tdn_graph_instance **out)
+{
+    if (!out)
+        return TDN_ERR_ARGUMENT;
+    *out = NULL;
+    if (!graph)
+        return TDN_ERR_ARGUMENT;
+    tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
+    void *memory = tdn__alloc(&a, graph->instance_bytes, 64);
+    if (!memory)
+        return TDN_ERR_OUT_OF_MEMORY;
+    tdn_result r = tdn_graph_instance_init(graph, memory, graph->instance_bytes, out);
+    if (r != TDN_OK) {
+        tdn__free(&a, memory, graph->instance_bytes);
+        return r;
+    }
+    (*out)->allocator = a;
+    (*out)->created = 1;
+    return TDN_OK;
+}
+
+void tdn_graph_instance_destroy(tdn_graph_instance *instance)
+{
+    if (instance && instance->created) {
+        tdn_allocator a = instance->allocator;
+        tdn__free(&a, instance, instance->bytes);
+    }
+}
+
+const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance) { return instance ? instance->graph : NULL; }
+
+/* The parameter's state when `param` is a handle of one of `types` (a bit per type). */
+static tdn__param_state *settable(tdn_graph_instance *in, int param, unsigned types)
+{
+    if (!in || param < 0 || param >= in->graph->param_count || !(types & (1u << in->graph->params[param].type)))
+        return NULL;
+    return &in->params[param];
+}
+
+static void set_scalar(tdn_graph_instance *in, int param, tdn__param_state *s, float v)
+{
+    s->target[0] = v;
+    if (in->graph->params[param].half_life <= 0.0f)
+        s->value[0] = v;
+}
+
+tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value)
+{
+    tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_FLOAT);
+    if (!s || !tdn__finite(value))
+        return TDN_ERR_ARGUMENT;
+    set_scalar(instance, param, s, value);
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value)
+{
+    tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_INT);
+    if (!s)
+        return TDN_ERR_ARGUMENT;
+    set_scalar(instance, param, s, (float)value);
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value)
+{
+    tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_BOOL);
+    if (!s)
+        return TDN_ERR_ARGUMENT;
+    set_scalar(instance, param, s, value ? 1.0f : 0.0f);
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param)
+{
+    tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_TRIGGER);
+    if (!s)
+        return TDN_ERR_ARGUMENT;
+    s->target[0] = s->value[0] = 1.0f;
+    s->fired = 1;
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value)
+{
+    tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_VEC2 | 1u << TDN_PARAM_VEC3);
+    if (!s || !value)
+        return TDN_ERR_ARGUMENT;
+    const tdn__param *p = &instance->graph->params[param];
+    for (int c = 0; c < p->components; c++)
+        if (!tdn__finite(value[c]))
+            return TDN_ERR_ARGUMENT;
+    for (int c = 0; c < p->components; c++) {
+        s->target[c] = value[c];
+        if (p->half_life <= 0.0f)
+            s->value[c] = value[c];
+    }
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value)
+{
+    return instance ? tdn_graph_set_float(instance, tdn_graph_param_find(instance->graph, name), value)
+                    : TDN_ERR_ARGUMENT;
+}
+
+float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component)
+{
+    if (!instance || param < 0 || param >= instance->graph->param_count || component < 0 || component > 2)
+        return 0.0f;
+    return instance->params[param].value[component];
+}
+
+float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v)
+{
+    return v.param < 0 ? v.constant : instance->params[v.param].value[0];
+}
+
+int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries)
+{
+    if (entries)
+        *entries = instance ? instance->entries : NULL;
+    return instance ? instance->entry_count : 0;
+}
+
+int tdn_graph_culled(const tdn_graph_instance *instance, float *culled_weight)
+{
+    if (culled_weight)
+        *culled_weight = instance ? instance->culled_weight : 0.0f;
+    return instance ? instance->culled : 0;
+}
+
+float tdn_graph_clip_time(const tdn_graph_instance *instance, int node)
+{
+    if (!instance || node < 0 || node >= instance->graph->node_count || instance->graph->nodes[node].clip_slot < 0)
+        return -1.0f;
+    return instance->players[instance->graph->nodes[node].clip_slot].time;
+}
+
+float tdn_graph_node_weight(const tdn_graph_instance *instance, int node)
+{
+    return instance && node >= 0 && node < instance->graph->node_count ? instance->node_weight[node] : 0.0f;
+}

@@ -1,0 +1,140 @@
+/* tendon core: switch cross-fades, and every node's global weight and playback rate from the
+ * root down (weights multiply down the hierarchy). */
+#include "graph_internal.h"
+#include "internal.h"
+
+static int switch_selection(const tdn_graph_instance *in, const tdn__node *n)
+{
+    float x = tdn__graph_value(in, n->value);
+    if (!(x > 0.0f))
+        return 0; /* NaN too */
+    return x >= (float)(n->input_count - 1) ? n->input_count - 1 : (int)lroundf(x);
+}
+
+void tdn__graph_switches_reset(tdn_graph_instance *instance)
+{
+    const tdn_graph *g = instance->graph;
+    for (int i = 0; i < g->node_count; i++) {
+        const tdn__node *n = &g->nodes[i];
+        if (n->type != TDN_NODE_SWITCH)
+            continue;
+        int selected = switch_selection(instance, n);
+        for (int k = 0; k < n->input_count; k++)
+            instance->switch_weights[n->switch_slot + k] = k == selected ? 1.0f : 0.0f;
+    }
+}
+
+/* The selected input gains dt / fade; the others share what is left in their current
+ * proportions, so an interrupted fade carries on from where it is and weights sum to 1. */
+void tdn__graph_switches_advance(tdn_graph_instance *instance, float dt)
+{
+    const tdn_graph *g = instance->graph;
+    for (int i = 0; i < g->node_count; i++) {
+        const tdn__node *n = &g->nodes[i];
+        if (n->type != TDN_NODE_SWITCH)
+            continue;
+        float *w = instance->switch_weights + n->switch_slot;
+        int selected = switch_selection(instance, n);
+        float gain = n->fade > 0.0f ? dt / n->fade : 1.0f;
+        float target = w[selected] + gain < 1.0f ? w[selected] + gain : 1.0f;
+        float others = 0.0f;
+        for (int k = 0; k < n->input_count; k++)
+            others += k == selected ? 0.0f : w[k];
+        float keep = others > 0.0f ? (1.0f - target) / others : 0.0f;
+        for (int k = 0; k < n->input_count; k++)
+            w[k] = k == selected ? (others > 0.0f ? target : 1.0f) : w[k] * keep;
+    }
+}
+
+/* Adds a parent's share to an input. The rate kept is the weight-averaged rate over the
+ * parents that give it weight; an input with no weight keeps the last parent's rate (its
+ * clips still advance). */
+static void give(tdn_graph_instance *in, int child, float weight, float rate)
+{
+    float *w = &in->node_weight[child], *r = &in->node_rate[child];
+    if (weight > 0.0f) {
+        *r = *w > 0.0f ? *r + weight * rate : weight * rate;
+        *w += weight;
+    } else if (*w == 0.0f) {
+        *r = rate;
+    }
+}
+
+static int blend_space_point(const tdn_graph_instance *in, const tdn__node *n, float *point)
+{
+    const tdn_graph *g = in->graph;
+    int dims = tdn_blend_space_dimensions(n->space);
+    if (n->axis_count == 1) {
+        const float *v = in->params[g->axes[n->first_axis]].value;
+        for (int d = 0; d < dims; d++)
+            point[d] = v[d];
+    } else {
+        for (int d = 0; d < dims; d++)
+            point[d] = in->params[g->axes[n->first_axis + d]].value[0];
+    }
+    return dims;
+}
+
+static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, float r)
+{
+    const tdn_graph *g = in->graph;
+    const int *inputs = g->inputs + n->first_input;
+    float x, share[TDN_MAX_NODE_INPUTS > TDN_MAX_BLEND_SPACE_SAMPLES ? TDN_MAX_NODE_INPUTS : TDN_MAX_BLEND_SPACE_SAMPLES];
+    switch (n->type) {
+    case TDN_NODE_BLEND2:
+        x = tdn__clamp01(tdn__graph_value(in, n->value));
+        give(in, inputs[0], w * (1.0f - x), r);
+        give(in, inputs[1], w * x, r);
+        break;
+    case TDN_NODE_BLENDN: {
+        float sum = 0.0f;
+        for (int k = 0; k < n->input_count; k++) {
+            float v = tdn__graph_value(in, g->values[n->first_value + k]);
+            share[k] = v > 0.0f && v < INFINITY ? v : 0.0f;
+            sum += share[k];
+        }
+        for (int k = 0; k < n->input_count; k++)
+            give(in, inputs[k], sum > 0.0f ? w * share[k] / sum : (k == 0 ? w : 0.0f), r);
+        break;
+    }
+    case TDN_NODE_SWITCH:
+        for (int k = 0; k < n->input_count; k++)
+            give(in, inputs[k], w * in->switch_weights[n->switch_slot + k], r);
+        break;
+    case TDN_NODE_ADDITIVE:
+        give(in, inputs[0], w, r);
+        give(in, inputs[1], w * tdn__clamp01(tdn__graph_value(in, n->value)), r);
+        break;
+    case TDN_NODE_TIME_SCALE:
+        x = tdn__graph_value(in, n->value);
+        give(in, inputs[0], w, r * (x > 0.0f && x < INFINITY ? x : 0.0f));
+        break;
+    case TDN_NODE_BLEND_SPACE: {
+        float point[TDN_MAX_BLEND_SPACE_DIMENSIONS];
+        blend_space_point(in, n, point);
+        tdn_blend_space_weights(n->space, point, share); /* a NaN point: all on sample 0 */
+        for (int k = 0; k < n->input_count; k++)
+            give(in, inputs[k], w * share[k], r);
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+void tdn__graph_weights(tdn_graph_instance *instance)
+{
+    const tdn_graph *g = instance->graph;
+    for (int i = 0; i < g->node_count; i++) {
+        instance->node_weight[i] = 0.0f;
+        instance->node_rate[i] = 1.0f;
+    }
+    instance->node_weight[g->root] = 1.0f;
+    for (int k = 0; k < g->order_count; k++) {
+        int i = g->order[k];
+        float w = instance->node_weight[i];
+        if (w > 0.0f && i != g->root)
+            instance->node_rate[i] /= w; /* from the weighted sum to the average */
+        distribute(instance, &g->nodes[i], w, instance->node_rate[i]);
+    }
+}
