@@ -36,7 +36,9 @@
 extern "C" {
 #endif
 
-typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2 } tdn_asset_format;
+/* TDN_FORMAT_GENERATED: made by a generator rather than read from a file (tdn_humanoid_create,
+ * humanoid.h). */
+typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2, TDN_FORMAT_GENERATED = 3 } tdn_asset_format;
 
 typedef struct tdn_import_options {
     const char *skin;        /* glTF: a skin's name or decimal index; NULL: the first skin */

@@ -1,0 +1,90 @@
+/* tendon io: a character of tendon's own (libtendon_io).
+ *
+ * tdn_humanoid_create generates a humanoid skeleton and a set of looping locomotion clips whose
+ * properties are known exactly, so that examples, tests and graph documents have a character on
+ * every fresh clone, with no asset files. The result is an ordinary tdn_asset (format
+ * TDN_FORMAT_GENERATED, every joint listed, one keyed clip per motion, no skins or meshes yet):
+ * everything that works on a loaded file works on it. Generation is deterministic (same desc,
+ * same bits on the same build) and every value is finite, every rotation a unit quaternion.
+ *
+ * Conventions (glTF's): metres and seconds, +Y up, the character faces +Z, right-handed, so its
+ * left is +X and its right -X. A rotation by a positive angle about +Y turns the character to
+ * its left (counterclockwise seen from above).
+ *
+ * Skeleton: 67 joints, rest rotations all identity, rest translations the offsets from the
+ * parent (a T-pose: arms along +-X, legs straight down), left/right joints mirror images
+ * across the x = 0 plane. At height 1.8 the offsets are exactly those of the benchmarks' S67
+ * (bench/bench_skeletons.c); every length scales with height / 1.8. Parent-before-child order:
+ *   root                          on the ground at the origin; carries the root motion
+ *   pelvis                        0.95 m up (at height 1.8)
+ *   spine_01 .. spine_05, neck_01, neck_02, head, jaw, eye_l, eye_r
+ *   per side s in l, r:  clavicle_s, upperarm_s, lowerarm_s, hand_s,
+ *                        thumb_01_s, thumb_02_s, thumb_03_s,
+ *                        F_metacarpal_s, F_01_s, F_02_s, F_03_s  for F in index, middle, ring, pinky
+ *   per side s in l, r:  thigh_s, calf_s, foot_s (the ankle, 0.06 m above the ground at rest),
+ *                        toe_s (the ball of the foot, 0.01 m above the ground)
+ *
+ * Clips (keyed, LINEAR keys evenly spaced: N key intervals per cycle, N the smallest even
+ * number at or above cycle * sample_rate (forgiving float rounding), at least 8; the last key
+ * is the first pose with the root advanced by one cycle, so each clip loops):
+ *   idle            3 s, breathing and a slight sway, no root motion
+ *   walk_forward    walk_cycle, root moves +Z at walk_speed
+ *   run_forward     run_cycle,  root moves +Z at run_speed
+ *   walk_backward   walk_cycle, root moves -Z at walk_speed
+ *   strafe_left     walk_cycle, root moves +X at walk_speed (facing stays +Z)
+ *   strafe_right    walk_cycle, root moves -X at walk_speed
+ *   turn_left       walk_cycle, in place, root turns about +Y at +90 degrees/s (+pi/2 rad/s)
+ *   turn_right      walk_cycle, in place, root turns about +Y at -90 degrees/s
+ * Root motion lives in the root joint's own tracks (translation along the ground, rotation
+ * about +Y), so model space from tdn_model_space already includes it. Gait: the left foot
+ * lands at t = 0, the right at half a cycle; each foot is in contact for a duty factor of 0.6
+ * of the cycle when walking (double support) and 0.35 when running (a flight phase), rounded
+ * to whole key intervals. While in contact a foot is fixed in model space (its ankle at rest
+ * height, sole flat, turned with the root at mid-contact); in the air it follows a smooth arc
+ * to the next footfall. Legs are solved by analytic two-bone IK onto those paths with the
+ * knees bending forward; the pelvis bobs and sways, the spine counter-twists and the arms swing
+ * in counter-phase with the legs. With the sole flat all through a contact the legs reach the
+ * long steps by bending: the pelvis sits lower than at rest (at the defaults 0.79-0.83 m
+ * walking, 0.74-0.80 m running, against 0.95 m). The feet are exactly still at the keys;
+ * between keys interpolation lets a foot in contact drift, at the defaults by a mean of about
+ * 0.6 cm/s walking and 4.9 cm/s running (proportional to the key interval). Strafing crosses
+ * the legs, the left foot placed 7 cm ahead of the right (strafe_right mirrors it).
+ * Every clip (idle included) has STEP float tracks "contact_l" and "contact_r" (1 while that
+ * foot is in contact, else 0); locomotion and turn clips have events "foot_down_l" (at 0) and
+ * "foot_down_r" (at half the cycle), the footfalls, usable as sync markers.
+ * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip. */
+#ifndef TENDON_HUMANOID_H
+#define TENDON_HUMANOID_H
+
+#include "base.h"
+#include "io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fields left 0 take the default shown. */
+typedef struct tdn_humanoid_desc {
+    float height;        /* metres to the top of the head, 0: 1.8; all lengths scale with it */
+    float walk_speed;    /* m/s, 0: 1.4 (walk, walk_backward, strafes) */
+    float walk_cycle;    /* seconds per full cycle (two steps), 0: 1.0 (walk, strafes, turns) */
+    float run_speed;     /* m/s, 0: 3.5 */
+    float run_cycle;     /* seconds per full cycle, 0: 0.6 */
+    float sample_rate;   /* keys per second, 0: 30 (rounded per clip as described above) */
+    tdn_allocator allocator; /* for everything the asset holds and for scratch; zeroed: malloc */
+} tdn_humanoid_desc;
+
+/* Generates the humanoid asset into *out (destroy it with tdn_asset_destroy). `desc` may be
+ * NULL (all defaults). TDN_ERR_ARGUMENT, naming the field in err->where (for example
+ * "desc.walk_speed"), for NULL out, a negative or non-finite field, an allocator with only one
+ * of alloc/free, more than 10000 keys per cycle, or a speed whose steps are longer than the
+ * legs reach (half a contact's travel beyond 0.7 leg lengths: at height 1.8 and the default
+ * cycles, walk_speed above about 1.9 m/s or run_speed above about 5.8 m/s).
+ * TDN_ERR_OUT_OF_MEMORY when an allocation fails. On failure *out is NULL and nothing stays
+ * allocated. */
+TDN_API tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, tdn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
