@@ -16,6 +16,8 @@ need pkg-config pkgconf
 
 # libtendon_io parses JSON with cJSON.
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
+# The tendon tool writes PNG pictures (tendon weights --png) with libpng.
+[ -f /usr/include/png.h ] || missing="$missing libpng-dev"
 # Fuzz targets build with clang's libFuzzer (runtime in libclang-rt-*-dev).
 need clang clang
 if command -v clang >/dev/null 2>&1; then

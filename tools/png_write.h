@@ -1,0 +1,14 @@
+/* tendon CLI: writing an RGB canvas as a PNG file (libpng). */
+#ifndef TENDON_PNG_WRITE_H
+#define TENDON_PNG_WRITE_H
+
+#include <stddef.h>
+
+#include "image.h"
+
+/* Writes im to path as an 8-bit RGB PNG. Returns 0 on success; otherwise, with the reason in
+ * why: 2 when the file cannot be created (a bad path), 1 when writing failed. A failed write
+ * removes the partial file. */
+int png_write_rgb(const char *path, const image_rgb *im, char *why, size_t why_size);
+
+#endif
