@@ -245,7 +245,8 @@ static double wrap_angle(double a)
     return a;
 }
 
-static double last_key_skate_mm, worst_key_skate_mm, worst_skate_mm, worst_skate_cm_s, worst_height_cm, worst_seam_ratio;
+static double last_key_skate_mm, worst_key_skate_mm, worst_skate_mm, worst_skate_cm_s, worst_height_cm;
+static double worst_seam_ratio;
 
 /* Key intervals per cycle as humanoid.h documents them: the smallest even number at or above
  * cycle x rate (forgiving float rounding), at least 8. */
@@ -663,7 +664,8 @@ int main(void)
     RUN(test_deterministic);
     RUN(test_bad_desc);
     RUN(test_failing_allocations);
-    printf("worst: skate at keys %.5f mm/interval; between keys %.4f mm/sample, %.4f cm/s; ankle height %.4f cm; seam/inside rotation change %.3f\n",
+    printf("worst: skate at keys %.5f mm/interval; between keys %.4f mm/sample, %.4f cm/s; ankle height %.4f cm; "
+           "seam/inside rotation change %.3f\n",
            worst_key_skate_mm, worst_skate_mm, worst_skate_cm_s, worst_height_cm, worst_seam_ratio);
     return check_summary();
 }

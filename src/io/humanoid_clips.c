@@ -195,8 +195,8 @@ static tdn_result find_pelvis_drop(builder *b, tdn_error *err)
             foot_target(b, i, side, &foot, &yaw);
             const float dx = foot.x - hip.x, dz = foot.z - hip.z, h2 = dx * dx + dz * dz;
             if (!(h2 < reach * reach))
-                return tdn_io__fail(err, TDN_ERR_ARGUMENT, b->g->name, "steps of the %s clip are beyond the legs' reach",
-                                    b->g->name);
+                return tdn_io__fail(err, TDN_ERR_ARGUMENT, b->g->name,
+                                    "steps of the %s clip are beyond the legs' reach", b->g->name);
             const float allowed = foot.y + sqrtf(reach * reach - h2) - hip.y;
             if (allowed < drop)
                 drop = allowed;
@@ -397,17 +397,51 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
 tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_params *p, tdn_error *err)
 {
     const float wv = p->walk_speed, wc = p->walk_cycle, turn = 90.0f * DEG;
-    /*                 name            idle cycle   vx    vz    turn  duty  lift  bob    sway   twist      roll       lean       arms        elbow      foot_z head */
-    const gait gaits[] = {
-        { "idle",          1, 3.0f,        0,    0,    0,     1.0f, 0,     0,     0.012f, 1.5f * DEG, 1.5f * DEG, 0,         0,          10 * DEG,  0,     0 },
-        { "walk_forward",  0, wc,          0,    wv,   0,     0.6f, 0.09f, 0.02f, 0.025f, 5 * DEG,    4 * DEG,    3 * DEG,   18 * DEG,   15 * DEG,  0,     0 },
-        { "run_forward",   0, p->run_cycle, 0,   p->run_speed, 0, 0.35f, 0.14f, -0.03f, 0.01f, 6 * DEG, 3 * DEG, 8 * DEG, 30 * DEG,   85 * DEG,  0,     0 },
-        { "walk_backward", 0, wc,          0,    -wv,  0,     0.6f, 0.08f, 0.015f, 0.02f, -5 * DEG,   3 * DEG,    -2 * DEG,  -12 * DEG,  15 * DEG,  0,     0 },
-        { "strafe_left",   0, wc,          wv,   0,    0,     0.6f, 0.08f, 0.015f, 0,     0,          2 * DEG,    0,         3 * DEG,    15 * DEG,  0.07f, 0 },
-        { "strafe_right",  0, wc,          -wv,  0,    0,     0.6f, 0.08f, 0.015f, 0,     0,          2 * DEG,    0,         3 * DEG,    15 * DEG,  -0.07f, 0 },
-        { "turn_left",     0, wc,          0,    0,    turn,  0.6f, 0.07f, 0.01f, 0.015f, 0,          2 * DEG,    0,         4 * DEG,    15 * DEG,  0,     0.2f },
-        { "turn_right",    0, wc,          0,    0,    -turn, 0.6f, 0.07f, 0.01f, 0.015f, 0,          2 * DEG,    0,         4 * DEG,    15 * DEG,  0,     0.2f },
-    };
+    /* Walking gaits share walk_speed and walk_cycle; lengths are at height 1.8. */
+    const gait walk = { .cycle = wc, .duty = 0.6f, .lift = 0.08f, .bob = 0.015f, .roll = 2 * DEG, .elbow = 15 * DEG };
+    gait gaits[8];
+    gaits[0] = (gait){ .name = "idle", .idle = 1, .cycle = 3.0f, .duty = 1.0f, .sway = 0.012f, .twist = 1.5f * DEG,
+                       .roll = 1.5f * DEG, .elbow = 10 * DEG };
+    gaits[1] = walk;
+    gaits[1].name = "walk_forward";
+    gaits[1].vz = wv;
+    gaits[1].lift = 0.09f;
+    gaits[1].bob = 0.02f;
+    gaits[1].sway = 0.025f;
+    gaits[1].twist = 5 * DEG;
+    gaits[1].roll = 4 * DEG;
+    gaits[1].lean = 3 * DEG;
+    gaits[1].arm_swing = 18 * DEG;
+    gaits[2] = (gait){ .name = "run_forward", .cycle = p->run_cycle, .vz = p->run_speed, .duty = 0.35f, .lift = 0.14f,
+                       .bob = -0.03f, .sway = 0.01f, .twist = 6 * DEG, .roll = 3 * DEG, .lean = 8 * DEG,
+                       .arm_swing = 30 * DEG, .elbow = 85 * DEG };
+    gaits[3] = walk;
+    gaits[3].name = "walk_backward";
+    gaits[3].vz = -wv;
+    gaits[3].sway = 0.02f;
+    gaits[3].twist = -5 * DEG; /* the leading leg is the one behind */
+    gaits[3].roll = 3 * DEG;
+    gaits[3].lean = -2 * DEG;
+    gaits[3].arm_swing = -12 * DEG;
+    for (int side = 0; side < 2; side++) { /* the legs cross: the left foot ahead when going left */
+        gait *g = &gaits[4 + side];
+        *g = walk;
+        g->name = side ? "strafe_right" : "strafe_left";
+        g->vx = side ? -wv : wv;
+        g->arm_swing = 3 * DEG;
+        g->foot_z = side ? -0.07f : 0.07f;
+    }
+    for (int side = 0; side < 2; side++) {
+        gait *g = &gaits[6 + side];
+        *g = walk;
+        g->name = side ? "turn_right" : "turn_left";
+        g->turn = side ? -turn : turn;
+        g->lift = 0.07f;
+        g->bob = 0.01f;
+        g->sway = 0.015f;
+        g->arm_swing = 4 * DEG;
+        g->head_lead = 0.2f;
+    }
     const int count = (int)(sizeof gaits / sizeof gaits[0]);
     asset->clips = tdn_io__asset_alloc(asset, sizeof *asset->clips * (size_t)count);
     asset->clip_channels = tdn_io__asset_alloc(asset, sizeof *asset->clip_channels * (size_t)count);

@@ -17,7 +17,8 @@ typedef struct rig {
     float scale;
 } rig;
 
-/* Adds a joint at offset (x, y, z) * scale from its parent; returns its index. */
+/* Adds a joint at offset (x, y, z) * scale from its parent, named by printf format `fmt` with
+ * `side` ("l", "r" or ""); returns its index. */
 static int add_joint(rig *r, int parent, float x, float y, float z, const char *fmt, const char *side)
 {
     int i = r->count++;
@@ -75,9 +76,9 @@ static void build_rig(rig *r)
     const float spine_lengths[5] = { 0.09f, 0.10f, 0.10f, 0.10f, 0.08f };
     int spine = pelvis;
     for (int i = 0; i < 5; i++) {
-        char name[16];
-        snprintf(name, sizeof name, "spine_%02d", i + 1);
-        spine = add_joint(r, spine, 0.0f, spine_lengths[i], i < 2 ? 0.01f : -0.005f, name, "");
+        char name[32];
+        snprintf(name, sizeof name, "spine_%02d", (i + 1) % 100);
+        spine = add_joint(r, spine, 0.0f, spine_lengths[i], i < 2 ? 0.01f : -0.005f, "%s", name);
     }
     int neck = add_joint(r, spine, 0.0f, 0.10f, 0.01f, "neck_01", "");
     neck = add_joint(r, neck, 0.0f, 0.05f, 0.01f, "neck_02", "");
@@ -181,10 +182,10 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, t
                             "sample_rate %g keys/s over a %g s clip makes more than 10000 keys per track",
                             (double)p.sample_rate, (double)longest);
     const float leg = p.scale * (sqrtf(0.43f * 0.43f + 0.01f * 0.01f) + sqrtf(0.40f * 0.40f + 0.02f * 0.02f));
-    if ((r = check_stride(p.walk_speed, p.walk_cycle, 0.6f, leg, tdn_io__humanoid_intervals(p.walk_cycle, p.sample_rate),
-                          "walk_speed", err)) != TDN_OK ||
-        (r = check_stride(p.run_speed, p.run_cycle, 0.35f, leg, tdn_io__humanoid_intervals(p.run_cycle, p.sample_rate),
-                          "run_speed", err)) != TDN_OK)
+    const int walk_n = tdn_io__humanoid_intervals(p.walk_cycle, p.sample_rate);
+    const int run_n = tdn_io__humanoid_intervals(p.run_cycle, p.sample_rate);
+    if ((r = check_stride(p.walk_speed, p.walk_cycle, 0.6f, leg, walk_n, "walk_speed", err)) != TDN_OK ||
+        (r = check_stride(p.run_speed, p.run_cycle, 0.35f, leg, run_n, "run_speed", err)) != TDN_OK)
         return r;
 
     tdn_import_options options = { .allocator = d.allocator };
