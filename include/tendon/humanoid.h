@@ -12,7 +12,7 @@
  * its left (counterclockwise seen from above).
  *
  * Skeleton: 67 joints, rest rotations all identity, rest translations the offsets from the
- * parent (a T-pose: arms along +-X, legs straight down), left/right joints mirror images
+ * parent (a T-pose: arms along +-X, legs nearly straight down), left/right joints mirror images
  * across the x = 0 plane. At height 1.8 the offsets are exactly those of the benchmarks' S67
  * (bench/bench_skeletons.c); every length scales with height / 1.8. Parent-before-child order:
  *   root                          on the ground at the origin; carries the root motion
@@ -48,7 +48,10 @@
  * walking, 0.74-0.80 m running, against 0.95 m). The feet are exactly still at the keys;
  * between keys interpolation lets a foot in contact drift, at the defaults by a mean of about
  * 0.6 cm/s walking and 4.9 cm/s running (proportional to the key interval). Strafing crosses
- * the legs, the left foot placed 7 cm ahead of the right (strafe_right mirrors it).
+ * the legs, the left foot's path 7 cm forward and the right's 7 cm back (strafe_right mirrors
+ * it). The arms hang 75 degrees down from the T-pose. Animated: root and pelvis (translation
+ * and rotation), spine_01..05, neck_01, upperarm, lowerarm, thigh, calf and foot of both sides
+ * (rotation): 20 tracks; the other joints keep their rest transforms.
  * Every clip (idle included) has STEP float tracks "contact_l" and "contact_r" (1 while that
  * foot is in contact, else 0); locomotion and turn clips have events "foot_down_l" (at 0) and
  * "foot_down_r" (at half the cycle), the footfalls, usable as sync markers.
