@@ -21,8 +21,8 @@
  *   m_i, m_j and mean m = (m_i + m_j) / 2, the pair vector is ((m_j - m_i) / m, A * a_ij) and
  *   the query's vector is ((|p| - m_i) / m, A * a_ip), where a_ij and a_ip are the signed angles
  *   (radians, in (-pi, pi]) from sample i's direction to sample j's and to the query's, and
- *   A = TDN_BLEND_SPACE_POLAR_ANGLE_WEIGHT (2: a quarter turn weighs as much as a pi-fold
- *   change of speed). So speeds blend along rays and directions along arcs: a slow sample never
+ *   A = TDN_BLEND_SPACE_POLAR_ANGLE_WEIGHT (2: a quarter turn counts as much as a change of
+ *   speed of pi times the pair's mean speed). So speeds blend along rays and directions along arcs: a slow sample never
  *   bleeds past a faster sample in its direction, and a diagonal between two runs stays at run
  *   speed. A sample exactly at the origin (an idle) has no direction: in every pair it takes
  *   the query's direction (its angle to the query is 0, its angle to sample j is the query's
@@ -98,10 +98,13 @@ typedef struct tdn_blend_space tdn_blend_space;
  * 1..TDN_MAX_BLEND_SPACE_DIMENSIONS or not what the mode needs (linear 1; polar_gradient_band,
  * barycentric, grid 2). TDN_ERR_INVALID_DATA, `where` naming the sample ("samples[3]"), for a
  * NaN, infinite or larger than TDN_BLEND_SPACE_MAX_COORDINATE coordinate, two samples at the
- * same point (both named), grid samples that are not a full grid (naming a sample of the
- * incomplete row and the missing point), an RBF system too ill-conditioned to solve (samples
- * too close for the kernel width: the closest pair named), or collinear barycentric samples
- * that land on the same place of their line. TDN_ERR_OUT_OF_MEMORY when the allocator fails.
+ * same point (both named), grid samples that are not a full grid (naming a sample on the
+ * column that lacks a point, and the missing point), an RBF system too ill-conditioned to
+ * solve (a pivot below 1e-10, or solved weights at the samples' own points more than 1e-6 from
+ * 1 and 0: in practice samples within about 1e-6 of the kernel width of each other; the
+ * closest pair named), or collinear barycentric samples that land on the same place of their
+ * line (both named). TDN_ERR_OUT_OF_MEMORY when the allocator fails. Takes O(n^4) time for
+ * barycentric (about 10 ms for 64 samples), O(n^3) for rbf, O(n^2 d) for the others.
  * On failure *out is NULL and nothing stays allocated. */
 TDN_API tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out, tdn_error *err);
 /* Frees a blend space through the allocator it was created with. NULL is ignored. */
@@ -115,7 +118,9 @@ TDN_API int tdn_blend_space_sample_count(const tdn_blend_space *space);
 TDN_API const float *tdn_blend_space_point(const tdn_blend_space *space, int sample);
 
 /* weights: sample_count floats written, each >= 0, summing to 1. No allocation, thread-safe.
- * `point` holds `dimensions` floats. TDN_ERR_ARGUMENT for a NULL space, point or weights, or a
+ * `point` holds `dimensions` floats. Cost for n samples in d dimensions: linear and grid
+ * O(log n), barycentric O(n), gradient_band n^2 d multiply-adds, polar_gradient_band n atan2
+ * and O(n^2), rbf n exp and 2 n^2 multiply-adds (64 samples: well under 20 microseconds). TDN_ERR_ARGUMENT for a NULL space, point or weights, or a
  * NaN or infinite coordinate in point: the weights (when not NULL) are then all on sample 0. */
 TDN_API tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights);
 

@@ -19,8 +19,8 @@ static double orient(const float *a, const float *b, const float *c)
     return ((double)b[0] - a[0]) * ((double)c[1] - a[1]) - ((double)b[1] - a[1]) * ((double)c[0] - a[0]);
 }
 
-/* A triangle whose sine of its largest angle's supplement is tiny: |orient| <= 1e-6 * the
- * longest edge squared (three samples collinear to float rounding). */
+/* Three samples collinear to float rounding: twice the area at most 1e-6 times the longest
+ * edge squared (the triangle's height is at most 5e-7 of its longest edge). */
 static int degenerate(const float *a, const float *b, const float *c)
 {
     double e[3] = {
