@@ -252,7 +252,7 @@ static float value_of(const recursive_ctx *ctx, tdn_node_value v)
 static void recursive_eval(const recursive_ctx *ctx, int i, tdn_pose *out)
 {
     const tdn_node_desc *n = &ctx->nodes[i];
-    tdn_pose kids[TDN_MAX_BLEND_SPACE_SAMPLES];
+    tdn_pose kids[TDN_MAX_BLEND_SPACE_SAMPLES] = { { 0 } };
     int count = n->type == TDN_NODE_CLIP ? 0 : n->input_count;
     for (int k = 0; k < count; k++) {
         tdn_pose_create(&kids[k], JOINTS, NULL);

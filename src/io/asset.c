@@ -15,15 +15,17 @@ struct tdn_io__block {
 
 enum { BLOCK_ALIGN = 64, HEADER = 64 /* keeps the payload 64-aligned */ };
 
-static void *raw_alloc(const tdn_allocator *a, size_t size)
+void *tdn_io__alloc(const tdn_allocator *a, size_t size)
 {
     if (a->alloc)
         return a->alloc(size, BLOCK_ALIGN, a->user);
     return aligned_alloc(BLOCK_ALIGN, (size + BLOCK_ALIGN - 1) / BLOCK_ALIGN * BLOCK_ALIGN);
 }
 
-static void raw_free(const tdn_allocator *a, void *p, size_t size)
+void tdn_io__free(const tdn_allocator *a, void *p, size_t size)
 {
+    if (!p)
+        return;
     if (a->alloc)
         a->free(p, size, a->user);
     else
@@ -53,7 +55,7 @@ tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *
     tdn_allocator allocator = { 0 };
     if (options && options->allocator.alloc && options->allocator.free)
         allocator = options->allocator;
-    tdn_asset *a = raw_alloc(&allocator, sizeof *a);
+    tdn_asset *a = tdn_io__alloc(&allocator, sizeof *a);
     if (!a)
         return NULL;
     memset(a, 0, sizeof *a);
@@ -68,7 +70,7 @@ void *tdn_io__asset_alloc(tdn_asset *asset, size_t size)
     if (size > SIZE_MAX - HEADER - BLOCK_ALIGN)
         return NULL;
     size_t total = HEADER + size;
-    unsigned char *p = raw_alloc(&asset->allocator, total);
+    unsigned char *p = tdn_io__alloc(&asset->allocator, total);
     if (!p)
         return NULL;
     memset(p, 0, total);
@@ -144,10 +146,10 @@ void tdn_asset_destroy(tdn_asset *asset)
     tdn_allocator allocator = asset->allocator;
     for (tdn_io__block *b = asset->blocks; b;) {
         tdn_io__block *next = b->next;
-        raw_free(&allocator, b, b->size);
+        tdn_io__free(&allocator, b, b->size);
         b = next;
     }
-    raw_free(&allocator, asset, sizeof *asset);
+    tdn_io__free(&allocator, asset, sizeof *asset);
 }
 
 /* ---- loading a file ---- */

@@ -37,6 +37,11 @@ struct tdn_asset {
     const char **warnings;
 };
 
+/* One allocation through the caller's hooks (zeroed hooks: aligned_alloc), 64-byte aligned,
+ * and its release (NULL is ignored): for io objects other than assets. */
+void *tdn_io__alloc(const tdn_allocator *a, size_t size);
+void tdn_io__free(const tdn_allocator *a, void *p, size_t size);
+
 /* A new empty asset using the options' allocator (options may be NULL); NULL when out of memory. */
 tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *options);
 /* size zeroed bytes owned by the asset (aligned to 64), or NULL when out of memory. */

@@ -14,6 +14,7 @@
 #include "asset_internal.h"
 #include "blend_space_json.h"
 #include "file.h"
+#include "json_util.h"
 
 struct tdn_blend_space_file {
     tdn_allocator allocator;
@@ -22,61 +23,6 @@ struct tdn_blend_space_file {
     int sample_count;
     char **clips;
 };
-
-typedef char path_text[128]; /* as long as tdn_error's `where` */
-
-enum { ALIGN = 16 };
-
-static void *raw_alloc(const tdn_allocator *a, size_t size)
-{
-    if (a->alloc)
-        return a->alloc(size, ALIGN, a->user);
-    return aligned_alloc(ALIGN, (size + ALIGN - 1) / ALIGN * ALIGN);
-}
-
-static void raw_free(const tdn_allocator *a, void *p, size_t size)
-{
-    if (a->alloc)
-        a->free(p, size, a->user);
-    else
-        free(p);
-}
-
-/* Appends text at out[at] (cut to fit, always terminated); returns the new length. Paths are
- * built by hand: snprintf into a fixed buffer draws truncation warnings. */
-static size_t append(path_text out, size_t at, const char *text)
-{
-    while (*text && at + 1 < sizeof(path_text))
-        out[at++] = *text++;
-    out[at] = '\0';
-    return at;
-}
-
-/* out = path + "." + key (just key when path is empty). */
-static void join(path_text out, const char *path, const char *key)
-{
-    size_t at = append(out, 0, path);
-    if (at > 0)
-        at = append(out, at, ".");
-    append(out, at, key);
-}
-
-/* out = path + "[index]". */
-static void item(path_text out, const char *path, int index)
-{
-    char digits[16];
-    int n = 0;
-    unsigned v = (unsigned)index;
-    do
-        digits[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    size_t at = append(out, append(out, 0, path), "[");
-    while (n > 0) {
-        const char digit[2] = { digits[--n], '\0' };
-        at = append(out, at, digit);
-    }
-    append(out, at, "]");
-}
 
 /* The number of coordinates a mode takes; 0: any from 1 to TDN_MAX_BLEND_SPACE_DIMENSIONS. */
 static int mode_dimensions(tdn_blend_space_mode mode)
@@ -95,8 +41,8 @@ static int mode_dimensions(tdn_blend_space_mode mode)
 
 static tdn_result read_mode(const cJSON *node, const char *path, tdn_blend_space_mode *mode, tdn_error *err)
 {
-    path_text where;
-    join(where, path, "mode");
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "mode");
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(node, "mode");
     if (!value)
         return tdn_io__fail(err, TDN_ERR_PARSE, where, "the required 'mode' is missing");
@@ -121,8 +67,8 @@ static tdn_result read_mode(const cJSON *node, const char *path, tdn_blend_space
 static tdn_result read_point(const cJSON *sample, const char *sample_path, int index, tdn_blend_space_mode mode,
                              int *dimensions, float *point, tdn_error *err)
 {
-    path_text where;
-    join(where, sample_path, "at");
+    tdn_io__path where;
+    tdn_io__json_join(where, sample_path, "at");
     const cJSON *at = cJSON_GetObjectItemCaseSensitive(sample, "at");
     if (!at)
         return tdn_io__fail(err, TDN_ERR_PARSE, where, "the required 'at' (the sample's point) is missing");
@@ -147,8 +93,8 @@ static tdn_result read_point(const cJSON *sample, const char *sample_path, int i
     int i = 0;
     const cJSON *value;
     cJSON_ArrayForEach(value, at) {
-        path_text coordinate;
-        item(coordinate, where, i);
+        tdn_io__path coordinate;
+        tdn_io__json_item(coordinate, where, i);
         if (!cJSON_IsNumber(value))
             return tdn_io__fail(err, TDN_ERR_PARSE, coordinate, "must be a number");
         /* judged as the float it becomes (only converted once it is known to fit one) */
@@ -165,14 +111,14 @@ static tdn_result read_point(const cJSON *sample, const char *sample_path, int i
 
 /* `where` for an error of tdn_blend_space_create: the core names samples as "samples[3]"
  * (both, for a duplicate): each gets the JSON path in front. */
-static void core_where(path_text out, const char *path, const char *core)
+static void core_where(tdn_io__path out, const char *path, const char *core)
 {
     size_t at = 0;
-    const size_t room = sizeof(path_text) - 1;
+    const size_t room = sizeof(tdn_io__path) - 1;
     if (!strstr(core, "samples[")) { /* not a sample: the node and the core's place */
-        at = append(out, 0, path);
+        at = tdn_io__json_append(out, 0, path);
         if (core[0])
-            append(out, append(out, append(out, at, at ? " (" : ""), core), at ? ")" : "");
+            tdn_io__json_append(out, tdn_io__json_append(out, tdn_io__json_append(out, at, at ? " (" : ""), core), at ? ")" : "");
         return;
     }
     for (size_t i = 0; core[i] && at < room; i++) {
@@ -193,7 +139,7 @@ static tdn_result make_file(const tdn_allocator *allocator, const cJSON *const *
     size_t bytes = sizeof(tdn_blend_space_file) + sizeof(char *) * (size_t)count;
     for (int i = 0; i < count; i++)
         bytes += strlen(names[i]->valuestring) + 1;
-    tdn_blend_space_file *f = raw_alloc(allocator, bytes);
+    tdn_blend_space_file *f = tdn_io__alloc(allocator, bytes);
     if (!f)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "out of memory for %zu bytes", bytes);
     memset(f, 0, sizeof *f);
@@ -231,8 +177,8 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     if (r != TDN_OK)
         return r;
 
-    path_text samples_path;
-    join(samples_path, path, "samples");
+    tdn_io__path samples_path;
+    tdn_io__json_join(samples_path, path, "samples");
     const cJSON *samples = cJSON_GetObjectItemCaseSensitive(node, "samples");
     if (!samples)
         return tdn_io__fail(err, TDN_ERR_PARSE, samples_path, "the required 'samples' is missing");
@@ -251,11 +197,11 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     int dimensions = 0, i = 0;
     const cJSON *sample;
     cJSON_ArrayForEach(sample, samples) {
-        path_text sample_path, where;
-        item(sample_path, samples_path, i);
+        tdn_io__path sample_path, where;
+        tdn_io__json_item(sample_path, samples_path, i);
         if (!cJSON_IsObject(sample))
             return tdn_io__fail(err, TDN_ERR_PARSE, sample_path, "must be an object {\"clip\": NAME, \"at\": [x, ...]}");
-        join(where, sample_path, "clip");
+        tdn_io__json_join(where, sample_path, "clip");
         const cJSON *clip = cJSON_GetObjectItemCaseSensitive(sample, "clip");
         if (!clip)
             return tdn_io__fail(err, TDN_ERR_PARSE, where, "the required 'clip' (the sample's clip name) is missing");
@@ -284,7 +230,7 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     r = tdn_blend_space_create(&desc, &f->space, &core);
     if (r != TDN_OK) {
         tdn_blend_space_file_destroy(f);
-        path_text where;
+        tdn_io__path where;
         core_where(where, path, core.where);
         return tdn_io__fail(err, r, where, "%s", core.message[0] ? core.message : tdn_result_name(r));
     }
@@ -294,19 +240,6 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
 
 /* ---- documents ---- */
 
-/* "byte N (line L, column C)" for an offset into text. */
-static void text_place(path_text out, const char *text, size_t offset)
-{
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n')
-            line++, column = 1;
-        else
-            column++;
-    }
-    snprintf(out, sizeof(path_text), "byte %zu (line %zu, column %zu)", offset, line, column);
-}
-
 tdn_result tdn_blend_space_file_parse(const char *json, size_t size, const tdn_allocator *allocator,
                                       tdn_blend_space_file **out, tdn_error *err)
 {
@@ -315,39 +248,8 @@ tdn_result tdn_blend_space_file_parse(const char *json, size_t size, const tdn_a
     *out = NULL;
     if (!json && size > 0)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_parse", "json must not be NULL");
-    size_t skipped = 0;
-    if (size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) /* a byte-order mark, tolerated */
-        skipped = 3;
-    /* cJSON gets a zero-terminated copy, so nothing it does can read past the data. */
-    const size_t n = size - skipped;
-    char *text = malloc(n + 1);
-    if (!text)
-        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for %zu bytes of JSON", n);
-    if (n)
-        memcpy(text, json + skipped, n);
-    text[n] = '\0';
-    path_text where;
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, n, &end, 0);
-    size_t stop = end ? (size_t)(end - text) : 0;
-    tdn_result r = TDN_OK;
-    if (!doc) {
-        text_place(where, json, skipped + stop);
-        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "invalid JSON");
-    } else {
-        for (size_t i = stop; i < n && r == TDN_OK; i++) {
-            char c = text[i];
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-                text_place(where, json, skipped + i);
-                r = tdn_io__fail(err, TDN_ERR_PARSE, where, "data after the JSON value");
-            }
-        }
-    }
-    if (r == TDN_OK && !cJSON_IsObject(doc)) {
-        text_place(where, json, skipped);
-        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "the JSON must be an object {\"blend_space\": {...}}");
-    }
-    free(text);
+    cJSON *doc = NULL;
+    tdn_result r = tdn_io__json_parse_object(json, size, "{\"blend_space\": {...}}", &doc, err);
     if (r == TDN_OK) {
         const cJSON *space = cJSON_GetObjectItemCaseSensitive(doc, "blend_space");
         if (!space)
@@ -382,7 +284,7 @@ void tdn_blend_space_file_destroy(tdn_blend_space_file *f)
         return;
     tdn_blend_space_destroy(f->space);
     tdn_allocator allocator = f->allocator;
-    raw_free(&allocator, f, f->bytes);
+    tdn_io__free(&allocator, f, f->bytes);
 }
 
 const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f)

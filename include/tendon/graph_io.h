@@ -1,0 +1,61 @@
+/* tendon io: graph documents, tendon's JSON format for a character's animation graph
+ * (libtendon_io). docs/graph-format.md is the reference; in short:
+ *
+ *     {"character": {"generated": "humanoid"},          or {"file": "hero.glb", "skin": ..., "scale": ...}
+ *      "clips": [{"name": "walk", "source": "walk_forward"}, ...],   optional: default, every clip
+ *      "parameters": [{"name": "move", "type": "vec2", "half_life": 0.15}, ...],
+ *      "sync_groups": [{"name": "feet", "markers": ["foot_down_l", "foot_down_r"]}],
+ *      "nodes": {"locomotion": NODE, ...},                optional: named nodes, shared by name
+ *      "root": NODE}
+ *
+ * A NODE is an object with a "type" ("clip", "blend2", "blendN", "switch", "additive",
+ * "time_scale", "blend_space", "rest") and its fields, or a string naming an entry of "nodes".
+ * Numbers a node reads ("weight", "select", "scale") are a number or a parameter's name.
+ *
+ * Loading reads the character (a file relative to the document's folder, or tendon's generated
+ * humanoid), builds a runtime clip for every clip the nodes use, the blend spaces, and the
+ * graph. Everything is checked: unknown or missing fields, wrong types, unknown clips,
+ * parameters and node names, cycles through named nodes, what the core refuses; the error's
+ * `where` is the JSON path ("root.inputs[1].weight", "nodes.walk.clip") or, for bad JSON, the
+ * byte, line and column. On failure *out is NULL and nothing stays allocated. The document is
+ * immutable once loaded: any number of threads may share it, each character with its own
+ * tdn_graph_instance. */
+#ifndef TENDON_GRAPH_IO_H
+#define TENDON_GRAPH_IO_H
+
+#include <stddef.h>
+
+#include "base.h"
+#include "clip.h"
+#include "graph.h"
+#include "io.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tdn_graph_document tdn_graph_document;
+
+/* Loads a graph document file. `allocator` (NULL: malloc) serves everything the document
+ * keeps; files and the JSON tree are read with malloc while loading. */
+TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator,
+                                           tdn_graph_document **out, tdn_error *err);
+/* The same from `size` bytes of JSON text; a character file is read relative to `base_dir`
+ * (NULL: a character file is an error). */
+TDN_API tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
+                                            const tdn_allocator *allocator, tdn_graph_document **out,
+                                            tdn_error *err);
+TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
+
+TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);
+TDN_API const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *document);
+TDN_API const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *document);
+/* The runtime clips the graph plays, in the order of its clip indices (tdn_graph_entry.clip). */
+TDN_API int tdn_graph_document_clip_count(const tdn_graph_document *document);
+TDN_API const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *document, int clip);
+TDN_API const char *tdn_graph_document_clip_name(const tdn_graph_document *document, int clip);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

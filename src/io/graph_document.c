@@ -1,0 +1,502 @@
+/* tendon io: graph documents: the character, its clips, parameters and sync groups, and the
+ * graph built from the node tree (graph_nodes.c). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset_internal.h"
+#include "file.h"
+#include "graph_document_internal.h"
+#include "tendon/humanoid.h"
+#include "tendon/mirror.h"
+
+struct tdn_graph_document {
+    tdn_allocator allocator;
+    tdn_asset *asset;
+    tdn_clip **clips;
+    char **clip_names;
+    int clip_count;
+    tdn_blend_space_file **spaces;
+    int space_count;
+    tdn_graph *graph;
+};
+
+void tdn_graph_document_destroy(tdn_graph_document *d)
+{
+    if (!d)
+        return;
+    tdn_allocator a = d->allocator;
+    tdn_graph_destroy(d->graph);
+    for (int c = 0; c < d->clip_count; c++) {
+        tdn_clip_destroy(d->clips ? d->clips[c] : NULL);
+        if (d->clip_names && d->clip_names[c])
+            tdn_io__free(&a, d->clip_names[c], strlen(d->clip_names[c]) + 1);
+    }
+    tdn_io__free(&a, d->clips, sizeof *d->clips * (size_t)d->clip_count);
+    tdn_io__free(&a, d->clip_names, sizeof *d->clip_names * (size_t)d->clip_count);
+    for (int k = 0; k < d->space_count; k++)
+        tdn_blend_space_file_destroy(d->spaces[k]);
+    tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)d->space_count);
+    tdn_asset_destroy(d->asset);
+    tdn_io__free(&a, d, sizeof *d);
+}
+
+/* ---- the character ---- */
+
+static const char *const generated_keys[] = { "generated", "height", "walk_speed", "walk_cycle", "run_speed",
+                                              "run_cycle", "sample_rate", NULL };
+static const char *const file_keys[] = { "file", "skin", "scale", NULL };
+
+static tdn_result load_generated(const cJSON *c, tdn_graph_document *d, tdn_error *err)
+{
+    const char *kind;
+    tdn_result r = tdn_io__json_known_keys(c, "character", generated_keys, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(c, "generated", "character", 1, &kind, err);
+    if (r == TDN_OK && strcmp(kind, "humanoid") != 0)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.generated", "'%.40s' is not a generated character "
+                            "(tendon generates \"humanoid\")", kind);
+    tdn_humanoid_desc h = { .allocator = d->allocator };
+    float *fields[] = { &h.height, &h.walk_speed, &h.walk_cycle, &h.run_speed, &h.run_cycle, &h.sample_rate };
+    for (int k = 0; k < 6 && r == TDN_OK; k++)
+        r = tdn_io__json_float(c, generated_keys[k + 1], "character", 0.0f, fields[k], err);
+    if (r != TDN_OK)
+        return r;
+    r = tdn_humanoid_create(&h, &d->asset, err);
+    if (r != TDN_OK && err && strncmp(err->where, "desc.", 5) == 0) { /* "desc.walk_speed": the JSON field */
+        char field[96];
+        snprintf(field, sizeof field, "character.%.80s", err->where + 5);
+        snprintf(err->where, sizeof err->where, "%s", field);
+    }
+    return r;
+}
+
+static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_document *d, tdn_error *err)
+{
+    const char *file, *skin = NULL;
+    tdn_result r = tdn_io__json_known_keys(c, "character", file_keys, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(c, "file", "character", 1, &file, err);
+    const cJSON *skin_item = cJSON_GetObjectItemCaseSensitive(c, "skin");
+    char skin_index[16];
+    if (r == TDN_OK && cJSON_IsNumber(skin_item)) {
+        snprintf(skin_index, sizeof skin_index, "%d", skin_item->valueint);
+        skin = skin_index;
+    } else if (r == TDN_OK) {
+        r = tdn_io__json_string(c, "skin", "character", 0, &skin, err);
+    }
+    tdn_import_options options = { .skin = skin, .allocator = d->allocator };
+    if (r == TDN_OK)
+        r = tdn_io__json_float(c, "scale", "character", 0.0f, &options.scale, err);
+    if (r != TDN_OK)
+        return r;
+    if (!base_dir)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "character.file", "a document parsed from memory without a "
+                            "folder cannot name a character file");
+    char path[4096];
+    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", base_dir, file);
+    if (n < 0 || (size_t)n >= sizeof path)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.file", "the path is too long");
+    r = tdn_asset_load(path, &options, &d->asset, err);
+    if (r != TDN_OK && err) { /* say which document field led there, keeping the file's own place */
+        char where[sizeof err->where];
+        snprintf(where, sizeof where, "character.file: %.100s", err->where);
+        memcpy(err->where, where, sizeof where);
+    }
+    return r;
+}
+
+static tdn_result load_character(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_error *err)
+{
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "character");
+    if (!cJSON_IsObject(c))
+        return tdn_io__fail(err, TDN_ERR_PARSE, "character", c ? "an object is needed"
+                                                              : "the required 'character' object is missing");
+    if (cJSON_GetObjectItemCaseSensitive(c, "generated"))
+        return load_generated(c, d, err);
+    return load_file(c, base_dir, d, err);
+}
+
+/* ---- parameters and sync groups ---- */
+
+static const char *const param_keys[] = { "name", "type", "value", "half_life", NULL };
+static const char *const param_types[] = { "float", "int", "bool", "trigger", "vec2", "vec3" };
+
+static tdn_result read_param(const cJSON *p, const char *path, tdn_param_desc *out, tdn_error *err)
+{
+    const char *type = NULL;
+    tdn_result r = tdn_io__json_known_keys(p, path, param_keys, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(p, "name", path, 1, &out->name, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(p, "type", path, 0, &type, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_float(p, "half_life", path, 0.0f, &out->half_life, err);
+    if (r != TDN_OK)
+        return r;
+    tdn_io__path where;
+    out->type = (tdn_param_type)-1;
+    for (int t = 0; t < 6; t++)
+        if (!type || strcmp(type, param_types[t]) == 0) {
+            out->type = (tdn_param_type)t;
+            break;
+        }
+    if ((int)out->type < 0) {
+        tdn_io__json_join(where, path, "type");
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.40s' is not float, int, bool, trigger, vec2 or vec3",
+                            type);
+    }
+    const cJSON *value = cJSON_GetObjectItemCaseSensitive(p, "value");
+    tdn_io__json_join(where, path, "value");
+    int components = out->type == TDN_PARAM_VEC2 ? 2 : out->type == TDN_PARAM_VEC3 ? 3 : 1;
+    if (!value)
+        return TDN_OK;
+    if (components == 1 && cJSON_IsBool(value)) {
+        out->value[0] = cJSON_IsTrue(value) ? 1.0f : 0.0f;
+        return TDN_OK;
+    }
+    if (components == 1 && cJSON_IsNumber(value))
+        return tdn_io__json_float(p, "value", path, 0.0f, &out->value[0], err);
+    if (!cJSON_IsArray(value) || cJSON_GetArraySize(value) != components || components == 1)
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, components == 1 ? "a number or true/false is needed"
+                                                                       : "an array of %d numbers is needed", components);
+    for (int c = 0; c < components; c++) {
+        const cJSON *v = cJSON_GetArrayItem(value, c);
+        tdn_io__path item;
+        tdn_io__json_item(item, where, c);
+        if (!cJSON_IsNumber(v) || !(v->valuedouble >= -3.4e38 && v->valuedouble <= 3.4e38))
+            return tdn_io__fail(err, TDN_ERR_PARSE, item, "a number that fits a float is needed");
+        out->value[c] = (float)v->valuedouble;
+    }
+    return TDN_OK;
+}
+
+/* An optional array of objects under `key`: its size through *count (at most `max`). */
+static tdn_result optional_array(const cJSON *doc, const char *key, int max, const cJSON **out, int *count,
+                                 tdn_error *err)
+{
+    *out = cJSON_GetObjectItemCaseSensitive(doc, key);
+    *count = 0;
+    if (!*out)
+        return TDN_OK;
+    if (!cJSON_IsArray(*out))
+        return tdn_io__fail(err, TDN_ERR_PARSE, key, "an array is needed");
+    *count = cJSON_GetArraySize(*out);
+    if (*count > max)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, key, "more than %d entries", max);
+    return TDN_OK;
+}
+
+static const char *const group_keys[] = { "name", "markers", NULL };
+
+static tdn_result read_group(const cJSON *g, const char *path, tdn_sync_group_desc *out, const char **names,
+                             tdn_error *err)
+{
+    tdn_result r = tdn_io__json_known_keys(g, path, group_keys, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(g, "name", path, 1, &out->name, err);
+    const cJSON *markers = cJSON_GetObjectItemCaseSensitive(g, "markers");
+    if (r != TDN_OK || !markers)
+        return r;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "markers");
+    if (!cJSON_IsArray(markers) || cJSON_GetArraySize(markers) > 64)
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "an array of at most 64 event names is needed");
+    out->marker_count = cJSON_GetArraySize(markers);
+    for (int k = 0; k < out->marker_count; k++) {
+        const cJSON *m = cJSON_GetArrayItem(markers, k);
+        if (!cJSON_IsString(m)) {
+            tdn_io__path item;
+            tdn_io__json_item(item, where, k);
+            return tdn_io__fail(err, TDN_ERR_PARSE, item, "an event name is needed");
+        }
+        names[k] = m->valuestring;
+    }
+    out->markers = names;
+    return TDN_OK;
+}
+
+/* ---- clips ---- */
+
+static const char *const clip_def_keys[] = { "name", "source", "additive", "sample_rate", NULL };
+
+/* The document's definition of clip `name` ("clips" entry), or NULL: the asset's clip of that name. */
+static const cJSON *clip_definition(const cJSON *doc, const char *name, int *index)
+{
+    const cJSON *c;
+    *index = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "clips"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return c;
+        (*index)++;
+    }
+    return NULL;
+}
+
+static tdn_result build_clip(const cJSON *doc, const tdn_asset *asset, const char *name, const char *use_path,
+                             const tdn_allocator *allocator, tdn_clip **out, tdn_error *err)
+{
+    int index;
+    const cJSON *def = clip_definition(doc, name, &index);
+    const char *source = name, *reference = NULL;
+    float sample_rate = 0.0f;
+    tdn_io__path path;
+    tdn_io__json_item(path, "clips", index);
+    tdn_result r = TDN_OK;
+    if (def) {
+        r = tdn_io__json_known_keys(def, path, clip_def_keys, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_string(def, "source", path, 0, &source, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
+        const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
+        if (r == TDN_OK && additive) {
+            tdn_io__path where;
+            tdn_io__json_join(where, path, "additive");
+            const cJSON *ref = cJSON_GetObjectItemCaseSensitive(additive, "reference");
+            if (!cJSON_IsObject(additive) || !cJSON_IsString(ref))
+                return tdn_io__fail(err, TDN_ERR_PARSE, where, "{\"reference\": \"rest\" | \"first_frame\" | CLIP} "
+                                                               "is needed");
+            reference = ref->valuestring;
+        }
+        source = source ? source : name;
+    }
+    if (r != TDN_OK)
+        return r;
+    int k = tdn_asset_find_clip(asset, source);
+    if (k < 0)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
+                            "the character has no clip named '%.60s'", source);
+    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
+    tdn_pose rest = { 0 };
+    if (reference && strcmp(reference, "rest") == 0) {
+        r = tdn_pose_create(&rest, tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), allocator);
+        if (r == TDN_OK)
+            r = tdn_pose_set_rest(&rest, tdn_asset_skeleton(asset));
+        desc.additive_reference_pose = &rest;
+    } else if (reference && strcmp(reference, "first_frame") == 0) {
+        desc.additive_reference_first_frame = 1;
+    } else if (reference) {
+        int ref = tdn_asset_find_clip(asset, reference);
+        if (ref < 0)
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the character has no clip named '%.60s' to be the "
+                                "additive reference", reference);
+        desc.additive_reference_clip = tdn_asset_clip(asset, ref);
+    }
+    if (r == TDN_OK)
+        r = tdn_clip_create(&desc, out, NULL, err);
+    /* Keys too uneven for the rate chosen from them (Fox's Run): denser frames until the clip is
+     * within tolerance, unless the document set the rate. */
+    for (float rate = 60.0f; r == TDN_ERR_TOLERANCE && sample_rate == 0.0f && rate <= 240.0f; rate *= 2.0f) {
+        desc.sample_rate = rate;
+        r = tdn_clip_create(&desc, out, NULL, err);
+    }
+    tdn_pose_destroy(&rest);
+    return r;
+}
+
+/* ---- the document ---- */
+
+static const char *const document_keys[] = { "character", "clips", "parameters", "sync_groups", "nodes", "root",
+                                              "cull_threshold", "version", NULL };
+
+/* Core errors name nodes by index ("nodes[3] ..."), parameters as "params[i] ...": give the
+ * JSON path instead. */
+static void where_in_document(const tdn_io__graph_build *b, tdn_error *err)
+{
+    int i;
+    char rest[128];
+    if (!err)
+        return;
+    if (sscanf(err->where, "nodes[%d]", &i) == 1 && i >= 0 && i < b->node_count) {
+        snprintf(err->where, sizeof err->where, "%s", b->node_paths[i]);
+    } else if (sscanf(err->where, "params[%d]%127[^\n]", &i, rest) >= 1) {
+        snprintf(err->where, sizeof err->where, "parameters[%d]", i);
+    } else if (sscanf(err->where, "clips[%d]", &i) == 1 && i >= 0 && i < b->clip_count) {
+        snprintf(err->where, sizeof err->where, "%s", b->clip_paths[i]);
+    }
+}
+
+static void free_build(tdn_io__graph_build *b)
+{
+    free(b->nodes);
+    free(b->node_paths);
+    free(b->inputs);
+    free(b->values);
+    free(b->axes);
+    for (int k = 0; k < b->space_count; k++)
+        tdn_blend_space_file_destroy(b->spaces[k]);
+    free(b->spaces);
+    free(b->named);
+    free(b->clip_names);
+    free(b->clip_paths);
+}
+
+static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__graph_build *b, tdn_error *err)
+{
+    const cJSON *params_json, *groups_json, *item;
+    int param_count, group_count, k = 0;
+    tdn_result r = optional_array(doc, "parameters", TDN_MAX_GRAPH_PARAMS, &params_json, &param_count, err);
+    if (r == TDN_OK)
+        r = optional_array(doc, "sync_groups", TDN_MAX_GRAPH_NODES, &groups_json, &group_count, err);
+    if (r != TDN_OK)
+        return r;
+    tdn_param_desc *params = calloc((size_t)param_count + 1, sizeof *params);
+    tdn_sync_group_desc *groups = calloc((size_t)group_count + 1, sizeof *groups);
+    const char **marker_names = calloc((size_t)group_count * 64 + 1, sizeof *marker_names);
+    int *mirror = NULL;
+    if (!params || !groups || !marker_names)
+        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    cJSON_ArrayForEach(item, params_json)
+    {
+        tdn_io__path path;
+        tdn_io__json_item(path, "parameters", k);
+        if (r == TDN_OK)
+            r = read_param(item, path, &params[k], err);
+        k++;
+    }
+    k = 0;
+    cJSON_ArrayForEach(item, groups_json)
+    {
+        tdn_io__path path;
+        tdn_io__json_item(path, "sync_groups", k);
+        if (r == TDN_OK)
+            r = read_group(item, path, &groups[k], marker_names + 64 * k, err);
+        k++;
+    }
+    int root = 0;
+    if (r == TDN_OK)
+        r = tdn_io__graph_read_nodes(b, &root, err);
+    /* the runtime clips the nodes use, in order of first use */
+    if (r == TDN_OK) {
+        d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));
+        d->clip_names = tdn_io__alloc(&d->allocator, sizeof *d->clip_names * (size_t)(b->clip_count + 1));
+        if (!d->clips || !d->clip_names)
+            r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+        else
+            memset(d->clips, 0, sizeof *d->clips * (size_t)(b->clip_count + 1)),
+                memset(d->clip_names, 0, sizeof *d->clip_names * (size_t)(b->clip_count + 1));
+    }
+    for (int c = 0; r == TDN_OK && c < b->clip_count; c++) {
+        d->clip_count = c + 1;
+        size_t n = strlen(b->clip_names[c]) + 1;
+        d->clip_names[c] = tdn_io__alloc(&d->allocator, n);
+        if (!d->clip_names[c]) {
+            r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+            break;
+        }
+        memcpy(d->clip_names[c], b->clip_names[c], n);
+        r = build_clip(doc, d->asset, b->clip_names[c], b->clip_paths[c], &d->allocator, &d->clips[c], err);
+    }
+    const tdn_skeleton *skeleton = tdn_asset_skeleton(d->asset);
+    if (r == TDN_OK && b->uses_mirror) {
+        mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *mirror);
+        r = mirror ? tdn_mirror_table_from_names(skeleton, mirror, err)
+                   : tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    }
+    float cull = 0.0f;
+    if (r == TDN_OK)
+        r = tdn_io__json_float(doc, "cull_threshold", "", 0.0f, &cull, err);
+    if (r == TDN_OK) {
+        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)d->clips,
+                              .clip_count = d->clip_count, .params = params, .param_count = param_count,
+                              .nodes = b->nodes, .node_count = b->node_count, .root = root, .sync_groups = groups,
+                              .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
+                              .allocator = d->allocator };
+        r = tdn_graph_create(&gd, &d->graph, err);
+        if (r != TDN_OK)
+            where_in_document(b, err);
+    }
+    /* the blend spaces now belong to the document */
+    if (r == TDN_OK) {
+        d->spaces = tdn_io__alloc(&d->allocator, sizeof *d->spaces * (size_t)(b->space_count + 1));
+        if (!d->spaces)
+            r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+        else {
+            memcpy(d->spaces, b->spaces, sizeof *d->spaces * (size_t)b->space_count);
+            d->space_count = b->space_count;
+            b->space_count = 0;
+        }
+    }
+    free(params);
+    free(groups);
+    free(marker_names);
+    free(mirror);
+    return r;
+}
+
+tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
+                                    const tdn_allocator *allocator, tdn_graph_document **out, tdn_error *err)
+{
+    if (!out)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "out must not be NULL");
+    *out = NULL;
+    if (!json && size > 0)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "json must not be NULL");
+    tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
+    if ((a.alloc == NULL) != (a.free == NULL))
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    cJSON *doc = NULL;
+    tdn_result r = tdn_io__json_parse_object(json, size, "a graph document {\"character\": ..., \"root\": ...}", &doc,
+                                             err);
+    if (r != TDN_OK)
+        return r;
+    tdn_graph_document *d = tdn_io__alloc(&a, sizeof *d);
+    if (!d) {
+        cJSON_Delete(doc);
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    }
+    memset(d, 0, sizeof *d);
+    d->allocator = a;
+    r = tdn_io__json_known_keys(doc, "", document_keys, err);
+    if (r == TDN_OK)
+        r = load_character(doc, base_dir, d, err);
+    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator };
+    if (r == TDN_OK)
+        r = build_graph(doc, d, &b, err);
+    free_build(&b);
+    cJSON_Delete(doc);
+    if (r != TDN_OK) {
+        tdn_graph_document_destroy(d);
+        return r;
+    }
+    *out = d;
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator, tdn_graph_document **out,
+                                   tdn_error *err)
+{
+    if (!out)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "out must not be NULL");
+    *out = NULL;
+    if (!path)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "path must not be NULL");
+    tdn_io__file file;
+    tdn_result r = tdn_io__read_file(path, &file, err);
+    if (r != TDN_OK)
+        return r;
+    char dir[4096];
+    tdn_io__dir_of(path, dir, sizeof dir);
+    r = tdn_graph_document_parse(file.data, file.size, dir, allocator, out, err);
+    tdn_io__free_file(&file);
+    return r;
+}
+
+const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *d) { return d ? d->graph : NULL; }
+const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *d) { return d ? d->asset : NULL; }
+const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *d)
+{
+    return d ? tdn_asset_skeleton(d->asset) : NULL;
+}
+int tdn_graph_document_clip_count(const tdn_graph_document *d) { return d ? d->clip_count : 0; }
+const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *d, int clip)
+{
+    return d && clip >= 0 && clip < d->clip_count ? d->clips[clip] : NULL;
+}
+const char *tdn_graph_document_clip_name(const tdn_graph_document *d, int clip)
+{
+    return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : "";
+}

@@ -1,0 +1,147 @@
+/* tendon io: parsing JSON text with located errors, and JSON paths. */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset_internal.h"
+#include "json_util.h"
+
+size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text)
+{
+    while (*text && at + 1 < sizeof(tdn_io__path))
+        out[at++] = *text++;
+    out[at] = '\0';
+    return at;
+}
+
+void tdn_io__json_join(tdn_io__path out, const char *path, const char *key)
+{
+    size_t at = tdn_io__json_append(out, 0, path);
+    if (at > 0)
+        at = tdn_io__json_append(out, at, ".");
+    tdn_io__json_append(out, at, key);
+}
+
+void tdn_io__json_item(tdn_io__path out, const char *path, int index)
+{
+    char digits[16];
+    int n = 0;
+    unsigned v = (unsigned)index;
+    do
+        digits[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    size_t at = tdn_io__json_append(out, tdn_io__json_append(out, 0, path), "[");
+    while (n > 0) {
+        const char digit[2] = { digits[--n], '\0' };
+        at = tdn_io__json_append(out, at, digit);
+    }
+    tdn_io__json_append(out, at, "]");
+}
+
+/* "byte N (line L, column C)" for an offset into text. */
+static void text_place(tdn_io__path out, const char *text, size_t offset)
+{
+    size_t line = 1, column = 1;
+    for (size_t i = 0; i < offset; i++) {
+        if (text[i] == '\n')
+            line++, column = 1;
+        else
+            column++;
+    }
+    snprintf(out, sizeof(tdn_io__path), "byte %zu (line %zu, column %zu)", offset, line, column);
+}
+
+tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err)
+{
+    *out = NULL;
+    size_t skipped = 0;
+    if (size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) /* a byte-order mark, tolerated */
+        skipped = 3;
+    /* cJSON gets a zero-terminated copy, so nothing it does can read past the data. */
+    const size_t n = size - skipped;
+    char *text = malloc(n + 1);
+    if (!text)
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for %zu bytes of JSON", n);
+    if (n)
+        memcpy(text, json + skipped, n);
+    text[n] = '\0';
+    tdn_io__path where;
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, n, &end, 0);
+    size_t stop = end ? (size_t)(end - text) : 0;
+    tdn_result r = TDN_OK;
+    if (!doc) {
+        text_place(where, json, skipped + stop);
+        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "invalid JSON");
+    } else {
+        for (size_t i = stop; i < n && r == TDN_OK; i++) {
+            char c = text[i];
+            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                text_place(where, json, skipped + i);
+                r = tdn_io__fail(err, TDN_ERR_PARSE, where, "data after the JSON value");
+            }
+        }
+    }
+    if (r == TDN_OK && !cJSON_IsObject(doc)) {
+        text_place(where, json, skipped);
+        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "the JSON must be an object: %s", what);
+    }
+    free(text);
+    if (r != TDN_OK) {
+        cJSON_Delete(doc);
+        return r;
+    }
+    *out = doc;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const char *const *allowed, tdn_error *err)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, json)
+    {
+        int known = 0;
+        for (const char *const *a = allowed; *a && !known; a++)
+            known = item->string && strcmp(item->string, *a) == 0;
+        if (!known) {
+            tdn_io__path where;
+            tdn_io__json_join(where, path, item->string ? item->string : "?");
+            return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'", item->string ? item->string : "?");
+        }
+    }
+    return TDN_OK;
+}
+
+tdn_result tdn_io__json_float(const cJSON *object, const char *key, const char *path, float fallback, float *out,
+                              tdn_error *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    *out = fallback;
+    if (!item)
+        return TDN_OK;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, key);
+    if (!cJSON_IsNumber(item))
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "a number is needed");
+    double v = item->valuedouble;
+    if (!(v >= -FLT_MAX && v <= FLT_MAX))
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "%g does not fit a float", v);
+    *out = (float)v;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
+                               const char **out, tdn_error *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    *out = NULL;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, key);
+    if (!item)
+        return required ? tdn_io__fail(err, TDN_ERR_PARSE, where, "the required field '%s' is missing", key) : TDN_OK;
+    if (!cJSON_IsString(item) || !item->valuestring[0])
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "a non-empty string is needed");
+    *out = item->valuestring;
+    return TDN_OK;
+}

@@ -1,0 +1,38 @@
+/* tendon io: what every JSON reader of libtendon_io shares: parsing text into a cJSON tree with
+ * errors that name a byte, line and column, and building JSON paths for errors (not
+ * installed). */
+#ifndef TENDON_IO_JSON_UTIL_H
+#define TENDON_IO_JSON_UTIL_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#include "tendon/base.h"
+
+typedef char tdn_io__path[128]; /* as long as tdn_error's `where` */
+
+/* Parses `size` bytes of JSON (a byte-order mark is skipped; nothing but whitespace may follow
+ * the value) into *out, which must be an object. TDN_ERR_PARSE with "byte N (line L, column
+ * C)" as `where` otherwise; `what` names the expected document in the message. */
+tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err);
+
+/* Appends text at out[at] (cut to fit, always terminated); returns the new length. Paths are
+ * built by hand: snprintf into a fixed buffer draws truncation warnings. */
+size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text);
+/* out = path + "." + key (just key when path is empty), cut to fit. */
+void tdn_io__json_join(tdn_io__path out, const char *path, const char *key);
+/* out = path + "[index]". */
+void tdn_io__json_item(tdn_io__path out, const char *path, int index);
+
+/* Checks that object `json` at `path` has no keys outside `allowed` (NULL-terminated). */
+tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const char *const *allowed, tdn_error *err);
+
+/* A number field: absent gives `fallback`; otherwise it must be a finite float. */
+tdn_result tdn_io__json_float(const cJSON *object, const char *key, const char *path, float fallback, float *out,
+                              tdn_error *err);
+/* A string field: absent gives NULL (or an error when `required`). */
+tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
+                               const char **out, tdn_error *err);
+
+#endif

@@ -1,0 +1,401 @@
+/* Graph documents: the example graph loads and runs; a document's flat list equals the weights
+ * worked by hand; synchronized walk/run sweeps keep the feet in step (and do not without sync,
+ * so the measure can fail); real walk/run pairs from ../shared/data stay in phase; malformed
+ * documents fail naming their JSON path, with nothing left allocated. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "counting_allocator.h"
+#include "test_data.h"
+#include "tendon/graph_io.h"
+
+#ifndef TENDON_SOURCE_DIR
+#define TENDON_SOURCE_DIR "."
+#endif
+
+static tdn_graph_document *parse(const char *json, const char *base_dir, tdn_error *err)
+{
+    tdn_graph_document *d = NULL;
+    tdn_graph_document_parse(json, strlen(json), base_dir, &counting, &d, err);
+    return d;
+}
+
+static float entry_weight(const tdn_graph_document *d, const tdn_graph_instance *in, const char *clip)
+{
+    const tdn_graph_entry *e;
+    int n = tdn_graph_entries(in, &e);
+    float w = 0;
+    for (int k = 0; k < n; k++)
+        if (strcmp(tdn_graph_document_clip_name(d, e[k].clip), clip) == 0)
+            w += e[k].weight;
+    return w;
+}
+
+static void example_graph_runs(void)
+{
+    tdn_graph_document *d = NULL;
+    tdn_error err = { 0 };
+    CHECK(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", &counting, &d, &err) == TDN_OK);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_graph *g = tdn_graph_document_graph(d);
+    CHECK_EQ_INT(tdn_graph_param_count(g), 6);
+    CHECK_EQ_INT(tdn_graph_document_clip_count(d), 7); /* idle, two turns, run, walk back, two strafes */
+    CHECK(tdn_graph_param_type(g, tdn_graph_param_find(g, "faceRight")) == TDN_PARAM_BOOL);
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_instance_create(g, &counting, &in) == TDN_OK);
+    tdn_pose pose;
+    tdn_pose_create(&pose, tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &counting);
+    /* Standing: idle alone. Full speed sideways to the right: strafe_right alone (the smoothed
+     * parameters settle within 2 s: 0.1 s half-lives). */
+    tdn_graph_update(in, 0.016f);
+    CHECK_NEAR(entry_weight(d, in, "idle"), 1, 1e-6);
+    tdn_graph_set_float_named(in, "moveSpeed", 1);
+    tdn_graph_set_float_named(in, "sideStrength", 1);
+    tdn_graph_set_bool(in, tdn_graph_param_find(g, "faceRight"), 1);
+    for (int f = 0; f < 120; f++)
+        tdn_graph_update(in, 1.0f / 60.0f);
+    CHECK_NEAR(entry_weight(d, in, "strafe_right"), 1, 1e-6);
+    CHECK(tdn_graph_evaluate(in, &pose) == TDN_OK);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(d);
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
+static void document_weights_by_hand(void)
+{
+    const char *json =
+        "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 15},"
+        " \"clips\": [{\"name\": \"walk\", \"source\": \"walk_forward\"}],"
+        " \"parameters\": [{\"name\": \"x\", \"type\": \"float\", \"value\": 0.3}, {\"name\": \"w\", \"value\": 2}],"
+        " \"nodes\": {\"pair\": {\"type\": \"blend2\", \"weight\": \"x\", \"inputs\": ["
+        "      {\"type\": \"clip\", \"clip\": \"walk\"}, {\"type\": \"clip\", \"clip\": \"run_forward\"}]}},"
+        " \"root\": {\"type\": \"blendN\", \"inputs\": [\"pair\", {\"type\": \"rest\"}], \"weights\": [\"w\", 6]}}";
+    tdn_error err = { 0 };
+    tdn_graph_document *d = parse(json, NULL, &err);
+    CHECK(d != NULL);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in) == TDN_OK);
+    tdn_graph_update(in, 0.1f);
+    /* blendN 2:6 -> pair 0.25, rest 0.75; pair: walk 0.7, run 0.3 */
+    CHECK_NEAR(entry_weight(d, in, "walk"), 0.25 * 0.7, 1e-6);
+    CHECK_NEAR(entry_weight(d, in, "run_forward"), 0.25 * 0.3, 1e-6);
+    const tdn_graph_entry *e;
+    int n = tdn_graph_entries(in, &e);
+    float rest = 0;
+    for (int k = 0; k < n; k++)
+        rest += e[k].clip < 0 ? e[k].weight : 0;
+    CHECK_NEAR(rest, 0.75, 1e-6);
+    /* "walk" is the document's name for the asset's walk_forward */
+    CHECK(strcmp(tdn_clip_name(tdn_graph_document_clip(d, 0)), "walk_forward") == 0);
+    /* the named node shows its name */
+    int named = 0;
+    for (int k = 0; k < tdn_graph_node_count(tdn_graph_document_graph(d)); k++)
+        named += strcmp(tdn_graph_node_name(tdn_graph_document_graph(d), k), "pair") == 0;
+    CHECK_EQ_INT(named, 1);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(d);
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
+/* ---- feet in step ---- */
+
+typedef struct step_log {
+    float times[256];
+    int feet[256]; /* 0 left, 1 right */
+    int count;
+} step_log;
+
+/* Runs a walk/run blend whose weight sweeps 0 -> 1 over `seconds` and logs footfalls of the
+ * blended pose: a foot lands at the lowest point of its height in model space within +-0.2 s,
+ * once it has risen `lifted` above it since the last footfall (a step lifts the foot 8 cm
+ * walking and 14 cm running; a blend of the two only a few cm less). */
+static void sweep(tdn_graph_document *d, const char *foot_l, const char *foot_r, float seconds, float lifted,
+                  step_log *log)
+{
+    const tdn_skeleton *s = tdn_graph_document_skeleton(d);
+    int joints = tdn_skeleton_joint_count(s), feet[2] = { tdn_skeleton_find(s, foot_l), tdn_skeleton_find(s, foot_r) };
+    CHECK(feet[0] >= 0 && feet[1] >= 0);
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), NULL, &in) == TDN_OK);
+    tdn_pose pose;
+    tdn_pose_create(&pose, joints, NULL);
+    tdn_mat4 *model = malloc(sizeof *model * (size_t)joints);
+    const int rate = 120, window = rate / 5;
+    int frames = (int)(seconds * (float)rate);
+    float *height = malloc(sizeof(float) * 2 * (size_t)frames);
+    for (int f = 0; f < frames; f++) {
+        tdn_graph_set_float_named(in, "x", (float)f / (float)(frames - 1));
+        tdn_graph_update(in, 1.0f / (float)rate);
+        tdn_graph_evaluate(in, &pose);
+        tdn_model_space(s, &pose, NULL, model);
+        for (int k = 0; k < 2; k++)
+            height[2 * f + k] = model[feet[k] < 0 ? 0 : feet[k]].m[13];
+    }
+    log->count = 0;
+    float highest[2] = { -INFINITY, -INFINITY };
+    for (int f = 0; f < frames; f++)
+        for (int k = 0; k < 2; k++) {
+            float h = height[2 * f + k];
+            highest[k] = fmaxf(highest[k], h);
+            int lowest = 1;
+            for (int g = f - window; g <= f + window && lowest; g++)
+                if (g >= 0 && g < frames && g != f)
+                    lowest = g < f ? height[2 * g + k] > h : height[2 * g + k] >= h;
+            int inside = f >= window && f < frames - window; /* a whole window to judge by */
+            if (lowest && inside && highest[k] - h > lifted && log->count < 256) {
+                highest[k] = h;
+                log->times[log->count] = (float)f / (float)rate;
+                log->feet[log->count++] = k;
+            }
+        }
+    free(height);
+    free(model);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+}
+
+/* Steps alternate left/right, and each foot's period stays within the two cycles (one frame and
+ * 5% of slack): no skipped or doubled step. Returns how many steps broke that. */
+static int irregular_steps(const step_log *log, float short_cycle, float long_cycle)
+{
+    int bad = 0;
+    float last[2] = { -1, -1 };
+    for (int k = 0; k < log->count; k++) {
+        int foot = log->feet[k];
+        if (k > 0 && log->feet[k - 1] == foot)
+            bad++;
+        if (last[foot] >= 0) {
+            float period = log->times[k] - last[foot];
+            bad += period < short_cycle * 0.95f - 1.0f / 120 || period > long_cycle * 1.05f + 1.0f / 120;
+        }
+        last[foot] = log->times[k];
+    }
+    return bad;
+}
+
+static const char *const walk_run_template =
+    "{\"character\": %s, \"parameters\": [{\"name\": \"x\"}], %s"
+    " \"root\": {\"type\": \"blend2\", \"weight\": \"x\", \"inputs\": ["
+    "   {\"type\": \"clip\", \"clip\": \"%s\"%s}, {\"type\": \"clip\", \"clip\": \"%s\"%s}]}}";
+
+static tdn_graph_document *walk_run(const char *character, const char *walk, const char *run, int sync,
+                                    int markers, const char *base_dir)
+{
+    char json[1024];
+    const char *groups = markers ? "\"sync_groups\": [{\"name\": \"feet\", \"markers\": [\"foot_down_l\", "
+                                   "\"foot_down_r\"]}],"
+                                 : "";
+    const char *in_group = sync ? ", \"sync\": \"feet\"" : "";
+    snprintf(json, sizeof json, walk_run_template, character, groups, walk, in_group, run, in_group);
+    tdn_error err = { 0 };
+    tdn_graph_document *d = NULL;
+    if (tdn_graph_document_parse(json, strlen(json), base_dir, NULL, &d, &err) != TDN_OK)
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+    return d;
+}
+
+static void synced_sweep_keeps_feet_in_step(void)
+{
+    const char *humanoid = "{\"generated\": \"humanoid\", \"walk_cycle\": 1.0, \"run_cycle\": 0.6}";
+    for (int markers = 0; markers < 2; markers++) {
+        tdn_graph_document *d = walk_run(humanoid, "walk_forward", "run_forward", 1, markers, NULL);
+        CHECK(d != NULL);
+        if (!d)
+            return;
+        step_log log;
+        sweep(d, "foot_l", "foot_r", 6.0f, 0.06f, &log);
+        /* 6 s from 1 s cycles to 0.6 s ones: about 2 x 7.5 steps */
+        printf("synced sweep (%s): %d steps, %d irregular\n", markers ? "markers" : "phase", log.count,
+               irregular_steps(&log, 0.6f, 1.0f));
+        CHECK(log.count >= 12 && log.count <= 18);
+        CHECK_EQ_INT(irregular_steps(&log, 0.6f, 1.0f), 0);
+        tdn_graph_document_destroy(d);
+    }
+    /* The control: the same sweep without sync drifts out of step, and the measure says so. */
+    tdn_graph_document *d = walk_run(humanoid, "walk_forward", "run_forward", 0, 0, NULL);
+    step_log log;
+    sweep(d, "foot_l", "foot_r", 6.0f, 0.06f, &log);
+    printf("unsynced sweep: %d steps, %d irregular\n", log.count, irregular_steps(&log, 0.6f, 1.0f));
+    CHECK(irregular_steps(&log, 0.6f, 1.0f) > 0);
+    tdn_graph_document_destroy(d);
+}
+
+/* Fox Walk/Run and Soldier Walk/Run: the pairs stay on one phase at every weight. */
+static void real_pairs_stay_in_phase(void)
+{
+    const char *dir = test_data_dir();
+    if (!dir)
+        return;
+    const struct {
+        const char *file, *walk, *run;
+        float walk_length, run_length;
+    } pairs[] = {
+        { "gltf/khronos/Fox/glTF-Binary/Fox.glb", "Walk", "Run", 0.71f, 1.16f },
+        { "gltf/threejs/Soldier.glb", "Walk", "Run", 1.03f, 0.70f },
+    };
+    for (size_t p = 0; p < sizeof pairs / sizeof pairs[0]; p++) {
+        char character[512];
+        snprintf(character, sizeof character, "{\"file\": \"%s\"}", pairs[p].file);
+        tdn_graph_document *d = walk_run(character, pairs[p].walk, pairs[p].run, 1, 0, dir);
+        CHECK(d != NULL);
+        if (!d)
+            continue;
+        const tdn_clip *walk = tdn_graph_document_clip(d, 0), *run = tdn_graph_document_clip(d, 1);
+        CHECK_NEAR(tdn_clip_duration(walk), pairs[p].walk_length, 0.01);
+        CHECK_NEAR(tdn_clip_duration(run), pairs[p].run_length, 0.01);
+        tdn_graph_instance *in = NULL;
+        tdn_graph_instance_create(tdn_graph_document_graph(d), NULL, &in);
+        double phase = 0, worst = 0;
+        for (int f = 0; f < 600; f++) {
+            float x = (float)f / 599.0f;
+            tdn_graph_set_float_named(in, "x", x);
+            tdn_graph_update(in, 1.0f / 120.0f);
+            /* by hand: the cycle is the weighted average of the two lengths */
+            phase += (1.0 / 120.0) / ((1 - x) * tdn_clip_duration(walk) + x * tdn_clip_duration(run));
+            phase -= floor(phase);
+            double a = tdn_graph_clip_time(in, 1) / tdn_clip_duration(walk); /* node 0 is the blend2 */
+            double b = tdn_graph_clip_time(in, 2) / tdn_clip_duration(run);
+            worst = fmax(worst, fmax(fabs(a - b), fmin(fabs(a - phase), 1 - fabs(a - phase))));
+        }
+        printf("%s walk/run: phase error %.2g over the sweep\n", pairs[p].file, worst);
+        CHECK(worst < 1e-4);
+        tdn_graph_instance_destroy(in);
+        tdn_graph_document_destroy(d);
+    }
+}
+
+/* ---- malformed documents ---- */
+
+static void malformed_documents_name_their_path(void)
+{
+#define HUMANOID "\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10}"
+    const struct {
+        const char *json;
+        tdn_result code;
+        const char *where; /* the start of err.where */
+    } cases[] = {
+        { "[1, 2]", TDN_ERR_PARSE, "byte 0" },
+        { "{\"root\": ", TDN_ERR_PARSE, "byte 8" },
+        { "{\"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE, "character" },
+        { "{\"characte\": 1}", TDN_ERR_PARSE, "characte" },
+        { "{\"character\": {\"generated\": \"robot\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_INVALID_DATA,
+          "character.generated" },
+        { "{\"character\": {\"generated\": \"humanoid\", \"height\": -1}, \"root\": {\"type\": \"rest\"}}",
+          TDN_ERR_ARGUMENT, "character.height" },
+        { "{\"character\": {\"file\": \"x.glb\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_ARGUMENT, "character.file" },
+        { "{" HUMANOID "}", TDN_ERR_PARSE, "root" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"fly\"}}", TDN_ERR_INVALID_DATA, "root.clip" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"idle\", \"speed\": 2}}", TDN_ERR_PARSE,
+          "root.speed" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}]}}", TDN_ERR_PARSE,
+          "root.inputs" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"weight\": \"nope\", \"inputs\": [{\"type\": \"rest\"}, "
+          "{\"type\": \"rest\"}]}}", TDN_ERR_INVALID_DATA, "root.weight" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}, {\"type\": \"jump\"}]}}",
+          TDN_ERR_INVALID_DATA, "root.inputs[1].type" },
+        { "{" HUMANOID ", \"nodes\": {\"a\": {\"type\": \"time_scale\", \"input\": \"b\"}, \"b\": \"a\"}, \"root\": \"a\"}",
+          TDN_ERR_INVALID_DATA, "nodes." },
+        { "{" HUMANOID ", \"root\": \"missing\"}", TDN_ERR_INVALID_DATA, "root" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"blend_space\", \"mode\": \"linear\", \"position\": \"x\", "
+          "\"samples\": [{\"clip\": \"idle\", \"at\": [0]}, {\"clip\": \"idle\", \"at\": [0, 1]}]}, "
+          "\"parameters\": [{\"name\": \"x\"}]}", TDN_ERR_INVALID_DATA, "root.samples[1].at" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"blend_space\", \"mode\": \"linear\", \"position\": \"y\", "
+          "\"samples\": [{\"clip\": \"idle\", \"at\": [0]}, {\"clip\": \"walk_forward\", \"at\": [1]}]}, "
+          "\"parameters\": [{\"name\": \"x\"}]}", TDN_ERR_INVALID_DATA, "root.position" },
+        /* refused by the core, named by the document's path */
+        { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"idle\", \"wrap\": \"clamp\", \"sync\": \"g\"}}",
+          TDN_ERR_INVALID_DATA, "root" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, "
+          "\"difference\": {\"type\": \"clip\", \"clip\": \"idle\"}}}", TDN_ERR_INVALID_DATA, "root.difference" },
+        { "{" HUMANOID ", \"parameters\": [{\"name\": \"q\", \"type\": \"quat\"}], \"root\": {\"type\": \"rest\"}}",
+          TDN_ERR_INVALID_DATA, "parameters[0].type" },
+        { "{" HUMANOID ", \"parameters\": [{\"name\": \"q\"}, {\"name\": \"q\"}], \"root\": {\"type\": \"rest\"}}",
+          TDN_ERR_INVALID_DATA, "parameters[1]" },
+        { "{" HUMANOID ", \"parameters\": [{\"name\": \"v\", \"type\": \"vec2\", \"value\": [1]}], "
+          "\"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE, "parameters[0].value" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": {\"reference\": \"zzz\"}}], "
+          "\"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", "
+          "\"clip\": \"d\"}}}", TDN_ERR_INVALID_DATA, "clips[0]" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"switch\", \"fade\": \"slow\", \"inputs\": [{\"type\": \"rest\"}]}}",
+          TDN_ERR_PARSE, "root.fade" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        tdn_error err = { 0 };
+        tdn_graph_document *d = (tdn_graph_document *)1;
+        tdn_result r = tdn_graph_document_parse(cases[k].json, strlen(cases[k].json), NULL, &counting, &d, &err);
+        int ok = CHECK_EQ_INT(r, cases[k].code);
+        ok &= CHECK(d == NULL);
+        ok &= CHECK(strncmp(err.where, cases[k].where, strlen(cases[k].where)) == 0);
+        if (!ok)
+            fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
+        CHECK_EQ_INT(live_blocks, 0);
+    }
+    /* Additive clips made by the document work where they belong. */
+    const char *additive = "{" HUMANOID ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": "
+                           "{\"reference\": \"first_frame\"}}], \"root\": {\"type\": \"additive\", \"base\": "
+                           "{\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", \"clip\": \"d\"}}}";
+    tdn_error err = { 0 };
+    tdn_graph_document *d = parse(additive, NULL, &err);
+    CHECK(d != NULL && tdn_clip_is_additive(tdn_graph_document_clip(d, 0)));
+    tdn_graph_document_destroy(d);
+#undef HUMANOID
+}
+
+static void truncations_and_failing_allocations(void)
+{
+    FILE *f = fopen(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", "rb");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char text[8192];
+    size_t size = fread(text, 1, sizeof text, f);
+    fclose(f);
+    int failures = 0;
+    for (size_t n = 0; n < size; n += 7) {
+        tdn_graph_document *d = NULL;
+        tdn_error err = { 0 };
+        tdn_result r = tdn_graph_document_parse(text, n, NULL, &counting, &d, &err);
+        failures += r != TDN_OK;
+        CHECK(r == TDN_OK || (d == NULL && err.where[0]));
+        tdn_graph_document_destroy(d);
+    }
+    CHECK(failures > 0);
+    CHECK_EQ_INT(live_blocks, 0);
+    /* Every allocation failing in turn: an error, and nothing left. */
+    int attempts = 0;
+    for (long n = 0;; n++, attempts++) {
+        tdn_graph_document *d = NULL;
+        allocations_before_failure = n;
+        tdn_result r = tdn_graph_document_parse(text, size, NULL, &counting, &d, NULL);
+        allocations_before_failure = -1;
+        if (r == TDN_OK) {
+            tdn_graph_document_destroy(d);
+            break;
+        }
+        CHECK_EQ_INT(r, TDN_ERR_OUT_OF_MEMORY);
+        CHECK(d == NULL);
+        CHECK_EQ_INT(live_blocks, 0);
+    }
+    printf("%d failing allocations, each cleaned up\n", attempts);
+    CHECK(attempts > 10);
+}
+
+int main(void)
+{
+    RUN(example_graph_runs);
+    RUN(document_weights_by_hand);
+    RUN(synced_sweep_keeps_feet_in_step);
+    RUN(real_pairs_stay_in_phase);
+    RUN(malformed_documents_name_their_path);
+    RUN(truncations_and_failing_allocations);
+    return check_summary();
+}
