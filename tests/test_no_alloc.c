@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "tendon/graph_io.h"
 
 static long hook_calls;
 static void *hook_alloc(size_t size, size_t align, void *user)
@@ -156,8 +157,48 @@ static void frame_pipeline_never_allocates(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* A blend tree's frame (the strafing example graph on the generated humanoid: switches fading,
+ * smoothed parameters, a sync group with markers, the flat list, sampling and blending) with
+ * every parameter moving. */
+static void graph_frames_never_allocate(void)
+{
+    tdn_graph_document *doc = NULL;
+    CHECK_EQ_INT(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", &hooks, &doc, NULL), TDN_OK);
+    if (!doc)
+        return;
+    const tdn_graph *graph = tdn_graph_document_graph(doc);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(doc);
+    int joints = tdn_skeleton_joint_count(skel);
+    tdn_graph_instance *in = NULL;
+    tdn_pose pose;
+    CHECK_EQ_INT(tdn_graph_instance_create(graph, &hooks, &in), TDN_OK);
+    tdn_pose_create(&pose, joints, &hooks);
+    tdn_mat4 *model = hooks.alloc(sizeof(tdn_mat4) * (size_t)joints, 16, NULL);
+    double checksum = 0;
+    long before = allocations();
+    for (int frame = 0; frame < 600; frame++) {
+        float t = (float)frame / 60.0f;
+        for (int p = 0; p < tdn_graph_param_count(graph); p++) {
+            tdn_graph_set_float(in, p, 0.5f + 0.5f * sinf(t * (float)(p + 1)));
+            tdn_graph_set_bool(in, p, (frame / (40 + 7 * p)) & 1);
+        }
+        tdn_graph_update(in, 1.0f / 60.0f);
+        tdn_graph_evaluate(in, &pose);
+        tdn_model_space(skel, &pose, NULL, model);
+        const tdn_graph_entry *entries;
+        checksum += model[joints - 1].m[12] + tdn_graph_entries(in, &entries);
+    }
+    CHECK_EQ_INT(allocations() - before, 0);
+    CHECK(isfinite(checksum));
+    hooks.free(model, sizeof(tdn_mat4) * (size_t)joints, NULL);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(doc);
+}
+
 int main(void)
 {
     RUN(frame_pipeline_never_allocates);
+    RUN(graph_frames_never_allocate);
     return check_summary();
 }
