@@ -6,33 +6,8 @@ import json
 import math
 import os
 import struct
-import subprocess
-import sys
 
-TENDON, SCRATCH = sys.argv[1], sys.argv[2]
-os.makedirs(SCRATCH, exist_ok=True)
-failures = []
-
-
-def run(*args):
-    return subprocess.run([TENDON, *args], capture_output=True, text=True)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAILED:", what, file=sys.stderr)
-
-
-def close(a, b, tol=1e-5):
-    return all(abs(x - y) <= tol for x, y in zip(a, b)) and len(a) == len(b)
-
-
-def write(name, content):
-    path = os.path.join(SCRATCH, name)
-    with open(path, "wb" if isinstance(content, bytes) else "w", newline="") as f:
-        f.write(content)
-    return path
+from cli_support import SCRATCH, check, close, finish, run, write
 
 
 # ---- help and exit codes ----
@@ -150,5 +125,4 @@ broken = dict(gltf, animations=[{"channels": [{"sampler": 3, "target": {"node": 
 r = run("info", write("broken.gltf", json.dumps(broken)))
 check(r.returncode == 2 and "animations[0]" in r.stderr, f"a sampler index out of range names its path ({r.stderr.strip()})")
 
-print(f"{len(failures)} failed" if failures else "all CLI checks passed")
-sys.exit(1 if failures else 0)
+finish("cli")

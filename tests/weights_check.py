@@ -6,27 +6,9 @@ import json
 import math
 import os
 import struct
-import subprocess
-import sys
 import zlib
 
-TENDON, SCRATCH = sys.argv[1], sys.argv[2]
-os.makedirs(SCRATCH, exist_ok=True)
-failures = []
-
-
-def run(*args):
-    return subprocess.run([TENDON, *args], capture_output=True, text=True)
-
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAILED:", what, file=sys.stderr)
-
-
-def close(a, b, tol=1e-5):
-    return len(a) == len(b) and all(abs(x - y) <= tol for x, y in zip(a, b))
+from cli_support import SCRATCH, check, close, finish, run, write
 
 
 def space(name, mode, samples):
@@ -225,7 +207,4 @@ bad([space("dup.json", "gradient_band", [("a", [0, 0]), ("b", [1, 0]), ("c", [1,
 bad([space("huge.json", "rbf", [("a", [0]), ("b", [1e39])]), "--at", "0"], "blend_space.samples[1].at[0]",
     "a coordinate beyond float range")
 
-if failures:
-    print(f"{len(failures)} failed", file=sys.stderr)
-    sys.exit(1)
-print("weights: all checks passed")
+finish("weights")

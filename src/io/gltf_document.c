@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "json_util.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */
@@ -295,39 +296,18 @@ void tdn_gltf__close(tdn_gltf__doc *doc)
 
 /* ---- typed lookups ---- */
 
-/* Paths are built for every channel, sampler and accessor, so they are appended by hand:
- * snprintf took a fifth of the import time. */
-static size_t append(char *where, size_t at, const char *text)
-{
-    while (*text && at + 1 < sizeof(tdn_gltf__path))
-        where[at++] = *text++;
-    where[at] = '\0';
-    return at;
-}
-
+/* Paths are built for every channel, sampler and accessor, so they are appended by hand
+ * (json_util.c): snprintf took a fifth of the import time. */
 void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key)
 {
-    size_t at = append(where, 0, path);
-    if (at > 0)
-        at = append(where, at, ".");
-    append(where, at, key);
+    tdn_io__json_join(where, path, key);
 }
 
 void tdn_gltf__item(tdn_gltf__path where, const char *path, const char *key, int index)
 {
-    char digits[16];
-    int n = 0;
-    unsigned v = (unsigned)index;
-    do
-        digits[n++] = (char)('0' + v % 10);
-    while ((v /= 10) != 0);
-    tdn_gltf__join(where, path, key);
-    size_t at = append(where, strlen(where), "[");
-    while (n > 0) {
-        const char digit[2] = { digits[--n], '\0' };
-        at = append(where, at, digit);
-    }
-    append(where, at, "]");
+    tdn_gltf__path joined;
+    tdn_io__json_join(joined, path, key);
+    tdn_io__json_item(where, joined, index);
 }
 
 tdn_result tdn_gltf__integer(const tdn_gltf__doc *doc, const cJSON *obj, const char *key, uint64_t min, uint64_t max,

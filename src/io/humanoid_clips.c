@@ -10,7 +10,6 @@
  * direction; thigh and calf then share their hinge axis, so the knee is a pure hinge. Frames
  * are computed at key times only; between keys the clip interpolates. */
 #include <math.h>
-#include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -282,21 +281,6 @@ static void pose_at(const builder *b, int i, tdn_transform *local, tdn_transform
     }
 }
 
-static void *scratch(const tdn_allocator *a, size_t size)
-{
-    return a->alloc ? a->alloc(size, alignof(max_align_t), a->user) : malloc(size);
-}
-
-static void scratch_free(const tdn_allocator *a, void *p, size_t size)
-{
-    if (!p)
-        return;
-    if (a->alloc)
-        a->free(p, size, a->user);
-    else
-        free(p);
-}
-
 /* Contact of `side` at key i (1 or 0). */
 static float contact(const builder *b, int i, int side)
 {
@@ -337,7 +321,7 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
     const size_t keys = (size_t)b.intervals + 1;
     const size_t floats = keys + 2 * 2 * keys + keys * (2 * 3 + ROTATED_COUNT * 4);
     const size_t bytes = floats * sizeof(float);
-    float *block = scratch(&asset->allocator, bytes);
+    float *block = tdn_io__alloc(&asset->allocator, bytes);
     if (!block)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, g->name, "out of memory for the %s clip's keys", g->name);
     float *times = block, *contact_times = times + keys, *contact_values = contact_times + 2 * keys;
@@ -390,7 +374,7 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
                                  .events = events, .event_count = g->idle ? 0 : 2, .duration = g->cycle,
                                  .allocator = asset->allocator };
     r = tdn_keyed_clip_create(&desc, out, err);
-    scratch_free(&asset->allocator, block, bytes);
+    tdn_io__free(&asset->allocator, block, bytes);
     return r;
 }
 
