@@ -2,6 +2,7 @@
 #include "bench_report.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "tendon/version.h"
 
@@ -100,7 +101,7 @@ void bench_print_json(FILE *out, const bench_row *row)
 void bench_print_table_header(FILE *out)
 {
     fprintf(out, "tendon %s, built for %s\n", tdn_version_string(), BENCH_ISA);
-    fprintf(out, "%-8s %6s %-7s %7s %12s %12s  %s\n", "workload", "joints", "variant", "threads", "median", "min",
+    fprintf(out, "%-11s %6s %-18s %7s %12s %12s  %s\n", "workload", "joints", "variant", "threads", "median", "min",
             "per unit");
 }
 
@@ -117,7 +118,7 @@ static void print_duration(FILE *out, double ns)
 
 void bench_print_table_row(FILE *out, const bench_row *row)
 {
-    fprintf(out, "%-8s %6d %-7s %7d", row->workload, row->joints, row->variant ? row->variant : "-", row->threads);
+    fprintf(out, "%-11s %6d %-18s %7d", row->workload, row->joints, row->variant ? row->variant : "-", row->threads);
     print_duration(out, row->median_ns);
     print_duration(out, row->min_ns);
     fputs(" ", out);
@@ -129,6 +130,9 @@ void bench_print_table_row(FILE *out, const bench_row *row)
         fprintf(out, " %.0f chars/s", row->chars_per_s);
     if (row->bytes_per_clip >= 0.0)
         fprintf(out, " %.1f KiB/clip", row->bytes_per_clip / 1024.0);
+    for (int i = 0; i < row->extra_count; i++) /* what tells apart rows of one variant */
+        if (row->extra[i].kind == BENCH_TEXT && strcmp(row->extra[i].key, "mode") == 0)
+            fprintf(out, " (%s)", row->extra[i].text);
     fputs("\n", out);
     fflush(out);
 }

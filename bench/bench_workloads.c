@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench_blend_space.h"
 #include "bench_character.h"
 #include "bench_mesh.h"
 #include "bench_scene.h"
@@ -18,7 +19,7 @@
 #define SKIN_VERTICES 5000
 #define BENCH_MAX_THREADS 256
 
-const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", NULL };
+const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -417,8 +418,10 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     bench_scene scenes[2];
     memset(scenes, 0, sizeof scenes);
     tdn_result res = TDN_OK;
-    int skin_only = options->workload && strcmp(options->workload, "skin") == 0;
-    for (int s = 0; s < (skin_only ? 1 : 2) && res == TDN_OK; s++)
+    /* skin and blend_space run on S67 alone: build S256 only when another workload needs it. */
+    int s67_only = options->workload
+                && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0);
+    for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
         const char *name = bench_workload_names[w];
@@ -429,6 +432,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             if (strcmp(name, "skin") == 0) {
                 if (s == 0) /* the 67-joint palette */
                     res = run_skin(&cfg, scene, emit, user, err);
+            } else if (strcmp(name, "blend_space") == 0) {
+                if (s == 0)
+                    res = bench_run_blend_space(options->quick, scene, emit, user, err);
             } else if (strcmp(name, "frame") == 0) {
                 res = run_frame(&cfg, scene, emit, user, err);
             } else if (strcmp(name, "crowd") == 0) {

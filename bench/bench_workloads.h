@@ -1,11 +1,12 @@
 /* tendon_bench: the workloads of DESIGN section 6, shared by the tendon_bench executable and
  * `tendon bench`.
  *
- * Each runs on the S67 and S256 scenes (skin: a 5,000-vertex mesh on the S67 palette) and
- * reports rows (bench_report.h). median_ns and min_ns are per operation: one clip sample, one
- * blend, one model-space pass, one character frame, one skinning call; the per-unit figure
- * divides them by the joints or vertices. For `crowd`, median_ns is wall time per
- * character-frame over all threads together, so chars_per_s = 1e9 / median_ns. */
+ * Each runs on the S67 and S256 scenes (skin: a 5,000-vertex mesh on the S67 palette;
+ * blend_space: S67 alone, see bench_blend_space.h) and reports rows (bench_report.h). median_ns
+ * and min_ns are per operation: one clip sample, one blend, one model-space pass, one character
+ * frame, one skinning call; the per-unit figure divides them by the joints or vertices. For
+ * `crowd`, median_ns is wall time per character-frame over all threads together, so
+ * chars_per_s = 1e9 / median_ns. */
 #ifndef TENDON_BENCH_WORKLOADS_H
 #define TENDON_BENCH_WORKLOADS_H
 
