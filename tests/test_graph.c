@@ -231,6 +231,49 @@ static void switch_cross_fades(void)
         tdn_clip_destroy(c[i]);
 }
 
+static void triggers_last_one_update_and_names_set_every_type(void)
+{
+    tdn_clip *c[2] = { make_clip((clip_spec){ "a", 1, 1, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0),
+                       make_clip((clip_spec){ "b", 1, 2, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0) };
+    tdn_param_desc params[] = { { .name = "hit", .type = TDN_PARAM_TRIGGER }, { .name = "n", .type = TDN_PARAM_INT },
+                                { .name = "on", .type = TDN_PARAM_BOOL }, { .name = "v", .type = TDN_PARAM_VEC3 } };
+    int inputs[] = { 0, 1 };
+    tdn_node_desc nodes[] = {
+        { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_SWITCH, .inputs = inputs, .input_count = 2, .value = { "hit", 0 } },
+    };
+    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
+                          .param_count = 4, .nodes = nodes, .node_count = 3, .root = 2 };
+    tdn_graph *g = NULL;
+    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    float w;
+    CHECK(tdn_graph_fire_trigger_named(in, "hit") == TDN_OK);
+    tdn_graph_update(in, 0.1f); /* the fired trigger selects input 1 for this update (a cut: no fade) */
+    entry_of_clip(in, 1, &w), CHECK_NEAR(w, 1, 0);
+    CHECK_NEAR(tdn_graph_param_value(in, 0, 0), 0, 0); /* and is cleared after it */
+    tdn_graph_update(in, 0.1f);
+    entry_of_clip(in, 0, &w), CHECK_NEAR(w, 1, 0);
+    /* every type by name; a wrong type or an unknown name changes nothing */
+    const float v[3] = { 1, 2, 3 };
+    CHECK(tdn_graph_set_int_named(in, "n", 7) == TDN_OK);
+    CHECK(tdn_graph_set_bool_named(in, "on", 5) == TDN_OK);
+    CHECK(tdn_graph_set_vector_named(in, "v", v) == TDN_OK);
+    CHECK_NEAR(tdn_graph_param_value(in, 1, 0), 7, 0);
+    CHECK_NEAR(tdn_graph_param_value(in, 2, 0), 1, 0);
+    CHECK_NEAR(tdn_graph_param_value(in, 3, 2), 3, 0);
+    CHECK(tdn_graph_set_bool_named(in, "n", 1) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_int_named(in, "nope", 1) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_fire_trigger_named(in, "on") == TDN_ERR_ARGUMENT);
+    CHECK_NEAR(tdn_graph_param_value(in, 1, 0), 7, 0);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_destroy(g);
+    tdn_clip_destroy(c[0]);
+    tdn_clip_destroy(c[1]);
+}
+
 /* ---- flattening against a recursive evaluation ---- */
 
 typedef struct recursive_ctx {
@@ -720,6 +763,7 @@ int main(void)
     RUN(smoothing_half_life_is_exact);
     RUN(node_weights_by_hand);
     RUN(switch_cross_fades);
+    RUN(triggers_last_one_update_and_names_set_every_type);
     RUN(flat_list_matches_recursive_evaluation);
     RUN(duplicates_merge_and_light_entries_cull);
     RUN(sync_by_phase);

@@ -203,8 +203,13 @@ TDN_API tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, i
 TDN_API tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param);
 /* A VEC2 takes 2 floats, a VEC3 3. */
 TDN_API tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value);
-/* The same by name (a lookup per call: resolve handles for per-frame use). */
+/* The same by name (a lookup per call: resolve handles for per-frame use); an unknown name is
+ * TDN_ERR_ARGUMENT. */
 TDN_API tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value);
+TDN_API tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value);
+TDN_API tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value);
+TDN_API tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name);
+TDN_API tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value);
 /* The value nodes read (after smoothing), component `component` (0 for scalars). */
 TDN_API float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component);
 

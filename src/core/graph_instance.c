@@ -185,10 +185,35 @@ tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const f
     return TDN_OK;
 }
 
+/* A handle by name, or -1 (which every setter refuses). */
+static int handle(const tdn_graph_instance *instance, const char *name)
+{
+    return instance ? tdn_graph_param_find(instance->graph, name) : -1;
+}
+
 tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value)
 {
-    return instance ? tdn_graph_set_float(instance, tdn_graph_param_find(instance->graph, name), value)
-                    : TDN_ERR_ARGUMENT;
+    return tdn_graph_set_float(instance, handle(instance, name), value);
+}
+
+tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value)
+{
+    return tdn_graph_set_int(instance, handle(instance, name), value);
+}
+
+tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value)
+{
+    return tdn_graph_set_bool(instance, handle(instance, name), value);
+}
+
+tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name)
+{
+    return tdn_graph_fire_trigger(instance, handle(instance, name));
+}
+
+tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value)
+{
+    return tdn_graph_set_vector(instance, handle(instance, name), value);
 }
 
 float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component)
