@@ -105,8 +105,8 @@ TDN_API tdn_result tdn_root_track_motion_between(const tdn_root_track *track, fl
 /* The motion over one whole lap (0 -> duration). */
 TDN_API tdn_root_motion tdn_root_track_lap(const tdn_root_track *track);
 
-/* Steps composed: a then b (velocities: a's and b's weighted by nothing; both are set to the
- * sum's translation and rotation divided by `seconds`, zero when seconds <= 0). */
+/* Two steps composed, a then b: (a.t + a.r b.t, a.r b.r), with the velocities of the whole
+ * over `seconds` (zero when seconds <= 0): for a caller summing sub-steps of its own. */
 TDN_API tdn_root_motion tdn_root_motion_compose(const tdn_root_motion *a, const tdn_root_motion *b, float seconds);
 
 /* Weighted blend of several steps' motions with the weights a pose blend uses: translations
