@@ -19,7 +19,6 @@
 #include "blend_space.h"
 #include "mirror.h"
 #include "graph.h"
-#include "inertialize.h"
 #include "root_motion.h"
 
 #endif
