@@ -293,9 +293,7 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
                 joints[v * 4 + k] = mesh.weights[from] != 0.0f ? mesh.joints[from] : 0;
                 weights[v * 4 + k] = mesh.weights[from];
             }
-        char joints_key[16], weights_key[16];
-        snprintf(joints_key, sizeof joints_key, "JOINTS_%d", set);
-        snprintf(weights_key, sizeof weights_key, "WEIGHTS_%d", set);
+        const char *joints_key = set ? "JOINTS_1" : "JOINTS_0", *weights_key = set ? "WEIGHTS_1" : "WEIGHTS_0";
         add_number(b, attributes, joints_key,
                    vertex_attribute(b, GLTF_UNSIGNED_SHORT, "VEC4", mesh.vertex_count, joints,
                                     sizeof(uint16_t) * 4 * n, NULL, NULL, 0));
