@@ -19,6 +19,7 @@
 #include "blend_space.h"
 #include "mirror.h"
 #include "graph.h"
+#include "inertialize.h"
 #include "root_motion.h"
 
 #endif
