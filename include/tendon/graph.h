@@ -36,6 +36,7 @@
  *   BLEND_SPACE inputs[i] is the blend space's sample i, weighted by tdn_blend_space_weights
  *               at the position (one vector or float parameter, or one float per axis).
  *   REST        the skeleton's rest pose.
+ *   STATE_MACHINE  inputs[i] is state i, weighted by the machine's fades (state_machine.h).
  *
  * Sync groups: clip nodes naming the same sync group share a normalized phase. The group's
  * cycle length is the weight-averaged length of its members (weights from this update), so
@@ -54,6 +55,8 @@
 #include "player.h"
 #include "pose.h"
 #include "skeleton.h"
+#include "root_motion.h"
+#include "state_machine.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -63,6 +66,7 @@ extern "C" {
 #define TDN_MAX_GRAPH_PARAMS 256
 #define TDN_MAX_NODE_INPUTS 64
 #define TDN_MAX_PARAM_NAME 64
+#define TDN_MAX_LAYERS 16
 
 /* ---- parameters ---- */
 
@@ -96,7 +100,8 @@ typedef enum tdn_node_type {
     TDN_NODE_ADDITIVE,
     TDN_NODE_TIME_SCALE,
     TDN_NODE_BLEND_SPACE,
-    TDN_NODE_REST
+    TDN_NODE_REST,
+    TDN_NODE_STATE_MACHINE
 } tdn_node_type;
 
 /* A number a node reads: the named parameter's current value (a FLOAT, INT, BOOL or TRIGGER;
@@ -110,7 +115,8 @@ typedef struct tdn_node_desc {
     tdn_node_type type;
     const char *name;            /* optional: names the node in errors and the flat list */
     const int *inputs;           /* node indices: 2 for BLEND2 and ADDITIVE, 1 for TIME_SCALE,
-                                  * 1..TDN_MAX_NODE_INPUTS for BLENDN, SWITCH, BLEND_SPACE */
+                                  * 1..TDN_MAX_NODE_INPUTS for BLENDN, SWITCH, BLEND_SPACE,
+                                  * 1..TDN_MAX_STATES for STATE_MACHINE */
     int input_count;
     /* BLEND2 weight, SWITCH selector, ADDITIVE weight, TIME_SCALE factor. */
     tdn_node_value value;
@@ -130,6 +136,8 @@ typedef struct tdn_node_desc {
     const tdn_blend_space *space;
     const char *position;
     const char *const *axes;
+    /* STATE_MACHINE: its states (one per input), transitions and initial state. Copied. */
+    const tdn_state_machine_desc *state_machine;
 } tdn_node_desc;
 
 /* A sync group's markers: event names of its clips (see the top of this file). */
@@ -139,6 +147,26 @@ typedef struct tdn_sync_group_desc {
     int marker_count;
 } tdn_sync_group_desc;
 
+/* Layers: each evaluates its own node to a pose, composed in order onto what the layers below
+ * made: OVERRIDE blends towards it by the layer's weight (times the mask's weight per joint),
+ * ADDITIVE applies it as a difference (its clips are additive clips) scaled the same way. With
+ * model_space_rotation, an override layer blends joint rotations in model space (an upper-body
+ * aim keeps its direction in the world while the hips below it turn) and converts them back
+ * to local before the next layer. Composition is local, once per layer; model space is left to
+ * the caller, once at the end. */
+typedef enum tdn_layer_mode { TDN_LAYER_OVERRIDE = 0, TDN_LAYER_ADDITIVE } tdn_layer_mode;
+
+typedef struct tdn_layer_desc {
+    const char *name;
+    int root;                    /* the node the layer evaluates */
+    tdn_node_value weight;       /* clamped to [0, 1]; a constant 0 means 1 (leave out a layer
+                                  * that never shows) */
+    tdn_layer_mode mode;
+    const float *mask;           /* joint_count weights in [0, 1] (tdn_mask_* build them); NULL:
+                                  * every joint. Copied. */
+    int model_space_rotation;
+} tdn_layer_desc;
+
 typedef struct tdn_graph_desc {
     const tdn_skeleton *skeleton;          /* required; clips must have its joint count */
     const tdn_clip *const *clips;          /* not owned; must outlive the graph */
@@ -147,7 +175,11 @@ typedef struct tdn_graph_desc {
     int param_count;
     const tdn_node_desc *nodes;
     int node_count;
-    int root;                              /* the node whose pose the graph outputs */
+    int root;                              /* the node whose pose the graph outputs (no layers) */
+    /* Layers in order, the first at the bottom; none: one override layer of `root`. A node
+     * belongs to one layer. */
+    const tdn_layer_desc *layers;
+    int layer_count;
     /* Sync groups named by nodes but not listed here sync by phase alone. */
     const tdn_sync_group_desc *sync_groups;
     int sync_group_count;
@@ -157,6 +189,13 @@ typedef struct tdn_graph_desc {
     /* Flat-list entries whose weight is below this are dropped: 0 means 0.01; a negative
      * value keeps every entry with a weight above 0. */
     float cull_threshold;
+    /* Root motion (root_motion.h): NULL for none. Every update then reports the motion of the
+     * root joint (tdn_graph_root_motion), blended with the pose's weights through trees,
+     * machines and override layers (a layer counts with its weight times its mask's weight
+     * at that joint; additive layers carry none). With extract_root_motion the motion is taken
+     * out of every sampled clip (the pose stays in place); otherwise it stays in the pose. */
+    const tdn_root_motion_desc *root_motion;
+    int extract_root_motion;
     tdn_allocator allocator;
 } tdn_graph_desc;
 
@@ -233,6 +272,12 @@ TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt);
 TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out);
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
+/* Flat-list entries of one layer (they are grouped by layer, in layer order). */
+TDN_API int tdn_graph_layer_entries(const tdn_graph_instance *instance, int layer, const tdn_graph_entry **entries);
+TDN_API int tdn_graph_layer_count(const tdn_graph *graph);
+TDN_API const char *tdn_graph_layer_name(const tdn_graph *graph, int layer);
+/* A layer's weight in the last update (its parameter's value, clamped). */
+TDN_API float tdn_graph_layer_weight(const tdn_graph_instance *instance, int layer);
 /* How many entries the last update culled, and their total weight before renormalizing. */
 TDN_API int tdn_graph_culled(const tdn_graph_instance *instance, float *culled_weight);
 /* A clip node's time (seconds), or -1 for a node that is not a clip. */
@@ -240,6 +285,49 @@ TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
 /* A node's global weight in the last update (what the flat list was built from, before
  * culling and merging). */
 TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
+
+/* The root motion of the last update (the identity motion when the graph has none). */
+TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out);
+
+/* ---- state machines ---- */
+
+/* What a state machine node is doing; TDN_ERR_ARGUMENT when `node` is not one. */
+TDN_API tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *instance, int node,
+                                                  tdn_state_machine_status *out);
+TDN_API int tdn_graph_state_count(const tdn_graph *graph, int node);
+TDN_API const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state);
+/* A state's index by name, or -1. */
+TDN_API int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name);
+/* Goes to `state` by the shortest chain of transitions (fewest transitions; conditions are not
+ * checked, exit times are), each taken as the fade before it completes. TDN_ERR_INVALID_DATA
+ * when no chain leads there; travelling to the current state does nothing. A transition
+ * taken by conditions meanwhile cancels the travel. */
+TDN_API tdn_result tdn_graph_travel(tdn_graph_instance *instance, int node, int state);
+
+/* ---- events ---- */
+
+typedef enum tdn_graph_event_type {
+    TDN_EVENT_STATE_ENTERED = 0,     /* node: the machine; index: the state */
+    TDN_EVENT_STATE_EXITED,          /* index: the state (its fade-out completed) */
+    TDN_EVENT_TRANSITION_STARTED,    /* index: the transition */
+    TDN_EVENT_TRANSITION_FINISHED,   /* index: the transition */
+    TDN_EVENT_CLIP                   /* node: the clip node; index: the clip's event; clip: the clip */
+} tdn_graph_event_type;
+
+typedef struct tdn_graph_event {
+    tdn_graph_event_type type;
+    int node;
+    int index;
+    int clip;
+    float weight;                    /* CLIP: the clip node's weight in its layer */
+} tdn_graph_event;
+
+#define TDN_MAX_GRAPH_EVENTS 64
+
+/* Events of the last update, in the order they happened: state-machine events first, then the
+ * events of clips with weight crossed by their time cursors (tdn_player_events). At most
+ * TDN_MAX_GRAPH_EVENTS; `dropped` (optional) receives how many more there were. */
+TDN_API int tdn_graph_events(const tdn_graph_instance *instance, const tdn_graph_event **events, int *dropped);
 
 #ifdef __cplusplus
 }

@@ -6,7 +6,7 @@
 #include "tendon/mirror.h"
 
 static const char *const node_type_names[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                               "blend_space", "rest" };
+                                               "blend_space", "rest", "state_machine" };
 
 /* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
@@ -138,17 +138,19 @@ static int inputs_needed(tdn_node_type type)
 static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
-    int input_at = 0, value_at = 0, axis_at = 0;
+    int input_at = 0, value_at = 0, axis_at = 0, condition_at = 0;
     for (int i = 0; i < desc->node_count; i++) {
         const tdn_node_desc *d = &desc->nodes[i];
         tdn__node *n = &g->nodes[i];
         node_place(where, sizeof where, desc->nodes, i);
-        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_REST)
+        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_STATE_MACHINE)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
         snprintf(n->name, sizeof n->name, "%s", d->name ? d->name : "");
         n->sync_group = -1;
         n->clip_slot = -1;
+        n->machine = -1;
+        n->layer = -1;
         int needed = inputs_needed(d->type);
         if (needed >= 0 ? d->input_count != needed : d->input_count < 1 || d->input_count > TDN_MAX_NODE_INPUTS)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "a %s node takes %s%d inputs, not %d", node_type_names[d->type],
@@ -177,6 +179,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->first_value = value_at;
             for (int k = 0; k < d->input_count && r == TDN_OK; k++)
                 r = resolve_value(g, &d->values[k], &g->values[value_at++], where, err);
+            break;
+        case TDN_NODE_STATE_MACHINE:
+            r = tdn__graph_copy_machine(g, d, i, where, &condition_at, err);
             break;
         case TDN_NODE_BLEND_SPACE:
             if (!d->space)
@@ -220,8 +225,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
     return TDN_OK;
 }
 
-/* Orders the nodes reachable from the root so that every node comes before its inputs (a
- * depth-first post-order, reversed); a cycle is an error naming a node on it. */
+/* Orders the nodes each layer reaches, layer by layer, so that every node comes before its
+ * inputs (a depth-first post-order, reversed per layer); a cycle, or a node two layers reach,
+ * is an error naming the node. */
 static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
@@ -235,37 +241,51 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
         goto done;
     }
     memset(color, WHITE, (size_t)g->node_count);
-    int top = 0, post = 0;
-    stack[top++] = g->root;
-    color[g->root] = GREY;
-    next_input[g->root] = 0;
-    while (top > 0) {
-        int i = stack[top - 1];
-        const tdn__node *n = &g->nodes[i];
-        if (next_input[i] < n->input_count) {
-            int child = g->inputs[n->first_input + next_input[i]++];
-            if (color[child] == GREY) {
-                r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, child),
-                              "the node is its own input through a cycle");
-                goto done;
+    int post = 0;
+    for (int layer = 0; layer < g->layer_count; layer++) {
+        int root = g->layers[layer].root, top = 0, first = post;
+        if (color[root] != WHITE) {
+            r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, root),
+                          "the node belongs to two layers");
+            goto done;
+        }
+        stack[top++] = root;
+        color[root] = GREY;
+        next_input[root] = 0;
+        g->nodes[root].layer = layer;
+        while (top > 0) {
+            int i = stack[top - 1];
+            const tdn__node *n = &g->nodes[i];
+            if (next_input[i] < n->input_count) {
+                int child = g->inputs[n->first_input + next_input[i]++];
+                const char *problem = color[child] == GREY ? "the node is its own input through a cycle"
+                                      : color[child] == BLACK && g->nodes[child].layer != layer
+                                          ? "the node belongs to two layers"
+                                          : NULL;
+                if (problem) {
+                    r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, child),
+                                  "%s", problem);
+                    goto done;
+                }
+                if (color[child] == WHITE) {
+                    color[child] = GREY;
+                    next_input[child] = 0;
+                    g->nodes[child].layer = layer;
+                    stack[top++] = child;
+                }
+            } else {
+                color[i] = BLACK;
+                g->order[post++] = i;
+                top--;
             }
-            if (color[child] == WHITE) {
-                color[child] = GREY;
-                next_input[child] = 0;
-                stack[top++] = child;
-            }
-        } else {
-            color[i] = BLACK;
-            g->order[post++] = i;
-            top--;
+        }
+        for (int a = first, b = post - 1; a < b; a++, b--) {
+            int t = g->order[a];
+            g->order[a] = g->order[b];
+            g->order[b] = t;
         }
     }
     g->order_count = post;
-    for (int a = 0, b = post - 1; a < b; a++, b--) {
-        int t = g->order[a];
-        g->order[a] = g->order[b];
-        g->order[b] = t;
-    }
 done:
     tdn__free(&g->allocator, color, (size_t)g->node_count);
     tdn__free(&g->allocator, stack, sizeof(int) * (size_t)g->node_count);
@@ -273,8 +293,8 @@ done:
     return r;
 }
 
-/* Marks what is reached through an ADDITIVE node's difference input, and checks that additive
- * clips are met there and only there. */
+/* Marks what is reached through an ADDITIVE node's difference input (or from an additive
+ * layer's root), and checks that additive clips are met there and only there. */
 static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
@@ -283,7 +303,8 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
     if (!reach)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
     memset(reach, 0, sizeof(int) * (size_t)g->node_count);
-    reach[g->root] = 1;
+    for (int layer = 0; layer < g->layer_count; layer++)
+        reach[g->layers[layer].root] = g->layers[layer].mode == TDN_LAYER_ADDITIVE ? 2 : 1;
     tdn_result r = TDN_OK;
     for (int k = 0; k < g->order_count && r == TDN_OK; k++) {
         int i = g->order[k];
@@ -410,8 +431,25 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.clips", "NULL clips or a negative count");
     if (desc->sync_group_count < 0 || (desc->sync_group_count && !desc->sync_groups))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.sync_groups", "NULL groups or a negative count");
-    if (desc->root < 0 || desc->root >= desc->node_count)
+    if (desc->layer_count < 0 || desc->layer_count > TDN_MAX_LAYERS || (desc->layer_count && !desc->layers))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.layers", "0..%d layers, not %d", TDN_MAX_LAYERS,
+                         desc->layer_count);
+    if (desc->layer_count == 0 && (desc->root < 0 || desc->root >= desc->node_count))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, "tdn_graph_desc.root", "root %d is not one of the nodes", desc->root);
+    for (int l = 0; l < desc->layer_count; l++) {
+        char where[96];
+        const tdn_layer_desc *L = &desc->layers[l];
+        snprintf(where, sizeof where, "layers[%d]", l);
+        if (L->root < 0 || L->root >= desc->node_count)
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "root %d is not one of the nodes", L->root);
+        if ((int)L->mode < TDN_LAYER_OVERRIDE || L->mode > TDN_LAYER_ADDITIVE)
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "unknown layer mode %d", (int)L->mode);
+        if (L->name && strlen(L->name) >= 64)
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a layer name is at most 63 bytes");
+        for (int j = 0; L->mask && j < tdn_skeleton_joint_count(desc->skeleton); j++)
+            if (!(L->mask[j] >= 0.0f && L->mask[j] <= 1.0f))
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "mask weight %d is not in [0, 1]", j);
+    }
     if (isnan(desc->cull_threshold) || desc->cull_threshold >= 1.0f)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, "tdn_graph_desc.cull_threshold", "cull threshold %g is not below 1",
                          (double)desc->cull_threshold);
@@ -429,8 +467,70 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
 }
 
 /* Places the graph's arrays after the struct in one block; with base NULL only measures it. */
-static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, int total_inputs, int total_values,
-                      int total_axes, int total_markers)
+/* The layers (one override layer of `root` when the description has none); the layer's weight
+ * parameter is resolved once the parameters are copied (resolve_layer_weights). */
+static tdn_result copy_layers(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
+{
+    (void)err;
+    g->layer_count = desc->layer_count > 0 ? desc->layer_count : 1;
+    for (int l = 0; l < g->layer_count; l++) {
+        tdn__layer *L = &g->layers[l];
+        const tdn_layer_desc *d = desc->layer_count > 0 ? &desc->layers[l] : NULL;
+        snprintf(L->name, sizeof L->name, "%s", d && d->name ? d->name : (d ? "" : "base"));
+        L->root = d ? d->root : desc->root;
+        L->mode = d ? d->mode : TDN_LAYER_OVERRIDE;
+        L->model_space_rotation = d ? d->model_space_rotation != 0 : 0;
+        L->weight = (tdn__value){ -1, 1.0f };
+        if (d && d->mask)
+            memcpy(L->mask, d->mask, sizeof(float) * (size_t)g->joint_count);
+    }
+    return TDN_OK;
+}
+
+static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
+{
+    for (int l = 0; l < desc->layer_count; l++) {
+        char where[48];
+        snprintf(where, sizeof where, "layers[%d].weight", l);
+        tdn__value *w = &g->layers[l].weight;
+        tdn_result r = resolve_value(g, &desc->layers[l].weight, w, where, err);
+        if (r != TDN_OK)
+            return r;
+        if (w->param < 0 && w->constant == 0.0f)
+            w->constant = 1.0f;
+    }
+    return TDN_OK;
+}
+
+/* What the arrays of a graph count, measured from its description before it is checked. */
+typedef struct graph_totals {
+    int inputs, values, axes, markers, machines, transitions, conditions, states, layers;
+} graph_totals;
+
+static graph_totals count_totals(const tdn_graph_desc *desc)
+{
+    graph_totals t = { 0 };
+    for (int i = 0; i < desc->node_count; i++) {
+        const tdn_node_desc *d = &desc->nodes[i];
+        int n = d->input_count < 0 || d->input_count > TDN_MAX_NODE_INPUTS ? 0 : d->input_count;
+        t.inputs += n;
+        t.values += d->type == TDN_NODE_BLENDN ? n : 0;
+        t.axes += TDN_MAX_BLEND_SPACE_DIMENSIONS;
+        const tdn_state_machine_desc *sm = d->type == TDN_NODE_STATE_MACHINE ? d->state_machine : NULL;
+        if (sm && sm->state_count > 0 && sm->state_count <= TDN_MAX_STATES && sm->transition_count >= 0 &&
+            (sm->transitions || sm->transition_count == 0)) {
+            t.machines++;
+            t.states += sm->state_count;
+            t.transitions += sm->transition_count;
+            t.conditions += tdn__graph_count_conditions(sm);
+        }
+    }
+    t.markers = count_markers(desc);
+    t.layers = desc->layer_count > 0 ? desc->layer_count : 1;
+    return t;
+}
+
+static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, const graph_totals *t)
 {
     size_t at = tdn__align_up(sizeof(tdn_graph), 16);
 #define PLACE(field, count)                                                    \
@@ -442,15 +542,26 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, int 
     PLACE(clips, desc->clip_count);
     PLACE(params, desc->param_count);
     PLACE(nodes, desc->node_count);
-    PLACE(inputs, total_inputs);
-    PLACE(values, total_values);
-    PLACE(axes, total_axes);
+    PLACE(inputs, t->inputs);
+    PLACE(values, t->values);
+    PLACE(axes, t->axes);
     PLACE(order, desc->node_count);
     PLACE(clip_nodes, desc->node_count);
     PLACE(groups, desc->node_count);
     PLACE(members, desc->node_count);
-    PLACE(markers, total_markers);
+    PLACE(markers, t->markers);
     PLACE(mirror, desc->mirror ? tdn_skeleton_joint_count(desc->skeleton) : 0);
+    PLACE(machines, t->machines);
+    PLACE(transitions, t->transitions);
+    PLACE(conditions, t->conditions);
+    PLACE(state_names, t->states);
+    PLACE(state_clip_first, t->states);
+    PLACE(state_clip_count, t->states);
+    PLACE(layers, t->layers);
+    int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
+    for (int l = 0; l < desc->layer_count; l++)
+        if (desc->layers[l].mask)
+            PLACE(layers[l].mask, stride);
 #undef PLACE
     return at;
 }
@@ -467,23 +578,17 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
     tdn_result r = check_desc(desc, err);
     if (r != TDN_OK)
         return r;
-    int total_inputs = 0, total_values = 0;
-    for (int i = 0; i < desc->node_count; i++) {
-        int n = desc->nodes[i].input_count;
-        n = n < 0 || n > TDN_MAX_NODE_INPUTS ? 0 : n; /* reported by copy_nodes */
-        total_inputs += n;
-        total_values += desc->nodes[i].type == TDN_NODE_BLENDN ? n : 0;
-    }
-    int total_axes = desc->node_count * TDN_MAX_BLEND_SPACE_DIMENSIONS, total_markers = count_markers(desc);
+    graph_totals totals = count_totals(desc);
     tdn_graph probe;
-    size_t bytes = lay_out(&probe, NULL, desc, total_inputs, total_values, total_axes, total_markers);
+    memset(&probe, 0, sizeof probe);
+    size_t bytes = lay_out(&probe, NULL, desc, &totals);
     tdn_allocator allocator = desc->allocator;
     char *block = tdn__alloc(&allocator, bytes, 16);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory (%zu bytes)", bytes);
     memset(block, 0, bytes);
     tdn_graph *g = (tdn_graph *)block;
-    lay_out(g, block, desc, total_inputs, total_values, total_axes, total_markers);
+    lay_out(g, block, desc, &totals);
     g->allocator = allocator;
     g->bytes = bytes;
     g->skeleton = desc->skeleton;
@@ -499,7 +604,11 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
         g->mirror = NULL;
     }
     if (r == TDN_OK)
+        r = copy_layers(g, desc, err);
+    if (r == TDN_OK)
         r = copy_params(g, desc, err);
+    if (r == TDN_OK)
+        r = resolve_layer_weights(g, desc, err);
     if (r == TDN_OK)
         r = copy_nodes(g, desc, err);
     if (r == TDN_OK)
@@ -508,11 +617,25 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
         r = mark_additive(g, desc, err);
     if (r == TDN_OK)
         r = build_groups(g, desc, err);
+    if (r == TDN_OK)
+        r = tdn__graph_list_state_clips(g, err);
+    for (int m = 0; r == TDN_OK && m < g->machine_count; m++) /* whose layers carry offsets */
+        for (int t = 0; t < g->machines[m].transition_count; t++)
+            if (g->transitions[g->machines[m].first_transition + t].mode == TDN_TRANSITION_INERTIALIZE &&
+                g->nodes[g->machines[m].node].layer >= 0)
+                g->layers[g->nodes[g->machines[m].node].layer].inertializes = 1;
+    if (r == TDN_OK && desc->root_motion) {
+        g->root_joint = desc->root_motion->joint;
+        g->extract_root_motion = desc->extract_root_motion != 0;
+        r = tdn__graph_root_tracks_create(g, desc->root_motion, err);
+    }
     if (r != TDN_OK) {
-        tdn__free(&allocator, block, bytes);
+        tdn_graph_destroy(g);
         return r;
     }
-    g->entry_capacity = g->clip_node_count + 1;
+    /* at least two: a model-space layer borrows two scratch poses */
+    g->entry_capacity = g->clip_node_count + g->layer_count > 2 ? g->clip_node_count + g->layer_count : 2;
+    g->inertializer_bytes = tdn_inertializer_bytes(g->joint_count);
     g->instance_bytes = tdn__graph_instance_layout(g, NULL, NULL);
     *out = g;
     return TDN_OK;
@@ -522,6 +645,8 @@ void tdn_graph_destroy(tdn_graph *graph)
 {
     if (graph) {
         tdn_allocator allocator = graph->allocator;
+        tdn__free(&allocator, graph->state_clips, graph->state_clips_bytes);
+        tdn__graph_root_tracks_destroy(graph);
         tdn__free(&allocator, graph, graph->bytes);
     }
 }
@@ -534,6 +659,41 @@ const char *tdn_graph_node_name(const tdn_graph *graph, int node)
 }
 
 int tdn_graph_param_count(const tdn_graph *graph) { return graph ? graph->param_count : 0; }
+
+int tdn_graph_layer_count(const tdn_graph *graph) { return graph ? graph->layer_count : 0; }
+
+const char *tdn_graph_layer_name(const tdn_graph *graph, int layer)
+{
+    return graph && layer >= 0 && layer < graph->layer_count ? graph->layers[layer].name : "";
+}
+
+static const tdn__machine *machine_of(const tdn_graph *graph, int node)
+{
+    if (!graph || node < 0 || node >= graph->node_count || graph->nodes[node].machine < 0)
+        return NULL;
+    return &graph->machines[graph->nodes[node].machine];
+}
+
+int tdn_graph_state_count(const tdn_graph *graph, int node)
+{
+    const tdn__machine *m = machine_of(graph, node);
+    return m ? m->state_count : 0;
+}
+
+const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state)
+{
+    const tdn__machine *m = machine_of(graph, node);
+    return m && state >= 0 && state < m->state_count ? graph->state_names[m->first_state + state] : "";
+}
+
+int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name)
+{
+    const tdn__machine *m = machine_of(graph, node);
+    for (int s = 0; m && name && s < m->state_count; s++)
+        if (strcmp(graph->state_names[m->first_state + s], name) == 0)
+            return s;
+    return -1;
+}
 
 int tdn_graph_param_find(const tdn_graph *graph, const char *name) { return graph && name ? find_param(graph, name) : -1; }
 

@@ -1,5 +1,6 @@
-/* tendon core: a graph instance's frame: update (parameters, weights, times, flat list) and
- * evaluate (each entry sampled once, everything blended once). */
+/* tendon core: a graph instance's frame: update (parameters, machines, weights, times, the
+ * flat list) and evaluate (each layer's entries sampled once and blended once, inertialized
+ * where its machines asked, composed onto the layers below). */
 #include "graph_internal.h"
 #include "internal.h"
 #include "tendon/mirror.h"
@@ -10,12 +11,27 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
         return TDN_ERR_ARGUMENT;
     if (!(dt > 0.0f) || !tdn__finite(dt))
         dt = 0.0f;
+    const tdn_graph *g = instance->graph;
+    instance->event_count = instance->events_dropped = 0;
+    instance->last_dt = dt;
     tdn__graph_params_advance(instance, dt);
     tdn__graph_switches_advance(instance, dt);
+    tdn__graph_machines_advance(instance, dt);
     tdn__graph_weights(instance);
     tdn__graph_advance_clips(instance, dt);
     tdn__graph_flatten(instance);
-    const tdn_graph *g = instance->graph;
+    tdn__graph_root_motion(instance, dt);
+    for (int m = 0; m < g->machine_count; m++) { /* inertializations start when the layer is evaluated */
+        tdn__machine_state *ms = &instance->machines[m];
+        int layer = g->nodes[g->machines[m].node].layer;
+        if (ms->inertialize >= 0.0f && layer >= 0) {
+            tdn__layer_state *ls = &instance->layer_states[layer];
+            ls->pending = ms->inertialize > ls->pending ? ms->inertialize : ls->pending;
+        }
+        ms->inertialize = -1.0f;
+    }
+    for (int l = 0; l < g->layer_count; l++)
+        instance->layer_states[l].unapplied += dt;
     for (int p = 0; p < g->param_count; p++) {
         tdn__param_state *s = &instance->params[p];
         if (g->params[p].type == TDN_PARAM_TRIGGER && s->fired) {
@@ -33,33 +49,94 @@ static void sample_entry(const tdn_graph_instance *in, const tdn_graph_entry *e,
         tdn_pose_copy(pose, &in->rest);
     else
         tdn_clip_sample(g->clips[e->clip], e->time, pose);
+    if (g->extract_root_motion && e->clip >= 0 && g->root_tracks[e->clip])
+        tdn_root_motion_remove(g->root_tracks[e->clip], pose);
     if (e->mirror)
         tdn_pose_mirror(pose, g->mirror, pose);
 }
 
-tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
+/* A layer's pose from its entries. In an additive layer every entry is a difference and the
+ * result is their blend (a difference too). */
+static void evaluate_entries(tdn_graph_instance *in, const tdn__layer_state *ls, int additive_layer, tdn_pose *out)
 {
-    if (!instance || !out || out->joint_count != instance->graph->joint_count)
-        return TDN_ERR_ARGUMENT;
-    int base = 0, additive = 0;
-    for (int k = 0; k < instance->entry_count; k++)
-        additive += instance->entries[k].additive;
-    base = instance->entry_count - additive;
-    /* One pose and nothing on top (a clip alone, or all others culled): straight into out. */
-    if (base == 1 && additive == 0) {
-        sample_entry(instance, &instance->entries[0], out);
-        return TDN_OK;
+    const tdn_graph_entry *entries = in->entries + ls->first_entry;
+    int count = ls->entry_count, additive = 0;
+    for (int k = 0; k < count && !additive_layer; k++)
+        additive += entries[k].additive;
+    if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
+        sample_entry(in, &entries[0], out);
+        return;
     }
     int nl = 0, na = 0;
-    for (int k = 0; k < instance->entry_count; k++) {
-        const tdn_graph_entry *e = &instance->entries[k];
-        sample_entry(instance, e, &instance->poses[k]);
-        tdn_blend_input input = { &instance->poses[k], e->weight, NULL };
-        if (e->additive)
-            instance->additives[na++] = input;
+    for (int k = 0; k < count; k++) {
+        const tdn_graph_entry *e = &entries[k];
+        tdn_pose *pose = &in->poses[ls->first_entry + k];
+        sample_entry(in, e, pose);
+        tdn_blend_input input = { pose, e->weight, NULL };
+        if (e->additive && !additive_layer)
+            in->additives[na++] = input;
         else
-            instance->layers[nl++] = input;
+            in->layers[nl++] = input;
     }
-    tdn_blend_job job = { instance->layers, nl, instance->additives, na, &instance->rest, out };
-    return tdn_blend(&job);
+    tdn_blend_job job = { in->layers, nl, in->additives, na, additive_layer ? NULL : &in->rest, out };
+    tdn_blend(&job);
+}
+
+/* Starts what the layer's machines asked for, then carries the offsets on `pose`, and keeps
+ * the layer's last two results. */
+static void inertialize(tdn__layer_state *ls, tdn_pose *pose)
+{
+    if (ls->pending >= 0.0f && ls->frames_shown > 0)
+        tdn_inertializer_start(ls->inertia, &ls->shown, ls->frames_shown > 1 ? &ls->before : NULL, ls->shown_step,
+                               pose, ls->pending, TDN_INERTIA_QUINTIC);
+    ls->pending = -1.0f;
+    tdn_inertializer_apply(ls->inertia, ls->unapplied, pose);
+    tdn_pose kept = ls->before; /* the oldest result's memory takes the newest */
+    ls->before = ls->shown;
+    ls->shown = kept;
+    tdn_pose_copy(&ls->shown, pose);
+    ls->shown_step = ls->unapplied;
+    ls->frames_shown++;
+}
+
+static void compose(tdn_graph_instance *in, int layer, const tdn_pose *pose, tdn_pose *out)
+{
+    const tdn_graph *g = in->graph;
+    const tdn__layer *L = &g->layers[layer];
+    float w = in->layer_states[layer].weight;
+    const tdn_pose *below = layer == 0 ? &in->rest : out;
+    if (L->mode == TDN_LAYER_ADDITIVE)
+        tdn_additive_apply(below, pose, w, L->mask, out);
+    else if (L->model_space_rotation)
+        tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &in->poses[0], &in->poses[1], out);
+    else
+        tdn_blend2(below, pose, w, L->mask, out);
+}
+
+tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
+{
+    const tdn_graph *g = instance ? instance->graph : NULL;
+    if (!instance || !out || out->joint_count != g->joint_count)
+        return TDN_ERR_ARGUMENT;
+    for (int l = 0; l < g->layer_count; l++) {
+        const tdn__layer *L = &g->layers[l];
+        tdn__layer_state *ls = &instance->layer_states[l];
+        if (ls->entry_count == 0 || (ls->weight <= 0.0f && !L->inertializes && l > 0)) {
+            ls->unapplied = 0.0f;
+            if (l == 0)
+                tdn_pose_copy(out, &instance->rest);
+            continue;
+        }
+        /* The bottom layer at full weight, unmasked, is the pose itself. */
+        int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE && ls->weight >= 1.0f && !L->mask &&
+                     !L->model_space_rotation;
+        tdn_pose *pose = direct ? out : &instance->layer_pose;
+        evaluate_entries(instance, ls, L->mode == TDN_LAYER_ADDITIVE, pose);
+        if (L->inertializes)
+            inertialize(ls, pose);
+        ls->unapplied = 0.0f;
+        if (!direct)
+            compose(instance, l, pose, out);
+    }
+    return TDN_OK;
 }

@@ -1,14 +1,18 @@
-/* tendon core: the flat list of (clip, time, weight): clip nodes' global weights, duplicates
- * merged, light entries culled, base weights renormalized. */
+/* tendon core: the flat list of (clip, time, weight), layer by layer: clip nodes' global
+ * weights, duplicates merged, light entries culled, base weights renormalized; and the clip
+ * events the weighted clips crossed. */
 #include "graph_internal.h"
 #include "internal.h"
 
 /* Entries closer in time than this are one sample. */
 #define SAME_TIME 1e-6f
+/* Clip events reported per clip node and update (a step crossing more is a huge step). */
+#define EVENTS_PER_CLIP 16
 
-static void add_entry(tdn_graph_instance *in, int clip, int node, float time, float weight, int additive, int mirror)
+static void add_entry(tdn_graph_instance *in, int first, int clip, int node, float time, float weight, int additive,
+                      int mirror)
 {
-    for (int k = 0; k < in->entry_count; k++) {
+    for (int k = first; k < in->entry_count; k++) {
         tdn_graph_entry *e = &in->entries[k];
         if (e->clip == clip && e->additive == additive && e->mirror == mirror && fabsf(e->time - time) <= SAME_TIME) {
             e->weight += weight;
@@ -18,17 +22,17 @@ static void add_entry(tdn_graph_instance *in, int clip, int node, float time, fl
     in->entries[in->entry_count++] = (tdn_graph_entry){ clip, node, time, weight, additive, mirror };
 }
 
-/* Drops entries below the threshold (of one kind: base or additive); keeps the heaviest base
- * entry whatever its weight, so a pose always has a source. Returns the kept base weight. */
-static float cull(tdn_graph_instance *in, float threshold)
+/* Drops the layer's entries (from `first`) below the threshold; keeps its heaviest base entry
+ * whatever its weight, so a pose always has a source. Returns the kept base weight. */
+static float cull(tdn_graph_instance *in, int first, float threshold)
 {
     int heaviest = -1;
-    for (int k = 0; k < in->entry_count; k++)
+    for (int k = first; k < in->entry_count; k++)
         if (!in->entries[k].additive && (heaviest < 0 || in->entries[k].weight > in->entries[heaviest].weight))
             heaviest = k;
     float kept = 0.0f;
-    int n = 0;
-    for (int k = 0; k < in->entry_count; k++) {
+    int n = first;
+    for (int k = first; k < in->entry_count; k++) {
         tdn_graph_entry e = in->entries[k];
         if (e.weight < threshold && k != heaviest) {
             in->culled++;
@@ -42,26 +46,50 @@ static float cull(tdn_graph_instance *in, float threshold)
     return kept;
 }
 
+static void clip_events(tdn_graph_instance *in, int node, const tdn_player *p, int clip, float weight)
+{
+    const tdn_clip *c = in->graph->clips[clip];
+    int crossed[EVENTS_PER_CLIP];
+    int n = tdn_player_events(p, tdn_clip_event_times(c), tdn_clip_event_count(c), crossed, EVENTS_PER_CLIP);
+    for (int k = 0; k < n && k < EVENTS_PER_CLIP; k++)
+        tdn__graph_event(in, TDN_EVENT_CLIP, node, crossed[k], clip, weight);
+}
+
+static void flatten_layer(tdn_graph_instance *in, int layer, float threshold)
+{
+    const tdn_graph *g = in->graph;
+    tdn__layer_state *ls = &in->layer_states[layer];
+    float w = tdn__graph_value(in, g->layers[layer].weight);
+    ls->weight = tdn__clamp01(w);
+    ls->first_entry = in->entry_count;
+    for (int k = 0; k < g->clip_node_count; k++) {
+        int i = g->clip_nodes[k];
+        const tdn__node *n = &g->nodes[i];
+        float weight = in->node_weight[i];
+        if (n->layer != layer || !(weight > 0.0f))
+            continue;
+        add_entry(in, ls->first_entry, n->clip, i, in->players[k].time, weight, n->additive, n->mirror);
+        clip_events(in, i, &in->players[k], n->clip, weight);
+    }
+    for (int k = 0; k < g->order_count; k++) {
+        int i = g->order[k];
+        if (g->nodes[i].type == TDN_NODE_REST && g->nodes[i].layer == layer && in->node_weight[i] > 0.0f)
+            add_entry(in, ls->first_entry, -1, i, 0.0f, in->node_weight[i], 0, 0);
+    }
+    float kept = cull(in, ls->first_entry, threshold);
+    for (int k = ls->first_entry; k < in->entry_count; k++)
+        if (!in->entries[k].additive && kept > 0.0f)
+            in->entries[k].weight /= kept;
+    ls->entry_count = in->entry_count - ls->first_entry;
+}
+
 void tdn__graph_flatten(tdn_graph_instance *instance)
 {
     const tdn_graph *g = instance->graph;
     instance->entry_count = 0;
     instance->culled = 0;
     instance->culled_weight = 0.0f;
-    for (int k = 0; k < g->clip_node_count; k++) {
-        int i = g->clip_nodes[k];
-        const tdn__node *n = &g->nodes[i];
-        if (instance->node_weight[i] > 0.0f)
-            add_entry(instance, n->clip, i, instance->players[k].time, instance->node_weight[i], n->additive, n->mirror);
-    }
-    for (int k = 0; k < g->order_count; k++) {
-        int i = g->order[k];
-        if (g->nodes[i].type == TDN_NODE_REST && instance->node_weight[i] > 0.0f)
-            add_entry(instance, -1, i, 0.0f, instance->node_weight[i], 0, 0);
-    }
     float threshold = g->cull_threshold > 0.0f ? g->cull_threshold : 0.0f;
-    float kept = cull(instance, threshold);
-    for (int k = 0; k < instance->entry_count; k++)
-        if (!instance->entries[k].additive && kept > 0.0f)
-            instance->entries[k].weight /= kept;
+    for (int layer = 0; layer < g->layer_count; layer++)
+        flatten_layer(instance, layer, threshold);
 }

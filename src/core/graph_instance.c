@@ -23,15 +23,37 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(poses, g->entry_capacity, 16);
     PLACE(layers, g->entry_capacity, 16);
     PLACE(additives, g->entry_capacity, 16);
+    PLACE(motions, g->entry_capacity, 16);
+    PLACE(motion_weights, g->entry_capacity, 16);
+    PLACE(machines, g->machine_count, 16);
+    PLACE(layer_states, g->layer_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);
-    for (int k = 0; k <= g->entry_capacity; k++) {
+    /* scratch poses, the rest pose, the layer pose, then two per inertializing layer */
+    for (int k = 0; k < g->entry_capacity + 2; k++) {
         at = tdn__align_up(at, TDN_POSE_ALIGN);
         if (base) {
-            tdn_pose *pose = k < g->entry_capacity ? &instance->poses[k] : &instance->rest;
+            tdn_pose *pose = k < g->entry_capacity ? &instance->poses[k]
+                             : k == g->entry_capacity ? &instance->rest
+                                                      : &instance->layer_pose;
             tdn_pose_init(pose, g->joint_count, base + at, pose_bytes);
         }
         at += pose_bytes;
+    }
+    for (int l = 0; l < g->layer_count; l++) {
+        if (!g->layers[l].inertializes)
+            continue;
+        tdn__layer_state *ls = base ? &instance->layer_states[l] : NULL;
+        for (int k = 0; k < 2; k++) {
+            at = tdn__align_up(at, TDN_POSE_ALIGN);
+            if (ls)
+                tdn_pose_init(k ? &ls->before : &ls->shown, g->joint_count, base + at, pose_bytes);
+            at += pose_bytes;
+        }
+        at = tdn__align_up(at, 64);
+        if (ls)
+            tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &ls->inertia);
+        at += g->inertializer_bytes;
     }
     return at;
 }
@@ -60,10 +82,17 @@ static void start(tdn_graph_instance *in)
         in->groups[k].leader = -1;
     }
     tdn_pose_set_rest(&in->rest, g->skeleton);
+    for (int l = 0; l < g->layer_count; l++) {
+        in->layer_states[l].frames_shown = 0;
+        in->layer_states[l].pending = -1.0f;
+    }
     tdn__graph_switches_reset(in);
+    tdn__graph_machines_reset(in);
     /* The flat list of a zero-length step, so evaluate works before the first update. */
     tdn__graph_weights(in);
     tdn__graph_flatten(in);
+    in->event_count = in->events_dropped = 0;
+    in->root_motion = (tdn_root_motion){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };
 }
 
 tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out)
@@ -233,6 +262,33 @@ int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry 
     if (entries)
         *entries = instance ? instance->entries : NULL;
     return instance ? instance->entry_count : 0;
+}
+
+int tdn_graph_layer_entries(const tdn_graph_instance *instance, int layer, const tdn_graph_entry **entries)
+{
+    if (!instance || layer < 0 || layer >= instance->graph->layer_count) {
+        if (entries)
+            *entries = NULL;
+        return 0;
+    }
+    const tdn__layer_state *ls = &instance->layer_states[layer];
+    if (entries)
+        *entries = instance->entries + ls->first_entry;
+    return ls->entry_count;
+}
+
+float tdn_graph_layer_weight(const tdn_graph_instance *instance, int layer)
+{
+    return instance && layer >= 0 && layer < instance->graph->layer_count ? instance->layer_states[layer].weight : 0.0f;
+}
+
+int tdn_graph_events(const tdn_graph_instance *instance, const tdn_graph_event **events, int *dropped)
+{
+    if (events)
+        *events = instance ? instance->events : NULL;
+    if (dropped)
+        *dropped = instance ? instance->events_dropped : 0;
+    return instance ? instance->event_count : 0;
 }
 
 int tdn_graph_culled(const tdn_graph_instance *instance, float *culled_weight)

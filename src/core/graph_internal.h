@@ -4,6 +4,7 @@
 
 #include "tendon/blend.h"
 #include "tendon/graph.h"
+#include "tendon/inertialize.h"
 
 /* A number a node reads, resolved: a parameter index or -1 for the constant. */
 typedef struct tdn__value {
@@ -39,9 +40,47 @@ typedef struct tdn__node {
     /* BLEND_SPACE */
     const tdn_blend_space *space;
     int first_axis, axis_count;     /* float parameters into tdn_graph.axes, or one vector */
-    /* Reached through an ADDITIVE node's difference input. */
+    /* STATE_MACHINE */
+    int machine;                    /* index into tdn_graph.machines */
+    /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
     int additive;
+    int layer;                      /* the layer that reaches it, -1: none */
 } tdn__node;
+
+typedef struct tdn__condition {
+    int param;
+    tdn_compare compare;
+    float value;
+} tdn__condition;
+
+typedef struct tdn__transition {
+    int index;                      /* in the description (events name it) */
+    int from, to;                   /* states; from TDN_ANY_STATE */
+    int first_condition, condition_count;
+    float exit_time, duration;
+    int duration_normalized;
+    tdn_ease curve;
+    tdn_transition_mode mode;
+    int uninterruptible, sync_phase;
+} tdn__transition;
+
+typedef struct tdn__machine {
+    int node;
+    int state_count;
+    int first_state;                /* into state_names, state_clip_first, state_clip_count */
+    int first_transition, transition_count; /* sorted by priority */
+    int initial;
+} tdn__machine;
+
+typedef struct tdn__layer {
+    char name[64];
+    int root;
+    tdn__value weight;
+    tdn_layer_mode mode;
+    float *mask;                    /* stride floats, or NULL */
+    int model_space_rotation;
+    int inertializes;               /* a machine in it has INERTIALIZE transitions */
+} tdn__layer;
 
 /* One sync marker of a clip node: its time and which of the group's marker names it is. */
 typedef struct tdn__marker {
@@ -82,7 +121,23 @@ struct tdn_graph {
     tdn__marker *markers;
     int *mirror;                    /* NULL when no node mirrors */
     float cull_threshold;
-    int entry_capacity;             /* clip nodes + 1 (the rest pose) */
+    tdn__machine *machines;
+    int machine_count;
+    tdn__transition *transitions;
+    tdn__condition *conditions;
+    char (*state_names)[64];
+    int *state_clip_first, *state_clip_count; /* per state (all machines): its clip nodes */
+    int *state_clips;               /* its own allocation */
+    size_t state_clips_bytes;
+    int state_total;
+    tdn__layer *layers;
+    int layer_count;
+    tdn_root_track **root_tracks;   /* per clip (NULL for additive clips), or NULL: no root motion;
+                                     * their own allocation */
+    int extract_root_motion;
+    int root_joint;
+    int entry_capacity;             /* clip nodes + one rest entry per layer */
+    size_t inertializer_bytes;      /* per layer that inertializes */
     size_t instance_bytes;
 };
 
@@ -97,6 +152,36 @@ typedef struct tdn__group_state {
     float phase;                    /* the leader's normalized time */
     int leader;                     /* clip node, or -1 before the first update */
 } tdn__group_state;
+
+/* One state fading in on a machine's stack (the bottom one is settled). */
+typedef struct tdn__fade {
+    int state;
+    int transition;                 /* tdn__transition index, -1 for the bottom */
+    float elapsed, duration;
+    tdn_ease curve;
+    int frozen;                     /* the states below it hold */
+} tdn__fade;
+
+typedef struct tdn__machine_state {
+    tdn__fade stack[TDN_MAX_FADE_STACK];
+    int depth;
+    float time_in_state;
+    int previous;
+    int travel[TDN_MAX_STATES];
+    int travel_count, travel_at;
+    float inertialize;              /* a duration to start this frame, or -1 */
+} tdn__machine_state;
+
+typedef struct tdn__layer_state {
+    float weight;
+    int first_entry, entry_count;
+    tdn_inertializer *inertia;      /* layers that inertialize */
+    tdn_pose shown, before;         /* its last two outputs, for inertialization */
+    int frames_shown;
+    float pending;                  /* an inertialization to start at evaluate, or -1 */
+    float unapplied;                /* seconds updated since the layer was last evaluated */
+    float shown_step;               /* seconds between `before` and `shown` */
+} tdn__layer_state;
 
 struct tdn_graph_instance {
     const tdn_graph *graph;
@@ -115,20 +200,52 @@ struct tdn_graph_instance {
     float culled_weight;
     tdn_pose *poses;                /* entry_capacity scratch poses */
     tdn_pose rest;
+    tdn_pose layer_pose;            /* a layer's result before it is composed */
     tdn_blend_input *layers, *additives;
+    tdn__machine_state *machines;
+    tdn__layer_state *layer_states;
+    tdn_root_motion root_motion;    /* of the last update */
+    tdn_root_motion *motions;       /* entry_capacity scratch motions */
+    float *motion_weights;
+    tdn_graph_event events[TDN_MAX_GRAPH_EVENTS];
+    int event_count, events_dropped;
+    float last_dt;
 };
+
+/* Building a graph (graph_machines_build.c): a state machine node's states, transitions and
+ * conditions (conditions go from *condition_at on), and each state's clip nodes. */
+int tdn__graph_count_conditions(const tdn_state_machine_desc *sm);
+tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
+                                   int *condition_at, tdn_error *err);
+tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);
 
-/* Steps of tdn_graph_update, in order (graph_params.c, graph_weights.c, graph_sync.c,
- * graph_flatten.c). */
+/* Steps of tdn_graph_update, in order (graph_params.c, graph_weights.c, graph_machines.c,
+ * graph_sync.c, graph_flatten.c). */
 void tdn__graph_params_advance(tdn_graph_instance *instance, float dt);
 void tdn__graph_switches_advance(tdn_graph_instance *instance, float dt);
+void tdn__graph_machines_advance(tdn_graph_instance *instance, float dt);
 void tdn__graph_weights(tdn_graph_instance *instance);
 void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt);
 void tdn__graph_flatten(tdn_graph_instance *instance);
+void tdn__graph_root_motion(tdn_graph_instance *instance, float dt);
+/* A root track per plain clip (graph_root_motion.c), and their release. */
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_desc *desc, tdn_error *err);
+void tdn__graph_root_tracks_destroy(tdn_graph *g);
 /* Sets every switch's weights to its current selection (at instance start). */
 void tdn__graph_switches_reset(tdn_graph_instance *instance);
+/* Puts every machine in its initial state (at instance start). */
+void tdn__graph_machines_reset(tdn_graph_instance *instance);
+/* A machine's state weights (state_count floats) and whether each state's clips hold. */
+void tdn__graph_machine_weights(const tdn_graph_instance *instance, int machine, float *weights, int *frozen);
+/* tdn_blend2 with rotations blended in model space (blend_model_rotations.c); the two scratch
+ * poses must not be any of the others. */
+void tdn__blend2_model_rotations(const tdn_skeleton *skeleton, const tdn_pose *a, const tdn_pose *b, float w,
+                                 const float *joint_weights, tdn_pose *scratch_a, tdn_pose *scratch_b, tdn_pose *out);
+/* Records an event (dropped past TDN_MAX_GRAPH_EVENTS). */
+void tdn__graph_event(tdn_graph_instance *instance, tdn_graph_event_type type, int node, int index, int clip,
+                      float weight);
 
 #endif

@@ -109,6 +109,13 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
         x = tdn__graph_value(in, n->value);
         give(in, inputs[0], w, r * (x > 0.0f && x < INFINITY ? x : 0.0f));
         break;
+    case TDN_NODE_STATE_MACHINE: {
+        int frozen[TDN_MAX_STATES];
+        tdn__graph_machine_weights(in, n->machine, share, frozen);
+        for (int k = 0; k < n->input_count; k++)
+            give(in, inputs[k], w * share[k], frozen[k] ? 0.0f : r);
+        break;
+    }
     case TDN_NODE_BLEND_SPACE: {
         float point[TDN_MAX_BLEND_SPACE_DIMENSIONS];
         blend_space_point(in, n, point);
@@ -129,11 +136,12 @@ void tdn__graph_weights(tdn_graph_instance *instance)
         instance->node_weight[i] = 0.0f;
         instance->node_rate[i] = 1.0f;
     }
-    instance->node_weight[g->root] = 1.0f;
+    for (int l = 0; l < g->layer_count; l++)
+        instance->node_weight[g->layers[l].root] = 1.0f;
     for (int k = 0; k < g->order_count; k++) {
         int i = g->order[k];
         float w = instance->node_weight[i];
-        if (w > 0.0f && i != g->root)
+        if (w > 0.0f && g->layers[g->nodes[i].layer].root != i)
             instance->node_rate[i] /= w; /* from the weighted sum to the average */
         distribute(instance, &g->nodes[i], w, instance->node_rate[i]);
     }

@@ -1,0 +1,285 @@
+/* tendon core: state machines at run time: checking and taking transitions, the stack of
+ * fading states and the weights it gives, travel, and what a machine reports. */
+#include "graph_internal.h"
+#include "internal.h"
+
+static const tdn__machine *machine_at(const tdn_graph *g, int node)
+{
+    if (node < 0 || node >= g->node_count || g->nodes[node].machine < 0)
+        return NULL;
+    return &g->machines[g->nodes[node].machine];
+}
+
+void tdn__graph_event(tdn_graph_instance *in, tdn_graph_event_type type, int node, int index, int clip, float weight)
+{
+    if (in->event_count == TDN_MAX_GRAPH_EVENTS) {
+        in->events_dropped++;
+        return;
+    }
+    in->events[in->event_count++] = (tdn_graph_event){ type, node, index, clip, weight };
+}
+
+/* The clip node that stands for a state's time: its heaviest clip in the last update (the
+ * first one when none had weight); -1 for a state without clips. */
+static int leading_clip(const tdn_graph_instance *in, const tdn__machine *m, int state)
+{
+    const tdn_graph *g = in->graph;
+    int first = g->state_clip_first[m->first_state + state], count = g->state_clip_count[m->first_state + state];
+    int best = -1;
+    for (int k = 0; k < count; k++) {
+        int node = g->state_clips[first + k];
+        if (best < 0 || in->node_weight[node] > in->node_weight[best])
+            best = node;
+    }
+    return best;
+}
+
+/* Laps of a state's leading clip since the state was entered; its length through *length. */
+static float normalized_time(const tdn_graph_instance *in, const tdn__machine *m, int state, float *length)
+{
+    int node = leading_clip(in, m, state);
+    *length = 0.0f;
+    if (node < 0)
+        return 0.0f;
+    const tdn_player *p = &in->players[in->graph->nodes[node].clip_slot];
+    *length = p->duration;
+    return p->duration > 0.0f ? (float)p->loops + p->time / p->duration : 0.0f;
+}
+
+static int holds(const tdn_graph_instance *in, const tdn__condition *c)
+{
+    float v = in->params[c->param].value[0];
+    switch (c->compare) {
+    case TDN_COMPARE_GREATER: return v > c->value;
+    case TDN_COMPARE_LESS: return v < c->value;
+    case TDN_COMPARE_GREATER_EQUAL: return v >= c->value;
+    case TDN_COMPARE_LESS_EQUAL: return v <= c->value;
+    case TDN_COMPARE_EQUAL: return v == c->value;
+    case TDN_COMPARE_NOT_EQUAL: return v != c->value;
+    case TDN_COMPARE_TRUE: return v != 0.0f;
+    default: return v == 0.0f;
+    }
+}
+
+static int in_stack(const tdn__machine_state *ms, int state)
+{
+    for (int k = 0; k < ms->depth; k++)
+        if (ms->stack[k].state == state)
+            return 1;
+    return 0;
+}
+
+/* Restarts a state's clips at their start offsets, or at `phase` (a fraction of each clip). */
+static void restart_clips(tdn_graph_instance *in, const tdn__machine *m, int state, float phase)
+{
+    const tdn_graph *g = in->graph;
+    int first = g->state_clip_first[m->first_state + state], count = g->state_clip_count[m->first_state + state];
+    for (int k = 0; k < count; k++) {
+        const tdn__node *n = &g->nodes[g->state_clips[first + k]];
+        tdn_player *p = &in->players[n->clip_slot];
+        tdn_player_set_time(p, (phase >= 0.0f ? phase : n->start) * p->duration);
+    }
+}
+
+/* Drops stack entries below `keep` (their fades are over), reporting the states that left. */
+static void drop_below(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_state *ms, int keep)
+{
+    for (int k = 0; k < keep; k++)
+        if (ms->stack[k].state != ms->stack[ms->depth - 1].state)
+            tdn__graph_event(in, TDN_EVENT_STATE_EXITED, m->node, ms->stack[k].state, -1, 0.0f);
+    for (int k = keep; k < ms->depth; k++)
+        ms->stack[k - keep] = ms->stack[k];
+    ms->depth -= keep;
+    ms->stack[0].transition = -1;
+}
+
+static void take(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_state *ms, const tdn__transition *t)
+{
+    const tdn_graph *g = in->graph;
+    int from = ms->stack[ms->depth - 1].state;
+    float length, laps = normalized_time(in, m, from, &length);
+    float duration = t->duration_normalized ? t->duration * length : t->duration;
+    for (int c = 0; c < t->condition_count; c++) { /* a trigger fires one transition */
+        const tdn__condition *cond = &g->conditions[t->first_condition + c];
+        if (g->params[cond->param].type == TDN_PARAM_TRIGGER) {
+            in->params[cond->param].value[0] = in->params[cond->param].target[0] = 0.0f;
+            in->params[cond->param].fired = 0;
+        }
+    }
+    if (!in_stack(ms, t->to))
+        restart_clips(in, m, t->to, t->sync_phase ? laps - floorf(laps) : -1.0f);
+    int tn = (int)(t - g->transitions);
+    tdn__graph_event(in, TDN_EVENT_TRANSITION_STARTED, m->node, t->index, -1, 0.0f);
+    tdn__graph_event(in, TDN_EVENT_STATE_ENTERED, m->node, t->to, -1, 0.0f);
+    ms->previous = from;
+    ms->time_in_state = 0.0f;
+    if (ms->depth == TDN_MAX_FADE_STACK) /* the oldest fade gives way */
+        drop_below(in, m, ms, 1);
+    if (t->mode == TDN_TRANSITION_CUT || t->mode == TDN_TRANSITION_INERTIALIZE || !(duration > 0.0f)) {
+        ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, 0.0f, t->curve, 0 };
+        drop_below(in, m, ms, ms->depth - 1);
+        tdn__graph_event(in, TDN_EVENT_TRANSITION_FINISHED, m->node, t->index, -1, 0.0f);
+        if (t->mode == TDN_TRANSITION_INERTIALIZE && duration > 0.0f)
+            ms->inertialize = duration;
+        return;
+    }
+    ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, duration, t->curve, t->mode == TDN_TRANSITION_FROZEN };
+}
+
+/* The transition the machine takes now, or NULL: travel first, then by priority. */
+static const tdn__transition *choose(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_state *ms,
+                                     int *travelling)
+{
+    const tdn_graph *g = in->graph;
+    const tdn__fade *top = &ms->stack[ms->depth - 1];
+    int current = top->state;
+    int fading = ms->depth > 1;
+    *travelling = ms->travel_at < ms->travel_count;
+    if (*travelling && fading)
+        return NULL; /* each step of a travel waits for the fade before it */
+    if (fading && g->transitions[top->transition].uninterruptible)
+        return NULL;
+    float length, laps = normalized_time(in, m, current, &length);
+    for (int k = 0; k < m->transition_count; k++) {
+        const tdn__transition *t = &g->transitions[m->first_transition + k];
+        if (!(t->from == current || (t->from == TDN_ANY_STATE && t->to != current)))
+            continue;
+        if (*travelling && t->to != ms->travel[ms->travel_at])
+            continue;
+        if (t->exit_time > 0.0f && laps < t->exit_time)
+            continue;
+        int ok = 1;
+        for (int c = 0; c < t->condition_count && ok && !*travelling; c++)
+            ok = holds(in, &g->conditions[t->first_condition + c]);
+        if (ok)
+            return t;
+    }
+    return NULL;
+}
+
+void tdn__graph_machines_advance(tdn_graph_instance *in, float dt)
+{
+    const tdn_graph *g = in->graph;
+    for (int mi = 0; mi < g->machine_count; mi++) {
+        const tdn__machine *m = &g->machines[mi];
+        tdn__machine_state *ms = &in->machines[mi];
+        int travelling;
+        const tdn__transition *t = choose(in, m, ms, &travelling);
+        if (t) {
+            if (travelling)
+                ms->travel_at++;
+            else
+                ms->travel_at = ms->travel_count = 0; /* conditions overrule a travel */
+            take(in, m, ms, t);
+        }
+        ms->time_in_state += dt;
+        /* Fades move on; once one completes, everything under it is gone. */
+        int keep = 0;
+        for (int k = 1; k < ms->depth; k++) {
+            tdn__fade *f = &ms->stack[k];
+            f->elapsed += dt;
+            if (f->elapsed >= f->duration)
+                keep = k;
+        }
+        if (keep > 0) {
+            int finished = ms->stack[keep].transition;
+            drop_below(in, m, ms, keep);
+            tdn__graph_event(in, TDN_EVENT_TRANSITION_FINISHED, m->node, g->transitions[finished].index, -1, 0.0f);
+        }
+    }
+}
+
+void tdn__graph_machines_reset(tdn_graph_instance *in)
+{
+    const tdn_graph *g = in->graph;
+    for (int mi = 0; mi < g->machine_count; mi++) {
+        tdn__machine_state *ms = &in->machines[mi];
+        memset(ms, 0, sizeof *ms);
+        ms->stack[0] = (tdn__fade){ g->machines[mi].initial, -1, 0.0f, 0.0f, { TDN_EASE_LINEAR, 0, 0, 0, 0 }, 0 };
+        ms->depth = 1;
+        ms->previous = -1;
+        ms->inertialize = -1.0f;
+    }
+}
+
+void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float *weights, int *frozen)
+{
+    const tdn__machine *m = &in->graph->machines[machine];
+    const tdn__machine_state *ms = &in->machines[machine];
+    for (int s = 0; s < m->state_count; s++)
+        weights[s] = 0.0f, frozen[s] = 0;
+    /* The top fade's weight, the rest shared below in their proportions; a state under a
+     * frozen fade holds (unless it is also the state fading in). */
+    float remaining = 1.0f;
+    int held = 0, top = ms->stack[ms->depth - 1].state;
+    for (int k = ms->depth - 1; k >= 0; k--) {
+        const tdn__fade *f = &ms->stack[k];
+        float w = k == 0 ? 1.0f : tdn_ease_eval(&f->curve, f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
+        weights[f->state] += remaining * w;
+        remaining -= remaining * w;
+        frozen[f->state] |= held && f->state != top;
+        held |= f->frozen;
+    }
+}
+
+tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node, tdn_state_machine_status *out)
+{
+    const tdn__machine *m = in && out ? machine_at(in->graph, node) : NULL;
+    if (!m)
+        return TDN_ERR_ARGUMENT;
+    int mi = in->graph->nodes[node].machine;
+    const tdn__machine_state *ms = &in->machines[mi];
+    const tdn__fade *top = &ms->stack[ms->depth - 1];
+    float weights[TDN_MAX_STATES];
+    int frozen[TDN_MAX_STATES];
+    tdn__graph_machine_weights(in, mi, weights, frozen);
+    float length;
+    out->state = top->state;
+    out->time_in_state = ms->time_in_state;
+    out->normalized_time = normalized_time(in, m, top->state, &length);
+    out->transition = ms->depth > 1 ? in->graph->transitions[top->transition].index : -1;
+    out->transition_weight = weights[top->state];
+    out->previous_state = ms->previous;
+    return TDN_OK;
+}
+
+tdn_result tdn_graph_travel(tdn_graph_instance *in, int node, int state)
+{
+    const tdn__machine *m = in ? machine_at(in->graph, node) : NULL;
+    if (!m || state < 0 || state >= m->state_count)
+        return TDN_ERR_ARGUMENT;
+    const tdn_graph *g = in->graph;
+    tdn__machine_state *ms = &in->machines[g->nodes[node].machine];
+    int start = ms->stack[ms->depth - 1].state;
+    ms->travel_count = ms->travel_at = 0;
+    if (start == state)
+        return TDN_OK;
+    /* Breadth-first over the transitions: the fewest steps. */
+    int came_from[TDN_MAX_STATES], queue[TDN_MAX_STATES], head = 0, tail = 0;
+    for (int s = 0; s < m->state_count; s++)
+        came_from[s] = -2;
+    came_from[start] = -1;
+    queue[tail++] = start;
+    while (head < tail && came_from[state] == -2) {
+        int s = queue[head++];
+        for (int k = 0; k < m->transition_count; k++) {
+            const tdn__transition *t = &g->transitions[m->first_transition + k];
+            if ((t->from == s || t->from == TDN_ANY_STATE) && came_from[t->to] == -2) {
+                came_from[t->to] = s;
+                queue[tail++] = t->to;
+            }
+        }
+    }
+    if (came_from[state] == -2)
+        return TDN_ERR_INVALID_DATA;
+    int n = 0;
+    for (int s = state; s != start; s = came_from[s])
+        ms->travel[n++] = s;
+    for (int a = 0, b = n - 1; a < b; a++, b--) {
+        int t = ms->travel[a];
+        ms->travel[a] = ms->travel[b];
+        ms->travel[b] = t;
+    }
+    ms->travel_count = n;
+    return TDN_OK;
+}

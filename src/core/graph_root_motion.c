@@ -1,0 +1,97 @@
+/* tendon core: a graph's root motion: each layer's entries' motions over the last update,
+ * blended with the entries' weights, then the layers' blended by their weights at the root. */
+#include "graph_internal.h"
+#include "internal.h"
+
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_desc *desc, tdn_error *err)
+{
+    size_t bytes = sizeof *g->root_tracks * (size_t)(g->clip_count + 1);
+    g->root_tracks = tdn__alloc(&g->allocator, bytes, sizeof(void *));
+    if (!g->root_tracks)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+    memset(g->root_tracks, 0, bytes);
+    tdn_root_motion_desc d = *desc;
+    d.allocator = g->allocator;
+    for (int c = 0; c < g->clip_count; c++) {
+        if (tdn_clip_is_additive(g->clips[c]))
+            continue; /* a difference has no place to move from */
+        tdn_result r = tdn_root_track_create(g->clips[c], &d, &g->root_tracks[c], err);
+        if (r != TDN_OK)
+            return r;
+    }
+    return TDN_OK;
+}
+
+void tdn__graph_root_tracks_destroy(tdn_graph *g)
+{
+    if (!g->root_tracks)
+        return;
+    for (int c = 0; c < g->clip_count; c++)
+        tdn_root_track_destroy(g->root_tracks[c]);
+    tdn__free(&g->allocator, g->root_tracks, sizeof *g->root_tracks * (size_t)(g->clip_count + 1));
+}
+
+static const tdn_root_motion identity = { { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };
+
+/* A motion mirrored across the x = 0 plane: x of vectors negated, rotations (and angular
+ * velocities, axial vectors) keep x and negate y and z. */
+static tdn_root_motion reflect(tdn_root_motion m)
+{
+    m.translation.x = -m.translation.x;
+    m.linear_velocity.x = -m.linear_velocity.x;
+    m.rotation.y = -m.rotation.y, m.rotation.z = -m.rotation.z;
+    m.angular_velocity.y = -m.angular_velocity.y, m.angular_velocity.z = -m.angular_velocity.z;
+    return m;
+}
+
+/* The motion of one layer: its base entries' clips over their last advance, weighted. */
+static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_state *ls, float dt)
+{
+    const tdn_graph *g = in->graph;
+    int n = 0;
+    for (int k = 0; k < ls->entry_count; k++) {
+        const tdn_graph_entry *e = &in->entries[ls->first_entry + k];
+        if (e->additive)
+            continue;
+        in->motions[n] = identity;
+        if (e->clip >= 0 && g->root_tracks[e->clip])
+            tdn_root_track_motion(g->root_tracks[e->clip], &in->players[g->nodes[e->node].clip_slot], dt,
+                                  &in->motions[n]);
+        if (e->mirror) /* reflected across x = 0, as the pose is */
+            in->motions[n] = reflect(in->motions[n]);
+        in->motion_weights[n++] = e->weight;
+    }
+    tdn_root_motion out = identity;
+    if (n > 0)
+        tdn_root_motion_blend(in->motions, in->motion_weights, n, &out);
+    return out;
+}
+
+void tdn__graph_root_motion(tdn_graph_instance *in, float dt)
+{
+    const tdn_graph *g = in->graph;
+    in->root_motion = identity;
+    if (!g->root_tracks)
+        return;
+    int joint = g->root_joint;
+    for (int l = 0; l < g->layer_count; l++) {
+        const tdn__layer *L = &g->layers[l];
+        const tdn__layer_state *ls = &in->layer_states[l];
+        if (L->mode == TDN_LAYER_ADDITIVE || ls->entry_count == 0)
+            continue;
+        float w = l == 0 ? 1.0f : ls->weight * (L->mask ? L->mask[joint] : 1.0f);
+        if (!(w > 0.0f))
+            continue;
+        tdn_root_motion pair[2] = { in->root_motion, layer_motion(in, ls, dt) };
+        float weights[2] = { 1.0f - w, w };
+        tdn_root_motion_blend(pair, weights, 2, &in->root_motion);
+    }
+}
+
+tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out)
+{
+    if (!instance || !out)
+        return TDN_ERR_ARGUMENT;
+    *out = instance->root_motion;
+    return TDN_OK;
+}

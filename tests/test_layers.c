@@ -1,0 +1,238 @@
+/* Layers: masked override layers leave masked-out joints bit-identical to the layer below;
+ * weights and feathered masks equal the core's two-pose blend; additive layers equal
+ * tdn_additive_apply; model-space rotation layers hold a direction while the parent turns;
+ * per-layer flat lists; a node in two layers is refused. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "counting_allocator.h"
+#include "graph_fixture.h"
+
+enum { BASE, TOP, DIFF, CLIPS };
+
+typedef struct layered {
+    tdn_clip *clips[CLIPS];
+    tdn_graph *graph;
+    tdn_graph_instance *in;
+    float mask[8];
+} layered;
+
+/* Layer 0 plays BASE; layer 1 plays TOP (override) or DIFF (additive) with weight parameter
+ * "w" and the given mask. */
+static int make_layered(layered *l, tdn_layer_mode mode, const float *mask)
+{
+    l->clips[BASE] = make_clip((clip_spec){ "base", 1, 2, 1.2f, 1.5f, { 0, 1, 0 }, NULL, 0 }, 0);
+    l->clips[TOP] = make_clip((clip_spec){ "top", 1, -1, -0.8f, 0.5f, { 1, 0, 0 }, NULL, 0 }, 0);
+    l->clips[DIFF] = make_clip((clip_spec){ "diff", 1, 0.5f, 0.7f, 1.3f, { 0, 0, 1 }, NULL, 0 }, 1);
+    if (mask)
+        memcpy(l->mask, mask, sizeof(float) * JOINTS);
+    static const tdn_param_desc params[] = { { .name = "w", .value = { 1 } } };
+    tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = BASE, .wrap = TDN_WRAP_LOOP },
+                               { .type = TDN_NODE_CLIP, .clip = mode == TDN_LAYER_ADDITIVE ? DIFF : TOP,
+                                 .wrap = TDN_WRAP_LOOP } };
+    tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
+                                 { .name = "top", .root = 1, .weight = { "w", 0 }, .mode = mode,
+                                   .mask = mask ? l->mask : NULL } };
+    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)l->clips, .clip_count = CLIPS,
+                          .params = params, .param_count = 1, .nodes = nodes, .node_count = 2, .layers = layers,
+                          .layer_count = 2 };
+    tdn_error err = { 0 };
+    if (tdn_graph_create(&gd, &l->graph, &err) != TDN_OK) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return 0;
+    }
+    return tdn_graph_instance_create(l->graph, NULL, &l->in) == TDN_OK;
+}
+
+static void free_layered(layered *l)
+{
+    tdn_graph_instance_destroy(l->in);
+    tdn_graph_destroy(l->graph);
+    for (int i = 0; i < CLIPS; i++)
+        tdn_clip_destroy(l->clips[i]);
+}
+
+static int same_bits(const tdn_pose *a, const tdn_pose *b, int joint)
+{
+    for (int r = 0; r < TDN_POSE_ROWS; r++)
+        if (memcmp(&tdn_pose_crow(a, r)[joint], &tdn_pose_crow(b, r)[joint], sizeof(float)) != 0)
+            return 0;
+    return 1;
+}
+
+static double transform_gap(tdn_transform a, tdn_transform b)
+{
+    double d = tdn_vec3_length(tdn_vec3_sub(a.t, b.t)) + tdn_vec3_length(tdn_vec3_sub(a.s, b.s));
+    return d + tdn_quat_angle_between(a.r, b.r);
+}
+
+static void masked_override(void)
+{
+    const float mask[JOINTS] = { 0, 1, 0 }; /* only arm_l */
+    layered l;
+    if (!CHECK(make_layered(&l, TDN_LAYER_OVERRIDE, mask)))
+        return;
+    tdn_pose out, base, top, expect;
+    tdn_pose *poses[] = { &out, &base, &top, &expect };
+    for (int i = 0; i < 4; i++)
+        tdn_pose_create(poses[i], JOINTS, NULL);
+    double worst = 0;
+    int identical = 1;
+    for (int f = 0; f < 50; f++) {
+        float w = (float)(f % 10) / 9.0f;
+        tdn_graph_set_float(l.in, 0, w);
+        tdn_graph_update(l.in, 0.037f);
+        tdn_graph_evaluate(l.in, &out);
+        float t = tdn_graph_clip_time(l.in, 0);
+        tdn_clip_sample(l.clips[BASE], t, &base);
+        tdn_clip_sample(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &top);
+        identical &= same_bits(&out, &base, 0) && same_bits(&out, &base, 2);
+        tdn_blend2(&base, &top, w, mask, &expect);
+        worst = fmax(worst, transform_gap(tdn_pose_get(&out, 1), tdn_pose_get(&expect, 1)));
+    }
+    CHECK(identical); /* masked-out joints are the base layer's, bit for bit */
+    CHECK(worst < 1e-6);
+    /* each layer has its own flat list */
+    const tdn_graph_entry *e;
+    CHECK_EQ_INT(tdn_graph_layer_entries(l.in, 0, &e), 1);
+    CHECK(e[0].clip == BASE);
+    CHECK_EQ_INT(tdn_graph_layer_entries(l.in, 1, &e), 1);
+    CHECK(e[0].clip == TOP);
+    CHECK_EQ_INT(tdn_graph_layer_count(l.graph), 2);
+    CHECK(strcmp(tdn_graph_layer_name(l.graph, 1), "top") == 0);
+    /* at weight 0 the layer shows nothing */
+    tdn_graph_set_float(l.in, 0, 0);
+    tdn_graph_update(l.in, 0.01f);
+    tdn_graph_evaluate(l.in, &out);
+    tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base);
+    CHECK(same_bits(&out, &base, 0) && same_bits(&out, &base, 1) && same_bits(&out, &base, 2));
+    for (int i = 0; i < 4; i++)
+        tdn_pose_destroy(poses[i]);
+    free_layered(&l);
+}
+
+static void additive_layer(void)
+{
+    const float mask[JOINTS] = { 1, 0.5f, 0 };
+    layered l;
+    if (!CHECK(make_layered(&l, TDN_LAYER_ADDITIVE, mask)))
+        return;
+    tdn_pose out, base, diff, expect;
+    tdn_pose *poses[] = { &out, &base, &diff, &expect };
+    for (int i = 0; i < 4; i++)
+        tdn_pose_create(poses[i], JOINTS, NULL);
+    tdn_graph_set_float(l.in, 0, 0.7f);
+    double worst = 0;
+    for (int f = 0; f < 30; f++) {
+        tdn_graph_update(l.in, 0.05f);
+        tdn_graph_evaluate(l.in, &out);
+        tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base);
+        tdn_clip_sample(l.clips[DIFF], tdn_graph_clip_time(l.in, 1), &diff);
+        tdn_additive_apply(&base, &diff, 0.7f, mask, &expect);
+        for (int j = 0; j < JOINTS; j++)
+            worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
+    }
+    CHECK(worst < 1e-6);
+    for (int i = 0; i < 4; i++)
+        tdn_pose_destroy(poses[i]);
+    free_layered(&l);
+}
+
+/* The model-space rotation of joint j (a child of the root): root * local. */
+static tdn_quat model_rotation(const tdn_pose *p, int j)
+{
+    return tdn_quat_mul(tdn_pose_get(p, 0).r, tdn_pose_get(p, j).r);
+}
+
+/* A 1 s clip turning `joint` about `axis` from 0 to `angle`. */
+static tdn_clip *turning_clip(int joint, tdn_vec3 axis, float angle)
+{
+    float times[2] = { 0, 1 };
+    tdn_quat q = tdn_quat_from_axis_angle(axis, angle);
+    float turn[8] = { 0, 0, 0, 1, q.x, q.y, q.z, q.w };
+    tdn_track_desc track = { joint, TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, 2, times, turn };
+    tdn_keyed_clip *keys = NULL;
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skeleton, .tracks = &track, .track_count = 1 }, &keys,
+                          NULL);
+    tdn_clip *clip = NULL;
+    tdn_clip_create(&(tdn_clip_desc){ .source = keys, .storage = TDN_STORAGE_FLOAT32 }, &clip, NULL, NULL);
+    tdn_keyed_clip_destroy(keys);
+    return clip;
+}
+
+/* The base turns the root about y by up to 1.5 rad; the layer (arm_l only, weight 1) raises the
+ * arm about z with the root still. In model space the arm keeps the layer's direction whatever
+ * the root does; blended locally it turns with the root. */
+static void model_space_rotation_holds_direction(void)
+{
+    tdn_clip *clips[2] = { turning_clip(0, tdn_vec3_make(0, 1, 0), 1.5f), turning_clip(1, tdn_vec3_make(0, 0, 1), 0.8f) };
+    const float mask[JOINTS] = { 0, 1, 0 };
+    for (int model_space = 0; model_space < 2; model_space++) {
+        tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_CLAMP },
+                                   { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_CLAMP } };
+        tdn_layer_desc layers[2] = { { .root = 0 }, { .root = 1, .mask = mask, .model_space_rotation = model_space } };
+        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = 2,
+                              .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2 };
+        tdn_graph *g = NULL;
+        tdn_graph_instance *in = NULL;
+        CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+        CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+        tdn_pose out, top;
+        tdn_pose_create(&out, JOINTS, NULL);
+        tdn_pose_create(&top, JOINTS, NULL);
+        double worst = 0, turned = 0;
+        for (int f = 0; f < 20; f++) {
+            tdn_graph_update(in, 0.05f);
+            tdn_graph_evaluate(in, &out);
+            tdn_clip_sample(clips[1], tdn_graph_clip_time(in, 1), &top);
+            worst = fmax(worst, tdn_quat_angle_between(model_rotation(&out, 1), model_rotation(&top, 1)));
+            turned = tdn_quat_angle_between(tdn_pose_get(&out, 0).r, tdn_quat_identity());
+        }
+        CHECK_NEAR(turned, 1.5, 1e-4); /* the root did turn, with the base layer */
+        if (model_space)
+            CHECK(worst < 1e-5);
+        else
+            CHECK_NEAR(worst, 1.5, 1e-3); /* locally blended, the arm turned as much as the root */
+        tdn_pose_destroy(&out);
+        tdn_pose_destroy(&top);
+        tdn_graph_instance_destroy(in);
+        tdn_graph_destroy(g);
+    }
+    tdn_clip_destroy(clips[0]);
+    tdn_clip_destroy(clips[1]);
+}
+
+static void a_node_in_two_layers_is_refused(void)
+{
+    tdn_clip *clip = make_clip((clip_spec){ "c", 1, 1, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0);
+    int inputs[2] = { 0, 0 };
+    tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
+                               { .type = TDN_NODE_BLEND2, .inputs = inputs, .input_count = 2 } };
+    tdn_layer_desc layers[2] = { { .root = 1 }, { .root = 0 } };
+    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
+                          .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2, .allocator = counting };
+    tdn_graph *g = NULL;
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_ERR_INVALID_DATA);
+    CHECK(strcmp(err.where, "nodes[0]") == 0 && strstr(err.message, "two layers"));
+    float bad_mask[JOINTS] = { 0, 2, 0 };
+    layers[1] = (tdn_layer_desc){ .root = 0, .mask = bad_mask };
+    layers[0].root = 1;
+    nodes[1] = (tdn_node_desc){ .type = TDN_NODE_REST };
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_ERR_INVALID_DATA);
+    CHECK(strcmp(err.where, "layers[1]") == 0);
+    CHECK_EQ_INT(live_blocks, 0);
+    tdn_clip_destroy(clip);
+}
+
+int main(void)
+{
+    make_skeleton();
+    RUN(masked_override);
+    RUN(additive_layer);
+    RUN(model_space_rotation_holds_direction);
+    RUN(a_node_in_two_layers_is_refused);
+    tdn_skeleton_destroy(skeleton);
+    return check_summary();
+}
