@@ -10,6 +10,7 @@
 
 #include "bench_blend_space.h"
 #include "bench_character.h"
+#include "bench_inertialize.h"
 #include "bench_mesh.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
@@ -19,7 +20,8 @@
 #define SKIN_VERTICES 5000
 #define BENCH_MAX_THREADS 256
 
-const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space", NULL };
+const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space",
+                                             "inertialize", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -418,9 +420,10 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     bench_scene scenes[2];
     memset(scenes, 0, sizeof scenes);
     tdn_result res = TDN_OK;
-    /* skin and blend_space run on S67 alone: build S256 only when another workload needs it. */
+    /* skin, blend_space and inertialize run on S67 alone: build S256 only when another workload needs it. */
     int s67_only = options->workload
-                && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0);
+                && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
+                    strcmp(options->workload, "inertialize") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -435,6 +438,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "blend_space") == 0) {
                 if (s == 0)
                     res = bench_run_blend_space(options->quick, scene, emit, user, err);
+            } else if (strcmp(name, "inertialize") == 0) {
+                if (s == 0)
+                    res = bench_run_inertialize(options->quick, scene, emit, user, err);
             } else if (strcmp(name, "frame") == 0) {
                 res = run_frame(&cfg, scene, emit, user, err);
             } else if (strcmp(name, "crowd") == 0) {
