@@ -147,7 +147,7 @@ static inline float quintic_at(const float *restrict c, size_t s, size_t j, floa
 {
     const float u = t * c[(CH_INV - CH_K0) * s + j];
     const float x = c[j] + u * (c[s + j] + u * (c[2 * s + j] + u * (c[3 * s + j] + u * (c[4 * s + j] + u * c[5 * s + j]))));
-    return tdn__select(u < 1.0f && x > 0.0f, x, 0.0f); /* rounding near t1 must not cross 0 */
+    return tdn__select((u < 1.0f) & (x > 0.0f), x, 0.0f); /* rounding near t1 must not cross 0 */
 }
 
 /* sin and cos of a half angle th, by reduction to [-pi/2, pi/2] and Taylor polynomials to
