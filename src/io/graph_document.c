@@ -7,6 +7,7 @@
 #include "asset_internal.h"
 #include "file.h"
 #include "graph_document_internal.h"
+#include "json_hint.h"
 #include "tendon/humanoid.h"
 #include "tendon/mirror.h"
 
@@ -120,7 +121,7 @@ static tdn_result load_character(const cJSON *doc, const char *base_dir, tdn_gra
 /* ---- parameters and sync groups ---- */
 
 static const char *const param_keys[] = { "name", "type", "value", "half_life", NULL };
-static const char *const param_types[] = { "float", "int", "bool", "trigger", "vec2", "vec3" };
+static const char *const param_types[] = { "float", "int", "bool", "trigger", "vec2", "vec3", NULL };
 
 static tdn_result read_param(const cJSON *p, const char *path, tdn_param_desc *out, tdn_error *err)
 {
@@ -135,16 +136,13 @@ static tdn_result read_param(const cJSON *p, const char *path, tdn_param_desc *o
     if (r != TDN_OK)
         return r;
     tdn_io__path where;
-    out->type = (tdn_param_type)-1;
-    for (int t = 0; t < 6; t++)
-        if (!type || strcmp(type, param_types[t]) == 0) {
-            out->type = (tdn_param_type)t;
-            break;
-        }
-    if ((int)out->type < 0) {
+    out->type = TDN_PARAM_FLOAT;
+    if (type) {
         tdn_io__json_join(where, path, "type");
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.40s' is not float, int, bool, trigger, vec2 or vec3",
-                            type);
+        int t = tdn_io__choose(type, param_types, where, "parameter type", err, &r);
+        if (t < 0)
+            return r;
+        out->type = (tdn_param_type)t;
     }
     const cJSON *value = cJSON_GetObjectItemCaseSensitive(p, "value");
     tdn_io__json_join(where, path, "value");
@@ -235,6 +233,8 @@ static const cJSON *clip_definition(const cJSON *doc, const char *name, int *ind
     return NULL;
 }
 
+static const char *asset_clip_at(const void *ctx, int i) { return tdn_keyed_clip_name(tdn_asset_clip(ctx, i)); }
+
 static tdn_result build_clip(const cJSON *doc, const tdn_asset *asset, const char *name, const char *use_path,
                              const tdn_allocator *allocator, tdn_clip **out, tdn_error *err)
 {
@@ -266,9 +266,12 @@ static tdn_result build_clip(const cJSON *doc, const tdn_asset *asset, const cha
     if (r != TDN_OK)
         return r;
     int k = tdn_asset_find_clip(asset, source);
-    if (k < 0)
+    if (k < 0) {
+        char hint[96];
+        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
-                            "the character has no clip named '%.60s'", source);
+                            "the character has no clip named \"%.60s\"%s", source, hint);
+    }
     tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
     tdn_pose rest = { 0 };
     if (reference && strcmp(reference, "rest") == 0) {
@@ -300,18 +303,30 @@ static tdn_result build_clip(const cJSON *doc, const tdn_asset *asset, const cha
 /* ---- the document ---- */
 
 static const char *const document_keys[] = { "character", "clips", "parameters", "sync_groups", "nodes", "root",
-                                              "cull_threshold", "version", NULL };
+                                              "layers", "masks", "root_motion", "cull_threshold", "version",
+                                              "$schema", NULL };
 
 /* Core errors name nodes by index ("nodes[3] ..."), parameters as "params[i] ...": give the
  * JSON path instead. */
 static void where_in_document(const tdn_io__graph_build *b, tdn_error *err)
 {
-    int i;
+    int i, at = 0;
     char rest[128];
     if (!err)
         return;
-    if (sscanf(err->where, "nodes[%d]", &i) == 1 && i >= 0 && i < b->node_count) {
-        snprintf(err->where, sizeof err->where, "%s", b->node_paths[i]);
+    if (sscanf(err->where, "nodes[%d]%n", &i, &at) == 1 && i >= 0 && i < b->node_count) {
+        /* "nodes[3] 'name' transitions[0].conditions[1]": the node's path, then what follows */
+        const char *tail = err->where + at;
+        if (tail[0] == ' ' && tail[1] == '\'') {
+            const char *close = strchr(tail + 2, '\'');
+            tail = close ? close + 1 : "";
+        }
+        tail += tail[0] == ' ';
+        snprintf(rest, sizeof rest, "%s", tail);
+        tdn_io__json_join(err->where, b->node_paths[i], rest);
+        size_t n = strlen(err->where);
+        if (!rest[0] && n > 0 && err->where[n - 1] == '.')
+            err->where[n - 1] = '\0';
     } else if (sscanf(err->where, "params[%d]%127[^\n]", &i, rest) >= 1) {
         snprintf(err->where, sizeof err->where, "parameters[%d]", i);
     } else if (sscanf(err->where, "clips[%d]", &i) == 1 && i >= 0 && i < b->clip_count) {
@@ -332,6 +347,10 @@ static void free_build(tdn_io__graph_build *b)
     free(b->named);
     free(b->clip_names);
     free(b->clip_paths);
+    free(b->machines);
+    free(b->states);
+    free(b->transitions);
+    free(b->conditions);
 }
 
 static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__graph_build *b, tdn_error *err)
@@ -366,9 +385,14 @@ static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__g
             r = read_group(item, path, &groups[k], marker_names + 64 * k, err);
         k++;
     }
-    int root = 0;
+    const tdn_skeleton *skeleton = tdn_asset_skeleton(d->asset);
+    tdn_io__layers layers = { 0 };
     if (r == TDN_OK)
-        r = tdn_io__graph_read_nodes(b, &root, err);
+        r = tdn_io__graph_begin(b, err);
+    if (r == TDN_OK)
+        r = tdn_io__graph_read_layers(b, skeleton, &layers, err);
+    if (r == TDN_OK)
+        r = tdn_io__graph_read_root_motion(doc, skeleton, &layers, err);
     /* the runtime clips the nodes use, in order of first use */
     if (r == TDN_OK) {
         d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));
@@ -390,7 +414,6 @@ static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__g
         memcpy(d->clip_names[c], b->clip_names[c], n);
         r = build_clip(doc, d->asset, b->clip_names[c], b->clip_paths[c], &d->allocator, &d->clips[c], err);
     }
-    const tdn_skeleton *skeleton = tdn_asset_skeleton(d->asset);
     if (r == TDN_OK && b->uses_mirror) {
         mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *mirror);
         r = mirror ? tdn_mirror_table_from_names(skeleton, mirror, err)
@@ -402,9 +425,11 @@ static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__g
     if (r == TDN_OK) {
         tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)d->clips,
                               .clip_count = d->clip_count, .params = params, .param_count = param_count,
-                              .nodes = b->nodes, .node_count = b->node_count, .root = root, .sync_groups = groups,
+                              .nodes = b->nodes, .node_count = b->node_count, .root = layers.root,
+                              .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
                               .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
-                              .allocator = d->allocator };
+                              .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
+                              .extract_root_motion = layers.extract, .allocator = d->allocator };
         r = tdn_graph_create(&gd, &d->graph, err);
         if (r != TDN_OK)
             where_in_document(b, err);
@@ -424,6 +449,7 @@ static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__g
     free(groups);
     free(marker_names);
     free(mirror);
+    free(layers.masks);
     return r;
 }
 

@@ -44,9 +44,51 @@ typedef struct tdn_io__graph_build {
     tdn_io__path *clip_paths;
     int clip_count, clip_capacity;
     int uses_mirror;
+    /* state machines: their descriptions and what they point to */
+    tdn_state_machine_desc *machines;
+    int machine_count, machine_capacity;
+    tdn_state_desc *states;
+    int state_count, state_capacity;
+    tdn_transition_desc *transitions;
+    int transition_count, transition_capacity;
+    tdn_condition_desc *conditions;
+    int condition_count, condition_capacity;
 } tdn_io__graph_build;
 
-/* Reads the "root" node tree (and the named nodes it reaches) into build->nodes; sets *root. */
-tdn_result tdn_io__graph_read_nodes(tdn_io__graph_build *build, int *root, tdn_error *err);
+/* Allocates the build's pools and finds the named nodes (graph_nodes.c). */
+tdn_result tdn_io__graph_begin(tdn_io__graph_build *build, tdn_error *err);
+/* Reads a node (an object, or a string naming an entry of "nodes") at `path` into
+ * build->nodes; *index is its node index. */
+tdn_result tdn_io__graph_read_node(tdn_io__graph_build *build, const cJSON *json, const char *path, int depth,
+                                   int *index, tdn_error *err);
+/* The error for a parameter name the document does not declare, with a did-you-mean hint;
+ * tdn_io__graph_has_param says whether it does. */
+int tdn_io__graph_has_param(const tdn_io__graph_build *build, const char *name);
+tdn_result tdn_io__graph_no_param(const tdn_io__graph_build *build, const char *name, const char *where,
+                                  tdn_error *err);
+/* A state machine node's fields (graph_machines_json.c). */
+tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json,
+                                            const char *path, int depth, tdn_error *err);
+/* A document's layers (or its one "root"), their masks, and its root motion
+ * (graph_layers_json.c). */
+typedef struct tdn_io__layers {
+    tdn_layer_desc layers[TDN_MAX_LAYERS];
+    int count;                   /* 0: the document has one "root" */
+    int root;
+    float *masks;                /* malloc'ed: a pose stride per layer */
+    tdn_root_motion_desc root_motion;
+    int has_root_motion, extract;
+} tdn_io__layers;
+tdn_result tdn_io__graph_read_layers(tdn_io__graph_build *build, const tdn_skeleton *skeleton, tdn_io__layers *out,
+                                     tdn_error *err);
+tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *skeleton, tdn_io__layers *out,
+                                          tdn_error *err);
+
+/* "a", "b", "c" for a message: a NULL-terminated list of choices joined with ", ". */
+void tdn_io__choices(char *out, size_t size, const char *const *choices);
+/* The index of `name` among NULL-terminated `choices`, or -1 after failing with a message that
+ * lists them and hints at the nearest. */
+int tdn_io__choose(const char *name, const char *const *choices, const char *where, const char *what, tdn_error *err,
+                   tdn_result *r);
 
 #endif

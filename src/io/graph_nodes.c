@@ -8,6 +8,7 @@
 
 #include "asset_internal.h"
 #include "graph_document_internal.h"
+#include "json_hint.h"
 
 static tdn_result out_of_memory(tdn_error *err)
 {
@@ -58,16 +59,59 @@ static tdn_result use_clip(tdn_io__graph_build *b, const char *name, const char 
     return TDN_OK;
 }
 
-static int is_param(const tdn_io__graph_build *b, const char *name)
+/* The name of the i-th declared parameter (for hints). */
+static const char *param_name_at(const void *ctx, int i)
 {
-    const cJSON *p;
-    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"))
-    {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(p, "name");
-        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+    const cJSON *p = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(ctx, "parameters"), i);
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(p, "name");
+    return cJSON_IsString(n) ? n->valuestring : NULL;
+}
+
+int tdn_io__graph_has_param(const tdn_io__graph_build *b, const char *name)
+{
+    int count = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"));
+    for (int i = 0; i < count; i++) {
+        const char *n = param_name_at(b->doc, i);
+        if (n && strcmp(n, name) == 0)
             return 1;
     }
     return 0;
+}
+
+tdn_result tdn_io__graph_no_param(const tdn_io__graph_build *b, const char *name, const char *where, tdn_error *err)
+{
+    char hint[96];
+    tdn_io__hint(hint, sizeof hint, name, param_name_at, b->doc,
+                 cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(b->doc, "parameters")));
+    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "no parameter named \"%.60s\"%s", name, hint);
+}
+
+static const char *choice_at(const void *ctx, int i) { return ((const char *const *)ctx)[i]; }
+
+void tdn_io__choices(char *out, size_t size, const char *const *choices)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int i = 0; choices[i] && at + 1 < size; i++) {
+        int n = snprintf(out + at, size - at, "%s%s", i ? ", " : "", choices[i]);
+        at = n > 0 ? at + (size_t)n : at;
+    }
+}
+
+int tdn_io__choose(const char *name, const char *const *choices, const char *where, const char *what, tdn_error *err,
+                   tdn_result *r)
+{
+    int count = 0;
+    while (choices[count])
+        count++;
+    for (int i = 0; i < count; i++)
+        if (strcmp(choices[i], name) == 0)
+            return i;
+    char list[160], hint[96];
+    tdn_io__choices(list, sizeof list, choices);
+    tdn_io__hint(hint, sizeof hint, name, choice_at, choices, count);
+    *r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "\"%.40s\" is not a %s (%s)%s", name, what, list, hint);
+    return -1;
 }
 
 /* A number a node reads, from a JSON item at `where`: a number, or the name of a parameter. */
@@ -76,8 +120,8 @@ static tdn_result read_value_item(const tdn_io__graph_build *b, const cJSON *ite
 {
     out->param = NULL;
     if (cJSON_IsString(item)) {
-        if (!is_param(b, item->valuestring))
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "no parameter named '%.60s'", item->valuestring);
+        if (!tdn_io__graph_has_param(b, item->valuestring))
+            return tdn_io__graph_no_param(b, item->valuestring, where, err);
         out->param = item->valuestring;
         return TDN_OK;
     }
@@ -103,8 +147,6 @@ static tdn_result read_value(const tdn_io__graph_build *b, const cJSON *node, co
     return read_value_item(b, item, where, out, err);
 }
 
-static tdn_result read_node(tdn_io__graph_build *b, const cJSON *json, const char *path, int depth, int *index,
-                            tdn_error *err);
 
 /* A list of child nodes under `key` (an array of 1..TDN_MAX_NODE_INPUTS nodes, or exactly
  * `exact` when it is not 0) into the node's inputs. */
@@ -125,7 +167,7 @@ static tdn_result read_inputs(tdn_io__graph_build *b, int self, const cJSON *jso
     for (int k = 0; k < n; k++) {
         tdn_io__path child;
         tdn_io__json_item(child, where, k);
-        tdn_result r = read_node(b, cJSON_GetArrayItem(list, k), child, depth + 1, &inputs[k], err);
+        tdn_result r = tdn_io__graph_read_node(b, cJSON_GetArrayItem(list, k), child, depth + 1, &inputs[k], err);
         if (r != TDN_OK)
             return r;
     }
@@ -147,7 +189,7 @@ static tdn_result read_named_inputs(tdn_io__graph_build *b, int self, const cJSO
         const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, keys[k]);
         if (!item)
             return tdn_io__fail(err, TDN_ERR_PARSE, child, "the required node '%s' is missing", keys[k]);
-        tdn_result r = read_node(b, item, child, depth + 1, &inputs[k], err);
+        tdn_result r = tdn_io__graph_read_node(b, item, child, depth + 1, &inputs[k], err);
         if (r != TDN_OK)
             return r;
     }
@@ -158,21 +200,18 @@ static tdn_result read_named_inputs(tdn_io__graph_build *b, int self, const cJSO
 
 static tdn_result read_wrap(const cJSON *json, const char *path, tdn_wrap *wrap, tdn_error *err)
 {
+    static const char *const wraps[] = { "clamp", "loop", "pingpong", NULL };
     const char *name;
     tdn_result r = tdn_io__json_string(json, "wrap", path, 0, &name, err);
     *wrap = TDN_WRAP_LOOP; /* in documents clips loop unless told */
     if (r != TDN_OK || !name)
         return r;
-    if (strcmp(name, "clamp") == 0)
-        *wrap = TDN_WRAP_CLAMP;
-    else if (strcmp(name, "pingpong") == 0)
-        *wrap = TDN_WRAP_PINGPONG;
-    else if (strcmp(name, "loop") != 0) {
-        tdn_io__path where;
-        tdn_io__json_join(where, path, "wrap");
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.40s' is not clamp, loop or pingpong", name);
-    }
-    return TDN_OK;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "wrap");
+    int k = tdn_io__choose(name, wraps, where, "wrap mode", err, &r);
+    if (k >= 0)
+        *wrap = (tdn_wrap)k;
+    return r;
 }
 
 static tdn_result read_bool(const cJSON *json, const char *key, const char *path, int *out, tdn_error *err)
@@ -266,10 +305,10 @@ static tdn_result read_blend_space(tdn_io__graph_build *b, int self, const cJSON
         tdn_io__json_join(where, path, "position");
         r = tdn_io__fail(err, TDN_ERR_PARSE, where, "a blend space needs its 'position' parameter (or 'axes')");
     }
-    if (r == TDN_OK && d->position && !is_param(b, d->position)) {
+    if (r == TDN_OK && d->position && !tdn_io__graph_has_param(b, d->position)) {
         tdn_io__path where;
         tdn_io__json_join(where, path, "position");
-        r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "no parameter named '%.60s'", d->position);
+        r = tdn_io__graph_no_param(b, d->position, where, err);
     }
     if (r == TDN_OK && axes) {
         tdn_io__path where;
@@ -283,11 +322,12 @@ static tdn_result read_blend_space(tdn_io__graph_build *b, int self, const cJSON
             return too_large(where, err);
         for (int k = 0; k < count; k++) {
             const cJSON *a = cJSON_GetArrayItem(axes, k);
-            if (!cJSON_IsString(a) || !is_param(b, a->valuestring)) {
-                tdn_io__path item;
-                tdn_io__json_item(item, where, k);
-                return tdn_io__fail(err, TDN_ERR_INVALID_DATA, item, "the name of a float parameter is needed");
-            }
+            tdn_io__path item;
+            tdn_io__json_item(item, where, k);
+            if (!cJSON_IsString(a))
+                return tdn_io__fail(err, TDN_ERR_PARSE, item, "the name of a float parameter is needed");
+            if (!tdn_io__graph_has_param(b, a->valuestring))
+                return tdn_io__graph_no_param(b, a->valuestring, item, err);
             names[k] = a->valuestring;
         }
         d->axes = names;
@@ -385,14 +425,22 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
     } else if (strcmp(type, "rest") == 0) {
         d->type = TDN_NODE_REST;
         r = tdn_io__json_known_keys(json, path, rest_keys, err);
+    } else if (strcmp(type, "state_machine") == 0) {
+        d->type = TDN_NODE_STATE_MACHINE;
+        r = tdn_io__graph_read_state_machine(b, self, json, path, depth, err);
     } else {
+        static const char *const types[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
+                                             "blend_space", "rest", "state_machine", NULL };
         tdn_io__path where;
         tdn_io__json_join(where, path, "type");
-        r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
-                         "'%.40s' is not a node type (clip, blend2, blendN, switch, additive, time_scale, "
-                         "blend_space, rest)", type);
+        tdn_io__choose(type, types, where, "node type", err, &r);
     }
     return r;
+}
+
+static const char *named_at(const void *ctx, int i)
+{
+    return ((const tdn_io__graph_build *)ctx)->named[i].json->string;
 }
 
 static tdn_result read_named(tdn_io__graph_build *b, const char *name, const char *path, int depth, int *index,
@@ -408,7 +456,7 @@ static tdn_result read_named(tdn_io__graph_build *b, const char *name, const cha
             tdn_io__path own;
             tdn_io__json_join(own, "nodes", name);
             n->state = 1;
-            tdn_result r = read_node(b, n->json, own, depth, &n->index, err);
+            tdn_result r = tdn_io__graph_read_node(b, n->json, own, depth, &n->index, err);
             if (r != TDN_OK)
                 return r;
             n->state = 2;
@@ -418,11 +466,13 @@ static tdn_result read_named(tdn_io__graph_build *b, const char *name, const cha
         *index = n->index;
         return TDN_OK;
     }
-    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "no node named '%.60s' in \"nodes\"", name);
+    char hint[96];
+    tdn_io__hint(hint, sizeof hint, name, named_at, b, b->named_count);
+    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "no node named \"%.60s\" in \"nodes\"%s", name, hint);
 }
 
-static tdn_result read_node(tdn_io__graph_build *b, const cJSON *json, const char *path, int depth, int *index,
-                            tdn_error *err)
+tdn_result tdn_io__graph_read_node(tdn_io__graph_build *b, const cJSON *json, const char *path, int depth, int *index,
+                                   tdn_error *err)
 {
     if (depth > TDN_IO_MAX_NODE_DEPTH)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "nodes nest deeper than %d", TDN_IO_MAX_NODE_DEPTH);
@@ -436,7 +486,7 @@ static tdn_result read_node(tdn_io__graph_build *b, const cJSON *json, const cha
     return read_object(b, json, path, depth, *index, err);
 }
 
-tdn_result tdn_io__graph_read_nodes(tdn_io__graph_build *b, int *root, tdn_error *err)
+tdn_result tdn_io__graph_begin(tdn_io__graph_build *b, tdn_error *err)
 {
     const cJSON *named = cJSON_GetObjectItemCaseSensitive(b->doc, "nodes");
     if (named && !cJSON_IsObject(named))
@@ -446,6 +496,10 @@ tdn_result tdn_io__graph_read_nodes(tdn_io__graph_build *b, int *root, tdn_error
     b->input_capacity = b->value_capacity = TDN_MAX_GRAPH_NODES * 8;
     b->axis_capacity = TDN_MAX_GRAPH_NODES;
     b->space_capacity = TDN_MAX_GRAPH_NODES;
+    b->clip_capacity = TDN_MAX_GRAPH_NODES;
+    b->machine_capacity = TDN_MAX_GRAPH_NODES;
+    b->state_capacity = b->transition_capacity = TDN_MAX_GRAPH_NODES * 4;
+    b->condition_capacity = TDN_MAX_GRAPH_NODES * 8;
     b->nodes = calloc((size_t)b->node_capacity, sizeof *b->nodes);
     b->node_paths = calloc((size_t)b->node_capacity, sizeof *b->node_paths);
     b->inputs = calloc((size_t)b->input_capacity, sizeof *b->inputs);
@@ -453,17 +507,17 @@ tdn_result tdn_io__graph_read_nodes(tdn_io__graph_build *b, int *root, tdn_error
     b->axes = calloc((size_t)b->axis_capacity, sizeof *b->axes);
     b->spaces = calloc((size_t)b->space_capacity, sizeof *b->spaces);
     b->named = calloc((size_t)b->named_count + 1, sizeof *b->named);
-    b->clip_capacity = TDN_MAX_GRAPH_NODES;
     b->clip_names = calloc((size_t)b->clip_capacity, sizeof *b->clip_names);
     b->clip_paths = calloc((size_t)b->clip_capacity, sizeof *b->clip_paths);
+    b->machines = calloc((size_t)b->machine_capacity, sizeof *b->machines);
+    b->states = calloc((size_t)b->state_capacity, sizeof *b->states);
+    b->transitions = calloc((size_t)b->transition_capacity, sizeof *b->transitions);
+    b->conditions = calloc((size_t)b->condition_capacity, sizeof *b->conditions);
     if (!b->nodes || !b->node_paths || !b->inputs || !b->values || !b->axes || !b->spaces || !b->named ||
-        !b->clip_names || !b->clip_paths)
+        !b->clip_names || !b->clip_paths || !b->machines || !b->states || !b->transitions || !b->conditions)
         return out_of_memory(err);
     const cJSON *item;
     int k = 0;
     cJSON_ArrayForEach(item, named) b->named[k++].json = item;
-    const cJSON *top = cJSON_GetObjectItemCaseSensitive(b->doc, "root");
-    if (!top)
-        return tdn_io__fail(err, TDN_ERR_PARSE, "root", "the required 'root' node is missing");
-    return read_node(b, top, "root", 0, root, err);
+    return TDN_OK;
 }
