@@ -273,6 +273,124 @@ static void real_pairs_stay_in_phase(void)
     }
 }
 
+/* ---- state machines, layers, masks and root motion in documents ---- */
+
+#define MACHINE_DOC                                                                                                  \
+    "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 15},"                                            \
+    " \"parameters\": [{\"name\": \"speed\"}, {\"name\": \"hit\", \"type\": \"trigger\"}, {\"name\": \"aim\", \"value\": 1}],"   \
+    " \"masks\": {\"upper\": {\"subtree\": \"spine_01\", \"blend_depth\": 2}},"                                     \
+    " \"root_motion\": {\"joint\": \"root\", \"rotation\": \"yaw\"},"                                                \
+    " \"layers\": ["                                                                                                  \
+    "  {\"name\": \"locomotion\", \"root\": {\"type\": \"state_machine\", \"initial\": \"idle\","                      \
+    "     \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", \"clip\": \"idle\"}},"                        \
+    "                {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}},"                \
+    "                {\"name\": \"run\", \"node\": {\"type\": \"clip\", \"clip\": \"run_forward\"}}],"                  \
+    "     \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\","  \
+    "                      \"value\": 0.1}], \"duration\": 0.3},"                                                      \
+    "                     {\"from\": \"walk\", \"to\": \"run\", \"conditions\": [{\"param\": \"speed\", \"op\": \">=\","   \
+    "                      \"value\": 2}], \"duration\": 0.3, \"sync_phase\": true, \"curve\": \"smoothstep\"},"       \
+    "                     {\"from\": \"any\", \"to\": \"idle\", \"conditions\": [{\"param\": \"hit\"}],"                \
+    "                      \"mode\": \"inertialize\", \"duration\": 0.4}]}},"                                            \
+    "  {\"name\": \"upper\", \"weight\": \"aim\", \"mask\": \"upper\", \"root\": {\"type\": \"clip\", \"clip\": \"turn_left\"}}]}"
+
+static void machines_and_layers_from_documents(void)
+{
+    const char *json = MACHINE_DOC;
+    tdn_error err = { 0 };
+    tdn_graph_document *d = parse(json, NULL, &err);
+    if (!CHECK(d != NULL)) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_graph *g = tdn_graph_document_graph(d);
+    CHECK_EQ_INT(tdn_graph_layer_count(g), 2);
+    CHECK(strcmp(tdn_graph_layer_name(g, 1), "upper") == 0);
+    int machine = -1;
+    for (int n = 0; n < tdn_graph_node_count(g); n++)
+        if (tdn_graph_state_count(g, n) == 3)
+            machine = n;
+    CHECK(machine >= 0);
+    CHECK_EQ_INT(tdn_graph_find_state(g, machine, "run"), 2);
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_instance_create(g, &counting, &in) == TDN_OK);
+    tdn_pose pose;
+    tdn_pose_create(&pose, tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &counting);
+    tdn_state_machine_status st;
+    tdn_graph_set_float_named(in, "speed", 1.0f);
+    double travelled = 0;
+    for (int f = 0; f < 60; f++) {
+        tdn_graph_update(in, 1.0f / 60.0f);
+        tdn_graph_evaluate(in, &pose);
+        tdn_root_motion m;
+        tdn_graph_root_motion(in, &m);
+        travelled += m.translation.z;
+    }
+    tdn_graph_state_machine_status(in, machine, &st);
+    CHECK_EQ_INT(st.state, 1); /* walking */
+    CHECK(travelled > 0.5 && travelled < 1.4); /* 0.3 s fading in from idle, then 1.4 m/s */
+    /* root motion extracted: the pose's root stays put on the ground plane */
+    CHECK_NEAR(tdn_pose_get(&pose, 0).t.z, 0, 1e-4);
+    tdn_graph_set_float_named(in, "speed", 3.0f);
+    tdn_graph_update(in, 0.1f);
+    tdn_graph_state_machine_status(in, machine, &st);
+    CHECK_EQ_INT(st.state, 2);
+    /* the hit trigger cuts to idle through inertialization: the layer pose carries on */
+    CHECK(tdn_graph_fire_trigger_named(in, "hit") == TDN_OK);
+    tdn_graph_update(in, 1.0f / 60.0f);
+    tdn_graph_evaluate(in, &pose);
+    tdn_graph_state_machine_status(in, machine, &st);
+    CHECK_EQ_INT(st.state, 0);
+    CHECK_NEAR(st.transition_weight, 1, 0);
+    /* the upper layer's mask: a leg joint is the locomotion layer's alone */
+    const tdn_graph_entry *e;
+    CHECK_EQ_INT(tdn_graph_layer_entries(in, 1, &e), 1);
+    CHECK(strcmp(tdn_graph_document_clip_name(d, e[0].clip), "turn_left") == 0);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(d);
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
+/* Each kind of wrong name gets its exact path and the nearest right name. */
+static void hints_name_the_path_and_the_nearest_name(void)
+{
+    const struct {
+        const char *from, *to, *where, *hint;
+    } cases[] = {
+        { "\"to\": \"run\"", "\"to\": \"rnu\"", "layers[0].root.transitions[1].to", "did you mean \"run\"?" },
+        { "\"from\": \"walk\"", "\"from\": \"wakl\"", "layers[0].root.transitions[1].from", "did you mean \"walk\"?" },
+        { "\"initial\": \"idle\"", "\"initial\": \"Idle2\"", "layers[0].root.initial", "did you mean \"idle\"?" },
+        { "\"param\": \"speed\", \"op\": \">=\"", "\"param\": \"sped\", \"op\": \">=\"",
+          "layers[0].root.transitions[1].conditions[0].param", "did you mean \"speed\"?" },
+        { "\"op\": \">=\"", "\"op\": \"ture\"", "layers[0].root.transitions[1].conditions[0].op", "did you mean \"true\"?" },
+        { "\"subtree\": \"spine_01\"", "\"subtree\": \"spine01\"", "masks.upper.subtree", "did you mean \"spine_01\"?" },
+        { "\"mode\": \"inertialize\"", "\"mode\": \"inertialise\"", "layers[0].root.transitions[2].mode",
+          "did you mean \"inertialize\"?" },
+        { "\"clip\": \"run_forward\"", "\"clip\": \"run_froward\"", "layers[0].root.states[2].node.clip",
+          "did you mean \"run_forward\"?" },
+        { "\"weight\": \"aim\"", "\"weight\": \"ami\"", "layers[1].weight", "did you mean \"aim\"?" },
+        { "\"joint\": \"root\"", "\"joint\": \"rooot\"", "root_motion.joint", "did you mean \"root\"?" },
+        { "\"type\": \"state_machine\"", "\"type\": \"statemachine\"", "layers[0].root.type",
+          "did you mean \"state_machine\"?" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char json[4096];
+        const char *doc = MACHINE_DOC, *at = strstr(doc, cases[k].from);
+        if (!CHECK(at != NULL))
+            continue;
+        snprintf(json, sizeof json, "%.*s%s%s", (int)(at - doc), doc, cases[k].to, at + strlen(cases[k].from));
+        tdn_error err = { 0 };
+        tdn_graph_document *d = parse(json, NULL, &err);
+        int ok = CHECK(d == NULL);
+        ok &= CHECK(strcmp(err.where, cases[k].where) == 0);
+        ok &= CHECK(strstr(err.message, cases[k].hint) != NULL);
+        if (!ok)
+            fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
+        tdn_graph_document_destroy(d);
+    }
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
 /* ---- malformed documents ---- */
 
 static void malformed_documents_name_their_path(void)
@@ -395,6 +513,8 @@ int main(void)
     RUN(document_weights_by_hand);
     RUN(synced_sweep_keeps_feet_in_step);
     RUN(real_pairs_stay_in_phase);
+    RUN(machines_and_layers_from_documents);
+    RUN(hints_name_the_path_and_the_nearest_name);
     RUN(malformed_documents_name_their_path);
     RUN(truncations_and_failing_allocations);
     return check_summary();

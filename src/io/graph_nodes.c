@@ -33,11 +33,7 @@ static int new_node(tdn_io__graph_build *b, const char *path)
         return -1;
     int i = b->node_count++;
     memset(&b->nodes[i], 0, sizeof b->nodes[i]);
-    tdn_io__json_join(b->node_paths[i], path, "");
-    /* join adds a "." after a non-empty path: drop it */
-    size_t n = strlen(b->node_paths[i]);
-    if (n > 0 && b->node_paths[i][n - 1] == '.')
-        b->node_paths[i][n - 1] = '\0';
+    tdn_io__json_append(b->node_paths[i], 0, path);
     b->nodes[i].name = b->node_paths[i];
     return i;
 }
@@ -54,7 +50,7 @@ static tdn_result use_clip(tdn_io__graph_build *b, const char *name, const char 
         return TDN_ERR_INVALID_DATA;
     *index = b->clip_count;
     b->clip_names[b->clip_count] = name;
-    tdn_io__json_join(b->clip_paths[b->clip_count], path, "");
+    tdn_io__json_append(b->clip_paths[b->clip_count], 0, path);
     b->clip_count++;
     return TDN_OK;
 }
