@@ -13,6 +13,8 @@ need cmake cmake
 need ctest cmake
 need python3 python3   # the benchmark smoke test and the CLI test read JSON
 need pkg-config pkgconf
+# The graph schema test validates documents with python3-jsonschema.
+python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-jsonschema"
 # The glTF export test runs the Khronos glTF validator, an npm package, with node.
 need node nodejs
 need npm npm
