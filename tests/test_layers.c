@@ -69,7 +69,7 @@ static double transform_gap(tdn_transform a, tdn_transform b)
 
 static void masked_override(void)
 {
-    const float mask[JOINTS] = { 0, 1, 0 }; /* only arm_l */
+    const float mask[TDN_POSE_LANES] = { 0, 1, 0 }; /* only arm_l; padded as the core reads masks */
     layered l;
     if (!CHECK(make_layered(&l, TDN_LAYER_OVERRIDE, mask)))
         return;
@@ -114,7 +114,7 @@ static void masked_override(void)
 
 static void additive_layer(void)
 {
-    const float mask[JOINTS] = { 1, 0.5f, 0 };
+    const float mask[TDN_POSE_LANES] = { 1, 0.5f, 0 };
     layered l;
     if (!CHECK(make_layered(&l, TDN_LAYER_ADDITIVE, mask)))
         return;
