@@ -203,6 +203,39 @@ static void model_space_rotation_holds_direction(void)
     tdn_clip_destroy(clips[1]);
 }
 
+/* Joint velocities follow the pose's composition: the masked-out joints move as the base clip
+ * does, the masked-in joint as a lerp of the two clips' velocities by the layer weight. */
+static void velocities_compose_like_poses(void)
+{
+    const float mask[TDN_POSE_LANES] = { 0, 1, 0 };
+    layered l;
+    if (!CHECK(make_layered(&l, TDN_LAYER_OVERRIDE, mask)))
+        return;
+    tdn_pose v, vb, vt, scratch;
+    tdn_pose *poses[] = { &v, &vb, &vt, &scratch };
+    for (int i = 0; i < 4; i++)
+        tdn_pose_create(poses[i], JOINTS, NULL);
+    tdn_graph_set_float(l.in, 0, 0.3f);
+    double worst = 0;
+    for (int f = 0; f < 20; f++) {
+        tdn_graph_update(l.in, 0.043f);
+        CHECK(tdn_graph_joint_velocities(l.in, &v) == TDN_OK);
+        tdn_clip_sample_velocity(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &scratch, &vb);
+        tdn_clip_sample_velocity(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &scratch, &vt);
+        for (int r = 0; r < TDN_POSE_ROWS; r++)
+            for (int j = 0; j < JOINTS; j++) {
+                double want = tdn_pose_crow(&vb, r)[j] + (tdn_pose_crow(&vt, r)[j] - tdn_pose_crow(&vb, r)[j]) * 0.3 * mask[j];
+                worst = fmax(worst, fabs(tdn_pose_crow(&v, r)[j] - want));
+            }
+    }
+    CHECK(worst < 1e-5);
+    /* the base clip moves its root along x at 2 units/s: that is the root's velocity */
+    CHECK_NEAR(tdn_pose_crow(&v, TDN_TX)[0], 2.0, 1e-3);
+    for (int i = 0; i < 4; i++)
+        tdn_pose_destroy(poses[i]);
+    free_layered(&l);
+}
+
 static void a_node_in_two_layers_is_refused(void)
 {
     tdn_clip *clip = make_clip((clip_spec){ "c", 1, 1, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0);
@@ -232,6 +265,7 @@ int main(void)
     RUN(masked_override);
     RUN(additive_layer);
     RUN(model_space_rotation_holds_direction);
+    RUN(velocities_compose_like_poses);
     RUN(a_node_in_two_layers_is_refused);
     tdn_skeleton_destroy(skeleton);
     return check_summary();

@@ -289,6 +289,17 @@ TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node
 /* The root motion of the last update (the identity motion when the graph has none). */
 TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out);
 
+/* Every joint's linear and angular velocity (the layout of root_motion.h's velocity buffers:
+ * translation rows linear, rotation rows x, y, z angular with w = 0, scale rows scale rates,
+ * per second, in each joint's parent frame), blended like the pose of the last update: each
+ * layer's clips' velocities at their times (tdn_clip_sample_velocity) by the flat list's
+ * weights, mirrored with their clips, then composed as the layers are (an override layer lerps
+ * by its weight times its mask, an additive layer adds its difference's velocity scaled the
+ * same way). Inertialization offsets and extracted root motion are not in it. Uses the
+ * instance's scratch poses (call it after tdn_graph_evaluate, not between update and
+ * evaluate's use of them); never allocates. */
+TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity);
+
 /* ---- state machines ---- */
 
 /* What a state machine node is doing; TDN_ERR_ARGUMENT when `node` is not one. */

@@ -29,13 +29,14 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(layer_states, g->layer_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);
-    /* scratch poses, the rest pose, the layer pose, then two per inertializing layer */
-    for (int k = 0; k < g->entry_capacity + 2; k++) {
+    /* scratch poses, the rest pose, the layer pose, the spare, then two per inertializing layer */
+    for (int k = 0; k < g->entry_capacity + 3; k++) {
         at = tdn__align_up(at, TDN_POSE_ALIGN);
         if (base) {
-            tdn_pose *pose = k < g->entry_capacity ? &instance->poses[k]
-                             : k == g->entry_capacity ? &instance->rest
-                                                      : &instance->layer_pose;
+            tdn_pose *pose = k < g->entry_capacity       ? &instance->poses[k]
+                             : k == g->entry_capacity     ? &instance->rest
+                             : k == g->entry_capacity + 1 ? &instance->layer_pose
+                                                          : &instance->spare;
             tdn_pose_init(pose, g->joint_count, base + at, pose_bytes);
         }
         at += pose_bytes;

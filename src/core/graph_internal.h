@@ -201,6 +201,7 @@ struct tdn_graph_instance {
     tdn_pose *poses;                /* entry_capacity scratch poses */
     tdn_pose rest;
     tdn_pose layer_pose;            /* a layer's result before it is composed */
+    tdn_pose spare;                 /* a layer's velocities */
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
     tdn__layer_state *layer_states;
