@@ -6,5 +6,6 @@ int cmd_info(int argc, char **argv);
 int cmd_sample(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 #endif

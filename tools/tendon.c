@@ -15,6 +15,7 @@ static const command COMMANDS[] = {
     { "info", cmd_info, "what a glTF or BVH file holds: joints, clips, skins, meshes" },
     { "sample", cmd_sample, "the pose of every joint of a clip at a time, local or model space" },
     { "weights", cmd_weights, "the weight of every sample of a blend space at a point (--png: a picture)" },
+    { "run", cmd_run, "run a graph over time with scripted parameters: trace, pop metric, baked glTF" },
     { "bench", cmd_bench, "the benchmark workloads (the rows of tendon_bench)" },
 };
 

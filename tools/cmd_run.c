@@ -1,0 +1,384 @@
+/* tendon run: runs a character's graph over time with scripted parameters; writes a per-frame
+ * trace (with the pop metric per transition) and the baked motion as glTF (DESIGN section 5). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cli.h"
+#include "commands.h"
+#include "pop_metric.h"
+#include "tendon/gltf_export.h"
+#include "tendon/graph_io.h"
+#include "timeline.h"
+#include "trace.h"
+
+#define MAX_FRAMES 1000000
+
+static void usage(FILE *out)
+{
+    fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--out BAKED.glb]\n"
+          "                  [--trace TRACE.json] [--trace-rotations] [--no-root-motion]\n"
+          "  GRAPH.json        a graph document (docs/graph-format.md)\n"
+          "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
+          "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
+          "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
+          "                                {\"time\": 2, \"fire\": \"jump\"},\n"
+          "                                {\"time\": 3, \"travel\": {\"state_machine\": NODE, \"state\": NAME}}]}\n"
+          "  --seconds S       how long to run (default 5)\n"
+          "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
+          "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
+          "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
+          "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
+          "                    reports root motion, the integrated root transform is applied to joint 0\n"
+          "  --no-root-motion  bake the poses as evaluated (for a graph that keeps root motion in the pose)\n"
+          "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
+          "                    flat lists, state machines, root motion, events; then every transition with\n"
+          "                    its pop metric (DESIGN section 7)\n"
+          "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
+          "  --render OUT      previews: not built yet\n"
+          "Prints a summary: frames, seconds, one line per transition (machine, from -> to, start,\n"
+          "duration, pop), the worst pop.\n"
+          "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
+          "the graph does not have, an output that cannot be created), 1 any other failure.\n",
+          out);
+}
+
+typedef struct run_args {
+    const char *graph, *params, *out, *trace;
+    float seconds, fps;
+    int rotations, no_root_motion;
+} run_args;
+
+static int parse(int argc, char **argv, run_args *a)
+{
+    a->seconds = 5.0f;
+    a->fps = 60.0f;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return -1;
+        }
+        int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 ||
+                          strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
+                          strcmp(arg, "--render") == 0;
+        if (wants_value && i + 1 >= argc) {
+            fprintf(stderr, "tendon run: %s needs a value\n", arg);
+            return CLI_BAD_INPUT;
+        }
+        if (strcmp(arg, "--params") == 0) {
+            a->params = argv[++i];
+        } else if (strcmp(arg, "--seconds") == 0) {
+            if (!cli_parse_float("run", "--seconds", argv[++i], &a->seconds))
+                return CLI_BAD_INPUT;
+            if (a->seconds < 0.0f) {
+                fprintf(stderr, "tendon run: --seconds wants 0 or more, not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--fps") == 0) {
+            if (!cli_parse_float("run", "--fps", argv[++i], &a->fps))
+                return CLI_BAD_INPUT;
+            if (!(a->fps > 0.0f) || a->fps > 10000.0f) {
+                fprintf(stderr, "tendon run: --fps wants a number above 0 and at most 10000, not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--out") == 0) {
+            a->out = argv[++i];
+        } else if (strcmp(arg, "--trace") == 0) {
+            a->trace = argv[++i];
+        } else if (strcmp(arg, "--trace-rotations") == 0) {
+            a->rotations = 1;
+        } else if (strcmp(arg, "--no-root-motion") == 0) {
+            a->no_root_motion = 1;
+        } else if (strcmp(arg, "--render") == 0) {
+            fprintf(stderr, "tendon run: --render is not built yet\n");
+            return CLI_BAD_INPUT;
+        } else if (arg[0] != '-' && !a->graph) {
+            a->graph = arg;
+        } else {
+            fprintf(stderr, "tendon run: unexpected argument '%s'\n", arg);
+            usage(stderr);
+            return CLI_BAD_INPUT;
+        }
+    }
+    if (!a->graph) {
+        fprintf(stderr, "tendon run: a GRAPH.json file is required\n");
+        usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    if ((double)a->seconds * a->fps > MAX_FRAMES) {
+        fprintf(stderr, "tendon run: --seconds x --fps is more than %d frames\n", MAX_FRAMES);
+        return CLI_BAD_INPUT;
+    }
+    if (a->out) {
+        size_t n = strlen(a->out);
+        int glb = n >= 4 && strcasecmp(a->out + n - 4, ".glb") == 0;
+        int gltf = n >= 5 && strcasecmp(a->out + n - 5, ".gltf") == 0;
+        if (!glb && !gltf) {
+            fprintf(stderr, "tendon run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
+            return CLI_BAD_INPUT;
+        }
+    }
+    return 0;
+}
+
+/* The graph file's name without folder and extension. */
+static void clip_name(const char *path, char *out, size_t size)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    snprintf(out, size, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+static int is_identity(const tdn_root_motion *m)
+{
+    return m->translation.x == 0.0f && m->translation.y == 0.0f && m->translation.z == 0.0f && m->rotation.x == 0.0f &&
+           m->rotation.y == 0.0f && m->rotation.z == 0.0f && fabsf(m->rotation.w) == 1.0f;
+}
+
+typedef struct run_state {
+    tdn_graph_document *doc;
+    tdn_graph_instance *instance;
+    timeline *tl;
+    tdn_pose pose;
+    tdn_pose *frames;      /* --out: every frame's pose */
+    int frames_made;
+    pop_recorder *pop;
+    trace_writer trace;
+    int trace_open;
+    tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
+    tdn_quat *facings;
+} run_state;
+
+static void release(run_state *s)
+{
+    if (s->trace_open && s->trace.file)
+        fclose(s->trace.file);
+    for (int f = 0; s->frames && f < s->frames_made; f++)
+        tdn_pose_destroy(&s->frames[f]);
+    free(s->frames);
+    free(s->positions);
+    free(s->facings);
+    pop_recorder_destroy(s->pop);
+    tdn_pose_destroy(&s->pose);
+    timeline_destroy(s->tl);
+    tdn_graph_instance_destroy(s->instance);
+    tdn_graph_document_destroy(s->doc);
+}
+
+static int bake(const run_args *a, run_state *s, int frame_count, int apply_root)
+{
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    if (apply_root && tdn_skeleton_joint_count(skel) > 0) {
+        for (int f = 0; f < frame_count; f++) {
+            tdn_transform world = { s->positions[f], s->facings[f], { 1.0f, 1.0f, 1.0f } };
+            tdn_transform root = tdn_pose_get(&s->frames[f], 0);
+            tdn_transform placed = tdn_transform_mul(&world, &root);
+            tdn_pose_set(&s->frames[f], 0, &placed);
+        }
+    }
+    char name[256];
+    clip_name(a->graph, name, sizeof name);
+    tdn_baked_clip clip = { name, frame_count, a->fps, s->frames };
+    tdn_gltf_export_desc desc = { .skeleton = skel, .clips = &clip, .clip_count = 1,
+                                  .source = tdn_graph_document_asset(s->doc), .binary = TDN_GLTF_BY_EXTENSION };
+    tdn_error err = { 0 };
+    tdn_result r = tdn_gltf_export(a->out, &desc, &err);
+    return r == TDN_OK ? CLI_OK : cli_report("run", r, &err);
+}
+
+static void summary(const run_args *a, run_state *s, int frame_count, int any_motion, int apply_root,
+                    const tdn_vec3 *position, tdn_quat facing)
+{
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    printf("%s: %d frames, %.6g s at %.6g fps (frame 0 at t = 0)", a->graph, frame_count, (double)(frame_count - 1) / a->fps,
+           (double)a->fps);
+    if (a->params)
+        printf(", %d of %d timeline events applied", timeline_applied_count(s->tl), timeline_event_count(s->tl));
+    printf("\n");
+    if (any_motion) {
+        double yaw = 2.0 * atan2((double)facing.y, (double)facing.w) * 180.0 / 3.14159265358979323846;
+        printf("root motion: ended at (%.4g, %.4g, %.4g), turned %.4g degrees about y\n", (double)position->x,
+               (double)position->y, (double)position->z, yaw);
+    } else {
+        printf("root motion: none reported by the graph\n");
+    }
+    const pop_transition *t = NULL;
+    int count = s->pop ? pop_recorder_transitions(s->pop, &t) : 0;
+    int worst = -1;
+    char name[32];
+    if (count)
+        printf("transitions (pop: the largest per-frame rotation change over its bound, DESIGN section 7):\n");
+    for (int k = 0; k < count; k++) {
+        const pop_transition *x = &t[k];
+        printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
+               x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : "?",
+               x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : "?", x->start_frame / (double)a->fps,
+               (x->end_frame - x->start_frame) / (double)a->fps, trace_transition_mode(x),
+               x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
+        if (worst < 0 || x->pop > t[worst].pop)
+            worst = k;
+    }
+    if (worst >= 0)
+        printf("worst pop: %.3f (%s: %s -> %s at %.4f s)\n", t[worst].pop, trace_node_name(g, t[worst].machine, name, sizeof name),
+               t[worst].from >= 0 ? tdn_graph_state_name(g, t[worst].machine, t[worst].from) : "?",
+               t[worst].to >= 0 ? tdn_graph_state_name(g, t[worst].machine, t[worst].to) : "?",
+               t[worst].start_frame / (double)a->fps);
+    else
+        printf("worst pop: none (no transitions)\n");
+    if (a->trace)
+        printf("trace: %s\n", a->trace);
+    if (a->out)
+        printf("baked: %s (%d frames at %.6g fps%s)\n", a->out, frame_count, (double)a->fps,
+               apply_root ? ", root motion applied to joint 0" : "");
+}
+
+int cmd_run(int argc, char **argv)
+{
+    run_args a = { 0 };
+    int code = parse(argc, argv, &a);
+    if (code != 0)
+        return code < 0 ? CLI_OK : code;
+    run_state s = { 0 };
+    tdn_error err = { 0 };
+    tdn_result r = tdn_graph_document_load(a.graph, NULL, &s.doc, &err);
+    if (r != TDN_OK)
+        return cli_report("run", r, &err);
+    const tdn_graph *g = tdn_graph_document_graph(s.doc);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s.doc);
+    const int joints = tdn_skeleton_joint_count(skel);
+    const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
+    char why[2048] = "";
+    if (tdn_graph_instance_create(g, NULL, &s.instance) != TDN_OK || tdn_pose_create(&s.pose, joints, NULL) != TDN_OK) {
+        fprintf(stderr, "tendon run: out of memory\n");
+        release(&s);
+        return CLI_FAILURE;
+    }
+    if (a.params) {
+        code = timeline_load(a.params, g, &s.tl, why, sizeof why);
+        if (code != CLI_OK) {
+            fprintf(stderr, "tendon run: %s\n", why);
+            release(&s);
+            return code;
+        }
+    } else if (!(s.tl = timeline_empty(g))) {
+        fprintf(stderr, "tendon run: out of memory\n");
+        release(&s);
+        return CLI_FAILURE;
+    }
+    int machines = 0;
+    for (int n = 0; n < tdn_graph_node_count(g); n++)
+        machines += tdn_graph_state_count(g, n) > 0;
+    if (machines && !pop_recorder_create(g, joints, &s.pop)) {
+        fprintf(stderr, "tendon run: out of memory\n");
+        release(&s);
+        return CLI_FAILURE;
+    }
+    if (a.out) {
+        s.frames = calloc((size_t)frame_count, sizeof *s.frames);
+        s.positions = calloc((size_t)frame_count, sizeof *s.positions);
+        s.facings = calloc((size_t)frame_count, sizeof *s.facings);
+        if (!s.frames || !s.positions || !s.facings) {
+            fprintf(stderr, "tendon run: out of memory for %d baked frames\n", frame_count);
+            release(&s);
+            return CLI_FAILURE;
+        }
+    }
+    trace_run run = { a.graph, a.params, s.doc, a.fps, (double)steps / a.fps, frame_count, a.rotations };
+    if (a.trace) {
+        code = trace_open(&s.trace, a.trace, &run);
+        if (code != CLI_OK) {
+            release(&s);
+            return code;
+        }
+        s.trace_open = 1;
+    }
+    tdn_vec3 position = { 0.0f, 0.0f, 0.0f };
+    tdn_quat facing = tdn_quat_identity();
+    int any_motion = 0;
+    for (int f = 0; f < frame_count; f++) {
+        const double time = f / (double)a.fps;
+        code = timeline_apply(s.tl, s.instance, time, why, sizeof why);
+        if (code != CLI_OK) {
+            fprintf(stderr, "tendon run: %s: %s\n", a.params ? a.params : "timeline", why);
+            break;
+        }
+        r = tdn_graph_update(s.instance, f == 0 ? 0.0f : 1.0f / a.fps);
+        if (r == TDN_OK)
+            r = tdn_graph_evaluate(s.instance, &s.pose);
+        tdn_root_motion motion;
+        if (r == TDN_OK)
+            r = tdn_graph_root_motion(s.instance, &motion);
+        if (r != TDN_OK) {
+            code = cli_report("run", r, NULL);
+            break;
+        }
+        if (!is_identity(&motion)) {
+            any_motion = 1;
+            position = tdn_vec3_add(position, tdn_quat_rotate(facing, motion.translation));
+            facing = tdn_quat_normalize(tdn_quat_mul(facing, motion.rotation));
+        }
+        if (s.pop && !pop_recorder_frame(s.pop, s.instance, &s.pose)) {
+            fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
+            code = CLI_FAILURE;
+            break;
+        }
+        if (a.out) {
+            if (tdn_pose_create(&s.frames[f], joints, NULL) != TDN_OK) {
+                fprintf(stderr, "tendon run: out of memory for baked frame %d\n", f);
+                code = CLI_FAILURE;
+                break;
+            }
+            s.frames_made++;
+            tdn_pose_copy(&s.frames[f], &s.pose);
+            s.positions[f] = position;
+            s.facings[f] = facing;
+        }
+        if (a.trace) {
+            trace_frame fr = { f, time, s.instance, s.tl, &motion, position, facing, &s.pose };
+            trace_write_frame(&s.trace, &run, &fr);
+        }
+    }
+    if (code == CLI_OK && s.pop) {
+        int mirror_ok = 0;
+        int *mirror = malloc(sizeof(int) * (size_t)(joints + 1));
+        const tdn_clip **clips = malloc(sizeof(tdn_clip *) * (size_t)(tdn_graph_document_clip_count(s.doc) + 1));
+        if (mirror)
+            mirror_ok = tdn_mirror_table_from_names(skel, mirror, NULL) == TDN_OK;
+        for (int c = 0; clips && c < tdn_graph_document_clip_count(s.doc); c++)
+            clips[c] = tdn_graph_document_clip(s.doc, c);
+        if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL, a.fps)) {
+            fprintf(stderr, "tendon run: out of memory computing the pop metric\n");
+            code = CLI_FAILURE;
+        }
+        free(mirror);
+        free(clips);
+    }
+    if (code == CLI_OK && a.trace) {
+        const pop_transition *t = NULL;
+        int count = s.pop ? pop_recorder_transitions(s.pop, &t) : 0;
+        s.trace_open = 0;
+        code = trace_finish(&s.trace, &run, t, count);
+        if (code != CLI_OK)
+            fprintf(stderr, "tendon run: %s: writing the trace failed\n", a.trace);
+    }
+    if (code != CLI_OK && a.trace) {
+        if (s.trace_open && s.trace.file)
+            fclose(s.trace.file);
+        s.trace_open = 0;
+        remove(a.trace); /* no half-written trace */
+    }
+    const int apply_root = any_motion && !a.no_root_motion;
+    if (code == CLI_OK && a.out)
+        code = bake(&a, &s, frame_count, apply_root);
+    if (code == CLI_OK)
+        summary(&a, &s, frame_count, any_motion, apply_root, &position, facing);
+    release(&s);
+    return code;
+}

@@ -1,0 +1,351 @@
+/* tendon CLI: the pop metric (see pop_metric.h). */
+#include "pop_metric.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct pop_recorder {
+    const tdn_graph *graph;
+    int joints;
+    int frames, capacity;
+    float *rotations;              /* frames x joints x 4 */
+    int *clip_nodes, clip_node_count;
+    float *weights, *times;        /* frames x clip_node_count */
+    int *node_clip, *node_mirror;  /* per graph node, from the flat lists (-1: not seen) */
+    pop_transition *transitions;
+    int transition_count, transition_capacity;
+    int *open;                     /* per graph node: the open transition of that machine, or -1 */
+};
+
+int pop_recorder_create(const tdn_graph *graph, int joint_count, pop_recorder **out)
+{
+    *out = NULL;
+    pop_recorder *r = calloc(1, sizeof *r);
+    int nodes = tdn_graph_node_count(graph);
+    if (!r)
+        return 0;
+    r->graph = graph;
+    r->joints = joint_count;
+    r->clip_node_count = -1; /* found at the first frame */
+    r->clip_nodes = malloc(sizeof(int) * (size_t)(nodes + 1));
+    r->node_clip = malloc(sizeof(int) * (size_t)(nodes + 1));
+    r->node_mirror = calloc((size_t)nodes + 1, sizeof(int));
+    r->open = malloc(sizeof(int) * (size_t)(nodes + 1));
+    if (!r->clip_nodes || !r->node_clip || !r->node_mirror || !r->open) {
+        pop_recorder_destroy(r);
+        return 0;
+    }
+    for (int n = 0; n < nodes; n++)
+        r->node_clip[n] = r->open[n] = -1;
+    *out = r;
+    return 1;
+}
+
+void pop_recorder_destroy(pop_recorder *r)
+{
+    if (!r)
+        return;
+    free(r->rotations);
+    free(r->clip_nodes);
+    free(r->weights);
+    free(r->times);
+    free(r->node_clip);
+    free(r->node_mirror);
+    free(r->transitions);
+    free(r->open);
+    free(r);
+}
+
+void pop_pose_rotations(const tdn_pose *pose, float *out)
+{
+    const float *x = tdn_pose_crow(pose, TDN_RX), *y = tdn_pose_crow(pose, TDN_RY);
+    const float *z = tdn_pose_crow(pose, TDN_RZ), *w = tdn_pose_crow(pose, TDN_RW);
+    for (int j = 0; j < pose->joint_count; j++) {
+        out[4 * j + 0] = x[j];
+        out[4 * j + 1] = y[j];
+        out[4 * j + 2] = z[j];
+        out[4 * j + 3] = w[j];
+    }
+}
+
+double pop_angle_degrees(const float *a, const float *b)
+{
+    /* r = conj(a) * b */
+    double ax = -(double)a[0], ay = -(double)a[1], az = -(double)a[2], aw = a[3];
+    double bx = b[0], by = b[1], bz = b[2], bw = b[3];
+    double rx = aw * bx + ax * bw + ay * bz - az * by;
+    double ry = aw * by - ax * bz + ay * bw + az * bx;
+    double rz = aw * bz + ax * by - ay * bx + az * bw;
+    double rw = aw * bw - ax * bx - ay * by - az * bz;
+    double v = sqrt(rx * rx + ry * ry + rz * rz);
+    return 2.0 * atan2(v, fabs(rw)) * (180.0 / 3.14159265358979323846);
+}
+
+double pop_largest_difference(const float *a, const float *b, int joints, int *joint)
+{
+    double best = 0.0;
+    int at = 0;
+    for (int j = 0; j < joints; j++) {
+        double d = pop_angle_degrees(a + 4 * j, b + 4 * j);
+        if (d > best) {
+            best = d;
+            at = j;
+        }
+    }
+    if (joint)
+        *joint = at;
+    return best;
+}
+
+static int grow(void **p, int *capacity, int needed, size_t item)
+{
+    if (needed <= *capacity)
+        return 1;
+    int c = *capacity ? *capacity : 64;
+    while (c < needed)
+        c *= 2;
+    void *q = realloc(*p, item * (size_t)c);
+    if (!q)
+        return 0;
+    *p = q;
+    *capacity = c;
+    return 1;
+}
+
+static void close_open(pop_recorder *r, int machine, int end_frame, int finished)
+{
+    int k = r->open[machine];
+    if (k < 0)
+        return;
+    pop_transition *t = &r->transitions[k];
+    t->end_frame = end_frame > t->start_frame ? end_frame : t->start_frame + 1;
+    t->finished = finished;
+    t->interrupted = !finished;
+    r->open[machine] = -1;
+}
+
+int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_pose *pose)
+{
+    const int f = r->frames, nodes = tdn_graph_node_count(r->graph);
+    if (r->clip_node_count < 0) {
+        r->clip_node_count = 0;
+        for (int n = 0; n < nodes; n++)
+            if (tdn_graph_clip_time(in, n) >= 0.0f)
+                r->clip_nodes[r->clip_node_count++] = n;
+    }
+    if (f + 1 > r->capacity) {
+        int c = r->capacity ? r->capacity * 2 : 256;
+        size_t per = (size_t)(r->clip_node_count + 1);
+        float *rot = realloc(r->rotations, sizeof(float) * 4 * (size_t)(r->joints + 1) * (size_t)c);
+        if (rot)
+            r->rotations = rot;
+        float *w = rot ? realloc(r->weights, sizeof(float) * per * (size_t)c) : NULL;
+        if (w)
+            r->weights = w;
+        float *t = w ? realloc(r->times, sizeof(float) * per * (size_t)c) : NULL;
+        if (!t)
+            return 0;
+        r->times = t;
+        r->capacity = c;
+    }
+    pop_pose_rotations(pose, r->rotations + (size_t)f * 4 * (size_t)r->joints);
+    for (int k = 0; k < r->clip_node_count; k++) {
+        r->weights[(size_t)f * (size_t)r->clip_node_count + (size_t)k] = tdn_graph_node_weight(in, r->clip_nodes[k]);
+        r->times[(size_t)f * (size_t)r->clip_node_count + (size_t)k] = tdn_graph_clip_time(in, r->clip_nodes[k]);
+    }
+    const tdn_graph_entry *entries;
+    int n = tdn_graph_entries(in, &entries);
+    for (int e = 0; e < n; e++)
+        if (entries[e].node >= 0 && entries[e].node < nodes && entries[e].clip >= 0) {
+            r->node_clip[entries[e].node] = entries[e].clip;
+            r->node_mirror[entries[e].node] = entries[e].mirror;
+        }
+    const tdn_graph_event *events;
+    int count = tdn_graph_events(in, &events, NULL);
+    for (int e = 0; e < count; e++) {
+        const tdn_graph_event *ev = &events[e];
+        if (ev->node < 0 || ev->node >= nodes)
+            continue;
+        if (ev->type == TDN_EVENT_TRANSITION_STARTED) {
+            close_open(r, ev->node, f, 0); /* interrupted */
+            void *p = r->transitions;
+            if (!grow(&p, &r->transition_capacity, r->transition_count + 1, sizeof(pop_transition)))
+                return 0;
+            r->transitions = p;
+            tdn_state_machine_status status;
+            pop_transition *t = &r->transitions[r->transition_count];
+            memset(t, 0, sizeof *t);
+            t->machine = ev->node;
+            t->index = ev->index;
+            t->from = t->to = -1;
+            if (tdn_graph_state_machine_status(in, ev->node, &status) == TDN_OK) {
+                t->from = status.previous_state;
+                t->to = status.state;
+            }
+            t->start_frame = f > 0 ? f - 1 : 0;
+            t->end_frame = f;
+            t->from_node = t->to_node = t->from_clip = t->to_clip = t->peak_frame = t->peak_joint = -1;
+            r->open[ev->node] = r->transition_count++;
+        } else if (ev->type == TDN_EVENT_TRANSITION_FINISHED) {
+            int k = r->open[ev->node];
+            if (k >= 0 && r->transitions[k].index == ev->index) {
+                /* finished in the update it started in: nothing of the fade ever showed */
+                r->transitions[k].cut = r->transitions[k].start_frame == (f > 0 ? f - 1 : 0);
+                close_open(r, ev->node, f, 1);
+            }
+        }
+    }
+    r->frames++;
+    return 1;
+}
+
+double pop_clip_change(const tdn_clip *clip, float fps, tdn_pose *a, tdn_pose *b)
+{
+    const int joints = tdn_clip_joint_count(clip);
+    float *base = malloc(sizeof(float) * 8 * (size_t)(joints ? joints : 1));
+    if (!base)
+        return 0.0;
+    float *qa = base, *qb = base + 4 * joints;
+    double duration = tdn_clip_duration(clip), best = 0.0;
+    tdn_clip_sample(clip, 0.0f, a);
+    pop_pose_rotations(a, qa);
+    for (int k = 1;; k++) {
+        double t = k / (double)fps;
+        if (t > duration)
+            t = duration;
+        tdn_clip_sample(clip, (float)t, b);
+        pop_pose_rotations(b, qb);
+        double d = pop_largest_difference(qa, qb, joints, NULL);
+        if (d > best)
+            best = d;
+        if (t >= duration)
+            break;
+        float *swap = qa;
+        qa = qb;
+        qb = swap;
+    }
+    free(base);
+    return best;
+}
+
+/* The clip node (an index into clip_nodes) whose weight changed most from frame a to b in the
+ * direction `sign` (+1 gained, -1 lost), else the heaviest at `fallback`; -1 when none plays a
+ * known clip. */
+static int pick_node(const pop_recorder *r, int a, int b, int sign, int fallback)
+{
+    const size_t n = (size_t)r->clip_node_count;
+    int best = -1;
+    double most = 1e-4;
+    for (int k = 0; k < r->clip_node_count; k++) {
+        if (r->node_clip[r->clip_nodes[k]] < 0)
+            continue;
+        double change = sign * ((double)r->weights[(size_t)b * n + (size_t)k] - r->weights[(size_t)a * n + (size_t)k]);
+        if (change > most) {
+            most = change;
+            best = k;
+        }
+    }
+    if (best >= 0)
+        return best;
+    double heaviest = 0.0;
+    for (int k = 0; k < r->clip_node_count; k++)
+        if (r->node_clip[r->clip_nodes[k]] >= 0 && r->weights[(size_t)fallback * n + (size_t)k] > heaviest) {
+            heaviest = r->weights[(size_t)fallback * n + (size_t)k];
+            best = k;
+        }
+    return best;
+}
+
+int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_count, const int *mirror, float fps)
+{
+    if (r->frames == 0)
+        return 1;
+    const int last = r->frames - 1, joints = r->joints;
+    const int margin = (int)lround(0.1 * fps);
+    for (int m = 0; m < tdn_graph_node_count(r->graph); m++)
+        close_open(r, m, last, 0);
+    /* still fading at the end is not an interruption */
+    for (int k = 0; k < r->transition_count; k++)
+        if (!r->transitions[k].finished && r->transitions[k].end_frame >= last)
+            r->transitions[k].interrupted = 0;
+    double *clip_change = malloc(sizeof(double) * (size_t)(clip_count + 1));
+    float *qa = malloc(sizeof(float) * 8 * (size_t)(joints + 1));
+    tdn_pose a = { 0 }, b = { 0 };
+    int ok = clip_change && qa && tdn_pose_create(&a, joints, NULL) == TDN_OK &&
+             tdn_pose_create(&b, joints, NULL) == TDN_OK;
+    for (int c = 0; ok && c < clip_count; c++)
+        clip_change[c] = -1.0; /* not computed yet */
+    for (int k = 0; ok && k < r->transition_count; k++) {
+        pop_transition *t = &r->transitions[k];
+        if (t->end_frame > last)
+            t->end_frame = last;
+        int first = t->start_frame - margin, end = t->end_frame + margin;
+        if (first < 0)
+            first = 0;
+        if (end > last)
+            end = last;
+        t->observed = 0.0;
+        for (int f = first + 1; f <= end; f++) {
+            int joint;
+            double d = pop_largest_difference(r->rotations + (size_t)(f - 1) * 4 * (size_t)joints,
+                                              r->rotations + (size_t)f * 4 * (size_t)joints, joints, &joint);
+            if (d > t->observed || t->peak_frame < 0) {
+                t->observed = d;
+                t->peak_frame = f;
+                t->peak_joint = joint;
+            }
+        }
+        int show = t->start_frame + 1 <= last ? t->start_frame + 1 : last;
+        int src = pick_node(r, t->start_frame, t->end_frame, -1, t->start_frame);
+        int dst = pick_node(r, t->start_frame, t->end_frame, +1, t->end_frame);
+        t->from_node = src >= 0 ? r->clip_nodes[src] : -1;
+        t->to_node = dst >= 0 ? r->clip_nodes[dst] : -1;
+        t->from_clip = src >= 0 ? r->node_clip[t->from_node] : -1;
+        t->to_clip = dst >= 0 ? r->node_clip[t->to_node] : -1;
+        t->clip_change = 0.0;
+        t->switch_difference = 0.0;
+        const int pick[2] = { src, dst };
+        float *q[2] = { qa, qa + 4 * joints };
+        int sampled = 0;
+        for (int s = 0; s < 2; s++) {
+            int node = s == 0 ? t->from_node : t->to_node, clip = s == 0 ? t->from_clip : t->to_clip;
+            if (clip < 0 || clip >= clip_count || !clips[clip] || tdn_clip_joint_count(clips[clip]) != joints ||
+                tdn_clip_is_additive(clips[clip]))
+                continue;
+            if (clip_change[clip] < 0.0)
+                clip_change[clip] = pop_clip_change(clips[clip], fps, &a, &b);
+            if (clip_change[clip] > t->clip_change)
+                t->clip_change = clip_change[clip];
+            float time = r->times[(size_t)show * (size_t)r->clip_node_count + (size_t)pick[s]];
+            tdn_clip_sample(clips[clip], time, &a);
+            if (mirror && r->node_mirror[node])
+                tdn_pose_mirror(&a, mirror, &a);
+            pop_pose_rotations(&a, q[s]);
+            sampled++;
+        }
+        if (sampled == 2)
+            t->switch_difference = pop_largest_difference(q[0], q[1], joints, NULL);
+        t->frames = t->cut ? 1 : t->end_frame - t->start_frame;
+        if (t->frames < 1)
+            t->frames = 1;
+        t->bound = t->clip_change + t->switch_difference / t->frames;
+        t->pop = t->observed / (t->bound > 1e-3 ? t->bound : 1e-3);
+    }
+    tdn_pose_destroy(&a);
+    tdn_pose_destroy(&b);
+    free(clip_change);
+    free(qa);
+    return ok;
+}
+
+int pop_recorder_transitions(const pop_recorder *r, const pop_transition **out)
+{
+    *out = r->transitions;
+    return r->transition_count;
+}
+
+const float *pop_recorder_rotations(const pop_recorder *r, int frame)
+{
+    return frame >= 0 && frame < r->frames ? r->rotations + (size_t)frame * 4 * (size_t)r->joints : NULL;
+}

@@ -1,0 +1,474 @@
+/* tendon CLI: the trace writer (see trace.h). */
+#include "trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* ---- the JSON writer ---- */
+
+static void raw_string(FILE *f, const char *s);
+
+/* Before a value: the comma after the previous item of its level, and its key. */
+static void item(trace_writer *w, const char *key)
+{
+    if (w->depth > 0) {
+        if (w->has_items[w->depth - 1])
+            fputc(',', w->file);
+        w->has_items[w->depth - 1] = 1;
+    }
+    if (key) {
+        raw_string(w->file, key);
+        fputc(':', w->file);
+    }
+}
+
+static void raw_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p == '\n')
+            fputs("\\n", f);
+        else if (*p == '\t')
+            fputs("\\t", f);
+        else if (*p < 0x20)
+            fprintf(f, "\\u%04x", *p);
+        else
+            fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+void tw_string(trace_writer *w, const char *key, const char *value)
+{
+    item(w, key);
+    if (value)
+        raw_string(w->file, value);
+    else
+        fputs("null", w->file);
+}
+
+static void begin(trace_writer *w, const char *key, char c)
+{
+    item(w, key);
+    fputc(c, w->file);
+    if (w->depth < (int)sizeof w->has_items)
+        w->has_items[w->depth] = 0;
+    w->depth++;
+}
+
+void tw_begin_object(trace_writer *w, const char *key) { begin(w, key, '{'); }
+void tw_begin_array(trace_writer *w, const char *key) { begin(w, key, '['); }
+
+void tw_end_object(trace_writer *w)
+{
+    w->depth--;
+    fputc('}', w->file);
+}
+
+void tw_end_array(trace_writer *w)
+{
+    w->depth--;
+    fputc(']', w->file);
+}
+
+static void shortest(char *text, size_t size, float f)
+{
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(text, size, "%.*g", digits, (double)f);
+        if (strtof(text, NULL) == f)
+            return;
+    }
+}
+
+void tw_float(trace_writer *w, const char *key, float value)
+{
+    item(w, key);
+    if (!isfinite(value)) {
+        fputs("null", w->file);
+        return;
+    }
+    char text[32];
+    shortest(text, sizeof text, value);
+    fputs(text, w->file);
+}
+
+void tw_double(trace_writer *w, const char *key, double value)
+{
+    item(w, key);
+    if (!isfinite(value)) {
+        fputs("null", w->file);
+        return;
+    }
+    char text[40];
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, value);
+        if (strtod(text, NULL) == value)
+            break;
+    }
+    fputs(text, w->file);
+}
+
+void tw_int(trace_writer *w, const char *key, long long value)
+{
+    item(w, key);
+    fprintf(w->file, "%lld", value);
+}
+
+void tw_bool(trace_writer *w, const char *key, int value)
+{
+    item(w, key);
+    fputs(value ? "true" : "false", w->file);
+}
+
+void tw_null(trace_writer *w, const char *key)
+{
+    item(w, key);
+    fputs("null", w->file);
+}
+
+void tw_floats(trace_writer *w, const char *key, const float *values, int count)
+{
+    tw_begin_array(w, key);
+    for (int i = 0; i < count; i++)
+        tw_float(w, NULL, values[i]);
+    tw_end_array(w);
+}
+
+void tw_newline(trace_writer *w) { fputc('\n', w->file); }
+
+/* ---- the trace ---- */
+
+const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size_t size)
+{
+    const char *name = tdn_graph_node_name(graph, node);
+    if (name && name[0])
+        return name;
+    snprintf(buffer, size, "#%d", node);
+    return buffer;
+}
+
+const char *trace_transition_mode(const pop_transition *t) { return t->cut ? "cut" : "fade"; }
+
+static const char *param_type_name(tdn_param_type t)
+{
+    switch (t) {
+    case TDN_PARAM_FLOAT: return "float";
+    case TDN_PARAM_INT: return "int";
+    case TDN_PARAM_BOOL: return "bool";
+    case TDN_PARAM_TRIGGER: return "trigger";
+    case TDN_PARAM_VEC2: return "vec2";
+    case TDN_PARAM_VEC3: return "vec3";
+    }
+    return "float";
+}
+
+static int components(tdn_param_type t) { return t == TDN_PARAM_VEC2 ? 2 : t == TDN_PARAM_VEC3 ? 3 : 1; }
+
+/* A parameter's value as its type reads: a number, true/false, or an array. */
+static void param_value(trace_writer *w, const char *key, tdn_param_type type, const float *v)
+{
+    if (type == TDN_PARAM_BOOL || type == TDN_PARAM_TRIGGER)
+        tw_bool(w, key, v[0] != 0.0f);
+    else if (type == TDN_PARAM_INT)
+        tw_int(w, key, (long long)lroundf(v[0]));
+    else if (components(type) > 1)
+        tw_floats(w, key, v, components(type));
+    else
+        tw_float(w, key, v[0]);
+}
+
+int trace_open(trace_writer *w, const char *path, const trace_run *run)
+{
+    memset(w, 0, sizeof *w);
+    w->file = fopen(path, "wb");
+    if (!w->file) {
+        fprintf(stderr, "tendon run: %s: cannot create the trace: %s\n", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    const tdn_graph *g = tdn_graph_document_graph(run->document);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(run->document);
+    char name[32];
+    tw_begin_object(w, NULL);
+    tw_int(w, "trace_version", 1);
+    tw_string(w, "graph", run->graph_path);
+    tw_string(w, "timeline", run->timeline_path);
+    tw_float(w, "fps", run->fps);
+    tw_double(w, "seconds", run->seconds);
+    tw_int(w, "frame_count", run->frame_count);
+    tw_newline(w);
+    tw_begin_array(w, "joints");
+    for (int j = 0; j < tdn_skeleton_joint_count(skel); j++) {
+        tw_begin_object(w, NULL);
+        tw_string(w, "name", tdn_skeleton_joint_name(skel, j));
+        tw_int(w, "parent", tdn_skeleton_parent(skel, j));
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    tw_newline(w);
+    tw_begin_array(w, "clips");
+    for (int c = 0; c < tdn_graph_document_clip_count(run->document); c++) {
+        const tdn_clip *clip = tdn_graph_document_clip(run->document, c);
+        tw_begin_object(w, NULL);
+        tw_string(w, "name", tdn_graph_document_clip_name(run->document, c));
+        tw_float(w, "duration", tdn_clip_duration(clip));
+        tw_bool(w, "additive", tdn_clip_is_additive(clip));
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    tw_begin_array(w, "parameters");
+    for (int p = 0; p < tdn_graph_param_count(g); p++) {
+        tw_begin_object(w, NULL);
+        tw_string(w, "name", tdn_graph_param_name(g, p));
+        tw_string(w, "type", param_type_name(tdn_graph_param_type(g, p)));
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    tw_begin_array(w, "layers");
+    for (int l = 0; l < tdn_graph_layer_count(g); l++)
+        tw_string(w, NULL, tdn_graph_layer_name(g, l));
+    tw_end_array(w);
+    tw_begin_array(w, "state_machines");
+    for (int n = 0; n < tdn_graph_node_count(g); n++) {
+        if (tdn_graph_state_count(g, n) <= 0)
+            continue;
+        tw_begin_object(w, NULL);
+        tw_string(w, "node", trace_node_name(g, n, name, sizeof name));
+        tw_begin_array(w, "states");
+        for (int s = 0; s < tdn_graph_state_count(g, n); s++)
+            tw_string(w, NULL, tdn_graph_state_name(g, n, s));
+        tw_end_array(w);
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    tw_newline(w);
+    tw_begin_array(w, "frames");
+    tw_newline(w);
+    return CLI_OK;
+}
+
+static void write_entries(trace_writer *w, const tdn_graph_document *doc, const tdn_graph_entry *e, int n)
+{
+    const tdn_graph *g = tdn_graph_document_graph(doc);
+    char name[32];
+    tw_begin_array(w, "entries");
+    for (int i = 0; i < n; i++) {
+        tw_begin_object(w, NULL);
+        tw_string(w, "clip", e[i].clip >= 0 ? tdn_graph_document_clip_name(doc, e[i].clip) : NULL);
+        tw_string(w, "node", e[i].node >= 0 ? trace_node_name(g, e[i].node, name, sizeof name) : NULL);
+        tw_float(w, "time", e[i].time);
+        tw_float(w, "weight", e[i].weight);
+        tw_bool(w, "additive", e[i].additive);
+        tw_bool(w, "mirror", e[i].mirror);
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+}
+
+static const char *event_type_name(tdn_graph_event_type t)
+{
+    switch (t) {
+    case TDN_EVENT_STATE_ENTERED: return "state_entered";
+    case TDN_EVENT_STATE_EXITED: return "state_exited";
+    case TDN_EVENT_TRANSITION_STARTED: return "transition_started";
+    case TDN_EVENT_TRANSITION_FINISHED: return "transition_finished";
+    case TDN_EVENT_CLIP: return "clip";
+    }
+    return "?";
+}
+
+void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *fr)
+{
+    const tdn_graph_document *doc = run->document;
+    const tdn_graph *g = tdn_graph_document_graph(doc);
+    const tdn_graph_instance *in = fr->instance;
+    char name[32];
+    tw_begin_object(w, NULL);
+    tw_int(w, "frame", fr->frame);
+    tw_double(w, "time", fr->time);
+    /* parameters: what the nodes read (smoothed); targets: what was last set */
+    tw_begin_object(w, "parameters");
+    for (int p = 0; p < tdn_graph_param_count(g); p++) {
+        tdn_param_type type = tdn_graph_param_type(g, p);
+        float v[3];
+        if (type == TDN_PARAM_TRIGGER) {
+            timeline_target(fr->timeline, p, v); /* cleared by the update: shown as fired for it */
+        } else {
+            for (int c = 0; c < 3; c++)
+                v[c] = tdn_graph_param_value(in, p, c);
+        }
+        param_value(w, tdn_graph_param_name(g, p), type, v);
+    }
+    tw_end_object(w);
+    tw_begin_object(w, "targets");
+    for (int p = 0; p < tdn_graph_param_count(g); p++) {
+        float v[3];
+        timeline_target(fr->timeline, p, v);
+        param_value(w, tdn_graph_param_name(g, p), tdn_graph_param_type(g, p), v);
+    }
+    tw_end_object(w);
+    tw_begin_array(w, "layers");
+    for (int l = 0; l < tdn_graph_layer_count(g); l++) {
+        const tdn_graph_entry *entries;
+        int n = tdn_graph_layer_entries(in, l, &entries);
+        tw_begin_object(w, NULL);
+        tw_string(w, "name", tdn_graph_layer_name(g, l));
+        tw_float(w, "weight", tdn_graph_layer_weight(in, l));
+        write_entries(w, doc, entries, n);
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    float culled_weight = 0.0f;
+    int culled = tdn_graph_culled(in, &culled_weight);
+    tw_begin_object(w, "culled");
+    tw_int(w, "entries", culled);
+    tw_float(w, "weight", culled_weight);
+    tw_end_object(w);
+    tw_begin_array(w, "state_machines");
+    for (int n = 0; n < tdn_graph_node_count(g); n++) {
+        tdn_state_machine_status st;
+        if (tdn_graph_state_count(g, n) <= 0 || tdn_graph_state_machine_status(in, n, &st) != TDN_OK)
+            continue;
+        tw_begin_object(w, NULL);
+        tw_string(w, "node", trace_node_name(g, n, name, sizeof name));
+        tw_string(w, "state", tdn_graph_state_name(g, n, st.state));
+        if (st.transition >= 0)
+            tw_int(w, "transition", st.transition);
+        else
+            tw_null(w, "transition");
+        tw_float(w, "weight", st.transition_weight);
+        tw_float(w, "time_in_state", st.time_in_state);
+        tw_float(w, "normalized_time", st.normalized_time);
+        tw_string(w, "previous", st.previous_state >= 0 ? tdn_graph_state_name(g, n, st.previous_state) : NULL);
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    const tdn_root_motion *m = fr->motion;
+    tw_begin_object(w, "root_motion");
+    tw_floats(w, "translation", &m->translation.x, 3);
+    tw_floats(w, "rotation", &m->rotation.x, 4);
+    tw_floats(w, "linear_velocity", &m->linear_velocity.x, 3);
+    tw_floats(w, "angular_velocity", &m->angular_velocity.x, 3);
+    tw_end_object(w);
+    tw_begin_object(w, "root");
+    tw_floats(w, "translation", &fr->root_position.x, 3);
+    tw_floats(w, "rotation", &fr->root_facing.x, 4);
+    tw_end_object(w);
+    const tdn_graph_event *events;
+    int dropped = 0, count = tdn_graph_events(in, &events, &dropped);
+    tw_begin_array(w, "events");
+    for (int e = 0; e < count; e++) {
+        const tdn_graph_event *ev = &events[e];
+        tw_begin_object(w, NULL);
+        tw_string(w, "type", event_type_name(ev->type));
+        tw_string(w, "node", ev->node >= 0 ? trace_node_name(g, ev->node, name, sizeof name) : NULL);
+        switch (ev->type) {
+        case TDN_EVENT_STATE_ENTERED:
+        case TDN_EVENT_STATE_EXITED:
+            tw_string(w, "state", tdn_graph_state_name(g, ev->node, ev->index));
+            break;
+        case TDN_EVENT_TRANSITION_STARTED:
+        case TDN_EVENT_TRANSITION_FINISHED:
+            tw_int(w, "transition", ev->index);
+            break;
+        case TDN_EVENT_CLIP: {
+            const tdn_clip *clip = ev->clip >= 0 && ev->clip < tdn_graph_document_clip_count(doc)
+                                       ? tdn_graph_document_clip(doc, ev->clip) : NULL;
+            tw_string(w, "clip", clip ? tdn_graph_document_clip_name(doc, ev->clip) : NULL);
+            tw_string(w, "event", clip && ev->index >= 0 && ev->index < tdn_clip_event_count(clip)
+                                      ? tdn_clip_event_name(clip, ev->index) : NULL);
+            tw_float(w, "weight", ev->weight);
+            break;
+        }
+        }
+        tw_end_object(w);
+    }
+    tw_end_array(w);
+    if (dropped)
+        tw_int(w, "events_dropped", dropped);
+    if (run->rotations && fr->pose) {
+        const tdn_pose *pose = fr->pose;
+        tw_begin_array(w, "rotations");
+        for (int j = 0; j < pose->joint_count; j++) {
+            float q[4] = { tdn_pose_crow(pose, TDN_RX)[j], tdn_pose_crow(pose, TDN_RY)[j], tdn_pose_crow(pose, TDN_RZ)[j],
+                           tdn_pose_crow(pose, TDN_RW)[j] };
+            tw_floats(w, NULL, q, 4);
+        }
+        tw_end_array(w);
+    }
+    tw_end_object(w);
+    tw_newline(w);
+}
+
+int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t, int count)
+{
+    const tdn_graph *g = tdn_graph_document_graph(run->document);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(run->document);
+    char name[32];
+    tw_end_array(w);
+    tw_newline(w);
+    double worst = -1.0;
+    int worst_at = -1;
+    tw_begin_array(w, "transitions");
+    tw_newline(w);
+    for (int k = 0; k < count; k++) {
+        const pop_transition *x = &t[k];
+        const double dt = 1.0 / run->fps;
+        tw_begin_object(w, NULL);
+        tw_string(w, "machine", trace_node_name(g, x->machine, name, sizeof name));
+        tw_int(w, "transition", x->index);
+        tw_string(w, "from", x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : NULL);
+        tw_string(w, "to", x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : NULL);
+        tw_double(w, "start", x->start_frame * dt);
+        tw_double(w, "end", x->end_frame * dt);
+        tw_int(w, "start_frame", x->start_frame);
+        tw_int(w, "end_frame", x->end_frame);
+        tw_string(w, "mode", trace_transition_mode(x));
+        tw_bool(w, "finished", x->finished);
+        tw_bool(w, "interrupted", x->interrupted);
+        tw_begin_object(w, "pop");
+        tw_double(w, "pop", x->pop);
+        tw_double(w, "observed", x->observed);
+        tw_int(w, "peak_frame", x->peak_frame);
+        tw_string(w, "peak_joint", x->peak_joint >= 0 ? tdn_skeleton_joint_name(skel, x->peak_joint) : NULL);
+        tw_double(w, "bound", x->bound);
+        tw_double(w, "clip_change", x->clip_change);
+        tw_double(w, "switch_difference", x->switch_difference);
+        tw_int(w, "frames", x->frames);
+        tw_string(w, "from_clip", x->from_clip >= 0 ? tdn_graph_document_clip_name(run->document, x->from_clip) : NULL);
+        tw_string(w, "to_clip", x->to_clip >= 0 ? tdn_graph_document_clip_name(run->document, x->to_clip) : NULL);
+        tw_end_object(w);
+        tw_end_object(w);
+        tw_newline(w);
+        if (x->pop > worst) {
+            worst = x->pop;
+            worst_at = k;
+        }
+    }
+    tw_end_array(w);
+    tw_newline(w);
+    tw_begin_object(w, "summary");
+    tw_int(w, "frames", run->frame_count);
+    tw_double(w, "seconds", run->seconds);
+    tw_int(w, "transitions", count);
+    if (worst_at >= 0) {
+        tw_double(w, "worst_pop", worst);
+        tw_int(w, "worst_transition", worst_at);
+    } else {
+        tw_null(w, "worst_pop");
+        tw_null(w, "worst_transition");
+    }
+    tw_end_object(w);
+    tw_end_object(w);
+    tw_newline(w);
+    int failed = ferror(w->file);
+    if (fclose(w->file) != 0)
+        failed = 1;
+    w->file = NULL;
+    return failed ? CLI_FAILURE : CLI_OK;
+}

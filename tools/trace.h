@@ -1,0 +1,71 @@
+/* tendon CLI: the trace of `tendon run --trace TRACE.json` (docs/trace.schema.json), written as
+ * the run goes: a header, one line per frame, then the transitions and a summary, so a long run
+ * never holds the whole document in memory. Numbers are written with the fewest digits that read
+ * back as the same float (as the other commands' --json); NaN and infinity as null. */
+#ifndef TENDON_TRACE_H
+#define TENDON_TRACE_H
+
+#include <stdio.h>
+
+#include "pop_metric.h"
+#include "tendon/graph_io.h"
+#include "tendon/tendon.h"
+#include "timeline.h"
+
+/* A streaming JSON writer: keys are given with each value (NULL inside arrays). */
+typedef struct trace_writer {
+    FILE *file;
+    int depth;
+    unsigned char has_items[64]; /* per open level: a comma is needed before the next item */
+} trace_writer;
+
+void tw_begin_object(trace_writer *w, const char *key);
+void tw_end_object(trace_writer *w);
+void tw_begin_array(trace_writer *w, const char *key);
+void tw_end_array(trace_writer *w);
+void tw_float(trace_writer *w, const char *key, float value);
+void tw_double(trace_writer *w, const char *key, double value); /* up to 17 digits */
+void tw_int(trace_writer *w, const char *key, long long value);
+void tw_bool(trace_writer *w, const char *key, int value);
+void tw_null(trace_writer *w, const char *key);
+void tw_string(trace_writer *w, const char *key, const char *value); /* NULL: null */
+void tw_floats(trace_writer *w, const char *key, const float *values, int count);
+void tw_newline(trace_writer *w);
+
+/* What the header says about the run. */
+typedef struct trace_run {
+    const char *graph_path;
+    const char *timeline_path;     /* NULL: none */
+    const tdn_graph_document *document;
+    float fps;
+    double seconds;
+    int frame_count;
+    int rotations;                 /* 1: every frame lists every joint's local rotation */
+} trace_run;
+
+/* One frame, after its update and evaluation. */
+typedef struct trace_frame {
+    int frame;
+    double time;
+    const tdn_graph_instance *instance;
+    const timeline *timeline;
+    const tdn_root_motion *motion;
+    tdn_vec3 root_position;        /* the integrated root transform after this frame's motion */
+    tdn_quat root_facing;
+    const tdn_pose *pose;          /* for the rotations */
+} trace_frame;
+
+/* Opens the file and writes the header up to the frames array. CLI_OK or CLI_BAD_INPUT (the
+ * file cannot be created; the reason goes to stderr). */
+int trace_open(trace_writer *w, const char *path, const trace_run *run);
+void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *frame);
+/* Closes the frames array, writes the transitions and the summary, and closes the file.
+ * CLI_OK, or CLI_FAILURE when writing failed. */
+int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *transitions, int count);
+
+/* A node's name for the trace and the summary: its name, or "#INDEX" when it has none. */
+const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size_t size);
+/* "cut" or "fade". */
+const char *trace_transition_mode(const pop_transition *t);
+
+#endif
