@@ -290,6 +290,71 @@ static void events_in_order(void)
     free_machine(&m);
 }
 
+/* Lead-in and lead-out (MechWarrior 4's header and trailer): a 1.5 s clip with a 0.2 s header
+ * and a 0.3 s trailer loops in [0.2, 1.2) while its state plays; a cut out of it fades over the
+ * trailer while the clip runs on into it; a cut into it fades over its header from time 0. */
+static void lead_ins_and_lead_outs(void)
+{
+    tdn_clip *clips[2] = { make_clip((clip_spec){ "act", 1.5f, 1, 0.5f, 1, { 0, 1, 0 }, NULL, 0 }, 0),
+                           make_clip((clip_spec){ "idle", 1.0f, 0, 0.1f, 1, { 0, 1, 0 }, NULL, 0 }, 0) };
+    tdn_param_desc params[] = { { .name = "go", .type = TDN_PARAM_BOOL } };
+    tdn_condition_desc go[] = { { "go", TDN_COMPARE_TRUE, 0 } }, stop[] = { { "go", TDN_COMPARE_FALSE, 0 } };
+    tdn_transition_desc t[] = { { .from = 0, .to = 1, .conditions = go, .condition_count = 1, .mode = TDN_TRANSITION_CUT },
+                                { .from = 1, .to = 0, .conditions = stop, .condition_count = 1, .mode = TDN_TRANSITION_CUT } };
+    tdn_state_desc st[2] = { { "act" }, { "idle" } };
+    tdn_state_machine_desc sm = { st, 2, t, 2, 0 };
+    int inputs[2] = { 0, 1 };
+    tdn_node_desc nodes[3] = {
+        { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP, .lead_in = 0.2f, .lead_out = 0.3f },
+        { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_STATE_MACHINE, .inputs = inputs, .input_count = 2, .state_machine = &sm },
+    };
+    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = 2,
+                          .params = params, .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2,
+                          .cull_threshold = -1 };
+    tdn_graph *g = NULL;
+    tdn_graph_instance *in = NULL;
+    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    float highest = 0;
+    for (int f = 0; f < 300; f++) { /* 3 s: two and a half loops of 1 s */
+        tdn_graph_update(in, 0.01f);
+        float time = tdn_graph_clip_time(in, 0);
+        highest = time > highest ? time : highest;
+        if (f > 30)
+            CHECK(time >= 0.2f - 1e-5f);
+    }
+    CHECK(highest < 1.2f);
+    CHECK(highest > 1.19f);
+    /* out by a cut: a 0.3 s fade over the trailer, the clip running on past 1.2 */
+    tdn_graph_set_bool(in, 0, 1);
+    float before = tdn_graph_clip_time(in, 0);
+    tdn_graph_update(in, 0.1f);
+    float w;
+    entry_of_clip(in, 1, &w);
+    CHECK_NEAR(w, 0.1 / 0.3, 1e-5);
+    for (int f = 0; f < 3; f++)
+        tdn_graph_update(in, 0.1f);
+    CHECK_NEAR(tdn_graph_clip_time(in, 0), fminf(before + 0.4f, 1.5f), 1e-5);
+    if (before + 0.4f > 1.2f)
+        CHECK(tdn_graph_clip_time(in, 0) > 1.2f);
+    /* back in by a cut: a 0.2 s fade over the header, from time 0 */
+    tdn_graph_set_bool(in, 0, 0);
+    tdn_graph_update(in, 0.05f);
+    CHECK_NEAR(tdn_graph_clip_time(in, 0), 0.05, 1e-5);
+    entry_of_clip(in, 0, &w);
+    CHECK_NEAR(w, 0.25, 1e-5);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_destroy(g);
+    /* a header and trailer longer than the clip are refused */
+    nodes[0].lead_out = 1.4f;
+    tdn_error err = { 0 };
+    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(strcmp(err.where, "nodes[0]") == 0);
+    tdn_clip_destroy(clips[0]);
+    tdn_clip_destroy(clips[1]);
+}
+
 static void bad_machines_name_the_place(void)
 {
     tdn_clip *clip = make_clip((clip_spec){ "c", 1, 1, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0);
@@ -345,6 +410,7 @@ int main(void)
     RUN(interruptions_blend_from_the_current_pose);
     RUN(phase_matching_and_travel);
     RUN(events_in_order);
+    RUN(lead_ins_and_lead_outs);
     RUN(bad_machines_name_the_place);
     tdn_skeleton_destroy(skeleton);
     return check_summary();

@@ -126,6 +126,12 @@ typedef struct tdn_node_desc {
     float rate;                  /* playback rate; 0 means 1 (a TIME_SCALE node can stop it) */
     tdn_wrap wrap;               /* CLAMP (the zero default), LOOP or PINGPONG; synced clips loop */
     float start;                 /* start offset as a fraction of the duration, [0, 1) */
+    /* Lead-in and lead-out (MechWarrior 4's header and trailer), seconds at the clip's start
+     * and end that are not part of its loop: a looping clip cycles between them; entering its
+     * state starts it at 0 (the header plays), leaving its state lets it run on into the
+     * trailer; and a transition into or out of it lasts at least the header or trailer (a cut
+     * becomes a fade over them), so even a cut has frames to blend over. */
+    float lead_in, lead_out;
     int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror */
     const char *sync_group;      /* NULL: plays on its own */
     /* SWITCH */

@@ -213,6 +213,13 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->clip = d->clip;
             n->rate = d->rate == 0.0f ? 1.0f : d->rate;
             n->start = d->start;
+            float duration = tdn_clip_duration(g->clips[d->clip]);
+            if (!tdn__finite(d->lead_in) || !tdn__finite(d->lead_out) || d->lead_in < 0.0f || d->lead_out < 0.0f ||
+                ((d->lead_in > 0.0f || d->lead_out > 0.0f) && !(d->lead_in + d->lead_out < duration)))
+                FAIL_NODE(TDN_ERR_INVALID_DATA, "lead-in %g and lead-out %g must be >= 0 and leave part of the %g s clip",
+                          (double)d->lead_in, (double)d->lead_out, (double)duration);
+            n->lead_in = d->lead_in;
+            n->lead_out = d->lead_out;
             n->wrap = d->wrap;
             n->mirror = d->mirror != 0;
             if (n->mirror && !desc->mirror)

@@ -16,6 +16,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(params, g->param_count, 16);
     PLACE(node_weight, g->node_count, 16);
     PLACE(node_rate, g->node_count, 16);
+    PLACE(node_leaving, g->node_count, 16);
     PLACE(players, g->clip_node_count, 16);
     PLACE(switch_weights, g->switch_weight_count, 16);
     PLACE(groups, g->group_count, 16);
@@ -76,7 +77,7 @@ static void start(tdn_graph_instance *in)
         const tdn__node *n = &g->nodes[g->clip_nodes[k]];
         float duration = tdn_clip_duration(g->clips[n->clip]);
         in->players[k] = tdn_player_make(duration, n->wrap);
-        tdn_player_set_time(&in->players[k], n->start * duration);
+        tdn_player_set_time(&in->players[k], n->lead_in > 0.0f ? 0.0f : n->start * duration);
     }
     for (int k = 0; k < g->group_count; k++) {
         in->groups[k].phase = 0.0f;

@@ -29,6 +29,7 @@ typedef struct tdn__node {
     /* CLIP */
     int clip;
     float rate, start;
+    float lead_in, lead_out;
     tdn_wrap wrap;
     int mirror;
     int sync_group;                 /* -1: none */
@@ -191,6 +192,7 @@ struct tdn_graph_instance {
     tdn__param_state *params;
     float *node_weight;
     float *node_rate;
+    unsigned char *node_leaving;    /* under a state that is fading out */
     tdn_player *players;            /* per clip slot */
     float *switch_weights;
     tdn__group_state *groups;
@@ -245,6 +247,8 @@ void tdn__graph_machine_weights(const tdn_graph_instance *instance, int machine,
  * poses must not be any of the others. */
 void tdn__blend2_model_rotations(const tdn_skeleton *skeleton, const tdn_pose *a, const tdn_pose *b, float w,
                                  const float *joint_weights, tdn_pose *scratch_a, tdn_pose *scratch_b, tdn_pose *out);
+/* The state a machine is in (the top of its fade stack). */
+int tdn__graph_machine_top(const tdn_graph_instance *instance, int machine);
 /* Records an event (dropped past TDN_MAX_GRAPH_EVENTS). */
 void tdn__graph_event(tdn_graph_instance *instance, tdn_graph_event_type type, int node, int index, int clip,
                       float weight);

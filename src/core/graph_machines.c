@@ -69,7 +69,8 @@ static int in_stack(const tdn__machine_state *ms, int state)
     return 0;
 }
 
-/* Restarts a state's clips at their start offsets, or at `phase` (a fraction of each clip). */
+/* Restarts a state's clips at their start offsets (at 0 for a clip with a lead-in: its
+ * header plays), or at `phase` (a fraction of each clip's loop). */
 static void restart_clips(tdn_graph_instance *in, const tdn__machine *m, int state, float phase)
 {
     const tdn_graph *g = in->graph;
@@ -77,8 +78,29 @@ static void restart_clips(tdn_graph_instance *in, const tdn__machine *m, int sta
     for (int k = 0; k < count; k++) {
         const tdn__node *n = &g->nodes[g->state_clips[first + k]];
         tdn_player *p = &in->players[n->clip_slot];
-        tdn_player_set_time(p, (phase >= 0.0f ? phase : n->start) * p->duration);
+        float loop = p->duration - n->lead_in - n->lead_out;
+        float t = phase >= 0.0f ? n->lead_in + phase * loop : (n->lead_in > 0.0f ? 0.0f : n->start * p->duration);
+        tdn_player_set_time(p, t);
     }
+}
+
+/* The longest lead-in (in = 1) or lead-out of a state's clips. */
+static float longest_lead(const tdn_graph *g, const tdn__machine *m, int state, int in)
+{
+    int first = g->state_clip_first[m->first_state + state], count = g->state_clip_count[m->first_state + state];
+    float longest = 0.0f;
+    for (int k = 0; k < count; k++) {
+        const tdn__node *n = &g->nodes[g->state_clips[first + k]];
+        float lead = in ? n->lead_in : n->lead_out;
+        longest = lead > longest ? lead : longest;
+    }
+    return longest;
+}
+
+int tdn__graph_machine_top(const tdn_graph_instance *in, int machine)
+{
+    const tdn__machine_state *ms = &in->machines[machine];
+    return ms->stack[ms->depth - 1].state;
 }
 
 /* Drops stack entries below `keep` (their fades are over), reporting the states that left. */
@@ -99,6 +121,10 @@ static void take(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_sta
     int from = ms->stack[ms->depth - 1].state;
     float length, laps = normalized_time(in, m, from, &length);
     float duration = t->duration_normalized ? t->duration * length : t->duration;
+    /* a header or trailer gives even a cut frames to blend over */
+    float lead = fmaxf(longest_lead(g, m, from, 0), longest_lead(g, m, t->to, 1));
+    tdn_transition_mode mode = t->mode == TDN_TRANSITION_CUT && lead > 0.0f ? TDN_TRANSITION_SMOOTH : t->mode;
+    duration = mode != TDN_TRANSITION_INERTIALIZE && lead > duration ? lead : duration;
     for (int c = 0; c < t->condition_count; c++) { /* a trigger fires one transition */
         const tdn__condition *cond = &g->conditions[t->first_condition + c];
         if (g->params[cond->param].type == TDN_PARAM_TRIGGER) {
@@ -115,15 +141,15 @@ static void take(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_sta
     ms->time_in_state = 0.0f;
     if (ms->depth == TDN_MAX_FADE_STACK) /* the oldest fade gives way */
         drop_below(in, m, ms, 1);
-    if (t->mode == TDN_TRANSITION_CUT || t->mode == TDN_TRANSITION_INERTIALIZE || !(duration > 0.0f)) {
+    if (mode == TDN_TRANSITION_CUT || mode == TDN_TRANSITION_INERTIALIZE || !(duration > 0.0f)) {
         ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, 0.0f, t->curve, 0 };
         drop_below(in, m, ms, ms->depth - 1);
         tdn__graph_event(in, TDN_EVENT_TRANSITION_FINISHED, m->node, t->index, -1, 0.0f);
-        if (t->mode == TDN_TRANSITION_INERTIALIZE && duration > 0.0f)
+        if (mode == TDN_TRANSITION_INERTIALIZE && duration > 0.0f)
             ms->inertialize = duration;
         return;
     }
-    ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, duration, t->curve, t->mode == TDN_TRANSITION_FROZEN };
+    ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, duration, t->curve, mode == TDN_TRANSITION_FROZEN };
 }
 
 /* The transition the machine takes now, or NULL: travel first, then by priority. */

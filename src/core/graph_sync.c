@@ -103,6 +103,27 @@ static void advance_group(tdn_graph_instance *in, int group, float dt)
     }
 }
 
+/* A looping clip with a lead-in or lead-out cycles between them while its state plays, and
+ * runs on into its trailer (to its end) while its state fades out. Played backwards it loops
+ * plainly. */
+static void advance_with_leads(tdn_player *p, const tdn__node *n, float dt, int leaving)
+{
+    float end = p->duration - n->lead_out, loop = end - n->lead_in, t = p->time + dt * p->rate;
+    p->last_from = p->time;
+    p->last_wraps = 0;
+    p->last_forward = 1;
+    if (leaving) {
+        t = t < p->duration ? t : p->duration;
+    } else {
+        while (t >= end && loop > 0.0f) {
+            t -= loop;
+            p->last_wraps++;
+            p->loops++;
+        }
+    }
+    p->time = t;
+}
+
 void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt)
 {
     const tdn_graph *g = instance->graph;
@@ -113,7 +134,10 @@ void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt)
             continue;
         tdn_player *p = &instance->players[k];
         p->rate = n->rate * instance->node_rate[i];
-        tdn_player_advance(p, dt);
+        if ((n->lead_in > 0.0f || n->lead_out > 0.0f) && n->wrap == TDN_WRAP_LOOP && p->rate >= 0.0f)
+            advance_with_leads(p, n, dt, instance->node_leaving[i]);
+        else
+            tdn_player_advance(p, dt);
     }
     for (int group = 0; group < g->group_count; group++)
         advance_group(instance, group, dt);

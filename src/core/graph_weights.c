@@ -49,8 +49,9 @@ void tdn__graph_switches_advance(tdn_graph_instance *instance, float dt)
 /* Adds a parent's share to an input. The rate kept is the weight-averaged rate over the
  * parents that give it weight; an input with no weight keeps the last parent's rate (its
  * clips still advance). */
-static void give(tdn_graph_instance *in, int child, float weight, float rate)
+static void give(tdn_graph_instance *in, int child, float weight, float rate, int leaving)
 {
+    in->node_leaving[child] |= (unsigned char)leaving;
     float *w = &in->node_weight[child], *r = &in->node_rate[child];
     if (weight > 0.0f) {
         *r = *w > 0.0f ? *r + weight * rate : weight * rate;
@@ -75,7 +76,7 @@ static int blend_space_point(const tdn_graph_instance *in, const tdn__node *n, f
     return dims;
 }
 
-static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, float r)
+static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, float r, int leaving)
 {
     const tdn_graph *g = in->graph;
     const int *inputs = g->inputs + n->first_input;
@@ -83,8 +84,8 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
     switch (n->type) {
     case TDN_NODE_BLEND2:
         x = tdn__clamp01(tdn__graph_value(in, n->value));
-        give(in, inputs[0], w * (1.0f - x), r);
-        give(in, inputs[1], w * x, r);
+        give(in, inputs[0], w * (1.0f - x), r, leaving);
+        give(in, inputs[1], w * x, r, leaving);
         break;
     case TDN_NODE_BLENDN: {
         float sum = 0.0f;
@@ -94,26 +95,27 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
             sum += share[k];
         }
         for (int k = 0; k < n->input_count; k++)
-            give(in, inputs[k], sum > 0.0f ? w * share[k] / sum : (k == 0 ? w : 0.0f), r);
+            give(in, inputs[k], sum > 0.0f ? w * share[k] / sum : (k == 0 ? w : 0.0f), r, leaving);
         break;
     }
     case TDN_NODE_SWITCH:
         for (int k = 0; k < n->input_count; k++)
-            give(in, inputs[k], w * in->switch_weights[n->switch_slot + k], r);
+            give(in, inputs[k], w * in->switch_weights[n->switch_slot + k], r, leaving);
         break;
     case TDN_NODE_ADDITIVE:
-        give(in, inputs[0], w, r);
-        give(in, inputs[1], w * tdn__clamp01(tdn__graph_value(in, n->value)), r);
+        give(in, inputs[0], w, r, leaving);
+        give(in, inputs[1], w * tdn__clamp01(tdn__graph_value(in, n->value)), r, leaving);
         break;
     case TDN_NODE_TIME_SCALE:
         x = tdn__graph_value(in, n->value);
-        give(in, inputs[0], w, r * (x > 0.0f && x < INFINITY ? x : 0.0f));
+        give(in, inputs[0], w, r * (x > 0.0f && x < INFINITY ? x : 0.0f), leaving);
         break;
     case TDN_NODE_STATE_MACHINE: {
         int frozen[TDN_MAX_STATES];
         tdn__graph_machine_weights(in, n->machine, share, frozen);
+        int top = tdn__graph_machine_top(in, n->machine);
         for (int k = 0; k < n->input_count; k++)
-            give(in, inputs[k], w * share[k], frozen[k] ? 0.0f : r);
+            give(in, inputs[k], w * share[k], frozen[k] ? 0.0f : r, leaving || k != top);
         break;
     }
     case TDN_NODE_BLEND_SPACE: {
@@ -121,7 +123,7 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
         blend_space_point(in, n, point);
         tdn_blend_space_weights(n->space, point, share); /* a NaN point: all on sample 0 */
         for (int k = 0; k < n->input_count; k++)
-            give(in, inputs[k], w * share[k], r);
+            give(in, inputs[k], w * share[k], r, leaving);
         break;
     }
     default:
@@ -135,6 +137,7 @@ void tdn__graph_weights(tdn_graph_instance *instance)
     for (int i = 0; i < g->node_count; i++) {
         instance->node_weight[i] = 0.0f;
         instance->node_rate[i] = 1.0f;
+        instance->node_leaving[i] = 0;
     }
     for (int l = 0; l < g->layer_count; l++)
         instance->node_weight[g->layers[l].root] = 1.0f;
@@ -143,6 +146,6 @@ void tdn__graph_weights(tdn_graph_instance *instance)
         float w = instance->node_weight[i];
         if (w > 0.0f && g->layers[g->nodes[i].layer].root != i)
             instance->node_rate[i] /= w; /* from the weighted sum to the average */
-        distribute(instance, &g->nodes[i], w, instance->node_rate[i]);
+        distribute(instance, &g->nodes[i], w, instance->node_rate[i], instance->node_leaving[i]);
     }
 }

@@ -242,7 +242,8 @@ static tdn_result read_playback(tdn_io__graph_build *b, tdn_node_desc *d, const 
     return r;
 }
 
-static const char *const clip_keys[] = { "type", "clip", "rate", "wrap", "start", "mirror", "sync", NULL };
+static const char *const clip_keys[] = { "type", "clip", "rate", "wrap", "start", "mirror", "sync", "lead_in",
+                                         "lead_out", NULL };
 static const char *const blend2_keys[] = { "type", "inputs", "weight", NULL };
 static const char *const blendn_keys[] = { "type", "inputs", "weights", NULL };
 static const char *const switch_keys[] = { "type", "inputs", "select", "fade", NULL };
@@ -373,6 +374,10 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
             r = tdn_io__json_string(json, "clip", path, 1, &clip, err);
         if (r == TDN_OK)
             r = read_playback(b, d, json, path, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_float(json, "lead_in", path, 0.0f, &d->lead_in, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_float(json, "lead_out", path, 0.0f, &d->lead_out, err);
         if (r == TDN_OK) {
             tdn_io__path where;
             tdn_io__json_join(where, path, "clip");
