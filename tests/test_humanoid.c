@@ -4,7 +4,9 @@
  * and turn angle against speed x cycle, feet still while in contact (foot skate, reported in
  * mm per sample and cm/s as in DESIGN section 7), at ground height, events on contact
  * onsets, alternating feet, flight and double support, bone lengths kept, knees forward,
- * left/right mirror images half a cycle apart; bad descriptions and failing allocations. */
+ * left/right mirror images half a cycle apart; the upper-body clips (actions and hit reactions
+ * start and end at the idle pose, aim and hand poses move only their joints, each does what its
+ * name says in model space); bad descriptions and failing allocations. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,7 +113,7 @@ static void test_skeleton_layout(void)
     CHECK_EQ_INT(tdn_asset_skin_count(asset), 0);
     CHECK_EQ_INT(tdn_asset_mesh_count(asset), 0);
     CHECK_EQ_INT(tdn_asset_chosen_skin(asset), -1);
-    CHECK_EQ_INT(tdn_asset_clip_count(asset), 8);
+    CHECK_EQ_INT(tdn_asset_clip_count(asset), 8 + 15);
     for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
         CHECK_EQ_INT(tdn_asset_joint(asset, i), i);
         CHECK_EQ_INT(tdn_asset_joint_parent(asset, i), tdn_skeleton_parent(skel, i));
@@ -553,6 +555,221 @@ static void test_mirror_clips(void)
     tdn_asset_destroy(asset);
 }
 
+/* ---- the upper-body clips ---- */
+
+typedef struct upper_spec {
+    const char *name;
+    double duration;
+    int channels;
+    int kind; /* 0 action, 1 aim, 2 hit, 3 hand */
+} upper_spec;
+
+static const upper_spec UPPER[15] = {
+    { "wave", 2.0, 16, 0 },       { "point", 1.2, 16, 0 },     { "reload", 1.5, 16, 0 },
+    { "aim_center", 1.0, 16, 1 }, { "aim_up", 1.0, 16, 1 },    { "aim_down", 1.0, 16, 1 },
+    { "aim_left", 1.0, 16, 1 },   { "aim_right", 1.0, 16, 1 }, { "hit_front", 0.7, 16, 2 },
+    { "hit_back", 0.7, 16, 2 },   { "hit_left", 0.7, 16, 2 },  { "hit_right", 0.7, 16, 2 },
+    { "hand_open", 1.0, 38, 3 },  { "hand_fist", 1.0, 38, 3 }, { "hand_point", 1.0, 38, 3 },
+};
+
+/* Which part a joint is: 0 root/pelvis/legs, 1 spine, neck, head (jaw and eyes excluded),
+ * 2 clavicle..hand, 3 fingers (thumb, metacarpals, phalanges), 4 jaw and eyes. */
+static int part_of(const char *name)
+{
+    if (strncmp(name, "spine_", 6) == 0 || strncmp(name, "neck_", 5) == 0 || strcmp(name, "head") == 0)
+        return 1;
+    if (strncmp(name, "clavicle_", 9) == 0 || strncmp(name, "upperarm_", 9) == 0 ||
+        strncmp(name, "lowerarm_", 9) == 0 || strncmp(name, "hand_", 5) == 0)
+        return 2;
+    if (strncmp(name, "thumb_", 6) == 0 || strncmp(name, "index_", 6) == 0 || strncmp(name, "middle_", 7) == 0 ||
+        strncmp(name, "ring_", 5) == 0 || strncmp(name, "pinky_", 6) == 0)
+        return 3;
+    if (strcmp(name, "jaw") == 0 || strncmp(name, "eye_", 4) == 0)
+        return 4;
+    return 0;
+}
+
+/* Largest rotation angle of any joint of `part` (-1: any) between two poses. */
+static double largest_angle(const tdn_skeleton *skel, const tdn_pose *a, const tdn_pose *b, int part)
+{
+    double worst = 0.0;
+    for (int j = 0; j < tdn_skeleton_joint_count(skel); j++)
+        if (part < 0 || part_of(tdn_skeleton_joint_name(skel, j)) == part)
+            worst = fmax(worst, check_quat_angle(tdn_pose_get(a, j).r, tdn_pose_get(b, j).r));
+    return worst;
+}
+
+/* A model-space direction (a column of the rotation). */
+static tdn_vec3 axis_of(const sampler *s, int j, int column)
+{
+    const float *m = &s->model[j].m[column * 4];
+    return tdn_vec3_make(m[0], m[1], m[2]);
+}
+
+static void test_upper_clips(void)
+{
+    tdn_asset *asset = create_ok(NULL);
+    if (!asset)
+        return;
+    const tdn_skeleton *skel = tdn_asset_skeleton(asset);
+    const int n = tdn_skeleton_joint_count(skel);
+    /* The idle pose at t = 0: the pose actions and hit reactions start and end in. */
+    sampler idle = sampler_make(asset, "idle");
+    sample(&idle, 0.0);
+    double worst_ends = 0.0, worst_hit_return = 0.0, moved[15];
+    for (int c = 0; c < 15; c++) {
+        const upper_spec *u = &UPPER[c];
+        const int index = 8 + c;
+        if (!CHECK(strcmp(tdn_keyed_clip_name(tdn_asset_clip(asset, index)), u->name) == 0))
+            continue;
+        CHECK_EQ_INT(tdn_asset_clip_channel_count(asset, index), u->channels);
+        sampler s = sampler_make(asset, u->name);
+        CHECK_EQ_INT(tdn_keyed_clip_track_count(s.clip), u->channels);
+        CHECK_NEAR(tdn_keyed_clip_duration(s.clip), u->duration, 1e-6);
+        CHECK_EQ_INT(tdn_keyed_clip_event_count(s.clip), 0);
+        tdn_pose first;
+        tdn_pose_create(&first, n, NULL);
+        sample(&s, 0.0);
+        tdn_pose_copy(&first, &s.pose);
+        /* Every sample: finite, unit, translations and scales at rest; the joints each kind
+         * moves, and only those (against the rest pose, or the idle pose for arms). */
+        int finite = 1, unit = 1, still = 1, only = 1;
+        double most = 0.0;
+        const int steps = (int)ceil(u->duration * 240.0);
+        for (int i = 0; i <= steps; i++) {
+            sample(&s, u->duration * i / steps);
+            for (int j = 0; j < n; j++) {
+                tdn_transform x = tdn_pose_get(&s.pose, j), r = tdn_skeleton_rest(skel, j);
+                const float *v = &x.t.x;
+                for (int k = 0; k < 10; k++)
+                    finite &= isfinite(v[k]) != 0;
+                unit &= fabs(sqrt((double)x.r.x * x.r.x + (double)x.r.y * x.r.y + (double)x.r.z * x.r.z +
+                                  (double)x.r.w * x.r.w) - 1.0) < 1e-5;
+                still &= memcmp(&x.t, &r.t, sizeof x.t) == 0 && memcmp(&x.s, &r.s, sizeof x.s) == 0;
+                const int part = part_of(tdn_skeleton_joint_name(skel, j));
+                const int allowed = u->kind == 3 ? part == 3 : part == 1 || part == 2;
+                if (!allowed)
+                    only &= check_quat_angle(x.r, r.r) == 0.0;
+            }
+            most = fmax(most, largest_angle(skel, &s.pose, &first, -1));
+        }
+        CHECK(finite);
+        CHECK(unit);
+        CHECK(still);
+        if (!CHECK(only))
+            fprintf(stderr, "  %s moves joints it should not\n", u->name);
+        moved[c] = most;
+        if (u->kind == 0 || u->kind == 2) {
+            /* Start and end at the idle pose's upper body (spine, neck, head, arms; the legs
+             * are not theirs), within float rounding. */
+            double ends = fmax(largest_angle(skel, &first, &idle.pose, 1), largest_angle(skel, &first, &idle.pose, 2));
+            sample(&s, u->duration);
+            ends = fmax(ends, fmax(largest_angle(skel, &s.pose, &idle.pose, 1), largest_angle(skel, &s.pose, &idle.pose, 2)));
+            worst_ends = fmax(worst_ends, ends);
+            if (!CHECK(ends < 1e-5))
+                fprintf(stderr, "  %s ends %.3g rad off the idle pose\n", u->name, ends);
+            CHECK(most > 20.0 * PI / 180.0); /* and does something in between */
+            if (u->kind == 2)
+                worst_hit_return = fmax(worst_hit_return, largest_angle(skel, &s.pose, &first, -1));
+        }
+        if (u->kind == 1 || u->kind == 3)
+            CHECK(most < 1e-6); /* held */
+        tdn_pose_destroy(&first);
+        sampler_free(&s);
+    }
+    printf("upper-body clips: actions and hit reactions end within %.3g rad of the idle pose, hits return within "
+           "%.3g rad; largest excursions: wave %.0f, point %.0f, reload %.0f, hits %.0f/%.0f/%.0f/%.0f degrees\n",
+           worst_ends, worst_hit_return, moved[0] * 180 / PI, moved[1] * 180 / PI, moved[2] * 180 / PI,
+           moved[8] * 180 / PI, moved[9] * 180 / PI, moved[10] * 180 / PI, moved[11] * 180 / PI);
+    CHECK(worst_hit_return < 1e-5);
+
+    /* What each does in model space. */
+    const int head = joint(asset, "head"), hand_r = joint(asset, "hand_r"), upperarm_r = joint(asset, "upperarm_r");
+    const int spine5 = joint(asset, "spine_05");
+    {
+        sampler s = sampler_make(asset, "wave");
+        sample(&s, 1.0);
+        CHECK(pos(&s, hand_r).y > pos(&s, head).y - 0.1f);     /* the hand up beside the head */
+        CHECK(pos(&s, hand_r).x < pos(&s, upperarm_r).x);     /* on the right side */
+        sampler_free(&s);
+        s = sampler_make(asset, "point");
+        sample(&s, 0.6);
+        CHECK(pos(&s, hand_r).z - pos(&s, upperarm_r).z > 0.45f); /* straight ahead */
+        CHECK(fabsf(pos(&s, hand_r).y - pos(&s, upperarm_r).y) < 0.15f);
+        sampler_free(&s);
+        s = sampler_make(asset, "reload");
+        sample(&s, 1.0);
+        const int hand_l = joint(asset, "hand_l");
+        CHECK(dist(pos(&s, hand_r), pos(&s, hand_l)) < dist(pos(&idle, hand_r), pos(&idle, hand_l)) - 0.3);
+        sampler_free(&s);
+    }
+    /* Hit reactions throw the head away from the blow at a quarter of the clip. */
+    {
+        const char *names[4] = { "hit_front", "hit_back", "hit_left", "hit_right" };
+        const tdn_vec3 away[4] = { { 0, 0, -1 }, { 0, 0, 1 }, { -1, 0, 0 }, { 1, 0, 0 } };
+        for (int k = 0; k < 4; k++) {
+            sampler s = sampler_make(asset, names[k]);
+            sample(&s, 0.25 * 0.7);
+            tdn_vec3 d = tdn_vec3_sub(pos(&s, head), pos(&idle, head));
+            if (!CHECK(tdn_vec3_dot(d, away[k]) > 0.05f))
+                fprintf(stderr, "  %s moves the head by (%.3f %.3f %.3f)\n", names[k], d.x, d.y, d.z);
+            sampler_free(&s);
+        }
+    }
+    /* Aim poses: the arms hold the same local pose, the spine and neck turn the chest and head:
+     * up and down pitch, left (+X) and right yaw, by 45 and 60 degrees in all. */
+    {
+        sampler c = sampler_make(asset, "aim_center");
+        sample(&c, 0.0);
+        const char *names[4] = { "aim_up", "aim_down", "aim_left", "aim_right" };
+        for (int k = 0; k < 4; k++) {
+            sampler s = sampler_make(asset, names[k]);
+            sample(&s, 0.5);
+            CHECK(largest_angle(skel, &s.pose, &c.pose, 2) < 1e-6); /* arms as in aim_center */
+            CHECK(largest_angle(skel, &s.pose, &c.pose, 1) > 5.0 * PI / 180.0);
+            tdn_vec3 f = axis_of(&s, head, 2), chest = axis_of(&s, spine5, 2);
+            if (k == 0)
+                CHECK(f.y > 0.6f && chest.y > 0.45f);
+            else if (k == 1)
+                CHECK(f.y < -0.6f && chest.y < -0.45f);
+            else
+                CHECK((k == 2 ? f.x : -f.x) > 0.8f && (k == 2 ? chest.x : -chest.x) > 0.7f);
+            sampler_free(&s);
+        }
+        sampler_free(&c);
+    }
+    /* Hand poses: fingers only, mirror images left and right; the fist curls every finger, the
+     * point all but the index, the open hand hardly any. */
+    {
+        const char *names[3] = { "hand_open", "hand_fist", "hand_point" };
+        const int tip = joint(asset, "index_03_l"), knuckle = joint(asset, "index_metacarpal_l");
+        const int ring_tip = joint(asset, "ring_03_l"), ring_knuckle = joint(asset, "ring_metacarpal_l");
+        const int hand_l = joint(asset, "hand_l");
+        double reach[3][2];
+        for (int k = 0; k < 3; k++) {
+            sampler s = sampler_make(asset, names[k]);
+            sample(&s, 0.0);
+            for (int j = 0; j < n; j++) {
+                char m[64];
+                mirror_name(tdn_skeleton_joint_name(skel, j), m, sizeof m);
+                tdn_vec3 a = pos(&s, j), b = pos(&s, tdn_skeleton_find(skel, m));
+                CHECK(dist(tdn_vec3_make(-a.x, a.y, a.z), b) < 1e-5);
+            }
+            reach[k][0] = dist(pos(&s, tip), pos(&s, hand_l)) / dist(pos(&s, knuckle), pos(&s, hand_l));
+            reach[k][1] = dist(pos(&s, ring_tip), pos(&s, hand_l)) / dist(pos(&s, ring_knuckle), pos(&s, hand_l));
+            sampler_free(&s);
+        }
+        printf("hand poses: index tip / knuckle distance from the wrist open %.2f fist %.2f point %.2f; ring "
+               "%.2f %.2f %.2f\n",
+               reach[0][0], reach[1][0], reach[2][0], reach[0][1], reach[1][1], reach[2][1]);
+        CHECK(reach[0][0] > 4.0 && reach[0][1] > 5.0);                 /* straight: 4.4 and 5.3 */
+        CHECK(reach[1][0] < 0.6 * reach[0][0] && reach[1][1] < 0.6 * reach[0][1]);
+        CHECK(reach[2][0] > 0.95 * reach[0][0] && reach[2][1] < 0.6 * reach[0][1]);
+    }
+    sampler_free(&idle);
+    tdn_asset_destroy(asset);
+}
+
 static void test_deterministic(void)
 {
     tdn_asset *a = create_ok(NULL), *b = create_ok(NULL);
@@ -661,6 +878,7 @@ int main(void)
     RUN(test_clips_dense);
     RUN(test_clips_varied);
     RUN(test_mirror_clips);
+    RUN(test_upper_clips);
     RUN(test_deterministic);
     RUN(test_bad_desc);
     RUN(test_failing_allocations);

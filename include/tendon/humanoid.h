@@ -1,8 +1,9 @@
 /* tendon io: a character of tendon's own (libtendon_io).
  *
- * tdn_humanoid_create generates a humanoid skeleton and a set of looping locomotion clips whose
- * properties are known exactly, so that examples, tests and graph documents have a character on
- * every fresh clone, with no asset files. The result is an ordinary tdn_asset (format
+ * tdn_humanoid_create generates a humanoid skeleton, a set of looping locomotion clips whose
+ * properties are known exactly, and upper-body actions, aim poses, hit reactions and hand
+ * poses, so that examples, tests and graph documents have a character on every fresh clone,
+ * with no asset files. The result is an ordinary tdn_asset (format
  * TDN_FORMAT_GENERATED, every joint listed, one keyed clip per motion, no skins or meshes yet):
  * everything that works on a loaded file works on it. Generation is deterministic (same desc,
  * same bits on the same build) and every value is finite, every rotation a unit quaternion.
@@ -52,9 +53,40 @@
  * it). The arms hang 75 degrees down from the T-pose. Animated: root and pelvis (translation
  * and rotation), spine_01..05, neck_01, upperarm, lowerarm, thigh, calf and foot of both sides
  * (rotation): 20 tracks; the other joints keep their rest transforms.
- * Every clip (idle included) has STEP float tracks "contact_l" and "contact_r" (1 while that
- * foot is in contact, else 0); locomotion and turn clips have events "foot_down_l" (at 0) and
- * "foot_down_r" (at half the cycle), the footfalls, usable as sync markers.
+ * These eight clips (idle included) have STEP float tracks "contact_l" and "contact_r" (1 while
+ * that foot is in contact, else 0); locomotion and turn clips have events "foot_down_l" (at 0)
+ * and "foot_down_r" (at half the cycle), the footfalls, usable as sync markers.
+ *
+ * Upper-body clips follow them, in this order (no root motion, no float tracks, no events;
+ * rotations only, every other joint at rest; meant for masked and additive layers):
+ *   wave            2 s    the right hand raised beside the head, the forearm waving 2.5 times
+ *   point           1.2 s  the right arm straight ahead at shoulder height, held 0.35-0.85 s
+ *   reload          1.5 s  the left hand forward holding a weapon, the right to the hip and up
+ *                          to the left hand, the head looking down at it
+ *   aim_center      1 s    held: both arms forward in a rifle stance, spine and neck at rest
+ *   aim_up          1 s    held: the same arms, the spine, neck and head pitched 45 degrees up (31.5 in the spine)
+ *   aim_down        1 s    held: pitched 45 degrees down
+ *   aim_left        1 s    held: turned 60 degrees to the left (+X; 48 in the spine, 12 in the neck)
+ *   aim_right       1 s    held: turned 60 degrees to the right
+ *   hit_front       0.7 s  struck from the front: torso and head thrown back, arms flinch
+ *   hit_back        0.7 s  struck from behind: thrown forward
+ *   hit_left        0.7 s  struck on the left: thrown to the right and turned, the left arm in
+ *   hit_right       0.7 s  struck on the right: the mirror image
+ *   hand_open       1 s    held: both hands' fingers relaxed, nearly straight
+ *   hand_fist       1 s    held: every finger curled, the thumb across
+ *   hand_point      1 s    held: the index straight, the other fingers curled
+ * Actions and hit reactions start and end exactly at the idle clip's upper-body pose at t = 0
+ * (arms hanging 75 degrees down, elbows bent 10 degrees, spine and neck at rest), easing in and
+ * out (actions over 0.3-0.5 s); a hit's jerk peaks at a quarter of the clip and returns with
+ * zero slope. Their keys are evenly spaced like the cycles' (the smallest even number of
+ * intervals at or above duration * sample_rate, at least 8); held poses have two equal keys, at
+ * 0 and 1 s. Actions, aim and hit clips have 16 rotation tracks: spine_01..05, neck_01, neck_02,
+ * head, and clavicle, upperarm, lowerarm, hand of both sides. The aim poses differ from
+ * aim_center only in the spine, neck and head: made additive against aim_center (a graph
+ * document's "additive": {"reference": "aim_center"}) they turn the chest and head of any pose
+ * by up to 45 degrees in pitch and 60 in yaw. Hand poses have 38 rotation tracks, the fingers
+ * and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to
+ * the fingers sets the hands' shape over anything else.
  * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip. */
 #ifndef TENDON_HUMANOID_H
 #define TENDON_HUMANOID_H

@@ -427,8 +427,9 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
         g->head_lead = 0.2f;
     }
     const int count = (int)(sizeof gaits / sizeof gaits[0]);
-    asset->clips = tdn_io__asset_alloc(asset, sizeof *asset->clips * (size_t)count);
-    asset->clip_channels = tdn_io__asset_alloc(asset, sizeof *asset->clip_channels * (size_t)count);
+    const int total = count + tdn_io__humanoid_upper_clip_count(); /* the upper-body clips follow */
+    asset->clips = tdn_io__asset_alloc(asset, sizeof *asset->clips * (size_t)total);
+    asset->clip_channels = tdn_io__asset_alloc(asset, sizeof *asset->clip_channels * (size_t)total);
     if (!asset->clips || !asset->clip_channels)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the clip list");
     for (int c = 0; c < count; c++) {
@@ -438,5 +439,5 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
         asset->clip_channels[c] = TRACK_COUNT;
         asset->clip_count = c + 1;
     }
-    return TDN_OK;
+    return tdn_io__humanoid_upper_clips(asset, p, err);
 }

@@ -1,5 +1,5 @@
-/* tendon io: the generated humanoid's pieces shared by humanoid_skeleton.c and
- * humanoid_clips.c (not installed). */
+/* tendon io: the generated humanoid's pieces shared by humanoid_skeleton.c, humanoid_clips.c and
+ * humanoid_upper_clips.c (not installed). */
 #ifndef TENDON_IO_HUMANOID_INTERNAL_H
 #define TENDON_IO_HUMANOID_INTERNAL_H
 
@@ -39,6 +39,11 @@ tdn_result tdn_io__humanoid_skeleton(tdn_asset *asset, float scale, tdn_error *e
 
 /* Generates the clips into asset (skeleton already built). */
 tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_params *params, tdn_error *err);
+
+/* Appends the upper-body clips (humanoid_upper_clips.c: actions, aim poses, hit reactions,
+ * hand poses) after the locomotion clips; asset->clips has room for them. */
+int tdn_io__humanoid_upper_clip_count(void);
+tdn_result tdn_io__humanoid_upper_clips(tdn_asset *asset, const tdn_io__humanoid_params *params, tdn_error *err);
 
 /* Key intervals of one cycle of `cycle` seconds at `rate` keys/s: the smallest even number at
  * or above cycle * rate (less 1e-5 of it, forgiving float rounding), at least 8. */
