@@ -127,9 +127,19 @@ static void weights_0_and_1_give_the_inputs(void)
     tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&out, N, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng);
     CHECK_EQ_INT(tdn_blend2(&a, &b, 0.0f, NULL, &out), TDN_OK);
-    CHECK(pose_near(&out, &a, 1e-6));
+    /* bit for bit: a masked-out joint keeps what the layer below made */
+    CHECK(memcmp(out.data, a.data, sizeof(float) * TDN_POSE_ROWS * (size_t)a.stride) == 0);
     CHECK_EQ_INT(tdn_blend2(&a, &b, 1.0f, NULL, &out), TDN_OK);
-    CHECK(pose_near(&out, &b, 1e-6));
+    CHECK(memcmp(out.data, b.data, sizeof(float) * TDN_POSE_ROWS * (size_t)b.stride) == 0);
+    float half[64] = { 0 };
+    for (int j = 0; j < N; j++)
+        half[j] = (float)(j % 2);
+    tdn_blend2(&a, &b, 1.0f, half, &out);
+    int exact = 1;
+    for (int r = 0; r < TDN_POSE_ROWS; r++)
+        for (int j = 0; j < N; j++)
+            exact &= tdn_pose_crow(&out, r)[j] == tdn_pose_crow(j % 2 ? &b : &a, r)[j];
+    CHECK(exact);
     /* weights outside [0, 1] clamp */
     tdn_blend2(&a, &b, -3.0f, NULL, &out);
     CHECK(pose_near(&out, &a, 1e-6));

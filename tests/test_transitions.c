@@ -29,8 +29,7 @@
  *    change inside the transition matches the ease curve's steepest step through nlerp,
  *    worked out in double (6.99, 10.38, 11.82 deg/frame at 0.2 s: measured 6.95, 10.32, 11.76).
  * 2. Masked layers: joints outside an upper-body mask equal the graph without the layer
- *    (translations and scales bit for bit; rotations too once a known tdn_blend2 issue is
- *    fixed, see STRICT_MASKED_ROTATIONS), while the machine below transitions (smooth and inertialized) and the layer's
+ *    bit for bit, while the machine below transitions (smooth and inertialized) and the layer's
  *    weight moves.
  * 3. Root motion through graphs: laps of walk_forward (walk_speed x walk_cycle = 1.4 m each),
  *    a blend of walk_forward and strafe_left, a fade from walk to run (a sum worked by hand),
@@ -385,13 +384,6 @@ static void pop_of_interruptions(void)
 
 /* ---- 2. masked layers ---- */
 
-/* Known library issue (reported, not fixed here): tdn_blend2 renormalizes every rotation,
- * the lanes at weight 0 included, and float normalization is not idempotent (a unit
- * quaternion whose |q|^2 rounds to 1 - 2^-24 comes back up to 2 ulps away), so an override
- * layer changes the last bits of masked-out joints' rotations (and tdn_blend2(a, b, 0, ...)
- * is not exactly a). Translations and scales are exact. Set to 1 once weight-0 lanes are left
- * alone: every joint outside the mask is then asserted bit-identical. */
-#define STRICT_MASKED_ROTATIONS 0
 
 static int same_bits(const tdn_pose *a, const tdn_pose *b, int joint)
 {
@@ -518,10 +510,7 @@ static void masked_layer_leaves_the_rest_bit_identical(void)
            outside, J, identical ? "yes" : "no", joint_frames - rotations_off, joint_frames, worst_rotation);
     CHECK_EQ_INT(outside, 2 + 2 * 4); /* root, pelvis, and thigh, calf, foot, toe per side */
     CHECK(identical);
-    if (STRICT_MASKED_ROTATIONS)
-        CHECK_EQ_INT(rotations_off, 0);
-    else
-        CHECK(worst_rotation < 1e-6); /* a float renormalization: a few ulps */
+    CHECK_EQ_INT(rotations_off, 0);
     CHECK(layer_shows);
     CHECK_EQ_INT(states_seen, 7); /* walk, run and strafe all played */
     CHECK(inertialized);          /* run -> walk was taken */

@@ -427,6 +427,15 @@ tdn_result tdn_blend(const tdn_blend_job *job)
     return TDN_OK;
 }
 
+/* Rotations at weight 0 and 1 are a's and b's bits: renormalizing a unit quaternion can move
+ * its last bit, and a masked-out joint must stay what the layer below made. */
+TDN__KERNEL void exact_ends(float *restrict o, const float *restrict pa, const float *restrict pb,
+                            const float *restrict wb, int n)
+{
+    for (int k = 0; k < n; k++)
+        o[k] = tdn__select(wb[k] == 0.0f, pa[k], tdn__select(wb[k] == 1.0f, pb[k], o[k]));
+}
+
 tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out)
 {
     if (!pose_ok(out, NULL) || !pose_ok(a, out) || !pose_ok(b, out))
@@ -446,6 +455,8 @@ tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float
         memset(ck.w[3], 0, sizeof(float) * (size_t)n);
         blend_group(pair, 2, 0, NULL, &ck, &t, c, n);
         finish_rotation(NULL, &ck, &t, c, n);
+        for (int r = TDN_RX; r <= TDN_RW; r++)
+            exact_ends(t.row[r], row_at(a, r, c), row_at(b, r, c), ck.w[1], n);
         target_flush(&t, out, c, n);
     }
     return TDN_OK;
