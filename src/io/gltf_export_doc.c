@@ -354,9 +354,10 @@ enum { TRACK_REST, TRACK_CONSTANT, TRACK_MOVING };
 static int classify(const tdn_baked_clip *clip, const tdn_skeleton *skeleton, int j, int p, const float *values)
 {
     const int width = prop_width[p];
-    for (int f = 1; f < clip->frame_count; f++)
-        if (memcmp(values, values + (size_t)f * (size_t)width, sizeof(float) * (size_t)width) != 0)
-            return TRACK_MOVING;
+    for (int f = 1; f < clip->frame_count; f++) /* by value: -0 and 0 are one place */
+        for (int i = 0; i < width; i++)
+            if (values[i] != values[(size_t)f * (size_t)width + (size_t)i])
+                return TRACK_MOVING;
     const tdn_transform rest = tdn_skeleton_rest(skeleton, j);
     const float *v = values;
     if (p == PROP_T)
