@@ -18,7 +18,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--out BAKED.glb]\n"
-          "                  [--trace TRACE.json] [--trace-rotations] [--no-root-motion]\n"
+          "                  [--trace TRACE.json] [--trace-rotations]\n"
           "  GRAPH.json        a graph document (docs/graph-format.md)\n"
           "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
           "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
@@ -30,8 +30,8 @@ static void usage(FILE *out)
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
           "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
           "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
-          "                    reports root motion, the integrated root transform is applied to joint 0\n"
-          "  --no-root-motion  bake the poses as evaluated (for a graph that keeps root motion in the pose)\n"
+          "                    extracts root motion (\"root_motion\" with \"extract\": true, its default),\n"
+          "                    the integrated root transform is put back on the root-motion joint\n"
           "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
           "                    flat lists, state machines, root motion, events; then every transition with\n"
           "                    its pop metric (DESIGN section 7)\n"
@@ -47,7 +47,7 @@ static void usage(FILE *out)
 typedef struct run_args {
     const char *graph, *params, *out, *trace;
     float seconds, fps;
-    int rotations, no_root_motion;
+    int rotations;
 } run_args;
 
 static int parse(int argc, char **argv, run_args *a)
@@ -89,8 +89,6 @@ static int parse(int argc, char **argv, run_args *a)
             a->trace = argv[++i];
         } else if (strcmp(arg, "--trace-rotations") == 0) {
             a->rotations = 1;
-        } else if (strcmp(arg, "--no-root-motion") == 0) {
-            a->no_root_motion = 1;
         } else if (strcmp(arg, "--render") == 0) {
             fprintf(stderr, "tendon run: --render is not built yet\n");
             return CLI_BAD_INPUT;
@@ -136,6 +134,125 @@ static void clip_name(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+
+/* ---- what the graph document declares that the graph API does not report: whether root
+ * motion is extracted (and of which joint), and each transition's mode and duration. The
+ * document was checked by tdn_graph_document_load; this reads those few fields again. ---- */
+
+typedef struct doc_extras {
+    cJSON *json;
+    int extract;                   /* the graph extracts root motion */
+    tdn_root_motion_desc root_motion;
+} doc_extras;
+
+static cJSON *read_json(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t size = 0, capacity = 0;
+    for (;;) {
+        if (size + 4096 + 1 > capacity) {
+            capacity = 2 * capacity + 8192;
+            char *bigger = realloc(text, capacity);
+            if (!bigger)
+                break;
+            text = bigger;
+        }
+        size_t n = fread(text + size, 1, capacity - size - 1, f);
+        size += n;
+        if (n == 0)
+            break;
+    }
+    fclose(f);
+    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
+    free(text);
+    return json;
+}
+
+static void read_extras(const char *path, const tdn_skeleton *skel, doc_extras *x)
+{
+    memset(x, 0, sizeof *x);
+    x->json = read_json(path);
+    const cJSON *rm = cJSON_GetObjectItemCaseSensitive(x->json, "root_motion");
+    if (!cJSON_IsObject(rm))
+        return;
+    const cJSON *extract = cJSON_GetObjectItemCaseSensitive(rm, "extract");
+    x->extract = !cJSON_IsFalse(extract); /* the format's default: extract */
+    const cJSON *joint = cJSON_GetObjectItemCaseSensitive(rm, "joint");
+    if (cJSON_IsString(joint))
+        x->root_motion.joint = tdn_skeleton_find(skel, joint->valuestring);
+    else if (cJSON_IsNumber(joint))
+        x->root_motion.joint = joint->valueint;
+    if (x->root_motion.joint < 0 || x->root_motion.joint >= tdn_skeleton_joint_count(skel))
+        x->root_motion.joint = 0;
+    const cJSON *rotation = cJSON_GetObjectItemCaseSensitive(rm, "rotation");
+    if (cJSON_IsString(rotation))
+        x->root_motion.rotation = strcmp(rotation->valuestring, "full") == 0   ? TDN_ROOT_FULL_ROTATION
+                                  : strcmp(rotation->valuestring, "none") == 0 ? TDN_ROOT_NO_ROTATION
+                                                                               : TDN_ROOT_YAW;
+    x->root_motion.keep_vertical = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rm, "keep_vertical"));
+}
+
+/* The JSON of a node from its name: a key of "nodes", or the JSON path the loader names
+ * unnamed nodes by ("layers[0].root", "nodes.loco.states[1].node"). A node given as a string
+ * is followed to the named node. NULL when not found. */
+static const cJSON *node_json(const cJSON *doc, const char *name)
+{
+    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
+    const cJSON *at = cJSON_GetObjectItemCaseSensitive(nodes, name);
+    if (!at) {
+        at = doc;
+        char key[256];
+        for (const char *p = name; at && *p;) {
+            size_t n = strcspn(p, ".[");
+            if (n >= sizeof key)
+                return NULL;
+            if (n > 0) {
+                memcpy(key, p, n);
+                key[n] = '\0';
+                at = cJSON_GetObjectItemCaseSensitive(at, key);
+                p += n;
+            }
+            while (at && *p == '[') {
+                char *end;
+                long i = strtol(p + 1, &end, 10);
+                if (*end != ']')
+                    return NULL;
+                at = cJSON_GetArrayItem(at, (int)i);
+                p = end + 1;
+            }
+            if (*p == '.')
+                p++;
+        }
+    }
+    for (int hops = 0; cJSON_IsString(at) && hops < 64; hops++)
+        at = cJSON_GetObjectItemCaseSensitive(nodes, at->valuestring);
+    return cJSON_IsObject(at) ? at : NULL;
+}
+
+/* A transition's declared mode and duration in frames (0: none, or normalized). */
+static void declared(const cJSON *doc, const tdn_graph *g, int machine, int index, float fps, const char **mode,
+                     int *frames)
+{
+    static const char *const modes[] = { "smooth", "frozen", "cut", "inertialize" };
+    *mode = NULL;
+    *frames = 0;
+    const cJSON *m = doc ? node_json(doc, tdn_graph_node_name(g, machine)) : NULL;
+    const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "transitions"), index);
+    if (!cJSON_IsObject(t))
+        return;
+    const cJSON *mj = cJSON_GetObjectItemCaseSensitive(t, "mode");
+    *mode = modes[0];
+    for (int k = 0; k < 4; k++)
+        if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
+            *mode = modes[k];
+    const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
+    if (cJSON_IsNumber(d) && d->valuedouble > 0.0)
+        *frames = (int)lround(d->valuedouble * fps);
+}
+
 static int is_identity(const tdn_root_motion *m)
 {
     return m->translation.x == 0.0f && m->translation.y == 0.0f && m->translation.z == 0.0f && m->rotation.x == 0.0f &&
@@ -154,6 +271,7 @@ typedef struct run_state {
     int trace_open;
     tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
     tdn_quat *facings;
+    doc_extras extras;
 } run_state;
 
 static void release(run_state *s)
@@ -170,17 +288,20 @@ static void release(run_state *s)
     timeline_destroy(s->tl);
     tdn_graph_instance_destroy(s->instance);
     tdn_graph_document_destroy(s->doc);
+    cJSON_Delete(s->extras.json);
 }
 
 static int bake(const run_args *a, run_state *s, int frame_count, int apply_root)
 {
     const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    if (apply_root && tdn_skeleton_joint_count(skel) > 0) {
+    const int joint = s->extras.root_motion.joint;
+    if (apply_root && joint < tdn_skeleton_joint_count(skel)) {
+        /* in the joint's parent frame, which is the character's frame root motion is in */
         for (int f = 0; f < frame_count; f++) {
             tdn_transform world = { s->positions[f], s->facings[f], { 1.0f, 1.0f, 1.0f } };
-            tdn_transform root = tdn_pose_get(&s->frames[f], 0);
+            tdn_transform root = tdn_pose_get(&s->frames[f], joint);
             tdn_transform placed = tdn_transform_mul(&world, &root);
-            tdn_pose_set(&s->frames[f], 0, &placed);
+            tdn_pose_set(&s->frames[f], joint, &placed);
         }
     }
     char name[256];
@@ -220,7 +341,7 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
         printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
                x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : "?",
                x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : "?", x->start_frame / (double)a->fps,
-               (x->end_frame - x->start_frame) / (double)a->fps, trace_transition_mode(x),
+               (x->end_frame - x->start_frame + 1) / (double)a->fps, trace_transition_mode(x),
                x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
         if (worst < 0 || x->pop > t[worst].pop)
             worst = k;
@@ -235,8 +356,10 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     if (a->trace)
         printf("trace: %s\n", a->trace);
     if (a->out)
-        printf("baked: %s (%d frames at %.6g fps%s)\n", a->out, frame_count, (double)a->fps,
-               apply_root ? ", root motion applied to joint 0" : "");
+        printf("baked: %s (%d frames at %.6g fps%s%s%s)\n", a->out, frame_count, (double)a->fps,
+               apply_root ? ", the integrated root motion put back on joint " : "",
+               apply_root ? tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->extras.root_motion.joint) : "",
+               apply_root ? " (the graph extracts it)" : "");
 }
 
 int cmd_run(int argc, char **argv)
@@ -255,6 +378,7 @@ int cmd_run(int argc, char **argv)
     const int joints = tdn_skeleton_joint_count(skel);
     const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
     char why[2048] = "";
+    read_extras(a.graph, skel, &s.extras);
     if (tdn_graph_instance_create(g, NULL, &s.instance) != TDN_OK || tdn_pose_create(&s.pose, joints, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
@@ -353,7 +477,16 @@ int cmd_run(int argc, char **argv)
             mirror_ok = tdn_mirror_table_from_names(skel, mirror, NULL) == TDN_OK;
         for (int c = 0; clips && c < tdn_graph_document_clip_count(s.doc); c++)
             clips[c] = tdn_graph_document_clip(s.doc, c);
-        if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL, a.fps)) {
+        pop_transition *t = NULL;
+        int count = pop_recorder_transitions(s.pop, (const pop_transition **)&t);
+        for (int k = 0; k < count; k++) {
+            const char *mode;
+            int frames;
+            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &frames);
+            pop_recorder_declare(s.pop, k, frames, mode);
+        }
+        if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL,
+                                           s.extras.extract ? &s.extras.root_motion : NULL, a.fps)) {
             fprintf(stderr, "tendon run: out of memory computing the pop metric\n");
             code = CLI_FAILURE;
         }
@@ -374,7 +507,7 @@ int cmd_run(int argc, char **argv)
         s.trace_open = 0;
         remove(a.trace); /* no half-written trace */
     }
-    const int apply_root = any_motion && !a.no_root_motion;
+    const int apply_root = s.extras.extract;
     if (code == CLI_OK && a.out)
         code = bake(&a, &s, frame_count, apply_root);
     if (code == CLI_OK)

@@ -119,7 +119,7 @@ static void close_open(pop_recorder *r, int machine, int end_frame, int finished
     if (k < 0)
         return;
     pop_transition *t = &r->transitions[k];
-    t->end_frame = end_frame > t->start_frame ? end_frame : t->start_frame + 1;
+    t->end_frame = end_frame > t->start_frame ? end_frame : t->start_frame;
     t->finished = finished;
     t->interrupted = !finished;
     r->open[machine] = -1;
@@ -168,7 +168,7 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
         if (ev->node < 0 || ev->node >= nodes)
             continue;
         if (ev->type == TDN_EVENT_TRANSITION_STARTED) {
-            close_open(r, ev->node, f, 0); /* interrupted */
+            close_open(r, ev->node, f - 1, 0); /* interrupted: its last frame was the one before */
             void *p = r->transitions;
             if (!grow(&p, &r->transition_capacity, r->transition_count + 1, sizeof(pop_transition)))
                 return 0;
@@ -183,15 +183,14 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
                 t->from = status.previous_state;
                 t->to = status.state;
             }
-            t->start_frame = f > 0 ? f - 1 : 0;
-            t->end_frame = f;
+            t->start_frame = t->end_frame = f;
             t->from_node = t->to_node = t->from_clip = t->to_clip = t->peak_frame = t->peak_joint = -1;
             r->open[ev->node] = r->transition_count++;
         } else if (ev->type == TDN_EVENT_TRANSITION_FINISHED) {
             int k = r->open[ev->node];
             if (k >= 0 && r->transitions[k].index == ev->index) {
-                /* finished in the update it started in: nothing of the fade ever showed */
-                r->transitions[k].cut = r->transitions[k].start_frame == (f > 0 ? f - 1 : 0);
+                /* finished in the update it started in: nothing of a fade ever showed */
+                r->transitions[k].cut = r->transitions[k].start_frame == f;
                 close_open(r, ev->node, f, 1);
             }
         }
@@ -200,7 +199,14 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
     return 1;
 }
 
-double pop_clip_change(const tdn_clip *clip, float fps, tdn_pose *a, tdn_pose *b)
+static void sample(const tdn_clip *clip, const tdn_root_track *track, float time, tdn_pose *pose)
+{
+    tdn_clip_sample(clip, time, pose);
+    if (track)
+        tdn_root_motion_remove(track, pose);
+}
+
+double pop_clip_change(const tdn_clip *clip, const tdn_root_track *track, float fps, tdn_pose *a, tdn_pose *b)
 {
     const int joints = tdn_clip_joint_count(clip);
     float *base = malloc(sizeof(float) * 8 * (size_t)(joints ? joints : 1));
@@ -208,13 +214,13 @@ double pop_clip_change(const tdn_clip *clip, float fps, tdn_pose *a, tdn_pose *b
         return 0.0;
     float *qa = base, *qb = base + 4 * joints;
     double duration = tdn_clip_duration(clip), best = 0.0;
-    tdn_clip_sample(clip, 0.0f, a);
+    sample(clip, track, 0.0f, a);
     pop_pose_rotations(a, qa);
     for (int k = 1;; k++) {
         double t = k / (double)fps;
         if (t > duration)
             t = duration;
-        tdn_clip_sample(clip, (float)t, b);
+        sample(clip, track, (float)t, b);
         pop_pose_rotations(b, qb);
         double d = pop_largest_difference(qa, qb, joints, NULL);
         if (d > best)
@@ -257,7 +263,16 @@ static int pick_node(const pop_recorder *r, int a, int b, int sign, int fallback
     return best;
 }
 
-int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_count, const int *mirror, float fps)
+void pop_recorder_declare(pop_recorder *r, int k, int frames, const char *mode)
+{
+    if (k >= 0 && k < r->transition_count) {
+        r->transitions[k].declared_frames = frames > 0 ? frames : 0;
+        r->transitions[k].mode = mode;
+    }
+}
+
+int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_count, const int *mirror,
+                        const tdn_root_motion_desc *extract, float fps)
 {
     if (r->frames == 0)
         return 1;
@@ -270,9 +285,10 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
         if (!r->transitions[k].finished && r->transitions[k].end_frame >= last)
             r->transitions[k].interrupted = 0;
     double *clip_change = malloc(sizeof(double) * (size_t)(clip_count + 1));
+    tdn_root_track **tracks = calloc((size_t)clip_count + 1, sizeof *tracks);
     float *qa = malloc(sizeof(float) * 8 * (size_t)(joints + 1));
     tdn_pose a = { 0 }, b = { 0 };
-    int ok = clip_change && qa && tdn_pose_create(&a, joints, NULL) == TDN_OK &&
+    int ok = clip_change && tracks && qa && tdn_pose_create(&a, joints, NULL) == TDN_OK &&
              tdn_pose_create(&b, joints, NULL) == TDN_OK;
     for (int c = 0; ok && c < clip_count; c++)
         clip_change[c] = -1.0; /* not computed yet */
@@ -296,9 +312,10 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
                 t->peak_joint = joint;
             }
         }
-        int show = t->start_frame + 1 <= last ? t->start_frame + 1 : last;
-        int src = pick_node(r, t->start_frame, t->end_frame, -1, t->start_frame);
-        int dst = pick_node(r, t->start_frame, t->end_frame, +1, t->end_frame);
+        int show = t->start_frame;
+        int before = t->start_frame > 0 ? t->start_frame - 1 : 0; /* the source alone */
+        int src = pick_node(r, before, t->end_frame, -1, before);
+        int dst = pick_node(r, before, t->end_frame, +1, t->end_frame);
         t->from_node = src >= 0 ? r->clip_nodes[src] : -1;
         t->to_node = dst >= 0 ? r->clip_nodes[dst] : -1;
         t->from_clip = src >= 0 ? r->node_clip[t->from_node] : -1;
@@ -313,12 +330,16 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
             if (clip < 0 || clip >= clip_count || !clips[clip] || tdn_clip_joint_count(clips[clip]) != joints ||
                 tdn_clip_is_additive(clips[clip]))
                 continue;
-            if (clip_change[clip] < 0.0)
-                clip_change[clip] = pop_clip_change(clips[clip], fps, &a, &b);
+            if (clip_change[clip] < 0.0) {
+                /* no track (an error building it) leaves the clip's root motion in */
+                if (extract)
+                    tdn_root_track_create(clips[clip], extract, &tracks[clip], NULL);
+                clip_change[clip] = pop_clip_change(clips[clip], tracks[clip], fps, &a, &b);
+            }
             if (clip_change[clip] > t->clip_change)
                 t->clip_change = clip_change[clip];
             float time = r->times[(size_t)show * (size_t)r->clip_node_count + (size_t)pick[s]];
-            tdn_clip_sample(clips[clip], time, &a);
+            sample(clips[clip], tracks[clip], time, &a);
             if (mirror && r->node_mirror[node])
                 tdn_pose_mirror(&a, mirror, &a);
             pop_pose_rotations(&a, q[s]);
@@ -326,7 +347,7 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
         }
         if (sampled == 2)
             t->switch_difference = pop_largest_difference(q[0], q[1], joints, NULL);
-        t->frames = t->cut ? 1 : t->end_frame - t->start_frame;
+        t->frames = t->declared_frames > 0 ? t->declared_frames : t->end_frame - t->start_frame + 1;
         if (t->frames < 1)
             t->frames = 1;
         t->bound = t->clip_change + t->switch_difference / t->frames;
@@ -334,6 +355,9 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
     }
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);
+    for (int c = 0; tracks && c < clip_count; c++)
+        tdn_root_track_destroy(tracks[c]);
+    free(tracks);
     free(clip_change);
     free(qa);
     return ok;

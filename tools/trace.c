@@ -153,7 +153,7 @@ const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size
     return buffer;
 }
 
-const char *trace_transition_mode(const pop_transition *t) { return t->cut ? "cut" : "fade"; }
+const char *trace_transition_mode(const pop_transition *t) { return t->mode ? t->mode : t->cut ? "cut" : "smooth"; }
 
 static const char *param_type_name(tdn_param_type t)
 {
@@ -426,9 +426,11 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
         tw_string(w, "to", x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : NULL);
         tw_double(w, "start", x->start_frame * dt);
         tw_double(w, "end", x->end_frame * dt);
+        tw_double(w, "duration", (x->end_frame - x->start_frame + 1) * dt);
         tw_int(w, "start_frame", x->start_frame);
         tw_int(w, "end_frame", x->end_frame);
         tw_string(w, "mode", trace_transition_mode(x));
+        tw_bool(w, "completed_at_once", x->cut);
         tw_bool(w, "finished", x->finished);
         tw_bool(w, "interrupted", x->interrupted);
         tw_begin_object(w, "pop");

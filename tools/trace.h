@@ -65,7 +65,8 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *tr
 
 /* A node's name for the trace and the summary: its name, or "#INDEX" when it has none. */
 const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size_t size);
-/* "cut" or "fade". */
+/* The mode the document declares ("smooth", "frozen", "cut", "inertialize"); when unknown,
+ * "cut" for a transition that completed in the update it started in, else "smooth". */
 const char *trace_transition_mode(const pop_transition *t);
 
 #endif
