@@ -9,6 +9,8 @@
 #include "counting_allocator.h"
 #include "test_data.h"
 #include "tendon/graph_io.h"
+#include "tendon/gltf_export.h"
+#include "tendon/humanoid.h"
 
 #ifndef TENDON_SOURCE_DIR
 #define TENDON_SOURCE_DIR "."
@@ -391,6 +393,71 @@ static void hints_name_the_path_and_the_nearest_name(void)
     CHECK_EQ_INT(live_blocks, 0);
 }
 
+/* A clip from another file with the character's joints: the humanoid's walk baked at 30/s into
+ * a .glb, then played by a document whose character is the generated humanoid. It samples as
+ * the humanoid's own walk does at its frames (the bake's keys). A file of other joints is
+ * refused naming the clip's "file". */
+static void clips_from_other_files(void)
+{
+    tdn_asset *humanoid = NULL;
+    CHECK(tdn_humanoid_create(NULL, &humanoid, NULL) == TDN_OK);
+    const tdn_skeleton *s = tdn_asset_skeleton(humanoid);
+    const tdn_keyed_clip *walk = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward"));
+    enum { FRAMES = 31 };
+    tdn_pose frames[FRAMES];
+    for (int f = 0; f < FRAMES; f++) {
+        tdn_pose_create(&frames[f], tdn_skeleton_joint_count(s), NULL);
+        tdn_keyed_clip_sample(walk, (float)f / 30.0f, &frames[f], NULL);
+    }
+    tdn_baked_clip baked = { "baked_walk", FRAMES, 30.0f, frames };
+    tdn_gltf_export_desc ed = { .skeleton = s, .clips = &baked, .clip_count = 1, .binary = 1 };
+    CHECK(tdn_gltf_export("graph_clip_file.glb", &ed, NULL) == TDN_OK);
+    const char *json = "{\"character\": {\"generated\": \"humanoid\"},"
+                       " \"clips\": [{\"name\": \"w\", \"file\": \"graph_clip_file.glb\", \"source\": \"baked_walk\"}],"
+                       " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
+    tdn_error err = { 0 };
+    tdn_graph_document *d = NULL;
+    CHECK(tdn_graph_document_parse(json, strlen(json), ".", &counting, &d, &err) == TDN_OK);
+    if (d) {
+        tdn_pose p;
+        tdn_pose_create(&p, tdn_skeleton_joint_count(s), NULL);
+        double worst = 0;
+        for (int f = 0; f < FRAMES; f++) {
+            tdn_clip_sample(tdn_graph_document_clip(d, 0), (float)f / 30.0f, &p);
+            for (int j = 0; j < p.joint_count; j++)
+                worst = fmax(worst, tdn_quat_angle_between(tdn_pose_get(&p, j).r, tdn_pose_get(&frames[f], j).r));
+        }
+        CHECK(worst < 2e-3); /* the runtime clip's quantization */
+        tdn_pose_destroy(&p);
+        tdn_graph_document_destroy(d);
+    } else {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+    }
+    /* a file of other joints: a one-joint skeleton's bake */
+    tdn_skeleton *one = NULL;
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 1, .parents = (int[]){ -1 } }, &one, NULL, NULL);
+    tdn_pose single;
+    tdn_pose_create(&single, 1, NULL);
+    tdn_baked_clip tiny = { "tiny", 1, 30.0f, &single };
+    tdn_gltf_export_desc td = { .skeleton = one, .clips = &tiny, .clip_count = 1, .binary = 1 };
+    CHECK(tdn_gltf_export("graph_clip_other.glb", &td, NULL) == TDN_OK);
+    const char *other = "{\"character\": {\"generated\": \"humanoid\"},"
+                        " \"clips\": [{\"name\": \"w\", \"file\": \"graph_clip_other.glb\", \"source\": \"tiny\"}],"
+                        " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
+    d = NULL;
+    CHECK(tdn_graph_document_parse(other, strlen(other), ".", &counting, &d, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(strcmp(err.where, "clips[0].file") == 0);
+    CHECK(d == NULL);
+    CHECK_EQ_INT(live_blocks, 0);
+    tdn_pose_destroy(&single);
+    tdn_skeleton_destroy(one);
+    for (int f = 0; f < FRAMES; f++)
+        tdn_pose_destroy(&frames[f]);
+    tdn_asset_destroy(humanoid);
+    remove("graph_clip_file.glb");
+    remove("graph_clip_other.glb");
+}
+
 /* ---- malformed documents ---- */
 
 static void malformed_documents_name_their_path(void)
@@ -515,6 +582,7 @@ int main(void)
     RUN(real_pairs_stay_in_phase);
     RUN(machines_and_layers_from_documents);
     RUN(hints_name_the_path_and_the_nearest_name);
+    RUN(clips_from_other_files);
     RUN(malformed_documents_name_their_path);
     RUN(truncations_and_failing_allocations);
     return check_summary();

@@ -11,16 +11,6 @@
 #include "tendon/humanoid.h"
 #include "tendon/mirror.h"
 
-struct tdn_graph_document {
-    tdn_allocator allocator;
-    tdn_asset *asset;
-    tdn_clip **clips;
-    char **clip_names;
-    int clip_count;
-    tdn_blend_space_file **spaces;
-    int space_count;
-    tdn_graph *graph;
-};
 
 void tdn_graph_document_destroy(tdn_graph_document *d)
 {
@@ -38,6 +28,8 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
     for (int k = 0; k < d->space_count; k++)
         tdn_blend_space_file_destroy(d->spaces[k]);
     tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)d->space_count);
+    for (int k = 0; k < d->source_count; k++)
+        tdn_asset_destroy(d->sources[k]);
     tdn_asset_destroy(d->asset);
     tdn_io__free(&a, d, sizeof *d);
 }
@@ -214,92 +206,6 @@ static tdn_result read_group(const cJSON *g, const char *path, tdn_sync_group_de
     return TDN_OK;
 }
 
-/* ---- clips ---- */
-
-static const char *const clip_def_keys[] = { "name", "source", "additive", "sample_rate", NULL };
-
-/* The document's definition of clip `name` ("clips" entry), or NULL: the asset's clip of that name. */
-static const cJSON *clip_definition(const cJSON *doc, const char *name, int *index)
-{
-    const cJSON *c;
-    *index = 0;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "clips"))
-    {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
-        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
-            return c;
-        (*index)++;
-    }
-    return NULL;
-}
-
-static const char *asset_clip_at(const void *ctx, int i) { return tdn_keyed_clip_name(tdn_asset_clip(ctx, i)); }
-
-static tdn_result build_clip(const cJSON *doc, const tdn_asset *asset, const char *name, const char *use_path,
-                             const tdn_allocator *allocator, tdn_clip **out, tdn_error *err)
-{
-    int index;
-    const cJSON *def = clip_definition(doc, name, &index);
-    const char *source = name, *reference = NULL;
-    float sample_rate = 0.0f;
-    tdn_io__path path;
-    tdn_io__json_item(path, "clips", index);
-    tdn_result r = TDN_OK;
-    if (def) {
-        r = tdn_io__json_known_keys(def, path, clip_def_keys, err);
-        if (r == TDN_OK)
-            r = tdn_io__json_string(def, "source", path, 0, &source, err);
-        if (r == TDN_OK)
-            r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
-        const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
-        if (r == TDN_OK && additive) {
-            tdn_io__path where;
-            tdn_io__json_join(where, path, "additive");
-            const cJSON *ref = cJSON_GetObjectItemCaseSensitive(additive, "reference");
-            if (!cJSON_IsObject(additive) || !cJSON_IsString(ref))
-                return tdn_io__fail(err, TDN_ERR_PARSE, where, "{\"reference\": \"rest\" | \"first_frame\" | CLIP} "
-                                                               "is needed");
-            reference = ref->valuestring;
-        }
-        source = source ? source : name;
-    }
-    if (r != TDN_OK)
-        return r;
-    int k = tdn_asset_find_clip(asset, source);
-    if (k < 0) {
-        char hint[96];
-        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
-                            "the character has no clip named \"%.60s\"%s", source, hint);
-    }
-    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
-    tdn_pose rest = { 0 };
-    if (reference && strcmp(reference, "rest") == 0) {
-        r = tdn_pose_create(&rest, tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), allocator);
-        if (r == TDN_OK)
-            r = tdn_pose_set_rest(&rest, tdn_asset_skeleton(asset));
-        desc.additive_reference_pose = &rest;
-    } else if (reference && strcmp(reference, "first_frame") == 0) {
-        desc.additive_reference_first_frame = 1;
-    } else if (reference) {
-        int ref = tdn_asset_find_clip(asset, reference);
-        if (ref < 0)
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the character has no clip named '%.60s' to be the "
-                                "additive reference", reference);
-        desc.additive_reference_clip = tdn_asset_clip(asset, ref);
-    }
-    if (r == TDN_OK)
-        r = tdn_clip_create(&desc, out, NULL, err);
-    /* Keys too uneven for the rate chosen from them (Fox's Run): denser frames until the clip is
-     * within tolerance, unless the document set the rate. */
-    for (float rate = 60.0f; r == TDN_ERR_TOLERANCE && sample_rate == 0.0f && rate <= 240.0f; rate *= 2.0f) {
-        desc.sample_rate = rate;
-        r = tdn_clip_create(&desc, out, NULL, err);
-    }
-    tdn_pose_destroy(&rest);
-    return r;
-}
-
 /* ---- the document ---- */
 
 static const char *const document_keys[] = { "character", "clips", "parameters", "sync_groups", "nodes", "root",
@@ -353,7 +259,8 @@ static void free_build(tdn_io__graph_build *b)
     free(b->conditions);
 }
 
-static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__graph_build *b, tdn_error *err)
+static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_io__graph_build *b,
+                              tdn_error *err)
 {
     const cJSON *params_json, *groups_json, *item;
     int param_count, group_count, k = 0;
@@ -412,7 +319,7 @@ static tdn_result build_graph(const cJSON *doc, tdn_graph_document *d, tdn_io__g
             break;
         }
         memcpy(d->clip_names[c], b->clip_names[c], n);
-        r = build_clip(doc, d->asset, b->clip_names[c], b->clip_paths[c], &d->allocator, &d->clips[c], err);
+        r = tdn_io__graph_build_clip(doc, d, base_dir, b->clip_names[c], b->clip_paths[c], &d->clips[c], err);
     }
     if (r == TDN_OK && b->uses_mirror) {
         mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *mirror);
@@ -481,7 +388,7 @@ tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *b
         r = load_character(doc, base_dir, d, err);
     tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator };
     if (r == TDN_OK)
-        r = build_graph(doc, d, &b, err);
+        r = build_graph(doc, base_dir, d, &b, err);
     free_build(&b);
     cJSON_Delete(doc);
     if (r != TDN_OK) {

@@ -9,6 +9,29 @@
 
 #define TDN_IO_MAX_NODE_DEPTH 64
 
+#define TDN_IO_MAX_CLIP_FILES 32
+
+struct tdn_graph_document {
+    tdn_allocator allocator;
+    tdn_asset *asset;
+    tdn_clip **clips;
+    char **clip_names;
+    int clip_count;
+    tdn_blend_space_file **spaces;
+    int space_count;
+    tdn_graph *graph;
+    /* other files clips come from, each loaded once (the character's own is `asset`) */
+    tdn_asset *sources[TDN_IO_MAX_CLIP_FILES];
+    char source_paths[TDN_IO_MAX_CLIP_FILES][256];
+    int source_count;
+};
+
+/* Builds the runtime clip the nodes call `name` (graph_clips_json.c): the document's
+ * definition in "clips" (a source clip, maybe from another file, maybe made additive) or the
+ * character's clip of that name. `use_path` is where a node first named it. */
+tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                                    const char *use_path, tdn_clip **out, tdn_error *err);
+
 /* A named node's state while the tree is read: unread, being read (a reference to it now is a
  * cycle), or read into node `index`. */
 typedef struct tdn_io__named_node {

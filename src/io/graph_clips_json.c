@@ -1,0 +1,150 @@
+/* tendon io: a graph document's clips: the runtime clip for each name the nodes use, from the
+ * document's "clips" definitions (a source clip of the character or of another file, maybe made
+ * additive, at a chosen rate) or the character's clip of that name. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset_internal.h"
+#include "graph_document_internal.h"
+#include "json_hint.h"
+
+
+static const char *const clip_def_keys[] = { "name", "source", "file", "additive", "sample_rate", NULL };
+
+/* The document's definition of clip `name` ("clips" entry), or NULL: the asset's clip of that name. */
+static const cJSON *clip_definition(const cJSON *doc, const char *name, int *index)
+{
+    const cJSON *c;
+    *index = 0;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(doc, "clips"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "name");
+        if (cJSON_IsString(n) && strcmp(n->valuestring, name) == 0)
+            return c;
+        (*index)++;
+    }
+    return NULL;
+}
+
+static const char *asset_clip_at(const void *ctx, int i) { return tdn_keyed_clip_name(tdn_asset_clip(ctx, i)); }
+
+/* The asset a clip definition's "file" names, loaded once per document; it must have the
+ * character's joints, by name and in order (its clips are keyed to them). */
+static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const char *file, const char *where,
+                            const tdn_asset **out, tdn_error *err)
+{
+    char path[4096];
+    if (!base_dir && file[0] != '/')
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, where, "a document parsed from memory without a folder cannot "
+                            "name a clip file");
+    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", base_dir, file);
+    if (n < 0 || (size_t)n >= sizeof path || strlen(file) >= sizeof d->source_paths[0])
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
+    for (int k = 0; k < d->source_count; k++)
+        if (strcmp(d->source_paths[k], file) == 0) {
+            *out = d->sources[k];
+            return TDN_OK;
+        }
+    if (d->source_count == TDN_IO_MAX_CLIP_FILES)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "clips from more than %d files", TDN_IO_MAX_CLIP_FILES);
+    tdn_asset *asset = NULL;
+    tdn_import_options options = { .allocator = d->allocator };
+    tdn_result r = tdn_asset_load(path, &options, &asset, err);
+    if (r != TDN_OK) {
+        char inner[sizeof err->where];
+        snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");
+        if (err)
+            memcpy(err->where, inner, sizeof inner);
+        return r;
+    }
+    const tdn_skeleton *mine = tdn_asset_skeleton(d->asset), *theirs = tdn_asset_skeleton(asset);
+    int joints = tdn_skeleton_joint_count(mine), same = tdn_skeleton_joint_count(theirs) == joints;
+    for (int j = 0; same && j < joints; j++)
+        same = strcmp(tdn_skeleton_joint_name(mine, j), tdn_skeleton_joint_name(theirs, j)) == 0;
+    if (!same) {
+        tdn_asset_destroy(asset);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.60s' does not have the character's %d joints in its "
+                            "order", file, joints);
+    }
+    memcpy(d->source_paths[d->source_count], file, strlen(file) + 1);
+    d->sources[d->source_count++] = asset;
+    *out = asset;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                                    const char *use_path, tdn_clip **out, tdn_error *err)
+{
+    const tdn_asset *asset = d->asset;
+    const tdn_allocator *allocator = &d->allocator;
+    int index;
+    const cJSON *def = clip_definition(doc, name, &index);
+    const char *source = name, *reference = NULL;
+    float sample_rate = 0.0f;
+    tdn_io__path path;
+    tdn_io__json_item(path, "clips", index);
+    tdn_result r = TDN_OK;
+    if (def) {
+        r = tdn_io__json_known_keys(def, path, clip_def_keys, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_string(def, "source", path, 0, &source, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
+        const char *file = NULL;
+        if (r == TDN_OK)
+            r = tdn_io__json_string(def, "file", path, 0, &file, err);
+        if (r == TDN_OK && file) {
+            tdn_io__path where;
+            tdn_io__json_join(where, path, "file");
+            r = clip_file(d, base_dir, file, where, &asset, err);
+        }
+        const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
+        if (r == TDN_OK && additive) {
+            tdn_io__path where;
+            tdn_io__json_join(where, path, "additive");
+            const cJSON *ref = cJSON_GetObjectItemCaseSensitive(additive, "reference");
+            if (!cJSON_IsObject(additive) || !cJSON_IsString(ref))
+                return tdn_io__fail(err, TDN_ERR_PARSE, where, "{\"reference\": \"rest\" | \"first_frame\" | CLIP} "
+                                                               "is needed");
+            reference = ref->valuestring;
+        }
+        source = source ? source : name;
+    }
+    if (r != TDN_OK)
+        return r;
+    int k = tdn_asset_find_clip(asset, source);
+    if (k < 0) {
+        char hint[96];
+        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
+                            "the character has no clip named \"%.60s\"%s", source, hint);
+    }
+    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
+    tdn_pose rest = { 0 };
+    if (reference && strcmp(reference, "rest") == 0) {
+        r = tdn_pose_create(&rest, tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), allocator);
+        if (r == TDN_OK)
+            r = tdn_pose_set_rest(&rest, tdn_asset_skeleton(asset));
+        desc.additive_reference_pose = &rest;
+    } else if (reference && strcmp(reference, "first_frame") == 0) {
+        desc.additive_reference_first_frame = 1;
+    } else if (reference) {
+        int ref = tdn_asset_find_clip(asset, reference);
+        if (ref < 0)
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the character has no clip named '%.60s' to be the "
+                                "additive reference", reference);
+        desc.additive_reference_clip = tdn_asset_clip(asset, ref);
+    }
+    if (r == TDN_OK)
+        r = tdn_clip_create(&desc, out, NULL, err);
+    /* Keys too uneven for the rate chosen from them (Fox's Run): denser frames until the clip is
+     * within tolerance, unless the document set the rate. */
+    for (float rate = 60.0f; r == TDN_ERR_TOLERANCE && sample_rate == 0.0f && rate <= 240.0f; rate *= 2.0f) {
+        desc.sample_rate = rate;
+        r = tdn_clip_create(&desc, out, NULL, err);
+    }
+    tdn_pose_destroy(&rest);
+    return r;
+}
+
