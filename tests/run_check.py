@@ -2,7 +2,8 @@
 at the frames they are due, events and root motion, timeline errors naming their JSON path with a
 did-you-mean, exit codes, a baked .glb that the Khronos validator accepts and `tendon info` reads
 back, and the pop metric of section 7 on a cut and a fade between two humanoid clips (recomputed
-here from the trace's recorded rotations, as a second implementation of its observed part).
+here from the trace's recorded rotations, as a second implementation of its observed part), and
+the traces and timelines against docs/trace.schema.json and docs/timeline.schema.json.
 Usage: run_check.py TENDON_EXECUTABLE SCRATCH_FOLDER STRAFE_JSON GLTF_VALIDATE_JS NODE_MODULES"""
 import json
 import math
@@ -222,5 +223,27 @@ if r.returncode == 0:
         z = [f["root"]["translation"][2] for f in t["frames"]]
         check(z[60] < 0.01 and 1.5 < z[-1] < 2.6, f"the integrated root transform walks forward: {z[60]:.3f} -> {z[-1]:.3f}")
         check(any(f["root_motion"]["linear_velocity"][2] > 1.0 for f in t["frames"]), "root motion velocities")
+
+# ---- the traces and timelines written here against docs/trace.schema.json and timeline.schema.json ----
+try:
+    import jsonschema
+except ImportError:
+    jsonschema = None
+    check(os.environ.get("CI") != "true", "python3-jsonschema is missing (a failure under CI=true)")
+    print("run_check: note: python3-jsonschema missing; the schemas are not checked")
+if jsonschema:
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
+    for schema_name, files in (("trace.schema.json", ["strafe.trace.json", "machine.trace.json"]),
+                               ("timeline.schema.json", ["strafe.timeline.json", "machine.timeline.json"])):
+        schema = load(os.path.join(docs, schema_name))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        for name in files:
+            path = os.path.join(SCRATCH, name)
+            if os.path.exists(path):
+                errors = list(jsonschema.Draft202012Validator(schema).iter_errors(load(path)))
+                check(not errors, f"{name} against {schema_name}: {[e.message for e in errors[:3]]}")
+    bad = {"events": [{"time": 1, "set": {"x": 1}, "fire": "y"}]}
+    check(not jsonschema.Draft202012Validator(load(os.path.join(docs, "timeline.schema.json"))).is_valid(bad),
+          "the timeline schema refuses two actions in one event")
 
 finish("cli_run")
