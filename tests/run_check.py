@@ -224,6 +224,22 @@ if r.returncode == 0:
         check(z[60] < 0.01 and 1.5 < z[-1] < 2.6, f"the integrated root transform walks forward: {z[60]:.3f} -> {z[-1]:.3f}")
         check(any(f["root_motion"]["linear_velocity"][2] > 1.0 for f in t["frames"]), "root motion velocities")
 
+# travel: by the state machine's name; a misspelt state gets the nearest (a swap is one edit)
+r = run("run", graph, "--seconds", "1", "--trace", os.path.join(SCRATCH, "travel.trace.json"), "--params",
+        write("travel.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "loco", "state": "walk"}}]})))
+check(r.returncode == 0, f"travel: {r.stderr}")
+if r.returncode == 0:
+    tt = load(os.path.join(SCRATCH, "travel.trace.json"))
+    check([(x["from"], x["to"], x["start_frame"]) for x in tt["transitions"]][:1] == [("idle", "walk", 30)],
+          f"travel to walk at 0.5 s: {[(x['from'], x['to'], x['start_frame']) for x in tt['transitions']]}")
+r = run("run", graph, "--seconds", "1", "--params",
+        write("travel_bad.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "loco", "state": "idel"}}]})))
+check(r.returncode == 2 and 'events[0].travel.state: "loco" has no state named "idel"; did you mean "idle"?' in r.stderr,
+      f"a misspelt state: {r.stderr.strip()}")
+r = run("run", graph, "--seconds", "1", "--params",
+        write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
+check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
+
 # ---- the traces and timelines written here against docs/trace.schema.json and timeline.schema.json ----
 try:
     import jsonschema

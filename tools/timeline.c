@@ -48,30 +48,36 @@ struct timeline {
 
 /* ---- names ---- */
 
+/* Edits between two names, case-insensitive: insertions, deletions, substitutions and swaps of
+ * two neighbouring letters ("idel" -> "idle" is one). */
 static int edit_distance(const char *a, const char *b)
 {
-    size_t n = strlen(b);
-    if (n > 255 || strlen(a) > 255)
+    size_t n = strlen(b), m = strlen(a);
+    if (n > 255 || m > 255)
         return 1000;
-    int row[256];
+    int rows[3][256], *before = rows[0], *prev = rows[1], *row = rows[2];
     for (size_t j = 0; j <= n; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; a[i - 1]; i++) {
-        int diagonal = row[0];
+        prev[j] = (int)j;
+    for (size_t i = 1; i <= m; i++) {
         row[0] = (int)i;
         for (size_t j = 1; j <= n; j++) {
-            int up = row[j];
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int best = diagonal + cost;
-            if (up + 1 < best)
-                best = up + 1;
+            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+            int best = prev[j - 1] + (ai != bj);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
             if (row[j - 1] + 1 < best)
                 best = row[j - 1] + 1;
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj &&
+                before[j - 2] + 1 < best)
+                best = before[j - 2] + 1;
             row[j] = best;
-            diagonal = up;
         }
+        int *t = before;
+        before = prev;
+        prev = row;
+        row = t;
     }
-    return row[n];
+    return prev[n];
 }
 
 const char *timeline_nearest(const char *name, const char *const *names, int count)
