@@ -153,19 +153,6 @@ static void hint(char *out, size_t size, const char *name, const char *const *na
     }
 }
 
-static const char *type_name(tdn_param_type t)
-{
-    switch (t) {
-    case TDN_PARAM_FLOAT: return "float";
-    case TDN_PARAM_INT: return "int";
-    case TDN_PARAM_BOOL: return "bool";
-    case TDN_PARAM_TRIGGER: return "trigger";
-    case TDN_PARAM_VEC2: return "vec2";
-    case TDN_PARAM_VEC3: return "vec3";
-    }
-    return "?";
-}
-
 /* Unknown keys of an object are errors, with the nearest allowed key as a hint. */
 static int check_keys(loader *l, const cJSON *obj, const char *path, const char *const *allowed, int count)
 {
@@ -240,7 +227,7 @@ static int read_values(loader *l, const cJSON *obj, const char *path, int ramp, 
         } else if (type == TDN_PARAM_VEC2 || type == TDN_PARAM_VEC3) {
             int n = type == TDN_PARAM_VEC2 ? 2 : 3;
             if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != n)
-                return fail(l, "%s: \"%s\" is a %s: an array of %d numbers", where, c->string, type_name(type), n);
+                return fail(l, "%s: \"%s\" is a %s: an array of %d numbers", where, c->string, tdn_param_type_name(type), n);
             for (int i = 0; i < n; i++) {
                 const cJSON *x = cJSON_GetArrayItem(c, i);
                 if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || fabs(x->valuedouble) > 3.4e38)
@@ -250,7 +237,7 @@ static int read_values(loader *l, const cJSON *obj, const char *path, int ramp, 
         } else {
             if (!cJSON_IsNumber(c) || !isfinite(c->valuedouble) || fabs(c->valuedouble) > 3.4e38)
                 return fail(l, "%s: \"%s\" is a%s %s: a finite number", where, c->string,
-                            type == TDN_PARAM_INT ? "n" : "", type_name(type));
+                            type == TDN_PARAM_INT ? "n" : "", tdn_param_type_name(type));
             if (type == TDN_PARAM_INT && (c->valuedouble != floor(c->valuedouble) || fabs(c->valuedouble) > 16777216.0))
                 return fail(l, "%s: \"%s\" is an int: a whole number (at most 2^24 in size)", where, c->string);
             v[0] = (float)c->valuedouble;
@@ -283,7 +270,7 @@ static int read_fire(loader *l, const cJSON *fire, const char *path, tl_event *e
             return CLI_BAD_INPUT;
         if (tdn_graph_param_type(l->graph, p) != TDN_PARAM_TRIGGER)
             return fail(l, "%s: \"%s\" is a %s, not a trigger: set it ({\"time\": T, \"set\": {\"%s\": ...}})", where,
-                        c->valuestring, type_name(tdn_graph_param_type(l->graph, p)), c->valuestring);
+                        c->valuestring, tdn_param_type_name(tdn_graph_param_type(l->graph, p)), c->valuestring);
         float one[3] = { 1, 0, 0 };
         int code = add_item(l, p, one);
         if (code != CLI_OK)

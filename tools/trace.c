@@ -155,19 +155,6 @@ const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size
 
 const char *trace_transition_mode(const pop_transition *t) { return t->mode ? t->mode : t->cut ? "cut" : "smooth"; }
 
-static const char *param_type_name(tdn_param_type t)
-{
-    switch (t) {
-    case TDN_PARAM_FLOAT: return "float";
-    case TDN_PARAM_INT: return "int";
-    case TDN_PARAM_BOOL: return "bool";
-    case TDN_PARAM_TRIGGER: return "trigger";
-    case TDN_PARAM_VEC2: return "vec2";
-    case TDN_PARAM_VEC3: return "vec3";
-    }
-    return "float";
-}
-
 static int components(tdn_param_type t) { return t == TDN_PARAM_VEC2 ? 2 : t == TDN_PARAM_VEC3 ? 3 : 1; }
 
 /* A parameter's value as its type reads: a number, true/false, or an array. */
@@ -225,7 +212,7 @@ int trace_open(trace_writer *w, const char *path, const trace_run *run)
     for (int p = 0; p < tdn_graph_param_count(g); p++) {
         tw_begin_object(w, NULL);
         tw_string(w, "name", tdn_graph_param_name(g, p));
-        tw_string(w, "type", param_type_name(tdn_graph_param_type(g, p)));
+        tw_string(w, "type", tdn_param_type_name(tdn_graph_param_type(g, p)));
         tw_end_object(w);
     }
     tw_end_array(w);

@@ -223,6 +223,8 @@ TDN_API int tdn_graph_param_count(const tdn_graph *graph);
 TDN_API int tdn_graph_param_find(const tdn_graph *graph, const char *name);
 TDN_API const char *tdn_graph_param_name(const tdn_graph *graph, int param);
 TDN_API tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param);
+/* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); "?" otherwise. */
+TDN_API const char *tdn_param_type_name(tdn_param_type type);
 
 /* ---- instances ---- */
 

@@ -1,4 +1,4 @@
-/* tendon core: smoothing parameters with a critically damped spring. */
+/* tendon core: smoothing parameters with a critically damped spring; parameter type names. */
 #include "graph_internal.h"
 #include "internal.h"
 
@@ -29,4 +29,10 @@ void tdn__graph_params_advance(tdn_graph_instance *instance, float dt)
         for (int c = 0; c < param->components; c++)
             spring_step(&s->value[c], &s->velocity[c], s->target[c], y, dt);
     }
+}
+
+const char *tdn_param_type_name(tdn_param_type type)
+{
+    static const char *const names[] = { "float", "int", "bool", "trigger", "vec2", "vec3" };
+    return (int)type >= 0 && (int)type < (int)(sizeof names / sizeof names[0]) ? names[type] : "?";
 }

@@ -142,12 +142,8 @@ static tdn_result read_layer(tdn_io__graph_build *b, const tdn_skeleton *s, cons
         if (r == TDN_OK && !(layer->weight.constant > 0.0f && layer->weight.constant <= 1.0f))
             r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "a constant weight in (0, 1] is needed");
     }
-    const cJSON *model = cJSON_GetObjectItemCaseSensitive(json, "model_space_rotation");
-    if (r == TDN_OK && model && !cJSON_IsBool(model)) {
-        tdn_io__json_join(where, path, "model_space_rotation");
-        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "true or false is needed");
-    }
-    layer->model_space_rotation = cJSON_IsTrue(model);
+    if (r == TDN_OK)
+        r = tdn_io__json_bool(json, "model_space_rotation", path, 0, &layer->model_space_rotation, err);
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(json, "mask");
     if (r == TDN_OK && m) {
         tdn_io__json_join(where, path, "mask");
@@ -202,7 +198,6 @@ tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *
     tdn_result r = cJSON_IsObject(rm) ? tdn_io__json_known_keys(rm, "root_motion", root_motion_keys, err)
                                       : tdn_io__fail(err, TDN_ERR_PARSE, "root_motion", "an object is needed");
     out->has_root_motion = 1;
-    out->extract = 1;
     const cJSON *joint = cJSON_GetObjectItemCaseSensitive(rm, "joint");
     if (r == TDN_OK && joint)
         out->root_motion.joint = joint_named(s, joint, "root_motion.joint", err, &r);
@@ -213,17 +208,9 @@ tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *
         int k = tdn_io__choose(rotation, rotations, "root_motion.rotation", "root rotation", err, &r);
         out->root_motion.rotation = (tdn_root_rotation)(k < 0 ? 0 : k);
     }
-    const char *flags[2] = { "keep_vertical", "extract" };
-    int *fields[2] = { &out->root_motion.keep_vertical, &out->extract };
-    for (int k = 0; k < 2 && r == TDN_OK; k++) {
-        const cJSON *flag = cJSON_GetObjectItemCaseSensitive(rm, flags[k]);
-        if (flag && !cJSON_IsBool(flag)) {
-            tdn_io__path where;
-            tdn_io__json_join(where, "root_motion", flags[k]);
-            r = tdn_io__fail(err, TDN_ERR_PARSE, where, "true or false is needed");
-        } else if (flag) {
-            *fields[k] = cJSON_IsTrue(flag);
-        }
-    }
+    if (r == TDN_OK)
+        r = tdn_io__json_bool(rm, "keep_vertical", "root_motion", 0, &out->root_motion.keep_vertical, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_bool(rm, "extract", "root_motion", 1, &out->extract, err);
     return r;
 }

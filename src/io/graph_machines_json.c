@@ -71,22 +71,6 @@ static tdn_result read_int(const cJSON *json, const char *key, const char *path,
     return r;
 }
 
-static tdn_result read_flag(const cJSON *json, const char *key, const char *path, int fallback, int *out,
-                            tdn_error *err)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, key);
-    *out = fallback;
-    if (!item)
-        return TDN_OK;
-    if (!cJSON_IsBool(item)) {
-        tdn_io__path where;
-        tdn_io__json_join(where, path, key);
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, "true or false is needed");
-    }
-    *out = cJSON_IsTrue(item);
-    return TDN_OK;
-}
-
 static tdn_result read_condition(tdn_io__graph_build *b, const cJSON *json, const char *path, tdn_condition_desc *out,
                                  tdn_error *err)
 {
@@ -166,10 +150,10 @@ static tdn_result read_transition(tdn_io__graph_build *b, const machine_names *n
         r = read_int(json, "priority", path, &t->priority, err);
     int interruptible = 1;
     if (r == TDN_OK)
-        r = read_flag(json, "interruptible", path, 1, &interruptible, err);
+        r = tdn_io__json_bool(json, "interruptible", path, 1, &interruptible, err);
     t->uninterruptible = !interruptible;
     if (r == TDN_OK)
-        r = read_flag(json, "sync_phase", path, 0, &t->sync_phase, err);
+        r = tdn_io__json_bool(json, "sync_phase", path, 0, &t->sync_phase, err);
     const char *mode = NULL;
     if (r == TDN_OK)
         r = tdn_io__json_string(json, "mode", path, 0, &mode, err);

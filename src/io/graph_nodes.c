@@ -210,21 +210,6 @@ static tdn_result read_wrap(const cJSON *json, const char *path, tdn_wrap *wrap,
     return r;
 }
 
-static tdn_result read_bool(const cJSON *json, const char *key, const char *path, int *out, tdn_error *err)
-{
-    const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, key);
-    *out = 0;
-    if (!item)
-        return TDN_OK;
-    if (!cJSON_IsBool(item)) {
-        tdn_io__path where;
-        tdn_io__json_join(where, path, key);
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, "true or false is needed");
-    }
-    *out = cJSON_IsTrue(item);
-    return TDN_OK;
-}
-
 /* What clip nodes and blend-space samples share: rate, wrap, start, mirror, sync. */
 static tdn_result read_playback(tdn_io__graph_build *b, tdn_node_desc *d, const cJSON *json, const char *path,
                                 tdn_error *err)
@@ -235,7 +220,7 @@ static tdn_result read_playback(tdn_io__graph_build *b, tdn_node_desc *d, const 
     if (r == TDN_OK)
         r = tdn_io__json_float(json, "start", path, 0.0f, &d->start, err);
     if (r == TDN_OK)
-        r = read_bool(json, "mirror", path, &d->mirror, err);
+        r = tdn_io__json_bool(json, "mirror", path, 0, &d->mirror, err);
     if (r == TDN_OK)
         r = tdn_io__json_string(json, "sync", path, 0, &d->sync_group, err);
     b->uses_mirror |= d->mirror;

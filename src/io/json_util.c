@@ -145,3 +145,19 @@ tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char 
     *out = item->valuestring;
     return TDN_OK;
 }
+
+tdn_result tdn_io__json_bool(const cJSON *object, const char *key, const char *path, int fallback, int *out,
+                             tdn_error *err)
+{
+    const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
+    *out = fallback;
+    if (!item)
+        return TDN_OK;
+    if (!cJSON_IsBool(item)) {
+        tdn_io__path where;
+        tdn_io__json_join(where, path, key);
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "true or false is needed");
+    }
+    *out = cJSON_IsTrue(item);
+    return TDN_OK;
+}

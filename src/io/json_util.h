@@ -31,6 +31,9 @@ tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const ch
 /* A number field: absent gives `fallback`; otherwise it must be a finite float. */
 tdn_result tdn_io__json_float(const cJSON *object, const char *key, const char *path, float fallback, float *out,
                               tdn_error *err);
+/* A true/false field: absent gives `fallback`. */
+tdn_result tdn_io__json_bool(const cJSON *object, const char *key, const char *path, int fallback, int *out,
+                             tdn_error *err);
 /* A string field: absent gives NULL (or an error when `required`). */
 tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
                                const char **out, tdn_error *err);
