@@ -10,6 +10,7 @@
 
 #include "bench_blend_space.h"
 #include "bench_character.h"
+#include "bench_graph.h"
 #include "bench_inertialize.h"
 #include "bench_mesh.h"
 #include "bench_scene.h"
@@ -21,7 +22,7 @@
 #define BENCH_MAX_THREADS 256
 
 const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space",
-                                             "inertialize", NULL };
+                                             "inertialize", "graph", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -420,10 +421,11 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     bench_scene scenes[2];
     memset(scenes, 0, sizeof scenes);
     tdn_result res = TDN_OK;
-    /* skin, blend_space and inertialize run on S67 alone: build S256 only when another workload needs it. */
+    /* skin, blend_space, inertialize and graph (on its own humanoid) run on S67 alone: build S256
+     * only when another workload needs it. */
     int s67_only = options->workload
                 && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
-                    strcmp(options->workload, "inertialize") == 0);
+                    strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -441,6 +443,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "inertialize") == 0) {
                 if (s == 0)
                     res = bench_run_inertialize(options->quick, scene, emit, user, err);
+            } else if (strcmp(name, "graph") == 0) {
+                if (s == 0)
+                    res = bench_run_graph(options->quick, emit, user, err);
             } else if (strcmp(name, "frame") == 0) {
                 res = run_frame(&cfg, scene, emit, user, err);
             } else if (strcmp(name, "crowd") == 0) {

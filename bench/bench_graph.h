@@ -1,0 +1,26 @@
+/* tendon_bench: the `graph` workload (DESIGN section 6): the five-layer character of the
+ * BlendMotion showcase, examples/graphs/blendmotion.json, on the generated humanoid (67 joints):
+ * locomotion (a state machine over a 2D blend space, synced), upper-body actions (override,
+ * masked), an additive aim offset (a 2D blend space of additive poses), hit reactions
+ * (override, masked, inertialized) and a hand layer (masked to the fingers), root motion
+ * extracted.
+ *
+ * One character-frame: the parameter changes of a scripted 10 s timeline (600 frames: move and
+ * speed, turn, aiming and aim, hand, the triggers of wave, point, reload and four hits, and the
+ * action and hit layers' weights set from their machines' status, as examples/blendmotion.c
+ * does), tdn_graph_update (1/60 s), tdn_graph_evaluate and tdn_model_space. Variants: `hot`,
+ * one character in a loop; `cold`, 1,000 characters round-robin, each with its own instance,
+ * pose and model-space buffers, at its own place in the timeline (character k starts k * 37
+ * frames in), the document shared. Rows: median_ns per character-frame, ns_per_joint,
+ * chars_per_s, and the fields layers (5), entries (mean flat-list length over the timeline),
+ * instance_bytes; the hot row adds update_ns (parameters + update), evaluate_ns and ltm_ns
+ * (model space), each timed alone over the same timeline. */
+#ifndef TENDON_BENCH_GRAPH_H
+#define TENDON_BENCH_GRAPH_H
+
+#include "bench_timing.h"
+#include "bench_workloads.h"
+
+tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err);
+
+#endif
