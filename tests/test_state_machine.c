@@ -186,6 +186,33 @@ static void triggers_any_state_and_modes(void)
     free_machine(&m);
 }
 
+/* A one-shot fired again while it fades out plays again: hit (0.5 s, clamped) returns to idle at
+ * its end over 0.3 s; firing hit during that fade restarts the hit clip instead of handing the
+ * finished clip straight back to its exit. */
+static void a_one_shot_fired_again_plays_again(void)
+{
+    tdn_condition_desc hit[] = { { "hit", TDN_COMPARE_TRUE, 0 } };
+    tdn_transition_desc t[] = {
+        { .from = TDN_ANY_STATE, .to = HIT, .conditions = hit, .condition_count = 1, .duration = 0.1f },
+        { .from = HIT, .to = IDLE, .exit_time = 1.0f, .duration = 0.3f },
+    };
+    machine m;
+    if (!CHECK(make_machine(&m, t, 2)))
+        return;
+    tdn_graph_fire_trigger(m.in, 1);
+    for (int f = 0; f < 55; f++) /* 0.55 s: hit played out, the fade back to idle under way */
+        tdn_graph_update(m.in, 0.01f);
+    CHECK_EQ_INT(state_of(&m), IDLE);
+    tdn_graph_fire_trigger(m.in, 1);
+    tdn_graph_update(m.in, 0.01f);
+    CHECK_EQ_INT(state_of(&m), HIT);
+    CHECK_NEAR(tdn_graph_clip_time(m.in, 3), 0.01, 1e-5); /* restarted */
+    for (int f = 0; f < 20; f++)
+        tdn_graph_update(m.in, 0.01f);
+    CHECK_EQ_INT(state_of(&m), HIT); /* playing, not straight back out */
+    free_machine(&m);
+}
+
 static void interruptions_blend_from_the_current_pose(void)
 {
     tdn_condition_desc to_walk[] = { { "speed", TDN_COMPARE_EQUAL, 1 } };
@@ -407,6 +434,7 @@ int main(void)
     RUN(conditions_priorities_and_fades);
     RUN(exit_times_and_normalized_durations);
     RUN(triggers_any_state_and_modes);
+    RUN(a_one_shot_fired_again_plays_again);
     RUN(interruptions_blend_from_the_current_pose);
     RUN(phase_matching_and_travel);
     RUN(events_in_order);

@@ -121,8 +121,12 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
     for (int l = 0; l < g->layer_count; l++) {
         const tdn__layer *L = &g->layers[l];
         tdn__layer_state *ls = &instance->layer_states[l];
-        if (ls->entry_count == 0 || (ls->weight <= 0.0f && !L->inertializes && l > 0)) {
+        /* A layer at weight 0 is skipped; one that inertializes only while no offset is carried
+         * or due (its history then restarts: what it showed no longer reached the screen). */
+        int idle = L->inertializes ? ls->pending < 0.0f && !tdn_inertializer_active(ls->inertia) : 1;
+        if (ls->entry_count == 0 || (ls->weight <= 0.0f && idle && l > 0)) {
             ls->unapplied = 0.0f;
+            ls->frames_shown = 0;
             if (l == 0)
                 tdn_pose_copy(out, &instance->rest);
             continue;

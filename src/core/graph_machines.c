@@ -61,6 +61,21 @@ static int holds(const tdn_graph_instance *in, const tdn__condition *c)
     }
 }
 
+/* A state whose clamped clip has played to its end (a one-shot fired again while it fades out
+ * must play again, not hand its finished clip to its exit). */
+static int played_out(const tdn_graph_instance *in, const tdn__machine *m, int state)
+{
+    const tdn_graph *g = in->graph;
+    int first = g->state_clip_first[m->first_state + state], count = g->state_clip_count[m->first_state + state];
+    for (int k = 0; k < count; k++) {
+        const tdn__node *n = &g->nodes[g->state_clips[first + k]];
+        const tdn_player *p = &in->players[n->clip_slot];
+        if (n->wrap == TDN_WRAP_CLAMP && p->time >= p->duration)
+            return 1;
+    }
+    return 0;
+}
+
 static int in_stack(const tdn__machine_state *ms, int state)
 {
     for (int k = 0; k < ms->depth; k++)
@@ -132,7 +147,9 @@ static void take(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_sta
             in->params[cond->param].fired = 0;
         }
     }
-    if (!in_stack(ms, t->to))
+    /* a state still fading out carries on where it is (its pose is part of the current blend),
+     * unless it is a one-shot that has played out */
+    if (!in_stack(ms, t->to) || played_out(in, m, t->to))
         restart_clips(in, m, t->to, t->sync_phase ? laps - floorf(laps) : -1.0f);
     int tn = (int)(t - g->transitions);
     tdn__graph_event(in, TDN_EVENT_TRANSITION_STARTED, m->node, t->index, -1, 0.0f);
