@@ -96,26 +96,7 @@ static void bs_sample(void *p, long n)
     }
 }
 
-static tdn_result fail(tdn_error *err, tdn_result code, const char *what)
-{
-    if (err && err->message[0] == '\0') {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "%s failed: %s", what, tdn_result_name(code));
-    }
-    return code;
-}
 
-/* Short timed batches: 6 rows of 4 measurements each stay within a few seconds. */
-static bench_config bs_config(int quick)
-{
-    bench_config cfg = bench_config_default(quick);
-    if (!quick) {
-        cfg.batches = 101;
-        cfg.batch_ns = 1e6;
-        cfg.warmup_ns = 3e7;
-    }
-    return cfg;
-}
 
 static tdn_graph *bs_graph(const bench_scene *scene, tdn_clip *const *clips, const tdn_blend_space *space, float cull,
                            tdn_error *err)
@@ -160,7 +141,7 @@ static tdn_result bs_row(const bench_config *cfg, const bench_scene *scene, tdn_
 {
     tdn_graph *graph = bs_graph(scene, clips, space, cull, err);
     if (!graph)
-        return fail(err, TDN_ERR_INVALID_DATA, "blend_space graph");
+        return bench_fail(err, TDN_ERR_INVALID_DATA, "blend_space graph");
     bs_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.space = space;
@@ -171,7 +152,7 @@ static tdn_result bs_row(const bench_config *cfg, const bench_scene *scene, tdn_
     if (res != TDN_OK) {
         tdn_graph_instance_destroy(ctx.instance);
         tdn_graph_destroy(graph);
-        return fail(err, res, "blend_space instance");
+        return bench_fail(err, res, "blend_space instance");
     }
     const float *centre = near ? &layout->points[2 * layout->near] : NULL;
     const float r = near ? BS_NEAR * layout->spacing : layout->radius;
@@ -216,12 +197,12 @@ static tdn_result bs_row(const bench_config *cfg, const bench_scene *scene, tdn_
     tdn_pose_destroy(&ctx.pose);
     tdn_graph_instance_destroy(ctx.instance);
     tdn_graph_destroy(graph);
-    return res == TDN_OK ? TDN_OK : fail(err, res, "blend_space frame");
+    return res == TDN_OK ? TDN_OK : bench_fail(err, res, "blend_space frame");
 }
 
 tdn_result bench_run_blend_space(int quick, const bench_scene *scene, bench_emit_fn emit, void *user, tdn_error *err)
 {
-    const bench_config cfg = bs_config(quick);
+    const bench_config cfg = bench_config_short(quick);
     tdn_keyed_clip *keyed[BS_SAMPLES] = { 0 };
     tdn_clip *clips[BS_SAMPLES] = { 0 };
     tdn_result res = TDN_OK;

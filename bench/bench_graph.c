@@ -150,14 +150,6 @@ static void g_ltm_only(void *p, long n)
     }
 }
 
-static tdn_result g_fail(tdn_error *err, tdn_result code, const char *what)
-{
-    if (err && err->message[0] == '\0') {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "%s failed: %s", what, tdn_result_name(code));
-    }
-    return code;
-}
 
 static tdn_result g_handles_find(const tdn_graph *graph, g_handles *h, tdn_error *err)
 {
@@ -245,7 +237,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
     for (int v = 0; v < 2 && res == TDN_OK; v++) {
         g_ctx ctx = { skel, &h, script, g_make(graph, joints, counts[v]), counts[v], 0 };
         if (!ctx.characters) {
-            res = g_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph characters");
+            res = bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph characters");
             break;
         }
         /* One untimed lap of the timeline per character: checks the calls, counts the flat list. */
@@ -278,7 +270,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
             }
             emit(&row, user);
         } else {
-            res = g_fail(err, res, "graph frame");
+            res = bench_fail(err, res, "graph frame");
         }
         g_free(ctx.characters, ctx.count);
     }

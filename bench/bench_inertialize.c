@@ -92,25 +92,7 @@ static void blend_only(void *p, long n)
         tdn_blend2(&c->other, &c->before, 0.4f, NULL, &c->pose);
 }
 
-static tdn_result fail(tdn_error *err, tdn_result code, const char *what)
-{
-    if (err && err->message[0] == '\0') {
-        err->code = code;
-        snprintf(err->message, sizeof err->message, "%s failed: %s", what, tdn_result_name(code));
-    }
-    return code;
-}
 
-static bench_config in_config(int quick)
-{
-    bench_config cfg = bench_config_default(quick);
-    if (!quick) {
-        cfg.batches = 101;
-        cfg.batch_ns = 1e6;
-        cfg.warmup_ns = 3e7;
-    }
-    return cfg;
-}
 
 /* Puts the context at the start of a run: clip 0 playing, its last two frames shown, and (for
  * the part measurements) a transition under way towards clip 1. */
@@ -144,7 +126,7 @@ static bench_row in_row(const char *variant, int joints, bench_stats frame)
 
 tdn_result bench_run_inertialize(int quick, const bench_scene *scene, bench_emit_fn emit, void *user, tdn_error *err)
 {
-    const bench_config cfg = in_config(quick);
+    const bench_config cfg = bench_config_short(quick);
     const int joints = scene->joint_count;
     in_ctx c;
     memset(&c, 0, sizeof c);
@@ -181,7 +163,7 @@ tdn_result bench_run_inertialize(int quick, const bench_scene *scene, bench_emit
         tdn_inertializer_destroy(c.in);
         for (int i = 0; i < 4; i++)
             tdn_pose_destroy(poses[i]);
-        return fail(err, res, "inertialize setup");
+        return bench_fail(err, res, "inertialize setup");
     }
     in_reset(&c, TDN_INERTIA_QUINTIC, IN_TRANSITION);
     const double sample_ns = bench_measure(&cfg, sample_only, &c, 1.0).median_ns;

@@ -15,6 +15,17 @@ bench_config bench_config_default(int quick)
     return c;
 }
 
+bench_config bench_config_short(int quick)
+{
+    bench_config c = bench_config_default(quick);
+    if (!quick) {
+        c.batches = 101;
+        c.batch_ns = 1e6;
+        c.warmup_ns = 3e7;
+    }
+    return c;
+}
+
 double bench_now_ns(void)
 {
     struct timespec ts;

@@ -32,9 +32,9 @@ int bench_workload_exists(const char *name)
     return 0;
 }
 
-static tdn_result fail(tdn_error *err, tdn_result code, const char *what)
+tdn_result bench_fail(tdn_error *err, tdn_result code, const char *what)
 {
-    if (err) {
+    if (err && err->message[0] == '\0') { /* keep a more precise message from the call that failed */
         err->code = code;
         snprintf(err->message, sizeof err->message, "%s failed: %s", what, tdn_result_name(code));
     }
@@ -153,7 +153,7 @@ static tdn_result run_steps(const char *workload, const bench_config *cfg, const
     bench_character ch;
     tdn_result res = bench_character_init(&ch, scene, 0.3f);
     if (res != TDN_OK)
-        return fail(err, res, "character setup");
+        return bench_fail(err, res, "character setup");
     run_ctx ctx = { 0 };
     ctx.scene = scene;
     ctx.characters = &ch;
@@ -228,7 +228,7 @@ static tdn_result run_frame(const bench_config *cfg, const bench_scene *scene, b
         ctx.character_count = counts[v];
         ctx.characters = make_characters(scene, counts[v], &res);
         if (!ctx.characters)
-            return fail(err, res, "character setup");
+            return bench_fail(err, res, "character setup");
         bench_row row = measured_row(cfg, run_frames, &ctx, "frame", variants[v]);
         add_frame_fields(&row, counts[v]);
         if (v == 0)
@@ -298,7 +298,7 @@ static tdn_result run_crowd_threads(crowd *cr, bench_row *row, tdn_error *err)
     crowd_thread args[BENCH_MAX_THREADS];
     double batch_ns[BENCH_MAX_BATCHES];
     if (cr->threads > BENCH_MAX_THREADS || cr->cfg->batches > BENCH_MAX_BATCHES)
-        return fail(err, TDN_ERR_ARGUMENT, "crowd size");
+        return bench_fail(err, TDN_ERR_ARGUMENT, "crowd size");
     cr->batch_ns = batch_ns;
     cr->failure = TDN_OK;
     pthread_mutex_init(&cr->lock, NULL);
@@ -321,7 +321,7 @@ static tdn_result run_crowd_threads(crowd *cr, bench_row *row, tdn_error *err)
     pthread_barrier_destroy(&cr->barrier);
     pthread_mutex_destroy(&cr->lock);
     if (cr->failure != TDN_OK)
-        return fail(err, cr->failure, "crowd setup");
+        return bench_fail(err, cr->failure, "crowd setup");
     double per_char = 1.0 / ((double)cr->frames_per_batch * cr->threads), min_ns = 0.0;
     for (int b = 0; b < cr->cfg->batches; b++) {
         batch_ns[b] *= per_char;
@@ -348,7 +348,7 @@ static tdn_result run_crowd(const bench_config *cfg, const bench_options *option
     probe.character_count = COLD_CHARACTERS;
     probe.characters = make_characters(scene, COLD_CHARACTERS, &res);
     if (!probe.characters)
-        return fail(err, res, "character setup");
+        return bench_fail(err, res, "character setup");
     run_frames(&probe, COLD_CHARACTERS);
     double t0 = bench_now_ns();
     run_frames(&probe, COLD_CHARACTERS);
@@ -383,7 +383,7 @@ static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, be
     bench_mesh mesh;
     tdn_result res = bench_character_init(&ch, scene, 0.3f); /* a posed palette */
     if (res != TDN_OK)
-        return fail(err, res, "character setup");
+        return bench_fail(err, res, "character setup");
     res = bench_mesh_create(scene->skeleton, SKIN_VERTICES, &mesh);
     run_ctx ctx = { 0 };
     ctx.scene = scene;
@@ -409,13 +409,13 @@ static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, be
     free(ctx.dual_quats);
     bench_mesh_destroy(&mesh);
     bench_character_free(&ch);
-    return res == TDN_OK ? TDN_OK : fail(err, res, "skin setup");
+    return res == TDN_OK ? TDN_OK : bench_fail(err, res, "skin setup");
 }
 
 tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *user, tdn_error *err)
 {
     if (options->workload && !bench_workload_exists(options->workload))
-        return fail(err, TDN_ERR_ARGUMENT, "workload name");
+        return bench_fail(err, TDN_ERR_ARGUMENT, "workload name");
     const bench_config cfg = bench_config_default(options->quick);
     const int sizes[2] = { 67, 256 };
     bench_scene scenes[2];

@@ -31,4 +31,7 @@ int bench_workload_exists(const char *name);
  * with its message in err. */
 tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *user, tdn_error *err);
 
+/* Fills err (unless a failed call already did) with "WHAT failed: CODE" and returns code. */
+tdn_result bench_fail(tdn_error *err, tdn_result code, const char *what);
+
 #endif
