@@ -15,6 +15,7 @@
 #include "blend_space.h"
 #include "model_space.h"
 #include "ik.h"
+#include "ik_chain.h"
 #include "skin.h"
 #include "blend_space.h"
 #include "mirror.h"
