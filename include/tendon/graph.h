@@ -37,6 +37,9 @@
  *               at the position (one vector or float parameter, or one float per axis).
  *   REST        the skeleton's rest pose.
  *   STATE_MACHINE  inputs[i] is state i, weighted by the machine's fades (state_machine.h).
+ *   PROCEDURAL  a pose made by a user callback (from the rest pose).
+ *   MODIFIER    inputs[0]'s pose, blended on its own, then changed (see tdn_modifier_kind); it
+ *               then blends like any other input. Modifiers nest; a node belongs to one.
  *
  * Sync groups: clip nodes naming the same sync group share a normalized phase. The group's
  * cycle length is the weight-averaged length of its members (weights from this update), so
@@ -101,8 +104,29 @@ typedef enum tdn_node_type {
     TDN_NODE_TIME_SCALE,
     TDN_NODE_BLEND_SPACE,
     TDN_NODE_REST,
-    TDN_NODE_STATE_MACHINE
+    TDN_NODE_STATE_MACHINE,
+    TDN_NODE_PROCEDURAL,   /* a pose from a user callback */
+    TDN_NODE_MODIFIER      /* its input's pose, changed by a built-in modifier or a callback */
 } tdn_node_type;
+
+struct tdn_graph_instance;
+
+/* A procedural node's pose (`pose` arrives as the rest pose) or a CALLBACK modifier's change
+ * (`pose` arrives as its input's blended pose), for `node` of `instance`, which has advanced by
+ * dt. Runs inside tdn_graph_evaluate: it must not allocate or block, and it may be called on
+ * any thread that evaluates the instance. */
+typedef void (*tdn_pose_callback)(void *user, const struct tdn_graph_instance *instance, int node, float dt,
+                                  tdn_pose *pose);
+
+typedef enum tdn_modifier_kind {
+    TDN_MODIFIER_CALLBACK = 0, /* the callback changes the pose */
+    TDN_MODIFIER_ROTATE,       /* joints turn about `axis` (in each joint's parent frame) by the
+                                * value (radians) times each joint's weight: a torso twist
+                                * towards an aim, spread over the spine */
+    TDN_MODIFIER_DAMP          /* joints' rotations lag their animated rotations through a
+                                * critically damped spring of `half_life` (antennas, tails,
+                                * heavy armour) */
+} tdn_modifier_kind;
 
 /* A number a node reads: the named parameter's current value (a FLOAT, INT, BOOL or TRIGGER;
  * for a vector, its first component), or `constant` when param is NULL. */
@@ -144,6 +168,17 @@ typedef struct tdn_node_desc {
     const char *const *axes;
     /* STATE_MACHINE: its states (one per input), transitions and initial state. Copied. */
     const tdn_state_machine_desc *state_machine;
+    /* PROCEDURAL, and MODIFIER of kind CALLBACK */
+    tdn_pose_callback callback;
+    void *user;
+    /* MODIFIER: its kind; for ROTATE the angle is `value`; ROTATE and DAMP act on `joints`
+     * (joint_weights: ROTATE's share per joint, NULL: each the whole angle); DAMP's spring */
+    tdn_modifier_kind modifier;
+    const int *joints;
+    int joint_count;
+    const float *joint_weights;
+    tdn_vec3 axis;
+    float half_life;
 } tdn_node_desc;
 
 /* A sync group's markers: event names of its clips (see the top of this file). */
@@ -260,9 +295,16 @@ TDN_API tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, cons
 /* The value nodes read (after smoothing), component `component` (0 for scalars). */
 TDN_API float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component);
 
-/* One entry of the flat list. `clip` is the index into the description's clips, or -1 for
- * the rest pose. `node` is the first clip node that contributed it. Weights of base entries
- * sum to 1; an additive entry's weight scales its difference. */
+/* One entry of the flat list. `clip` is the index into the description's clips, or one of
+ * TDN_ENTRY_REST (the rest pose), TDN_ENTRY_PROCEDURAL (`node`'s callback pose) and
+ * TDN_ENTRY_MODIFIER (`node`'s modified pose, made from the entries whose `group` is that
+ * node). `node` is the first node that contributed it; `group` the modifier node whose input
+ * it is part of, or -1 for the layer itself. Weights of base entries sum to 1 within a group;
+ * an additive entry's weight scales its difference. */
+#define TDN_ENTRY_REST (-1)
+#define TDN_ENTRY_PROCEDURAL (-2)
+#define TDN_ENTRY_MODIFIER (-3)
+
 typedef struct tdn_graph_entry {
     int clip;
     int node;
@@ -270,6 +312,7 @@ typedef struct tdn_graph_entry {
     float weight;
     int additive;
     int mirror;
+    int group;
 } tdn_graph_entry;
 
 /* Advances the instance by dt seconds (>= 0; a negative or non-finite dt counts as 0): see

@@ -6,7 +6,7 @@
 #include "tendon/mirror.h"
 
 static const char *const node_type_names[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                               "blend_space", "rest", "state_machine" };
+                                               "blend_space", "rest", "state_machine", "procedural", "modifier" };
 
 /* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
@@ -16,6 +16,11 @@ static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes
     else
         snprintf(buf, size, "nodes[%d]", i);
     return buf;
+}
+
+static const char *place_of(char *buf, size_t size, const void *nodes, int i)
+{
+    return node_place(buf, size, nodes, i);
 }
 
 #define FAIL_NODE(code, ...) \
@@ -124,8 +129,10 @@ static int inputs_needed(tdn_node_type type)
     switch (type) {
     case TDN_NODE_CLIP:
     case TDN_NODE_REST:
+    case TDN_NODE_PROCEDURAL:
         return 0;
     case TDN_NODE_TIME_SCALE:
+    case TDN_NODE_MODIFIER:
         return 1;
     case TDN_NODE_BLEND2:
     case TDN_NODE_ADDITIVE:
@@ -138,12 +145,12 @@ static int inputs_needed(tdn_node_type type)
 static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
-    int input_at = 0, value_at = 0, axis_at = 0, condition_at = 0;
+    int input_at = 0, value_at = 0, axis_at = 0, condition_at = 0, joint_at = 0;
     for (int i = 0; i < desc->node_count; i++) {
         const tdn_node_desc *d = &desc->nodes[i];
         tdn__node *n = &g->nodes[i];
         node_place(where, sizeof where, desc->nodes, i);
-        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_STATE_MACHINE)
+        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MODIFIER)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
         snprintf(n->name, sizeof n->name, "%s", d->name ? d->name : "");
@@ -182,6 +189,15 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             break;
         case TDN_NODE_STATE_MACHINE:
             r = tdn__graph_copy_machine(g, d, i, where, &condition_at, err);
+            break;
+        case TDN_NODE_MODIFIER:
+            if (d->modifier == TDN_MODIFIER_ROTATE)
+                r = resolve_value(g, &d->value, &n->value, where, err);
+            if (r == TDN_OK)
+                r = tdn__graph_copy_modifier(g, d, i, where, &joint_at, err);
+            break;
+        case TDN_NODE_PROCEDURAL:
+            r = tdn__graph_copy_modifier(g, d, i, where, &joint_at, err);
             break;
         case TDN_NODE_BLEND_SPACE:
             if (!d->space)
@@ -332,9 +348,10 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
             r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i), "%s (clip %d)",
                           why, n->clip);
         }
-        if (r == TDN_OK && n->type == TDN_NODE_REST && reach[i] == 2)
+        if (r == TDN_OK && (n->type == TDN_NODE_REST || n->type == TDN_NODE_PROCEDURAL || n->type == TDN_NODE_MODIFIER) &&
+            reach[i] == 2)
             r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i),
-                          "the rest pose is not an additive difference");
+                          "a %s node is not an additive difference", node_type_names[n->type]);
     }
     tdn__free(&g->allocator, reach, sizeof(int) * (size_t)g->node_count);
     return r;
@@ -511,7 +528,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 
 /* What the arrays of a graph count, measured from its description before it is checked. */
 typedef struct graph_totals {
-    int inputs, values, axes, markers, machines, transitions, conditions, states, layers;
+    int inputs, values, axes, markers, machines, transitions, conditions, states, layers, mod_joints;
 } graph_totals;
 
 static graph_totals count_totals(const tdn_graph_desc *desc)
@@ -523,6 +540,8 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
         t.inputs += n;
         t.values += d->type == TDN_NODE_BLENDN ? n : 0;
         t.axes += TDN_MAX_BLEND_SPACE_DIMENSIONS;
+        if (d->type == TDN_NODE_MODIFIER && d->joint_count > 0 && d->joint_count <= TDN_MAX_JOINTS)
+            t.mod_joints += d->joint_count;
         const tdn_state_machine_desc *sm = d->type == TDN_NODE_STATE_MACHINE ? d->state_machine : NULL;
         if (sm && sm->state_count > 0 && sm->state_count <= TDN_MAX_STATES && sm->transition_count >= 0 &&
             (sm->transitions || sm->transition_count == 0)) {
@@ -565,6 +584,8 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(state_clip_first, t->states);
     PLACE(state_clip_count, t->states);
     PLACE(layers, t->layers);
+    PLACE(mod_joints, t->mod_joints);
+    PLACE(mod_weights, t->mod_joints);
     int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
     for (int l = 0; l < desc->layer_count; l++)
         if (desc->layers[l].mask)
@@ -621,6 +642,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
     if (r == TDN_OK)
         r = order_nodes(g, desc, err);
     if (r == TDN_OK)
+        r = tdn__graph_assign_groups(g, place_of, desc->nodes, err);
+    if (r == TDN_OK)
         r = mark_additive(g, desc, err);
     if (r == TDN_OK)
         r = build_groups(g, desc, err);
@@ -640,8 +663,10 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
         tdn_graph_destroy(g);
         return r;
     }
-    /* at least two: a model-space layer borrows two scratch poses */
-    g->entry_capacity = g->clip_node_count + g->layer_count > 2 ? g->clip_node_count + g->layer_count : 2;
+    /* clips, procedural poses, modifier results, a rest entry per layer and per modifier; at
+     * least two: a model-space layer borrows two scratch poses */
+    int capacity = g->clip_node_count + g->procedural_count + 2 * g->modifier_count + g->layer_count;
+    g->entry_capacity = capacity > 2 ? capacity : 2;
     g->inertializer_bytes = tdn_inertializer_bytes(g->joint_count);
     g->instance_bytes = tdn__graph_instance_layout(g, NULL, NULL);
     *out = g;

@@ -42,36 +42,51 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
     return TDN_OK;
 }
 
-static void sample_entry(const tdn_graph_instance *in, const tdn_graph_entry *e, tdn_pose *pose)
+/* An entry's pose into `pose`: a clip sampled (root motion taken out when the graph extracts
+ * it, mirrored when asked), the rest pose, a procedural node's callback pose, or a modifier's
+ * finished group pose. */
+static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, float dt, tdn_pose *pose)
 {
     const tdn_graph *g = in->graph;
-    if (e->clip < 0)
-        tdn_pose_copy(pose, &in->rest);
-    else
+    if (e->clip >= 0) {
         tdn_clip_sample(g->clips[e->clip], e->time, pose);
-    if (g->extract_root_motion && e->clip >= 0 && g->root_tracks[e->clip])
-        tdn_root_motion_remove(g->root_tracks[e->clip], pose);
+        if (g->extract_root_motion && g->root_tracks[e->clip])
+            tdn_root_motion_remove(g->root_tracks[e->clip], pose);
+    } else if (e->clip == TDN_ENTRY_MODIFIER) {
+        tdn_pose_copy(pose, &in->group_poses[g->nodes[e->node].slot]);
+    } else {
+        tdn_pose_copy(pose, &in->rest);
+        if (e->clip == TDN_ENTRY_PROCEDURAL)
+            g->nodes[e->node].callback(g->nodes[e->node].user, in, e->node, dt, pose);
+    }
     if (e->mirror)
         tdn_pose_mirror(pose, g->mirror, pose);
 }
 
-/* A layer's pose from its entries. In an additive layer every entry is a difference and the
- * result is their blend (a difference too). */
-static void evaluate_entries(tdn_graph_instance *in, const tdn__layer_state *ls, int additive_layer, tdn_pose *out)
+/* The blend of entries [first, first + count) into `out`. In an additive layer every entry is a
+ * difference and the result is their blend (a difference too). */
+static void blend_entries(tdn_graph_instance *in, int first, int count, int additive_layer, float dt, tdn_pose *out)
 {
-    const tdn_graph_entry *entries = in->entries + ls->first_entry;
-    int count = ls->entry_count, additive = 0;
+    const tdn_graph_entry *entries = in->entries + first;
+    int additive = 0;
     for (int k = 0; k < count && !additive_layer; k++)
         additive += entries[k].additive;
+    if (count == 0) {
+        tdn_pose_copy(out, &in->rest);
+        return;
+    }
     if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
-        sample_entry(in, &entries[0], out);
+        entry_pose(in, &entries[0], dt, out);
         return;
     }
     int nl = 0, na = 0;
     for (int k = 0; k < count; k++) {
         const tdn_graph_entry *e = &entries[k];
-        tdn_pose *pose = &in->poses[ls->first_entry + k];
-        sample_entry(in, e, pose);
+        tdn_pose *pose = e->clip == TDN_ENTRY_MODIFIER && !e->mirror
+                             ? &in->group_poses[in->graph->nodes[e->node].slot] /* blended already */
+                             : &in->poses[first + k];
+        if (pose == &in->poses[first + k])
+            entry_pose(in, e, dt, pose);
         tdn_blend_input input = { pose, e->weight, NULL };
         if (e->additive && !additive_layer)
             in->additives[na++] = input;
@@ -80,6 +95,24 @@ static void evaluate_entries(tdn_graph_instance *in, const tdn__layer_state *ls,
     }
     tdn_blend_job job = { in->layers, nl, in->additives, na, additive_layer ? NULL : &in->rest, out };
     tdn_blend(&job);
+}
+
+/* A layer's pose: its modifiers' groups first, deepest first, each blended then changed; then
+ * the layer's own entries. */
+static void evaluate_layer(tdn_graph_instance *in, int layer, const tdn__layer_state *ls, float dt, tdn_pose *out)
+{
+    const tdn_graph *g = in->graph;
+    int additive_layer = g->layers[layer].mode == TDN_LAYER_ADDITIVE;
+    for (int k = g->order_count - 1; k >= 0 && g->modifier_count > 0; k--) {
+        int i = g->order[k];
+        const tdn__node *n = &g->nodes[i];
+        if (n->type != TDN_NODE_MODIFIER || n->layer != layer || !(in->node_weight[i] > 0.0f))
+            continue;
+        tdn_pose *pose = &in->group_poses[n->slot];
+        blend_entries(in, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, pose);
+        tdn__graph_apply_modifier(in, i, dt, pose);
+    }
+    blend_entries(in, ls->base_first, ls->base_count, additive_layer, dt, out);
 }
 
 /* Starts what the layer's machines asked for, then carries the offsets on `pose`, and keeps
@@ -135,7 +168,7 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
         int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE && ls->weight >= 1.0f && !L->mask &&
                      !L->model_space_rotation;
         tdn_pose *pose = direct ? out : &instance->layer_pose;
-        evaluate_entries(instance, ls, L->mode == TDN_LAYER_ADDITIVE, pose);
+        evaluate_layer(instance, l, ls, ls->unapplied, pose);
         if (L->inertializes)
             inertialize(ls, pose);
         ls->unapplied = 0.0f;

@@ -27,9 +27,19 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(motions, g->entry_capacity, 16);
     PLACE(motion_weights, g->entry_capacity, 16);
     PLACE(machines, g->machine_count, 16);
+    PLACE(group_poses, g->modifier_count, 16);
+    PLACE(group_first, g->modifier_count, 16);
+    PLACE(group_count, g->modifier_count, 16);
+    PLACE(mod_state, g->damp_floats, 16);
     PLACE(layer_states, g->layer_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);
+    for (int k = 0; k < g->modifier_count; k++) { /* modifiers' group poses */
+        at = tdn__align_up(at, TDN_POSE_ALIGN);
+        if (base)
+            tdn_pose_init(&instance->group_poses[k], g->joint_count, base + at, pose_bytes);
+        at += pose_bytes;
+    }
     /* scratch poses, the rest pose, the layer pose, the spare, then two per inertializing layer */
     for (int k = 0; k < g->entry_capacity + 3; k++) {
         at = tdn__align_up(at, TDN_POSE_ALIGN);

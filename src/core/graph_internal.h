@@ -43,6 +43,16 @@ typedef struct tdn__node {
     int first_axis, axis_count;     /* float parameters into tdn_graph.axes, or one vector */
     /* STATE_MACHINE */
     int machine;                    /* index into tdn_graph.machines */
+    /* PROCEDURAL and MODIFIER */
+    tdn_pose_callback callback;
+    void *user;
+    tdn_modifier_kind modifier;
+    int first_joint, joint_count;   /* into tdn_graph.mod_joints and mod_weights */
+    tdn_vec3 axis;
+    float half_life;
+    int slot;                       /* MODIFIER: its group pose in the instance */
+    int state_offset;               /* DAMP: its floats in the instance's modifier state */
+    int group;                      /* the modifier whose input it is part of; -1: its layer's */
     /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
     int additive;
     int layer;                      /* the layer that reaches it, -1: none */
@@ -133,6 +143,10 @@ struct tdn_graph {
     int state_total;
     tdn__layer *layers;
     int layer_count;
+    int *mod_joints;                /* modifiers' joints and their weights */
+    float *mod_weights;
+    int modifier_count, procedural_count;
+    int damp_floats;                /* the instance's modifier state */
     tdn_root_track **root_tracks;   /* per clip (NULL for additive clips), or NULL: no root motion;
                                      * their own allocation */
     int extract_root_motion;
@@ -175,7 +189,8 @@ typedef struct tdn__machine_state {
 
 typedef struct tdn__layer_state {
     float weight;
-    int first_entry, entry_count;
+    int first_entry, entry_count;   /* all of the layer's entries, its modifiers' included */
+    int base_first, base_count;     /* the entries of the layer itself (after its modifiers') */
     tdn_inertializer *inertia;      /* layers that inertialize */
     tdn_pose shown, before;         /* its last two outputs, for inertialization */
     int frames_shown;
@@ -203,6 +218,9 @@ struct tdn_graph_instance {
     tdn_pose *poses;                /* entry_capacity scratch poses */
     tdn_pose rest;
     tdn_pose layer_pose;            /* a layer's result before it is composed */
+    tdn_pose *group_poses;          /* one per modifier: its input blended, then changed */
+    int *group_first, *group_count; /* per modifier: its entries */
+    float *mod_state;               /* DAMP modifiers' springs */
     tdn_pose spare;                 /* a layer's velocities */
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
@@ -215,12 +233,28 @@ struct tdn_graph_instance {
     float last_dt;
 };
 
+/* Building a graph (graph_modifiers_build.c): a procedural or modifier node's fields, and
+ * which modifier's input every node is part of (after the nodes are ordered). */
+tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
+                                    int *joint_at, tdn_error *err);
+tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, size_t, const void *, int),
+                                    const void *ctx, tdn_error *err);
+/* Evaluating (graph_modifiers.c): a modifier's change to its group's pose, dt seconds on. */
+void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);
+
 /* Building a graph (graph_machines_build.c): a state machine node's states, transitions and
  * conditions (conditions go from *condition_at on), and each state's clip nodes. */
 int tdn__graph_count_conditions(const tdn_state_machine_desc *sm);
 tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
                                    int *condition_at, tdn_error *err);
 tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
+
+/* The spring x'' = -2y x' - y^2 (x - target) left at rest after a step covers a fraction
+ * 1 - e^(-y t)(1 + y t) of it by time t; that fraction is one half at y t = TDN__HALF_LIFE_U
+ * (the root of e^-u (1 + u) = 1/2), so y = TDN__HALF_LIFE_U / half_life makes a half-life
+ * exact. tdn__spring_step is one exact step of it towards `target` (no drift at any dt). */
+#define TDN__HALF_LIFE_U 1.67834699f
+void tdn__spring_step(float *x, float *v, float target, float y, float dt);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);

@@ -2,13 +2,7 @@
 #include "graph_internal.h"
 #include "internal.h"
 
-/* The spring x'' = -2y x' - y^2 (x - target) left at rest after a step covers a fraction
- * 1 - e^(-y t)(1 + y t) of it by time t; that fraction is one half at y t = HALF_LIFE_U (the
- * root of e^-u (1 + u) = 1/2), so y = HALF_LIFE_U / half_life makes half_life exact. */
-#define HALF_LIFE_U 1.67834699f
-
-/* One exact step of the critically damped spring towards `target` (no drift at any dt). */
-static void spring_step(float *x, float *v, float target, float y, float dt)
+void tdn__spring_step(float *x, float *v, float target, float y, float dt)
 {
     float j0 = *x - target;
     float j1 = *v + j0 * y;
@@ -25,9 +19,9 @@ void tdn__graph_params_advance(tdn_graph_instance *instance, float dt)
         tdn__param_state *s = &instance->params[p];
         if (param->half_life <= 0.0f)
             continue;
-        float y = HALF_LIFE_U / param->half_life;
+        float y = TDN__HALF_LIFE_U / param->half_life;
         for (int c = 0; c < param->components; c++)
-            spring_step(&s->value[c], &s->velocity[c], s->target[c], y, dt);
+            tdn__spring_step(&s->value[c], &s->velocity[c], s->target[c], y, dt);
     }
 }
 

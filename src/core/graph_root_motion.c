@@ -44,14 +44,16 @@ static tdn_root_motion reflect(tdn_root_motion m)
     return m;
 }
 
-/* The motion of one layer: its base entries' clips over their last advance, weighted. */
+/* The motion of one layer: its base entries' clips over their last advance, weighted (an entry
+ * inside a modifier by its weight there times the modifier's; the modifier's result entry
+ * itself carries none: what it changes is the pose, not where the character goes). */
 static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_state *ls, float dt)
 {
     const tdn_graph *g = in->graph;
     int n = 0;
     for (int k = 0; k < ls->entry_count; k++) {
         const tdn_graph_entry *e = &in->entries[ls->first_entry + k];
-        if (e->additive)
+        if (e->additive || e->clip == TDN_ENTRY_MODIFIER)
             continue;
         in->motions[n] = identity;
         if (e->clip >= 0 && g->root_tracks[e->clip])
@@ -59,7 +61,7 @@ static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_sta
                                   &in->motions[n]);
         if (e->mirror) /* reflected across x = 0, as the pose is */
             in->motions[n] = reflect(in->motions[n]);
-        in->motion_weights[n++] = e->weight;
+        in->motion_weights[n++] = e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f);
     }
     tdn_root_motion out = identity;
     if (n > 0)

@@ -29,7 +29,9 @@ static void add_rows(tdn_pose *out, const tdn_pose *layer, float w, const float 
     }
 }
 
-/* A layer's velocity: its entries' clip velocities blended with the entries' weights. */
+/* A layer's velocity: its entries' clip velocities blended with the entries' weights (an entry
+ * inside a modifier by its weight there times the modifier's; what modifiers change is not in
+ * it). */
 static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
@@ -37,7 +39,9 @@ static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, t
     for (int k = 0; k < ls->entry_count; k++) {
         const tdn_graph_entry *e = &in->entries[ls->first_entry + k];
         tdn_pose *v = &in->poses[ls->first_entry + k];
-        if (e->clip < 0) { /* the rest pose does not move */
+        if (e->clip == TDN_ENTRY_MODIFIER)
+            continue;
+        if (e->clip < 0) { /* the rest pose and procedural poses do not move */
             for (int r = 0; r < TDN_POSE_ROWS; r++)
                 memset(tdn_pose_row(v, r), 0, sizeof(float) * (size_t)v->stride);
         } else {
@@ -45,7 +49,7 @@ static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, t
             if (e->mirror)
                 tdn_pose_mirror(v, g->mirror, v);
         }
-        in->layers[n++] = (tdn_blend_input){ v, e->weight, NULL };
+        in->layers[n++] = (tdn_blend_input){ v, e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f), NULL };
     }
     tdn_velocity_blend(in->layers, n, out);
 }

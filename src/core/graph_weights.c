@@ -102,6 +102,9 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
         for (int k = 0; k < n->input_count; k++)
             give(in, inputs[k], w * in->switch_weights[n->switch_slot + k], r, leaving);
         break;
+    case TDN_NODE_MODIFIER: /* its input, whole: blended on its own before the change */
+        give(in, inputs[0], w, r, leaving);
+        break;
     case TDN_NODE_ADDITIVE:
         give(in, inputs[0], w, r, leaving);
         give(in, inputs[1], w * tdn__clamp01(tdn__graph_value(in, n->value)), r, leaving);
