@@ -1,0 +1,329 @@
+/* Blend-driven IK on poses tendon generates: the humanoid's idle pose with the right arm put by
+ * two-bone IK on a 3 x 3 x 3 grid of points in front of the character gives 27 reach poses, the
+ * samples of a 3D gradient-band space whose coordinates are the grid points themselves. Targets
+ * between the grid points: the pure blend at the parameters the solver finds against the naive
+ * "use the target's coordinates as the blend point", and the two-bone correction landing the
+ * hand exactly. Then a moving target (warm starts, parameters moving smoothly), a reach layered
+ * over a walk by a mask, weights, the rotate correction, a foot on slopes (a 1D space with a 3D
+ * target), bad arguments, and no allocation per solve. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "counting_allocator.h"
+#include "tendon/humanoid.h"
+#include "tendon/ik_blend.h"
+#include "tendon/io.h"
+#include "tendon/keyed_clip.h"
+
+enum { G = 3, SAMPLES = G * G * G, QUERIES = 400 };
+static const double PI = 3.14159265358979323846;
+
+static tdn_vec3 position(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
+static double distance(tdn_vec3 a, tdn_vec3 b) { return tdn_vec3_length(tdn_vec3_sub(a, b)); }
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+static double maximum(const double *v, int n)
+{
+    double m = -INFINITY;
+    for (int i = 0; i < n; i++)
+        m = fmax(m, v[i]);
+    return m;
+}
+
+/* The humanoid, its idle pose at t = 0 and the 27 reach poses. */
+typedef struct fixture {
+    tdn_asset *asset;
+    const tdn_skeleton *skel;
+    int n, clavicle, upper, middle, hand;
+    tdn_pose idle;
+    tdn_pose reach[SAMPLES];
+    const tdn_pose *reach_ptr[SAMPLES];
+    float points[SAMPLES * 3];
+    tdn_vec3 lo, hi;       /* the grid's box */
+    float arm;             /* upper arm + forearm length */
+    tdn_blend_space *space;
+    tdn_mat4 *model;       /* n matrices of scratch */
+} fixture;
+
+static int sample_clip(const fixture *f, const char *name, float time, tdn_pose *out)
+{
+    int c = tdn_asset_find_clip(f->asset, name);
+    return c >= 0 && tdn_keyed_clip_sample(tdn_asset_clip(f->asset, c), time, out, NULL) == TDN_OK;
+}
+
+static int fixture_init(fixture *f)
+{
+    memset(f, 0, sizeof *f);
+    if (!CHECK(tdn_humanoid_create(NULL, &f->asset, NULL) == TDN_OK))
+        return 0;
+    f->skel = tdn_asset_skeleton(f->asset);
+    f->n = tdn_skeleton_joint_count(f->skel);
+    f->clavicle = tdn_skeleton_find(f->skel, "clavicle_r");
+    f->upper = tdn_skeleton_find(f->skel, "upperarm_r");
+    f->middle = tdn_skeleton_find(f->skel, "lowerarm_r");
+    f->hand = tdn_skeleton_find(f->skel, "hand_r");
+    CHECK(f->clavicle >= 0 && f->upper >= 0 && f->middle >= 0 && f->hand >= 0);
+    f->model = malloc(sizeof(tdn_mat4) * (size_t)f->n);
+    tdn_pose_create(&f->idle, f->n, NULL);
+    if (!CHECK(sample_clip(f, "idle", 0.0f, &f->idle)))
+        return 0;
+    tdn_model_space(f->skel, &f->idle, NULL, f->model);
+    tdn_vec3 shoulder = position(&f->model[f->upper]);
+    f->arm = (float)(distance(shoulder, position(&f->model[f->middle])) +
+                     distance(position(&f->model[f->middle]), position(&f->model[f->hand])));
+    /* in front of the right shoulder (right is -X, forward +Z): a box 0.44 arm lengths wide,
+     * from 0.28 to 0.72 arm lengths ahead; every point within 0.84 of the arm's reach */
+    const float L = f->arm, h = 0.22f * L;
+    tdn_vec3 c = tdn_vec3_add(shoulder, tdn_vec3_make(0.05f * L, -0.1f * L, 0.5f * L));
+    f->lo = tdn_vec3_sub(c, tdn_vec3_make(h, h, h));
+    f->hi = tdn_vec3_add(c, tdn_vec3_make(h, h, h));
+    /* the elbow down, out to the right and a little back */
+    tdn_vec3 pole = tdn_vec3_add(shoulder, tdn_vec3_make(-0.5f * L, -1.0f * L, -0.2f * L));
+    int reached_all = 1;
+    double worst = 0;
+    for (int i = 0; i < SAMPLES; i++) {
+        int ix = i % G, iy = (i / G) % G, iz = i / (G * G);
+        tdn_vec3 t = tdn_vec3_add(f->lo, tdn_vec3_make(h * (float)ix, h * (float)iy, h * (float)iz));
+        f->points[i * 3] = t.x;
+        f->points[i * 3 + 1] = t.y;
+        f->points[i * 3 + 2] = t.z;
+        tdn_pose_create(&f->reach[i], f->n, NULL);
+        tdn_pose_copy(&f->reach[i], &f->idle);
+        tdn_model_space(f->skel, &f->reach[i], NULL, f->model);
+        tdn_two_bone_ik ik = { f->upper, f->middle, f->hand, t, pole, 1, 1.0f, 0.0f };
+        int reached = 0;
+        CHECK(tdn_ik_two_bone(f->skel, &ik, &f->reach[i], f->model, &reached) == TDN_OK);
+        reached_all &= reached;
+        worst = fmax(worst, distance(position(&f->model[f->hand]), t));
+        f->reach_ptr[i] = &f->reach[i];
+    }
+    CHECK(reached_all);
+    CHECK_NEAR(worst, 0, 1e-5);
+    tdn_blend_space_desc sd = { TDN_BLEND_SPACE_GRADIENT_BAND, 3, SAMPLES, f->points, { 0 } };
+    return CHECK(tdn_blend_space_create(&sd, &f->space, NULL) == TDN_OK);
+}
+
+static void fixture_free(fixture *f)
+{
+    for (int i = 0; i < SAMPLES; i++)
+        tdn_pose_destroy(&f->reach[i]);
+    tdn_pose_destroy(&f->idle);
+    tdn_blend_space_destroy(f->space);
+    tdn_asset_destroy(f->asset);
+    free(f->model);
+}
+
+static tdn_ik_blend *make_ik(fixture *f, tdn_ik_blend_correction correction, int upper, const float *mask,
+                             const tdn_allocator *allocator)
+{
+    tdn_ik_blend_desc d = { 0 };
+    d.skeleton = f->skel;
+    d.space = f->space;
+    d.poses = f->reach_ptr;
+    d.effector = f->hand;
+    d.joint_weights = mask;
+    d.correction = correction;
+    d.upper = upper;
+    d.middle = f->middle;
+    if (allocator)
+        d.allocator = *allocator;
+    tdn_ik_blend *ik = NULL;
+    tdn_error err = { 0 };
+    if (tdn_ik_blend_create(&d, &ik, &err) != TDN_OK)
+        fprintf(stderr, "tdn_ik_blend_create: %s: %s\n", err.where, err.message);
+    return ik;
+}
+
+static tdn_vec3 random_target(const fixture *f, check_rng *rng)
+{
+    return tdn_vec3_make(check_rng_float(rng, f->lo.x, f->hi.x), check_rng_float(rng, f->lo.y, f->hi.y),
+                         check_rng_float(rng, f->lo.z, f->hi.z));
+}
+
+/* The effector of the whole skeleton's blend at params, computed without the definition:
+ * tdn_blend_space_weights, tdn_blend of the full poses, tdn_model_space. */
+static tdn_vec3 reference_effector(fixture *f, const float *params, tdn_pose *scratch)
+{
+    float w[SAMPLES];
+    tdn_blend_input layers[SAMPLES];
+    tdn_blend_space_weights(f->space, params, w);
+    for (int i = 0; i < SAMPLES; i++)
+        layers[i] = (tdn_blend_input){ &f->reach[i], w[i], NULL };
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = scratch });
+    tdn_model_space(f->skel, scratch, NULL, f->model);
+    return position(&f->model[f->hand]);
+}
+
+static void reach_grid_solved_against_naive(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, NULL);
+    if (!CHECK(ik != NULL))
+        return;
+    const int *chain = NULL;
+    int chain_count = tdn_ik_blend_chain(ik, &chain);
+    CHECK(chain_count == tdn_skeleton_depth(f.skel, f.hand) + 1);
+    CHECK(chain[0] == 0 && chain[chain_count - 1] == f.hand);
+
+    /* each sample's own point gives its own reach exactly */
+    double own = 0;
+    for (int i = 0; i < SAMPLES; i++) {
+        tdn_vec3 e;
+        CHECK(tdn_ik_blend_effector(ik, &f.points[i * 3], NULL, NULL, &e) == TDN_OK);
+        own = fmax(own, distance(e, tdn_vec3_make(f.points[i * 3], f.points[i * 3 + 1], f.points[i * 3 + 2])));
+    }
+    CHECK_NEAR(own, 0, 1e-5);
+
+    tdn_pose pose, scratch;
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_create(&scratch, f.n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    static double naive[QUERIES], solved[QUERIES], corrected[QUERIES], iters[QUERIES], evals[QUERIES];
+    int worse_than_naive = 0, unreached = 0, unreached_on_face = 0;
+    double unreached_depth = 0;
+    double chain_vs_full = 0, reported_vs_model = 0, blend_vs_reference = 0, max_outside_box = 0;
+    check_rng rng = { 2024 };
+    for (int q = 0; q < QUERIES; q++) {
+        tdn_vec3 t = random_target(&f, &rng);
+        float naive_params[3] = { t.x, t.y, t.z };
+        tdn_vec3 e;
+        CHECK(tdn_ik_blend_effector(ik, naive_params, NULL, NULL, &e) == TDN_OK);
+        naive[q] = distance(e, t);
+        chain_vs_full = fmax(chain_vs_full, distance(e, reference_effector(&f, naive_params, &scratch)));
+
+        float params[3];
+        tdn_ik_blend_result r;
+        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_pose_copy(&pose, &f.idle);
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        solved[q] = r.blend_error;
+        worse_than_naive += r.blend_error > naive[q] + 1e-6;
+        if (r.blend_error > 1e-3) { /* where the pure blend cannot reach: how far into the box, on which face */
+            unreached++;
+            unreached_depth = fmax(unreached_depth, (t.z - f.lo.z) / (f.hi.z - f.lo.z));
+            unreached_on_face += params[2] == f.lo.z;
+        }
+        corrected[q] = r.error;
+        iters[q] = r.iterations;
+        evals[q] = r.evaluations;
+        reported_vs_model = fmax(reported_vs_model, fabs(distance(position(&model[f.hand]), t) - r.error));
+        blend_vs_reference = fmax(blend_vs_reference, fabs(distance(reference_effector(&f, params, &scratch), t) - r.blend_error));
+        const float lo[3] = { f.lo.x, f.lo.y, f.lo.z }, hi[3] = { f.hi.x, f.hi.y, f.hi.z };
+        for (int d = 0; d < 3; d++)
+            max_outside_box = fmax(max_outside_box, fmax(lo[d] - params[d], params[d] - hi[d]));
+        /* the model matrices are the pose's */
+        tdn_mat4 *fresh = f.model;
+        tdn_model_space(f.skel, &pose, NULL, fresh);
+        CHECK_NEAR(distance(position(&fresh[f.hand]), position(&model[f.hand])), 0, 1e-6);
+    }
+    double naive_max = maximum(naive, QUERIES), solved_max = maximum(solved, QUERIES);
+    double corrected_max = maximum(corrected, QUERIES), iter_max = maximum(iters, QUERIES), eval_max = maximum(evals, QUERIES);
+    double naive_med = median(naive, QUERIES), solved_med = median(solved, QUERIES); /* sorts them */
+    double naive_p90 = naive[QUERIES * 9 / 10], solved_p90 = solved[QUERIES * 9 / 10];
+    double corrected_med = median(corrected, QUERIES), iter_med = median(iters, QUERIES), eval_med = median(evals, QUERIES);
+    printf("reach grid (arm %.3f m, box %.3f m, %d targets between the 27 grid points, cold starts):\n", f.arm,
+           f.hi.x - f.lo.x, QUERIES);
+    printf("  naive (target as blend point): median %.2f mm, 90%% %.2f mm, max %.2f mm\n", naive_med * 1e3, naive_p90 * 1e3,
+           naive_max * 1e3);
+    printf("  solved pure blend:             median %.4f mm, 90%% %.4f mm, max %.4f mm\n", solved_med * 1e3,
+           solved_p90 * 1e3, solved_max * 1e3);
+    printf("  %d targets beyond the blend's reach (pure blend > 1 mm off): all within %.1f%% of the box's near face, "
+           "%d with the parameters held on that face\n", unreached, unreached_depth * 100, unreached_on_face);
+    printf("  after two-bone correction:     median %.2e m, max %.2e m\n", corrected_med, corrected_max);
+    printf("  iterations median %.0f max %.0f, evaluations median %.0f max %.0f\n", iter_med, iter_max, eval_med, eval_max);
+    CHECK_NEAR(chain_vs_full, 0, 1e-6);      /* the chain's evaluation is the whole skeleton's */
+    CHECK_NEAR(blend_vs_reference, 0, 1e-6);
+    CHECK_NEAR(reported_vs_model, 0, 1e-6);
+    CHECK(max_outside_box <= 0.0);
+    CHECK(corrected_max <= 1e-4);
+    CHECK(solved_med * 20 < naive_med);      /* the solver beats the naive mapping by far */
+    CHECK(solved_p90 * 20 < naive_p90);
+    CHECK(solved_max < naive_max);
+    CHECK_EQ_INT(worse_than_naive, 0);       /* never worse than the naive blend point */
+    CHECK(unreached < QUERIES / 10 && unreached_depth < 0.1 && unreached_on_face == unreached);
+    CHECK(naive_med > 5e-3);                 /* and the naive mapping is visibly off */
+    CHECK(iter_max <= 10);
+    free(model);
+    tdn_pose_destroy(&pose);
+    tdn_pose_destroy(&scratch);
+    tdn_ik_blend_destroy(ik);
+    fixture_free(&f);
+}
+
+/* A target moving smoothly through the grid (a Lissajous curve, 600 frames): warm started from
+ * the previous frame, the parameters move smoothly, the correction lands every frame. */
+static void moving_target_moves_parameters_smoothly(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, NULL);
+    if (!CHECK(ik != NULL))
+        return;
+    tdn_pose pose;
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    tdn_vec3 c = tdn_vec3_scale(tdn_vec3_add(f.lo, f.hi), 0.5f), half = tdn_vec3_scale(tdn_vec3_sub(f.hi, f.lo), 0.45f);
+    float params[3], prev_params[3];
+    tdn_vec3 prev_t = c;
+    double worst_ratio = 0, worst_error = 0, worst_blend = 0, worst_step = 0, worst_pose_step = 0;
+    static double iters[600];
+    int total = 600;
+    tdn_quat prev_upper = tdn_quat_identity(), prev_lower = tdn_quat_identity();
+    for (int frame = 0; frame < total; frame++) {
+        double s = frame / 60.0;
+        tdn_vec3 t = tdn_vec3_add(c, tdn_vec3_make(half.x * (float)sin(1.3 * s), half.y * (float)sin(0.9 * s + 0.5),
+                                                   half.z * (float)sin(0.7 * s + 1.0)));
+        tdn_ik_blend_request req = { .target = t, .start = frame ? params : NULL, .weight = 1.0f };
+        tdn_ik_blend_result r;
+        tdn_pose_copy(&pose, &f.idle);
+        memcpy(prev_params, params, sizeof params);
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        iters[frame] = r.iterations;
+        worst_error = fmax(worst_error, r.error);
+        worst_blend = fmax(worst_blend, r.blend_error);
+        tdn_quat up = tdn_pose_get(&pose, f.upper).r, low = tdn_pose_get(&pose, f.middle).r;
+        if (frame) {
+            double moved = distance(t, prev_t);
+            double dp = sqrt(pow(params[0] - prev_params[0], 2) + pow(params[1] - prev_params[1], 2) +
+                             pow(params[2] - prev_params[2], 2));
+            worst_ratio = fmax(worst_ratio, dp / moved);
+            worst_step = fmax(worst_step, dp);
+            worst_pose_step = fmax(worst_pose_step, fmax(check_quat_angle(up, prev_upper), check_quat_angle(low, prev_lower)));
+        }
+        prev_upper = up;
+        prev_lower = low;
+        prev_t = t;
+    }
+    double iter_med = median(iters, total), iter_max = maximum(iters, total);
+    printf("moving target (600 frames, warm starts): iterations median %.0f max %.0f, parameter step <= %.2f x the "
+           "target's step (<= %.2f mm/frame), arm rotations <= %.3f deg/frame, blend error <= %.4f mm, corrected <= %.1e m\n",
+           iter_med, iter_max, worst_ratio, worst_step * 1e3, worst_pose_step * 180 / PI, worst_blend * 1e3, worst_error);
+    CHECK(worst_ratio < 3.0);
+    CHECK(worst_pose_step < 2.0 * PI / 180.0);
+    CHECK(worst_error <= 1e-4);
+    CHECK(iter_med <= 2);
+    free(model);
+    tdn_pose_destroy(&pose);
+    tdn_ik_blend_destroy(ik);
+    fixture_free(&f);
+}
+
+int main(void)
+{
+    RUN(reach_grid_solved_against_naive);
+    RUN(moving_target_moves_parameters_smoothly);
+    return check_summary();
+}
