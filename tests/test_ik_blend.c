@@ -139,7 +139,7 @@ static tdn_ik_blend *make_ik(fixture *f, tdn_ik_blend_correction correction, int
         d.allocator = *allocator;
     tdn_ik_blend *ik = NULL;
     tdn_error err = { 0 };
-    if (tdn_ik_blend_create(&d, &ik, &err) != TDN_OK)
+    if (tdn_ik_blend_create(&d, &ik, &err) != TDN_OK && allocations_before_failure < 0)
         fprintf(stderr, "tdn_ik_blend_create: %s: %s\n", err.where, err.message);
     return ik;
 }
@@ -321,9 +321,441 @@ static void moving_target_moves_parameters_smoothly(void)
     fixture_free(&f);
 }
 
+/* A reach layered over a walk: the mask takes the right arm (clavicle_r's subtree) from the
+ * blend and everything else from the walking pose passed in, whose shoulder has moved; the
+ * targets move with it. */
+static void masked_reach_over_a_walk(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    int stride = tdn_pose_stride(f.n);
+    float *mask = calloc((size_t)stride, sizeof(float));
+    tdn_mask_fill(mask, f.n, 0.0f);
+    CHECK(tdn_mask_set_subtree(f.skel, f.clavicle, 1.0f, 0, mask) == TDN_OK);
+    tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, mask, NULL);
+    if (!CHECK(ik != NULL))
+        return;
+    tdn_pose walk, pose, reference;
+    tdn_pose_create(&walk, f.n, NULL);
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_create(&reference, f.n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    tdn_model_space(f.skel, &f.idle, NULL, f.model);
+    tdn_vec3 shoulder_idle = position(&f.model[f.upper]);
+    check_rng rng = { 99 };
+    double worst = 0, worst_outside = 0, worst_arm = 0, naive_sum = 0, solved_sum = 0;
+    int rounds = 0;
+    for (int k = 0; k < 40; k++) {
+        CHECK(sample_clip(&f, "walk_forward", 0.025f * (float)k, &walk));
+        tdn_model_space(f.skel, &walk, NULL, f.model);
+        tdn_vec3 shift = tdn_vec3_sub(position(&f.model[f.upper]), shoulder_idle);
+        tdn_vec3 t = tdn_vec3_add(random_target(&f, &rng), shift);
+        float naive_params[3] = { t.x - shift.x, t.y - shift.y, t.z - shift.z }, params[3];
+        tdn_vec3 e;
+        CHECK(tdn_ik_blend_effector(ik, naive_params, &walk, NULL, &e) == TDN_OK);
+        naive_sum += distance(e, t);
+        tdn_pose_copy(&pose, &walk);
+        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_ik_blend_result r;
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        solved_sum += r.blend_error;
+        worst = fmax(worst, r.error);
+        /* outside the mask: the walk; inside, away from the corrected joints: the samples' blend */
+        float w[SAMPLES];
+        tdn_blend_input layers[SAMPLES];
+        tdn_blend_space_weights(f.space, params, w);
+        for (int i = 0; i < SAMPLES; i++)
+            layers[i] = (tdn_blend_input){ &f.reach[i], w[i], NULL };
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = &reference });
+        for (int j = 0; j < f.n; j++) {
+            tdn_transform a = tdn_pose_get(&pose, j);
+            if (!tdn_skeleton_is_in_subtree(f.skel, j, f.clavicle)) {
+                tdn_transform b = tdn_pose_get(&walk, j);
+                worst_outside = fmax(worst_outside, fmax(check_quat_angle(a.r, b.r), distance(a.t, b.t)));
+            } else if (j != f.upper && j != f.middle) {
+                tdn_transform b = tdn_pose_get(&reference, j);
+                worst_arm = fmax(worst_arm, fmax(check_quat_angle(a.r, b.r), distance(a.t, b.t)));
+            }
+        }
+        rounds++;
+    }
+    printf("masked reach over walk_forward (40 frames): naive mean %.2f mm, solved pure blend mean %.4f mm, corrected <= %.1e m\n",
+           naive_sum / rounds * 1e3, solved_sum / rounds * 1e3, worst);
+    CHECK(worst <= 1e-4);
+    CHECK_NEAR(worst_outside, 0, 1e-6);
+    CHECK_NEAR(worst_arm, 0, 1e-6);
+    CHECK(solved_sum * 10 < naive_sum);
+    free(model);
+    free(mask);
+    tdn_pose_destroy(&walk);
+    tdn_pose_destroy(&pose);
+    tdn_pose_destroy(&reference);
+    tdn_ik_blend_destroy(ik);
+    fixture_free(&f);
+}
+
+/* Weight 0 leaves the pose bit for bit; 0.5 lands half-way-ish; the parameters do not depend on
+ * it. The rotate correction points the hand at the target from the shoulder. Borrowed poses
+ * give the same bits as copied ones, in a smaller definition. */
+static void weights_rotate_and_borrowed_poses(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, NULL);
+    tdn_ik_blend *rot = make_ik(&f, TDN_IK_BLEND_CORRECT_ROTATE, f.upper, NULL, NULL);
+    tdn_ik_blend_desc bd = { .skeleton = f.skel, .space = f.space, .poses = f.reach_ptr, .borrow_poses = 1,
+                             .effector = f.hand, .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper,
+                             .middle = f.middle };
+    tdn_ik_blend *borrowed = NULL;
+    CHECK(tdn_ik_blend_create(&bd, &borrowed, NULL) == TDN_OK);
+    if (!CHECK(ik && rot && borrowed))
+        return;
+    CHECK(tdn_ik_blend_bytes(borrowed) + SAMPLES * tdn_pose_bytes(f.n) <= tdn_ik_blend_bytes(ik));
+    tdn_pose a, b;
+    tdn_pose_create(&a, f.n, NULL);
+    tdn_pose_create(&b, f.n, NULL);
+    tdn_mat4 *ma = malloc(sizeof(tdn_mat4) * (size_t)f.n), *mb = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    check_rng rng = { 5 };
+    double worst_dir = 0, worst_rot_gain = -1;
+    for (int k = 0; k < 50; k++) {
+        tdn_vec3 t = random_target(&f, &rng);
+        float p1[3], p0[3], ph[3], pb[3], pr[3];
+        tdn_ik_blend_result r1, r0, rh, rb, rr;
+        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_pose_copy(&a, &f.idle);
+        CHECK(tdn_ik_blend_solve(ik, &req, &a, ma, p1, &r1) == TDN_OK);
+        tdn_pose_copy(&b, &f.idle);
+        CHECK(tdn_ik_blend_solve(borrowed, &req, &b, mb, pb, &rb) == TDN_OK);
+        CHECK(memcmp(a.data, b.data, tdn_pose_bytes(f.n)) == 0 && memcmp(p1, pb, sizeof p1) == 0);
+        req.weight = 0.0f;
+        tdn_pose_copy(&b, &f.idle);
+        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, p0, &r0) == TDN_OK);
+        CHECK(memcmp(b.data, f.idle.data, tdn_pose_bytes(f.n)) == 0);
+        CHECK(memcmp(p0, p1, sizeof p1) == 0);
+        tdn_model_space(f.skel, &f.idle, NULL, f.model);
+        CHECK_NEAR(r0.error, distance(position(&f.model[f.hand]), t), 1e-6);
+        req.weight = 0.5f;
+        tdn_pose_copy(&b, &f.idle);
+        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, ph, &rh) == TDN_OK);
+        CHECK(memcmp(ph, p1, sizeof p1) == 0);
+        CHECK(rh.error < r0.error && rh.error > r1.error);
+        /* rotate: the direction from the shoulder is the target's; the distance stays the blend's */
+        req.weight = 1.0f;
+        tdn_pose_copy(&b, &f.idle);
+        CHECK(tdn_ik_blend_solve(rot, &req, &b, mb, pr, &rr) == TDN_OK);
+        tdn_vec3 s = position(&mb[f.upper]), e = position(&mb[f.hand]);
+        tdn_vec3 de = tdn_vec3_normalize(tdn_vec3_sub(e, s)), dt = tdn_vec3_normalize(tdn_vec3_sub(t, s));
+        worst_dir = fmax(worst_dir, tdn_vec3_length(tdn_vec3_sub(de, dt)));
+        CHECK(rr.error <= rr.blend_error + 1e-6);
+        worst_rot_gain = fmax(worst_rot_gain, rr.error - fabs(distance(t, s) - distance(e, s)));
+    }
+    CHECK_NEAR(worst_dir, 0, 2e-6);
+    CHECK_NEAR(worst_rot_gain, 0, 1e-6); /* what is left is only the difference of distances */
+    free(ma);
+    free(mb);
+    tdn_pose_destroy(&a);
+    tdn_pose_destroy(&b);
+    tdn_ik_blend_destroy(ik);
+    tdn_ik_blend_destroy(rot);
+    tdn_ik_blend_destroy(borrowed);
+    fixture_free(&f);
+}
+
+/* Feet on side slopes: the ground a plane through the origin rising towards +X (the
+ * character's left) by -20..20 degrees. Five samples (every 10 degrees) plant the left foot on
+ * it: the sole rolled with the ground, the ankle put by two-bone IK above the point under it,
+ * the pelvis 6 cm lower so the downhill foot can reach. A 1D space on the slope (radians), a 3D
+ * target (the ankle on a slope in between): the solver finds the slope, the correction lands. */
+static void foot_on_slopes(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    enum { SLOPES = 5 };
+    int thigh = tdn_skeleton_find(f.skel, "thigh_l"), calf = tdn_skeleton_find(f.skel, "calf_l");
+    int foot = tdn_skeleton_find(f.skel, "foot_l"), pelvis = tdn_skeleton_find(f.skel, "pelvis");
+    if (!CHECK(thigh >= 0 && calf >= 0 && foot >= 0 && pelvis >= 0))
+        return;
+    tdn_pose base, samples[SLOPES];
+    const tdn_pose *ptr[SLOPES];
+    tdn_pose_create(&base, f.n, NULL);
+    tdn_pose_copy(&base, &f.idle);
+    tdn_transform px = tdn_pose_get(&base, pelvis);
+    px.t.y -= 0.06f;
+    tdn_pose_set(&base, pelvis, &px);
+    tdn_model_space(f.skel, &base, NULL, f.model);
+    const tdn_vec3 ankle0 = position(&f.model[foot]);
+    const tdn_quat foot0 = tdn_quat_from_mat4(&f.model[foot]);
+    const tdn_vec3 knee0 = position(&f.model[calf]);
+    const float ankle_height = 0.06f * (1.8f / 1.8f);
+    /* where the ankle goes on a slope, and how the foot turns */
+#define SLOPE_ANKLE(theta) tdn_vec3_add(tdn_vec3_make(ankle0.x, ankle0.x * tanf(theta), ankle0.z), \
+                                        tdn_vec3_make(-sinf(theta) * ankle_height, cosf(theta) * ankle_height, 0.0f))
+    float points[SLOPES];
+    int reached_all = 1;
+    for (int i = 0; i < SLOPES; i++) {
+        float theta = (-20.0f + 10.0f * (float)i) * (float)PI / 180.0f;
+        points[i] = theta;
+        tdn_pose_create(&samples[i], f.n, NULL);
+        tdn_pose_copy(&samples[i], &base);
+        tdn_model_space(f.skel, &samples[i], NULL, f.model);
+        tdn_two_bone_ik leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+        int reached = 0;
+        CHECK(tdn_ik_two_bone(f.skel, &leg, &samples[i], f.model, &reached) == TDN_OK);
+        reached_all &= reached;
+        /* the sole rolled with the ground: model rotation R_z(theta) * foot0 */
+        tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), theta), foot0);
+        tdn_quat parent = tdn_quat_from_mat4(&f.model[calf]);
+        tdn_transform fx = tdn_pose_get(&samples[i], foot);
+        fx.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), want));
+        tdn_pose_set(&samples[i], foot, &fx);
+        ptr[i] = &samples[i];
+    }
+    CHECK(reached_all);
+    tdn_blend_space *space = NULL;
+    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ TDN_BLEND_SPACE_LINEAR, 1, SLOPES, points, { 0 } }, &space, NULL) == TDN_OK);
+    tdn_ik_blend *ik = NULL;
+    CHECK(tdn_ik_blend_create(&(tdn_ik_blend_desc){ .skeleton = f.skel, .space = space, .poses = ptr, .effector = foot,
+                                                    .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = thigh,
+                                                    .middle = calf },
+                              &ik, NULL) == TDN_OK);
+    if (!CHECK(ik != NULL))
+        return;
+    tdn_pose pose;
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    double naive_max = 0, solved_max = 0, corrected_max = 0, slope_err = 0, sole_err = 0, naive_sum = 0, solved_sum = 0;
+    int count = 0, iter_max = 0;
+    for (int deg10 = -195; deg10 <= 195; deg10 += 10) { /* -19.5 .. 19.5 degrees, between the samples */
+        float theta = (float)deg10 * 0.1f * (float)PI / 180.0f;
+        tdn_vec3 t = SLOPE_ANKLE(theta), e;
+        CHECK(tdn_ik_blend_effector(ik, &theta, NULL, NULL, &e) == TDN_OK);
+        double naive = distance(e, t);
+        float found;
+        tdn_ik_blend_result r;
+        tdn_pose_copy(&pose, &base);
+        CHECK(tdn_ik_blend_solve(ik, &(tdn_ik_blend_request){ .target = t, .weight = 1.0f, .tolerance = 1e-5f }, &pose,
+                                 model, &found, &r) == TDN_OK);
+        naive_max = fmax(naive_max, naive);
+        naive_sum += naive;
+        solved_max = fmax(solved_max, r.blend_error);
+        solved_sum += r.blend_error;
+        corrected_max = fmax(corrected_max, r.error);
+        slope_err = fmax(slope_err, fabs(found - theta));
+        iter_max = r.iterations > iter_max ? r.iterations : iter_max;
+        tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), theta), foot0);
+        sole_err = fmax(sole_err, check_quat_angle(tdn_quat_from_mat4(&model[foot]), want));
+        CHECK(r.blend_error <= naive + 1e-6);
+        count++;
+    }
+    printf("foot on side slopes (-19.5..19.5 deg, %d targets, samples every 10 deg): naive (slope as parameter) mean %.3f "
+           "max %.3f mm, solved pure blend mean %.3f max %.3f mm, iterations <= %d, slope found within %.2f deg, "
+           "corrected <= %.1e m, sole off the slope by <= %.2f deg\n",
+           count, naive_sum / count * 1e3, naive_max * 1e3, solved_sum / count * 1e3, solved_max * 1e3, iter_max,
+           slope_err * 180 / PI, corrected_max, sole_err * 180 / PI);
+    CHECK(corrected_max <= 1e-4);
+    CHECK(solved_sum < naive_sum);
+    CHECK(slope_err < 2.0 * PI / 180);
+    CHECK(sole_err < 2.0 * PI / 180);
+#undef SLOPE_ANKLE
+    free(model);
+    tdn_pose_destroy(&pose);
+    for (int i = 0; i < SLOPES; i++)
+        tdn_pose_destroy(&samples[i]);
+    tdn_pose_destroy(&base);
+    tdn_ik_blend_destroy(ik);
+    tdn_blend_space_destroy(space);
+    fixture_free(&f);
+}
+
+static void bad_arguments(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    tdn_ik_blend *ik = (tdn_ik_blend *)&f; /* must come back NULL */
+    tdn_error err = { 0 };
+    tdn_ik_blend_desc good = { .skeleton = f.skel, .space = f.space, .poses = f.reach_ptr, .effector = f.hand,
+                               .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper, .middle = f.middle };
+    CHECK(tdn_ik_blend_create(NULL, &ik, &err) == TDN_ERR_ARGUMENT && ik == NULL);
+    CHECK(tdn_ik_blend_create(&good, NULL, &err) == TDN_ERR_ARGUMENT);
+    tdn_ik_blend_desc d = good;
+    d.skeleton = NULL;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.skeleton") == 0);
+    d = good;
+    d.space = NULL;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.space") == 0);
+    d = good;
+    d.poses = NULL;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses") == 0);
+    const tdn_pose *holes[SAMPLES];
+    memcpy(holes, f.reach_ptr, sizeof holes);
+    holes[3] = NULL;
+    d = good;
+    d.poses = holes;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
+    tdn_pose small;
+    tdn_pose_create(&small, 5, NULL);
+    holes[3] = &small;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
+    d = good;
+    d.effector = f.n;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.effector") == 0);
+    d.effector = -1;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    d = good;
+    d.correction = (tdn_ik_blend_correction)7;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.correction") == 0);
+    d = good;
+    d.upper = f.middle; /* upper below... middle itself */
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.upper") == 0);
+    d = good;
+    d.middle = tdn_skeleton_find(f.skel, "lowerarm_l"); /* not on the chain */
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    d = good;
+    d.correction = TDN_IK_BLEND_CORRECT_ROTATE;
+    d.upper = f.hand;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    float *mask = calloc((size_t)f.n, sizeof(float));
+    mask[7] = NAN;
+    d = good;
+    d.joint_weights = mask;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.joint_weights[7]") == 0);
+    d = good;
+    d.allocator.alloc = counting.alloc;
+    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.allocator") == 0);
+    CHECK(ik == NULL);
+
+    /* solve and effector */
+    CHECK(tdn_ik_blend_create(&good, &ik, &err) == TDN_OK);
+    d = good;
+    mask[7] = 1.0f;
+    d.joint_weights = mask;
+    tdn_ik_blend *masked = NULL;
+    CHECK(tdn_ik_blend_create(&d, &masked, &err) == TDN_OK);
+    tdn_pose pose;
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_copy(&pose, &f.idle);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    float params[3] = { 0, 0, 0 }, nan_params[3] = { 0, NAN, 0 };
+    tdn_vec3 t = tdn_vec3_scale(tdn_vec3_add(f.lo, f.hi), 0.5f), e;
+    tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+    CHECK(tdn_ik_blend_solve(NULL, &req, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, NULL, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, NULL, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, NULL, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &small, model, params, NULL) == TDN_ERR_ARGUMENT);
+    tdn_ik_blend_request bad = req;
+    bad.target.y = NAN;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad = req;
+    bad.target.x = INFINITY;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad = req;
+    bad.start = nan_params;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad = req;
+    bad.tolerance = -1.0f;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad.tolerance = NAN;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad = req;
+    bad.max_iterations = -1;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    bad = req;
+    bad.weight = NAN;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    tdn_mat4 nan_root = tdn_mat4_identity();
+    nan_root.m[13] = NAN;
+    bad = req;
+    bad.root = &nan_root;
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(memcmp(pose.data, f.idle.data, tdn_pose_bytes(f.n)) == 0); /* nothing written */
+    CHECK(tdn_ik_blend_effector(NULL, params, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, NULL, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, params, NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, nan_params, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(masked, params, NULL, NULL, &e) == TDN_ERR_ARGUMENT); /* a mask needs the input */
+    CHECK(tdn_ik_blend_effector(masked, params, &f.idle, NULL, &e) == TDN_OK);
+    /* a target out of reach: finite, the blend's best, then the arm straight at it */
+    req.target = tdn_vec3_make(5, 5, 5);
+    tdn_ik_blend_result r;
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+    CHECK(isfinite(r.error) && r.error <= r.blend_error && !r.reached);
+    /* a root placement: the same answer, moved */
+    tdn_mat4 root = tdn_mat4_from_quat(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f));
+    root.m[12] = 3.0f;
+    root.m[14] = -2.0f;
+    req.target = tdn_mat4_transform_point(&root, t);
+    req.root = &root;
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+    CHECK(r.error <= 1e-4);
+    CHECK(tdn_ik_blend_chain(NULL, NULL) == 0 && tdn_ik_blend_bytes(NULL) == 0);
+    tdn_ik_blend_destroy(NULL);
+    free(model);
+    free(mask);
+    tdn_pose_destroy(&pose);
+    tdn_pose_destroy(&small);
+    tdn_ik_blend_destroy(ik);
+    tdn_ik_blend_destroy(masked);
+    fixture_free(&f);
+}
+
+/* Creation: two allocations through the caller's hooks, every one of them failing cleanly;
+ * solving: none (every allocation fails during 200 solves, and they all succeed). */
+static void no_allocation_per_solve(void)
+{
+    fixture f;
+    if (!fixture_init(&f))
+        return;
+    for (long fail_at = 0; fail_at < 2; fail_at++) {
+        allocations_before_failure = fail_at;
+        tdn_ik_blend *ik = NULL;
+        CHECK(make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, &counting) == NULL);
+        CHECK(live_blocks == 0 && live_bytes == 0);
+        (void)ik;
+    }
+    allocations_before_failure = -1;
+    tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, &counting);
+    if (!CHECK(ik != NULL))
+        return;
+    CHECK_EQ_INT(live_blocks, 2);
+    CHECK(live_bytes >= tdn_ik_blend_bytes(ik));
+    printf("definition: %zu bytes (+ a %zu-byte chain skeleton) for 27 samples of 67 joints (copied poses)\n",
+           tdn_ik_blend_bytes(ik), live_bytes - tdn_ik_blend_bytes(ik));
+    tdn_pose pose;
+    tdn_pose_create(&pose, f.n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
+    check_rng rng = { 8 };
+    allocations_before_failure = 0;
+    float params[3];
+    int ok = 1;
+    for (int k = 0; k < 200; k++) {
+        tdn_ik_blend_request req = { .target = random_target(&f, &rng), .start = k % 2 ? params : NULL, .weight = 1.0f };
+        tdn_ik_blend_result r;
+        ok &= tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK && r.error <= 1e-4;
+    }
+    allocations_before_failure = -1;
+    CHECK(ok);
+    CHECK_EQ_INT(live_blocks, 2);
+    tdn_ik_blend_destroy(ik);
+    CHECK(live_blocks == 0 && live_bytes == 0);
+    free(model);
+    tdn_pose_destroy(&pose);
+    fixture_free(&f);
+}
+
 int main(void)
 {
     RUN(reach_grid_solved_against_naive);
     RUN(moving_target_moves_parameters_smoothly);
+    RUN(masked_reach_over_a_walk);
+    RUN(weights_rotate_and_borrowed_poses);
+    RUN(foot_on_slopes);
+    RUN(bad_arguments);
+    RUN(no_allocation_per_solve);
     return check_summary();
 }
