@@ -458,6 +458,81 @@ static void clips_from_other_files(void)
     remove("graph_clip_other.glb");
 }
 
+/* ---- procedural nodes and modifiers in documents ---- */
+
+static void head_up(void *user, const tdn_graph_instance *in, int node, float dt, tdn_pose *pose)
+{
+    (void)in, (void)node, (void)dt;
+    tdn_transform x = tdn_pose_get(pose, *(const int *)user);
+    x.t.y += 0.25f;
+    tdn_pose_set(pose, *(const int *)user, &x);
+}
+
+static void modifiers_from_documents(void)
+{
+    static int head = -1;
+    tdn_graph_callback callbacks[] = { { "head_up", head_up, &head } };
+    tdn_graph_load_options options = { .allocator = counting, .callbacks = callbacks, .callback_count = 1 };
+    const char *json =
+        "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10},"
+        " \"parameters\": [{\"name\": \"twist\", \"value\": 0.4}],"
+        " \"root\": {\"type\": \"modifier\", \"modify\": \"callback\", \"callback\": \"head_up\","
+        "   \"input\": {\"type\": \"modifier\", \"modify\": \"rotate\", \"joints\": [\"spine_01\", \"spine_02\"],"
+        "     \"weights\": [0.5, 0.5], \"axis\": [0, 1, 0], \"angle\": \"twist\","
+        "     \"input\": {\"type\": \"modifier\", \"modify\": \"damp\", \"joints\": [\"head\"], \"half_life\": 0.1,"
+        "       \"input\": {\"type\": \"clip\", \"clip\": \"idle\"}}}}}";
+    tdn_error err = { 0 };
+    tdn_graph_document *d = NULL;
+    CHECK(tdn_graph_document_parse_with(json, strlen(json), NULL, &options, &d, &err) == TDN_OK);
+    if (!d) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_skeleton *s = tdn_graph_document_skeleton(d);
+    head = tdn_skeleton_find(s, "head");
+    int spine = tdn_skeleton_find(s, "spine_01");
+    tdn_graph_instance *in = NULL;
+    tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in);
+    tdn_pose out, idle;
+    tdn_pose_create(&out, tdn_skeleton_joint_count(s), &counting);
+    tdn_pose_create(&idle, tdn_skeleton_joint_count(s), &counting);
+    tdn_graph_update(in, 0.5f);
+    tdn_graph_evaluate(in, &out);
+    tdn_clip_sample(tdn_graph_document_clip(d, 0), 0.5f, &idle);
+    /* the spine turned by half of 0.4 rad about +y; the head lifted 0.25 */
+    tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.2f), tdn_pose_get(&idle, spine).r);
+    CHECK_NEAR(tdn_quat_angle_between(tdn_pose_get(&out, spine).r, want), 0, 1e-5);
+    CHECK_NEAR(tdn_pose_get(&out, head).t.y - tdn_pose_get(&idle, head).t.y, 0.25, 1e-5);
+    tdn_pose_destroy(&out);
+    tdn_pose_destroy(&idle);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(d);
+
+    /* wrong names: the callback, a joint, the kind */
+    const struct {
+        const char *from, *to, *where, *hint;
+    } cases[] = {
+        { "\"callback\": \"head_up\"", "\"callback\": \"head_uq\"", "root.callback", "did you mean \"head_up\"?" },
+        { "[\"spine_01\", \"spine_02\"]", "[\"spine_01\", \"spine_2\"]", "root.input.joints[1]",
+          "did you mean \"spine_02\"?" },
+        { "\"modify\": \"damp\"", "\"modify\": \"dampen\"", "root.input.input.modify", "did you mean \"damp\"?" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char bad[2048];
+        const char *at = strstr(json, cases[k].from);
+        if (!CHECK(at != NULL))
+            continue;
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - json), json, cases[k].to, at + strlen(cases[k].from));
+        d = NULL;
+        CHECK(tdn_graph_document_parse_with(bad, strlen(bad), NULL, &options, &d, &err) == TDN_ERR_INVALID_DATA);
+        int ok = CHECK(strcmp(err.where, cases[k].where) == 0) & CHECK(strstr(err.message, cases[k].hint) != NULL);
+        if (!ok)
+            fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
+        tdn_graph_document_destroy(d);
+    }
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
 /* ---- malformed documents ---- */
 
 static void malformed_documents_name_their_path(void)
@@ -583,6 +658,7 @@ int main(void)
     RUN(machines_and_layers_from_documents);
     RUN(hints_name_the_path_and_the_nearest_name);
     RUN(clips_from_other_files);
+    RUN(modifiers_from_documents);
     RUN(malformed_documents_name_their_path);
     RUN(truncations_and_failing_allocations);
     return check_summary();

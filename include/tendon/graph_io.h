@@ -45,6 +45,25 @@ TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_allocator
 TDN_API tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
                                             const tdn_allocator *allocator, tdn_graph_document **out,
                                             tdn_error *err);
+/* The C callbacks a document's "procedural" nodes and "callback" modifiers name. */
+typedef struct tdn_graph_callback {
+    const char *name;
+    tdn_pose_callback callback;
+    void *user;
+} tdn_graph_callback;
+
+typedef struct tdn_graph_load_options {
+    tdn_allocator allocator;                 /* zeroed: malloc */
+    const tdn_graph_callback *callbacks;     /* what documents may name; copied */
+    int callback_count;
+} tdn_graph_load_options;
+
+/* tdn_graph_document_load and _parse with callbacks (`options` may be NULL). */
+TDN_API tdn_result tdn_graph_document_load_with(const char *path, const tdn_graph_load_options *options,
+                                                tdn_graph_document **out, tdn_error *err);
+TDN_API tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const char *base_dir,
+                                                 const tdn_graph_load_options *options, tdn_graph_document **out,
+                                                 tdn_error *err);
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
 TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);

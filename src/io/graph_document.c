@@ -257,6 +257,8 @@ static void free_build(tdn_io__graph_build *b)
     free(b->states);
     free(b->transitions);
     free(b->conditions);
+    free(b->mod_joints);
+    free(b->mod_weights);
 }
 
 static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_io__graph_build *b,
@@ -360,14 +362,19 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     return r;
 }
 
-tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
-                                    const tdn_allocator *allocator, tdn_graph_document **out, tdn_error *err)
+tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const char *base_dir,
+                                         const tdn_graph_load_options *options, tdn_graph_document **out,
+                                         tdn_error *err)
 {
+    const tdn_allocator *allocator = options ? &options->allocator : NULL;
     if (!out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "out must not be NULL");
     *out = NULL;
     if (!json && size > 0)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "json must not be NULL");
+    if (options && options->callback_count > 0 && !options->callbacks)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.callbacks", "NULL callbacks with a count of %d",
+                            options->callback_count);
     tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
     if ((a.alloc == NULL) != (a.free == NULL))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
@@ -386,7 +393,9 @@ tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *b
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
     if (r == TDN_OK)
         r = load_character(doc, base_dir, d, err);
-    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator };
+    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator,
+                              .callbacks = options ? options->callbacks : NULL,
+                              .callback_count = options ? options->callback_count : 0 };
     if (r == TDN_OK)
         r = build_graph(doc, base_dir, d, &b, err);
     free_build(&b);
@@ -399,8 +408,8 @@ tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *b
     return TDN_OK;
 }
 
-tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator, tdn_graph_document **out,
-                                   tdn_error *err)
+tdn_result tdn_graph_document_load_with(const char *path, const tdn_graph_load_options *options,
+                                        tdn_graph_document **out, tdn_error *err)
 {
     if (!out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "out must not be NULL");
@@ -413,9 +422,23 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *alloca
         return r;
     char dir[4096];
     tdn_io__dir_of(path, dir, sizeof dir);
-    r = tdn_graph_document_parse(file.data, file.size, dir, allocator, out, err);
+    r = tdn_graph_document_parse_with(file.data, file.size, dir, options, out, err);
     tdn_io__free_file(&file);
     return r;
+}
+
+tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
+                                    const tdn_allocator *allocator, tdn_graph_document **out, tdn_error *err)
+{
+    tdn_graph_load_options options = { .allocator = allocator ? *allocator : (tdn_allocator){ 0 } };
+    return tdn_graph_document_parse_with(json, size, base_dir, &options, out, err);
+}
+
+tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator, tdn_graph_document **out,
+                                   tdn_error *err)
+{
+    tdn_graph_load_options options = { .allocator = allocator ? *allocator : (tdn_allocator){ 0 } };
+    return tdn_graph_document_load_with(path, &options, out, err);
 }
 
 const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *d) { return d ? d->graph : NULL; }

@@ -76,6 +76,13 @@ typedef struct tdn_io__graph_build {
     int transition_count, transition_capacity;
     tdn_condition_desc *conditions;
     int condition_count, condition_capacity;
+    /* the C callbacks procedural nodes and callback modifiers may name */
+    const tdn_graph_callback *callbacks;
+    int callback_count;
+    /* modifiers' joints and weights (pools the node descs point into) */
+    int *mod_joints;
+    float *mod_weights;
+    int mod_joint_count, mod_joint_capacity;
 } tdn_io__graph_build;
 
 /* Allocates the build's pools and finds the named nodes (graph_nodes.c). */
@@ -89,6 +96,11 @@ tdn_result tdn_io__graph_read_node(tdn_io__graph_build *build, const cJSON *json
 int tdn_io__graph_has_param(const tdn_io__graph_build *build, const char *name);
 tdn_result tdn_io__graph_no_param(const tdn_io__graph_build *build, const char *name, const char *where,
                                   tdn_error *err);
+/* A procedural node's or a modifier's fields (graph_modifiers_json.c). */
+tdn_result tdn_io__graph_read_procedural(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
+                                         tdn_error *err);
+tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
+                                       int depth, tdn_error *err);
 /* A state machine node's fields (graph_machines_json.c). */
 tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json,
                                             const char *path, int depth, tdn_error *err);

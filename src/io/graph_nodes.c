@@ -414,9 +414,17 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
     } else if (strcmp(type, "state_machine") == 0) {
         d->type = TDN_NODE_STATE_MACHINE;
         r = tdn_io__graph_read_state_machine(b, self, json, path, depth, err);
+    } else if (strcmp(type, "procedural") == 0) {
+        d->type = TDN_NODE_PROCEDURAL;
+        r = tdn_io__graph_read_procedural(b, self, json, path, err);
+    } else if (strcmp(type, "modifier") == 0) {
+        d->type = TDN_NODE_MODIFIER;
+        r = tdn_io__graph_read_modifier(b, self, json, path, depth, err);
+        if (r == TDN_OK)
+            r = read_named_inputs(b, self, json, path, one, 1, depth, err);
     } else {
         static const char *const types[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                             "blend_space", "rest", "state_machine", NULL };
+                                             "blend_space", "rest", "state_machine", "procedural", "modifier", NULL };
         tdn_io__path where;
         tdn_io__json_join(where, path, "type");
         tdn_io__choose(type, types, where, "node type", err, &r);
@@ -499,8 +507,12 @@ tdn_result tdn_io__graph_begin(tdn_io__graph_build *b, tdn_error *err)
     b->states = calloc((size_t)b->state_capacity, sizeof *b->states);
     b->transitions = calloc((size_t)b->transition_capacity, sizeof *b->transitions);
     b->conditions = calloc((size_t)b->condition_capacity, sizeof *b->conditions);
+    b->mod_joint_capacity = TDN_MAX_GRAPH_NODES * 8;
+    b->mod_joints = calloc((size_t)b->mod_joint_capacity, sizeof *b->mod_joints);
+    b->mod_weights = calloc((size_t)b->mod_joint_capacity, sizeof *b->mod_weights);
     if (!b->nodes || !b->node_paths || !b->inputs || !b->values || !b->axes || !b->spaces || !b->named ||
-        !b->clip_names || !b->clip_paths || !b->machines || !b->states || !b->transitions || !b->conditions)
+        !b->clip_names || !b->clip_paths || !b->machines || !b->states || !b->transitions || !b->conditions ||
+        !b->mod_joints || !b->mod_weights)
         return out_of_memory(err);
     const cJSON *item;
     int k = 0;
