@@ -17,7 +17,6 @@
 #include "ik.h"
 #include "ik_chain.h"
 #include "ik_blend.h"
-#include "foot_placement.h"
 #include "skin.h"
 #include "blend_space.h"
 #include "mirror.h"
