@@ -13,9 +13,14 @@
  * evaluation blends and runs tdn_model_space on chain-length poses, not whole skeletons. The solve is a box-constrained Levenberg-Marquardt iteration
  * (Gauss-Newton damped by lambda * diag(J^T J), Marquardt's scaling, so axes in different units
  * need no care) on r(p) = effector(p) - target, J the 3 x d forward-difference Jacobian
- * (d + 1 evaluations per iteration), parameters clamped to the samples' bounding box (outside
- * it the weights stop changing and J vanishes). A rejected step raises lambda eightfold and is
- * retried (one evaluation each, at most 8 times); an accepted one divides it by 4. The damping
+ * (d + 1 evaluations per iteration), parameters kept in the samples' bounding box (outside
+ * it the weights stop changing and J vanishes) by an active set: a parameter on a face whose
+ * step would leave the box is held there and the step solved again over the others. A rejected
+ * step raises lambda eightfold and is retried (one evaluation each, at most 8 times); an
+ * accepted one divides it by 4. The iteration stops at the tolerance, at the iteration limit,
+ * when no damped step descends, or after an accepted step smaller than the difference step
+ * (1e-3 of the box on every axis): a minimum of the blend's error, where the correction takes
+ * over (targets the blend cannot reach end there, typically on a face of the box). The damping
  * also keeps an under-determined space (more than 3 axes) near its start: with a warm start,
  * the parameters move as little as the target asks, so they follow a moving target smoothly.
  * The space's weights are piecewise rational in p (gradient bands have kinks where a band's
