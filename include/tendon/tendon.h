@@ -17,6 +17,7 @@
 #include "ik.h"
 #include "ik_chain.h"
 #include "ik_blend.h"
+#include "ik_dls.h"
 #include "skin.h"
 #include "blend_space.h"
 #include "mirror.h"
