@@ -18,6 +18,7 @@
 #include "ik_chain.h"
 #include "ik_blend.h"
 #include "ik_dls.h"
+#include "ik_look_at.h"
 #include "foot_placement.h"
 #include "skin.h"
 #include "blend_space.h"
