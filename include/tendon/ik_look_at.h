@@ -19,10 +19,11 @@ typedef struct tdn_look_at_ik {
     const int *joints;          /* root first, each an ancestor of the next; the last carries
                                  * the axis (joints in between are carried along) */
     int count;                  /* 1 .. TDN_MAX_IK_CHAIN */
-    const float *joint_weights; /* NULL, or `count` fractions in [0, 1]: joint i turns by this
+    const float *joint_weights; /* NULL, or count - 1 fractions in [0, 1] (a count-long array
+                                 * is fine: its last entry is not read): joint i turns by this
                                  * fraction of the correction still left when its turn comes
-                                 * (root first); the last joint takes all that is left whatever
-                                 * its entry. NULL: an even spread (joint i takes 1/(count - i)) */
+                                 * (root first); the last joint takes all that is left. NULL: an
+                                 * even spread (joint i takes 1/(count - i)) */
     tdn_vec3 axis;              /* in the end joint's local frame (any length > 0), for example
                                  * +Z for tendon's humanoid's head */
     tdn_vec3 up_hint;           /* model space, the "up" that keeps the end joint level: the end

@@ -78,7 +78,7 @@ static int check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, co
         isnan(ik->weight))
         return 0;
     for (int i = 0; i < ik->count; i++) {
-        if (ik->joint_weights && !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f))
+        if (ik->joint_weights && i < ik->count - 1 && !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f))
             return 0;
         if (ik->max_angles && (!(ik->max_angles[i] >= 0.0f) || !tdn__finite(ik->max_angles[i])))
             return 0;
