@@ -16,6 +16,8 @@
 #include "model_space.h"
 #include "ik.h"
 #include "ik_chain.h"
+#include "ik_fabrik.h"
+#include "ik_ccd.h"
 #include "ik_blend.h"
 #include "ik_dls.h"
 #include "ik_look_at.h"

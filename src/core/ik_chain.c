@@ -23,3 +23,257 @@ int tdn_ik_chain_path(const tdn_skeleton *skeleton, int root, int end, int *join
     }
     return count;
 }
+
+/* ---- what the iterative solvers share (ik_internal.h) ---- */
+
+#include "ik_internal.h"
+
+int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, const int *joints, int count)
+{
+    if (!skeleton || !pose || !pose->data || !joints || count < 2 || count > TDN_MAX_IK_CHAIN)
+        return 0;
+    const int n = tdn_skeleton_joint_count(skeleton);
+    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0)
+        return 0;
+    for (int i = 0; i < count; i++) {
+        if (joints[i] < 0 || joints[i] >= n)
+            return 0;
+        /* the subtree of joints[i-1] is the index range (joints[i-1], its subtree end) */
+        if (i > 0 && (joints[i] <= joints[i - 1] || joints[i] >= tdn_skeleton_subtree_end(skeleton, joints[i - 1])))
+            return 0;
+    }
+    return 1;
+}
+
+int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count)
+{
+    if (!limits)
+        return 1;
+    for (int i = 0; i < count; i++)
+        if (!(tdn__finite(limits[i].cone) && limits[i].cone >= 0.0f && tdn__finite(limits[i].twist) &&
+              limits[i].twist >= 0.0f))
+            return 0;
+    return 1;
+}
+
+tdn_quat tdn__ik_matrix_rotation(const tdn_mat4 *m)
+{
+    tdn_vec3 col[3];
+    for (int c = 0; c < 3; c++) {
+        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
+        float len2 = tdn_vec3_dot(col[c], col[c]);
+        col[c] = tdn_vec3_scale(col[c], len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f);
+    }
+    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
+    tdn_mat4 r = tdn_mat4_identity();
+    for (int c = 0; c < 3; c++) {
+        r.m[c * 4] = mirror * col[c].x;
+        r.m[c * 4 + 1] = mirror * col[c].y;
+        r.m[c * 4 + 2] = mirror * col[c].z;
+    }
+    return tdn_quat_from_mat4(&r);
+}
+
+static tdn_vec3 matrix_position(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
+
+/* The root matrix model space was computed with, for a chain rooted at a root of the skeleton:
+ * model[joint] * local(joint)^-1. */
+static tdn_mat4 root_matrix_of(const tdn_pose *pose, const tdn_mat4 *model, int joint)
+{
+    tdn_transform local = tdn_pose_get(pose, joint);
+    tdn_mat4 matrix = tdn_transform_to_mat4(&local), inverse;
+    tdn_mat4_invert(&matrix, &inverse);
+    return tdn_mat4_mul(&model[joint], &inverse);
+}
+
+void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                        const int *joints, int count)
+{
+    const int16_t *parents = tdn_skeleton_parents(skeleton);
+    const float *rx = tdn_pose_crow(pose, TDN_RX), *ry = tdn_pose_crow(pose, TDN_RY);
+    const float *rz = tdn_pose_crow(pose, TDN_RZ), *rw = tdn_pose_crow(pose, TDN_RW);
+    const float *sx = tdn_pose_crow(pose, TDN_SX), *sy = tdn_pose_crow(pose, TDN_SY);
+    const float *sz = tdn_pose_crow(pose, TDN_SZ);
+    chain->count = count;
+    chain->joints = joints;
+    chain->root = matrix_position(&model[joints[0]]);
+    const int parent = parents[joints[0]];
+    chain->is_root = parent < 0;
+    if (!chain->is_root) {
+        chain->frame = tdn__ik_matrix_rotation(&model[parent]);
+    } else {
+        chain->root_matrix = root_matrix_of(pose, model, joints[0]);
+        chain->frame = tdn__ik_matrix_rotation(&chain->root_matrix);
+    }
+    chain->total = 0.0f;
+    tdn_quat w = tdn_quat_identity();
+    tdn_vec3 p = chain->root;
+    for (int i = 0; i < count; i++) {
+        const int j = joints[i];
+        chain->local[i] = chain->original[i] = tdn_quat_make(rx[j], ry[j], rz[j], rw[j]);
+        chain->direct[i] = 1;
+        chain->carry[i] = tdn_quat_identity();
+        if (i > 0) {
+            const int previous = joints[i - 1];
+            /* the previous joint's rotation is its parent frame's when it is the parent and
+             * its scale is uniform (a mirror by -1 on all axes included) */
+            const int uniform = sx[previous] == sy[previous] && sy[previous] == sz[previous];
+            if (parents[j] != previous || !uniform) {
+                chain->direct[i] = 0;
+                chain->carry[i] = tdn_quat_mul(tdn_quat_conjugate(w), tdn__ik_matrix_rotation(&model[parents[j]]));
+            }
+        }
+        if (i == count - 1)
+            break;
+        w = tdn_quat_mul(tdn__ik_parent_rotation(chain, i, w), chain->local[i]);
+        tdn_vec3 next = matrix_position(&model[joints[i + 1]]), d = tdn_vec3_sub(next, p);
+        chain->bone[i] = tdn_quat_rotate(tdn_quat_conjugate(w), d);
+        chain->length[i] = tdn_vec3_length(d);
+        chain->total += chain->length[i];
+        p = next;
+    }
+}
+
+void tdn__ik_chain_positions(const tdn__ik_chain *chain, float *x, float *y, float *z, tdn_quat *rotations)
+{
+    tdn_vec3 p = chain->root;
+    tdn_quat w = tdn_quat_identity();
+    x[0] = p.x, y[0] = p.y, z[0] = p.z;
+    for (int i = 0; i + 1 < chain->count; i++) {
+        w = tdn_quat_mul(tdn__ik_parent_rotation(chain, i, w), chain->local[i]);
+        if (rotations)
+            rotations[i] = w;
+        p = tdn_vec3_add(p, tdn_quat_rotate(w, chain->bone[i]));
+        x[i + 1] = p.x, y[i + 1] = p.y, z[i + 1] = p.z;
+    }
+}
+
+tdn_quat tdn__ik_swing(tdn_vec3 from, tdn_vec3 to)
+{
+    const float ff = tdn_vec3_dot(from, from), tt = tdn_vec3_dot(to, to);
+    if (!(ff > 1e-30f && tt > 1e-30f))
+        return tdn_quat_identity();
+    /* (from x to, |from||to| + from.to) is the rotation scaled by 2 |from||to| cos(angle/2) */
+    const float s = sqrtf(ff * tt);
+    const tdn_vec3 c = tdn_vec3_cross(from, to);
+    tdn_quat q = tdn_quat_make(c.x, c.y, c.z, s + tdn_vec3_dot(from, to));
+    const float n2 = tdn_quat_dot(q, q);
+    if (!(n2 > 1e-12f * s * s)) { /* opposite: half a turn about any perpendicular */
+        tdn_vec3 f = tdn_vec3_scale(from, 1.0f / sqrtf(ff));
+        tdn_vec3 other = fabsf(f.x) < 0.6f ? tdn_vec3_make(1, 0, 0) : tdn_vec3_make(0, 1, 0);
+        tdn_vec3 axis = tdn_vec3_normalize(tdn_vec3_cross(f, other));
+        return tdn_quat_make(axis.x, axis.y, axis.z, 0.0f);
+    }
+    const float inv = 1.0f / sqrtf(n2);
+    return tdn_quat_make(q.x * inv, q.y * inv, q.z * inv, q.w * inv);
+}
+
+/* D = S * T with T about `axis`: T (w >= 0, identity when D turns the axis half way round) and
+ * S = D * conj(T), also with w >= 0. */
+static void split_swing_twist(tdn_quat d, tdn_vec3 axis, tdn_quat *swing, tdn_quat *twist)
+{
+    float along = d.x * axis.x + d.y * axis.y + d.z * axis.z;
+    tdn_quat t = tdn_quat_make(axis.x * along, axis.y * along, axis.z * along, d.w);
+    float n2 = tdn_quat_dot(t, t);
+    if (n2 > 1e-12f) {
+        float inv = (t.w < 0.0f ? -1.0f : 1.0f) / sqrtf(n2);
+        t = tdn_quat_make(t.x * inv, t.y * inv, t.z * inv, t.w * inv);
+    } else {
+        t = tdn_quat_identity();
+    }
+    tdn_quat s = tdn_quat_mul(d, tdn_quat_conjugate(t));
+    *swing = s.w < 0.0f ? tdn_quat_negate(s) : s;
+    *twist = t;
+}
+
+void tdn__ik_limit_prepare(tdn__ik_joint_limit *out, tdn_quat rest, tdn_vec3 bone, tdn_ik_limit limit)
+{
+    out->rest = rest;
+    float len = tdn_vec3_length(bone);
+    out->axis = len > 0.0f ? tdn_vec3_scale(bone, 1.0f / len) : tdn_vec3_make(1, 0, 0);
+    out->has_cone = limit.cone > 0.0f && limit.cone < TDN_PI && len > 0.0f;
+    out->has_twist = limit.twist > 0.0f && limit.twist < TDN_PI && len > 0.0f;
+    out->cone_cos = cosf(0.5f * limit.cone), out->cone_sin = sinf(0.5f * limit.cone);
+    out->twist_cos = cosf(0.5f * limit.twist), out->twist_sin = sinf(0.5f * limit.twist);
+}
+
+int tdn__ik_limit_rotation(tdn_quat *local, const tdn__ik_joint_limit *limit)
+{
+    if (!limit->has_cone && !limit->has_twist)
+        return 0;
+    const tdn_vec3 a = limit->axis;
+    tdn_quat swing, twist;
+    split_swing_twist(tdn_quat_mul(tdn_quat_conjugate(limit->rest), *local), a, &swing, &twist);
+    int changed = 0;
+    if (limit->has_twist && twist.w < limit->twist_cos) { /* |twist| > limit: w = cos(angle / 2) */
+        float side = twist.x * a.x + twist.y * a.y + twist.z * a.z < 0.0f ? -limit->twist_sin : limit->twist_sin;
+        twist = tdn_quat_make(a.x * side, a.y * side, a.z * side, limit->twist_cos);
+        changed = 1;
+    }
+    if (limit->has_cone && swing.w < limit->cone_cos) {
+        tdn_vec3 v = tdn_vec3_make(swing.x, swing.y, swing.z);
+        float len = tdn_vec3_length(v);
+        v = len > 0.0f ? tdn_vec3_scale(v, limit->cone_sin / len) : tdn_vec3_make(0, 0, 0);
+        swing = tdn_quat_make(v.x, v.y, v.z, len > 0.0f ? limit->cone_cos : 1.0f);
+        changed = 1;
+    }
+    if (changed)
+        *local = tdn_quat_normalize(tdn_quat_mul(limit->rest, tdn_quat_mul(swing, twist)));
+    return changed;
+}
+
+void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *swing_angle, float *twist_angle)
+{
+    tdn_quat swing, twist;
+    split_swing_twist(tdn_quat_mul(tdn_quat_conjugate(rest), local), axis, &swing, &twist);
+    float along = twist.x * axis.x + twist.y * axis.y + twist.z * axis.z;
+    *twist_angle = 2.0f * atan2f(along, twist.w);
+    *swing_angle = 2.0f * atan2f(sqrtf(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z), swing.w);
+}
+
+void tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain, const tdn_ik_limit *limits,
+                          tdn__ik_joint_limit *out)
+{
+    for (int i = 0; i + 1 < chain->count; i++)
+        tdn__ik_limit_prepare(&out[i], tdn_skeleton_rest(skeleton, chain->joints[i]).r, chain->bone[i], limits[i]);
+}
+
+void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz,
+                       const tdn__ik_joint_limit *limits, float *x, float *y, float *z)
+{
+    tdn_vec3 p = chain->root;
+    tdn_quat w = tdn_quat_identity();
+    x[0] = p.x, y[0] = p.y, z[0] = p.z;
+    for (int i = 0; i + 1 < chain->count; i++) {
+        const tdn_quat parent = tdn__ik_parent_rotation(chain, i, w);
+        const tdn_quat now = tdn_quat_mul(parent, chain->local[i]);
+        const tdn_vec3 want = tdn_vec3_make(gx[i + 1] - p.x, gy[i + 1] - p.y, gz[i + 1] - p.z);
+        w = tdn_quat_mul(tdn__ik_swing(tdn_quat_rotate(now, chain->bone[i]), want), now);
+        /* renormalized: the next joint's parent rotation is made from it */
+        chain->local[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), w));
+        if (limits && tdn__ik_limit_rotation(&chain->local[i], &limits[i]))
+            w = tdn_quat_mul(parent, chain->local[i]);
+        p = tdn_vec3_add(p, tdn_quat_rotate(w, chain->bone[i]));
+        x[i + 1] = p.x, y[i + 1] = p.y, z[i + 1] = p.z;
+    }
+}
+
+void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *model,
+                         float weight)
+{
+    const int j0 = chain->joints[0];
+    float *rx = tdn_pose_row(pose, TDN_RX), *ry = tdn_pose_row(pose, TDN_RY);
+    float *rz = tdn_pose_row(pose, TDN_RZ), *rw = tdn_pose_row(pose, TDN_RW);
+    for (int i = 0; i + 1 < chain->count; i++) {
+        tdn_quat q = weight < 1.0f ? tdn_quat_slerp(chain->original[i], chain->local[i], weight)
+                                   : tdn_quat_normalize(chain->local[i]);
+        const int j = chain->joints[i];
+        rx[j] = q.x, ry[j] = q.y, rz[j] = q.z, rw[j] = q.w;
+    }
+    tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0, tdn_skeleton_subtree_end(skeleton, j0), model);
+}
+
+float tdn__ik_end_error(const tdn_mat4 *model, const int *joints, int count, tdn_vec3 target)
+{
+    return tdn_vec3_length(tdn_vec3_sub(matrix_position(&model[joints[count - 1]]), target));
+}
