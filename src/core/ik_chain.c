@@ -120,7 +120,9 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
             const int uniform = sx[previous] == sy[previous] && sy[previous] == sz[previous];
             if (parents[j] != previous || !uniform) {
                 chain->direct[i] = 0;
-                chain->carry[i] = tdn_quat_mul(tdn_quat_conjugate(w), tdn__ik_matrix_rotation(&model[parents[j]]));
+                /* renormalized, with w: through a carry the rotation's norm would be squared */
+                w = tdn_quat_normalize(w);
+                chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(w), tdn__ik_matrix_rotation(&model[parents[j]])));
             }
         }
         if (i == count - 1)
@@ -255,6 +257,43 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
             w = tdn_quat_mul(parent, chain->local[i]);
         p = tdn_vec3_add(p, tdn_quat_rotate(w, chain->bone[i]));
         x[i + 1] = p.x, y[i + 1] = p.y, z[i + 1] = p.z;
+    }
+}
+
+static inline tdn_quat quat_scale(tdn_quat q, float s) { return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
+
+void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz)
+{
+    const int bones = chain->count - 1;
+    /* Each bone as its joint's parent frame sees it: off the chain of dependent rotations,
+     * so the loop below has one rotation of a vector on it instead of a product and a
+     * rotation. */
+    tdn_vec3 seen[TDN_MAX_IK_CHAIN];
+    for (int i = 0; i < bones; i++)
+        seen[i] = tdn_quat_rotate(chain->local[i], chain->bone[i]);
+    tdn_quat w = tdn_quat_identity();
+    for (int i = 0; i < bones; i++) {
+        const tdn_quat parent = tdn__ik_parent_rotation(chain, i, w);
+        const tdn_vec3 now = tdn_quat_rotate(parent, seen[i]);
+        const tdn_vec3 want = tdn_vec3_make(gx[i + 1] - gx[i], gy[i + 1] - gy[i], gz[i + 1] - gz[i]);
+        /* |now| = |want| = the bone's length l: (now x want, l^2 + now.want) is the shortest
+         * rotation scaled by sqrt(2 l^2 (l^2 + now.want)) */
+        const float l2 = chain->length[i] * chain->length[i], k = l2 + tdn_vec3_dot(now, want);
+        tdn_quat swing;
+        if (k > 1e-4f * l2) {
+            const tdn_vec3 c = tdn_vec3_cross(now, want);
+            const float inv = tdn__ik_scaled_rsqrt(1.0f, 2.0f * l2 * k);
+            swing = tdn_quat_make(c.x * inv, c.y * inv, c.z * inv, k * inv);
+        } else { /* nearly opposite, or no bone */
+            swing = tdn__ik_swing(now, want);
+        }
+        w = tdn_quat_mul(swing, tdn_quat_mul(parent, chain->local[i]));
+        /* Kept unit by one Newton step from 1 (exact to the square of the drift, no square
+         * root): the swing formula takes |now| to be the bone's length, and a rotation that
+         * drifted from unit would turn the next bone by the wrong angle, compounding down the
+         * chain (1e-3 rad at the end of 16 bones without it). */
+        w = quat_scale(w, 1.5f - 0.5f * tdn_quat_dot(w, w));
+        chain->local[i] = tdn_quat_mul(tdn_quat_conjugate(parent), w);
     }
 }
 

@@ -14,27 +14,34 @@
 static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
 
 /* End to root: the end on the target, each joint on the line to where it was, at its bone's
- * length from the joint after it. Joint 0 is left alone (the backward pass anchors it). The
- * tiny term keeps coincident joints finite (they stay coincident). */
-static void forward_pass(int n, float *x, float *y, float *z, const float *len, tdn_vec3 target)
+ * length from the joint after it. Joint 0 is left alone (the backward pass anchors it). */
+static void forward_pass(int n, float *restrict x, float *restrict y, float *restrict z, const float *restrict len,
+                         tdn_vec3 target)
 {
-    x[n - 1] = target.x, y[n - 1] = target.y, z[n - 1] = target.z;
+    /* the joint just placed stays in registers: stored and read back, each step would wait
+     * for the store to forward */
+    float px = target.x, py = target.y, pz = target.z;
+    x[n - 1] = px, y[n - 1] = py, z[n - 1] = pz;
     for (int i = n - 2; i > 0; i--) {
-        float dx = x[i] - x[i + 1], dy = y[i] - y[i + 1], dz = z[i] - z[i + 1];
-        float s = len[i] / sqrtf(dx * dx + dy * dy + dz * dz + 1e-30f);
-        x[i] = x[i + 1] + dx * s, y[i] = y[i + 1] + dy * s, z[i] = z[i + 1] + dz * s;
+        const float dx = x[i] - px, dy = y[i] - py, dz = z[i] - pz;
+        const float s = tdn__ik_scaled_rsqrt(len[i], dx * dx + dy * dy + dz * dz);
+        px += dx * s, py += dy * s, pz += dz * s;
+        x[i] = px, y[i] = py, z[i] = pz;
     }
 }
 
 /* Root to end: the root back on its anchor, each joint on the line towards where it was, at
  * its bone's length from the joint before it. */
-static void backward_pass(int n, float *x, float *y, float *z, const float *len, tdn_vec3 root)
+static void backward_pass(int n, float *restrict x, float *restrict y, float *restrict z, const float *restrict len,
+                          tdn_vec3 root)
 {
-    x[0] = root.x, y[0] = root.y, z[0] = root.z;
+    float px = root.x, py = root.y, pz = root.z;
+    x[0] = px, y[0] = py, z[0] = pz;
     for (int i = 0; i + 1 < n; i++) {
-        float dx = x[i + 1] - x[i], dy = y[i + 1] - y[i], dz = z[i + 1] - z[i];
-        float s = len[i] / sqrtf(dx * dx + dy * dy + dz * dz + 1e-30f);
-        x[i + 1] = x[i] + dx * s, y[i + 1] = y[i] + dy * s, z[i + 1] = z[i] + dz * s;
+        const float dx = x[i + 1] - px, dy = y[i + 1] - py, dz = z[i + 1] - pz;
+        const float s = tdn__ik_scaled_rsqrt(len[i], dx * dx + dy * dy + dz * dz);
+        px += dx * s, py += dy * s, pz += dz * s;
+        x[i + 1] = px, y[i + 1] = py, z[i + 1] = pz;
     }
 }
 
@@ -95,7 +102,10 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
             along += len[i - 1];
             x[i] = root.x + dir.x * along, y[i] = root.y + dir.y * along, z[i] = root.z + dir.z * along;
         }
-        tdn__ik_chain_aim(&chain, x, y, z, limits, x, y, z);
+        if (limits)
+            tdn__ik_chain_aim(&chain, x, y, z, limits, x, y, z);
+        else
+            tdn__ik_chain_follow(&chain, x, y, z);
         iterations = 1;
     } else if (!limits) {
         /* a little inside the tolerance: see TDN__IK_INNER_TOLERANCE */
@@ -105,7 +115,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
             backward_pass(n, x, y, z, len, root);
             iterations++;
         } while (iterations < max_iterations && end_distance2(n, x, y, z, target) > tolerance2);
-        tdn__ik_chain_aim(&chain, x, y, z, NULL, x, y, z);
+        tdn__ik_chain_follow(&chain, x, y, z);
     } else {
         const float tolerance2 = TDN__IK_INNER_TOLERANCE * TDN__IK_INNER_TOLERANCE * tolerance * tolerance;
         do {
