@@ -1,0 +1,303 @@
+/* tendon_bench: the `ik` workload (see bench_ik.h). */
+#include "bench_ik.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define IK_TARGETS 256
+#define IK_WARM_FRAMES 600
+#define IK_MAX_BONES 16
+
+/* One chain: a base joint, then bones + 1 chain joints, each the child of the one before. */
+typedef struct ik_chain {
+    tdn_skeleton *skeleton;
+    int bones, joint_count;
+    int joints[IK_MAX_BONES + 1];
+    float length;                  /* the chain's length */
+    tdn_pose pose, rest;
+    tdn_mat4 model[IK_MAX_BONES + 2], rest_model[IK_MAX_BONES + 2];
+} ik_chain;
+
+/* A solver: name, the one chain length it takes (0: any), and one solve towards target from
+ * the chain's current pose; returns 1 when the end is within the tolerance, and the
+ * iterations made in *iterations. */
+typedef struct ik_solver {
+    const char *name;
+    int only_bones;
+    int (*solve)(ik_chain *chain, tdn_vec3 target, int *iterations);
+} ik_solver;
+
+static int solve_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    /* no hint: the knee keeps the plane it bends in */
+    tdn_two_bone_ik ik = { c->joints[0], c->joints[1], c->joints[2], target, { 0, 0, 0 }, 0, 1.0f, 0.0f };
+    int reached = 0;
+    tdn_ik_two_bone(c->skeleton, &ik, &c->pose, c->model, &reached);
+    *iterations = 1;
+    return reached;
+}
+
+static int solve_fabrik(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    tdn_fabrik_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 1.0f };
+    tdn_ik_result res = { 0, 0, 0 };
+    tdn_ik_fabrik(c->skeleton, &ik, &c->pose, c->model, &res);
+    *iterations = res.iterations;
+    return res.reached;
+}
+
+static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    tdn_ccd_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 0.0f, 1.0f };
+    tdn_ik_result res = { 0, 0, 0 };
+    tdn_ik_ccd(c->skeleton, &ik, &c->pose, c->model, &res);
+    *iterations = res.iterations;
+    return res.reached;
+}
+
+static const ik_solver solvers[] = {
+    { "two_bone", 2, solve_two_bone },
+    { "fabrik", 0, solve_fabrik },
+    { "ccd", 0, solve_ccd },
+};
+
+static const int chain_bones[] = { 2, 4, 8, 10, 16 };
+
+/* ---- deterministic random numbers (xorshift64*) ---- */
+static uint32_t next_u32(uint64_t *s)
+{
+    *s ^= *s >> 12;
+    *s ^= *s << 25;
+    *s ^= *s >> 27;
+    return (uint32_t)((*s * 2685821657736338717ull) >> 32);
+}
+static float uniform(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(next_u32(s) >> 8) * (1.0f / 16777216.0f); }
+static tdn_quat random_turn(uint64_t *s, float max_angle)
+{
+    tdn_vec3 axis = tdn_vec3_normalize(tdn_vec3_make(uniform(s, -1, 1), uniform(s, -1, 1), uniform(s, -1, 1) + 1e-3f));
+    return tdn_quat_from_axis_angle(axis, uniform(s, -max_angle, max_angle));
+}
+
+static tdn_vec3 end_of(const ik_chain *c) { const float *m = c->model[c->joints[c->bones]].m; return tdn_vec3_make(m[12], m[13], m[14]); }
+static tdn_vec3 root_of(const ik_chain *c) { const float *m = c->model[c->joints[0]].m; return tdn_vec3_make(m[12], m[13], m[14]); }
+
+static void chain_free(ik_chain *c)
+{
+    tdn_pose_destroy(&c->pose);
+    tdn_pose_destroy(&c->rest);
+    tdn_skeleton_destroy(c->skeleton);
+}
+
+static tdn_result chain_init(ik_chain *c, int bones, uint64_t *rng)
+{
+    memset(c, 0, sizeof *c);
+    tdn_transform rest[IK_MAX_BONES + 2];
+    int parents[IK_MAX_BONES + 2];
+    const int n = bones + 2;
+    rest[0] = tdn_transform_identity();
+    rest[0].t = tdn_vec3_make(0.2f, 1.3f, 0.1f);
+    rest[0].r = tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), -1.2f);
+    parents[0] = -1;
+    for (int j = 1; j < n; j++) {
+        rest[j] = tdn_transform_identity();
+        rest[j].r = j < n - 1 ? random_turn(rng, 0.35f) : tdn_quat_identity();
+        rest[j].t = j > 1 ? tdn_vec3_make(0, uniform(rng, 0.06f, 0.2f), 0) : tdn_vec3_make(0.05f, 0, 0);
+        parents[j] = j - 1;
+    }
+    tdn_skeleton_desc desc = { 0 };
+    desc.joint_count = n;
+    desc.parents = parents;
+    desc.rest_pose = rest;
+    tdn_result res = tdn_skeleton_create(&desc, &c->skeleton, NULL, NULL);
+    if (res == TDN_OK)
+        res = tdn_pose_create(&c->pose, n, NULL);
+    if (res == TDN_OK)
+        res = tdn_pose_create(&c->rest, n, NULL);
+    if (res == TDN_OK)
+        res = tdn_pose_set_rest(&c->rest, c->skeleton);
+    if (res == TDN_OK)
+        res = tdn_model_space(c->skeleton, &c->rest, NULL, c->rest_model);
+    if (res != TDN_OK) {
+        chain_free(c);
+        return res;
+    }
+    c->bones = bones;
+    c->joint_count = n;
+    c->length = 0.0f;
+    for (int i = 0; i <= bones; i++) {
+        c->joints[i] = i + 1;
+        if (i > 0)
+            c->length += rest[i + 1].t.y;
+    }
+    tdn_pose_copy(&c->pose, &c->rest);
+    memcpy(c->model, c->rest_model, sizeof(tdn_mat4) * (size_t)n);
+    return TDN_OK;
+}
+
+static void restore(ik_chain *c)
+{
+    memcpy(c->pose.data, c->rest.data, tdn_pose_bytes(c->joint_count));
+    memcpy(c->model, c->rest_model, sizeof(tdn_mat4) * (size_t)c->joint_count);
+}
+
+/* The inner edge of the reach: 0 unless one bone outweighs all the others. */
+static float inner_reach(const ik_chain *c)
+{
+    float longest = 0.0f;
+    for (int i = 0; i < c->bones; i++) {
+        const float *a = c->rest_model[c->joints[i]].m, *b = c->rest_model[c->joints[i + 1]].m;
+        float l = sqrtf((b[12] - a[12]) * (b[12] - a[12]) + (b[13] - a[13]) * (b[13] - a[13]) + (b[14] - a[14]) * (b[14] - a[14]));
+        longest = l > longest ? l : longest;
+    }
+    return 2.0f * longest - c->length > 0.0f ? 2.0f * longest - c->length : 0.0f;
+}
+
+/* Reachable targets: the end under random turns of every chain joint (up to 1.2 rad), away
+ * from the edges of the reach by 2% of the length. */
+static void cold_targets(ik_chain *c, uint64_t *rng, tdn_vec3 *targets)
+{
+    const tdn_vec3 root = root_of(c);
+    const float inner = inner_reach(c), margin = 0.02f * c->length;
+    for (int k = 0; k < IK_TARGETS;) {
+        tdn_pose_copy(&c->pose, &c->rest);
+        for (int i = 0; i < c->bones; i++) {
+            tdn_transform x = tdn_pose_get(&c->pose, c->joints[i]);
+            x.r = tdn_quat_mul(x.r, random_turn(rng, 1.2f));
+            tdn_pose_set(&c->pose, c->joints[i], &x);
+        }
+        tdn_model_space(c->skeleton, &c->pose, NULL, c->model);
+        tdn_vec3 t = end_of(c);
+        float d = tdn_vec3_length(tdn_vec3_sub(t, root));
+        if (d >= inner + margin && d <= c->length - margin)
+            targets[k++] = t;
+    }
+    restore(c);
+}
+
+/* The warm path: a circle of radius 0.35 of the reach's depth about its middle, in a plane
+ * through the root, 2% of the chain's length per frame. */
+static void warm_targets(ik_chain *c, uint64_t *rng, tdn_vec3 *targets)
+{
+    const tdn_vec3 root = root_of(c);
+    const float inner = inner_reach(c);
+    tdn_vec3 w = tdn_vec3_normalize(tdn_vec3_make(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1) + 1e-3f));
+    tdn_vec3 side = tdn_vec3_normalize(tdn_vec3_cross(w, tdn_vec3_make(0.3f, 0.4f, 0.86f)));
+    const float radius = 0.35f * (c->length - inner), mid = 0.5f * (inner + c->length);
+    const tdn_vec3 centre = tdn_vec3_add(root, tdn_vec3_scale(w, mid));
+    const float step = 0.02f * c->length / radius;
+    for (int f = 0; f < IK_WARM_FRAMES; f++) {
+        float a = step * (float)f;
+        targets[f] = tdn_vec3_add(centre, tdn_vec3_add(tdn_vec3_scale(w, radius * cosf(a)), tdn_vec3_scale(side, radius * sinf(a))));
+    }
+}
+
+typedef struct ik_ctx {
+    ik_chain *chain;
+    const ik_solver *solver;
+    const tdn_vec3 *targets;
+    int target_count, cursor;
+    int cold;
+} ik_ctx;
+
+static void run_solves(void *p, long n)
+{
+    ik_ctx *c = p;
+    int iterations;
+    for (long i = 0; i < n; i++) {
+        if (c->cold)
+            restore(c->chain);
+        c->solver->solve(c->chain, c->targets[c->cursor], &iterations);
+        if (++c->cursor == c->target_count)
+            c->cursor = 0;
+    }
+}
+
+static void run_restores(void *p, long n)
+{
+    ik_ctx *c = p;
+    for (long i = 0; i < n; i++)
+        restore(c->chain);
+}
+
+static int compare_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+/* The untimed run of the sequence: median iterations and the fraction reached. For warm, the
+ * first 10 frames (the chain settling from rest onto the path) are not counted. */
+static void sequence_figures(ik_ctx *c, double *median_iterations, double *reached)
+{
+    int counts[IK_WARM_FRAMES > IK_TARGETS ? IK_WARM_FRAMES : IK_TARGETS];
+    int n = 0, ok = 0;
+    restore(c->chain);
+    for (int k = 0; k < c->target_count; k++) {
+        if (c->cold)
+            restore(c->chain);
+        int iterations = 0;
+        int r = c->solver->solve(c->chain, c->targets[k], &iterations);
+        if (c->cold || k >= 10) {
+            counts[n++] = iterations;
+            ok += r;
+        }
+    }
+    qsort(counts, (size_t)n, sizeof counts[0], compare_int);
+    *median_iterations = n % 2 ? counts[n / 2] : 0.5 * (counts[n / 2 - 1] + counts[n / 2]);
+    *reached = (double)ok / n;
+    restore(c->chain);
+}
+
+/* One row, whatever the solver. */
+static bench_row ik_row(const char *solver, const ik_chain *chain, const char *variant, bench_stats solve,
+                        double restore_ns, double iterations, double reached)
+{
+    bench_row row = bench_row_make("ik", chain->bones + 1, variant, 1);
+    row.median_ns = solve.median_ns - restore_ns;
+    row.min_ns = solve.min_ns - restore_ns;
+    row.ns_per_joint = row.median_ns / (chain->bones + 1);
+    bench_row_add_text(&row, "solver", solver);
+    bench_row_add_number(&row, "chain", chain->bones);
+    bench_row_add_number(&row, "iterations", iterations);
+    bench_row_add_number(&row, "reached", reached);
+    bench_row_add_number(&row, "tolerance", 1e-3 * chain->length);
+    bench_row_add_number(&row, "restore_ns", restore_ns);
+    return row;
+}
+
+tdn_result bench_run_ik(int quick, bench_emit_fn emit, void *user, tdn_error *err)
+{
+    const bench_config cfg = bench_config_short(quick);
+    tdn_vec3 *cold = malloc(sizeof(tdn_vec3) * IK_TARGETS), *warm = malloc(sizeof(tdn_vec3) * IK_WARM_FRAMES);
+    if (!cold || !warm) {
+        free(cold);
+        free(warm);
+        return bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "ik targets");
+    }
+    tdn_result res = TDN_OK;
+    for (size_t s = 0; s < sizeof solvers / sizeof solvers[0] && res == TDN_OK; s++) {
+        for (size_t b = 0; b < sizeof chain_bones / sizeof chain_bones[0] && res == TDN_OK; b++) {
+            const int bones = chain_bones[b];
+            if (solvers[s].only_bones && solvers[s].only_bones != bones)
+                continue;
+            uint64_t rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)bones; /* the same chain and targets for every solver */
+            ik_chain chain;
+            res = chain_init(&chain, bones, &rng);
+            if (res != TDN_OK)
+                break;
+            cold_targets(&chain, &rng, cold);
+            warm_targets(&chain, &rng, warm);
+            for (int v = 0; v < 2; v++) {
+                ik_ctx ctx = { &chain, &solvers[s], v == 0 ? cold : warm, v == 0 ? IK_TARGETS : IK_WARM_FRAMES, 0, v == 0 };
+                double iterations, reached;
+                sequence_figures(&ctx, &iterations, &reached);
+                const double restore_ns = ctx.cold ? bench_measure(&cfg, run_restores, &ctx, 1.0).median_ns : 0.0;
+                ctx.cursor = 0;
+                bench_stats solve = bench_measure(&cfg, run_solves, &ctx, 1.0);
+                bench_row row = ik_row(solvers[s].name, &chain, v == 0 ? "cold" : "warm", solve, restore_ns, iterations, reached);
+                emit(&row, user);
+            }
+            chain_free(&chain);
+        }
+    }
+    free(cold);
+    free(warm);
+    return res == TDN_OK ? TDN_OK : bench_fail(err, res, "ik setup");
+}
