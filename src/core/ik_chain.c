@@ -274,6 +274,12 @@ void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy
     tdn_quat w = tdn_quat_identity();
     for (int i = 0; i < bones; i++) {
         const tdn_quat parent = tdn__ik_parent_rotation(chain, i, w);
+        /* The parent's rotation drifts from unit by rounding, and the swing below takes |now|
+         * to be the bone's length: a drift would turn the bone by the wrong angle and grow
+         * down the chain (1e-3 rad at the end of 16 bones). One Newton step from 1, folded
+         * into the swing's scale (beside the chain of dependent steps, not on it), brings
+         * this joint's rotation back to unit to the square of the drift. */
+        const float unit = 1.5f - 0.5f * tdn_quat_dot(parent, parent);
         const tdn_vec3 now = tdn_quat_rotate(parent, seen[i]);
         const tdn_vec3 want = tdn_vec3_make(gx[i + 1] - gx[i], gy[i + 1] - gy[i], gz[i + 1] - gz[i]);
         /* |now| = |want| = the bone's length l: (now x want, l^2 + now.want) is the shortest
@@ -282,17 +288,12 @@ void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy
         tdn_quat swing;
         if (k > 1e-4f * l2) {
             const tdn_vec3 c = tdn_vec3_cross(now, want);
-            const float inv = tdn__ik_scaled_rsqrt(1.0f, 2.0f * l2 * k);
+            const float inv = tdn__ik_scaled_rsqrt(unit, 2.0f * l2 * k);
             swing = tdn_quat_make(c.x * inv, c.y * inv, c.z * inv, k * inv);
         } else { /* nearly opposite, or no bone */
-            swing = tdn__ik_swing(now, want);
+            swing = quat_scale(tdn__ik_swing(now, want), unit);
         }
         w = tdn_quat_mul(swing, tdn_quat_mul(parent, chain->local[i]));
-        /* Kept unit by one Newton step from 1 (exact to the square of the drift, no square
-         * root): the swing formula takes |now| to be the bone's length, and a rotation that
-         * drifted from unit would turn the next bone by the wrong angle, compounding down the
-         * chain (1e-3 rad at the end of 16 bones without it). */
-        w = quat_scale(w, 1.5f - 0.5f * tdn_quat_dot(w, w));
         chain->local[i] = tdn_quat_mul(tdn_quat_conjugate(parent), w);
     }
 }
