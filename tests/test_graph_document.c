@@ -533,6 +533,68 @@ static void modifiers_from_documents(void)
     CHECK_EQ_INT(live_blocks, 0);
 }
 
+/* ---- the IK stage in documents ---- */
+
+static void ik_from_documents(void)
+{
+    const char *json =
+        "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10},"
+        " \"parameters\": [{\"name\": \"reach\", \"type\": \"vec3\", \"value\": [-0.2, 1.3, 0.35]},"
+        "                 {\"name\": \"look\", \"type\": \"vec3\", \"value\": [0.8, 1.9, 2.0]}],"
+        " \"root\": {\"type\": \"clip\", \"clip\": \"idle\"},"
+        " \"ik\": [{\"kind\": \"look_at\", \"root\": \"spine_05\", \"end\": \"head\", \"target\": \"look\"},"
+        "        {\"kind\": \"two_bone\", \"joints\": [\"upperarm_r\", \"lowerarm_r\", \"hand_r\"], \"target\": \"reach\"},"
+        "        {\"kind\": \"fabrik\", \"root\": \"clavicle_l\", \"end\": \"hand_l\", \"target\": \"reach\","
+        "         \"max_iterations\": 30},"
+        "        {\"kind\": \"foot_placement\", \"legs\": [{\"upper\": \"thigh_l\", \"middle\": \"calf_l\", \"end\": \"foot_l\","
+        "         \"contact\": \"contact_l\"}, {\"upper\": \"thigh_r\", \"middle\": \"calf_r\", \"end\": \"foot_r\","
+        "         \"contact\": \"contact_r\"}]}]}";
+    tdn_error err = { 0 };
+    tdn_graph_document *d = parse(json, NULL, &err);
+    if (!CHECK(d != NULL)) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_skeleton *s = tdn_graph_document_skeleton(d);
+    tdn_graph_instance *in = NULL;
+    tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in);
+    tdn_pose pose;
+    tdn_pose_create(&pose, tdn_skeleton_joint_count(s), &counting);
+    tdn_mat4 *model = malloc(sizeof *model * (size_t)tdn_skeleton_joint_count(s));
+    tdn_graph_update(in, 0.2f);
+    tdn_graph_evaluate(in, &pose); /* no ground set: foot placement does nothing */
+    tdn_model_space(s, &pose, NULL, model);
+    const tdn_mat4 *hand = &model[tdn_skeleton_find(s, "hand_r")];
+    CHECK(fabsf(hand->m[12] + 0.2f) < 1e-4f && fabsf(hand->m[13] - 1.3f) < 1e-4f && fabsf(hand->m[14] - 0.35f) < 1e-4f);
+    CHECK(tdn_graph_ik_reached(in, 1) && tdn_graph_ik_reached(in, 2) && !tdn_graph_ik_reached(in, 3));
+    free(model);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(d);
+    const struct {
+        const char *from, *to, *where, *hint;
+    } cases[] = {
+        { "\"hand_r\"]", "\"hnad_r\"]", "ik[1].joints[2]", "did you mean \"hand_r\"?" },
+        { "\"kind\": \"fabrik\"", "\"kind\": \"fabric\"", "ik[2].kind", "did you mean \"fabrik\"?" },
+        { "\"target\": \"look\"", "\"target\": \"lok\"", "ik[0].target", "did you mean \"look\"?" },
+        { "\"middle\": \"calf_r\"", "\"middle\": \"calfr\"", "ik[3].legs[1].middle", "did you mean \"calf_r\"?" },
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char bad[4096];
+        const char *at = strstr(json, cases[k].from);
+        if (!CHECK(at != NULL))
+            continue;
+        snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - json), json, cases[k].to, at + strlen(cases[k].from));
+        d = parse(bad, NULL, &err);
+        int ok = CHECK(d == NULL) & CHECK(strcmp(err.where, cases[k].where) == 0) &
+                 CHECK(strstr(err.message, cases[k].hint) != NULL);
+        if (!ok)
+            fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
+        tdn_graph_document_destroy(d);
+    }
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
 /* ---- malformed documents ---- */
 
 static void malformed_documents_name_their_path(void)
@@ -659,6 +721,7 @@ int main(void)
     RUN(hints_name_the_path_and_the_nearest_name);
     RUN(clips_from_other_files);
     RUN(modifiers_from_documents);
+    RUN(ik_from_documents);
     RUN(malformed_documents_name_their_path);
     RUN(truncations_and_failing_allocations);
     return check_summary();

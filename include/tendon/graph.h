@@ -58,6 +58,8 @@
 #include "player.h"
 #include "pose.h"
 #include "skeleton.h"
+#include "foot_placement.h"
+#include "ik_chain.h"
 #include "root_motion.h"
 #include "state_machine.h"
 
@@ -208,6 +210,44 @@ typedef struct tdn_layer_desc {
     int model_space_rotation;
 } tdn_layer_desc;
 
+/* IK after the layers: each job changes the composed pose in order, fading with its weight,
+ * its targets from parameters (model space). Chains run from `root` down to `end`. */
+typedef enum tdn_graph_ik_kind {
+    TDN_GRAPH_IK_TWO_BONE = 0,     /* root, middle, end: tdn_ik_two_bone */
+    TDN_GRAPH_IK_FABRIK,           /* tdn_ik_fabrik */
+    TDN_GRAPH_IK_CCD,              /* tdn_ik_ccd */
+    TDN_GRAPH_IK_DLS,              /* tdn_ik_dls, one target on the chain's end */
+    TDN_GRAPH_IK_LOOK_AT,          /* tdn_ik_look_at: the end joint's axis towards the target */
+    TDN_GRAPH_IK_FOOT_PLACEMENT    /* tdn_foot_placement on the instance's ground (tdn_graph_set_ground) */
+} tdn_graph_ik_kind;
+
+typedef struct tdn_graph_ik_desc {
+    tdn_graph_ik_kind kind;
+    const char *name;
+    int root, middle, end;         /* joints (middle: TWO_BONE only) */
+    const char *target;            /* a VEC3 parameter: the model-space target (not FOOT_PLACEMENT) */
+    const char *pole;              /* TWO_BONE: a VEC3 parameter, the pole point; NULL: the knee keeps
+                                    * the plane it bends in */
+    tdn_node_value weight;         /* clamped to [0, 1]; a constant 0 means 1 (leave out a job that
+                                    * never acts) */
+    float soften;                  /* TWO_BONE (and FOOT_PLACEMENT through its desc) */
+    float tolerance;               /* chains: as in their solvers (0: their defaults) */
+    int max_iterations;
+    const tdn_ik_limit *limits;    /* chains: one per chain joint, root first; NULL: free */
+    float max_step;                /* CCD */
+    float damping;                 /* DLS */
+    tdn_vec3 axis, up_hint;        /* LOOK_AT */
+    const float *joint_weights;    /* LOOK_AT: one per chain joint; NULL: an even spread */
+    const float *max_angles;       /* LOOK_AT: one per chain joint; NULL: free */
+    /* FOOT_PLACEMENT: the legs and settings, and per leg the name of the clips' float curve that
+     * says the foot is in contact (blended with the bottom layer's weights; clips without it
+     * count as not in contact), or NULL */
+    const tdn_foot_placement_desc *feet;
+    const char *const *contact_curves;
+} tdn_graph_ik_desc;
+
+#define TDN_MAX_GRAPH_IK 16
+
 typedef struct tdn_graph_desc {
     const tdn_skeleton *skeleton;          /* required; clips must have its joint count */
     const tdn_clip *const *clips;          /* not owned; must outlive the graph */
@@ -237,6 +277,9 @@ typedef struct tdn_graph_desc {
      * out of every sampled clip (the pose stays in place); otherwise it stays in the pose. */
     const tdn_root_motion_desc *root_motion;
     int extract_root_motion;
+    /* IK jobs run after the layers, in order (copied). */
+    const tdn_graph_ik_desc *ik;
+    int ik_count;
     tdn_allocator allocator;
 } tdn_graph_desc;
 
@@ -350,6 +393,14 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
  * instance's scratch poses (call it after tdn_graph_evaluate, not between update and
  * evaluate's use of them); never allocates. */
 TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity);
+
+/* The ground foot placement queries, and the character's frame in the world (NULL: the
+ * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing. */
+TDN_API tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user,
+                                        const tdn_mat4 *world);
+/* Whether IK job `job` put its end on its target in the last evaluate (foot placement: every
+ * leg). 0 for a job that did not run. */
+TDN_API int tdn_graph_ik_reached(const tdn_graph_instance *instance, int job);
 
 /* ---- state machines ---- */
 

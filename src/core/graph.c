@@ -654,6 +654,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
             if (g->transitions[g->machines[m].first_transition + t].mode == TDN_TRANSITION_INERTIALIZE &&
                 g->nodes[g->machines[m].node].layer >= 0)
                 g->layers[g->nodes[g->machines[m].node].layer].inertializes = 1;
+    if (r == TDN_OK)
+        r = tdn__graph_copy_ik(g, desc, err);
     if (r == TDN_OK && desc->root_motion) {
         g->root_joint = desc->root_motion->joint;
         g->extract_root_motion = desc->extract_root_motion != 0;
@@ -679,6 +681,7 @@ void tdn_graph_destroy(tdn_graph *graph)
         tdn_allocator allocator = graph->allocator;
         tdn__free(&allocator, graph->state_clips, graph->state_clips_bytes);
         tdn__graph_root_tracks_destroy(graph);
+        tdn__graph_free_ik(graph);
         tdn__free(&allocator, graph, graph->bytes);
     }
 }

@@ -32,6 +32,7 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
     }
     for (int l = 0; l < g->layer_count; l++)
         instance->layer_states[l].unapplied += dt;
+    instance->ik_dt += dt;
     for (int p = 0; p < g->param_count; p++) {
         tdn__param_state *s = &instance->params[p];
         if (g->params[p].type == TDN_PARAM_TRIGGER && s->fired) {
@@ -175,5 +176,7 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
         if (!direct)
             compose(instance, l, pose, out);
     }
+    tdn__graph_run_ik(instance, instance->ik_dt, out);
+    instance->ik_dt = 0.0f;
     return TDN_OK;
 }

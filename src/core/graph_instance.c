@@ -31,6 +31,9 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(group_first, g->modifier_count, 16);
     PLACE(group_count, g->modifier_count, 16);
     PLACE(mod_state, g->damp_floats, 16);
+    PLACE(model, g->ik_count > 0 ? g->joint_count : 0, 16);
+    PLACE(ik_reached, g->ik_count, 16);
+    PLACE(foot_states, g->ik_count, 16);
     PLACE(layer_states, g->layer_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);
@@ -51,6 +54,15 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
             tdn_pose_init(pose, g->joint_count, base + at, pose_bytes);
         }
         at += pose_bytes;
+    }
+    for (int k = 0; k < g->ik_count; k++) { /* foot placement solver states */
+        if (g->ik[k].kind != TDN_GRAPH_IK_FOOT_PLACEMENT)
+            continue;
+        at = tdn__align_up(at, 64);
+        if (base)
+            tdn_foot_placement_init(g->skeleton, &g->ik[k].feet, base + at, g->ik[k].state_bytes,
+                                    &instance->foot_states[k], NULL);
+        at += g->ik[k].state_bytes;
     }
     for (int l = 0; l < g->layer_count; l++) {
         if (!g->layers[l].inertializes)

@@ -83,6 +83,24 @@ typedef struct tdn__machine {
     int initial;
 } tdn__machine;
 
+/* An IK job of the graph's IK stage (graph_ik.c). */
+typedef struct tdn__ik {
+    tdn_graph_ik_kind kind;
+    int chain[TDN_MAX_IK_CHAIN];
+    int count;
+    int target, pole;               /* VEC3 parameters; pole -1: none */
+    tdn__value weight;
+    float soften, tolerance, max_step, damping;
+    int max_iterations;
+    tdn_vec3 axis, up_hint;
+    tdn_ik_limit limits[TDN_MAX_IK_CHAIN];
+    float joint_weights[TDN_MAX_IK_CHAIN], max_angles[TDN_MAX_IK_CHAIN];
+    int has_limits, has_joint_weights, has_max_angles;
+    tdn_foot_placement_desc feet;
+    int *contact_track;             /* FOOT_PLACEMENT: per clip and leg, its own allocation */
+    size_t state_bytes;             /* FOOT_PLACEMENT: the instance's solver state */
+} tdn__ik;
+
 typedef struct tdn__layer {
     char name[64];
     int root;
@@ -147,6 +165,9 @@ struct tdn_graph {
     float *mod_weights;
     int modifier_count, procedural_count;
     int damp_floats;                /* the instance's modifier state */
+    tdn__ik *ik;                    /* its own allocation */
+    int ik_count;
+    size_t ik_bytes;
     tdn_root_track **root_tracks;   /* per clip (NULL for additive clips), or NULL: no root motion;
                                      * their own allocation */
     int extract_root_motion;
@@ -221,6 +242,14 @@ struct tdn_graph_instance {
     tdn_pose *group_poses;          /* one per modifier: its input blended, then changed */
     int *group_first, *group_count; /* per modifier: its entries */
     float *mod_state;               /* DAMP modifiers' springs */
+    tdn_mat4 *model;                /* model space for the IK stage */
+    int *ik_reached;
+    tdn_foot_placement **foot_states; /* per IK job (FOOT_PLACEMENT ones) */
+    tdn_ground_query ground;
+    void *ground_user;
+    tdn_mat4 world;
+    int has_world;
+    float ik_dt;                    /* seconds updated since the last evaluate */
     tdn_pose spare;                 /* a layer's velocities */
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
@@ -239,6 +268,12 @@ tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int no
                                     int *joint_at, tdn_error *err);
 tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, size_t, const void *, int),
                                     const void *ctx, tdn_error *err);
+/* The IK stage (graph_ik.c): its jobs copied into the graph (and freed), and run on the
+ * composed pose. */
+tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
+void tdn__graph_free_ik(tdn_graph *g);
+void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
+
 /* Evaluating (graph_modifiers.c): a modifier's change to its group's pose, dt seconds on. */
 void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);
 

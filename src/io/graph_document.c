@@ -209,7 +209,7 @@ static tdn_result read_group(const cJSON *g, const char *path, tdn_sync_group_de
 /* ---- the document ---- */
 
 static const char *const document_keys[] = { "character", "clips", "parameters", "sync_groups", "nodes", "root",
-                                              "layers", "masks", "root_motion", "cull_threshold", "version",
+                                              "layers", "masks", "root_motion", "ik", "cull_threshold", "version",
                                               "$schema", NULL };
 
 /* Core errors name nodes by index ("nodes[3] ..."), parameters as "params[i] ...": give the
@@ -302,6 +302,11 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_io__graph_read_layers(b, skeleton, &layers, err);
     if (r == TDN_OK)
         r = tdn_io__graph_read_root_motion(doc, skeleton, &layers, err);
+    tdn_io__ik *ik = calloc(1, sizeof *ik);
+    if (r == TDN_OK && !ik)
+        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    if (r == TDN_OK)
+        r = tdn_io__graph_read_ik(b, skeleton, ik, err);
     /* the runtime clips the nodes use, in order of first use */
     if (r == TDN_OK) {
         d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));
@@ -338,7 +343,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
                               .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
-                              .extract_root_motion = layers.extract, .allocator = d->allocator };
+                              .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count,
+                              .allocator = d->allocator };
         r = tdn_graph_create(&gd, &d->graph, err);
         if (r != TDN_OK)
             where_in_document(b, err);
@@ -359,6 +365,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     free(marker_names);
     free(mirror);
     free(layers.masks);
+    free(ik);
     return r;
 }
 

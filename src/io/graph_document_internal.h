@@ -119,6 +119,22 @@ tdn_result tdn_io__graph_read_layers(tdn_io__graph_build *build, const tdn_skele
 tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *skeleton, tdn_io__layers *out,
                                           tdn_error *err);
 
+/* A document's IK stage (graph_ik_json.c): the jobs' descriptions and what they point to. */
+typedef struct tdn_io__ik_job {
+    tdn_graph_ik_desc desc;
+    tdn_foot_placement_desc feet;
+    const char *contacts[TDN_FOOT_MAX_LEGS];
+    tdn_ik_limit limits[TDN_MAX_IK_CHAIN];
+    float joint_weights[TDN_MAX_IK_CHAIN], max_angles[TDN_MAX_IK_CHAIN];
+} tdn_io__ik_job;
+typedef struct tdn_io__ik {
+    tdn_io__ik_job jobs[TDN_MAX_GRAPH_IK];
+    tdn_graph_ik_desc descs[TDN_MAX_GRAPH_IK];
+    int count;
+} tdn_io__ik;
+tdn_result tdn_io__graph_read_ik(tdn_io__graph_build *build, const tdn_skeleton *skeleton, tdn_io__ik *out,
+                                 tdn_error *err);
+
 /* "a", "b", "c" for a message: a NULL-terminated list of choices joined with ", ". */
 void tdn_io__choices(char *out, size_t size, const char *const *choices);
 /* The index of `name` among NULL-terminated `choices`, or -1 after failing with a message that
