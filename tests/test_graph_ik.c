@@ -134,6 +134,15 @@ static void feet_on_raised_ground(void)
         CHECK_NEAR(ankle, height + 0.06f, 1e-3);
     }
     CHECK(tdn_graph_ik_reached(in, 0));
+    /* the legs and the contacts used: idle stands on both feet */
+    CHECK_EQ_INT(tdn_graph_foot_count(g, 0), 2);
+    CHECK_EQ_INT(tdn_graph_foot_joint(g, 0, 1), joint("foot_r"));
+    CHECK_NEAR(tdn_graph_foot_contact(in, 0, 0), 1, 0);
+    CHECK(tdn_graph_ik_kind_of(g, 0) == TDN_GRAPH_IK_FOOT_PLACEMENT && tdn_graph_ik_count(g) == 1);
+    CHECK(tdn_graph_set_foot_locking(in, 0) == TDN_OK);
+    tdn_graph_update(in, 1.0f / 60.0f);
+    tdn_graph_evaluate(in, &pose);
+    CHECK_NEAR(tdn_graph_foot_contact(in, 0, 1), 1, 0); /* still measured, not passed on */
     free(model);
     tdn_pose_destroy(&pose);
     tdn_graph_instance_destroy(in);

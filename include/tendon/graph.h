@@ -401,6 +401,16 @@ TDN_API tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground
 /* Whether IK job `job` put its end on its target in the last evaluate (foot placement: every
  * leg). 0 for a job that did not run. */
 TDN_API int tdn_graph_ik_reached(const tdn_graph_instance *instance, int job);
+TDN_API int tdn_graph_ik_count(const tdn_graph *graph);
+TDN_API tdn_graph_ik_kind tdn_graph_ik_kind_of(const tdn_graph *graph, int job);
+/* A FOOT_PLACEMENT job's legs: how many (0 for other jobs), each leg's foot (its end joint), and
+ * the contact the last evaluate used (the clips' contact curve blended, 0..1). */
+TDN_API int tdn_graph_foot_count(const tdn_graph *graph, int job);
+TDN_API int tdn_graph_foot_joint(const tdn_graph *graph, int job, int leg);
+TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int leg);
+/* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
+ * held where they landed (their contact is not passed on), for comparing foot skate. */
+TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled);
 
 /* ---- state machines ---- */
 

@@ -162,6 +162,39 @@ int tdn_graph_ik_reached(const tdn_graph_instance *instance, int job)
     return instance && job >= 0 && job < instance->graph->ik_count ? instance->ik_reached[job] : 0;
 }
 
+int tdn_graph_ik_count(const tdn_graph *graph) { return graph ? graph->ik_count : 0; }
+
+tdn_graph_ik_kind tdn_graph_ik_kind_of(const tdn_graph *graph, int job)
+{
+    return graph && job >= 0 && job < graph->ik_count ? graph->ik[job].kind : TDN_GRAPH_IK_TWO_BONE;
+}
+
+int tdn_graph_foot_count(const tdn_graph *graph, int job)
+{
+    return graph && job >= 0 && job < graph->ik_count && graph->ik[job].kind == TDN_GRAPH_IK_FOOT_PLACEMENT
+               ? graph->ik[job].feet.leg_count
+               : 0;
+}
+
+int tdn_graph_foot_joint(const tdn_graph *graph, int job, int leg)
+{
+    return leg >= 0 && leg < tdn_graph_foot_count(graph, job) ? graph->ik[job].feet.legs[leg].end : -1;
+}
+
+float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int leg)
+{
+    return instance && leg >= 0 && leg < tdn_graph_foot_count(instance->graph, job) ? instance->foot_contact[job][leg]
+                                                                                     : 0.0f;
+}
+
+tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled)
+{
+    if (!instance)
+        return TDN_ERR_ARGUMENT;
+    instance->no_foot_lock = !enabled;
+    return TDN_OK;
+}
+
 static tdn_vec3 param_vec3(const tdn_graph_instance *in, int param)
 {
     const float *v = in->params[param].value;
@@ -237,8 +270,10 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
             return 0;
         tdn_foot_placement_frame frame = { .dt = dt, .world = in->has_world ? &in->world : NULL, .ground = in->ground,
                                            .ground_user = in->ground_user, .weight = weight };
-        for (int leg = 0; leg < job->feet.leg_count; leg++)
-            frame.contact[leg] = contact(in, job, leg);
+        for (int leg = 0; leg < job->feet.leg_count; leg++) {
+            in->foot_contact[k][leg] = contact(in, job, leg);
+            frame.contact[leg] = in->no_foot_lock ? 0.0f : in->foot_contact[k][leg]; /* contact drives locking */
+        }
         tdn_foot_placement_report report;
         tdn_foot_placement *fp = in->foot_states[k];
         if (tdn_foot_placement_solve(fp, &frame, pose, model, &report) != TDN_OK)

@@ -34,6 +34,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(model, g->ik_count > 0 ? g->joint_count : 0, 16);
     PLACE(ik_reached, g->ik_count, 16);
     PLACE(foot_states, g->ik_count, 16);
+    PLACE(foot_contact, g->ik_count, 16);
     PLACE(layer_states, g->layer_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);

@@ -250,6 +250,8 @@ struct tdn_graph_instance {
     tdn_mat4 world;
     int has_world;
     float ik_dt;                    /* seconds updated since the last evaluate */
+    float (*foot_contact)[TDN_FOOT_MAX_LEGS]; /* per IK job: the contacts last used */
+    int no_foot_lock;
     tdn_pose spare;                 /* a layer's velocities */
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
