@@ -1,6 +1,9 @@
 /* tendon_bench: the `ik` workload (see bench_ik.h). */
 #include "bench_ik.h"
 
+#include "tendon/ik_dls.h"
+#include "tendon/ik_look_at.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,10 +59,34 @@ static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
     return res.reached;
 }
 
+static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    tdn_dls_target t = { .effector = c->joints[c->bones], .position = target, .weight = 1.0f };
+    tdn_dls_ik ik = { .joints = c->joints, .count = c->bones + 1, .targets = &t, .target_count = 1,
+                      .tolerance = 1e-3f * c->length, .weight = 1.0f };
+    tdn_ik_result res = { 0, 0, 0 };
+    tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res);
+    *iterations = res.iterations;
+    return res.reached;
+}
+
+/* The chain's end (its +x, the bone direction of the rest chain) turned to face the target. */
+static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    tdn_look_at_ik ik = { .joints = c->joints, .count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
+                          .weight = 1.0f };
+    float angle_error = 0.0f;
+    tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error);
+    *iterations = 1;
+    return angle_error < 1e-3f;
+}
+
 static const ik_solver solvers[] = {
     { "two_bone", 2, solve_two_bone },
     { "fabrik", 0, solve_fabrik },
     { "ccd", 0, solve_ccd },
+    { "dls", 0, solve_dls },
+    { "look_at", 0, solve_look_at },
 };
 
 static const int chain_bones[] = { 2, 4, 8, 10, 16 };
