@@ -23,7 +23,6 @@
 #include "ik_look_at.h"
 #include "foot_placement.h"
 #include "skin.h"
-#include "blend_space.h"
 #include "mirror.h"
 #include "graph.h"
 #include "inertialize.h"
