@@ -7,6 +7,8 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "foot_skate.h"
+#include "ground.h"
 #include "pop_metric.h"
 #include "tendon/gltf_export.h"
 #include "tendon/graph_io.h"
@@ -17,8 +19,8 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--out BAKED.glb]\n"
-          "                  [--trace TRACE.json] [--trace-rotations]\n"
+    fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
+          "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
           "  GRAPH.json        a graph document (docs/graph-format.md)\n"
           "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
           "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
@@ -28,6 +30,14 @@ static void usage(FILE *out)
           "  --seconds S       how long to run (default 5)\n"
           "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
+          "  --ground SPEC     the ground the graph's foot placement jobs stand on (world space, metres, +Y up;\n"
+          "                    the character placed by its integrated root motion):\n"
+          "                      flat[:HEIGHT]               the plane y = HEIGHT (default 0)\n"
+          "                      slope:DEGREES[:AZIMUTH]     a plane through the origin rising DEGREES along the\n"
+          "                                                  direction AZIMUTH degrees from +Z towards +X (default +Z)\n"
+          "                      step:HEIGHT@DISTANCE        a step up of HEIGHT (down if negative) at z = DISTANCE\n"
+          "                      bumps:AMPLITUDE,WAVELENGTH  y = AMPLITUDE cos(2 pi x / WAVELENGTH) sin(2 pi z / WAVELENGTH)\n"
+          "                    Without it there is no ground: foot placement does nothing\n"
           "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
           "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
           "                    extracts root motion (\"root_motion\" with \"extract\": true, its default),\n"
@@ -38,7 +48,13 @@ static void usage(FILE *out)
           "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
           "  --render OUT      previews: not built yet\n"
           "Prints a summary: frames, seconds, one line per transition (machine, from -> to, start,\n"
-          "duration, pop), the worst pop.\n"
+          "duration, pop), the worst pop, and the foot skate (DESIGN section 7): per foot and their mean, the\n"
+          "mean horizontal speed in cm/s of the foot joint in world space over consecutive frames in which it\n"
+          "is in contact (the foot placement job's contact curve >= 0.5; without a job or curve, the foot\n"
+          "within 5 cm of the ground above its rest height). The feet are the foot placement jobs' (without\n"
+          "one: foot_l/foot_r, LeftFoot/RightFoot, *LeftFoot/*RightFoot by name). With a foot placement job and\n"
+          "--ground, the graph is run a second time with foot locking off (same timeline and ground) and both\n"
+          "are reported; the baked file and the trace are of the first run, with foot locking.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
           "the graph does not have, an output that cannot be created), 1 any other failure.\n",
           out);
@@ -48,6 +64,8 @@ typedef struct run_args {
     const char *graph, *params, *out, *trace;
     float seconds, fps;
     int rotations;
+    int has_ground;
+    ground ground;
 } run_args;
 
 static int parse(int argc, char **argv, run_args *a)
@@ -62,7 +80,7 @@ static int parse(int argc, char **argv, run_args *a)
         }
         int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 ||
                           strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
-                          strcmp(arg, "--render") == 0;
+                          strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -87,6 +105,13 @@ static int parse(int argc, char **argv, run_args *a)
             a->out = argv[++i];
         } else if (strcmp(arg, "--trace") == 0) {
             a->trace = argv[++i];
+        } else if (strcmp(arg, "--ground") == 0) {
+            char why[256];
+            if (!ground_parse(argv[++i], &a->ground, why, sizeof why)) {
+                fprintf(stderr, "tendon run: --ground '%s': %s\n", argv[i], why);
+                return CLI_BAD_INPUT;
+            }
+            a->has_ground = 1;
         } else if (strcmp(arg, "--trace-rotations") == 0) {
             a->rotations = 1;
         } else if (strcmp(arg, "--render") == 0) {
@@ -272,6 +297,10 @@ typedef struct run_state {
     tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
     tdn_quat *facings;
     doc_extras extras;
+    foot_skate skate;
+    int skate_ready;
+    ground ground;         /* --ground (what ground_query reads) */
+    int second_run;        /* a foot placement job and a ground: run again without foot locking */
 } run_state;
 
 static void release(run_state *s)
@@ -287,8 +316,61 @@ static void release(run_state *s)
     tdn_pose_destroy(&s->pose);
     timeline_destroy(s->tl);
     tdn_graph_instance_destroy(s->instance);
+    foot_skate_free(&s->skate); /* also a partly made one */
     tdn_graph_document_destroy(s->doc);
     cJSON_Delete(s->extras.json);
+}
+
+/* The character's frame in the world for foot placement and the foot skate: the integrated root
+ * motion when the graph extracts it, else the identity (the pose carries its root motion). */
+static tdn_mat4 world_of(const run_state *s, tdn_vec3 position, tdn_quat facing)
+{
+    if (!s->extras.extract)
+        return tdn_mat4_identity();
+    tdn_transform x = { position, facing, { 1.0f, 1.0f, 1.0f } };
+    return tdn_transform_to_mat4(&x);
+}
+
+static void print_cm_s(double v)
+{
+    if (isfinite(v))
+        printf("%.4g cm/s", v);
+    else
+        printf("n/a (never in contact in two frames running)");
+}
+
+static void skate_summary(const run_args *a, const run_state *s)
+{
+    const foot_skate *k = &s->skate;
+    if (k->count == 0) {
+        printf("foot skate: none (no foot placement job, and no foot joint found by name)\n");
+        return;
+    }
+    char rule[96];
+    printf("foot skate (DESIGN section 7: mean horizontal speed of the foot in world space while in contact):\n");
+    for (int f = 0; f < k->count; f++) {
+        const foot_skate_result *r = &k->results[0][f];
+        printf("  %s: ", foot_skate_name(k, f));
+        print_cm_s(r->cm_per_s);
+        if (s->second_run) {
+            printf(" with foot locking, ");
+            print_cm_s(k->results[1][f].cm_per_s);
+            printf(" without");
+        }
+        printf(" (%d frames in contact, contact by %s)\n", r->contact_frames, foot_skate_contact_rule(k, f, rule, sizeof rule));
+    }
+    printf("foot skate: ");
+    print_cm_s(foot_skate_mean(k, 0));
+    if (s->second_run) {
+        printf(" with foot locking, ");
+        print_cm_s(foot_skate_mean(k, 1));
+        printf(" without");
+    }
+    printf(" (%d feet%s, ", k->count, k->by_name ? " found by name" : "");
+    if (a->has_ground)
+        printf("ground %s%s)\n", a->ground.spec, foot_skate_has_job(k) ? "" : "; no foot placement job");
+    else
+        printf("no ground%s)\n", foot_skate_has_job(k) ? ": foot placement off" : ", y = 0");
 }
 
 static int bake(const run_args *a, run_state *s, int frame_count, int apply_root)
@@ -353,6 +435,7 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
                t[worst].start_frame / (double)a->fps);
     else
         printf("worst pop: none (no transitions)\n");
+    skate_summary(a, s);
     if (a->trace)
         printf("trace: %s\n", a->trace);
     if (a->out)
@@ -360,6 +443,106 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
                apply_root ? ", the integrated root motion put back on joint " : "",
                apply_root ? tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->extras.root_motion.joint) : "",
                apply_root ? " (the graph extracts it)" : "");
+}
+
+/* One run of the graph over every frame: the first (run != NULL: the pop recorder, the baked
+ * frames, the trace, the foot skate with foot locking) or the second (run == NULL: the foot
+ * skate alone, on an instance with foot locking off). Returns an exit code. */
+static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *instance, timeline *tl, int frame_count,
+                      const trace_run *run, tdn_vec3 *position_out, tdn_quat *facing_out, int *any_motion)
+{
+    const int joints = s->pose.joint_count;
+    char why[2048] = "";
+    tdn_vec3 position = { 0.0f, 0.0f, 0.0f };
+    tdn_quat facing = tdn_quat_identity();
+    int code = CLI_OK;
+    foot_skate_begin(&s->skate, run ? 0 : 1);
+    for (int f = 0; f < frame_count; f++) {
+        const double time = f / (double)a->fps;
+        code = timeline_apply(tl, instance, time, why, sizeof why);
+        if (code != CLI_OK) {
+            fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", why);
+            break;
+        }
+        tdn_result r = tdn_graph_update(instance, f == 0 ? 0.0f : 1.0f / a->fps);
+        tdn_root_motion motion;
+        if (r == TDN_OK)
+            r = tdn_graph_root_motion(instance, &motion);
+        if (r == TDN_OK && !is_identity(&motion)) {
+            *any_motion = 1;
+            position = tdn_vec3_add(position, tdn_quat_rotate(facing, motion.translation));
+            facing = tdn_quat_normalize(tdn_quat_mul(facing, motion.rotation));
+        }
+        /* the ground foot placement stands on, and where this frame's motion put the character */
+        const tdn_mat4 world = world_of(s, position, facing);
+        if (r == TDN_OK && a->has_ground)
+            r = tdn_graph_set_ground(instance, ground_query, &s->ground, &world);
+        if (r == TDN_OK)
+            r = tdn_graph_evaluate(instance, &s->pose);
+        if (r != TDN_OK) {
+            code = cli_report("run", r, NULL);
+            break;
+        }
+        foot_skate_frame(&s->skate, instance, &s->pose, &world);
+        if (!run)
+            continue;
+        if (s->pop && !pop_recorder_frame(s->pop, instance, &s->pose)) {
+            fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
+            code = CLI_FAILURE;
+            break;
+        }
+        if (a->out) {
+            if (tdn_pose_create(&s->frames[f], joints, NULL) != TDN_OK) {
+                fprintf(stderr, "tendon run: out of memory for baked frame %d\n", f);
+                code = CLI_FAILURE;
+                break;
+            }
+            s->frames_made++;
+            tdn_pose_copy(&s->frames[f], &s->pose);
+            s->positions[f] = position;
+            s->facings[f] = facing;
+        }
+        if (a->trace) {
+            trace_frame fr = { f, time, instance, tl, &motion, position, facing, &s->pose, &s->skate };
+            trace_write_frame(&s->trace, run, &fr);
+        }
+    }
+    *position_out = position;
+    *facing_out = facing;
+    return code;
+}
+
+/* The second run for the foot skate without foot locking: a new instance and timeline, the
+ * same ground. */
+static int run_unlocked(const run_args *a, run_state *s, int frame_count)
+{
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    tdn_graph_instance *instance = NULL;
+    timeline *tl = NULL;
+    char why[2048] = "";
+    int code = CLI_OK;
+    if (tdn_graph_instance_create(g, NULL, &instance) != TDN_OK) {
+        fprintf(stderr, "tendon run: out of memory\n");
+        return CLI_FAILURE;
+    }
+    tdn_graph_set_foot_locking(instance, 0);
+    if (a->params)
+        code = timeline_load(a->params, g, &tl, why, sizeof why);
+    else if (!(tl = timeline_empty(g))) {
+        code = CLI_FAILURE;
+        snprintf(why, sizeof why, "out of memory");
+    }
+    if (code != CLI_OK) {
+        fprintf(stderr, "tendon run: %s\n", why);
+    } else {
+        tdn_vec3 position;
+        tdn_quat facing;
+        int any_motion = 0;
+        code = run_frames(a, s, instance, tl, frame_count, NULL, &position, &facing, &any_motion);
+    }
+    timeline_destroy(tl);
+    tdn_graph_instance_destroy(instance);
+    return code;
 }
 
 int cmd_run(int argc, char **argv)
@@ -379,7 +562,11 @@ int cmd_run(int argc, char **argv)
     const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
     char why[2048] = "";
     read_extras(a.graph, skel, &s.extras);
-    if (tdn_graph_instance_create(g, NULL, &s.instance) != TDN_OK || tdn_pose_create(&s.pose, joints, NULL) != TDN_OK) {
+    s.ground = a.ground;
+    s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
+    s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
+    if (!s.skate_ready || tdn_graph_instance_create(g, NULL, &s.instance) != TDN_OK ||
+        tdn_pose_create(&s.pose, joints, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
         return CLI_FAILURE;
@@ -426,49 +613,7 @@ int cmd_run(int argc, char **argv)
     tdn_vec3 position = { 0.0f, 0.0f, 0.0f };
     tdn_quat facing = tdn_quat_identity();
     int any_motion = 0;
-    for (int f = 0; f < frame_count; f++) {
-        const double time = f / (double)a.fps;
-        code = timeline_apply(s.tl, s.instance, time, why, sizeof why);
-        if (code != CLI_OK) {
-            fprintf(stderr, "tendon run: %s: %s\n", a.params ? a.params : "timeline", why);
-            break;
-        }
-        r = tdn_graph_update(s.instance, f == 0 ? 0.0f : 1.0f / a.fps);
-        if (r == TDN_OK)
-            r = tdn_graph_evaluate(s.instance, &s.pose);
-        tdn_root_motion motion;
-        if (r == TDN_OK)
-            r = tdn_graph_root_motion(s.instance, &motion);
-        if (r != TDN_OK) {
-            code = cli_report("run", r, NULL);
-            break;
-        }
-        if (!is_identity(&motion)) {
-            any_motion = 1;
-            position = tdn_vec3_add(position, tdn_quat_rotate(facing, motion.translation));
-            facing = tdn_quat_normalize(tdn_quat_mul(facing, motion.rotation));
-        }
-        if (s.pop && !pop_recorder_frame(s.pop, s.instance, &s.pose)) {
-            fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
-            code = CLI_FAILURE;
-            break;
-        }
-        if (a.out) {
-            if (tdn_pose_create(&s.frames[f], joints, NULL) != TDN_OK) {
-                fprintf(stderr, "tendon run: out of memory for baked frame %d\n", f);
-                code = CLI_FAILURE;
-                break;
-            }
-            s.frames_made++;
-            tdn_pose_copy(&s.frames[f], &s.pose);
-            s.positions[f] = position;
-            s.facings[f] = facing;
-        }
-        if (a.trace) {
-            trace_frame fr = { f, time, s.instance, s.tl, &motion, position, facing, &s.pose };
-            trace_write_frame(&s.trace, &run, &fr);
-        }
-    }
+    code = run_frames(&a, &s, s.instance, s.tl, frame_count, &run, &position, &facing, &any_motion);
     if (code == CLI_OK && s.pop) {
         int mirror_ok = 0;
         int *mirror = malloc(sizeof(int) * (size_t)(joints + 1));
@@ -493,11 +638,14 @@ int cmd_run(int argc, char **argv)
         free(mirror);
         free(clips);
     }
+    if (code == CLI_OK && s.second_run)
+        code = run_unlocked(&a, &s, frame_count);
     if (code == CLI_OK && a.trace) {
         const pop_transition *t = NULL;
         int count = s.pop ? pop_recorder_transitions(s.pop, &t) : 0;
         s.trace_open = 0;
-        code = trace_finish(&s.trace, &run, t, count);
+        trace_skate skate = { &s.skate, s.second_run, a.has_ground ? a.ground.spec : NULL };
+        code = trace_finish(&s.trace, &run, t, count, &skate);
         if (code != CLI_OK)
             fprintf(stderr, "tendon run: %s: writing the trace failed\n", a.trace);
     }

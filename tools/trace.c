@@ -378,6 +378,17 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
     tw_end_array(w);
     if (dropped)
         tw_int(w, "events_dropped", dropped);
+    if (fr->skate && fr->skate->count > 0) {
+        const foot_skate *k = fr->skate;
+        tw_begin_object(w, "feet");
+        for (int f = 0; f < k->count; f++) {
+            tw_begin_object(w, foot_skate_name(k, f));
+            tw_floats(w, "position", &k->feet[f].prev.x, 3);
+            tw_bool(w, "in_contact", k->feet[f].prev_contact);
+            tw_end_object(w);
+        }
+        tw_end_object(w);
+    }
     if (run->rotations && fr->pose) {
         const tdn_pose *pose = fr->pose;
         tw_begin_array(w, "rotations");
@@ -392,7 +403,66 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
     tw_newline(w);
 }
 
-int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t, int count)
+static void skate_feet(trace_writer *w, const foot_skate *k, int run, int rules)
+{
+    char rule[96];
+    tw_begin_object(w, "feet");
+    for (int f = 0; f < k->count; f++) {
+        const foot_skate_result *r = &k->results[run][f];
+        tw_begin_object(w, foot_skate_name(k, f));
+        if (rules) {
+            tw_string(w, "contact", foot_skate_contact_rule(k, f, rule, sizeof rule));
+            if (k->feet[f].job >= 0) {
+                tw_int(w, "job", k->feet[f].job);
+                tw_int(w, "leg", k->feet[f].leg);
+            } else {
+                tw_null(w, "job");
+                tw_null(w, "leg");
+            }
+        }
+        tw_double(w, "cm_per_s", r->cm_per_s);
+        tw_int(w, "contact_frames", r->contact_frames);
+        tw_int(w, "contact_pairs", r->pairs);
+        tw_end_object(w);
+    }
+    tw_end_object(w);
+    tw_double(w, "mean_cm_per_s", foot_skate_mean(k, run));
+}
+
+static void write_skate(trace_writer *w, const trace_skate *ts)
+{
+    const foot_skate *k = ts->skate;
+    int curves = 0;
+    for (int f = 0; f < k->count; f++)
+        curves += k->feet[f].by_curve;
+    tw_begin_object(w, "foot_skate");
+    tw_string(w, "method",
+              "DESIGN section 7: per foot, the mean horizontal (x, z) speed of the foot joint in world space (model "
+              "space placed by the integrated root motion) over the pairs of consecutive frames in which it is in "
+              "contact in both, cm/s; mean_cm_per_s is the same ratio over every foot's pairs");
+    tw_string(w, "contact", curves == k->count && curves ? "curve" : curves ? "curve or height" : "height");
+    tw_string(w, "contact_rule",
+              curves == k->count && curves
+                  ? "the foot placement job's contact curve, blended with the bottom layer's weights "
+                    "(tdn_graph_foot_contact), >= 0.5"
+                  : "the foot placement job's contact curve >= 0.5 where a clip has it, otherwise the foot joint at "
+                    "most 0.05 m above the ground under it (--ground, else y = 0), measured from its rest height");
+    tw_string(w, "feet_from", k->count == 0 ? NULL : k->by_name ? "names" : "foot_placement");
+    tw_string(w, "ground", ts->ground);
+    tw_bool(w, "foot_locking", ts->without_locking);
+    skate_feet(w, k, 0, 1);
+    if (ts->without_locking) {
+        tw_begin_object(w, "without_locking");
+        skate_feet(w, k, 1, 0);
+        tw_end_object(w);
+    } else {
+        tw_null(w, "without_locking");
+    }
+    tw_end_object(w);
+    tw_newline(w);
+}
+
+int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t, int count, const trace_skate *skate)
 {
     const tdn_graph *g = tdn_graph_document_graph(run->document);
     const tdn_skeleton *skel = tdn_graph_document_skeleton(run->document);
@@ -441,6 +511,8 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
     }
     tw_end_array(w);
     tw_newline(w);
+    if (skate && skate->skate)
+        write_skate(w, skate);
     tw_begin_object(w, "summary");
     tw_int(w, "frames", run->frame_count);
     tw_double(w, "seconds", run->seconds);

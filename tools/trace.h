@@ -7,6 +7,7 @@
 
 #include <stdio.h>
 
+#include "foot_skate.h"
 #include "pop_metric.h"
 #include "tendon/graph_io.h"
 #include "tendon/tendon.h"
@@ -53,15 +54,25 @@ typedef struct trace_frame {
     tdn_vec3 root_position;        /* the integrated root transform after this frame's motion */
     tdn_quat root_facing;
     const tdn_pose *pose;          /* for the rotations */
+    const foot_skate *skate;       /* the feet's world positions and contacts this frame, or NULL */
 } trace_frame;
+
+/* The foot skate of the run (foot_skate.h): the traced run's (with foot locking), and the
+ * second run's without foot locking when there was one. */
+typedef struct trace_skate {
+    const foot_skate *skate;
+    int without_locking;           /* results[1] holds the run without foot locking */
+    const char *ground;            /* the --ground SPEC, or NULL */
+} trace_skate;
 
 /* Opens the file and writes the header up to the frames array. CLI_OK or CLI_BAD_INPUT (the
  * file cannot be created; the reason goes to stderr). */
 int trace_open(trace_writer *w, const char *path, const trace_run *run);
 void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *frame);
-/* Closes the frames array, writes the transitions and the summary, and closes the file.
- * CLI_OK, or CLI_FAILURE when writing failed. */
-int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *transitions, int count);
+/* Closes the frames array, writes the transitions, the foot skate and the summary, and closes
+ * the file. CLI_OK, or CLI_FAILURE when writing failed. */
+int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *transitions, int count,
+                 const trace_skate *skate);
 
 /* A node's name for the trace and the summary: its name, or "#INDEX" when it has none. */
 const char *trace_node_name(const tdn_graph *graph, int node, char *buffer, size_t size);

@@ -1,0 +1,82 @@
+/* tendon CLI: the foot-skate metric of DESIGN section 7 over the frames of `tendon run`.
+ *
+ * Feet: every leg's foot (end joint) of every foot placement job of the graph; when the graph
+ * has none, the feet found by name (foot_l/foot_r, LeftFoot/RightFoot, and any joint whose name
+ * ends in LeftFoot/RightFoot, as mixamorig:LeftFoot), at most FOOT_SKATE_MAX_FEET.
+ *
+ * Per frame (after tdn_graph_evaluate) each foot's world position is its model-space position
+ * placed by the character's world matrix (the integrated root motion when the graph extracts
+ * it, else the identity: the pose carries it), and whether it is in contact:
+ *   curve   a foot placement job's leg whose contact curve some clip of the graph has: the
+ *           contact the job used, tdn_graph_foot_contact >= 0.5 (with a ground; without one
+ *           the job does not run, and the same blend is made here from the flat list: the
+ *           bottom layer's non-additive clip entries' curves, weighted by their weights times
+ *           their modifier group's weight, clips without the curve counting 0);
+ *   height  otherwise: the foot at most 5 cm above the ground under it (the --ground, else
+ *           y = 0), measured from its rest height (its model-space height in the skeleton's
+ *           rest pose, at least 0: the humanoid's ankle is 6 cm above the ground at rest).
+ * A foot's skate is the mean horizontal (x, z) speed over the pairs of consecutive frames in
+ * which it is in contact in both: 100 x (sum of the horizontal distances it moved between
+ * them) / (pairs / fps), cm/s; undefined (NaN) with no such pair. The mean over feet is the
+ * same ratio over every foot's pairs (the contact-time-weighted mean). */
+#ifndef TENDON_FOOT_SKATE_H
+#define TENDON_FOOT_SKATE_H
+
+#include "ground.h"
+#include "tendon/graph_io.h"
+#include "tendon/tendon.h"
+
+#include <cjson/cJSON.h>
+
+#define FOOT_SKATE_MAX_FEET 8
+#define FOOT_SKATE_CONTACT_HEIGHT 0.05 /* metres above the rest height */
+
+typedef struct foot_skate_result {
+    int contact_frames;   /* frames in contact */
+    int pairs;            /* consecutive frames both in contact */
+    double slide;         /* metres moved horizontally over those pairs */
+    double cm_per_s;      /* NaN when pairs == 0 */
+} foot_skate_result;
+
+typedef struct foot_skate_foot {
+    int joint;
+    int job, leg;         /* the foot placement job and its leg, or -1 (found by name) */
+    char curve[64];       /* the leg's contact curve ("" for none) */
+    int by_curve;         /* 1: contact from the curve; 0: by height */
+    float rest_height;
+    int *track;           /* per graph clip: the curve's float track, or -1 */
+    int prev_contact;     /* after foot_skate_frame: this frame's contact and world position */
+    tdn_vec3 prev;
+} foot_skate_foot;
+
+typedef struct foot_skate {
+    const tdn_graph_document *doc;
+    const ground *ground;      /* NULL: y = 0 and foot placement off */
+    float fps;
+    int count;
+    int by_name;               /* the feet were found by name (no foot placement job) */
+    foot_skate_foot feet[FOOT_SKATE_MAX_FEET];
+    tdn_mat4 *model;           /* scratch, one per joint */
+    int run, frame;
+    foot_skate_result results[2][FOOT_SKATE_MAX_FEET]; /* run 0: foot locking on; 1: off */
+} foot_skate;
+
+/* Finds the feet (`json`: the graph document, for the legs' contact curve names). 0 when out
+ * of memory. */
+int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *json, const ground *g, float fps);
+void foot_skate_free(foot_skate *s);
+/* Starts run 0 or 1 (its results zeroed). */
+void foot_skate_begin(foot_skate *s, int run);
+/* One frame of the current run, after tdn_graph_evaluate. */
+void foot_skate_frame(foot_skate *s, const tdn_graph_instance *instance, const tdn_pose *pose, const tdn_mat4 *world);
+/* The contact-time-weighted mean of a run's feet, cm/s (NaN when no foot had a pair). */
+double foot_skate_mean(const foot_skate *s, int run);
+/* A foot's joint name. */
+const char *foot_skate_name(const foot_skate *s, int foot);
+/* The graph has a foot placement job (so a run without locking differs when there is ground). */
+int foot_skate_has_job(const foot_skate *s);
+/* What says a foot is in contact, for the summary and the trace: "curve contact_l" or
+ * "height". Written into buf. */
+const char *foot_skate_contact_rule(const foot_skate *s, int foot, char *buf, size_t size);
+
+#endif
