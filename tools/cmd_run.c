@@ -30,21 +30,26 @@ static void usage(FILE *out)
           "  --seconds S       how long to run (default 5)\n"
           "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
-          "  --ground SPEC     the ground the graph's foot placement jobs stand on (world space, metres, +Y up;\n"
-          "                    the character placed by its integrated root motion):\n"
+          "  --ground SPEC     the ground the graph's foot placement jobs stand on, and the foot skate measures\n"
+          "                    heights against (world space, metres, +Y up). The character is placed in it by\n"
+          "                    its integrated root motion when the graph extracts it (so it does not climb: its\n"
+          "                    root stays at the height the clips give it):\n"
           "                      flat[:HEIGHT]               the plane y = HEIGHT (default 0)\n"
           "                      slope:DEGREES[:AZIMUTH]     a plane through the origin rising DEGREES along the\n"
           "                                                  direction AZIMUTH degrees from +Z towards +X (default +Z)\n"
           "                      step:HEIGHT@DISTANCE        a step up of HEIGHT (down if negative) at z = DISTANCE\n"
           "                      bumps:AMPLITUDE,WAVELENGTH  y = AMPLITUDE cos(2 pi x / WAVELENGTH) sin(2 pi z / WAVELENGTH)\n"
-          "                    Without it there is no ground: foot placement does nothing\n"
+          "                    Without it there is no ground: foot placement does nothing. Ground further than\n"
+          "                    the job's rays reach (by default half a leg above or below the animated ankle)\n"
+          "                    is not found: the feet then stay on the animation's own ground\n"
           "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
           "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
           "                    extracts root motion (\"root_motion\" with \"extract\": true, its default),\n"
           "                    the integrated root transform is put back on the root-motion joint\n"
           "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
-          "                    flat lists, state machines, root motion, events; then every transition with\n"
-          "                    its pop metric (DESIGN section 7)\n"
+          "                    flat lists, state machines, root motion, events, the feet's world positions and\n"
+          "                    contacts; then every transition with its pop metric and the foot skate\n"
+          "                    (DESIGN section 7)\n"
           "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
           "  --render OUT      previews: not built yet\n"
           "Prints a summary: frames, seconds, one line per transition (machine, from -> to, start,\n"
@@ -336,7 +341,7 @@ static void print_cm_s(double v)
     if (isfinite(v))
         printf("%.4g cm/s", v);
     else
-        printf("n/a (never in contact in two frames running)");
+        printf("n/a");
 }
 
 static void skate_summary(const run_args *a, const run_state *s)
