@@ -2,13 +2,17 @@
 at the frames they are due, events and root motion, timeline errors naming their JSON path with a
 did-you-mean, exit codes, a baked .glb that the Khronos validator accepts and `tendon info` reads
 back, and the pop metric of section 7 on a cut and a fade between two humanoid clips (recomputed
-here from the trace's recorded rotations, as a second implementation of its observed part), and
-the traces and timelines against docs/trace.schema.json and docs/timeline.schema.json.
+here from the trace's recorded rotations, as a second implementation of its observed part), foot
+placement on --ground and the foot-skate metric of section 7 with and without foot locking
+(recomputed here from the trace's per-frame feet, whose positions are checked against the baked
+file), and the traces and timelines against docs/trace.schema.json and docs/timeline.schema.json.
 Usage: run_check.py TENDON_EXECUTABLE SCRATCH_FOLDER STRAFE_JSON GLTF_VALIDATE_JS NODE_MODULES"""
 import json
 import math
 import os
+import re
 import shutil
+import struct
 import subprocess
 import sys
 
@@ -240,6 +244,132 @@ r = run("run", graph, "--seconds", "1", "--params",
         write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
 check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
 
+# ---- foot placement on --ground, and the foot-skate metric (DESIGN section 7) ----
+UNEVEN = os.path.join(os.path.dirname(os.path.abspath(STRAFE)), "walk_uneven.json")
+MEAN_LINE = re.compile(r"^foot skate: (\S+) cm/s with foot locking, (\S+) cm/s without \((\d+) feet, ground (\S+)\)$", re.M)
+FOOT_LINE = re.compile(r"^  (\S+): (\S+) cm/s with foot locking, (\S+) cm/s without \((\d+) frames in contact, "
+                       r"contact by ([^)]+)\)$", re.M)
+f32 = lambda x: struct.unpack("f", struct.pack("f", x))[0]  # the trace's shortest digits back to the float
+
+
+def near(printed, value):
+    """A number printed with %.4g against the trace's."""
+    return value is not None and abs(float(printed) - value) <= 5e-4 * abs(value) + 1e-12
+
+
+def recomputed_skate(frames, name, fps):
+    """The metric from the trace's per-frame feet: the horizontal distance over consecutive frames
+    both in contact, cm/s; and the frames in contact."""
+    slide, pairs = 0.0, 0
+    for a, b in zip(frames, frames[1:]):
+        fa, fb = a["feet"][name], b["feet"][name]
+        if fa["in_contact"] and fb["in_contact"]:
+            pa, pb = [f32(x) for x in fa["position"]], [f32(x) for x in fb["position"]]
+            slide += math.hypot(pb[0] - pa[0], pb[2] - pa[2])
+            pairs += 1
+    return (100.0 * slide * fps / pairs if pairs else None), sum(f["feet"][name]["in_contact"] for f in frames)
+
+
+def run_uneven(ground, name, *more):
+    trace = os.path.join(SCRATCH, name + ".trace.json")
+    r = run("run", UNEVEN, "--seconds", "6", "--ground", ground, "--trace", trace, *more)
+    check(r.returncode == 0, f"walk_uneven.json --ground {ground}: {r.stderr}")
+    return r, (load(trace) if r.returncode == 0 else None)
+
+
+uneven_glb = os.path.join(SCRATCH, "uneven.glb")
+r, ut = run_uneven("bumps:0.05,2", "uneven", "--out", uneven_glb)
+print(r.stdout.strip())
+mean = MEAN_LINE.search(r.stdout)
+feet = FOOT_LINE.findall(r.stdout)
+check(mean is not None and mean.group(3) == "2" and mean.group(4) == "bumps:0.05,2",
+      f"the summary's foot-skate line parses: {mean and mean.group(0)}")
+check([(f[0], f[4]) for f in feet] == [("foot_l", "curve contact_l"), ("foot_r", "curve contact_r")],
+      f"one line per foot of the foot placement job, contact from its curves: {feet}")
+if mean and ut:
+    locked, unlocked = float(mean.group(1)), float(mean.group(2))
+    # Measured: 0.0016 cm/s locked (float32 rounding of world positions up to 8.4 m from the origin:
+    # 0.0008 after 1.5 s, 0.0029 after 12 s), 0.72 without (the walk's own drift between keys,
+    # 0.58 on flat ground, plus the bumps'). 0.05 is 30x the residual and a tenth of the drift
+    # locking removes: a lock that let go or lagged a frame would show as tenths of cm/s.
+    check(locked < unlocked, f"foot locking removes skate: {locked} < {unlocked} cm/s")
+    check(locked <= 0.05, f"locked feet stand still: {locked} <= 0.05 cm/s")
+    check(unlocked > 0.3, f"without locking the walk's feet slide: {unlocked} > 0.3 cm/s")
+    fs = ut.get("foot_skate", {})
+    check(fs.get("ground") == "bumps:0.05,2" and fs.get("foot_locking") is True and fs.get("contact") == "curve"
+          and fs.get("feet_from") == "foot_placement" and fs.get("method"), f"the trace's foot_skate header: {fs}")
+    wl = fs.get("without_locking") or {}
+    check(near(mean.group(1), fs.get("mean_cm_per_s")) and near(mean.group(2), wl.get("mean_cm_per_s")),
+          f"the trace's means are the summary's: {fs.get('mean_cm_per_s')}, {wl.get('mean_cm_per_s')}")
+    for name, lk, ul, frames_in, _ in feet:
+        tf, uf = fs.get("feet", {}).get(name, {}), wl.get("feet", {}).get(name, {})
+        check(near(lk, tf.get("cm_per_s")) and near(ul, uf.get("cm_per_s")) and tf.get("contact_frames") == int(frames_in),
+              f"{name}: the trace's foot_skate is the summary's: {tf}, {uf}")
+        # a second computation, from the per-frame world positions and contacts
+        again, in_contact = recomputed_skate(ut["frames"], name, ut["fps"])
+        check(again is not None and abs(again - tf["cm_per_s"]) <= 1e-9 * tf["cm_per_s"] + 1e-12
+              and in_contact == tf["contact_frames"],
+              f"{name}: {tf.get('cm_per_s')} cm/s recomputed from the frames: {again}, {in_contact} frames in contact")
+        # the walk's duty factor: each foot in contact for 0.6 of the cycle (tendon/humanoid.h)
+        check(abs(in_contact / len(ut["frames"]) - 0.6) < 0.03, f"{name} in contact {in_contact} of {len(ut['frames'])} frames")
+    # the feet's world positions are the baked file's (root motion put back): tendon sample in model space
+    if os.path.exists(uneven_glb):
+        for f in (0, 101, 250, 360):
+            rs = run("sample", uneven_glb, "--time", repr(f / ut["fps"]), "--space", "model", "--json")
+            m = {j["name"]: j["matrix"] for j in json.loads(rs.stdout)["joints"]} if rs.returncode == 0 else {}
+            for name in ("foot_l", "foot_r"):
+                got, want = m.get(name, [0] * 16)[12:15], ut["frames"][f]["feet"][name]["position"]
+                check(max(abs(a - b) for a, b in zip(got, want)) < 1e-4,
+                      f"frame {f} {name}: the trace's world position {want} is the baked model space {got}")
+# the step and the slope: ground queried in world space (the character walks 8.4 m along +z)
+r, st = run_uneven("step:0.15@3", "uneven_step")
+m = MEAN_LINE.search(r.stdout)
+check(m is not None and float(m.group(1)) <= 0.05 and float(m.group(1)) < float(m.group(2)), f"step: {m and m.group(0)}")
+if st:
+    planted = [(v["position"][1], v["position"][2]) for f in st["frames"] for v in f["feet"].values() if v["in_contact"]]
+    before = [y for y, z in planted if z < 2.9]
+    after = [y for y, z in planted if z > 3.1]
+    # the ankle's rest height 0.06 above the ground; past the edge the ground spring (half-life 0.05 s) settles
+    check(before and after and all(abs(y - 0.06) < 0.002 for y in before) and all(0.195 < y < 0.211 for y in after),
+          f"planted ankles at 0.06 m before the step and 0.21 m after it: {min(before)}..{max(before)}, "
+          f"{min(after)}..{max(after)}")
+r, sl = run_uneven("slope:8", "uneven_slope")
+m = MEAN_LINE.search(r.stdout)
+check(m is not None and float(m.group(1)) <= 0.05 and float(m.group(1)) < float(m.group(2)), f"slope: {m and m.group(0)}")
+if sl:
+    # while the slope is within the legs' reach (the character's root walks at y = 0): the ankle
+    # 0.06 m along the normal above the plane y = tan(8 deg) z, 0.06 / cos(8 deg) above it
+    # vertically; a foot landing uphill of where it swung settles over 5 frames (up to 9 mm low:
+    # the ground spring's half-life of 0.05 s)
+    rise = [v["position"][1] - math.tan(math.radians(8)) * v["position"][2]
+            for f in sl["frames"] for v in f["feet"].values() if v["in_contact"] and v["position"][2] < 3]
+    check(rise and all(abs(y - 0.06 / math.cos(math.radians(8))) < 0.01 for y in rise)
+          and sorted(abs(y - 0.06 / math.cos(math.radians(8))) for y in rise)[len(rise) // 2] < 1e-3,
+          f"planted ankles on the slope: {min(rise)}..{max(rise)} above it")
+# no ground: one run, foot placement off; the walk's own drift (about 0.6 cm/s, tendon/humanoid.h)
+r = run("run", UNEVEN, "--seconds", "6", "--trace", os.path.join(SCRATCH, "uneven_none.trace.json"))
+m = re.search(r"^foot skate: (\S+) cm/s \(2 feet, no ground: foot placement off\)$", r.stdout, re.M)
+check(r.returncode == 0 and m is not None and 0.45 < float(m.group(1)) < 0.75 and "without" not in r.stdout,
+      f"no --ground: one run, the walk's own drift: {r.stdout}")
+if r.returncode == 0:
+    nt = load(os.path.join(SCRATCH, "uneven_none.trace.json"))["foot_skate"]
+    check(nt["without_locking"] is None and nt["foot_locking"] is False and nt["ground"] is None,
+          f"no --ground: no second run in the trace: {nt}")
+# a graph with no foot placement job: the feet by name, contact by height
+if os.path.exists(pop_trace):
+    ms = load(pop_trace).get("foot_skate", {})
+    check(ms.get("feet_from") == "names" and sorted(ms.get("feet", {})) == ["foot_l", "foot_r"]
+          and ms.get("contact") == "height", f"no foot placement job: feet by name: {ms}")
+# a bad --ground: exit 2 naming the option and the bad part
+for spec, part in (("bumps:0.05", "no ,WAVELENGTH"), ("slope:95", "'95'"), ("wobbly", "'wobbly' is not a ground"),
+                   ("step:0.1@x", "DISTANCE 'x'"), ("flat:", "flat:HEIGHT")):
+    r = run("run", UNEVEN, "--seconds", "0.1", "--ground", spec)
+    check(r.returncode == 2 and "--ground" in r.stderr and part in r.stderr,
+          f"--ground {spec}: exit 2 naming it and {part}: {r.stderr.strip()} (exit {r.returncode})")
+r = run("run", "--help")
+check("--ground SPEC" in r.stdout and "bumps:AMPLITUDE,WAVELENGTH" in r.stdout and "foot locking" in r.stdout,
+      "run --help documents --ground and the foot skate")
+
 # ---- the traces and timelines written here against docs/trace.schema.json and timeline.schema.json ----
 try:
     import jsonschema
@@ -249,7 +379,8 @@ except ImportError:
     print("run_check: note: python3-jsonschema missing; the schemas are not checked")
 if jsonschema:
     docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs")
-    for schema_name, files in (("trace.schema.json", ["strafe.trace.json", "machine.trace.json"]),
+    for schema_name, files in (("trace.schema.json", ["strafe.trace.json", "machine.trace.json", "uneven.trace.json",
+                                                      "uneven_none.trace.json"]),
                                ("timeline.schema.json", ["strafe.timeline.json", "machine.timeline.json"])):
         schema = load(os.path.join(docs, schema_name))
         jsonschema.Draft202012Validator.check_schema(schema)
