@@ -135,6 +135,11 @@ typedef struct tdn_io__ik {
 tdn_result tdn_io__graph_read_ik(tdn_io__graph_build *build, const tdn_skeleton *skeleton, tdn_io__ik *out,
                                  tdn_error *err);
 
+/* The joint a string item names (its path `where`), or -1 after failing with a did-you-mean
+ * hint (graph_layers_json.c). */
+int tdn_io__graph_joint(const tdn_skeleton *skeleton, const cJSON *item, const char *where, tdn_error *err,
+                        tdn_result *r);
+
 /* "a", "b", "c" for a message: a NULL-terminated list of choices joined with ", ". */
 void tdn_io__choices(char *out, size_t size, const char *const *choices);
 /* The index of `name` among NULL-terminated `choices`, or -1 after failing with a message that

@@ -29,31 +29,13 @@ static const char *const ik_keys[] = { "kind", "name", "joints", "root", "end", 
 static const char *const leg_keys[] = { "upper", "middle", "end", "contact", NULL };
 static const char *const limit_keys[] = { "cone", "twist", NULL };
 
-static const char *joint_at(const void *ctx, int i) { return tdn_skeleton_joint_name(ctx, i); }
-
-/* The joint a string item names (at `where`), or -1 after failing with a hint. */
-static int joint_item(const tdn_skeleton *s, const cJSON *item, const char *where, tdn_error *err, tdn_result *r)
-{
-    if (!cJSON_IsString(item)) {
-        *r = tdn_io__fail(err, TDN_ERR_PARSE, where, "a joint's name is needed");
-        return -1;
-    }
-    int j = tdn_skeleton_find(s, item->valuestring);
-    if (j < 0) {
-        char hint[96];
-        tdn_io__hint(hint, sizeof hint, item->valuestring, joint_at, s, tdn_skeleton_joint_count(s));
-        *r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "no joint named \"%.60s\"%s", item->valuestring, hint);
-    }
-    return j;
-}
-
 /* The joint named by field `key` of `object`, or -1 after failing. */
 static int joint_field(const tdn_skeleton *s, const cJSON *object, const char *key, const char *path, tdn_error *err,
                        tdn_result *r)
 {
     tdn_io__path where;
     tdn_io__json_join(where, path, key);
-    return joint_item(s, cJSON_GetObjectItemCaseSensitive(object, key), where, err, r);
+    return tdn_io__graph_joint(s, cJSON_GetObjectItemCaseSensitive(object, key), where, err, r);
 }
 
 /* A vec3 parameter's name in field `key` (NULL when absent and not required). */
@@ -99,18 +81,7 @@ static tdn_result read_floats(const cJSON *json, const char *key, const char *pa
         return TDN_OK;
     tdn_io__path where;
     tdn_io__json_join(where, path, key);
-    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != count)
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, "an array of %d numbers (one per chain joint) is needed", count);
-    for (int k = 0; k < count; k++) {
-        const cJSON *c = cJSON_GetArrayItem(a, k);
-        if (!cJSON_IsNumber(c) || !(c->valuedouble >= -1e6 && c->valuedouble <= 1e6)) {
-            tdn_io__path item;
-            tdn_io__json_item(item, where, k);
-            return tdn_io__fail(err, TDN_ERR_PARSE, item, "a number is needed");
-        }
-        out[k] = (float)c->valuedouble;
-    }
-    return TDN_OK;
+    return tdn_io__json_floats(a, where, count, "chain joint", out, err);
 }
 
 static tdn_result read_limits(const cJSON *json, const char *path, int count, tdn_ik_limit *out, int *given,
@@ -220,7 +191,7 @@ static tdn_result read_job(tdn_io__graph_build *b, const tdn_skeleton *s, const 
         for (int i = 0; i < 3 && r == TDN_OK; i++) {
             tdn_io__path item;
             tdn_io__json_item(item, where, i);
-            *slots[i] = joint_item(s, cJSON_GetArrayItem(joints, i), item, err, &r);
+            *slots[i] = tdn_io__graph_joint(s, cJSON_GetArrayItem(joints, i), item, err, &r);
         }
         if (r == TDN_OK)
             r = vec3_param(b, json, "pole", path, 0, &d->pole, err);

@@ -27,8 +27,7 @@ static const char *const root_motion_keys[] = { "joint", "rotation", "keep_verti
 
 static const char *joint_at(const void *ctx, int i) { return tdn_skeleton_joint_name(ctx, i); }
 
-/* The joint named by a string item, or -1 after failing with a hint. */
-static int joint_named(const tdn_skeleton *s, const cJSON *item, const char *where, tdn_error *err, tdn_result *r)
+int tdn_io__graph_joint(const tdn_skeleton *s, const cJSON *item, const char *where, tdn_error *err, tdn_result *r)
 {
     if (!cJSON_IsString(item)) {
         *r = tdn_io__fail(err, TDN_ERR_PARSE, where, "a joint's name is needed");
@@ -62,7 +61,7 @@ static tdn_result apply_mask_part(const tdn_skeleton *s, const cJSON *part, cons
             tdn_io__path at;
             tdn_io__json_join(at, where, item->string);
             cJSON name = { .type = cJSON_String, .valuestring = item->string };
-            int j = r == TDN_OK ? joint_named(s, &name, at, err, &r) : -1;
+            int j = r == TDN_OK ? tdn_io__graph_joint(s, &name, at, err, &r) : -1;
             if (r == TDN_OK && !(cJSON_IsNumber(item) && item->valuedouble >= 0 && item->valuedouble <= 1))
                 r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, at, "a weight in [0, 1] is needed");
             if (r == TDN_OK)
@@ -77,7 +76,7 @@ static tdn_result apply_mask_part(const tdn_skeleton *s, const cJSON *part, cons
     if (r == TDN_OK)
         r = tdn_io__json_float(part, "blend_depth", path, 0.0f, &depth, err);
     tdn_io__json_join(where, path, "subtree");
-    int root = r == TDN_OK ? joint_named(s, cJSON_GetObjectItemCaseSensitive(part, "subtree"), where, err, &r) : -1;
+    int root = r == TDN_OK ? tdn_io__graph_joint(s, cJSON_GetObjectItemCaseSensitive(part, "subtree"), where, err, &r) : -1;
     if (r == TDN_OK && (!(weight >= 0.0f && weight <= 1.0f) || !(depth >= 0.0f && depth <= 1000.0f)))
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "weight in [0, 1] and blend_depth in 0..1000 are needed");
     if (r == TDN_OK)
@@ -200,7 +199,7 @@ tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *
     out->has_root_motion = 1;
     const cJSON *joint = cJSON_GetObjectItemCaseSensitive(rm, "joint");
     if (r == TDN_OK && joint)
-        out->root_motion.joint = joint_named(s, joint, "root_motion.joint", err, &r);
+        out->root_motion.joint = tdn_io__graph_joint(s, joint, "root_motion.joint", err, &r);
     const char *rotation = NULL;
     if (r == TDN_OK)
         r = tdn_io__json_string(rm, "rotation", "root_motion", 0, &rotation, err);

@@ -20,7 +20,6 @@ static const char *const modifier_keys[] = { "type", "modify", "input", "callbac
 static const char *const kinds[] = { "callback", "rotate", "damp", NULL };
 
 static const char *callback_at(const void *ctx, int i) { return ((const tdn_io__graph_build *)ctx)->callbacks[i].name; }
-static const char *joint_at(const void *ctx, int i) { return tdn_skeleton_joint_name(ctx, i); }
 
 static tdn_result read_callback(tdn_io__graph_build *b, tdn_node_desc *d, const cJSON *json, const char *path,
                                 tdn_error *err)
@@ -67,34 +66,19 @@ static tdn_result read_joints(tdn_io__graph_build *b, tdn_node_desc *d, const cJ
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "more modifier joints than tendon takes");
     int *out = b->mod_joints + b->mod_joint_count;
     float *w = b->mod_weights + b->mod_joint_count;
-    for (int k = 0; k < n; k++) {
-        const cJSON *name = cJSON_GetArrayItem(joints, k);
+    tdn_result r = TDN_OK;
+    for (int k = 0; k < n && r == TDN_OK; k++) {
         tdn_io__path item;
         tdn_io__json_item(item, where, k);
-        out[k] = cJSON_IsString(name) ? tdn_skeleton_find(s, name->valuestring) : -1;
-        if (out[k] < 0) {
-            char hint[96] = "";
-            if (cJSON_IsString(name))
-                tdn_io__hint(hint, sizeof hint, name->valuestring, joint_at, s, tdn_skeleton_joint_count(s));
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, item, "no joint named \"%.60s\"%s",
-                                cJSON_IsString(name) ? name->valuestring : "?", hint);
-        }
+        out[k] = tdn_io__graph_joint(s, cJSON_GetArrayItem(joints, k), item, err, &r);
         w[k] = 1.0f;
     }
-    if (weights) {
+    if (r == TDN_OK && weights) {
         tdn_io__json_join(where, path, "weights");
-        if (!cJSON_IsArray(weights) || cJSON_GetArraySize(weights) != n)
-            return tdn_io__fail(err, TDN_ERR_PARSE, where, "an array of %d numbers (one per joint) is needed", n);
-        for (int k = 0; k < n; k++) {
-            const cJSON *v = cJSON_GetArrayItem(weights, k);
-            if (!cJSON_IsNumber(v) || !(v->valuedouble >= -1e6 && v->valuedouble <= 1e6)) {
-                tdn_io__path item;
-                tdn_io__json_item(item, where, k);
-                return tdn_io__fail(err, TDN_ERR_PARSE, item, "a number is needed");
-            }
-            w[k] = (float)v->valuedouble;
-        }
+        r = tdn_io__json_floats(weights, where, n, "joint", w, err);
     }
+    if (r != TDN_OK)
+        return r;
     b->mod_joint_count += n;
     d->joints = out;
     d->joint_weights = w;

@@ -161,3 +161,20 @@ tdn_result tdn_io__json_bool(const cJSON *object, const char *key, const char *p
     *out = cJSON_IsTrue(item);
     return TDN_OK;
 }
+
+tdn_result tdn_io__json_floats(const cJSON *a, const char *where, int count, const char *each, float *out,
+                               tdn_error *err)
+{
+    if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != count)
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "an array of %d numbers (one per %s) is needed", count, each);
+    for (int k = 0; k < count; k++) {
+        const cJSON *c = cJSON_GetArrayItem(a, k);
+        if (!cJSON_IsNumber(c) || !(c->valuedouble >= -FLT_MAX && c->valuedouble <= FLT_MAX)) {
+            tdn_io__path item;
+            tdn_io__json_item(item, where, k);
+            return tdn_io__fail(err, TDN_ERR_PARSE, item, "a number that fits a float is needed");
+        }
+        out[k] = (float)c->valuedouble;
+    }
+    return TDN_OK;
+}

@@ -34,6 +34,10 @@ tdn_result tdn_io__json_float(const cJSON *object, const char *key, const char *
 /* A true/false field: absent gives `fallback`. */
 tdn_result tdn_io__json_bool(const cJSON *object, const char *key, const char *path, int fallback, int *out,
                              tdn_error *err);
+/* Array item `a` (its path `where`) of exactly `count` numbers that fit a float into out; `each`
+ * says what one entry stands for in the message ("chain joint"). */
+tdn_result tdn_io__json_floats(const cJSON *a, const char *where, int count, const char *each, float *out,
+                               tdn_error *err);
 /* A string field: absent gives NULL (or an error when `required`). */
 tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
                                const char **out, tdn_error *err);
