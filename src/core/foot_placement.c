@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "model_frame.h"
 #include "tendon/foot_placement.h"
 #include "tendon/ik.h"
 #include "tendon/model_space.h"
@@ -56,7 +57,6 @@ size_t tdn_foot_placement_bytes(int leg_count)
 /* ---- small helpers ---- */
 
 static int finite3(tdn_vec3 v) { return tdn__finite(v.x) && tdn__finite(v.y) && tdn__finite(v.z); }
-static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
 /* The rotation of a model matrix: its columns with their lengths divided out (a mirror folded
  * into the first), as tdn_ik_two_bone reads its parents' frames. */
@@ -425,7 +425,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
     for (int i = 0; i < legs; i++) {
         leg_state *s = &fp->legs[i];
         const int end = d->legs[i].end;
-        ankle[i] = position_of(&model[end]);
+        ankle[i] = tdn__model_position(&model[end]);
         foot[i] = rotation_of(&model[end]);
         const float h = tdn_vec3_dot(ankle[i], up);
         ground_sample g = query_ground(fp, frame, &world, &inverse, ankle[i]);
@@ -508,8 +508,8 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
         move_joint(skeleton, pose, model, d->pelvis, tdn_vec3_scale(up, weight * fp->pelvis));
     for (int i = 0; i < legs; i++) {
         const tdn_foot_leg *leg = &d->legs[i];
-        tdn_vec3 a = position_of(&model[leg->upper]), b = position_of(&model[leg->middle]);
-        tdn_vec3 c = position_of(&model[leg->end]);
+        tdn_vec3 a = tdn__model_position(&model[leg->upper]), b = tdn__model_position(&model[leg->middle]);
+        tdn_vec3 c = tdn__model_position(&model[leg->end]);
         float l1 = tdn_vec3_length(tdn_vec3_sub(b, a)), l2 = tdn_vec3_length(tdn_vec3_sub(c, b));
         /* The hint: the side the knee is on now, off the hip-ankle line; a straight leg bends
          * towards `forward`. */

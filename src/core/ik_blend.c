@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "internal.h"
+#include "model_frame.h"
 #include "tendon/blend.h"
 #include "tendon/ik.h"
 #include "tendon/ik_blend.h"
@@ -42,9 +43,6 @@ static size_t take(size_t *offset, size_t bytes, size_t align)
     *offset = at + bytes;
     return at;
 }
-
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
-static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
 static int pose_fits(const tdn_pose *pose, int joint_count)
 {
@@ -89,7 +87,7 @@ static tdn_vec3 evaluate(const tdn_ik_blend *ik, const float *params, const tdn_
                             ik->chain_keep, 1.0f, layers);
     tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = chain_pose });
     tdn_model_space(ik->chain_skeleton, chain_pose, root, chain_model);
-    return position_of(&chain_model[ik->chain_count - 1]);
+    return tdn__model_position(&chain_model[ik->chain_count - 1]);
 }
 
 /* A compact pose over caller memory holding `chain` joints of `src`. */
@@ -264,7 +262,7 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
         tdn_mat4 chain_model[MAX_CHAIN];
         for (int i = 0; i < samples; i++) {
             tdn_model_space(chain_skel, &ik->chain_samples[i], NULL, chain_model);
-            ik->sample_effector[i] = position_of(&chain_model[m - 1]);
+            ik->sample_effector[i] = tdn__model_position(&chain_model[m - 1]);
         }
     }
     float spread = 0.0f;
@@ -395,8 +393,8 @@ static void rotate_correction(const tdn_ik_blend *ik, tdn_vec3 target, const tdn
                               tdn_pose *pose, tdn_mat4 *model)
 {
     int j = ik->upper, parent = tdn_skeleton_parent(ik->skeleton, j);
-    tdn_vec3 pivot = position_of(&model[j]);
-    tdn_vec3 from = tdn_vec3_sub(position_of(&model[ik->effector]), pivot), to = tdn_vec3_sub(target, pivot);
+    tdn_vec3 pivot = tdn__model_position(&model[j]);
+    tdn_vec3 from = tdn_vec3_sub(tdn__model_position(&model[ik->effector]), pivot), to = tdn_vec3_sub(target, pivot);
     float scale = tdn_vec3_length(from) * tdn_vec3_length(to);
     if (!(scale > 0.0f))
         return;
@@ -421,7 +419,7 @@ static void rotate_correction(const tdn_ik_blend *ik, tdn_vec3 target, const tdn
 tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request *req, tdn_pose *pose, tdn_mat4 *model,
                               float *params, tdn_ik_blend_result *result)
 {
-    if (!ik || !req || !pose_fits(pose, ik ? ik->joint_count : -1) || !model || !params || bad_vec3(req->target) ||
+    if (!ik || !req || !pose_fits(pose, ik ? ik->joint_count : -1) || !model || !params || tdn__bad_vec3(req->target) ||
         !(req->tolerance >= 0.0f) || req->max_iterations < 0 || isnan(req->weight))
         return TDN_ERR_ARGUMENT;
     const int dims = ik->dims;
@@ -561,7 +559,7 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
     } else if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_ROTATE) {
         rotate_correction(ik, target, req->root, weight, pose, model);
     }
-    const float final_error = tdn_vec3_length(tdn_vec3_sub(position_of(&model[ik->effector]), target));
+    const float final_error = tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[ik->effector]), target));
 
     memcpy(params, p, sizeof(float) * (size_t)dims);
     if (result) {

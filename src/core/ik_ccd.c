@@ -5,9 +5,8 @@
  * Turning joint i moves only the joints below it, so the joints still to visit in this pass
  * keep their positions and rotations, and only the end effector has to follow each turn. */
 #include "ik_internal.h"
+#include "model_frame.h"
 #include "tendon/ik_ccd.h"
-
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
 
 /* q turned by at most the angle whose half has cosine cos_half and sine sin_half. */
 static tdn_quat damp(tdn_quat q, float cos_half, float sin_half)
@@ -25,7 +24,7 @@ tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_po
                       tdn_ik_result *result)
 {
     if (!skeleton || !ik || !pose || !model || !tdn__ik_chain_valid(skeleton, pose, ik->joints, ik->count) ||
-        bad_vec3(ik->target) || isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 ||
+        tdn__bad_vec3(ik->target) || isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 ||
         !tdn__ik_limits_valid(ik->limits, ik->count) || !(ik->max_step >= 0.0f))
         return TDN_ERR_ARGUMENT;
 

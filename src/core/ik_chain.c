@@ -27,6 +27,7 @@ int tdn_ik_chain_path(const tdn_skeleton *skeleton, int root, int end, int *join
 /* ---- what the iterative solvers share (ik_internal.h) ---- */
 
 #include "ik_internal.h"
+#include "model_frame.h"
 
 int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, const int *joints, int count)
 {
@@ -74,7 +75,6 @@ tdn_quat tdn__ik_matrix_rotation(const tdn_mat4 *m)
     return tdn_quat_from_mat4(&r);
 }
 
-static tdn_vec3 matrix_position(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
 /* The root matrix model space was computed with, for a chain rooted at a root of the skeleton:
  * model[joint] * local(joint)^-1. */
@@ -96,7 +96,7 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
     const float *sz = tdn_pose_crow(pose, TDN_SZ);
     chain->count = count;
     chain->joints = joints;
-    chain->root = matrix_position(&model[joints[0]]);
+    chain->root = tdn__model_position(&model[joints[0]]);
     const int parent = parents[joints[0]];
     chain->is_root = parent < 0;
     if (!chain->is_root) {
@@ -128,7 +128,7 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
         if (i == count - 1)
             break;
         w = tdn_quat_mul(tdn__ik_parent_rotation(chain, i, w), chain->local[i]);
-        tdn_vec3 next = matrix_position(&model[joints[i + 1]]), d = tdn_vec3_sub(next, p);
+        tdn_vec3 next = tdn__model_position(&model[joints[i + 1]]), d = tdn_vec3_sub(next, p);
         chain->bone[i] = tdn_quat_rotate(tdn_quat_conjugate(w), d);
         chain->length[i] = tdn_vec3_length(d);
         chain->total += chain->length[i];
@@ -315,5 +315,5 @@ void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleto
 
 float tdn__ik_end_error(const tdn_mat4 *model, const int *joints, int count, tdn_vec3 target)
 {
-    return tdn_vec3_length(tdn_vec3_sub(matrix_position(&model[joints[count - 1]]), target));
+    return tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[joints[count - 1]]), target));
 }

@@ -21,31 +21,12 @@
  * During the passes only the joints on the root-to-effector paths get their model matrices
  * (one multiply each); the whole subtree of the root is recomputed once at the end. */
 #include "internal.h"
+#include "model_frame.h"
 #include "tendon/ik_dls.h"
 #include "tendon/model_space.h"
 
 enum { MAX_T = TDN_DLS_MAX_TARGETS, MAX_PATH = 256, MAX_RETRIES = 6 };
 #define MIN_MU 0.01f
-
-static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
-
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
-
-/* The vector v in the frame of a model matrix's rotation (scale divided out, a mirror folded
- * into the sign): a model-space rotation (v, w) is (R^T v, w) in that frame, the local delta
- * conj(P) Q P (the same reading as the two-bone solver's). */
-static tdn_vec3 into_frame_of(const tdn_mat4 *m, tdn_vec3 v)
-{
-    tdn_vec3 col[3];
-    float r[3];
-    for (int c = 0; c < 3; c++) {
-        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len2 = tdn_vec3_dot(col[c], col[c]);
-        r[c] = len2 > 0.0f ? tdn_vec3_dot(col[c], v) / sqrtf(len2) : 0.0f;
-    }
-    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
-    return tdn_vec3_make(mirror * r[0], mirror * r[1], mirror * r[2]);
-}
 
 static tdn_quat get_rotation(const tdn_pose *pose, int j)
 {
@@ -143,7 +124,7 @@ static double objective(const solver *s, double *largest)
     double f = 0.0, big = 0.0;
     for (int k = 0; k < s->target_count; k++) {
         const tdn_dls_target *t = &s->ik->targets[s->targets[k]];
-        tdn_vec3 e = tdn_vec3_sub(t->position, position_of(&s->model[t->effector]));
+        tdn_vec3 e = tdn_vec3_sub(t->position, tdn__model_position(&s->model[t->effector]));
         double d2 = (double)e.x * e.x + (double)e.y * e.y + (double)e.z * e.z;
         f += (double)s->sqrt_w[k] * s->sqrt_w[k] * d2;
         if (d2 > big)
@@ -194,7 +175,7 @@ static float pass_step(const solver *s, float lambda, tdn_vec3 *step)
     double big = 0.0;
     for (int t = 0; t < nt; t++) {
         const tdn_dls_target *target = &s->ik->targets[s->targets[t]];
-        q[t] = position_of(&s->model[target->effector]);
+        q[t] = tdn__model_position(&s->model[target->effector]);
         tdn_vec3 d = tdn_vec3_sub(target->position, q[t]);
         e[3 * t] = d.x, e[3 * t + 1] = d.y, e[3 * t + 2] = d.z;
         double len = sqrt(e[3 * t] * e[3 * t] + e[3 * t + 1] * e[3 * t + 1] + e[3 * t + 2] * e[3 * t + 2]);
@@ -208,7 +189,7 @@ static float pass_step(const solver *s, float lambda, tdn_vec3 *step)
     for (int i = 0; i < n * n; i++)
         a[i] = 0.0;
     for (int k = 0; k < s->moving_count; k++) {
-        tdn_vec3 p = position_of(&s->model[s->ik->joints[s->moving[k]]]);
+        tdn_vec3 p = tdn__model_position(&s->model[s->ik->joints[s->moving[k]]]);
         double r[MAX_T][3];
         for (int t = 0; t < nt; t++) {
             double on = (s->masks[k] >> t) & 1u ? s->sqrt_w[t] : 0.0;
@@ -233,7 +214,7 @@ static float pass_step(const solver *s, float lambda, tdn_vec3 *step)
     cholesky_solve(a, e, n);
     float largest = 0.0f;
     for (int k = 0; k < s->moving_count; k++) {
-        tdn_vec3 p = position_of(&s->model[s->ik->joints[s->moving[k]]]);
+        tdn_vec3 p = tdn__model_position(&s->model[s->ik->joints[s->moving[k]]]);
         double w[3] = { 0.0, 0.0, 0.0 };
         for (int t = 0; t < nt; t++) {
             if (!((s->masks[k] >> t) & 1u))
@@ -278,7 +259,7 @@ static void step_to_local(const solver *s, tdn_vec3 *step, float *angle)
     for (int k = 0; k < s->moving_count; k++) {
         int j = s->ik->joints[s->moving[k]];
         angle[k] = tdn_vec3_length(step[k]);
-        step[k] = angle[k] > 0.0f ? tdn_vec3_normalize(into_frame_of(parent_matrix(s, j), step[k])) : step[k];
+        step[k] = angle[k] > 0.0f ? tdn_vec3_normalize(tdn__model_into_frame(parent_matrix(s, j), step[k])) : step[k];
     }
 }
 
@@ -317,7 +298,7 @@ static int check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, const 
     for (int t = 0; t < ik->target_count; t++) {
         const tdn_dls_target *target = &ik->targets[t];
         if (target->effector == root || !tdn_skeleton_is_in_subtree(skeleton, target->effector, root) ||
-            bad_vec3(target->position) || !(target->weight >= 0.0f) || !tdn__finite(target->weight))
+            tdn__bad_vec3(target->position) || !(target->weight >= 0.0f) || !tdn__finite(target->weight))
             return 0;
     }
     if (!(ik->damping >= 0.0f) || !tdn__finite(ik->damping) || !(ik->tolerance >= 0.0f) || !tdn__finite(ik->tolerance) ||
@@ -382,7 +363,7 @@ static int build(solver *s)
     for (int k = 0; k < s->target_count; k++) {
         float length = 0.0f;
         for (int j = ik->targets[s->targets[k]].effector; j != s->root; j = s->parents[j])
-            length += tdn_vec3_length(tdn_vec3_sub(position_of(&s->model[j]), position_of(parent_matrix(s, j))));
+            length += tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&s->model[j]), tdn__model_position(parent_matrix(s, j))));
         s->reach = length > s->reach ? length : s->reach;
     }
     return 1;

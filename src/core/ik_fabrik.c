@@ -9,9 +9,8 @@
  * is set, so the positions the next forward pass starts from are ones the limits allow, and the
  * rotations of the last pass are the answer. */
 #include "ik_internal.h"
+#include "model_frame.h"
 #include "tendon/ik_fabrik.h"
-
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
 
 /* End to root: the end on the target, each joint on the line to where it was, at its bone's
  * length from the joint after it. Joint 0 is left alone (the backward pass anchors it). */
@@ -55,7 +54,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
                          tdn_ik_result *result)
 {
     if (!skeleton || !ik || !pose || !model || !tdn__ik_chain_valid(skeleton, pose, ik->joints, ik->count) ||
-        bad_vec3(ik->target) || isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 ||
+        tdn__bad_vec3(ik->target) || isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 ||
         !tdn__ik_limits_valid(ik->limits, ik->count))
         return TDN_ERR_ARGUMENT;
 

@@ -12,27 +12,9 @@
  * end joint (where it is by then) to the goal, so the last joint, if free, ends the aim exactly
  * whatever the parallax of the joints above it. */
 #include "internal.h"
+#include "model_frame.h"
 #include "tendon/ik_look_at.h"
 #include "tendon/model_space.h"
-
-static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
-
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
-
-/* The vector v in the frame of a model matrix's rotation (scale divided out, a mirror folded
- * into the sign), as the two-bone solver reads it. */
-static tdn_vec3 into_frame_of(const tdn_mat4 *m, tdn_vec3 v)
-{
-    tdn_vec3 col[3];
-    float r[3];
-    for (int c = 0; c < 3; c++) {
-        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len2 = tdn_vec3_dot(col[c], col[c]);
-        r[c] = len2 > 0.0f ? tdn_vec3_dot(col[c], v) / sqrtf(len2) : 0.0f;
-    }
-    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
-    return tdn_vec3_make(mirror * r[0], mirror * r[1], mirror * r[2]);
-}
 
 static float angle_between(tdn_vec3 a, tdn_vec3 b)
 {
@@ -74,7 +56,7 @@ static int check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, co
     for (int i = 1; i < ik->count; i++)
         if (ik->joints[i] == ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1]))
             return 0;
-    if (bad_vec3(ik->axis) || !(tdn_vec3_dot(ik->axis, ik->axis) > 0.0f) || bad_vec3(ik->target) || bad_vec3(ik->up_hint) ||
+    if (tdn__bad_vec3(ik->axis) || !(tdn_vec3_dot(ik->axis, ik->axis) > 0.0f) || tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->up_hint) ||
         isnan(ik->weight))
         return 0;
     for (int i = 0; i < ik->count; i++) {
@@ -97,7 +79,7 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik
     const float weight = tdn__clamp01(ik->weight);
     const float quarter = 0.25f * TDN_PI, three_quarters = 0.75f * TDN_PI;
 
-    const tdn_vec3 end0 = position_of(&model[end]);
+    const tdn_vec3 end0 = tdn__model_position(&model[end]);
     const tdn_vec3 aim0 = tdn_vec3_normalize(tdn_mat4_transform_vector(&model[end], axis));
     const tdn_vec3 to_target = tdn_vec3_sub(ik->target, end0);
     const float distance = tdn_vec3_length(to_target);
@@ -138,7 +120,7 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik
         int solved = 0;
         for (int i = 0; i < count; i++) {
             const int j = ik->joints[i];
-            tdn_vec3 pivot = tdn_vec3_add(tdn_quat_rotate(moved, position_of(&model[j])), shift);
+            tdn_vec3 pivot = tdn_vec3_add(tdn_quat_rotate(moved, tdn__model_position(&model[j])), shift);
             tdn_vec3 at = tdn_vec3_add(tdn_quat_rotate(moved, end0), shift);
             tdn_vec3 aim = tdn_quat_rotate(moved, aim0);
             tdn_vec3 to = tdn_vec3_normalize(tdn_vec3_sub(goal, at));
@@ -178,7 +160,7 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik
             }
             /* into the frame of the parent as it is now: conj(moved) turn moved, then P's frame */
             tdn_vec3 v = tdn_quat_rotate(tdn_quat_conjugate(moved), tdn_vec3_make(turn.x, turn.y, turn.z));
-            v = into_frame_of(parents[j] < 0 ? &root_matrix : &model[parents[j]], v);
+            v = tdn__model_into_frame(parents[j] < 0 ? &root_matrix : &model[parents[j]], v);
             turns[i] = tdn_quat_make(v.x, v.y, v.z, turn.w);
             solved = i + 1;
             moved = tdn_quat_normalize(tdn_quat_mul(turn, moved));
@@ -200,7 +182,7 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik
     }
     if (angle_error) {
         tdn_vec3 aim = tdn_mat4_transform_vector(&model[end], axis);
-        tdn_vec3 to = tdn_vec3_sub(ik->target, position_of(&model[end]));
+        tdn_vec3 to = tdn_vec3_sub(ik->target, tdn__model_position(&model[end]));
         *angle_error = angle_between(aim, to);
     }
     return TDN_OK;

@@ -13,27 +13,9 @@
  * rotation (exact when the parent's scale is uniform). Model space is then recomputed for the
  * subtree of the upper joint. */
 #include "internal.h"
+#include "model_frame.h"
 #include "tendon/ik.h"
 #include "tendon/model_space.h"
-
-static tdn_vec3 position_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
-
-/* The vector v in the frame of a model matrix's rotation: R^T v, R being m's columns with the
- * scale divided out and a mirror folded into the sign (exact without shear; the best a TRS
- * parent can give with it). A model-space rotation (v, w) is (R^T v, w) in that frame, which
- * is how a model-space delta becomes a local one: conj(P) Q P without finding P. */
-static tdn_vec3 into_frame_of(const tdn_mat4 *m, tdn_vec3 v)
-{
-    tdn_vec3 col[3];
-    float r[3];
-    for (int c = 0; c < 3; c++) {
-        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len2 = tdn_vec3_dot(col[c], col[c]);
-        r[c] = len2 > 0.0f ? tdn_vec3_dot(col[c], v) / sqrtf(len2) : 0.0f;
-    }
-    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
-    return tdn_vec3_make(mirror * r[0], mirror * r[1], mirror * r[2]);
-}
 
 /* A unit vector perpendicular to unit v (any: used only when nothing better is known). */
 static tdn_vec3 any_perpendicular(tdn_vec3 v)
@@ -108,8 +90,6 @@ static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
     return tdn_quat_normalize(q);
 }
 
-static int bad_vec3(tdn_vec3 v) { return !tdn__finite(v.x) || !tdn__finite(v.y) || !tdn__finite(v.z); }
-
 /* The model-space rotations of the solve for a chain at a -> b -> c with bones l1 and l2 long:
  * `hinge` turns the middle joint about b, `swing` turns the upper joint (and all below it)
  * about a. */
@@ -171,7 +151,7 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
  * expressed in the frame of its parent's model matrix. Only the rotation rows are touched. */
 static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat delta, float weight)
 {
-    tdn_vec3 v = into_frame_of(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
+    tdn_vec3 v = tdn__model_into_frame(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
     tdn_quat local = tdn_quat_make(v.x, v.y, v.z, delta.w);
     if (weight < 1.0f)
         local = tdn_quat_slerp(tdn_quat_identity(), local, weight);
@@ -193,12 +173,12 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
     if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0 || ik->upper < 0 ||
         ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n || ik->middle == ik->upper ||
         ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper) ||
-        !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle) || bad_vec3(ik->target) || bad_vec3(ik->pole) ||
+        !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle) || tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole) ||
         isnan(ik->weight) || isnan(ik->soften))
         return TDN_ERR_ARGUMENT;
 
-    const tdn_vec3 a = position_of(&model[ik->upper]), b = position_of(&model[ik->middle]);
-    const tdn_vec3 c = position_of(&model[ik->end]);
+    const tdn_vec3 a = tdn__model_position(&model[ik->upper]), b = tdn__model_position(&model[ik->middle]);
+    const tdn_vec3 c = tdn__model_position(&model[ik->end]);
     const float l1 = tdn_vec3_length(tdn_vec3_sub(b, a)), l2 = tdn_vec3_length(tdn_vec3_sub(c, b)), full = l1 + l2;
     const float weight = tdn__clamp01(ik->weight);
     if (weight > 0.0f && full > 0.0f) {
@@ -222,6 +202,6 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
                               tdn_skeleton_subtree_end(skeleton, ik->upper), model);
     }
     if (reached)
-        *reached = tdn_vec3_length(tdn_vec3_sub(position_of(&model[ik->end]), ik->target)) <= 1e-3f * full;
+        *reached = tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[ik->end]), ik->target)) <= 1e-3f * full;
     return TDN_OK;
 }
