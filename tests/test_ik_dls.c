@@ -2,12 +2,9 @@
  * where its effector went) are reached; the error never grows from one pass to the next; two
  * hands on one spine reach two targets, or settle where the weighted squared error is
  * stationary (its gradient measured by finite differences); limits hold (swing and twist
- * measured another way); weights fade; bad arguments change nothing; nothing is allocated.
- * Also prints per-solve timings for the ik benchmark's chain lengths. */
-#define _POSIX_C_SOURCE 200809L
+ * measured another way); weights fade; bad arguments change nothing; nothing is allocated. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "counting_allocator.h"
@@ -524,75 +521,6 @@ static void solves_never_allocate(void)
     CHECK_EQ_INT(live_blocks, 0);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Per-solve timings for the ik benchmark's chains (not asserted: tests are not benchmarks).
- * cold: a random target each solve from the same start pose; warm: the target moves 2% of
- * the chain length per frame and the pose carries over. Medians of every solve timed alone. */
-static void timings(void)
-{
-    check_rng rng = { 2024 };
-    const int sizes[] = { 2, 4, 8, 10, 16 };
-    enum { SOLVES = 2000 };
-    static double times[SOLVES];
-    static int its[SOLVES];
-    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
-        int bones = sizes[c], n = bones + 2, joints[MAXJ];
-        tdn_skeleton *s = make_chain(bones, &rng, NULL);
-        for (int j = 0; j < bones; j++)
-            joints[j] = j;
-        tdn_pose pose, start;
-        tdn_pose_create(&pose, n, NULL);
-        tdn_pose_create(&start, n, NULL);
-        tdn_pose_set_rest(&start, s);
-        tdn_mat4 model[MAXJ], start_model[MAXJ];
-        tdn_model_space(s, &start, NULL, start_model);
-        for (int variant = 0; variant < 2; variant++) {
-            tdn_pose_copy(&pose, &start);
-            memcpy(model, start_model, sizeof(tdn_mat4) * (size_t)n);
-            tdn_vec3 centre = tdn_vec3_make(0, 0.6f, 0.2f), target = centre;
-            float phase = 0;
-            for (int i = 0; i < SOLVES; i++) {
-                if (variant == 0) {
-                    tdn_pose_copy(&pose, &start);
-                    memcpy(model, start_model, sizeof(tdn_mat4) * (size_t)n);
-                    target = tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.2f, 0.9f));
-                } else { /* a circle of radius 0.3 at 0.02 per frame */
-                    phase += 0.02f / 0.3f;
-                    target = tdn_vec3_add(centre, tdn_vec3_make(0.3f * cosf(phase), 0.3f * sinf(phase), 0.1f * sinf(0.5f * phase)));
-                }
-                tdn_dls_target t = { bones, target, 1 };
-                tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &t, .target_count = 1, .weight = 1.0f,
-                                  .tolerance = 1e-3f };
-                tdn_ik_result r;
-                double t0 = now_ns();
-                tdn_ik_dls(s, &ik, &pose, model, &r);
-                times[i] = now_ns() - t0;
-                its[i] = r.iterations;
-            }
-            qsort(times, SOLVES, sizeof times[0], compare_doubles);
-            qsort(its, SOLVES, sizeof its[0], compare_ints);
-            printf("timing dls %2d bones %s: median %.0f ns/solve (min %.0f), iterations median %d p90 %d (tolerance 1e-3 "
-                   "of the chain length)\n",
-                   bones, variant ? "warm" : "cold", times[SOLVES / 2], times[0], its[SOLVES / 2], its[SOLVES * 9 / 10]);
-        }
-        tdn_pose_destroy(&pose);
-        tdn_pose_destroy(&start);
-        tdn_skeleton_destroy(s);
-    }
-}
-
 int main(void)
 {
     RUN(reachable_single_targets_converge);
@@ -602,6 +530,5 @@ int main(void)
     RUN(weights_fade_the_solve);
     RUN(bad_arguments_change_nothing);
     RUN(solves_never_allocate);
-    RUN(timings);
     return check_summary();
 }

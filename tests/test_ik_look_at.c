@@ -2,11 +2,9 @@
  * limits hold joint by joint; the spread and the clamping match hand-worked numbers; a target
  * circling the head (behind it included) moves the head continuously within its limits; the
  * up hint keeps the head level; weights fade; bad arguments change nothing; nothing is
- * allocated. Also prints per-solve timings on the humanoid's spine_03, neck_01, head. */
-#define _POSIX_C_SOURCE 200809L
+ * allocated. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "check.h"
 #include "counting_allocator.h"
@@ -484,65 +482,6 @@ static void solves_never_allocate(void)
     CHECK_EQ_INT(live_blocks, 0);
 }
 
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static int compare_doubles(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Per-solve timings (printed, not asserted): the humanoid's spine_03, neck_01, head with
- * limits and the up hint; cold: random targets from the same pose, warm: the pose carries
- * over and the target moves 2 cm per frame. The solve includes the model-space update of
- * spine_03's subtree (both arms and hands: 49 joints). */
-static void timings(void)
-{
-    check_rng rng = { 77 };
-    humanoid h;
-    if (!humanoid_init(&h, &rng))
-        return;
-    enum { SOLVES = 4000 };
-    static double times[SOLVES];
-    tdn_pose pose;
-    tdn_pose_create(&pose, h.n, NULL);
-    tdn_mat4 model[MAXJ];
-    tdn_vec3 head = position(&h.input_model[h.chain[2]]);
-    const float max_angles[3] = { 0.3f, 0.3f, 0.6f };
-    printf("timing look-at: the subtree of spine_03 has %d joints\n",
-           tdn_skeleton_subtree_end(h.skel, h.chain[0]) - h.chain[0]);
-    for (int variant = 0; variant < 2; variant++) {
-        tdn_pose_copy(&pose, &h.input);
-        memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
-        float phase = 0;
-        for (int i = 0; i < SOLVES; i++) {
-            tdn_vec3 target;
-            if (variant == 0) {
-                tdn_pose_copy(&pose, &h.input);
-                memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
-                target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 2));
-            } else {
-                phase += 0.02f / 1.5f;
-                target = tdn_vec3_add(head, tdn_vec3_make(1.5f * sinf(phase), 0.3f * sinf(0.3f * phase), 1.5f));
-            }
-            tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 },
-                                  .target = target, .max_angles = max_angles, .weight = 1 };
-            double t0 = now_ns();
-            tdn_ik_look_at(h.skel, &ik, &pose, model, NULL);
-            times[i] = now_ns() - t0;
-        }
-        qsort(times, SOLVES, sizeof times[0], compare_doubles);
-        printf("timing look-at 3 joints %s: median %.0f ns/solve (min %.0f)\n", variant ? "warm" : "cold", times[SOLVES / 2], times[0]);
-    }
-    tdn_pose_destroy(&pose);
-    humanoid_free(&h);
-}
-
 int main(void)
 {
     RUN(unlimited_chain_aims_exactly);
@@ -554,6 +493,5 @@ int main(void)
     RUN(bad_arguments_change_nothing);
     RUN(root_joint_with_a_placement);
     RUN(solves_never_allocate);
-    RUN(timings);
     return check_summary();
 }
