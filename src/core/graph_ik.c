@@ -11,12 +11,11 @@
 #include "tendon/ik_look_at.h"
 #include "tendon/model_space.h"
 
+/* The parameter's index; -1 when there is none of that name, -2 when it has another type. */
 static int find_param(const tdn_graph *g, const char *name, tdn_param_type type)
 {
-    for (int p = 0; name && p < g->param_count; p++)
-        if (strcmp(g->params[p].name, name) == 0)
-            return g->params[p].type == type ? p : -2;
-    return -1;
+    int p = tdn_graph_param_find(g, name);
+    return p < 0 ? -1 : g->params[p].type == type ? p : -2;
 }
 
 static tdn_result copy_job(tdn_graph *g, const tdn_graph_ik_desc *d, tdn__ik *job, const char *place, tdn_error *err)

@@ -5,18 +5,10 @@
 #include "graph_internal.h"
 #include "internal.h"
 
-static int find_param(const tdn_graph *g, const char *name)
-{
-    for (int p = 0; p < g->param_count; p++)
-        if (strcmp(g->params[p].name, name) == 0)
-            return p;
-    return -1;
-}
-
 static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn__condition *out, const char *place,
                                  tdn_error *err)
 {
-    out->param = c->param ? find_param(g, c->param) : -1;
+    out->param = c->param ? tdn_graph_param_find(g, c->param) : -1;
     if (out->param < 0)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'", c->param ? c->param : "(null)");
     if ((int)c->compare < TDN_COMPARE_GREATER || c->compare > TDN_COMPARE_FALSE)
