@@ -102,12 +102,6 @@ static void normalize_rotations(float *restrict x, float *restrict y, float *res
     }
 }
 
-/* [0, duration]; NaN -> 0. */
-static float clamp_time(float t, float duration)
-{
-    return t > 0.0f ? (t < duration ? t : duration) : 0.0f;
-}
-
 static void dequantize(float *restrict dst, const uint16_t *restrict q, const float *restrict offset,
                        const float *restrict scale, int n)
 {
@@ -125,7 +119,7 @@ tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose)
     int f0 = 0, f1 = 0, held = 0;
     float a = 0.0f;
     if (clip->frame_count > 1) {
-        const double u = (double)clamp_time(time, clip->duration) * clip->frames_per_second;
+        const double u = (double)tdn__clamp_time(time, clip->duration) * clip->frames_per_second;
         const int last = clip->frame_count - 1;
         f0 = (int)u < last ? (int)u : last - 1;
         f1 = f0 + 1;
@@ -790,7 +784,7 @@ int tdn_clip_find_float_track(const tdn_clip *clip, const char *name)
 }
 float tdn_clip_sample_float(const tdn_clip *clip, int index, float time)
 {
-    return clip ? tdn__annotations_sample(clip->annotations, index, clamp_time(time, clip->duration)) : 0.0f;
+    return clip ? tdn__annotations_sample(clip->annotations, index, tdn__clamp_time(time, clip->duration)) : 0.0f;
 }
 int tdn_clip_event_count(const tdn_clip *clip) { return clip ? clip->annotations->event_count : 0; }
 const char *tdn_clip_event_name(const tdn_clip *clip, int index)

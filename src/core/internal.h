@@ -22,6 +22,7 @@ tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const c
 
 static inline int tdn__finite(float x) { return isfinite(x); }
 static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */
+static inline float tdn__clamp_time(float t, float duration) { return t > 0.0f ? (t < duration ? t : duration) : 0.0f; } /* NaN -> 0 */
 static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
 
 /* For a function whose loops rely on its restrict-qualified parameters: gcc drops that

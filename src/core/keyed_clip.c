@@ -203,17 +203,11 @@ int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip) { return clip ? clip-
 int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip) { return clip ? clip->key_count : 0; }
 size_t tdn_keyed_clip_bytes(const tdn_keyed_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
 
-/* [0, duration]; NaN -> 0. */
-static float clamp_time(float t, float duration)
-{
-    return t > 0.0f ? (t < duration ? t : duration) : 0.0f;
-}
-
 tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose, int *hints)
 {
     if (!clip || !pose || !pose->data || pose->joint_count != clip->joint_count)
         return TDN_ERR_ARGUMENT;
-    const float t = clamp_time(time, clip->duration);
+    const float t = tdn__clamp_time(time, clip->duration);
     for (int j = 0; j < clip->joint_count; ++j) {
         const int *track = &clip->track_of[j * 3];
         tdn_transform x;
@@ -254,7 +248,7 @@ int tdn_keyed_clip_find_float_track(const tdn_keyed_clip *clip, const char *name
 
 float tdn_keyed_clip_sample_float(const tdn_keyed_clip *clip, int index, float time)
 {
-    return clip ? tdn__annotations_sample(clip->annotations, index, clamp_time(time, clip->duration)) : 0.0f;
+    return clip ? tdn__annotations_sample(clip->annotations, index, tdn__clamp_time(time, clip->duration)) : 0.0f;
 }
 
 int tdn_keyed_clip_event_count(const tdn_keyed_clip *clip) { return clip ? clip->annotations->event_count : 0; }

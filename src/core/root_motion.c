@@ -131,18 +131,13 @@ struct tdn_root_track {
     float *frames;            /* frame_count * TRACK_FLOATS */
 };
 
-static float clamp_time(float t, float duration)
-{
-    return t > 0.0f ? (t < duration ? t : duration) : 0.0f; /* NaN -> 0 */
-}
-
 /* The joint's local translation and rotation at clip time t, as tdn_clip_sample computes them. */
 static void track_sample(const tdn_root_track *tr, float time, dvec *p, dquat *q)
 {
     const float *f0 = tr->frames, *f1 = tr->frames;
     float a = 0.0f;
     if (tr->frame_count > 1) {
-        const double u = (double)clamp_time(time, tr->duration) * tr->frames_per_second;
+        const double u = (double)tdn__clamp_time(time, tr->duration) * tr->frames_per_second;
         const int last = tr->frame_count - 1;
         const int i = (int)u < last ? (int)u : last - 1;
         f0 = tr->frames + (size_t)i * TRACK_FLOATS;
@@ -317,7 +312,7 @@ tdn_result tdn_root_track_motion_between(const tdn_root_track *track, float from
         identity_out(out);
         return TDN_ERR_ARGUMENT;
     }
-    const float a = clamp_time(from, track->duration), b = clamp_time(to, track->duration);
+    const float a = tdn__clamp_time(from, track->duration), b = tdn__clamp_time(to, track->duration);
     finish(step_between(track, a, b), fabs((double)b - (double)a), out);
     return TDN_OK;
 }
@@ -336,7 +331,7 @@ tdn_result tdn_root_track_motion(const tdn_root_track *track, const tdn_player *
         return TDN_ERR_ARGUMENT;
     }
     const float d = track->duration;
-    const float from = clamp_time(player->last_from, d), to = clamp_time(player->time, d);
+    const float from = tdn__clamp_time(player->last_from, d), to = tdn__clamp_time(player->time, d);
     const long long wraps = player->last_wraps > 0 ? player->last_wraps : 0;
     const int forward = player->last_forward != 0;
     dmotion m;
