@@ -18,6 +18,7 @@
 
 #include "internal.h"
 #include "model_frame.h"
+#include "pose_rotation.h"
 #include "tendon/foot_placement.h"
 #include "tendon/ik.h"
 #include "tendon/model_space.h"
@@ -389,10 +390,7 @@ static void turn_joint_to(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4
     int parent = tdn_skeleton_parent(skeleton, j);
     tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(rotation_of(&model[parent])), rotation) : rotation;
     local = tdn_quat_normalize(local);
-    tdn_pose_row(pose, TDN_RX)[j] = local.x;
-    tdn_pose_row(pose, TDN_RY)[j] = local.y;
-    tdn_pose_row(pose, TDN_RZ)[j] = local.z;
-    tdn_pose_row(pose, TDN_RW)[j] = local.w;
+    tdn__pose_set_rotation(pose, j, local);
     tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model);
 }
 

@@ -3,18 +3,7 @@
  * critically damped spring). */
 #include "graph_internal.h"
 #include "internal.h"
-
-static tdn_quat row_quat(const tdn_pose *p, int j)
-{
-    return tdn_quat_make(tdn_pose_crow(p, TDN_RX)[j], tdn_pose_crow(p, TDN_RY)[j], tdn_pose_crow(p, TDN_RZ)[j],
-                         tdn_pose_crow(p, TDN_RW)[j]);
-}
-
-static void set_row_quat(tdn_pose *p, int j, tdn_quat q)
-{
-    tdn_pose_row(p, TDN_RX)[j] = q.x, tdn_pose_row(p, TDN_RY)[j] = q.y;
-    tdn_pose_row(p, TDN_RZ)[j] = q.z, tdn_pose_row(p, TDN_RW)[j] = q.w;
-}
+#include "pose_rotation.h"
 
 /* The rotation vector (axis * angle, angle in [0, pi]) of a unit quaternion, the short way. */
 static tdn_vec3 rotation_log(tdn_quat q)
@@ -45,7 +34,7 @@ static void damp(tdn_graph_instance *in, const tdn__node *n, float dt, tdn_pose 
     for (int k = 0; k < n->joint_count; k++) {
         int j = g->mod_joints[n->first_joint + k];
         float *st = in->mod_state + n->state_offset + 8 * k;
-        tdn_quat target = row_quat(pose, j);
+        tdn_quat target = tdn__pose_rotation(pose, j);
         if (st[7] == 0.0f) { /* first frame: nothing to lag behind yet */
             st[0] = target.x, st[1] = target.y, st[2] = target.z, st[3] = target.w;
             st[4] = st[5] = st[6] = 0.0f;
@@ -59,7 +48,7 @@ static void damp(tdn_graph_instance *in, const tdn__node *n, float dt, tdn_pose 
             tdn__spring_step(&xs[c], &st[4 + c], 0.0f, y, dt);
         shown = tdn_quat_normalize(tdn_quat_mul(rotation_exp(tdn_vec3_make(xs[0], xs[1], xs[2])), target));
         st[0] = shown.x, st[1] = shown.y, st[2] = shown.z, st[3] = shown.w;
-        set_row_quat(pose, j, shown);
+        tdn__pose_set_rotation(pose, j, shown);
     }
 }
 
@@ -78,7 +67,7 @@ void tdn__graph_apply_modifier(tdn_graph_instance *in, int node, float dt, tdn_p
         for (int k = 0; k < n->joint_count; k++) {
             int j = g->mod_joints[n->first_joint + k];
             tdn_quat turn = tdn_quat_from_axis_angle(n->axis, angle * g->mod_weights[n->first_joint + k]);
-            set_row_quat(pose, j, tdn_quat_normalize(tdn_quat_mul(turn, row_quat(pose, j))));
+            tdn__pose_set_rotation(pose, j, tdn_quat_normalize(tdn_quat_mul(turn, tdn__pose_rotation(pose, j))));
         }
         break;
     }

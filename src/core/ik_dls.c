@@ -22,27 +22,12 @@
  * (one multiply each); the whole subtree of the root is recomputed once at the end. */
 #include "internal.h"
 #include "model_frame.h"
+#include "pose_rotation.h"
 #include "tendon/ik_dls.h"
 #include "tendon/model_space.h"
 
 enum { MAX_T = TDN_DLS_MAX_TARGETS, MAX_PATH = 256, MAX_RETRIES = 6 };
 #define MIN_MU 0.01f
-
-static tdn_quat get_rotation(const tdn_pose *pose, int j)
-{
-    const float *d = pose->data;
-    size_t s = (size_t)pose->stride;
-    return tdn_quat_make(d[TDN_RX * s + (size_t)j], d[TDN_RY * s + (size_t)j], d[TDN_RZ * s + (size_t)j],
-                         d[TDN_RW * s + (size_t)j]);
-}
-
-static void set_rotation(tdn_pose *pose, int j, tdn_quat q)
-{
-    tdn_pose_row(pose, TDN_RX)[j] = q.x;
-    tdn_pose_row(pose, TDN_RY)[j] = q.y;
-    tdn_pose_row(pose, TDN_RZ)[j] = q.z;
-    tdn_pose_row(pose, TDN_RW)[j] = q.w;
-}
 
 /* Swing-twist limit relative to the rest rotation: rel = conj(rest) q = swing * twist, twist
  * about the bone axis b (unit, in the joint's rest frame), swing about an axis across it, whose
@@ -248,7 +233,7 @@ static void apply_limits(const solver *s)
         int i = s->moving[k], j = s->ik->joints[i];
         tdn_ik_limit limit = s->ik->limits[i];
         if (limit.cone > 0.0f || limit.twist > 0.0f)
-            set_rotation(s->pose, j, limit_rotation(get_rotation(s->pose, j), s->rest[k], s->bone[k], limit));
+            tdn__pose_set_rotation(s->pose, j, limit_rotation(tdn__pose_rotation(s->pose, j), s->rest[k], s->bone[k], limit));
     }
 }
 
@@ -275,7 +260,7 @@ static void apply_step(const solver *s, const tdn_vec3 *axis, const float *angle
             tdn_quat delta = tdn_quat_make(axis[k].x * sh, axis[k].y * sh, axis[k].z * sh, cosf(h));
             local = tdn_quat_normalize(tdn_quat_mul(delta, local));
         }
-        set_rotation(s->pose, j, local);
+        tdn__pose_set_rotation(s->pose, j, local);
     }
     if (s->ik->limits)
         apply_limits(s);
@@ -404,7 +389,7 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
         tdn_vec3 step[TDN_MAX_IK_CHAIN];
         float step_angle[TDN_MAX_IK_CHAIN];
         for (int k = 0; k < s.moving_count; k++)
-            input[k] = get_rotation(pose, ik->joints[s.moving[k]]);
+            input[k] = tdn__pose_rotation(pose, ik->joints[s.moving[k]]);
         if (ik->limits) { /* start inside the limits */
             apply_limits(&s);
             path_forward(&s);
@@ -414,7 +399,7 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
         while (passes < max_iterations && largest > tolerance) {
             passes++;
             for (int k = 0; k < s.moving_count; k++)
-                before[k] = get_rotation(pose, ik->joints[s.moving[k]]);
+                before[k] = tdn__pose_rotation(pose, ik->joints[s.moving[k]]);
             int kept = 0, done = 0;
             for (int attempt = 0; attempt <= MAX_RETRIES && !kept && !done; attempt++) {
                 float angle = pass_step(&s, lambda * mu, step);
@@ -433,7 +418,7 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
                     mu = mu > 2.0f * MIN_MU ? 0.5f * mu : MIN_MU;
                 } else { /* back to where the pass started, and damp harder */
                     for (int k = 0; k < s.moving_count; k++)
-                        set_rotation(pose, ik->joints[s.moving[k]], before[k]);
+                        tdn__pose_set_rotation(pose, ik->joints[s.moving[k]], before[k]);
                     path_forward(&s);
                     mu *= 4.0f;
                 }
@@ -444,7 +429,7 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
         if (weight < 1.0f)
             for (int k = 0; k < s.moving_count; k++) {
                 int j = ik->joints[s.moving[k]];
-                set_rotation(pose, j, tdn_quat_slerp(input[k], get_rotation(pose, j), weight));
+                tdn__pose_set_rotation(pose, j, tdn_quat_slerp(input[k], tdn__pose_rotation(pose, j), weight));
             }
         tdn_model_space_range(skeleton, pose, s.parents[s.root] < 0 ? &s.root_matrix : NULL, s.root,
                               tdn_skeleton_subtree_end(skeleton, s.root), model);
