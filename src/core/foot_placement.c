@@ -59,27 +59,6 @@ size_t tdn_foot_placement_bytes(int leg_count)
 
 static int finite3(tdn_vec3 v) { return tdn__finite(v.x) && tdn__finite(v.y) && tdn__finite(v.z); }
 
-/* The rotation of a model matrix: its columns with their lengths divided out (a mirror folded
- * into the first), as tdn_ik_two_bone reads its parents' frames. */
-static tdn_quat rotation_of(const tdn_mat4 *m)
-{
-    tdn_mat4 r = tdn_mat4_identity();
-    tdn_vec3 col[3];
-    for (int c = 0; c < 3; c++) {
-        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len = tdn_vec3_length(col[c]);
-        col[c] = len > 0.0f ? tdn_vec3_scale(col[c], 1.0f / len) : tdn_vec3_make(c == 0, c == 1, c == 2);
-    }
-    if (tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f)
-        col[0] = tdn_vec3_scale(col[0], -1.0f);
-    for (int c = 0; c < 3; c++) {
-        r.m[c * 4] = col[c].x;
-        r.m[c * 4 + 1] = col[c].y;
-        r.m[c * 4 + 2] = col[c].z;
-    }
-    return tdn_quat_normalize(tdn_quat_from_mat4(&r));
-}
-
 /* One exact step of the critically damped spring x'' = -2y x' - y^2 (x - target). */
 static void spring_step(float *x, float *v, float target, float y, float dt)
 {
@@ -388,7 +367,7 @@ static void move_joint(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *m
 static void turn_joint_to(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *model, int j, tdn_quat rotation)
 {
     int parent = tdn_skeleton_parent(skeleton, j);
-    tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(rotation_of(&model[parent])), rotation) : rotation;
+    tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(tdn__model_rotation(&model[parent])), rotation) : rotation;
     local = tdn_quat_normalize(local);
     tdn__pose_set_rotation(pose, j, local);
     tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model);
@@ -424,7 +403,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
         leg_state *s = &fp->legs[i];
         const int end = d->legs[i].end;
         ankle[i] = tdn__model_position(&model[end]);
-        foot[i] = rotation_of(&model[end]);
+        foot[i] = tdn__model_rotation(&model[end]);
         const float h = tdn_vec3_dot(ankle[i], up);
         ground_sample g = query_ground(fp, frame, &world, &inverse, ankle[i]);
         hit[i] = g.hit;

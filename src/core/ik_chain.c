@@ -57,25 +57,6 @@ int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count)
     return 1;
 }
 
-tdn_quat tdn__ik_matrix_rotation(const tdn_mat4 *m)
-{
-    tdn_vec3 col[3];
-    for (int c = 0; c < 3; c++) {
-        col[c] = tdn_vec3_make(m->m[c * 4], m->m[c * 4 + 1], m->m[c * 4 + 2]);
-        float len2 = tdn_vec3_dot(col[c], col[c]);
-        col[c] = tdn_vec3_scale(col[c], len2 > 0.0f ? 1.0f / sqrtf(len2) : 0.0f);
-    }
-    float mirror = tdn_vec3_dot(tdn_vec3_cross(col[0], col[1]), col[2]) < 0.0f ? -1.0f : 1.0f;
-    tdn_mat4 r = tdn_mat4_identity();
-    for (int c = 0; c < 3; c++) {
-        r.m[c * 4] = mirror * col[c].x;
-        r.m[c * 4 + 1] = mirror * col[c].y;
-        r.m[c * 4 + 2] = mirror * col[c].z;
-    }
-    return tdn_quat_from_mat4(&r);
-}
-
-
 /* The root matrix model space was computed with, for a chain rooted at a root of the skeleton:
  * model[joint] * local(joint)^-1. */
 static tdn_mat4 root_matrix_of(const tdn_pose *pose, const tdn_mat4 *model, int joint)
@@ -100,10 +81,10 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
     const int parent = parents[joints[0]];
     chain->is_root = parent < 0;
     if (!chain->is_root) {
-        chain->frame = tdn__ik_matrix_rotation(&model[parent]);
+        chain->frame = tdn__model_rotation(&model[parent]);
     } else {
         chain->root_matrix = root_matrix_of(pose, model, joints[0]);
-        chain->frame = tdn__ik_matrix_rotation(&chain->root_matrix);
+        chain->frame = tdn__model_rotation(&chain->root_matrix);
     }
     chain->total = 0.0f;
     tdn_quat w = tdn_quat_identity();
@@ -122,7 +103,7 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
                 chain->direct[i] = 0;
                 /* renormalized, with w: through a carry the rotation's norm would be squared */
                 w = tdn_quat_normalize(w);
-                chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(w), tdn__ik_matrix_rotation(&model[parents[j]])));
+                chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(w), tdn__model_rotation(&model[parents[j]])));
             }
         }
         if (i == count - 1)

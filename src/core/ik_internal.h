@@ -72,10 +72,6 @@ int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, cons
 /* 1 when limits is NULL or its count entries are finite and non-negative. */
 int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count);
 
-/* The proper rotation of a model matrix's upper 3x3: columns normalized, negated when the
- * matrix mirrors (the frame in which a model-space rotation (v, w) is (R^T v, w)). */
-tdn_quat tdn__ik_matrix_rotation(const tdn_mat4 *m);
-
 /* Reads the chain (checked with tdn__ik_chain_valid) from pose and model. */
 void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
                         const int *joints, int count);
