@@ -49,11 +49,7 @@ tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_po
     tdn__ik_chain chain;
     tdn__ik_chain_read(&chain, skeleton, pose, model, ik->joints, n);
     tdn__ik_joint_limit limit_storage[TDN_MAX_IK_CHAIN];
-    const tdn__ik_joint_limit *limits = NULL;
-    if (ik->limits) {
-        tdn__ik_chain_limits(skeleton, &chain, ik->limits, limit_storage);
-        limits = limit_storage;
-    }
+    const tdn__ik_joint_limit *limits = tdn__ik_chain_limits(skeleton, &chain, ik->limits, limit_storage);
     const int damped = ik->max_step > 0.0f && ik->max_step < TDN_PI;
     const float cos_half = cosf(0.5f * ik->max_step), sin_half = sinf(0.5f * ik->max_step);
     int max_iterations = ik->max_iterations > 0 ? ik->max_iterations : TDN_CCD_DEFAULT_ITERATIONS;

@@ -214,11 +214,14 @@ void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *sw
     *swing_angle = 2.0f * atan2f(sqrtf(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z), swing.w);
 }
 
-void tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain, const tdn_ik_limit *limits,
-                          tdn__ik_joint_limit *out)
+const tdn__ik_joint_limit *tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain,
+                                                const tdn_ik_limit *limits, tdn__ik_joint_limit *out)
 {
+    if (!limits)
+        return NULL;
     for (int i = 0; i + 1 < chain->count; i++)
         tdn__ik_limit_prepare(&out[i], tdn_skeleton_rest(skeleton, chain->joints[i]).r, chain->bone[i], limits[i]);
+    return out;
 }
 
 void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz,

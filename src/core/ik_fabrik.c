@@ -83,11 +83,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
     tdn__ik_chain chain;
     tdn__ik_chain_read(&chain, skeleton, pose, model, ik->joints, n);
     tdn__ik_joint_limit limit_storage[TDN_MAX_IK_CHAIN];
-    const tdn__ik_joint_limit *limits = NULL;
-    if (ik->limits) {
-        tdn__ik_chain_limits(skeleton, &chain, ik->limits, limit_storage);
-        limits = limit_storage;
-    }
+    const tdn__ik_joint_limit *limits = tdn__ik_chain_limits(skeleton, &chain, ik->limits, limit_storage);
     const tdn_vec3 root = chain.root;
     const int max_iterations = ik->max_iterations > 0 ? ik->max_iterations : TDN_FABRIK_DEFAULT_ITERATIONS;
     int iterations = 0;

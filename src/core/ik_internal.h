@@ -103,9 +103,9 @@ typedef struct tdn__ik_joint_limit {
 void tdn__ik_limit_prepare(tdn__ik_joint_limit *out, tdn_quat rest, tdn_vec3 bone, tdn_ik_limit limit);
 
 /* The chain's limits (count - 1 entries: the end joint is not turned) from limits[] and the
- * skeleton's rest rotations. */
-void tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain, const tdn_ik_limit *limits,
-                          tdn__ik_joint_limit *out);
+ * skeleton's rest rotations, written into out and returned; NULL when limits is NULL. */
+const tdn__ik_joint_limit *tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain,
+                                                const tdn_ik_limit *limits, tdn__ik_joint_limit *out);
 
 /* Limits a local rotation relative to the rest rotation: with local = rest * D and D = S * T
  * (T a twist about the bone axis, S a swing about an axis perpendicular to it), the swing
