@@ -12,36 +12,64 @@
 #include "model_frame.h"
 #include "tendon/ik_fabrik.h"
 
-/* End to root: the end on the target, each joint on the line to where it was, at its bone's
- * length from the joint after it. Joint 0 is left alone (the backward pass anchors it). */
-static void forward_pass(int n, float *restrict x, float *restrict y, float *restrict z, const float *restrict len,
-                         tdn_vec3 target)
+/* One pass: the joints first + step, first + 2 step, ... (count of them) placed in turn, each
+ * on the line from the joint placed before it (`start` for the first) towards where it was,
+ * at their bone's length apart.
+ *
+ * The pass is one chain of dependent steps, each a normalization, so it is written for the
+ * latency of that chain. With d the vector from the joint just placed to the old position of
+ * the next, the next goes to x - r d, r = 1 - len / |d|; the vector after it is then
+ * d' = r d + e (e: between the two old positions, fixed during the pass), so that
+ * |d'|^2 = r^2 |d|^2 + 2 r (d.e) + |e|^2: the dot products are formed beside the chain and
+ * only r is on it (22 cycles a step against 35 for subtract, normalize, scale, add).
+ * Accurate while r is small (a joint that moves little), where the subtraction would cancel:
+ * r is 1 - len / |d| itself, not the difference of two positions. */
+static inline void reach(int first, int step, int count, float *restrict x, float *restrict y, float *restrict z,
+                         const float *restrict len, tdn_vec3 start)
 {
-    /* the joint just placed stays in registers: stored and read back, each step would wait
-     * for the store to forward */
-    float px = target.x, py = target.y, pz = target.z;
-    x[n - 1] = px, y[n - 1] = py, z[n - 1] = pz;
-    for (int i = n - 2; i > 0; i--) {
-        const float dx = x[i] - px, dy = y[i] - py, dz = z[i] - pz;
-        const float s = tdn__ik_scaled_rsqrt(len[i], dx * dx + dy * dy + dz * dz);
-        px += dx * s, py += dy * s, pz += dz * s;
-        x[i] = px, y[i] = py, z[i] = pz;
+    int j = first + step;
+    float dx = x[j] - start.x, dy = y[j] - start.y, dz = z[j] - start.z;
+    float q = dx * dx + dy * dy + dz * dz;
+    for (int k = 1;; k++) {
+        const float l = len[step < 0 ? j : j - 1];
+        /* r = 1 - l e (1.5 - 0.5 q e^2), e the estimate of 1 / sqrt(q) and one Newton step,
+         * grouped so that three products and a sum follow the estimate */
+        const float e = tdn__ik_rsqrt_estimate(q);
+        const float r = (1.0f - (1.5f * l) * e) + ((0.5f * l) * q * e) * (e * e);
+        const float ox = x[j], oy = y[j], oz = z[j];
+        x[j] = ox - r * dx, y[j] = oy - r * dy, z[j] = oz - r * dz;
+        if (k == count)
+            break;
+        j += step;
+        const float ex = x[j] - ox, ey = y[j] - oy, ez = z[j] - oz;
+        const float dd = dx * dx + dy * dy + dz * dz, de = dx * ex + dy * ey + dz * ez;
+        const float ee = ex * ex + ey * ey + ez * ez;
+        q = (r * r) * dd + ((2.0f * de) * r + ee);
+        dx = r * dx + ex, dy = r * dy + ey, dz = r * dz + ez;
+        /* the sum cancels when the joint just placed is near the next one's old position:
+         * then the vector's own length (rare, so the branch is predicted and costs nothing
+         * on the chain) */
+        if (q < 0.25f * ee)
+            q = dx * dx + dy * dy + dz * dz;
     }
 }
 
-/* Root to end: the root back on its anchor, each joint on the line towards where it was, at
- * its bone's length from the joint before it. */
+/* End to root: the end on the target, then the joints back to joint 1 (joint 0 is left alone:
+ * the backward pass anchors it). */
+static void forward_pass(int n, float *restrict x, float *restrict y, float *restrict z, const float *restrict len,
+                         tdn_vec3 target)
+{
+    x[n - 1] = target.x, y[n - 1] = target.y, z[n - 1] = target.z;
+    if (n > 2)
+        reach(n - 1, -1, n - 2, x, y, z, len, target);
+}
+
+/* Root to end: the root back on its anchor, then every joint out to the end. */
 static void backward_pass(int n, float *restrict x, float *restrict y, float *restrict z, const float *restrict len,
                           tdn_vec3 root)
 {
-    float px = root.x, py = root.y, pz = root.z;
-    x[0] = px, y[0] = py, z[0] = pz;
-    for (int i = 0; i + 1 < n; i++) {
-        const float dx = x[i + 1] - px, dy = y[i + 1] - py, dz = z[i + 1] - pz;
-        const float s = tdn__ik_scaled_rsqrt(len[i], dx * dx + dy * dy + dz * dz);
-        px += dx * s, py += dy * s, pz += dz * s;
-        x[i + 1] = px, y[i + 1] = py, z[i + 1] = pz;
-    }
+    x[0] = root.x, y[0] = root.y, z[0] = root.z;
+    reach(0, 1, n - 1, x, y, z, len, root);
 }
 
 static float end_distance2(int n, const float *x, const float *y, const float *z, tdn_vec3 t)
