@@ -13,7 +13,9 @@
  * rotation (exact when the parent's scale is uniform). Model space is then recomputed for the
  * subtree of the upper joint. */
 #include "internal.h"
+#include "ik_internal.h"
 #include "model_frame.h"
+#include "pose_rotation.h"
 #include "tendon/ik.h"
 #include "tendon/model_space.h"
 
@@ -40,6 +42,8 @@ static int hinted_axis(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 line, flo
         *axis = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_scale(side, 1.0f / len), line));
         return 1;
     }
+    if (!(tdn_vec3_dot(ik->pole, ik->pole) > 0.0f))
+        return 0;
     tdn_vec3 perp = tdn_vec3_sub(ik->pole, tdn_vec3_scale(line, tdn_vec3_dot(ik->pole, line)));
     float len = tdn_vec3_length(perp);
     if (!(len > 1e-5f * tdn_vec3_length(ik->pole)))
@@ -63,18 +67,16 @@ static float softened(float d, float full, float soften)
 
 /* The half of the angle at the middle joint between bones of lengths l1 and l2 whose ends are
  * d apart (beyond |l1 - l2| .. l1 + l2: the nearest of folded or straight), as its cosine and
- * sine, by the law of cosines in its half-angle form:
- * cos^2(a/2) = (l1 + l2 - d)(l1 + l2 + d) / (4 l1 l2) and sin^2(a/2) = (d - |l1 - l2|)(d + |l1 - l2|)
- * / (4 l1 l2). Unlike acos of the cosine it stays accurate near straight and folded, so an
- * out-of-reach target gives an exactly straight chain. */
+ * sine times a common positive factor (2 sqrt(l1 l2)), by the law of cosines in its half-angle
+ * form: cos^2(a/2) = (l1 + l2 - d)(l1 + l2 + d) / (4 l1 l2) and sin^2(a/2) = (d - |l1 - l2|)
+ * (d + |l1 - l2|) / (4 l1 l2). Unlike acos of the cosine it stays accurate near straight and
+ * folded, so an out-of-reach target gives an exactly straight chain. */
 static void knee_half_angle(float l1, float l2, float d, float *cos_half, float *sin_half)
 {
     float full = l1 + l2, gap = fabsf(l1 - l2);
     float c2 = (full - d) * (full + d), s2 = (d - gap) * (d + gap);
-    float c = sqrtf(c2 > 0.0f ? c2 : 0.0f), s = sqrtf(s2 > 0.0f ? s2 : 0.0f);
-    float r = sqrtf(c * c + s * s); /* 2 sqrt(l1 l2) before clamping: r > 0 for real bones */
-    *cos_half = c / r;
-    *sin_half = s / r;
+    *cos_half = sqrtf(c2 > 0.0f ? c2 : 0.0f);
+    *sin_half = sqrtf(s2 > 0.0f ? s2 : 0.0f);
 }
 
 /* The rotation about unit `axis` that takes `from` to `to` (both perpendicular to it, any
@@ -98,48 +100,45 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
 {
     const float full = l1 + l2;
     const float tiny = 1e-6f * full;
+    const tdn_vec3 e1 = tdn_vec3_sub(b, a), e2 = tdn_vec3_sub(c, b);
     /* Where the end should go: along the line to the target (or, with the target on the upper
      * joint, where the chain points now). */
-    tdn_vec3 to_target = tdn_vec3_sub(ik->target, a), to_end = tdn_vec3_sub(c, a);
+    tdn_vec3 to_target = tdn_vec3_sub(ik->target, a);
     float d = tdn_vec3_length(to_target);
-    tdn_vec3 dir = d > tiny                          ? tdn_vec3_scale(to_target, 1.0f / d)
-                   : tdn_vec3_length(to_end) > tiny ? tdn_vec3_normalize(to_end)
-                   : l1 > tiny                      ? tdn_vec3_normalize(tdn_vec3_sub(b, a))
-                                                    : tdn_vec3_normalize(tdn_vec3_sub(c, b));
+    tdn_vec3 dir = d > tiny ? tdn_vec3_scale(to_target, 1.0f / d) : tdn_vec3_sub(c, a);
+    if (!(d > tiny))
+        dir = tdn_vec3_length(dir) > tiny ? tdn_vec3_normalize(dir) : tdn_vec3_normalize(l1 > tiny ? e1 : e2);
 
-    /* 1. hinge the middle joint (only two real bones have an angle to set): by the half angle
-     * it has now less the half angle it needs, |u - v| / 2 and |u + v| / 2 of the unit bones
-     * being the sine and cosine of the half angle between them */
+    /* 1. hinge the middle joint (only two real bones have an angle to set) by the half angle
+     * it has now less the half angle it needs. With u, v the unit bones from the middle joint,
+     * |u + v| / 2 and |u - v| / 2 are the cosine and sine of the half angle between them:
+     * here |l1 e2 - l2 e1| and |l2 e1 + l1 e2|, both scaled by 2 l1 l2. */
     *hinge = tdn_quat_identity();
     tdn_vec3 axis = tdn_vec3_make(0, 0, 0);
     int has_axis = l1 > tiny && l2 > tiny;
     if (has_axis) {
-        tdn_vec3 u = tdn_vec3_scale(tdn_vec3_sub(a, b), 1.0f / l1), v = tdn_vec3_scale(tdn_vec3_sub(c, b), 1.0f / l2);
-        tdn_vec3 normal = tdn_vec3_cross(v, u);
-        float sin_part = tdn_vec3_length(normal);
-        if (sin_part > 1e-4f) {
-            axis = tdn_vec3_scale(normal, 1.0f / sin_part);
+        tdn_vec3 normal = tdn_vec3_cross(e1, e2);
+        float normal_length = tdn_vec3_length(normal);
+        if (normal_length > 1e-4f * l1 * l2) {
+            axis = tdn_vec3_scale(normal, 1.0f / normal_length);
         } else {
             /* straight or folded: no plane yet; bend the way the hint wants, or any way */
-            tdn_vec3 line = tdn_vec3_scale(u, -1.0f);
+            tdn_vec3 line = tdn_vec3_scale(e1, 1.0f / l1);
             if (!hinted_axis(ik, a, line, full, &axis))
                 axis = any_perpendicular(line);
         }
-        float cos_now = 0.5f * tdn_vec3_length(tdn_vec3_add(u, v)), sin_now = 0.5f * tdn_vec3_length(tdn_vec3_sub(u, v));
+        float cos_now = tdn_vec3_length(tdn_vec3_sub(tdn_vec3_scale(e2, l1), tdn_vec3_scale(e1, l2)));
+        float sin_now = tdn_vec3_length(tdn_vec3_add(tdn_vec3_scale(e1, l2), tdn_vec3_scale(e2, l1)));
         float cos_wanted, sin_wanted;
         knee_half_angle(l1, l2, softened(d, full, tdn__clamp01(ik->soften)), &cos_wanted, &sin_wanted);
         float cos_turn = cos_now * cos_wanted + sin_now * sin_wanted;
         float sin_turn = sin_now * cos_wanted - cos_now * sin_wanted;
         *hinge = tdn_quat_normalize(tdn_quat_make(axis.x * sin_turn, axis.y * sin_turn, axis.z * sin_turn, cos_turn));
     }
-    tdn_vec3 end_bent = tdn_vec3_add(b, tdn_quat_rotate(*hinge, tdn_vec3_sub(c, b)));
 
     /* 2. swing the upper joint to point the chain at the target */
-    *swing = tdn_quat_identity();
-    tdn_vec3 to_bent = tdn_vec3_sub(end_bent, a);
-    float bent_len = tdn_vec3_length(to_bent);
-    if (bent_len > tiny)
-        *swing = tdn_quat_from_to(tdn_vec3_scale(to_bent, 1.0f / bent_len), dir);
+    const tdn_vec3 to_bent = tdn_vec3_add(e1, tdn_quat_rotate(*hinge, e2));
+    *swing = tdn_vec3_dot(to_bent, to_bent) > tiny * tiny ? tdn__ik_swing(to_bent, dir) : tdn_quat_identity();
 
     /* 3. turn about the line to the target until the hinge axis is where the hint wants it */
     tdn_vec3 wanted;
@@ -147,21 +146,14 @@ static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_v
         *swing = tdn_quat_mul(turn_about(dir, tdn_quat_rotate(*swing, axis), wanted), *swing);
 }
 
-/* Turns joint j's local rotation by the model-space rotation `delta` (scaled by weight),
- * expressed in the frame of its parent's model matrix. Only the rotation rows are touched. */
-static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat delta, float weight)
+/* Turns joint j's local rotation by the model-space rotation `delta`, expressed in the frame
+ * of its parent's model matrix. Only the rotation rows are touched. */
+static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat delta)
 {
     tdn_vec3 v = tdn__model_into_frame(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
-    tdn_quat local = tdn_quat_make(v.x, v.y, v.z, delta.w);
-    if (weight < 1.0f)
-        local = tdn_quat_slerp(tdn_quat_identity(), local, weight);
-    float *x = tdn_pose_row(pose, TDN_RX) + j, *y = tdn_pose_row(pose, TDN_RY) + j;
-    float *z = tdn_pose_row(pose, TDN_RZ) + j, *w = tdn_pose_row(pose, TDN_RW) + j;
-    tdn_quat r = tdn_quat_normalize(tdn_quat_mul(local, tdn_quat_make(*x, *y, *z, *w)));
-    *x = r.x;
-    *y = r.y;
-    *z = r.z;
-    *w = r.w;
+    tdn_quat r = tdn_quat_mul(tdn_quat_make(v.x, v.y, v.z, delta.w), tdn__pose_rotation(pose, j));
+    float s = tdn__ik_scaled_rsqrt(1.0f, tdn_quat_dot(r, r));
+    tdn__pose_set_rotation(pose, j, tdn_quat_make(r.x * s, r.y * s, r.z * s, r.w * s));
 }
 
 tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose, tdn_mat4 *model,
@@ -184,11 +176,15 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
     if (weight > 0.0f && full > 0.0f) {
         tdn_quat hinge, swing;
         solve_chain(ik, a, b, c, l1, l2, &hinge, &swing);
+        if (weight < 1.0f) { /* conj(P) Q P commutes with slerping Q from the identity */
+            hinge = tdn_quat_slerp(tdn_quat_identity(), hinge, weight);
+            swing = tdn_quat_slerp(tdn_quat_identity(), swing, weight);
+        }
         /* Model-space rotations to local ones, through the parents' model rotations as they
          * were. A root upper joint's parent is the root matrix model space was computed with,
          * recovered as model[upper] * local(upper)^-1. */
         const int16_t *parents = tdn_skeleton_parents(skeleton);
-        int upper_parent = parents[ik->upper];
+        const int upper_parent = parents[ik->upper];
         tdn_mat4 root;
         if (upper_parent < 0) {
             tdn_transform upper_local = tdn_pose_get(pose, ik->upper);
@@ -196,8 +192,8 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
             tdn_mat4_invert(&local, &inverse);
             root = tdn_mat4_mul(&model[ik->upper], &inverse);
         }
-        turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing, weight);
-        turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge, weight);
+        turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing);
+        turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge);
         tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
                               tdn_skeleton_subtree_end(skeleton, ik->upper), model);
     }
