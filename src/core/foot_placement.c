@@ -19,13 +19,11 @@
 #include "internal.h"
 #include "model_frame.h"
 #include "pose_rotation.h"
+#include "spring.h"
 #include "tendon/foot_placement.h"
 #include "tendon/ik.h"
 #include "tendon/model_space.h"
 
-/* The root of e^-u (1 + u) = 1/2: a critically damped spring with rate y = HALF_LIFE_U /
- * half_life covers half a step in exactly half_life (graph_params.c). */
-#define HALF_LIFE_U 1.67834699f
 
 typedef struct leg_state {
     float ground, ground_v;      /* smoothed ground height along up, and its rate */
@@ -234,8 +232,8 @@ tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_
     tdn_foot_placement *fp = memory;
     fp->skeleton = skeleton;
     fp->desc = d;
-    fp->rate = HALF_LIFE_U / d.half_life;
-    fp->pelvis_rate = HALF_LIFE_U / d.pelvis_half_life;
+    fp->rate = TDN__HALF_LIFE_U / d.half_life;
+    fp->pelvis_rate = TDN__HALF_LIFE_U / d.pelvis_half_life;
     *out = fp;
     return TDN_OK;
 }

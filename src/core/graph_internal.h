@@ -286,13 +286,6 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
                                    int *condition_at, tdn_error *err);
 tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
 
-/* The spring x'' = -2y x' - y^2 (x - target) left at rest after a step covers a fraction
- * 1 - e^(-y t)(1 + y t) of it by time t; that fraction is one half at y t = TDN__HALF_LIFE_U
- * (the root of e^-u (1 + u) = 1/2), so y = TDN__HALF_LIFE_U / half_life makes a half-life
- * exact. tdn__spring_step is one exact step of it towards `target` (no drift at any dt). */
-#define TDN__HALF_LIFE_U 1.67834699f
-void tdn__spring_step(float *x, float *v, float target, float y, float dt);
-
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);
 

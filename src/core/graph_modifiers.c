@@ -4,6 +4,7 @@
 #include "graph_internal.h"
 #include "internal.h"
 #include "pose_rotation.h"
+#include "spring.h"
 
 /* The rotation vector (axis * angle, angle in [0, pi]) of a unit quaternion, the short way. */
 static tdn_vec3 rotation_log(tdn_quat q)

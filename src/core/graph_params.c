@@ -1,15 +1,7 @@
 /* tendon core: smoothing parameters with a critically damped spring; parameter type names. */
 #include "graph_internal.h"
 #include "internal.h"
-
-void tdn__spring_step(float *x, float *v, float target, float y, float dt)
-{
-    float j0 = *x - target;
-    float j1 = *v + j0 * y;
-    float decay = expf(-y * dt);
-    *x = decay * (j0 + j1 * dt) + target;
-    *v = decay * (*v - j1 * y * dt);
-}
+#include "spring.h"
 
 void tdn__graph_params_advance(tdn_graph_instance *instance, float dt)
 {
