@@ -27,5 +27,7 @@
 #include "graph.h"
 #include "inertialize.h"
 #include "root_motion.h"
+#include "motion_match.h"
+#include "mm_controller.h"
 
 #endif

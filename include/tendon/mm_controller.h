@@ -1,0 +1,103 @@
+/* tendon: a motion-matching character controller.
+ *
+ * Each update:
+ *   1. the simulated character moves: its ground velocity follows the desired velocity and
+ *      its facing the desired facing, each through a critically damped spring with a
+ *      half-life (the spring covers half of a step change in exactly that time);
+ *   2. playback advances through the database's current clip, and the character (its root on
+ *      the ground and its facing) moves by the clip's own root motion, then is pulled towards
+ *      the simulated character with a half-life so the two never drift apart;
+ *   3. every `search_interval` seconds, at once when the desired velocity or facing jumps, and
+ *      when the clip runs out of searchable frames, the database is searched with the query:
+ *      the springs' predicted trajectory at the database's offsets (relative to the simulated
+ *      character now) and the pose features of the frame playing now. When another frame wins
+ *      (by more than `bias`), playback jumps there and an inertializer hides the switch;
+ *   4. the pose is the clip's pose at the playback time with the root joint placed in the
+ *      world: its offset from the clip's simulation root turned to the character's facing.
+ * The world is y-up, positions in the clips' units (metres with a BVH import scale of 0.01).
+ *
+ * Memory: everything is allocated at creation; updates never allocate. A controller is one
+ * character's state, used by one thread at a time; the database and clips are shared. */
+#ifndef TENDON_MM_CONTROLLER_H
+#define TENDON_MM_CONTROLLER_H
+
+#include "base.h"
+#include "inertialize.h"
+#include "keyed_clip.h"
+#include "motion_match.h"
+#include "pose.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct tdn_mm_controller_desc {
+    const tdn_mm_database *database;     /* built from clips (it knows the root and feet) */
+    const tdn_skeleton *skeleton;        /* the clips' skeleton */
+    const tdn_keyed_clip *const *clips;  /* the database's clips, in the same order */
+    int clip_count;
+    const int *mirror_table;             /* the table the database was built with; needed when it
+                                          * has mirrored frames */
+    float search_interval;               /* seconds between searches (0: 0.1) */
+    float bias;                          /* cost another frame must beat continuing by (>= 0) */
+    float inertialize_time;              /* seconds a switch is hidden over (0: 0.2) */
+    tdn_inertia_curve curve;
+    float velocity_half_life;            /* of the simulated character's velocity (0: 0.2) */
+    float facing_half_life;              /* of its facing (0: 0.2) */
+    float adjust_half_life;              /* the character pulled towards the simulation (0: 0.15;
+                                          * negative: never) */
+    float sharp_velocity;                /* a desired-velocity change (m/s) searching at once (0: 1) */
+    float sharp_facing;                  /* a desired-facing change (radians) searching at once (0: 0.5) */
+    tdn_allocator allocator;
+} tdn_mm_controller_desc;
+
+/* What the character is asked to do this frame: a ground velocity (world, y ignored, units per
+ * second) and a facing (yaw, radians: forward is (sin facing, 0, cos facing)). */
+typedef struct tdn_mm_input {
+    tdn_vec3 velocity;
+    float facing;
+} tdn_mm_input;
+
+typedef struct tdn_mm_status {
+    int frame;                /* the database frame playing */
+    int searched, switched;   /* this update searched; it jumped to another frame */
+    float cost;               /* the last search's best cost */
+    tdn_vec3 position;        /* the character: its root on the ground (y = 0) */
+    float facing;
+    tdn_vec3 simulated;       /* the simulated character */
+    float simulated_facing;
+} tdn_mm_status;
+
+typedef struct tdn_mm_controller tdn_mm_controller;
+
+/* TDN_ERR_ARGUMENT (naming the field) for NULL, a database made from features, clips that do
+ * not match the database (count, or a skeleton with another joint count), a missing mirror
+ * table for a database with mirrored frames, negative or NaN settings. */
+TDN_API tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err);
+TDN_API void tdn_mm_controller_destroy(tdn_mm_controller *c);
+
+/* Starts over at database frame `frame`, the character and the simulation standing at
+ * `position` (y ignored) facing `facing`, at rest. TDN_ERR_ARGUMENT for a bad frame or
+ * non-finite numbers. */
+TDN_API tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing);
+
+/* One frame of dt seconds (>= 0): see the top of this file. Writes the pose (joint count of
+ * the skeleton) and, when status is not NULL, what happened. TDN_ERR_ARGUMENT for NULL, a
+ * pose of another joint count, non-finite input or dt. Never allocates. */
+TDN_API tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *input, float dt, tdn_pose *pose,
+                                            tdn_mm_status *status);
+
+/* The simulated character's predicted future at the database's trajectory offsets (world
+ * positions on the ground and facings), as the last update's query used them; count entries
+ * at most (the database's offset count). Returns how many were written. */
+TDN_API int tdn_mm_controller_trajectory(const tdn_mm_controller *c, tdn_vec3 *positions, float *facings, int count);
+
+/* The normalized query of the last search (tdn_mm_database_dims floats), or NULL before the
+ * first search. */
+TDN_API const float *tdn_mm_controller_query(const tdn_mm_controller *c);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

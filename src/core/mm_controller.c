@@ -1,0 +1,347 @@
+/* tendon core: the motion-matching character controller (see mm_controller.h).
+ *
+ * The simulated character's ground velocity is a critically damped spring towards the desired
+ * velocity: with e = v - v_desired, e(t) = (j0 + j1 t) e^(-y t), j0 = e(0), j1 = a(0) + y j0,
+ * so its position has the closed form x(t) = x0 + v_desired t + j0 / y + j1 / y^2
+ * - e^(-y t) ((j0 + j1 t) / y + j1 / y^2), used both to step it and to predict the trajectory
+ * at any offset without stepping. The facing is the same spring on the angle (tdn__spring_step
+ * with the target taken the short way round). */
+#include "mm_internal.h"
+#include "spring.h"
+#include "tendon/mirror.h"
+#include "tendon/mm_controller.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DEFAULT_INTERVAL 0.1f
+#define DEFAULT_INERTIALIZE 0.2f
+#define DEFAULT_HALF_LIFE 0.2f
+#define DEFAULT_ADJUST 0.15f
+#define DEFAULT_SHARP_VELOCITY 1.0f
+#define DEFAULT_SHARP_FACING 0.5f
+
+/* The simulated character: ground position, velocity and acceleration (y unused), facing and
+ * its rate. */
+typedef struct simulation {
+    tdn_vec3 position, velocity, acceleration;
+    float facing, turn_rate;
+} simulation;
+
+struct tdn_mm_controller {
+    tdn_mm_controller_desc desc;  /* with defaults applied */
+    const tdn_mm_database *db;
+    float velocity_y, facing_y;   /* spring rates */
+    int joint_count, root;
+    /* playback */
+    int run_first, run_frames, clip, mirrored;
+    float time;
+    int *hints;                   /* for the playing clip's sampling */
+    int hint_count;
+    /* the character and the simulation */
+    tdn_vec3 position;
+    float facing;
+    simulation sim;
+    tdn_mm_input last_search_input;
+    float since_search, last_cost, previous_dt;
+    int searched_once, shown_frames;
+    tdn_inertializer *inertializer;
+    tdn_pose shown[2];            /* the last two poses shown: [0] the last */
+    float *query, *raw;           /* dims floats each */
+    tdn_vec3 ahead[TDN_MM_MAX_OFFSETS];
+    float ahead_facing[TDN_MM_MAX_OFFSETS];
+};
+
+static float or_default(float v, float fallback) { return v > 0.0f ? v : fallback; }
+
+static int bad_setting(float v) { return !(v >= 0.0f) || !tdn__finite(v); }
+
+void tdn_mm_controller_destroy(tdn_mm_controller *c)
+{
+    if (!c)
+        return;
+    tdn_allocator allocator = c->desc.allocator;
+    const int dims = c->db ? tdn_mm_database_dims(c->db) : 0;
+    tdn_inertializer_destroy(c->inertializer);
+    tdn_pose_destroy(&c->shown[0]);
+    tdn_pose_destroy(&c->shown[1]);
+    tdn__free(&allocator, c->hints, sizeof(int) * (size_t)(c->hint_count + 1));
+    tdn__free(&allocator, c->query, sizeof(float) * 2 * (size_t)dims);
+    tdn__free(&allocator, c, sizeof *c);
+}
+
+tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!desc || !out || !desc->database || !desc->skeleton || !desc->clips)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
+    const tdn_mm_database *db = desc->database;
+    if (db->root < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.database", "a database made from features has no clips to play");
+    const int n = tdn_skeleton_joint_count(desc->skeleton);
+    if (desc->clip_count != db->clip_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.clip_count", "%d clips for a database of %d", desc->clip_count,
+                         db->clip_count);
+    if (db->root >= n || db->left_foot >= n || db->right_foot >= n)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.skeleton", "the database's joints are not in this skeleton");
+    int hint_count = 0;
+    for (int i = 0; i < desc->clip_count; i++) {
+        char where[32];
+        snprintf(where, sizeof where, "desc.clips[%d]", i);
+        if (!desc->clips[i] || tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(desc->clips[i])) != n)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "a missing clip or one of another skeleton");
+        int tracks = tdn_keyed_clip_track_count(desc->clips[i]);
+        hint_count = tracks > hint_count ? tracks : hint_count;
+        if (db->clip_frames[2 * i + 1] > 0 && !desc->mirror_table)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.mirror_table", "the database has mirrored frames of clip %d", i);
+    }
+    if (desc->mirror_table && tdn_mirror_table_check(desc->mirror_table, n, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    if (bad_setting(desc->search_interval) || bad_setting(desc->bias) || bad_setting(desc->inertialize_time) ||
+        bad_setting(desc->velocity_half_life) || bad_setting(desc->facing_half_life) || !tdn__finite(desc->adjust_half_life) ||
+        bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) ||
+        (desc->curve != TDN_INERTIA_QUINTIC && desc->curve != TDN_INERTIA_SPRING))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "times, bias and thresholds must be finite and >= 0, the curve known");
+
+    tdn_mm_controller *c = tdn__alloc(&desc->allocator, sizeof *c, 64);
+    if (!c)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory");
+    memset(c, 0, sizeof *c);
+    c->desc = *desc;
+    c->db = db;
+    c->desc.search_interval = or_default(desc->search_interval, DEFAULT_INTERVAL);
+    c->desc.inertialize_time = or_default(desc->inertialize_time, DEFAULT_INERTIALIZE);
+    c->desc.velocity_half_life = or_default(desc->velocity_half_life, DEFAULT_HALF_LIFE);
+    c->desc.facing_half_life = or_default(desc->facing_half_life, DEFAULT_HALF_LIFE);
+    c->desc.adjust_half_life = desc->adjust_half_life == 0.0f ? DEFAULT_ADJUST : desc->adjust_half_life;
+    c->desc.sharp_velocity = or_default(desc->sharp_velocity, DEFAULT_SHARP_VELOCITY);
+    c->desc.sharp_facing = or_default(desc->sharp_facing, DEFAULT_SHARP_FACING);
+    c->velocity_y = TDN__HALF_LIFE_U / c->desc.velocity_half_life;
+    c->facing_y = TDN__HALF_LIFE_U / c->desc.facing_half_life;
+    c->joint_count = n;
+    c->root = db->root;
+    c->hint_count = hint_count;
+    const int dims = db->dims;
+    c->hints = tdn__alloc(&desc->allocator, sizeof(int) * (size_t)(hint_count + 1), 64);
+    c->query = tdn__alloc(&desc->allocator, sizeof(float) * 2 * (size_t)dims, 64);
+    if (!c->hints || !c->query || tdn_pose_create(&c->shown[0], n, &desc->allocator) != TDN_OK ||
+        tdn_pose_create(&c->shown[1], n, &desc->allocator) != TDN_OK ||
+        tdn_inertializer_create(n, &desc->allocator, &c->inertializer) != TDN_OK) {
+        tdn_mm_controller_destroy(c);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory for its poses");
+    }
+    c->raw = c->query + dims;
+    int start = 0;
+    while (start < db->frame_count && !db->frames[start].searchable)
+        start++;
+    tdn_mm_controller_reset(c, start < db->frame_count ? start : 0, tdn_vec3_make(0, 0, 0), 0.0f);
+    *out = c;
+    return TDN_OK;
+}
+
+static void play_frame(tdn_mm_controller *c, int frame)
+{
+    const tdn_mm_frame *f = &c->db->frames[frame];
+    c->clip = f->clip;
+    c->mirrored = f->mirrored;
+    c->run_first = c->db->clip_first[2 * f->clip + f->mirrored];
+    c->run_frames = c->db->clip_frames[2 * f->clip + f->mirrored];
+    c->time = f->time;
+    memset(c->hints, 0, sizeof(int) * (size_t)c->hint_count);
+}
+
+tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing)
+{
+    if (!c || frame < 0 || frame >= c->db->frame_count || !tdn__finite(position.x) || !tdn__finite(position.z) ||
+        !tdn__finite(facing))
+        return TDN_ERR_ARGUMENT;
+    play_frame(c, frame);
+    c->position = tdn_vec3_make(position.x, 0.0f, position.z);
+    c->facing = facing;
+    c->sim = (simulation){ .position = c->position, .facing = facing };
+    c->since_search = c->desc.search_interval; /* search on the first update */
+    c->searched_once = 0;
+    c->shown_frames = 0;
+    c->last_cost = 0.0f;
+    c->previous_dt = 0.0f;
+    tdn_inertializer_start(c->inertializer, &c->shown[0], NULL, 0.0f, &c->shown[0], 0.0f, c->desc.curve);
+    return TDN_OK;
+}
+
+/* The playing frame (nearest the playback time) as a database index. */
+static int playing_frame(const tdn_mm_controller *c)
+{
+    int f = (int)floorf(c->time * c->db->rate + 0.5f);
+    f = f < 0 ? 0 : f >= c->run_frames ? c->run_frames - 1 : f;
+    return c->run_first + f;
+}
+
+/* The run's simulation root at time t (interpolated between its frames). */
+static void root_at(const tdn_mm_controller *c, float t, tdn_vec3 *position, float *facing)
+{
+    float x = t * c->db->rate;
+    int i = (int)floorf(x);
+    i = i < 0 ? 0 : i > c->run_frames - 2 ? (c->run_frames > 1 ? c->run_frames - 2 : 0) : i;
+    const tdn_mm_frame *a = &c->db->frames[c->run_first + i];
+    const tdn_mm_frame *b = &c->db->frames[c->run_first + (c->run_frames > 1 ? i + 1 : i)];
+    float u = x - (float)i;
+    u = u < 0.0f ? 0.0f : u > 1.0f ? 1.0f : u;
+    *position = tdn_vec3_lerp(a->root, b->root, u);
+    *facing = a->facing + u * tdn__mm_wrap(b->facing - a->facing);
+}
+
+/* Position of the velocity spring's character after t seconds from `s` (see the top). */
+static tdn_vec3 predicted_position(const simulation *s, tdn_vec3 goal, float y, float t)
+{
+    const float decay = expf(-y * t);
+    tdn_vec3 out;
+    const float *x0 = &s->position.x, *v0 = &s->velocity.x, *a0 = &s->acceleration.x, *g = &goal.x;
+    float *o = &out.x;
+    for (int k = 0; k < 3; k++) {
+        const float j0 = v0[k] - g[k], j1 = a0[k] + j0 * y;
+        o[k] = x0[k] + g[k] * t + j0 / y + j1 / (y * y) - decay * ((j0 + j1 * t) / y + j1 / (y * y));
+    }
+    out.y = 0.0f;
+    return out;
+}
+
+static float predicted_facing(const simulation *s, float goal, float y, float t)
+{
+    float facing = s->facing, rate = s->turn_rate;
+    tdn__spring_step(&facing, &rate, s->facing + tdn__mm_wrap(goal - s->facing), y, t);
+    return facing;
+}
+
+static void simulate(tdn_mm_controller *c, const tdn_mm_input *in, float dt)
+{
+    simulation *s = &c->sim;
+    const tdn_vec3 goal = tdn_vec3_make(in->velocity.x, 0.0f, in->velocity.z);
+    s->position = predicted_position(s, goal, c->velocity_y, dt);
+    float *v = &s->velocity.x, *a = &s->acceleration.x;
+    for (int k = 0; k < 3; k += 2)
+        tdn__spring_step(&v[k], &a[k], (&goal.x)[k], c->velocity_y, dt);
+    tdn__spring_step(&s->facing, &s->turn_rate, s->facing + tdn__mm_wrap(in->facing - s->facing), c->facing_y, dt);
+}
+
+/* The query: the predicted trajectory (normalized) and the playing frame's pose features. */
+static void make_query(tdn_mm_controller *c, const tdn_mm_input *in, int frame)
+{
+    const tdn_mm_database *db = c->db;
+    const tdn_vec3 goal = tdn_vec3_make(in->velocity.x, 0.0f, in->velocity.z);
+    for (int k = 0; k < db->offset_count; k++) {
+        const float t = (float)db->offsets[k] / db->rate;
+        c->ahead[k] = predicted_position(&c->sim, goal, c->velocity_y, t);
+        c->ahead_facing[k] = predicted_facing(&c->sim, in->facing, c->facing_y, t);
+    }
+    tdn__mm_trajectory_features(db, c->sim.position, c->sim.facing, c->ahead, c->ahead_facing, c->raw);
+    tdn_mm_database_normalize(db, c->raw, c->query);
+    const float *playing = tdn__mm_row(db, frame);
+    for (int g = TDN_MM_FOOT_POSITION; g < TDN_MM_GROUP_COUNT; g++)
+        memcpy(c->query + db->group_start[g], playing + db->group_start[g], sizeof(float) * (size_t)db->group_size[g]);
+}
+
+static int wants_search(const tdn_mm_controller *c, const tdn_mm_input *in, int frame)
+{
+    if (!c->searched_once || c->since_search >= c->desc.search_interval || !c->db->frames[frame].searchable)
+        return 1;
+    const tdn_vec3 dv = tdn_vec3_sub(in->velocity, c->last_search_input.velocity);
+    return sqrtf(dv.x * dv.x + dv.z * dv.z) > c->desc.sharp_velocity ||
+           fabsf(tdn__mm_wrap(in->facing - c->last_search_input.facing)) > c->desc.sharp_facing;
+}
+
+/* The clip's pose at the playback time, the root joint placed on the character. */
+static void sample_placed(tdn_mm_controller *c, tdn_pose *pose)
+{
+    const tdn_keyed_clip *clip = c->desc.clips[c->clip];
+    const float duration = tdn_keyed_clip_duration(clip);
+    tdn_keyed_clip_sample(clip, c->time < duration ? c->time : duration, pose, c->hints);
+    if (c->mirrored)
+        tdn_pose_mirror(pose, c->desc.mirror_table, pose);
+    tdn_vec3 root;
+    float root_facing;
+    root_at(c, c->time, &root, &root_facing);
+    tdn_transform x = tdn_pose_get(pose, c->root);
+    const tdn_vec3 offset = tdn__mm_into_root(tdn_vec3_sub(x.t, root), root_facing);
+    x.t = tdn_vec3_add(c->position, tdn__mm_from_root(offset, c->facing));
+    x.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), c->facing - root_facing), x.r));
+    tdn_pose_set(pose, c->root, &x);
+}
+
+tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in, float dt, tdn_pose *pose,
+                                    tdn_mm_status *status)
+{
+    if (!c || !in || !pose || pose->joint_count != c->joint_count || !(dt >= 0.0f) || !tdn__finite(dt) ||
+        !tdn__finite(in->velocity.x) || !tdn__finite(in->velocity.z) || !tdn__finite(in->facing))
+        return TDN_ERR_ARGUMENT;
+    const tdn_mm_database *db = c->db;
+    simulate(c, in, dt);
+
+    /* playback and the clip's root motion, turned from the clip's root frame to the character's */
+    tdn_vec3 before, after;
+    float facing_before, facing_after;
+    root_at(c, c->time, &before, &facing_before);
+    const float last_time = (float)(c->run_frames - 1) / db->rate;
+    c->time = c->time + dt < last_time ? c->time + dt : last_time;
+    root_at(c, c->time, &after, &facing_after);
+    c->position = tdn_vec3_add(c->position, tdn__mm_from_root(tdn__mm_into_root(tdn_vec3_sub(after, before), facing_before), c->facing));
+    c->facing += tdn__mm_wrap(facing_after - facing_before);
+    if (c->desc.adjust_half_life > 0.0f) {
+        const float keep = exp2f(-dt / c->desc.adjust_half_life);
+        c->position = tdn_vec3_add(c->sim.position, tdn_vec3_scale(tdn_vec3_sub(c->position, c->sim.position), keep));
+        c->facing = c->sim.facing + keep * tdn__mm_wrap(c->facing - c->sim.facing);
+    }
+    c->facing = tdn__mm_wrap(c->facing);
+    c->sim.facing = tdn__mm_wrap(c->sim.facing);
+
+    /* search */
+    int frame = playing_frame(c), searched = 0, switched = 0;
+    c->since_search += dt;
+    if (wants_search(c, in, frame)) {
+        make_query(c, in, frame);
+        tdn_mm_match m;
+        tdn_mm_search(db, c->query, frame, c->desc.bias, TDN_MM_SEARCH_ACCELERATED, &m);
+        searched = 1;
+        c->searched_once = 1;
+        c->since_search = 0.0f;
+        c->last_search_input = *in;
+        c->last_cost = m.cost;
+        if (m.frame >= 0 && m.frame != frame) {
+            play_frame(c, m.frame);
+            frame = m.frame;
+            switched = 1;
+        }
+    }
+
+    sample_placed(c, pose);
+    if (switched && c->shown_frames > 0)
+        tdn_inertializer_start(c->inertializer, &c->shown[0], c->shown_frames > 1 ? &c->shown[1] : NULL, c->previous_dt, pose,
+                               c->desc.inertialize_time, c->desc.curve);
+    tdn_inertializer_apply(c->inertializer, dt, pose);
+    tdn_pose_copy(&c->shown[1], &c->shown[0]);
+    tdn_pose_copy(&c->shown[0], pose);
+    c->shown_frames += c->shown_frames < 2;
+    c->previous_dt = dt;
+
+    if (status)
+        *status = (tdn_mm_status){ .frame = frame, .searched = searched, .switched = switched, .cost = c->last_cost,
+                                   .position = c->position, .facing = c->facing, .simulated = c->sim.position,
+                                   .simulated_facing = c->sim.facing };
+    return TDN_OK;
+}
+
+int tdn_mm_controller_trajectory(const tdn_mm_controller *c, tdn_vec3 *positions, float *facings, int count)
+{
+    if (!c || count <= 0)
+        return 0;
+    const int n = count < c->db->offset_count ? count : c->db->offset_count;
+    for (int k = 0; k < n; k++) {
+        if (positions)
+            positions[k] = c->ahead[k];
+        if (facings)
+            facings[k] = c->ahead_facing[k];
+    }
+    return n;
+}
+
+const float *tdn_mm_controller_query(const tdn_mm_controller *c) { return c && c->searched_once ? c->query : NULL; }

@@ -1,0 +1,224 @@
+/* tendon core: the motion-matching database: its memory, accessors, normalization and the
+ * search's bounding boxes. Building from clips is mm_build.c; bytes are mm_file.c. */
+#include "mm_internal.h"
+
+#include <string.h>
+
+static int box_count(int frames, int size) { return (frames + size - 1) / size; }
+
+tdn_mm_database *tdn__mm_database_alloc(const tdn_allocator *allocator, int frame_count, int dims, int clip_count)
+{
+    if (frame_count < 1 || dims < 1 || clip_count < 1 || frame_count > (1 << 26) || dims > TDN_MM_MAX_DIMS || clip_count > (1 << 20))
+        return NULL;
+    const int stride = (dims + 3) & ~3;
+    const int small = box_count(frame_count, TDN__MM_SMALL_BOX), large = box_count(frame_count, TDN__MM_LARGE_BOX);
+    const size_t row = sizeof(float) * (size_t)stride;
+    size_t at = tdn__align_up(sizeof(tdn_mm_database), 64);
+    const size_t mean_at = at;
+    at = tdn__align_up(at + 2 * row, 64);
+    const size_t clips_at = at;
+    at = tdn__align_up(at + sizeof(int) * 4 * (size_t)clip_count, 64);
+    const size_t frames_at = at;
+    at = tdn__align_up(at + sizeof(tdn_mm_frame) * (size_t)frame_count, 64);
+    const size_t features_at = at;
+    at += row * (size_t)frame_count;
+    const size_t boxes_at = at;
+    at += row * 2 * (size_t)(small + large);
+
+    tdn_mm_database *db = tdn__alloc(allocator, at, 64);
+    if (!db)
+        return NULL;
+    memset(db, 0, at);
+    char *base = (char *)db;
+    if (allocator)
+        db->allocator = *allocator;
+    db->bytes = at;
+    db->frame_count = frame_count;
+    db->dims = dims;
+    db->stride = stride;
+    db->clip_count = clip_count;
+    db->rate = 60.0f;
+    db->root = db->left_foot = db->right_foot = -1;
+    db->forward = tdn_vec3_make(0, 0, 1);
+    db->mean = (float *)(base + mean_at);
+    db->scale = db->mean + stride;
+    db->clip_first = (int *)(base + clips_at);
+    db->clip_frames = db->clip_first + 2 * clip_count;
+    for (int i = 0; i < 2 * clip_count; i++)
+        db->clip_first[i] = -1;
+    db->frames = (tdn_mm_frame *)(base + frames_at);
+    db->features = (float *)(base + features_at);
+    db->small_count = small;
+    db->large_count = large;
+    db->small_boxes = (float *)(base + boxes_at);
+    db->large_boxes = db->small_boxes + 2 * (size_t)stride * (size_t)small;
+    for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
+        db->group_start[g] = -1;
+    for (int d = 0; d < dims; d++)
+        db->scale[d] = 1.0f;
+    return db;
+}
+
+/* One level of boxes: for every run of `size` frames the least and greatest of each feature
+ * over its searchable frames (least > greatest when it has none). */
+static void boxes_of(const tdn_mm_database *db, int size, int count, float *boxes)
+{
+    const int stride = db->stride;
+    for (int b = 0; b < count; b++) {
+        float *mn = boxes + 2 * (size_t)b * (size_t)stride, *mx = mn + stride;
+        for (int d = 0; d < stride; d++)
+            mn[d] = INFINITY, mx[d] = -INFINITY;
+        const int end = (b + 1) * size < db->frame_count ? (b + 1) * size : db->frame_count;
+        for (int i = b * size; i < end; i++) {
+            if (!db->frames[i].searchable)
+                continue;
+            const float *f = tdn__mm_row(db, i);
+            for (int d = 0; d < stride; d++) {
+                mn[d] = f[d] < mn[d] ? f[d] : mn[d];
+                mx[d] = f[d] > mx[d] ? f[d] : mx[d];
+            }
+        }
+    }
+}
+
+void tdn__mm_database_boxes(tdn_mm_database *db)
+{
+    boxes_of(db, TDN__MM_SMALL_BOX, db->small_count, db->small_boxes);
+    boxes_of(db, TDN__MM_LARGE_BOX, db->large_count, db->large_boxes);
+}
+
+void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float facing, const tdn_vec3 *ahead,
+                                 const float *ahead_facing, float *raw)
+{
+    float *position = raw + db->group_start[TDN_MM_TRAJECTORY_POSITION], *direction = raw + db->group_start[TDN_MM_TRAJECTORY_FACING];
+    for (int k = 0; k < db->offset_count; k++) {
+        tdn_vec3 p = tdn__mm_into_root(tdn_vec3_sub(ahead[k], here), facing);
+        position[2 * k] = p.x;
+        position[2 * k + 1] = p.z;
+        direction[2 * k] = sinf(ahead_facing[k] - facing);
+        direction[2 * k + 1] = cosf(ahead_facing[k] - facing);
+    }
+}
+
+void tdn_mm_database_destroy(tdn_mm_database *db)
+{
+    if (db) {
+        tdn_allocator allocator = db->allocator;
+        tdn__free(&allocator, db, db->bytes);
+    }
+}
+
+tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!desc || !out || !desc->features)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a NULL description, output or feature array");
+    if (desc->frame_count < 1 || desc->dims < 1 || desc->dims > TDN_MM_MAX_DIMS || !(desc->rate >= 0.0f) || !tdn__finite(desc->rate))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "frame_count %d and dims %d (at most %d) must be positive, rate finite and >= 0",
+                         desc->frame_count, desc->dims, TDN_MM_MAX_DIMS);
+    for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dims; i++)
+        if (!tdn__finite(desc->features[i]))
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu is not finite",
+                             i / (size_t)desc->dims, i % (size_t)desc->dims);
+    tdn_mm_database *db = tdn__mm_database_alloc(&desc->allocator, desc->frame_count, desc->dims, 1);
+    if (!db)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features",
+                         desc->frame_count, desc->dims);
+    db->rate = desc->rate > 0.0f ? desc->rate : 60.0f;
+    db->clip_first[0] = 0;
+    db->clip_frames[0] = desc->frame_count;
+    for (int i = 0; i < desc->frame_count; i++) {
+        db->frames[i] = (tdn_mm_frame){ .clip = 0, .time = (float)i / db->rate,
+                                        .searchable = desc->searchable ? desc->searchable[i] != 0 : 1 };
+        memcpy(tdn__mm_row(db, i), desc->features + (size_t)i * (size_t)desc->dims,
+               sizeof(float) * (size_t)desc->dims);
+    }
+    tdn__mm_database_boxes(db);
+    *out = db;
+    return TDN_OK;
+}
+
+int tdn_mm_database_frame_count(const tdn_mm_database *db) { return db ? db->frame_count : 0; }
+int tdn_mm_database_dims(const tdn_mm_database *db) { return db ? db->dims : 0; }
+int tdn_mm_database_clip_count(const tdn_mm_database *db) { return db ? db->clip_count : 0; }
+float tdn_mm_database_rate(const tdn_mm_database *db) { return db ? db->rate : 0.0f; }
+int tdn_mm_database_offset_count(const tdn_mm_database *db) { return db ? db->offset_count : 0; }
+
+int tdn_mm_database_offset(const tdn_mm_database *db, int k)
+{
+    return db && k >= 0 && k < db->offset_count ? db->offsets[k] : 0;
+}
+
+tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot, tdn_vec3 *forward)
+{
+    if (!db)
+        return TDN_ERR_ARGUMENT;
+    if (root)
+        *root = db->root;
+    if (left_foot)
+        *left_foot = db->left_foot;
+    if (right_foot)
+        *right_foot = db->right_foot;
+    if (forward)
+        *forward = db->forward;
+    return TDN_OK;
+}
+
+int tdn_mm_database_group_start(const tdn_mm_database *db, tdn_mm_group g)
+{
+    return db && (int)g >= 0 && g < TDN_MM_GROUP_COUNT ? db->group_start[g] : -1;
+}
+
+int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g)
+{
+    return db && (int)g >= 0 && g < TDN_MM_GROUP_COUNT ? db->group_size[g] : 0;
+}
+
+tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out)
+{
+    if (!db || !out || i < 0 || i >= db->frame_count)
+        return TDN_ERR_ARGUMENT;
+    *out = db->frames[i];
+    return TDN_OK;
+}
+
+static int run_index(const tdn_mm_database *db, int clip, int mirrored)
+{
+    return db && clip >= 0 && clip < db->clip_count && (mirrored == 0 || mirrored == 1) ? clip * 2 + mirrored : -1;
+}
+
+int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored)
+{
+    int r = run_index(db, clip, mirrored);
+    return r < 0 ? -1 : db->clip_first[r];
+}
+
+int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int mirrored)
+{
+    int r = run_index(db, clip, mirrored);
+    return r < 0 ? 0 : db->clip_frames[r];
+}
+
+const float *tdn_mm_database_features(const tdn_mm_database *db, int i)
+{
+    return db && i >= 0 && i < db->frame_count ? tdn__mm_row(db, i) : NULL;
+}
+
+tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out)
+{
+    if (!db || !raw || !out)
+        return TDN_ERR_ARGUMENT;
+    for (int d = 0; d < db->dims; d++)
+        out[d] = (raw[d] - db->mean[d]) * db->scale[d];
+    return TDN_OK;
+}
+
+tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const float *normalized, float *out)
+{
+    if (!db || !normalized || !out)
+        return TDN_ERR_ARGUMENT;
+    for (int d = 0; d < db->dims; d++)
+        out[d] = db->scale[d] != 0.0f ? normalized[d] / db->scale[d] + db->mean[d] : db->mean[d];
+    return TDN_OK;
+}

@@ -1,0 +1,73 @@
+/* tendon core: the motion-matching database's layout (not installed).
+ *
+ * One allocation holds the struct and its arrays. Features are rows of `stride` floats (dims
+ * rounded up to 4, the padding 0), 16-byte aligned, in frame order, so a cost is whole
+ * 4-float groups. The search's bounding boxes (Holden's, from his motion-matching demo) cover
+ * runs of consecutive frames, which move smoothly, so a box is tight in every feature at
+ * once: small boxes of TDN__MM_SMALL_BOX frames inside large ones of TDN__MM_LARGE_BOX. A box
+ * holds its searchable frames only (one with none has least > greatest and is never entered).
+ * Boxes are derived data, rebuilt on load rather than stored. */
+#ifndef TENDON_MM_INTERNAL_H
+#define TENDON_MM_INTERNAL_H
+
+#include "internal.h"
+#include "tendon/motion_match.h"
+
+#define TDN__MM_SMALL_BOX 16
+#define TDN__MM_LARGE_BOX 64
+
+struct tdn_mm_database {
+    tdn_allocator allocator;
+    size_t bytes;                    /* of the allocation */
+    int frame_count, dims, stride, clip_count;
+    float rate;
+    int root, left_foot, right_foot; /* joints (-1: made from features) */
+    tdn_vec3 forward;
+    int offset_count;
+    int offsets[TDN_MM_MAX_OFFSETS];
+    int group_start[TDN_MM_GROUP_COUNT], group_size[TDN_MM_GROUP_COUNT];
+    float weights[TDN_MM_GROUP_COUNT];
+    float *mean, *scale;             /* dims each: normalized = (raw - mean) * scale */
+    int *clip_first, *clip_frames;   /* [clip * 2 + mirrored]; -1 / 0 when absent */
+    tdn_mm_frame *frames;
+    float *features;                 /* frame_count rows of stride floats */
+    int small_count, large_count;
+    float *small_boxes, *large_boxes; /* per box two rows of stride floats: least, greatest */
+};
+
+/* Frame i's row of features. */
+static inline float *tdn__mm_row(const tdn_mm_database *db, int frame)
+{
+    return db->features + (size_t)frame * (size_t)db->stride;
+}
+
+/* v turned by -facing about y: into the frame of a simulation root facing that way. */
+static inline tdn_vec3 tdn__mm_into_root(tdn_vec3 v, float facing)
+{
+    const float c = cosf(facing), s = sinf(facing);
+    return tdn_vec3_make(c * v.x - s * v.z, v.y, s * v.x + c * v.z);
+}
+
+/* The inverse: v in a root's frame turned by facing about y, into the world. */
+static inline tdn_vec3 tdn__mm_from_root(tdn_vec3 v, float facing)
+{
+    const float c = cosf(facing), s = sinf(facing);
+    return tdn_vec3_make(c * v.x + s * v.z, v.y, c * v.z - s * v.x);
+}
+
+/* An angle difference wrapped into [-pi, pi]. */
+static inline float tdn__mm_wrap(float a) { return a - 6.28318531f * floorf(a / 6.28318531f + 0.5f); }
+
+/* The raw trajectory features (both trajectory groups) of a root at `here` facing `facing`
+ * whose future, at the database's offsets, is at ahead[k] facing ahead_facing[k]. */
+void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float facing, const tdn_vec3 *ahead,
+                                 const float *ahead_facing, float *raw);
+
+/* Allocates a database for these counts with every array in place (features zeroed, clip runs
+ * absent, no boxes yet); NULL when the allocator fails or the sizes overflow. */
+tdn_mm_database *tdn__mm_database_alloc(const tdn_allocator *allocator, int frame_count, int dims, int clip_count);
+
+/* Fills the bounding boxes from the features and the frames' searchable flags. */
+void tdn__mm_database_boxes(tdn_mm_database *db);
+
+#endif
