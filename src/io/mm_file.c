@@ -53,7 +53,9 @@ tdn_result tdn_mm_database_read_file(const char *path, const tdn_allocator *allo
     if (res != TDN_OK && err) {
         char where[2 * sizeof err->where];
         snprintf(where, sizeof where, "%s: %s", path, err->where);
-        snprintf(err->where, sizeof err->where, "%s", where);
+        size_t len = strlen(where) < sizeof err->where ? strlen(where) : sizeof err->where - 1;
+        memcpy(err->where, where, len);
+        err->where[len] = '\0';
     }
     return res;
 }
