@@ -8,6 +8,7 @@
 #include "tendon/base.h"
 
 static long live_blocks;
+static long total_allocations; /* every successful allocation so far */
 static size_t live_bytes;
 static long allocations_before_failure = -1; /* -1: never fail; n: the (n+1)-th call fails */
 
@@ -19,6 +20,7 @@ static void *count_alloc(size_t size, size_t align, void *user)
     if (allocations_before_failure > 0)
         allocations_before_failure--;
     live_blocks++;
+    total_allocations++;
     live_bytes += size;
     return aligned_alloc(align, (size + align - 1) / align * align);
 }

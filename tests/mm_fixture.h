@@ -51,7 +51,8 @@ static inline void mm_fixture_finish(mm_fixture *f)
 
 /* The humanoid's locomotion clips at 30 frames per second with offsets 5, 10, 15 frames (its
  * cycles last 0.6-3 s, shorter than the default second ahead); smoothing off, so features are
- * exactly the clips' own motion. The database is built unless `build` is 0. */
+ * exactly the clips' own motion; the trajectory weighs most. The database is built unless
+ * `build` is 0. */
 static inline int mm_fixture_humanoid(mm_fixture *f, int build)
 {
     memset(f, 0, sizeof *f);
@@ -69,6 +70,10 @@ static inline int mm_fixture_humanoid(mm_fixture *f, int build)
     f->desc.offsets[0] = 5, f->desc.offsets[1] = 10, f->desc.offsets[2] = 15;
     f->desc.offset_count = 3;
     f->desc.smoothing = -1.0f;
+    /* its clips are separate loops with no steps between them (no start or stop), so leaving
+     * one always breaks the feet's motion: the trajectory must outweigh that */
+    const float weights[TDN_MM_GROUP_COUNT] = { 2.0f, 2.0f, 0.5f, 0.25f, 0.5f };
+    memcpy(f->desc.weights, weights, sizeof weights);
     f->desc.root = tdn_skeleton_find(f->skeleton, "root");
     f->desc.left_foot = tdn_skeleton_find(f->skeleton, "foot_l");
     f->desc.right_foot = tdn_skeleton_find(f->skeleton, "foot_r");
