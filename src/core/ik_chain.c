@@ -67,14 +67,10 @@ static tdn_mat4 root_matrix_of(const tdn_pose *pose, const tdn_mat4 *model, int 
     return tdn_mat4_mul(&model[joint], &inverse);
 }
 
-void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+/* The chain's joints, anchor and frame: count, joints, root, is_root, root_matrix, frame. */
+static void read_anchor(tdn__ik_chain *chain, const int16_t *parents, const tdn_pose *pose, const tdn_mat4 *model,
                         const int *joints, int count)
 {
-    const int16_t *parents = tdn_skeleton_parents(skeleton);
-    const float *rx = tdn_pose_crow(pose, TDN_RX), *ry = tdn_pose_crow(pose, TDN_RY);
-    const float *rz = tdn_pose_crow(pose, TDN_RZ), *rw = tdn_pose_crow(pose, TDN_RW);
-    const float *sx = tdn_pose_crow(pose, TDN_SX), *sy = tdn_pose_crow(pose, TDN_SY);
-    const float *sz = tdn_pose_crow(pose, TDN_SZ);
     chain->count = count;
     chain->joints = joints;
     chain->root = tdn__model_position(&model[joints[0]]);
@@ -86,26 +82,43 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
         chain->root_matrix = root_matrix_of(pose, model, joints[0]);
         chain->frame = tdn__model_rotation(&chain->root_matrix);
     }
+}
+
+/* Joint i's rotation (local, original) and how it hangs from joint i - 1 (direct, carry);
+ * *w is the model rotation of joints[i - 1], renormalized when a carry is read. */
+static inline void read_joint(tdn__ik_chain *chain, int i, const int16_t *parents, const tdn_pose *pose, const tdn_mat4 *model,
+                       tdn_quat *w)
+{
+    const int j = chain->joints[i];
+    chain->local[i] = chain->original[i] = tdn_quat_make(tdn_pose_crow(pose, TDN_RX)[j], tdn_pose_crow(pose, TDN_RY)[j],
+                                                         tdn_pose_crow(pose, TDN_RZ)[j], tdn_pose_crow(pose, TDN_RW)[j]);
+    chain->direct[i] = 1;
+    chain->carry[i] = tdn_quat_identity();
+    if (i == 0)
+        return;
+    const int previous = chain->joints[i - 1];
+    /* the previous joint's rotation is its parent frame's when it is the parent and its scale
+     * is uniform (a mirror by -1 on all axes included) */
+    const float sx = tdn_pose_crow(pose, TDN_SX)[previous], sy = tdn_pose_crow(pose, TDN_SY)[previous];
+    const float sz = tdn_pose_crow(pose, TDN_SZ)[previous];
+    if (parents[j] != previous || !(sx == sy && sy == sz)) {
+        chain->direct[i] = 0;
+        /* renormalized, with w: through a carry the rotation's norm would be squared */
+        *w = tdn_quat_normalize(*w);
+        chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(*w), tdn__model_rotation(&model[parents[j]])));
+    }
+}
+
+void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                        const int *joints, int count)
+{
+    const int16_t *parents = tdn_skeleton_parents(skeleton);
+    read_anchor(chain, parents, pose, model, joints, count);
     chain->total = 0.0f;
     tdn_quat w = tdn_quat_identity();
     tdn_vec3 p = chain->root;
     for (int i = 0; i < count; i++) {
-        const int j = joints[i];
-        chain->local[i] = chain->original[i] = tdn_quat_make(rx[j], ry[j], rz[j], rw[j]);
-        chain->direct[i] = 1;
-        chain->carry[i] = tdn_quat_identity();
-        if (i > 0) {
-            const int previous = joints[i - 1];
-            /* the previous joint's rotation is its parent frame's when it is the parent and
-             * its scale is uniform (a mirror by -1 on all axes included) */
-            const int uniform = sx[previous] == sy[previous] && sy[previous] == sz[previous];
-            if (parents[j] != previous || !uniform) {
-                chain->direct[i] = 0;
-                /* renormalized, with w: through a carry the rotation's norm would be squared */
-                w = tdn_quat_normalize(w);
-                chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(w), tdn__model_rotation(&model[parents[j]])));
-            }
-        }
+        read_joint(chain, i, parents, pose, model, &w);
         if (i == count - 1)
             break;
         w = tdn_quat_mul(tdn__ik_parent_rotation(chain, i, w), chain->local[i]);
@@ -246,17 +259,25 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
 
 static inline tdn_quat quat_scale(tdn_quat q, float s) { return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
 
-void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz)
+void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                          const int *joints, int count, const float *gx, const float *gy, const float *gz)
 {
-    const int bones = chain->count - 1;
-    /* Each bone as its joint's parent frame sees it: off the chain of dependent rotations,
-     * so the loop below has one rotation of a vector on it instead of a product and a
-     * rotation. */
-    tdn_vec3 seen[TDN_MAX_IK_CHAIN];
-    for (int i = 0; i < bones; i++)
-        seen[i] = tdn_quat_rotate(chain->local[i], chain->bone[i]);
-    tdn_quat w = tdn_quat_identity();
-    for (int i = 0; i < bones; i++) {
+    const int16_t *parents = tdn_skeleton_parents(skeleton);
+    read_anchor(chain, parents, pose, model, joints, count);
+    /* was: the model rotation of the joint above before the solve (forward kinematics of the
+     * pose, beside the chain of dependent steps); w: the same after the joints above turned */
+    tdn_quat was = tdn_quat_identity(), w = tdn_quat_identity();
+    tdn_vec3 p = chain->root;
+    for (int i = 0; i + 1 < count; i++) {
+        read_joint(chain, i, parents, pose, model, &was);
+        /* the bone as its joint's parent frame sees it, and its squared length */
+        const tdn_quat was_parent = tdn__ik_parent_rotation(chain, i, was);
+        was = tdn_quat_mul(was_parent, chain->local[i]);
+        const tdn_vec3 next = tdn__model_position(&model[joints[i + 1]]), bone = tdn_vec3_sub(next, p);
+        const tdn_vec3 seen = tdn_quat_rotate(tdn_quat_conjugate(was_parent), bone);
+        const float l2 = tdn_vec3_dot(bone, bone);
+        p = next;
+
         const tdn_quat parent = tdn__ik_parent_rotation(chain, i, w);
         /* The parent's rotation drifts from unit by rounding, and the swing below takes |now|
          * to be the bone's length: a drift would turn the bone by the wrong angle and grow
@@ -264,11 +285,11 @@ void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy
          * into the swing's scale (beside the chain of dependent steps, not on it), brings
          * this joint's rotation back to unit to the square of the drift. */
         const float unit = 1.5f - 0.5f * tdn_quat_dot(parent, parent);
-        const tdn_vec3 now = tdn_quat_rotate(parent, seen[i]);
+        const tdn_vec3 now = tdn_quat_rotate(parent, seen);
         const tdn_vec3 want = tdn_vec3_make(gx[i + 1] - gx[i], gy[i + 1] - gy[i], gz[i + 1] - gz[i]);
         /* |now| = |want| = the bone's length l: (now x want, l^2 + now.want) is the shortest
          * rotation scaled by sqrt(2 l^2 (l^2 + now.want)) */
-        const float l2 = chain->length[i] * chain->length[i], k = l2 + tdn_vec3_dot(now, want);
+        const float k = l2 + tdn_vec3_dot(now, want);
         tdn_quat swing;
         if (k > 1e-4f * l2) {
             const tdn_vec3 c = tdn_vec3_cross(now, want);

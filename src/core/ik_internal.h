@@ -138,11 +138,13 @@ void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *sw
 void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz,
                        const tdn__ik_joint_limit *limits, float *x, float *y, float *z);
 
-/* tdn__ik_chain_aim without limits for goals that are the chain's own joint positions (goal
- * 0 the root, consecutive goals a bone's length apart, as FABRIK's passes leave them): each
- * joint's bone turned from its current direction onto goal i -> goal i+1 by the shortest
- * swing. Keeps each joint's twist. Positions are not written (they are the goals). */
-void tdn__ik_chain_follow(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz);
+/* tdn__ik_chain_read and tdn__ik_chain_aim without limits in one pass over the joints, for
+ * goals that are the chain's own joint positions (goal 0 the root, consecutive goals a bone's
+ * length apart, as FABRIK's passes leave them): each joint's bone turned from its current
+ * direction onto goal i -> goal i+1 by the shortest swing, keeping each joint's twist. Fills
+ * what tdn__ik_chain_write uses (bone, length and total are not read). */
+void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                          const int *joints, int count, const float *gx, const float *gy, const float *gz);
 
 /* Writes local[] into the pose's rotations of the chain joints, each slerped from original[]
  * by weight (in (0, 1]), and recomputes model[] for the subtree of joints[0] (with the root
