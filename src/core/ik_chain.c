@@ -67,10 +67,10 @@ static tdn_mat4 root_matrix_of(const tdn_pose *pose, const tdn_mat4 *model, int 
     return tdn_mat4_mul(&model[joint], &inverse);
 }
 
-/* The chain's joints, anchor and frame: count, joints, root, is_root, root_matrix, frame. */
-static void read_anchor(tdn__ik_chain *chain, const int16_t *parents, const tdn_pose *pose, const tdn_mat4 *model,
-                        const int *joints, int count)
+void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                          const int *joints, int count)
 {
+    const int16_t *parents = tdn_skeleton_parents(skeleton);
     chain->count = count;
     chain->joints = joints;
     chain->root = tdn__model_position(&model[joints[0]]);
@@ -113,7 +113,7 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
                         const int *joints, int count)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
-    read_anchor(chain, parents, pose, model, joints, count);
+    tdn__ik_chain_anchor(chain, skeleton, pose, model, joints, count);
     chain->total = 0.0f;
     tdn_quat w = tdn_quat_identity();
     tdn_vec3 p = chain->root;
@@ -260,10 +260,10 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
 static inline tdn_quat quat_scale(tdn_quat q, float s) { return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
 
 void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const int *joints, int count, const float *gx, const float *gy, const float *gz)
+                          const float *gx, const float *gy, const float *gz)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
-    read_anchor(chain, parents, pose, model, joints, count);
+    const int *joints = chain->joints, count = chain->count;
     /* was: the model rotation of the joint above before the solve (forward kinematics of the
      * pose, beside the chain of dependent steps); w: the same after the joints above turned */
     tdn_quat was = tdn_quat_identity(), w = tdn_quat_identity();

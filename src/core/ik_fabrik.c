@@ -109,14 +109,18 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
     }
 
     /* With limits the chain's rotations are set in every backward pass, so it is read first;
-     * without, only the solved positions are turned into rotations, reading the chain as they
-     * are (tdn__ik_chain_follow). */
+     * without, only the solved positions are turned into rotations, reading the joints as
+     * they are (tdn__ik_chain_follow), and only the anchor and frame are read first (their
+     * matrix-to-quaternion conversion then runs beside the passes' chain of dependent steps,
+     * not ahead of the conversion's). */
     tdn__ik_chain chain;
     tdn__ik_joint_limit limit_storage[TDN_MAX_IK_CHAIN];
     const tdn__ik_joint_limit *limits = NULL;
     if (ik->limits) {
         tdn__ik_chain_read(&chain, skeleton, pose, model, ik->joints, n);
         limits = tdn__ik_chain_limits(skeleton, &chain, ik->limits, limit_storage);
+    } else {
+        tdn__ik_chain_anchor(&chain, skeleton, pose, model, ik->joints, n);
     }
     const tdn_vec3 root = tdn_vec3_make(x[0], y[0], z[0]);
     const int max_iterations = ik->max_iterations > 0 ? ik->max_iterations : TDN_FABRIK_DEFAULT_ITERATIONS;
@@ -134,7 +138,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
         if (limits)
             tdn__ik_chain_aim(&chain, x, y, z, limits, x, y, z);
         else
-            tdn__ik_chain_follow(&chain, skeleton, pose, model, ik->joints, n, x, y, z);
+            tdn__ik_chain_follow(&chain, skeleton, pose, model, x, y, z);
         iterations = 1;
     } else if (!limits) {
         /* a little inside the tolerance: see TDN__IK_INNER_TOLERANCE */
@@ -144,7 +148,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
             backward_pass(n, x, y, z, len, root);
             iterations++;
         } while (iterations < max_iterations && end_distance2(n, x, y, z, target) > tolerance2);
-        tdn__ik_chain_follow(&chain, skeleton, pose, model, ik->joints, n, x, y, z);
+        tdn__ik_chain_follow(&chain, skeleton, pose, model, x, y, z);
     } else {
         const float tolerance2 = TDN__IK_INNER_TOLERANCE * TDN__IK_INNER_TOLERANCE * tolerance * tolerance;
         do {

@@ -86,7 +86,12 @@ int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, cons
 /* 1 when limits is NULL or its count entries are finite and non-negative. */
 int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count);
 
-/* Reads the chain (checked with tdn__ik_chain_valid) from pose and model. */
+/* Reads the chain's joints (checked with tdn__ik_chain_valid), anchor and frame (count,
+ * joints, root, frame, is_root, root_matrix) from pose and model. */
+void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                          const int *joints, int count);
+
+/* Reads the whole chain (tdn__ik_chain_anchor and every joint) from pose and model. */
 void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
                         const int *joints, int count);
 
@@ -138,13 +143,14 @@ void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *sw
 void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, const float *gz,
                        const tdn__ik_joint_limit *limits, float *x, float *y, float *z);
 
-/* tdn__ik_chain_read and tdn__ik_chain_aim without limits in one pass over the joints, for
- * goals that are the chain's own joint positions (goal 0 the root, consecutive goals a bone's
- * length apart, as FABRIK's passes leave them): each joint's bone turned from its current
- * direction onto goal i -> goal i+1 by the shortest swing, keeping each joint's twist. Fills
- * what tdn__ik_chain_write uses (bone, length and total are not read). */
+/* For a chain whose anchor is read (tdn__ik_chain_anchor): the rest of tdn__ik_chain_read
+ * and tdn__ik_chain_aim without limits in one pass over the joints, for goals that are the
+ * chain's own joint positions (goal 0 the root, consecutive goals a bone's length apart, as
+ * FABRIK's passes leave them): each joint's bone turned from its current direction onto
+ * goal i -> goal i+1 by the shortest swing, keeping each joint's twist. Fills what
+ * tdn__ik_chain_write uses (bone, length and total are not read). */
 void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const int *joints, int count, const float *gx, const float *gy, const float *gz);
+                          const float *gx, const float *gy, const float *gz);
 
 /* Writes local[] into the pose's rotations of the chain joints, each slerped from original[]
  * by weight (in (0, 1]), and recomputes model[] for the subtree of joints[0] (with the root
