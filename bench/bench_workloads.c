@@ -14,6 +14,7 @@
 #include "bench_ik.h"
 #include "bench_inertialize.h"
 #include "bench_mesh.h"
+#include "bench_mm.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
 
@@ -23,7 +24,7 @@
 #define BENCH_MAX_THREADS 256
 
 const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space",
-                                             "inertialize", "graph", "ik", NULL };
+                                             "inertialize", "graph", "ik", "mm", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -427,7 +428,7 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     int s67_only = options->workload
                 && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
-                    strcmp(options->workload, "ik") == 0);
+                    strcmp(options->workload, "ik") == 0 || strcmp(options->workload, "mm") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -448,6 +449,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "ik") == 0) {
                 if (s == 0) /* chains of their own */
                     res = bench_run_ik(options->quick, emit, user, err);
+            } else if (strcmp(name, "mm") == 0) {
+                if (s == 0) /* databases of its own */
+                    res = bench_run_mm(options->quick, emit, user, err);
             } else if (strcmp(name, "graph") == 0) {
                 if (s == 0)
                     res = bench_run_graph(options->quick, emit, user, err);
