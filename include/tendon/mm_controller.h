@@ -16,7 +16,8 @@
  *      world: its offset from the clip's simulation root turned to the character's facing.
  * The world is y-up, positions in the clips' units (metres with a BVH import scale of 0.01).
  *
- * Memory: everything is allocated at creation; updates never allocate. A controller is one
+ * Memory: everything is allocated at creation, as one block (or placed in caller memory by
+ * tdn_mm_controller_init); updates never allocate. A controller is one
  * character's state, used by one thread at a time; the database and clips are shared. */
 #ifndef TENDON_MM_CONTROLLER_H
 #define TENDON_MM_CONTROLLER_H
@@ -75,7 +76,18 @@ typedef struct tdn_mm_controller tdn_mm_controller;
  * not match the database (count, or a skeleton with another joint count), a missing mirror
  * table for a database with mirrored frames, negative or NaN settings. */
 TDN_API tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err);
+/* Frees a created controller; NULL and one from tdn_mm_controller_init are left alone. */
 TDN_API void tdn_mm_controller_destroy(tdn_mm_controller *c);
+
+/* Bytes tdn_mm_controller_init needs for this description (0 without a database, skeleton or
+ * clips): for a controller inside memory its owner already has (a graph instance's). */
+TDN_API size_t tdn_mm_controller_bytes(const tdn_mm_controller_desc *desc);
+/* tdn_mm_controller_create in caller memory: 64-byte aligned, at least
+ * tdn_mm_controller_bytes(desc) bytes, used until the caller stops using the controller
+ * (nothing to destroy); desc->allocator is not used. The same errors as create, and
+ * TDN_ERR_OUT_OF_MEMORY when `bytes` is too small. */
+TDN_API tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memory, size_t bytes,
+                                          tdn_mm_controller **out, tdn_error *err);
 
 /* Starts over at database frame `frame`, the character and the simulation standing at
  * `position` (y ignored) facing `facing`, at rest. TDN_ERR_ARGUMENT for a bad frame or
@@ -87,6 +99,14 @@ TDN_API tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_
  * pose of another joint count, non-finite input or dt. Never allocates. */
 TDN_API tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *input, float dt, tdn_pose *pose,
                                             tdn_mm_status *status);
+
+/* Moves the controller's whole world by `offset` (y ignored): the character, the simulation,
+ * its predicted trajectory and the poses it remembers. What it plays and every quantity
+ * relative to the character stay as they were. For keeping a long-running character near the
+ * origin, where floats are finest: a float position far out (0.5 mm apart at 4 km) rounds
+ * every step it takes; a shift by a multiple of a power of two at least as coarse as the
+ * positions' spacing is exact. TDN_ERR_ARGUMENT for NULL or a non-finite offset. */
+TDN_API tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset);
 
 /* The simulated character's predicted future at the database's trajectory offsets (world
  * positions on the ground and facings), as the last update's query used them; count entries

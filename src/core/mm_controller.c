@@ -31,6 +31,8 @@ typedef struct simulation {
 struct tdn_mm_controller {
     tdn_mm_controller_desc desc;  /* with defaults applied */
     const tdn_mm_database *db;
+    size_t bytes;                 /* of its memory */
+    int created;                  /* 1: tdn_mm_controller_create allocated it (destroy frees it) */
     float velocity_y, facing_y;   /* spring rates */
     int joint_count, root;
     /* playback */
@@ -58,23 +60,59 @@ static int bad_setting(float v) { return !(v >= 0.0f) || !tdn__finite(v); }
 
 void tdn_mm_controller_destroy(tdn_mm_controller *c)
 {
-    if (!c)
-        return;
-    tdn_allocator allocator = c->desc.allocator;
-    const int dims = c->db ? tdn_mm_database_dims(c->db) : 0;
-    tdn_inertializer_destroy(c->inertializer);
-    tdn_pose_destroy(&c->shown[0]);
-    tdn_pose_destroy(&c->shown[1]);
-    tdn__free(&allocator, c->hints, sizeof(int) * (size_t)(c->hint_count + 1));
-    tdn__free(&allocator, c->query, sizeof(float) * 2 * (size_t)dims);
-    tdn__free(&allocator, c, sizeof *c);
+    if (c && c->created) {
+        tdn_allocator allocator = c->desc.allocator;
+        tdn__free(&allocator, c, c->bytes);
+    }
 }
 
-tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err)
+/* The most tracks a clip of the description has (for the sampling hints). */
+static int most_tracks(const tdn_mm_controller_desc *desc)
 {
-    if (out)
-        *out = NULL;
-    if (!desc || !out || !desc->database || !desc->skeleton || !desc->clips)
+    int most = 0;
+    for (int i = 0; i < desc->clip_count; i++) {
+        const int tracks = desc->clips[i] ? tdn_keyed_clip_track_count(desc->clips[i]) : 0;
+        most = tracks > most ? tracks : most;
+    }
+    return most;
+}
+
+/* One block: the struct, the hints, the query and raw features, the two shown poses and the
+ * inertializer. With base NULL only measures; else points the fields into it. */
+static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hint_count, int dims)
+{
+    size_t at = tdn__align_up(sizeof(tdn_mm_controller), 64);
+    const size_t hints = at;
+    at = tdn__align_up(at + sizeof(int) * (size_t)(hint_count + 1), 64);
+    const size_t query = at;
+    at = tdn__align_up(at + sizeof(float) * 2 * (size_t)dims, TDN_POSE_ALIGN);
+    const size_t pose_bytes = tdn_pose_bytes(joint_count), shown = at;
+    at = tdn__align_up(at + 2 * tdn__align_up(pose_bytes, TDN_POSE_ALIGN), TDN_INERTIALIZER_ALIGN);
+    const size_t inertializer = at;
+    at += tdn_inertializer_bytes(joint_count);
+    if (base) {
+        c->hints = (int *)(base + hints);
+        c->query = (float *)(base + query);
+        c->raw = c->query + dims;
+        for (int k = 0; k < 2; k++)
+            tdn_pose_init(&c->shown[k], joint_count, base + shown + (size_t)k * tdn__align_up(pose_bytes, TDN_POSE_ALIGN),
+                          pose_bytes);
+        tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer);
+    }
+    return at;
+}
+
+size_t tdn_mm_controller_bytes(const tdn_mm_controller_desc *desc)
+{
+    if (!desc || !desc->database || !desc->skeleton || !desc->clips || desc->clip_count < 0)
+        return 0;
+    return lay_out(NULL, NULL, tdn_skeleton_joint_count(desc->skeleton), most_tracks(desc), desc->database->dims);
+}
+
+/* What create and init refuse (see mm_controller.h). */
+static tdn_result check_desc(const tdn_mm_controller_desc *desc, tdn_error *err)
+{
+    if (!desc || !desc->database || !desc->skeleton || !desc->clips)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
     const tdn_mm_database *db = desc->database;
     if (db->root < 0)
@@ -85,14 +123,11 @@ tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_c
                          db->clip_count);
     if (db->root >= n || db->left_foot >= n || db->right_foot >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.skeleton", "the database's joints are not in this skeleton");
-    int hint_count = 0;
     for (int i = 0; i < desc->clip_count; i++) {
         char where[32];
         snprintf(where, sizeof where, "desc.clips[%d]", i);
         if (!desc->clips[i] || tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(desc->clips[i])) != n)
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "a missing clip or one of another skeleton");
-        int tracks = tdn_keyed_clip_track_count(desc->clips[i]);
-        hint_count = tracks > hint_count ? tracks : hint_count;
         if (db->clip_frames[2 * i + 1] > 0 && !desc->mirror_table)
             return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.mirror_table", "the database has mirrored frames of clip %d", i);
     }
@@ -103,11 +138,28 @@ tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_c
         bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) ||
         (desc->curve != TDN_INERTIA_QUINTIC && desc->curve != TDN_INERTIA_SPRING))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "times, bias and thresholds must be finite and >= 0, the curve known");
+    return TDN_OK;
+}
 
-    tdn_mm_controller *c = tdn__alloc(&desc->allocator, sizeof *c, 64);
-    if (!c)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory");
+tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memory, size_t bytes,
+                                  tdn_mm_controller **out, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    tdn_result r = check_desc(desc, err);
+    if (r != TDN_OK)
+        return r;
+    if (!out || !memory || ((uintptr_t)memory & 63) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "64-byte aligned memory and an output are needed");
+    const tdn_mm_database *db = desc->database;
+    const int n = tdn_skeleton_joint_count(desc->skeleton), hint_count = most_tracks(desc);
+    const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims);
+    if (bytes < needed)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes for a controller that needs %zu", bytes, needed);
+    tdn_mm_controller *c = memory;
     memset(c, 0, sizeof *c);
+    lay_out(c, memory, n, hint_count, db->dims);
+    c->bytes = needed;
     c->desc = *desc;
     c->db = db;
     c->desc.search_interval = or_default(desc->search_interval, DEFAULT_INTERVAL);
@@ -122,21 +174,33 @@ tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_c
     c->joint_count = n;
     c->root = db->root;
     c->hint_count = hint_count;
-    const int dims = db->dims;
-    c->hints = tdn__alloc(&desc->allocator, sizeof(int) * (size_t)(hint_count + 1), 64);
-    c->query = tdn__alloc(&desc->allocator, sizeof(float) * 2 * (size_t)dims, 64);
-    if (!c->hints || !c->query || tdn_pose_create(&c->shown[0], n, &desc->allocator) != TDN_OK ||
-        tdn_pose_create(&c->shown[1], n, &desc->allocator) != TDN_OK ||
-        tdn_inertializer_create(n, &desc->allocator, &c->inertializer) != TDN_OK) {
-        tdn_mm_controller_destroy(c);
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory for its poses");
-    }
-    c->raw = c->query + dims;
     int start = 0;
     while (start < db->frame_count && !db->frames[start].searchable)
         start++;
     tdn_mm_controller_reset(c, start < db->frame_count ? start : 0, tdn_vec3_make(0, 0, 0), 0.0f);
     *out = c;
+    return TDN_OK;
+}
+
+tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    tdn_result r = check_desc(desc, err);
+    if (r != TDN_OK)
+        return r;
+    if (!out)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
+    const size_t bytes = tdn_mm_controller_bytes(desc);
+    void *memory = tdn__alloc(&desc->allocator, bytes, 64);
+    if (!memory)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory");
+    r = tdn_mm_controller_init(desc, memory, bytes, out, err);
+    if (r != TDN_OK) {
+        tdn__free(&desc->allocator, memory, bytes);
+        return r;
+    }
+    (*out)->created = 1;
     return TDN_OK;
 }
 
@@ -327,6 +391,25 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
         *status = (tdn_mm_status){ .frame = frame, .searched = searched, .switched = switched, .cost = c->last_cost,
                                    .position = c->position, .facing = c->facing, .simulated = c->sim.position,
                                    .simulated_facing = c->sim.facing };
+    return TDN_OK;
+}
+
+tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset)
+{
+    if (!c || !tdn__finite(offset.x) || !tdn__finite(offset.z))
+        return TDN_ERR_ARGUMENT;
+    const tdn_vec3 d = tdn_vec3_make(offset.x, 0.0f, offset.z);
+    c->position = tdn_vec3_add(c->position, d);
+    c->sim.position = tdn_vec3_add(c->sim.position, d);
+    for (int k = 0; k < TDN_MM_MAX_OFFSETS; k++)
+        c->ahead[k] = tdn_vec3_add(c->ahead[k], d);
+    /* the poses shown keep their place on the character: the next switch's offsets (shown
+     * minus destination) are differences, the same after the move */
+    for (int k = 0; k < 2; k++) {
+        tdn_transform x = tdn_pose_get(&c->shown[k], c->root);
+        x.t = tdn_vec3_add(x.t, d);
+        tdn_pose_set(&c->shown[k], c->root, &x);
+    }
     return TDN_OK;
 }
 
