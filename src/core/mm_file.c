@@ -141,8 +141,8 @@ static tdn_result check_runs(const tdn_mm_database *db, tdn_error *err)
         if (first == -1 && count == 0)
             continue;
         if (first < 0 || count < 1 || first > db->frame_count - count)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "run %d (clip %d%s) spans frames %d..%d of %d", run, run / 2,
-                             run % 2 ? " mirrored" : "", first, first + count - 1, db->frame_count);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "run %d (clip %d%s) has %d frames from frame %d, out of the %d frames",
+                             run, run / 2, run % 2 ? " mirrored" : "", count, first, db->frame_count);
         for (int i = first; i < first + count; i++)
             if (db->frames[i].clip != run / 2 || db->frames[i].mirrored != run % 2)
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "frame %d is not clip %d%s as its run says", i, run / 2,
