@@ -25,7 +25,7 @@ static int add_foot(foot_skate *s, int joint, int job, int leg)
     foot->joint = joint;
     foot->job = job;
     foot->leg = leg;
-    const int clips = tdn_graph_document_clip_count(s->doc);
+    const int clips = s->doc ? tdn_graph_document_clip_count(s->doc) : 0;
     foot->track = malloc(sizeof(int) * (size_t)(clips + 1));
     if (!foot->track)
         return 0;
@@ -57,6 +57,7 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
 {
     memset(s, 0, sizeof *s);
     s->doc = doc;
+    s->skel = tdn_graph_document_skeleton(doc);
     s->ground = g;
     s->fps = fps;
     const tdn_graph *graph = tdn_graph_document_graph(doc);
@@ -103,6 +104,28 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
     return 1;
 }
 
+int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights, int count,
+                         float fps, float max_speed)
+{
+    memset(s, 0, sizeof *s);
+    s->skel = skel;
+    s->fps = fps;
+    s->max_speed = max_speed > 0.0f ? max_speed : 0.0f;
+    s->by_name = 1;
+    if (count > FOOT_SKATE_MAX_FEET)
+        return 0;
+    for (int f = 0; f < count; f++) {
+        const int before = s->count;
+        if (!add_foot(s, joints[f], -1, -1))
+            return 0;
+        if (s->count > before) /* not a repeated joint */
+            s->feet[before].rest_height = rest_heights[f];
+    }
+    const int n = tdn_skeleton_joint_count(skel);
+    s->model = malloc(sizeof(tdn_mat4) * (size_t)(n > 0 ? n : 1));
+    return s->model != NULL;
+}
+
 void foot_skate_free(foot_skate *s)
 {
     for (int f = 0; f < s->count; f++)
@@ -137,20 +160,23 @@ static float curve_contact(const foot_skate *s, const tdn_graph_instance *in, co
 
 void foot_skate_frame(foot_skate *s, const tdn_graph_instance *in, const tdn_pose *pose, const tdn_mat4 *world)
 {
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    tdn_model_space(skel, pose, world, s->model);
+    tdn_model_space(s->skel, pose, world, s->model);
     for (int f = 0; f < s->count; f++) {
         foot_skate_foot *foot = &s->feet[f];
         foot_skate_result *r = &s->results[s->run][f];
         const float *m = s->model[foot->joint].m;
         tdn_vec3 p = tdn_vec3_make(m[12], m[13], m[14]);
         int contact;
-        if (foot->by_curve) {
+        if (foot->by_curve && in) {
             float c = s->ground ? tdn_graph_foot_contact(in, foot->job, foot->leg) : curve_contact(s, in, foot);
             contact = c >= 0.5f;
         } else {
             double under = s->ground ? ground_height(s->ground, p.x, p.z, NULL) : 0.0;
             contact = p.y - under - foot->rest_height <= FOOT_SKATE_CONTACT_HEIGHT;
+        }
+        if (s->max_speed > 0.0f && s->frame > 0) {
+            double dx = (double)p.x - foot->prev.x, dz = (double)p.z - foot->prev.z;
+            contact = contact && sqrt(dx * dx + dz * dz) * s->fps <= s->max_speed;
         }
         r->contact_frames += contact;
         if (s->frame > 0 && contact && foot->prev_contact) {
@@ -165,6 +191,8 @@ void foot_skate_frame(foot_skate *s, const tdn_graph_instance *in, const tdn_pos
     s->frame++;
 }
 
+void foot_skate_cut(foot_skate *s) { s->frame = 0; }
+
 double foot_skate_mean(const foot_skate *s, int run)
 {
     double slide = 0.0;
@@ -178,7 +206,7 @@ double foot_skate_mean(const foot_skate *s, int run)
 
 const char *foot_skate_name(const foot_skate *s, int foot)
 {
-    return tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->feet[foot].joint);
+    return tdn_skeleton_joint_name(s->skel, s->feet[foot].joint);
 }
 
 int foot_skate_has_job(const foot_skate *s) { return s->count > 0 && !s->by_name; }

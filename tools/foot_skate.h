@@ -15,6 +15,9 @@
  *   height  otherwise: the foot at most 5 cm above the ground under it (the --ground, else
  *           y = 0), measured from its rest height (its model-space height in the skeleton's
  *           rest pose, at least 0: the humanoid's ankle is 6 cm above the ground at rest).
+ * Feet may also be given as joints of a skeleton with no graph (foot_skate_init_feet, for
+ * `tendon mm run`): contact by height above a given rest height, and optionally no faster than
+ * a speed (the foot's horizontal speed since the frame before, at most max_speed m/s).
  * A foot's skate is the mean horizontal (x, z) speed over the pairs of consecutive frames in
  * which it is in contact in both: 100 x (sum of the horizontal distances it moved between
  * them) / (pairs / fps), cm/s; undefined (NaN) with no such pair. The mean over feet is the
@@ -50,11 +53,13 @@ typedef struct foot_skate_foot {
 } foot_skate_foot;
 
 typedef struct foot_skate {
-    const tdn_graph_document *doc;
+    const tdn_graph_document *doc;  /* NULL: feet given as joints (foot_skate_init_feet) */
+    const tdn_skeleton *skel;
     const ground *ground;      /* NULL: y = 0 and foot placement off */
     float fps;
     int count;
     int by_name;               /* the feet were found by name (no foot placement job) */
+    float max_speed;           /* > 0: in contact only when no faster than this (m/s, horizontal) */
     foot_skate_foot feet[FOOT_SKATE_MAX_FEET];
     tdn_mat4 *model;           /* scratch, one per joint */
     int run, frame;
@@ -64,11 +69,19 @@ typedef struct foot_skate {
 /* Finds the feet (`json`: the graph document, for the legs' contact curve names). 0 when out
  * of memory. */
 int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *json, const ground *g, float fps);
+/* Feet given as skeleton joints (no graph): contact when at most FOOT_SKATE_CONTACT_HEIGHT above
+ * rest_heights[f] (the ground being y = 0) and, with max_speed > 0, when the foot's horizontal
+ * speed since the frame before is at most max_speed (m/s; the first frame by height alone).
+ * 0 when out of memory or for more than FOOT_SKATE_MAX_FEET feet. */
+int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights, int count,
+                         float fps, float max_speed);
 void foot_skate_free(foot_skate *s);
 /* Starts run 0 or 1 (its results zeroed). */
 void foot_skate_begin(foot_skate *s, int run);
-/* One frame of the current run, after tdn_graph_evaluate. */
+/* One frame of the current run, after tdn_graph_evaluate (instance NULL: feet given as joints). */
 void foot_skate_frame(foot_skate *s, const tdn_graph_instance *instance, const tdn_pose *pose, const tdn_mat4 *world);
+/* The next frame does not follow the one before (another clip starts): no pair spans the cut. */
+void foot_skate_cut(foot_skate *s);
 /* The contact-time-weighted mean of a run's feet, cm/s (NaN when no foot had a pair). */
 double foot_skate_mean(const foot_skate *s, int run);
 /* A foot's joint name. */
