@@ -1,0 +1,257 @@
+/* tendon CLI: the scripted stick path of `tendon mm run` (see mm_path.h). */
+#include "mm_path.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "cli.h"
+#include "timeline.h"
+
+#define PI 3.14159265358979323846
+#define MAX_SEGMENTS 100000
+#define MAX_SECONDS 86400.0
+
+float mm_radians(float degrees) { return (float)((double)degrees * PI / 180.0); }
+float mm_degrees(float radians) { return (float)((double)radians * 180.0 / PI); }
+
+void mm_path_free(mm_path *p)
+{
+    free(p->segments);
+    memset(p, 0, sizeof *p);
+}
+
+static int fail(char *why, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(why, size, fmt, ap);
+    va_end(ap);
+    return CLI_BAD_INPUT;
+}
+
+/* Unknown keys are errors, with the nearest allowed key as a hint. */
+static int check_keys(const cJSON *obj, const char *where, const char *const *allowed, int count, char *why, size_t size)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int ok = 0;
+        for (int i = 0; i < count && !ok; i++)
+            ok = strcmp(c->string, allowed[i]) == 0;
+        if (!ok) {
+            const char *near = timeline_nearest(c->string, allowed, count);
+            return fail(why, size, "%s: unknown key \"%s\"%s%s%s", where, c->string, near ? "; did you mean \"" : "",
+                        near ? near : "", near ? "\"?" : "");
+        }
+    }
+    return CLI_OK;
+}
+
+/* A number field: required or not, within [lo, hi] (hi_open: below hi). */
+static int number(const cJSON *obj, const char *key, const char *where, int required, double lo, double hi, int lo_open,
+                  float *out, int *present, char *why, size_t size)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (present)
+        *present = v != NULL;
+    if (!v) {
+        if (required)
+            return fail(why, size, "%s.%s: required", where, key);
+        return CLI_OK;
+    }
+    const double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+    if (!cJSON_IsNumber(v) || !isfinite(d) || d < lo || d > hi || (lo_open && d <= lo)) {
+        if (lo_open)
+            return fail(why, size, "%s.%s: must be a number above %g and at most %g", where, key, lo, hi);
+        return fail(why, size, "%s.%s: must be a number from %g to %g", where, key, lo, hi);
+    }
+    *out = (float)d;
+    return CLI_OK;
+}
+
+static int read_text(const char *path, char **text, size_t *size, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return fail(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+    size_t capacity = 4096, n = 0;
+    char *buffer = malloc(capacity + 1);
+    while (buffer) {
+        n += fread(buffer + n, 1, capacity - n, f);
+        if (n < capacity)
+            break;
+        if (capacity > ((size_t)1 << 28)) {
+            free(buffer);
+            fclose(f);
+            return fail(why, why_size, "%s: larger than 256 MiB", path);
+        }
+        char *bigger = realloc(buffer, 2 * capacity + 1);
+        if (!bigger) {
+            free(buffer);
+            buffer = NULL;
+            break;
+        }
+        buffer = bigger;
+        capacity *= 2;
+    }
+    const int error = ferror(f);
+    fclose(f);
+    if (!buffer) {
+        snprintf(why, why_size, "out of memory reading %s", path);
+        return CLI_FAILURE;
+    }
+    if (error) {
+        free(buffer);
+        return fail(why, why_size, "%s: read error", path);
+    }
+    buffer[n] = '\0';
+    *text = buffer;
+    *size = n;
+    return CLI_OK;
+}
+
+static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
+{
+    static const char *const top_keys[] = { "segments", "$schema", "description" };
+    static const char *const keys[] = { "duration", "speed", "heading", "facing", "description" };
+    if (!cJSON_IsObject(doc))
+        return fail(why, size, "the path must be an object: {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, "
+                               "\"heading\": DEGREES}, ...]}");
+    int code = check_keys(doc, "(top level)", top_keys, 3, why, size);
+    if (code != CLI_OK)
+        return code;
+    const cJSON *segments = cJSON_GetObjectItemCaseSensitive(doc, "segments");
+    if (!cJSON_IsArray(segments) || cJSON_GetArraySize(segments) == 0)
+        return fail(why, size, "segments: %s", segments ? "must be an array of at least one segment"
+                                                        : "required: an array of segments");
+    const int count = cJSON_GetArraySize(segments);
+    if (count > MAX_SEGMENTS)
+        return fail(why, size, "segments: %d segments, at most %d", count, MAX_SEGMENTS);
+    out->segments = calloc((size_t)count, sizeof *out->segments);
+    if (!out->segments) {
+        snprintf(why, size, "out of memory");
+        return CLI_FAILURE;
+    }
+    double start = 0.0;
+    int i = 0;
+    for (const cJSON *s = segments->child; s; s = s->next, i++) {
+        char where[32];
+        snprintf(where, sizeof where, "segments[%d]", i);
+        if (!cJSON_IsObject(s))
+            return fail(why, size, "%s: must be an object {\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES}", where);
+        if ((code = check_keys(s, where, keys, 5, why, size)) != CLI_OK)
+            return code;
+        mm_segment *seg = &out->segments[i];
+        if ((code = number(s, "duration", where, 1, 0.0, MAX_SECONDS, 1, &seg->duration, NULL, why, size)) != CLI_OK ||
+            (code = number(s, "speed", where, 1, 0.0, 100.0, 0, &seg->speed, NULL, why, size)) != CLI_OK ||
+            (code = number(s, "heading", where, 1, -3600.0, 3600.0, 0, &seg->heading, NULL, why, size)) != CLI_OK ||
+            (code = number(s, "facing", where, 0, -3600.0, 3600.0, 0, &seg->facing, &seg->has_facing, why, size)) != CLI_OK)
+            return code;
+        if (!seg->has_facing)
+            seg->facing = seg->heading;
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(s, "description");
+        if (d && !cJSON_IsString(d))
+            return fail(why, size, "%s.description: must be a string", where);
+        if (d)
+            snprintf(seg->description, sizeof seg->description, "%s", d->valuestring);
+        seg->start = start;
+        start += seg->duration;
+        if (start > MAX_SECONDS)
+            return fail(why, size, "%s: the path lasts more than %g s", where, MAX_SECONDS);
+    }
+    out->count = count;
+    out->duration = start;
+    return CLI_OK;
+}
+
+/* line and column (from 1) of byte `at` */
+static void position(const char *text, size_t at, int *line, int *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
+int mm_path_load(const char *path, mm_path *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    char *text = NULL;
+    size_t size = 0;
+    int code = read_text(path, &text, &size, why, why_size);
+    if (code != CLI_OK)
+        return code;
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, size, &end, 0);
+    if (!doc) {
+        size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
+        int line, column;
+        position(text, at, &line, &column);
+        free(text);
+        snprintf(why, why_size, "%s: byte %zu (line %d, column %d): not valid JSON", path, at, line, column);
+        return CLI_BAD_INPUT;
+    }
+    free(text);
+    char reason[512];
+    code = read_segments(doc, out, reason, sizeof reason);
+    cJSON_Delete(doc);
+    if (code != CLI_OK) {
+        mm_path_free(out);
+        if (code == CLI_BAD_INPUT)
+            snprintf(why, why_size, "%s: %s", path, reason);
+        else
+            snprintf(why, why_size, "%s", reason);
+    }
+    return code;
+}
+
+/* sin and cos of an angle in degrees, exact at multiples of 90 (a heading of 90 is +X, not
+ * +X plus 4e-8 of +Z). */
+static void sin_cos_degrees(float degrees, float *s, float *c)
+{
+    double d = fmod((double)degrees, 360.0);
+    d += d < 0.0 ? 360.0 : 0.0;
+    static const float quarter[4][2] = { { 0.0f, 1.0f }, { 1.0f, 0.0f }, { 0.0f, -1.0f }, { -1.0f, 0.0f } };
+    for (int k = 0; k < 4; k++)
+        if (d == 90.0 * k) {
+            *s = quarter[k][0];
+            *c = quarter[k][1];
+            return;
+        }
+    *s = (float)sin(d * PI / 180.0);
+    *c = (float)cos(d * PI / 180.0);
+}
+
+tdn_mm_input mm_path_input(const mm_path *p, double t, int *segment)
+{
+    /* the last segment starting at or before t */
+    int lo = 0, hi = p->count - 1;
+    while (lo < hi) {
+        int mid = (lo + hi + 1) / 2;
+        if (p->segments[mid].start <= t)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    const mm_segment *s = &p->segments[lo];
+    const int after = t >= p->duration;
+    tdn_mm_input in;
+    const float speed = after ? 0.0f : s->speed;
+    float sin_h, cos_h;
+    sin_cos_degrees(s->heading, &sin_h, &cos_h);
+    in.velocity = tdn_vec3_make(speed * sin_h, 0.0f, speed * cos_h);
+    in.facing = mm_radians(s->facing);
+    if (segment)
+        *segment = after ? -1 : lo;
+    return in;
+}

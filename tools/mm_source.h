@@ -1,0 +1,44 @@
+/* tendon CLI: what `tendon mm build` and `tendon mm run` share: the clips of several files of
+ * one rig, in the order the files are given and, within a file, the file's order. */
+#ifndef TENDON_MM_SOURCE_H
+#define TENDON_MM_SOURCE_H
+
+#include "cli.h"
+#include "tendon/motion_match.h"
+
+typedef struct mm_source {
+    int file_count;
+    char **files;                 /* the paths, as given */
+    tdn_asset **assets;           /* one per file */
+    int clip_count;
+    const tdn_keyed_clip **clips; /* every file's clips */
+    int *clip_file;               /* per clip: the file it comes from */
+    const tdn_skeleton *skeleton; /* the first file's (every file's has its joint count and parents) */
+    int *mirror;                  /* the mirror table by joint names (tdn_mirror_table_from_names) */
+    int mirror_pairs;             /* how many joints it pairs with another */
+} mm_source;
+
+/* Loads every file with the common options (--scale, --skin) and checks that they are one rig:
+ * the same joint count and parents as the first, and at least one clip each. Returns an exit
+ * code after printing why ("tendon COMMAND: FILE: ..."); on failure nothing stays allocated. */
+int mm_source_load(const char *command, char **files, int count, const cli_common *common, mm_source *out);
+void mm_source_free(mm_source *s);
+
+/* A joint by name, or by decimal index; -1 when there is none. */
+int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index);
+
+/* The feet by name: LeftFoot/RightFoot, left_foot/right_foot, foot_l/foot_r, l_foot, Foot.L,
+ * L_Foot... (case and separators ignored, anything up to a ':' dropped: mixamorig:LeftFoot),
+ * else a name ending so (Bip01 L Foot, Character1_LeftFoot). The first
+ * match in skeleton order; 0 when either is missing. */
+int mm_find_feet(const tdn_skeleton *skel, int *left, int *right);
+
+/* How many frames the database gives a clip at `rate` (motion_match.h: frame f at f / rate,
+ * up to the clip's duration). */
+int mm_clip_frames(const tdn_keyed_clip *clip, float rate);
+
+/* The subcommands. */
+int cmd_mm_build(int argc, char **argv);
+int cmd_mm_run(int argc, char **argv);
+
+#endif
