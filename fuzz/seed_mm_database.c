@@ -1,0 +1,123 @@
+/* Writes the seeds of fuzz_mm_database (fuzz/seeds/mm_database/) into the folder given:
+ *   features.mmdb  a database from made-up features: 6 frames of 5 floats (rows padded to 8),
+ *                  frames 4 and 5 not searchable;
+ *   clips.mmdb     a database built from a tiny walking BVH (hips, two legs) with its mirror
+ *                  image: 2 runs of 13 frames at 30 frames/s, offsets 2 and 4, every feature
+ *                  group, an excluded range.
+ * Not run by the build: the seeds are committed. To regenerate, in a fuzz build:
+ *   build/fuzz/bin/seed_mm_database fuzz/seeds/mm_database */
+#include <stdio.h>
+#include <string.h>
+
+#include "tendon/io.h"
+#include "tendon/mirror.h"
+#include "tendon/mm_file.h"
+#include "tendon/motion_match.h"
+
+static const char walk_bvh[] =
+    "HIERARCHY\n"
+    "ROOT Hips\n{\n  OFFSET 0 90 0\n  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
+    "  JOINT LeftUpLeg\n  {\n    OFFSET 10 0 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "    JOINT LeftFoot\n    {\n      OFFSET 0 -85 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "      End Site\n      {\n        OFFSET 0 0 12\n      }\n    }\n  }\n"
+    "  JOINT RightUpLeg\n  {\n    OFFSET -10 0 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "    JOINT RightFoot\n    {\n      OFFSET 0 -85 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+    "      End Site\n      {\n        OFFSET 0 0 12\n      }\n    }\n  }\n}\n"
+    "MOTION\nFrames: 13\nFrame Time: 0.0333333\n"
+    "0 90 0 0 0 0 0 20 0 0 0 0 0 -20 0 0 0 0\n"
+    "1 91 4 0 0 2 0 14 0 0 0 0 0 -14 0 0 5 0\n"
+    "2 92 8 0 0 4 0 7 0 0 0 0 0 -7 0 0 10 0\n"
+    "3 91 12 0 0 6 0 0 0 0 0 0 0 0 0 0 5 0\n"
+    "3 90 16 0 0 8 0 -7 0 0 5 0 0 7 0 0 0 0\n"
+    "2 89 20 0 0 10 0 -14 0 0 10 0 0 14 0 0 0 0\n"
+    "1 90 24 0 0 12 0 -20 0 0 5 0 0 20 0 0 0 0\n"
+    "0 91 28 0 0 14 0 -14 0 0 0 0 0 14 0 0 0 0\n"
+    "-1 92 32 0 0 16 0 -7 0 0 0 0 0 7 0 0 5 0\n"
+    "-2 91 36 0 0 18 0 0 0 0 0 0 0 0 0 0 10 0\n"
+    "-3 90 40 0 0 20 0 7 0 0 0 0 0 -7 0 0 5 0\n"
+    "-2 89 44 0 0 22 0 14 0 0 5 0 0 -14 0 0 0 0\n"
+    "-1 90 48 0 0 24 0 20 0 0 10 0 0 -20 0 0 0 0\n";
+
+static int write_features(const char *dir)
+{
+    float features[6 * 5];
+    for (int i = 0; i < 6 * 5; i++)
+        features[i] = (float)((i * 7) % 11) * 0.25f - 1.0f;
+    const unsigned char searchable[6] = { 1, 1, 1, 1, 0, 0 };
+    tdn_mm_features_desc desc = { 0 };
+    desc.frame_count = 6;
+    desc.dims = 5;
+    desc.features = features;
+    desc.searchable = searchable;
+    desc.rate = 30.0f;
+    tdn_mm_database *db = NULL;
+    tdn_error err = { 0 };
+    char path[4096];
+    snprintf(path, sizeof path, "%s/features.mmdb", dir);
+    tdn_result res = tdn_mm_database_from_features(&desc, &db, &err);
+    if (res == TDN_OK)
+        res = tdn_mm_database_write_file(db, path, &err);
+    tdn_mm_database_destroy(db);
+    if (res != TDN_OK)
+        fprintf(stderr, "seed_mm_database: features: %s: %s\n", err.where, err.message);
+    return res == TDN_OK;
+}
+
+static int write_clips(const char *dir)
+{
+    const tdn_import_options import = { .scale = 0.01f };
+    tdn_asset *asset = NULL;
+    tdn_mm_database *db = NULL;
+    tdn_error err = { 0 };
+    int mirror[5];
+    tdn_result res = tdn_bvh_load_memory(walk_bvh, strlen(walk_bvh), "walk", &import, &asset, &err);
+    const tdn_skeleton *skeleton = res == TDN_OK ? tdn_asset_skeleton(asset) : NULL;
+    if (res == TDN_OK && tdn_skeleton_joint_count(skeleton) != 5) {
+        snprintf(err.message, sizeof err.message, "the walk has %d joints, not 5", tdn_skeleton_joint_count(skeleton));
+        res = TDN_ERR_INVALID_DATA;
+    }
+    if (res == TDN_OK)
+        res = tdn_mirror_table_from_names(skeleton, mirror, &err);
+    if (res == TDN_OK) {
+        const tdn_keyed_clip *clip = tdn_asset_clip(asset, 0);
+        const tdn_mm_range excluded = { 0, 0.0f, 0.05f };
+        tdn_mm_database_desc desc = { 0 };
+        desc.skeleton = skeleton;
+        desc.clips = &clip;
+        desc.clip_count = 1;
+        desc.mirror_table = mirror;
+        desc.rate = 30.0f;
+        desc.root = 0;
+        desc.left_foot = tdn_skeleton_find(skeleton, "LeftFoot");
+        desc.right_foot = tdn_skeleton_find(skeleton, "RightFoot");
+        desc.offsets[0] = 2;
+        desc.offsets[1] = 4;
+        desc.offset_count = 2;
+        desc.weights[TDN_MM_TRAJECTORY_POSITION] = 1.0f;
+        desc.weights[TDN_MM_TRAJECTORY_FACING] = 1.5f;
+        desc.weights[TDN_MM_FOOT_POSITION] = 0.75f;
+        desc.weights[TDN_MM_FOOT_VELOCITY] = 1.0f;
+        desc.weights[TDN_MM_HIP_VELOCITY] = 1.0f;
+        desc.excluded = &excluded;
+        desc.excluded_count = 1;
+        res = tdn_mm_database_build(&desc, &db, &err);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/clips.mmdb", dir);
+    if (res == TDN_OK)
+        res = tdn_mm_database_write_file(db, path, &err);
+    tdn_mm_database_destroy(db);
+    tdn_asset_destroy(asset);
+    if (res != TDN_OK)
+        fprintf(stderr, "seed_mm_database: clips: %s: %s\n", err.where, err.message);
+    return res == TDN_OK;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: seed_mm_database FOLDER\n");
+        return 2;
+    }
+    return write_features(argv[1]) && write_clips(argv[1]) ? 0 : 1;
+}
