@@ -4,7 +4,7 @@ BUILD    ?= build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo test test-sanitize test-fuzz bench install clean
+.PHONY: all deps build demo mm-demo test test-sanitize test-fuzz bench install clean
 
 all: build
 
@@ -20,6 +20,22 @@ build: deps
 demo: build
 	@echo "tendon: 'tendon demo' is not built yet; running the end-to-end example examples/walkthrough.c"
 	$(BUILD)/bin/walkthrough
+
+# Motion matching on the LAFAN1 takes of the shared data (TENDON_DATA, default ../shared/data; they
+# are non-commercial test inputs, read where they are and never copied): a database of the three
+# takes and their mirror images (the T-poses at each take's start and end excluded from the
+# search), then a character driven along examples/mm/lafan1_path.json for 41 s. Writes
+# demo-out/mm/lafan1.tdnmm, mm.glb (the baked motion) and mm_trace.json.
+TENDON_DATA ?= ../shared/data
+MM_LAFAN1_EXCLUDE = --exclude multipleActions1_subject1:0-3 --exclude multipleActions1_subject1:148.5-153 \
+	--exclude push1_subject2:0-4.5 --exclude push1_subject2:99.8-103 \
+	--exclude walk4_subject1:0-3.5 --exclude walk4_subject1:162.3-164
+mm-demo: build
+	@test -d $(TENDON_DATA)/bvh/lafan1 || { echo "tendon: no LAFAN1 takes in $(TENDON_DATA)/bvh/lafan1 (set TENDON_DATA)" >&2; exit 2; }
+	mkdir -p demo-out/mm
+	$(BUILD)/bin/tendon mm build demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 --mirror $(MM_LAFAN1_EXCLUDE)
+	$(BUILD)/bin/tendon mm run demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 \
+		--path examples/mm/lafan1_path.json --out demo-out/mm/mm.glb --trace demo-out/mm/mm_trace.json
 
 # Every test of the release build, then the same tests built with address and undefined-behaviour
 # sanitizers.
