@@ -40,6 +40,8 @@
  *   PROCEDURAL  a pose made by a user callback (from the rest pose).
  *   MODIFIER    inputs[0]'s pose, blended on its own, then changed (see tdn_modifier_kind); it
  *               then blends like any other input. Modifiers nest; a node belongs to one.
+ *   MOTION_MATCH  a leaf: a motion-matching controller's pose (mm_controller.h), driven by a
+ *               desired velocity and facing (see "Motion matching" below).
  *
  * Sync groups: clip nodes naming the same sync group share a normalized phase. The group's
  * cycle length is the weight-averaged length of its members (weights from this update), so
@@ -48,7 +50,35 @@
  * "foot_down_l" and "foot_down_r"), the heaviest member leads: it plays at the group's
  * cycle rate, and every follower is placed at the same fraction between the same markers (the
  * n-th occurrence of a name maps to the n-th), which aligns cycles whose phases are not
- * uniform; a follower without the leader's marker follows by phase. */
+ * uniform; a follower without the leader's marker follows by phase.
+ *
+ * Motion matching. A MOTION_MATCH node owns one tdn_mm_controller per instance (inside the
+ * instance's memory). Each update advances it by dt (times the rates of TIME_SCALE nodes and
+ * frozen states above it) with
+ *   velocity  the `velocity` VEC2 parameter: (x, z) on the ground in the character's frame
+ *             (+z forward, +x its left), units per second: what a stick gives;
+ *   facing    the `facing` FLOAT parameter, radians relative to where the character faces (a
+ *             positive angle turns it left); without one the character faces where it moves
+ *             (and keeps its last goal while the velocity is below 0.001).
+ * Both are read in the character's frame as it stands before the update (the controller's
+ * character: the world goal is velocity turned by its facing, and its facing plus `facing`). A
+ * program holding a world goal converts it each frame with the character's transform (the
+ * root motion integrated); when the node alone moves the character, that is a bare controller
+ * given the world goal, to rounding.
+ * Its pose is the controller's with the root joint relative to the character (the simulation
+ * root at the origin facing +z), as if its root motion were extracted (always, whatever
+ * extract_root_motion says: there is no clip for the motion to stay in); its root motion is the
+ * controller's character's motion over the update (translation and yaw in the character's
+ * frame at the update's start), blended with the other entries' like a clip's. So the node
+ * blends with clip nodes of the same skeleton whose extracted poses start at the origin facing
+ * +z (tendon's humanoid's do). A graph with a MOTION_MATCH node needs root motion on the
+ * database's root joint with TDN_ROOT_YAW and keep_vertical 0 (the controller's character is a
+ * yaw on the ground).
+ * A node keeps simulating while it has no weight (an inactive state, a layer at 0), as clips
+ * keep their time: its controller has followed the same input all along, so when it fades in
+ * it shows a pose in motion that matches what is asked (a reset would start it standing, at
+ * an arbitrary frame, and its first search would have no pose of its own to match). That
+ * costs the same as a weighted node, searches included. */
 #ifndef TENDON_GRAPH_H
 #define TENDON_GRAPH_H
 
@@ -60,6 +90,7 @@
 #include "skeleton.h"
 #include "foot_placement.h"
 #include "ik_chain.h"
+#include "mm_controller.h"
 #include "root_motion.h"
 #include "state_machine.h"
 
@@ -108,7 +139,8 @@ typedef enum tdn_node_type {
     TDN_NODE_REST,
     TDN_NODE_STATE_MACHINE,
     TDN_NODE_PROCEDURAL,   /* a pose from a user callback */
-    TDN_NODE_MODIFIER      /* its input's pose, changed by a built-in modifier or a callback */
+    TDN_NODE_MODIFIER,     /* its input's pose, changed by a built-in modifier or a callback */
+    TDN_NODE_MOTION_MATCH  /* a motion-matching controller's pose */
 } tdn_node_type;
 
 struct tdn_graph_instance;
@@ -181,6 +213,14 @@ typedef struct tdn_node_desc {
     const float *joint_weights;
     tdn_vec3 axis;
     float half_life;
+    /* MOTION_MATCH: the controller's description (the database, the keyed clips it was built
+     * from, its mirror table, and the search, spring and inertialization settings; its
+     * allocator is not used). Copied, with the clip list and the mirror table; the database,
+     * the clips and the skeleton are not owned and must outlive the graph. `velocity` names a
+     * VEC2 parameter (required), `facing` a FLOAT parameter or NULL (see the top of this file). */
+    const tdn_mm_controller_desc *motion_match;
+    const char *velocity;
+    const char *facing;
 } tdn_node_desc;
 
 /* A sync group's markers: event names of its clips (see the top of this file). */
@@ -274,7 +314,8 @@ typedef struct tdn_graph_desc {
      * root joint (tdn_graph_root_motion), blended with the pose's weights through trees,
      * machines and override layers (a layer counts with its weight times its mask's weight
      * at that joint; additive layers carry none). With extract_root_motion the motion is taken
-     * out of every sampled clip (the pose stays in place); otherwise it stays in the pose. */
+     * out of every sampled clip (the pose stays in place); otherwise it stays in the pose.
+     * MOTION_MATCH nodes report their character's motion (see the top of this file). */
     const tdn_root_motion_desc *root_motion;
     int extract_root_motion;
     /* IK jobs run after the layers, in order (copied). */
@@ -339,14 +380,16 @@ TDN_API tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, cons
 TDN_API float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component);
 
 /* One entry of the flat list. `clip` is the index into the description's clips, or one of
- * TDN_ENTRY_REST (the rest pose), TDN_ENTRY_PROCEDURAL (`node`'s callback pose) and
+ * TDN_ENTRY_REST (the rest pose), TDN_ENTRY_PROCEDURAL (`node`'s callback pose),
  * TDN_ENTRY_MODIFIER (`node`'s modified pose, made from the entries whose `group` is that
- * node). `node` is the first node that contributed it; `group` the modifier node whose input
+ * node) and TDN_ENTRY_MOTION_MATCH (`node`'s controller pose; `time` is the database frame it
+ * plays). `node` is the first node that contributed it; `group` the modifier node whose input
  * it is part of, or -1 for the layer itself. Weights of base entries sum to 1 within a group;
  * an additive entry's weight scales its difference. */
 #define TDN_ENTRY_REST (-1)
 #define TDN_ENTRY_PROCEDURAL (-2)
 #define TDN_ENTRY_MODIFIER (-3)
+#define TDN_ENTRY_MOTION_MATCH (-4)
 
 typedef struct tdn_graph_entry {
     int clip;
@@ -389,9 +432,9 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
  * layer's clips' velocities at their times (tdn_clip_sample_velocity) by the flat list's
  * weights, mirrored with their clips, then composed as the layers are (an override layer lerps
  * by its weight times its mask, an additive layer adds its difference's velocity scaled the
- * same way). Inertialization offsets and extracted root motion are not in it. Uses the
- * instance's scratch poses (call it after tdn_graph_evaluate, not between update and
- * evaluate's use of them); never allocates. */
+ * same way); a MOTION_MATCH node's is its pose's change over its last step. Inertialization
+ * offsets and extracted root motion are not in it. Uses the instance's scratch poses (call it
+ * after tdn_graph_evaluate, not between update and evaluate's use of them); never allocates. */
 TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity);
 
 /* The ground foot placement queries, and the character's frame in the world (NULL: the

@@ -6,7 +6,8 @@
 #include "tendon/mirror.h"
 
 static const char *const node_type_names[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                               "blend_space", "rest", "state_machine", "procedural", "modifier" };
+                                               "blend_space", "rest", "state_machine", "procedural", "modifier",
+                                               "motion_match" };
 
 /* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
@@ -130,6 +131,7 @@ static int inputs_needed(tdn_node_type type)
     case TDN_NODE_CLIP:
     case TDN_NODE_REST:
     case TDN_NODE_PROCEDURAL:
+    case TDN_NODE_MOTION_MATCH:
         return 0;
     case TDN_NODE_TIME_SCALE:
     case TDN_NODE_MODIFIER:
@@ -145,12 +147,12 @@ static int inputs_needed(tdn_node_type type)
 static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
-    int input_at = 0, value_at = 0, axis_at = 0, condition_at = 0, joint_at = 0;
+    int input_at = 0, value_at = 0, axis_at = 0, condition_at = 0, joint_at = 0, mm_clip_at = 0, mm_mirror_at = 0;
     for (int i = 0; i < desc->node_count; i++) {
         const tdn_node_desc *d = &desc->nodes[i];
         tdn__node *n = &g->nodes[i];
         node_place(where, sizeof where, desc->nodes, i);
-        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MODIFIER)
+        if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MOTION_MATCH)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
         snprintf(n->name, sizeof n->name, "%s", d->name ? d->name : "");
@@ -198,6 +200,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             break;
         case TDN_NODE_PROCEDURAL:
             r = tdn__graph_copy_modifier(g, d, i, where, &joint_at, err);
+            break;
+        case TDN_NODE_MOTION_MATCH:
+            r = tdn__graph_copy_motion_match(g, desc, i, where, &mm_clip_at, &mm_mirror_at, err);
             break;
         case TDN_NODE_BLEND_SPACE:
             if (!d->space)
@@ -348,7 +353,9 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
             r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i), "%s (clip %d)",
                           why, n->clip);
         }
-        if (r == TDN_OK && (n->type == TDN_NODE_REST || n->type == TDN_NODE_PROCEDURAL || n->type == TDN_NODE_MODIFIER) &&
+        if (r == TDN_OK &&
+            (n->type == TDN_NODE_REST || n->type == TDN_NODE_PROCEDURAL || n->type == TDN_NODE_MODIFIER ||
+             n->type == TDN_NODE_MOTION_MATCH) &&
             reach[i] == 2)
             r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i),
                           "a %s node is not an additive difference", node_type_names[n->type]);
@@ -529,6 +536,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 /* What the arrays of a graph count, measured from its description before it is checked. */
 typedef struct graph_totals {
     int inputs, values, axes, markers, machines, transitions, conditions, states, layers, mod_joints;
+    int mm, mm_clips, mm_mirrors;
 } graph_totals;
 
 static graph_totals count_totals(const tdn_graph_desc *desc)
@@ -542,6 +550,12 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
         t.axes += TDN_MAX_BLEND_SPACE_DIMENSIONS;
         if (d->type == TDN_NODE_MODIFIER && d->joint_count > 0 && d->joint_count <= TDN_MAX_JOINTS)
             t.mod_joints += d->joint_count;
+        const tdn_mm_controller_desc *mm = d->type == TDN_NODE_MOTION_MATCH ? d->motion_match : NULL;
+        if (mm) {
+            t.mm++;
+            t.mm_clips += mm->clip_count > 0 ? mm->clip_count : 0;
+            t.mm_mirrors += mm->mirror_table != NULL;
+        }
         const tdn_state_machine_desc *sm = d->type == TDN_NODE_STATE_MACHINE ? d->state_machine : NULL;
         if (sm && sm->state_count > 0 && sm->state_count <= TDN_MAX_STATES && sm->transition_count >= 0 &&
             (sm->transitions || sm->transition_count == 0)) {
@@ -586,6 +600,9 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(layers, t->layers);
     PLACE(mod_joints, t->mod_joints);
     PLACE(mod_weights, t->mod_joints);
+    PLACE(mm, t->mm);
+    PLACE(mm_clips, t->mm_clips);
+    PLACE(mm_mirror, t->mm_mirrors * tdn_skeleton_joint_count(desc->skeleton));
     int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
     for (int l = 0; l < desc->layer_count; l++)
         if (desc->layers[l].mask)
@@ -622,7 +639,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
     g->skeleton = desc->skeleton;
     g->joint_count = tdn_skeleton_joint_count(desc->skeleton);
     g->clip_count = desc->clip_count;
-    memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);
+    if (desc->clip_count > 0) /* a graph of motion matching alone has no clips (and may pass NULL) */
+        memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);
     g->root = desc->root;
     g->cull_threshold = desc->cull_threshold == 0.0f ? 0.01f : desc->cull_threshold;
     if (desc->mirror) {
@@ -665,9 +683,9 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
         tdn_graph_destroy(g);
         return r;
     }
-    /* clips, procedural poses, modifier results, a rest entry per layer and per modifier; at
-     * least two: a model-space layer borrows two scratch poses */
-    int capacity = g->clip_node_count + g->procedural_count + 2 * g->modifier_count + g->layer_count;
+    /* clips, procedural and motion-matching poses, modifier results, a rest entry per layer and
+     * per modifier; at least two: a model-space layer borrows two scratch poses */
+    int capacity = g->clip_node_count + g->procedural_count + g->mm_count + 2 * g->modifier_count + g->layer_count;
     g->entry_capacity = capacity > 2 ? capacity : 2;
     g->inertializer_bytes = tdn_inertializer_bytes(g->joint_count);
     g->instance_bytes = tdn__graph_instance_layout(g, NULL, NULL);

@@ -19,6 +19,7 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
     tdn__graph_machines_advance(instance, dt);
     tdn__graph_weights(instance);
     tdn__graph_advance_clips(instance, dt);
+    tdn__graph_motion_match_advance(instance, dt);
     tdn__graph_flatten(instance);
     tdn__graph_root_motion(instance, dt);
     for (int m = 0; m < g->machine_count; m++) { /* inertializations start when the layer is evaluated */
@@ -44,8 +45,8 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
 }
 
 /* An entry's pose into `pose`: a clip sampled (root motion taken out when the graph extracts
- * it, mirrored when asked), the rest pose, a procedural node's callback pose, or a modifier's
- * finished group pose. */
+ * it, mirrored when asked), the rest pose, a procedural node's callback pose, a modifier's
+ * finished group pose, or a motion-matching node's pose (made by the update). */
 static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, float dt, tdn_pose *pose)
 {
     const tdn_graph *g = in->graph;
@@ -55,6 +56,8 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, f
             tdn_root_motion_remove(g->root_tracks[e->clip], pose);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {
         tdn_pose_copy(pose, &in->group_poses[g->nodes[e->node].slot]);
+    } else if (e->clip == TDN_ENTRY_MOTION_MATCH) {
+        tdn_pose_copy(pose, &in->mm_states[g->nodes[e->node].slot].pose);
     } else {
         tdn_pose_copy(pose, &in->rest);
         if (e->clip == TDN_ENTRY_PROCEDURAL)
@@ -85,7 +88,8 @@ static void blend_entries(tdn_graph_instance *in, int first, int count, int addi
         const tdn_graph_entry *e = &entries[k];
         tdn_pose *pose = e->clip == TDN_ENTRY_MODIFIER && !e->mirror
                              ? &in->group_poses[in->graph->nodes[e->node].slot] /* blended already */
-                             : &in->poses[first + k];
+                         : e->clip == TDN_ENTRY_MOTION_MATCH ? &in->mm_states[in->graph->nodes[e->node].slot].pose
+                                                             : &in->poses[first + k];
         if (pose == &in->poses[first + k])
             entry_pose(in, e, dt, pose);
         tdn_blend_input input = { pose, e->weight, NULL };

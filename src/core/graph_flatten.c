@@ -12,7 +12,9 @@
 static void add_entry(tdn_graph_instance *in, int first, int clip, int node, float time, float weight, int additive,
                       int mirror, int group)
 {
-    for (int k = first; k < in->entry_count && clip != TDN_ENTRY_PROCEDURAL && clip != TDN_ENTRY_MODIFIER; k++) {
+    for (int k = first; k < in->entry_count && clip != TDN_ENTRY_PROCEDURAL && clip != TDN_ENTRY_MODIFIER &&
+                        clip != TDN_ENTRY_MOTION_MATCH;
+         k++) {
         tdn_graph_entry *e = &in->entries[k];
         if (e->clip == clip && e->additive == additive && e->mirror == mirror && fabsf(e->time - time) <= SAME_TIME) {
             e->weight += weight;
@@ -55,9 +57,9 @@ static void clip_events(tdn_graph_instance *in, int node, const tdn_player *p, i
         tdn__graph_event(in, TDN_EVENT_CLIP, node, crossed[k], clip, weight);
 }
 
-/* The entries of one group: the clips, procedural nodes, rest poses and modifier results
- * directly in it (`group` is a modifier node, or -1 for the layer). Inside a modifier the
- * weights are made relative to the modifier's (its input blends on its own). */
+/* The entries of one group: the clips, procedural and motion-matching nodes, rest poses and
+ * modifier results directly in it (`group` is a modifier node, or -1 for the layer). Inside a
+ * modifier the weights are made relative to the modifier's (its input blends on its own). */
 static void flatten_group(tdn_graph_instance *in, int layer, int group, float threshold)
 {
     const tdn_graph *g = in->graph;
@@ -84,6 +86,8 @@ static void flatten_group(tdn_graph_instance *in, int layer, int group, float th
             add_entry(in, first, TDN_ENTRY_PROCEDURAL, i, 0.0f, weight, 0, 0, group);
         else if (n->type == TDN_NODE_MODIFIER)
             add_entry(in, first, TDN_ENTRY_MODIFIER, i, 0.0f, weight, 0, 0, group);
+        else if (n->type == TDN_NODE_MOTION_MATCH) /* its time: the database frame it plays */
+            add_entry(in, first, TDN_ENTRY_MOTION_MATCH, i, (float)in->mm_states[n->slot].frame, weight, 0, 0, group);
     }
     float kept = cull(in, first, threshold);
     for (int k = first; k < in->entry_count; k++)

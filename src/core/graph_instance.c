@@ -36,6 +36,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(foot_states, g->ik_count, 16);
     PLACE(foot_contact, g->ik_count, 16);
     PLACE(layer_states, g->layer_count, 16);
+    PLACE(mm_states, g->mm_count, 16);
 #undef PLACE
     size_t pose_bytes = tdn_pose_bytes(g->joint_count);
     for (int k = 0; k < g->modifier_count; k++) { /* modifiers' group poses */
@@ -80,7 +81,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
             tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &ls->inertia);
         at += g->inertializer_bytes;
     }
-    return at;
+    return tdn__graph_motion_match_layout(g, instance, base, at);
 }
 
 size_t tdn_graph_instance_bytes(const tdn_graph *graph) { return graph ? graph->instance_bytes : 0; }
@@ -115,6 +116,7 @@ static void start(tdn_graph_instance *in)
     tdn__graph_machines_reset(in);
     /* The flat list of a zero-length step, so evaluate works before the first update. */
     tdn__graph_weights(in);
+    tdn__graph_motion_match_advance(in, 0.0f);
     tdn__graph_flatten(in);
     in->event_count = in->events_dropped = 0;
     in->root_motion = (tdn_root_motion){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };

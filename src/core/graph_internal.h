@@ -50,7 +50,8 @@ typedef struct tdn__node {
     int first_joint, joint_count;   /* into tdn_graph.mod_joints and mod_weights */
     tdn_vec3 axis;
     float half_life;
-    int slot;                       /* MODIFIER: its group pose in the instance */
+    int slot;                       /* MODIFIER: its group pose in the instance; MOTION_MATCH: its
+                                     * index in tdn_graph.mm and the instance's mm_states */
     int state_offset;               /* DAMP: its floats in the instance's modifier state */
     int group;                      /* the modifier whose input it is part of; -1: its layer's */
     /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
@@ -111,6 +112,16 @@ typedef struct tdn__layer {
     int inertializes;               /* a machine in it has INERTIALIZE transitions */
 } tdn__layer;
 
+/* A motion-matching node's controller description (its clip list and mirror table in the
+ * graph's block) and the parameters it reads (graph_motion_match.c). */
+typedef struct tdn__motion_match {
+    int node;
+    tdn_mm_controller_desc desc;
+    int root;                       /* the database's root joint */
+    int velocity, facing;           /* a VEC2 parameter; a FLOAT parameter or -1 */
+    size_t controller_bytes;
+} tdn__motion_match;
+
 /* One sync marker of a clip node: its time and which of the group's marker names it is. */
 typedef struct tdn__marker {
     float time;
@@ -161,6 +172,10 @@ struct tdn_graph {
     int state_total;
     tdn__layer *layers;
     int layer_count;
+    tdn__motion_match *mm;          /* per MOTION_MATCH node */
+    int mm_count;
+    const tdn_keyed_clip **mm_clips; /* their clip lists */
+    int *mm_mirror;                 /* their mirror tables (joint_count each) */
     int *mod_joints;                /* modifiers' joints and their weights */
     float *mod_weights;
     int modifier_count, procedural_count;
@@ -207,6 +222,19 @@ typedef struct tdn__machine_state {
     int travel_count, travel_at;
     float inertialize;              /* a duration to start this frame, or -1 */
 } tdn__machine_state;
+
+/* A motion-matching node's run-time state: its controller, its last two poses (the root
+ * relative to the character) and the character's motion over the last update. */
+typedef struct tdn__mm_state {
+    tdn_mm_controller *controller;
+    tdn_pose pose, before;          /* the last update's pose and the one before it */
+    float step;                     /* seconds between them */
+    tdn_root_motion motion;
+    tdn_vec3 position;              /* the controller's character after the last update */
+    float facing;
+    float goal;                     /* the facing asked for last (world, of the controller) */
+    int frame;                      /* the database frame playing */
+} tdn__mm_state;
 
 typedef struct tdn__layer_state {
     float weight;
@@ -256,6 +284,7 @@ struct tdn_graph_instance {
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
     tdn__layer_state *layer_states;
+    tdn__mm_state *mm_states;       /* per MOTION_MATCH node */
     tdn_root_motion root_motion;    /* of the last update */
     tdn_root_motion *motions;       /* entry_capacity scratch motions */
     float *motion_weights;
@@ -275,6 +304,16 @@ tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, s
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
 void tdn__graph_free_ik(tdn_graph *g);
 void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
+
+/* Motion-matching nodes (graph_motion_match.c): a node's fields checked and copied (its clips
+ * from *clip_at on, its mirror table at *mirror_at), their controllers and poses placed in an
+ * instance's memory (from `at`; base NULL: only measured), and advanced by an update. */
+tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc, int node, const char *place,
+                                        int *clip_at, int *mirror_at, tdn_error *err);
+size_t tdn__graph_motion_match_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base, size_t at);
+void tdn__graph_motion_match_advance(tdn_graph_instance *instance, float dt);
+/* A node's joint velocities over its last update (the layout of tdn_graph_joint_velocities). */
+void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int node, tdn_pose *velocity);
 
 /* Evaluating (graph_modifiers.c): a modifier's change to its group's pose, dt seconds on. */
 void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);

@@ -56,6 +56,8 @@ static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_sta
         if (e->additive || e->clip == TDN_ENTRY_MODIFIER)
             continue;
         in->motions[n] = identity;
+        if (e->clip == TDN_ENTRY_MOTION_MATCH) /* its character's motion over the update */
+            in->motions[n] = in->mm_states[g->nodes[e->node].slot].motion;
         if (e->clip >= 0 && g->root_tracks[e->clip])
             tdn_root_track_motion(g->root_tracks[e->clip], &in->players[g->nodes[e->node].clip_slot], dt,
                                   &in->motions[n]);

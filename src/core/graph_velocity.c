@@ -41,7 +41,9 @@ static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, t
         tdn_pose *v = &in->poses[ls->first_entry + k];
         if (e->clip == TDN_ENTRY_MODIFIER)
             continue;
-        if (e->clip < 0) { /* the rest pose and procedural poses do not move */
+        if (e->clip == TDN_ENTRY_MOTION_MATCH) {
+            tdn__graph_motion_match_velocity(in, e->node, v);
+        } else if (e->clip < 0) { /* the rest pose and procedural poses do not move */
             for (int r = 0; r < TDN_POSE_ROWS; r++)
                 memset(tdn_pose_row(v, r), 0, sizeof(float) * (size_t)v->stride);
         } else {
