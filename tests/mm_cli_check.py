@@ -173,6 +173,10 @@ if r.returncode == 0:
     check(frames[0]["searched"], "the first update searches")
     check(s["searches"] == sum(f["searched"] for f in frames) and s["switches"] == sum(f["switched"] for f in frames),
           "searches and switches: the trace's count")
+    runs = lambda f: (f["clip_index"], f["mirrored"])
+    rewinds = sum(1 for a, b in zip(frames, frames[1:]) if b["switched"] and runs(a) == runs(b)
+                  and a["database_frame"] - 20 <= b["database_frame"] <= a["database_frame"])
+    check(s["rewinds"] == rewinds, f"rewinds: switches back at most 20 frames in the same run: {s['rewinds']}, {rewinds}")
     check(all(f["clip"] in ("walk", "turn") and f["clip_index"] in (0, 1) for f in frames), "clips named")
     # the path's input: instant changes at 1.5 s and 3 s, standing after the last segment
     want = lambda t: ([0, 0, 1.0], 0) if t < 1.5 else ([0.8, 0, 0], 90) if t < 3 else ([0, 0, 0], 90)
@@ -340,7 +344,8 @@ else:
     if r.returncode == 0:
         s = json.loads(r.stdout)
         seconds = sum(x["duration"] for x in load(lafan_path)["segments"])
-        print(f"mm_cli_check: LAFAN1 path: {s['frames']} frames, {s['searches']} searches, {s['switches']} switches, "
+        print(f"mm_cli_check: LAFAN1 path: {s['frames']} frames, {s['searches']} searches, {s['switches']} switches "
+              f"({s['rewinds']} rewinds), "
               f"position error mean {s['position_error']['mean']:.3f} m max {s['position_error']['max']:.3f} m, "
               f"facing error mean {s['facing_error']['mean']:.2f} max {s['facing_error']['max']:.1f} degrees, "
               f"foot skate {s['foot_skate']['mean_cm_per_s']:.2f} cm/s "

@@ -44,7 +44,7 @@ int cmd_mm(int argc, char **argv)
 
 static void build_usage(FILE *out)
 {
-    fputs("usage: tendon mm build OUT.tdnmm FILE... [--scale S] [--mirror] [--rate HZ] [--root NAME]\n"
+    fputs("usage: tendon mm build OUT.tdnmm FILE... [--scale S] [--mirror] [--rate HZ] [--root JOINT]\n"
           "                       [--feet LEFT,RIGHT] [--forward auto|+x|-x|+y|-y|+z|-z] [--offsets 20,40,60]\n"
           "                       [--weights W1,W2,W3,W4,W5] [--exclude CLIP:START-END]... [--smoothing SECONDS]\n"
           "                       [--json]\n"
@@ -55,8 +55,10 @@ static void build_usage(FILE *out)
           "  --skin NAME|INDEX the glTF skin (default: the first)\n"
           "  --mirror          also every clip mirrored left to right (joints paired by name: _l/_r, Left/Right...)\n"
           "  --rate HZ         database frames per second (default 60)\n"
-          "  --root NAME       the root joint (a joint without a parent, such as the hips; default: joint 0)\n"
-          "  --feet LEFT,RIGHT the foot joints (default: found by name: LeftFoot, foot_l, l_foot, ...)\n"
+          "  --root JOINT      the root joint, a name or index (a joint without a parent, such as the hips;\n"
+          "                    default: joint 0)\n"
+          "  --feet LEFT,RIGHT the foot joints, names or indices (default: found by name: LeftFoot, foot_l,\n"
+          "                    l_foot, mixamorig:LeftFoot, ...)\n"
           "  --forward AXIS    the root joint's local axis that points where the character faces; auto (default):\n"
           "                    the axis whose direction on the ground best agrees with the root's horizontal\n"
           "                    velocity over all clips, weighted by speed\n"

@@ -43,7 +43,8 @@ static void usage(FILE *out)
           "  --trace FILE      per-frame JSON: time, input, database frame (clip, time, mirrored), cost, searched,\n"
           "                    switched, the character's and the simulation's position and facing, the feet\n"
           "  --json            the summary as one JSON object\n"
-          "Prints a summary: frames, searches, switches, the root position error (character against\n"
+          "Prints a summary: frames, searches, switches (and how many were rewinds: back to a frame of the same\n"
+          "clip played at most 1/3 s before, a stutter), the root position error (character against\n"
           "simulation, metres) and facing error (degrees), mean and max from 1 s on, and the foot skate (DESIGN\n"
           "section 7): the mean horizontal speed of each foot while in contact, a foot being in contact when it\n"
           "is at most 5 cm above its ground height (the 5th percentile of its height over the clips) and moves\n"
@@ -450,7 +451,7 @@ static float wrap_degrees(float radians)
 
 /* The summary as JSON (--json) or in the trace: the same fields. */
 static cJSON *summary_json(const run_state *s, const run_args *a, int frame_count, int searches, int switches,
-                           const errors *e, double travelled, const float grounds[2])
+                           int rewinds, const errors *e, double travelled, const float grounds[2])
 {
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "database", a->db);
@@ -460,6 +461,7 @@ static cJSON *summary_json(const run_state *s, const run_args *a, int frame_coun
     cJSON_AddItemToObject(doc, "fps", cli_json_float(a->fps));
     cJSON_AddNumberToObject(doc, "searches", searches);
     cJSON_AddNumberToObject(doc, "switches", switches);
+    cJSON_AddNumberToObject(doc, "rewinds", rewinds);
     cJSON_AddItemToObject(doc, "travelled", cli_json_float((float)travelled));
     cJSON_AddItemToObject(doc, "errors_from", cli_json_float((float)STARTED));
     cJSON_AddNumberToObject(doc, "error_frames", e->count);
@@ -506,12 +508,13 @@ static void print_cm_s(double v)
 }
 
 static void summary_text(const run_state *s, const run_args *a, int frame_count, int searches, int switches,
-                         const errors *e, double travelled, const float grounds[2])
+                         int rewinds, const errors *e, double travelled, const float grounds[2])
 {
     const double seconds = (double)(frame_count - 1) / a->fps;
     printf("%s along %s: %d frames, %.6g s at %.6g fps (frame 0 at t = 0), %.4g m travelled\n", a->db, a->path,
            frame_count, seconds, (double)a->fps, travelled);
-    printf("searches: %d, switches: %d (%.3g per second)\n", searches, switches, seconds > 0 ? switches / seconds : 0.0);
+    printf("searches: %d, switches: %d (%.3g per second), rewinds: %d (switches back at most 1/3 s in the same clip)\n",
+           searches, switches, seconds > 0 ? switches / seconds : 0.0, rewinds);
     if (e->count) {
         printf("root position error (character against simulation, from %g s): mean %.3g m, max %.3g m\n", STARTED,
                e->position_sum / e->count, e->position_max);
@@ -636,7 +639,8 @@ int cmd_mm_run(int argc, char **argv)
     }
 
     errors e = { 0 };
-    int searches = 0, switches = 0;
+    int searches = 0, switches = 0, rewinds = 0, previous = -1;
+    const int rewind_frames = (int)lroundf(tdn_mm_database_rate(s.db) / 3.0f);
     double travelled = 0.0;
     tdn_vec3 last = { 0 };
     foot_skate_begin(&s.skate, 0);
@@ -653,6 +657,14 @@ int cmd_mm_run(int argc, char **argv)
         foot_skate_frame(&s.skate, NULL, &s.pose, NULL);
         searches += st.searched;
         switches += st.switched;
+        if (st.switched && previous >= 0) { /* back to a frame of the same run played at most 1/3 s ago */
+            tdn_mm_frame was, now;
+            tdn_mm_database_frame(s.db, previous, &was);
+            tdn_mm_database_frame(s.db, st.frame, &now);
+            rewinds += was.clip == now.clip && was.mirrored == now.mirrored && st.frame <= previous &&
+                       st.frame >= previous - rewind_frames;
+        }
+        previous = st.frame;
         if (f > 0)
             travelled += sqrt(((double)st.position.x - last.x) * ((double)st.position.x - last.x) +
                               ((double)st.position.z - last.z) * ((double)st.position.z - last.z));
@@ -683,7 +695,7 @@ int cmd_mm_run(int argc, char **argv)
         trace_writer *w = &s.trace;
         tw_end_array(w);
         tw_newline(w);
-        cJSON *summary = summary_json(&s, &a, frame_count, searches, switches, &e, travelled, grounds);
+        cJSON *summary = summary_json(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds);
         char *text = summary ? cJSON_PrintUnformatted(summary) : NULL;
         cJSON_Delete(summary);
         if (text) {
@@ -716,9 +728,9 @@ int cmd_mm_run(int argc, char **argv)
     }
     if (code == CLI_OK) {
         if (a.common.json)
-            code = cli_json_print(summary_json(&s, &a, frame_count, searches, switches, &e, travelled, grounds));
+            code = cli_json_print(summary_json(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds));
         else
-            summary_text(&s, &a, frame_count, searches, switches, &e, travelled, grounds);
+            summary_text(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds);
     }
     release(&s);
     free(a.files);
