@@ -278,28 +278,30 @@ void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, co
         const float l2 = tdn_vec3_dot(bone, bone);
         p = next;
 
+        /* The swing is taken in the parent's frame (after the joints above turned), where
+         * the bone is seen and the goal direction is turned into: fewer products per joint
+         * than in model space. The parent's rotation drifts from unit by rounding, and the
+         * swing takes |want| to be the bone's length: a drift would turn the bone by the
+         * wrong angle and grow down the chain (1e-3 rad at the end of 16 bones). One Newton
+         * step from 1, folded into the swing's scale (beside the chain of dependent steps,
+         * not on it), brings this joint's rotation back to unit to the square of the drift. */
         const tdn_quat parent = tdn__ik_parent_rotation(chain, i, w);
-        /* The parent's rotation drifts from unit by rounding, and the swing below takes |now|
-         * to be the bone's length: a drift would turn the bone by the wrong angle and grow
-         * down the chain (1e-3 rad at the end of 16 bones). One Newton step from 1, folded
-         * into the swing's scale (beside the chain of dependent steps, not on it), brings
-         * this joint's rotation back to unit to the square of the drift. */
         const float unit = 1.5f - 0.5f * tdn_quat_dot(parent, parent);
-        const tdn_vec3 now = tdn_quat_rotate(parent, seen);
-        const tdn_vec3 want = tdn_vec3_make(gx[i + 1] - gx[i], gy[i + 1] - gy[i], gz[i + 1] - gz[i]);
-        /* |now| = |want| = the bone's length l: (now x want, l^2 + now.want) is the shortest
-         * rotation scaled by sqrt(2 l^2 (l^2 + now.want)) */
-        const float k = l2 + tdn_vec3_dot(now, want);
+        const tdn_vec3 want = tdn_quat_rotate(tdn_quat_conjugate(parent),
+                                              tdn_vec3_make(gx[i + 1] - gx[i], gy[i + 1] - gy[i], gz[i + 1] - gz[i]));
+        /* |seen| = |want| = the bone's length l: (seen x want, l^2 + seen.want) is the
+         * shortest rotation scaled by sqrt(2 l^2 (l^2 + seen.want)) */
+        const float k = l2 + tdn_vec3_dot(seen, want);
         tdn_quat swing;
         if (k > 1e-4f * l2) {
-            const tdn_vec3 c = tdn_vec3_cross(now, want);
+            const tdn_vec3 c = tdn_vec3_cross(seen, want);
             const float inv = tdn__ik_scaled_rsqrt(unit, 2.0f * l2 * k);
             swing = tdn_quat_make(c.x * inv, c.y * inv, c.z * inv, k * inv);
         } else { /* nearly opposite, or no bone */
-            swing = quat_scale(tdn__ik_swing(now, want), unit);
+            swing = quat_scale(tdn__ik_swing(seen, want), unit);
         }
-        w = tdn_quat_mul(swing, tdn_quat_mul(parent, chain->local[i]));
-        chain->local[i] = tdn_quat_mul(tdn_quat_conjugate(parent), w);
+        chain->local[i] = tdn_quat_mul(swing, chain->local[i]);
+        w = tdn_quat_mul(parent, chain->local[i]);
     }
 }
 
