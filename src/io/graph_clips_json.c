@@ -1,6 +1,7 @@
 /* tendon io: a graph document's clips: the runtime clip for each name the nodes use, from the
  * document's "clips" definitions (a source clip of the character or of another file, maybe made
- * additive, at a chosen rate) or the character's clip of that name. */
+ * additive, at a chosen rate) or the character's clip of that name; and the keyed source clips
+ * motion-matching nodes play, found the same way. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +50,7 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
     if (d->source_count == TDN_IO_MAX_CLIP_FILES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "clips from more than %d files", TDN_IO_MAX_CLIP_FILES);
     tdn_asset *asset = NULL;
-    tdn_import_options options = { .allocator = d->allocator };
+    tdn_import_options options = { .scale = d->scale, .allocator = d->allocator }; /* the character's rig */
     tdn_result r = tdn_asset_load(path, &options, &asset, err);
     if (r != TDN_OK) {
         char inner[sizeof err->where];
@@ -73,32 +74,78 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
     return TDN_OK;
 }
 
-tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
-                                    const char *use_path, tdn_clip **out, tdn_error *err)
+/* The source clip `name` stands for: its definition in "clips" (its `source` in the character
+ * or in `file`) or the character's clip of that name; *def is the definition (NULL: none) and
+ * `path` its JSON path. */
+static tdn_result find_source(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                              const char *use_path, const cJSON **def, char *path, const tdn_asset **asset_out,
+                              int *clip, tdn_error *err)
 {
     const tdn_asset *asset = d->asset;
-    const tdn_allocator *allocator = &d->allocator;
     int index;
-    const cJSON *def = clip_definition(doc, name, &index);
-    const char *source = name, *reference = NULL;
-    float sample_rate = 0.0f;
-    tdn_io__path path;
+    *def = clip_definition(doc, name, &index);
+    const char *source = name;
     tdn_io__json_item(path, "clips", index);
     tdn_result r = TDN_OK;
-    if (def) {
-        r = tdn_io__json_known_keys(def, path, clip_def_keys, err);
+    if (*def) {
+        r = tdn_io__json_known_keys(*def, path, clip_def_keys, err);
         if (r == TDN_OK)
-            r = tdn_io__json_string(def, "source", path, 0, &source, err);
-        if (r == TDN_OK)
-            r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
+            r = tdn_io__json_string(*def, "source", path, 0, &source, err);
         const char *file = NULL;
         if (r == TDN_OK)
-            r = tdn_io__json_string(def, "file", path, 0, &file, err);
+            r = tdn_io__json_string(*def, "file", path, 0, &file, err);
         if (r == TDN_OK && file) {
             tdn_io__path where;
             tdn_io__json_join(where, path, "file");
             r = clip_file(d, base_dir, file, where, &asset, err);
         }
+        source = source ? source : name;
+    }
+    if (r != TDN_OK)
+        return r;
+    *clip = tdn_asset_find_clip(asset, source);
+    if (*clip < 0) {
+        char hint[96];
+        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, *def ? path : use_path,
+                            "the character has no clip named \"%.60s\"%s", source, hint);
+    }
+    *asset_out = asset;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__graph_keyed_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                                    const char *use_path, const tdn_keyed_clip **out, tdn_error *err)
+{
+    const cJSON *def;
+    const tdn_asset *asset;
+    int clip;
+    tdn_io__path path;
+    tdn_result r = find_source(doc, d, base_dir, name, use_path, &def, path, &asset, &clip, err);
+    if (r != TDN_OK)
+        return r;
+    if (cJSON_GetObjectItemCaseSensitive(def, "additive")) /* the definition is fine for clip nodes */
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path, "\"%.60s\" is made additive (%.40s); motion "
+                            "matching plays source clips as they are", name, path);
+    *out = tdn_asset_clip(asset, clip);
+    return TDN_OK;
+}
+
+tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                                    const char *use_path, tdn_clip **out, tdn_error *err)
+{
+    const tdn_allocator *allocator = &d->allocator;
+    const cJSON *def;
+    const tdn_asset *asset;
+    int k;
+    tdn_io__path path;
+    tdn_result r = find_source(doc, d, base_dir, name, use_path, &def, path, &asset, &k, err);
+    if (r != TDN_OK)
+        return r;
+    const char *reference = NULL;
+    float sample_rate = 0.0f;
+    if (def) {
+        r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
         const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
         if (r == TDN_OK && additive) {
             tdn_io__path where;
@@ -109,17 +156,9 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
                                                                "is needed");
             reference = ref->valuestring;
         }
-        source = source ? source : name;
     }
     if (r != TDN_OK)
         return r;
-    int k = tdn_asset_find_clip(asset, source);
-    if (k < 0) {
-        char hint[96];
-        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
-                            "the character has no clip named \"%.60s\"%s", source, hint);
-    }
     tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
     tdn_pose rest = { 0 };
     if (reference && strcmp(reference, "rest") == 0) {

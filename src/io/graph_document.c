@@ -28,6 +28,8 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
     for (int k = 0; k < d->space_count; k++)
         tdn_blend_space_file_destroy(d->spaces[k]);
     tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)d->space_count);
+    for (int k = 0; k < d->database_count; k++) /* after the graph, whose nodes play them */
+        tdn_mm_database_destroy(d->databases[k]);
     for (int k = 0; k < d->source_count; k++)
         tdn_asset_destroy(d->sources[k]);
     tdn_asset_destroy(d->asset);
@@ -83,6 +85,7 @@ static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_docu
         r = tdn_io__json_float(c, "scale", "character", 0.0f, &options.scale, err);
     if (r != TDN_OK)
         return r;
+    d->scale = options.scale; /* clip files are the same rig */
     if (!base_dir)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "character.file", "a document parsed from memory without a "
                             "folder cannot name a character file");
@@ -250,6 +253,11 @@ static void free_build(tdn_io__graph_build *b)
     for (int k = 0; k < b->space_count; k++)
         tdn_blend_space_file_destroy(b->spaces[k]);
     free(b->spaces);
+    for (int k = 0; k < b->mm_count; k++)
+        free(b->mm_clips[k]);
+    for (int k = 0; k < b->database_count; k++)
+        tdn_mm_database_destroy(b->databases[k]);
+    free(b->mm_mirror);
     free(b->named);
     free(b->clip_names);
     free(b->clip_paths);
@@ -349,7 +357,12 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         if (r != TDN_OK)
             where_in_document(b, err);
     }
-    /* the blend spaces now belong to the document */
+    /* the blend spaces and the motion-matching databases now belong to the document */
+    if (r == TDN_OK) {
+        memcpy(d->databases, b->databases, sizeof *d->databases * (size_t)b->database_count);
+        d->database_count = b->database_count;
+        b->database_count = 0;
+    }
     if (r == TDN_OK) {
         d->spaces = tdn_io__alloc(&d->allocator, sizeof *d->spaces * (size_t)(b->space_count + 1));
         if (!d->spaces)
@@ -400,7 +413,8 @@ tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const ch
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
     if (r == TDN_OK)
         r = load_character(doc, base_dir, d, err);
-    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator,
+    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator, .document = d,
+                              .base_dir = base_dir,
                               .callbacks = options ? options->callbacks : NULL,
                               .callback_count = options ? options->callback_count : 0 };
     if (r == TDN_OK)

@@ -11,6 +11,9 @@
 
 #define TDN_IO_MAX_CLIP_FILES 32
 
+/* Motion-matching nodes a document may have, and database files it may load. */
+#define TDN_IO_MAX_MM_NODES 16
+
 struct tdn_graph_document {
     tdn_allocator allocator;
     tdn_asset *asset;
@@ -20,10 +23,15 @@ struct tdn_graph_document {
     tdn_blend_space_file **spaces;
     int space_count;
     tdn_graph *graph;
-    /* other files clips come from, each loaded once (the character's own is `asset`) */
+    /* other files clips come from, each loaded once (the character's own is `asset`), at the
+     * character's scale */
     tdn_asset *sources[TDN_IO_MAX_CLIP_FILES];
     char source_paths[TDN_IO_MAX_CLIP_FILES][256];
     int source_count;
+    float scale;
+    /* motion-matching databases its nodes loaded */
+    tdn_mm_database *databases[TDN_IO_MAX_MM_NODES];
+    int database_count;
 };
 
 /* Builds the runtime clip the nodes call `name` (graph_clips_json.c): the document's
@@ -31,6 +39,10 @@ struct tdn_graph_document {
  * character's clip of that name. `use_path` is where a node first named it. */
 tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
                                     const char *use_path, tdn_clip **out, tdn_error *err);
+/* The keyed source clip `name` stands for, found the same way (not owned: the character's or a
+ * clip file's); a definition that makes it additive is an error at `use_path`. */
+tdn_result tdn_io__graph_keyed_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
+                                    const char *use_path, const tdn_keyed_clip **out, tdn_error *err);
 
 /* A named node's state while the tree is read: unread, being read (a reference to it now is a
  * cycle), or read into node `index`. */
@@ -46,6 +58,8 @@ typedef struct tdn_io__graph_build {
     const cJSON *doc;
     const tdn_asset *asset;
     const tdn_allocator *allocator;
+    tdn_graph_document *document;  /* for clip files motion-matching nodes load */
+    const char *base_dir;
     /* nodes */
     tdn_node_desc *nodes;
     tdn_io__path *node_paths;
@@ -83,6 +97,15 @@ typedef struct tdn_io__graph_build {
     int *mod_joints;
     float *mod_weights;
     int mod_joint_count, mod_joint_capacity;
+    /* motion-matching nodes: their controller descriptions and clip lists (malloc'ed), the
+     * databases they loaded (owned until the document takes them) and the mirror table */
+    tdn_mm_controller_desc mm[TDN_IO_MAX_MM_NODES];
+    const tdn_keyed_clip **mm_clips[TDN_IO_MAX_MM_NODES];
+    int mm_count;
+    tdn_mm_database *databases[TDN_IO_MAX_MM_NODES];
+    char database_paths[TDN_IO_MAX_MM_NODES][256];
+    int database_count;
+    int *mm_mirror;
 } tdn_io__graph_build;
 
 /* Allocates the build's pools and finds the named nodes (graph_nodes.c). */
@@ -101,6 +124,9 @@ tdn_result tdn_io__graph_read_procedural(tdn_io__graph_build *build, int self, c
                                          tdn_error *err);
 tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                        int depth, tdn_error *err);
+/* A motion-matching node's fields (graph_mm_json.c). */
+tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
+                                           tdn_error *err);
 /* A state machine node's fields (graph_machines_json.c). */
 tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json,
                                             const char *path, int depth, tdn_error *err);

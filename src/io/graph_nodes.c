@@ -422,9 +422,13 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
         r = tdn_io__graph_read_modifier(b, self, json, path, depth, err);
         if (r == TDN_OK)
             r = read_named_inputs(b, self, json, path, one, 1, depth, err);
+    } else if (strcmp(type, "motion_match") == 0) {
+        d->type = TDN_NODE_MOTION_MATCH;
+        r = tdn_io__graph_read_motion_match(b, self, json, path, err);
     } else {
         static const char *const types[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                             "blend_space", "rest", "state_machine", "procedural", "modifier", NULL };
+                                             "blend_space", "rest", "state_machine", "procedural", "modifier",
+                                             "motion_match", NULL };
         tdn_io__path where;
         tdn_io__json_join(where, path, "type");
         tdn_io__choose(type, types, where, "node type", err, &r);

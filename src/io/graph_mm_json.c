@@ -1,0 +1,228 @@
+/* tendon io: a graph document's motion-matching nodes:
+ *
+ *   {"type": "motion_match", "database": "locomotion.tdnmm",
+ *    "clips": ["idle", "walk_forward", ...], "velocity": "move", "facing": "turn",
+ *    "search_interval": 0.1, "bias": 0.05, "inertialize_time": 0.2, "curve": "quintic",
+ *    "velocity_half_life": 0.2, "facing_half_life": 0.2, "adjust_half_life": 0.15,
+ *    "sharp_velocity": 1, "sharp_facing": 0.5}
+ *
+ * The database is a file of `tendon mm build` (relative to the document), loaded once however
+ * many nodes name it; the clips are the ones it was built from, in its order, named as clip
+ * nodes name theirs (the document's "clips" or the character's own). The document keeps the
+ * databases; the keyed clips belong to the character or to the clip files. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "asset_internal.h"
+#include "graph_document_internal.h"
+#include "json_hint.h"
+#include "tendon/mirror.h"
+#include "tendon/mm_file.h"
+
+static const char *const mm_keys[] = { "type", "database", "clips", "velocity", "facing", "search_interval", "bias",
+                                       "inertialize_time", "curve", "velocity_half_life", "facing_half_life",
+                                       "adjust_half_life", "sharp_velocity", "sharp_facing", NULL };
+static const char *const curves[] = { "quintic", "spring", NULL };
+
+static const char *key_at(const void *ctx, int i) { return ((const char *const *)ctx)[i]; }
+
+/* Unknown fields are errors, with the nearest known one as a hint (a misspelt setting would
+ * otherwise do nothing). */
+static tdn_result known_keys(const cJSON *json, const char *path, tdn_error *err)
+{
+    const cJSON *item;
+    cJSON_ArrayForEach(item, json)
+    {
+        int k = 0;
+        while (mm_keys[k] && (!item->string || strcmp(item->string, mm_keys[k]) != 0))
+            k++;
+        if (mm_keys[k])
+            continue;
+        tdn_io__path where;
+        char hint[96];
+        tdn_io__json_join(where, path, item->string ? item->string : "?");
+        tdn_io__hint(hint, sizeof hint, item->string ? item->string : "", key_at, mm_keys,
+                     (int)(sizeof mm_keys / sizeof mm_keys[0]) - 1);
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'%s", item->string ? item->string : "?", hint);
+    }
+    return TDN_OK;
+}
+
+/* The database file `file` (relative to the document's folder), loaded once per document. */
+static tdn_result load_database(tdn_io__graph_build *b, const char *file, const char *where,
+                                const tdn_mm_database **out, tdn_error *err)
+{
+    for (int k = 0; k < b->database_count; k++)
+        if (strcmp(b->database_paths[k], file) == 0) {
+            *out = b->databases[k];
+            return TDN_OK;
+        }
+    if (!b->base_dir && file[0] != '/')
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, where, "a document parsed from memory without a folder cannot "
+                            "name a database file");
+    if (b->database_count == TDN_IO_MAX_MM_NODES)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "databases from more than %d files", TDN_IO_MAX_MM_NODES);
+    char path[4096];
+    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", b->base_dir, file);
+    if (n < 0 || (size_t)n >= sizeof path || strlen(file) >= sizeof b->database_paths[0])
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
+    tdn_mm_database *db = NULL;
+    tdn_result r = tdn_mm_database_read_file(path, b->allocator, &db, err);
+    if (r != TDN_OK) { /* the field first, then the file's own place */
+        char inner[sizeof err->where];
+        snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");
+        if (err)
+            memcpy(err->where, inner, sizeof inner);
+        return r;
+    }
+    memcpy(b->database_paths[b->database_count], file, strlen(file) + 1);
+    b->databases[b->database_count++] = db;
+    *out = db;
+    return TDN_OK;
+}
+
+/* A parameter name field: declared in "parameters" with the type `type` ("vec2", "float"). */
+static tdn_result read_param(tdn_io__graph_build *b, const cJSON *json, const char *key, const char *path,
+                             int required, const char *type, const char **out, tdn_error *err)
+{
+    tdn_result r = tdn_io__json_string(json, key, path, required, out, err);
+    if (r != TDN_OK || !*out)
+        return r;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, key);
+    if (!tdn_io__graph_has_param(b, *out))
+        return tdn_io__graph_no_param(b, *out, where, err);
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"))
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"), *t = cJSON_GetObjectItemCaseSensitive(p, "type");
+        const char *declared = cJSON_IsString(t) ? t->valuestring : "float";
+        if (cJSON_IsString(name) && strcmp(name->valuestring, *out) == 0 && strcmp(declared, type) != 0)
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "\"%.60s\" is a %.10s parameter; the %s is a %s", *out,
+                                declared, key, type);
+    }
+    return TDN_OK;
+}
+
+/* "clips": the database's clips in its order, each found as clip nodes' clips are. */
+static tdn_result read_clips(tdn_io__graph_build *b, const cJSON *json, const char *path, const tdn_mm_database *db,
+                             tdn_mm_controller_desc *d, tdn_error *err)
+{
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(json, "clips");
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "clips");
+    const int want = tdn_mm_database_clip_count(db), n = cJSON_GetArraySize(list);
+    if (!cJSON_IsArray(list))
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, list ? "an array of clip names is needed"
+                                                            : "the required clips (the database's, in its order) are missing");
+    if (n != want)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "%d clip%s for a database built from %d (its clips, in "
+                            "its order)", n, n == 1 ? "" : "s", want);
+    const tdn_keyed_clip **clips = calloc((size_t)n + 1, sizeof *clips);
+    if (!clips)
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
+    b->mm_clips[b->mm_count] = clips;
+    for (int k = 0; k < n; k++) {
+        const cJSON *item = cJSON_GetArrayItem(list, k);
+        tdn_io__path at;
+        tdn_io__json_item(at, where, k);
+        if (!cJSON_IsString(item))
+            return tdn_io__fail(err, TDN_ERR_PARSE, at, "a clip name is needed");
+        tdn_result r = tdn_io__graph_keyed_clip(b->doc, b->document, b->base_dir, item->valuestring, at, &clips[k], err);
+        if (r != TDN_OK)
+            return r;
+    }
+    d->clips = clips;
+    d->clip_count = n;
+    return TDN_OK;
+}
+
+/* The settings: numbers >= 0 (adjust_half_life may be negative: never pull) and the curve. */
+static tdn_result read_settings(const cJSON *json, const char *path, tdn_mm_controller_desc *d, tdn_error *err)
+{
+    static const char *const keys[] = { "search_interval", "bias", "inertialize_time", "velocity_half_life",
+                                        "facing_half_life", "sharp_velocity", "sharp_facing", "adjust_half_life" };
+    float *fields[] = { &d->search_interval, &d->bias, &d->inertialize_time, &d->velocity_half_life,
+                        &d->facing_half_life, &d->sharp_velocity, &d->sharp_facing, &d->adjust_half_life };
+    tdn_result r = TDN_OK;
+    for (int k = 0; k < 8 && r == TDN_OK; k++) {
+        r = tdn_io__json_float(json, keys[k], path, 0.0f, fields[k], err);
+        if (r == TDN_OK && *fields[k] < 0.0f && k < 7) {
+            tdn_io__path where;
+            tdn_io__json_join(where, path, keys[k]);
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "a number >= 0 is needed (0: the default)");
+        }
+    }
+    const char *curve = NULL;
+    if (r == TDN_OK)
+        r = tdn_io__json_string(json, "curve", path, 0, &curve, err);
+    if (r == TDN_OK && curve) {
+        tdn_io__path where;
+        tdn_io__json_join(where, path, "curve");
+        int k = tdn_io__choose(curve, curves, where, "curve", err, &r);
+        d->curve = k == 1 ? TDN_INERTIA_SPRING : TDN_INERTIA_QUINTIC;
+    }
+    return r;
+}
+
+/* The mirror table a database with mirrored frames plays them with: the character's joints
+ * paired by name, made once. */
+static tdn_result mirror_table(tdn_io__graph_build *b, const tdn_mm_database *db, const char *where,
+                               tdn_mm_controller_desc *d, tdn_error *err)
+{
+    int mirrored = 0;
+    for (int c = 0; c < tdn_mm_database_clip_count(db); c++)
+        mirrored |= tdn_mm_database_clip_frames(db, c, 1) > 0;
+    if (!mirrored)
+        return TDN_OK;
+    const tdn_skeleton *skeleton = tdn_asset_skeleton(b->asset);
+    if (!b->mm_mirror) {
+        b->mm_mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *b->mm_mirror);
+        if (!b->mm_mirror)
+            return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
+        tdn_error inner = { 0 };
+        if (tdn_mirror_table_from_names(skeleton, b->mm_mirror, &inner) != TDN_OK) {
+            free(b->mm_mirror);
+            b->mm_mirror = NULL;
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the database has mirrored frames, but the "
+                                "character's joints do not pair by name: %.150s", inner.message);
+        }
+    }
+    d->mirror_table = b->mm_mirror;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *b, int self, const cJSON *json, const char *path,
+                                           tdn_error *err)
+{
+    tdn_node_desc *node = &b->nodes[self];
+    if (b->mm_count == TDN_IO_MAX_MM_NODES)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "more than %d motion_match nodes", TDN_IO_MAX_MM_NODES);
+    tdn_mm_controller_desc *d = &b->mm[b->mm_count];
+    memset(d, 0, sizeof *d);
+    const char *file = NULL;
+    tdn_result r = known_keys(json, path, err);
+    if (r == TDN_OK)
+        r = read_param(b, json, "velocity", path, 1, "vec2", &node->velocity, err);
+    if (r == TDN_OK)
+        r = read_param(b, json, "facing", path, 0, "float", &node->facing, err);
+    if (r == TDN_OK)
+        r = read_settings(json, path, d, err);
+    if (r == TDN_OK)
+        r = tdn_io__json_string(json, "database", path, 1, &file, err);
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "database");
+    if (r == TDN_OK)
+        r = load_database(b, file, where, &d->database, err);
+    if (r == TDN_OK)
+        r = read_clips(b, json, path, d->database, d, err);
+    b->mm_count += b->mm_clips[b->mm_count] != NULL; /* its clip list is freed with the build */
+    if (r == TDN_OK)
+        r = mirror_table(b, d->database, where, d, err);
+    if (r != TDN_OK)
+        return r;
+    d->skeleton = tdn_asset_skeleton(b->asset);
+    node->motion_match = d;
+    return TDN_OK;
+}
