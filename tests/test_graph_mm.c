@@ -650,8 +650,9 @@ static void bad_descriptions(const mm_fixture *f)
         { "a vec2 facing", "nodes[0] 'mm'", "facing 'move' is not a float" },
         { "a clip missing", "nodes[0] 'mm' motion_match.clip_count", "clips for a database of" },
         { "no description", "nodes[0] 'mm'", "controller description" },
+        { "no velocity", "nodes[0] 'mm'", "needs its velocity" },
     };
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
         tdn_node_desc d = node;
         tdn_root_motion_desc r = rm;
@@ -669,6 +670,8 @@ static void bad_descriptions(const mm_fixture *f)
             m.clip_count--;
         if (k == 5)
             d.motion_match = NULL;
+        if (k == 6)
+            d.velocity = NULL;
         tdn_graph *out = NULL;
         tdn_error err = { 0 };
         const tdn_result result = tdn_graph_create(&g, &out, &err);

@@ -64,11 +64,11 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     tdn__motion_match *m = &g->mm[g->mm_count];
     tdn__node *n = &g->nodes[node];
     m->node = node;
-    m->velocity = d->velocity ? tdn_graph_param_find(g, d->velocity) : -1;
+    if (!d->velocity)
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a motion_match node needs its velocity (a vec2 parameter)");
+    m->velocity = tdn_graph_param_find(g, d->velocity);
     if (m->velocity < 0 || g->params[m->velocity].type != TDN_PARAM_VEC2)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, d->velocity ? "velocity '%.60s' is not a vec2 parameter"
-                                                                       : "a motion_match node needs its velocity%.0s",
-                         d->velocity ? d->velocity : "");
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "velocity '%.60s' is not a vec2 parameter", d->velocity);
     m->facing = d->facing ? tdn_graph_param_find(g, d->facing) : -1;
     if (d->facing && (m->facing < 0 || g->params[m->facing].type != TDN_PARAM_FLOAT))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "facing '%.60s' is not a float parameter", d->facing);
