@@ -124,10 +124,11 @@ static float get_f32(reader *r)
     return f;
 }
 
-static tdn_result bad(tdn_error *err, const reader *r, const char *fmt, const char *what, long a, long b)
+/* An error at the field that ends where the reader is and began `back` bytes before. */
+static tdn_result bad(tdn_error *err, const reader *r, long back, const char *fmt, const char *what, long a, long b)
 {
     char where[48];
-    snprintf(where, sizeof where, "byte %ld", (long)(r->at - r->start));
+    snprintf(where, sizeof where, "byte %ld", (long)(r->at - r->start) - back);
     return tdn__fail(err, TDN_ERR_INVALID_DATA, where, fmt, what, a, b);
 }
 
@@ -184,7 +185,7 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
     db->offset_count = offset_count;
     db->rate = get_f32(&r);
     if (!(db->rate > 0.0f) || !tdn__finite(db->rate)) {
-        res = bad(err, &r, "%s must be finite and positive (%ld, %ld)", "rate", 0, 0);
+        res = bad(err, &r, 4, "%s must be finite and positive (%ld, %ld)", "rate", 0, 0);
         goto fail;
     }
     db->root = get_i32(&r);
@@ -192,21 +193,21 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
     db->right_foot = get_i32(&r);
     if (db->root < -1 || db->left_foot < -1 || db->right_foot < -1 || db->root >= TDN_MAX_JOINTS ||
         db->left_foot >= TDN_MAX_JOINTS || db->right_foot >= TDN_MAX_JOINTS) {
-        res = bad(err, &r, "%s: joints %ld.. out of range (%ld)", "root and feet", db->root, TDN_MAX_JOINTS);
+        res = bad(err, &r, 12, "%s: joints %ld.. out of range (%ld)", "root and feet", db->root, TDN_MAX_JOINTS);
         goto fail;
     }
     db->forward.x = get_f32(&r);
     db->forward.y = get_f32(&r);
     db->forward.z = get_f32(&r);
     if (!tdn__finite(db->forward.x) || !tdn__finite(db->forward.y) || !tdn__finite(db->forward.z)) {
-        res = bad(err, &r, "%s is not finite (%ld, %ld)", "forward", 0, 0);
+        res = bad(err, &r, 12, "%s is not finite (%ld, %ld)", "forward", 0, 0);
         goto fail;
     }
     for (int k = 0; k < TDN_MM_MAX_OFFSETS; k++) {
         db->offsets[k] = get_i32(&r);
         int ok = k < offset_count ? db->offsets[k] > (k > 0 ? db->offsets[k - 1] : 0) : db->offsets[k] == 0;
         if (!ok) {
-            res = bad(err, &r, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k, db->offsets[k]);
+            res = bad(err, &r, 4, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k, db->offsets[k]);
             goto fail;
         }
     }
@@ -216,14 +217,14 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
         db->group_size[g] = get_i32(&r);
         const int start = db->group_start[g], count = db->group_size[g];
         if (!((start == -1 && count == 0) || (start >= 0 && count >= 1 && start <= dims - count))) {
-            res = bad(err, &r, "%s %ld is out of the features (size %ld)", "group", g, count);
+            res = bad(err, &r, 4, "%s %ld is out of the features (size %ld)", "group", g, count);
             goto fail;
         }
     }
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
         db->weights[g] = get_f32(&r);
         if (!(db->weights[g] >= 0.0f) || !tdn__finite(db->weights[g])) {
-            res = bad(err, &r, "%s %ld is negative or not finite (%ld)", "weight", g, 0);
+            res = bad(err, &r, 4, "%s %ld is negative or not finite (%ld)", "weight", g, 0);
             goto fail;
         }
     }
@@ -231,7 +232,7 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
         float v = get_f32(&r);
         (d < dims ? db->mean : db->scale)[d % dims] = v;
         if (!tdn__finite(v)) {
-            res = bad(err, &r, "%s %ld is not finite (%ld)", d < dims ? "mean" : "scale", d % dims, 0);
+            res = bad(err, &r, 4, "%s %ld is not finite (%ld)", d < dims ? "mean" : "scale", d % dims, 0);
             goto fail;
         }
     }
@@ -252,7 +253,7 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
         f->facing = get_f32(&r);
         if (f->clip < 0 || f->clip >= clip_count || flags > 3u || !(f->time >= 0.0f) || !tdn__finite(f->time) ||
             !tdn__finite(f->root.x) || !tdn__finite(f->root.y) || !tdn__finite(f->root.z) || !tdn__finite(f->facing)) {
-            res = bad(err, &r, "%s %ld: a clip out of range (%ld), unknown flags or a non-finite number", "frame", i, f->clip);
+            res = bad(err, &r, 28, "%s %ld: a clip out of range (%ld), unknown flags or a non-finite number", "frame", i, f->clip);
             goto fail;
         }
     }
@@ -260,7 +261,7 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
         for (int d = 0; d < dims; d++) {
             float v = get_f32(&r);
             if (!tdn__finite(v)) {
-                res = bad(err, &r, "%s of frame %ld, feature %ld, is not finite", "value", i, d);
+                res = bad(err, &r, 4, "%s of frame %ld, feature %ld, is not finite", "value", i, d);
                 goto fail;
             }
             tdn__mm_row(db, i)[d] = v;
