@@ -78,7 +78,8 @@ typedef struct tdn_mm_database_desc {
     tdn_vec3 forward;          /* the root joint's local axis that points forward (0: +z) */
     int offsets[TDN_MM_MAX_OFFSETS]; /* trajectory offsets in frames, increasing (all 0: 20, 40, 60) */
     int offset_count;
-    float weights[TDN_MM_GROUP_COUNT]; /* per group, >= 0 (all 0: every group 1) */
+    float weights[TDN_MM_GROUP_COUNT]; /* per group, >= 0 (all 0: 2, 2, 1, 1, 1: the trajectory
+                                        * counts double, see docs/motion-matching.md) */
     float smoothing;           /* seconds: the Gaussian's sigma smoothing the simulation root's
                                 * position and facing (0: 0.1; negative: none) */
     const tdn_mm_range *excluded;
@@ -123,6 +124,8 @@ TDN_API int tdn_mm_database_offset(const tdn_mm_database *db, int k);
  * features), and the root's forward axis. */
 TDN_API tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot,
                                           tdn_vec3 *forward);
+/* Group g's weight (0 for a bad g). */
+TDN_API float tdn_mm_database_weight(const tdn_mm_database *db, tdn_mm_group g);
 /* The feature index where group g starts and how many floats it has (-1 / 0 for a bad g). */
 TDN_API int tdn_mm_database_group_start(const tdn_mm_database *db, tdn_mm_group g);
 TDN_API int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g);
@@ -188,6 +191,12 @@ typedef struct tdn_mm_match {
  * a current frame out of range, a negative or NaN bias. */
 TDN_API tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias,
                                  tdn_mm_search_mode mode, tdn_mm_match *out);
+/* tdn_mm_search with frames [skip_first, skip_end) no candidates (the current frame still
+ * starts as the best): a controller skips the frames around the one playing, whose winning
+ * would only jump a little back or ahead within the same motion (a stutter), so a search
+ * either keeps playing or goes somewhere else. */
+TDN_API tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias,
+                                          int skip_first, int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out);
 
 #ifdef __cplusplus
 }

@@ -165,6 +165,11 @@ tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *lef
     return TDN_OK;
 }
 
+float tdn_mm_database_weight(const tdn_mm_database *db, tdn_mm_group g)
+{
+    return db && (int)g >= 0 && g < TDN_MM_GROUP_COUNT ? db->weights[g] : 0.0f;
+}
+
 int tdn_mm_database_group_start(const tdn_mm_database *db, tdn_mm_group g)
 {
     return db && (int)g >= 0 && g < TDN_MM_GROUP_COUNT ? db->group_start[g] : -1;

@@ -99,11 +99,21 @@ static inline float box_bound(const float *q, const float *lo, const float *hi, 
     return lanes_sum(acc);
 }
 
-static void search_brute(const tdn_mm_database *db, const float *q, tdn_mm_match *best)
+/* Frames [skip_first, skip_end) are no candidates. */
+typedef struct skip_range {
+    int first, end;
+} skip_range;
+
+static int candidate(const tdn_mm_database *db, int i, skip_range skip)
+{
+    return db->frames[i].searchable && (i < skip.first || i >= skip.end);
+}
+
+static void search_brute(const tdn_mm_database *db, const float *q, skip_range skip, tdn_mm_match *best)
 {
     const int groups = db->stride / 4;
     for (int i = 0; i < db->frame_count; i++) {
-        if (!db->frames[i].searchable)
+        if (!candidate(db, i, skip))
             continue;
         float c = full_cost(q, tdn__mm_row(db, i), groups);
         if (c < best->cost)
@@ -118,7 +128,7 @@ static float bound_of(const float *q, const float *box, int stride, float limit)
 
 /* Large boxes in order, each entered when its bound is below the best so far, then its small
  * boxes likewise, then their frames. */
-static void search_boxes(const tdn_mm_database *db, const float *q, tdn_mm_match *best)
+static void search_boxes(const tdn_mm_database *db, const float *q, skip_range skip, tdn_mm_match *best)
 {
     const int stride = db->stride, groups = stride / 4, per_large = TDN__MM_LARGE_BOX / TDN__MM_SMALL_BOX;
     for (int large = 0; large < db->large_count; large++) {
@@ -131,7 +141,7 @@ static void search_boxes(const tdn_mm_database *db, const float *q, tdn_mm_match
             const int first = small * TDN__MM_SMALL_BOX;
             const int end = first + TDN__MM_SMALL_BOX < db->frame_count ? first + TDN__MM_SMALL_BOX : db->frame_count;
             for (int i = first; i < end; i++) {
-                if (!db->frames[i].searchable)
+                if (!candidate(db, i, skip))
                     continue;
                 float c = frame_cost(q, tdn__mm_row(db, i), groups, best->cost);
                 if (c < best->cost)
@@ -141,8 +151,8 @@ static void search_boxes(const tdn_mm_database *db, const float *q, tdn_mm_match
     }
 }
 
-tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias, tdn_mm_search_mode mode,
-                         tdn_mm_match *out)
+tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias, int skip_first,
+                                  int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out)
 {
     if (!db || !query || !out || current < -1 || current >= db->frame_count || !(bias >= 0.0f) || !tdn__finite(bias) ||
         (mode != TDN_MM_SEARCH_ACCELERATED && mode != TDN_MM_SEARCH_BRUTE))
@@ -155,10 +165,17 @@ tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int curr
         best.frame = current;
         best.cost = full_cost(q, tdn__mm_row(db, current), db->stride / 4) - bias;
     }
+    const skip_range skip = { skip_first, skip_end };
     if (mode == TDN_MM_SEARCH_BRUTE)
-        search_brute(db, q, &best);
+        search_brute(db, q, skip, &best);
     else
-        search_boxes(db, q, &best);
+        search_boxes(db, q, skip, &best);
     *out = best;
     return TDN_OK;
+}
+
+tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias, tdn_mm_search_mode mode,
+                         tdn_mm_match *out)
+{
+    return tdn_mm_search_skipping(db, query, current, bias, 0, 0, mode, out);
 }
