@@ -9,6 +9,7 @@
 #include "counting_allocator.h"
 #include "mm_fixture.h"
 #include "tendon/mm_controller.h"
+#include "tendon/model_space.h"
 
 /* A stick path: segments of (seconds, speed, heading, facing), degrees. */
 typedef struct segment {
@@ -174,6 +175,68 @@ static void switches_are_inertialized_and_runs_repeat(const mm_fixture *f)
     free(b);
 }
 
+static int compare_float(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+/* Foot skate (DESIGN section 7) as `tendon mm run` measures it: the mean horizontal speed of a
+ * foot, in cm/s, over the frames it is in contact: within 5 cm of its ground (the 5th
+ * percentile of its height over the run) and moving at most 0.5 m/s. From 1 s on. */
+static double foot_skate(const mm_fixture *f, const segment *path, int count, int locking)
+{
+    tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
+                                 .mirror_table = f->mirror, .bias = 0.05f, .foot_locking = locking };
+    tdn_mm_controller *c = NULL;
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL), TDN_OK);
+    const int n = tdn_skeleton_joint_count(f->skeleton), frames = (int)(path_seconds(path, count) * 60.0f);
+    tdn_pose pose;
+    tdn_pose_create(&pose, n, NULL);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+    tdn_vec3 *feet = malloc(sizeof(tdn_vec3) * 2 * (size_t)frames);
+    float *heights = malloc(sizeof(float) * (size_t)frames);
+    for (int i = 0; i < frames; i++) {
+        tdn_mm_input in = input_at(path, count, (float)i / 60.0f);
+        tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, NULL);
+        tdn_model_space(f->skeleton, &pose, NULL, model);
+        for (int k = 0; k < 2; k++) {
+            const float *m = model[k ? f->desc.right_foot : f->desc.left_foot].m;
+            feet[2 * i + k] = tdn_vec3_make(m[12], m[13], m[14]);
+        }
+    }
+    double distance = 0;
+    int contact_frames = 0;
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < frames; i++)
+            heights[i] = feet[2 * i + k].y;
+        qsort(heights, (size_t)frames, sizeof *heights, compare_float);
+        const float ground = heights[frames / 20];
+        for (int i = 61; i < frames; i++) {
+            const tdn_vec3 p = feet[2 * i + k], q = feet[2 * (i - 1) + k];
+            const double step = hypot(p.x - q.x, p.z - q.z);
+            if (p.y <= ground + 0.05f && step * 60.0 <= 0.5) {
+                distance += step;
+                contact_frames++;
+            }
+        }
+    }
+    free(heights);
+    free(feet);
+    free(model);
+    tdn_pose_destroy(&pose);
+    tdn_mm_controller_destroy(c);
+    CHECK(contact_frames > frames / 4);
+    return contact_frames ? 100.0 * distance / (contact_frames / 60.0) : 0.0;
+}
+
+static void foot_locking_holds_planted_feet(const mm_fixture *f, const char *name, const segment *path, int count)
+{
+    const double free_feet = foot_skate(f, path, count, 0), locked = foot_skate(f, path, count, 1);
+    printf("%s foot skate: %.2f cm/s, with foot locking %.3f cm/s\n", name, free_feet, locked);
+    CHECK(locked < 0.25 * free_feet);
+}
+
 static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixture *f)
 {
     tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
@@ -219,12 +282,14 @@ int main(void)
         follows_the_path(&f, "humanoid", humanoid_path, sizeof humanoid_path / sizeof humanoid_path[0]);
         root_motion_carries_the_character(&f, 0.1);
         switches_are_inertialized_and_runs_repeat(&f);
+        foot_locking_holds_planted_feet(&f, "humanoid", humanoid_path, sizeof humanoid_path / sizeof humanoid_path[0]);
         updates_never_allocate_and_bad_arguments_are_refused(&f);
         mm_fixture_free(&f);
     }
     if (mm_fixture_lafan1(&f)) {
         follows_the_path(&f, "LAFAN1", lafan1_path, sizeof lafan1_path / sizeof lafan1_path[0]);
         root_motion_carries_the_character(&f, 0.25);
+        foot_locking_holds_planted_feet(&f, "LAFAN1", lafan1_path, sizeof lafan1_path / sizeof lafan1_path[0]);
         mm_fixture_free(&f);
     }
     return check_summary();

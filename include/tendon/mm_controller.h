@@ -6,14 +6,17 @@
  *      half-life (the spring covers half of a step change in exactly that time);
  *   2. playback advances through the database's current clip, and the character (its root on
  *      the ground and its facing) moves by the clip's own root motion, then is pulled towards
- *      the simulated character with a half-life so the two never drift apart;
+ *      the simulated character with a half-life so the two never drift apart (along the
+ *      ground at most half as fast as the clip moves it: a standing character never slides);
  *   3. every `search_interval` seconds, at once when the desired velocity or facing jumps, and
  *      when the clip runs out of searchable frames, the database is searched with the query:
  *      the springs' predicted trajectory at the database's offsets (relative to the simulated
- *      character now) and the pose features of the frame playing now. When another frame wins
- *      (by more than `bias`), playback jumps there and an inertializer hides the switch;
+ *      character now) and the pose features of the frame playing now; the frames just around
+ *      the playing one are passed over. When another frame wins (by more than `bias`), playback
+ *      jumps there and an inertializer hides the switch;
  *   4. the pose is the clip's pose at the playback time with the root joint placed in the
- *      world: its offset from the clip's simulation root turned to the character's facing.
+ *      world: its offset from the clip's simulation root turned to the character's facing;
+ *   5. with foot locking, the feet in contact are held on the ground where they were planted.
  * The world is y-up, positions in the clips' units (metres with a BVH import scale of 0.01).
  *
  * Memory: everything is allocated at creation, as one block (or placed in caller memory by
@@ -23,6 +26,7 @@
 #define TENDON_MM_CONTROLLER_H
 
 #include "base.h"
+#include "foot_placement.h"
 #include "inertialize.h"
 #include "keyed_clip.h"
 #include "motion_match.h"
@@ -48,8 +52,26 @@ typedef struct tdn_mm_controller_desc {
     float facing_half_life;              /* of its facing (0: 0.2) */
     float adjust_half_life;              /* the character pulled towards the simulation (0: 0.15;
                                           * negative: never) */
+    float adjust_max_ratio;              /* the pull moves the character along the ground at most
+                                          * this fraction of the clip's own motion this frame, so
+                                          * a standing character is never slid (0: 0.5;
+                                          * negative: no limit); its facing is pulled freely */
+    float skip_window;                   /* seconds around the playing frame, in its clip, that a
+                                          * search passes over (a winner there would only stutter
+                                          * back or ahead; 0: 0.25; negative: none) */
     float sharp_velocity;                /* a desired-velocity change (m/s) searching at once (0: 1) */
     float sharp_facing;                  /* a desired-facing change (radians) searching at once (0: 0.5) */
+    /* A foot is in contact (status.contact) while the playing frame has it within
+     * contact_height of its ground (the 5th percentile of its height over the database) and
+     * slower than contact_speed along the ground (0: 0.05 and 0.5, units of metres). */
+    float contact_height, contact_speed;
+    /* Foot locking (foot_placement.h): each foot in contact is held where it was planted, by
+     * two-bone IK on its leg (the foot's parent and grandparent), on the ground of `ground`
+     * (NULL: the plane y = 0), so the pull towards the simulation and the blends of switches
+     * do not slide planted feet. */
+    int foot_locking;
+    tdn_ground_query ground;
+    void *ground_user;
     tdn_allocator allocator;
 } tdn_mm_controller_desc;
 
@@ -62,6 +84,9 @@ typedef struct tdn_mm_input {
 
 typedef struct tdn_mm_status {
     int frame;                /* the database frame playing */
+    int clip, mirrored;       /* its clip, and whether mirrored */
+    float time;               /* seconds into that clip */
+    int contact[2];           /* left and right foot in contact (see the desc) */
     int searched, switched;   /* this update searched; it jumped to another frame */
     float cost;               /* the last search's best cost */
     tdn_vec3 position;        /* the character: its root on the ground (y = 0) */

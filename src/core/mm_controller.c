@@ -10,6 +10,7 @@
 #include "spring.h"
 #include "tendon/mirror.h"
 #include "tendon/mm_controller.h"
+#include "tendon/model_space.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +21,10 @@
 #define DEFAULT_ADJUST 0.15f
 #define DEFAULT_SHARP_VELOCITY 1.0f
 #define DEFAULT_SHARP_FACING 0.5f
+#define DEFAULT_ADJUST_RATIO 1.0f
+#define DEFAULT_SKIP 0.35f
+#define DEFAULT_CONTACT_HEIGHT 0.05f
+#define DEFAULT_CONTACT_SPEED 0.5f
 
 /* The simulated character: ground position, velocity and acceleration (y unused), facing and
  * its rate. */
@@ -52,6 +57,9 @@ struct tdn_mm_controller {
     float *query, *raw;           /* dims floats each */
     tdn_vec3 ahead[TDN_MM_MAX_OFFSETS];
     float ahead_facing[TDN_MM_MAX_OFFSETS];
+    float ground[2];              /* each foot's ground height in the database (5th percentile) */
+    tdn_foot_placement *feet;     /* foot locking, or NULL */
+    tdn_mat4 *model;              /* joint_count matrices for it */
 };
 
 static float or_default(float v, float fallback) { return v > 0.0f ? v : fallback; }
@@ -77,9 +85,10 @@ static int most_tracks(const tdn_mm_controller_desc *desc)
     return most;
 }
 
-/* One block: the struct, the hints, the query and raw features, the two shown poses and the
- * inertializer. With base NULL only measures; else points the fields into it. */
-static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hint_count, int dims)
+/* One block: the struct, the hints, the query and raw features, the two shown poses, the
+ * inertializer and, with foot locking, model matrices and the foot placement. With base NULL
+ * only measures; else points the fields into it. */
+static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hint_count, int dims, int foot_locking)
 {
     size_t at = tdn__align_up(sizeof(tdn_mm_controller), 64);
     const size_t hints = at;
@@ -89,7 +98,10 @@ static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hin
     const size_t pose_bytes = tdn_pose_bytes(joint_count), shown = at;
     at = tdn__align_up(at + 2 * tdn__align_up(pose_bytes, TDN_POSE_ALIGN), TDN_INERTIALIZER_ALIGN);
     const size_t inertializer = at;
-    at += tdn_inertializer_bytes(joint_count);
+    at = tdn__align_up(at + tdn_inertializer_bytes(joint_count), 64);
+    const size_t model = at, feet = tdn__align_up(at + sizeof(tdn_mat4) * (size_t)joint_count, 64);
+    if (foot_locking)
+        at = feet + tdn_foot_placement_bytes(2);
     if (base) {
         c->hints = (int *)(base + hints);
         c->query = (float *)(base + query);
@@ -98,15 +110,89 @@ static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hin
             tdn_pose_init(&c->shown[k], joint_count, base + shown + (size_t)k * tdn__align_up(pose_bytes, TDN_POSE_ALIGN),
                           pose_bytes);
         tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer);
+        c->model = foot_locking ? (tdn_mat4 *)(base + model) : NULL;
     }
     return at;
+}
+
+/* The feet's legs: each foot, its parent and grandparent. */
+static tdn_foot_placement_desc legs_of(const tdn_skeleton *skeleton, const tdn_mm_database *db)
+{
+    const int16_t *parents = tdn_skeleton_parents(skeleton);
+    tdn_foot_placement_desc d = { .leg_count = 2 };
+    for (int k = 0; k < 2; k++) {
+        const int end = k == 0 ? db->left_foot : db->right_foot, middle = end >= 0 ? parents[end] : -1;
+        d.legs[k] = (tdn_foot_leg){ middle >= 0 ? parents[middle] : -1, middle, end };
+    }
+    return d;
+}
+
+/* The ground of the plane y = 0, for foot locking without a ground of the caller's. */
+static int flat_ground(void *user, tdn_vec3 from, tdn_vec3 direction, float max_distance, tdn_vec3 *hit, tdn_vec3 *normal)
+{
+    (void)user;
+    if (!(direction.y < 0.0f) || from.y < 0.0f || from.y > -direction.y * max_distance)
+        return 0;
+    *hit = tdn_vec3_add(from, tdn_vec3_scale(direction, from.y / -direction.y));
+    *normal = tdn_vec3_make(0, 1, 0);
+    return 1;
 }
 
 size_t tdn_mm_controller_bytes(const tdn_mm_controller_desc *desc)
 {
     if (!desc || !desc->database || !desc->skeleton || !desc->clips || desc->clip_count < 0)
         return 0;
-    return lay_out(NULL, NULL, tdn_skeleton_joint_count(desc->skeleton), most_tracks(desc), desc->database->dims);
+    return lay_out(NULL, NULL, tdn_skeleton_joint_count(desc->skeleton), most_tracks(desc), desc->database->dims,
+                   desc->foot_locking);
+}
+
+/* Each foot's ground: the 5th percentile of its height in the database's searchable frames, by
+ * a histogram between the lowest and highest (no memory needed; a bin's width of error). */
+static void feet_ground(const tdn_mm_database *db, float ground[2])
+{
+    enum { BINS = 512 };
+    for (int foot = 0; foot < 2; foot++) {
+        const int d = db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot + 1;
+        float lo = INFINITY, hi = -INFINITY;
+        int count = 0;
+        for (int i = 0; i < db->frame_count; i++)
+            if (db->frames[i].searchable) {
+                const float h = tdn__mm_row(db, i)[d] / db->scale[d] + db->mean[d];
+                lo = h < lo ? h : lo, hi = h > hi ? h : hi;
+                count++;
+            }
+        ground[foot] = count > 0 ? lo : 0.0f;
+        if (!(hi > lo))
+            continue;
+        int bins[BINS] = { 0 };
+        for (int i = 0; i < db->frame_count; i++)
+            if (db->frames[i].searchable) {
+                const float h = tdn__mm_row(db, i)[d] / db->scale[d] + db->mean[d];
+                int b = (int)((h - lo) / (hi - lo) * (BINS - 1));
+                bins[b < 0 ? 0 : b >= BINS ? BINS - 1 : b]++;
+            }
+        for (int b = 0, seen = 0; b < BINS; b++) {
+            seen += bins[b];
+            if (seen * 20 >= count) {
+                ground[foot] = lo + (hi - lo) * ((float)b + 0.5f) / (BINS - 1);
+                break;
+            }
+        }
+    }
+}
+
+/* Whether the playing frame has each foot in contact: low and slow (see the desc). */
+static void contacts(const tdn_mm_controller *c, int frame, int contact[2])
+{
+    const tdn_mm_database *db = c->db;
+    const float *row = tdn__mm_row(db, frame);
+    for (int foot = 0; foot < 2; foot++) {
+        const int p = db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot, v = db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot;
+        const float height = row[p + 1] / db->scale[p + 1] + db->mean[p + 1];
+        const float vx = row[v] / db->scale[v] + db->mean[v], vz = row[v + 2] / db->scale[v + 2] + db->mean[v + 2];
+        contact[foot] = height <= c->ground[foot] + c->desc.contact_height &&
+                        vx * vx + vz * vz <= c->desc.contact_speed * c->desc.contact_speed;
+    }
 }
 
 /* What create and init refuse (see mm_controller.h). */
@@ -135,7 +221,8 @@ static tdn_result check_desc(const tdn_mm_controller_desc *desc, tdn_error *err)
         return TDN_ERR_ARGUMENT;
     if (bad_setting(desc->search_interval) || bad_setting(desc->bias) || bad_setting(desc->inertialize_time) ||
         bad_setting(desc->velocity_half_life) || bad_setting(desc->facing_half_life) || !tdn__finite(desc->adjust_half_life) ||
-        bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) ||
+        bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) || !tdn__finite(desc->adjust_max_ratio) ||
+        !tdn__finite(desc->skip_window) || bad_setting(desc->contact_height) || bad_setting(desc->contact_speed) ||
         (desc->curve != TDN_INERTIA_QUINTIC && desc->curve != TDN_INERTIA_SPRING))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "times, bias and thresholds must be finite and >= 0, the curve known");
     return TDN_OK;
@@ -153,12 +240,19 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
         return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "64-byte aligned memory and an output are needed");
     const tdn_mm_database *db = desc->database;
     const int n = tdn_skeleton_joint_count(desc->skeleton), hint_count = most_tracks(desc);
-    const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims);
+    const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims, desc->foot_locking);
     if (bytes < needed)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes for a controller that needs %zu", bytes, needed);
     tdn_mm_controller *c = memory;
     memset(c, 0, sizeof *c);
-    lay_out(c, memory, n, hint_count, db->dims);
+    lay_out(c, memory, n, hint_count, db->dims, desc->foot_locking);
+    if (desc->foot_locking) {
+        const tdn_foot_placement_desc legs = legs_of(desc->skeleton, db);
+        const size_t feet_at = needed - tdn_foot_placement_bytes(2);
+        r = tdn_foot_placement_init(desc->skeleton, &legs, (char *)memory + feet_at, tdn_foot_placement_bytes(2), &c->feet, err);
+        if (r != TDN_OK)
+            return r;
+    }
     c->bytes = needed;
     c->desc = *desc;
     c->db = db;
@@ -169,6 +263,11 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     c->desc.adjust_half_life = desc->adjust_half_life == 0.0f ? DEFAULT_ADJUST : desc->adjust_half_life;
     c->desc.sharp_velocity = or_default(desc->sharp_velocity, DEFAULT_SHARP_VELOCITY);
     c->desc.sharp_facing = or_default(desc->sharp_facing, DEFAULT_SHARP_FACING);
+    c->desc.adjust_max_ratio = desc->adjust_max_ratio == 0.0f ? DEFAULT_ADJUST_RATIO : desc->adjust_max_ratio;
+    c->desc.skip_window = desc->skip_window == 0.0f ? DEFAULT_SKIP : desc->skip_window;
+    c->desc.contact_height = or_default(desc->contact_height, DEFAULT_CONTACT_HEIGHT);
+    c->desc.contact_speed = or_default(desc->contact_speed, DEFAULT_CONTACT_SPEED);
+    feet_ground(db, c->ground);
     c->velocity_y = TDN__HALF_LIFE_U / c->desc.velocity_half_life;
     c->facing_y = TDN__HALF_LIFE_U / c->desc.facing_half_life;
     c->joint_count = n;
@@ -230,6 +329,8 @@ tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 pos
     c->last_cost = 0.0f;
     c->previous_dt = 0.0f;
     tdn_inertializer_start(c->inertializer, &c->shown[0], NULL, 0.0f, &c->shown[0], 0.0f, c->desc.curve);
+    if (c->feet)
+        tdn_foot_placement_reset(c->feet);
     return TDN_OK;
 }
 
@@ -348,12 +449,23 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     const float last_time = (float)(c->run_frames - 1) / db->rate;
     c->time = c->time + dt < last_time ? c->time + dt : last_time;
     root_at(c, c->time, &after, &facing_after);
-    c->position = tdn_vec3_add(c->position, tdn__mm_from_root(tdn__mm_into_root(tdn_vec3_sub(after, before), facing_before), c->facing));
-    c->facing += tdn__mm_wrap(facing_after - facing_before);
+    const tdn_vec3 moved = tdn__mm_from_root(tdn__mm_into_root(tdn_vec3_sub(after, before), facing_before), c->facing);
+    const float turned = tdn__mm_wrap(facing_after - facing_before);
+    c->position = tdn_vec3_add(c->position, moved);
+    c->facing += turned;
     if (c->desc.adjust_half_life > 0.0f) {
-        const float keep = exp2f(-dt / c->desc.adjust_half_life);
-        c->position = tdn_vec3_add(c->sim.position, tdn_vec3_scale(tdn_vec3_sub(c->position, c->sim.position), keep));
-        c->facing = c->sim.facing + keep * tdn__mm_wrap(c->facing - c->sim.facing);
+        /* the pull towards the simulation: a half-life, and along the ground at most a fraction
+         * of the clip's own motion (Holden's clamp: a character standing still is not slid) */
+        const float pull = 1.0f - exp2f(-dt / c->desc.adjust_half_life);
+        tdn_vec3 step = tdn_vec3_scale(tdn_vec3_sub(c->sim.position, c->position), pull);
+        const float turn = pull * tdn__mm_wrap(c->sim.facing - c->facing);
+        if (c->desc.adjust_max_ratio >= 0.0f) {
+            const float most = c->desc.adjust_max_ratio * tdn_vec3_length(moved), length = tdn_vec3_length(step);
+            if (length > most)
+                step = tdn_vec3_scale(step, most / length);
+        }
+        c->position = tdn_vec3_add(c->position, step);
+        c->facing += turn;
     }
     c->facing = tdn__mm_wrap(c->facing);
     c->sim.facing = tdn__mm_wrap(c->sim.facing);
@@ -364,7 +476,10 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     if (wants_search(c, in, frame)) {
         make_query(c, in, frame);
         tdn_mm_match m;
-        tdn_mm_search(db, c->query, frame, c->desc.bias, TDN_MM_SEARCH_ACCELERATED, &m);
+        const int skip = c->desc.skip_window > 0.0f ? (int)(c->desc.skip_window * db->rate) : 0;
+        const int skip_first = frame - skip > c->run_first ? frame - skip : c->run_first;
+        const int skip_end = frame + skip + 1 < c->run_first + c->run_frames ? frame + skip + 1 : c->run_first + c->run_frames;
+        tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m);
         searched = 1;
         c->searched_once = 1;
         c->since_search = 0.0f;
@@ -387,10 +502,22 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     c->shown_frames += c->shown_frames < 2;
     c->previous_dt = dt;
 
-    if (status)
-        *status = (tdn_mm_status){ .frame = frame, .searched = searched, .switched = switched, .cost = c->last_cost,
+    int contact[2];
+    contacts(c, frame, contact);
+    if (c->feet) {
+        tdn_model_space(c->desc.skeleton, pose, NULL, c->model);
+        tdn_foot_placement_frame feet = { .dt = dt, .ground = c->desc.ground ? c->desc.ground : flat_ground,
+                                          .ground_user = c->desc.ground_user, .contact = { (float)contact[0], (float)contact[1] },
+                                          .weight = 1.0f };
+        tdn_foot_placement_solve(c->feet, &feet, pose, c->model, NULL);
+    }
+    if (status) {
+        *status = (tdn_mm_status){ .frame = frame, .clip = c->clip, .mirrored = c->mirrored, .time = c->time,
+                                   .searched = searched, .switched = switched, .cost = c->last_cost,
                                    .position = c->position, .facing = c->facing, .simulated = c->sim.position,
                                    .simulated_facing = c->sim.facing };
+        status->contact[0] = contact[0], status->contact[1] = contact[1];
+    }
     return TDN_OK;
 }
 
@@ -410,6 +537,8 @@ tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset)
         x.t = tdn_vec3_add(x.t, d);
         tdn_pose_set(&c->shown[k], c->root, &x);
     }
+    if (c->feet) /* its locks hold world positions */
+        tdn_foot_placement_reset(c->feet);
     return TDN_OK;
 }
 
