@@ -35,7 +35,7 @@ mm-demo: build
 	mkdir -p demo-out/mm
 	$(BUILD)/bin/tendon mm build demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 --mirror $(MM_LAFAN1_EXCLUDE)
 	$(BUILD)/bin/tendon mm run demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 \
-		--path examples/mm/lafan1_path.json --out demo-out/mm/mm.glb --trace demo-out/mm/mm_trace.json
+		--path examples/mm/lafan1_path.json --lock-feet --out demo-out/mm/mm.glb --trace demo-out/mm/mm_trace.json
 
 # Every test of the release build, then the same tests built with address and undefined-behaviour
 # sanitizers.

@@ -64,7 +64,7 @@ static void build_usage(FILE *out)
           "                    velocity over all clips, weighted by speed\n"
           "  --offsets LIST    trajectory offsets in database frames, increasing, at most 8 (default 20,40,60)\n"
           "  --weights LIST    weights of the 5 feature groups: trajectory position, trajectory facing, foot\n"
-          "                    positions, foot velocities, hip velocity (default 1,1,1,1,1)\n"
+          "                    positions, foot velocities, hip velocity (default 2,2,1,1,1)\n"
           "  --exclude CLIP:START-END  never match these seconds of a clip (name or index; repeatable)\n"
           "  --smoothing S     sigma in seconds of the Gaussian smoothing the simulation root (default 0.1; 0: none)\n"
           "  --json            the summary as one JSON object\n"
@@ -544,7 +544,7 @@ int cmd_mm_build(int argc, char **argv)
         offsets[k] = tdn_mm_database_offset(db, k);
     float weights[TDN_MM_GROUP_COUNT];
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
-        weights[g] = a.has_weights ? a.weights[g] : 1.0f;
+        weights[g] = tdn_mm_database_weight(db, (tdn_mm_group)g);
     const float smoothing = !a.has_smoothing ? 0.1f : a.smoothing;
     const char *root_name = tdn_skeleton_joint_name(skel, desc.root);
     const char *left_name = tdn_skeleton_joint_name(skel, desc.left_foot);

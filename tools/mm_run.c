@@ -23,7 +23,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: tendon mm run DB.tdnmm FILE... --path PATH.json [--scale S] [--seconds S] [--fps F]\n"
-          "                     [--bias B] [--interval S] [--out BAKED.glb] [--trace TRACE.json] [--json]\n"
+          "                     [--bias B] [--interval S] [--lock-feet] [--out BAKED.glb] [--trace TRACE.json]\n"
+          "                     [--json]\n"
           "Drives a motion-matching character (tdn_mm_controller) over the database along a scripted stick\n"
           "path and reports how closely the animated character followed its simulation.\n"
           "  DB.tdnmm          a database from `tendon mm build`\n"
@@ -39,6 +40,8 @@ static void usage(FILE *out)
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
           "  --bias B          the cost another frame must beat continuing by (default 0.05)\n"
           "  --interval S      seconds between searches (default 0.1; sharp input changes search at once)\n"
+          "  --lock-feet       foot locking: feet in contact held where they were planted (two-bone IK on\n"
+          "                    the legs, flat ground at y = 0)\n"
           "  --out FILE        the baked motion, .glb or .gltf: one clip named after PATH.json\n"
           "  --trace FILE      per-frame JSON: time, input, database frame (clip, time, mirrored), cost, searched,\n"
           "                    switched, the character's and the simulation's position and facing, the feet\n"
@@ -60,7 +63,7 @@ typedef struct run_args {
     int file_count;
     cli_common common;
     float seconds, fps, bias, interval;
-    int has_seconds;
+    int has_seconds, lock_feet;
 } run_args;
 
 static int parse(int argc, char **argv, run_args *a)
@@ -90,7 +93,9 @@ static int parse(int argc, char **argv, run_args *a)
             fprintf(stderr, "tendon mm run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
         }
-        if (strcmp(arg, "--path") == 0) {
+        if (strcmp(arg, "--lock-feet") == 0) {
+            a->lock_feet = 1;
+        } else if (strcmp(arg, "--path") == 0) {
             a->path = argv[++i];
         } else if (strcmp(arg, "--out") == 0) {
             a->out = argv[++i];
@@ -375,6 +380,7 @@ static void trace_header(run_state *s, const run_args *a, int frame_count, const
     tw_float(w, "rate", tdn_mm_database_rate(s->db));
     tw_float(w, "bias", a->bias);
     tw_float(w, "interval", a->interval > 0.0f ? a->interval : 0.1f);
+    tw_bool(w, "lock_feet", a->lock_feet);
     tw_begin_array(w, "clips");
     for (int c = 0; c < s->src.clip_count; c++) {
         tw_begin_object(w, NULL);
@@ -601,6 +607,7 @@ int cmd_mm_run(int argc, char **argv)
     desc.mirror_table = mirrored ? s.src.mirror : NULL;
     desc.bias = a.bias;
     desc.search_interval = a.interval;
+    desc.foot_locking = a.lock_feet;
     r = tdn_mm_controller_create(&desc, &s.controller, &err);
     if (r != TDN_OK) {
         code = cli_report("mm run", r, &err);
