@@ -1,7 +1,8 @@
 /* Motion-matching search: the accelerated search returns exactly the brute-force cost on
  * thousands of random and realistic queries (made-up motion-like features, the humanoid's
  * database and, when the shared data is there, LAFAN1's), never a frame that is not
- * searchable, and keeps the current frame unless another beats it by the bias. */
+ * searchable (nor one of a range passed over), and keeps the current frame unless another beats
+ * it by the bias. */
 #include <string.h>
 
 #include "check.h"
@@ -55,6 +56,16 @@ static void compare(const tdn_mm_database *db, const float *q, int current, floa
     CHECK(f.searchable);
     t->queries++;
     t->same_frame += brute.frame == fast.frame;
+    /* and passing over the 40 frames around the query's frame (the current one's, or the
+     * best's): the same cost both ways, never a frame in the range but the current one */
+    const int around = current >= 0 ? current : brute.frame;
+    tdn_mm_match skip_brute, skip_fast;
+    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_BRUTE, &skip_brute), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_ACCELERATED, &skip_fast),
+                 TDN_OK);
+    CHECK(skip_brute.cost == skip_fast.cost);
+    CHECK(skip_fast.frame == current || skip_fast.frame < around - 20 || skip_fast.frame >= around + 20);
+    CHECK(skip_fast.cost >= brute.cost);
     /* the cost is the frame's own (a tie may pick another frame of the same cost) */
     const float *x = tdn_mm_database_features(db, fast.frame);
     double c = 0;
