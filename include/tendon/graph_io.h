@@ -9,7 +9,9 @@
  *      "root": NODE}
  *
  * A NODE is an object with a "type" ("clip", "blend2", "blendN", "switch", "additive",
- * "time_scale", "blend_space", "rest") and its fields, or a string naming an entry of "nodes".
+ * "time_scale", "blend_space", "rest", "state_machine", "procedural", "modifier",
+ * "motion_match") and its fields, or a string naming an entry of "nodes" (docs/graph-format.md
+ * has every type's fields).
  * Numbers a node reads ("weight", "select", "scale") are a number or a parameter's name.
  *
  * Loading reads the character (a file relative to the document's folder, or tendon's generated
