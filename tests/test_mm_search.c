@@ -121,9 +121,9 @@ static void accelerated_equals_brute_force(void)
         realistic_queries(f.db, &rng, 1000, &t);
         mm_fixture_free(&f);
     }
-    if (mm_fixture_lafan1(&f)) {
-        random_queries(f.db, &rng, 1000, &t);
-        realistic_queries(f.db, &rng, 2000, &t);
+    if (mm_fixture_lafan1(&f)) { /* fewer: each brute-force search reads 6.8 MB (slow under sanitizers) */
+        random_queries(f.db, &rng, 500, &t);
+        realistic_queries(f.db, &rng, 1000, &t);
         mm_fixture_free(&f);
     }
     printf("mm search: %d queries, accelerated cost == brute force every time; the same frame %d times (else a tie)\n",
