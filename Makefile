@@ -27,6 +27,9 @@ demo: build
 # search), then a character driven along examples/mm/lafan1_path.json for 41 s. Writes
 # demo-out/mm/lafan1.tdnmm, mm.glb (the baked motion) and mm_trace.json.
 TENDON_DATA ?= ../shared/data
+# the second database: two CMU takes of one rig (cgspeed's units are 0.056444 m)
+MM_CMU = $(TENDON_DATA)/bvh/cmu/cgspeed-mb/walk.bvh $(TENDON_DATA)/bvh/cmu/cgspeed-mb/01_01.bvh
+MM_CMU_SCALE = 0.056444
 MM_LAFAN1_EXCLUDE = --exclude multipleActions1_subject1:0-3 --exclude multipleActions1_subject1:148.5-153 \
 	--exclude push1_subject2:0-4.5 --exclude push1_subject2:99.8-103 \
 	--exclude walk4_subject1:0-3.5 --exclude walk4_subject1:162.3-164
@@ -36,6 +39,9 @@ mm-demo: build
 	$(BUILD)/bin/tendon mm build demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 --mirror $(MM_LAFAN1_EXCLUDE)
 	$(BUILD)/bin/tendon mm run demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 \
 		--path examples/mm/lafan1_path.json --lock-feet --out demo-out/mm/mm.glb --trace demo-out/mm/mm_trace.json
+	$(BUILD)/bin/tendon mm build demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) --mirror
+	$(BUILD)/bin/tendon mm run demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) \
+		--path examples/mm/cmu_path.json --lock-feet --out demo-out/mm/cmu.glb --trace demo-out/mm/cmu_trace.json
 
 # Every test of the release build, then the same tests built with address and undefined-behaviour
 # sanitizers.

@@ -359,6 +359,32 @@ else:
               f"a search every 0.1 s at least, some switches: {s['searches']}, {s['switches']}")
         check(os.path.getsize(glb) > 100000, "the baked .glb is written")
 
+# ---- the CMU takes (shared data): the second database ----
+# cgspeed's CMU BVH conversions are in units of 0.056444 m (hips 17 units up), not centimetres.
+cmu = [os.path.join(DATA, "bvh", "cmu", "cgspeed-mb", name) for name in ("walk.bvh", "01_01.bvh")]
+CMU_SCALE = "0.056444"
+if not all(os.path.exists(p) for p in cmu):
+    skip(f"the CMU takes are missing ({DATA}/bvh/cmu; set TENDON_DATA)")
+else:
+    second = os.path.join(SCRATCH, "cmu.tdnmm")
+    r = run("mm", "build", second, *cmu, "--scale", CMU_SCALE, "--mirror", "--json")
+    check(r.returncode == 0, f"build the CMU database: {r.stderr}")
+    b = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(b.get("clips") == 2 and b.get("forward") == "+z" and b.get("dims") == 27,
+          f"the CMU database: 2 clips, hips facing +z, 27 dims: {b.get('clips')}, {b.get('forward')}, {b.get('dims')}")
+    cmu_path = os.path.join(SOURCE, "examples", "mm", "cmu_path.json")
+    r = run("mm", "run", second, *cmu, "--scale", CMU_SCALE, "--path", cmu_path, "--lock-feet", "--json")
+    check(r.returncode == 0, f"run the CMU path: {r.stderr}")
+    if r.returncode == 0:
+        s = json.loads(r.stdout)
+        print(f"mm_cli_check: CMU database {b.get('frames')} frames; path: {s['switches']} switches, position error mean "
+              f"{s['position_error']['mean']:.3f} m, facing error mean {s['facing_error']['mean']:.2f} degrees, foot skate "
+              f"{s['foot_skate']['mean_cm_per_s']:.2f} cm/s locked (the clips: {s['foot_skate']['source_mean_cm_per_s']:.2f})")
+        check(s["position_error"]["mean"] <= 0.3, f"CMU: mean root position error <= 0.3 m: {s['position_error']}")
+        check(s["facing_error"]["mean"] <= 15, f"CMU: mean facing error <= 15 degrees: {s['facing_error']}")
+        check(s["foot_skate"]["mean_cm_per_s"] < s["foot_skate"]["source_mean_cm_per_s"],
+              "with foot locking the feet skate less than in the clips themselves")
+
 # ---- the baked files through the Khronos glTF validator ----
 baked = [p for p in (os.path.join(SCRATCH, "tiny.glb"), os.path.join(SCRATCH, "mm.glb")) if os.path.exists(p)]
 node = shutil.which("node") or shutil.which("nodejs")

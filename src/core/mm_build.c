@@ -232,14 +232,20 @@ static void normalize_all(tdn_mm_database *db, const build_plan *plan)
     for (int d = 0; d < dims; d++)
         db->mean[d] = (float)(sum[d] / count);
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
-        double spread = 0.0;
+        double spread = 0.0, magnitude = 0.0;
         for (int d = db->group_start[g]; d < db->group_start[g] + db->group_size[g]; d++) {
             double m = sum[d] / count, var = sum2[d] / count - m * m;
             spread += sqrt(var > 0.0 ? var : 0.0);
+            magnitude += sum2[d] / count;
         }
         spread /= db->group_size[g];
-        /* a group that does not vary (every clip straight ahead: no turns) keeps its own
-         * units; dividing by the rounding noise of its spread would let it decide every search */
+        magnitude = sqrt(magnitude / db->group_size[g]);
+        /* A group that hardly varies (clips that seldom turn: facing directions all near
+         * straight ahead) would be magnified by 1 / its spread until it decides every search
+         * (the CMU takes: costs of thousands, the character stuck). Its spread is taken as at
+         * least a tenth of the group's size (root mean square), and a group with neither
+         * keeps its own units. */
+        spread = spread > 0.1 * magnitude ? spread : 0.1 * magnitude;
         for (int d = db->group_start[g]; d < db->group_start[g] + db->group_size[g]; d++)
             db->scale[d] = spread > 1e-4 ? (float)(plan->weights[g] / spread) : plan->weights[g];
     }
