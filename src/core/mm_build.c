@@ -9,7 +9,6 @@
 #include "tendon/mirror.h"
 #include "tendon/model_space.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -158,15 +157,21 @@ static void smoothed_root(const sampled *s, int frames, int f, float sigma_frame
     *facing = fx * fx + fz * fz > 0.0f ? atan2f(fx, fz) : 0.0f;
 }
 
-/* Velocity of a sampled point (offset floats into each sampled) at frame f, per second. */
-static tdn_vec3 velocity(const sampled *s, int frames, int f, size_t offset, float rate)
+/* A sampled point: the root joint (which < 0) or foot `which`. */
+static tdn_vec3 point_of(const sampled *s, int which)
+{
+    const float *p = which < 0 ? s->root : s->feet[which];
+    return tdn_vec3_make(p[0], p[1], p[2]);
+}
+
+/* The velocity of point `which` at frame f, per second: a central difference, one-sided at
+ * the ends. */
+static tdn_vec3 velocity(const sampled *s, int frames, int f, int which, float rate)
 {
     const int a = f > 0 ? f - 1 : f, b = f + 1 < frames ? f + 1 : f;
     if (a == b)
         return tdn_vec3_make(0, 0, 0);
-    const float *pa = (const float *)((const char *)&s[a] + offset), *pb = (const float *)((const char *)&s[b] + offset);
-    const float k = rate / (float)(b - a);
-    return tdn_vec3_make((pb[0] - pa[0]) * k, (pb[1] - pa[1]) * k, (pb[2] - pa[2]) * k);
+    return tdn_vec3_scale(tdn_vec3_sub(point_of(&s[b], which), point_of(&s[a], which)), rate / (float)(b - a));
 }
 
 static int excluded(const tdn_mm_database_desc *desc, int clip, float t)
@@ -202,14 +207,13 @@ static void write_run(const tdn_mm_database_desc *desc, const build_plan *plan, 
         }
         tdn__mm_trajectory_features(db, here->root, here->facing, ahead, ahead_facing, out);
         for (int foot = 0; foot < 2; foot++) {
-            tdn_vec3 p = tdn__mm_into_root(tdn_vec3_sub(tdn_vec3_make(s[f].feet[foot][0], s[f].feet[foot][1], s[f].feet[foot][2]),
-                                                here->root), here->facing);
-            tdn_vec3 v = tdn__mm_into_root(velocity(s, frames, f, offsetof(sampled, feet) + sizeof(float) * 3 * (size_t)foot, plan->rate),
+            tdn_vec3 p = tdn__mm_into_root(tdn_vec3_sub(point_of(&s[f], foot), here->root), here->facing);
+            tdn_vec3 v = tdn__mm_into_root(velocity(s, frames, f, foot, plan->rate),
                                    here->facing);
             memcpy(out + db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot, &p, sizeof(float) * 3);
             memcpy(out + db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot, &v, sizeof(float) * 3);
         }
-        tdn_vec3 hip = tdn__mm_into_root(velocity(s, frames, f, offsetof(sampled, root), plan->rate), here->facing);
+        tdn_vec3 hip = tdn__mm_into_root(velocity(s, frames, f, -1, plan->rate), here->facing);
         memcpy(out + db->group_start[TDN_MM_HIP_VELOCITY], &hip, sizeof(float) * 3);
     }
 }

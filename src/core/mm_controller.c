@@ -357,18 +357,18 @@ static void root_at(const tdn_mm_controller *c, float t, tdn_vec3 *position, flo
 }
 
 /* Position of the velocity spring's character after t seconds from `s` (see the top). */
+/* One ground axis of it: from x0 moving at v0, accelerating at a0, towards velocity goal. */
+static float spring_position(float x0, float v0, float a0, float goal, float y, float t, float decay)
+{
+    const float j0 = v0 - goal, j1 = a0 + j0 * y;
+    return x0 + goal * t + j0 / y + j1 / (y * y) - decay * ((j0 + j1 * t) / y + j1 / (y * y));
+}
+
 static tdn_vec3 predicted_position(const simulation *s, tdn_vec3 goal, float y, float t)
 {
     const float decay = expf(-y * t);
-    tdn_vec3 out;
-    const float *x0 = &s->position.x, *v0 = &s->velocity.x, *a0 = &s->acceleration.x, *g = &goal.x;
-    float *o = &out.x;
-    for (int k = 0; k < 3; k++) {
-        const float j0 = v0[k] - g[k], j1 = a0[k] + j0 * y;
-        o[k] = x0[k] + g[k] * t + j0 / y + j1 / (y * y) - decay * ((j0 + j1 * t) / y + j1 / (y * y));
-    }
-    out.y = 0.0f;
-    return out;
+    return tdn_vec3_make(spring_position(s->position.x, s->velocity.x, s->acceleration.x, goal.x, y, t, decay), 0.0f,
+                         spring_position(s->position.z, s->velocity.z, s->acceleration.z, goal.z, y, t, decay));
 }
 
 static float predicted_facing(const simulation *s, float goal, float y, float t)
@@ -383,9 +383,8 @@ static void simulate(tdn_mm_controller *c, const tdn_mm_input *in, float dt)
     simulation *s = &c->sim;
     const tdn_vec3 goal = tdn_vec3_make(in->velocity.x, 0.0f, in->velocity.z);
     s->position = predicted_position(s, goal, c->velocity_y, dt);
-    float *v = &s->velocity.x, *a = &s->acceleration.x;
-    for (int k = 0; k < 3; k += 2)
-        tdn__spring_step(&v[k], &a[k], (&goal.x)[k], c->velocity_y, dt);
+    tdn__spring_step(&s->velocity.x, &s->acceleration.x, goal.x, c->velocity_y, dt);
+    tdn__spring_step(&s->velocity.z, &s->acceleration.z, goal.z, c->velocity_y, dt);
     tdn__spring_step(&s->facing, &s->turn_rate, s->facing + tdn__mm_wrap(in->facing - s->facing), c->facing_y, dt);
 }
 
