@@ -653,6 +653,54 @@ static void quantized_positions_with_the_extension(void)
     tdn_asset_destroy(asset);
 }
 
+/* Triangles from every mode and index type, worked by hand on 5 vertices: TRIANGLES indexed
+ * as UNSIGNED_BYTE, UNSIGNED_SHORT and UNSIGNED_INT; TRIANGLES without indices (5 vertices: one
+ * whole triangle, the loose 2 dropped with a warning); a strip and a fan unrolled by the spec's
+ * rules (every other strip triangle flipped); POINTS keeps no indices. */
+static void triangles_in_every_mode(void)
+{
+    gltf_builder b = { 0 };
+    const float positions[15] = { 0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0.5f, 2, 0 };
+    const int joints[20] = { 0 }, quad[6] = { 0, 1, 2, 2, 3, 0 }, strip[5] = { 0, 1, 2, 3, 4 };
+    const float weights[20] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
+    const uint32_t quad32[6] = { 0, 1, 2, 2, 3, 0 };
+    int p = gb_floats(&b, "VEC3", 5, positions), j = gb_ints(&b, "VEC4", 5, UBYTE, 0, joints);
+    int w = gb_floats(&b, "VEC4", 5, weights);
+    int i8 = gb_ints(&b, "SCALAR", 6, UBYTE, 0, quad), i16 = gb_ints(&b, "SCALAR", 6, USHORT, 0, quad);
+    int i32 = gb_accessor(&b, gb_view(&b, quad32, sizeof quad32, 0), 0, 5125, 0, 6, "SCALAR", "");
+    int s8 = gb_ints(&b, "SCALAR", 5, UBYTE, 0, strip);
+    char attributes[128], body[2048];
+    snprintf(attributes, sizeof attributes, "\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}", p, j, w);
+    snprintf(body, sizeof body,
+             "\"nodes\":[{\"name\":\"J\"},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],"
+             "\"meshes\":[{\"name\":\"M\",\"primitives\":[{%s,\"indices\":%d},{%s,\"indices\":%d,\"mode\":4},"
+             "{%s,\"indices\":%d},{%s},{%s,\"indices\":%d,\"mode\":5},{%s,\"mode\":6},{%s,\"indices\":%d,\"mode\":0}]}]",
+             attributes, i8, attributes, i16, attributes, i32, attributes, attributes, s8, attributes, attributes, i8);
+    tdn_asset *asset = build_and_load(&b, body, NULL);
+    gb_free(&b);
+    if (!asset)
+        return;
+    static const uint32_t expected_strip[9] = { 0, 1, 2, 1, 3, 2, 2, 3, 4 }, expected_fan[9] = { 1, 2, 0, 2, 3, 0, 3, 4, 0 };
+    static const uint32_t expected_plain[3] = { 0, 1, 2 };
+    const struct { int count; const uint32_t *indices; } expected[7] = {
+        { 6, quad32 }, { 6, quad32 }, { 6, quad32 }, { 3, expected_plain }, { 9, expected_strip }, { 9, expected_fan },
+        { 0, NULL }
+    };
+    if (CHECK_EQ_INT(tdn_asset_mesh_count(asset), 7))
+        for (int m = 0; m < 7; m++) {
+            tdn_asset_mesh mesh = tdn_asset_mesh_at(asset, m);
+            CHECK_EQ_INT(mesh.vertex_count, 5);
+            CHECK_EQ_INT(mesh.index_count, expected[m].count);
+            CHECK((mesh.indices == NULL) == (expected[m].count == 0));
+            for (int k = 0; k < expected[m].count && k < mesh.index_count; k++)
+                CHECK_EQ_INT((int)mesh.indices[k], (int)expected[m].indices[k]);
+        }
+    /* the non-indexed TRIANGLES primitive's loose 2 vertices */
+    CHECK_EQ_INT(tdn_asset_warning_count(asset), 1);
+    CHECK(tdn_asset_warning(asset, 0) && strstr(tdn_asset_warning(asset, 0), "meshes[0].primitives[3]"));
+    tdn_asset_destroy(asset);
+}
+
 /* Every allocation of the asset can fail: the answer is TDN_ERR_OUT_OF_MEMORY and nothing
  * stays allocated; with enough memory the load succeeds and everything comes back. */
 static void allocation_failures_leave_nothing(void)
@@ -702,6 +750,7 @@ int main(void)
     RUN(morph_weights_become_float_tracks);
     RUN(channels_outside_the_skeleton_are_ignored);
     RUN(quantized_positions_with_the_extension);
+    RUN(triangles_in_every_mode);
     RUN(allocation_failures_leave_nothing);
     return check_summary();
 }

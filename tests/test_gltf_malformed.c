@@ -63,7 +63,8 @@ enum {
     OFFSET_BEYOND,  /* byteOffset past the end of its view */
     THREE_WEIGHTS,  /* SCALAR x 3: not a whole number of targets for 2 keys */
     INF_TIMES,      /* SCALAR [0, inf] */
-    MANY_WEIGHTS    /* SCALAR x 2050 zeros: 1025 morph targets for 2 keys */
+    MANY_WEIGHTS,   /* SCALAR x 2050 zeros: 1025 morph targets for 2 keys */
+    INDEX_5         /* SCALAR UNSIGNED_BYTE (0, 5, 0): a triangle naming vertex 5 */
 };
 
 static void add_sparse(gltf_builder *b, int count, const unsigned char *indices, int index_count, int values_bytes)
@@ -112,6 +113,8 @@ static void build_everything(gltf_builder *b)
     gb_floats(b, "SCALAR", 3, vec3);
     gb_floats(b, "SCALAR", 2, inf_times);
     gb_accessor(b, -1, 0, FLOAT, 0, 2050, "SCALAR", "");
+    const int index5[] = { 0, 5, 0 };
+    gb_ints(b, "SCALAR", 3, UBYTE, 0, index5);
 }
 
 /* The document with `body` (nodes, animations ...) as base64 JSON; caller frees. */
@@ -420,6 +423,16 @@ static void indices_out_of_range_cycles_and_bad_nodes(void)
         { "\"nodes\":[{},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],\"meshes\":[{\"primitives\":"
           "[{\"attributes\":{\"POSITION\":16,\"JOINTS_0\":15,\"WEIGHTS_0\":15}}]}]",
           TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].attributes.JOINTS_0" },
+        /* triangles: an index beyond POSITION's one vertex, indices as FLOAT, an unknown mode */
+        { "\"nodes\":[{},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],\"meshes\":[{\"primitives\":"
+          "[{\"attributes\":{\"POSITION\":16,\"JOINTS_0\":14,\"WEIGHTS_0\":15},\"indices\":24}]}]",
+          TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].indices" },
+        { "\"nodes\":[{},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],\"meshes\":[{\"primitives\":"
+          "[{\"attributes\":{\"POSITION\":16,\"JOINTS_0\":14,\"WEIGHTS_0\":15},\"indices\":0}]}]",
+          TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].indices" },
+        { "\"nodes\":[{},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],\"meshes\":[{\"primitives\":"
+          "[{\"attributes\":{\"POSITION\":16,\"JOINTS_0\":14,\"WEIGHTS_0\":15},\"mode\":7}]}]",
+          TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].mode" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *json = document(cases[i].body);

@@ -421,7 +421,7 @@ static int compare_doubles(const void *a, const void *b)
 /* ---- the comparison ---- */
 
 typedef struct file_totals {
-    int files, clips, samples;
+    int files, clips, samples, triangles;
     double worst_relative;
 } file_totals;
 static file_totals totals;
@@ -628,6 +628,26 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                 }
                 CHECK_EQ_INT(bad, 0);
             }
+            /* Triangles: the file's list (TRIANGLES, the default mode), or 0..n-1 without one */
+            const int mode = (int)number(primitive, "mode", 4);
+            int expected_count = 0, icount = 0;
+            double *file_indices = NULL;
+            if (cJSON_GetObjectItem(primitive, "indices"))
+                file_indices = ref_accessor(&d, (int)number(primitive, "indices", 0), &icount, &comps);
+            else
+                icount = count;
+            if (mode == 4)
+                expected_count = icount / 3 * 3;
+            else if (mode == 5 || mode == 6)
+                expected_count = icount >= 3 ? 3 * (icount - 2) : 0;
+            if (CHECK_EQ_INT(mesh.index_count, expected_count) && mode == 4) {
+                int bad = 0;
+                for (int k = 0; k < expected_count; k++)
+                    bad += mesh.indices[k] != (file_indices ? (uint32_t)file_indices[k] : (uint32_t)k);
+                CHECK_EQ_INT(bad, 0);
+            }
+            totals.triangles += mesh.index_count / 3;
+            free(file_indices);
             free(positions);
             free(weights);
             free(file_joints);
@@ -704,9 +724,9 @@ static void every_file_matches_the_reference(void)
         free(files.paths[i]);
     }
     free(files.paths);
-    printf("reference: %d file/skin loads, %d clips, %d sample times; worst |tendon - reference| = %.3g of the "
-           "skeleton's size\n",
-           totals.files, totals.clips, totals.samples, totals.worst_relative);
+    printf("reference: %d file/skin loads, %d clips, %d sample times, %d skinned triangles; worst |tendon - "
+           "reference| = %.3g of the skeleton's size\n",
+           totals.files, totals.clips, totals.samples, totals.triangles, totals.worst_relative);
 }
 
 /* The import scale multiplies every length: the reference scaled by 0.01. */
@@ -721,9 +741,45 @@ static void scale_multiplies_every_length(void)
     check_file(test_data_path(path, sizeof path, data, "gltf/threejs/Soldier.glb"), 0, 2, 2.5f);
 }
 
+/* Triangle counts worked from each file's JSON: the indices accessor's count / 3 (RiggedSimple
+ * 564 UNSIGNED_SHORT indices, CesiumMan 14016, RiggedFigure 768) or, without indices, the
+ * POSITION count / 3 (Fox: 1728 vertices). */
+static void triangle_counts_by_hand(void)
+{
+    const char *data = test_data_dir();
+    if (!data)
+        return;
+    static const struct { const char *file; int vertices, triangles; } known[] = {
+        { "gltf/khronos/RiggedSimple/glTF-Embedded/RiggedSimple.gltf", 160, 188 },
+        { "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 3273, 4672 },
+        { "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb", 370, 256 },
+        { "gltf/khronos/Fox/glTF-Binary/Fox.glb", 1728, 576 },
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        char path[1024];
+        tdn_asset *asset = NULL;
+        tdn_error err = { 0 };
+        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, known[i].file), NULL, &asset, &err),
+                          TDN_OK)) {
+            fprintf(stderr, "  %s: %s: %s\n", known[i].file, err.where, err.message);
+            continue;
+        }
+        tdn_asset_mesh mesh = tdn_asset_mesh_at(asset, 0);
+        CHECK_EQ_INT(tdn_asset_mesh_count(asset), 1);
+        CHECK_EQ_INT(mesh.vertex_count, known[i].vertices);
+        CHECK_EQ_INT(mesh.index_count, 3 * known[i].triangles);
+        int out_of_range = 0;
+        for (int k = 0; k < mesh.index_count; k++)
+            out_of_range += mesh.indices[k] >= (uint32_t)mesh.vertex_count;
+        CHECK_EQ_INT(out_of_range, 0);
+        tdn_asset_destroy(asset);
+    }
+}
+
 int main(void)
 {
     RUN(every_file_matches_the_reference);
     RUN(scale_multiplies_every_length);
+    RUN(triangle_counts_by_hand);
     return check_summary();
 }

@@ -55,6 +55,7 @@ static int print_json(const tdn_asset *a)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", m.name);
         cJSON_AddNumberToObject(o, "vertices", m.vertex_count);
+        cJSON_AddNumberToObject(o, "triangles", m.index_count / 3);
         cJSON_AddNumberToObject(o, "influences", 4 * m.influence_sets);
         cJSON_AddBoolToObject(o, "normals", m.normals != NULL);
         cJSON_AddItemToArray(meshes, o);
@@ -99,8 +100,8 @@ static void print_text(const char *path, const tdn_asset *a)
         printf("\nskinned meshes:\n");
         for (int i = 0; i < tdn_asset_mesh_count(a); i++) {
             tdn_asset_mesh m = tdn_asset_mesh_at(a, i);
-            printf("  %4d  %-24s %7d vertices, %d influences%s\n", i, m.name, m.vertex_count, 4 * m.influence_sets,
-                   m.normals ? ", normals" : "");
+            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s\n", i, m.name, m.vertex_count,
+                   m.index_count / 3, 4 * m.influence_sets, m.normals ? ", normals" : "");
         }
     }
 }

@@ -88,7 +88,10 @@ TDN_API int tdn_asset_chosen_skin(const tdn_asset *asset);
 /* A mesh primitive skinned by the chosen skin. Arrays are vertex_count long (joints and
  * weights 4 per vertex per influence set; influence_sets is 1 or 2 for JOINTS_0/_1); joint
  * indices are skeleton indices; normals may be NULL. Weights are as stored (normalized
- * integer types converted to float). */
+ * integer types converted to float). Triangles: index_count indices (3 per triangle, counter-
+ * clockwise seen from outside, each < vertex_count), whatever the source's triangle mode
+ * (glTF TRIANGLES indexed or not, TRIANGLE_STRIP, TRIANGLE_FAN); a point or line primitive
+ * has indices NULL and index_count 0 (its vertices are still there, skinned). */
 typedef struct tdn_asset_mesh {
     const char *name;
     int vertex_count;
@@ -97,6 +100,8 @@ typedef struct tdn_asset_mesh {
     const float *normals;     /* 3 per vertex, or NULL */
     const uint16_t *joints;   /* 4 * influence_sets per vertex */
     const float *weights;     /* 4 * influence_sets per vertex */
+    const uint32_t *indices;  /* index_count, 3 per triangle, or NULL */
+    int index_count;
 } tdn_asset_mesh;
 
 TDN_API int tdn_asset_mesh_count(const tdn_asset *asset);

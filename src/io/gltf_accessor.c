@@ -42,6 +42,7 @@ static unsigned format_of(int type, int normalized)
     case UNSIGNED_BYTE: return normalized ? TDN_GLTF_UBYTE_NORM : TDN_GLTF_UBYTE;
     case SHORT: return normalized ? TDN_GLTF_SHORT_NORM : TDN_GLTF_SHORT;
     case UNSIGNED_SHORT: return normalized ? TDN_GLTF_USHORT_NORM : TDN_GLTF_USHORT;
+    case UNSIGNED_INT: return normalized ? 0u : TDN_GLTF_UINT;
     default: return 0;
     }
 }
@@ -56,7 +57,7 @@ static void describe_formats(unsigned formats, char *text, size_t size)
 {
     static const char *const names[] = { "FLOAT", "normalized BYTE", "normalized UNSIGNED_BYTE",
                                          "normalized SHORT", "normalized UNSIGNED_SHORT", "BYTE", "UNSIGNED_BYTE",
-                                         "SHORT", "UNSIGNED_SHORT" };
+                                         "SHORT", "UNSIGNED_SHORT", "UNSIGNED_INT" };
     size_t used = 0;
     text[0] = '\0';
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -82,6 +83,8 @@ static float read_component(const unsigned char *p, int type, int normalized)
         float c = (float)(uint16_t)(p[0] | p[1] << 8);
         return normalized ? c / 65535.0f : c;
     }
+    case UNSIGNED_INT:
+        return (float)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
     default: { /* FLOAT */
         uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
         float f;

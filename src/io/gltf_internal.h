@@ -146,7 +146,9 @@ enum {
     TDN_GLTF_BYTE = 1 << 5,
     TDN_GLTF_UBYTE = 1 << 6,
     TDN_GLTF_SHORT = 1 << 7,
-    TDN_GLTF_USHORT = 1 << 8
+    TDN_GLTF_USHORT = 1 << 8,
+    TDN_GLTF_UINT = 1 << 9     /* decoded exactly up to 2^24; larger values round (indices
+                                * are checked against vertex counts kept at or below 2^24) */
 };
 
 /* Accessor `index` as floats (normalized integers converted as the spec says, plain integers

@@ -5,8 +5,13 @@
  * It is named after the mesh ("mesh_<i>" when unnamed), with "_<p>" (the primitive's index)
  * when the mesh has several primitives. Joint indices, which glTF gives into the skin's joint
  * list, become skeleton indices; weights and quantized positions or normals become floats;
- * positions are multiplied by the import scale. Morph targets, indices and other attributes
- * are not read. */
+ * positions are multiplied by the import scale. Triangles become one list of indices
+ * (counter-clockwise, as glTF winds front faces): TRIANGLES as stored, or 0..n-1 without an
+ * indices accessor; TRIANGLE_STRIP and TRIANGLE_FAN unrolled by the spec's rules; POINTS and
+ * LINES modes keep no indices. Every index is checked against the vertex count; a TRIANGLES
+ * count that is not a multiple of 3 (invalid glTF) keeps its whole triangles, with a warning. Morph targets
+ * and other attributes are not read. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,66 @@ static tdn_result read_attribute(tdn_gltf__doc *doc, const char *where, attribut
 }
 
 enum { POSITION, NORMAL, JOINTS_0, WEIGHTS_0, JOINTS_1, WEIGHTS_1, ATTRIBUTES };
+
+enum { TRIANGLES = 4, TRIANGLE_STRIP = 5, TRIANGLE_FAN = 6 };
+/* Float-decoded indices are exact below 2^24; more vertices than that is refused. */
+#define MAX_INDEXED_VERTICES (1 << 24)
+
+/* The primitive's triangles as a list of indices into its `vertices` vertices, into the
+ * asset's memory (*out NULL and *count 0 for point and line modes). */
+static tdn_result read_triangles(tdn_gltf__doc *doc, tdn_asset *asset, const char *where, const cJSON *json,
+                                 int vertices, uint32_t **out, int *count)
+{
+    *out = NULL;
+    *count = 0;
+    uint64_t mode = TRIANGLES;
+    int accessor = -1;
+    tdn_result r = tdn_gltf__integer(doc, json, "mode", 0, 6, where, &mode);
+    if (r == TDN_OK)
+        r = tdn_gltf__index(doc, json, "indices", doc->accessors.count, where, &accessor);
+    if (r != TDN_OK || mode < TRIANGLES)
+        return r;
+    tdn_gltf__path use;
+    tdn_gltf__join(use, where, accessor >= 0 ? "indices" : "attributes.POSITION");
+    if (vertices > MAX_INDEXED_VERTICES)
+        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, use, "%d vertices: tendon takes at most %d in a triangle mesh",
+                              vertices, MAX_INDEXED_VERTICES);
+    const float *values = NULL;
+    int n = vertices;
+    if (accessor >= 0 &&
+        (r = tdn_gltf__read_accessor(doc, accessor, use, 1, TDN_GLTF_UBYTE | TDN_GLTF_USHORT | TDN_GLTF_UINT, &values,
+                                     &n)) != TDN_OK)
+        return r;
+    for (int i = 0; values && i < n; i++)
+        if (values[i] >= (float)vertices)
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, use, "index %d is %.0f but POSITION has %d vertices", i,
+                                  (double)values[i], vertices);
+    if (mode == TRIANGLES && n % 3 != 0 && /* a documented repair: the loose end is dropped */
+        (r = tdn_gltf__warn(doc, asset, "%s: %d %s make %d whole triangles; the last %d are ignored", use, n,
+                            values ? "indices" : "vertices", n / 3, n % 3)) != TDN_OK)
+        return r;
+    const int64_t triangles = mode == TRIANGLES ? n / 3 : n >= 3 ? n - 2 : 0;
+    if (triangles * 3 > INT_MAX)
+        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, use, "%lld triangles are too many", (long long)triangles);
+    if (triangles == 0)
+        return TDN_OK;
+    uint32_t *indices = tdn_io__asset_alloc(asset, sizeof(uint32_t) * 3 * (size_t)triangles);
+    if (!indices)
+        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, use, "out of memory for %lld triangles", (long long)triangles);
+    for (int64_t t = 0; t < triangles; t++) {
+        int64_t corner[3] = { 3 * t, 3 * t + 1, 3 * t + 2 };
+        if (mode == TRIANGLE_STRIP) { /* every other triangle flips to keep the winding */
+            corner[0] = t, corner[1] = t + 1 + t % 2, corner[2] = t + 2 - t % 2;
+        } else if (mode == TRIANGLE_FAN) {
+            corner[0] = t + 1, corner[1] = t + 2, corner[2] = 0;
+        }
+        for (int k = 0; k < 3; k++)
+            indices[3 * t + k] = values ? (uint32_t)values[corner[k]] : (uint32_t)corner[k];
+    }
+    *out = indices;
+    *count = (int)(triangles * 3);
+    return TDN_OK;
+}
 
 static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, tdn_asset *asset, int m, int p,
                                  int primitive_count, const char *mesh_name, const cJSON *json)
@@ -86,6 +151,11 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, attributes_where, "%s has %d elements but POSITION has %d",
                                   a[i].name, a[i].count, vertices);
 
+    uint32_t *indices = NULL;
+    int index_count = 0;
+    if ((r = read_triangles(doc, asset, where, json, vertices, &indices, &index_count)) != TDN_OK)
+        return r;
+
     tdn_asset_mesh *mesh = &asset->meshes[asset->mesh_count];
     char name[TDN_MAX_JOINT_NAME + 160];
     if (primitive_count > 1)
@@ -121,6 +191,8 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
     mesh->normals = normals;
     mesh->joints = joints;
     mesh->weights = weights;
+    mesh->indices = indices;
+    mesh->index_count = index_count;
     asset->mesh_count++;
     return TDN_OK;
 }
