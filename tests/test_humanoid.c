@@ -110,9 +110,9 @@ static void test_skeleton_layout(void)
     CHECK_EQ_INT(n, 67);
     CHECK_EQ_INT(tdn_asset_format_of(asset), TDN_FORMAT_GENERATED);
     CHECK_EQ_INT(tdn_asset_joint_count(asset), 67);
-    CHECK_EQ_INT(tdn_asset_skin_count(asset), 0);
-    CHECK_EQ_INT(tdn_asset_mesh_count(asset), 0);
-    CHECK_EQ_INT(tdn_asset_chosen_skin(asset), -1);
+    CHECK_EQ_INT(tdn_asset_skin_count(asset), 1);  /* the body: test_humanoid_mesh.c */
+    CHECK_EQ_INT(tdn_asset_mesh_count(asset), 1);
+    CHECK_EQ_INT(tdn_asset_chosen_skin(asset), 0);
     CHECK_EQ_INT(tdn_asset_clip_count(asset), 8 + 15);
     for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
         CHECK_EQ_INT(tdn_asset_joint(asset, i), i);

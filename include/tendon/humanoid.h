@@ -4,8 +4,8 @@
  * properties are known exactly, and upper-body actions, aim poses, hit reactions and hand
  * poses, so that examples, tests and graph documents have a character on every fresh clone,
  * with no asset files. The result is an ordinary tdn_asset (format
- * TDN_FORMAT_GENERATED, every joint listed, one keyed clip per motion, no skins or meshes yet):
- * everything that works on a loaded file works on it. Generation is deterministic (same desc,
+ * TDN_FORMAT_GENERATED, every joint listed, one keyed clip per motion, one skin and one skinned
+ * mesh): everything that works on a loaded file works on it. Generation is deterministic (same desc,
  * same bits on the same build) and every value is finite, every rotation a unit quaternion.
  *
  * Conventions (glTF's): metres and seconds, +Y up, the character faces +Z, right-handed, so its
@@ -87,7 +87,19 @@
  * by up to 45 degrees in pitch and 60 in yaw. Hand poses have 38 rotation tracks, the fingers
  * and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to
  * the fingers sets the hands' shape over anything else.
- * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip. */
+ * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip.
+ *
+ * Body: one skin, "humanoid", over all 67 joints (the chosen skin; its inverse binds are the
+ * skeleton's, the inverted rest pose), and one mesh, "body" (tdn_asset_mesh_at(asset, 0)): a
+ * mannequin of 17 closed capsules with elliptic cross-sections, one per segment (torso with the
+ * pelvis, neck, head, and per side upper arm, forearm, hand, thumb, thigh, shin, foot),
+ * overlapping at the joints, placed on the rest pose in model space (the T-pose: a skin at rest
+ * gives the bind positions back). At the defaults: 3334 vertices, 6600 triangles (counter-
+ * clockwise outside), unit normals, one influence set with at most 2 non-zero weights summing
+ * to 1. Each limb segment is rigid on its joint in the middle and blends with its neighbour
+ * (smoothstep) within 4 cm (arms) or 6 cm (legs) of each end joint, half-and-half at the joint;
+ * the torso blends pelvis..spine_05 by height. The hand is a mitten on the hand joint, plus the
+ * thumb; the other fingers, the jaw and the eyes move no vertex. The mesh scales with height. */
 #ifndef TENDON_HUMANOID_H
 #define TENDON_HUMANOID_H
 

@@ -37,6 +37,10 @@ typedef struct tdn_io__humanoid_params {
 /* Builds the 67-joint skeleton into asset->skeleton and lists every joint. */
 tdn_result tdn_io__humanoid_skeleton(tdn_asset *asset, float scale, tdn_error *err);
 
+/* Generates the body mesh, its weights and its skin (humanoid_mesh.c) into asset (skeleton
+ * already built). */
+tdn_result tdn_io__humanoid_mesh(tdn_asset *asset, float scale, tdn_error *err);
+
 /* Generates the clips into asset (skeleton already built). */
 tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_params *params, tdn_error *err);
 

@@ -194,6 +194,8 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, t
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
     r = tdn_io__humanoid_skeleton(asset, p.scale, err);
     if (r == TDN_OK)
+        r = tdn_io__humanoid_mesh(asset, p.scale, err);
+    if (r == TDN_OK)
         r = tdn_io__humanoid_clips(asset, &p, err);
     if (r != TDN_OK) {
         tdn_asset_destroy(asset);
