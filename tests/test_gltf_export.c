@@ -6,12 +6,12 @@
  * the properties that move (computed here from the poses), constant ones dropped and one-key
  * channels for constants off the rest; the JSON's structure is read with cJSON (shared time
  * accessor, min/max, sign-continuous unit quaternions, GLB padding). Skinned sources (Fox,
- * CesiumMan from TENDON_DATA) keep their meshes, skin and inverse binds. Bad descriptions
- * fail with the right code and place.
+ * CesiumMan from TENDON_DATA, and the humanoid's generated body) keep their meshes, triangles,
+ * skin and inverse binds. Bad descriptions fail with the right code and place.
  *
  * `test_gltf_export --write DIR` instead writes the files the validator test checks
- * (tests/gltf_export_valid.cmake): humanoid.glb, humanoid.gltf and the re-exported skinned
- * characters. */
+ * (tests/gltf_export_valid.cmake): humanoid.glb and humanoid.gltf with the body, and the
+ * re-exported skinned characters. */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -460,14 +460,10 @@ static void small_clip_structure(void)
 
 /* ---- skinned sources ---- */
 
-static int skinned_round_trip(const char *path, motion_error *e, int *meshes, int *vertices)
+/* src (named `path` in messages) exported with its meshes and read back. */
+static void skinned_asset_round_trip(const tdn_asset *src, const char *path, motion_error *e, int *meshes,
+                                     int *vertices, int *triangles)
 {
-    tdn_asset *src = NULL;
-    tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &src, &err), TDN_OK)) {
-        fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
-        return 0;
-    }
     baked b = bake_asset(src, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(src);
     const tdn_gltf_export_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
@@ -508,8 +504,13 @@ static int skinned_round_trip(const char *path, motion_error *e, int *meshes, in
                 joints_ok &= r.joints[i] == (a.weights[i] != 0.0f ? a.joints[i] : 0);
             CHECK(joints_ok);
             CHECK(memcmp(a.weights, r.weights, sizeof(float) * 4 * sets * v) == 0);
+            CHECK_EQ_INT(r.index_count, a.index_count); /* triangles as they were */
+            CHECK(r.index_count != a.index_count ||
+                  (a.index_count == 0 ? r.indices == NULL
+                                      : memcmp(a.indices, r.indices, sizeof(uint32_t) * (size_t)a.index_count) == 0));
             *meshes += 1;
             *vertices += a.vertex_count;
+            *triangles += a.index_count / 3;
         }
         CHECK_EQ_INT(tdn_asset_clip_count(read), b.clip_count);
         for (int c = 0; c < b.clip_count && c < tdn_asset_clip_count(read); c++) {
@@ -527,8 +528,35 @@ static int skinned_round_trip(const char *path, motion_error *e, int *meshes, in
     }
     free(data);
     baked_free(&b);
+}
+
+static int skinned_round_trip(const char *path, motion_error *e, int *meshes, int *vertices, int *triangles)
+{
+    tdn_asset *src = NULL;
+    tdn_error err = { 0 };
+    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &src, &err), TDN_OK)) {
+        fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
+        return 0;
+    }
+    skinned_asset_round_trip(src, path, e, meshes, vertices, triangles);
     tdn_asset_destroy(src);
     return 1;
+}
+
+/* The humanoid's generated body and skin go out and come back like a loaded file's. */
+static void humanoid_body_round_trips(void)
+{
+    tdn_asset *h = humanoid();
+    if (!h)
+        return;
+    motion_error e = { 0, 0 };
+    int meshes = 0, vertices = 0, triangles = 0;
+    skinned_asset_round_trip(h, "humanoid", &e, &meshes, &vertices, &triangles);
+    CHECK_EQ_INT(meshes, 1);
+    printf("humanoid body: %d mesh, %d vertices, %d triangles equal after the round trip; %d samples, worst "
+           "model-space error %.3g of the skeleton's size\n",
+           meshes, vertices, triangles, e.samples, e.worst);
+    tdn_asset_destroy(h);
 }
 
 static void skinned_sources_survive(void)
@@ -539,15 +567,16 @@ static void skinned_sources_survive(void)
     static const char *const files[] = { "gltf/khronos/Fox/glTF-Binary/Fox.glb",
                                          "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb" };
     motion_error e = { 0, 0 };
-    int meshes = 0, vertices = 0, done = 0;
+    int meshes = 0, vertices = 0, triangles = 0, done = 0;
     for (size_t i = 0; i < sizeof files / sizeof *files; i++) {
         char path[1024];
-        done += skinned_round_trip(test_data_path(path, sizeof path, data, files[i]), &e, &meshes, &vertices);
+        done += skinned_round_trip(test_data_path(path, sizeof path, data, files[i]), &e, &meshes, &vertices,
+                                   &triangles);
     }
     CHECK_EQ_INT(done, 2);
-    printf("skinned: %d files, %d meshes, %d vertices equal after the round trip; %d samples, worst model-space "
-           "error %.3g of the skeleton's size\n",
-           done, meshes, vertices, e.samples, e.worst);
+    printf("skinned: %d files, %d meshes, %d vertices, %d triangles equal after the round trip; %d samples, worst "
+           "model-space error %.3g of the skeleton's size\n",
+           done, meshes, vertices, triangles, e.samples, e.worst);
 }
 
 /* ---- bad descriptions ---- */
@@ -679,8 +708,8 @@ static int write_files(const char *dir)
     tdn_asset *h = humanoid();
     if (h) {
         baked b = bake_asset(h, RATE);
-        tdn_gltf_export_desc desc = { .skeleton = tdn_asset_skeleton(h), .clips = b.clips,
-                                      .clip_count = b.clip_count, .binary = TDN_GLTF_BY_EXTENSION };
+        tdn_gltf_export_desc desc = { .skeleton = tdn_asset_skeleton(h), .clips = b.clips, .clip_count = b.clip_count,
+                                      .source = h, .binary = TDN_GLTF_BY_EXTENSION }; /* with the body */
         write_file(dir, "humanoid.glb", &desc);
         write_file(dir, "humanoid.gltf", &desc);
         baked_free(&b);
@@ -716,6 +745,7 @@ int main(int argc, char **argv)
     RUN(humanoid_round_trips);
     RUN(small_clip_structure);
     RUN(skinned_sources_survive);
+    RUN(humanoid_body_round_trips);
     RUN(bad_descriptions_fail);
     return check_summary();
 }

@@ -19,10 +19,12 @@
  *               with the same joints (count and names, in order): a skin over every joint
  *               with the skeleton's inverse binds, and per source mesh one glTF mesh (one
  *               primitive: POSITION with min/max, NORMAL when present, JOINTS_0/_1 as
- *               unsigned short, WEIGHTS_0/_1 as float) on its own root node beside the
- *               skeleton's root(s). tdn_asset_mesh carries no triangle indices, so the
- *               primitive's mode is POINTS: viewers show the skinned vertices moving, not
- *               surfaces.
+ *               unsigned short, WEIGHTS_0/_1 as float, and its triangles as TRIANGLES with
+ *               indices, unsigned short below 65535 vertices, else unsigned int) on its own
+ *               root node beside the skeleton's root(s). A mesh without triangles
+ *               (index_count 0: a source point or line primitive) is written as POINTS. The
+ *               generated humanoid (humanoid.h) has such a mesh, so its baked motion opens in
+ *               a viewer as a skinned character.
  * The file is valid per the Khronos glTF validator: 4-byte aligned accessors and chunks, GLB
  * chunks padded (JSON with spaces, BIN with zeros), a byteStride nowhere (every vertex
  * attribute has its own buffer view), ARRAY_BUFFER targets on vertex attribute views only,
@@ -35,7 +37,8 @@
  * that is not finite and > 0, a pose of the wrong joint count or NULL data, a non-finite value
  * or a zero quaternion in a pose, a source whose skeleton differs, an unknown `binary` value
  * or (binary = -1) a path ending neither in .glb nor .gltf; TDN_ERR_INVALID_DATA for a source
- * mesh naming a joint out of range or too large for the format (4 GiB); TDN_ERR_IO (with the
+ * mesh naming a joint out of range, a triangle index at or beyond its vertex count, an index
+ * count that is not a multiple of 3, or too large for the format (4 GiB); TDN_ERR_IO (with the
  * system's reason) when the file cannot be written, in which case no file is left at `path`;
  * TDN_ERR_OUT_OF_MEMORY. Thread-safe: the inputs are only read. */
 #ifndef TENDON_GLTF_EXPORT_H

@@ -1,8 +1,10 @@
 /* tendon io glTF export: the document (JSON tree and binary buffer).
  *
  * Layout of the one buffer, every block 4-byte aligned (all data is 4-byte floats or 4 x
- * 2-byte joint indices, so nothing needs padding inside): per mesh, one buffer view per vertex
- * attribute (target ARRAY_BUFFER, tightly packed, so no byteStride); then one view holding the
+ * 2-byte joint indices, so nothing needs padding inside, except a list of 2-byte triangle
+ * indices, zero-padded after its end): per mesh, one buffer view per vertex attribute (target
+ * ARRAY_BUFFER, tightly packed, so no byteStride) and one for its triangle indices (target
+ * ELEMENT_ARRAY_BUFFER); then one view holding the
  * inverse bind matrices; then one view holding every clip's times and channel outputs (no
  * target: animation data is not GPU vertex data). Node i is joint i; mesh nodes follow. */
 #include <math.h>
@@ -16,8 +18,11 @@
 
 #define GLTF_FLOAT 5126
 #define GLTF_UNSIGNED_SHORT 5123
+#define GLTF_UNSIGNED_INT 5125
 #define GLTF_ARRAY_BUFFER 34962
+#define GLTF_ELEMENT_ARRAY_BUFFER 34963
 #define GLTF_POINTS 0
+#define GLTF_TRIANGLES 4
 
 typedef struct builder {
     const tdn_gltf_export_desc *desc;
@@ -245,6 +250,32 @@ static int vertex_attribute(builder *b, int component_type, const char *type, in
     return accessor;
 }
 
+/* The triangles in a view of their own: UNSIGNED_SHORT when every index fits below 65535 (the
+ * largest value of a type is glTF's primitive restart, never allowed), else UNSIGNED_INT. */
+static int write_indices(builder *b, const tdn_asset_mesh *mesh)
+{
+    const size_t n = (size_t)mesh->index_count;
+    view_begin(b);
+    int accessor = -1;
+    if (mesh->vertex_count <= 65535) {
+        uint16_t *narrow = malloc(sizeof(uint16_t) * n);
+        if (!narrow) {
+            b->oom = 1;
+            return 0;
+        }
+        for (size_t i = 0; i < n; i++)
+            narrow[i] = (uint16_t)mesh->indices[i];
+        accessor = add_accessor(b, GLTF_UNSIGNED_SHORT, "SCALAR", mesh->index_count, narrow, sizeof(uint16_t) * n, NULL,
+                                NULL, 0);
+        free(narrow);
+    } else {
+        accessor = add_accessor(b, GLTF_UNSIGNED_INT, "SCALAR", mesh->index_count, mesh->indices, sizeof(uint32_t) * n,
+                                NULL, NULL, 0);
+    }
+    view_end(b, GLTF_ELEMENT_ARRAY_BUFFER);
+    return accessor;
+}
+
 static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
 {
     const tdn_asset_mesh mesh = tdn_asset_mesh_at(b->desc->source, m);
@@ -260,6 +291,21 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
                                 "vertex %zu names joint %d but the skeleton has %d joints", i / (4 * (size_t)sets),
                                 mesh.joints[i], b->joints);
         }
+    if (mesh.indices && mesh.index_count > 0) {
+        int bad = mesh.index_count % 3 ? 0 : -1;
+        for (int i = 0; i < mesh.index_count && bad < 0; i++)
+            if (mesh.indices[i] >= (uint32_t)mesh.vertex_count)
+                bad = i;
+        if (bad >= 0) {
+            char where[TDN_MAX_JOINT_NAME + 64];
+            snprintf(where, sizeof where, "desc.source meshes[%d] (%s)", m, mesh.name ? mesh.name : "");
+            if (mesh.index_count % 3)
+                return tdn_io__fail(b->err, TDN_ERR_INVALID_DATA, where, "%d indices are not whole triangles",
+                                    mesh.index_count);
+            return tdn_io__fail(b->err, TDN_ERR_INVALID_DATA, where, "index %d is %u but the mesh has %d vertices", bad,
+                                mesh.indices[bad], mesh.vertex_count);
+        }
+    }
     uint16_t *joints = malloc(sizeof(uint16_t) * 4 * n);
     float *weights = malloc(sizeof(float) * 4 * n);
     if (!joints || !weights) {
@@ -274,7 +320,12 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
     add_string(b, json, "name", name);
     cJSON *primitive = add_to_array(b, add_to_object(b, json, "primitives", cJSON_CreateArray()), cJSON_CreateObject());
     cJSON *attributes = add_to_object(b, primitive, "attributes", cJSON_CreateObject());
-    add_number(b, primitive, "mode", GLTF_POINTS); /* no triangle indices in tdn_asset_mesh */
+    if (mesh.indices && mesh.index_count > 0) {
+        add_number(b, primitive, "mode", GLTF_TRIANGLES);
+        add_number(b, primitive, "indices", write_indices(b, &mesh));
+    } else {
+        add_number(b, primitive, "mode", GLTF_POINTS); /* a point mesh: nothing to join */
+    }
     float min[3], max[3];
     bounds(mesh.positions, mesh.vertex_count, 3, min, max);
     add_number(b, attributes, "POSITION",

@@ -20,7 +20,8 @@ typedef struct tdn_gltf_x__doc {
 } tdn_gltf_x__doc;
 
 /* Builds the document of a description that passed the public functions' checks. Fails with
- * TDN_ERR_INVALID_DATA for a source mesh naming a joint out of range, TDN_ERR_OUT_OF_MEMORY.
+ * TDN_ERR_INVALID_DATA for a source mesh naming a joint out of range or with a bad triangle
+ * list, TDN_ERR_OUT_OF_MEMORY.
  * On failure doc is empty. */
 tdn_result tdn_gltf_x__build(const tdn_gltf_export_desc *desc, int with_meshes, tdn_gltf_x__doc *doc,
                              tdn_error *err);
