@@ -23,6 +23,8 @@ need npm npm
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 # The tendon tool writes PNG pictures (tendon weights --png) with libpng.
 [ -f /usr/include/png.h ] || missing="$missing libpng-dev"
+# ... and animated GIF previews (tendon run --render OUT.gif) with giflib.
+[ -f /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
 # Fuzz targets build with clang's libFuzzer (runtime in libclang-rt-*-dev).
 need clang clang
 if command -v clang >/dev/null 2>&1; then

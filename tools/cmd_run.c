@@ -1,5 +1,6 @@
 /* tendon run: runs a character's graph over time with scripted parameters; writes a per-frame
  * trace (with the pop metric per transition) and the baked motion as glTF (DESIGN section 5). */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,13 @@
 #include "foot_skate.h"
 #include "ground.h"
 #include "pop_metric.h"
+#include "preview.h"
 #include "tendon/gltf_export.h"
 #include "tendon/graph_io.h"
 #include "timeline.h"
 #include "trace.h"
+
+#include <unistd.h>
 
 #define MAX_FRAMES 1000000
 
@@ -21,6 +25,7 @@ static void usage(FILE *out)
 {
     fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
           "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
+          "                  [--render OUT] [--render-size WxH] [--sheet N] [--camera AZ,EL[,DIST]]\n"
           "  GRAPH.json        a graph document (docs/graph-format.md)\n"
           "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
           "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
@@ -51,7 +56,21 @@ static void usage(FILE *out)
           "                    contacts; then every transition with its pop metric and the foot skate\n"
           "                    (DESIGN section 7)\n"
           "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
-          "  --render OUT      previews: not built yet\n"
+          , out);
+    fputs(          "  --render OUT      a preview of the run, drawn by tendon's software renderer (docs/cli.md): the\n"
+          "                    skeleton as shaded capsules (left side blue, right orange) on a ground grid at\n"
+          "                    y = 0, feet in contact on green discs, IK targets as red crosses, the character\n"
+          "                    placed by its integrated root motion. OUT's extension picks the kind:\n"
+          "                      .png  a contact sheet: --sheet frames evenly spaced over the run, their times\n"
+          "                            under each\n"
+          "                      .gif  an animation (every frame, or every 2nd, 3rd... so that a frame lasts\n"
+          "                            at least 1/50 s), looping, in real time\n"
+          "                      .mp4  every frame at --fps, encoded by ffmpeg (which must be on PATH)\n"
+          "  --render-size WxH the size of a frame (default 640x360; a contact sheet's cells 320x180)\n"
+          "  --sheet N         frames on the contact sheet (default 12, in 4 columns)\n"
+          "  --camera AZ,EL[,DIST]  the camera's azimuth (degrees about +Y from +Z towards +X, default 40),\n"
+          "                    elevation (degrees above the horizontal, default 12) and distance in metres\n"
+          "                    (default: framing the character; it follows the character when it travels)\n"
           "Prints a summary: frames, seconds, one line per transition (machine, from -> to, start,\n"
           "duration, pop), the worst pop, and the foot skate (DESIGN section 7): per foot and their mean, the\n"
           "mean horizontal speed in cm/s of the foot joint in world space over consecutive frames in which it\n"
@@ -71,12 +90,57 @@ typedef struct run_args {
     int rotations;
     int has_ground;
     ground ground;
+    preview_options render; /* render.path: --render */
 } run_args;
+
+/* --render-size WxH */
+static int parse_size(const char *text, int *w, int *h)
+{
+    char *end;
+    long a = strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X'))
+        return 0;
+    const char *rest = end + 1;
+    long b = strtol(rest, &end, 10);
+    if (end == rest || *end || a < 16 || b < 16 || a > 8192 || b > 8192)
+        return 0;
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+}
+
+/* --camera AZ,EL[,DIST] */
+static int parse_camera(const char *text, preview_options *o)
+{
+    float v[3] = { 0.0f, 0.0f, 0.0f };
+    int n = 0;
+    const char *p = text;
+    while (n < 3) {
+        char *end;
+        v[n] = strtof(p, &end);
+        if (end == p || !isfinite(v[n]))
+            return 0;
+        n++;
+        if (*end == '\0')
+            break;
+        if (*end != ',')
+            return 0;
+        p = end + 1;
+    }
+    if (n < 2 || *p == '\0' || v[1] <= -90.0f || v[1] >= 90.0f || (n == 3 && !(v[2] > 0.0f)))
+        return 0;
+    o->azimuth = v[0];
+    o->elevation = v[1];
+    o->distance = n == 3 ? v[2] : 0.0f;
+    return 1;
+}
 
 static int parse(int argc, char **argv, run_args *a)
 {
     a->seconds = 5.0f;
     a->fps = 60.0f;
+    a->render.azimuth = PREVIEW_DEFAULT_AZIMUTH;
+    a->render.elevation = PREVIEW_DEFAULT_ELEVATION;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
@@ -85,7 +149,9 @@ static int parse(int argc, char **argv, run_args *a)
         }
         int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 ||
                           strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
-                          strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0;
+                          strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0 ||
+                          strcmp(arg, "--render-size") == 0 || strcmp(arg, "--sheet") == 0 ||
+                          strcmp(arg, "--camera") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -120,8 +186,31 @@ static int parse(int argc, char **argv, run_args *a)
         } else if (strcmp(arg, "--trace-rotations") == 0) {
             a->rotations = 1;
         } else if (strcmp(arg, "--render") == 0) {
-            fprintf(stderr, "tendon run: --render is not built yet\n");
-            return CLI_BAD_INPUT;
+            a->render.path = argv[++i];
+            if (!preview_kind_of(a->render.path, &a->render.kind)) {
+                fprintf(stderr, "tendon run: --render wants a .png (contact sheet), .gif or .mp4 file, not '%s'\n",
+                        a->render.path);
+                return CLI_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--render-size") == 0) {
+            if (!parse_size(argv[++i], &a->render.width, &a->render.height)) {
+                fprintf(stderr, "tendon run: --render-size wants WIDTHxHEIGHT, each 16 to 8192, not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--sheet") == 0) {
+            char *end;
+            long n = strtol(argv[++i], &end, 10);
+            if (end == argv[i] || *end || n < 1 || n > 1000) {
+                fprintf(stderr, "tendon run: --sheet wants a number of frames from 1 to 1000, not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
+            a->render.sheet_frames = (int)n;
+        } else if (strcmp(arg, "--camera") == 0) {
+            if (!parse_camera(argv[++i], &a->render)) {
+                fprintf(stderr, "tendon run: --camera wants AZIMUTH,ELEVATION[,DISTANCE] (degrees, elevation between "
+                                "-90 and 90, degrees, metres above 0), not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
         } else if (arg[0] != '-' && !a->graph) {
             a->graph = arg;
         } else {
@@ -138,6 +227,14 @@ static int parse(int argc, char **argv, run_args *a)
     if ((double)a->seconds * a->fps > MAX_FRAMES) {
         fprintf(stderr, "tendon run: --seconds x --fps is more than %d frames\n", MAX_FRAMES);
         return CLI_BAD_INPUT;
+    }
+    if (a->render.path) {
+        char why[512];
+        a->render.fps = a->fps;
+        if (preview_check(&a->render, why, sizeof why) != 0) {
+            fprintf(stderr, "tendon run: %s\n", why);
+            return CLI_BAD_INPUT;
+        }
     }
     if (a->out) {
         size_t n = strlen(a->out);
@@ -306,6 +403,14 @@ typedef struct run_state {
     int skate_ready;
     ground ground;         /* --ground (what ground_query reads) */
     int second_run;        /* a foot placement job and a ground: run again without foot locking */
+    /* --render: the frames drawn, the skeleton's parents as ints, scratch model matrices, and
+     * the IK jobs' target parameters (and weight: a parameter, or a constant) */
+    preview_clip preview;
+    int *parents;
+    tdn_mat4 *model;
+    int target_count;
+    int target_param[TDN_MAX_GRAPH_IK], weight_param[TDN_MAX_GRAPH_IK];
+    float weight_const[TDN_MAX_GRAPH_IK];
 } run_state;
 
 static void release(run_state *s)
@@ -322,6 +427,9 @@ static void release(run_state *s)
     timeline_destroy(s->tl);
     tdn_graph_instance_destroy(s->instance);
     foot_skate_free(&s->skate); /* also a partly made one */
+    preview_clip_free(&s->preview);
+    free(s->parents);
+    free(s->model);
     tdn_graph_document_destroy(s->doc);
     cJSON_Delete(s->extras.json);
 }
@@ -450,6 +558,75 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
                apply_root ? " (the graph extracts it)" : "");
 }
 
+/* --render: what frame f shows, in world space. */
+static void record_preview(const run_args *a, run_state *s, const tdn_graph_instance *instance, int f,
+                           const tdn_mat4 *world)
+{
+    preview_clip *c = &s->preview;
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    tdn_model_space(skel, &s->pose, world, s->model);
+    for (int j = 0; j < c->joint_count; j++) {
+        const float *m = s->model[j].m;
+        c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
+    }
+    for (int k = 0; k < c->foot_count; k++) {
+        const foot_skate_foot *foot = &s->skate.feet[k];
+        const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
+        const double y = a->has_ground ? ground_height(&s->ground, foot->prev.x, foot->prev.z, NULL) : 0.0;
+        c->feet[i] = tdn_vec3_make(foot->prev.x, (float)y, foot->prev.z);
+        c->contact[i] = (unsigned char)(foot->prev_contact != 0);
+    }
+    for (int t = 0; t < c->target_count; t++) {
+        const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
+        const int p = s->target_param[t];
+        const tdn_vec3 model = tdn_vec3_make(tdn_graph_param_value(instance, p, 0), tdn_graph_param_value(instance, p, 1),
+                                             tdn_graph_param_value(instance, p, 2));
+        const float weight = s->weight_param[t] >= 0 ? tdn_graph_param_value(instance, s->weight_param[t], 0)
+                                                     : s->weight_const[t];
+        c->targets[i] = tdn_mat4_transform_point(world, model);
+        c->target_on[i] = weight > 0.001f;
+    }
+}
+
+/* --render: the IK jobs' targets (the document's "ik" entries with a "target" parameter). */
+static void find_targets(run_state *s)
+{
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    const cJSON *ik = cJSON_GetObjectItemCaseSensitive(s->extras.json, "ik");
+    const cJSON *job;
+    cJSON_ArrayForEach(job, ik)
+    {
+        const cJSON *target = cJSON_GetObjectItemCaseSensitive(job, "target");
+        const cJSON *weight = cJSON_GetObjectItemCaseSensitive(job, "weight");
+        const int p = cJSON_IsString(target) ? tdn_graph_param_find(g, target->valuestring) : -1;
+        if (p < 0 || tdn_graph_param_type(g, p) != TDN_PARAM_VEC3 || s->target_count >= TDN_MAX_GRAPH_IK)
+            continue;
+        s->target_param[s->target_count] = p;
+        s->weight_param[s->target_count] = cJSON_IsString(weight) ? tdn_graph_param_find(g, weight->valuestring) : -1;
+        s->weight_const[s->target_count] = cJSON_IsNumber(weight) && weight->valuedouble > 0.0 ? (float)weight->valuedouble : 1.0f;
+        s->target_count++;
+    }
+}
+
+/* --render: the frames' storage, after the feet are known. 0 when out of memory. */
+static int prepare_preview(run_state *s, int frame_count)
+{
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    const int joints = tdn_skeleton_joint_count(skel);
+    find_targets(s);
+    s->parents = malloc(sizeof(int) * (size_t)(joints + 1));
+    s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    const char **names = malloc(sizeof(char *) * (size_t)(joints + 1));
+    int ok = s->parents && s->model && names;
+    for (int j = 0; ok && j < joints; j++) {
+        s->parents[j] = tdn_skeleton_parent(skel, j);
+        names[j] = tdn_skeleton_joint_name(skel, j);
+    }
+    ok = ok && preview_clip_init(&s->preview, frame_count, joints, s->parents, names, s->skate.count, s->target_count);
+    free(names);
+    return ok;
+}
+
 /* One run of the graph over every frame: the first (run != NULL: the pop recorder, the baked
  * frames, the trace, the foot skate with foot locking) or the second (run == NULL: the foot
  * skate alone, on an instance with foot locking off). Returns an exit code. */
@@ -507,6 +684,8 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             s->positions[f] = position;
             s->facings[f] = facing;
         }
+        if (a->render.path)
+            record_preview(a, s, instance, f, &world);
         if (a->trace) {
             trace_frame fr = { f, time, instance, tl, &motion, position, facing, &s->pose, &s->skate };
             trace_write_frame(&s->trace, run, &fr);
@@ -596,6 +775,11 @@ int cmd_run(int argc, char **argv)
         release(&s);
         return CLI_FAILURE;
     }
+    if (a.render.path && !prepare_preview(&s, frame_count)) {
+        fprintf(stderr, "tendon run: out of memory for %d frames to render\n", frame_count);
+        release(&s);
+        return CLI_FAILURE;
+    }
     if (a.out) {
         s.frames = calloc((size_t)frame_count, sizeof *s.frames);
         s.positions = calloc((size_t)frame_count, sizeof *s.positions);
@@ -663,8 +847,18 @@ int cmd_run(int argc, char **argv)
     const int apply_root = s.extras.extract;
     if (code == CLI_OK && a.out)
         code = bake(&a, &s, frame_count, apply_root);
+    double render_ms = 0.0;
+    int rendered = 0;
+    if (code == CLI_OK && a.render.path) {
+        a.render.progress = isatty(2);
+        code = preview_write(&s.preview, &a.render, why, sizeof why, &render_ms, &rendered);
+        if (code != CLI_OK)
+            fprintf(stderr, "tendon run: %s\n", why);
+    }
     if (code == CLI_OK)
         summary(&a, &s, frame_count, any_motion, apply_root, &position, facing);
+    if (code == CLI_OK && a.render.path)
+        printf("rendered: %s (%d frames drawn, %.3g ms per frame)\n", a.render.path, rendered, render_ms);
     release(&s);
     return code;
 }

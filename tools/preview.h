@@ -1,0 +1,80 @@
+/* tendon CLI: previews of a run (tendon run --render OUT): the frames a run recorded, drawn by
+ * the preview renderer (render.h) and written as a contact sheet (.png), an animated GIF (.gif,
+ * giflib) or an MP4 (.mp4, through an ffmpeg found on PATH).
+ *
+ * What is drawn per frame: every bone (a joint and its parent) as a capsule, except the bones
+ * hanging from a skeleton root with a single child (the root-motion joint on the ground, as
+ * the humanoid's root); its radius 0.14 x the bone's length, kept within [0.010, 0.028] x the
+ * character's size (S: the largest extent of any one frame's joints, at least 1 cm); a
+ * sphere of 0.06 S on a joint named head/Head; the character's left side blue, its right
+ * orange, the centre light grey, by name (a side is a name ending in _l, _L, .l, .L or
+ * starting with l_, L_, or containing Left or left; likewise for the right). Feet in contact: a green disc of radius 0.06 S on the ground
+ * under the foot; IK targets: a red sphere of 0.02 S and a cross on top. A ground grid every
+ * PREVIEW_SPACING(S) metres on y = 0.
+ *
+ * The camera: by default a three-quarter view (azimuth 40 degrees, elevation 12) at a distance
+ * that frames the character: when the bounding box of the whole clip's joints is at most 1.5
+ * times the largest frame's (the character stays about where it is), a fixed camera on the
+ * clip's box; otherwise a camera that follows the character (looking at its box's centre
+ * averaged over half a second either side, at the clip's mean centre height) framing the
+ * largest frame's box. The distance is 1.05 x the box's half diagonal / sin(fov_y / 2), with
+ * fov_y 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
+#ifndef TENDON_PREVIEW_H
+#define TENDON_PREVIEW_H
+
+#include <stddef.h>
+
+#include "tendon/tendon.h"
+
+#define PREVIEW_DEFAULT_AZIMUTH 40.0f
+#define PREVIEW_DEFAULT_ELEVATION 12.0f
+
+typedef enum { PREVIEW_PNG, PREVIEW_GIF, PREVIEW_MP4 } preview_kind;
+
+typedef struct preview_options {
+    const char *path;
+    preview_kind kind;
+    int width, height;       /* 0: 640 x 360 (a contact sheet's cells: 320 x 180) */
+    int sheet_frames;        /* PNG: the frames on the sheet (0: 12) */
+    int columns;             /* PNG: the sheet's columns (0: 4, or fewer frames) */
+    float azimuth, elevation, distance; /* degrees, degrees, metres (distance 0: framed) */
+    float fps;               /* the run's frame rate */
+    int progress;            /* show progress on stderr */
+} preview_options;
+
+/* The frames of a run (world space, metres). Index [frame * count + i]. */
+typedef struct preview_clip {
+    int frame_count, joint_count;
+    const int *parents;            /* per joint, -1 for a root */
+    unsigned char *draw_bone;      /* per joint: its bone (to its parent) is drawn */
+    signed char *side;             /* per joint: +1 left (blue), -1 right (orange), 0 centre */
+    unsigned char *head;           /* per joint: gets a head sphere */
+    tdn_vec3 *joints;              /* frame_count * joint_count */
+    int foot_count;
+    tdn_vec3 *feet;                /* frame_count * foot_count: the contact disc's centre (on the ground) */
+    unsigned char *contact;        /* frame_count * foot_count */
+    int target_count;
+    tdn_vec3 *targets;             /* frame_count * target_count */
+    unsigned char *target_on;      /* frame_count * target_count */
+} preview_clip;
+
+/* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */
+int preview_kind_of(const char *path, preview_kind *kind);
+/* Checks what can be checked before a run: the size, and that an MP4 has ffmpeg on PATH.
+ * Returns 0, or 2 (bad input) with the reason in why. */
+int preview_check(const preview_options *o, char *why, size_t why_size);
+/* A directory on PATH holding an executable `name`; 1 when found. */
+int preview_find_program(const char *name);
+
+/* Allocates the arrays for frame_count frames and sets each joint's side, head and drawn bone
+ * from the joints' names and parents (parents kept, not copied). 0 when out of memory. */
+int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const int *parents, const char *const *names,
+                      int foot_count, int target_count);
+void preview_clip_free(preview_clip *c);
+/* Renders and writes the preview. Returns 0, or an exit code (2 when the file cannot be
+ * created or ffmpeg is missing, 1 otherwise) with the reason in why. *ms_per_frame: the mean
+ * time to draw one frame (not encoding), *frames_drawn how many. */
+int preview_write(const preview_clip *c, const preview_options *o, char *why, size_t why_size, double *ms_per_frame,
+                  int *frames_drawn);
+
+#endif
