@@ -36,8 +36,8 @@ check(run("run", STRAFE, "--seconds", "-1").returncode == 2, "--seconds -1: exit
 check(run("run", STRAFE, "--seconds", "x").returncode == 2, "--seconds x: exit 2")
 check(run("run", STRAFE, "--frobnicate").returncode == 2, "an unknown option: exit 2")
 check(run("run", STRAFE, "--out", os.path.join(SCRATCH, "x.fbx")).returncode == 2, "--out that is not .glb/.gltf: exit 2")
-r = run("run", STRAFE, "--render", os.path.join(SCRATCH, "x.png"))
-check(r.returncode == 2 and "not built yet" in r.stderr, f"--render: not built yet, exit 2 ({r.stderr.strip()})")
+r = run("run", STRAFE, "--render", os.path.join(SCRATCH, "x.jpg"))  # the rest of --render: render_check.py
+check(r.returncode == 2 and ".png" in r.stderr, f"--render x.jpg: exit 2 naming the kinds ({r.stderr.strip()})")
 check(run("run", os.path.join(SCRATCH, "missing.json")).returncode == 2, "a missing graph: exit 2")
 check(run("run", write("broken_graph.json", "{\"character\": ")).returncode == 2, "a malformed graph: exit 2")
 check(run("run", STRAFE, "--params", os.path.join(SCRATCH, "missing_timeline.json")).returncode == 2,
