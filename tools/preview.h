@@ -4,13 +4,14 @@
  *
  * What is drawn per frame: every bone (a joint and its parent) as a capsule, except the bones
  * hanging from a skeleton root with a single child (the root-motion joint on the ground, as
- * the humanoid's root); its radius 0.14 x the bone's length, kept within [0.010, 0.028] x the
- * character's size (S: the largest extent of any one frame's joints, at least 1 cm); a
- * sphere of 0.06 S on a joint named head/Head; the character's left side blue, its right
- * orange, the centre light grey, by name (a side is a name ending in _l, _L, .l, .L or
- * starting with l_, L_, or containing Left or left; likewise for the right). Feet in contact: a green disc of radius 0.06 S on the ground
- * under the foot; IK targets: a red sphere of 0.02 S and a cross on top. A ground grid every
- * PREVIEW_SPACING(S) metres on y = 0.
+ * the humanoid's root); its radius 0.14 x the bone's length, kept within [0.014, 0.04] x the
+ * character's size (S: the largest extent of any one frame's joints and the ground, at least
+ * 1 cm), torso bones (a child named like spine, chest, pelvis, hips) 0.06 S; a sphere of
+ * 0.06 S on a joint named head/Head; the character's left side blue, its right orange, the
+ * centre light grey, by name (a side is a name ending in _l, _L, .l, .L or starting with l_,
+ * L_, or containing Left or left; likewise for the right). Feet in contact: a green disc of
+ * radius 0.09 S on the ground under the foot; IK targets: a red sphere of 0.02 S and a red
+ * cross over everything. A ground grid on y = 0, lines every 1-2-5 spacing near S / 4.
  *
  * The camera: by default a three-quarter view (azimuth 40 degrees, elevation 12) at a distance
  * that frames the character: when the bounding box of the whole clip's joints is at most 1.5
