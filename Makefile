@@ -72,6 +72,13 @@ bench: build
 	cmake --build $(BUILD)/v3 -j $(JOBS) --target tendon_bench
 	$(BUILD)/v3/bin/tendon_bench
 
+# The C API reference from the headers (docs/Doxyfile): build/docs/api/html/index.html.
+.PHONY: docs
+docs: deps
+	mkdir -p build/docs
+	doxygen docs/Doxyfile
+	@echo "tendon: the C API reference is in build/docs/api/html/index.html"
+
 install: build
 	cmake --install $(BUILD)
 

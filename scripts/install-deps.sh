@@ -19,6 +19,9 @@ python3 -c 'import jsonschema' >/dev/null 2>&1 || missing="$missing python3-json
 need node nodejs
 need npm npm
 
+# make docs (and the api_docs test) build the C API reference with Doxygen.
+need doxygen doxygen
+
 # libtendon_io parses JSON with cJSON.
 [ -f /usr/include/cjson/cJSON.h ] || missing="$missing libcjson-dev"
 # The tendon tool writes PNG pictures (tendon weights --png) with libpng.
