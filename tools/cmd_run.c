@@ -12,11 +12,13 @@
 #include "ground.h"
 #include "pop_metric.h"
 #include "preview.h"
+#include "run_graph.h"
 #include "tendon/gltf_export.h"
 #include "tendon/graph_io.h"
 #include "timeline.h"
 #include "trace.h"
 
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FRAMES 1000000
@@ -84,14 +86,6 @@ static void usage(FILE *out)
           out);
 }
 
-typedef struct run_args {
-    const char *graph, *params, *out, *trace;
-    float seconds, fps;
-    int rotations;
-    int has_ground;
-    ground ground;
-    preview_options render; /* render.path: --render */
-} run_args;
 
 /* --render-size WxH */
 static int parse_size(const char *text, int *w, int *h)
@@ -411,6 +405,9 @@ typedef struct run_state {
     int target_count;
     int target_param[TDN_MAX_GRAPH_IK], weight_param[TDN_MAX_GRAPH_IK];
     float weight_const[TDN_MAX_GRAPH_IK];
+    run_report rep;        /* timings and the IK error (run_graph's report) */
+    double ik_error_sum;
+    tdn_mat4 *ik_model;    /* scratch for the IK error, one per joint */
 } run_state;
 
 static void release(run_state *s)
@@ -430,6 +427,7 @@ static void release(run_state *s)
     preview_clip_free(&s->preview);
     free(s->parents);
     free(s->model);
+    free(s->ik_model);
     tdn_graph_document_destroy(s->doc);
     cJSON_Delete(s->extras.json);
 }
@@ -627,6 +625,57 @@ static int prepare_preview(run_state *s, int frame_count)
     return ok;
 }
 
+static double distance(const float *a, const float *b)
+{
+    const double dx = (double)a[12] - b[12], dy = (double)a[13] - b[13], dz = (double)a[14] - b[14];
+    return sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/* The IK error of DESIGN section 7 for the foot placement jobs that ran this frame: each ankle's
+ * distance from the target the job solved for, and the change of its leg's two bones' lengths
+ * (model space) from the rest pose's. */
+static void ik_measure(run_state *s, const tdn_graph_instance *instance)
+{
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    int modelled = 0;
+    for (int job = 0; s->ik_model && job < tdn_graph_ik_count(g); job++) {
+        if (tdn_graph_ik_kind_of(g, job) != TDN_GRAPH_IK_FOOT_PLACEMENT)
+            continue;
+        for (int leg = 0; leg < tdn_graph_foot_count(g, job); leg++) {
+            tdn_vec3 target;
+            const int end = tdn_graph_foot_joint(g, job, leg);
+            if (end < 0 || !tdn_graph_foot_target(instance, job, leg, &target))
+                continue;
+            if (!modelled) {
+                tdn_model_space(skel, &s->pose, NULL, s->ik_model);
+                modelled = 1;
+            }
+            const float t[16] = { [12] = target.x, [13] = target.y, [14] = target.z };
+            const double e = distance(s->ik_model[end].m, t);
+            s->rep.ik_samples++;
+            s->rep.ik_unreached += !tdn_graph_ik_reached(instance, job);
+            s->ik_error_sum += e;
+            if (e > s->rep.ik_error_max)
+                s->rep.ik_error_max = e;
+            for (int j = end, k = 0; k < 2 && tdn_skeleton_parent(skel, j) >= 0; k++, j = tdn_skeleton_parent(skel, j)) {
+                const tdn_transform rest = tdn_skeleton_rest(skel, j);
+                const double rest_len = tdn_vec3_length(rest.t);
+                const double change = fabs(distance(s->ik_model[j].m, s->ik_model[tdn_skeleton_parent(skel, j)].m) - rest_len);
+                if (change > s->rep.bone_change_max)
+                    s->rep.bone_change_max = change;
+            }
+        }
+    }
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 /* One run of the graph over every frame: the first (run != NULL: the pop recorder, the baked
  * frames, the trace, the foot skate with foot locking) or the second (run == NULL: the foot
  * skate alone, on an instance with foot locking off). Returns an exit code. */
@@ -646,6 +695,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", why);
             break;
         }
+        const double started = run ? now_ms() : 0.0;
         tdn_result r = tdn_graph_update(instance, f == 0 ? 0.0f : 1.0f / a->fps);
         tdn_root_motion motion;
         if (r == TDN_OK)
@@ -661,6 +711,8 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             r = tdn_graph_set_ground(instance, ground_query, &s->ground, &world);
         if (r == TDN_OK)
             r = tdn_graph_evaluate(instance, &s->pose);
+        if (run)
+            s->rep.eval_ms += now_ms() - started;
         if (r != TDN_OK) {
             code = cli_report("run", r, NULL);
             break;
@@ -668,6 +720,8 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         foot_skate_frame(&s->skate, instance, &s->pose, &world);
         if (!run)
             continue;
+        if (a->has_ground)
+            ik_measure(s, instance);
         if (s->pop && !pop_recorder_frame(s->pop, instance, &s->pose)) {
             fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
             code = CLI_FAILURE;
@@ -684,7 +738,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             s->positions[f] = position;
             s->facings[f] = facing;
         }
-        if (a->render.path)
+        if (a->render.path || a->render2.path)
             record_preview(a, s, instance, f, &world);
         if (a->trace) {
             trace_frame fr = { f, time, instance, tl, &motion, position, facing, &s->pose, &s->skate };
@@ -735,6 +789,13 @@ int cmd_run(int argc, char **argv)
     int code = parse(argc, argv, &a);
     if (code != 0)
         return code < 0 ? CLI_OK : code;
+    return run_graph(&a, NULL);
+}
+
+int run_graph(run_args *ap, run_report *report)
+{
+    run_args a = *ap;
+    int code = CLI_OK;
     run_state s = { 0 };
     tdn_error err = { 0 };
     tdn_result r = tdn_graph_document_load(a.graph, NULL, &s.doc, &err);
@@ -775,7 +836,13 @@ int cmd_run(int argc, char **argv)
         release(&s);
         return CLI_FAILURE;
     }
-    if (a.render.path && !prepare_preview(&s, frame_count)) {
+    s.ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    if (!s.ik_model) {
+        fprintf(stderr, "tendon run: out of memory\n");
+        release(&s);
+        return CLI_FAILURE;
+    }
+    if ((a.render.path || a.render2.path) && !prepare_preview(&s, frame_count)) {
         fprintf(stderr, "tendon run: out of memory for %d frames to render\n", frame_count);
         release(&s);
         return CLI_FAILURE;
@@ -854,11 +921,24 @@ int cmd_run(int argc, char **argv)
         code = preview_write(&s.preview, &a.render, why, sizeof why, &render_ms, &rendered);
         if (code != CLI_OK)
             fprintf(stderr, "tendon run: %s\n", why);
+        s.rep.render_ms[0] = render_ms;
     }
-    if (code == CLI_OK)
+    if (code == CLI_OK && a.render2.path) {
+        int drawn = 0;
+        a.render2.progress = isatty(2);
+        code = preview_write(&s.preview, &a.render2, why, sizeof why, &s.rep.render_ms[1], &drawn);
+        if (code != CLI_OK)
+            fprintf(stderr, "tendon run: %s\n", why);
+    }
+    if (code == CLI_OK && !a.quiet)
         summary(&a, &s, frame_count, any_motion, apply_root, &position, facing);
-    if (code == CLI_OK && a.render.path)
+    if (code == CLI_OK && a.render.path && !a.quiet)
         printf("rendered: %s (%d frames drawn, %.3g ms per frame)\n", a.render.path, rendered, render_ms);
+    if (report) {
+        s.rep.frames = frame_count;
+        s.rep.ik_error_mean = s.rep.ik_samples ? s.ik_error_sum / s.rep.ik_samples : 0.0;
+        *report = s.rep;
+    }
     release(&s);
     return code;
 }

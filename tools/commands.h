@@ -8,5 +8,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_mm(int argc, char **argv);
+int cmd_demo(int argc, char **argv);
 
 #endif

@@ -451,6 +451,11 @@ TDN_API tdn_graph_ik_kind tdn_graph_ik_kind_of(const tdn_graph *graph, int job);
 TDN_API int tdn_graph_foot_count(const tdn_graph *graph, int job);
 TDN_API int tdn_graph_foot_joint(const tdn_graph *graph, int job, int leg);
 TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int leg);
+/* The ankle's target the last evaluate's foot placement solved leg `leg` of job `job` for, in
+ * the character's frame (model space; the job's weight applied): 1, or 0 when the job has not
+ * run with a ground (then *target is untouched). With the ankle's model-space position after
+ * tdn_graph_evaluate it gives the IK error (DESIGN section 7). */
+TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
  * held where they landed (their contact is not passed on), for comparing foot skate. */
 TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled);

@@ -75,6 +75,11 @@
  *   hand_open       1 s    held: both hands' fingers relaxed, nearly straight
  *   hand_fist       1 s    held: every finger curled, the thumb across
  *   hand_point      1 s    held: the index straight, the other fingers curled
+ *   lean_center     1 s    held: the idle upper body (arms hanging, spine at rest), a reference
+ *   lean_left       1 s    held: the spine bent 16 degrees to the left (roll), neck and head
+ *                          back 7 degrees towards upright, the left arm hanging away (82 degrees
+ *                          down) and the right in (70)
+ *   lean_right      1 s    held: the mirror image
  * Actions and hit reactions start and end exactly at the idle clip's upper-body pose at t = 0
  * (arms hanging 75 degrees down, elbows bent 10 degrees, spine and neck at rest), easing in and
  * out (actions over 0.3-0.5 s); a hit's jerk peaks at a quarter of the clip and returns with
@@ -84,7 +89,8 @@
  * head, and clavicle, upperarm, lowerarm, hand of both sides. The aim poses differ from
  * aim_center only in the spine, neck and head: made additive against aim_center (a graph
  * document's "additive": {"reference": "aim_center"}) they turn the chest and head of any pose
- * by up to 45 degrees in pitch and 60 in yaw. Hand poses have 38 rotation tracks, the fingers
+ * by up to 45 degrees in pitch and 60 in yaw. lean_left and lean_right, made additive against
+ * lean_center, bend any pose's upper body sideways (leaning into a turn). Hand poses have 38 rotation tracks, the fingers
  * and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to
  * the fingers sets the hands' shape over anything else.
  * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip.

@@ -186,6 +186,15 @@ float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int le
                                                                                      : 0.0f;
 }
 
+int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target)
+{
+    if (!instance || !target || leg < 0 || leg >= tdn_graph_foot_count(instance->graph, job) ||
+        !instance->ground)
+        return 0;
+    *target = instance->foot_target[job][leg];
+    return 1;
+}
+
 tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled)
 {
     if (!instance)
@@ -278,8 +287,10 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         if (tdn_foot_placement_solve(fp, &frame, pose, model, &report) != TDN_OK)
             return 0;
         reached = 1;
-        for (int leg = 0; leg < job->feet.leg_count; leg++)
+        for (int leg = 0; leg < job->feet.leg_count; leg++) {
             reached &= report.legs[leg].reached;
+            in->foot_target[k][leg] = report.legs[leg].target;
+        }
         return reached;
     }
     }

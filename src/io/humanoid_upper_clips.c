@@ -202,6 +202,24 @@ static void hand_open(float t, float T, upper_angles *a, float *c) { (void)t, (v
 static void hand_fist(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a; hand(c, THUMB_FIST, FIST, FIST); }
 static void hand_point(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a; hand(c, THUMB_FIST, STRAIGHT, FIST); }
 
+/* Leans, held poses for an additive layer (made additive against lean_center in a graph):
+ * lean_center is the idle upper body; lean_left and lean_right bend the spine 16 degrees
+ * sideways (roll), the neck and head turning back a little towards upright, the arm on the
+ * leaning side hanging away from the body and the other in against it. */
+static void lean(int left, upper_angles *a)
+{
+    const float s = left ? -1.0f : 1.0f; /* roll > 0 bends towards the right */
+    scale3(a->spine, 0.0f, 0.0f, 16.0f * s, 1.0f);
+    scale3(a->neck, 0.0f, 0.0f, -4.0f * s, 1.0f);
+    scale3(a->head, 0.0f, 0.0f, -3.0f * s, 1.0f);
+    a->arm[left ? 0 : 1].down = 82.0f;
+    a->arm[left ? 1 : 0].down = 70.0f;
+}
+
+static void lean_center(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a, (void)c; }
+static void lean_left(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; lean(1, a); }
+static void lean_right(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; lean(0, a); }
+
 static const upper_clip CLIPS[] = {
     { "wave", 2.0f, KIND_BODY, 0, wave },
     { "point", 1.2f, KIND_BODY, 0, point },
@@ -218,6 +236,9 @@ static const upper_clip CLIPS[] = {
     { "hand_open", 1.0f, KIND_HAND, 1, hand_open },
     { "hand_fist", 1.0f, KIND_HAND, 1, hand_fist },
     { "hand_point", 1.0f, KIND_HAND, 1, hand_point },
+    { "lean_center", 1.0f, KIND_BODY, 1, lean_center },
+    { "lean_left", 1.0f, KIND_BODY, 1, lean_left },
+    { "lean_right", 1.0f, KIND_BODY, 1, lean_right },
 };
 enum { CLIP_COUNT = sizeof CLIPS / sizeof CLIPS[0] };
 
