@@ -15,11 +15,10 @@ build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DTENDON_WERROR=ON $(CMAKE_FLAGS)
 	cmake --build $(BUILD) -j $(JOBS)
 
-# Until the demo lands, the demo is the end-to-end example: a generated character walking,
-# blended, with IK and skinning.
+# The whole pipeline on tendon's generated humanoid (tendon demo): writes demo-out/ (the baked
+# .glb with mesh and skin, a contact sheet, a GIF, a plot and summary.txt).
 demo: build
-	@echo "tendon: 'tendon demo' is not built yet; running the end-to-end example examples/walkthrough.c"
-	$(BUILD)/bin/walkthrough
+	$(BUILD)/bin/tendon demo --out demo-out
 
 # Motion matching on the LAFAN1 takes of the shared data (TENDON_DATA, default ../shared/data; they
 # are non-commercial test inputs, read where they are and never copied): a database of the three

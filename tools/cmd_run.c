@@ -654,7 +654,10 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
             const float t[16] = { [12] = target.x, [13] = target.y, [14] = target.z };
             const double e = distance(s->ik_model[end].m, t);
             s->rep.ik_samples++;
-            s->rep.ik_unreached += !tdn_graph_ik_reached(instance, job);
+            const int reached = tdn_graph_ik_reached(instance, job);
+            s->rep.ik_unreached += !reached;
+            if (reached && e > s->rep.ik_error_max_reached)
+                s->rep.ik_error_max_reached = e;
             s->ik_error_sum += e;
             if (e > s->rep.ik_error_max)
                 s->rep.ik_error_max = e;

@@ -24,6 +24,7 @@ typedef struct run_report {
     int ik_samples;             /* foot placement legs x frames the job ran on a ground */
     int ik_unreached;           /* of those, frames the job said it did not reach */
     double ik_error_mean, ik_error_max;       /* metres: the ankle's distance from its target */
+    double ik_error_max_reached;              /* the largest over the frames the job reached */
     double bone_change_max;     /* metres: the legs' bone lengths against the rest pose */
     double render_ms[2];        /* ms per drawn frame of render and render2 */
 } run_report;
