@@ -30,7 +30,8 @@ p = subprocess.run([tendon, "demo", "--out", scratch], capture_output=True, text
 elapsed = time.monotonic() - started
 print(p.stdout)
 check(p.returncode == 0, "exit code %d (stderr: %s)" % (p.returncode, p.stderr))
-check(elapsed < 20.0, "took %.1f s" % elapsed)
+check(elapsed < 60.0, "took %.1f s (seconds expected; generous for sanitizer builds and a loaded machine)" % elapsed)
+print("demo took %.1f s" % elapsed)
 for name in ("demo.glb", "demo_sheet.png", "demo.gif", "demo_plot.png", "demo_trace.json", "demo_graph.json",
              "demo_timeline.json", "summary.txt"):
     check(os.path.isfile(os.path.join(scratch, name)), name + " written")
@@ -63,6 +64,6 @@ if not failures:
                            capture_output=True, text=True)
         check(v.returncode == 0, "Khronos validator: " + v.stdout + v.stderr)
     else:
-        print("skip: no node / validator given")
+        print("skip: the Khronos validator: no node or no gltf-validator module")
 print("demo_check: %d failures" % len(failures))
 sys.exit(1 if failures else 0)
