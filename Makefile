@@ -4,7 +4,7 @@ BUILD    ?= build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo mm-demo test test-sanitize test-fuzz bench install clean
+.PHONY: all deps build demo mm-demo interop test test-sanitize test-fuzz bench install clean
 
 all: build
 
@@ -41,6 +41,12 @@ mm-demo: build
 	$(BUILD)/bin/tendon mm build demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) --mirror
 	$(BUILD)/bin/tendon mm run demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) \
 		--path examples/mm/cmu_path.json --lock-feet --out demo-out/mm/cmu.glb --trace demo-out/mm/cmu_trace.json
+
+# Blender (installed from Debian's packages when missing, by scripts/interop.sh; nothing else needs
+# it) imports every kind of file tendon exports: an armature with the skin's joint count and an
+# action as long as the baked clip (tests/blender_import_check.py). Writes build/interop/.
+interop: build
+	sh scripts/interop.sh $(BUILD)
 
 # Every test of the release build, then the same tests built with address and undefined-behaviour
 # sanitizers.

@@ -4,6 +4,7 @@ loop, MP4 frames handed to an ffmpeg found on PATH (a stand-in that counts the b
 when installed), exit 2 for an unknown extension, a missing ffmpeg and bad options, IK targets
 and contact discs drawn, no progress off a terminal, and the run's other output unchanged.
 Usage: render_check.py TENDON_EXECUTABLE SCRATCH_FOLDER EXAMPLE_GRAPH_FOLDER"""
+import json
 import os
 import shutil
 import stat
@@ -257,6 +258,13 @@ if shutil.which("ffmpeg"):
     real = fresh("real.mp4")
     r = tr(WALK, "--seconds", "1", "--render", real, "--render-size", "160x90")
     check(r.returncode == 0 and os.path.getsize(real) > 1000, f"a real ffmpeg writes the MP4: {r.stderr.strip()}")
+    if r.returncode == 0 and shutil.which("ffprobe"):
+        p = subprocess.run(["ffprobe", "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
+                            "stream=width,height,nb_read_frames,r_frame_rate", "-of", "json", real],
+                           capture_output=True, text=True)
+        st = json.loads(p.stdout)["streams"][0] if p.returncode == 0 else {}
+        check((st.get("width"), st.get("height"), st.get("nb_read_frames"), st.get("r_frame_rate")) ==
+              (160, 90, "61", "60/1"), f"ffprobe: 61 frames of 160x90 at 60 fps in the MP4: {st or p.stderr}")
 else:
     print("render_check: no ffmpeg installed; the MP4 was checked with a stand-in only")
 

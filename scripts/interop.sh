@@ -1,0 +1,103 @@
+#!/bin/sh
+# make interop: Blender (Debian's package) imports every kind of glTF file tendon exports.
+#   sh scripts/interop.sh [BUILD]   (BUILD: the build folder with bin/tendon, default build)
+# Installs blender and python3-numpy (its glTF importer needs NumPy) with apt-get when missing,
+# as root or through sudo, like scripts/install-deps.sh; only this target needs them. Then writes
+# into BUILD/interop: the demo's demo.glb (mesh and skin), tendon run of examples/graphs/strafe.json
+# and blendmotion.json (mesh and skin), and of a graph playing a small generated BVH take (no mesh,
+# so no skin), and runs tests/blender_import_check.py on them in Blender: an armature with the
+# skin's joint count and an action as long as the baked clip, per file.
+set -eu
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${1:-build}"
+case "$build" in /*) ;; *) build="$root/$build" ;; esac
+tendon="$build/bin/tendon"
+[ -x "$tendon" ] || { echo "interop: no $tendon (build first: make build)" >&2; exit 2; }
+
+missing=""
+command -v blender >/dev/null 2>&1 || missing="$missing blender"
+# Debian's blender does not depend on python3-numpy, but its glTF importer imports numpy.
+[ -d /usr/lib/python3/dist-packages/numpy ] || missing="$missing python3-numpy"
+if [ -n "$missing" ]; then
+    echo "interop: installing Debian packages:$missing (blender is about 120 MB to download, 500 MB installed)"
+    if [ "$(id -u)" -eq 0 ]; then
+        SUDO=""
+    elif command -v sudo >/dev/null 2>&1; then
+        SUDO="sudo"
+    else
+        echo "interop: missing packages:$missing; run as root: apt-get install$missing" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -qq
+    # shellcheck disable=SC2086
+    $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+
+out="$build/interop"
+rm -rf "$out"
+mkdir -p "$out"
+echo "interop: exporting into $out"
+"$tendon" demo --out "$out/demo" >"$out/demo.log"
+"$tendon" run "$root/examples/graphs/strafe.json" --seconds 4 --out "$out/strafe.glb" >"$out/strafe.log"
+"$tendon" run "$root/examples/graphs/blendmotion.json" --seconds 3 --out "$out/blendmotion.glb" >"$out/blendmotion.log"
+
+# A BVH take (centimetres, 30 fps, 61 frames): hips, spine, head and a left leg, swaying.
+python3 - "$out/sway.bvh" <<'PY'
+import math, sys
+h = """HIERARCHY
+ROOT hips
+{
+  OFFSET 0 90 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT spine
+  {
+    OFFSET 0 20 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT head
+    {
+      OFFSET 0 30 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 10 0
+      }
+    }
+  }
+  JOINT thigh_l
+  {
+    OFFSET 10 0 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    JOINT shin_l
+    {
+      OFFSET 0 -45 0
+      CHANNELS 3 Zrotation Xrotation Yrotation
+      End Site
+      {
+        OFFSET 0 -45 0
+      }
+    }
+  }
+}
+MOTION
+Frames: 61
+Frame Time: 0.0333333
+"""
+rows = []
+for f in range(61):
+    a = 30 * math.sin(2 * math.pi * f / 30)
+    rows.append(" ".join(f"{v:.4f}" for v in (f * 2, 90, 0, 0, 0, 0, 0, a / 3, 0, 0, 0, a / 2, 0, a, 0, 0, max(0, -a), 0)))
+open(sys.argv[1], "w").write(h + "\n".join(rows) + "\n")
+PY
+echo '{"character": {"file": "sway.bvh", "scale": 0.01}, "root": {"type": "clip", "clip": "sway"}}' >"$out/sway_graph.json"
+"$tendon" run "$out/sway_graph.json" --seconds 2 --out "$out/sway.glb" >"$out/sway.log"
+
+blender --version | head -n 1
+blender -b --factory-startup --python-exit-code 1 --python "$root/tests/blender_import_check.py" -- \
+    "$out/demo/demo.glb" "$out/strafe.glb" "$out/blendmotion.glb" "$out/sway.glb" >"$out/blender.log" 2>&1 || status=$?
+grep -E '^(ok  |FAIL|blender_import_check:)' "$out/blender.log" || true
+if [ "${status:-0}" -ne 0 ]; then
+    echo "interop: Blender's import check failed (exit ${status}); its whole output is in $out/blender.log" >&2
+    exit 1
+fi
