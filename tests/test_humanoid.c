@@ -113,7 +113,7 @@ static void test_skeleton_layout(void)
     CHECK_EQ_INT(tdn_asset_skin_count(asset), 1);  /* the body: test_humanoid_mesh.c */
     CHECK_EQ_INT(tdn_asset_mesh_count(asset), 1);
     CHECK_EQ_INT(tdn_asset_chosen_skin(asset), 0);
-    CHECK_EQ_INT(tdn_asset_clip_count(asset), 8 + 18);
+    CHECK_EQ_INT(tdn_asset_clip_count(asset), 8 + 18 + 1); /* the jump: test_humanoid_jump.c */
     for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
         CHECK_EQ_INT(tdn_asset_joint(asset, i), i);
         CHECK_EQ_INT(tdn_asset_joint_parent(asset, i), tdn_skeleton_parent(skel, i));

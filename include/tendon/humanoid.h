@@ -93,6 +93,26 @@
  * lean_center, bend any pose's upper body sideways (leaning into a turn). Hand poses have 38 rotation tracks, the fingers
  * and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to
  * the fingers sets the hands' shape over anything else.
+ *
+ * Last comes "jump" (1.5 s, a standing jump in place, no root motion; the same 20 tracks, key
+ * layout, IK and contact curves as the locomotion clips). Its keys are evenly spaced, N key
+ * intervals of dt = 1.5 / N (N as for a 1.5 s cycle: 46 at the defaults, dt = 32.6 ms); the
+ * phases fall on keys: stand to 0.1 s, crouch (pelvis 0.2 m down at height 1.8, arms swung 50
+ * degrees back, leaning 30 degrees forward) to 0.42 s, push off to take-off at the key nearest
+ * 0.6 s (the pelvis back at standing height rising at v0, the arms swung forward and up over
+ * the head), flight, landing, a 0.17 m landing crouch over the next 0.2 s and recovery to the
+ * standing pose by 1.4 s, held to the end. The flight lasts the whole number of key intervals
+ * nearest min(0.45 s x sqrt(height / 1.8), 0.6 s) (at least 2), t; in it the pelvis follows the ballistic
+ * parabola of g = 9.81 m/s^2 exactly at the keys, y = y0 + v0 tau - g tau^2 / 2 with v0 = g t / 2,
+ * rising h = g t^2 / 8 above its take-off height y0 (standing, the legs at 98% of their length)
+ * and landing back there. At the defaults: take-off 18 dt = 0.587 s, landing 32 dt = 1.043 s,
+ * t = 0.457 s, v0 = 2.24 m/s, h = 0.256 m (at 60 keys/s: 0.6 s, 1.05 s, t = 0.45 s, h = 0.248 m).
+ * The feet rise with the pelvis and tuck up 0.12 m more at the apex. Events "take_off" and
+ * "land" at those keys; STEP contact_l and contact_r are 1 before take-off, 0 from take-off up
+ * to landing, 1 from landing on. While in contact the ankles are exactly at their rest positions
+ * at the keys (between keys, within 7 mm at the defaults). The clip starts and ends in the same
+ * standing pose (its first and last keys are equal), so it loops seamlessly, but it is meant to be
+ * played once (wrap CLAMP) or triggered.
  * Clip channel counts (tdn_asset_clip_channel_count) are the joint tracks of each clip.
  *
  * Body: one skin, "humanoid", over all 67 joints (the chosen skin; its inverse binds are the

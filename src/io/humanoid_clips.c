@@ -378,6 +378,218 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
     return r;
 }
 
+/* ---- the jump ---- */
+
+#define JUMP_DURATION 1.5f
+#define JUMP_G 9.81f
+
+/* Phases of the jump in key intervals, and the pelvis heights (see humanoid.h). */
+typedef struct jump_plan {
+    int crouch0, crouch1, take_off, land, absorb, recover; /* keys */
+    float top;          /* pelvis local height standing and at take-off / landing (legs at 98%) */
+    float crouch, low;  /* pelvis local height at the bottom of the crouch and of the landing */
+    float v0;           /* take-off speed, m/s: g * flight / 2 */
+} jump_plan;
+
+static int key_at(float t, float dt) { return (int)lroundf(t / dt); }
+
+/* Cubic Hermite from (y0, v0) to (y1, v1) over `span` seconds at u in [0, 1]. */
+static float hermite(float y0, float v0, float y1, float v1, float span, float u)
+{
+    const float u2 = u * u, u3 = u2 * u;
+    return (2 * u3 - 3 * u2 + 1) * y0 + (u3 - 2 * u2 + u) * span * v0 + (-2 * u3 + 3 * u2) * y1 +
+           (u3 - u2) * span * v1;
+}
+
+/* Pelvis local height at key i. */
+static float jump_pelvis_y(const builder *b, const jump_plan *j, int i)
+{
+    const float dt = b->dt;
+    if (i <= j->crouch0 || i >= j->recover)
+        return j->top;
+    if (i <= j->crouch1)
+        return j->top + (j->crouch - j->top) * smoother((float)(i - j->crouch0) / (float)(j->crouch1 - j->crouch0));
+    if (i <= j->take_off) {
+        const float span = (float)(j->take_off - j->crouch1) * dt;
+        return hermite(j->crouch, 0.0f, j->top, j->v0, span, (float)(i - j->crouch1) / (float)(j->take_off - j->crouch1));
+    }
+    if (i <= j->land) {
+        const float tau = (float)(i - j->take_off) * dt;
+        return j->top + j->v0 * tau - 0.5f * JUMP_G * tau * tau;
+    }
+    if (i <= j->absorb) {
+        const float span = (float)(j->absorb - j->land) * dt;
+        return hermite(j->top, -j->v0, j->low, 0.0f, span, (float)(i - j->land) / (float)(j->absorb - j->land));
+    }
+    return j->low + (j->top - j->low) * smoother((float)(i - j->absorb) / (float)(j->recover - j->absorb));
+}
+
+/* Arm swing (forward, degrees), elbow bend (degrees) and forward lean (degrees) at key i: eased
+ * between stations at the phase boundaries. */
+static void jump_angles(const jump_plan *j, int i, float out[3])
+{
+    const int at[8] = { 0, j->crouch0, j->crouch1, j->take_off, (j->take_off + j->land) / 2, j->land, j->absorb,
+                        j->recover };
+    static const float value[8][3] = {
+        { 0, 10, 0 }, { 0, 10, 0 }, { -50, 25, 30 }, { 150, 15, 6 }, { 165, 15, 0 }, { 70, 20, 8 }, { 25, 30, 24 },
+        { 0, 10, 0 }
+    };
+    int k = 0;
+    while (k < 7 && i >= at[k + 1])
+        k++;
+    if (k == 7 || at[k + 1] == at[k]) {
+        memcpy(out, value[k], sizeof value[k]);
+        return;
+    }
+    const float w = smoother((float)(i - at[k]) / (float)(at[k + 1] - at[k]));
+    for (int c = 0; c < 3; c++)
+        out[c] = value[k][c] + (value[k + 1][c] - value[k][c]) * w;
+}
+
+/* Local and model transforms at key i of the jump. */
+static void jump_pose(const builder *b, const jump_plan *j, int i, tdn_transform *local, tdn_transform *model)
+{
+    float a[3];
+    jump_angles(j, i, a);
+    const float lean = a[2] * DEG;
+    memcpy(local, b->rest, sizeof b->rest);
+    local[TDN_HU_PELVIS].t.y = jump_pelvis_y(b, j, i);
+    local[TDN_HU_PELVIS].r = axis_rot(0, 0.4f * lean);
+    local[TDN_HU_SPINE_01].r = axis_rot(0, 0.35f * lean);
+    local[TDN_HU_SPINE_01 + 1].r = axis_rot(0, 0.25f * lean);
+    forward(b->skeleton, local, model);
+    local[TDN_HU_NECK_01].r = qinv(model[TDN_HU_SPINE_01 + 4].r); /* the head stays level */
+    for (int side = 0; side < 2; side++) {
+        const float s = side ? -1.0f : 1.0f;
+        const int arm = TDN_HU_ARM + TDN_HU_ARM_JOINTS * side;
+        local[arm + TDN_HU_UPPERARM].r = qmul(axis_rot(0, -a[0] * DEG), axis_rot(2, -s * 75.0f * DEG));
+        local[arm + TDN_HU_LOWERARM].r = axis_rot(1, -s * a[1] * DEG);
+    }
+    forward(b->skeleton, local, model);
+    for (int side = 0; side < 2; side++) {
+        tdn_vec3 target = b->neutral[side];
+        if (i > j->take_off && i < j->land) { /* the feet rise with the pelvis, tucked up */
+            const float u = (float)(i - j->take_off) / (float)(j->land - j->take_off), su = sinf(PI_F * u);
+            target.y += local[TDN_HU_PELVIS].t.y - j->top + 0.12f * b->scale * su * su;
+        }
+        solve_leg(b, side, target, 0.0f, local, model);
+    }
+}
+
+static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p, tdn_keyed_clip **out, tdn_error *err)
+{
+    static const gait JUMP = { .name = "jump", .idle = 1, .cycle = JUMP_DURATION };
+    builder b;
+    memset(&b, 0, sizeof b);
+    b.skeleton = asset->skeleton;
+    b.g = &JUMP;
+    b.scale = p->scale;
+    b.intervals = tdn_io__humanoid_intervals(JUMP_DURATION, p->sample_rate);
+    b.dt = JUMP_DURATION / (float)b.intervals;
+    for (int j = 0; j < TDN_HU_JOINTS; j++)
+        b.rest[j] = tdn_skeleton_rest(b.skeleton, j);
+    tdn_transform rest_model[TDN_HU_JOINTS], local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
+    forward(b.skeleton, b.rest, rest_model);
+    for (int side = 0; side < 2; side++)
+        b.neutral[side] = rest_model[TDN_HU_LEG + TDN_HU_LEG_JOINTS * side + TDN_HU_FOOT].t;
+    b.thigh_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_CALF].t);
+    b.calf_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_FOOT].t);
+
+    /* Phases: the flight the whole number of intervals nearest 0.45 s x sqrt(scale) (so its
+     * height scales with the character), at most 0.6 s, at least 2 intervals. */
+    jump_plan j;
+    const float dt = b.dt;
+    const int n = b.intervals;
+    int flight = key_at(fminf(0.45f * sqrtf(p->scale), 0.6f), dt);
+    if (flight < 2)
+        flight = 2;
+    j.take_off = key_at(0.6f, dt);
+    j.land = j.take_off + flight;
+    j.crouch0 = key_at(0.1f, dt);
+    j.crouch1 = key_at(0.42f, dt);
+    j.absorb = j.land + key_at(0.2f, dt);
+    j.recover = key_at(1.4f, dt);
+    if (j.crouch1 >= j.take_off) /* coarse keys: keep every phase at least one interval */
+        j.crouch1 = j.take_off - 1;
+    if (j.crouch0 >= j.crouch1)
+        j.crouch0 = j.crouch1 - 1;
+    if (j.crouch0 < 0)
+        j.crouch0 = 0;
+    if (j.absorb <= j.land)
+        j.absorb = j.land + 1;
+    if (j.recover <= j.absorb)
+        j.recover = j.absorb + 1;
+    if (j.recover > n || j.crouch1 <= j.crouch0) /* not reached: N >= 8 leaves room for every phase */
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "too few keys for the jump clip's phases");
+    j.v0 = 0.5f * JUMP_G * (float)flight * dt;
+    {   /* standing: the legs at 98% of their length, or the rest height if lower */
+        const float reach = 0.98f * (b.thigh_len + b.calf_len);
+        const tdn_vec3 hip = rest_model[TDN_HU_LEG].t, foot = b.neutral[0];
+        const float dx = foot.x - hip.x, dz = foot.z - hip.z;
+        const float allowed = foot.y + sqrtf(reach * reach - dx * dx - dz * dz) - hip.y;
+        j.top = b.rest[TDN_HU_PELVIS].t.y + (allowed < 0.0f ? allowed : 0.0f);
+    }
+    /* The crouches are deep enough that the cubic pushing off (or absorbing the landing) at v0
+     * stays monotonic: depth at least v0 x span / 2.5. */
+    {
+        const float push = (float)(j.take_off - j.crouch1) * dt, absorb = (float)(j.absorb - j.land) * dt;
+        j.crouch = j.top - fmaxf(0.2f * b.scale, j.v0 * push / 2.5f);
+        j.low = j.top - fmaxf(0.17f * b.scale, j.v0 * absorb / 2.5f);
+    }
+
+    const size_t keys = (size_t)n + 1;
+    const size_t floats = keys + 2 * 2 * 4 + keys * (2 * 3 + ROTATED_COUNT * 4);
+    const size_t bytes = floats * sizeof(float);
+    float *block = tdn_io__alloc(&asset->allocator, bytes);
+    if (!block)
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "jump", "out of memory for the jump clip's keys");
+    float *times = block, *contact_times = times + keys, *contact_values = contact_times + 2 * 4;
+    float *translations = contact_values + 2 * 4, *rotations = translations + 2 * 3 * keys;
+    for (size_t i = 0; i < keys; i++) {
+        times[i] = i + 1 < keys ? (float)i * dt : JUMP_DURATION;
+        jump_pose(&b, &j, (int)i, local, model);
+        const int moved[2] = { TDN_HU_ROOT, TDN_HU_PELVIS };
+        for (int k = 0; k < 2; k++)
+            memcpy(translations + (k * keys + i) * 3, &local[moved[k]].t, 3 * sizeof(float));
+        for (int k = 0; k < ROTATED_COUNT; k++) {
+            tdn_quat q = local[ROTATED[k]].r;
+            float *v = rotations + (k * keys + i) * 4;
+            if (i > 0 && q.x * v[-4] + q.y * v[-3] + q.z * v[-2] + q.w * v[-1] < 0.0f)
+                q = tdn_quat_negate(q);
+            memcpy(v, &q, 4 * sizeof(float));
+        }
+    }
+    /* Contacts: 1 until take-off, 0 in the air, 1 from landing (STEP). */
+    tdn_float_track_desc floats_desc[2];
+    static const char *const CONTACT_NAMES[2] = { "contact_l", "contact_r" };
+    for (int side = 0; side < 2; side++) {
+        float *ct = contact_times + side * 4, *cv = contact_values + side * 4;
+        ct[0] = 0.0f, cv[0] = 1.0f;
+        ct[1] = times[j.take_off], cv[1] = 0.0f;
+        ct[2] = times[j.land], cv[2] = 1.0f;
+        ct[3] = JUMP_DURATION, cv[3] = 1.0f;
+        floats_desc[side] = (tdn_float_track_desc){ .name = CONTACT_NAMES[side], .interp = TDN_INTERP_STEP,
+                                                    .key_count = 4, .times = ct, .values = cv };
+    }
+    tdn_track_desc tracks[TRACK_COUNT];
+    for (int k = 0; k < 2; k++)
+        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT, .target = TDN_TARGET_TRANSLATION,
+                                      .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+                                      .values = translations + k * keys * 3 };
+    for (int k = 0; k < ROTATED_COUNT; k++)
+        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k], .target = TDN_TARGET_ROTATION,
+                                          .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+                                          .values = rotations + k * keys * 4 };
+    const tdn_event_desc events[2] = { { "take_off", times[j.take_off] }, { "land", times[j.land] } };
+    tdn_keyed_clip_desc desc = { .name = "jump", .skeleton = asset->skeleton, .tracks = tracks,
+                                 .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
+                                 .events = events, .event_count = 2, .duration = JUMP_DURATION,
+                                 .allocator = asset->allocator };
+    tdn_result r = tdn_keyed_clip_create(&desc, out, err);
+    tdn_io__free(&asset->allocator, block, bytes);
+    return r;
+}
+
 tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_params *p, tdn_error *err)
 {
     const float wv = p->walk_speed, wc = p->walk_cycle, turn = 90.0f * DEG;
@@ -427,7 +639,7 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
         g->head_lead = 0.2f;
     }
     const int count = (int)(sizeof gaits / sizeof gaits[0]);
-    const int total = count + tdn_io__humanoid_upper_clip_count(); /* the upper-body clips follow */
+    const int total = count + tdn_io__humanoid_upper_clip_count() + 1; /* the upper-body clips and the jump follow */
     asset->clips = tdn_io__asset_alloc(asset, sizeof *asset->clips * (size_t)total);
     asset->clip_channels = tdn_io__asset_alloc(asset, sizeof *asset->clip_channels * (size_t)total);
     if (!asset->clips || !asset->clip_channels)
@@ -439,5 +651,14 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
         asset->clip_channels[c] = TRACK_COUNT;
         asset->clip_count = c + 1;
     }
-    return tdn_io__humanoid_upper_clips(asset, p, err);
+    tdn_result r = tdn_io__humanoid_upper_clips(asset, p, err);
+    if (r != TDN_OK)
+        return r;
+    const int at = asset->clip_count;
+    r = build_jump(asset, p, &asset->clips[at], err);
+    if (r != TDN_OK)
+        return r;
+    asset->clip_channels[at] = TRACK_COUNT;
+    asset->clip_count = at + 1;
+    return TDN_OK;
 }

@@ -41,7 +41,8 @@ tdn_result tdn_io__humanoid_skeleton(tdn_asset *asset, float scale, tdn_error *e
  * already built). */
 tdn_result tdn_io__humanoid_mesh(tdn_asset *asset, float scale, tdn_error *err);
 
-/* Generates the clips into asset (skeleton already built). */
+/* Generates the clips into asset (skeleton already built): the locomotion clips, the upper-body
+ * clips, then the jump. */
 tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_params *params, tdn_error *err);
 
 /* Appends the upper-body clips (humanoid_upper_clips.c: actions, aim poses, hit reactions,
