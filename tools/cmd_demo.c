@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "json_file.h"
 #include "commands.h"
 #include "image.h"
 #include "png_write.h"
@@ -192,23 +193,6 @@ static int write_text(const char *path, const char *text)
 {
     const char *lines[2] = { text, NULL };
     return write_lines(path, lines);
-}
-
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = n > 0 ? malloc((size_t)n) : NULL;
-    cJSON *json = NULL;
-    if (text && fread(text, 1, (size_t)n, f) == (size_t)n)
-        json = cJSON_ParseWithLength(text, (size_t)n);
-    free(text);
-    fclose(f);
-    return json;
 }
 
 /* ---- the plot ---- */
@@ -538,9 +522,9 @@ int cmd_demo(int argc, char **argv)
     int code = run_graph(&a, &rep);
     if (code != CLI_OK)
         return code;
-    cJSON *json = read_json(trace);
-    if (!json) {
-        fprintf(stderr, "tendon demo: cannot read back %s\n", trace);
+    cJSON *json = NULL;
+    if (json_file_read(trace, &json, why, sizeof why) != CLI_OK) {
+        fprintf(stderr, "tendon demo: reading back the trace: %s\n", why);
         return CLI_FAILURE;
     }
     if (!plot(json, plot_png, why, sizeof why)) {

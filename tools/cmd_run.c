@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "cli.h"
+#include "json_file.h"
 #include "commands.h"
 #include "foot_skate.h"
 #include "ground.h"
@@ -266,36 +267,11 @@ typedef struct doc_extras {
     tdn_root_motion_desc root_motion;
 } doc_extras;
 
-static cJSON *read_json(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t size = 0, capacity = 0;
-    for (;;) {
-        if (size + 4096 + 1 > capacity) {
-            capacity = 2 * capacity + 8192;
-            char *bigger = realloc(text, capacity);
-            if (!bigger)
-                break;
-            text = bigger;
-        }
-        size_t n = fread(text + size, 1, capacity - size - 1, f);
-        size += n;
-        if (n == 0)
-            break;
-    }
-    fclose(f);
-    cJSON *json = text ? cJSON_ParseWithLength(text, size) : NULL;
-    free(text);
-    return json;
-}
-
 static void read_extras(const char *path, const tdn_skeleton *skel, doc_extras *x)
 {
     memset(x, 0, sizeof *x);
-    x->json = read_json(path);
+    char why[256];
+    json_file_read(path, &x->json, why, sizeof why); /* the graph loader has already said what is wrong with it */
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(x->json, "root_motion");
     if (!cJSON_IsObject(rm))
         return;

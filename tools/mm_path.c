@@ -1,7 +1,6 @@
 /* tendon CLI: the scripted stick path of `tendon mm run` (see mm_path.h). */
 #include "mm_path.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -11,6 +10,7 @@
 #include <cjson/cJSON.h>
 
 #include "cli.h"
+#include "json_file.h"
 #include "timeline.h"
 
 #define PI 3.14159265358979323846
@@ -73,47 +73,6 @@ static int number(const cJSON *obj, const char *key, const char *where, int requ
     return CLI_OK;
 }
 
-static int read_text(const char *path, char **text, size_t *size, char *why, size_t why_size)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return fail(why, why_size, "%s: cannot open: %s", path, strerror(errno));
-    size_t capacity = 4096, n = 0;
-    char *buffer = malloc(capacity + 1);
-    while (buffer) {
-        n += fread(buffer + n, 1, capacity - n, f);
-        if (n < capacity)
-            break;
-        if (capacity > ((size_t)1 << 28)) {
-            free(buffer);
-            fclose(f);
-            return fail(why, why_size, "%s: larger than 256 MiB", path);
-        }
-        char *bigger = realloc(buffer, 2 * capacity + 1);
-        if (!bigger) {
-            free(buffer);
-            buffer = NULL;
-            break;
-        }
-        buffer = bigger;
-        capacity *= 2;
-    }
-    const int error = ferror(f);
-    fclose(f);
-    if (!buffer) {
-        snprintf(why, why_size, "out of memory reading %s", path);
-        return CLI_FAILURE;
-    }
-    if (error) {
-        free(buffer);
-        return fail(why, why_size, "%s: read error", path);
-    }
-    buffer[n] = '\0';
-    *text = buffer;
-    *size = n;
-    return CLI_OK;
-}
-
 static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
 {
     static const char *const top_keys[] = { "segments", "$schema", "description" };
@@ -168,40 +127,13 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
     return CLI_OK;
 }
 
-/* line and column (from 1) of byte `at` */
-static void position(const char *text, size_t at, int *line, int *column)
-{
-    *line = 1;
-    *column = 1;
-    for (size_t i = 0; i < at; i++) {
-        if (text[i] == '\n') {
-            ++*line;
-            *column = 1;
-        } else {
-            ++*column;
-        }
-    }
-}
-
 int mm_path_load(const char *path, mm_path *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
-    char *text = NULL;
-    size_t size = 0;
-    int code = read_text(path, &text, &size, why, why_size);
+    cJSON *doc = NULL;
+    int code = json_file_read(path, &doc, why, why_size);
     if (code != CLI_OK)
         return code;
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, size, &end, 0);
-    if (!doc) {
-        size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
-        int line, column;
-        position(text, at, &line, &column);
-        free(text);
-        snprintf(why, why_size, "%s: byte %zu (line %d, column %d): not valid JSON", path, at, line, column);
-        return CLI_BAD_INPUT;
-    }
-    free(text);
     char reason[512];
     code = read_segments(doc, out, reason, sizeof reason);
     cJSON_Delete(doc);

@@ -1,0 +1,91 @@
+/* tendon CLI: reading a JSON file whole, with errors that name the place. */
+#include "json_file.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+/* line and column (from 1) of byte `at` */
+static void position(const char *text, size_t at, int *line, int *column)
+{
+    *line = 1;
+    *column = 1;
+    for (size_t i = 0; i < at; i++) {
+        if (text[i] == '\n') {
+            ++*line;
+            *column = 1;
+        } else {
+            ++*column;
+        }
+    }
+}
+
+static int read_file(const char *path, char **text, size_t *size, char *why, size_t why_size)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(why, why_size, "%s: cannot open: %s", path, strerror(errno));
+        return CLI_BAD_INPUT;
+    }
+    size_t capacity = 4096, n = 0;
+    char *buffer = malloc(capacity + 1);
+    while (buffer) {
+        n += fread(buffer + n, 1, capacity - n, f);
+        if (n < capacity)
+            break;
+        if (capacity > ((size_t)1 << 30)) {
+            free(buffer);
+            fclose(f);
+            snprintf(why, why_size, "%s: larger than 1 GiB", path);
+            return CLI_BAD_INPUT;
+        }
+        char *bigger = realloc(buffer, 2 * capacity + 1);
+        if (!bigger) {
+            free(buffer);
+            buffer = NULL;
+            break;
+        }
+        buffer = bigger;
+        capacity *= 2;
+    }
+    int error = ferror(f);
+    fclose(f);
+    if (!buffer) {
+        snprintf(why, why_size, "out of memory reading %s", path);
+        return CLI_FAILURE;
+    }
+    if (error) {
+        free(buffer);
+        snprintf(why, why_size, "%s: read error", path);
+        return CLI_BAD_INPUT;
+    }
+    buffer[n] = '\0';
+    *text = buffer;
+    *size = n;
+    return CLI_OK;
+}
+
+int json_file_read(const char *path, cJSON **out, char *why, size_t why_size)
+{
+    *out = NULL;
+    char *text = NULL;
+    size_t size = 0;
+    int code = read_file(path, &text, &size, why, why_size);
+    if (code != CLI_OK)
+        return code;
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, size, &end, 0);
+    if (!doc) {
+        size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
+        int line, column;
+        position(text, at, &line, &column);
+        snprintf(why, why_size, "%s: byte %zu (line %d, column %d): not valid JSON", path, at, line, column);
+        code = CLI_BAD_INPUT;
+    }
+    free(text);
+    *out = doc;
+    return code;
+}

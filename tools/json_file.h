@@ -1,0 +1,14 @@
+/* tendon CLI: reading a JSON file whole, with errors that name the place. */
+#ifndef TENDON_CLI_JSON_FILE_H
+#define TENDON_CLI_JSON_FILE_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+/* Parses the file at path into *out (cJSON_Delete it). On failure *out is NULL and `why`
+ * says what and where ("PATH: cannot open: ...", "PATH: byte B (line L, column C): not valid
+ * JSON"); returns CLI_OK, CLI_BAD_INPUT (unreadable or invalid), or CLI_FAILURE (no memory). */
+int json_file_read(const char *path, cJSON **out, char *why, size_t why_size);
+
+#endif
