@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 int cli_exit_code(tdn_result res)
 {
@@ -103,6 +104,29 @@ cJSON *cli_json_floats(const float *v, int n)
     for (int i = 0; array && i < n; i++)
         cJSON_AddItemToArray(array, cli_json_float(v[i]));
     return array;
+}
+
+const char *cli_base_name(const char *path)
+{
+    const char *base = path;
+    for (const char *p = path; *p; p++)
+        if (*p == '/' || *p == '\\')
+            base = p + 1;
+    return base;
+}
+
+void cli_file_stem(const char *path, char *out, size_t size)
+{
+    snprintf(out, size, "%s", cli_base_name(path));
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+int cli_is_gltf_path(const char *path)
+{
+    const size_t n = strlen(path);
+    return (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0) || (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0);
 }
 
 int cli_json_print(cJSON *doc)

@@ -35,6 +35,13 @@ int cli_exit_code(tdn_result res);
 /* Prints "tendon COMMAND: where: message" to stderr and returns the exit code for res. */
 int cli_report(const char *command, tdn_result res, const tdn_error *err);
 
+/* The file name of a path (after its last / or \\). */
+const char *cli_base_name(const char *path);
+/* The file name without folder and extension, into out (a baked clip's name). */
+void cli_file_stem(const char *path, char *out, size_t size);
+/* 1 when path ends in .glb or .gltf (any case): what a baked glTF output may be called. */
+int cli_is_gltf_path(const char *path);
+
 /* A JSON number holding f as written with the fewest digits that read back as the same float
  * (so 0.3f prints as 0.3, not 0.30000001192092896). NaN and infinity become null. */
 cJSON *cli_json_float(float f);

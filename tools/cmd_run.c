@@ -231,31 +231,12 @@ static int parse(int argc, char **argv, run_args *a)
             return CLI_BAD_INPUT;
         }
     }
-    if (a->out) {
-        size_t n = strlen(a->out);
-        int glb = n >= 4 && strcasecmp(a->out + n - 4, ".glb") == 0;
-        int gltf = n >= 5 && strcasecmp(a->out + n - 5, ".gltf") == 0;
-        if (!glb && !gltf) {
-            fprintf(stderr, "tendon run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
-            return CLI_BAD_INPUT;
-        }
+    if (a->out && !cli_is_gltf_path(a->out)) {
+        fprintf(stderr, "tendon run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
+        return CLI_BAD_INPUT;
     }
     return 0;
 }
-
-/* The graph file's name without folder and extension. */
-static void clip_name(const char *path, char *out, size_t size)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\')
-            base = p + 1;
-    snprintf(out, size, "%s", base);
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out)
-        *dot = '\0';
-}
-
 
 /* ---- what the graph document declares that the graph API does not report: whether root
  * motion is extracted (and of which joint), and each transition's mode and duration. The
@@ -474,7 +455,7 @@ static int bake(const run_args *a, run_state *s, int frame_count, int apply_root
         }
     }
     char name[256];
-    clip_name(a->graph, name, sizeof name);
+    cli_file_stem(a->graph, name, sizeof name);
     tdn_baked_clip clip = { name, frame_count, a->fps, s->frames };
     tdn_gltf_export_desc desc = { .skeleton = skel, .clips = &clip, .clip_count = 1,
                                   .source = tdn_graph_document_asset(s->doc), .binary = TDN_GLTF_BY_EXTENSION };

@@ -142,28 +142,14 @@ static int parse(int argc, char **argv, run_args *a)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
-    if (a->out) {
-        size_t n = strlen(a->out);
-        int glb = n >= 4 && strcasecmp(a->out + n - 4, ".glb") == 0;
-        int gltf = n >= 5 && strcasecmp(a->out + n - 5, ".gltf") == 0;
-        if (!glb && !gltf) {
-            fprintf(stderr, "tendon mm run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
-            return CLI_BAD_INPUT;
-        }
+    if (a->out && !cli_is_gltf_path(a->out)) {
+        fprintf(stderr, "tendon mm run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
+        return CLI_BAD_INPUT;
     }
     return 0;
 }
 
 /* ---- the files against the database ---- */
-
-static const char *base_name(const char *path)
-{
-    const char *base = path;
-    for (const char *p = path; *p; p++)
-        if (*p == '/' || *p == '\\')
-            base = p + 1;
-    return base;
-}
 
 /* v turned by -facing about y (motion_match.h: into the frame of a root facing that way). */
 static tdn_vec3 into_root(tdn_vec3 v, float facing)
@@ -551,15 +537,6 @@ static void summary_text(const run_state *s, const run_args *a, int frame_count,
         printf("baked: %s (%d frames at %.6g fps)\n", a->out, frame_count, (double)a->fps);
 }
 
-/* The path file's name without folder and extension: the baked clip's name. */
-static void clip_name(const char *path, char *out, size_t size)
-{
-    snprintf(out, size, "%s", base_name(path));
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out)
-        *dot = '\0';
-}
-
 int cmd_mm_run(int argc, char **argv)
 {
     run_args a = { 0 };
@@ -725,7 +702,7 @@ int cmd_mm_run(int argc, char **argv)
     }
     if (code == CLI_OK && a.out) {
         char name[256];
-        clip_name(a.path, name, sizeof name);
+        cli_file_stem(a.path, name, sizeof name);
         tdn_baked_clip clip = { name, frame_count, a.fps, s.frames };
         tdn_gltf_export_desc gd = { .skeleton = skel, .clips = &clip, .clip_count = 1, .source = s.src.assets[0],
                                     .binary = TDN_GLTF_BY_EXTENSION };
