@@ -8,7 +8,7 @@ import os
 import struct
 import zlib
 
-from cli_support import SCRATCH, check, close, finish, run, write
+from cli_support import SCRATCH, check, close, finish, read_png, run, write
 
 
 def space(name, mode, samples):
@@ -91,43 +91,6 @@ check(w is None or (abs(sum(w) - 1) < 1e-5 and min(w) >= 0), f"polar weights sum
 
 
 # ---- --png ----
-def read_png(path):
-    """(width, height, rows of (r, g, b) tuples) of an 8-bit RGB PNG, checking its chunks' CRCs."""
-    data = open(path, "rb").read()
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "PNG signature"
-    at, idat, header = 8, b"", None
-    while at < len(data):
-        length, kind = struct.unpack(">I4s", data[at:at + 8])
-        body = data[at + 8:at + 8 + length]
-        assert zlib.crc32(kind + body) == struct.unpack(">I", data[at + 8 + length:at + 12 + length])[0], "CRC"
-        if kind == b"IHDR":
-            header = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat += body
-        at += 12 + length
-    width, height, depth, colour = header[:4]
-    assert depth == 8 and colour == 2, "8-bit RGB"
-    raw, stride, rows, previous = zlib.decompress(idat), width * 3, [], bytearray(width * 3)
-    for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-        for i in range(stride):
-            a = line[i - 3] if i >= 3 else 0
-            b, c = previous[i], previous[i - 3] if i >= 3 else 0
-            if kind == 1:
-                line[i] = (line[i] + a) & 255
-            elif kind == 2:
-                line[i] = (line[i] + b) & 255
-            elif kind == 3:
-                line[i] = (line[i] + (a + b) // 2) & 255
-            elif kind == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append([tuple(line[x * 3:x * 3 + 3]) for x in range(width)])
-        previous = line
-    return width, height, rows
-
-
 def expected_size(n):
     """The documented layout: ceil(sqrt(n)) columns of 172 pixels, rows of 184, 10 + 32 more."""
     columns = math.ceil(math.sqrt(n))
