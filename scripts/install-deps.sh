@@ -45,21 +45,8 @@ if command -v cc >/dev/null 2>&1; then
     rm -rf "$probe"
 fi
 
-if [ -n "$missing" ]; then
-    echo "tendon: installing Debian packages:$missing"
-    if [ "$(id -u)" -eq 0 ]; then
-        SUDO=""
-    elif command -v sudo >/dev/null 2>&1; then
-        SUDO="sudo"
-    else
-        echo "tendon: missing packages:$missing; run as root: apt-get install$missing" >&2
-        exit 1
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
-    # shellcheck disable=SC2086
-    $SUDO apt-get install -y -qq --no-install-recommends $missing
-fi
+# shellcheck disable=SC2086
+[ -z "$missing" ] || sh "$(dirname "$0")/apt_install.sh" tendon $missing
 
 # The Khronos glTF validator (npm package gltf-validator, a pinned version) in build/npm, which
 # is git-ignored and found there by the ctest gltf_export_valid. Nothing to do when it is there;

@@ -20,19 +20,9 @@ command -v blender >/dev/null 2>&1 || missing="$missing blender"
 # Debian's blender does not depend on python3-numpy, but its glTF importer imports numpy.
 [ -d /usr/lib/python3/dist-packages/numpy ] || missing="$missing python3-numpy"
 if [ -n "$missing" ]; then
-    echo "interop: installing Debian packages:$missing (blender is about 120 MB to download, 500 MB installed)"
-    if [ "$(id -u)" -eq 0 ]; then
-        SUDO=""
-    elif command -v sudo >/dev/null 2>&1; then
-        SUDO="sudo"
-    else
-        echo "interop: missing packages:$missing; run as root: apt-get install$missing" >&2
-        exit 1
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    $SUDO apt-get update -qq
+    echo "interop: blender is about 120 MB to download, 500 MB installed"
     # shellcheck disable=SC2086
-    $SUDO apt-get install -y -qq --no-install-recommends $missing
+    sh "$root/scripts/apt_install.sh" interop $missing
 fi
 
 out="$build/interop"
