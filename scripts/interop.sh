@@ -4,8 +4,8 @@
 # Installs blender and python3-numpy (its glTF importer needs NumPy) with apt-get when missing,
 # as root or through sudo, like scripts/install-deps.sh; only this target needs them. Then writes
 # into BUILD/interop: the demo's demo.glb (mesh and skin), tendon run of examples/graphs/strafe.json
-# and blendmotion.json (mesh and skin), and of a graph playing a small generated BVH take (no mesh,
-# so no skin), and runs tests/blender_import_check.py on them in Blender: an armature with the
+# and blendmotion.json (mesh and skin), and of a graph playing a small generated BVH take (a skin
+# and no mesh), and runs tests/blender_import_check.py on them in Blender: an armature with the
 # skin's joint count and an action as long as the baked clip, per file.
 set -eu
 

@@ -366,7 +366,23 @@ static void small_clip_structure(void)
     CHECK(strcmp(cJSON_GetObjectItem(asset, "version")->valuestring, "2.0") == 0);
     CHECK(strcmp(cJSON_GetObjectItem(asset, "generator")->valuestring, "tendon " TDN_VERSION_STRING) == 0);
     CHECK_EQ_INT(cJSON_GetArraySize(cJSON_GetObjectItem(json, "nodes")), 3);
-    CHECK(!cJSON_GetObjectItem(json, "skins") && !cJSON_GetObjectItem(json, "meshes"));
+    /* no meshes, but a skin over the three joints (for importers' armatures) whose inverse
+     * binds undo the rest positions: the joints sit at y = 0, 1 and 1.5, unrotated */
+    CHECK(!cJSON_GetObjectItem(json, "meshes"));
+    const cJSON *skins = cJSON_GetObjectItem(json, "skins");
+    CHECK_EQ_INT(cJSON_GetArraySize(skins), 1);
+    const cJSON *skin = cJSON_GetArrayItem(skins, 0), *skin_joints = cJSON_GetObjectItem(skin, "joints");
+    CHECK_EQ_INT(cJSON_GetArraySize(skin_joints), 3);
+    for (int j = 0; j < 3 && j < cJSON_GetArraySize(skin_joints); j++)
+        CHECK_EQ_INT(cJSON_GetArrayItem(skin_joints, j)->valueint, j);
+    CHECK_EQ_INT(cJSON_GetObjectItem(skin, "skeleton")->valueint, 0);
+    int bind_count = 0;
+    const float *binds = accessor_floats(json, bin, cJSON_GetObjectItem(skin, "inverseBindMatrices")->valueint, &bind_count);
+    CHECK_EQ_INT(bind_count, 3);
+    const float rest_height[3] = { 0.0f, 1.0f, 1.5f };
+    for (int j = 0; j < 3; j++)
+        for (int e = 0; e < 16; e++)
+            CHECK_NEAR(binds[16 * j + e], e == 13 ? -rest_height[j] : e % 5 == 0 ? 1.0f : 0.0f, 1e-6);
     const cJSON *animations = cJSON_GetObjectItem(json, "animations");
     CHECK_EQ_INT(cJSON_GetArraySize(animations), 2);
     /* spin: joint 1's rotation over every frame, joint 2's translation as one key */

@@ -15,9 +15,12 @@
  *               short way. A clip that moves nothing keeps its duration with the first
  *               joint's translation over every frame. "Constant" is exact: every frame's
  *               float bits equal (after the sign rule), so nothing is rounded away.
- *   skin, meshes  when `source` has skinned meshes (tdn_asset_mesh_count > 0) of a skeleton
- *               with the same joints (count and names, in order): a skin over every joint
- *               with the skeleton's inverse binds, and per source mesh one glTF mesh (one
+ *   skin        always: one skin over every joint with the skeleton's inverse binds (with a
+ *               single root, that root as its "skeleton"), so that importers such as Blender
+ *               build an armature even for a file without meshes (where the validator notes
+ *               the skin as unused: an info, not a warning);
+ *   meshes      when `source` has skinned meshes (tdn_asset_mesh_count > 0) of a skeleton
+ *               with the same joints (count and names, in order): per source mesh one glTF mesh (one
  *               primitive: POSITION with min/max, NORMAL when present, JOINTS_0/_1 as
  *               unsigned short, WEIGHTS_0/_1 as float, and its triangles as TRIANGLES with
  *               indices, unsigned short below 65535 vertices, else unsigned int) on its own

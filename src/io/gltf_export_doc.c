@@ -530,9 +530,11 @@ tdn_result tdn_gltf_x__build(const tdn_gltf_export_desc *desc, int with_meshes, 
         const int meshes = tdn_asset_mesh_count(desc->source);
         for (int m = 0; m < meshes && r == TDN_OK && !b.oom; m++)
             r = write_mesh(&b, m, scene_nodes);
-        if (r == TDN_OK && cJSON_GetObjectItemCaseSensitive(b.root, "meshes"))
-            write_skin(&b);
     }
+    /* a skin even without meshes: importers (Blender) make an armature of a skin's joints and
+     * loose animated nodes of a file without one */
+    if (r == TDN_OK)
+        write_skin(&b);
     if (r == TDN_OK)
         write_animations(&b);
     if (r == TDN_OK && b.size > 0) {
