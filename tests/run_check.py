@@ -10,6 +10,7 @@ Usage: run_check.py TENDON_EXECUTABLE SCRATCH_FOLDER STRAFE_JSON GLTF_VALIDATE_J
 import json
 import math
 import os
+import pty
 import re
 import shutil
 import struct
@@ -392,5 +393,38 @@ if jsonschema:
     bad = {"events": [{"time": 1, "set": {"x": 1}, "fire": "y"}]}
     check(not jsonschema.Draft202012Validator(load(os.path.join(docs, "timeline.schema.json"))).is_valid(bad),
           "the timeline schema refuses two actions in one event")
+
+
+# ---- progress on a terminal ----
+# A long run (900 s over bumps, about 1.5 s here) with stderr on a pseudo-terminal draws a bar
+# per run, redrawn in place ("\r"), ending at 100% on a line of its own; without a terminal
+# (every other run here) stderr stays empty.
+LONG = ["run", UNEVEN, "--seconds", "900", "--ground", "bumps:0.05,2", "--out", os.path.join(SCRATCH, "long.glb")]
+r = run(*LONG)
+check(r.returncode == 0 and r.stderr == "", f"no progress bar without a terminal: {r.stderr[:200]!r}")
+leader, follower = pty.openpty()
+long_run = subprocess.run([sys.argv[1], *LONG], stdout=subprocess.PIPE, stderr=follower, text=True)
+os.close(follower)
+shown = b""
+while True:
+    try:
+        chunk = os.read(leader, 65536)
+    except OSError:  # the terminal's end is gone once the child has exited and all is read
+        break
+    if not chunk:
+        break
+    shown += chunk
+os.close(leader)
+bars = shown.decode(errors="replace").replace("\r\n", "\n").split("\n")
+check(long_run.returncode == 0 and "54001 frames" in long_run.stdout, f"the long run: {long_run.stdout[:200]}")
+# The bar waits a quarter of a second before it shows (progress.h): the first run takes about a
+# second here, the second (foot skate alone) may finish before, so its bar is checked only when it shows.
+for label, required in (("tendon run: running and baking [", True),
+                        ("tendon run: running again without foot locking [", False)):
+    lines = [b for b in bars if label in b]
+    last = lines[-1].split("\r")[-1] if lines else ""
+    check((not lines and not required) or
+          (len(lines) == 1 and last.startswith(label) and last.endswith("] 100%") and "#" * 40 in last),
+          f"a bar for {label!r}, redrawn in place and ending at 100% on a line of its own: {lines[-1:]!r}")
 
 finish("cli_run")

@@ -1,10 +1,12 @@
 /* tendon CLI: what the commands share. */
+#define _POSIX_C_SOURCE 200809L
 #include "cli.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 int cli_exit_code(tdn_result res)
 {
@@ -140,4 +142,11 @@ int cli_json_print(cJSON *doc)
     puts(text);
     cJSON_free(text);
     return CLI_OK;
+}
+
+double cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }

@@ -42,6 +42,9 @@ void cli_file_stem(const char *path, char *out, size_t size);
 /* 1 when path ends in .glb or .gltf (any case): what a baked glTF output may be called. */
 int cli_is_gltf_path(const char *path);
 
+/* Monotonic wall-clock milliseconds, for the CLI's timings and progress bars. */
+double cli_now_ms(void);
+
 /* A JSON number holding f as written with the fewest digits that read back as the same float
  * (so 0.3f prints as 0.3, not 0.30000001192092896). NaN and infinity become null. */
 cJSON *cli_json_float(float f);

@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #include "cli.h"
 #include "json_file.h"
@@ -169,13 +168,6 @@ static void usage(FILE *out)
           "Exit codes: 0 success (every figure within its target), 1 a figure outside its target or\n"
           "another failure, 2 bad arguments or an output that cannot be created.\n",
           out);
-}
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
 static int write_lines(const char *path, const char *const *lines)
@@ -473,7 +465,7 @@ int cmd_demo(int argc, char **argv)
             return CLI_BAD_INPUT;
         }
     }
-    const double started = now_ms();
+    const double started = cli_now_ms();
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "tendon demo: cannot create %s: %s\n", dir, strerror(errno));
         return CLI_BAD_INPUT;
@@ -533,7 +525,7 @@ int cmd_demo(int argc, char **argv)
         return CLI_FAILURE;
     }
     text t = { 0 };
-    const int outside = summarize(&t, json, &rep, dir, now_ms() - started);
+    const int outside = summarize(&t, json, &rep, dir, cli_now_ms() - started);
     cJSON_Delete(json);
     if (!t.s) {
         fprintf(stderr, "tendon demo: out of memory\n");

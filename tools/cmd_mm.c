@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "mm_source.h"
+#include "progress.h"
 #include "tendon/mm_file.h"
 #include "timeline.h"
 
@@ -360,33 +359,10 @@ static int auto_forward(const mm_source *src, int root, int mirror, float rate, 
     return best;
 }
 
-static double now_ms(void)
+/* The library's build progress (a fraction) onto the bar. */
+static void build_progress(float fraction, void *user)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-/* The progress bar on stderr. */
-typedef struct progress_bar {
-    int last;
-} progress_bar;
-
-static void progress(float fraction, void *user)
-{
-    progress_bar *b = user;
-    int percent = (int)(fraction * 100.0f + 0.5f);
-    percent = percent < 0 ? 0 : percent > 100 ? 100 : percent;
-    if (percent == b->last)
-        return;
-    b->last = percent;
-    char bar[41];
-    const int filled = percent * 40 / 100;
-    for (int i = 0; i < 40; i++)
-        bar[i] = i < filled ? '#' : '.';
-    bar[40] = '\0';
-    fprintf(stderr, "\rtendon mm build: [%s] %3d%%", bar, percent);
-    fflush(stderr);
+    progress_update(user, (long)(fraction * 1000.0f + 0.5f), 1000);
 }
 
 static void print_list_int(const int *v, int n)
@@ -407,14 +383,14 @@ int cmd_mm_build(int argc, char **argv)
     mm_source src;
     tdn_mm_range *ranges = NULL;
     tdn_mm_database *db = NULL;
-    const double t0 = now_ms();
+    const double t0 = cli_now_ms();
     code = mm_source_load("mm build", a.files, a.file_count, &a.common, &src);
     if (code != CLI_OK) {
         free(a.files);
         free(a.excludes);
         return code;
     }
-    const double load_ms = now_ms() - t0;
+    const double load_ms = cli_now_ms() - t0;
     const tdn_skeleton *skel = src.skeleton;
     tdn_mm_database_desc desc = { 0 };
     desc.skeleton = skel;
@@ -505,25 +481,22 @@ int cmd_mm_build(int argc, char **argv)
     }
     desc.forward = axis_vector(axis);
 
-    progress_bar bar = { -1 };
-    const int show_progress = isatty(2);
-    if (show_progress) {
-        desc.progress = progress;
-        desc.progress_user = &bar;
-    }
+    progress_bar bar;
+    progress_begin(&bar, "tendon mm build:", -1);
+    desc.progress = build_progress;
+    desc.progress_user = &bar;
     tdn_error err = { 0 };
-    const double t1 = now_ms();
+    const double t1 = cli_now_ms();
     tdn_result r = tdn_mm_database_build(&desc, &db, &err);
-    const double build_ms = now_ms() - t1;
-    if (show_progress && bar.last >= 0)
-        fputs("\n", stderr);
+    const double build_ms = cli_now_ms() - t1;
+    progress_end(&bar);
     if (r != TDN_OK) {
         code = cli_report("mm build", r, &err);
         goto done;
     }
-    const double t2 = now_ms();
+    const double t2 = cli_now_ms();
     r = tdn_mm_database_write_file(db, a.out, &err);
-    const double write_ms = now_ms() - t2;
+    const double write_ms = cli_now_ms() - t2;
     if (r != TDN_OK) {
         code = cli_report("mm build", r, &err);
         goto done;

@@ -13,13 +13,13 @@
 #include "ground.h"
 #include "pop_metric.h"
 #include "preview.h"
+#include "progress.h"
 #include "run_graph.h"
 #include "tendon/gltf_export.h"
 #include "tendon/graph_io.h"
 #include "timeline.h"
 #include "trace.h"
 
-#include <time.h>
 #include <unistd.h>
 
 #define MAX_FRAMES 1000000
@@ -82,6 +82,7 @@ static void usage(FILE *out)
           "one: foot_l/foot_r, LeftFoot/RightFoot, *LeftFoot/*RightFoot by name). With a foot placement job and\n"
           "--ground, the graph is run a second time with foot locking off (same timeline and ground) and both\n"
           "are reported; the baked file and the trace are of the first run, with foot locking.\n"
+          "On a terminal, stderr shows a progress bar for each run (and rendering) that takes over 0.25 s.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
           "the graph does not have, an output that cannot be created), 1 any other failure.\n",
           out);
@@ -629,13 +630,6 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
     }
 }
 
-static double now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* One run of the graph over every frame: the first (run != NULL: the pop recorder, the baked
  * frames, the trace, the foot skate with foot locking) or the second (run == NULL: the foot
  * skate alone, on an instance with foot locking off). Returns an exit code. */
@@ -648,14 +642,21 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
     tdn_quat facing = tdn_quat_identity();
     int code = CLI_OK;
     foot_skate_begin(&s->skate, run ? 0 : 1);
+    progress_bar bar;
+    progress_begin(&bar,
+                   !run         ? "tendon run: running again without foot locking"
+                   : a->out     ? "tendon run: running and baking"
+                                : "tendon run: running",
+                   -1);
     for (int f = 0; f < frame_count; f++) {
+        progress_update(&bar, f, frame_count);
         const double time = f / (double)a->fps;
         code = timeline_apply(tl, instance, time, why, sizeof why);
         if (code != CLI_OK) {
             fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", why);
             break;
         }
-        const double started = run ? now_ms() : 0.0;
+        const double started = run ? cli_now_ms() : 0.0;
         tdn_result r = tdn_graph_update(instance, f == 0 ? 0.0f : 1.0f / a->fps);
         tdn_root_motion motion;
         if (r == TDN_OK)
@@ -672,7 +673,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         if (r == TDN_OK)
             r = tdn_graph_evaluate(instance, &s->pose);
         if (run)
-            s->rep.eval_ms += now_ms() - started;
+            s->rep.eval_ms += cli_now_ms() - started;
         if (r != TDN_OK) {
             code = cli_report("run", r, NULL);
             break;
@@ -705,6 +706,9 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             trace_write_frame(&s->trace, run, &fr);
         }
     }
+    if (code == CLI_OK)
+        progress_update(&bar, frame_count, frame_count);
+    progress_end(&bar);
     *position_out = position;
     *facing_out = facing;
     return code;

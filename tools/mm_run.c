@@ -10,6 +10,7 @@
 #include "foot_skate.h"
 #include "mm_path.h"
 #include "mm_source.h"
+#include "progress.h"
 #include "tendon/gltf_export.h"
 #include "tendon/mm_controller.h"
 #include "tendon/mm_file.h"
@@ -52,6 +53,7 @@ static void usage(FILE *out)
           "section 7): the mean horizontal speed of each foot while in contact, a foot being in contact when it\n"
           "is at most 5 cm above its ground height (the 5th percentile of its height over the clips) and moves\n"
           "at most 0.5 m/s; beside it the same measure of the clips played as they are.\n"
+          "On a terminal, stderr shows a progress bar when the run takes over 0.25 s.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed database or path, files that\n"
           "do not match the database, an output that cannot be created), 1 any other failure.\n",
           out);
@@ -628,7 +630,10 @@ int cmd_mm_run(int argc, char **argv)
     double travelled = 0.0;
     tdn_vec3 last = { 0 };
     foot_skate_begin(&s.skate, 0);
+    progress_bar bar;
+    progress_begin(&bar, a.out ? "tendon mm run: running and baking" : "tendon mm run: running", -1);
     for (int f = 0; f < frame_count && code == CLI_OK; f++) {
+        progress_update(&bar, f, frame_count);
         const double time = f / (double)a.fps;
         int segment;
         const tdn_mm_input in = mm_path_input(&s.path, time, &segment);
@@ -675,6 +680,8 @@ int cmd_mm_run(int argc, char **argv)
         if (a.trace)
             trace_frame_write(&s, f, time, segment, &in, &st, position_error, facing_error);
     }
+    progress_update(&bar, frame_count, frame_count);
+    progress_end(&bar);
     if (code == CLI_OK && a.trace) {
         trace_writer *w = &s.trace;
         tw_end_array(w);
