@@ -23,14 +23,14 @@
 /* The targets the summary holds the run to (DESIGN section 7). */
 #define TARGET_POP 2.0          /* observed / bound: easing curves peak at 1.5-1.9 */
 #define TARGET_SKATE 5.0        /* cm/s, feet in contact, with foot locking (what is left comes from
-                                 * the idle/walk cross-fades, where the faded-out clip still says
-                                 * both feet stand) */
+                                 * blends whose clips disagree about contact: walk/run while the
+                                 * speed changes, idle/walk cross-fades) */
 #define TARGET_IK_MM 0.1        /* mm, the ankle's largest distance from its target where the job
                                  * reached it (the solver's accuracy) */
 #define TARGET_UNREACHED 0.02   /* the share of leg-frames whose target was out of the leg's reach */
 #define TARGET_BONE_MM 0.1      /* mm, the legs' bones' largest length change */
 
-#define DEMO_SECONDS 16.0f
+#define DEMO_SECONDS 17.5f
 #define DEMO_GROUND "bumps:0.04,2.5"
 
 static const char *const GRAPH[] = {
@@ -39,7 +39,7 @@ static const char *const GRAPH[] = {
     "  \"clips\": [\n",
     "    {\"name\": \"idle\"}, {\"name\": \"walk_forward\"}, {\"name\": \"run_forward\"}, {\"name\": \"walk_backward\"},\n",
     "    {\"name\": \"strafe_left\"}, {\"name\": \"strafe_right\"}, {\"name\": \"turn_left\"}, {\"name\": \"turn_right\"},\n",
-    "    {\"name\": \"wave\"}, {\"name\": \"aim_center\"},\n",
+    "    {\"name\": \"wave\"}, {\"name\": \"aim_center\"}, {\"name\": \"jump\"},\n",
     "    {\"name\": \"aim_center_add\", \"source\": \"aim_center\", \"additive\": {\"reference\": \"aim_center\"}},\n",
     "    {\"name\": \"aim_up_add\", \"source\": \"aim_up\", \"additive\": {\"reference\": \"aim_center\"}},\n",
     "    {\"name\": \"aim_down_add\", \"source\": \"aim_down\", \"additive\": {\"reference\": \"aim_center\"}},\n",
@@ -55,6 +55,7 @@ static const char *const GRAPH[] = {
     "    {\"name\": \"turn\", \"type\": \"float\"},\n",
     "    {\"name\": \"upperWeight\", \"type\": \"float\", \"half_life\": 0.08},\n",
     "    {\"name\": \"wave\", \"type\": \"trigger\"},\n",
+    "    {\"name\": \"jump\", \"type\": \"trigger\"},\n",
     "    {\"name\": \"aiming\", \"type\": \"bool\"},\n",
     "    {\"name\": \"aim\", \"type\": \"vec2\", \"half_life\": 0.1},\n",
     "    {\"name\": \"lean\", \"type\": \"float\", \"half_life\": 0.2},\n",
@@ -80,7 +81,8 @@ static const char *const GRAPH[] = {
     "          {\"name\": \"idle\", \"node\": {\"type\": \"clip\", \"clip\": \"idle\"}},\n",
     "          {\"name\": \"move\", \"node\": \"moving\"},\n",
     "          {\"name\": \"turn_left\", \"node\": {\"type\": \"clip\", \"clip\": \"turn_left\"}},\n",
-    "          {\"name\": \"turn_right\", \"node\": {\"type\": \"clip\", \"clip\": \"turn_right\"}}],\n",
+    "          {\"name\": \"turn_right\", \"node\": {\"type\": \"clip\", \"clip\": \"turn_right\"}},\n",
+    "          {\"name\": \"jump\", \"node\": {\"type\": \"clip\", \"clip\": \"jump\", \"wrap\": \"clamp\"}}],\n",
     "        \"transitions\": [\n",
     "          {\"from\": \"idle\", \"to\": \"move\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\", \"value\": 0.1}], \"duration\": 0.25, \"curve\": \"smoothstep\"},\n",
     "          {\"from\": \"turn_left\", \"to\": \"move\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\", \"value\": 0.1}], \"duration\": 0.25, \"curve\": \"smoothstep\"},\n",
@@ -89,7 +91,9 @@ static const char *const GRAPH[] = {
     "          {\"from\": \"idle\", \"to\": \"turn_left\", \"conditions\": [{\"param\": \"turn\", \"op\": \">\", \"value\": 0.5}], \"duration\": 0.25, \"curve\": \"smoothstep\"},\n",
     "          {\"from\": \"idle\", \"to\": \"turn_right\", \"conditions\": [{\"param\": \"turn\", \"op\": \"<\", \"value\": -0.5}], \"duration\": 0.25, \"curve\": \"smoothstep\"},\n",
     "          {\"from\": \"turn_left\", \"to\": \"idle\", \"conditions\": [{\"param\": \"turn\", \"op\": \"<\", \"value\": 0.2}], \"duration\": 0.3, \"curve\": \"smoothstep\"},\n",
-    "          {\"from\": \"turn_right\", \"to\": \"idle\", \"conditions\": [{\"param\": \"turn\", \"op\": \">\", \"value\": -0.2}], \"duration\": 0.3, \"curve\": \"smoothstep\"}]},\n",
+    "          {\"from\": \"turn_right\", \"to\": \"idle\", \"conditions\": [{\"param\": \"turn\", \"op\": \">\", \"value\": -0.2}], \"duration\": 0.3, \"curve\": \"smoothstep\"},\n",
+    "          {\"from\": \"idle\", \"to\": \"jump\", \"conditions\": [{\"param\": \"jump\"}], \"duration\": 0.2, \"curve\": \"smoothstep\"},\n",
+    "          {\"from\": \"jump\", \"to\": \"idle\", \"exit_time\": 0.85, \"duration\": 0.25, \"curve\": \"smoothstep\"}]},\n",
     "    \"upper_body\": {\"type\": \"state_machine\", \"initial\": \"idle\",\n",
     "        \"states\": [\n",
     "          {\"name\": \"idle\", \"node\": {\"type\": \"clip\", \"clip\": \"idle\"}},\n",
@@ -124,7 +128,7 @@ static const char *const GRAPH[] = {
 };
 
 /* walk, wave while walking, run leaning into a curve, slow down, stop, turn in place, walk on
- * aiming left and right, stop. */
+ * aiming left and right, stop, jump. */
 static const char *const TIMELINE[] = {
     "{\"events\": [\n",
     "  {\"time\": 1.0, \"set\": {\"speed\": 1.4, \"move\": [0, 1.4]}},\n",
@@ -143,7 +147,8 @@ static const char *const TIMELINE[] = {
     "  {\"time\": 13.0, \"ramp\": {\"aim\": [-1, 0.4]}, \"duration\": 1.0},\n",
     "  {\"time\": 14.2, \"ramp\": {\"aim\": [0, 0]}, \"duration\": 0.5},\n",
     "  {\"time\": 14.5, \"set\": {\"speed\": 0, \"move\": [0, 0], \"aiming\": false}},\n",
-    "  {\"time\": 15.1, \"set\": {\"upperWeight\": 0}}\n",
+    "  {\"time\": 15.1, \"set\": {\"upperWeight\": 0}},\n",
+    "  {\"time\": 15.4, \"fire\": \"jump\"}\n",
     "]}\n",
     NULL
 };
@@ -153,9 +158,10 @@ static void usage(FILE *out)
     fputs("usage: tendon demo [--out DIR]\n"
           "  Runs the whole pipeline on tendon's own generated humanoid, with no asset files: a graph\n"
           "  of four layers (a locomotion state machine over a 2D blend space of walk, run, back and\n"
-          "  strafe clips, with turns in place; an upper-body wave/aim layer; an additive aim offset;\n"
-          "  an additive lean), root motion, and foot placement on generated uneven ground (" DEMO_GROUND "),\n"
-          "  driven for 16 s by a built-in timeline (walk, wave, run leaning, stop, turn, walk aiming, stop).\n"
+          "  strafe clips, with turns in place and a jump; an upper-body wave/aim layer; an additive\n"
+          "  aim offset; an additive lean), root motion, and foot placement on generated uneven ground\n"
+          "  (" DEMO_GROUND "), driven for 17.5 s by a built-in timeline (walk, wave, run leaning,\n"
+          "  stop, turn, walk aiming, stop, jump).\n"
           "  --out DIR   where to write (default demo-out/, created if missing):\n"
           "                demo_graph.json, demo_timeline.json   the graph and timeline run\n"
           "                demo.glb       the baked motion with the humanoid's skinned mesh\n"
@@ -393,7 +399,7 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
     say(t, "tendon demo: the generated humanoid (no asset files), a 4-layer graph with foot placement on %s\n",
         DEMO_GROUND);
     say(t, "run: %d frames, %.3g s at %.3g fps, driven by the built-in timeline (walk, wave, run leaning, stop, turn, "
-           "walk aiming, stop)\n", rep->frames, (rep->frames - 1) / fps, fps);
+           "walk aiming, stop, jump)\n", rep->frames, (rep->frames - 1) / fps, fps);
     say(t, "\ntimings:\n");
     say(t, "  evaluation: %.4f ms per frame (graph update + evaluate with foot placement), %.1f ms for all %d frames\n",
         rep->eval_ms / rep->frames, rep->eval_ms, rep->frames);
