@@ -101,7 +101,7 @@ void bench_print_json(FILE *out, const bench_row *row)
 void bench_print_table_header(FILE *out)
 {
     fprintf(out, "tendon %s, built for %s\n", tdn_version_string(), BENCH_ISA);
-    fprintf(out, "%-11s %6s %-18s %7s %12s %12s  %s\n", "workload", "joints", "variant", "threads", "median", "min",
+    fprintf(out, "%-11s %6s %-24s %7s %12s %12s  %s\n", "workload", "joints", "variant", "threads", "median", "min",
             "per unit");
 }
 
@@ -116,9 +116,24 @@ static void print_duration(FILE *out, double ns)
         fprintf(out, " %9.1f ns", ns);
 }
 
+/* A text field of the row, or NULL. */
+static const char *row_text(const bench_row *row, const char *key)
+{
+    for (int i = 0; i < row->extra_count; i++)
+        if (row->extra[i].kind == BENCH_TEXT && strcmp(row->extra[i].key, key) == 0)
+            return row->extra[i].text;
+    return NULL;
+}
+
 void bench_print_table_row(FILE *out, const bench_row *row)
 {
-    fprintf(out, "%-11s %6d %-18s %7d", row->workload, row->joints, row->variant ? row->variant : "-", row->threads);
+    /* The column reads "solver variant" where a workload times several solvers (ik), whose
+     * rows would otherwise differ only in a JSON field. */
+    const char *variant = row->variant ? row->variant : "-", *solver = row_text(row, "solver");
+    char label[64];
+    if (solver)
+        snprintf(label, sizeof label, "%s %s", solver, variant);
+    fprintf(out, "%-11s %6d %-24s %7d", row->workload, row->joints, solver ? label : variant, row->threads);
     print_duration(out, row->median_ns);
     print_duration(out, row->min_ns);
     fputs(" ", out);
@@ -130,9 +145,9 @@ void bench_print_table_row(FILE *out, const bench_row *row)
         fprintf(out, " %.0f chars/s", row->chars_per_s);
     if (row->bytes_per_clip >= 0.0)
         fprintf(out, " %.1f KiB/clip", row->bytes_per_clip / 1024.0);
-    for (int i = 0; i < row->extra_count; i++) /* what tells apart rows of one variant */
-        if (row->extra[i].kind == BENCH_TEXT && strcmp(row->extra[i].key, "mode") == 0)
-            fprintf(out, " (%s)", row->extra[i].text);
+    const char *mode = row_text(row, "mode"); /* what tells apart rows of one variant */
+    if (mode)
+        fprintf(out, " (%s)", mode);
     fputs("\n", out);
     fflush(out);
 }
