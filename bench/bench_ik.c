@@ -1,10 +1,12 @@
 /* tendon_bench: the `ik` workload (see bench_ik.h). */
 #include "bench_ik.h"
+#include "bench_ik_reference.h"
 
 #include "tendon/ik_dls.h"
 #include "tendon/ik_look_at.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,19 +18,29 @@
 typedef struct ik_chain {
     tdn_skeleton *skeleton;
     int bones, joint_count;
+    int base;                      /* the parent of joints[0] */
     int joints[IK_MAX_BONES + 1];
     float length;                  /* the chain's length */
     tdn_pose pose, rest;
     tdn_mat4 model[IK_MAX_BONES + 2], rest_model[IK_MAX_BONES + 2];
 } ik_chain;
 
+/* How the untimed run checks a solver's answers (the references': a broken one must not
+ * pass for a fast one): none (the solver's own `reached`), the end and bone lengths of the
+ * model space of the pose it wrote, or of the positions it left in the chain's model
+ * translations (ref_fabrik_passes, which writes no rotation). */
+typedef enum ik_check { IK_CHECK_NONE, IK_CHECK_POSE, IK_CHECK_POSITIONS } ik_check;
+
 /* A solver: name, the one chain length it takes (0: any), and one solve towards target from
  * the chain's current pose; returns 1 when the end is within the tolerance, and the
- * iterations made in *iterations. */
+ * iterations made in *iterations. Checked solvers must reach at least min_reached of the
+ * targets of every sequence. */
 typedef struct ik_solver {
     const char *name;
     int only_bones;
     int (*solve)(ik_chain *chain, tdn_vec3 target, int *iterations);
+    ik_check check;
+    double min_reached;
 } ik_solver;
 
 static int solve_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
@@ -81,12 +93,49 @@ static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
     return angle_error < 1e-3f;
 }
 
+/* The textbook solvers of bench_ik_reference.c, under the same tolerance and iteration limits. */
+static bench_ik_ref reference_of(ik_chain *c, tdn_vec3 target, int max_iterations)
+{
+    return (bench_ik_ref){ &c->pose, c->model, c->base, c->joints, c->bones + 1, target, 1e-3f * c->length, max_iterations };
+}
+
+static int solve_ref_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    const bench_ik_ref ik = reference_of(c, target, 1);
+    *iterations = 1;
+    return bench_ik_ref_two_bone(&ik);
+}
+
+static int solve_ref_fabrik(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    const bench_ik_ref ik = reference_of(c, target, TDN_FABRIK_DEFAULT_ITERATIONS);
+    return bench_ik_ref_fabrik(&ik, iterations);
+}
+
+static int solve_ref_fabrik_passes(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    const bench_ik_ref ik = reference_of(c, target, TDN_FABRIK_DEFAULT_ITERATIONS);
+    return bench_ik_ref_fabrik_passes(&ik, iterations);
+}
+
+static int solve_ref_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
+{
+    const bench_ik_ref ik = reference_of(c, target, TDN_CCD_DEFAULT_ITERATIONS);
+    return bench_ik_ref_ccd(&ik, iterations);
+}
+
+/* The references' min_reached: a little under what they reach on these chains (two-bone:
+ * every target; FABRIK 0.98-1; CCD, without a stall test, 0.85-1). */
 static const ik_solver solvers[] = {
-    { "two_bone", 2, solve_two_bone },
-    { "fabrik", 0, solve_fabrik },
-    { "ccd", 0, solve_ccd },
-    { "dls", 0, solve_dls },
-    { "look_at", 0, solve_look_at },
+    { "two_bone", 2, solve_two_bone, IK_CHECK_NONE, 0.0 },
+    { "fabrik", 0, solve_fabrik, IK_CHECK_NONE, 0.0 },
+    { "ccd", 0, solve_ccd, IK_CHECK_NONE, 0.0 },
+    { "dls", 0, solve_dls, IK_CHECK_NONE, 0.0 },
+    { "look_at", 0, solve_look_at, IK_CHECK_NONE, 0.0 },
+    { "ref_two_bone", 2, solve_ref_two_bone, IK_CHECK_POSE, 0.99 },
+    { "ref_fabrik", 0, solve_ref_fabrik, IK_CHECK_POSE, 0.95 },
+    { "ref_fabrik_passes", 0, solve_ref_fabrik_passes, IK_CHECK_POSITIONS, 0.95 },
+    { "ref_ccd", 0, solve_ref_ccd, IK_CHECK_POSE, 0.8 },
 };
 
 static const int chain_bones[] = { 2, 4, 8, 10, 16 };
@@ -106,8 +155,14 @@ static tdn_quat random_turn(uint64_t *s, float max_angle)
     return tdn_quat_from_axis_angle(axis, uniform(s, -max_angle, max_angle));
 }
 
-static tdn_vec3 end_of(const ik_chain *c) { const float *m = c->model[c->joints[c->bones]].m; return tdn_vec3_make(m[12], m[13], m[14]); }
-static tdn_vec3 root_of(const ik_chain *c) { const float *m = c->model[c->joints[0]].m; return tdn_vec3_make(m[12], m[13], m[14]); }
+static tdn_vec3 position_in(const tdn_mat4 *model, int joint) { const float *m = model[joint].m; return tdn_vec3_make(m[12], m[13], m[14]); }
+static tdn_vec3 end_of(const ik_chain *c) { return position_in(c->model, c->joints[c->bones]); }
+static tdn_vec3 root_of(const ik_chain *c) { return position_in(c->model, c->joints[0]); }
+/* Bone i's length in model space `model`. */
+static float bone_length(const ik_chain *c, const tdn_mat4 *model, int i)
+{
+    return tdn_vec3_length(tdn_vec3_sub(position_in(model, c->joints[i + 1]), position_in(model, c->joints[i])));
+}
 
 static void chain_free(ik_chain *c)
 {
@@ -151,6 +206,7 @@ static tdn_result chain_init(ik_chain *c, int bones, uint64_t *rng)
     }
     c->bones = bones;
     c->joint_count = n;
+    c->base = parents[1];
     c->length = 0.0f;
     for (int i = 0; i <= bones; i++) {
         c->joints[i] = i + 1;
@@ -173,8 +229,7 @@ static float inner_reach(const ik_chain *c)
 {
     float longest = 0.0f;
     for (int i = 0; i < c->bones; i++) {
-        const float *a = c->rest_model[c->joints[i]].m, *b = c->rest_model[c->joints[i + 1]].m;
-        float l = sqrtf((b[12] - a[12]) * (b[12] - a[12]) + (b[13] - a[13]) * (b[13] - a[13]) + (b[14] - a[14]) * (b[14] - a[14]));
+        float l = bone_length(c, c->rest_model, i);
         longest = l > longest ? l : longest;
     }
     return 2.0f * longest - c->length > 0.0f ? 2.0f * longest - c->length : 0.0f;
@@ -249,18 +304,42 @@ static void run_restores(void *p, long n)
 
 static int compare_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
 
+/* Whether a checked solver's answer holds (see ik_check): every bone its length, and the end
+ * within the tolerance, with 2% of it for the rounding of model space through the written
+ * rotations. */
+static int answer_holds(const ik_chain *c, ik_check check, tdn_vec3 target)
+{
+    tdn_mat4 solved[IK_MAX_BONES + 2];
+    const tdn_mat4 *model = c->model;
+    if (check == IK_CHECK_POSE) {
+        if (tdn_model_space(c->skeleton, &c->pose, NULL, solved) != TDN_OK)
+            return 0;
+        model = solved;
+    }
+    for (int i = 0; i < c->bones; i++)
+        if (fabsf(bone_length(c, model, i) - bone_length(c, c->rest_model, i)) > 1e-5f * c->length)
+            return 0;
+    tdn_vec3 end = position_in(model, c->joints[c->bones]);
+    return tdn_vec3_length(tdn_vec3_sub(end, target)) <= 1.02f * 1e-3f * c->length;
+}
+
 /* The untimed run of the sequence: median iterations and the fraction reached. For warm, the
- * first 10 frames (the chain settling from rest onto the path) are not counted. */
-static void sequence_figures(ik_ctx *c, double *median_iterations, double *reached)
+ * first 10 frames (the chain settling from rest onto the path) are not counted. A checked
+ * solver fails (TDN_ERR_TOLERANCE, the reason in err) when an answer it calls reached does
+ * not hold or when it reaches less than its min_reached. */
+static tdn_result sequence_figures(ik_ctx *c, double *median_iterations, double *reached, tdn_error *err)
 {
     int counts[IK_WARM_FRAMES > IK_TARGETS ? IK_WARM_FRAMES : IK_TARGETS];
-    int n = 0, ok = 0;
+    int n = 0, ok = 0, wrong = 0;
+    const ik_check check = c->solver->check;
     restore(c->chain);
     for (int k = 0; k < c->target_count; k++) {
         if (c->cold)
             restore(c->chain);
         int iterations = 0;
         int r = c->solver->solve(c->chain, c->targets[k], &iterations);
+        if (r && check != IK_CHECK_NONE && !answer_holds(c->chain, check, c->targets[k]))
+            wrong++;
         if (c->cold || k >= 10) {
             counts[n++] = iterations;
             ok += r;
@@ -270,6 +349,16 @@ static void sequence_figures(ik_ctx *c, double *median_iterations, double *reach
     *median_iterations = n % 2 ? counts[n / 2] : 0.5 * (counts[n / 2 - 1] + counts[n / 2]);
     *reached = (double)ok / n;
     restore(c->chain);
+    if (check != IK_CHECK_NONE && (wrong > 0 || *reached < c->solver->min_reached)) {
+        if (err) {
+            err->code = TDN_ERR_TOLERANCE;
+            snprintf(err->message, sizeof err->message,
+                     "ik: %s on %d bones (%s): %d answers called reached are wrong, %.3f reached (at least %.3f expected)",
+                     c->solver->name, c->chain->bones, c->cold ? "cold" : "warm", wrong, *reached, c->solver->min_reached);
+        }
+        return TDN_ERR_TOLERANCE;
+    }
+    return TDN_OK;
 }
 
 /* One row, whatever the solver. */
@@ -311,10 +400,12 @@ tdn_result bench_run_ik(int quick, bench_emit_fn emit, void *user, tdn_error *er
                 break;
             cold_targets(&chain, &rng, cold);
             warm_targets(&chain, &rng, warm);
-            for (int v = 0; v < 2; v++) {
+            for (int v = 0; v < 2 && res == TDN_OK; v++) {
                 ik_ctx ctx = { &chain, &solvers[s], v == 0 ? cold : warm, v == 0 ? IK_TARGETS : IK_WARM_FRAMES, 0, v == 0 };
                 double iterations, reached;
-                sequence_figures(&ctx, &iterations, &reached);
+                res = sequence_figures(&ctx, &iterations, &reached, err);
+                if (res != TDN_OK)
+                    break;
                 const double restore_ns = ctx.cold ? bench_measure(&cfg, run_restores, &ctx, 1.0).median_ns : 0.0;
                 ctx.cursor = 0;
                 bench_stats solve = bench_measure(&cfg, run_solves, &ctx, 1.0);
