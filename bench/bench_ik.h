@@ -15,7 +15,9 @@
  * counted in an untimed run of the same sequence; the two-bone solver: 1), `reached` (the
  * fraction of those solves within the tolerance), `tolerance` and `restore_ns`.
  * The solvers are a table in bench_ik.c: a new solver is one entry (a name, the chain lengths
- * it takes, a solve function). */
+ * it takes, a solve function). Rows `ref_two_bone`, `ref_fabrik`, `ref_fabrik_passes` (its
+ * passes alone) and `ref_ccd` time the textbook solvers of bench_ik_reference.h; their answers
+ * are checked in the untimed run, and the workload fails if one is wrong. */
 #ifndef TENDON_BENCH_IK_H
 #define TENDON_BENCH_IK_H
 
