@@ -46,7 +46,7 @@ mm-demo: build
 # it) imports every kind of file tendon exports: an armature with the skin's joint count and an
 # action as long as the baked clip (tests/blender_import_check.py). Writes build/interop/.
 interop: build
-	sh scripts/interop.sh $(BUILD)
+	TENDON_DATA=$(TENDON_DATA) sh scripts/interop.sh $(BUILD)
 
 # Every test of the release build, then the same tests built with address and undefined-behaviour
 # sanitizers.

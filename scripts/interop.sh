@@ -4,8 +4,8 @@
 # Installs blender and python3-numpy (its glTF importer needs NumPy) with apt-get when missing,
 # as root or through sudo, like scripts/install-deps.sh; only this target needs them. Then writes
 # into BUILD/interop: the demo's demo.glb (mesh and skin), tendon run of examples/graphs/strafe.json
-# and blendmotion.json (mesh and skin), and of a graph playing a small generated BVH take (a skin
-# and no mesh), and runs tests/blender_import_check.py on them in Blender: an armature with the
+# and blendmotion.json (mesh and skin), of a graph playing a small generated BVH take (a skin and
+# no mesh) and, when the shared data is there, of Fox and CesiumMan (their own meshes), and runs tests/blender_import_check.py on them in Blender: an armature with the
 # skin's joint count and an action as long as the baked clip, per file.
 set -eu
 
@@ -83,9 +83,29 @@ PY
 echo '{"character": {"file": "sway.bvh", "scale": 0.01}, "root": {"type": "clip", "clip": "sway"}}' >"$out/sway_graph.json"
 "$tendon" run "$out/sway_graph.json" --seconds 2 --out "$out/sway.glb" >"$out/sway.log"
 
+files="$out/demo/demo.glb $out/strafe.glb $out/blendmotion.glb $out/sway.glb"
+
+# Third-party characters re-exported with their own skinned meshes, when the shared data is there
+# (TENDON_DATA, default ../shared/data): Fox running and CesiumMan walking.
+data="${TENDON_DATA:-$root/../shared/data}"
+case "$data" in /*) ;; *) data="$root/$data" ;; esac
+khronos="$data/gltf/khronos"
+if [ -f "$khronos/Fox/glTF-Binary/Fox.glb" ] && [ -f "$khronos/CesiumMan/glTF-Binary/CesiumMan.glb" ]; then
+    echo "{\"character\": {\"file\": \"$khronos/Fox/glTF-Binary/Fox.glb\"}, \"root\": {\"type\": \"clip\", \"clip\": \"Run\"}}" \
+        >"$out/fox_graph.json"
+    "$tendon" run "$out/fox_graph.json" --seconds 2 --out "$out/fox.glb" >"$out/fox.log"
+    echo "{\"character\": {\"file\": \"$khronos/CesiumMan/glTF-Binary/CesiumMan.glb\"}, \"root\": {\"type\": \"clip\", \"clip\": \"animation_0\"}}" \
+        >"$out/cesium_graph.json"
+    "$tendon" run "$out/cesium_graph.json" --seconds 2 --out "$out/cesium.glb" >"$out/cesium.log"
+    files="$files $out/fox.glb $out/cesium.glb"
+else
+    echo "interop: SKIP the third-party characters: no Fox.glb and CesiumMan.glb under $khronos (set TENDON_DATA)"
+fi
+
 blender --version | head -n 1
+# shellcheck disable=SC2086
 blender -b --factory-startup --python-exit-code 1 --python "$root/tests/blender_import_check.py" -- \
-    "$out/demo/demo.glb" "$out/strafe.glb" "$out/blendmotion.glb" "$out/sway.glb" >"$out/blender.log" 2>&1 || status=$?
+    $files >"$out/blender.log" 2>&1 || status=$?
 grep -E '^(ok  |FAIL|blender_import_check:)' "$out/blender.log" || true
 if [ "${status:-0}" -ne 0 ]; then
     echo "interop: Blender's import check failed (exit ${status}); its whole output is in $out/blender.log" >&2
