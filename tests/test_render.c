@@ -75,7 +75,7 @@ static void test_single_bone(void)
     CHECK(render_canvas_create(&r, 200, 100));
     camera c;
     camera_look_at(&c, tdn_vec3_make(0, 1, 5), tdn_vec3_make(0, 1, 0), (float)(PI / 2), 200, 100);
-    render_ground(&r, &c, 0.5f, 10.0f, 20.0f);
+    render_ground(&r, &c, NULL, 0.5f, 10.0f, 20.0f);
     const rgb albedo = { 200, 100, 50 };
     render_capsule(&r, tdn_vec3_make(-1, 1, 0), tdn_vec3_make(1, 1, 0), 0.5f, albedo, 7);
     /* column 100 (centre x = 100.5, nearly straight ahead): the cylinder's tangent rays are
@@ -137,7 +137,7 @@ static void test_horizon(void)
     CHECK(render_canvas_create(&r, 200, 100));
     camera c;
     camera_orbit(&c, tdn_vec3_make(0, 1, 0), 30.0f, 10.0f, 5.0f, (float)(PI / 3), 200, 100);
-    render_ground(&r, &c, 0.5f, 8.0f, 30.0f);
+    render_ground(&r, &c, NULL, 0.5f, 8.0f, 30.0f);
     const double f = 50.0 / tan(PI / 6), el = 10.0 * PI / 180.0;
     CHECK_NEAR(c.focal, f, 1e-3);
     int wrong = 0;
@@ -154,8 +154,8 @@ static void test_horizon(void)
         CHECK_NEAR(r.depth[(size_t)rows[q] * 200 + 100] / (eye_y / -fall), 1.0, 1e-3);
     }
     /* the sky above is the sky's colour, the ground below hazed ground: they differ */
-    const unsigned char *sky = r.image.pixels + (34 * 200 + 100) * 3, *ground = r.image.pixels + (35 * 200 + 100) * 3;
-    CHECK(abs(sky[0] - ground[0]) + abs(sky[1] - ground[1]) + abs(sky[2] - ground[2]) > 20);
+    const unsigned char *sky = r.image.pixels + (34 * 200 + 100) * 3, *ground_px = r.image.pixels + (35 * 200 + 100) * 3;
+    CHECK(abs(sky[0] - ground_px[0]) + abs(sky[1] - ground_px[1]) + abs(sky[2] - ground_px[2]) > 20);
     render_canvas_destroy(&r);
 }
 
@@ -175,7 +175,7 @@ static void test_grid_from_above(void)
     CHECK(render_canvas_create(&r, 200, 200));
     camera c;
     camera_look_at(&c, tdn_vec3_make(0.275f, 5, 0.275f), tdn_vec3_make(0.275f, 0, 0.275f), (float)(PI / 2), 200, 200);
-    render_ground(&r, &c, 0.5f, 50.0f, 100.0f);
+    render_ground(&r, &c, NULL, 0.5f, 50.0f, 100.0f);
     CHECK_NEAR(c.right.x, -1.0, 1e-6);
     CHECK_NEAR(c.up.z, 1.0, 1e-6);
     for (int i = 10; i < 190; i++) {

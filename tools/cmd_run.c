@@ -811,6 +811,7 @@ int run_graph(run_args *ap, run_report *report)
         release(&s);
         return CLI_FAILURE;
     }
+    s.preview.ground = a.has_ground ? &s.ground : NULL;
     if (a.out) {
         s.frames = calloc((size_t)frame_count, sizeof *s.frames);
         s.positions = calloc((size_t)frame_count, sizeof *s.positions);

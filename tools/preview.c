@@ -268,7 +268,7 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
     camera cam;
     camera_orbit(&cam, fr->targets[f], fr->azimuth, fr->elevation, fr->distance, FOV_Y_DEG * rad, r->image.width,
                  r->image.height);
-    render_ground(r, &cam, fr->spacing, 1.5f * fr->distance, 4.0f * fr->distance);
+    render_ground(r, &cam, c->ground, fr->spacing, 1.5f * fr->distance, 4.0f * fr->distance);
     for (int k = 0; k < c->foot_count; k++) {
         const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
         if (c->contact[i]) {

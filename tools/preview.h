@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 
+#include "ground.h"
 #include "tendon/tendon.h"
 
 #define PREVIEW_DEFAULT_AZIMUTH 40.0f
@@ -57,6 +58,7 @@ typedef struct preview_clip {
     int target_count;
     tdn_vec3 *targets;             /* frame_count * target_count */
     unsigned char *target_on;      /* frame_count * target_count */
+    const ground *ground;          /* the ground drawn (not owned), or NULL: the plane y = 0 */
 } preview_clip;
 
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */

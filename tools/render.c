@@ -4,21 +4,22 @@
 #include <math.h>
 #include <stdlib.h>
 
-const rgb RENDER_SKY_TOP = { 176, 196, 222 };
-const rgb RENDER_SKY_HORIZON = { 226, 232, 238 };
-const rgb RENDER_GROUND = { 186, 180, 168 };
-const rgb RENDER_HAZE = { 206, 204, 198 };
-const rgb RENDER_GRID = { 110, 106, 98 };
+#include "render_internal.h"
 
 int render_canvas_create(render_canvas *r, int width, int height)
 {
     const rgb black = { 0, 0, 0 };
     size_t n = (size_t)width * (size_t)height;
+    r->relief_columns = render_relief_columns(width, height);
     r->depth = malloc(n * sizeof *r->depth);
     r->id = malloc(n * sizeof *r->id);
-    if (!r->depth || !r->id || !image_create(&r->image, width, height, black)) {
+    r->normal = malloc(3 * n * sizeof *r->normal);
+    r->relief_rows = malloc(2 * (size_t)r->relief_columns * sizeof *r->relief_rows);
+    if (!r->depth || !r->id || !r->normal || !r->relief_rows || !image_create(&r->image, width, height, black)) {
         free(r->depth);
         free(r->id);
+        free(r->normal);
+        free(r->relief_rows);
         r->image.pixels = NULL;
         return 0;
     }
@@ -30,93 +31,12 @@ void render_canvas_destroy(render_canvas *r)
     image_destroy(&r->image);
     free(r->depth);
     free(r->id);
+    free(r->normal);
+    free(r->relief_rows);
     r->depth = NULL;
     r->id = NULL;
-}
-
-static float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-
-static float mixf(float a, float b, float t) { return a + (b - a) * t; }
-
-static void put(render_canvas *r, size_t k, float cr, float cg, float cb)
-{
-    unsigned char *p = r->image.pixels + 3 * k;
-    p[0] = (unsigned char)lrintf(255.0f * clamp01(cr));
-    p[1] = (unsigned char)lrintf(255.0f * clamp01(cg));
-    p[2] = (unsigned char)lrintf(255.0f * clamp01(cb));
-}
-
-static void to_float(rgb c, float out[3])
-{
-    out[0] = (float)c.r / 255.0f;
-    out[1] = (float)c.g / 255.0f;
-    out[2] = (float)c.b / 255.0f;
-}
-
-void render_ground(render_canvas *r, const camera *cam, float spacing, float fade_start, float fade_end)
-{
-    r->cam = *cam;
-    const int w = r->image.width, h = r->image.height;
-    const tdn_vec3 E = cam->eye, F = cam->forward, R = cam->right, U = cam->up;
-    const float f = cam->focal;
-    float top[3], horizon[3], ground[3], haze[3], grid[3];
-    to_float(RENDER_SKY_TOP, top);
-    to_float(RENDER_SKY_HORIZON, horizon);
-    to_float(RENDER_GROUND, ground);
-    to_float(RENDER_HAZE, haze);
-    to_float(RENDER_GRID, grid);
-    const float fade_span = fade_end > fade_start ? fade_end - fade_start : 1e-3f;
-    const float fog_scale = fade_end > 0.0f ? fade_end : 1.0f, inv_spacing = 1.0f / spacing;
-    const float inv_f = 1.0f / f, inv_fade_span = 1.0f / fade_span;
-    for (int j = 0; j < h; j++) {
-        const float v = (0.5f * (float)h - ((float)j + 0.5f)) * inv_f;
-        /* the sky by the row's elevation at the picture's centre line */
-        const float cy = F.y + v * U.y, cl = sqrtf(1.0f + v * v);
-        const float sky = clamp01(cy / cl * (1.0f / 0.6f));
-        unsigned char sky_rgb[3];
-        for (int q = 0; q < 3; q++)
-            sky_rgb[q] = (unsigned char)lrintf(255.0f * mixf(horizon[q], top[q], sky));
-        for (int i = 0; i < w; i++) {
-            const size_t k = (size_t)j * (size_t)w + (size_t)i;
-            const float u = ((float)i + 0.5f - 0.5f * (float)w) * inv_f;
-            /* the ray through the pixel centre, unnormalized: d = F + u R + v U, so d . F = 1 and a
-             * point at d x t is t metres deep */
-            const float dy = F.y + u * R.y + v * U.y;
-            r->id[k] = 0;
-            if (!(E.y > 0.0f && dy < 0.0f)) {
-                unsigned char *p = r->image.pixels + 3 * k;
-                p[0] = sky_rgb[0], p[1] = sky_rgb[1], p[2] = sky_rgb[2];
-                r->depth[k] = INFINITY;
-                continue;
-            }
-            const float dx = F.x + u * R.x + v * U.x, dz = F.z + u * R.z + v * U.z;
-            const float inv_dy = 1.0f / dy;
-            const float t = -E.y * inv_dy; /* the ground's depth */
-            r->depth[k] = t;
-            const float fog = t / (t + fog_scale);
-            float c[3];
-            for (int q = 0; q < 3; q++)
-                c[q] = mixf(ground[q], haze[q], fog);
-            const float fade = clamp01((fade_end - t) * inv_fade_span);
-            if (fade > 0.0f) {
-                /* the ground point, and its change per pixel: dp/du = t (R - d R.y / d.y), likewise for v */
-                const float px = E.x + t * dx, pz = E.z + t * dz, tf = t * inv_f;
-                const float dxdu = tf * (R.x - dx * R.y * inv_dy), dzdu = tf * (R.z - dz * R.y * inv_dy);
-                const float dxdv = tf * (U.x - dx * U.y * inv_dy), dzdv = tf * (U.z - dz * U.y * inv_dy);
-                /* pixels per metre along x and z */
-                const float ix = 1.0f / (sqrtf(dxdu * dxdu + dxdv * dxdv) + 1e-9f);
-                const float iz = 1.0f / (sqrtf(dzdu * dzdu + dzdv * dzdv) + 1e-9f);
-                const float ox = fabsf(px - spacing * floorf(px * inv_spacing + 0.5f)) * ix;
-                const float oz = fabsf(pz - spacing * floorf(pz * inv_spacing + 0.5f)) * iz;
-                const float cx = clamp01(1.1f - ox) * clamp01((spacing * ix - 4.0f) * 0.125f);
-                const float cz = clamp01(1.1f - oz) * clamp01((spacing * iz - 4.0f) * 0.125f);
-                const float line = (cx > cz ? cx : cz) * fade * 0.75f;
-                for (int q = 0; q < 3; q++)
-                    c[q] = mixf(c[q], grid[q], line);
-            }
-            put(r, k, c[0], c[1], c[2]);
-        }
-    }
+    r->normal = NULL;
+    r->relief_rows = NULL;
 }
 
 /* The pixel rectangle [x0, x1) x [y0, y1) that a sphere of radius `radius` around each of a and
@@ -139,13 +59,6 @@ static void bounds(const render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius,
     *y1 = hi_y < 0.0f ? 0 : hi_y >= (float)h ? h : (int)hi_y + 1;
 }
 
-static tdn_vec3 light_of(const camera *c)
-{
-    tdn_vec3 l = tdn_vec3_add(tdn_vec3_scale(c->right, -0.45f),
-                              tdn_vec3_add(tdn_vec3_scale(c->up, 0.8f), tdn_vec3_scale(c->forward, -0.55f)));
-    return tdn_vec3_normalize(l);
-}
-
 void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb albedo, unsigned short id)
 {
     if (!(radius > 0.0f))
@@ -156,11 +69,11 @@ void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb 
     const tdn_vec3 ba = tdn_vec3_sub(b, a), oa = tdn_vec3_sub(r->cam.eye, a), ob = tdn_vec3_sub(r->cam.eye, b);
     const float baba = tdn_vec3_dot(ba, ba), baoa = tdn_vec3_dot(ba, oa), oaoa = tdn_vec3_dot(oa, oa);
     const float obob = tdn_vec3_dot(ob, ob), rr = radius * radius;
-    const tdn_vec3 light = light_of(&r->cam);
+    const tdn_vec3 light = render_light(&r->cam);
     const tdn_vec3 F = r->cam.forward, R = r->cam.right, U = r->cam.up;
     const float inv_f = 1.0f / r->cam.focal, hh = (float)r->image.height;
     float base[3];
-    to_float(albedo, base);
+    render_to_float(albedo, base);
     for (int j = y0; j < y1; j++) {
         for (int i = x0; i < x1; i++) {
             const size_t k = (size_t)j * (size_t)w + (size_t)i;
@@ -203,12 +116,12 @@ void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb 
                 continue;
             /* the normal: from the nearest point of the segment to the hit */
             const tdn_vec3 pa = tdn_vec3_add(oa, tdn_vec3_scale(rd, t)); /* hit - a */
-            const float s = baba > 1e-12f ? clamp01(tdn_vec3_dot(pa, ba) / baba) : 0.0f;
+            const float s = baba > 1e-12f ? render_clamp01(tdn_vec3_dot(pa, ba) / baba) : 0.0f;
             const tdn_vec3 n = tdn_vec3_scale(tdn_vec3_sub(pa, tdn_vec3_scale(ba, s)), 1.0f / radius);
-            const float lambert = RENDER_AMBIENT + (1.0f - RENDER_AMBIENT) * fmaxf(0.0f, tdn_vec3_dot(n, light));
+            const float lambert = render_lambert(n, light);
             r->depth[k] = depth;
             r->id[k] = id;
-            put(r, k, base[0] * lambert, base[1] * lambert, base[2] * lambert);
+            render_put(r, k, base[0] * lambert, base[1] * lambert, base[2] * lambert);
         }
     }
 }
