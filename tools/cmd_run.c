@@ -28,7 +28,8 @@ static void usage(FILE *out)
 {
     fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
           "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
-          "                  [--render OUT] [--render-size WxH] [--sheet N] [--camera AZ,EL[,DIST]]\n"
+          "                  [--render OUT] [--render-style capsules|mesh] [--render-size WxH] [--sheet N]\n"
+          "                  [--camera AZ,EL[,DIST]]\n"
           "  GRAPH.json        a graph document (docs/graph-format.md)\n"
           "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
           "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
@@ -61,14 +62,19 @@ static void usage(FILE *out)
           "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
           , out);
     fputs(          "  --render OUT      a preview of the run, drawn by tendon's software renderer (docs/cli.md): the\n"
-          "                    skeleton as shaded capsules (left side blue, right orange) on a ground grid at\n"
-          "                    y = 0, feet in contact on green discs, IK targets as red crosses, the character\n"
-          "                    placed by its integrated root motion. OUT's extension picks the kind:\n"
+          "                    skinned mesh or the skeleton as shaded capsules (left side blue, right orange;\n"
+          "                    --render-style) on a ground grid (the --ground, relief and all; without it\n"
+          "                    y = 0), feet in contact on green discs, IK targets as red crosses, the\n"
+          "                    character placed by its integrated root motion. OUT's extension picks the kind:\n"
           "                      .png  a contact sheet: --sheet frames evenly spaced over the run, their times\n"
           "                            under each\n"
           "                      .gif  an animation (every frame, or every 2nd, 3rd... so that a frame lasts\n"
           "                            at least 1/50 s), looping, in real time\n"
           "                      .mp4  every frame at --fps, encoded by ffmpeg (which must be on PATH)\n"
+          "  --render-style capsules|mesh  what stands for the character: the skeleton's bones as capsules,\n"
+          "                    or its skinned mesh (CPU-skinned per frame, coloured by its joints' sides).\n"
+          "                    Default: mesh when the character has a skinned mesh with triangles (the\n"
+          "                    generated humanoid, a glTF with a skin), else capsules\n"
           "  --render-size WxH the size of a frame (default 640x360; a contact sheet's cells 320x180)\n"
           "  --sheet N         frames on the contact sheet (default 12, in 4 columns)\n"
           "  --camera AZ,EL[,DIST]  the camera's azimuth (degrees about +Y from +Z towards +X, default 40),\n"
@@ -147,7 +153,7 @@ static int parse(int argc, char **argv, run_args *a)
                           strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
                           strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0 ||
                           strcmp(arg, "--render-size") == 0 || strcmp(arg, "--sheet") == 0 ||
-                          strcmp(arg, "--camera") == 0;
+                          strcmp(arg, "--camera") == 0 || strcmp(arg, "--render-style") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -191,6 +197,16 @@ static int parse(int argc, char **argv, run_args *a)
         } else if (strcmp(arg, "--render-size") == 0) {
             if (!parse_size(argv[++i], &a->render.width, &a->render.height)) {
                 fprintf(stderr, "tendon run: --render-size wants WIDTHxHEIGHT, each 16 to 8192, not '%s'\n", argv[i]);
+                return CLI_BAD_INPUT;
+            }
+        } else if (strcmp(arg, "--render-style") == 0) {
+            const char *style = argv[++i];
+            if (strcmp(style, "capsules") == 0) {
+                a->render.style = PREVIEW_STYLE_CAPSULES;
+            } else if (strcmp(style, "mesh") == 0) {
+                a->render.style = PREVIEW_STYLE_MESH;
+            } else {
+                fprintf(stderr, "tendon run: --render-style wants capsules or mesh, not '%s'\n", style);
                 return CLI_BAD_INPUT;
             }
         } else if (strcmp(arg, "--sheet") == 0) {
@@ -525,6 +541,8 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
         const float *m = s->model[j].m;
         c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
     }
+    if (c->palettes)
+        tdn_palette(skel, s->model, c->palettes + (size_t)f * (size_t)c->joint_count);
     for (int k = 0; k < c->foot_count; k++) {
         const foot_skate_foot *foot = &s->skate.feet[k];
         const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
@@ -812,6 +830,19 @@ int run_graph(run_args *ap, run_report *report)
         return CLI_FAILURE;
     }
     s.preview.ground = a.has_ground ? &s.ground : NULL;
+    const int wants_mesh = (a.render.path && a.render.style != PREVIEW_STYLE_CAPSULES) ||
+                           (a.render2.path && a.render2.style != PREVIEW_STYLE_CAPSULES);
+    if (wants_mesh && !preview_clip_add_mesh(&s.preview, tdn_graph_document_asset(s.doc))) {
+        fprintf(stderr, "tendon run: out of memory for the skinned mesh to render\n");
+        release(&s);
+        return CLI_FAILURE;
+    }
+    if (a.render.path && a.render.style == PREVIEW_STYLE_MESH && s.preview.mesh.triangle_count == 0) {
+        fprintf(stderr, "tendon run: --render-style mesh: %s: the character has no skinned mesh with triangles "
+                        "(use --render-style capsules)\n", a.graph);
+        release(&s);
+        return CLI_BAD_INPUT;
+    }
     if (a.out) {
         s.frames = calloc((size_t)frame_count, sizeof *s.frames);
         s.positions = calloc((size_t)frame_count, sizeof *s.positions);

@@ -156,8 +156,32 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
     return 1;
 }
 
+static rgb colour_of_side(int side)
+{
+    return side == 1 ? LEFT : side == -1 ? RIGHT : CENTRE;
+}
+
+int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset)
+{
+    rgb *colours = malloc(sizeof *colours * (size_t)(c->joint_count + 1));
+    if (!colours)
+        return 0;
+    for (int j = 0; j < c->joint_count; j++)
+        colours[j] = colour_of_side(c->side[j]);
+    int ok = preview_mesh_init(&c->mesh, asset, c->joint_count, colours);
+    free(colours);
+    if (ok && c->mesh.triangle_count > 0) {
+        const size_t frames = (size_t)(c->frame_count > 0 ? c->frame_count : 1);
+        c->palettes = malloc(sizeof *c->palettes * (frames * (size_t)c->joint_count + 1));
+        ok = c->palettes != NULL;
+    }
+    return ok;
+}
+
 void preview_clip_free(preview_clip *c)
 {
+    preview_mesh_free(&c->mesh);
+    free(c->palettes);
     free(c->draw_bone);
     free(c->side);
     free(c->head);
@@ -262,7 +286,13 @@ static float bone_radius(const preview_clip *c, int j, float len, float size)
     return fminf(fmaxf(0.14f * len, 0.014f * size), 0.04f * size);
 }
 
-static void draw_frame(render_canvas *r, const preview_clip *c, const framing *fr, int f)
+/* What draw_frame draws with: the style, and scratch for the skinned mesh. */
+typedef struct frame_style {
+    int mesh;
+    float *skinned; /* 6 floats per mesh vertex */
+} frame_style;
+
+static void draw_frame(render_canvas *r, const preview_clip *c, const framing *fr, const frame_style *style, int f)
 {
     const float size = fr->size, rad = 3.14159265358979f / 180.0f;
     camera cam;
@@ -278,9 +308,11 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
         }
     }
     const tdn_vec3 *joints = c->joints + (size_t)f * (size_t)c->joint_count;
-    for (int j = 0; j < c->joint_count; j++) {
+    if (style->mesh)
+        preview_mesh_draw(&c->mesh, r, c->palettes + (size_t)f * (size_t)c->joint_count, c->joint_count, style->skinned);
+    for (int j = 0; !style->mesh && j < c->joint_count; j++) {
         const int p = c->parents[j];
-        const rgb colour = c->side[j] == 1 ? LEFT : c->side[j] == -1 ? RIGHT : CENTRE;
+        const rgb colour = colour_of_side(c->side[j]);
         if (p >= 0 && c->draw_bone[j]) {
             const float len = tdn_vec3_length(tdn_vec3_sub(joints[j], joints[p]));
             render_capsule(r, joints[p], joints[j], bone_radius(c, j, len, size), colour, (unsigned short)(j + 1));
@@ -343,7 +375,8 @@ static void time_label(char *buf, size_t size, int frame, float fps)
 
 enum { SHEET_MARGIN = 8, SHEET_LABEL = 13 };
 
-static int write_sheet(const preview_clip *c, const preview_options *o, const framing *fr, render_canvas *r, char *why,
+static int write_sheet(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+                       render_canvas *r, char *why,
                        size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height;
@@ -363,7 +396,7 @@ static int write_sheet(const preview_clip *c, const preview_options *o, const fr
     for (int i = 0; i < n; i++) {
         const int f = n > 1 ? (int)lround((double)i * (F - 1) / (n - 1)) : 0;
         const double t0 = now_ms();
-        draw_frame(r, c, fr, f);
+        draw_frame(r, c, fr, style, f);
         total += now_ms() - t0;
         const int x0 = SHEET_MARGIN + (i % cols) * (w + SHEET_MARGIN);
         const int y0 = SHEET_MARGIN + (i / cols) * (h + SHEET_LABEL + SHEET_MARGIN);
@@ -461,7 +494,8 @@ static int gif_step(float fps)
     return step < 1 ? 1 : step;
 }
 
-static int write_gif(const preview_clip *c, const preview_options *o, const framing *fr, render_canvas *r, char *why,
+static int write_gif(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+                       render_canvas *r, char *why,
                      size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height, F = c->frame_count;
@@ -507,7 +541,7 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     for (int i = 0; gif && i < frames; i++) {
         const int f = i * step;
         const double t0 = now_ms();
-        draw_frame(r, c, fr, f);
+        draw_frame(r, c, fr, style, f);
         total += now_ms() - t0;
         char label[64];
         time_label(label, sizeof label, f, o->fps);
@@ -549,7 +583,8 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
 
 /* ---- MP4: raw RGB frames into ffmpeg ---- */
 
-static int write_mp4(const preview_clip *c, const preview_options *o, const framing *fr, render_canvas *r, char *why,
+static int write_mp4(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+                       render_canvas *r, char *why,
                      size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height, F = c->frame_count;
@@ -589,7 +624,7 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     int last = -1, code = 0, written = 0;
     for (int f = 0; f < F; f++) {
         const double t0 = now_ms();
-        draw_frame(r, c, fr, f);
+        draw_frame(r, c, fr, style, f);
         total += now_ms() - t0;
         char label[64];
         time_label(label, sizeof label, f, o->fps);
@@ -649,23 +684,32 @@ int preview_write(const preview_clip *c, const preview_options *o, char *why, si
         snprintf(why, why_size, "out of memory");
         return 1;
     }
+    frame_style style = { 0, NULL };
+    style.mesh = o->style != PREVIEW_STYLE_CAPSULES && c->mesh.triangle_count > 0 && c->palettes;
+    if (style.mesh && !(style.skinned = malloc(6 * sizeof(float) * (size_t)c->mesh.vertex_count))) {
+        free(fr.targets);
+        snprintf(why, why_size, "out of memory for the skinned mesh");
+        return 1;
+    }
     if (!render_canvas_create(&r, w, h)) {
+        free(style.skinned);
         free(fr.targets);
         snprintf(why, why_size, "out of memory for a %dx%d frame", w, h);
         return 1;
     }
     switch (o->kind) {
     case PREVIEW_PNG:
-        code = write_sheet(c, o, &fr, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_sheet(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     case PREVIEW_GIF:
-        code = write_gif(c, o, &fr, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_gif(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     case PREVIEW_MP4:
-        code = write_mp4(c, o, &fr, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_mp4(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     }
     render_canvas_destroy(&r);
+    free(style.skinned);
     free(fr.targets);
     return code;
 }

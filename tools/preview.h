@@ -26,12 +26,16 @@
 #include <stddef.h>
 
 #include "ground.h"
+#include "preview_mesh.h"
 #include "tendon/tendon.h"
 
 #define PREVIEW_DEFAULT_AZIMUTH 40.0f
 #define PREVIEW_DEFAULT_ELEVATION 12.0f
 
 typedef enum { PREVIEW_PNG, PREVIEW_GIF, PREVIEW_MP4 } preview_kind;
+/* What stands for the character: AUTO is MESH when the clip has a mesh with triangles, else
+ * CAPSULES. */
+typedef enum { PREVIEW_STYLE_AUTO, PREVIEW_STYLE_CAPSULES, PREVIEW_STYLE_MESH } preview_style;
 
 typedef struct preview_options {
     const char *path;
@@ -41,6 +45,7 @@ typedef struct preview_options {
     int columns;             /* PNG: the sheet's columns (0: 4, or fewer frames) */
     float azimuth, elevation, distance; /* degrees, degrees, metres (distance 0: framed) */
     float fps;               /* the run's frame rate */
+    preview_style style;
     int progress;            /* show progress on stderr */
 } preview_options;
 
@@ -59,6 +64,9 @@ typedef struct preview_clip {
     tdn_vec3 *targets;             /* frame_count * target_count */
     unsigned char *target_on;      /* frame_count * target_count */
     const ground *ground;          /* the ground drawn (not owned), or NULL: the plane y = 0 */
+    preview_mesh mesh;             /* the skinned mesh (preview_clip_add_mesh), or none (0 triangles) */
+    tdn_mat4 *palettes;            /* with a mesh: frame_count * joint_count skinning matrices (tdn_palette
+                                    * of the frame's model space, the character placed in the world) */
 } preview_clip;
 
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */
@@ -73,6 +81,9 @@ int preview_find_program(const char *name);
  * from the joints' names and parents (parents kept, not copied). 0 when out of memory. */
 int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const int *parents, const char *const *names,
                       int foot_count, int target_count);
+/* Adds the skinned meshes of the character's asset (preview_mesh.h) and, when they have
+ * triangles, the storage for every frame's palette. 0 when out of memory. */
+int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset);
 void preview_clip_free(preview_clip *c);
 /* Renders and writes the preview. Returns 0, or an exit code (2 when the file cannot be
  * created or ffmpeg is missing, 1 otherwise) with the reason in why. *ms_per_frame: the mean

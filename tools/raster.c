@@ -113,13 +113,12 @@ static void fill(const raster_target *t, const screen_vertex *v0, const screen_v
                 continue;
             const float q0 = (float)w0 * v0->inv_z, q1 = (float)w1 * v1->inv_z, q2 = (float)w2 * v2->inv_z;
             const float inv = q0 + q1 + q2; /* area / depth */
-            const float depth = area_f / inv;
+            const float scale = 1.0f / inv, depth = area_f * scale;
             if (!(depth < depth_row[i]))
                 continue;
             depth_row[i] = depth;
             if (!t->fragment)
                 continue;
-            const float scale = 1.0f / inv;
             for (int k = 0; k < n; k++)
                 attributes[k] = (q0 * v0->attributes[k] + q1 * v1->attributes[k] + q2 * v2->attributes[k]) * scale;
             t->fragment(t->user, (int)i, (int)j, depth, attributes);

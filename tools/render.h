@@ -18,9 +18,9 @@
  * are drawn as a mesh of triangles (raster.h) on a grid of rays about RENDER_RELIEF_CELL
  * pixels apart in the picture (a margin around it for the relief's reach), each ray meeting
  * the plane y = 0 and lifted to the height field there with its analytic normal, rows closer
- * together where a row's step along the ground would exceed a twelfth of the wavelength, out
- * to where the amplitude is under half a pixel (2 f A metres deep, f the focal length in
- * pixels); beyond, the plane y = 0. The ground is lit by its normal, relative to level ground
+ * together (down to a pixel) where a row's step along the ground would exceed an eighth of the
+ * wavelength, out to where the amplitude is under a pixel (f A metres deep, f the focal length
+ * in pixels); beyond, the plane y = 0. The ground is lit by its normal, relative to level ground
  * (which keeps RENDER_GROUND): colour x lambert(n) / lambert(+Y), lambert as above. Grid lines
  * run where one of the two world axes other than the one the normal leans most towards (x and
  * z on ground less steep than 45 degrees, x and y on a step's face) is a multiple of `spacing`
@@ -43,7 +43,7 @@
 #include "raster.h"
 
 #define RENDER_AMBIENT 0.38f
-#define RENDER_RELIEF_CELL 4
+#define RENDER_RELIEF_CELL 6
 
 /* The renderer's fixed colours (also what the GIF palette is built around). */
 extern const rgb RENDER_SKY_TOP, RENDER_SKY_HORIZON, RENDER_GROUND, RENDER_HAZE, RENDER_GRID;

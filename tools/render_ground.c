@@ -45,12 +45,12 @@ static void relief_vertex(const camera *cam, const ground *g, float x, float y, 
 }
 
 /* Rasterizes the relief (depth into r->depth, normals into r->normal) from the picture's
- * bottom (less a margin) up to 2 f A metres deep. */
+ * bottom (less a margin) up to f A metres deep. */
 static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
 {
     const int w = cam->width, h = cam->height, cell = RENDER_RELIEF_CELL;
     const float f = cam->focal, eye_y = cam->eye.y;
-    const double t_max = 2.0 * (double)f * g->amplitude;
+    const double t_max = (double)f * g->amplitude;
     const tdn_vec3 bottom = ray_at(cam, 0.5f * (float)w, (float)h);
     if (!(eye_y > 0.0f) || !(bottom.y < 0.0f))
         return;
@@ -62,7 +62,7 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
     if (columns > r->relief_columns)
         return;
     const raster_target target = { cam, r->depth, 3, relief_fragment, r };
-    const float up_y = fabsf(cam->up.y), step_length = (float)g->wavelength / 12.0f;
+    const float up_y = fabsf(cam->up.y), step_length = (float)g->wavelength / 8.0f;
     float y = (float)(h + margin);
     for (int row = 0, cur = 0; row < 8192 && y >= (float)-margin; row++, cur = 1 - cur) {
         for (int c = 0; c < columns; c++)
@@ -77,8 +77,8 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
                 }
             }
         }
-        /* the next row up: CELL pixels, or less where that would step more than a twelfth of a
-         * wavelength along the ground (a row at depth t moves t^2 |up.y| / (f eye.y) metres per
+        /* the next row up: CELL pixels, or less (down to one) where that would step more than an
+         * eighth of a wavelength along the ground (a row at depth t moves t^2 |up.y| / (f eye.y) metres per
          * pixel) */
         const tdn_vec3 d = ray_at(cam, 0.5f * (float)w, y);
         if (!(d.y < 0.0f))
@@ -88,7 +88,7 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
             break;
         const float metres_per_pixel = t * t * up_y / (f * eye_y);
         float step = metres_per_pixel > 0.0f ? step_length / metres_per_pixel : (float)cell;
-        step = fminf(fmaxf(step, 0.25f), (float)cell);
+        step = fminf(fmaxf(step, 1.0f), (float)cell);
         y -= step;
     }
 }
