@@ -2,12 +2,19 @@
  * worked another way: a point's projection by hand, the pixels a single bone covers (the rows
  * and columns of its silhouette from the tangent rays' angles, and every pixel from the
  * ray-to-segment distance found by ternary search), its depth and Lambert shade, the ground's
- * horizon row and depths, and where grid lines fall seen from straight above. */
+ * horizon row and depths, and where grid lines fall seen from straight above; the rasterizer's
+ * coverage against an edge-function test in double, its depths and attributes against the ray's
+ * hit on the triangle's plane, a shared edge covered once; a skinned mesh under a translation
+ * drawn shifted by the projected offset; a slope's and a step's depths against the closed-form
+ * ray-plane hits, and a bumpy ground's drawn points on its height field. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "camera.h"
 #include "check.h"
+#include "preview_mesh.h"
+#include "raster.h"
 #include "render.h"
 
 static const double PI = 3.14159265358979323846;
@@ -196,11 +203,296 @@ static void test_grid_from_above(void)
     render_canvas_destroy(&r);
 }
 
+/* A camera at the origin looking along -Z, 90 degrees on 100 rows: focal 50, right = +X, up = +Y;
+ * the world point at depth z seen at pixel coordinates (x, y). */
+static void straight_camera(camera *c, int w, int h)
+{
+    camera_look_at(c, tdn_vec3_make(0, 0, 0), tdn_vec3_make(0, 0, -1), (float)(PI / 2), w, h);
+}
+
+static tdn_vec3 at_pixel(const camera *c, double x, double y, double z)
+{
+    return tdn_vec3_make((float)((x - 0.5 * c->width) / c->focal * z), (float)((0.5 * c->height - y) / c->focal * z),
+                         (float)-z);
+}
+
+typedef struct coverage {
+    int width;
+    int *count;
+    float *attribute;
+} coverage;
+
+static void count_fragment(void *user, int x, int y, float depth, const float *attributes)
+{
+    (void)depth;
+    coverage *c = user;
+    c->count[(size_t)y * (size_t)c->width + (size_t)x]++;
+    c->attribute[(size_t)y * (size_t)c->width + (size_t)x] = attributes[0];
+}
+
+static double edge2(const double *a, const double *b, double px, double py)
+{
+    return (b[0] - a[0]) * (py - a[1]) - (b[1] - a[1]) * (px - a[0]);
+}
+
+static void test_triangle(void)
+{
+    /* screen corners on 1/256 pixel (so snapping moves nothing) at depths 2, 4 and 3 */
+    const int w = 200, h = 100;
+    camera c;
+    straight_camera(&c, w, h);
+    const double s[3][3] = { { 20.25, 10.5, 2.0 }, { 150.75, 30.125, 4.0 }, { 60.5, 90.875, 3.0 } };
+    raster_vertex v[3];
+    for (int k = 0; k < 3; k++) {
+        v[k].position = at_pixel(&c, s[k][0], s[k][1], s[k][2]);
+        v[k].attributes[0] = v[k].position.x; /* world x: perspective-correct, it is the hit's x */
+    }
+    float *depth = malloc(sizeof(float) * w * h);
+    coverage cov = { w, calloc((size_t)w * h, sizeof(int)), calloc((size_t)w * h, sizeof(float)) };
+    for (int k = 0; k < w * h; k++)
+        depth[k] = INFINITY;
+    const raster_target t = { &c, depth, 1, count_fragment, &cov };
+    raster_triangle(&t, &v[0], &v[1], &v[2]);
+    /* the plane through the corners, in double */
+    const double a[3] = { v[0].position.x, v[0].position.y, v[0].position.z };
+    const double b[3] = { v[1].position.x, v[1].position.y, v[1].position.z };
+    const double q[3] = { v[2].position.x, v[2].position.y, v[2].position.z };
+    const double ab[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, aq[3] = { q[0] - a[0], q[1] - a[1], q[2] - a[2] };
+    const double n[3] = { ab[1] * aq[2] - ab[2] * aq[1], ab[2] * aq[0] - ab[0] * aq[2], ab[0] * aq[1] - ab[1] * aq[0] };
+    const double area = edge2(s[0], s[1], s[2][0], s[2][1]);
+    int wrong = 0, inside = 0, on_edge = 0, depth_bad = 0, x_bad = 0;
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            const double px = i + 0.5, py = j + 0.5;
+            const double e0 = edge2(s[1], s[2], px, py) / area, e1 = edge2(s[2], s[0], px, py) / area;
+            const double e2 = edge2(s[0], s[1], px, py) / area;
+            on_edge += e0 == 0.0 || e1 == 0.0 || e2 == 0.0;
+            const int in = e0 > 0.0 && e1 > 0.0 && e2 > 0.0;
+            const size_t k = (size_t)j * w + (size_t)i;
+            inside += in;
+            wrong += in != (cov.count[k] == 1) || cov.count[k] > 1;
+            if (!in || cov.count[k] != 1)
+                continue;
+            /* the ray through the centre meets the plane n . (p - a) = 0 at r s, s = n.a / n.r */
+            const double r[3] = { (px - 100.0) / 50.0, (50.0 - py) / 50.0, -1.0 }; /* r . forward = 1 */
+            const double hit = (n[0] * a[0] + n[1] * a[1] + n[2] * a[2]) / (n[0] * r[0] + n[1] * r[1] + n[2] * r[2]);
+            depth_bad += fabs(depth[k] / hit - 1.0) > 1e-5;
+            x_bad += fabs(cov.attribute[k] - hit * r[0]) > 1e-4;
+        }
+    }
+    CHECK_EQ_INT(on_edge, 0);
+    CHECK(inside > 3000);
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(depth_bad, 0);
+    CHECK_EQ_INT(x_bad, 0);
+    free(depth);
+    free(cov.count);
+    free(cov.attribute);
+}
+
+static void test_shared_edge(void)
+{
+    /* a square with corners on pixel centres (10.5 .. 60.5) cut along its diagonal, which runs
+     * through pixel centres too: each triangle on its own depth buffer, every centre of the
+     * half-open square [10.5, 60.5) x [10.5, 60.5) (top and left edges in) covered exactly once */
+    const int w = 80, h = 80;
+    camera c;
+    straight_camera(&c, w, h);
+    raster_vertex v[4];
+    const double corners[4][2] = { { 10.5, 10.5 }, { 60.5, 10.5 }, { 60.5, 60.5 }, { 10.5, 60.5 } };
+    for (int k = 0; k < 4; k++)
+        v[k].position = at_pixel(&c, corners[k][0], corners[k][1], 3.0);
+    float *depth = malloc(sizeof(float) * w * h);
+    int *total = calloc((size_t)w * h, sizeof(int));
+    const int tris[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+    for (int tri = 0; tri < 2; tri++) {
+        coverage cov = { w, calloc((size_t)w * h, sizeof(int)), calloc((size_t)w * h, sizeof(float)) };
+        for (int k = 0; k < w * h; k++)
+            depth[k] = INFINITY;
+        const raster_target t = { &c, depth, 0, count_fragment, &cov };
+        raster_triangle(&t, &v[tris[tri][0]], &v[tris[tri][1]], &v[tris[tri][2]]);
+        for (int k = 0; k < w * h; k++)
+            total[k] += cov.count[k];
+        free(cov.count);
+        free(cov.attribute);
+    }
+    int wrong = 0;
+    for (int j = 0; j < h; j++)
+        for (int i = 0; i < w; i++)
+            wrong += total[j * w + i] != (i >= 10 && i < 60 && j >= 10 && j < 60);
+    CHECK_EQ_INT(wrong, 0);
+    free(depth);
+    free(total);
+}
+
+static void test_skinned_translation(void)
+{
+    /* a square facing the camera 4 m deep, skinned on joint 1; translating that joint by
+     * (0.4, -0.16, 0) moves it by f dx / z = 50 x 0.4 / 4 = 5 columns and 2 rows down */
+    const int w = 200, h = 100;
+    camera c;
+    straight_camera(&c, w, h);
+    float positions[12], normals[12], weights[16] = { 0 }, albedos[12];
+    uint16_t joints[16] = { 0 };
+    uint32_t indices[6] = { 0, 1, 2, 0, 2, 3 };
+    unsigned short ids[2] = { 2, 2 };
+    const double corners[4][2] = { { 70.3, 20.6 }, { 120.1, 25.2 }, { 115.7, 70.4 }, { 72.9, 66.8 } };
+    for (int k = 0; k < 4; k++) {
+        const tdn_vec3 p = at_pixel(&c, corners[k][0], corners[k][1], 4.0);
+        positions[3 * k] = p.x, positions[3 * k + 1] = p.y, positions[3 * k + 2] = p.z;
+        normals[3 * k] = 0.0f, normals[3 * k + 1] = 0.0f, normals[3 * k + 2] = 1.0f;
+        albedos[3 * k] = 0.8f, albedos[3 * k + 1] = 0.5f, albedos[3 * k + 2] = 0.3f;
+        joints[4 * k] = 1, weights[4 * k] = 1.0f;
+    }
+    const preview_mesh mesh = { 4, 2, positions, normals, joints, weights, albedos, indices, ids };
+    tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_identity() };
+    float scratch[24];
+    render_canvas r[2];
+    for (int q = 0; q < 2; q++) {
+        CHECK(render_canvas_create(&r[q], w, h));
+        for (int k = 0; k < w * h; k++)
+            r[q].depth[k] = INFINITY, r[q].id[k] = 0;
+        r[q].cam = c;
+        palette[1].m[12] = q ? 0.4f : 0.0f;
+        palette[1].m[13] = q ? -0.16f : 0.0f;
+        preview_mesh_draw(&mesh, &r[q], palette, 2, scratch);
+    }
+    int covered = 0, wrong = 0, colour = 0;
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            const size_t k = (size_t)j * w + (size_t)i;
+            const int before = i >= 5 && j >= 2 && r[0].id[(size_t)(j - 2) * w + (size_t)(i - 5)] == 2;
+            covered += r[1].id[k] == 2;
+            wrong += (r[1].id[k] == 2) != before;
+            if (before && r[1].id[k] == 2)
+                colour += memcmp(r[1].image.pixels + 3 * k, r[0].image.pixels + 3 * ((size_t)(j - 2) * w + (size_t)(i - 5)), 3) != 0;
+        }
+    }
+    CHECK(covered > 1500);
+    CHECK_EQ_INT(wrong, 0);
+    CHECK_EQ_INT(colour, 0);
+    render_canvas_destroy(&r[0]);
+    render_canvas_destroy(&r[1]);
+}
+
+static void test_ground_slope_and_step(void)
+{
+    /* a slope of 20 degrees rising along +Z: y = tan 20 z; the eye 6 m from (0, 1, 0) at
+     * azimuth 150 (looking up the slope), elevation 15 */
+    const int w = 160, h = 90;
+    render_canvas r;
+    CHECK(render_canvas_create(&r, w, h));
+    camera c;
+    camera_orbit(&c, tdn_vec3_make(0, 1, 0), 150.0f, 15.0f, 6.0f, (float)(PI / 4), w, h);
+    ground g;
+    char why[128];
+    CHECK(ground_parse("slope:20", &g, why, sizeof why));
+    render_ground(&r, &c, &g, 0.5f, 10.0f, 30.0f);
+    const double slope = tan(20.0 * PI / 180.0);
+    int checked = 0, bad = 0;
+    for (int j = 0; j < h; j += 7) {
+        for (int i = 0; i < w; i += 9) {
+            /* the ray e + s d (d . forward = 1) meets y = slope z where s = (slope e.z - e.y) / (d.y - slope d.z) */
+            const tdn_vec3 d = tdn_vec3_scale(camera_ray(&c, i + 0.5f, j + 0.5f), 1.0f / tdn_vec3_dot(camera_ray(&c, i + 0.5f, j + 0.5f), c.forward));
+            const double s = (slope * c.eye.z - c.eye.y) / (d.y - slope * d.z);
+            const float got = r.depth[(size_t)j * w + (size_t)i];
+            if (!(s > 0.0)) {
+                bad += !isinf(got);
+                continue;
+            }
+            checked++;
+            bad += fabs(got / s - 1.0) > 1e-4;
+        }
+    }
+    CHECK(checked > 100);
+    CHECK_EQ_INT(bad, 0);
+    /* a step up of 0.3 m at z = 2, seen from z = -3 (azimuth 180): the lower level y = 0 for
+     * z < 2, the face z = 2 for 0 <= y < 0.3, the upper level y = 0.3 beyond */
+    CHECK(ground_parse("step:0.3@2", &g, why, sizeof why));
+    camera_orbit(&c, tdn_vec3_make(0, 0.5f, 1), 180.0f, 10.0f, 4.0f, (float)(PI / 4), w, h);
+    render_ground(&r, &c, &g, 0.5f, 10.0f, 30.0f);
+    int seen[3] = { 0, 0, 0 };
+    bad = 0;
+    for (int j = 0; j < h; j++) {
+        const int i = w / 2 + 3;
+        const tdn_vec3 ray = camera_ray(&c, i + 0.5f, j + 0.5f);
+        const tdn_vec3 d = tdn_vec3_scale(ray, 1.0f / tdn_vec3_dot(ray, c.forward));
+        const tdn_vec3 e = c.eye;
+        double s = INFINITY;
+        int which = -1;
+        const double lower = -e.y / d.y, face = (2.0 - e.z) / d.z, upper = (0.3 - e.y) / d.y;
+        if (lower > 0.0 && e.z + lower * d.z < 2.0)
+            s = lower, which = 0;
+        else if (face > 0.0 && e.y + face * d.y >= 0.0 && e.y + face * d.y < 0.3)
+            s = face, which = 1;
+        else if (upper > 0.0 && e.z + upper * d.z >= 2.0)
+            s = upper, which = 2;
+        const float got = r.depth[(size_t)j * w + (size_t)i];
+        if (which < 0) {
+            bad += !isinf(got);
+            continue;
+        }
+        seen[which]++;
+        bad += fabs(got / s - 1.0) > 1e-4;
+    }
+    CHECK(seen[0] > 5 && seen[1] > 2 && seen[2] > 5);
+    CHECK_EQ_INT(bad, 0);
+    render_canvas_destroy(&r);
+}
+
+static void test_ground_bumps(void)
+{
+    /* every drawn point of bumps:0.1,1.5 less than 7 m deep (so in a cell less than 8 m deep:
+     * cells are under 0.3 m) lies on the height field, within the
+     * error of linear interpolation over the relief's triangles: A k^2 L^2 / 8 with k = 2 pi /
+     * wavelength (A k^2 bounds the height's second derivatives) and L the longest side of a
+     * triangle (its cell's diagonal, at most a row's step plus a column's): rows an eighth of a wavelength of depth apart (a pixel's row is less: t^2 /
+     * (f eye.y) < 0.13 m), which is |d_h| times that along the ground (d_h: the horizontal part
+     * of a ray scaled to d . forward = 1, largest at the picture's corners), columns
+     * RENDER_RELIEF_CELL pixels, RENDER_RELIEF_CELL t / f metres */
+    const int w = 320, h = 180;
+    render_canvas r;
+    CHECK(render_canvas_create(&r, w, h));
+    camera c;
+    camera_orbit(&c, tdn_vec3_make(0, 0.8f, 0), 40.0f, 14.0f, 4.0f, (float)(35.0 * PI / 180.0), w, h);
+    ground g;
+    char why[128];
+    CHECK(ground_parse("bumps:0.1,1.5", &g, why, sizeof why));
+    render_ground(&r, &c, &g, 0.5f, 10.0f, 30.0f);
+    const tdn_vec3 corner = camera_ray(&c, 0.0f, (float)h);
+    const double along = hypot(corner.x, corner.z) / tdn_vec3_dot(corner, c.forward);
+    const double k = 2.0 * PI / 1.5, row = along * 1.5 / 8.0, column = RENDER_RELIEF_CELL * 8.0 / c.focal;
+    const double bound = 0.1 * k * k * (row + column) * (row + column) / 8.0;
+    CHECK(8.0 * 8.0 / (c.focal * c.eye.y) < 1.5 / 8.0);
+    int checked = 0, bad = 0, lifted = 0;
+    for (int j = 0; j < h; j++) {
+        for (int i = 0; i < w; i++) {
+            const float t = r.depth[(size_t)j * w + (size_t)i];
+            if (!(t < 7.0f))
+                continue;
+            const tdn_vec3 ray = camera_ray(&c, i + 0.5f, j + 0.5f);
+            const tdn_vec3 p = tdn_vec3_add(c.eye, tdn_vec3_scale(ray, t / tdn_vec3_dot(ray, c.forward)));
+            checked++;
+            bad += fabs(p.y - ground_height(&g, p.x, p.z, NULL)) > bound;
+            lifted += fabs(p.y) > 0.05;
+        }
+    }
+    CHECK(checked > 15000);
+    CHECK(lifted > 4000); /* not the plane y = 0 */
+    CHECK_EQ_INT(bad, 0);
+    render_canvas_destroy(&r);
+}
+
 int main(void)
 {
     RUN(test_projection);
     RUN(test_single_bone);
     RUN(test_horizon);
     RUN(test_grid_from_above);
+    RUN(test_triangle);
+    RUN(test_shared_edge);
+    RUN(test_skinned_translation);
+    RUN(test_ground_slope_and_step);
+    RUN(test_ground_bumps);
     return check_summary();
 }
