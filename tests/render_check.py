@@ -2,7 +2,9 @@
 differ, GIFs decoded here (an LZW decoder of its own) to the right frame count, size, delays and
 loop, MP4 frames handed to an ffmpeg found on PATH (a stand-in that counts the bytes; a real one
 when installed), exit 2 for an unknown extension, a missing ffmpeg and bad options, IK targets
-and contact discs drawn, no progress off a terminal, and the run's other output unchanged.
+and contact discs drawn, no progress off a terminal, the run's other output unchanged, the
+skinned mesh by default (differing from --render-style capsules), a bumps ground differing
+from a flat one, and a bad --render-style refused.
 Usage: render_check.py TENDON_EXECUTABLE SCRATCH_FOLDER EXAMPLE_GRAPH_FOLDER"""
 import json
 import os
@@ -269,5 +271,20 @@ for weight, want in ((1, True), (0, False)):
     if r.returncode == 0:
         red = sum(p == TARGET for row in read_png(out)[2] for p in row)
         check((red >= 10) == want, f"IK target cross drawn with weight {weight}: {red} pixels")
+
+# ---- --render-style and --ground: the humanoid's skinned mesh by default, capsules on request;
+# the ground drawn is the --ground's ----
+style = {}
+for name, extra in (("default", []), ("mesh", ["--render-style", "mesh"]), ("capsules", ["--render-style", "capsules"]),
+                    ("flat", ["--ground", "flat"]), ("bumps", ["--ground", "bumps:0.08,1.5"])):
+    path = fresh(f"style_{name}.png")
+    r = tr(WALK, "--seconds", "1", "--sheet", "2", "--render", path, *extra)
+    check(r.returncode == 0, f"--render with {extra}: exit {r.returncode}: {r.stderr.strip()}")
+    style[name] = read_png(path)[2] if r.returncode == 0 else None
+check(style["default"] is not None and style["default"] == style["mesh"], "the default style is the mesh for the humanoid")
+check(style["mesh"] is not None and style["mesh"] != style["capsules"], "a mesh render differs from a capsules render")
+check(style["flat"] is not None and style["flat"] != style["bumps"], "a bumps ground render differs from a flat one")
+r = tr(WALK, "--seconds", "1", "--render", fresh("bad_style.png"), "--render-style", "wire")
+check(r.returncode == 2 and "--render-style" in r.stderr, f"an unknown --render-style: exit 2 naming it ({r.returncode})")
 
 finish("render_check")

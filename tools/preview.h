@@ -2,7 +2,10 @@
  * the preview renderer (render.h) and written as a contact sheet (.png), an animated GIF (.gif,
  * giflib) or an MP4 (.mp4, through an ffmpeg found on PATH).
  *
- * What is drawn per frame: every bone (a joint and its parent) as a capsule, except the bones
+ * What is drawn per frame: with style MESH (the default when the clip has a mesh with
+ * triangles: preview_clip_add_mesh, --render-style), the character's skinned mesh
+ * (preview_mesh.h), each vertex coloured by its joints' sides as below, weighted by their
+ * weights. With style CAPSULES: every bone (a joint and its parent) as a capsule, except the bones
  * hanging from a skeleton root with a single child (the root-motion joint on the ground, as
  * the humanoid's root); its radius 0.14 x the bone's length, kept within [0.014, 0.04] x the
  * character's size (S: the largest extent of any one frame's joints and the ground, at least
@@ -11,7 +14,8 @@
  * centre light grey, by name (a side is a name ending in _l, _L, .l, .L or starting with l_,
  * L_, or containing Left or left; likewise for the right). Feet in contact: a green disc of
  * radius 0.09 S on the ground under the foot; IK targets: a red sphere of 0.02 S and a red
- * cross over everything. A ground grid on y = 0, lines every 1-2-5 spacing near S / 4.
+ * cross over everything. The ground (the clip's `ground`, or y = 0; render.h) with grid lines
+ * every 1-2-5 spacing near S / 4.
  *
  * The camera: by default a three-quarter view (azimuth 40 degrees, elevation 12) at a distance
  * that frames the character: when the bounding box of the whole clip's joints is at most 1.5
