@@ -13,10 +13,11 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "png_write.h"
+#include "progress.h"
 #include "render.h"
 
 #define FOV_Y_DEG 35.0f
@@ -339,31 +340,13 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
     }
 }
 
-/* ---- progress and time ---- */
+/* ---- progress and labels ---- */
 
-static double now_ms(void)
+static void begin_progress(const preview_options *o, progress_bar *bar)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static void progress(const preview_options *o, int done, int total, int *last)
-{
-    if (!o->progress)
-        return;
-    const int percent = total > 0 ? done * 100 / total : 100;
-    if (percent == *last)
-        return;
-    *last = percent;
-    char bar[41];
-    for (int i = 0; i < 40; i++)
-        bar[i] = i < percent * 40 / 100 ? '#' : '.';
-    bar[40] = '\0';
-    fprintf(stderr, "\rtendon run: rendering %s [%s] %3d%%", o->path, bar, percent);
-    if (done >= total)
-        fputs("\n", stderr);
-    fflush(stderr);
+    char label[sizeof bar->label];
+    snprintf(label, sizeof label, "tendon run: rendering %s", o->path);
+    progress_begin(bar, label, o->progress);
 }
 
 static void time_label(char *buf, size_t size, int frame, float fps)
@@ -392,12 +375,13 @@ static int write_sheet(const preview_clip *c, const preview_options *o, const fr
         return 1;
     }
     double total = 0.0;
-    int last = -1;
+    progress_bar bar;
+    begin_progress(o, &bar);
     for (int i = 0; i < n; i++) {
         const int f = n > 1 ? (int)lround((double)i * (F - 1) / (n - 1)) : 0;
-        const double t0 = now_ms();
+        const double t0 = cli_now_ms();
         draw_frame(r, c, fr, style, f);
-        total += now_ms() - t0;
+        total += cli_now_ms() - t0;
         const int x0 = SHEET_MARGIN + (i % cols) * (w + SHEET_MARGIN);
         const int y0 = SHEET_MARGIN + (i / cols) * (h + SHEET_LABEL + SHEET_MARGIN);
         for (int y = 0; y < h; y++)
@@ -407,8 +391,9 @@ static int write_sheet(const preview_clip *c, const preview_options *o, const fr
         time_label(label, sizeof label, f, o->fps);
         const int tw = (int)strlen(label) * IMAGE_CHAR_W;
         image_text(&sheet, x0 + (w - tw) / 2, y0 + h + 4, label, TEXT);
-        progress(o, i + 1, n, &last);
+        progress_update(&bar, i + 1, n);
     }
+    progress_end(&bar);
     *ms = n > 0 ? total / n : 0.0;
     *drawn = n;
     int code = png_write_rgb(o->path, &sheet, why, why_size);
@@ -537,12 +522,13 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     const int step = gif_step(o->fps);
     const int frames = F > 0 ? (F - 1) / step + 1 : 0;
     double total = 0.0;
-    int last = -1;
+    progress_bar bar;
+    begin_progress(o, &bar);
     for (int i = 0; gif && i < frames; i++) {
         const int f = i * step;
-        const double t0 = now_ms();
+        const double t0 = cli_now_ms();
         draw_frame(r, c, fr, style, f);
-        total += now_ms() - t0;
+        total += cli_now_ms() - t0;
         char label[64];
         time_label(label, sizeof label, f, o->fps);
         image_text(&r->image, 8, 8, label, TEXT);
@@ -569,8 +555,9 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
                 break;
             }
         }
-        progress(o, i + 1, frames, &last);
+        progress_update(&bar, i + 1, frames);
     }
+    progress_end(&bar);
     if (gif && EGifCloseFile(gif, &error) == GIF_ERROR)
         code = gif_fail(NULL, o->path, error, why, why_size);
     GifFreeMapObject(map);
@@ -621,11 +608,13 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     close(fds[0]);
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     double total = 0.0;
-    int last = -1, code = 0, written = 0;
+    int code = 0, written = 0;
+    progress_bar bar;
+    begin_progress(o, &bar);
     for (int f = 0; f < F; f++) {
-        const double t0 = now_ms();
+        const double t0 = cli_now_ms();
         draw_frame(r, c, fr, style, f);
-        total += now_ms() - t0;
+        total += cli_now_ms() - t0;
         char label[64];
         time_label(label, sizeof label, f, o->fps);
         image_text(&r->image, 8, 8, label, TEXT);
@@ -645,8 +634,9 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
         if (code)
             break;
         written++;
-        progress(o, f + 1, F, &last);
+        progress_update(&bar, f + 1, F);
     }
+    progress_end(&bar);
     close(fds[1]);
     signal(SIGPIPE, old == SIG_ERR ? SIG_DFL : old);
     int status = 0;
