@@ -12,57 +12,9 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
+#include "humanoid_sampler.h"
 
 #define PI 3.14159265358979323846
-
-static tdn_asset *create_ok(const tdn_humanoid_desc *desc)
-{
-    tdn_asset *asset = NULL;
-    tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, &err), TDN_OK))
-        fprintf(stderr, "  %s: %s\n", err.where, err.message);
-    return asset;
-}
-
-/* A clip sampled into local and model space. */
-typedef struct sampler {
-    const tdn_skeleton *skel;
-    const tdn_keyed_clip *clip;
-    int n;
-    tdn_pose pose;
-    tdn_mat4 *model;
-} sampler;
-
-static sampler sampler_make(const tdn_asset *asset, const char *clip_name)
-{
-    sampler s = { 0 };
-    s.skel = tdn_asset_skeleton(asset);
-    int c = tdn_asset_find_clip(asset, clip_name);
-    CHECK(c >= 0);
-    s.clip = tdn_asset_clip(asset, c);
-    s.n = tdn_skeleton_joint_count(s.skel);
-    tdn_pose_create(&s.pose, s.n, NULL);
-    s.model = malloc(sizeof *s.model * (size_t)s.n);
-    return s;
-}
-
-static void sampler_free(sampler *s)
-{
-    tdn_pose_destroy(&s->pose);
-    free(s->model);
-}
-
-static void sample(sampler *s, double t)
-{
-    tdn_keyed_clip_sample(s->clip, (float)t, &s->pose, NULL);
-    tdn_model_space(s->skel, &s->pose, NULL, s->model);
-}
-
-static tdn_vec3 pos(const sampler *s, int j)
-{
-    return tdn_vec3_make(s->model[j].m[12], s->model[j].m[13], s->model[j].m[14]);
-}
 
 static int joint(const tdn_asset *asset, const char *name)
 {
@@ -249,14 +201,6 @@ static double wrap_angle(double a)
 
 static double last_key_skate_mm, worst_key_skate_mm, worst_skate_mm, worst_skate_cm_s, worst_height_cm;
 static double worst_seam_ratio;
-
-/* Key intervals per cycle as humanoid.h documents them: the smallest even number at or above
- * cycle x rate (forgiving float rounding), at least 8. */
-static int intervals_of(double cycle, double rate)
-{
-    int n = 2 * (int)ceil(cycle * rate / 2.0 * (1.0 - 1e-5));
-    return n < 8 ? 8 : n;
-}
 
 /* At the key times, where the clip holds the generator's exact poses: a foot in contact (at
  * both ends of an interval) moves less than 1 mm, and sits at its rest height. */

@@ -7,42 +7,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "tendon/humanoid.h"
+#include "humanoid_sampler.h"
 
 #define G 9.81
-
-static tdn_asset *create_ok(const tdn_humanoid_desc *desc)
-{
-    tdn_asset *asset = NULL;
-    tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, &err), TDN_OK))
-        fprintf(stderr, "  %s: %s\n", err.where, err.message);
-    return asset;
-}
-
-typedef struct sampler {
-    const tdn_skeleton *skel;
-    const tdn_keyed_clip *clip;
-    tdn_pose pose;
-    tdn_mat4 model[67];
-} sampler;
-
-static void sample(sampler *s, double t)
-{
-    tdn_keyed_clip_sample(s->clip, (float)t, &s->pose, NULL);
-    tdn_model_space(s->skel, &s->pose, NULL, s->model);
-}
-
-static tdn_vec3 pos(const sampler *s, int j)
-{
-    return tdn_vec3_make(s->model[j].m[12], s->model[j].m[13], s->model[j].m[14]);
-}
-
-static int intervals_of(double duration, double rate)
-{
-    int n = 2 * (int)ceil(duration * rate / 2.0 * (1.0 - 1e-5));
-    return n < 8 ? 8 : n;
-}
 
 /* The documented phases, in key intervals of dt. */
 typedef struct jump_spec {
@@ -77,10 +44,7 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
         tdn_asset_destroy(asset);
         return;
     }
-    sampler s;
-    s.skel = tdn_asset_skeleton(asset);
-    s.clip = tdn_asset_clip(asset, c);
-    tdn_pose_create(&s.pose, 67, NULL);
+    sampler s = sampler_make(asset, "jump");
     const jump_spec j = spec_of(height, rate);
     CHECK_NEAR(tdn_keyed_clip_duration(s.clip), 1.5, 1e-6);
     CHECK_EQ_INT(tdn_keyed_clip_key_count(s.clip), 20 * (j.n + 1) + 2 * 4); /* 20 tracks; contacts 1, 0, 1, 1 */
@@ -210,7 +174,7 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
                "ankle in contact %.3f mm at keys, %.2f mm between\n",
                height, rate, j.n, t0, t1, j.flight, j.height, apex, 1000 * worst_parabola,
                1000 * worst_key_parabola, 1000 * interp, 1000 * worst_key_foot, 1000 * worst_foot);
-    tdn_pose_destroy(&s.pose);
+    sampler_free(&s);
     tdn_asset_destroy(asset);
 }
 
@@ -262,9 +226,7 @@ static void test_existing_clips_unchanged(void)
     tdn_asset *asset = create_ok(NULL);
     if (!asset)
         return;
-    sampler s;
-    s.skel = tdn_asset_skeleton(asset);
-    tdn_pose_create(&s.pose, 67, NULL);
+    sampler s = sampler_make(asset, "idle"); /* then each clip in turn */
     int print = getenv("TDN_PRINT_SUMS") != NULL;
     for (int c = 0; c < 26 && c < tdn_asset_clip_count(asset); c++) {
         s.clip = tdn_asset_clip(asset, c);
@@ -281,7 +243,7 @@ static void test_existing_clips_unchanged(void)
         CHECK_EQ_INT(tdn_keyed_clip_key_count(s.clip), WANT[c].keys);
         CHECK_NEAR(sum, WANT[c].sum, 1e-3);
     }
-    tdn_pose_destroy(&s.pose);
+    sampler_free(&s);
     tdn_asset_destroy(asset);
 }
 
