@@ -49,6 +49,37 @@ static const int ROTATED[] = {
 };
 enum { ROTATED_COUNT = sizeof ROTATED / sizeof ROTATED[0], TRACK_COUNT = ROTATED_COUNT + 2 };
 
+/* Key i (of `keys`) of the body tracks from a local pose: the root's and pelvis's translations,
+ * then the ROTATED joints' rotations, each kept in the hemisphere of its key before so that
+ * LINEAR keys turn the short way. Track k's keys are consecutive. */
+static void store_body_key(const tdn_transform *local, size_t i, size_t keys, float *translations, float *rotations)
+{
+    const int moved[2] = { TDN_HU_ROOT, TDN_HU_PELVIS };
+    for (int k = 0; k < 2; k++)
+        memcpy(translations + (k * keys + i) * 3, &local[moved[k]].t, 3 * sizeof(float));
+    for (int k = 0; k < ROTATED_COUNT; k++) {
+        tdn_quat q = local[ROTATED[k]].r;
+        float *v = rotations + (k * keys + i) * 4;
+        if (i > 0 && q.x * v[-4] + q.y * v[-3] + q.z * v[-2] + q.w * v[-1] < 0.0f)
+            q = tdn_quat_negate(q);
+        memcpy(v, &q, 4 * sizeof(float));
+    }
+}
+
+/* The body tracks' descriptions (LINEAR) over the keys store_body_key wrote. */
+static void body_tracks(tdn_track_desc tracks[TRACK_COUNT], size_t keys, const float *times, const float *translations,
+                        const float *rotations)
+{
+    for (int k = 0; k < 2; k++)
+        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT, .target = TDN_TARGET_TRANSLATION,
+                                      .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+                                      .values = translations + k * keys * 3 };
+    for (int k = 0; k < ROTATED_COUNT; k++)
+        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k], .target = TDN_TARGET_ROTATION,
+                                          .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+                                          .values = rotations + k * keys * 4 };
+}
+
 /* ---- small rotation helpers ---- */
 
 static tdn_quat axis_rot(int axis, float angle)
@@ -332,16 +363,7 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
         pose_at(&b, frame, local, model);
         if ((int)i == b.intervals) /* the first pose, one cycle on */
             local[TDN_HU_ROOT] = root_at(&b, g->cycle);
-        const int moved[2] = { TDN_HU_ROOT, TDN_HU_PELVIS };
-        for (int k = 0; k < 2; k++)
-            memcpy(translations + (k * keys + i) * 3, &local[moved[k]].t, 3 * sizeof(float));
-        for (int k = 0; k < ROTATED_COUNT; k++) {
-            tdn_quat q = local[ROTATED[k]].r;
-            float *v = rotations + (k * keys + i) * 4;
-            if (i > 0 && q.x * v[-4] + q.y * v[-3] + q.z * v[-2] + q.w * v[-1] < 0.0f) /* keep a hemisphere */
-                q = tdn_quat_negate(q);
-            memcpy(v, &q, 4 * sizeof(float));
-        }
+        store_body_key(local, i, keys, translations, rotations);
     }
     /* Contact curves: STEP keys where the value changes, and at both ends. */
     tdn_float_track_desc floats_desc[2];
@@ -360,14 +382,7 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
                                                     .key_count = n, .times = ct, .values = cv };
     }
     tdn_track_desc tracks[TRACK_COUNT];
-    for (int k = 0; k < 2; k++)
-        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT, .target = TDN_TARGET_TRANSLATION,
-                                      .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
-                                      .values = translations + k * keys * 3 };
-    for (int k = 0; k < ROTATED_COUNT; k++)
-        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k], .target = TDN_TARGET_ROTATION,
-                                          .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
-                                          .values = rotations + k * keys * 4 };
+    body_tracks(tracks, keys, times, translations, rotations);
     const tdn_event_desc events[2] = { { "foot_down_l", 0.0f }, { "foot_down_r", (float)(b.intervals / 2) * b.dt } };
     tdn_keyed_clip_desc desc = { .name = g->name, .skeleton = asset->skeleton, .tracks = tracks,
                                  .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
@@ -548,16 +563,7 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
     for (size_t i = 0; i < keys; i++) {
         times[i] = i + 1 < keys ? (float)i * dt : JUMP_DURATION;
         jump_pose(&b, &j, (int)i, local, model);
-        const int moved[2] = { TDN_HU_ROOT, TDN_HU_PELVIS };
-        for (int k = 0; k < 2; k++)
-            memcpy(translations + (k * keys + i) * 3, &local[moved[k]].t, 3 * sizeof(float));
-        for (int k = 0; k < ROTATED_COUNT; k++) {
-            tdn_quat q = local[ROTATED[k]].r;
-            float *v = rotations + (k * keys + i) * 4;
-            if (i > 0 && q.x * v[-4] + q.y * v[-3] + q.z * v[-2] + q.w * v[-1] < 0.0f)
-                q = tdn_quat_negate(q);
-            memcpy(v, &q, 4 * sizeof(float));
-        }
+        store_body_key(local, i, keys, translations, rotations);
     }
     /* Contacts: 1 until take-off, 0 in the air, 1 from landing (STEP). */
     tdn_float_track_desc floats_desc[2];
@@ -572,14 +578,7 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
                                                     .key_count = 4, .times = ct, .values = cv };
     }
     tdn_track_desc tracks[TRACK_COUNT];
-    for (int k = 0; k < 2; k++)
-        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT, .target = TDN_TARGET_TRANSLATION,
-                                      .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
-                                      .values = translations + k * keys * 3 };
-    for (int k = 0; k < ROTATED_COUNT; k++)
-        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k], .target = TDN_TARGET_ROTATION,
-                                          .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
-                                          .values = rotations + k * keys * 4 };
+    body_tracks(tracks, keys, times, translations, rotations);
     const tdn_event_desc events[2] = { { "take_off", times[j.take_off] }, { "land", times[j.land] } };
     tdn_keyed_clip_desc desc = { .name = "jump", .skeleton = asset->skeleton, .tracks = tracks,
                                  .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
