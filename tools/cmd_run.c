@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "baked_frames.h"
 #include "cli.h"
 #include "json_file.h"
 #include "commands.h"
@@ -15,7 +16,6 @@
 #include "preview.h"
 #include "progress.h"
 #include "run_graph.h"
-#include "tendon/gltf_export.h"
 #include "tendon/graph_io.h"
 #include "timeline.h"
 #include "trace.h"
@@ -359,8 +359,7 @@ typedef struct run_state {
     tdn_graph_instance *instance;
     timeline *tl;
     tdn_pose pose;
-    tdn_pose *frames;      /* --out: every frame's pose */
-    int frames_made;
+    baked_frames baked;    /* --out: every frame's pose */
     pop_recorder *pop;
     trace_writer trace;
     int trace_open;
@@ -388,9 +387,7 @@ static void release(run_state *s)
 {
     if (s->trace_open && s->trace.file)
         fclose(s->trace.file);
-    for (int f = 0; s->frames && f < s->frames_made; f++)
-        tdn_pose_destroy(&s->frames[f]);
-    free(s->frames);
+    baked_frames_free(&s->baked);
     free(s->positions);
     free(s->facings);
     pop_recorder_destroy(s->pop);
@@ -466,19 +463,12 @@ static int bake(const run_args *a, run_state *s, int frame_count, int apply_root
         /* in the joint's parent frame, which is the character's frame root motion is in */
         for (int f = 0; f < frame_count; f++) {
             tdn_transform world = { s->positions[f], s->facings[f], { 1.0f, 1.0f, 1.0f } };
-            tdn_transform root = tdn_pose_get(&s->frames[f], joint);
+            tdn_transform root = tdn_pose_get(&s->baked.poses[f], joint);
             tdn_transform placed = tdn_transform_mul(&world, &root);
-            tdn_pose_set(&s->frames[f], joint, &placed);
+            tdn_pose_set(&s->baked.poses[f], joint, &placed);
         }
     }
-    char name[256];
-    cli_file_stem(a->graph, name, sizeof name);
-    tdn_baked_clip clip = { name, frame_count, a->fps, s->frames };
-    tdn_gltf_export_desc desc = { .skeleton = skel, .clips = &clip, .clip_count = 1,
-                                  .source = tdn_graph_document_asset(s->doc), .binary = TDN_GLTF_BY_EXTENSION };
-    tdn_error err = { 0 };
-    tdn_result r = tdn_gltf_export(a->out, &desc, &err);
-    return r == TDN_OK ? CLI_OK : cli_report("run", r, &err);
+    return baked_frames_write(&s->baked, "run", a->out, a->graph, a->fps, skel, tdn_graph_document_asset(s->doc));
 }
 
 static void summary(const run_args *a, run_state *s, int frame_count, int any_motion, int apply_root,
@@ -654,7 +644,6 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
 static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *instance, timeline *tl, int frame_count,
                       const trace_run *run, tdn_vec3 *position_out, tdn_quat *facing_out, int *any_motion)
 {
-    const int joints = s->pose.joint_count;
     char why[2048] = "";
     tdn_vec3 position = { 0.0f, 0.0f, 0.0f };
     tdn_quat facing = tdn_quat_identity();
@@ -707,13 +696,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             break;
         }
         if (a->out) {
-            if (tdn_pose_create(&s->frames[f], joints, NULL) != TDN_OK) {
-                fprintf(stderr, "tendon run: out of memory for baked frame %d\n", f);
-                code = CLI_FAILURE;
-                break;
-            }
-            s->frames_made++;
-            tdn_pose_copy(&s->frames[f], &s->pose);
+            tdn_pose_copy(&s->baked.poses[f], &s->pose);
             s->positions[f] = position;
             s->facings[f] = facing;
         }
@@ -844,10 +827,10 @@ int run_graph(run_args *ap, run_report *report)
         return CLI_BAD_INPUT;
     }
     if (a.out) {
-        s.frames = calloc((size_t)frame_count, sizeof *s.frames);
+        const int baked = baked_frames_alloc(&s.baked, frame_count, s.pose.joint_count);
         s.positions = calloc((size_t)frame_count, sizeof *s.positions);
         s.facings = calloc((size_t)frame_count, sizeof *s.facings);
-        if (!s.frames || !s.positions || !s.facings) {
+        if (!baked || !s.positions || !s.facings) {
             fprintf(stderr, "tendon run: out of memory for %d baked frames\n", frame_count);
             release(&s);
             return CLI_FAILURE;

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "baked_frames.h"
 #include "foot_skate.h"
 #include "mm_path.h"
 #include "mm_source.h"
 #include "progress.h"
-#include "tendon/gltf_export.h"
 #include "tendon/mm_controller.h"
 #include "tendon/mm_file.h"
 #include "trace.h"
@@ -323,8 +323,7 @@ typedef struct run_state {
     mm_path path;
     tdn_mm_controller *controller;
     tdn_pose pose;
-    tdn_pose *frames;
-    int frames_made;
+    baked_frames baked;    /* --out: every frame's pose */
     foot_skate skate;
     trace_writer trace;
     int trace_open;
@@ -334,9 +333,7 @@ static void release(run_state *s)
 {
     if (s->trace_open && s->trace.file)
         fclose(s->trace.file);
-    for (int f = 0; s->frames && f < s->frames_made; f++)
-        tdn_pose_destroy(&s->frames[f]);
-    free(s->frames);
+    baked_frames_free(&s->baked);
     foot_skate_free(&s->skate);
     tdn_pose_destroy(&s->pose);
     tdn_mm_controller_destroy(s->controller);
@@ -606,7 +603,7 @@ int cmd_mm_run(int argc, char **argv)
         free(a.files);
         return CLI_FAILURE;
     }
-    if (a.out && !(s.frames = calloc((size_t)frame_count, sizeof *s.frames))) {
+    if (a.out && !baked_frames_alloc(&s.baked, frame_count, joints)) {
         fprintf(stderr, "tendon mm run: out of memory for %d baked frames\n", frame_count);
         release(&s);
         free(a.files);
@@ -668,15 +665,8 @@ int cmd_mm_run(int argc, char **argv)
             e.facing_max = facing_error > e.facing_max ? facing_error : e.facing_max;
             e.count++;
         }
-        if (a.out) {
-            if (tdn_pose_create(&s.frames[f], joints, NULL) != TDN_OK) {
-                fprintf(stderr, "tendon mm run: out of memory for baked frame %d\n", f);
-                code = CLI_FAILURE;
-                break;
-            }
-            s.frames_made++;
-            tdn_pose_copy(&s.frames[f], &s.pose);
-        }
+        if (a.out)
+            tdn_pose_copy(&s.baked.poses[f], &s.pose);
         if (a.trace)
             trace_frame_write(&s, f, time, segment, &in, &st, position_error, facing_error);
     }
@@ -707,16 +697,8 @@ int cmd_mm_run(int argc, char **argv)
         s.trace_open = 0;
         remove(a.trace); /* no half-written trace */
     }
-    if (code == CLI_OK && a.out) {
-        char name[256];
-        cli_file_stem(a.path, name, sizeof name);
-        tdn_baked_clip clip = { name, frame_count, a.fps, s.frames };
-        tdn_gltf_export_desc gd = { .skeleton = skel, .clips = &clip, .clip_count = 1, .source = s.src.assets[0],
-                                    .binary = TDN_GLTF_BY_EXTENSION };
-        r = tdn_gltf_export(a.out, &gd, &err);
-        if (r != TDN_OK)
-            code = cli_report("mm run", r, &err);
-    }
+    if (code == CLI_OK && a.out)
+        code = baked_frames_write(&s.baked, "mm run", a.out, a.path, a.fps, skel, s.src.assets[0]);
     if (code == CLI_OK) {
         if (a.common.json)
             code = cli_json_print(summary_json(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds));
