@@ -1,4 +1,4 @@
-/* tendon CLI: reading a JSON file whole, with errors that name the place. */
+/* tendon CLI: reading a JSON file whole, and checking its objects' keys (see json_file.h). */
 #include "json_file.h"
 
 #include <errno.h>
@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "nearest.h"
 
 /* line and column (from 1) of byte `at` */
 static void position(const char *text, size_t at, int *line, int *column)
@@ -88,4 +89,21 @@ int json_file_read(const char *path, cJSON **out, char *why, size_t why_size)
     free(text);
     *out = doc;
     return code;
+}
+
+int json_check_keys(const cJSON *obj, const char *where, const char *const *allowed, int count, char *why,
+                    size_t why_size)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int ok = 0;
+        for (int i = 0; i < count && !ok; i++)
+            ok = strcmp(c->string, allowed[i]) == 0;
+        if (!ok) {
+            const char *near = nearest_name(c->string, allowed, count);
+            snprintf(why, why_size, "%s: unknown key \"%s\"%s%s%s", where, c->string, near ? "; did you mean \"" : "",
+                     near ? near : "", near ? "\"?" : "");
+            return CLI_BAD_INPUT;
+        }
+    }
+    return CLI_OK;
 }

@@ -1,4 +1,5 @@
-/* tendon CLI: reading a JSON file whole, with errors that name the place. */
+/* tendon CLI: reading a JSON file whole, and checking its objects' keys, with errors that name
+ * the place. */
 #ifndef TENDON_CLI_JSON_FILE_H
 #define TENDON_CLI_JSON_FILE_H
 
@@ -10,5 +11,11 @@
  * says what and where ("PATH: cannot open: ...", "PATH: byte B (line L, column C): not valid
  * JSON"); returns CLI_OK, CLI_BAD_INPUT (unreadable or invalid), or CLI_FAILURE (no memory). */
 int json_file_read(const char *path, cJSON **out, char *why, size_t why_size);
+
+/* CLI_OK when every key of the object obj is one of `allowed`; else CLI_BAD_INPUT with `why`
+ * naming the first other one at `where` and the nearest allowed key as a hint
+ * ("WHERE: unknown key "spede"; did you mean "speed"?"). */
+int json_check_keys(const cJSON *obj, const char *where, const char *const *allowed, int count, char *why,
+                    size_t why_size);
 
 #endif

@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "json_file.h"
-#include "timeline.h"
 
 #define PI 3.14159265358979323846
 #define MAX_SEGMENTS 100000
@@ -33,22 +32,6 @@ static int fail(char *why, size_t size, const char *fmt, ...)
     vsnprintf(why, size, fmt, ap);
     va_end(ap);
     return CLI_BAD_INPUT;
-}
-
-/* Unknown keys are errors, with the nearest allowed key as a hint. */
-static int check_keys(const cJSON *obj, const char *where, const char *const *allowed, int count, char *why, size_t size)
-{
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int ok = 0;
-        for (int i = 0; i < count && !ok; i++)
-            ok = strcmp(c->string, allowed[i]) == 0;
-        if (!ok) {
-            const char *near = timeline_nearest(c->string, allowed, count);
-            return fail(why, size, "%s: unknown key \"%s\"%s%s%s", where, c->string, near ? "; did you mean \"" : "",
-                        near ? near : "", near ? "\"?" : "");
-        }
-    }
-    return CLI_OK;
 }
 
 /* A number field: required or not, within [lo, hi] (hi_open: below hi). */
@@ -80,7 +63,7 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
     if (!cJSON_IsObject(doc))
         return fail(why, size, "the path must be an object: {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, "
                                "\"heading\": DEGREES}, ...]}");
-    int code = check_keys(doc, "(top level)", top_keys, 3, why, size);
+    int code = json_check_keys(doc, "(top level)", top_keys, 3, why, size);
     if (code != CLI_OK)
         return code;
     const cJSON *segments = cJSON_GetObjectItemCaseSensitive(doc, "segments");
@@ -102,7 +85,7 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
         snprintf(where, sizeof where, "segments[%d]", i);
         if (!cJSON_IsObject(s))
             return fail(why, size, "%s: must be an object {\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES}", where);
-        if ((code = check_keys(s, where, keys, 5, why, size)) != CLI_OK)
+        if ((code = json_check_keys(s, where, keys, 5, why, size)) != CLI_OK)
             return code;
         mm_segment *seg = &out->segments[i];
         if ((code = number(s, "duration", where, 1, 0.0, MAX_SECONDS, 1, &seg->duration, NULL, why, size)) != CLI_OK ||

@@ -1,7 +1,6 @@
 /* tendon CLI: the timeline of `tendon run` (see timeline.h). */
 #include "timeline.h"
 
-#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -12,6 +11,7 @@
 
 #include "cli.h"
 #include "json_file.h"
+#include "nearest.h"
 
 typedef enum { EV_SET, EV_RAMP, EV_FIRE, EV_TRAVEL } event_kind;
 
@@ -48,55 +48,6 @@ struct timeline {
 
 /* ---- names ---- */
 
-/* Edits between two names, case-insensitive: insertions, deletions, substitutions and swaps of
- * two neighbouring letters ("idel" -> "idle" is one). */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(b), m = strlen(a);
-    if (n > 255 || m > 255)
-        return 1000;
-    int rows[3][256], *before = rows[0], *prev = rows[1], *row = rows[2];
-    for (size_t j = 0; j <= n; j++)
-        prev[j] = (int)j;
-    for (size_t i = 1; i <= m; i++) {
-        row[0] = (int)i;
-        for (size_t j = 1; j <= n; j++) {
-            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
-            int best = prev[j - 1] + (ai != bj);
-            if (prev[j] + 1 < best)
-                best = prev[j] + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) && tolower((unsigned char)a[i - 2]) == bj &&
-                before[j - 2] + 1 < best)
-                best = before[j - 2] + 1;
-            row[j] = best;
-        }
-        int *t = before;
-        before = prev;
-        prev = row;
-        row = t;
-    }
-    return prev[n];
-}
-
-const char *timeline_nearest(const char *name, const char *const *names, int count)
-{
-    const char *best = NULL;
-    int best_distance = 4;
-    for (int i = 0; i < count; i++) {
-        if (!names[i] || !names[i][0])
-            continue;
-        int d = edit_distance(name, names[i]);
-        size_t longer = strlen(name) > strlen(names[i]) ? strlen(name) : strlen(names[i]);
-        if (d < best_distance && (size_t)(2 * d) < longer) {
-            best_distance = d;
-            best = names[i];
-        }
-    }
-    return best;
-}
-
 /* ---- errors ---- */
 
 typedef struct loader {
@@ -123,7 +74,7 @@ static int fail(loader *l, const char *fmt, ...)
 /* "; did you mean "x"?" or "; the graph's NOUNs: a, b, c" or "; the graph has no NOUN". */
 static void hint(char *out, size_t size, const char *name, const char *const *names, int count, const char *noun)
 {
-    const char *near = timeline_nearest(name, names, count);
+    const char *near = nearest_name(name, names, count);
     if (near) {
         snprintf(out, size, "; did you mean \"%s\"?", near);
         return;
@@ -153,23 +104,6 @@ static void hint(char *out, size_t size, const char *name, const char *const *na
     }
 }
 
-/* Unknown keys of an object are errors, with the nearest allowed key as a hint. */
-static int check_keys(loader *l, const cJSON *obj, const char *path, const char *const *allowed, int count)
-{
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int ok = 0;
-        for (int i = 0; i < count && !ok; i++)
-            ok = strcmp(c->string, allowed[i]) == 0;
-        if (!ok) {
-            const char *near = timeline_nearest(c->string, allowed, count);
-            char h[128] = "";
-            if (near)
-                snprintf(h, sizeof h, "; did you mean \"%s\"?", near);
-            return fail(l, "%s: unknown key \"%s\"%s", path, c->string, h);
-        }
-    }
-    return CLI_OK;
-}
 
 static int add_item(loader *l, int param, const float *value)
 {
@@ -285,7 +219,7 @@ static int read_travel(loader *l, const cJSON *travel, const char *path, tl_even
     static const char *const keys[] = { "state_machine", "state" };
     if (!cJSON_IsObject(travel))
         return fail(l, "%s: must be {\"state_machine\": NODE, \"state\": NAME}", path);
-    int code = check_keys(l, travel, path, keys, 2);
+    int code = json_check_keys(travel, path, keys, 2, l->why, l->why_size);
     if (code != CLI_OK)
         return code;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(travel, "state_machine");
@@ -326,7 +260,7 @@ static int read_event(loader *l, const cJSON *e, int index, tl_event *ev)
     snprintf(path, sizeof path, "events[%d]", index);
     if (!cJSON_IsObject(e))
         return fail(l, "%s: must be an object such as {\"time\": 1.5, \"set\": {\"speed\": 2}}", path);
-    int code = check_keys(l, e, path, keys, (int)(sizeof keys / sizeof keys[0]));
+    int code = json_check_keys(e, path, keys, (int)(sizeof keys / sizeof keys[0]), l->why, l->why_size);
     if (code != CLI_OK)
         return code;
     memset(ev, 0, sizeof *ev);
@@ -439,7 +373,7 @@ int timeline_load(const char *path, const tdn_graph *graph, timeline **out, char
         code = fail(&l, "the timeline must be an object: {\"events\": [...]}");
         goto done;
     }
-    code = check_keys(&l, doc, "(top level)", keys, 3);
+    code = json_check_keys(doc, "(top level)", keys, 3, l.why, l.why_size);
     if (code != CLI_OK)
         goto done;
     const cJSON *events = cJSON_GetObjectItemCaseSensitive(doc, "events");

@@ -37,9 +37,4 @@ void timeline_target(const timeline *tl, int param, float *out);
 int timeline_event_count(const timeline *tl);
 int timeline_applied_count(const timeline *tl);
 
-/* The closest of `count` names to `name` by edit distance (case-insensitive), when it is close
- * enough to be a likely typo (at most 3 edits, and fewer than half the name's length); else
- * NULL. Exposed for the command's other name checks. */
-const char *timeline_nearest(const char *name, const char *const *names, int count);
-
 #endif
