@@ -354,6 +354,19 @@ static void time_label(char *buf, size_t size, int frame, float fps)
     snprintf(buf, size, "%.2f s  frame %d", (double)frame / (double)fps, frame);
 }
 
+/* An animation's frame f, its time in the corner; returns the milliseconds drawing took. */
+static double draw_animation_frame(render_canvas *r, const preview_clip *c, const framing *fr, const frame_style *style,
+                                   int f, float fps)
+{
+    const double t0 = cli_now_ms();
+    draw_frame(r, c, fr, style, f);
+    const double ms = cli_now_ms() - t0;
+    char label[64];
+    time_label(label, sizeof label, f, fps);
+    image_text(&r->image, 8, 8, label, TEXT);
+    return ms;
+}
+
 /* ---- PNG: the contact sheet ---- */
 
 enum { SHEET_MARGIN = 8, SHEET_LABEL = 13 };
@@ -526,12 +539,7 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     begin_progress(o, &bar);
     for (int i = 0; gif && i < frames; i++) {
         const int f = i * step;
-        const double t0 = cli_now_ms();
-        draw_frame(r, c, fr, style, f);
-        total += cli_now_ms() - t0;
-        char label[64];
-        time_label(label, sizeof label, f, o->fps);
-        image_text(&r->image, 8, 8, label, TEXT);
+        total += draw_animation_frame(r, c, fr, style, f, o->fps);
         /* the delay: hundredths of a second from this frame to the next, rounded on the
          * clip's clock so that the whole lasts as long as the run */
         const double cs = 100.0 * step / (double)o->fps;
@@ -612,12 +620,7 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     progress_bar bar;
     begin_progress(o, &bar);
     for (int f = 0; f < F; f++) {
-        const double t0 = cli_now_ms();
-        draw_frame(r, c, fr, style, f);
-        total += cli_now_ms() - t0;
-        char label[64];
-        time_label(label, sizeof label, f, o->fps);
-        image_text(&r->image, 8, 8, label, TEXT);
+        total += draw_animation_frame(r, c, fr, style, f, o->fps);
         const unsigned char *p = r->image.pixels;
         size_t left = (size_t)w * (size_t)h * 3;
         while (left > 0) {
