@@ -96,6 +96,16 @@ static void stick(const segment *path, int count, float t, const character *c, f
     *turn = (float)wrap(s->facing * DEG - c->facing);
 }
 
+/* Sets the motion-matching graphs' parameters (the stick, and "stop" while t is in
+ * [3, stop_end)) and steps the instance by DT. */
+static void drive(tdn_graph_instance *in, const float move[2], float turn, float t, float stop_end)
+{
+    tdn_graph_set_vector_named(in, "move", move);
+    tdn_graph_set_float_named(in, "turn", turn);
+    tdn_graph_set_bool_named(in, "stop", t >= 3.0f && t < stop_end);
+    tdn_graph_update(in, DT);
+}
+
 /* ---- a bare controller driven the way the node documents (graph.h, "Motion matching") ---- */
 
 typedef struct bare {
@@ -348,10 +358,7 @@ static void cross_fade_with_a_clip_state(const mm_fixture *f)
         const float t = (float)k * DT;
         float move[2], turn;
         stick(humanoid_path, count, t, &ch, move, &turn);
-        tdn_graph_set_vector_named(in, "move", move);
-        tdn_graph_set_float_named(in, "turn", turn);
-        tdn_graph_set_bool_named(in, "stop", t >= 3.0f && t < 6.0f);
-        tdn_graph_update(in, DT);
+        drive(in, move, turn, t, 6.0f);
         tdn_graph_evaluate(in, &pg);
         tdn_root_motion m;
         tdn_graph_root_motion(in, &m);
@@ -512,10 +519,7 @@ static void frames_never_allocate(const mm_fixture *f)
         stick(humanoid_path, count, t, &ch, move, &turn);
         tdn_graph_instance *both[2] = { created, placed };
         for (int i = 0; i < 2; i++) {
-            tdn_graph_set_vector_named(both[i], "move", move);
-            tdn_graph_set_float_named(both[i], "turn", turn);
-            tdn_graph_set_bool_named(both[i], "stop", t >= 3.0f && t < 5.0f);
-            tdn_graph_update(both[i], DT);
+            drive(both[i], move, turn, t, 5.0f);
             tdn_graph_evaluate(both[i], i ? &b : &a);
             tdn_graph_joint_velocities(both[i], i ? &vb : &va);
         }
@@ -753,10 +757,7 @@ static void documents(const mm_fixture *f)
             tdn_graph_instance *both[2] = { a, b };
             tdn_root_motion m[2];
             for (int i = 0; i < 2; i++) {
-                tdn_graph_set_vector_named(both[i], "move", move);
-                tdn_graph_set_float_named(both[i], "turn", turn);
-                tdn_graph_set_bool_named(both[i], "stop", t >= 3.0f && t < 5.0f);
-                tdn_graph_update(both[i], DT);
+                drive(both[i], move, turn, t, 5.0f);
                 tdn_graph_evaluate(both[i], i ? &pb : &pa);
                 tdn_graph_root_motion(both[i], &m[i]);
             }
