@@ -1,7 +1,6 @@
 /* tendon io glTF export: the public functions. Checks the whole description first (so a bad
  * one fails before anything is built or written), builds the document (gltf_export_doc.c),
  * wraps it as GLB or as JSON with the buffer in a base64 data URI, and writes the file. */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,6 +8,7 @@
 #include <string.h>
 
 #include "asset_internal.h"
+#include "file.h"
 #include "gltf_export_internal.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
@@ -273,22 +273,7 @@ tdn_result tdn_gltf_export(const char *path, const tdn_gltf_export_desc *desc, t
     tdn_result r = export_memory(desc, binary, &data, &size, err);
     if (r != TDN_OK)
         return r;
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        const int e = errno;
-        free(data);
-        return tdn_io__fail(err, TDN_ERR_IO, path, "cannot open for writing: %s", strerror(e));
-    }
-    const size_t wrote = fwrite(data, 1, size, f);
-    int e = ferror(f) ? errno : 0;
-    const int closed = fclose(f);
-    if (closed != 0 && e == 0)
-        e = errno;
+    r = tdn_io__write_file(path, data, size, err);
     free(data);
-    if (wrote != size || closed != 0) {
-        remove(path); /* leave no half-written file behind */
-        return tdn_io__fail(err, TDN_ERR_IO, path, "wrote %zu of %zu bytes: %s", wrote, size,
-                            e ? strerror(e) : "write failed");
-    }
-    return TDN_OK;
+    return r;
 }

@@ -1,41 +1,26 @@
 /* tendon io: motion-matching database files. */
 #include "tendon/mm_file.h"
 
+#include "asset_internal.h"
 #include "file.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static tdn_result io_fail(tdn_error *err, const char *path, const char *what)
-{
-    if (err) {
-        err->code = TDN_ERR_IO;
-        snprintf(err->where, sizeof err->where, "%s", path);
-        snprintf(err->message, sizeof err->message, "cannot %s: %s", what, strerror(errno));
-    }
-    return TDN_ERR_IO;
-}
-
 tdn_result tdn_mm_database_write_file(const tdn_mm_database *db, const char *path, tdn_error *err)
 {
     if (!db || !path)
-        return TDN_ERR_ARGUMENT;
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, !db ? "db" : "path", "is NULL");
     const size_t size = tdn_mm_database_save_size(db);
     void *bytes = malloc(size);
     if (!bytes)
-        return TDN_ERR_OUT_OF_MEMORY;
-    tdn_mm_database_save(db, bytes, size);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        free(bytes);
-        return io_fail(err, path, "open it for writing");
-    }
-    const int written = fwrite(bytes, 1, size, f) == size;
-    const int closed = fclose(f) == 0;
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "no memory for the database's %zu bytes", size);
+    tdn_result r = tdn_mm_database_save(db, bytes, size);
+    if (r == TDN_OK)
+        r = tdn_io__write_file(path, bytes, size, err);
     free(bytes);
-    return written && closed ? TDN_OK : io_fail(err, path, "write it");
+    return r;
 }
 
 tdn_result tdn_mm_database_read_file(const char *path, const tdn_allocator *allocator, tdn_mm_database **out, tdn_error *err)
