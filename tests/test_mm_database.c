@@ -235,6 +235,11 @@ static void bytes_round_trip_and_bad_bytes_are_refused(void)
         { 8, 2u, TDN_ERR_PARSE, "byte 8" },
         { size - 4, 0x7fc00000u, TDN_ERR_INVALID_DATA, "byte" },                  /* the last feature */
         { size - 4 * (size_t)(27 * tdn_mm_database_frame_count(f.db)) - 28, 99u, TDN_ERR_INVALID_DATA, "byte" }, /* last frame's clip */
+        /* the foot positions' group moved to the last feature: not where 3 offsets put it (words:
+         * magic 2, counts and rate 6, joints and forward 6, the offsets, then the group starts) */
+        { 4 * (14 + TDN_MM_MAX_OFFSETS + TDN_MM_FOOT_POSITION), 26u, TDN_ERR_INVALID_DATA, "byte" },
+        /* the first scale 0: the controller could not read that feature back */
+        { 4 * (14 + TDN_MM_MAX_OFFSETS + 3 * TDN_MM_GROUP_COUNT + 27), 0u, TDN_ERR_INVALID_DATA, "byte" },
     };
     for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
         unsigned char *copy = malloc(size);
@@ -272,6 +277,12 @@ static void bad_descriptions_are_refused(void)
     d = f.desc;
     d.weights[2] = NAN;
     CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "desc.weights") == 0);
+    d = f.desc; /* one group at 0 beside others: its stored features would be all 0 */
+    d.weights[0] = d.weights[1] = d.weights[3] = d.weights[4] = 1.0f;
+    d.weights[2] = 0.0f;
+    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "desc.weights") == 0);
     d = f.desc;
     d.offsets[2] = 1000; /* longer than every clip: nothing searchable */
     CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_INVALID_DATA);
@@ -291,18 +302,21 @@ static void bad_descriptions_are_refused(void)
     /* running out of memory at any allocation leaves nothing behind */
     d = f.desc;
     d.allocator = counting;
-    for (long fail_at = 0; fail_at < 8; fail_at++) {
+    int built = 0;
+    for (long fail_at = 0; fail_at < 64 && !built; fail_at++) {
         allocations_before_failure = fail_at;
         tdn_result r = tdn_mm_database_build(&d, &db, &err);
         allocations_before_failure = -1;
         if (r == TDN_OK) {
             tdn_mm_database_destroy(db);
+            built = 1;
             break;
         }
         CHECK_EQ_INT(r, TDN_ERR_OUT_OF_MEMORY);
         CHECK(db == NULL);
         CHECK_EQ_INT(live_blocks, 0);
     }
+    CHECK(built); /* every allocation's failure was tried */
     CHECK_EQ_INT(live_blocks, 0);
     /* features made elsewhere */
     const float bad[4] = { 0, 1, NAN, 2 };

@@ -518,7 +518,7 @@ int cmd_mm_build(int argc, char **argv)
     float weights[TDN_MM_GROUP_COUNT];
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
         weights[g] = tdn_mm_database_weight(db, (tdn_mm_group)g);
-    const float smoothing = !a.has_smoothing ? 0.1f : a.smoothing;
+    const float smoothing = !a.has_smoothing ? TDN_MM_DEFAULT_SMOOTHING : a.smoothing;
     const char *root_name = tdn_skeleton_joint_name(skel, desc.root);
     const char *left_name = tdn_skeleton_joint_name(skel, desc.left_foot);
     const char *right_name = tdn_skeleton_joint_name(skel, desc.right_foot);

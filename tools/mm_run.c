@@ -364,7 +364,7 @@ static void trace_header(run_state *s, const run_args *a, int frame_count, const
     tw_int(w, "frame_count", frame_count);
     tw_float(w, "rate", tdn_mm_database_rate(s->db));
     tw_float(w, "bias", a->bias);
-    tw_float(w, "interval", a->interval > 0.0f ? a->interval : 0.1f);
+    tw_float(w, "interval", a->interval > 0.0f ? a->interval : TDN_MM_DEFAULT_SEARCH_INTERVAL);
     tw_bool(w, "lock_feet", a->lock_feet);
     tw_begin_array(w, "clips");
     for (int c = 0; c < s->src.clip_count; c++) {

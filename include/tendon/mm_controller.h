@@ -37,6 +37,8 @@
 extern "C" {
 #endif
 
+#define TDN_MM_DEFAULT_SEARCH_INTERVAL 0.1f /* seconds */
+
 typedef struct tdn_mm_controller_desc {
     const tdn_mm_database *database;     /* built from clips (it knows the root and feet) */
     const tdn_skeleton *skeleton;        /* the clips' skeleton */
@@ -44,7 +46,7 @@ typedef struct tdn_mm_controller_desc {
     int clip_count;
     const int *mirror_table;             /* the table the database was built with; needed when it
                                           * has mirrored frames */
-    float search_interval;               /* seconds between searches (0: 0.1) */
+    float search_interval;               /* seconds between searches (0: TDN_MM_DEFAULT_SEARCH_INTERVAL) */
     float bias;                          /* cost another frame must beat continuing by (>= 0) */
     float inertialize_time;              /* seconds a switch is hidden over (0: 0.2) */
     tdn_inertia_curve curve;
@@ -54,11 +56,11 @@ typedef struct tdn_mm_controller_desc {
                                           * negative: never) */
     float adjust_max_ratio;              /* the pull moves the character along the ground at most
                                           * this fraction of the clip's own motion this frame, so
-                                          * a standing character is never slid (0: 0.5;
+                                          * a standing character is never slid (0: 1;
                                           * negative: no limit); its facing is pulled freely */
     float skip_window;                   /* seconds around the playing frame, in its clip, that a
                                           * search passes over (a winner there would only stutter
-                                          * back or ahead; 0: 0.25; negative: none) */
+                                          * back or ahead; 0: 0.35; negative: none) */
     float sharp_velocity;                /* a desired-velocity change (m/s) searching at once (0: 1) */
     float sharp_facing;                  /* a desired-facing change (radians) searching at once (0: 0.5) */
     /* A foot is in contact (status.contact) while the playing frame has it within

@@ -64,6 +64,8 @@ typedef struct tdn_mm_range {
     float start, end;
 } tdn_mm_range;
 
+#define TDN_MM_DEFAULT_SMOOTHING 0.1f /* seconds */
+
 typedef struct tdn_mm_database_desc {
     /* The clips and the skeleton they animate; every clip's skeleton must have the same joint
      * count and parents (the same rig loaded from several files). */
@@ -78,10 +80,12 @@ typedef struct tdn_mm_database_desc {
     tdn_vec3 forward;          /* the root joint's local axis that points forward (0: +z) */
     int offsets[TDN_MM_MAX_OFFSETS]; /* trajectory offsets in frames, increasing (all 0: 20, 40, 60) */
     int offset_count;
-    float weights[TDN_MM_GROUP_COUNT]; /* per group, >= 0 (all 0: 2, 2, 1, 1, 1: the trajectory
-                                        * counts double, see docs/motion-matching.md) */
+    float weights[TDN_MM_GROUP_COUNT]; /* per group, each > 0 (features are stored scaled by their
+                                        * weight, and the controller reads the feet back), or all
+                                        * 0: 2, 2, 1, 1, 1 (the trajectory counts double, see
+                                        * docs/motion-matching.md) */
     float smoothing;           /* seconds: the Gaussian's sigma smoothing the simulation root's
-                                * position and facing (0: 0.1; negative: none) */
+                                * position and facing (0: TDN_MM_DEFAULT_SMOOTHING; negative: none) */
     const tdn_mm_range *excluded;
     int excluded_count;
     /* Called now and then while building (fraction done in [0, 1]); may be NULL. */
@@ -106,7 +110,8 @@ typedef struct tdn_mm_frame {
 /* Builds a database: samples every clip (and its mirror) at the rate, computes the features
  * and normalizes them. Allocates once for the result (and a few working buffers); calls
  * progress. TDN_ERR_ARGUMENT for NULL, no clips, joints out of range, a root with a parent,
- * offsets not increasing or not positive, negative or NaN weights, a clip whose skeleton does
+ * offsets not increasing or not positive, weights negative, NaN, or 0 beside others that are
+ * not, a clip whose skeleton does
  * not match, a bad mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips
  * shorter than the longest offset). The error names the clip or field. */
 TDN_API tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_database **out, tdn_error *err);

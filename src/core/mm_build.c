@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define DEFAULT_RATE 60.0f
-#define DEFAULT_SMOOTHING 0.1f
 
 /* What one frame of a run gives before features. */
 typedef struct sampled {
@@ -52,7 +51,7 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     if (!(desc->rate >= 0.0f) || !tdn__finite(desc->rate) || !(desc->smoothing <= 10.0f) || !tdn__finite(desc->smoothing))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "rate must be finite and >= 0, smoothing finite and <= 10 s");
     plan->rate = desc->rate > 0.0f ? desc->rate : DEFAULT_RATE;
-    plan->smoothing = desc->smoothing == 0.0f ? DEFAULT_SMOOTHING : desc->smoothing > 0.0f ? desc->smoothing : 0.0f;
+    plan->smoothing = desc->smoothing == 0.0f ? TDN_MM_DEFAULT_SMOOTHING : desc->smoothing > 0.0f ? desc->smoothing : 0.0f;
     if (desc->offset_count == 0) {
         static const int defaults[3] = { 20, 40, 60 };
         memcpy(plan->offsets, defaults, sizeof defaults);
@@ -68,12 +67,19 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
         memcpy(plan->offsets, desc->offsets, sizeof(int) * (size_t)desc->offset_count);
         plan->offset_count = desc->offset_count;
     }
-    int any_weight = 0;
+    int any_weight = 0, all_positive = 1;
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
         if (!(desc->weights[g] >= 0.0f) || !tdn__finite(desc->weights[g]))
             return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.weights", "group %d's weight must be finite and >= 0", g);
         any_weight |= desc->weights[g] > 0.0f;
+        all_positive &= desc->weights[g] > 0.0f;
     }
+    /* the features are stored scaled by their weight: a group at 0 would lose what the
+     * controller reads back from it (the feet, for contacts) */
+    if (any_weight && !all_positive)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.weights",
+                         "every group's weight must be above 0 (or all 0 for the defaults); a small weight makes "
+                         "a group count little");
     /* by default the trajectory counts double: with equal weights a character standing still
      * stays standing when asked to walk off, its feet's stillness outweighing the trajectory
      * (LAFAN1: 1.5 m behind on the demo path, against 0.05 m at 2, 2, 1, 1, 1) */
@@ -269,7 +275,8 @@ tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_databa
     tdn_result res = check_desc(desc, &plan, err);
     if (res != TDN_OK)
         return res;
-    const int dims = 4 * plan.offset_count + 15;
+    int group_start[TDN_MM_GROUP_COUNT], group_size[TDN_MM_GROUP_COUNT];
+    const int dims = tdn__mm_clip_layout(plan.offset_count, group_start, group_size);
     tdn_mm_database *db = tdn__mm_database_alloc(&desc->allocator, plan.total_frames, dims, desc->clip_count);
     const int n = tdn_skeleton_joint_count(desc->skeleton);
     tdn_pose pose = { 0 };
@@ -288,9 +295,8 @@ tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_databa
     db->offset_count = plan.offset_count;
     memcpy(db->offsets, plan.offsets, sizeof plan.offsets);
     memcpy(db->weights, plan.weights, sizeof plan.weights);
-    const int sizes[TDN_MM_GROUP_COUNT] = { 2 * plan.offset_count, 2 * plan.offset_count, 6, 6, 3 };
-    for (int g = 0, at = 0; g < TDN_MM_GROUP_COUNT; at += sizes[g], g++)
-        db->group_start[g] = at, db->group_size[g] = sizes[g];
+    memcpy(db->group_start, group_start, sizeof group_start);
+    memcpy(db->group_size, group_size, sizeof group_size);
 
     int first = 0, searchable = 0;
     for (int run = 0; run < plan.runs; run++) {

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#define DEFAULT_INTERVAL 0.1f
 #define DEFAULT_INERTIALIZE 0.2f
 #define DEFAULT_HALF_LIFE 0.2f
 #define DEFAULT_ADJUST 0.15f
@@ -157,7 +156,7 @@ static void feet_ground(const tdn_mm_database *db, float ground[2])
         int count = 0;
         for (int i = 0; i < db->frame_count; i++)
             if (db->frames[i].searchable) {
-                const float h = tdn__mm_row(db, i)[d] / db->scale[d] + db->mean[d];
+                const float h = tdn__mm_raw(db, tdn__mm_row(db, i), d);
                 lo = h < lo ? h : lo, hi = h > hi ? h : hi;
                 count++;
             }
@@ -167,7 +166,7 @@ static void feet_ground(const tdn_mm_database *db, float ground[2])
         int bins[BINS] = { 0 };
         for (int i = 0; i < db->frame_count; i++)
             if (db->frames[i].searchable) {
-                const float h = tdn__mm_row(db, i)[d] / db->scale[d] + db->mean[d];
+                const float h = tdn__mm_raw(db, tdn__mm_row(db, i), d);
                 int b = (int)((h - lo) / (hi - lo) * (BINS - 1));
                 bins[b < 0 ? 0 : b >= BINS ? BINS - 1 : b]++;
             }
@@ -188,8 +187,8 @@ static void contacts(const tdn_mm_controller *c, int frame, int contact[2])
     const float *row = tdn__mm_row(db, frame);
     for (int foot = 0; foot < 2; foot++) {
         const int p = db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot, v = db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot;
-        const float height = row[p + 1] / db->scale[p + 1] + db->mean[p + 1];
-        const float vx = row[v] / db->scale[v] + db->mean[v], vz = row[v + 2] / db->scale[v + 2] + db->mean[v + 2];
+        const float height = tdn__mm_raw(db, row, p + 1);
+        const float vx = tdn__mm_raw(db, row, v), vz = tdn__mm_raw(db, row, v + 2);
         contact[foot] = height <= c->ground[foot] + c->desc.contact_height &&
                         vx * vx + vz * vz <= c->desc.contact_speed * c->desc.contact_speed;
     }
@@ -256,7 +255,7 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     c->bytes = needed;
     c->desc = *desc;
     c->db = db;
-    c->desc.search_interval = or_default(desc->search_interval, DEFAULT_INTERVAL);
+    c->desc.search_interval = or_default(desc->search_interval, TDN_MM_DEFAULT_SEARCH_INTERVAL);
     c->desc.inertialize_time = or_default(desc->inertialize_time, DEFAULT_INERTIALIZE);
     c->desc.velocity_half_life = or_default(desc->velocity_half_life, DEFAULT_HALF_LIFE);
     c->desc.facing_half_life = or_default(desc->facing_half_life, DEFAULT_HALF_LIFE);
@@ -399,7 +398,9 @@ static void make_query(tdn_mm_controller *c, const tdn_mm_input *in, int frame)
         c->ahead_facing[k] = predicted_facing(&c->sim, in->facing, c->facing_y, t);
     }
     tdn__mm_trajectory_features(db, c->sim.position, c->sim.facing, c->ahead, c->ahead_facing, c->raw);
-    tdn_mm_database_normalize(db, c->raw, c->query);
+    for (int g = TDN_MM_TRAJECTORY_POSITION; g <= TDN_MM_TRAJECTORY_FACING; g++)
+        for (int d = db->group_start[g]; d < db->group_start[g] + db->group_size[g]; d++)
+            c->query[d] = (c->raw[d] - db->mean[d]) * db->scale[d];
     const float *playing = tdn__mm_row(db, frame);
     for (int g = TDN_MM_FOOT_POSITION; g < TDN_MM_GROUP_COUNT; g++)
         memcpy(c->query + db->group_start[g], playing + db->group_start[g], sizeof(float) * (size_t)db->group_size[g]);

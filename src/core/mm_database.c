@@ -8,7 +8,7 @@ static int box_count(int frames, int size) { return (frames + size - 1) / size; 
 
 tdn_mm_database *tdn__mm_database_alloc(const tdn_allocator *allocator, int frame_count, int dims, int clip_count)
 {
-    if (frame_count < 1 || dims < 1 || clip_count < 1 || frame_count > (1 << 26) || dims > TDN_MM_MAX_DIMS || clip_count > (1 << 20))
+    if (frame_count < 1 || dims < 1 || clip_count < 1 || frame_count > TDN__MM_MAX_FRAMES || dims > TDN_MM_MAX_DIMS || clip_count > (1 << 20))
         return NULL;
     const int stride = (dims + 3) & ~3;
     const int small = box_count(frame_count, TDN__MM_SMALL_BOX), large = box_count(frame_count, TDN__MM_LARGE_BOX);
@@ -87,6 +87,15 @@ void tdn__mm_database_boxes(tdn_mm_database *db)
     boxes_of(db, TDN__MM_LARGE_BOX, db->large_count, db->large_boxes);
 }
 
+int tdn__mm_clip_layout(int offset_count, int group_start[TDN_MM_GROUP_COUNT], int group_size[TDN_MM_GROUP_COUNT])
+{
+    const int sizes[TDN_MM_GROUP_COUNT] = { 2 * offset_count, 2 * offset_count, 6, 6, 3 };
+    int at = 0;
+    for (int g = 0; g < TDN_MM_GROUP_COUNT; at += sizes[g], g++)
+        group_start[g] = at, group_size[g] = sizes[g];
+    return at;
+}
+
 void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float facing, const tdn_vec3 *ahead,
                                  const float *ahead_facing, float *raw)
 {
@@ -114,9 +123,11 @@ tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_m
         *out = NULL;
     if (!desc || !out || !desc->features)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a NULL description, output or feature array");
-    if (desc->frame_count < 1 || desc->dims < 1 || desc->dims > TDN_MM_MAX_DIMS || !(desc->rate >= 0.0f) || !tdn__finite(desc->rate))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "frame_count %d and dims %d (at most %d) must be positive, rate finite and >= 0",
-                         desc->frame_count, desc->dims, TDN_MM_MAX_DIMS);
+    if (desc->frame_count < 1 || desc->frame_count > TDN__MM_MAX_FRAMES || desc->dims < 1 || desc->dims > TDN_MM_MAX_DIMS ||
+        !(desc->rate >= 0.0f) || !tdn__finite(desc->rate))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc",
+                         "frame_count %d (1 to %d) and dims %d (1 to %d) out of range, or rate not finite and >= 0",
+                         desc->frame_count, TDN__MM_MAX_FRAMES, desc->dims, TDN_MM_MAX_DIMS);
     for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dims; i++)
         if (!tdn__finite(desc->features[i]))
             return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu is not finite",

@@ -211,13 +211,24 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
             goto fail;
         }
     }
+    /* the groups are derived data, stored for readers of the file: a database built from clips
+     * has the layout its offsets give (what the controller reads its feet and trajectory
+     * from), one made from features none */
+    int layout_start[TDN_MM_GROUP_COUNT], layout_size[TDN_MM_GROUP_COUNT];
+    const int layout_dims = tdn__mm_clip_layout(offset_count, layout_start, layout_size);
+    if (db->root >= 0 && dims != layout_dims) {
+        res = bad(err, &r, 0, "%s: %ld features, but %ld offsets make a layout of another size", "dims", dims,
+                  offset_count);
+        goto fail;
+    }
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
         db->group_start[g] = get_i32(&r);
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
         db->group_size[g] = get_i32(&r);
         const int start = db->group_start[g], count = db->group_size[g];
-        if (!((start == -1 && count == 0) || (start >= 0 && count >= 1 && start <= dims - count))) {
-            res = bad(err, &r, 4, "%s %ld is out of the features (size %ld)", "group", g, count);
+        const int ok = db->root >= 0 ? start == layout_start[g] && count == layout_size[g] : start == -1 && count == 0;
+        if (!ok) {
+            res = bad(err, &r, 4, "%s %ld (size %ld) is not where the database's offsets put it", "group", g, count);
             goto fail;
         }
     }
@@ -231,8 +242,9 @@ tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_alloca
     for (int d = 0; d < 2 * dims; d++) {
         float v = get_f32(&r);
         (d < dims ? db->mean : db->scale)[d % dims] = v;
-        if (!tdn__finite(v)) {
-            res = bad(err, &r, 4, "%s %ld is not finite (%ld)", d < dims ? "mean" : "scale", d % dims, 0);
+        if (!tdn__finite(v) || (d >= dims && !(v > 0.0f))) {
+            res = d < dims ? bad(err, &r, 4, "%s %ld is not finite (%ld)", "mean", d, 0)
+                           : bad(err, &r, 4, "%s %ld is not finite and above 0 (%ld)", "scale", d - dims, 0);
             goto fail;
         }
     }

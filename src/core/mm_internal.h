@@ -15,6 +15,7 @@
 
 #define TDN__MM_SMALL_BOX 16
 #define TDN__MM_LARGE_BOX 64
+#define TDN__MM_MAX_FRAMES (1 << 26)
 
 struct tdn_mm_database {
     tdn_allocator allocator;
@@ -62,6 +63,17 @@ static inline float tdn__mm_wrap(float a) { return a - 6.28318531f * floorf(a / 
  * whose future, at the database's offsets, is at ahead[k] facing ahead_facing[k]. */
 void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float facing, const tdn_vec3 *ahead,
                                  const float *ahead_facing, float *raw);
+
+/* The feature layout of a database built from clips, from its offset_count: trajectory
+ * positions and facings (2 floats an offset each), foot positions and velocities (6 each), hip
+ * velocity (3), in that order. Returns the number of features. */
+int tdn__mm_clip_layout(int offset_count, int group_start[TDN_MM_GROUP_COUNT], int group_size[TDN_MM_GROUP_COUNT]);
+
+/* Feature d of frame row `row` in its raw units (a built database's scales are all > 0). */
+static inline float tdn__mm_raw(const tdn_mm_database *db, const float *row, int d)
+{
+    return row[d] / db->scale[d] + db->mean[d];
+}
 
 /* Allocates a database for these counts with every array in place (features zeroed, clip runs
  * absent, no boxes yet); NULL when the allocator fails or the sizes overflow. */
