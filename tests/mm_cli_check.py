@@ -103,6 +103,7 @@ for args, what in ((["mm"], "mm without a subcommand"), (["mm", "frobnicate"], "
                    (["mm", "build", db, walk, "--rate", "0"], "--rate 0"),
                    (["mm", "build", db, walk, "--offsets", "20,10"], "offsets not increasing"),
                    (["mm", "build", db, walk, "--weights", "1,1,1"], "3 weights"),
+                   (["mm", "build", db, walk, "--weights", "2,2,0,1,1"], "a weight of 0"),
                    (["mm", "build", db, walk, "--forward", "up"], "--forward up"),
                    (["mm", "build", db, walk, "--frobnicate"], "an unknown option"),
                    (["mm", "run", db, walk], "run without --path")):

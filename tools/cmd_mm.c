@@ -63,7 +63,7 @@ static void build_usage(FILE *out)
           "                    velocity over all clips, weighted by speed\n"
           "  --offsets LIST    trajectory offsets in database frames, increasing, at most 8 (default 20,40,60)\n"
           "  --weights LIST    weights of the 5 feature groups: trajectory position, trajectory facing, foot\n"
-          "                    positions, foot velocities, hip velocity (default 2,2,1,1,1)\n"
+          "                    positions, foot velocities, hip velocity, each above 0 (default 2,2,1,1,1)\n"
           "  --exclude CLIP:START-END  never match these seconds of a clip (name or index; repeatable)\n"
           "  --smoothing S     sigma in seconds of the Gaussian smoothing the simulation root (default 0.1; 0: none)\n"
           "  --json            the summary as one JSON object\n"
@@ -193,14 +193,11 @@ static int build_parse(int argc, char **argv, build_args *a)
         } else if (strcmp(arg, "--weights") == 0) {
             int n = parse_list(argv[++i], a->weights, TDN_MM_GROUP_COUNT);
             for (int k = 0; k < n; k++)
-                if (a->weights[k] < 0.0f)
+                if (!(a->weights[k] > 0.0f))
                     n = -1;
-            int any = 0;
-            for (int k = 0; k < n; k++)
-                any |= a->weights[k] > 0.0f;
-            if (n != TDN_MM_GROUP_COUNT || !any) {
+            if (n != TDN_MM_GROUP_COUNT) {
                 fprintf(stderr,
-                        "tendon mm build: --weights wants %d numbers >= 0, not all 0, separated by commas (trajectory "
+                        "tendon mm build: --weights wants %d numbers above 0, separated by commas (trajectory "
                         "position, trajectory facing, foot positions, foot velocities, hip velocity), not '%s'\n",
                         TDN_MM_GROUP_COUNT, argv[i]);
                 return CLI_BAD_INPUT;
