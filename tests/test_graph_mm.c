@@ -655,7 +655,13 @@ static void bad_descriptions(const mm_fixture *f)
         { "a clip missing", "nodes[0] 'mm' motion_match.clip_count", "clips for a database of" },
         { "no description", "nodes[0] 'mm'", "controller description" },
         { "no velocity", "nodes[0] 'mm'", "needs its velocity" },
+        { "a database made from features", "nodes[0] 'mm' motion_match.database", "made from features" },
     };
+    const float features[2] = { 0.0f, 1.0f };
+    tdn_mm_database *from_features = NULL;
+    CHECK_EQ_INT(tdn_mm_database_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 1, .features = features },
+                                               &from_features, NULL),
+                 TDN_OK);
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
         tdn_node_desc d = node;
@@ -676,6 +682,8 @@ static void bad_descriptions(const mm_fixture *f)
             d.motion_match = NULL;
         if (k == 6)
             d.velocity = NULL;
+        if (k == 7)
+            m.database = from_features;
         tdn_graph *out = NULL;
         tdn_error err = { 0 };
         const tdn_result result = tdn_graph_create(&g, &out, &err);
@@ -684,6 +692,7 @@ static void bad_descriptions(const mm_fixture *f)
         if (!ok)
             printf("%s: %s: %s\n", cases[k].what, err.where, err.message);
     }
+    tdn_mm_database_destroy(from_features);
 }
 
 /* (e) ---------------------------------------------------------------------------------------- */

@@ -72,10 +72,6 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     m->facing = d->facing ? tdn_graph_param_find(g, d->facing) : -1;
     if (d->facing && (m->facing < 0 || g->params[m->facing].type != TDN_PARAM_FLOAT))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "facing '%.60s' is not a float parameter", d->facing);
-    tdn_mm_database_joints(md->database, &m->root, NULL, NULL, NULL);
-    tdn_result r = check_root_motion(desc, m->root, place, err);
-    if (r != TDN_OK)
-        return r;
     /* the copy points at the graph's own clip list and mirror table */
     m->desc = *md;
     m->desc.allocator = g->allocator;
@@ -91,8 +87,13 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     /* a controller made and dropped: its own checks, with their messages, now rather than at
      * instance creation (which has no error to give) */
     tdn_mm_controller *probe = NULL;
-    r = under_node(tdn_mm_controller_create(&m->desc, &probe, err), place, err);
+    tdn_result r = under_node(tdn_mm_controller_create(&m->desc, &probe, err), place, err);
     tdn_mm_controller_destroy(probe);
+    if (r != TDN_OK)
+        return r;
+    /* after the probe, which refuses a database made from features (it has no root joint) */
+    tdn_mm_database_joints(md->database, &m->root, NULL, NULL, NULL);
+    r = check_root_motion(desc, m->root, place, err);
     if (r != TDN_OK)
         return r;
     m->controller_bytes = tdn_mm_controller_bytes(&m->desc);
