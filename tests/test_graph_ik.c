@@ -121,6 +121,9 @@ static void feet_on_raised_ground(void)
     tdn_mat4 *model = malloc(sizeof *model * (size_t)joints);
     static float height = 0.08f; /* the ground 8 cm up: both feet must climb */
     CHECK(tdn_graph_set_ground(in, flat_ground, &height, NULL) == TDN_OK);
+    tdn_vec3 target = { -1, -1, -1 };
+    CHECK_EQ_INT(tdn_graph_foot_target(in, 0, 0, &target), 0); /* not solved yet */
+    CHECK(target.x == -1.0f);
     long blocks = live_blocks;
     for (int f = 0; f < 120; f++) { /* two seconds to settle */
         tdn_graph_update(in, 1.0f / 60.0f);
@@ -134,6 +137,12 @@ static void feet_on_raised_ground(void)
         CHECK_NEAR(ankle, height + 0.06f, 1e-3);
     }
     CHECK(tdn_graph_ik_reached(in, 0));
+    /* the target solved for is where the ankle went */
+    for (int side = 0; side < 2; side++) {
+        CHECK_EQ_INT(tdn_graph_foot_target(in, 0, side, &target), 1);
+        const float *ankle = model[joint(side ? "foot_r" : "foot_l")].m;
+        CHECK_NEAR(tdn_vec3_length(tdn_vec3_sub(target, tdn_vec3_make(ankle[12], ankle[13], ankle[14]))), 0, 1e-4);
+    }
     /* the legs and the contacts used: idle stands on both feet */
     CHECK_EQ_INT(tdn_graph_foot_count(g, 0), 2);
     CHECK_EQ_INT(tdn_graph_foot_joint(g, 0, 1), joint("foot_r"));
@@ -143,6 +152,11 @@ static void feet_on_raised_ground(void)
     tdn_graph_update(in, 1.0f / 60.0f);
     tdn_graph_evaluate(in, &pose);
     CHECK_NEAR(tdn_graph_foot_contact(in, 0, 1), 1, 0); /* still measured, not passed on */
+    /* without a ground the job does not run: no target from an earlier frame */
+    CHECK(tdn_graph_set_ground(in, NULL, NULL, NULL) == TDN_OK);
+    tdn_graph_update(in, 1.0f / 60.0f);
+    tdn_graph_evaluate(in, &pose);
+    CHECK_EQ_INT(tdn_graph_foot_target(in, 0, 0, &target), 0);
     free(model);
     tdn_pose_destroy(&pose);
     tdn_graph_instance_destroy(in);

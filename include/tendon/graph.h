@@ -452,8 +452,9 @@ TDN_API int tdn_graph_foot_count(const tdn_graph *graph, int job);
 TDN_API int tdn_graph_foot_joint(const tdn_graph *graph, int job, int leg);
 TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int leg);
 /* The ankle's target the last evaluate's foot placement solved leg `leg` of job `job` for, in
- * the character's frame (model space; the job's weight applied): 1, or 0 when the job has not
- * run with a ground (then *target is untouched). With the ankle's model-space position after
+ * the character's frame (model space; the job's weight applied): 1, or 0 when the last evaluate
+ * did not run the job (no evaluate yet, weight 0, or its solve failed; then *target is
+ * untouched). With the ankle's model-space position after
  * tdn_graph_evaluate it gives the IK error (DESIGN section 7). */
 TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not

@@ -189,7 +189,7 @@ float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int le
 int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target)
 {
     if (!instance || !target || leg < 0 || leg >= tdn_graph_foot_count(instance->graph, job) ||
-        !instance->ground)
+        !instance->foot_solved[job])
         return 0;
     *target = instance->foot_target[job][leg];
     return 1;
@@ -286,6 +286,7 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         tdn_foot_placement *fp = in->foot_states[k];
         if (tdn_foot_placement_solve(fp, &frame, pose, model, &report) != TDN_OK)
             return 0;
+        in->foot_solved[k] = 1;
         reached = 1;
         for (int leg = 0; leg < job->feet.leg_count; leg++) {
             reached &= report.legs[leg].reached;
@@ -304,6 +305,7 @@ void tdn__graph_run_ik(tdn_graph_instance *in, float dt, tdn_pose *pose)
         return;
     tdn_model_space(g->skeleton, pose, NULL, in->model);
     for (int k = 0; k < g->ik_count; k++) {
+        in->foot_solved[k] = 0;
         float w = tdn__clamp01(tdn__graph_value(in, g->ik[k].weight));
         in->ik_reached[k] = w > 0.0f ? run_job(in, k, w, dt, pose, in->model) : 0;
     }

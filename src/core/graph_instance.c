@@ -36,6 +36,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(foot_states, g->ik_count, 16);
     PLACE(foot_contact, g->ik_count, 16);
     PLACE(foot_target, g->ik_count, 16);
+    PLACE(foot_solved, g->ik_count, 16);
     PLACE(layer_states, g->layer_count, 16);
     PLACE(mm_states, g->mm_count, 16);
 #undef PLACE

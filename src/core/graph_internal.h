@@ -280,6 +280,7 @@ struct tdn_graph_instance {
     float ik_dt;                    /* seconds updated since the last evaluate */
     float (*foot_contact)[TDN_FOOT_MAX_LEGS]; /* per IK job: the contacts last used */
     tdn_vec3 (*foot_target)[TDN_FOOT_MAX_LEGS]; /* per IK job: the ankles' targets last solved for */
+    unsigned char *foot_solved;     /* per IK job: its foot placement ran in the last evaluate */
     int no_foot_lock;
     tdn_pose spare;                 /* a layer's velocities */
     tdn_blend_input *layers, *additives;
