@@ -55,23 +55,11 @@ size_t tdn_foot_placement_bytes(int leg_count)
 
 /* ---- small helpers ---- */
 
-static int finite3(tdn_vec3 v) { return tdn__finite(v.x) && tdn__finite(v.y) && tdn__finite(v.z); }
-
-/* One exact step of the critically damped spring x'' = -2y x' - y^2 (x - target). */
-static void spring_step(float *x, float *v, float target, float y, float dt)
-{
-    float j0 = *x - target;
-    float j1 = *v + j0 * y;
-    float decay = expf(-y * dt);
-    *x = decay * (j0 + j1 * dt) + target;
-    *v = decay * (*v - j1 * y * dt);
-}
-
 static void spring_step3(tdn_vec3 *x, tdn_vec3 *v, tdn_vec3 target, float y, float dt)
 {
-    spring_step(&x->x, &v->x, target.x, y, dt);
-    spring_step(&x->y, &v->y, target.y, y, dt);
-    spring_step(&x->z, &v->z, target.z, y, dt);
+    tdn__spring_step(&x->x, &v->x, target.x, y, dt);
+    tdn__spring_step(&x->y, &v->y, target.y, y, dt);
+    tdn__spring_step(&x->z, &v->z, target.z, y, dt);
 }
 
 /* Unit n limited to `max_tilt` radians from unit up (negative: up itself). */
@@ -177,9 +165,9 @@ tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_
                 return bad(err, "desc.pelvis", "not an ancestor of every leg's upper joint");
     }
 
-    if (!finite3(d.up))
+    if (tdn__bad_vec3(d.up))
         return bad(err, "desc.up", "not finite");
-    if (!finite3(d.forward))
+    if (tdn__bad_vec3(d.forward))
         return bad(err, "desc.forward", "not finite");
     if (d.up.x == 0.0f && d.up.y == 0.0f && d.up.z == 0.0f)
         d.up = tdn_vec3_make(0, 1, 0);
@@ -317,7 +305,7 @@ static ground_sample query_ground(const tdn_foot_placement *fp, const tdn_foot_p
     tdn_vec3 hit = from, normal = tdn_vec3_scale(down, -1.0f);
     if (!frame->ground(frame->ground_user, from, down, (fp->desc.ray_above + fp->desc.ray_below) * scale, &hit, &normal))
         return g;
-    if (!finite3(hit) || !finite3(normal) || !(tdn_vec3_dot(normal, down) < 0.0f))
+    if (tdn__bad_vec3(hit) || tdn__bad_vec3(normal) || !(tdn_vec3_dot(normal, down) < 0.0f))
         return g;
     /* Points go back through the inverse; normals through the transpose of the world's 3x3
      * (the inverse transpose of the inverse), which keeps them perpendicular to the surface
@@ -328,7 +316,7 @@ static ground_sample query_ground(const tdn_foot_placement *fp, const tdn_foot_p
                                m[4] * normal.x + m[5] * normal.y + m[6] * normal.z,
                                m[8] * normal.x + m[9] * normal.y + m[10] * normal.z);
     float len = tdn_vec3_length(n);
-    if (!(len > 0.0f) || !finite3(p) || !tdn__finite(len))
+    if (!(len > 0.0f) || tdn__bad_vec3(p) || !tdn__finite(len))
         return g;
     g.hit = 1;
     g.height = tdn_vec3_dot(p, up);
@@ -411,7 +399,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
             s->ground_v = 0.0f;
             s->normal_v = tdn_vec3_make(0, 0, 0);
         } else {
-            spring_step(&s->ground, &s->ground_v, g.height, y, dt);
+            tdn__spring_step(&s->ground, &s->ground_v, g.height, y, dt);
             spring_step3(&s->normal, &s->normal_v, g.normal, y, dt);
         }
         float len = tdn_vec3_length(s->normal);
@@ -431,7 +419,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
         fp->pelvis = pelvis_target;
         fp->pelvis_v = 0.0f;
     } else {
-        spring_step(&fp->pelvis, &fp->pelvis_v, pelvis_target, fp->pelvis_rate, dt);
+        tdn__spring_step(&fp->pelvis, &fp->pelvis_v, pelvis_target, fp->pelvis_rate, dt);
     }
 
     /* Locks, along the ground (perpendicular to up). */
@@ -446,7 +434,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
             }
             tdn_vec3 want = tdn_vec3_sub(tdn_mat4_transform_point(&inverse, s->lock_world), planted);
             want = tdn_vec3_sub(want, tdn_vec3_scale(up, tdn_vec3_dot(want, up)));
-            if (tdn_vec3_length(want) <= d->lock_distance && finite3(want)) {
+            if (tdn_vec3_length(want) <= d->lock_distance && !tdn__bad_vec3(want)) {
                 s->lock_v = !start && dt > 0.0f ? tdn_vec3_scale(tdn_vec3_sub(want, s->lock_offset), 1.0f / dt)
                                                 : tdn_vec3_make(0, 0, 0);
                 s->lock_offset = want;

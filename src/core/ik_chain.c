@@ -28,6 +28,7 @@ int tdn_ik_chain_path(const tdn_skeleton *skeleton, int root, int end, int *join
 
 #include "ik_internal.h"
 #include "model_frame.h"
+#include "pose_rotation.h"
 
 int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, const int *joints, int count)
 {
@@ -90,8 +91,7 @@ static inline void read_joint(tdn__ik_chain *chain, int i, const int16_t *parent
                        tdn_quat *w)
 {
     const int j = chain->joints[i];
-    chain->local[i] = chain->original[i] = tdn_quat_make(tdn_pose_crow(pose, TDN_RX)[j], tdn_pose_crow(pose, TDN_RY)[j],
-                                                         tdn_pose_crow(pose, TDN_RZ)[j], tdn_pose_crow(pose, TDN_RW)[j]);
+    chain->local[i] = chain->original[i] = tdn__pose_rotation(pose, j);
     chain->direct[i] = 1;
     chain->carry[i] = tdn_quat_identity();
     if (i == 0)
@@ -114,7 +114,6 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     tdn__ik_chain_anchor(chain, skeleton, pose, model, joints, count);
-    chain->total = 0.0f;
     tdn_quat w = tdn_quat_identity();
     tdn_vec3 p = chain->root;
     for (int i = 0; i < count; i++) {
@@ -125,7 +124,6 @@ void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, cons
         tdn_vec3 next = tdn__model_position(&model[joints[i + 1]]), d = tdn_vec3_sub(next, p);
         chain->bone[i] = tdn_quat_rotate(tdn_quat_conjugate(w), d);
         chain->length[i] = tdn_vec3_length(d);
-        chain->total += chain->length[i];
         p = next;
     }
 }
@@ -309,14 +307,10 @@ void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleto
                          float weight)
 {
     const int j0 = chain->joints[0];
-    float *rx = tdn_pose_row(pose, TDN_RX), *ry = tdn_pose_row(pose, TDN_RY);
-    float *rz = tdn_pose_row(pose, TDN_RZ), *rw = tdn_pose_row(pose, TDN_RW);
-    for (int i = 0; i + 1 < chain->count; i++) {
-        tdn_quat q = weight < 1.0f ? tdn_quat_slerp(chain->original[i], chain->local[i], weight)
-                                   : tdn_quat_normalize(chain->local[i]);
-        const int j = chain->joints[i];
-        rx[j] = q.x, ry[j] = q.y, rz[j] = q.z, rw[j] = q.w;
-    }
+    for (int i = 0; i + 1 < chain->count; i++)
+        tdn__pose_set_rotation(pose, chain->joints[i],
+                               weight < 1.0f ? tdn_quat_slerp(chain->original[i], chain->local[i], weight)
+                                             : tdn_quat_normalize(chain->local[i]));
     tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0, tdn_skeleton_subtree_end(skeleton, j0), model);
 }
 

@@ -68,7 +68,6 @@ typedef struct tdn__ik_chain {
     tdn_vec3 root;                      /* model position of joints[0]: the anchor */
     tdn_quat frame;                     /* model rotation (scale and mirror divided out) of joints[0]'s parent,
                                          * or of the root matrix model space was computed with */
-    float total;                        /* sum of the bone lengths */
     unsigned char direct[TDN_MAX_IK_CHAIN]; /* 1: carry[i] is the identity (parent is joints[i-1], unscaled) */
     tdn_quat carry[TDN_MAX_IK_CHAIN];   /* [i >= 1]: from joints[i-1]'s rotation to joints[i]'s parent's */
     tdn_quat local[TDN_MAX_IK_CHAIN];   /* current local rotations (what the solver changes) */
@@ -148,7 +147,7 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
  * chain's own joint positions (goal 0 the root, consecutive goals a bone's length apart, as
  * FABRIK's passes leave them): each joint's bone turned from its current direction onto
  * goal i -> goal i+1 by the shortest swing, keeping each joint's twist. Fills what
- * tdn__ik_chain_write uses (bone, length and total are not read). */
+ * tdn__ik_chain_write uses (bone and length are not read). */
 void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
                           const float *gx, const float *gy, const float *gz);
 

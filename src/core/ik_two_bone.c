@@ -42,7 +42,7 @@ static int hinted_axis(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 line, flo
         *axis = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_scale(side, 1.0f / len), line));
         return 1;
     }
-    if (!(tdn_vec3_dot(ik->pole, ik->pole) > 0.0f))
+    if (!(tdn_vec3_dot(ik->pole, ik->pole) > 0.0f)) /* no hint: skip the projection (the test below agrees) */
         return 0;
     tdn_vec3 perp = tdn_vec3_sub(ik->pole, tdn_vec3_scale(line, tdn_vec3_dot(ik->pole, line)));
     float len = tdn_vec3_length(perp);
@@ -67,7 +67,8 @@ static float softened(float d, float full, float soften)
 
 /* The half of the angle at the middle joint between bones of lengths l1 and l2 whose ends are
  * d apart (beyond |l1 - l2| .. l1 + l2: the nearest of folded or straight), as its cosine and
- * sine times a common positive factor (2 sqrt(l1 l2)), by the law of cosines in its half-angle
+ * sine times a common positive factor (2 sqrt(l1 l2) within reach; beyond it one of the two is
+ * 0, and the caller normalizes the turn they make), by the law of cosines in its half-angle
  * form: cos^2(a/2) = (l1 + l2 - d)(l1 + l2 + d) / (4 l1 l2) and sin^2(a/2) = (d - |l1 - l2|)
  * (d + |l1 - l2|) / (4 l1 l2). Unlike acos of the cosine it stays accurate near straight and
  * folded, so an out-of-reach target gives an exactly straight chain. */
