@@ -1,6 +1,8 @@
 """What the command-line tests share: running `tendon`, recording checks, comparing numbers,
 writing scratch files, reading PNG pictures. The scripts are run as SCRIPT TENDON_EXECUTABLE SCRATCH_FOLDER."""
+import json
 import os
+import shutil
 import struct
 import subprocess
 import sys
@@ -25,9 +27,32 @@ def close(a, b, tol=1e-5):
     return len(a) == len(b) and all(abs(x - y) <= tol for x, y in zip(a, b))
 
 
+def load(path):
+    """A JSON file's document."""
+    with open(path) as f:
+        return json.load(f)
+
+
+def validate_gltf(files, validate_js, modules, name):
+    """The Khronos glTF validator (tests/gltf_validate.js) on files: a check that it accepts them,
+    or, without node or the validator's module, a visible skip (a failure under CI=true).
+    Returns the validator's output ("" when skipped)."""
+    node = shutil.which("node") or shutil.which("nodejs")
+    if not node or not modules or not os.path.exists(os.path.join(modules, "gltf-validator", "package.json")):
+        why = f"node ({node}) or the validator ({modules}/gltf-validator) is missing; run scripts/install-deps.sh"
+        check(os.environ.get("CI") != "true", f"the glTF validator: {why} (a failure under CI=true)")
+        print(f"{name}: SKIP the glTF validator: {why}")
+        return ""
+    v = subprocess.run([node, validate_js, "--modules", modules, *files], capture_output=True, text=True)
+    print(v.stdout.strip())
+    check(v.returncode == 0, f"the Khronos validator accepts {', '.join(files)}: {v.stdout} {v.stderr}")
+    return v.stdout
+
+
 def write(name, content):
     path = os.path.join(SCRATCH, name)
-    with open(path, "wb" if isinstance(content, bytes) else "w", newline="") as f:
+    binary = isinstance(content, bytes)
+    with open(path, "wb" if binary else "w", newline=None if binary else "") as f:
         f.write(content)
     return path
 

@@ -1,37 +1,26 @@
 """`tendon demo --out SCRATCH` (DESIGN section 5): every file written and parsed (the .glb's
-header and chunks, through the Khronos validator when node and its module are given; PNG and
-GIF signatures and sizes; the trace and graph as JSON), the summary's figures within their
-targets (exit 0 and the summary's RESULT line), and the whole run in seconds.
-Usage: demo_check.py TENDON_EXECUTABLE SCRATCH_FOLDER [GLTF_VALIDATE_JS NODE_MODULES]"""
+header and chunks, through the Khronos validator; PNG and GIF signatures and sizes; the trace
+and graph as JSON) and the summary's figures within their targets (exit 0 and the summary's
+RESULT line). How long it took is printed, not checked: speed is the bench's business.
+Usage: demo_check.py TENDON_EXECUTABLE SCRATCH_FOLDER GLTF_VALIDATE_JS NODE_MODULES"""
 import json
 import os
 import shutil
 import struct
-import subprocess
 import sys
 import time
 
-tendon, scratch = sys.argv[1], sys.argv[2]
-validate_js = sys.argv[3] if len(sys.argv) > 4 else None
-modules = sys.argv[4] if len(sys.argv) > 4 else None
-node = shutil.which("node") or shutil.which("nodejs")
-failures = []
+from cli_support import SCRATCH, check, failures, finish, run, validate_gltf
 
-
-def check(cond, what):
-    if not cond:
-        failures.append(what)
-        print("FAIL:", what)
-
+VALIDATE, MODULES = sys.argv[3], sys.argv[4]
+scratch = SCRATCH
 
 shutil.rmtree(scratch, ignore_errors=True)
 started = time.monotonic()
-p = subprocess.run([tendon, "demo", "--out", scratch], capture_output=True, text=True)
-elapsed = time.monotonic() - started
+p = run("demo", "--out", scratch)
 print(p.stdout)
+print("demo took %.1f s" % (time.monotonic() - started))
 check(p.returncode == 0, "exit code %d (stderr: %s)" % (p.returncode, p.stderr))
-check(elapsed < 60.0, "took %.1f s (seconds expected; generous for sanitizer builds and a loaded machine)" % elapsed)
-print("demo took %.1f s" % elapsed)
 for name in ("demo.glb", "demo_sheet.png", "demo.gif", "demo_plot.png", "demo_trace.json", "demo_graph.json",
              "demo_timeline.json", "summary.txt"):
     check(os.path.isfile(os.path.join(scratch, name)), name + " written")
@@ -59,11 +48,5 @@ if not failures:
     check("RESULT: every figure within its target" in summary and "OUTSIDE" not in summary, "figures within targets")
     for needle in ("ms per frame", "pop per transition", "foot skate", "IK error"):
         check(needle in summary, "summary has " + needle)
-    if node and validate_js and os.path.exists(os.path.join(modules, "gltf-validator", "package.json")):
-        v = subprocess.run([node, validate_js, "--modules", modules, os.path.join(scratch, "demo.glb")],
-                           capture_output=True, text=True)
-        check(v.returncode == 0, "Khronos validator: " + v.stdout + v.stderr)
-    else:
-        print("skip: the Khronos validator: no node or no gltf-validator module")
-print("demo_check: %d failures" % len(failures))
-sys.exit(1 if failures else 0)
+    validate_gltf([os.path.join(scratch, "demo.glb")], VALIDATE, MODULES, "demo_check")
+finish("cli_demo")

@@ -19,12 +19,10 @@ import json
 import math
 import os
 import re
-import shutil
 import struct
-import subprocess
 import sys
 
-from cli_support import SCRATCH, check, failures, run, write
+from cli_support import SCRATCH, check, failures, load, run, validate_gltf, write
 
 SOURCE, VALIDATE, MODULES = sys.argv[3], sys.argv[4], sys.argv[5]
 DATA = os.environ.get("TENDON_DATA") or os.path.join(SOURCE, "..", "shared", "data")
@@ -39,18 +37,6 @@ def skip(why):
     """A visible skip, printed at the end (a failure under CI=true)."""
     check(os.environ.get("CI") != "true", f"{why} (a failure under CI=true)")
     skips.append(why)
-
-
-def write_bytes(name, content):
-    path = os.path.join(SCRATCH, name)
-    with open(path, "wb") as f:
-        f.write(content)
-    return path
-
-
-def load(path):
-    with open(path) as f:
-        return json.load(f)
 
 
 # ---- a tiny rig: hips, two legs with feet, a spine; centimetres ----
@@ -260,10 +246,10 @@ for args, expect, what in (
     r = run("mm", "run", *args, "--path", path)
     check(r.returncode == 2 and expect in r.stderr, f"{what}: exit 2 and '{expect}' in: {r.stderr.strip()}")
 good = open(db, "rb").read()
-truncated = write_bytes("truncated.tdnmm", good[: len(good) // 2])
-magic = write_bytes("magic.tdnmm", b"XDNMMDB\0" + good[8:])
+truncated = write("truncated.tdnmm", good[: len(good) // 2])
+magic = write("magic.tdnmm", b"XDNMMDB\0" + good[8:])
 at = len(good) - 4  # the last feature of the last frame
-nan = write_bytes("nan.tdnmm", good[:at] + struct.pack("<f", float("nan")))
+nan = write("nan.tdnmm", good[:at] + struct.pack("<f", float("nan")))
 for bad, expect, what in ((truncated, "size", "a truncated database"), (magic, "byte 0:", "a wrong magic"),
                           (nan, "frame 483, feature 26", "a NaN feature")):
     r = run("mm", "run", bad, *TINY, "--scale", "0.01", "--path", path)
@@ -334,7 +320,7 @@ else:
           open(big, "rb").read() == open(again, "rb").read(), "building LAFAN1 twice gives the same bytes")
     lafan_path = os.path.join(SOURCE, "examples", "mm", "lafan1_path.json")
     data = open(big, "rb").read() if os.path.exists(big) else b""
-    r = run("mm", "run", write_bytes("lafan1_truncated.tdnmm", data[: len(data) - 1000]), *lafan1, "--scale", "0.01",
+    r = run("mm", "run", write("lafan1_truncated.tdnmm", data[: len(data) - 1000]), *lafan1, "--scale", "0.01",
             "--path", lafan_path)
     check(r.returncode == 2 and "lafan1_truncated.tdnmm" in r.stderr and "size" in r.stderr,
           f"a truncated LAFAN1 database: exit 2 naming the size: {r.stderr.strip()}")
@@ -388,13 +374,8 @@ else:
 
 # ---- the baked files through the Khronos glTF validator ----
 baked = [p for p in (os.path.join(SCRATCH, "tiny.glb"), os.path.join(SCRATCH, "mm.glb")) if os.path.exists(p)]
-node = shutil.which("node") or shutil.which("nodejs")
-if not node or not os.path.exists(os.path.join(MODULES, "gltf-validator", "package.json")):
-    skip(f"node ({node}) or the glTF validator ({MODULES}/gltf-validator) is missing; run scripts/install-deps.sh")
-elif baked:
-    v = subprocess.run([node, VALIDATE, "--modules", MODULES, *baked], capture_output=True, text=True)
-    print(v.stdout.strip())
-    check(v.returncode == 0, f"the Khronos validator accepts the baked files: {v.stdout} {v.stderr}")
+if baked:
+    validate_gltf(baked, VALIDATE, MODULES, "mm_cli_check")
 
 if failures:
     print(f"mm_cli_check: {len(failures)} failed", file=sys.stderr)
