@@ -30,7 +30,7 @@
 #define TARGET_UNREACHED 0.02   /* the share of leg-frames whose target was out of the leg's reach */
 #define TARGET_BONE_MM 0.1      /* mm, the legs' bones' largest length change */
 
-#define DEMO_SECONDS 17.5f
+#define DEMO_SECONDS_TEXT "17.5" /* the run's length, in the help text too */
 #define DEMO_GROUND "bumps:0.04,2.5"
 
 static const char *const GRAPH[] = {
@@ -160,7 +160,7 @@ static void usage(FILE *out)
           "  of four layers (a locomotion state machine over a 2D blend space of walk, run, back and\n"
           "  strafe clips, with turns in place and a jump; an upper-body wave/aim layer; an additive\n"
           "  aim offset; an additive lean), root motion, and foot placement on generated uneven ground\n"
-          "  (" DEMO_GROUND "), driven for 17.5 s by a built-in timeline (walk, wave, run leaning,\n"
+          "  (" DEMO_GROUND "), driven for " DEMO_SECONDS_TEXT " s by a built-in timeline (walk, wave, run leaning,\n"
           "  stop, turn, walk aiming, stop, jump).\n"
           "  --out DIR   where to write (default demo-out/, created if missing):\n"
           "                demo_graph.json, demo_timeline.json   the graph and timeline run\n"
@@ -463,7 +463,11 @@ int cmd_demo(int argc, char **argv)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             usage(stdout);
             return CLI_OK;
-        } else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--out") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "tendon demo: --out needs a value\n");
+                return CLI_BAD_INPUT;
+            }
             dir = argv[++i];
         } else {
             fprintf(stderr, "tendon demo: unexpected argument '%s'\n", argv[i]);
@@ -494,7 +498,7 @@ int cmd_demo(int argc, char **argv)
     a.params = timeline;
     a.out = glb;
     a.trace = trace;
-    a.seconds = DEMO_SECONDS;
+    a.seconds = strtof(DEMO_SECONDS_TEXT, NULL);
     a.fps = 60.0f;
     a.quiet = 1;
     char why[512];
@@ -514,7 +518,7 @@ int cmd_demo(int argc, char **argv)
     a.render.sheet_frames = 16;
     a.render2.width = 480;
     a.render2.height = 270;
-    printf("tendon demo: running the generated humanoid for %.0f s into %s/ ...\n", (double)DEMO_SECONDS, dir);
+    printf("tendon demo: running the generated humanoid for " DEMO_SECONDS_TEXT " s into %s/ ...\n", dir);
     fflush(stdout);
     run_report rep;
     int code = run_graph(&a, &rep);

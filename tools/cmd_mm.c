@@ -303,14 +303,14 @@ static tdn_vec3 axis_vector(int k)
 
 /* --forward auto: per local axis of the root, the speed-weighted mean cosine between its
  * direction on the ground and the root's horizontal velocity, over every clip (and its mirror
- * image with --mirror) sampled at the rate. Returns the best axis (0..5), or -1 when the root
- * never moves. */
+ * image with --mirror) sampled at the rate. Returns the best axis (0..5), -1 when the root
+ * never moves, -2 when out of memory. */
 static int auto_forward(const mm_source *src, int root, int mirror, float rate, double agreement[6])
 {
     const tdn_skeleton *skel = src->skeleton;
     tdn_pose pose;
     if (tdn_pose_create(&pose, tdn_skeleton_joint_count(skel), NULL) != TDN_OK)
-        return -1;
+        return -2;
     double score[6] = { 0 }, total = 0.0;
     for (int run = 0; run < (mirror ? 2 : 1); run++)
         for (int c = 0; c < src->clip_count; c++) {
@@ -466,6 +466,11 @@ int cmd_mm_build(int argc, char **argv)
     int axis = -1, automatic = !a.forward || strcmp(a.forward, "auto") == 0;
     if (automatic) {
         axis = auto_forward(&src, desc.root, a.mirror, rate, agreement);
+        if (axis == -2) {
+            fprintf(stderr, "tendon mm build: out of memory\n");
+            code = CLI_FAILURE;
+            goto done;
+        }
         if (axis < 0) {
             fprintf(stderr, "tendon mm build: --forward auto: the root (%s) never moves on the ground; give the axis "
                             "with --forward\n", tdn_skeleton_joint_name(skel, desc.root));

@@ -20,7 +20,6 @@
 #include "timeline.h"
 #include "trace.h"
 
-#include <unistd.h>
 
 #define MAX_FRAMES 1000000
 
@@ -567,7 +566,7 @@ static void find_targets(run_state *s)
             continue;
         s->target_param[s->target_count] = p;
         s->weight_param[s->target_count] = cJSON_IsString(weight) ? tdn_graph_param_find(g, weight->valuestring) : -1;
-        s->weight_const[s->target_count] = cJSON_IsNumber(weight) && weight->valuedouble > 0.0 ? (float)weight->valuedouble : 1.0f;
+        s->weight_const[s->target_count] = cJSON_IsNumber(weight) ? (float)weight->valuedouble : 1.0f; /* absent: 1 */
         s->target_count++;
     }
 }
@@ -896,7 +895,6 @@ int run_graph(run_args *ap, run_report *report)
     double render_ms = 0.0;
     int rendered = 0;
     if (code == CLI_OK && a.render.path) {
-        a.render.progress = isatty(2);
         code = preview_write(&s.preview, &a.render, why, sizeof why, &render_ms, &rendered);
         if (code != CLI_OK)
             fprintf(stderr, "tendon run: %s\n", why);
@@ -904,7 +902,6 @@ int run_graph(run_args *ap, run_report *report)
     }
     if (code == CLI_OK && a.render2.path) {
         int drawn = 0;
-        a.render2.progress = isatty(2);
         code = preview_write(&s.preview, &a.render2, why, sizeof why, &s.rep.render_ms[1], &drawn);
         if (code != CLI_OK)
             fprintf(stderr, "tendon run: %s\n", why);

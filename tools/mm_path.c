@@ -34,7 +34,7 @@ static int fail(char *why, size_t size, const char *fmt, ...)
     return CLI_BAD_INPUT;
 }
 
-/* A number field: required or not, within [lo, hi] (hi_open: below hi). */
+/* A number field: required or not, within [lo, hi] (lo_open: above lo). */
 static int number(const cJSON *obj, const char *key, const char *where, int required, double lo, double hi, int lo_open,
                   float *out, int *present, char *why, size_t size)
 {

@@ -346,7 +346,7 @@ static void begin_progress(const preview_options *o, progress_bar *bar)
 {
     char label[sizeof bar->label];
     snprintf(label, sizeof label, "tendon run: rendering %s", o->path);
-    progress_begin(bar, label, o->progress);
+    progress_begin(bar, label, -1);
 }
 
 static void time_label(char *buf, size_t size, int frame, float fps)
@@ -372,8 +372,7 @@ static double draw_animation_frame(render_canvas *r, const preview_clip *c, cons
 enum { SHEET_MARGIN = 8, SHEET_LABEL = 13 };
 
 static int write_sheet(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
-                       render_canvas *r, char *why,
-                       size_t why_size, double *ms, int *drawn)
+                       render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height;
     const int F = c->frame_count;
@@ -493,8 +492,7 @@ static int gif_step(float fps)
 }
 
 static int write_gif(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
-                       render_canvas *r, char *why,
-                     size_t why_size, double *ms, int *drawn)
+                     render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height, F = c->frame_count;
     gif_palette *pal = malloc(sizeof *pal);
@@ -579,14 +577,9 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
 /* ---- MP4: raw RGB frames into ffmpeg ---- */
 
 static int write_mp4(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
-                       render_canvas *r, char *why,
-                     size_t why_size, double *ms, int *drawn)
+                     render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
-    const int w = r->image.width, h = r->image.height, F = c->frame_count;
-    if (!preview_find_program("ffmpeg")) {
-        snprintf(why, why_size, "%s: writing an MP4 needs ffmpeg, which is not on PATH", o->path);
-        return 2;
-    }
+    const int w = r->image.width, h = r->image.height, F = c->frame_count; /* ffmpeg found: preview_check */
     char size[32], rate[32];
     snprintf(size, sizeof size, "%dx%d", w, h);
     snprintf(rate, sizeof rate, "%.9g", (double)o->fps);
@@ -652,6 +645,8 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     } else if (code) {
         snprintf(why, why_size, "%s: ffmpeg stopped reading frames", o->path);
     }
+    if (code)
+        remove(o->path); /* no half-encoded file */
     *ms = written > 0 ? total / written : 0.0;
     *drawn = written;
     return code;

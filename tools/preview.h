@@ -50,7 +50,6 @@ typedef struct preview_options {
     float azimuth, elevation, distance; /* degrees, degrees, metres (distance 0: framed) */
     float fps;               /* the run's frame rate */
     preview_style style;
-    int progress;            /* show progress on stderr */
 } preview_options;
 
 /* The frames of a run (world space, metres). Index [frame * count + i]. */
