@@ -10,7 +10,6 @@
 #include "mm_source.h"
 #include "progress.h"
 #include "tendon/mm_file.h"
-#include "nearest.h"
 
 static void usage(FILE *out)
 {
@@ -279,7 +278,7 @@ static int parse_exclude(const char *text, const mm_source *src, tdn_mm_range *o
         if (names) {
             for (int c = 0; c < src->clip_count; c++)
                 names[c] = tdn_keyed_clip_name(src->clips[c]);
-            near = nearest_name(clip, names, src->clip_count);
+            near = tdn_nearest_name(clip, names, src->clip_count);
         }
         fprintf(stderr, "tendon mm build: --exclude '%s': no clip named \"%s\"%s%s%s (the clips: ", text, clip,
                 near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "nearest.h"
 
 /* line and column (from 1) of byte `at` */
 static void position(const char *text, size_t at, int *line, int *column)
@@ -99,7 +98,7 @@ int json_check_keys(const cJSON *obj, const char *where, const char *const *allo
         for (int i = 0; i < count && !ok; i++)
             ok = strcmp(c->string, allowed[i]) == 0;
         if (!ok) {
-            const char *near = nearest_name(c->string, allowed, count);
+            const char *near = tdn_nearest_name(c->string, allowed, count);
             snprintf(why, why_size, "%s: unknown key \"%s\"%s%s%s", where, c->string, near ? "; did you mean \"" : "",
                      near ? near : "", near ? "\"?" : "");
             return CLI_BAD_INPUT;

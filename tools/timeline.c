@@ -11,7 +11,6 @@
 
 #include "cli.h"
 #include "json_file.h"
-#include "nearest.h"
 
 typedef enum { EV_SET, EV_RAMP, EV_FIRE, EV_TRAVEL } event_kind;
 
@@ -74,7 +73,7 @@ static int fail(loader *l, const char *fmt, ...)
 /* "; did you mean "x"?" or "; the graph's NOUNs: a, b, c" or "; the graph has no NOUN". */
 static void hint(char *out, size_t size, const char *name, const char *const *names, int count, const char *noun)
 {
-    const char *near = nearest_name(name, names, count);
+    const char *near = tdn_nearest_name(name, names, count);
     if (near) {
         snprintf(out, size, "; did you mean \"%s\"?", near);
         return;

@@ -112,6 +112,13 @@ TDN_API tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *asset, int i);
 TDN_API int tdn_asset_warning_count(const tdn_asset *asset);
 TDN_API const char *tdn_asset_warning(const tdn_asset *asset, int i);
 
+/* "Did you mean": of `count` names, the one nearest to `name` by edit distance (insertions,
+ * deletions, substitutions and swaps of neighbours, letter case ignored) when it is close
+ * enough to be a slip (at most a third of the name's length in edits, at least 1, at most 3);
+ * NULL otherwise. NULL and empty names are skipped. What tendon's documents and tool use for
+ * their hints, for a program's own name lookups. */
+TDN_API const char *tdn_nearest_name(const char *name, const char *const *names, int count);
+
 #ifdef __cplusplus
 }
 #endif

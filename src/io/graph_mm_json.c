@@ -25,30 +25,6 @@ static const char *const mm_keys[] = { "type", "database", "clips", "velocity", 
                                        "adjust_half_life", "sharp_velocity", "sharp_facing", NULL };
 static const char *const curves[] = { "quintic", "spring", NULL };
 
-static const char *key_at(const void *ctx, int i) { return ((const char *const *)ctx)[i]; }
-
-/* Unknown fields are errors, with the nearest known one as a hint (a misspelt setting would
- * otherwise do nothing). */
-static tdn_result known_keys(const cJSON *json, const char *path, tdn_error *err)
-{
-    const cJSON *item;
-    cJSON_ArrayForEach(item, json)
-    {
-        int k = 0;
-        while (mm_keys[k] && (!item->string || strcmp(item->string, mm_keys[k]) != 0))
-            k++;
-        if (mm_keys[k])
-            continue;
-        tdn_io__path where;
-        char hint[96];
-        tdn_io__json_join(where, path, item->string ? item->string : "?");
-        tdn_io__hint(hint, sizeof hint, item->string ? item->string : "", key_at, mm_keys,
-                     (int)(sizeof mm_keys / sizeof mm_keys[0]) - 1);
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'%s", item->string ? item->string : "?", hint);
-    }
-    return TDN_OK;
-}
-
 /* The database file `file` (relative to the document's folder), loaded once per document. */
 static tdn_result load_database(tdn_io__graph_build *b, const char *file, const char *where,
                                 const tdn_mm_database **out, tdn_error *err)
@@ -202,7 +178,7 @@ tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *b, int self, con
     tdn_mm_controller_desc *d = &b->mm[b->mm_count];
     memset(d, 0, sizeof *d);
     const char *file = NULL;
-    tdn_result r = known_keys(json, path, err);
+    tdn_result r = tdn_io__json_known_keys(json, path, mm_keys, err);
     if (r == TDN_OK)
         r = read_param(b, json, "velocity", path, 1, "vec2", &node->velocity, err);
     if (r == TDN_OK)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "json_hint.h"
+#include "tendon/io.h"
 
 #define LONGEST 64
 
@@ -52,6 +53,17 @@ const char *tdn_io__nearest(const char *name, const char *(*at)(const void *ctx,
         }
     }
     return best;
+}
+
+static const char *listed_name(const void *ctx, int i)
+{
+    const char *n = ((const char *const *)ctx)[i];
+    return n && n[0] ? n : NULL;
+}
+
+const char *tdn_nearest_name(const char *name, const char *const *names, int count)
+{
+    return names && count > 0 ? tdn_io__nearest(name, listed_name, names, count) : NULL;
 }
 
 void tdn_io__hint(char *out, size_t size, const char *name, const char *(*at)(const void *ctx, int i), const void *ctx,

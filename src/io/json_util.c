@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "asset_internal.h"
+#include "json_hint.h"
 #include "json_util.h"
 
 size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text)
@@ -96,6 +97,8 @@ tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *
     return TDN_OK;
 }
 
+static const char *key_at(const void *ctx, int i) { return ((const char *const *)ctx)[i]; }
+
 tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const char *const *allowed, tdn_error *err)
 {
     const cJSON *item;
@@ -104,10 +107,16 @@ tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const ch
         int known = 0;
         for (const char *const *a = allowed; *a && !known; a++)
             known = item->string && strcmp(item->string, *a) == 0;
-        if (!known) {
+        if (!known) { /* a misspelt setting would otherwise do nothing: the nearest as a hint */
             tdn_io__path where;
+            char hint[96];
             tdn_io__json_join(where, path, item->string ? item->string : "?");
-            return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'", item->string ? item->string : "?");
+            int count = 0;
+            while (allowed[count])
+                count++;
+            tdn_io__hint(hint, sizeof hint, item->string ? item->string : "", key_at, allowed, count);
+            return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'%s", item->string ? item->string : "?",
+                                hint);
         }
     }
     return TDN_OK;
