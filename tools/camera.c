@@ -37,10 +37,3 @@ int camera_project(const camera *c, tdn_vec3 p, float *x, float *y, float *depth
     *depth = z;
     return 1;
 }
-
-tdn_vec3 camera_ray(const camera *c, float x, float y)
-{
-    float u = (x - 0.5f * (float)c->width) / c->focal, v = (0.5f * (float)c->height - y) / c->focal;
-    tdn_vec3 d = tdn_vec3_add(c->forward, tdn_vec3_add(tdn_vec3_scale(c->right, u), tdn_vec3_scale(c->up, v)));
-    return tdn_vec3_normalize(d);
-}

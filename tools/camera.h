@@ -28,7 +28,13 @@ void camera_orbit(camera *c, tdn_vec3 target, float azimuth_deg, float elevation
 /* Projects p: 1 with its pixel coordinates and depth (d . forward, metres along the view
  * axis) when it is in front of the eye (depth > 1e-4), else 0. */
 int camera_project(const camera *c, tdn_vec3 p, float *x, float *y, float *depth);
-/* The unit direction of the ray from the eye through pixel coordinates (x, y). */
-tdn_vec3 camera_ray(const camera *c, float x, float y);
+/* The ray from the eye through pixel coordinates (x, y), scaled so that ray . forward = 1: the
+ * point of it at depth z (camera_project's) is eye + z ray. Inline: the renderer calls it for
+ * every pixel it shades. */
+static inline tdn_vec3 camera_ray(const camera *c, float x, float y)
+{
+    const float u = (x - 0.5f * (float)c->width) / c->focal, v = (0.5f * (float)c->height - y) / c->focal;
+    return tdn_vec3_add(c->forward, tdn_vec3_add(tdn_vec3_scale(c->right, u), tdn_vec3_scale(c->up, v)));
+}
 
 #endif

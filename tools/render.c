@@ -70,15 +70,12 @@ void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb 
     const float baba = tdn_vec3_dot(ba, ba), baoa = tdn_vec3_dot(ba, oa), oaoa = tdn_vec3_dot(oa, oa);
     const float obob = tdn_vec3_dot(ob, ob), rr = radius * radius;
     const tdn_vec3 light = render_light(&r->cam);
-    const tdn_vec3 F = r->cam.forward, R = r->cam.right, U = r->cam.up;
-    const float inv_f = 1.0f / r->cam.focal, hh = (float)r->image.height;
     float base[3];
     render_to_float(albedo, base);
     for (int j = y0; j < y1; j++) {
         for (int i = x0; i < x1; i++) {
             const size_t k = (size_t)j * (size_t)w + (size_t)i;
-            const float u = ((float)i + 0.5f - 0.5f * (float)w) * inv_f, v = (0.5f * hh - ((float)j + 0.5f)) * inv_f;
-            const tdn_vec3 d = { F.x + u * R.x + v * U.x, F.y + u * R.y + v * U.y, F.z + u * R.z + v * U.z };
+            const tdn_vec3 d = camera_ray(&r->cam, (float)i + 0.5f, (float)j + 0.5f);
             const float inv_len = 1.0f / sqrtf(d.x * d.x + d.y * d.y + d.z * d.z); /* d . F = 1 */
             const tdn_vec3 rd = tdn_vec3_scale(d, inv_len);
             float t = -1.0f;
@@ -132,20 +129,17 @@ void render_disc(render_canvas *r, tdn_vec3 c, float radius, rgb colour, float a
         return;
     int x0, y0, x1, y1;
     bounds(r, c, c, radius, &x0, &y0, &x1, &y1);
-    const int w = r->image.width;
-    const tdn_vec3 e = r->cam.eye, F = r->cam.forward, R = r->cam.right, U = r->cam.up;
-    const float inv_f = 1.0f / r->cam.focal, hh = (float)r->image.height;
+    const tdn_vec3 e = r->cam.eye;
     const rgb rim = { (unsigned char)(colour.r * 2 / 3), (unsigned char)(colour.g * 2 / 3), (unsigned char)(colour.b * 2 / 3) };
     for (int j = y0; j < y1; j++) {
         for (int i = x0; i < x1; i++) {
-            const float u = ((float)i + 0.5f - 0.5f * (float)w) * inv_f, v = (0.5f * hh - ((float)j + 0.5f)) * inv_f;
-            const float dy = F.y + u * R.y + v * U.y;
-            if (dy == 0.0f)
+            const tdn_vec3 d = camera_ray(&r->cam, (float)i + 0.5f, (float)j + 0.5f);
+            if (d.y == 0.0f)
                 continue;
-            const float t = (c.y - e.y) / dy;
+            const float t = (c.y - e.y) / d.y;
             if (!(t > 0.0f))
                 continue;
-            const float px = e.x + t * (F.x + u * R.x + v * U.x) - c.x, pz = e.z + t * (F.z + u * R.z + v * U.z) - c.z;
+            const float px = e.x + t * d.x - c.x, pz = e.z + t * d.z - c.z;
             const float d2 = px * px + pz * pz;
             if (d2 > radius * radius)
                 continue;

@@ -20,18 +20,11 @@ static void relief_fragment(void *user, int x, int y, float depth, const float *
     n[0] = attributes[0], n[1] = attributes[1], n[2] = attributes[2];
 }
 
-/* The ray through pixel coordinates (x, y), scaled so that d . forward = 1. */
-static tdn_vec3 ray_at(const camera *cam, float x, float y)
-{
-    const float u = (x - 0.5f * (float)cam->width) / cam->focal, v = (0.5f * (float)cam->height - y) / cam->focal;
-    return tdn_vec3_add(cam->forward, tdn_vec3_add(tdn_vec3_scale(cam->right, u), tdn_vec3_scale(cam->up, v)));
-}
-
 /* The grid vertex on the ray through (x, y): where the ray meets y = 0, lifted to the height
  * field; its x is NaN when the ray does not go down to the plane. */
 static void relief_vertex(const camera *cam, const ground *g, float x, float y, raster_vertex *v)
 {
-    const tdn_vec3 d = ray_at(cam, x, y), e = cam->eye;
+    const tdn_vec3 d = camera_ray(cam, x, y), e = cam->eye;
     if (!(d.y < 0.0f)) {
         v->position.x = NAN;
         return;
@@ -51,7 +44,7 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
     const int w = cam->width, h = cam->height, cell = RENDER_RELIEF_CELL;
     const float f = cam->focal, eye_y = cam->eye.y;
     const double t_max = (double)f * g->amplitude;
-    const tdn_vec3 bottom = ray_at(cam, 0.5f * (float)w, (float)h);
+    const tdn_vec3 bottom = camera_ray(cam, 0.5f * (float)w, (float)h);
     if (!(eye_y > 0.0f) || !(bottom.y < 0.0f))
         return;
     /* the margin: how far the relief can shift a vertex in the picture, at the nearest row */
@@ -80,7 +73,7 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
         /* the next row up: CELL pixels, or less (down to one) where that would step more than an
          * eighth of a wavelength along the ground (a row at depth t moves t^2 |up.y| / (f eye.y) metres per
          * pixel) */
-        const tdn_vec3 d = ray_at(cam, 0.5f * (float)w, y);
+        const tdn_vec3 d = camera_ray(cam, 0.5f * (float)w, y);
         if (!(d.y < 0.0f))
             break;
         const float t = -eye_y / d.y;

@@ -18,9 +18,7 @@ static void mesh_fragment(void *user, int x, int y, float depth, const float *at
     const float length = tdn_vec3_length(n);
     n = length > 1e-12f ? tdn_vec3_scale(n, 1.0f / length) : tdn_vec3_scale(cam->forward, -1.0f);
     /* seen from behind: lit as the face turned towards the eye */
-    const float u = ((float)x + 0.5f - 0.5f * (float)cam->width) / cam->focal;
-    const float v = (0.5f * (float)cam->height - ((float)y + 0.5f)) / cam->focal;
-    const tdn_vec3 ray = tdn_vec3_add(cam->forward, tdn_vec3_add(tdn_vec3_scale(cam->right, u), tdn_vec3_scale(cam->up, v)));
+    const tdn_vec3 ray = camera_ray(cam, (float)x + 0.5f, (float)y + 0.5f);
     if (tdn_vec3_dot(n, ray) > 0.0f)
         n = tdn_vec3_scale(n, -1.0f);
     const float lambert = render_lambert(n, s->light);
