@@ -125,10 +125,15 @@ void cli_file_stem(const char *path, char *out, size_t size)
         *dot = '\0';
 }
 
+int cli_ends_with(const char *s, const char *suffix, int ignore_case)
+{
+    const size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && (ignore_case ? strcasecmp(s + n - m, suffix) : strcmp(s + n - m, suffix)) == 0;
+}
+
 int cli_is_gltf_path(const char *path)
 {
-    const size_t n = strlen(path);
-    return (n >= 4 && strcasecmp(path + n - 4, ".glb") == 0) || (n >= 5 && strcasecmp(path + n - 5, ".gltf") == 0);
+    return cli_ends_with(path, ".glb", 1) || cli_ends_with(path, ".gltf", 1);
 }
 
 int cli_json_print(cJSON *doc)

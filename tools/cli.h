@@ -39,6 +39,8 @@ int cli_report(const char *command, tdn_result res, const tdn_error *err);
 const char *cli_base_name(const char *path);
 /* The file name without folder and extension, into out (a baked clip's name). */
 void cli_file_stem(const char *path, char *out, size_t size);
+/* 1 when s ends with suffix (letter case ignored when ignore_case). */
+int cli_ends_with(const char *s, const char *suffix, int ignore_case);
 /* 1 when path ends in .glb or .gltf (any case): what a baked glTF output may be called. */
 int cli_is_gltf_path(const char *path);
 

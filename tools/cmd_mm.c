@@ -4,9 +4,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "commands.h"
+#include "feet_by_name.h"
 #include "mm_source.h"
 #include "progress.h"
 #include "tendon/mm_file.h"
@@ -89,12 +89,6 @@ typedef struct build_args {
     const char **excludes;
     int exclude_count;
 } build_args;
-
-static int has_extension(const char *path, const char *ext)
-{
-    size_t n = strlen(path), m = strlen(ext);
-    return n >= m && strcasecmp(path + n - m, ext) == 0;
-}
 
 /* A comma-separated list of at most max numbers into out; the count, or -1 when malformed. */
 static int parse_list(const char *text, float *out, int max)
@@ -222,7 +216,7 @@ static int build_parse(int argc, char **argv, build_args *a)
     }
     static const char *const inputs[] = { ".bvh", ".gltf", ".glb", ".json" };
     for (int k = 0; k < 4; k++)
-        if (has_extension(a->out, inputs[k])) {
+        if (cli_ends_with(a->out, inputs[k], 1)) {
             fprintf(stderr, "tendon mm build: '%s' would be overwritten: the output (OUT.tdnmm) comes first, then the FILEs\n",
                     a->out);
             return CLI_BAD_INPUT;
@@ -430,7 +424,7 @@ int cmd_mm_build(int argc, char **argv)
             code = CLI_BAD_INPUT;
             goto done;
         }
-    } else if (!mm_find_feet(skel, &desc.left_foot, &desc.right_foot)) {
+    } else if (!feet_by_name(skel, &desc.left_foot, &desc.right_foot)) {
         fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftFoot, foot_l, l_foot, ...): "
                         "name them with --feet LEFT,RIGHT\n",
                 a.files[0], desc.left_foot < 0 ? "left" : "right");

@@ -84,9 +84,10 @@ static void usage(FILE *out)
           "mean horizontal speed in cm/s of the foot joint in world space over consecutive frames in which it\n"
           "is in contact (the foot placement job's contact curve >= 0.5; without a job or curve, the foot\n"
           "within 5 cm of the ground above its rest height). The feet are the foot placement jobs' (without\n"
-          "one: foot_l/foot_r, LeftFoot/RightFoot, *LeftFoot/*RightFoot by name). With a foot placement job and\n"
-          "--ground, the graph is run a second time with foot locking off (same timeline and ground) and both\n"
-          "are reported; the baked file and the trace are of the first run, with foot locking.\n"
+          "one: found by name, as tendon mm build finds them: LeftFoot, foot_l, Foot.L, mixamorig:LeftFoot...).\n"
+          "With a foot placement job and --ground, the graph is run a second time with foot locking off (same\n"
+          "timeline and ground) and both are reported; the baked file and the trace are of the first run, with\n"
+          "foot locking.\n"
           "On a terminal, stderr shows a progress bar for each run (and rendering) that takes over 0.25 s.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
           "the graph does not have, an output that cannot be created), 1 any other failure.\n",

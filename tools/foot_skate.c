@@ -5,13 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
-static int ends_with(const char *name, const char *suffix)
-{
-    size_t n = strlen(name), m = strlen(suffix);
-    return n >= m && strcasecmp(name + n - m, suffix) == 0;
-}
+#include "feet_by_name.h"
 
 static int add_foot(foot_skate *s, int joint, int job, int leg)
 {
@@ -72,14 +67,10 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
     }
     if (s->count == 0) {
         s->by_name = 1;
-        static const char *const exact[] = { "foot_l", "foot_r", "LeftFoot", "RightFoot" };
-        for (int i = 0; i < 4; i++)
-            if (!add_foot(s, tdn_skeleton_find(skel, exact[i]), -1, -1))
-                return 0;
-        const int exact_found = s->count;
-        for (int j = 0; !exact_found && j < joints; j++) /* prefixed names: mixamorig:LeftFoot */
-            if ((ends_with(tdn_skeleton_joint_name(skel, j), "LeftFoot") ||
-                 ends_with(tdn_skeleton_joint_name(skel, j), "RightFoot")) && !add_foot(s, j, -1, -1))
+        int feet[2];
+        feet_by_name(skel, &feet[0], &feet[1]);
+        for (int side = 0; side < 2; side++)
+            if (!add_foot(s, feet[side], -1, -1))
                 return 0;
     }
     s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints > 0 ? joints : 1));

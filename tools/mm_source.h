@@ -27,12 +27,6 @@ void mm_source_free(mm_source *s);
 /* A joint by name, or by decimal index; -1 when there is none. */
 int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index);
 
-/* The feet by name: LeftFoot/RightFoot, left_foot/right_foot, foot_l/foot_r, l_foot, Foot.L,
- * L_Foot... (case and separators ignored, anything up to a ':' dropped: mixamorig:LeftFoot),
- * else a name ending so (Bip01 L Foot, Character1_LeftFoot). The first
- * match in skeleton order; 0 when either is missing. */
-int mm_find_feet(const tdn_skeleton *skel, int *left, int *right);
-
 /* How many frames the database gives a clip at `rate` (motion_match.h: frame f at f / rate,
  * up to the clip's duration). */
 int mm_clip_frames(const tdn_keyed_clip *clip, float rate);

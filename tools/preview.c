@@ -29,15 +29,11 @@ static const rgb CONTACT = { 60, 178, 92 }, TARGET = { 214, 40, 48 }, TEXT = { 4
 
 int preview_kind_of(const char *path, preview_kind *kind)
 {
-    size_t n = strlen(path);
-    if (n < 4)
-        return 0;
-    const char *ext = path + n - 4;
-    if (strcasecmp(ext, ".png") == 0)
+    if (cli_ends_with(path, ".png", 1))
         *kind = PREVIEW_PNG;
-    else if (strcasecmp(ext, ".gif") == 0)
+    else if (cli_ends_with(path, ".gif", 1))
         *kind = PREVIEW_GIF;
-    else if (strcasecmp(ext, ".mp4") == 0)
+    else if (cli_ends_with(path, ".mp4", 1))
         *kind = PREVIEW_MP4;
     else
         return 0;
@@ -91,21 +87,15 @@ int preview_check(const preview_options *o, char *why, size_t why_size)
 
 /* ---- the clip ---- */
 
-static int has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && strcmp(s + n - m, suffix) == 0;
-}
-
 static int side_of(const char *name)
 {
     if (!name)
         return 0;
-    if (has_suffix(name, "_l") || has_suffix(name, "_L") || has_suffix(name, ".l") || has_suffix(name, ".L") ||
-        strncmp(name, "l_", 2) == 0 || strncmp(name, "L_", 2) == 0 || strstr(name, "Left") || strstr(name, "left"))
+    if (cli_ends_with(name, "_l", 1) || cli_ends_with(name, ".l", 1) || strncasecmp(name, "l_", 2) == 0 ||
+        strstr(name, "Left") || strstr(name, "left"))
         return 1;
-    if (has_suffix(name, "_r") || has_suffix(name, "_R") || has_suffix(name, ".r") || has_suffix(name, ".R") ||
-        strncmp(name, "r_", 2) == 0 || strncmp(name, "R_", 2) == 0 || strstr(name, "Right") || strstr(name, "right"))
+    if (cli_ends_with(name, "_r", 1) || cli_ends_with(name, ".r", 1) || strncasecmp(name, "r_", 2) == 0 ||
+        strstr(name, "Right") || strstr(name, "right"))
         return -1;
     return 0;
 }
@@ -141,7 +131,7 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
     for (int j = 0; j < joint_count; j++) {
         const char *name = names ? names[j] : NULL;
         c->side[j] = (signed char)side_of(name);
-        c->head[j] = name && (strcmp(name, "head") == 0 || strcmp(name, "Head") == 0 || has_suffix(name, ":Head"));
+        c->head[j] = name && (strcmp(name, "head") == 0 || strcmp(name, "Head") == 0 || cli_ends_with(name, ":Head", 0));
         const int p = parents[j];
         if (p < 0)
             continue;
