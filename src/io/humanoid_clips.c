@@ -201,13 +201,35 @@ static tdn_transform pelvis_at(const builder *b, int i)
     return x;
 }
 
-/* Model transforms of every joint from local ones (parents come first). */
-static void forward(const tdn_skeleton *s, const tdn_transform *local, tdn_transform *model)
+void tdn_io__humanoid_model(const tdn_skeleton *s, const tdn_transform *local, tdn_transform *model)
 {
     for (int j = 0; j < TDN_HU_JOINTS; j++) {
         int p = tdn_skeleton_parent(s, j);
         model[j] = p >= 0 ? tdn_transform_mul(&model[p], &local[j]) : local[j];
     }
+}
+
+/* A builder for gait g's keys: the rest pose, its key intervals (one cycle at the sample rate),
+ * the feet's neutral places (the rest's, moved along z by the gait's foot_z) and the legs'
+ * bone lengths. */
+static void builder_init(builder *b, const tdn_skeleton *skeleton, const gait *g, const tdn_io__humanoid_params *p)
+{
+    memset(b, 0, sizeof *b);
+    b->skeleton = skeleton;
+    b->g = g;
+    b->scale = p->scale;
+    b->intervals = tdn_io__humanoid_intervals(g->cycle, p->sample_rate);
+    b->dt = g->cycle / (float)b->intervals;
+    for (int j = 0; j < TDN_HU_JOINTS; j++)
+        b->rest[j] = tdn_skeleton_rest(skeleton, j);
+    tdn_transform rest_model[TDN_HU_JOINTS];
+    tdn_io__humanoid_model(skeleton, b->rest, rest_model);
+    for (int side = 0; side < 2; side++) {
+        b->neutral[side] = rest_model[TDN_HU_LEG + TDN_HU_LEG_JOINTS * side + TDN_HU_FOOT].t;
+        b->neutral[side].z += (side ? -1.0f : 1.0f) * g->foot_z * p->scale;
+    }
+    b->thigh_len = tdn_vec3_length(b->rest[TDN_HU_LEG + TDN_HU_CALF].t);
+    b->calf_len = tdn_vec3_length(b->rest[TDN_HU_LEG + TDN_HU_FOOT].t);
 }
 
 /* The constant pelvis drop: the largest offset <= 0 letting every frame's legs reach at 98%. */
@@ -291,7 +313,7 @@ static void pose_at(const builder *b, int i, tdn_transform *local, tdn_transform
         float pitch = (k == 0 ? g->lean : 0.0f) - (k >= 2 ? breath : 0.0f);
         local[TDN_HU_SPINE_01 + k].r = qmul(q, axis_rot(0, pitch));
     }
-    forward(b->skeleton, local, model);
+    tdn_io__humanoid_model(b->skeleton, local, model);
     /* The head looks where the root goes (ahead of it when turning). */
     const tdn_quat look = qmul(local[TDN_HU_ROOT].r, axis_rot(1, g->turn * g->head_lead));
     local[TDN_HU_NECK_01].r = qmul(qinv(model[TDN_HU_SPINE_01 + 4].r), look);
@@ -303,7 +325,7 @@ static void pose_at(const builder *b, int i, tdn_transform *local, tdn_transform
         local[arm + TDN_HU_UPPERARM].r = qmul(axis_rot(0, -swing), axis_rot(2, -s * 75.0f * DEG));
         local[arm + TDN_HU_LOWERARM].r = axis_rot(1, -s * g->elbow);
     }
-    forward(b->skeleton, local, model);
+    tdn_io__humanoid_model(b->skeleton, local, model);
     for (int side = 0; side < 2; side++) {
         tdn_vec3 target;
         float yaw;
@@ -322,28 +344,13 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
                              tdn_error *err)
 {
     builder b;
-    memset(&b, 0, sizeof b);
-    b.skeleton = asset->skeleton;
-    b.g = g;
-    b.scale = p->scale;
-    b.intervals = tdn_io__humanoid_intervals(g->cycle, p->sample_rate);
+    builder_init(&b, asset->skeleton, g, p);
     b.stance = (int)lroundf(g->duty * (float)b.intervals);
     if (b.stance < 1)
         b.stance = 1;
     if (b.stance > b.intervals - 1)
         b.stance = b.intervals - 1;
-    b.dt = g->cycle / (float)b.intervals;
-    for (int j = 0; j < TDN_HU_JOINTS; j++)
-        b.rest[j] = tdn_skeleton_rest(b.skeleton, j);
-    tdn_transform rest_model[TDN_HU_JOINTS], local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
-    forward(b.skeleton, b.rest, rest_model);
-    for (int side = 0; side < 2; side++) {
-        const int leg = TDN_HU_LEG + TDN_HU_LEG_JOINTS * side;
-        b.neutral[side] = rest_model[leg + TDN_HU_FOOT].t;
-        b.neutral[side].z += (side ? -1.0f : 1.0f) * g->foot_z * p->scale;
-    }
-    b.thigh_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_CALF].t);
-    b.calf_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_FOOT].t);
+    tdn_transform local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
     tdn_result r = find_pelvis_drop(&b, err);
     if (r != TDN_OK)
         return r;
@@ -472,7 +479,7 @@ static void jump_pose(const builder *b, const jump_plan *j, int i, tdn_transform
     local[TDN_HU_PELVIS].r = axis_rot(0, 0.4f * lean);
     local[TDN_HU_SPINE_01].r = axis_rot(0, 0.35f * lean);
     local[TDN_HU_SPINE_01 + 1].r = axis_rot(0, 0.25f * lean);
-    forward(b->skeleton, local, model);
+    tdn_io__humanoid_model(b->skeleton, local, model);
     local[TDN_HU_NECK_01].r = qinv(model[TDN_HU_SPINE_01 + 4].r); /* the head stays level */
     for (int side = 0; side < 2; side++) {
         const float s = side ? -1.0f : 1.0f;
@@ -480,7 +487,7 @@ static void jump_pose(const builder *b, const jump_plan *j, int i, tdn_transform
         local[arm + TDN_HU_UPPERARM].r = qmul(axis_rot(0, -a[0] * DEG), axis_rot(2, -s * 75.0f * DEG));
         local[arm + TDN_HU_LOWERARM].r = axis_rot(1, -s * a[1] * DEG);
     }
-    forward(b->skeleton, local, model);
+    tdn_io__humanoid_model(b->skeleton, local, model);
     for (int side = 0; side < 2; side++) {
         tdn_vec3 target = b->neutral[side];
         if (i > j->take_off && i < j->land) { /* the feet rise with the pelvis, tucked up */
@@ -495,20 +502,8 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
 {
     static const gait JUMP = { .name = "jump", .idle = 1, .cycle = JUMP_DURATION };
     builder b;
-    memset(&b, 0, sizeof b);
-    b.skeleton = asset->skeleton;
-    b.g = &JUMP;
-    b.scale = p->scale;
-    b.intervals = tdn_io__humanoid_intervals(JUMP_DURATION, p->sample_rate);
-    b.dt = JUMP_DURATION / (float)b.intervals;
-    for (int j = 0; j < TDN_HU_JOINTS; j++)
-        b.rest[j] = tdn_skeleton_rest(b.skeleton, j);
-    tdn_transform rest_model[TDN_HU_JOINTS], local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
-    forward(b.skeleton, b.rest, rest_model);
-    for (int side = 0; side < 2; side++)
-        b.neutral[side] = rest_model[TDN_HU_LEG + TDN_HU_LEG_JOINTS * side + TDN_HU_FOOT].t;
-    b.thigh_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_CALF].t);
-    b.calf_len = tdn_vec3_length(b.rest[TDN_HU_LEG + TDN_HU_FOOT].t);
+    builder_init(&b, asset->skeleton, &JUMP, p);
+    tdn_transform local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
 
     /* Phases: the flight the whole number of intervals nearest 0.45 s x sqrt(scale) (so its
      * height scales with the character), at most 0.6 s, at least 2 intervals. */
@@ -539,6 +534,8 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
     j.v0 = 0.5f * JUMP_G * (float)flight * dt;
     {   /* standing: the legs at 98% of their length, or the rest height if lower */
         const float reach = 0.98f * (b.thigh_len + b.calf_len);
+        tdn_transform rest_model[TDN_HU_JOINTS];
+        tdn_io__humanoid_model(b.skeleton, b.rest, rest_model);
         const tdn_vec3 hip = rest_model[TDN_HU_LEG].t, foot = b.neutral[0];
         const float dx = foot.x - hip.x, dz = foot.z - hip.z;
         const float allowed = foot.y + sqrtf(reach * reach - dx * dx - dz * dz) - hip.y;

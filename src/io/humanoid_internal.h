@@ -54,4 +54,7 @@ tdn_result tdn_io__humanoid_upper_clips(tdn_asset *asset, const tdn_io__humanoid
  * or above cycle * rate (less 1e-5 of it, forgiving float rounding), at least 8. */
 int tdn_io__humanoid_intervals(float cycle, float rate);
 
+/* Model transforms of every joint of the humanoid from local ones (parents come first). */
+void tdn_io__humanoid_model(const tdn_skeleton *s, const tdn_transform *local, tdn_transform *model);
+
 #endif

@@ -262,13 +262,12 @@ tdn_result tdn_io__humanoid_mesh(tdn_asset *asset, float scale, tdn_error *err)
 {
     const tdn_skeleton *skel = asset->skeleton;
     tdn_vec3 rest[TDN_HU_JOINTS];
-    tdn_transform model[TDN_HU_JOINTS];
-    for (int j = 0; j < TDN_HU_JOINTS; j++) {
-        const tdn_transform local = tdn_skeleton_rest(skel, j);
-        const int parent = tdn_skeleton_parent(skel, j);
-        model[j] = parent >= 0 ? tdn_transform_mul(&model[parent], &local) : local;
+    tdn_transform local[TDN_HU_JOINTS], model[TDN_HU_JOINTS];
+    for (int j = 0; j < TDN_HU_JOINTS; j++)
+        local[j] = tdn_skeleton_rest(skel, j);
+    tdn_io__humanoid_model(skel, local, model);
+    for (int j = 0; j < TDN_HU_JOINTS; j++)
         rest[j] = model[j].t;
-    }
     placed parts[CENTRE_COUNT + 2 * SIDED_COUNT];
     int count = 0, vertices = 0, triangles = 0;
     for (int i = 0; i < CENTRE_COUNT; i++)
