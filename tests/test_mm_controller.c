@@ -1,5 +1,6 @@
 /* Motion-matching controller: it follows a scripted stick path (walk, run, turns, strafes,
- * stops) within 0.3 m and 15 degrees on the humanoid's database and on LAFAN1's; its clips'
+ * stops) within 0.3 m and 15 degrees on average, never 0.6 m away, on the humanoid's database
+ * and on LAFAN1's (measured: means 0.07 and 0.05 m, largest 0.36 and 0.37 m); its clips'
  * own root motion carries it (without the pull towards the simulation it still covers the
  * walked distance); switches are inertialized (smaller per-frame changes than cuts); runs are
  * deterministic; updates never allocate; bad arguments are refused. */
@@ -117,6 +118,7 @@ static void follows_the_path(const mm_fixture *f, const char *name, const segmen
     printf("%s: %d frames, %d searches, %d switches; character to path: mean %.3f m (max %.3f), facing %.2f degrees\n", name,
            r.frames, r.searches, r.switches, r.position_error, r.max_position_error, r.facing_error);
     CHECK(r.position_error <= 0.3);
+    CHECK(r.max_position_error <= 0.6);
     CHECK(r.facing_error <= 15.0);
     CHECK(r.switches > 5);
 }
