@@ -1,16 +1,54 @@
 /* Fuzz target: graph documents (tdn_graph_document_parse). Any input must load or fail
  * cleanly (the sanitizers catch the rest); a failure must leave no document and name its place;
  * a loaded document must run: an instance updates and evaluates to finite poses whatever its
- * float parameters are set to (values taken from the input's first bytes). */
+ * float parameters are set to (values taken from the input's first bytes). Documents are read
+ * from a folder holding mm.tdnmm, a small motion-matching database of the generated humanoid
+ * (idle and walk_forward), so "motion_match" nodes load and run too. */
+#define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tendon/graph_io.h"
+#include "tendon/humanoid.h"
+#include "tendon/mm_file.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char folder[64] = "/tmp/tendon-fuzz-graph-XXXXXX", database[96];
+
+static void remove_database(void)
+{
+    remove(database);
+    remove(folder);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    tdn_asset *humanoid = NULL;
+    tdn_mm_database *db = NULL;
+    if (!mkdtemp(folder) || tdn_humanoid_create(NULL, &humanoid, NULL) != TDN_OK)
+        abort();
+    const tdn_keyed_clip *clips[2] = { tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "idle")),
+                                       tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) };
+    const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
+    tdn_mm_database_desc desc = { .skeleton = skel, .clips = clips, .clip_count = 2, .rate = 30.0f,
+                                  .root = tdn_skeleton_find(skel, "root"), .left_foot = tdn_skeleton_find(skel, "foot_l"),
+                                  .right_foot = tdn_skeleton_find(skel, "foot_r"), .offsets = { 5, 10, 15 },
+                                  .offset_count = 3 };
+    snprintf(database, sizeof database, "%s/mm.tdnmm", folder);
+    if (tdn_mm_database_build(&desc, &db, NULL) != TDN_OK || tdn_mm_database_write_file(db, database, NULL) != TDN_OK)
+        abort();
+    atexit(remove_database);
+    tdn_mm_database_destroy(db);
+    tdn_asset_destroy(humanoid);
+    return 0;
+}
 
 static void run(const tdn_graph_document *d, const uint8_t *data, size_t size)
 {
@@ -47,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_graph_document *d = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_parse((const char *)data, size, NULL, NULL, &d, &err) == TDN_OK) {
+    if (tdn_graph_document_parse((const char *)data, size, folder, NULL, &d, &err) == TDN_OK) {
         run(d, data, size);
         tdn_graph_document_destroy(d);
     } else if (d || err.message[0] == '\0') {

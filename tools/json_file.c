@@ -68,6 +68,19 @@ static int read_file(const char *path, char **text, size_t *size, char *why, siz
     return CLI_OK;
 }
 
+int json_text_parse(const char *text, size_t size, const char *name, cJSON **out, char *why, size_t why_size)
+{
+    const char *end = NULL;
+    *out = cJSON_ParseWithLengthOpts(text, size, &end, 0);
+    if (*out)
+        return CLI_OK;
+    size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
+    int line, column;
+    position(text, at, &line, &column);
+    snprintf(why, why_size, "%s: byte %zu (line %d, column %d): not valid JSON", name, at, line, column);
+    return CLI_BAD_INPUT;
+}
+
 int json_file_read(const char *path, cJSON **out, char *why, size_t why_size)
 {
     *out = NULL;
@@ -76,17 +89,8 @@ int json_file_read(const char *path, cJSON **out, char *why, size_t why_size)
     int code = read_file(path, &text, &size, why, why_size);
     if (code != CLI_OK)
         return code;
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, size, &end, 0);
-    if (!doc) {
-        size_t at = end && end >= text && end <= text + size ? (size_t)(end - text) : 0;
-        int line, column;
-        position(text, at, &line, &column);
-        snprintf(why, why_size, "%s: byte %zu (line %d, column %d): not valid JSON", path, at, line, column);
-        code = CLI_BAD_INPUT;
-    }
+    code = json_text_parse(text, size, path, out, why, why_size);
     free(text);
-    *out = doc;
     return code;
 }
 

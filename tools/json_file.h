@@ -11,6 +11,8 @@
  * says what and where ("PATH: cannot open: ...", "PATH: byte B (line L, column C): not valid
  * JSON"); returns CLI_OK, CLI_BAD_INPUT (unreadable or invalid), or CLI_FAILURE (no memory). */
 int json_file_read(const char *path, cJSON **out, char *why, size_t why_size);
+/* The same for `size` bytes of text already in memory, `name` standing for the path. */
+int json_text_parse(const char *text, size_t size, const char *name, cJSON **out, char *why, size_t why_size);
 
 /* CLI_OK when every key of the object obj is one of `allowed`; else CLI_BAD_INPUT with `why`
  * naming the first other one at `where` and the nearest allowed key as a hint

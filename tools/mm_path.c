@@ -110,24 +110,36 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
     return CLI_OK;
 }
 
+/* The document's segments into out, or the reason (naming `name`) in why; frees doc. */
+static int read_path(cJSON *doc, const char *name, mm_path *out, char *why, size_t why_size)
+{
+    char reason[512];
+    const int code = read_segments(doc, out, reason, sizeof reason);
+    cJSON_Delete(doc);
+    if (code != CLI_OK) {
+        mm_path_free(out);
+        if (code == CLI_BAD_INPUT)
+            snprintf(why, why_size, "%s: %s", name, reason);
+        else
+            snprintf(why, why_size, "%s", reason);
+    }
+    return code;
+}
+
 int mm_path_load(const char *path, mm_path *out, char *why, size_t why_size)
 {
     memset(out, 0, sizeof *out);
     cJSON *doc = NULL;
     int code = json_file_read(path, &doc, why, why_size);
-    if (code != CLI_OK)
-        return code;
-    char reason[512];
-    code = read_segments(doc, out, reason, sizeof reason);
-    cJSON_Delete(doc);
-    if (code != CLI_OK) {
-        mm_path_free(out);
-        if (code == CLI_BAD_INPUT)
-            snprintf(why, why_size, "%s: %s", path, reason);
-        else
-            snprintf(why, why_size, "%s", reason);
-    }
-    return code;
+    return code == CLI_OK ? read_path(doc, path, out, why, why_size) : code;
+}
+
+int mm_path_parse(const char *text, size_t size, const char *name, mm_path *out, char *why, size_t why_size)
+{
+    memset(out, 0, sizeof *out);
+    cJSON *doc = NULL;
+    int code = json_text_parse(text, size, name, &doc, why, why_size);
+    return code == CLI_OK ? read_path(doc, name, out, why, why_size) : code;
 }
 
 /* sin and cos of an angle in degrees, exact at multiples of 90 (a heading of 90 is +X, not

@@ -33,6 +33,8 @@ typedef struct mm_path {
  * the reason in `why`: "PATH: segments[2].speed: must be a number >= 0", or the byte, line and
  * column of malformed JSON). */
 int mm_path_load(const char *path, mm_path *out, char *why, size_t why_size);
+/* The same from `size` bytes of JSON in memory, `name` standing for the path in messages. */
+int mm_path_parse(const char *text, size_t size, const char *name, mm_path *out, char *why, size_t why_size);
 void mm_path_free(mm_path *p);
 
 /* The input at time t (seconds from 0), and the segment it comes from (-1: after the last). */
