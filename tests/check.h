@@ -44,6 +44,8 @@ static inline int check_eq_int_at(long long a, long long b, const char *what, co
 }
 
 #define RUN(test_fn) (check_current_test = #test_fn, test_fn())
+/* The same for a test function called with arguments: RUN_ARGS(walks(&fixture, 3)). */
+#define RUN_ARGS(call) (check_current_test = #call, call)
 
 static inline int check_summary(void)
 {

@@ -126,4 +126,28 @@ static inline int mm_fixture_lafan1(mm_fixture *f)
     return 1;
 }
 
+/* ---- stick paths: what a game asks the character to do ---- */
+
+/* Segments of (seconds, speed, heading, facing), degrees about +Y from +Z towards +X. */
+typedef struct segment {
+    float seconds, speed, heading, facing;
+} segment;
+
+static inline float path_seconds(const segment *path, int count)
+{
+    float total = 0;
+    for (int s = 0; s < count; s++)
+        total += path[s].seconds;
+    return total;
+}
+
+/* The segment playing at time t (the last one from its start on). */
+static inline const segment *segment_at(const segment *path, int count, float t)
+{
+    int s = 0;
+    while (s + 1 < count && t >= path[s].seconds)
+        t -= path[s++].seconds;
+    return &path[s];
+}
+
 #endif

@@ -32,17 +32,11 @@
 #include "tendon/root_motion.h"
 
 #define DT (1.0f / 60.0f)
-#define RUN_ARGS(call) (check_current_test = #call, call)
 #define DEG 0.017453292519943295
 
 static const tdn_vec3 up = { 0.0f, 1.0f, 0.0f };
 
 /* ---- a goal in the world, read in the character's frame as a game would ---- */
-
-/* Segments of (seconds, speed, heading, facing), degrees in the world. */
-typedef struct segment {
-    float seconds, speed, heading, facing;
-} segment;
 
 static const segment humanoid_path[] = {
     { 2, 1.4f, 0, 0 }, { 2, 1.4f, 90, 90 }, { 1.5f, 3.5f, 90, 90 }, { 1.5f, 0, 90, 90 },
@@ -53,22 +47,6 @@ static const segment humanoid_path[] = {
 static const segment lafan1_path[] = {
     { 3, 1.4f, 0, 0 }, { 3, 1.4f, 90, 90 }, { 2, 3.0f, 90, 90 }, { 2, 0, 90, 90 }, { 3, 1.2f, 180, 180 },
 };
-
-static float path_seconds(const segment *path, int count)
-{
-    float total = 0;
-    for (int s = 0; s < count; s++)
-        total += path[s].seconds;
-    return total;
-}
-
-static const segment *segment_at(const segment *path, int count, float t)
-{
-    int s = 0;
-    while (s + 1 < count && t >= path[s].seconds)
-        t -= path[s++].seconds;
-    return &path[s];
-}
 
 /* The character the graph's root motion moves, in double. */
 typedef struct character {

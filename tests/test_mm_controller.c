@@ -12,11 +12,6 @@
 #include "tendon/mm_controller.h"
 #include "tendon/model_space.h"
 
-/* A stick path: segments of (seconds, speed, heading, facing), degrees. */
-typedef struct segment {
-    float seconds, speed, heading, facing;
-} segment;
-
 static const segment humanoid_path[] = {
     { 3, 1.4f, 0, 0 },   { 3, 1.4f, 90, 90 },   { 2, 3.5f, 90, 90 }, { 2, 0, 90, 90 },
     { 3, 1.4f, 0, 90 },  /* strafing: moving along +z while facing +x */
@@ -31,20 +26,9 @@ static const segment lafan1_path[] = {
 
 static tdn_mm_input input_at(const segment *path, int count, float t)
 {
-    int s = 0;
-    while (s + 1 < count && t >= path[s].seconds)
-        t -= path[s++].seconds;
-    const float heading = path[s].heading * 0.01745329f;
-    return (tdn_mm_input){ tdn_vec3_make(path[s].speed * sinf(heading), 0, path[s].speed * cosf(heading)),
-                           path[s].facing * 0.01745329f };
-}
-
-static float path_seconds(const segment *path, int count)
-{
-    float total = 0;
-    for (int s = 0; s < count; s++)
-        total += path[s].seconds;
-    return total;
+    const segment *s = segment_at(path, count, t);
+    const float heading = s->heading * 0.01745329f;
+    return (tdn_mm_input){ tdn_vec3_make(s->speed * sinf(heading), 0, s->speed * cosf(heading)), s->facing * 0.01745329f };
 }
 
 typedef struct run_figures {
