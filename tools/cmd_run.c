@@ -370,17 +370,18 @@ typedef struct run_state {
     int skate_ready;
     ground ground;         /* --ground (what ground_query reads) */
     int second_run;        /* a foot placement job and a ground: run again without foot locking */
-    /* --render: the frames drawn, the skeleton's parents as ints, scratch model matrices, and
-     * the IK jobs' target parameters (and weight: a parameter, or a constant) */
+    tdn_mat4 *model;       /* this frame's model space, placed in the world (one per joint) */
+    /* --render: the frames drawn, the skeleton's parents as ints, and the IK jobs' target
+     * parameters (and weight: a parameter, or a constant) */
     preview_clip preview;
     int *parents;
-    tdn_mat4 *model;
     int target_count;
     int target_param[TDN_MAX_GRAPH_IK], weight_param[TDN_MAX_GRAPH_IK];
     float weight_const[TDN_MAX_GRAPH_IK];
     run_report rep;        /* timings and the IK error (run_graph's report) */
     double ik_error_sum;
-    tdn_mat4 *ik_model;    /* scratch for the IK error, one per joint */
+    tdn_mat4 *ik_model;    /* when the IK error is measured (a report asked for, a ground): the
+                            * character-frame model space it is measured in */
 } run_state;
 
 static void release(run_state *s)
@@ -526,8 +527,7 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
 {
     preview_clip *c = &s->preview;
     const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    tdn_model_space(skel, &s->pose, world, s->model);
-    for (int j = 0; j < c->joint_count; j++) {
+    for (int j = 0; j < c->joint_count; j++) { /* s->model: this frame's, in the world */
         const float *m = s->model[j].m;
         c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
     }
@@ -579,9 +579,8 @@ static int prepare_preview(run_state *s, int frame_count)
     const int joints = tdn_skeleton_joint_count(skel);
     find_targets(s);
     s->parents = malloc(sizeof(int) * (size_t)(joints + 1));
-    s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
     const char **names = malloc(sizeof(char *) * (size_t)(joints + 1));
-    int ok = s->parents && s->model && names;
+    int ok = s->parents && names;
     for (int j = 0; ok && j < joints; j++) {
         s->parents[j] = tdn_skeleton_parent(skel, j);
         names[j] = tdn_skeleton_joint_name(skel, j);
@@ -605,7 +604,7 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
     const tdn_graph *g = tdn_graph_document_graph(s->doc);
     const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
     int modelled = 0;
-    for (int job = 0; s->ik_model && job < tdn_graph_ik_count(g); job++) {
+    for (int job = 0; job < tdn_graph_ik_count(g); job++) {
         if (tdn_graph_ik_kind_of(g, job) != TDN_GRAPH_IK_FOOT_PLACEMENT)
             continue;
         for (int leg = 0; leg < tdn_graph_foot_count(g, job); leg++) {
@@ -613,7 +612,7 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
             const int end = tdn_graph_foot_joint(g, job, leg);
             if (end < 0 || !tdn_graph_foot_target(instance, job, leg, &target))
                 continue;
-            if (!modelled) {
+            if (!modelled) { /* in the character's frame, as the target: no rounding of world positions */
                 tdn_model_space(skel, &s->pose, NULL, s->ik_model);
                 modelled = 1;
             }
@@ -685,10 +684,12 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             code = cli_report("run", r, NULL);
             break;
         }
-        foot_skate_frame(&s->skate, instance, &s->pose, &world);
+        /* model space once, placed in the world: for the foot skate, the IK error and the preview */
+        tdn_model_space(tdn_graph_document_skeleton(s->doc), &s->pose, &world, s->model);
+        foot_skate_frame_model(&s->skate, instance, s->model);
         if (!run)
             continue;
-        if (a->has_ground)
+        if (s->ik_model)
             ik_measure(s, instance);
         if (s->pop && !pop_recorder_frame(s->pop, instance, &s->pose)) {
             fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
@@ -801,8 +802,10 @@ int run_graph(run_args *ap, run_report *report)
         release(&s);
         return CLI_FAILURE;
     }
-    s.ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
-    if (!s.ik_model) {
+    s.model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    if (report && a.has_ground)
+        s.ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    if (!s.model || (report && a.has_ground && !s.ik_model)) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
         return CLI_FAILURE;

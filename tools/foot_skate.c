@@ -152,10 +152,15 @@ static float curve_contact(const foot_skate *s, const tdn_graph_instance *in, co
 void foot_skate_frame(foot_skate *s, const tdn_graph_instance *in, const tdn_pose *pose, const tdn_mat4 *world)
 {
     tdn_model_space(s->skel, pose, world, s->model);
+    foot_skate_frame_model(s, in, s->model);
+}
+
+void foot_skate_frame_model(foot_skate *s, const tdn_graph_instance *in, const tdn_mat4 *model)
+{
     for (int f = 0; f < s->count; f++) {
         foot_skate_foot *foot = &s->feet[f];
         foot_skate_result *r = &s->results[s->run][f];
-        const float *m = s->model[foot->joint].m;
+        const float *m = model[foot->joint].m;
         tdn_vec3 p = tdn_vec3_make(m[12], m[13], m[14]);
         int contact;
         if (foot->by_curve && in) {

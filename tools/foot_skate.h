@@ -80,6 +80,8 @@ void foot_skate_free(foot_skate *s);
 void foot_skate_begin(foot_skate *s, int run);
 /* One frame of the current run, after tdn_graph_evaluate (instance NULL: feet given as joints). */
 void foot_skate_frame(foot_skate *s, const tdn_graph_instance *instance, const tdn_pose *pose, const tdn_mat4 *world);
+/* The same from the frame's model-space matrices already placed in the world (one per joint). */
+void foot_skate_frame_model(foot_skate *s, const tdn_graph_instance *in, const tdn_mat4 *model);
 /* The next frame does not follow the one before (another clip starts): no pair spans the cut. */
 void foot_skate_cut(foot_skate *s);
 /* The contact-time-weighted mean of a run's feet, cm/s (NaN when no foot had a pair). */
