@@ -792,6 +792,8 @@ static void test_arguments(void)
     tdn_mat4 nan_world = tdn_mat4_identity();
     nan_world.m[13] = NAN;
     CHECK_EQ_INT(tdn_foot_placement_solve(NULL, &frame, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_translate(NULL, tdn_vec3_make(1, 0, 0)), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_translate(fp, tdn_vec3_make(0, NAN, 0)), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_foot_placement_solve(fp, NULL, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, NULL, c.model, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &c.pose, NULL, NULL), TDN_ERR_ARGUMENT);

@@ -142,6 +142,10 @@ TDN_API void tdn_foot_placement_destroy(tdn_foot_placement *fp);
 /* Forgets the smoothing state and the locks (after a teleport or a cut): the next solve starts
  * at its targets with no smoothing. */
 TDN_API void tdn_foot_placement_reset(tdn_foot_placement *fp);
+/* Moves the world the locks are held in by `offset` (when the caller shifts its world, as
+ * tdn_mm_controller_translate does): planted feet stay planted. TDN_ERR_ARGUMENT for NULL or a
+ * non-finite offset. */
+TDN_API tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset);
 /* The desc with its defaults filled in (measured lengths, the pelvis found, up and forward
  * normalized); a zeroed desc for NULL. */
 TDN_API tdn_foot_placement_desc tdn_foot_placement_desc_of(const tdn_foot_placement *fp);

@@ -128,7 +128,7 @@ TDN_API tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_i
                                             tdn_mm_status *status);
 
 /* Moves the controller's whole world by `offset` (y ignored): the character, the simulation,
- * its predicted trajectory and the poses it remembers. What it plays and every quantity
+ * its predicted trajectory, the poses it remembers and the feet it holds locked. What it plays and every quantity
  * relative to the character stay as they were. For keeping a long-running character near the
  * origin, where floats are finest: a float position far out (0.5 mm apart at 4 km) rounds
  * every step it takes; a shift by a multiple of a power of two at least as coarse as the

@@ -275,6 +275,15 @@ void tdn_foot_placement_reset(tdn_foot_placement *fp)
     memset(fp->legs, 0, (size_t)fp->desc.leg_count * sizeof(leg_state));
 }
 
+tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset)
+{
+    if (!fp || tdn__bad_vec3(offset))
+        return TDN_ERR_ARGUMENT;
+    for (int i = 0; i < fp->desc.leg_count; i++)
+        fp->legs[i].lock_world = tdn_vec3_add(fp->legs[i].lock_world, offset);
+    return TDN_OK;
+}
+
 tdn_foot_placement_desc tdn_foot_placement_desc_of(const tdn_foot_placement *fp)
 {
     tdn_foot_placement_desc d;

@@ -537,8 +537,8 @@ tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset)
         x.t = tdn_vec3_add(x.t, d);
         tdn_pose_set(&c->shown[k], c->root, &x);
     }
-    if (c->feet) /* its locks hold world positions */
-        tdn_foot_placement_reset(c->feet);
+    if (c->feet) /* its locks hold world positions: they move with the world */
+        tdn_foot_placement_translate(c->feet, d);
     return TDN_OK;
 }
 
