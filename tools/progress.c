@@ -3,6 +3,7 @@
 #include "progress.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -15,6 +16,10 @@ void progress_begin(progress_bar *b, const char *label, int enabled)
     b->enabled = enabled < 0 ? isatty(STDERR_FILENO) : enabled != 0;
     b->last_percent = -1;
     b->start_ms = b->enabled ? cli_now_ms() : 0.0;
+    const char *delay = getenv("TENDON_PROGRESS_DELAY_MS");
+    char *end = NULL;
+    const double ms = delay ? strtod(delay, &end) : 0.0;
+    b->delay_ms = delay && end != delay && *end == '\0' && ms >= 0.0 ? ms : PROGRESS_DELAY_MS;
 }
 
 void progress_update(progress_bar *b, long done, long total)
@@ -26,7 +31,7 @@ void progress_update(progress_bar *b, long done, long total)
     if (percent == b->last_percent)
         return;
     /* not before the delay, unless a bar is already up */
-    if (b->last_percent < 0 && cli_now_ms() - b->start_ms < PROGRESS_DELAY_MS)
+    if (b->last_percent < 0 && cli_now_ms() - b->start_ms < b->delay_ms)
         return;
     b->last_percent = percent;
     char bar[BAR_WIDTH + 1];

@@ -2,7 +2,8 @@
  * rendering previews, building motion-matching databases).
  *
  * Drawn only when stderr is a terminal, and only once the operation has taken PROGRESS_DELAY_MS
- * (a bar that would flash for a few milliseconds is noise), redrawn in place on whole-percent
+ * (a bar that would flash for a few milliseconds is noise; the environment variable
+ * TENDON_PROGRESS_DELAY_MS sets another delay, 0 for a bar from the start), redrawn in place on whole-percent
  * changes: "tendon run: baking [#########...............................]  23%". progress_end
  * ends the line when a bar was drawn, so what follows starts on a line of its own. */
 #ifndef TENDON_PROGRESS_H
@@ -15,6 +16,7 @@ typedef struct progress_bar {
     int enabled;       /* stderr is a terminal (or forced) */
     int last_percent;  /* -1 before the first drawing */
     double start_ms;
+    double delay_ms;
 } progress_bar;
 
 /* Starts a bar labelled `label` (cut to fit); enabled = -1 asks isatty(stderr), 0 or 1 force. */
