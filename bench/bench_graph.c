@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 
 #ifndef TENDON_BLENDMOTION_GRAPH
 #define TENDON_BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"

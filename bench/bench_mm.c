@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 #ifndef TENDON_BENCH_DATA
 #  define TENDON_BENCH_DATA "../shared/data"

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 
 #include "bench_timing.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 typedef enum step { STEP_READ, STEP_READ_PARSE, STEP_IMPORT } step;
 

@@ -15,7 +15,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include <tendon/graph_io.h>
+#include <tendon/io/graph_document.h>
 #include <tendon/tendon.h>
 
 #ifndef STRAFE_GRAPH

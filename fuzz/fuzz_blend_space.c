@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tendon/blend_space_io.h"
+#include "tendon/io/blend_space_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

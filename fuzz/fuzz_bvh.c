@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/model_space.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

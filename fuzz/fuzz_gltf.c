@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

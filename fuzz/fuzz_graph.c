@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tendon/graph_io.h"
-#include "tendon/humanoid.h"
-#include "tendon/mm_file.h"
+#include "tendon/io/graph_document.h"
+#include "tendon/io/humanoid.h"
+#include "tendon/io/mm_database_file.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

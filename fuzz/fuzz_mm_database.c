@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tendon/motion_match.h"
+#include "tendon/mm_database.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/mirror.h"
-#include "tendon/mm_file.h"
-#include "tendon/motion_match.h"
+#include "tendon/io/mm_database_file.h"
+#include "tendon/mm_database.h"
 
 static const char walk_bvh[] =
     "HIERARCHY\n"

@@ -4,7 +4,7 @@
 # armature with as many bones as the file's skin has joints (read from the file's own JSON), and
 # the action Blender made of the file's animation must span the animation's duration (the range
 # of its sampler input times) within half a frame at the scene's frame rate. tendon writes a skin
-# into every file, meshes or not (tendon/gltf_export.h), so a file without one fails. One line per
+# into every file, meshes or not (tendon/io/gltf_save.h), so a file without one fails. One line per
 # file; exit 1 when any file fails, 2 on bad arguments.
 import json
 import os

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 
 static inline tdn_asset *create_ok(const tdn_humanoid_desc *desc)
 {

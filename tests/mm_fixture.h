@@ -8,10 +8,10 @@
 
 #include "check.h"
 #include "test_data.h"
-#include "tendon/humanoid.h"
-#include "tendon/io.h"
+#include "tendon/io/humanoid.h"
+#include "tendon/io/asset.h"
 #include "tendon/mirror.h"
-#include "tendon/motion_match.h"
+#include "tendon/mm_database.h"
 
 #define MM_FIXTURE_MAX_CLIPS 8
 

@@ -297,7 +297,7 @@ if mean and ut:
         check(again is not None and abs(again - tf["cm_per_s"]) <= 1e-9 * tf["cm_per_s"] + 1e-12
               and in_contact == tf["contact_frames"],
               f"{name}: {tf.get('cm_per_s')} cm/s recomputed from the frames: {again}, {in_contact} frames in contact")
-        # the walk's duty factor: each foot in contact for 0.6 of the cycle (tendon/humanoid.h)
+        # the walk's duty factor: each foot in contact for 0.6 of the cycle (tendon/io/humanoid.h)
         check(abs(in_contact / len(ut["frames"]) - 0.6) < 0.03, f"{name} in contact {in_contact} of {len(ut['frames'])} frames")
     # the feet's world positions are the baked file's (root motion put back): tendon sample in model space
     if os.path.exists(uneven_glb):
@@ -333,7 +333,7 @@ if sl:
     check(rise and all(abs(y - 0.06 / math.cos(math.radians(8))) < 0.01 for y in rise)
           and sorted(abs(y - 0.06 / math.cos(math.radians(8))) for y in rise)[len(rise) // 2] < 1e-3,
           f"planted ankles on the slope: {min(rise)}..{max(rise)} above it")
-# no ground: one run, foot placement off; the walk's own drift (about 0.6 cm/s, tendon/humanoid.h)
+# no ground: one run, foot placement off; the walk's own drift (about 0.6 cm/s, tendon/io/humanoid.h)
 r = run("run", UNEVEN, "--seconds", "6", "--trace", os.path.join(SCRATCH, "uneven_none.trace.json"))
 m = re.search(r"^foot skate: (\S+) cm/s \(2 feet, no ground: foot placement off\)$", r.stdout, re.M)
 check(r.returncode == 0 and m is not None and 0.45 < float(m.group(1)) < 0.75 and "without" not in r.stdout,

@@ -9,7 +9,7 @@
 #include "../src/io/blend_space_json.h"
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/blend_space_io.h"
+#include "tendon/io/blend_space_file.h"
 
 static tdn_result parse(const char *json, tdn_blend_space_file **out, tdn_error *err)
 {

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 /* Loads text from a buffer of exactly strlen(text) bytes (no terminating zero, so reading
  * past the end is caught by the sanitizers). */

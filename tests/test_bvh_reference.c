@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "test_data.h"
 
 typedef struct ref_joint {

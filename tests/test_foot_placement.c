@@ -10,8 +10,8 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
-#include "tendon/io.h"
+#include "tendon/io/humanoid.h"
+#include "tendon/io/asset.h"
 
 #define DEG (3.14159265358979 / 180.0)
 

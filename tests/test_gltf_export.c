@@ -20,8 +20,8 @@
 
 #include "check.h"
 #include "test_data.h"
-#include "tendon/gltf_export.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/gltf_save.h"
+#include "tendon/io/humanoid.h"
 
 #define RATE 30.0f
 

@@ -15,7 +15,7 @@
 #include "check.h"
 #include "counting_allocator.h"
 #include "test_gltf_builder.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 enum { BYTE = 5120, UBYTE = 5121, SHORT = 5122, USHORT = 5123, FLOAT = 5126 };
 

@@ -19,7 +19,7 @@
 
 #include "check.h"
 #include "test_data.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 /* ---- reading the file ---- */
 

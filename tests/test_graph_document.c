@@ -8,9 +8,9 @@
 #include "check.h"
 #include "counting_allocator.h"
 #include "test_data.h"
-#include "tendon/graph_io.h"
-#include "tendon/gltf_export.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/graph_document.h"
+#include "tendon/io/gltf_save.h"
+#include "tendon/io/humanoid.h"
 
 #ifndef TENDON_SOURCE_DIR
 #define TENDON_SOURCE_DIR "."

@@ -7,7 +7,7 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 
 static tdn_asset *humanoid;
 static const tdn_skeleton *skel;

@@ -26,9 +26,9 @@
 #include "counting_allocator.h"
 #include "mm_fixture.h"
 #include "tendon/graph.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 #include "tendon/mm_controller.h"
-#include "tendon/mm_file.h"
+#include "tendon/io/mm_database_file.h"
 #include "tendon/root_motion.h"
 
 #define DT (1.0f / 60.0f)

@@ -11,9 +11,9 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 #include "tendon/ik_blend.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/keyed_clip.h"
 
 enum { G = 3, SAMPLES = G * G * G, QUERIES = 400 };

@@ -8,7 +8,7 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 
 enum { MAXJ = 80 };
 

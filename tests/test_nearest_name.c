@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tendon/io.h"
+#include "tendon/nearest_name.h"
 
 static int is(const char *got, const char *want)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 
 static long hook_calls;
 static void *hook_alloc(size_t size, size_t align, void *user)

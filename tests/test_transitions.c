@@ -43,8 +43,8 @@
 
 #include "check.h"
 #include "counting_allocator.h"
-#include "tendon/humanoid.h"
-#include "tendon/io.h"
+#include "tendon/io/humanoid.h"
+#include "tendon/io/asset.h"
 
 static const double PI = 3.14159265358979323846;
 #define FPS 60

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "tendon/gltf_export.h"
+#include "tendon/io/gltf_save.h"
 
 int baked_frames_alloc(baked_frames *b, int count, int joint_count)
 {

@@ -4,7 +4,7 @@
 #ifndef TENDON_BAKED_FRAMES_H
 #define TENDON_BAKED_FRAMES_H
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/tendon.h"
 
 typedef struct baked_frames {

@@ -6,7 +6,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/tendon.h"
 
 /* Exit codes of DESIGN section 5. */

@@ -9,7 +9,7 @@
 #include "feet_by_name.h"
 #include "mm_source.h"
 #include "progress.h"
-#include "tendon/mm_file.h"
+#include "tendon/io/mm_database_file.h"
 
 static void usage(FILE *out)
 {
@@ -46,7 +46,7 @@ static void build_usage(FILE *out)
           "                       [--feet LEFT,RIGHT] [--forward auto|+x|-x|+y|-y|+z|-z] [--offsets 20,40,60]\n"
           "                       [--weights W1,W2,W3,W4,W5] [--exclude CLIP:START-END]... [--smoothing SECONDS]\n"
           "                       [--json]\n"
-          "Builds a motion-matching database (include/tendon/motion_match.h) from every clip of every FILE\n"
+          "Builds a motion-matching database (include/tendon/mm_database.h) from every clip of every FILE\n"
           "(BVH or glTF; all of one rig: the same joint count and parents) and writes it to OUT.tdnmm, the\n"
           "file `tendon mm run` and tdn_mm_database_read_file load.\n"
           "  --scale S         multiply every length by S (0.01 for BVH in centimetres: the database is in metres)\n"

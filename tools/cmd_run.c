@@ -16,7 +16,7 @@
 #include "preview.h"
 #include "progress.h"
 #include "run_graph.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 #include "timeline.h"
 #include "trace.h"
 

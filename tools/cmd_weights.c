@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "commands.h"
 #include "heatmap.h"
-#include "tendon/blend_space_io.h"
+#include "tendon/io/blend_space_file.h"
 
 static void usage(FILE *out)
 {

@@ -26,7 +26,7 @@
 #define TENDON_FOOT_SKATE_H
 
 #include "ground.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 #include "tendon/tendon.h"
 
 #include <cjson/cJSON.h>

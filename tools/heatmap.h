@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "tendon/blend_space_io.h"
+#include "tendon/io/blend_space_file.h"
 
 /* The layout: one framed panel per sample (HEATMAP_PANEL pixels square inside a 1-pixel frame)
  * with a label line above it, in a grid of ceil(sqrt(n)) columns and as many rows as needed;

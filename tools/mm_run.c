@@ -13,7 +13,7 @@
 #include "mm_source.h"
 #include "progress.h"
 #include "tendon/mm_controller.h"
-#include "tendon/mm_file.h"
+#include "tendon/io/mm_database_file.h"
 #include "trace.h"
 
 #define MAX_FRAMES 1000000
@@ -153,7 +153,7 @@ static int parse(int argc, char **argv, run_args *a)
 
 /* ---- the files against the database ---- */
 
-/* v turned by -facing about y (motion_match.h: into the frame of a root facing that way). */
+/* v turned by -facing about y (mm_database.h: into the frame of a root facing that way). */
 static tdn_vec3 into_root(tdn_vec3 v, float facing)
 {
     const float c = cosf(facing), s = sinf(facing);

@@ -4,7 +4,7 @@
 #define TENDON_MM_SOURCE_H
 
 #include "cli.h"
-#include "tendon/motion_match.h"
+#include "tendon/mm_database.h"
 
 typedef struct mm_source {
     int file_count;
@@ -27,7 +27,7 @@ void mm_source_free(mm_source *s);
 /* A joint by name, or by decimal index; -1 when there is none. */
 int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index);
 
-/* How many frames the database gives a clip at `rate` (motion_match.h: frame f at f / rate,
+/* How many frames the database gives a clip at `rate` (mm_database.h: frame f at f / rate,
  * up to the clip's duration). */
 int mm_clip_frames(const tdn_keyed_clip *clip, float rate);
 

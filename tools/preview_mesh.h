@@ -18,7 +18,7 @@
 
 #include "image.h"
 #include "render.h"
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 #include "tendon/tendon.h"
 
 typedef struct preview_mesh {

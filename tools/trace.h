@@ -9,7 +9,7 @@
 
 #include "foot_skate.h"
 #include "pop_metric.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 #include "tendon/tendon.h"
 #include "timeline.h"
 

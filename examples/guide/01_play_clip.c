@@ -5,7 +5,7 @@
  * way into its second cycle, so the root stands 0.25 s * 1.4 m/s = 0.35 m ahead of the origin. */
 #include <stdio.h>
 
-#include <tendon/humanoid.h>
+#include <tendon/io/humanoid.h>
 #include <tendon/tendon.h>
 
 int main(void)

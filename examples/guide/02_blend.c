@@ -11,7 +11,7 @@
  * half-way between their roots: (0.35, 0.35). */
 #include <stdio.h>
 
-#include <tendon/humanoid.h>
+#include <tendon/io/humanoid.h>
 #include <tendon/tendon.h>
 
 static tdn_clip *runtime_clip(const tdn_asset *asset, const char *name)

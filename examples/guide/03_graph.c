@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <tendon/graph_io.h>
+#include <tendon/io/graph_document.h>
 #include <tendon/tendon.h>
 
 static const char document[] =

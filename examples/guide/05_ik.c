@@ -9,7 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
-#include <tendon/humanoid.h>
+#include <tendon/io/humanoid.h>
 #include <tendon/tendon.h>
 
 static float distance(const tdn_mat4 *a, const tdn_mat4 *b)

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <tendon/humanoid.h>
+#include <tendon/io/humanoid.h>
 #include <tendon/tendon.h>
 
 static float largest_difference(const float *a, const float *b, int n)

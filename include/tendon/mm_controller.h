@@ -29,7 +29,7 @@
 #include "foot_placement.h"
 #include "inertialize.h"
 #include "keyed_clip.h"
-#include "motion_match.h"
+#include "mm_database.h"
 #include "pose.h"
 #include "skeleton.h"
 

@@ -14,7 +14,7 @@
 #include "blend.h"
 #include "blend_space.h"
 #include "model_space.h"
-#include "ik.h"
+#include "ik_two_bone.h"
 #include "ik_chain.h"
 #include "ik_fabrik.h"
 #include "ik_ccd.h"
@@ -27,7 +27,8 @@
 #include "graph.h"
 #include "inertialize.h"
 #include "root_motion.h"
-#include "motion_match.h"
+#include "mm_database.h"
+#include "nearest_name.h"
 #include "mm_controller.h"
 
 #endif

@@ -21,7 +21,7 @@
 #include "pose_rotation.h"
 #include "spring.h"
 #include "tendon/foot_placement.h"
-#include "tendon/ik.h"
+#include "tendon/ik_two_bone.h"
 #include "tendon/model_space.h"
 
 

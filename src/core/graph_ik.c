@@ -4,7 +4,7 @@
 
 #include "graph_internal.h"
 #include "internal.h"
-#include "tendon/ik.h"
+#include "tendon/ik_two_bone.h"
 #include "tendon/ik_ccd.h"
 #include "tendon/ik_dls.h"
 #include "tendon/ik_fabrik.h"

@@ -11,7 +11,7 @@
 #include "internal.h"
 #include "model_frame.h"
 #include "tendon/blend.h"
-#include "tendon/ik.h"
+#include "tendon/ik_two_bone.h"
 #include "tendon/ik_blend.h"
 #include "tendon/model_space.h"
 

@@ -16,7 +16,7 @@
 #include "ik_internal.h"
 #include "model_frame.h"
 #include "pose_rotation.h"
-#include "tendon/ik.h"
+#include "tendon/ik_two_bone.h"
 #include "tendon/model_space.h"
 
 /* A unit vector perpendicular to unit v (any: used only when nothing better is known). */

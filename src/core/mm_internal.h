@@ -11,7 +11,7 @@
 #define TENDON_MM_INTERNAL_H
 
 #include "internal.h"
-#include "tendon/motion_match.h"
+#include "tendon/mm_database.h"
 
 #define TDN__MM_SMALL_BOX 16
 #define TDN__MM_LARGE_BOX 64

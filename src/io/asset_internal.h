@@ -7,7 +7,7 @@
 #ifndef TENDON_IO_ASSET_INTERNAL_H
 #define TENDON_IO_ASSET_INTERNAL_H
 
-#include "tendon/io.h"
+#include "tendon/io/asset.h"
 
 typedef struct tdn_io__block tdn_io__block;
 

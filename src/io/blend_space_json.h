@@ -5,7 +5,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "tendon/blend_space_io.h"
+#include "tendon/io/blend_space_file.h"
 
 /* Builds a blend space from `node`, an object {"mode": ..., "samples": [{"clip", "at"}, ...]}
  * (other keys are ignored). `path` is node's JSON path ("blend_space", "nodes[3]"; "" for a

@@ -11,7 +11,7 @@
 #include <cjson/cJSON.h>
 #include <stddef.h>
 
-#include "tendon/gltf_export.h"
+#include "tendon/io/gltf_save.h"
 
 typedef struct tdn_gltf_x__doc {
     cJSON *json;            /* the glTF document; buffers[0] has no uri yet */

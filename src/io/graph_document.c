@@ -8,7 +8,7 @@
 #include "file.h"
 #include "graph_document_internal.h"
 #include "json_hint.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 #include "tendon/mirror.h"
 
 

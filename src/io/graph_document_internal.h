@@ -5,7 +5,7 @@
 
 #include "blend_space_json.h"
 #include "json_util.h"
-#include "tendon/graph_io.h"
+#include "tendon/io/graph_document.h"
 
 #define TDN_IO_MAX_NODE_DEPTH 64
 

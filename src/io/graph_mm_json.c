@@ -18,7 +18,7 @@
 #include "graph_document_internal.h"
 #include "json_hint.h"
 #include "tendon/mirror.h"
-#include "tendon/mm_file.h"
+#include "tendon/io/mm_database_file.h"
 
 static const char *const mm_keys[] = { "type", "database", "clips", "velocity", "facing", "search_interval", "bias",
                                        "inertialize_time", "curve", "velocity_half_life", "facing_half_life",

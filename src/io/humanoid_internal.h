@@ -4,7 +4,7 @@
 #define TENDON_IO_HUMANOID_INTERNAL_H
 
 #include "asset_internal.h"
-#include "tendon/humanoid.h"
+#include "tendon/io/humanoid.h"
 
 /* Joint indices: the skeleton is built in this order, which is already parent-before-child
  * depth-first pre-order, so skeleton indices are these. Arms and legs are per side: side 0 is

@@ -4,13 +4,8 @@
 
 #include <stddef.h>
 
-/* The candidate closest to `name` by edit distance (insertions, deletions, substitutions and
- * swaps of neighbours, letter case ignored), when it is close enough to be a slip: at most a
- * third of the name's length (at least 1, at most 3 edits). NULL otherwise. Candidates are
- * read through `at` (index -> name, NULL skipped). */
-const char *tdn_io__nearest(const char *name, const char *(*at)(const void *ctx, int i), const void *ctx, int count);
-
-/* Writes `; did you mean "X"?` for the nearest candidate into out (or "" when there is none). */
+/* Writes `; did you mean "X"?` for the candidate nearest to `name` (tdn__nearest, read through
+ * `at`) into out (or "" when there is none). */
 void tdn_io__hint(char *out, size_t size, const char *name, const char *(*at)(const void *ctx, int i), const void *ctx,
                   int count);
 

@@ -1,5 +1,5 @@
 /* tendon io: motion-matching database files. */
-#include "tendon/mm_file.h"
+#include "tendon/io/mm_database_file.h"
 
 #include "asset_internal.h"
 #include "file.h"

@@ -1,6 +1,6 @@
 /* Links libtendon_io from an install tree: a missing file must fail cleanly with TDN_ERR_IO. */
 #include <stdio.h>
-#include <tendon/io.h>
+#include <tendon/io/asset.h>
 
 int main(void)
 {

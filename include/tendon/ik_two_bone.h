@@ -3,8 +3,8 @@
  * Solvers modify the local pose (never replace it) and fade in with a weight. They read
  * model-space matrices computed from the same pose and update them for the joints they move.
  * Thread-safe for distinct poses; never allocate. */
-#ifndef TENDON_IK_H
-#define TENDON_IK_H
+#ifndef TENDON_IK_TWO_BONE_H
+#define TENDON_IK_TWO_BONE_H
 
 #include "base.h"
 #include "pose.h"

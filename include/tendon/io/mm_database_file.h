@@ -1,12 +1,12 @@
 /* tendon io: motion-matching database files (libtendon_io).
  *
- * A database file holds exactly the bytes of tdn_mm_database_save (motion_match.h): build once
+ * A database file holds exactly the bytes of tdn_mm_database_save (mm_database.h): build once
  * (`tendon mm build`), then load in milliseconds. */
-#ifndef TENDON_MM_FILE_H
-#define TENDON_MM_FILE_H
+#ifndef TENDON_IO_MM_DATABASE_FILE_H
+#define TENDON_IO_MM_DATABASE_FILE_H
 
-#include "base.h"
-#include "motion_match.h"
+#include "../base.h"
+#include "../mm_database.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -126,11 +126,11 @@
  * (smoothstep) within 4 cm (arms) or 6 cm (legs) of each end joint, half-and-half at the joint;
  * the torso blends pelvis..spine_05 by height. The hand is a mitten on the hand joint, plus the
  * thumb; the other fingers, the jaw and the eyes move no vertex. The mesh scales with height. */
-#ifndef TENDON_HUMANOID_H
-#define TENDON_HUMANOID_H
+#ifndef TENDON_IO_HUMANOID_H
+#define TENDON_IO_HUMANOID_H
 
-#include "base.h"
-#include "io.h"
+#include "../base.h"
+#include "asset.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -24,13 +24,13 @@
  * Memory: the result (the space, the clip names) is allocated through `allocator` (NULL or
  * zeroed: malloc); the JSON tree that exists while parsing is cJSON's (malloc). The result is
  * immutable: any number of threads may read it at once. */
-#ifndef TENDON_BLEND_SPACE_IO_H
-#define TENDON_BLEND_SPACE_IO_H
+#ifndef TENDON_IO_BLEND_SPACE_FILE_H
+#define TENDON_IO_BLEND_SPACE_FILE_H
 
 #include <stddef.h>
 
-#include "base.h"
-#include "blend_space.h"
+#include "../base.h"
+#include "../blend_space.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -22,15 +22,15 @@
  * byte, line and column. On failure *out is NULL and nothing stays allocated. The document is
  * immutable once loaded: any number of threads may share it, each character with its own
  * tdn_graph_instance. */
-#ifndef TENDON_GRAPH_IO_H
-#define TENDON_GRAPH_IO_H
+#ifndef TENDON_IO_GRAPH_DOCUMENT_H
+#define TENDON_IO_GRAPH_DOCUMENT_H
 
 #include <stddef.h>
 
-#include "base.h"
-#include "clip.h"
-#include "graph.h"
-#include "io.h"
+#include "../base.h"
+#include "../clip.h"
+#include "../graph.h"
+#include "asset.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -31,8 +31,8 @@
  * Thread-safety: a database is immutable once built or loaded and can be searched from any
  * number of threads. A controller is one character's mutable state. Searches and controller
  * updates never allocate. */
-#ifndef TENDON_MOTION_MATCH_H
-#define TENDON_MOTION_MATCH_H
+#ifndef TENDON_MM_DATABASE_H
+#define TENDON_MM_DATABASE_H
 
 #include "base.h"
 #include "keyed_clip.h"

@@ -25,12 +25,12 @@
  * *out is NULL and nothing stays allocated. Repairs (documented, not errors): non-unit
  * quaternions are renormalized (zero ones are errors); BVH motion with fewer complete frames
  * than declared keeps the complete ones and adds a warning. */
-#ifndef TENDON_IO_H
-#define TENDON_IO_H
+#ifndef TENDON_IO_ASSET_H
+#define TENDON_IO_ASSET_H
 
-#include "base.h"
-#include "keyed_clip.h"
-#include "skeleton.h"
+#include "../base.h"
+#include "../keyed_clip.h"
+#include "../skeleton.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -111,13 +111,6 @@ TDN_API tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *asset, int i);
 /* Warnings of repairs made while loading (for example a BVH frame count), one line each. */
 TDN_API int tdn_asset_warning_count(const tdn_asset *asset);
 TDN_API const char *tdn_asset_warning(const tdn_asset *asset, int i);
-
-/* "Did you mean": of `count` names, the one nearest to `name` by edit distance (insertions,
- * deletions, substitutions and swaps of neighbours, letter case ignored) when it is close
- * enough to be a slip (at most a third of the name's length in edits, at least 1, at most 3);
- * NULL otherwise. NULL and empty names are skipped. What tendon's documents and tool use for
- * their hints, for a program's own name lookups. */
-TDN_API const char *tdn_nearest_name(const char *name, const char *const *names, int count);
 
 #ifdef __cplusplus
 }

@@ -44,13 +44,13 @@
  * count that is not a multiple of 3, or too large for the format (4 GiB); TDN_ERR_IO (with the
  * system's reason) when the file cannot be written, in which case no file is left at `path`;
  * TDN_ERR_OUT_OF_MEMORY. Thread-safe: the inputs are only read. */
-#ifndef TENDON_GLTF_EXPORT_H
-#define TENDON_GLTF_EXPORT_H
+#ifndef TENDON_IO_GLTF_SAVE_H
+#define TENDON_IO_GLTF_SAVE_H
 
-#include "base.h"
-#include "io.h"
-#include "pose.h"
-#include "skeleton.h"
+#include "../base.h"
+#include "../pose.h"
+#include "../skeleton.h"
+#include "asset.h"
 
 #ifdef __cplusplus
 extern "C" {
