@@ -52,9 +52,9 @@ static void bs_frame(void *p, long n)
 {
     bs_ctx *c = p;
     for (long i = 0; i < n; i++) {
-        tdn_graph_set_vector(c->instance, c->param, c->path[c->cursor]);
-        tdn_graph_update(c->instance, BS_DT);
-        tdn_graph_evaluate(c->instance, &c->pose);
+        tdn_graph_set_vector(c->instance, c->param, c->path[c->cursor], NULL);
+        tdn_graph_update(c->instance, BS_DT, NULL);
+        tdn_graph_evaluate(c->instance, &c->pose, NULL);
         if (++c->cursor == BS_PATH)
             c->cursor = 0;
     }
@@ -64,8 +64,8 @@ static void bs_update(void *p, long n)
 {
     bs_ctx *c = p;
     for (long i = 0; i < n; i++) {
-        tdn_graph_set_vector(c->instance, c->param, c->path[c->cursor]);
-        tdn_graph_update(c->instance, BS_DT);
+        tdn_graph_set_vector(c->instance, c->param, c->path[c->cursor], NULL);
+        tdn_graph_update(c->instance, BS_DT, NULL);
         if (++c->cursor == BS_PATH)
             c->cursor = 0;
     }
@@ -75,7 +75,7 @@ static void bs_weights(void *p, long n)
 {
     bs_ctx *c = p;
     for (long i = 0; i < n; i++) {
-        tdn_blend_space_weights(c->space, c->path[c->cursor], c->weights);
+        tdn_blend_space_weights(c->space, c->path[c->cursor], c->weights, NULL);
         if (++c->cursor == BS_PATH)
             c->cursor = 0;
     }
@@ -86,7 +86,7 @@ static void bs_sample(void *p, long n)
 {
     bs_ctx *c = p;
     for (long i = 0; i < n; i++) {
-        tdn_clip_sample(c->clips[c->cursor], c->time, &c->pose);
+        tdn_clip_sample(c->clips[c->cursor], c->time, &c->pose, NULL);
         if (++c->cursor == BS_SAMPLES) {
             c->cursor = 0;
             c->time += BS_DT;
@@ -130,7 +130,7 @@ static tdn_graph *bs_graph(const bench_scene *scene, tdn_clip *const *clips, con
     desc.root = BS_SAMPLES;
     desc.cull_threshold = cull;
     tdn_graph *graph = NULL;
-    tdn_graph_create(&desc, &graph, err);
+    tdn_graph_create(&desc, &graph, NULL, err);
     return graph;
 }
 
@@ -145,10 +145,10 @@ static tdn_result bs_row(const bench_config *cfg, const bench_scene *scene, tdn_
     bs_ctx ctx;
     memset(&ctx, 0, sizeof ctx);
     ctx.space = space;
-    ctx.param = tdn_graph_param_find(graph, BS_PARAM);
-    tdn_result res = tdn_graph_instance_create(graph, NULL, &ctx.instance);
+    ctx.param = tdn_graph_find_param(graph, BS_PARAM);
+    tdn_result res = tdn_graph_instance_create(graph, &ctx.instance, NULL, err);
     if (res == TDN_OK)
-        res = tdn_pose_create(&ctx.pose, scene->joint_count, NULL);
+        res = tdn_pose_create(scene->joint_count, &ctx.pose, NULL, err);
     if (res != TDN_OK) {
         tdn_graph_instance_destroy(ctx.instance);
         tdn_graph_destroy(graph);
@@ -164,13 +164,13 @@ static tdn_result bs_row(const bench_config *cfg, const bench_scene *scene, tdn_
     /* One untimed cycle: checks every call and counts the flat list. */
     long entries = 0;
     for (int k = 0; k < BS_PATH && res == TDN_OK; k++) {
-        res = tdn_graph_set_vector(ctx.instance, ctx.param, ctx.path[k]);
+        res = tdn_graph_set_vector(ctx.instance, ctx.param, ctx.path[k], err);
         if (res == TDN_OK)
-            res = tdn_graph_update(ctx.instance, BS_DT);
+            res = tdn_graph_update(ctx.instance, BS_DT, err);
         if (res == TDN_OK)
-            res = tdn_graph_evaluate(ctx.instance, &ctx.pose);
+            res = tdn_graph_evaluate(ctx.instance, &ctx.pose, err);
         if (res == TDN_OK)
-            res = tdn_blend_space_weights(space, ctx.path[k], ctx.weights);
+            res = tdn_blend_space_weights(space, ctx.path[k], ctx.weights, err);
         entries += tdn_graph_entries(ctx.instance, NULL);
     }
     if (res == TDN_OK) {
@@ -219,7 +219,7 @@ tdn_result bench_run_blend_space(int quick, const bench_scene *scene, bench_emit
         bs_ctx sampler;
         memset(&sampler, 0, sizeof sampler);
         sampler.clips = clips;
-        res = tdn_pose_create(&sampler.pose, scene->joint_count, NULL);
+        res = tdn_pose_create(scene->joint_count, &sampler.pose, NULL, err);
         if (res == TDN_OK) {
             sample_ns = bench_measure(&cfg, bs_sample, &sampler, 1.0).median_ns;
             tdn_pose_destroy(&sampler.pose);
@@ -232,7 +232,7 @@ tdn_result bench_run_blend_space(int quick, const bench_scene *scene, bench_emit
         sd.dimensions = 2;
         sd.sample_count = BS_SAMPLES;
         sd.points = LAYOUTS[l].points;
-        res = tdn_blend_space_create(&sd, &space, err);
+        res = tdn_blend_space_create(&sd, &space, NULL, err);
         if (res != TDN_OK)
             break;
         res = bs_row(&cfg, scene, clips, space, &LAYOUTS[l], 0, 0.0f, "between", sample_ns, emit, user, err);

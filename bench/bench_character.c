@@ -30,9 +30,9 @@ tdn_result bench_character_init(bench_character *ch, const bench_scene *scene, f
     ch->memory = block;
     tdn_result res = TDN_OK;
     for (int i = 0; i < BENCH_CLIPS && res == TDN_OK; i++)
-        res = tdn_pose_init(&ch->sampled[i], joints, block + pose_bytes * (size_t)i, pose_bytes);
+        res = tdn_pose_init(joints, block + pose_bytes * (size_t)i, pose_bytes, &ch->sampled[i], NULL);
     if (res == TDN_OK)
-        res = tdn_pose_init(&ch->blended, joints, block + pose_bytes * BENCH_CLIPS, pose_bytes);
+        res = tdn_pose_init(joints, block + pose_bytes * BENCH_CLIPS, pose_bytes, &ch->blended, NULL);
     if (res != TDN_OK) {
         bench_character_free(ch);
         return res;
@@ -65,7 +65,7 @@ tdn_result bench_character_init(bench_character *ch, const bench_scene *scene, f
 tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene)
 {
     for (int i = 0; i < BENCH_CLIPS; i++) {
-        tdn_result res = tdn_clip_sample(scene->clips[i], ch->players[i].time, &ch->sampled[i]);
+        tdn_result res = tdn_clip_sample(scene->clips[i], ch->players[i].time, &ch->sampled[i], NULL);
         if (res != TDN_OK)
             return res;
     }
@@ -97,7 +97,7 @@ tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *sc
 {
     tdn_result res = TDN_OK;
     for (int leg = 0; leg < 2 && res == TDN_OK; leg++)
-        res = tdn_ik_two_bone(scene->skeleton, &ik[leg], &ch->blended, ch->model, NULL);
+        res = tdn_ik_two_bone(scene->skeleton, &ik[leg], &ch->blended, ch->model, NULL, NULL);
     return res;
 }
 
@@ -107,15 +107,15 @@ tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, 
         tdn_player_advance(&ch->players[i], dt);
     tdn_result res = bench_character_sample(ch, scene);
     if (res == TDN_OK)
-        res = tdn_blend(&ch->blend);
+        res = tdn_blend(&ch->blend, NULL);
     if (res == TDN_OK)
-        res = tdn_model_space(scene->skeleton, &ch->blended, NULL, ch->model);
+        res = tdn_model_space(scene->skeleton, &ch->blended, NULL, ch->model, NULL);
     if (res == TDN_OK) {
         tdn_two_bone_ik ik[2];
         bench_character_leg_targets(ch, scene, ik);
         res = bench_character_solve_legs(ch, scene, ik);
     }
     if (res == TDN_OK)
-        res = tdn_palette(scene->skeleton, ch->model, ch->palette);
+        res = tdn_palette(scene->skeleton, ch->model, ch->palette, NULL);
     return res;
 }

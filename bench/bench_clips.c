@@ -84,7 +84,7 @@ tdn_result bench_keyed_clip_create(const tdn_skeleton *skeleton, int variant, co
     desc.skeleton = skeleton;
     desc.tracks = tracks;
     desc.track_count = 3 * joints;
-    tdn_result res = tdn_keyed_clip_create(&desc, out, err);
+    tdn_result res = tdn_keyed_clip_create(&desc, out, NULL, err);
     free(times);
     free(values);
     free(tracks);

@@ -85,21 +85,21 @@ static void g_update(const g_ctx *c, g_character *ch)
     const g_handles *h = c->h;
     const g_controls *s = &c->script[ch->frame];
     tdn_graph_instance *in = ch->instance;
-    tdn_graph_set_vector(in, h->move, s->move);
-    tdn_graph_set_float(in, h->speed, s->speed);
-    tdn_graph_set_float(in, h->turn, s->turn);
-    tdn_graph_set_bool(in, h->aiming, s->aiming);
-    tdn_graph_set_vector(in, h->aim, s->aim);
-    tdn_graph_set_int(in, h->hand, s->hand);
+    tdn_graph_set_vector(in, h->move, s->move, NULL);
+    tdn_graph_set_float(in, h->speed, s->speed, NULL);
+    tdn_graph_set_float(in, h->turn, s->turn, NULL);
+    tdn_graph_set_bool(in, h->aiming, s->aiming, NULL);
+    tdn_graph_set_vector(in, h->aim, s->aim, NULL);
+    tdn_graph_set_int(in, h->hand, s->hand, NULL);
     if (s->fire >= 0)
-        tdn_graph_fire_trigger(in, h->triggers[s->fire]);
+        tdn_graph_fire_trigger(in, h->triggers[s->fire], NULL);
     tdn_state_machine_status upper, hit;
-    tdn_graph_state_machine_status(in, h->machines[1], &upper);
-    tdn_graph_state_machine_status(in, h->machines[3], &hit);
+    tdn_graph_state_machine_status(in, h->machines[1], &upper, NULL);
+    tdn_graph_state_machine_status(in, h->machines[3], &hit, NULL);
     const int hit_fired = s->fire >= 3;
-    tdn_graph_set_float(in, h->upper_weight, upper.state != h->upper_idle || (s->fire >= 0 && !hit_fired) ? 1.0f : 0.0f);
-    tdn_graph_set_float(in, h->hit_weight, hit.state != h->hit_none || hit_fired ? 1.0f : 0.0f);
-    tdn_graph_update(in, G_DT);
+    tdn_graph_set_float(in, h->upper_weight, upper.state != h->upper_idle || (s->fire >= 0 && !hit_fired) ? 1.0f : 0.0f, NULL);
+    tdn_graph_set_float(in, h->hit_weight, hit.state != h->hit_none || hit_fired ? 1.0f : 0.0f, NULL);
+    tdn_graph_update(in, G_DT, NULL);
     if (++ch->frame == G_FRAMES)
         ch->frame = 0;
 }
@@ -118,8 +118,8 @@ static void g_frame(void *p, long n)
     for (long i = 0; i < n; i++) {
         g_character *ch = g_next(c);
         g_update(c, ch);
-        tdn_graph_evaluate(ch->instance, &ch->pose);
-        tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model);
+        tdn_graph_evaluate(ch->instance, &ch->pose, NULL);
+        tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model, NULL);
     }
 }
 
@@ -137,7 +137,7 @@ static void g_evaluate_only(void *p, long n)
     g_ctx *c = p;
     for (long i = 0; i < n; i++) {
         g_character *ch = g_next(c);
-        tdn_graph_evaluate(ch->instance, &ch->pose);
+        tdn_graph_evaluate(ch->instance, &ch->pose, NULL);
     }
 }
 
@@ -146,25 +146,25 @@ static void g_ltm_only(void *p, long n)
     g_ctx *c = p;
     for (long i = 0; i < n; i++) {
         g_character *ch = g_next(c);
-        tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model);
+        tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model, NULL);
     }
 }
 
 
 static tdn_result g_handles_find(const tdn_graph *graph, g_handles *h, tdn_error *err)
 {
-    h->move = tdn_graph_param_find(graph, "move");
-    h->speed = tdn_graph_param_find(graph, "speed");
-    h->turn = tdn_graph_param_find(graph, "turn");
-    h->aiming = tdn_graph_param_find(graph, "aiming");
-    h->aim = tdn_graph_param_find(graph, "aim");
-    h->hand = tdn_graph_param_find(graph, "hand");
-    h->upper_weight = tdn_graph_param_find(graph, "upperWeight");
-    h->hit_weight = tdn_graph_param_find(graph, "hitWeight");
+    h->move = tdn_graph_find_param(graph, "move");
+    h->speed = tdn_graph_find_param(graph, "speed");
+    h->turn = tdn_graph_find_param(graph, "turn");
+    h->aiming = tdn_graph_find_param(graph, "aiming");
+    h->aim = tdn_graph_find_param(graph, "aim");
+    h->hand = tdn_graph_find_param(graph, "hand");
+    h->upper_weight = tdn_graph_find_param(graph, "upperWeight");
+    h->hit_weight = tdn_graph_find_param(graph, "hitWeight");
     int ok = h->move >= 0 && h->speed >= 0 && h->turn >= 0 && h->aiming >= 0 && h->aim >= 0 && h->hand >= 0 &&
              h->upper_weight >= 0 && h->hit_weight >= 0;
     for (int k = 0; k < TRIGGER_COUNT; k++)
-        ok &= (h->triggers[k] = tdn_graph_param_find(graph, TRIGGERS[k])) >= 0;
+        ok &= (h->triggers[k] = tdn_graph_find_param(graph, TRIGGERS[k])) >= 0;
     for (int l = 0; l < G_LAYERS; l++) {
         h->machines[l] = -1;
         for (int n = 0; n < tdn_graph_node_count(graph); n++)
@@ -202,8 +202,8 @@ static g_character *g_make(const tdn_graph *graph, int joints, int count)
         return NULL;
     for (int k = 0; k < count; k++) {
         chars[k].model = malloc(sizeof *chars[k].model * (size_t)joints);
-        if (!chars[k].model || tdn_graph_instance_create(graph, NULL, &chars[k].instance) != TDN_OK ||
-            tdn_pose_create(&chars[k].pose, joints, NULL) != TDN_OK) {
+        if (!chars[k].model || tdn_graph_instance_create(graph, &chars[k].instance, NULL, NULL) != TDN_OK ||
+            tdn_pose_create(joints, &chars[k].pose, NULL, NULL) != TDN_OK) {
             g_free(chars, k + 1);
             return NULL;
         }
@@ -215,7 +215,7 @@ static g_character *g_make(const tdn_graph *graph, int joints, int count)
 tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
     tdn_graph_document *doc = NULL;
-    tdn_result res = tdn_graph_document_load(TENDON_BLENDMOTION_GRAPH, NULL, &doc, err);
+    tdn_result res = tdn_graph_document_load(TENDON_BLENDMOTION_GRAPH, NULL, &doc, NULL, err);
     if (res != TDN_OK)
         return res;
     const tdn_graph *graph = tdn_graph_document_graph(doc);
@@ -246,9 +246,9 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
             for (int k = 0; k < ctx.count && res == TDN_OK; k++) {
                 g_character *ch = &ctx.characters[k];
                 g_update(&ctx, ch);
-                res = tdn_graph_evaluate(ch->instance, &ch->pose);
+                res = tdn_graph_evaluate(ch->instance, &ch->pose, err);
                 if (res == TDN_OK)
-                    res = tdn_model_space(skel, &ch->pose, NULL, ch->model);
+                    res = tdn_model_space(skel, &ch->pose, NULL, ch->model, err);
                 entries += tdn_graph_entries(ch->instance, NULL);
                 frames++;
             }

@@ -48,7 +48,7 @@ static int solve_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
     /* no hint: the knee keeps the plane it bends in */
     tdn_two_bone_ik ik = { c->joints[0], c->joints[1], c->joints[2], target, { 0, 0, 0 }, 0, 1.0f, 0.0f };
     int reached = 0;
-    tdn_ik_two_bone(c->skeleton, &ik, &c->pose, c->model, &reached);
+    tdn_ik_two_bone(c->skeleton, &ik, &c->pose, c->model, &reached, NULL);
     *iterations = 1;
     return reached;
 }
@@ -57,7 +57,7 @@ static int solve_fabrik(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     tdn_fabrik_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
-    tdn_ik_fabrik(c->skeleton, &ik, &c->pose, c->model, &res);
+    tdn_ik_fabrik(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
     return res.reached;
 }
@@ -66,7 +66,7 @@ static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     tdn_ccd_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 0.0f, 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
-    tdn_ik_ccd(c->skeleton, &ik, &c->pose, c->model, &res);
+    tdn_ik_ccd(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
     return res.reached;
 }
@@ -77,7 +77,7 @@ static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
     tdn_dls_ik ik = { .joints = c->joints, .count = c->bones + 1, .targets = &t, .target_count = 1,
                       .tolerance = 1e-3f * c->length, .weight = 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
-    tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res);
+    tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
     return res.reached;
 }
@@ -88,7 +88,7 @@ static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
     tdn_look_at_ik ik = { .joints = c->joints, .count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
                           .weight = 1.0f };
     float angle_error = 0.0f;
-    tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error);
+    tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error, NULL);
     *iterations = 1;
     return angle_error < 1e-3f;
 }
@@ -193,13 +193,13 @@ static tdn_result chain_init(ik_chain *c, int bones, uint64_t *rng)
     desc.rest_pose = rest;
     tdn_result res = tdn_skeleton_create(&desc, &c->skeleton, NULL, NULL);
     if (res == TDN_OK)
-        res = tdn_pose_create(&c->pose, n, NULL);
+        res = tdn_pose_create(n, &c->pose, NULL, NULL);
     if (res == TDN_OK)
-        res = tdn_pose_create(&c->rest, n, NULL);
+        res = tdn_pose_create(n, &c->rest, NULL, NULL);
     if (res == TDN_OK)
-        res = tdn_pose_set_rest(&c->rest, c->skeleton);
+        res = tdn_pose_set_rest(&c->rest, c->skeleton, NULL);
     if (res == TDN_OK)
-        res = tdn_model_space(c->skeleton, &c->rest, NULL, c->rest_model);
+        res = tdn_model_space(c->skeleton, &c->rest, NULL, c->rest_model, NULL);
     if (res != TDN_OK) {
         chain_free(c);
         return res;
@@ -213,7 +213,7 @@ static tdn_result chain_init(ik_chain *c, int bones, uint64_t *rng)
         if (i > 0)
             c->length += rest[i + 1].t.y;
     }
-    tdn_pose_copy(&c->pose, &c->rest);
+    tdn_pose_copy(&c->pose, &c->rest, NULL);
     memcpy(c->model, c->rest_model, sizeof(tdn_mat4) * (size_t)n);
     return TDN_OK;
 }
@@ -242,13 +242,13 @@ static void cold_targets(ik_chain *c, uint64_t *rng, tdn_vec3 *targets)
     const tdn_vec3 root = root_of(c);
     const float inner = inner_reach(c), margin = 0.02f * c->length;
     for (int k = 0; k < IK_TARGETS;) {
-        tdn_pose_copy(&c->pose, &c->rest);
+        tdn_pose_copy(&c->pose, &c->rest, NULL);
         for (int i = 0; i < c->bones; i++) {
             tdn_transform x = tdn_pose_get(&c->pose, c->joints[i]);
             x.r = tdn_quat_mul(x.r, random_turn(rng, 1.2f));
             tdn_pose_set(&c->pose, c->joints[i], &x);
         }
-        tdn_model_space(c->skeleton, &c->pose, NULL, c->model);
+        tdn_model_space(c->skeleton, &c->pose, NULL, c->model, NULL);
         tdn_vec3 t = end_of(c);
         float d = tdn_vec3_length(tdn_vec3_sub(t, root));
         if (d >= inner + margin && d <= c->length - margin)
@@ -312,7 +312,7 @@ static int answer_holds(const ik_chain *c, ik_check check, tdn_vec3 target)
     tdn_mat4 solved[IK_MAX_BONES + 2];
     const tdn_mat4 *model = c->model;
     if (check == IK_CHECK_POSE) {
-        if (tdn_model_space(c->skeleton, &c->pose, NULL, solved) != TDN_OK)
+        if (tdn_model_space(c->skeleton, &c->pose, NULL, solved, NULL) != TDN_OK)
             return 0;
         model = solved;
     }

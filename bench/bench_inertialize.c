@@ -36,14 +36,14 @@ static void in_frame(void *p, long n)
         in_advance(c);
         const int restart = c->frame % IN_RESTART == 0;
         c->source ^= restart;
-        tdn_clip_sample(c->clips[c->source], c->time, &c->pose);
+        tdn_clip_sample(c->clips[c->source], c->time, &c->pose, NULL);
         if (restart)
-            tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->pose, IN_TRANSITION, c->curve);
-        tdn_inertializer_apply(c->in, IN_DT, &c->pose);
+            tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->pose, IN_TRANSITION, c->curve, NULL);
+        tdn_inertializer_apply(c->in, IN_DT, &c->pose, NULL);
         tdn_pose oldest = c->before;
         c->before = c->shown;
         c->shown = oldest;
-        tdn_pose_copy(&c->shown, &c->pose);
+        tdn_pose_copy(&c->shown, &c->pose, NULL);
     }
 }
 
@@ -54,9 +54,9 @@ static void crossfade_frame(void *p, long n)
     for (long i = 0; i < n; i++) {
         in_advance(c);
         const float w = (float)(c->frame % IN_RESTART + 1) / (float)IN_RESTART;
-        tdn_clip_sample(c->clips[0], c->time, &c->other);
-        tdn_clip_sample(c->clips[1], c->time, &c->before);
-        tdn_blend2(&c->other, &c->before, w, NULL, &c->pose);
+        tdn_clip_sample(c->clips[0], c->time, &c->other, NULL);
+        tdn_clip_sample(c->clips[1], c->time, &c->before, NULL);
+        tdn_blend2(&c->other, &c->before, w, NULL, &c->pose, NULL);
     }
 }
 
@@ -65,7 +65,7 @@ static void sample_only(void *p, long n)
     in_ctx *c = p;
     for (long i = 0; i < n; i++) {
         in_advance(c);
-        tdn_clip_sample(c->clips[0], c->time, &c->pose);
+        tdn_clip_sample(c->clips[0], c->time, &c->pose, NULL);
     }
 }
 
@@ -75,21 +75,21 @@ static void apply_only(void *p, long n)
 {
     in_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_inertializer_apply(c->in, IN_DT, &c->pose);
+        tdn_inertializer_apply(c->in, IN_DT, &c->pose, NULL);
 }
 
 static void start_only(void *p, long n)
 {
     in_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->other, IN_TRANSITION, c->curve);
+        tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->other, IN_TRANSITION, c->curve, NULL);
 }
 
 static void blend_only(void *p, long n)
 {
     in_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_blend2(&c->other, &c->before, 0.4f, NULL, &c->pose);
+        tdn_blend2(&c->other, &c->before, 0.4f, NULL, &c->pose, NULL);
 }
 
 
@@ -102,15 +102,15 @@ static tdn_result in_reset(in_ctx *c, tdn_inertia_curve curve, float duration)
     c->time = 0.0f;
     c->frame = 0;
     c->source = 0;
-    tdn_result res = tdn_clip_sample(c->clips[0], BENCH_CLIP_SECONDS - IN_DT, &c->before);
+    tdn_result res = tdn_clip_sample(c->clips[0], BENCH_CLIP_SECONDS - IN_DT, &c->before, NULL);
     if (res == TDN_OK)
-        res = tdn_clip_sample(c->clips[0], 0.0f, &c->shown);
+        res = tdn_clip_sample(c->clips[0], 0.0f, &c->shown, NULL);
     if (res == TDN_OK)
-        res = tdn_clip_sample(c->clips[1], 0.0f, &c->other);
+        res = tdn_clip_sample(c->clips[1], 0.0f, &c->other, NULL);
     if (res == TDN_OK)
-        res = tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->other, duration, curve);
+        res = tdn_inertializer_start(c->in, &c->shown, &c->before, IN_DT, &c->other, duration, curve, NULL);
     if (res == TDN_OK)
-        res = tdn_pose_copy(&c->pose, &c->other);
+        res = tdn_pose_copy(&c->pose, &c->other, NULL);
     return res;
 }
 
@@ -132,10 +132,10 @@ tdn_result bench_run_inertialize(int quick, const bench_scene *scene, bench_emit
     memset(&c, 0, sizeof c);
     c.clips[0] = scene->clips[0];
     c.clips[1] = scene->clips[1];
-    tdn_result res = tdn_inertializer_create(joints, NULL, &c.in);
+    tdn_result res = tdn_inertializer_create(joints, &c.in, NULL, err);
     tdn_pose *poses[4] = { &c.pose, &c.shown, &c.before, &c.other };
     for (int i = 0; i < 4 && res == TDN_OK; i++)
-        res = tdn_pose_create(poses[i], joints, NULL);
+        res = tdn_pose_create(joints, poses[i], NULL, err);
     /* The untimed check: every call of a frame succeeds; counts the frames whose apply had a
      * transition under way (the quintic ends joints early where the velocity points to 0). */
     int active[2] = { 0, 0 };
@@ -145,20 +145,20 @@ tdn_result bench_run_inertialize(int quick, const bench_scene *scene, bench_emit
             in_advance(&c);
             const int restart = c.frame % IN_RESTART == 0;
             c.source ^= restart;
-            res = tdn_clip_sample(c.clips[c.source], c.time, &c.pose);
+            res = tdn_clip_sample(c.clips[c.source], c.time, &c.pose, err);
             if (res == TDN_OK && restart)
-                res = tdn_inertializer_start(c.in, &c.shown, &c.before, IN_DT, &c.pose, IN_TRANSITION, c.curve);
+                res = tdn_inertializer_start(c.in, &c.shown, &c.before, IN_DT, &c.pose, IN_TRANSITION, c.curve, err);
             if (res == TDN_OK)
-                res = tdn_inertializer_apply(c.in, IN_DT, &c.pose);
+                res = tdn_inertializer_apply(c.in, IN_DT, &c.pose, err);
             active[v] += c.frame >= IN_RESTART && tdn_inertializer_active(c.in); /* this apply did work */
             if (res == TDN_OK)
-                res = tdn_pose_copy(&c.before, &c.shown);
+                res = tdn_pose_copy(&c.before, &c.shown, err);
             if (res == TDN_OK)
-                res = tdn_pose_copy(&c.shown, &c.pose);
+                res = tdn_pose_copy(&c.shown, &c.pose, err);
         }
     }
     if (res == TDN_OK)
-        res = tdn_blend2(&c.other, &c.before, 0.4f, NULL, &c.pose);
+        res = tdn_blend2(&c.other, &c.before, 0.4f, NULL, &c.pose, err);
     if (res != TDN_OK) {
         tdn_inertializer_destroy(c.in);
         for (int i = 0; i < 4; i++)

@@ -103,7 +103,7 @@ static double timed_pass(const tdn_mm_database *db, const mm_queries *q, tdn_mm_
     for (int i = 0; i < q->count; i++) {
         const float *query = q->values + (size_t)i * (size_t)q->dims;
         const double t0 = bench_now_ns();
-        tdn_mm_search(db, query, q->current[i], MM_BIAS, mode, &matches[i]);
+        tdn_mm_search(db, query, q->current[i], MM_BIAS, mode, &matches[i], NULL);
         ns[i] = bench_now_ns() - t0;
     }
     return bench_now_ns() - start;
@@ -130,7 +130,7 @@ static void reference_costs(const tdn_mm_database *db, const mm_queries *q, floa
 {
     for (int i = 0; i < q->count; i++) {
         tdn_mm_match m;
-        tdn_mm_search(db, q->values + (size_t)i * (size_t)q->dims, q->current[i], MM_BIAS, TDN_MM_SEARCH_BRUTE, &m);
+        tdn_mm_search(db, q->values + (size_t)i * (size_t)q->dims, q->current[i], MM_BIAS, TDN_MM_SEARCH_BRUTE, &m, NULL);
         costs[i] = m.cost;
     }
 }
@@ -185,7 +185,7 @@ static tdn_result measure_rows(const tdn_mm_database *db, const mm_queries *q, c
         row.min_ns = least;
         bench_row_add_text(&row, "database", setup->database);
         bench_row_add_number(&row, "frames", tdn_mm_database_frame_count(db));
-        bench_row_add_number(&row, "dims", tdn_mm_database_dims(db));
+        bench_row_add_number(&row, "dims", tdn_mm_database_dimensions(db));
         bench_row_add_number(&row, "queries", n);
         bench_row_add_bool(&row, "exact", exact);
         bench_row_add_number(&row, "bias", MM_BIAS);
@@ -245,7 +245,7 @@ static int searched_from(const tdn_mm_database *db, const float *query, const td
     if (!status->switched)
         return status->frame;
     const int start = tdn_mm_database_group_start(db, TDN_MM_FOOT_POSITION);
-    const int dims = tdn_mm_database_dims(db), frames = tdn_mm_database_frame_count(db);
+    const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
     static const int steps[4] = { 1, 0, 2, 3 };
     for (int k = 0; k < 4; k++) {
         const int f = previous + steps[k];
@@ -270,21 +270,21 @@ static tdn_result record_controller_queries(const tdn_mm_database *db, const tdn
     desc.bias = MM_BIAS;
     tdn_mm_controller *c = NULL;
     tdn_pose pose = { 0 };
-    tdn_result res = tdn_mm_controller_create(&desc, &c, err);
+    tdn_result res = tdn_mm_controller_create(&desc, &c, NULL, err);
     if (res == TDN_OK)
-        res = tdn_pose_create(&pose, tdn_skeleton_joint_count(skeleton), NULL);
+        res = tdn_pose_create(tdn_skeleton_joint_count(skeleton), &pose, NULL, err);
     int start = 0;
     while (start < tdn_mm_database_frame_count(db)) {
         tdn_mm_frame f;
-        tdn_mm_database_frame(db, start, &f);
+        tdn_mm_database_frame(db, start, &f, NULL);
         if (f.searchable)
             break;
         start++;
     }
     if (res == TDN_OK)
-        res = tdn_mm_controller_reset(c, start, tdn_vec3_make(0, 0, 0), 0.0f);
+        res = tdn_mm_controller_reset(c, start, tdn_vec3_make(0, 0, 0), 0.0f, err);
     if (res == TDN_OK)
-        res = queries_init(out, 1024, tdn_mm_database_dims(db));
+        res = queries_init(out, 1024, tdn_mm_database_dimensions(db));
     int previous = start, segment = 0, unmatched = 0;
     float facing = 0.0f, in_segment = 0.0f;
     const int steps = (int)(seconds / MM_DT);
@@ -294,7 +294,7 @@ static tdn_result record_controller_queries(const tdn_mm_database *db, const tdn
             facing += seg->turn * 3.14159265f / 180.0f;
         tdn_mm_input in = { tdn_vec3_make(seg->speed * sinf(facing), 0.0f, seg->speed * cosf(facing)), facing };
         tdn_mm_status status;
-        res = tdn_mm_controller_update(c, &in, MM_DT, &pose, &status);
+        res = tdn_mm_controller_update(c, &in, MM_DT, &pose, &status, err);
         if (res != TDN_OK)
             break;
         if (status.searched) {
@@ -334,12 +334,12 @@ static tdn_result run_lafan1(int quick, bench_emit_fn emit, void *user, tdn_erro
             return TDN_OK;
         }
     }
-    const tdn_import_options import = { .scale = 0.01f };
+    const tdn_asset_load_options import = { .scale = 0.01f };
     tdn_result res = TDN_OK;
     const tdn_keyed_clip *clips[LAFAN1_TAKES];
     for (int i = 0; i < LAFAN1_TAKES && res == TDN_OK; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, lafan1_takes[i]);
-        res = tdn_asset_load(path, &import, &assets[i], err);
+        res = tdn_asset_load(path, &import, &assets[i], NULL, err);
         if (res == TDN_OK && tdn_asset_clip_count(assets[i]) < 1)
             res = bench_fail(err, TDN_ERR_INVALID_DATA, "lafan1 take without a clip");
         if (res == TDN_OK)
@@ -362,11 +362,11 @@ static tdn_result run_lafan1(int quick, bench_emit_fn emit, void *user, tdn_erro
         desc.clip_count = LAFAN1_TAKES;
         desc.mirror_table = mirror;
         desc.root = 0;
-        desc.left_foot = tdn_skeleton_find(skeleton, "LeftFoot");
-        desc.right_foot = tdn_skeleton_find(skeleton, "RightFoot");
+        desc.left_foot = tdn_skeleton_find_joint(skeleton, "LeftFoot");
+        desc.right_foot = tdn_skeleton_find_joint(skeleton, "RightFoot");
         desc.forward = tdn_vec3_make(0, 1, 0); /* LAFAN1's hips face their local +y */
         const double t0 = bench_now_ns();
-        res = tdn_mm_database_build(&desc, &db, err);
+        res = tdn_mm_database_create(&desc, &db, NULL, err);
         setup.build_ms = (bench_now_ns() - t0) * 1e-6;
     }
     mm_queries q = { 0 };
@@ -457,7 +457,7 @@ static tdn_result run_synthetic(int frames, int query_count, bench_emit_fn emit,
     desc.searchable = searchable;
     tdn_mm_database *db = NULL;
     mm_queries q = { 0 };
-    tdn_result res = tdn_mm_database_from_features(&desc, &db, err);
+    tdn_result res = tdn_mm_database_create_from_features(&desc, &db, NULL, err);
     if (res == TDN_OK)
         res = queries_init(&q, query_count, MM_DIMS);
     float query[MM_DIMS];

@@ -9,7 +9,7 @@
  *   1.4 m/s, run 3.5 m/s, 90-degree turns every few seconds, stops), each searched with the
  *   frame playing then as `current` and the controller's bias (0.05). Skipped, with a note on
  *   stderr, when the data is absent.
- * - `synthetic` 100,000 and 1,000,000 frames of 27 features (tdn_mm_database_from_features):
+ * - `synthetic` 100,000 and 1,000,000 frames of 27 features (tdn_mm_database_create_from_features):
  *   runs of 200-600 frames; within a run each feature is a smooth random walk (a damped spring
  *   driven by noise, its period 40 to 400 frames depending on the feature, so it moves about
  *   7% of its spread a frame, as LAFAN1's features do), and between runs it jumps (the walk

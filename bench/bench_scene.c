@@ -27,7 +27,7 @@ static tdn_result find_legs(bench_scene *scene, tdn_error *err)
         for (int p = 0; p < 3; p++) {
             char name[32];
             snprintf(name, sizeof name, "%s_%s", parts[p], sides[leg]);
-            scene->legs[leg][p] = tdn_skeleton_find(scene->skeleton, name);
+            scene->legs[leg][p] = tdn_skeleton_find_joint(scene->skeleton, name);
             if (scene->legs[leg][p] < 0) {
                 if (err) {
                     err->code = TDN_ERR_INVALID_DATA;
@@ -58,7 +58,8 @@ tdn_result bench_scene_create(int joint_count, bench_scene *scene, tdn_error *er
             desc.additive_reference_clip = scene->keyed[i];
             desc.additive_reference_first_frame = 1;
         }
-        res = tdn_clip_create(&desc, &scene->clips[i], &scene->reports[i], err);
+        desc.report = &scene->reports[i];
+        res = tdn_clip_create(&desc, &scene->clips[i], NULL, err);
     }
     if (res != TDN_OK)
         bench_scene_destroy(scene);
@@ -69,6 +70,6 @@ double bench_scene_bytes_per_clip(const bench_scene *scene)
 {
     double sum = 0.0;
     for (int i = 0; i < BENCH_BASE_CLIPS; i++)
-        sum += (double)tdn_clip_bytes(scene->clips[i]);
+        sum += (double)tdn_clip_memory_size(scene->clips[i]);
     return sum / BENCH_BASE_CLIPS;
 }

@@ -65,7 +65,7 @@ static void run_sample(void *p, long n)
         c->time += FRAME_DT;
         if (c->time > duration)
             c->time -= duration;
-        tdn_clip_sample(clip, c->time, &c->characters->sampled[0]);
+        tdn_clip_sample(clip, c->time, &c->characters->sampled[0], NULL);
     }
 }
 
@@ -73,14 +73,14 @@ static void run_blend(void *p, long n)
 {
     run_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_blend(&c->characters->blend);
+        tdn_blend(&c->characters->blend, NULL);
 }
 
 static void run_ltm(void *p, long n)
 {
     run_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_model_space(c->scene->skeleton, &c->characters->blended, NULL, c->characters->model);
+        tdn_model_space(c->scene->skeleton, &c->characters->blended, NULL, c->characters->model, NULL);
 }
 
 /* The steps of a frame one at a time, on the first character (the `frame hot` breakdown). */
@@ -102,7 +102,7 @@ static void run_palette(void *p, long n)
 {
     run_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_palette(c->scene->skeleton, c->characters->model, c->characters->palette);
+        tdn_palette(c->scene->skeleton, c->characters->model, c->characters->palette, NULL);
 }
 
 /* One character per iteration, round-robin over the context's characters (one: hot). */
@@ -120,7 +120,7 @@ static void run_lbs(void *p, long n)
 {
     run_ctx *c = p;
     for (long i = 0; i < n; i++)
-        tdn_skin_lbs(&c->skin);
+        tdn_skin_lbs(&c->skin, NULL);
 }
 
 /* DQS per frame includes converting the palette once. */
@@ -129,7 +129,7 @@ static void run_dqs(void *p, long n)
     run_ctx *c = p;
     for (long i = 0; i < n; i++) {
         tdn_dual_quat_palette(c->skin.palette, c->skin.palette_count, c->dual_quats);
-        tdn_skin_dqs(&c->skin);
+        tdn_skin_dqs(&c->skin, NULL);
     }
 }
 
@@ -166,7 +166,7 @@ static tdn_result run_steps(const char *workload, const bench_config *cfg, const
         row.bytes_per_clip = bench_scene_bytes_per_clip(scene);
         bench_row_add_text(&row, "storage", storage_name(scene->reports[0].storage));
         bench_row_add_number(&row, "frames", scene->reports[0].frame_count);
-        bench_row_add_number(&row, "keyed_bytes_per_clip", (double)tdn_keyed_clip_bytes(scene->keyed[0]));
+        bench_row_add_number(&row, "keyed_bytes_per_clip", (double)tdn_keyed_clip_memory_size(scene->keyed[0]));
     } else if (strcmp(workload, "blend") == 0) {
         row = measured_row(cfg, run_blend, &ctx, workload, NULL);
         bench_row_add_number(&row, "layers", BENCH_BASE_CLIPS);
@@ -394,11 +394,11 @@ static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, be
         res = TDN_ERR_OUT_OF_MEMORY;
     ctx.skin = bench_mesh_job(&mesh, ch.palette, scene->joint_count);
     if (res == TDN_OK)
-        res = tdn_skin_lbs(&ctx.skin);
+        res = tdn_skin_lbs(&ctx.skin, err);
     ctx.skin.dual_quats = ctx.dual_quats;
     if (res == TDN_OK) {
         tdn_dual_quat_palette(ch.palette, scene->joint_count, ctx.dual_quats);
-        res = tdn_skin_dqs(&ctx.skin);
+        res = tdn_skin_dqs(&ctx.skin, err);
     }
     for (int method = 0; method < 2 && res == TDN_OK; method++) {
         bench_row row = measured_row(cfg, method ? run_dqs : run_lbs, &ctx, "skin", method ? "dqs" : "lbs");

@@ -110,7 +110,7 @@ static void run_once(job *j)
         j->failed |= data == NULL || !parse_text(j->path, data, size);
         break;
     case STEP_IMPORT:
-        j->failed |= tdn_asset_load(j->path, NULL, &asset, NULL) != TDN_OK;
+        j->failed |= tdn_asset_load(j->path, NULL, &asset, NULL, NULL) != TDN_OK;
         tdn_asset_destroy(asset);
         break;
     }
@@ -162,7 +162,7 @@ static int measure_file(const char *path, int json)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (tdn_asset_load(path, NULL, &asset, &err) != TDN_OK) {
+    if (tdn_asset_load(path, NULL, &asset, NULL, &err) != TDN_OK) {
         fprintf(stderr, "tendon_bench_import: %s: %s: %s\n", path, err.where, err.message);
         return 2;
     }

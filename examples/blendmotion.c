@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     const char *path = argc > 1 ? argv[1] : BLENDMOTION_GRAPH;
     tdn_graph_document *doc = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_load(path, NULL, &doc, &err) != TDN_OK) {
+    if (tdn_graph_document_load(path, NULL, &doc, NULL, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s: %s\n", path, err.where, err.message);
         return 2;
     }
@@ -94,8 +94,8 @@ int main(int argc, char **argv)
     tdn_graph_instance *character = NULL;
     tdn_pose pose;
     static tdn_mat4 model[256];
-    if (joints > 256 || tdn_graph_instance_create(graph, NULL, &character) != TDN_OK ||
-        tdn_pose_create(&pose, joints, NULL) != TDN_OK)
+    if (joints > 256 || tdn_graph_instance_create(graph, &character, NULL, NULL) != TDN_OK ||
+        tdn_pose_create(joints, &pose, NULL, NULL) != TDN_OK)
         return 1;
     int machine[LAYERS];
     for (int l = 0; l < LAYERS; l++)
@@ -104,11 +104,11 @@ int main(int argc, char **argv)
             return 1;
         }
     /* Handles, resolved once. */
-    const int move = tdn_graph_param_find(graph, "move"), speed = tdn_graph_param_find(graph, "speed");
-    const int turn = tdn_graph_param_find(graph, "turn"), aiming = tdn_graph_param_find(graph, "aiming");
-    const int aim = tdn_graph_param_find(graph, "aim"), hand = tdn_graph_param_find(graph, "hand");
-    const int upper_weight = tdn_graph_param_find(graph, "upperWeight");
-    const int hit_weight = tdn_graph_param_find(graph, "hitWeight");
+    const int move = tdn_graph_find_param(graph, "move"), speed = tdn_graph_find_param(graph, "speed");
+    const int turn = tdn_graph_find_param(graph, "turn"), aiming = tdn_graph_find_param(graph, "aiming");
+    const int aim = tdn_graph_find_param(graph, "aim"), hand = tdn_graph_find_param(graph, "hand");
+    const int upper_weight = tdn_graph_find_param(graph, "upperWeight");
+    const int hit_weight = tdn_graph_find_param(graph, "hitWeight");
     const int upper_idle = tdn_graph_find_state(graph, machine[1], "idle");
     const int hit_none = tdn_graph_find_state(graph, machine[3], "none");
 
@@ -118,30 +118,30 @@ int main(int argc, char **argv)
     for (int frame = 0; frame <= 10 * 60; frame++) {
         const float t = (float)frame * dt;
         controls c = script(frame);
-        tdn_graph_set_vector(character, move, c.move);
-        tdn_graph_set_float(character, speed, sqrtf(c.move[0] * c.move[0] + c.move[1] * c.move[1]));
-        tdn_graph_set_float(character, turn, c.turn);
-        tdn_graph_set_bool(character, aiming, c.aiming);
-        tdn_graph_set_vector(character, aim, c.aim);
-        tdn_graph_set_int(character, hand, c.hand);
+        tdn_graph_set_vector(character, move, c.move, NULL);
+        tdn_graph_set_float(character, speed, sqrtf(c.move[0] * c.move[0] + c.move[1] * c.move[1]), NULL);
+        tdn_graph_set_float(character, turn, c.turn, NULL);
+        tdn_graph_set_bool(character, aiming, c.aiming, NULL);
+        tdn_graph_set_vector(character, aim, c.aim, NULL);
+        tdn_graph_set_int(character, hand, c.hand, NULL);
         if (c.fire)
-            tdn_graph_fire_trigger_named(character, c.fire);
+            tdn_graph_fire_trigger_named(character, c.fire, NULL);
         /* The action and hit layers show while their machines are busy (or about to be). */
         tdn_state_machine_status upper, hit;
-        tdn_graph_state_machine_status(character, machine[1], &upper);
-        tdn_graph_state_machine_status(character, machine[3], &hit);
+        tdn_graph_state_machine_status(character, machine[1], &upper, NULL);
+        tdn_graph_state_machine_status(character, machine[3], &hit, NULL);
         const int hit_fired = c.fire && strncmp(c.fire, "hit", 3) == 0;
         const int acting = upper.state != upper_idle || (c.fire && !hit_fired);
         const int hurt = hit.state != hit_none || hit_fired;
-        tdn_graph_set_float(character, upper_weight, acting ? 1.0f : 0.0f);
-        tdn_graph_set_float(character, hit_weight, hurt ? 1.0f : 0.0f);
+        tdn_graph_set_float(character, upper_weight, acting ? 1.0f : 0.0f, NULL);
+        tdn_graph_set_float(character, hit_weight, hurt ? 1.0f : 0.0f, NULL);
 
-        tdn_graph_update(character, dt);
-        tdn_graph_evaluate(character, &pose);
-        tdn_model_space(skel, &pose, NULL, model);       /* hand this to IK, the palette, a renderer */
+        tdn_graph_update(character, dt, NULL);
+        tdn_graph_evaluate(character, &pose, NULL);
+        tdn_model_space(skel, &pose, NULL, model, NULL);       /* hand this to IK, the palette, a renderer */
 
         tdn_root_motion step;                             /* move the character by what the clips did */
-        tdn_graph_root_motion(character, &step);
+        tdn_graph_root_motion(character, &step, NULL);
         position = tdn_vec3_add(position, tdn_quat_rotate(facing, step.translation));
         facing = tdn_quat_normalize(tdn_quat_mul(facing, step.rotation));
 
@@ -149,7 +149,7 @@ int main(int argc, char **argv)
             printf("%4.1f s  entries %2d ", t, tdn_graph_entries(character, NULL));
             for (int l = 0; l < LAYERS; l++) {
                 tdn_state_machine_status s;
-                tdn_graph_state_machine_status(character, machine[l], &s);
+                tdn_graph_state_machine_status(character, machine[l], &s, NULL);
                 printf(" %s=%s %.2f", tdn_graph_layer_name(graph, l), tdn_graph_state_name(graph, machine[l], s.state),
                        tdn_graph_layer_weight(character, l));
             }

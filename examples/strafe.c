@@ -46,7 +46,7 @@ int main(int argc, char **argv)
     const char *path = argc > 1 ? argv[1] : STRAFE_GRAPH;
     tdn_graph_document *doc = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_load(path, NULL, &doc, &err) != TDN_OK) {
+    if (tdn_graph_document_load(path, NULL, &doc, NULL, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s: %s\n", path, err.where, err.message);
         return 2;
     }
@@ -54,13 +54,13 @@ int main(int argc, char **argv)
     const tdn_skeleton *skel = tdn_graph_document_skeleton(doc);
     tdn_graph_instance *character = NULL;
     tdn_pose pose;
-    if (tdn_graph_instance_create(graph, NULL, &character) != TDN_OK ||
-        tdn_pose_create(&pose, tdn_skeleton_joint_count(skel), NULL) != TDN_OK)
+    if (tdn_graph_instance_create(graph, &character, NULL, NULL) != TDN_OK ||
+        tdn_pose_create(tdn_skeleton_joint_count(skel), &pose, NULL, NULL) != TDN_OK)
         return 1;
     /* Handles, resolved once. */
-    int move_speed = tdn_graph_param_find(graph, "moveSpeed"), turn_speed = tdn_graph_param_find(graph, "turnSpeed");
-    int turn_left = tdn_graph_param_find(graph, "turnLeft"), face_forward = tdn_graph_param_find(graph, "faceForward");
-    int face_right = tdn_graph_param_find(graph, "faceRight"), side = tdn_graph_param_find(graph, "sideStrength");
+    int move_speed = tdn_graph_find_param(graph, "moveSpeed"), turn_speed = tdn_graph_find_param(graph, "turnSpeed");
+    int turn_left = tdn_graph_find_param(graph, "turnLeft"), face_forward = tdn_graph_find_param(graph, "faceForward");
+    int face_right = tdn_graph_find_param(graph, "faceRight"), side = tdn_graph_find_param(graph, "sideStrength");
 
     const float dt = 1.0f / 60.0f;
     float last_angle = 0.0f;
@@ -74,15 +74,15 @@ int main(int argc, char **argv)
         last_angle = in.look_angle;
         float along = in.move[0] * look[0] + in.move[1] * look[1];
         float across = in.move[0] * right[0] + in.move[1] * right[1];
-        tdn_graph_set_float(character, move_speed, speed < 1.0f ? speed : 1.0f);
-        tdn_graph_set_float(character, turn_speed, fminf(fabsf(rate) / (0.5f * 3.14159265f), 1.0f));
-        tdn_graph_set_bool(character, turn_left, rate > 0.0f);
-        tdn_graph_set_bool(character, face_forward, along >= 0.0f);
-        tdn_graph_set_bool(character, face_right, across > 0.0f);
-        tdn_graph_set_float(character, side, speed > 0.0f ? fabsf(across) / speed : 0.0f);
+        tdn_graph_set_float(character, move_speed, speed < 1.0f ? speed : 1.0f, NULL);
+        tdn_graph_set_float(character, turn_speed, fminf(fabsf(rate) / (0.5f * 3.14159265f), 1.0f), NULL);
+        tdn_graph_set_bool(character, turn_left, rate > 0.0f, NULL);
+        tdn_graph_set_bool(character, face_forward, along >= 0.0f, NULL);
+        tdn_graph_set_bool(character, face_right, across > 0.0f, NULL);
+        tdn_graph_set_float(character, side, speed > 0.0f ? fabsf(across) / speed : 0.0f, NULL);
 
-        tdn_graph_update(character, dt);
-        tdn_graph_evaluate(character, &pose);             /* hand this to model space, IK, the palette */
+        tdn_graph_update(character, dt, NULL);
+        tdn_graph_evaluate(character, &pose, NULL);             /* hand this to model space, IK, the palette */
 
         if (frame % 30 == 0) {                            /* what the blend manager chose, twice a second */
             const tdn_graph_entry *entries;

@@ -61,7 +61,7 @@ static tdn_keyed_clip *make_cycle(const tdn_skeleton *skel, const char *name, fl
     tdn_error err = { 0 };
     if (tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = name, .skeleton = skel, .tracks = tracks,
                                                       .track_count = swing_count + 1, .events = steps,
-                                                      .event_count = bob > 0 ? 2 : 0 }, &clip, &err) != TDN_OK)
+                                                      .event_count = bob > 0 ? 2 : 0 }, &clip, NULL, &err) != TDN_OK)
         fprintf(stderr, "%s: %s: %s\n", name, err.where, err.message);
     return clip;
 }
@@ -72,8 +72,8 @@ static tdn_clip *runtime(const tdn_keyed_clip *keyed, const tdn_keyed_clip *addi
     tdn_clip_report report;
     tdn_error err = { 0 };
     if (tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = (KEYS - 1) / tdn_keyed_clip_duration(keyed), .additive_reference_clip = additive_reference,
-                                          .additive_reference_first_frame = additive_reference != NULL },
-                        &clip, &report, &err) != TDN_OK) {
+                                          .additive_reference_first_frame = additive_reference != NULL, .report = &report },
+                        &clip, NULL, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s: %s\n", tdn_keyed_clip_name(keyed), err.where, err.message);
         return NULL;
     }
@@ -130,13 +130,13 @@ int main(void)
     /* Per-character state, created once. */
     tdn_pose sampled[5], rest_pose, out;
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(&sampled[i], JOINTS, NULL);
-    tdn_pose_create(&rest_pose, JOINTS, NULL);
-    tdn_pose_create(&out, JOINTS, NULL);
-    tdn_pose_set_rest(&rest_pose, skel);
+        tdn_pose_create(JOINTS, &sampled[i], NULL, NULL);
+    tdn_pose_create(JOINTS, &rest_pose, NULL, NULL);
+    tdn_pose_create(JOINTS, &out, NULL, NULL);
+    tdn_pose_set_rest(&rest_pose, skel, NULL);
     float right_arm[16]; /* tdn_pose_stride(JOINTS) */
     tdn_mask_fill(right_arm, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find(skel, "arm_r"), 1.0f, 1, right_arm);
+    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "arm_r"), 1.0f, 1, right_arm, NULL);
     tdn_player players[5];
     for (int i = 0; i < 5; i++)
         players[i] = tdn_player_make(tdn_clip_duration(clips[i]), TDN_WRAP_LOOP);
@@ -185,16 +185,16 @@ int main(void)
         tdn_player_advance(&players[IDLE], dt);
         tdn_player_advance(&players[WAVE], dt);
         for (int i = 0; i < 5; i++)
-            tdn_clip_sample(clips[i], players[i].time, &sampled[i]);
+            tdn_clip_sample(clips[i], players[i].time, &sampled[i], NULL);
 
         tdn_blend_input layers[4] = { { &sampled[IDLE], w_idle, NULL }, { &sampled[WALK], w_walk, NULL },
                                       { &sampled[RUN], w_run, NULL }, { &sampled[WAVE], 0, NULL } };
         tdn_blend_input lean_layer = { &sampled[LEAN], 0.5f, NULL };
         tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 3, .additives = &lean_layer, .additive_count = 1,
-                                    .fallback = &rest_pose, .out = &out });
+                                    .fallback = &rest_pose, .out = &out }, NULL);
         /* The wave overrides the right arm only, faded in and out. */
-        tdn_blend2(&out, &sampled[WAVE], wave_in, right_arm, &out);
-        tdn_model_space(skel, &out, NULL, model);
+        tdn_blend2(&out, &sampled[WAVE], wave_in, right_arm, &out, NULL);
+        tdn_model_space(skel, &out, NULL, model, NULL);
 
         /* Keep each foot at or above the ground (y = 0.05 at the ankle). */
         const int legs[2][3] = { { L_THIGH, L_SHIN, L_FOOT }, { R_THIGH, R_SHIN, R_FOOT } };
@@ -206,15 +206,15 @@ int main(void)
             tdn_vec3 knee = tdn_vec3_make(model[legs[leg][1]].m[12], model[legs[leg][1]].m[13], model[legs[leg][1]].m[14] + 1);
             tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = legs[leg][0], .middle = legs[leg][1], .end = legs[leg][2],
                                                       .target = target, .pole = knee, .use_pole = 1, .weight = 1, .soften = 0.98f },
-                            &out, model, NULL);
+                            &out, model, NULL, NULL);
             tdn_vec3 got = tdn_vec3_make(model[legs[leg][2]].m[12], model[legs[leg][2]].m[13], model[legs[leg][2]].m[14]);
             float miss = tdn_vec3_length(tdn_vec3_sub(got, target));
             worst_ik_miss = miss > worst_ik_miss ? miss : worst_ik_miss;
         }
-        tdn_palette(skel, model, palette);
+        tdn_palette(skel, model, palette, NULL);
         tdn_skin_lbs(&(tdn_skin_job){ .vertex_count = VERTS, .positions = positions, .normals = normals,
                                       .joints = vertex_joints, .weights = weights, .palette = palette, .palette_count = JOINTS,
-                                      .out_positions = skinned, .out_normals = skinned_normals });
+                                      .out_positions = skinned, .out_normals = skinned_normals }, NULL);
         frame_ns += now_ns() - start;
 
         if (frames % 30 == 0)

@@ -1,4 +1,4 @@
-/* Fuzz target: blend-space JSON (tdn_blend_space_file_parse). Any input must parse or fail
+/* Fuzz target: blend-space JSON (tdn_blend_space_file_load_memory). Any input must parse or fail
  * cleanly (the sanitizers catch the rest); a failure must leave no result and name its place;
  * a parsed space must name every sample's clip and give weights that are finite, >= 0 and sum
  * to 1 at every sample's point, between samples and far outside them. */
@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void check_weights(const tdn_blend_space *space, const float *point)
 {
     float w[TDN_MAX_BLEND_SPACE_SAMPLES];
-    if (tdn_blend_space_weights(space, point, w) != TDN_OK)
+    if (tdn_blend_space_weights(space, point, w, NULL) != TDN_OK)
         abort();
     double sum = 0.0;
     for (int s = 0; s < tdn_blend_space_sample_count(space); s++) {
@@ -53,7 +53,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
-    if (tdn_blend_space_file_parse((const char *)data, size, NULL, &f, &err) == TDN_OK) {
+    if (tdn_blend_space_file_load_memory((const char *)data, size, &f, NULL, &err) == TDN_OK) {
         check_space(f);
         tdn_blend_space_file_destroy(f);
     } else if (f || err.where[0] == '\0' || err.message[0] == '\0') {

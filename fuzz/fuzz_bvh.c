@@ -18,14 +18,14 @@ static void check_finite_poses(const tdn_asset *asset)
     const int n = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n);
-    if (!model || tdn_pose_create(&pose, n, NULL) != TDN_OK) {
+    if (!model || tdn_pose_create(n, &pose, NULL, NULL) != TDN_OK) {
         free(model);
         return;
     }
     const float duration = tdn_keyed_clip_duration(clip);
     for (int i = 0; i < 3; i++) {
-        if (tdn_keyed_clip_sample(clip, duration * 0.5f * (float)i, &pose, NULL) != TDN_OK ||
-            tdn_model_space(skel, &pose, NULL, model) != TDN_OK)
+        if (tdn_keyed_clip_sample(clip, duration * 0.5f * (float)i, &pose, NULL, NULL) != TDN_OK ||
+            tdn_model_space(skel, &pose, NULL, model, NULL) != TDN_OK)
             abort();
         for (int j = 0; j < n; j++)
             for (int k = 0; k < 16; k++)
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (tdn_bvh_load_memory((const char *)data, size, "fuzz", NULL, &asset, &err) == TDN_OK) {
+    if (tdn_asset_load_memory(data, size, NULL, &asset, NULL, &err) == TDN_OK) {
         check_finite_poses(asset);
         tdn_asset_destroy(asset);
     } else if (asset || err.where[0] == '\0') {

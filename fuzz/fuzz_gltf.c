@@ -11,7 +11,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (tdn_gltf_load_memory(data, size, NULL, NULL, &asset, &err) == TDN_OK)
+    if (tdn_asset_load_memory(data, size, NULL, &asset, NULL, &err) == TDN_OK)
         tdn_asset_destroy(asset);
     return 0;
 }

@@ -1,4 +1,4 @@
-/* Fuzz target: graph documents (tdn_graph_document_parse). Any input must load or fail
+/* Fuzz target: graph documents (tdn_graph_document_load_memory). Any input must load or fail
  * cleanly (the sanitizers catch the rest); a failure must leave no document and name its place;
  * a loaded document must run: an instance updates and evaluates to finite poses whatever its
  * float parameters are set to (values taken from the input's first bytes). Documents are read
@@ -32,17 +32,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc, (void)argv;
     tdn_asset *humanoid = NULL;
     tdn_mm_database *db = NULL;
-    if (!mkdtemp(folder) || tdn_humanoid_create(NULL, &humanoid, NULL) != TDN_OK)
+    if (!mkdtemp(folder) || tdn_humanoid_create(NULL, &humanoid, NULL, NULL) != TDN_OK)
         abort();
     const tdn_keyed_clip *clips[2] = { tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "idle")),
                                        tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) };
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
     tdn_mm_database_desc desc = { .skeleton = skel, .clips = clips, .clip_count = 2, .rate = 30.0f,
-                                  .root = tdn_skeleton_find(skel, "root"), .left_foot = tdn_skeleton_find(skel, "foot_l"),
-                                  .right_foot = tdn_skeleton_find(skel, "foot_r"), .offsets = { 5, 10, 15 },
+                                  .root = tdn_skeleton_find_joint(skel, "root"), .left_foot = tdn_skeleton_find_joint(skel, "foot_l"),
+                                  .right_foot = tdn_skeleton_find_joint(skel, "foot_r"), .offsets = { 5, 10, 15 },
                                   .offset_count = 3 };
     snprintf(database, sizeof database, "%s/mm.tdnmm", folder);
-    if (tdn_mm_database_build(&desc, &db, NULL) != TDN_OK || tdn_mm_database_write_file(db, database, NULL) != TDN_OK)
+    if (tdn_mm_database_create(&desc, &db, NULL, NULL) != TDN_OK || tdn_mm_database_save(db, database, NULL) != TDN_OK)
         abort();
     atexit(remove_database);
     tdn_mm_database_destroy(db);
@@ -56,21 +56,21 @@ static void run(const tdn_graph_document *d, const uint8_t *data, size_t size)
     const tdn_skeleton *s = tdn_graph_document_skeleton(d);
     tdn_graph_instance *in = NULL;
     tdn_pose pose;
-    if (!g || !s || tdn_graph_instance_create(g, NULL, &in) != TDN_OK)
+    if (!g || !s || tdn_graph_instance_create(g, &in, NULL, NULL) != TDN_OK)
         abort();
-    if (tdn_pose_create(&pose, tdn_skeleton_joint_count(s), NULL) != TDN_OK)
+    if (tdn_pose_create(tdn_skeleton_joint_count(s), &pose, NULL, NULL) != TDN_OK)
         abort();
     for (int frame = 0; frame < 8; frame++) {
         for (int p = 0; p < tdn_graph_param_count(g); p++) {
             uint8_t byte = size ? data[(size_t)(frame * 7 + p) % size] : 0;
             float v = ((float)byte - 96.0f) / 32.0f; /* -3 .. 5 */
             float vector[3] = { v, -v, 0.5f * v };
-            tdn_graph_set_float(in, p, v);
-            tdn_graph_set_int(in, p, byte % 5 - 1);
-            tdn_graph_set_bool(in, p, byte & 1);
-            tdn_graph_set_vector(in, p, vector);
+            tdn_graph_set_float(in, p, v, NULL);
+            tdn_graph_set_int(in, p, byte % 5 - 1, NULL);
+            tdn_graph_set_bool(in, p, byte & 1, NULL);
+            tdn_graph_set_vector(in, p, vector, NULL);
         }
-        if (tdn_graph_update(in, 1.0f / 30.0f) != TDN_OK || tdn_graph_evaluate(in, &pose) != TDN_OK)
+        if (tdn_graph_update(in, 1.0f / 30.0f, NULL) != TDN_OK || tdn_graph_evaluate(in, &pose, NULL) != TDN_OK)
             abort();
         for (int row = 0; row < TDN_POSE_ROWS; row++)
             for (int j = 0; j < pose.joint_count; j++)
@@ -85,7 +85,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_graph_document *d = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_parse((const char *)data, size, folder, NULL, &d, &err) == TDN_OK) {
+    if (tdn_graph_document_load_memory((const char *)data, size, &(tdn_graph_document_load_options){ .base_dir = folder }, &d, NULL, &err) == TDN_OK) {
         run(d, data, size);
         tdn_graph_document_destroy(d);
     } else if (d || err.message[0] == '\0') {

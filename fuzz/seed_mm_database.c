@@ -54,9 +54,9 @@ static int write_features(const char *dir)
     tdn_error err = { 0 };
     char path[4096];
     snprintf(path, sizeof path, "%s/features.mmdb", dir);
-    tdn_result res = tdn_mm_database_from_features(&desc, &db, &err);
+    tdn_result res = tdn_mm_database_create_from_features(&desc, &db, NULL, &err);
     if (res == TDN_OK)
-        res = tdn_mm_database_write_file(db, path, &err);
+        res = tdn_mm_database_save(db, path, &err);
     tdn_mm_database_destroy(db);
     if (res != TDN_OK)
         fprintf(stderr, "seed_mm_database: features: %s: %s\n", err.where, err.message);
@@ -65,12 +65,12 @@ static int write_features(const char *dir)
 
 static int write_clips(const char *dir)
 {
-    const tdn_import_options import = { .scale = 0.01f };
+    const tdn_asset_load_options import = { .scale = 0.01f, .name = "walk" };
     tdn_asset *asset = NULL;
     tdn_mm_database *db = NULL;
     tdn_error err = { 0 };
     int mirror[5];
-    tdn_result res = tdn_bvh_load_memory(walk_bvh, strlen(walk_bvh), "walk", &import, &asset, &err);
+    tdn_result res = tdn_asset_load_memory(walk_bvh, strlen(walk_bvh), &import, &asset, NULL, &err);
     const tdn_skeleton *skeleton = res == TDN_OK ? tdn_asset_skeleton(asset) : NULL;
     if (res == TDN_OK && tdn_skeleton_joint_count(skeleton) != 5) {
         snprintf(err.message, sizeof err.message, "the walk has %d joints, not 5", tdn_skeleton_joint_count(skeleton));
@@ -88,8 +88,8 @@ static int write_clips(const char *dir)
         desc.mirror_table = mirror;
         desc.rate = 30.0f;
         desc.root = 0;
-        desc.left_foot = tdn_skeleton_find(skeleton, "LeftFoot");
-        desc.right_foot = tdn_skeleton_find(skeleton, "RightFoot");
+        desc.left_foot = tdn_skeleton_find_joint(skeleton, "LeftFoot");
+        desc.right_foot = tdn_skeleton_find_joint(skeleton, "RightFoot");
         desc.offsets[0] = 2;
         desc.offsets[1] = 4;
         desc.offset_count = 2;
@@ -100,12 +100,12 @@ static int write_clips(const char *dir)
         desc.weights[TDN_MM_HIP_VELOCITY] = 1.0f;
         desc.excluded = &excluded;
         desc.excluded_count = 1;
-        res = tdn_mm_database_build(&desc, &db, &err);
+        res = tdn_mm_database_create(&desc, &db, NULL, &err);
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/clips.mmdb", dir);
     if (res == TDN_OK)
-        res = tdn_mm_database_write_file(db, path, &err);
+        res = tdn_mm_database_save(db, path, &err);
     tdn_mm_database_destroy(db);
     tdn_asset_destroy(asset);
     if (res != TDN_OK)

@@ -46,10 +46,10 @@ static tdn_clip *make_clip(clip_spec s, int additive_of_rest)
     tdn_keyed_clip *keys = NULL;
     tdn_keyed_clip_desc kd = { .name = s.name, .skeleton = skeleton, .tracks = tracks, .track_count = 3,
                                .events = s.events, .event_count = s.event_count };
-    CHECK(tdn_keyed_clip_create(&kd, &keys, NULL) == TDN_OK);
+    CHECK(tdn_keyed_clip_create(&kd, &keys, NULL, NULL) == TDN_OK);
     tdn_pose rest;
-    tdn_pose_create(&rest, JOINTS, NULL);
-    tdn_pose_set_rest(&rest, skeleton);
+    tdn_pose_create(JOINTS, &rest, NULL, NULL);
+    tdn_pose_set_rest(&rest, skeleton, NULL);
     tdn_clip *clip = NULL;
     tdn_clip_desc cd = { .source = keys, .storage = TDN_STORAGE_FLOAT32, .sample_rate = 120 };
     if (additive_of_rest)
@@ -63,8 +63,8 @@ static tdn_clip *make_clip(clip_spec s, int additive_of_rest)
 static inline float sample_root_x(const tdn_clip *clip, float t)
 {
     tdn_pose p;
-    tdn_pose_create(&p, JOINTS, NULL);
-    tdn_clip_sample(clip, t, &p);
+    tdn_pose_create(JOINTS, &p, NULL, NULL);
+    tdn_clip_sample(clip, t, &p, NULL);
     float x = tdn_pose_get(&p, 0).t.x;
     tdn_pose_destroy(&p);
     return x;

@@ -15,7 +15,7 @@ static inline tdn_asset *create_ok(const tdn_humanoid_desc *desc)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return asset;
 }
@@ -37,7 +37,7 @@ static inline sampler sampler_make(const tdn_asset *asset, const char *clip_name
     CHECK(c >= 0);
     s.clip = tdn_asset_clip(asset, c);
     s.n = tdn_skeleton_joint_count(s.skel);
-    tdn_pose_create(&s.pose, s.n, NULL);
+    tdn_pose_create(s.n, &s.pose, NULL, NULL);
     s.model = malloc(sizeof *s.model * (size_t)s.n);
     return s;
 }
@@ -50,8 +50,8 @@ static inline void sampler_free(sampler *s)
 
 static inline void sample(sampler *s, double t)
 {
-    tdn_keyed_clip_sample(s->clip, (float)t, &s->pose, NULL);
-    tdn_model_space(s->skel, &s->pose, NULL, s->model);
+    tdn_keyed_clip_sample(s->clip, (float)t, &s->pose, NULL, NULL);
+    tdn_model_space(s->skel, &s->pose, NULL, s->model, NULL);
 }
 
 static inline tdn_vec3 pos(const sampler *s, int j)

@@ -142,10 +142,8 @@ static int rig_init(rig *r, int bones, check_rng *rng, float bend, int chain_at_
     desc.parents = parents;
     desc.rest_pose = rest;
     desc.names = name_ptrs;
-    if (allocator)
-        desc.allocator = *allocator;
     tdn_error err = { 0 };
-    if (tdn_skeleton_create(&desc, &r->skel, NULL, &err) != TDN_OK) {
+    if (tdn_skeleton_create(&desc, &r->skel, allocator, &err) != TDN_OK) {
         fprintf(stderr, "skeleton: %s: %s\n", err.where, err.message);
         return 0;
     }
@@ -153,11 +151,11 @@ static int rig_init(rig *r, int bones, check_rng *rng, float bend, int chain_at_
     /* the chain leaves the twist joints out (tdn_ik_chain_path would list them) */
     r->count = bones + 1;
     for (int b = 0; b <= bones; b++)
-        r->joints[b] = tdn_skeleton_find(r->skel, names[chain[b]]);
-    if (tdn_pose_create(&r->pose, n, allocator) != TDN_OK)
+        r->joints[b] = tdn_skeleton_find_joint(r->skel, names[chain[b]]);
+    if (tdn_pose_create(n, &r->pose, allocator, NULL) != TDN_OK)
         return 0;
-    tdn_pose_set_rest(&r->pose, r->skel);
-    tdn_model_space(r->skel, &r->pose, NULL, r->model);
+    tdn_pose_set_rest(&r->pose, r->skel, NULL);
+    tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
     r->total = 0;
     for (int i = 0; i + 1 < r->count; i++)
         r->total += dlen(dsub(position(&r->model[r->joints[i + 1]]), position(&r->model[r->joints[i]])));
@@ -177,7 +175,7 @@ static void turn_chain(rig *r, check_rng *rng, float max_angle)
         x.r = tdn_quat_mul(x.r, random_rotation(rng, max_angle));
         tdn_pose_set(&r->pose, r->joints[i], &x);
     }
-    tdn_model_space(r->skel, &r->pose, NULL, r->model);
+    tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
 }
 
 /* The chain's reach: the shell between `inner` (0 unless one bone is longer than all the others
@@ -196,20 +194,20 @@ static double inner_reach(const rig *r)
 static tdn_vec3 reachable_target(rig *r, check_rng *rng, float max_angle)
 {
     tdn_pose keep;
-    tdn_pose_create(&keep, r->joint_count, NULL);
-    tdn_pose_copy(&keep, &r->pose);
+    tdn_pose_create(r->joint_count, &keep, NULL, NULL);
+    tdn_pose_copy(&keep, &r->pose, NULL);
     const double inner = inner_reach(r), margin = 0.02 * r->total;
     const dvec a = position(&r->model[r->joints[0]]);
     dvec t;
     double d;
     do {
-        tdn_pose_copy(&r->pose, &keep);
+        tdn_pose_copy(&r->pose, &keep, NULL);
         turn_chain(r, rng, max_angle);
         t = position(&r->model[r->joints[r->count - 1]]);
         d = dlen(dsub(t, a));
     } while (d < inner + margin || d > r->total - margin);
-    tdn_pose_copy(&r->pose, &keep);
-    tdn_model_space(r->skel, &r->pose, NULL, r->model);
+    tdn_pose_copy(&r->pose, &keep, NULL);
+    tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
     tdn_pose_destroy(&keep);
     return tdn_vec3_make((float)t.x, (float)t.y, (float)t.z);
 }
@@ -227,7 +225,7 @@ static shape_check check_shape(const rig *r, const tdn_mat4 *before, const tdn_m
     }
     c.root = dlen(dsub(position(&r->model[r->joints[0]]), position(&before[r->joints[0]])));
     tdn_mat4 fresh[MAX_JOINTS];
-    tdn_model_space(r->skel, &r->pose, root_matrix, fresh);
+    tdn_model_space(r->skel, &r->pose, root_matrix, fresh, NULL);
     for (int j = 0; j < r->joint_count; j++)
         for (int k = 0; k < 16; k++)
             c.model = fmax(c.model, fabs((double)fresh[j].m[k] - r->model[j].m[k]));
@@ -278,7 +276,7 @@ static void measure_limit(const rig *r, int i, double *swing, double *twist)
 /* A rotation with the given swing (about an axis perpendicular to the bone) and twist. */
 static void turn_within(rig *r, check_rng *rng, const tdn_ik_limit *limits, float fraction)
 {
-    tdn_model_space(r->skel, &r->pose, NULL, r->model);
+    tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
     for (int i = 0; i + 1 < r->count; i++) {
         const int j = r->joints[i];
         tdn_mat4 inverse;
@@ -291,7 +289,7 @@ static void turn_within(rig *r, check_rng *rng, const tdn_ik_limit *limits, floa
         tdn_transform x = tdn_pose_get(&r->pose, j);
         x.r = tdn_quat_normalize(tdn_quat_mul(tdn_skeleton_rest(r->skel, j).r, tdn_quat_mul(swing, twist)));
         tdn_pose_set(&r->pose, j, &x);
-        tdn_model_space(r->skel, &r->pose, NULL, r->model);
+        tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
     }
 }
 

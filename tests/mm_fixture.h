@@ -57,7 +57,7 @@ static inline int mm_fixture_humanoid(mm_fixture *f, int build)
 {
     memset(f, 0, sizeof *f);
     tdn_error err = { 0 };
-    if (tdn_humanoid_create(NULL, &f->assets[0], &err) != TDN_OK) {
+    if (tdn_humanoid_create(NULL, &f->assets[0], NULL, &err) != TDN_OK) {
         CHECK(!"humanoid");
         return 0;
     }
@@ -74,11 +74,11 @@ static inline int mm_fixture_humanoid(mm_fixture *f, int build)
      * one always breaks the feet's motion: the trajectory must outweigh that */
     const float weights[TDN_MM_GROUP_COUNT] = { 2.0f, 2.0f, 0.5f, 0.25f, 0.5f };
     memcpy(f->desc.weights, weights, sizeof weights);
-    f->desc.root = tdn_skeleton_find(f->skeleton, "root");
-    f->desc.left_foot = tdn_skeleton_find(f->skeleton, "foot_l");
-    f->desc.right_foot = tdn_skeleton_find(f->skeleton, "foot_r");
+    f->desc.root = tdn_skeleton_find_joint(f->skeleton, "root");
+    f->desc.left_foot = tdn_skeleton_find_joint(f->skeleton, "foot_l");
+    f->desc.right_foot = tdn_skeleton_find_joint(f->skeleton, "foot_r");
     f->desc.forward = tdn_vec3_make(0, 0, 1);
-    if (build && tdn_mm_database_build(&f->desc, &f->db, &err) != TDN_OK) {
+    if (build && tdn_mm_database_create(&f->desc, &f->db, NULL, &err) != TDN_OK) {
         printf("humanoid database: %s: %s\n", err.where, err.message);
         CHECK(!"humanoid database");
         return 0;
@@ -97,11 +97,11 @@ static inline int mm_fixture_lafan1(mm_fixture *f)
         return 0;
     static const char *const takes[] = { "bvh/lafan1/walk4_subject1.bvh", "bvh/lafan1/multipleActions1_subject1.bvh",
                                          "bvh/lafan1/push1_subject2.bvh" };
-    tdn_import_options options = { .scale = 0.01f };
+    tdn_asset_load_options options = { .scale = 0.01f };
     for (int i = 0; i < 3; i++) {
         char path[512];
         tdn_error err = { 0 };
-        if (tdn_asset_load(test_data_path(path, sizeof path, dir, takes[i]), &options, &f->assets[i], &err) != TDN_OK) {
+        if (tdn_asset_load(test_data_path(path, sizeof path, dir, takes[i]), &options, &f->assets[i], NULL, &err) != TDN_OK) {
             printf("%s: %s: %s\n", path, err.where, err.message);
             CHECK(!"LAFAN1 take");
             mm_fixture_free(f);
@@ -113,11 +113,11 @@ static inline int mm_fixture_lafan1(mm_fixture *f)
     f->skeleton = tdn_asset_skeleton(f->assets[0]);
     mm_fixture_finish(f);
     f->desc.root = 0;
-    f->desc.left_foot = tdn_skeleton_find(f->skeleton, "LeftFoot");
-    f->desc.right_foot = tdn_skeleton_find(f->skeleton, "RightFoot");
+    f->desc.left_foot = tdn_skeleton_find_joint(f->skeleton, "LeftFoot");
+    f->desc.right_foot = tdn_skeleton_find_joint(f->skeleton, "RightFoot");
     f->desc.forward = tdn_vec3_make(0, 1, 0);
     tdn_error err = { 0 };
-    if (tdn_mm_database_build(&f->desc, &f->db, &err) != TDN_OK) {
+    if (tdn_mm_database_create(&f->desc, &f->db, NULL, &err) != TDN_OK) {
         printf("LAFAN1 database: %s: %s\n", err.where, err.message);
         CHECK(!"LAFAN1 database");
         mm_fixture_free(f);

@@ -124,33 +124,33 @@ static void weights_0_and_1_give_the_inputs(void)
 {
     check_rng rng = { 11 };
     tdn_pose a, b, out;
-    tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&out, N, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng);
-    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.0f, NULL, &out), TDN_OK);
+    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.0f, NULL, &out, NULL), TDN_OK);
     /* bit for bit: a masked-out joint keeps what the layer below made */
     CHECK(memcmp(out.data, a.data, sizeof(float) * TDN_POSE_ROWS * (size_t)a.stride) == 0);
-    CHECK_EQ_INT(tdn_blend2(&a, &b, 1.0f, NULL, &out), TDN_OK);
+    CHECK_EQ_INT(tdn_blend2(&a, &b, 1.0f, NULL, &out, NULL), TDN_OK);
     CHECK(memcmp(out.data, b.data, sizeof(float) * TDN_POSE_ROWS * (size_t)b.stride) == 0);
     float half[64] = { 0 };
     for (int j = 0; j < N; j++)
         half[j] = (float)(j % 2);
-    tdn_blend2(&a, &b, 1.0f, half, &out);
+    tdn_blend2(&a, &b, 1.0f, half, &out, NULL);
     int exact = 1;
     for (int r = 0; r < TDN_POSE_ROWS; r++)
         for (int j = 0; j < N; j++)
             exact &= tdn_pose_crow(&out, r)[j] == tdn_pose_crow(j % 2 ? &b : &a, r)[j];
     CHECK(exact);
     /* weights outside [0, 1] clamp */
-    tdn_blend2(&a, &b, -3.0f, NULL, &out);
+    tdn_blend2(&a, &b, -3.0f, NULL, &out, NULL);
     CHECK(pose_near(&out, &a, 1e-6));
-    tdn_blend2(&a, &b, 7.0f, NULL, &out);
+    tdn_blend2(&a, &b, 7.0f, NULL, &out, NULL);
     CHECK(pose_near(&out, &b, 1e-6));
 
     tdn_blend_input layers[2] = { { &a, 1.0f, NULL }, { &b, 0.0f, NULL } };
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }), TDN_OK);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &a, 1e-6));
     layers[0].weight = 0.0f, layers[1].weight = 0.25f; /* one input: its weight normalizes to 1 */
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }), TDN_OK);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &b, 1e-6));
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&out);
 }
@@ -158,10 +158,10 @@ static void weights_0_and_1_give_the_inputs(void)
 static void ninety_degree_midpoint_is_the_slerp_midpoint(void)
 {
     tdn_pose a, b, out;
-    tdn_pose_create(&a, 1, NULL), tdn_pose_create(&b, 1, NULL), tdn_pose_create(&out, 1, NULL);
+    tdn_pose_create(1, &a, NULL, NULL), tdn_pose_create(1, &b, NULL, NULL), tdn_pose_create(1, &out, NULL, NULL);
     tdn_transform xb = { { 2, 0, -4 }, { 0, 0, sinf(TDN_PI / 4), cosf(TDN_PI / 4) }, { 3, 1, 0.5f } };
     tdn_pose_set(&b, 0, &xb);
-    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.5f, NULL, &out), TDN_OK);
+    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.5f, NULL, &out, NULL), TDN_OK);
     tdn_transform m = tdn_pose_get(&out, 0);
     /* 45 degrees about z */
     CHECK_NEAR(m.r.x, 0, 1e-7);
@@ -174,7 +174,7 @@ static void ninety_degree_midpoint_is_the_slerp_midpoint(void)
     CHECK_NEAR(m.s.z, 0.75, 1e-6);
     /* At a quarter, weighted nlerp is not constant speed: the angle is
      * 2 atan2(0.25 sin 45, 0.75 + 0.25 cos 45), not 22.5 degrees. */
-    tdn_blend2(&a, &b, 0.25f, NULL, &out);
+    tdn_blend2(&a, &b, 0.25f, NULL, &out, NULL);
     m = tdn_pose_get(&out, 0);
     double expected = 2.0 * atan2(0.25 * sin(PI_D / 4), 0.75 + 0.25 * cos(PI_D / 4));
     CHECK_NEAR(2.0 * atan2(m.r.z, m.r.w), expected, 1e-6);
@@ -190,7 +190,7 @@ static void weighted_sums_by_hand(void)
     const float weights[K] = { 4, 3, 2, 1 }; /* 0.4/0.3/0.2/0.1 before normalization */
     const float angles[K] = { 0.1f, 0.5f, -0.3f, 1.2f };
     for (int i = 0; i < K; i++) {
-        tdn_pose_create(&p[i], N, NULL);
+        tdn_pose_create(N, &p[i], NULL, NULL);
         for (int j = 0; j < N; j++) {
             tdn_transform x = { { (float)(i + j), (float)(i * i), -1.0f * (float)i },
                                 { 0, 0, sinf(angles[i] / 2), cosf(angles[i] / 2) },
@@ -199,8 +199,8 @@ static void weighted_sums_by_hand(void)
         }
         layers[i] = (tdn_blend_input){ &p[i], weights[i], NULL };
     }
-    tdn_pose_create(&out, N, NULL);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .out = &out }), TDN_OK);
+    tdn_pose_create(N, &out, NULL, NULL);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .out = &out }, NULL), TDN_OK);
     double ty = (4 * 0 + 3 * 1 + 2 * 4 + 1 * 9) / 10.0;  /* 2.0 */
     double tz = (4 * 0 - 3 * 1 - 2 * 2 - 1 * 3) / 10.0;  /* -1.0 */
     double sx = (4 * 1 + 3 * 2 + 2 * 3 + 1 * 4) / 10.0;  /* 2.0 */
@@ -221,8 +221,8 @@ static void weighted_sums_by_hand(void)
 
     /* N identical inputs give that input, whatever the weights */
     for (int i = 0; i < K; i++)
-        tdn_pose_copy(&p[i], &p[2]);
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .out = &out });
+        tdn_pose_copy(&p[i], &p[2], NULL);
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .out = &out }, NULL);
     CHECK(pose_near(&out, &p[2], 1e-6));
     for (int i = 0; i < K; i++)
         tdn_pose_destroy(&p[i]);
@@ -232,7 +232,7 @@ static void weighted_sums_by_hand(void)
 static void opposite_signs_blend_the_short_way(void)
 {
     tdn_pose a, b, c, out;
-    tdn_pose_create(&a, 1, NULL), tdn_pose_create(&b, 1, NULL), tdn_pose_create(&c, 1, NULL), tdn_pose_create(&out, 1, NULL);
+    tdn_pose_create(1, &a, NULL, NULL), tdn_pose_create(1, &b, NULL, NULL), tdn_pose_create(1, &c, NULL, NULL), tdn_pose_create(1, &out, NULL, NULL);
     tdn_vec3 axis = tdn_vec3_normalize(tdn_vec3_make(1, 2, 3));
     tdn_transform xa = tdn_transform_identity(), xb = xa, xc = xa;
     xa.r = tdn_quat_from_axis_angle(axis, 0.2f);
@@ -240,11 +240,11 @@ static void opposite_signs_blend_the_short_way(void)
     xc.r = tdn_quat_from_axis_angle(axis, 0.4f);
     tdn_pose_set(&a, 0, &xa), tdn_pose_set(&b, 0, &xb), tdn_pose_set(&c, 0, &xc);
 
-    tdn_blend2(&a, &b, 0.5f, NULL, &out);
+    tdn_blend2(&a, &b, 0.5f, NULL, &out, NULL);
     CHECK_NEAR(check_quat_angle(tdn_pose_get(&out, 0).r, tdn_quat_from_axis_angle(axis, 0.4f)), 0, 1e-5);
     /* 3 inputs: a (+), b (-), c (+); and b first so the others flip against it */
     tdn_blend_input layers[3] = { { &b, 1, NULL }, { &a, 1, NULL }, { &c, 1, NULL } };
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 3, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 3, .out = &out }, NULL);
     CHECK_NEAR(check_quat_angle(tdn_pose_get(&out, 0).r, tdn_quat_from_axis_angle(axis, 0.4f)), 0, 1e-5);
     CHECK_NEAR(quat_length(tdn_pose_get(&out, 0).r), 1, 1e-6);
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&c), tdn_pose_destroy(&out);
@@ -254,34 +254,34 @@ static void zero_and_nan_weights_fall_back(void)
 {
     check_rng rng = { 5 };
     tdn_pose a, b, rest, out;
-    tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&rest, N, NULL), tdn_pose_create(&out, N, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &rest, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng), random_pose(&rest, &rng);
     tdn_blend_input layers[2] = { { &a, 0.0f, NULL }, { &b, 0.0f, NULL } };
 
     /* all zero: the first input, or the fallback when given */
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }), TDN_OK);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &a, 1e-6));
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }), TDN_OK);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &rest, 1e-6));
     /* NaN, negative and infinite weights count as 0 */
     layers[0].weight = NAN, layers[1].weight = -1.0f;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL);
     CHECK(pose_near(&out, &rest, 1e-6));
     layers[0].weight = INFINITY, layers[1].weight = 0.5f;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL);
     CHECK(pose_near(&out, &b, 1e-6));
     layers[0].weight = NAN, layers[1].weight = 0.5f;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL);
     CHECK(pose_near(&out, &b, 1e-6));
     /* almost zero counts as zero: 1e-7 + 1e-7 is below the threshold */
     layers[0].weight = 1e-7f, layers[1].weight = 1e-7f;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL);
     CHECK(pose_near(&out, &rest, 1e-6));
     /* no layers: the fallback */
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .fallback = &rest, .out = &out }), TDN_OK);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .fallback = &rest, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &rest, 1e-6));
     /* NaN cross-fade weight: a */
-    tdn_blend2(&a, &b, NAN, NULL, &out);
+    tdn_blend2(&a, &b, NAN, NULL, &out, NULL);
     CHECK(pose_near(&out, &a, 1e-6));
 
     /* per joint: a mask that zeroes joint 3 of the only weighted layer sends it to the fallback */
@@ -289,7 +289,7 @@ static void zero_and_nan_weights_fall_back(void)
     tdn_mask_fill(mask, N, 1.0f);
     mask[3] = 0.0f;
     tdn_blend_input one[1] = { { &b, 1.0f, mask } };
-    tdn_blend(&(tdn_blend_job){ .layers = one, .layer_count = 1, .fallback = &rest, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = one, .layer_count = 1, .fallback = &rest, .out = &out }, NULL);
     CHECK(transform_near(tdn_pose_get(&out, 3), tdn_pose_get(&rest, 3), 1e-6));
     CHECK(transform_near(tdn_pose_get(&out, 4), tdn_pose_get(&b, 4), 1e-6));
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&rest), tdn_pose_destroy(&out);
@@ -299,12 +299,12 @@ static void masks_blend_only_their_joints(void)
 {
     check_rng rng = { 8 };
     tdn_pose a, b, out;
-    tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&out, N, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng);
     float mask[16];
     tdn_mask_fill(mask, N, 0.0f);
     mask[2] = 1.0f, mask[5] = 0.5f, mask[12] = 1.0f;
-    CHECK_EQ_INT(tdn_blend2(&a, &b, 1.0f, mask, &out), TDN_OK);
+    CHECK_EQ_INT(tdn_blend2(&a, &b, 1.0f, mask, &out, NULL), TDN_OK);
     for (int j = 0; j < N; j++) {
         tdn_transform x = tdn_pose_get(&out, j);
         if (j == 2 || j == 12)
@@ -316,11 +316,11 @@ static void masks_blend_only_their_joints(void)
             CHECK(transform_near(x, tdn_pose_get(&a, j), 1e-6));
     }
     /* the cross-fade weight scales the mask: w 0.5 on a mask of 0.5 is a quarter of b */
-    tdn_blend2(&a, &b, 0.5f, mask, &out);
+    tdn_blend2(&a, &b, 0.5f, mask, &out, NULL);
     CHECK(transform_near(tdn_pose_get(&out, 5), reference_blend((tdn_blend_input[]){ { &a, 0.75f, NULL }, { &b, 0.25f, NULL } }, 2,
                                                                 NULL, 0, tdn_pose_get(&a, 5), 5), 1e-5));
     /* the weight is clamped before the mask scales it: 7 on a mask of 0.5 is half of b */
-    tdn_blend2(&a, &b, 7.0f, mask, &out);
+    tdn_blend2(&a, &b, 7.0f, mask, &out, NULL);
     CHECK(transform_near(tdn_pose_get(&out, 5), reference_blend((tdn_blend_input[]){ { &a, 0.5f, NULL }, { &b, 0.5f, NULL } }, 2,
                                                                 NULL, 0, tdn_pose_get(&a, 5), 5), 1e-5));
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&out);
@@ -334,10 +334,10 @@ static void fused_blend_matches_the_reference(void)
     tdn_pose p[K], d[A], rest, out;
     float masks[K][16], add_masks[A][16];
     for (int i = 0; i < K; i++)
-        tdn_pose_create(&p[i], N, NULL);
+        tdn_pose_create(N, &p[i], NULL, NULL);
     for (int i = 0; i < A; i++)
-        tdn_pose_create(&d[i], N, NULL);
-    tdn_pose_create(&rest, N, NULL), tdn_pose_create(&out, N, NULL);
+        tdn_pose_create(N, &d[i], NULL, NULL);
+    tdn_pose_create(N, &rest, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
     double worst = 0;
     for (int round = 0; round < 200; round++) {
         for (int i = 0; i < K; i++) {
@@ -358,7 +358,7 @@ static void fused_blend_matches_the_reference(void)
         for (int i = 0; i < A; i++)
             adds[i] = (tdn_blend_input){ &d[i], check_rng_float(&rng, 0, 1.2f), add_masks[i] };
         CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .additives = adds, .additive_count = A,
-                                                 .fallback = &rest, .out = &out }), TDN_OK);
+                                                 .fallback = &rest, .out = &out }, NULL), TDN_OK);
         for (int j = 0; j < N; j++) {
             tdn_transform got = tdn_pose_get(&out, j);
             tdn_transform want = reference_blend(layers, K, adds, A, tdn_pose_get(&rest, j), j);
@@ -393,10 +393,10 @@ static void many_layers_and_joints_match_the_reference(void)
     static float masks[K][304], add_masks[A][304];
     tdn_pose p[K], d[A], rest, out, copy;
     for (int i = 0; i < K; i++)
-        tdn_pose_create(&p[i], J, NULL), random_pose(&p[i], &rng);
+        tdn_pose_create(J, &p[i], NULL, NULL), random_pose(&p[i], &rng);
     for (int i = 0; i < A; i++)
-        tdn_pose_create(&d[i], J, NULL), random_pose(&d[i], &rng);
-    tdn_pose_create(&rest, J, NULL), tdn_pose_create(&out, J, NULL), tdn_pose_create(&copy, J, NULL);
+        tdn_pose_create(J, &d[i], NULL, NULL), random_pose(&d[i], &rng);
+    tdn_pose_create(J, &rest, NULL, NULL), tdn_pose_create(J, &out, NULL, NULL), tdn_pose_create(J, &copy, NULL, NULL);
     random_pose(&rest, &rng);
     tdn_blend_input layers[K], adds[A];
     for (int i = 0; i < K; i++) {
@@ -417,19 +417,19 @@ static void many_layers_and_joints_match_the_reference(void)
     for (int variant = 0; variant < 3; variant++) {
         tdn_pose *aliased = variant == 1 ? &p[5] : variant == 2 ? &rest : NULL;
         tdn_pose saved;
-        tdn_pose_create(&saved, J, NULL);
+        tdn_pose_create(J, &saved, NULL, NULL);
         if (aliased) {
-            tdn_pose_copy(&saved, aliased); /* the reference reads the inputs as they were */
+            tdn_pose_copy(&saved, aliased, NULL); /* the reference reads the inputs as they were */
             job.out = aliased;
         } else {
             job.out = &out;
         }
-        tdn_pose_copy(&copy, aliased ? aliased : &p[5]);
+        tdn_pose_copy(&copy, aliased ? aliased : &p[5], NULL);
         tdn_blend_input ref_layers[K];
         memcpy(ref_layers, layers, sizeof layers);
         if (variant == 1)
             ref_layers[5].pose = &saved;
-        CHECK_EQ_INT(tdn_blend(&job), TDN_OK);
+        CHECK_EQ_INT(tdn_blend(&job, NULL), TDN_OK);
         for (int j = 0; j < J; j++) {
             tdn_transform fb = tdn_pose_get(variant == 2 ? &saved : &rest, j);
             tdn_transform want = reference_blend(ref_layers, K, adds, A, fb, j);
@@ -440,7 +440,7 @@ static void many_layers_and_joints_match_the_reference(void)
             worst = fmax(worst, e);
         }
         if (aliased)
-            tdn_pose_copy(aliased, &saved);
+            tdn_pose_copy(aliased, &saved, NULL);
         tdn_pose_destroy(&saved);
     }
     CHECK_NEAR(worst, 0, 2e-5);
@@ -457,7 +457,7 @@ static void additive_round_trips(void)
     tdn_pose s, r, t, d, out, back;
     tdn_pose *all[] = { &s, &r, &t, &d, &out, &back };
     for (int i = 0; i < 6; i++)
-        tdn_pose_create(all[i], N, NULL);
+        tdn_pose_create(N, all[i], NULL, NULL);
     for (int round = 0; round < 50; round++) {
         random_pose(&s, &rng), random_pose(&r, &rng), random_pose(&t, &rng);
         for (int j = 0; j < N; j++) { /* uniform positive scales */
@@ -465,19 +465,19 @@ static void additive_round_trips(void)
             x.s.y = x.s.z = x.s.x, y.s.y = y.s.z = y.s.x;
             tdn_pose_set(&s, j, &x), tdn_pose_set(&r, j, &y);
         }
-        CHECK_EQ_INT(tdn_additive_make(&s, &r, &d), TDN_OK);
+        CHECK_EQ_INT(tdn_additive_difference(&s, &r, &d, NULL), TDN_OK);
         /* D applied to R at weight 1 is S; at weight 0 any target is unchanged */
-        CHECK_EQ_INT(tdn_additive_apply(&r, &d, 1.0f, NULL, &out), TDN_OK);
+        CHECK_EQ_INT(tdn_additive_apply(&r, &d, 1.0f, NULL, &out, NULL), TDN_OK);
         CHECK(pose_near(&out, &s, 5e-6));
-        tdn_additive_apply(&t, &d, 0.0f, NULL, &out);
+        tdn_additive_apply(&t, &d, 0.0f, NULL, &out, NULL);
         CHECK(pose_near(&out, &t, 1e-6));
         /* the same through the fused job: T at weight 1 plus D at weight 1 */
         tdn_blend_input layer = { &r, 1.0f, NULL }, add = { &d, 1.0f, NULL };
-        tdn_blend(&(tdn_blend_job){ .layers = &layer, .layer_count = 1, .additives = &add, .additive_count = 1, .out = &out });
+        tdn_blend(&(tdn_blend_job){ .layers = &layer, .layer_count = 1, .additives = &add, .additive_count = 1, .out = &out }, NULL);
         CHECK(pose_near(&out, &s, 5e-6));
         /* deltas: to and from are exact inverses */
-        CHECK_EQ_INT(tdn_pose_to_delta(&s, &r, &d), TDN_OK);
-        CHECK_EQ_INT(tdn_pose_from_delta(&d, &r, &back), TDN_OK);
+        CHECK_EQ_INT(tdn_pose_to_delta(&s, &r, &d, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_pose_from_delta(&d, &r, &back, NULL), TDN_OK);
         CHECK(pose_near(&back, &s, 5e-6));
     }
     for (int i = 0; i < 6; i++)
@@ -487,13 +487,13 @@ static void additive_round_trips(void)
 static void additive_by_hand(void)
 {
     tdn_pose t, d, out;
-    tdn_pose_create(&t, 1, NULL), tdn_pose_create(&d, 1, NULL), tdn_pose_create(&out, 1, NULL);
+    tdn_pose_create(1, &t, NULL, NULL), tdn_pose_create(1, &d, NULL, NULL), tdn_pose_create(1, &out, NULL, NULL);
     tdn_transform xt = { { 1, 2, 3 }, { 0, 0, 0, 1 }, { 2, 2, 2 } };
     /* 90 degrees about z stored with a negative w: the short way is still +90 */
     tdn_transform xd = { { 0.5f, 0, -1 }, { 0, 0, -sinf(TDN_PI / 4), -cosf(TDN_PI / 4) }, { 3, 1, 0.5f } };
     tdn_pose_set(&t, 0, &xt), tdn_pose_set(&d, 0, &xd);
     float mask[8] = { 0.5f };
-    CHECK_EQ_INT(tdn_additive_apply(&t, &d, 1.0f, mask, &out), TDN_OK); /* w = 1 * 0.5 */
+    CHECK_EQ_INT(tdn_additive_apply(&t, &d, 1.0f, mask, &out, NULL), TDN_OK); /* w = 1 * 0.5 */
     tdn_transform x = tdn_pose_get(&out, 0);
     CHECK_NEAR(x.t.x, 1.25, 1e-6);
     CHECK_NEAR(x.t.z, 2.5, 1e-6);
@@ -501,17 +501,17 @@ static void additive_by_hand(void)
     CHECK_NEAR(x.s.z, 2 * (1 + 0.5 * (0.5 - 1)), 1e-6);  /* 1.5 */
     CHECK_NEAR(check_quat_angle(x.r, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), TDN_PI / 4)), 0, 1e-6);
     /* weight above 1 clamps to 1, before the mask scales it */
-    tdn_additive_apply(&t, &d, 3.0f, NULL, &out);
+    tdn_additive_apply(&t, &d, 3.0f, NULL, &out, NULL);
     x = tdn_pose_get(&out, 0);
     CHECK_NEAR(x.s.x, 6, 1e-6);
     CHECK_NEAR(check_quat_angle(x.r, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), TDN_PI / 2)), 0, 1e-6);
-    tdn_additive_apply(&t, &d, 3.0f, mask, &out);
+    tdn_additive_apply(&t, &d, 3.0f, mask, &out, NULL);
     CHECK_NEAR(tdn_pose_get(&out, 0).s.x, 4, 1e-6);
     /* a zero reference scale: ratio 1, finite */
     tdn_transform zero = tdn_transform_identity();
     zero.s.y = 0.0f;
     tdn_pose_set(&t, 0, &zero);
-    tdn_additive_make(&d, &t, &out);
+    tdn_additive_difference(&d, &t, &out, NULL);
     CHECK_NEAR(tdn_pose_get(&out, 0).s.y, 1, 0);
     CHECK_NEAR(tdn_pose_get(&out, 0).s.x, 3, 1e-6);
     tdn_pose_destroy(&t), tdn_pose_destroy(&d), tdn_pose_destroy(&out);
@@ -523,24 +523,24 @@ static void output_may_be_an_input(void)
     tdn_pose a, b, d, expect, work;
     tdn_pose *all[] = { &a, &b, &d, &expect, &work };
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(all[i], N, NULL);
+        tdn_pose_create(N, all[i], NULL, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng), random_pose(&d, &rng);
 
     tdn_blend_input layers[2] = { { &a, 0.3f, NULL }, { &b, 0.7f, NULL } }, add = { &d, 0.6f, NULL };
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &expect });
-    tdn_pose_copy(&work, &b);
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &expect }, NULL);
+    tdn_pose_copy(&work, &b, NULL);
     layers[1].pose = &work;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &work });
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &work }, NULL);
     CHECK(pose_bits_equal(&work, &expect));
 
-    tdn_blend2(&a, &b, 0.4f, NULL, &expect);
-    tdn_pose_copy(&work, &a);
-    tdn_blend2(&work, &b, 0.4f, NULL, &work);
+    tdn_blend2(&a, &b, 0.4f, NULL, &expect, NULL);
+    tdn_pose_copy(&work, &a, NULL);
+    tdn_blend2(&work, &b, 0.4f, NULL, &work, NULL);
     CHECK(pose_bits_equal(&work, &expect));
 
-    tdn_additive_apply(&a, &d, 0.8f, NULL, &expect);
-    tdn_pose_copy(&work, &a);
-    tdn_additive_apply(&work, &d, 0.8f, NULL, &work);
+    tdn_additive_apply(&a, &d, 0.8f, NULL, &expect, NULL);
+    tdn_pose_copy(&work, &a, NULL);
+    tdn_additive_apply(&work, &d, 0.8f, NULL, &work, NULL);
     CHECK(pose_bits_equal(&work, &expect));
     for (int i = 0; i < 5; i++)
         tdn_pose_destroy(all[i]);
@@ -550,35 +550,35 @@ static void bad_arguments_write_nothing(void)
 {
     check_rng rng = { 23 };
     tdn_pose a, b, small, out, before;
-    tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&small, 3, NULL);
-    tdn_pose_create(&out, N, NULL), tdn_pose_create(&before, N, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(3, &small, NULL, NULL);
+    tdn_pose_create(N, &out, NULL, NULL), tdn_pose_create(N, &before, NULL, NULL);
     random_pose(&a, &rng), random_pose(&out, &rng);
-    tdn_pose_copy(&before, &out);
+    tdn_pose_copy(&before, &out, NULL);
     tdn_blend_input ok[1] = { { &a, 1, NULL } }, mismatched[2] = { { &a, 1, NULL }, { &small, 1, NULL } };
     tdn_blend_input null_pose[1] = { { NULL, 1, NULL } };
 
-    CHECK_EQ_INT(tdn_blend(NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1 }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = mismatched, .layer_count = 2, .out = &out }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = null_pose, .layer_count = 1, .out = &out }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = NULL, .layer_count = 2, .out = &out }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = -1, .out = &out }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .out = &out }), TDN_ERR_ARGUMENT); /* no layer, no fallback */
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .fallback = &small, .out = &out }), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1 }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = mismatched, .layer_count = 2, .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = null_pose, .layer_count = 1, .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = NULL, .layer_count = 2, .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = -1, .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .out = &out }, NULL), TDN_ERR_ARGUMENT); /* no layer, no fallback */
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .fallback = &small, .out = &out }, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .additives = mismatched + 1, .additive_count = 1,
-                                             .out = &out }), TDN_ERR_ARGUMENT);
+                                             .out = &out }, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .additives = NULL, .additive_count = 1,
-                                             .out = &out }), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend2(&a, &small, 0.5f, NULL, &out), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend2(NULL, &b, 0.5f, NULL, &out), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.5f, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_additive_make(&a, &small, &out), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_additive_apply(&a, NULL, 1, NULL, &out), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_pose_to_delta(&small, &a, &out), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_pose_from_delta(&a, &b, &small), TDN_ERR_ARGUMENT);
+                                             .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend2(&a, &small, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend2(NULL, &b, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend2(&a, &b, 0.5f, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_additive_difference(&a, &small, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_additive_apply(&a, NULL, 1, NULL, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_to_delta(&small, &a, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_from_delta(&a, &b, &small, NULL), TDN_ERR_ARGUMENT);
     tdn_pose no_data = a;
     no_data.data = NULL;
-    CHECK_EQ_INT(tdn_blend2(&no_data, &b, 0.5f, NULL, &out), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend2(&no_data, &b, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
     CHECK(pose_bits_equal(&out, &before));
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&small), tdn_pose_destroy(&out), tdn_pose_destroy(&before);
 }
@@ -587,12 +587,12 @@ static void bad_arguments_write_nothing(void)
 static void zero_quaternions_become_identity(void)
 {
     tdn_pose a, out;
-    tdn_pose_create(&a, 2, NULL), tdn_pose_create(&out, 2, NULL);
+    tdn_pose_create(2, &a, NULL, NULL), tdn_pose_create(2, &out, NULL, NULL);
     tdn_transform zero = tdn_transform_identity();
     zero.r = tdn_quat_make(0, 0, 0, 0);
     tdn_pose_set(&a, 1, &zero);
     tdn_blend_input one = { &a, 1.0f, NULL };
-    tdn_blend(&(tdn_blend_job){ .layers = &one, .layer_count = 1, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = &one, .layer_count = 1, .out = &out }, NULL);
     tdn_quat r = tdn_pose_get(&out, 1).r;
     CHECK(r.x == 0 && r.y == 0 && r.z == 0 && r.w == 1);
     tdn_pose_destroy(&a), tdn_pose_destroy(&out);

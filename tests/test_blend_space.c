@@ -15,9 +15,8 @@ static tdn_blend_space *make(tdn_blend_space_mode mode, int dimensions, int coun
 {
     tdn_blend_space *s = NULL;
     tdn_error err = { 0 };
-    tdn_blend_space_desc desc = { .mode = mode, .dimensions = dimensions, .sample_count = count, .points = points,
-                                  .allocator = counting };
-    tdn_result r = tdn_blend_space_create(&desc, &s, &err);
+    tdn_blend_space_desc desc = { .mode = mode, .dimensions = dimensions, .sample_count = count, .points = points };
+    tdn_result r = tdn_blend_space_create(&desc, &s, &counting, &err);
     if (r != TDN_OK)
         fprintf(stderr, "create %s: %s: %s: %s\n", tdn_blend_space_mode_name(mode), tdn_result_name(r), err.where, err.message);
     CHECK_EQ_INT(r, TDN_OK);
@@ -28,10 +27,10 @@ static tdn_blend_space *make(tdn_blend_space_mode mode, int dimensions, int coun
 static void at2(const tdn_blend_space *s, float x, float y, float *w)
 {
     const float p[2] = { x, y };
-    CHECK_EQ_INT(tdn_blend_space_weights(s, p, w), TDN_OK);
+    CHECK_EQ_INT(tdn_blend_space_weights(s, p, w, NULL), TDN_OK);
 }
 
-static void at1(const tdn_blend_space *s, float x, float *w) { CHECK_EQ_INT(tdn_blend_space_weights(s, &x, w), TDN_OK); }
+static void at1(const tdn_blend_space *s, float x, float *w) { CHECK_EQ_INT(tdn_blend_space_weights(s, &x, w, NULL), TDN_OK); }
 
 /* Weights are >= 0 and sum to 1 within 1e-6. */
 static int valid_weights(const float *w, int n)
@@ -54,7 +53,7 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
     const int n = tdn_blend_space_sample_count(s), d = tdn_blend_space_dimensions(s);
     float w[TDN_MAX_BLEND_SPACE_SAMPLES], prev[TDN_MAX_BLEND_SPACE_SAMPLES];
     for (int i = 0; i < n; i++) {
-        CHECK_EQ_INT(tdn_blend_space_weights(s, tdn_blend_space_point(s, i), w), TDN_OK);
+        CHECK_EQ_INT(tdn_blend_space_weights(s, tdn_blend_space_point(s, i), w, NULL), TDN_OK);
         for (int j = 0; j < n; j++)
             if (!CHECK_NEAR(w[j], i == j ? 1.0 : 0.0, 2e-6))
                 fprintf(stderr, "  %s: sample %d's own point, weight %d\n", tdn_blend_space_mode_name(tdn_blend_space_mode_of(s)),
@@ -68,7 +67,7 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
             float half = 0.5f * (hi[k] - lo[k]);
             p[k] = check_rng_float(&rng, lo[k] - half, hi[k] + half);
         }
-        tdn_blend_space_weights(s, p, w);
+        tdn_blend_space_weights(s, p, w, NULL);
         bad += !valid_weights(w, n);
     }
     CHECK_EQ_INT(bad, 0);
@@ -76,7 +75,7 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
     float worst_from[TDN_MAX_BLEND_SPACE_DIMENSIONS] = { 0 }, worst_to[TDN_MAX_BLEND_SPACE_DIMENSIONS] = { 0 };
     for (int k = 0; k < d; k++)
         a[k] = check_rng_float(&rng, lo[k], hi[k]);
-    tdn_blend_space_weights(s, a, prev);
+    tdn_blend_space_weights(s, a, prev, NULL);
     float last[TDN_MAX_BLEND_SPACE_DIMENSIONS];
     memcpy(last, a, sizeof last);
     for (int leg = 0; leg < 8; leg++) {
@@ -90,7 +89,7 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
         for (int st = 1; st <= steps; st++) {
             for (int k = 0; k < d; k++)
                 p[k] = (float)(a[k] + ((double)b[k] - a[k]) * st / steps);
-            tdn_blend_space_weights(s, p, w);
+            tdn_blend_space_weights(s, p, w, NULL);
             for (int i = 0; i < n; i++) {
                 double change = fabs((double)w[i] - prev[i]);
                 if (change > worst) {
@@ -110,11 +109,11 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
     /* A jump would stay as large over a 100 times shorter step inside the worst step; a steep
      * but continuous weight (a sliver triangle) changes about 100 times less. */
     double fine = 0.0;
-    tdn_blend_space_weights(s, worst_from, prev);
+    tdn_blend_space_weights(s, worst_from, prev, NULL);
     for (int st = 1; st <= 100; st++) {
         for (int k = 0; k < d; k++)
             p[k] = worst_from[k] + (worst_to[k] - worst_from[k]) * (float)st / 100.0f;
-        tdn_blend_space_weights(s, p, w);
+        tdn_blend_space_weights(s, p, w, NULL);
         for (int i = 0; i < n; i++) {
             fine = fmax(fine, fabs((double)w[i] - prev[i]));
             prev[i] = w[i];
@@ -298,19 +297,19 @@ static void gradient_band_three_axes(void)
      * rel (-.75, -.75, -.75); vs 110 1 - 0.75 = 0.25. Sum 0.75 + 7 * 0.25 = 2.5: corner 000
      * 0.3, every other 0.1. */
     const float p[3] = { 0.25f, 0.25f, 0.25f };
-    CHECK_EQ_INT(tdn_blend_space_weights(g, p, w), TDN_OK);
+    CHECK_EQ_INT(tdn_blend_space_weights(g, p, w, NULL), TDN_OK);
     CHECK_NEAR(w[0], 0.3, 1e-6);
     for (int c = 1; c < 8; c++)
         CHECK_NEAR(w[c], 0.1, 1e-6);
     /* the centre: every corner 1/8 */
     const float centre[3] = { 0.5f, 0.5f, 0.5f };
-    tdn_blend_space_weights(g, centre, w);
+    tdn_blend_space_weights(g, centre, w, NULL);
     for (int c = 0; c < 8; c++)
         CHECK_NEAR(w[c], 0.125, 1e-6);
     /* along the speed edge at (0.4, 0, 0): 000 0.6, 100 0.4 (the others' bands end on the
      * edge's face: corner 010 vs 000 is 1 - 1 = 0) */
     const float edge[3] = { 0.4f, 0.0f, 0.0f };
-    tdn_blend_space_weights(g, edge, w);
+    tdn_blend_space_weights(g, edge, w, NULL);
     CHECK_NEAR(w[0], 0.6, 1e-6);
     CHECK_NEAR(w[1], 0.4, 1e-6);
     const float lo[3] = { 0, 0, 0 }, hi[3] = { 1, 1, 1 };
@@ -478,7 +477,7 @@ static int check_delaunay(const tdn_blend_space *s, const float *lo, const float
     float w[TDN_MAX_BLEND_SPACE_SAMPLES];
     for (int t = 0; t < 20000; t++) {
         float p[2] = { check_rng_float(&rng, lo[0], hi[0]), check_rng_float(&rng, lo[1], hi[1]) };
-        CHECK_EQ_INT(tdn_blend_space_weights(s, p, w), TDN_OK);
+        CHECK_EQ_INT(tdn_blend_space_weights(s, p, w, NULL), TDN_OK);
         int support[TDN_MAX_BLEND_SPACE_SAMPLES], k = 0;
         double x = 0.0, y = 0.0;
         for (int i = 0; i < n; i++) {
@@ -875,7 +874,7 @@ static void rbf_against_reference_and_its_flaws(void)
             sum += ref[i];
         }
         CHECK_NEAR(raw_sum, 1.0, 1e-9); /* the constant term: raw weights sum to 1 */
-        CHECK_EQ_INT(tdn_blend_space_weights(r, q, w), TDN_OK);
+        CHECK_EQ_INT(tdn_blend_space_weights(r, q, w, NULL), TDN_OK);
         for (int i = 0; i < 12; i++)
             worst = fmax(worst, fabs(w[i] - ref[i] / sum));
     }
@@ -900,7 +899,7 @@ static void single_sample(void)
             continue;
         float w[1] = { -1 };
         const float p[2] = { 7, 7 };
-        CHECK_EQ_INT(tdn_blend_space_weights(s, p, w), TDN_OK);
+        CHECK_EQ_INT(tdn_blend_space_weights(s, p, w, NULL), TDN_OK);
         CHECK_NEAR(w[0], 1.0, 0);
         tdn_blend_space_destroy(s);
     }
@@ -912,8 +911,8 @@ static void expect_failure(tdn_blend_space_mode mode, int d, int n, const float 
 {
     tdn_blend_space *s = (tdn_blend_space *)&live_blocks; /* not NULL before the call */
     tdn_error err = { 0 };
-    tdn_blend_space_desc desc = { .mode = mode, .dimensions = d, .sample_count = n, .points = pts, .allocator = counting };
-    CHECK_EQ_INT(tdn_blend_space_create(&desc, &s, &err), code);
+    tdn_blend_space_desc desc = { .mode = mode, .dimensions = d, .sample_count = n, .points = pts };
+    CHECK_EQ_INT(tdn_blend_space_create(&desc, &s, &counting, &err), code);
     CHECK_EQ_INT(err.code, code);
     CHECK(s == NULL);
     CHECK_EQ_INT(live_blocks, 0);
@@ -928,10 +927,10 @@ static void bad_input(void)
 {
     const float sq[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_blend_space *s = (tdn_blend_space *)&live_blocks;
-    CHECK_EQ_INT(tdn_blend_space_create(NULL, &s, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_create(NULL, &s, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(s == NULL);
     tdn_blend_space_desc ok = { .mode = TDN_BLEND_SPACE_GRID, .dimensions = 2, .sample_count = 4, .points = sq };
-    CHECK_EQ_INT(tdn_blend_space_create(&ok, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_create(&ok, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
 
     expect_failure((tdn_blend_space_mode)6, 2, 4, sq, TDN_ERR_ARGUMENT, "mode", NULL);
     expect_failure((tdn_blend_space_mode)-1, 2, 4, sq, TDN_ERR_ARGUMENT, "mode", NULL);
@@ -969,7 +968,7 @@ static void bad_input(void)
     {
         tdn_error err = { 0 };
         tdn_blend_space_desc desc = { .mode = TDN_BLEND_SPACE_GRID, .dimensions = 2, .sample_count = 3, .points = l };
-        tdn_blend_space_create(&desc, &s, &err);
+        tdn_blend_space_create(&desc, &s, NULL, &err);
         CHECK(strstr(err.message, "(1, 1)") != NULL); /* names the missing point */
     }
     /* An RBF whose kernel cannot tell two samples apart. The Gaussian matrix is positive
@@ -1009,16 +1008,16 @@ static void bad_input(void)
         return;
     float w[4] = { 5, 5, 5, 5 };
     const float nan_point[2] = { 0.5f, NAN }, inf_point[2] = { INFINITY, 0 }, p[2] = { 0.5f, 0.5f };
-    CHECK_EQ_INT(tdn_blend_space_weights(g, nan_point, w), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_weights(g, nan_point, w, NULL), TDN_ERR_ARGUMENT);
     CHECK(w[0] == 1.0f && w[1] == 0.0f && w[2] == 0.0f && w[3] == 0.0f);
     w[0] = 5;
-    CHECK_EQ_INT(tdn_blend_space_weights(g, inf_point, w), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_weights(g, inf_point, w, NULL), TDN_ERR_ARGUMENT);
     CHECK(w[0] == 1.0f && w[3] == 0.0f);
     w[0] = 5;
-    CHECK_EQ_INT(tdn_blend_space_weights(g, NULL, w), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_weights(g, NULL, w, NULL), TDN_ERR_ARGUMENT);
     CHECK(w[0] == 1.0f);
-    CHECK_EQ_INT(tdn_blend_space_weights(g, p, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend_space_weights(NULL, p, w), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_weights(g, p, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend_space_weights(NULL, p, w, NULL), TDN_ERR_ARGUMENT);
     tdn_blend_space_destroy(g);
     CHECK_EQ_INT(live_blocks, 0);
 }
@@ -1043,7 +1042,7 @@ static void allocation(void)
         float w[16];
         for (int t = 0; t < 100; t++) {
             float p[2] = { check_rng_float(&rng, -2, 2), check_rng_float(&rng, -2, 2) };
-            tdn_blend_space_weights(s, p, w);
+            tdn_blend_space_weights(s, p, w, NULL);
         }
         CHECK_EQ_INT(allocations_before_failure, 1000000);
         allocations_before_failure = -1;

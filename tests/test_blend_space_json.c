@@ -13,7 +13,7 @@
 
 static tdn_result parse(const char *json, tdn_blend_space_file **out, tdn_error *err)
 {
-    return tdn_blend_space_file_parse(json, strlen(json), &counting, out, err);
+    return tdn_blend_space_file_load_memory(json, strlen(json), out, &counting, err);
 }
 
 static void test_valid_documents(void)
@@ -62,7 +62,7 @@ static void test_linear_weights(void)
     if (!CHECK(parse(json, &f, NULL) == TDN_OK))
         return;
     float w[3], at = 2.0f;
-    CHECK(tdn_blend_space_weights(tdn_blend_space_file_space(f), &at, w) == TDN_OK);
+    CHECK(tdn_blend_space_weights(tdn_blend_space_file_space(f), &at, w, NULL) == TDN_OK);
     CHECK_NEAR(w[0], 0.0, 1e-6);
     CHECK_NEAR(w[1], 0.5, 1e-6);
     CHECK_NEAR(w[2], 0.5, 1e-6);
@@ -242,7 +242,7 @@ static void test_prefixes(void)
         memcpy(copy, GOOD, len);
         tdn_blend_space_file *f = NULL;
         tdn_error err = { 0 };
-        tdn_result r = tdn_blend_space_file_parse(copy, len, &counting, &f, &err);
+        tdn_result r = tdn_blend_space_file_load_memory(copy, len, &f, &counting, &err);
         if (len < n - 1)
             CHECK(r == TDN_ERR_PARSE && f == NULL && err.where[0] != '\0');
         else
@@ -283,15 +283,15 @@ static void test_files(void)
     fclose(out);
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_blend_space_file_load(path, NULL, &f, &err) == TDN_OK);
+    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_OK);
     CHECK(strcmp(tdn_blend_space_file_clip(f, 2), "strafe") == 0);
     tdn_blend_space_file_destroy(f);
     remove(path);
     f = (tdn_blend_space_file *)path;
-    CHECK(tdn_blend_space_file_load(path, NULL, &f, &err) == TDN_ERR_IO && f == NULL);
+    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_ERR_IO && f == NULL);
     CHECK(strstr(err.where, "tendon_blend_space_") != NULL);
-    CHECK(tdn_blend_space_file_load(NULL, NULL, &f, &err) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_blend_space_file_parse(GOOD, strlen(GOOD), NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_blend_space_file_load(NULL, &f, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_blend_space_file_load_memory(GOOD, strlen(GOOD), NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
     tdn_blend_space_file_destroy(NULL);
     CHECK(tdn_blend_space_file_space(NULL) == NULL && tdn_blend_space_file_clip(NULL, 0) == NULL);
 }

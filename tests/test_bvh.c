@@ -12,17 +12,17 @@
 
 /* Loads text from a buffer of exactly strlen(text) bytes (no terminating zero, so reading
  * past the end is caught by the sanitizers). */
-static tdn_result load_sized(const char *text, size_t size, const tdn_import_options *options, tdn_asset **asset,
+static tdn_result load_sized(const char *text, size_t size, const tdn_asset_load_options *options, tdn_asset **asset,
                              tdn_error *err)
 {
     char *copy = malloc(size ? size : 1);
     memcpy(copy, text, size);
-    tdn_result r = tdn_bvh_load_memory(copy, size, NULL, options, asset, err);
+    tdn_result r = tdn_asset_load_memory(copy, size, options, asset, &counting, err);
     free(copy);
     return r;
 }
 
-static tdn_asset *load_ok(const char *text, const tdn_import_options *options)
+static tdn_asset *load_ok(const char *text, const tdn_asset_load_options *options)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
@@ -36,9 +36,9 @@ static tdn_transform local_at(const tdn_asset *asset, const char *name, float t)
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(skel), NULL);
-    tdn_keyed_clip_sample(tdn_asset_clip(asset, 0), t, &pose, NULL);
-    int j = tdn_skeleton_find(skel, name);
+    tdn_pose_create(tdn_skeleton_joint_count(skel), &pose, NULL, NULL);
+    tdn_keyed_clip_sample(tdn_asset_clip(asset, 0), t, &pose, NULL, NULL);
+    int j = tdn_skeleton_find_joint(skel, name);
     CHECK(j >= 0);
     tdn_transform x = j >= 0 ? tdn_pose_get(&pose, j) : tdn_transform_identity();
     tdn_pose_destroy(&pose);
@@ -51,11 +51,11 @@ static tdn_vec3 model_position_at(const tdn_asset *asset, const char *name, floa
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     int n = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_keyed_clip_sample(tdn_asset_clip(asset, 0), t, &pose, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_keyed_clip_sample(tdn_asset_clip(asset, 0), t, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n);
-    tdn_model_space(skel, &pose, NULL, model);
-    int j = tdn_skeleton_find(skel, name);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
+    int j = tdn_skeleton_find_joint(skel, name);
     tdn_vec3 p = j >= 0 ? tdn_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]) : tdn_vec3_make(NAN, NAN, NAN);
     free(model);
     tdn_pose_destroy(&pose);
@@ -229,7 +229,8 @@ static void asset_shape_rest_pose_and_end_sites(void)
     tdn_asset_destroy(asset);
 
     tdn_asset *named = NULL;
-    CHECK_EQ_INT(tdn_bvh_load_memory(text, strlen(text), "walk", NULL, &named, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_load_memory(text, strlen(text), &(tdn_asset_load_options){ .name = "walk" }, &named, NULL, NULL),
+                 TDN_OK);
     CHECK(named && strcmp(tdn_keyed_clip_name(tdn_asset_clip(named, 0)), "walk") == 0);
     CHECK_EQ_INT(tdn_asset_find_clip(named, "walk"), 0);
     tdn_asset_destroy(named);
@@ -302,7 +303,7 @@ static void layouts_line_ends_and_bom_read_the_same(void)
 
 static void scale_multiplies_every_length(void)
 {
-    tdn_import_options options = { .scale = 0.01f };
+    tdn_asset_load_options options = { .scale = 0.01f };
     tdn_asset *plain = load_ok(channel_mix, NULL), *scaled = load_ok(channel_mix, &options);
     if (!plain || !scaled)
         return;
@@ -475,7 +476,7 @@ static void numbers_read_exactly_as_strtof(void)
 /* Loads through the counting allocator: the expected code, "line N", no asset, nothing left. */
 static void expect_failure(const char *text, size_t size, tdn_result code, long long line, const char *about)
 {
-    tdn_import_options options = { .allocator = counting };
+    tdn_asset_load_options options = { 0 };
     tdn_asset *asset = (tdn_asset *)&options; /* must come back NULL */
     tdn_error err = { 0 };
     long blocks_before = live_blocks;
@@ -584,7 +585,7 @@ static void malformed_motion_names_its_line(void)
                       "Frame Time: 1\n1e30\n";
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_bvh_load_memory(big, strlen(big), NULL, &(tdn_import_options){ .scale = 1e10f }, &asset, &err),
+    CHECK_EQ_INT(tdn_asset_load_memory(big, strlen(big), &(tdn_asset_load_options){ .scale = 1e10f }, &asset, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "line 10") == 0 && !asset);
     /* Chains farther from the origin than 1e37 (model space must stay finite): by positions in
@@ -628,7 +629,7 @@ static void every_prefix_of_a_valid_text_loads_or_fails_cleanly(void)
     const size_t n = strlen(full);
     int loaded = 0;
     for (size_t size = 0; size <= n; size++) {
-        tdn_import_options options = { .allocator = counting };
+        tdn_asset_load_options options = { 0 };
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
         tdn_result r = load_sized(full, size, &options, &asset, &err);
@@ -658,7 +659,7 @@ static void failing_allocations_leave_nothing(void)
     int succeeded = 0;
     for (long fail_at = 0; fail_at < 64 && !succeeded; fail_at++) {
         allocations_before_failure = fail_at;
-        tdn_import_options options = { .allocator = counting };
+        tdn_asset_load_options options = { 0 };
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
         tdn_result r = load_sized(channel_mix, strlen(channel_mix), &options, &asset, &err);
@@ -676,12 +677,12 @@ static void bad_arguments(void)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_bvh_load_memory(NULL, 5, NULL, NULL, &asset, &err), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_bvh_load_memory(channel_mix, strlen(channel_mix), NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_bvh_load_memory(channel_mix, strlen(channel_mix), NULL, &(tdn_import_options){ .scale = NAN },
-                                     &asset, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_asset_load_memory(NULL, 5, NULL, &asset, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_asset_load_memory(channel_mix, strlen(channel_mix), NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_asset_load_memory(channel_mix, strlen(channel_mix), &(tdn_asset_load_options){ .scale = NAN }, &asset,
+                                     NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(asset == NULL);
-    CHECK_EQ_INT(tdn_bvh_load_memory(NULL, 0, NULL, NULL, &asset, NULL), TDN_ERR_PARSE);
+    CHECK_EQ_INT(tdn_asset_load_memory(NULL, 0, NULL, &asset, NULL, NULL), TDN_ERR_PARSE);
 }
 
 int main(void)

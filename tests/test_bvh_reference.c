@@ -239,7 +239,7 @@ static void check_file(const char *path)
     }
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &asset, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &asset, NULL, &err), TDN_OK)) {
         fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
         free(ref.values);
         return;
@@ -253,7 +253,7 @@ static void check_file(const char *path)
     CHECK_NEAR(tdn_keyed_clip_duration(clip), (ref.frames - 1) * ref.frame_time, 1e-6 * ref.frames * ref.frame_time);
     int skeleton_index[256];
     for (int j = 0; j < ref.joint_count; j++) {
-        skeleton_index[j] = tdn_skeleton_find(skel, ref.joints[j].name);
+        skeleton_index[j] = tdn_skeleton_find_joint(skel, ref.joints[j].name);
         CHECK(skeleton_index[j] >= 0);
         if (skeleton_index[j] < 0)
             skeleton_index[j] = 0;
@@ -266,15 +266,15 @@ static void check_file(const char *path)
     static double expected[SAMPLES][256][3];
     static float got[SAMPLES][256][3];
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n);
     double lo[3] = { INFINITY, INFINITY, INFINITY }, hi[3] = { -INFINITY, -INFINITY, -INFINITY };
     for (int s = 0; s < SAMPLES; s++) {
         double u = frame_at[s] < 0 ? 0 : frame_at[s];
         float time = (float)(u * ref.frame_time);
         ref_positions(&ref, time, expected[s]);
-        tdn_keyed_clip_sample(clip, time, &pose, NULL);
-        tdn_model_space(skel, &pose, NULL, model);
+        tdn_keyed_clip_sample(clip, time, &pose, NULL, NULL);
+        tdn_model_space(skel, &pose, NULL, model, NULL);
         for (int j = 0; j < ref.joint_count; j++) {
             const float *m = model[skeleton_index[j]].m;
             got[s][j][0] = m[12], got[s][j][1] = m[13], got[s][j][2] = m[14];

@@ -62,7 +62,7 @@ static tdn_keyed_clip *make_random(random_clip *rc, const tdn_skeleton *skel, ui
     }
     tdn_keyed_clip *clip = NULL;
     tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "random", .skeleton = skel, .tracks = rc->tracks,
-                                                  .track_count = 3 * JOINTS }, &clip, NULL);
+                                                  .track_count = 3 * JOINTS }, &clip, NULL, NULL);
     return clip;
 }
 
@@ -70,8 +70,8 @@ static tdn_keyed_clip *make_random(random_clip *rc, const tdn_skeleton *skel, ui
 static void pose_errors(const tdn_skeleton *skel, const tdn_pose *a, const tdn_pose *b, double *position, double *rotation)
 {
     tdn_mat4 ma[JOINTS], mb[JOINTS];
-    tdn_model_space(skel, a, NULL, ma);
-    tdn_model_space(skel, b, NULL, mb);
+    tdn_model_space(skel, a, NULL, ma, NULL);
+    tdn_model_space(skel, b, NULL, mb, NULL);
     *position = *rotation = 0;
     for (int j = 0; j < JOINTS; j++) {
         double dx = ma[j].m[12] - mb[j].m[12], dy = ma[j].m[13] - mb[j].m[13], dz = ma[j].m[14] - mb[j].m[14];
@@ -86,15 +86,15 @@ static void runtime_is_within_its_reported_error(void)
     static random_clip rc;
     tdn_keyed_clip *keyed = make_random(&rc, skel, 0x1234567ull, 1.0f, 0.0137f);
     tdn_pose expect, got;
-    tdn_pose_create(&expect, JOINTS, NULL);
-    tdn_pose_create(&got, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &expect, NULL, NULL);
+    tdn_pose_create(JOINTS, &got, NULL, NULL);
     tdn_clip_storage storages[2] = { TDN_STORAGE_INT16, TDN_STORAGE_FLOAT32 };
     for (int s = 0; s < 2; s++) {
         tdn_clip *clip = NULL;
         tdn_clip_report rep;
         tdn_error err = { 0 };
         tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .storage = storages[s], .position_tolerance = 0.05f,
-                                                         .rotation_tolerance = 0.05f }, &clip, &rep, &err);
+                                                         .rotation_tolerance = 0.05f, .report = &rep }, &clip, NULL, &err);
         if (!CHECK_EQ_INT(r, TDN_OK)) {
             fprintf(stderr, "  %s: %s\n", err.where, err.message);
             continue;
@@ -106,8 +106,8 @@ static void runtime_is_within_its_reported_error(void)
         double worst_position = 0, worst_rotation = 0;
         for (int i = 0; i < 2000; i++) {
             float t = check_rng_float(&rng, -0.1f, tdn_clip_duration(clip) + 0.1f);
-            tdn_keyed_clip_sample(keyed, t, &expect, NULL);
-            tdn_clip_sample(clip, t, &got);
+            tdn_keyed_clip_sample(keyed, t, &expect, NULL, NULL);
+            tdn_clip_sample(clip, t, &got, NULL);
             double p, q;
             pose_errors(skel, &expect, &got, &p, &q);
             worst_position = fmax(worst_position, p);
@@ -141,7 +141,7 @@ static tdn_keyed_clip *make_translation_clip(const tdn_skeleton *skel, int joint
     tdn_track_desc track = { .joint = joint, .target = TDN_TARGET_TRANSLATION, .interp = interp, .key_count = count,
                              .times = times, .values = values };
     tdn_keyed_clip *clip = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &clip, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &clip, NULL, NULL);
     return clip;
 }
 
@@ -155,8 +155,8 @@ static void report_error_is_real(void)
     tdn_clip *clip = (tdn_clip *)skel;
     tdn_clip_report rep;
     tdn_error err = { 0 };
-    tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .storage = TDN_STORAGE_FLOAT32 },
-                                   &clip, &rep, &err);
+    tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .storage = TDN_STORAGE_FLOAT32, .report = &rep },
+                                   &clip, NULL, &err);
     CHECK_EQ_INT(r, TDN_ERR_TOLERANCE);
     CHECK(clip == NULL);
     /* The key at 0.45 s is measured: keyed 1, runtime 0 there, for the knee and every joint below. */
@@ -168,17 +168,17 @@ static void report_error_is_real(void)
     printf("  %s: %s\n", err.where, err.message);
 
     /* Accepted with a loose tolerance, the error is there to see. */
-    r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .position_tolerance = 1.5f }, &clip, &rep, NULL);
+    r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .position_tolerance = 1.5f, .report = &rep }, &clip, NULL, NULL);
     CHECK_EQ_INT(r, TDN_OK);
     tdn_pose a, b;
-    tdn_pose_create(&a, JOINTS, NULL);
-    tdn_pose_create(&b, JOINTS, NULL);
-    tdn_keyed_clip_sample(keyed, 0.45f, &a, NULL);
-    tdn_clip_sample(clip, 0.45f, &b);
+    tdn_pose_create(JOINTS, &a, NULL, NULL);
+    tdn_pose_create(JOINTS, &b, NULL, NULL);
+    tdn_keyed_clip_sample(keyed, 0.45f, &a, NULL, NULL);
+    tdn_clip_sample(clip, 0.45f, &b, NULL);
     CHECK_NEAR(tdn_pose_get(&a, 2).t.x - tdn_pose_get(&b, 2).t.x, 1.0, 1e-4);
     /* and at 100 Hz the spike is caught: frames on 0.44, 0.45, 0.46 */
     tdn_clip_destroy(clip);
-    r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 100 }, &clip, &rep, NULL);
+    r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 100, .report = &rep }, &clip, NULL, NULL);
     CHECK_EQ_INT(r, TDN_OK);
     CHECK(rep.max_position_error < 1e-3f);
     tdn_pose_destroy(&a);
@@ -196,21 +196,24 @@ static void int16_and_float32_are_both_measured(void)
     tdn_clip *c16 = NULL, *c32 = NULL, *cauto = NULL;
     tdn_clip_report r16, r32, rauto;
     /* Keys on the frame grid: resampling error is small, so quantization shows. */
-    tdn_clip_desc d = { .source = keyed, .sample_rate = 30, .allocator = counting };
+    tdn_clip_desc d = { .source = keyed, .sample_rate = 30 };
     d.storage = TDN_STORAGE_INT16;
-    CHECK_EQ_INT(tdn_clip_create(&d, &c16, &r16, NULL), TDN_OK);
-    CHECK_EQ_INT((long long)tdn_clip_bytes(c16), (long long)live_bytes); /* honest: every byte allocated */
+    d.report = &r16;
+    CHECK_EQ_INT(tdn_clip_create(&d, &c16, &counting, NULL), TDN_OK);
+    CHECK_EQ_INT((long long)tdn_clip_memory_size(c16), (long long)live_bytes); /* honest: every byte allocated */
     d.storage = TDN_STORAGE_FLOAT32;
-    CHECK_EQ_INT(tdn_clip_create(&d, &c32, &r32, NULL), TDN_OK);
+    d.report = &r32;
+    CHECK_EQ_INT(tdn_clip_create(&d, &c32, &counting, NULL), TDN_OK);
     d.storage = TDN_STORAGE_AUTO;
-    CHECK_EQ_INT(tdn_clip_create(&d, &cauto, &rauto, NULL), TDN_OK);
+    d.report = &rauto;
+    CHECK_EQ_INT(tdn_clip_create(&d, &cauto, &counting, NULL), TDN_OK);
     if (!c16 || !c32 || !cauto)
         return;
     CHECK_EQ_INT(r16.storage, TDN_STORAGE_INT16);
     CHECK_EQ_INT(r32.storage, TDN_STORAGE_FLOAT32);
     CHECK_EQ_INT(rauto.storage, TDN_STORAGE_INT16); /* within the default 1e-3 */
-    CHECK_EQ_INT((long long)r16.bytes, (long long)tdn_clip_bytes(c16));
-    CHECK_EQ_INT((long long)r32.bytes, (long long)tdn_clip_bytes(c32));
+    CHECK_EQ_INT((long long)r16.bytes, (long long)tdn_clip_memory_size(c16));
+    CHECK_EQ_INT((long long)r32.bytes, (long long)tdn_clip_memory_size(c32));
     /* Frame data: 2 bytes against 4 per animated component per frame. */
     long long frame_bytes = (long long)r16.frame_count * r16.animated_components;
     CHECK(r32.bytes - r16.bytes >= (size_t)(2 * frame_bytes - 8 * r16.animated_components - 64));
@@ -226,12 +229,14 @@ static void int16_and_float32_are_both_measured(void)
     /* A rotation tolerance between the two: AUTO falls back to float32, INT16 refuses. */
     tdn_clip *between = NULL;
     d.rotation_tolerance = 0.5f * (r16.max_rotation_error + r32.max_rotation_error);
-    CHECK_EQ_INT(tdn_clip_create(&d, &between, &rauto, NULL), TDN_OK);
+    d.report = &rauto;
+    CHECK_EQ_INT(tdn_clip_create(&d, &between, &counting, NULL), TDN_OK);
     CHECK_EQ_INT(rauto.storage, TDN_STORAGE_FLOAT32);
     tdn_clip_destroy(between);
     d.storage = TDN_STORAGE_INT16;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_clip_create(&d, &between, &rauto, &err), TDN_ERR_TOLERANCE);
+    d.report = &rauto;
+    CHECK_EQ_INT(tdn_clip_create(&d, &between, &counting, &err), TDN_ERR_TOLERANCE);
     CHECK(between == NULL);
     CHECK_NEAR(rauto.max_rotation_error, r16.max_rotation_error, 0);
     CHECK(strstr(err.message, "rotation") != NULL);
@@ -255,18 +260,18 @@ static void constant_components_are_stored_once(void)
         { .joint = 3, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR, .key_count = 2, .times = times, .values = still },
     };
     tdn_keyed_clip *keyed = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = 2 }, &keyed, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = 2 }, &keyed, NULL, NULL);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
     if (!clip)
         return;
     CHECK_EQ_INT(rep.animated_components, 2); /* knee RZ and RW */
     CHECK_EQ_INT(rep.constant_components, 10 * JOINTS - 2);
     CHECK_EQ_INT(rep.frame_count, 31);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
-    tdn_clip_sample(clip, 0.5f, &pose);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
+    tdn_clip_sample(clip, 0.5f, &pose, NULL);
     tdn_transform ankle = tdn_pose_get(&pose, 3), root = tdn_pose_get(&pose, 0), knee = tdn_pose_get(&pose, 2);
     CHECK_NEAR(ankle.t.x, 0.1, 1e-7);
     CHECK_NEAR(ankle.t.z, 0.3, 1e-7);
@@ -290,23 +295,23 @@ static void step_tracks_are_held(void)
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .position_tolerance = 1e-5f }, &clip, &rep, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .position_tolerance = 1e-5f, .report = &rep }, &clip, NULL, &err), TDN_OK);
     if (!clip) {
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
         return;
     }
     CHECK(rep.max_position_error <= 1e-5f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     const float at[] = { 0.0f, 0.3f, 1.0f / 3.0f, 0.34f, 0.69f, 0.7f, 0.9999f, 1.0f };
     const float expect[] = { 0, 0, 1, 1, 1, -2, -2, 5 };
     for (int i = 0; i < 8; i++) {
-        tdn_clip_sample(clip, at[i], &pose);
+        tdn_clip_sample(clip, at[i], &pose, NULL);
         CHECK_NEAR(tdn_pose_get(&pose, 1).t.x, expect[i], 1e-4);
     }
     tdn_clip_destroy(clip);
     /* Off the grid (10 Hz has no frame at 1/3 s) the late jump is measured and refused. */
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10 }, &clip, &rep, NULL), TDN_ERR_TOLERANCE);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .report = &rep }, &clip, NULL, NULL), TDN_ERR_TOLERANCE);
     CHECK_NEAR(rep.max_position_error, 1.0, 1e-4);
     tdn_pose_destroy(&pose);
     tdn_keyed_clip_destroy(keyed);
@@ -324,8 +329,8 @@ static void additive_reproduces_the_source(void)
     tdn_pose ref_pose, s, r, d, a;
     tdn_pose *poses[] = { &ref_pose, &s, &r, &d, &a };
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(poses[i], JOINTS, NULL);
-    tdn_keyed_clip_sample(reference, 0.4f, &ref_pose, NULL);
+        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
+    tdn_keyed_clip_sample(reference, 0.4f, &ref_pose, NULL, NULL);
 
     enum { BY_CLIP, BY_POSE, BY_FIRST_FRAME, BY_OWN_FIRST_FRAME };
     for (int mode = 0; mode < 4; mode++) {
@@ -339,7 +344,8 @@ static void additive_reproduces_the_source(void)
         tdn_clip *clip = NULL;
         tdn_clip_report rep;
         tdn_error err = { 0 };
-        if (!CHECK_EQ_INT(tdn_clip_create(&desc, &clip, &rep, &err), TDN_OK)) {
+        desc.report = &rep;
+        if (!CHECK_EQ_INT(tdn_clip_create(&desc, &clip, NULL, &err), TDN_OK)) {
             fprintf(stderr, "  mode %d: %s: %s\n", mode, err.where, err.message);
             continue;
         }
@@ -351,12 +357,12 @@ static void additive_reproduces_the_source(void)
             float rt = mode == BY_CLIP ? t : mode == BY_POSE ? -1.0f : 0.0f;
             const tdn_keyed_clip *rclip = mode == BY_OWN_FIRST_FRAME ? source : reference;
             if (rt >= 0)
-                tdn_keyed_clip_sample(rclip, rt, &r, NULL);
+                tdn_keyed_clip_sample(rclip, rt, &r, NULL, NULL);
             else
-                tdn_pose_copy(&r, &ref_pose);
-            tdn_keyed_clip_sample(source, t, &s, NULL);
-            tdn_clip_sample(clip, t, &d);
-            CHECK_EQ_INT(tdn_additive_apply(&r, &d, 1.0f, NULL, &a), TDN_OK);
+                tdn_pose_copy(&r, &ref_pose, NULL);
+            tdn_keyed_clip_sample(source, t, &s, NULL, NULL);
+            tdn_clip_sample(clip, t, &d, NULL);
+            CHECK_EQ_INT(tdn_additive_apply(&r, &d, 1.0f, NULL, &a, NULL), TDN_OK);
             double p, q;
             pose_errors(skel, &s, &a, &p, &q);
             worst_position = fmax(worst_position, p);
@@ -373,7 +379,7 @@ static void additive_reproduces_the_source(void)
         CHECK(worst_position < 5e-3);
         /* Against its own first frame the difference at t = 0 is the identity. */
         if (mode == BY_OWN_FIRST_FRAME) {
-            tdn_clip_sample(clip, 0.0f, &d);
+            tdn_clip_sample(clip, 0.0f, &d, NULL);
             for (int j = 0; j < JOINTS; j++) {
                 tdn_transform x = tdn_pose_get(&d, j);
                 CHECK_NEAR(x.t.x, 0, 1e-4);
@@ -401,15 +407,15 @@ static void float_tracks_and_events_are_copied(void)
     tdn_keyed_clip *keyed = NULL;
     CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1,
                                                                .float_tracks = curves, .float_track_count = 2,
-                                                               .events = events, .event_count = 3 }, &keyed, NULL), TDN_OK);
+                                                               .events = events, .event_count = 3 }, &keyed, NULL, NULL), TDN_OK);
     tdn_clip *clip = NULL;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .allocator = counting }, &clip, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &counting, NULL), TDN_OK);
     if (!clip)
         return;
     float expect[20];
     for (int i = 0; i < 20; i++)
         expect[i] = tdn_keyed_clip_sample_float(keyed, 0, 0.11f * (float)i);
-    CHECK_EQ_INT((long long)tdn_clip_bytes(clip), (long long)live_bytes);
+    CHECK_EQ_INT((long long)tdn_clip_memory_size(clip), (long long)live_bytes);
     tdn_keyed_clip_destroy(keyed); /* the runtime clip holds its own copy */
     CHECK_EQ_INT(tdn_clip_float_track_count(clip), 2);
     CHECK_EQ_INT(tdn_clip_find_float_track(clip, "held"), 1);
@@ -441,13 +447,13 @@ static void zero_length_clips_have_one_frame(void)
     tdn_keyed_clip *keyed = make_translation_clip(skel, 3, TDN_INTERP_LINEAR, 1, times, values);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(rep.frame_count, 1);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     const float at[] = { -1.0f, 0.0f, 3.0f, NAN };
     for (int i = 0; i < 4; i++) {
-        CHECK_EQ_INT(tdn_clip_sample(clip, at[i], &pose), TDN_OK);
+        CHECK_EQ_INT(tdn_clip_sample(clip, at[i], &pose, NULL), TDN_OK);
         CHECK_NEAR(tdn_pose_get(&pose, 3).t.y, 5, 0);
     }
     tdn_pose_destroy(&pose);
@@ -465,10 +471,10 @@ static void bad_descriptions_are_named(void)
     const int parents[2] = { -1, 0 };
     tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents }, &other, NULL, NULL);
     tdn_keyed_clip *other_clip = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = other }, &other_clip, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = other }, &other_clip, NULL, NULL);
     tdn_pose small, zero_scale;
-    tdn_pose_create(&small, JOINTS - 1, NULL);
-    tdn_pose_create(&zero_scale, JOINTS, NULL);
+    tdn_pose_create(JOINTS - 1, &small, NULL, NULL);
+    tdn_pose_create(JOINTS, &zero_scale, NULL, NULL);
     tdn_transform flat = tdn_transform_identity();
     flat.s.y = 0.0f;
     tdn_pose_set(&zero_scale, 4, &flat);
@@ -489,10 +495,9 @@ static void bad_descriptions_are_named(void)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tdn_clip_desc d = cases[i].desc;
-        d.allocator = counting;
         tdn_clip *clip = (tdn_clip *)skel; /* junk that must be overwritten */
         tdn_error err = { 0 };
-        tdn_result r = tdn_clip_create(&d, &clip, NULL, &err);
+        tdn_result r = tdn_clip_create(&d, &clip, &counting, &err);
         int ok = r == cases[i].code && clip == NULL && strstr(err.where, cases[i].where) && err.message[0] && live_blocks == 0;
         if (!ok)
             fprintf(stderr, "  case %zu: got %s, where '%s', message '%s'\n", i, tdn_result_name(r), err.where, err.message);
@@ -504,9 +509,9 @@ static void bad_descriptions_are_named(void)
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
 
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, NULL, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_clip_sample(clip, 0.5f, &small), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_clip_sample(NULL, 0.5f, &zero_scale), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_clip_sample(clip, 0.5f, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_clip_sample(clip, 0.5f, &small, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_clip_sample(NULL, 0.5f, &zero_scale, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_clip_sample(clip, 0.5f, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_clip_destroy(clip);
     tdn_clip_destroy(NULL);
     tdn_pose_destroy(&small);
@@ -532,16 +537,16 @@ static void default_rate_follows_the_source_grid(void)
     }
     tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_ROTATION, .key_count = N, .times = times, .values = rotations };
     tdn_keyed_clip *keyed = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL, NULL);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
     CHECK_NEAR(tdn_clip_sample_rate(clip), (N - 1) / 0.7, 1e-3);
     CHECK_EQ_INT(rep.frame_count, N);
     CHECK(rep.max_position_error < 1e-4f);
     tdn_clip_destroy(clip);
     clip = NULL;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 30 }, &clip, &rep, NULL), TDN_ERR_TOLERANCE);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 30, .report = &rep }, &clip, NULL, NULL), TDN_ERR_TOLERANCE);
     CHECK(clip == NULL);
     CHECK(rep.max_position_error > 1e-3f);
     tdn_keyed_clip_destroy(keyed);
@@ -549,8 +554,8 @@ static void default_rate_follows_the_source_grid(void)
     /* Two keys a second apart: 1 key/s times 30. */
     const float two_times[2] = { 0, 1 }, two_rot[8] = { 0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f };
     track = (tdn_track_desc){ .joint = 2, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = two_times, .values = two_rot };
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL);
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &rep, NULL), TDN_OK);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL, NULL);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
     CHECK_NEAR(tdn_clip_sample_rate(clip), 30, 1e-4);
     tdn_clip_destroy(clip);
     tdn_keyed_clip_destroy(keyed);

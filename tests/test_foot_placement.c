@@ -143,7 +143,7 @@ static void character_init(character *c, const tdn_clip *clip, const tdn_root_tr
     c->position = position;
     c->facing = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), yaw);
     c->scale = 1.0f;
-    tdn_pose_create(&c->pose, joint_count, NULL);
+    tdn_pose_create(joint_count, &c->pose, NULL, NULL);
     c->model = malloc(sizeof *c->model * (size_t)joint_count);
     c->contact_track[0] = tdn_clip_find_float_track(clip, "contact_l");
     c->contact_track[1] = tdn_clip_find_float_track(clip, "contact_r");
@@ -162,18 +162,18 @@ static void character_pose(character *c, float dt)
 {
     if (dt > 0.0f)
         tdn_player_advance(&c->player, dt);
-    tdn_clip_sample(c->clip, c->player.time, &c->pose);
+    tdn_clip_sample(c->clip, c->player.time, &c->pose, NULL);
     if (c->track) {
         if (dt > 0.0f) {
             tdn_root_motion m;
-            tdn_root_track_motion(c->track, &c->player, dt, &m);
+            tdn_root_track_motion(c->track, &c->player, dt, &m, NULL);
             c->position = tdn_vec3_add(c->position, tdn_vec3_scale(tdn_quat_rotate(c->facing, m.translation), c->scale));
             c->facing = tdn_quat_normalize(tdn_quat_mul(c->facing, m.rotation));
         }
-        tdn_root_motion_remove(c->track, &c->pose);
+        tdn_root_motion_remove(c->track, &c->pose, NULL);
     }
     character_place(c);
-    tdn_model_space(skel, &c->pose, NULL, c->model);
+    tdn_model_space(skel, &c->pose, NULL, c->model, NULL);
     for (int f = 0; f < 2; f++)
         c->contact[f] = tdn_clip_sample_float(c->clip, c->contact_track[f], c->player.time);
 }
@@ -193,6 +193,7 @@ static tdn_foot_placement_desc humanoid_desc(void)
 {
     tdn_foot_placement_desc d;
     memset(&d, 0, sizeof d);
+    d.skeleton = skel;
     d.leg_count = 2;
     for (int f = 0; f < 2; f++) {
         d.legs[f].upper = thigh[f];
@@ -206,7 +207,7 @@ static tdn_foot_placement *make_fp(const tdn_foot_placement_desc *d)
 {
     tdn_foot_placement *fp = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_foot_placement_create(skel, d, NULL, &fp, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_foot_placement_create(d, &fp, NULL, &err), TDN_OK))
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return fp;
 }
@@ -223,7 +224,7 @@ static tdn_result solve(tdn_foot_placement *fp, character *c, tdn_ground_query g
     frame.contact[0] = c->contact[0];
     frame.contact[1] = c->contact[1];
     frame.weight = weight;
-    return tdn_foot_placement_solve(fp, &frame, &c->pose, c->model, report);
+    return tdn_foot_placement_solve(fp, &frame, &c->pose, c->model, report, NULL);
 }
 
 static double dist_to_plane(tdn_vec3 p, const plane_ground *g)
@@ -595,14 +596,14 @@ static void test_weight(void)
     character c;
     character_init(&c, walk_clip, walk_track, tdn_vec3_make(0.2f, 0.0f, 0.0f), 0.3f);
     tdn_pose given;
-    tdn_pose_create(&given, joint_count, NULL);
+    tdn_pose_create(joint_count, &given, NULL, NULL);
     tdn_mat4 *model_given = malloc(sizeof *model_given * (size_t)joint_count);
     tdn_mat4 *model_full = malloc(sizeof *model_full * (size_t)joint_count);
     int identical = 1;
     double worst_half = 0.0, worst_pelvis = 0.0;
     for (int i = 0; i < 150; i++) {
         character_pose(&c, i ? DT : 0.0f);
-        tdn_pose_copy(&given, &c.pose);
+        tdn_pose_copy(&given, &c.pose, NULL);
         memcpy(model_given, c.model, sizeof *model_given * (size_t)joint_count);
         tdn_foot_placement_report rep[3];
         /* weight 0 */
@@ -613,7 +614,7 @@ static void test_weight(void)
         CHECK_EQ_INT(solve(fp[1], &c, field_query, &g, i ? DT : 0.0f, 1.0f, &rep[1]), TDN_OK);
         memcpy(model_full, c.model, sizeof *model_full * (size_t)joint_count);
         /* weight 0.5 from the given pose again */
-        tdn_pose_copy(&c.pose, &given);
+        tdn_pose_copy(&c.pose, &given, NULL);
         memcpy(c.model, model_given, sizeof *model_given * (size_t)joint_count);
         CHECK_EQ_INT(solve(fp[2], &c, field_query, &g, i ? DT : 0.0f, 0.5f, &rep[2]), TDN_OK);
         worst_pelvis = fmax(worst_pelvis, fabs(c.model[pelvis_j].m[13] - model_given[pelvis_j].m[13] -
@@ -727,10 +728,12 @@ static void test_arguments(void)
     tdn_foot_placement_desc d = humanoid_desc();
     tdn_foot_placement *fp = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_foot_placement_create(NULL, &d, NULL, &fp, &err), TDN_ERR_ARGUMENT);
+    tdn_foot_placement_desc no_skeleton = d;
+    no_skeleton.skeleton = NULL;
+    CHECK_EQ_INT(tdn_foot_placement_create(&no_skeleton, &fp, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(fp == NULL);
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, NULL, NULL, &fp, &err), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, &d, NULL, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_create(NULL, &fp, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_create(&d, NULL, NULL, &err), TDN_ERR_ARGUMENT);
     tdn_foot_placement_desc b;
 #define EXPECT_BAD(edit, where_text)                                                                              \
     do {                                                                                                          \
@@ -738,7 +741,7 @@ static void test_arguments(void)
         edit;                                                                                                     \
         memset(&err, 0, sizeof err);                                                                              \
         fp = (tdn_foot_placement *)&b;                                                                            \
-        CHECK_EQ_INT(tdn_foot_placement_create(skel, &b, NULL, &fp, &err), TDN_ERR_ARGUMENT);                    \
+        CHECK_EQ_INT(tdn_foot_placement_create(&b, &fp, NULL, &err), TDN_ERR_ARGUMENT);                    \
         CHECK(fp == NULL);                                                                                        \
         if (!CHECK(strcmp(err.where, where_text) == 0))                                                           \
             fprintf(stderr, "  where '%s' (%s)\n", err.where, err.message);                                       \
@@ -780,8 +783,8 @@ static void test_arguments(void)
     character_pose(&c, 0.0f);
     plane_ground g = { { 0, 0.05f, 0 }, { 0, 1, 0 }, 0 };
     tdn_pose given;
-    tdn_pose_create(&given, joint_count, NULL);
-    tdn_pose_copy(&given, &c.pose);
+    tdn_pose_create(joint_count, &given, NULL, NULL);
+    tdn_pose_copy(&given, &c.pose, NULL);
     tdn_foot_placement_frame frame;
     memset(&frame, 0, sizeof frame);
     frame.ground = plane_query;
@@ -791,41 +794,41 @@ static void test_arguments(void)
     memset(&singular, 0, sizeof singular);
     tdn_mat4 nan_world = tdn_mat4_identity();
     nan_world.m[13] = NAN;
-    CHECK_EQ_INT(tdn_foot_placement_solve(NULL, &frame, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_translate(NULL, tdn_vec3_make(1, 0, 0)), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_translate(fp, tdn_vec3_make(0, NAN, 0)), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, NULL, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, NULL, c.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &c.pose, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(NULL, &frame, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_translate(NULL, tdn_vec3_make(1, 0, 0), NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_translate(fp, tdn_vec3_make(0, NAN, 0), NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, NULL, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, NULL, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &c.pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_foot_placement_frame bad = frame;
     bad.ground = NULL;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad = frame;
     bad.dt = -DT;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad.dt = INFINITY;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad = frame;
     bad.weight = NAN;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad = frame;
     bad.contact[1] = NAN;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad = frame;
     bad.world = &singular;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     bad.world = &nan_world;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &bad, &c.pose, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_pose small;
-    tdn_pose_create(&small, 3, NULL);
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &small, c.model, NULL), TDN_ERR_ARGUMENT);
+    tdn_pose_create(3, &small, NULL, NULL);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &small, c.model, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_pose_destroy(&small);
     CHECK(memcmp(given.data, c.pose.data, sizeof(float) * TDN_POSE_ROWS * (size_t)given.stride) == 0);
     CHECK_EQ_INT(g.calls, 0);
     /* a weight out of range is clamped; the world may be NULL (the identity) */
     frame.weight = 7.0f;
     tdn_foot_placement_report rep;
-    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &c.pose, c.model, &rep), TDN_OK);
+    CHECK_EQ_INT(tdn_foot_placement_solve(fp, &frame, &c.pose, c.model, &rep, NULL), TDN_OK);
     CHECK_NEAR(world_of(&c, foot_j[0]).y, 0.05 + 0.06, 1e-4);
     tdn_pose_destroy(&given);
     character_free(&c);
@@ -838,26 +841,26 @@ static void test_arguments(void)
 static void test_memory(void)
 {
     tdn_foot_placement_desc d = humanoid_desc();
-    CHECK_EQ_INT(tdn_foot_placement_bytes(0), 0);
-    CHECK_EQ_INT(tdn_foot_placement_bytes(TDN_FOOT_MAX_LEGS + 1), 0);
-    const size_t bytes = tdn_foot_placement_bytes(2);
+    CHECK_EQ_INT(tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 0 }), 0);
+    CHECK_EQ_INT(tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = TDN_FOOT_MAX_LEGS + 1 }), 0);
+    const size_t bytes = tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 2 });
     CHECK(bytes > 0 && bytes <= 512);
-    CHECK(tdn_foot_placement_bytes(4) > bytes);
-    printf("memory: %zu bytes for two legs, %zu for four\n", bytes, tdn_foot_placement_bytes(4));
+    CHECK(tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 4 }) > bytes);
+    printf("memory: %zu bytes for two legs, %zu for four\n", bytes, tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 4 }));
 
     _Alignas(TDN_FOOT_PLACEMENT_ALIGN) unsigned char buffer[1024];
     tdn_foot_placement *fp = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_foot_placement_init(skel, &d, buffer, bytes, &fp, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_foot_placement_init(&d, buffer, bytes, &fp, &err), TDN_OK);
     CHECK((void *)fp == (void *)buffer);
     tdn_foot_placement_destroy(fp); /* leaves caller memory alone */
-    CHECK_EQ_INT(tdn_foot_placement_init(skel, &d, buffer + 4, bytes, &fp, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_init(&d, buffer + 4, bytes, &fp, &err), TDN_ERR_ARGUMENT);
     CHECK(fp == NULL);
-    CHECK_EQ_INT(tdn_foot_placement_init(skel, &d, buffer, bytes - 1, &fp, &err), TDN_ERR_OUT_OF_MEMORY);
-    CHECK_EQ_INT(tdn_foot_placement_init(skel, &d, NULL, bytes, &fp, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_init(&d, buffer, bytes - 1, &fp, &err), TDN_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(tdn_foot_placement_init(&d, NULL, bytes, &fp, &err), TDN_ERR_ARGUMENT);
 
     /* the counting allocator: one block of the reported size, none per frame */
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, &d, &counting, &fp, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_foot_placement_create(&d, &fp, &counting, &err), TDN_OK);
     CHECK_EQ_INT(live_blocks, 1);
     CHECK_EQ_INT((long long)live_bytes, (long long)bytes);
     field_ground g;
@@ -882,15 +885,15 @@ static void test_memory(void)
     /* the allocation failing; a bad desc frees what it took */
     allocations_before_failure = 0;
     fp = (tdn_foot_placement *)&d;
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, &d, &counting, &fp, &err), TDN_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(tdn_foot_placement_create(&d, &fp, &counting, &err), TDN_ERR_OUT_OF_MEMORY);
     CHECK(fp == NULL);
     allocations_before_failure = -1;
     tdn_foot_placement_desc b = d;
     b.legs[1].middle = calf[0];
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, &b, &counting, &fp, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_create(&b, &fp, &counting, &err), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(live_blocks, 0);
     tdn_allocator half = { count_alloc, NULL, NULL };
-    CHECK_EQ_INT(tdn_foot_placement_create(skel, &d, &half, &fp, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_foot_placement_create(&d, &fp, &half, &err), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(live_blocks, 0);
     character_free(&c);
 }
@@ -898,24 +901,24 @@ static void test_memory(void)
 int main(void)
 {
     tdn_error err = { 0 };
-    if (tdn_humanoid_create(NULL, &humanoid, &err) != TDN_OK) {
+    if (tdn_humanoid_create(NULL, &humanoid, NULL, &err) != TDN_OK) {
         fprintf(stderr, "humanoid: %s: %s\n", err.where, err.message);
         return 1;
     }
     skel = tdn_asset_skeleton(humanoid);
     joint_count = tdn_skeleton_joint_count(skel);
-    pelvis_j = tdn_skeleton_find(skel, "pelvis");
+    pelvis_j = tdn_skeleton_find_joint(skel, "pelvis");
     const char *side[2] = { "l", "r" };
     for (int f = 0; f < 2; f++) {
         char name[32];
         snprintf(name, sizeof name, "thigh_%s", side[f]);
-        thigh[f] = tdn_skeleton_find(skel, name);
+        thigh[f] = tdn_skeleton_find_joint(skel, name);
         snprintf(name, sizeof name, "calf_%s", side[f]);
-        calf[f] = tdn_skeleton_find(skel, name);
+        calf[f] = tdn_skeleton_find_joint(skel, name);
         snprintf(name, sizeof name, "foot_%s", side[f]);
-        foot_j[f] = tdn_skeleton_find(skel, name);
+        foot_j[f] = tdn_skeleton_find_joint(skel, name);
         snprintf(name, sizeof name, "toe_%s", side[f]);
-        toe_j[f] = tdn_skeleton_find(skel, name);
+        toe_j[f] = tdn_skeleton_find_joint(skel, name);
     }
     tdn_clip_desc cd;
     memset(&cd, 0, sizeof cd);
@@ -923,7 +926,7 @@ int main(void)
     CHECK_EQ_INT(tdn_clip_create(&cd, &walk_clip, NULL, &err), TDN_OK);
     cd.source = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "idle"));
     CHECK_EQ_INT(tdn_clip_create(&cd, &idle_clip, NULL, &err), TDN_OK);
-    CHECK_EQ_INT(tdn_root_track_create(walk_clip, NULL, &walk_track, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_root_track_create(walk_clip, NULL, &walk_track, NULL, &err), TDN_OK);
 
     RUN(test_flat_walk_unchanged);
     RUN(test_idle_slopes);

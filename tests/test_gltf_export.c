@@ -1,4 +1,4 @@
-/* glTF export of baked motion (tdn_gltf_export): round trips through tendon's own importer.
+/* glTF export of baked motion (tdn_gltf_save): round trips through tendon's own importer.
  * The humanoid's clips baked at 30 frames/s are written (GLB and .gltf), read back, and
  * compared: joint names, parents, rest pose, durations ((frames - 1) / rate), and the read
  * clip sampled at every frame and half-way between frames against the baked poses (lerp and
@@ -49,8 +49,8 @@ static baked bake_asset(const tdn_asset *asset, float rate)
         const int frames = (int)floor(tdn_keyed_clip_duration(clip) * rate + 0.5) + 1;
         b.clips[c] = (tdn_baked_clip){ tdn_keyed_clip_name(clip), frames, rate, b.poses + at };
         for (int f = 0; f < frames; f++, at++) {
-            tdn_pose_create(&b.poses[at], tdn_skeleton_joint_count(skel), NULL);
-            tdn_keyed_clip_sample(clip, (float)(f / (double)rate), &b.poses[at], NULL);
+            tdn_pose_create(tdn_skeleton_joint_count(skel), &b.poses[at], NULL, NULL);
+            tdn_keyed_clip_sample(clip, (float)(f / (double)rate), &b.poses[at], NULL, NULL);
         }
     }
     b.pose_count = total;
@@ -69,16 +69,16 @@ static tdn_asset *humanoid(void)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &asset, NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return asset;
 }
 
-static void *export_ok(const tdn_gltf_export_desc *desc, size_t *size)
+static void *export_ok(const tdn_gltf_save_desc *desc, size_t *size)
 {
     void *data = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_gltf_export_memory(desc, &data, size, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_gltf_save_memory(desc, &data, size, NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return data;
 }
@@ -87,7 +87,7 @@ static tdn_asset *load_ok(const void *data, size_t size)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_gltf_load_memory(data, size, NULL, NULL, &asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_asset_load_memory(data, size, NULL, &asset, NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return asset;
 }
@@ -99,10 +99,10 @@ static double skeleton_size(const tdn_skeleton *skel)
 {
     const int n = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_set_rest(&pose, skel);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_set_rest(&pose, skel, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n);
-    tdn_model_space(skel, &pose, NULL, model);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
     double lo[3] = { 1e30, 1e30, 1e30 }, hi[3] = { -1e30, -1e30, -1e30 }, d2 = 0;
     for (int j = 0; j < n; j++)
         for (int k = 0; k < 3; k++) {
@@ -142,16 +142,16 @@ static void compare_clip(const tdn_skeleton *skel, const tdn_keyed_clip *read, c
 {
     const int n = tdn_skeleton_joint_count(skel);
     tdn_pose want, got;
-    tdn_pose_create(&want, n, NULL);
-    tdn_pose_create(&got, n, NULL);
+    tdn_pose_create(n, &want, NULL, NULL);
+    tdn_pose_create(n, &got, NULL, NULL);
     tdn_mat4 *mw = malloc(sizeof *mw * (size_t)n), *mg = malloc(sizeof *mg * (size_t)n);
     for (int f = 0; f < clip->frame_count; f++)
         for (int half = 0; half < (f + 1 < clip->frame_count ? 2 : 1); half++) {
             const double t = (f + 0.5 * half) / (double)clip->frame_rate;
             expected_pose(clip, f, half ? 0.5f : 0.0f, &want);
-            tdn_keyed_clip_sample(read, (float)t, &got, NULL);
-            tdn_model_space(skel, &want, NULL, mw);
-            tdn_model_space(skel, &got, NULL, mg);
+            tdn_keyed_clip_sample(read, (float)t, &got, NULL, NULL);
+            tdn_model_space(skel, &want, NULL, mw, NULL);
+            tdn_model_space(skel, &got, NULL, mg, NULL);
             for (int j = 0; j < n; j++) {
                 const double dx = mw[j].m[12] - mg[j].m[12], dy = mw[j].m[13] - mg[j].m[13],
                              dz = mw[j].m[14] - mg[j].m[14];
@@ -243,14 +243,14 @@ static void humanoid_round_trips(void)
     baked b = bake_asset(h, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(h);
     const double size = skeleton_size(skel);
-    const tdn_gltf_export_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
+    const tdn_gltf_save_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
                                         .binary = TDN_GLTF_BINARY };
     motion_error e = { 0, 0 };
     size_t glb_size = 0, gltf_size = 0;
     void *glb = export_ok(&desc, &glb_size);
     if (glb)
         round_trip(h, &b, glb, glb_size, "glb", &e);
-    tdn_gltf_export_desc json_desc = desc;
+    tdn_gltf_save_desc json_desc = desc;
     json_desc.binary = TDN_GLTF_JSON;
     void *gltf = export_ok(&json_desc, &gltf_size);
     if (gltf)
@@ -271,13 +271,13 @@ static void humanoid_round_trips(void)
            gltf_size, e.samples, e.worst, e.worst / size, size);
     /* The same through a file, picked by extension. */
     const char *path = "gltf_export_scratch.GLB";
-    tdn_gltf_export_desc by_ext = desc;
+    tdn_gltf_save_desc by_ext = desc;
     by_ext.binary = TDN_GLTF_BY_EXTENSION;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_gltf_export(path, &by_ext, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_gltf_save(&by_ext, path, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     tdn_asset *from_file = NULL;
-    CHECK_EQ_INT(tdn_asset_load(path, NULL, &from_file, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_load(path, NULL, &from_file, NULL, &err), TDN_OK);
     FILE *f = fopen(path, "rb");
     unsigned char head[4] = { 0 };
     CHECK(f && fread(head, 1, 4, f) == 4 && memcmp(head, "glTF", 4) == 0);
@@ -339,8 +339,8 @@ static void small_clip_structure(void)
     enum { FRAMES = 13 };
     tdn_pose poses[FRAMES];
     for (int f = 0; f < FRAMES; f++) {
-        tdn_pose_create(&poses[f], 3, NULL);
-        tdn_pose_set_rest(&poses[f], skel);
+        tdn_pose_create(3, &poses[f], NULL, NULL);
+        tdn_pose_set_rest(&poses[f], skel, NULL);
         tdn_transform x = tdn_pose_get(&poses[f], 1);
         x.r = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), (float)(2 * 3.14159265358979 * f / (FRAMES - 1)));
         const float k = f % 2 ? -2.0f : 2.0f;
@@ -352,7 +352,7 @@ static void small_clip_structure(void)
     }
     const tdn_baked_clip clips[2] = { { "spin", FRAMES, 24.0f, poses }, { "still", 1, 24.0f, poses } };
     size_t size = 0;
-    unsigned char *data = export_ok(&(tdn_gltf_export_desc){ .skeleton = skel, .clips = clips, .clip_count = 2,
+    unsigned char *data = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel, .clips = clips, .clip_count = 2,
                                                              .binary = TDN_GLTF_BINARY },
                                     &size);
     if (!data) {
@@ -440,11 +440,11 @@ static void small_clip_structure(void)
     if (read) {
         const tdn_keyed_clip *clip = tdn_asset_clip(read, 0);
         tdn_pose pose;
-        tdn_pose_create(&pose, 3, NULL);
+        tdn_pose_create(3, &pose, NULL, NULL);
         double worst = 0;
         for (int i = 0; i <= 48; i++) {
             const double t = 0.5 * i / 48.0;
-            tdn_keyed_clip_sample(clip, (float)t, &pose, NULL);
+            tdn_keyed_clip_sample(clip, (float)t, &pose, NULL, NULL);
             const tdn_quat want = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), (float)(2 * 3.14159265358979 * t / 0.5));
             worst = fmax(worst, check_quat_angle(tdn_pose_get(&pose, 1).r, want));
             const tdn_transform hand = tdn_pose_get(&pose, 2);
@@ -458,10 +458,10 @@ static void small_clip_structure(void)
     }
     /* A clip where nothing moves keeps its duration through the first joint's translation. */
     for (int f = 0; f < FRAMES; f++)
-        tdn_pose_set_rest(&poses[f], skel);
+        tdn_pose_set_rest(&poses[f], skel, NULL);
     const tdn_baked_clip rest_clip = { "rest", FRAMES, 24.0f, poses };
     free(data);
-    data = export_ok(&(tdn_gltf_export_desc){ .skeleton = skel, .clips = &rest_clip, .clip_count = 1 }, &size);
+    data = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel, .clips = &rest_clip, .clip_count = 1 }, &size);
     read = data ? load_ok(data, size) : NULL;
     if (read) {
         CHECK_EQ_INT(tdn_asset_clip_channel_count(read, 0), 1);
@@ -482,7 +482,7 @@ static void skinned_asset_round_trip(const tdn_asset *src, const char *path, mot
 {
     baked b = bake_asset(src, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(src);
-    const tdn_gltf_export_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
+    const tdn_gltf_save_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
                                         .source = src, .binary = TDN_GLTF_BINARY };
     size_t size = 0;
     void *data = export_ok(&desc, &size);
@@ -550,7 +550,7 @@ static int skinned_round_trip(const char *path, motion_error *e, int *meshes, in
 {
     tdn_asset *src = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &src, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &src, NULL, &err), TDN_OK)) {
         fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
         return 0;
     }
@@ -597,12 +597,12 @@ static void skinned_sources_survive(void)
 
 /* ---- bad descriptions ---- */
 
-static void expect_error(const tdn_gltf_export_desc *desc, tdn_result code, const char *where_has)
+static void expect_error(const tdn_gltf_save_desc *desc, tdn_result code, const char *where_has)
 {
     void *data = (void *)1;
     size_t size = 1;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_gltf_export_memory(desc, &data, &size, &err), code);
+    CHECK_EQ_INT(tdn_gltf_save_memory(desc, &data, &size, NULL, &err), code);
     CHECK(data == NULL && size == 0);
     CHECK_EQ_INT(err.code, code);
     if (!CHECK(strstr(err.where, where_has) != NULL))
@@ -616,11 +616,11 @@ static void bad_descriptions_fail(void)
         return;
     baked b = bake_asset(h, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(h);
-    tdn_gltf_export_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count };
+    tdn_gltf_save_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count };
     expect_error(NULL, TDN_ERR_ARGUMENT, "desc");
-    expect_error(&(tdn_gltf_export_desc){ .clips = b.clips, .clip_count = 1 }, TDN_ERR_ARGUMENT, "desc.skeleton");
-    expect_error(&(tdn_gltf_export_desc){ .skeleton = skel, .clip_count = 2 }, TDN_ERR_ARGUMENT, "desc.clips");
-    expect_error(&(tdn_gltf_export_desc){ .skeleton = skel, .binary = 7 }, TDN_ERR_ARGUMENT, "desc.binary");
+    expect_error(&(tdn_gltf_save_desc){ .clips = b.clips, .clip_count = 1 }, TDN_ERR_ARGUMENT, "desc.skeleton");
+    expect_error(&(tdn_gltf_save_desc){ .skeleton = skel, .clip_count = 2 }, TDN_ERR_ARGUMENT, "desc.clips");
+    expect_error(&(tdn_gltf_save_desc){ .skeleton = skel, .binary = 7 }, TDN_ERR_ARGUMENT, "desc.binary");
 
     tdn_baked_clip clip = b.clips[1];
     desc.clips = &clip;
@@ -640,8 +640,8 @@ static void bad_descriptions_fail(void)
     clip = b.clips[1];
     tdn_pose *frames = calloc((size_t)clip.frame_count, sizeof *frames);
     for (int f = 0; f < clip.frame_count; f++) {
-        tdn_pose_create(&frames[f], tdn_skeleton_joint_count(skel), NULL);
-        tdn_pose_copy(&frames[f], &clip.frames[f]);
+        tdn_pose_create(tdn_skeleton_joint_count(skel), &frames[f], NULL, NULL);
+        tdn_pose_copy(&frames[f], &clip.frames[f], NULL);
     }
     clip.frames = frames;
     tdn_pose_row(&frames[3], TDN_TY)[5] = NAN;
@@ -654,7 +654,7 @@ static void bad_descriptions_fail(void)
     expect_error(&desc, TDN_ERR_ARGUMENT, "frames[4].joint 6");
     tdn_pose_row(&frames[4], TDN_RW)[6] = 1.0f;
     tdn_pose small;
-    tdn_pose_create(&small, 3, NULL);
+    tdn_pose_create(3, &small, NULL, NULL);
     const tdn_pose keep = frames[2];
     frames[2] = small;
     expect_error(&desc, TDN_ERR_ARGUMENT, "clips[0] (walk_forward).frames[2]");
@@ -667,7 +667,7 @@ static void bad_descriptions_fail(void)
     char path[1024];
     if (data && *data) {
         snprintf(path, sizeof path, "%s/gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", data);
-        if (tdn_asset_load(path, NULL, &other, NULL) == TDN_OK) {
+        if (tdn_asset_load(path, NULL, &other, NULL, NULL) == TDN_OK) {
             desc.source = other;
             expect_error(&desc, TDN_ERR_ARGUMENT, "desc.source");
             desc.source = NULL;
@@ -678,21 +678,21 @@ static void bad_descriptions_fail(void)
     /* files: unknown extension, a folder that does not exist; the good desc still writes */
     tdn_error err = { 0 };
     desc.binary = TDN_GLTF_BY_EXTENSION;
-    CHECK_EQ_INT(tdn_gltf_export("gltf_export_scratch.txt", &desc, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_gltf_save(&desc, "gltf_export_scratch.txt", &err), TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "gltf_export_scratch.txt") == 0);
     const char *missing = "no-such-folder-for-tendon/out.glb";
-    CHECK_EQ_INT(tdn_gltf_export(missing, &desc, &err), TDN_ERR_IO);
+    CHECK_EQ_INT(tdn_gltf_save(&desc, missing, &err), TDN_ERR_IO);
     CHECK(strcmp(err.where, missing) == 0 && strstr(err.message, "cannot open") != NULL);
     struct stat st;
     CHECK(stat(missing, &st) != 0);
-    CHECK_EQ_INT(tdn_gltf_export(NULL, &desc, &err), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_gltf_export_memory(&desc, NULL, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_gltf_save(&desc, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_gltf_save_memory(&desc, NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
     void *out = NULL;
     size_t size = 0;
-    CHECK_EQ_INT(tdn_gltf_export_memory(&desc, &out, &size, NULL), TDN_OK); /* err may be NULL */
+    CHECK_EQ_INT(tdn_gltf_save_memory(&desc, &out, &size, NULL, NULL), TDN_OK); /* err may be NULL */
     free(out);
     /* No clips: the skeleton alone, still a file tendon reads */
-    out = export_ok(&(tdn_gltf_export_desc){ .skeleton = skel }, &size);
+    out = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel }, &size);
     tdn_asset *bare = out ? load_ok(out, size) : NULL;
     CHECK(bare && tdn_asset_clip_count(bare) == 0 &&
           tdn_skeleton_joint_count(tdn_asset_skeleton(bare)) == tdn_skeleton_joint_count(skel));
@@ -708,12 +708,12 @@ static void bad_descriptions_fail(void)
 
 /* ---- --write DIR: the files the validator test checks ---- */
 
-static void write_file(const char *dir, const char *name, const tdn_gltf_export_desc *desc)
+static void write_file(const char *dir, const char *name, const tdn_gltf_save_desc *desc)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     tdn_error err = { 0 };
-    if (CHECK_EQ_INT(tdn_gltf_export(path, desc, &err), TDN_OK))
+    if (CHECK_EQ_INT(tdn_gltf_save(desc, path, &err), TDN_OK))
         printf("wrote %s\n", path);
     else
         fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
@@ -724,7 +724,7 @@ static int write_files(const char *dir)
     tdn_asset *h = humanoid();
     if (h) {
         baked b = bake_asset(h, RATE);
-        tdn_gltf_export_desc desc = { .skeleton = tdn_asset_skeleton(h), .clips = b.clips, .clip_count = b.clip_count,
+        tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(h), .clips = b.clips, .clip_count = b.clip_count,
                                       .source = h, .binary = TDN_GLTF_BY_EXTENSION }; /* with the body */
         write_file(dir, "humanoid.glb", &desc);
         write_file(dir, "humanoid.gltf", &desc);
@@ -738,13 +738,13 @@ static int write_files(const char *dir)
         char path[1024];
         tdn_asset *src = NULL;
         tdn_error err = { 0 };
-        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, files[i][0]), NULL, &src, &err),
+        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, files[i][0]), NULL, &src, NULL, &err),
                           TDN_OK)) {
             fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
             continue;
         }
         baked b = bake_asset(src, RATE);
-        const tdn_gltf_export_desc desc = { .skeleton = tdn_asset_skeleton(src), .clips = b.clips,
+        const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(src), .clips = b.clips,
                                             .clip_count = b.clip_count, .source = src,
                                             .binary = TDN_GLTF_BY_EXTENSION };
         write_file(dir, files[i][1], &desc);

@@ -19,16 +19,16 @@
 
 enum { BYTE = 5120, UBYTE = 5121, SHORT = 5122, USHORT = 5123, FLOAT = 5126 };
 
-static tdn_asset *load_json(const char *json, const tdn_import_options *options)
+static tdn_asset *load_json(const char *json, const tdn_asset_load_options *options)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_gltf_load_memory(json, strlen(json), NULL, options, &asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), options, &asset, NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return asset;
 }
 
-static tdn_asset *build_and_load(const gltf_builder *b, const char *body, const tdn_import_options *options)
+static tdn_asset *build_and_load(const gltf_builder *b, const char *body, const tdn_asset_load_options *options)
 {
     char *json = gb_json(b, body, GB_EMBEDDED, NULL);
     tdn_asset *asset = load_json(json, options);
@@ -41,9 +41,9 @@ static tdn_transform local_at(const tdn_asset *asset, int clip, const char *join
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(skel), NULL);
-    tdn_keyed_clip_sample(tdn_asset_clip(asset, clip), t, &pose, NULL);
-    tdn_transform x = tdn_pose_get(&pose, tdn_skeleton_find(skel, joint));
+    tdn_pose_create(tdn_skeleton_joint_count(skel), &pose, NULL, NULL);
+    tdn_keyed_clip_sample(tdn_asset_clip(asset, clip), t, &pose, NULL, NULL);
+    tdn_transform x = tdn_pose_get(&pose, tdn_skeleton_find_joint(skel, joint));
     tdn_pose_destroy(&pose);
     return x;
 }
@@ -54,11 +54,11 @@ static tdn_mat4 model_at_rest(const tdn_asset *asset, const char *joint)
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     const int n = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_set_rest(&pose, skel);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_set_rest(&pose, skel, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
-    tdn_model_space(skel, &pose, NULL, model);
-    tdn_mat4 m = model[tdn_skeleton_find(skel, joint)];
+    tdn_model_space(skel, &pose, NULL, model, NULL);
+    tdn_mat4 m = model[tdn_skeleton_find_joint(skel, joint)];
     free(model);
     tdn_pose_destroy(&pose);
     return m;
@@ -264,8 +264,8 @@ static void skin_with_ancestors_and_out_of_order_joints(void)
         CHECK(strcmp(tdn_skeleton_joint_name(skel, tdn_asset_joint(asset, i)), listed[i]) == 0);
         CHECK_EQ_INT(tdn_asset_joint_parent(asset, i), i - 1);
     }
-    CHECK_EQ_INT(tdn_skeleton_find(skel, "Armature"), 0);
-    CHECK(tdn_skeleton_find(skel, "Body") < 0); /* the mesh node is not part of the skeleton */
+    CHECK_EQ_INT(tdn_skeleton_find_joint(skel, "Armature"), 0);
+    CHECK(tdn_skeleton_find_joint(skel, "Body") < 0); /* the mesh node is not part of the skeleton */
     CHECK_EQ_INT(tdn_asset_skin_count(asset), 1);
     CHECK(strcmp(tdn_asset_skin_name(asset, 0), "body") == 0);
     CHECK_EQ_INT(tdn_asset_skin_joint_count(asset, 0), 3);
@@ -277,9 +277,9 @@ static void skin_with_ancestors_and_out_of_order_joints(void)
     CHECK_NEAR(head.m[14], 1.7, 1e-6);
     /* inverse binds: the file's for skin joints, the inverted rest world for the ancestor */
     const tdn_mat4 *ibm = tdn_skeleton_inverse_bind(skel);
-    CHECK_NEAR(ibm[tdn_skeleton_find(skel, "Head")].m[12], -1, 0);
-    CHECK_NEAR(ibm[tdn_skeleton_find(skel, "Hips")].m[0], 2, 0);
-    CHECK_NEAR(ibm[tdn_skeleton_find(skel, "Spine")].m[13], 5, 0);
+    CHECK_NEAR(ibm[tdn_skeleton_find_joint(skel, "Head")].m[12], -1, 0);
+    CHECK_NEAR(ibm[tdn_skeleton_find_joint(skel, "Hips")].m[0], 2, 0);
+    CHECK_NEAR(ibm[tdn_skeleton_find_joint(skel, "Spine")].m[13], 5, 0);
     tdn_mat4 armature = model_at_rest(asset, "Armature");
     tdn_mat4 product = tdn_mat4_mul(&armature, &ibm[0]);
     for (int e = 0; e < 16; e++)
@@ -287,8 +287,8 @@ static void skin_with_ancestors_and_out_of_order_joints(void)
 
     /* meshes: joints remapped to skeleton indices (skin joint 0 = Head, 1 = Hips, 2 = Spine) */
     CHECK_EQ_INT(tdn_asset_mesh_count(asset), 2);
-    const int head_j = tdn_skeleton_find(skel, "Head"), hips_j = tdn_skeleton_find(skel, "Hips"),
-              spine_j = tdn_skeleton_find(skel, "Spine");
+    const int head_j = tdn_skeleton_find_joint(skel, "Head"), hips_j = tdn_skeleton_find_joint(skel, "Hips"),
+              spine_j = tdn_skeleton_find_joint(skel, "Spine");
     const int expected_joints[] = { head_j, hips_j, spine_j, head_j, spine_j, spine_j, hips_j, hips_j };
     for (int m = 0; m < 2; m++) {
         tdn_asset_mesh mesh = tdn_asset_mesh_at(asset, m);
@@ -328,7 +328,7 @@ static void scale_multiplies_lengths_only(void)
              "\"channels\":[{\"sampler\":0,\"target\":{\"node\":2,\"path\":\"translation\"}}]}]",
              input, output);
     tdn_asset *one = build_and_load(&b, body, NULL);
-    tdn_asset *half = build_and_load(&b, body, &(tdn_import_options){ .scale = 0.5f });
+    tdn_asset *half = build_and_load(&b, body, &(tdn_asset_load_options){ .scale = 0.5f });
     gb_free(&b);
     if (!one || !half) {
         tdn_asset_destroy(one);
@@ -386,9 +386,9 @@ static void embedded_glb_and_external_buffers_agree(void)
 
     tdn_asset *assets[3] = { NULL, NULL, NULL };
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_gltf_load_memory(embedded, strlen(embedded), NULL, NULL, &assets[0], &err), TDN_OK);
-    CHECK_EQ_INT(tdn_gltf_load_memory(glb, glb_size, NULL, NULL, &assets[1], &err), TDN_OK);
-    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &assets[2], &err), TDN_OK))
+    CHECK_EQ_INT(tdn_asset_load_memory(embedded, strlen(embedded), NULL, &assets[0], NULL, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_load_memory(glb, glb_size, NULL, &assets[1], NULL, &err), TDN_OK);
+    if (!CHECK_EQ_INT(tdn_asset_load(path, NULL, &assets[2], NULL, &err), TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     for (int i = 1; i < 3; i++) {
         if (!assets[0] || !assets[i])
@@ -405,9 +405,11 @@ static void embedded_glb_and_external_buffers_agree(void)
         tdn_asset_destroy(assets[i]);
 
     tdn_asset *asset = NULL;
-    CHECK_EQ_INT(tdn_gltf_load_memory(external, strlen(external), NULL, NULL, &asset, &err), TDN_ERR_IO);
+    CHECK_EQ_INT(tdn_asset_load_memory(external, strlen(external), NULL, &asset, NULL, &err), TDN_ERR_IO);
     CHECK(asset == NULL && strcmp(err.where, "buffers[0].uri") == 0);
-    CHECK_EQ_INT(tdn_gltf_load_memory(external, strlen(external), dir, NULL, &asset, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_load_memory(external, strlen(external), &(tdn_asset_load_options){ .base_dir = dir }, &asset,
+                                       NULL, &err),
+                 TDN_OK);
     tdn_asset_destroy(asset);
 
     remove(bin_path);
@@ -477,7 +479,7 @@ static void matrix_nodes_are_decomposed(void)
     tdn_asset *asset = load_json(json, NULL);
     if (!asset)
         return;
-    tdn_transform m = tdn_skeleton_rest(tdn_asset_skeleton(asset), tdn_skeleton_find(tdn_asset_skeleton(asset), "M"));
+    tdn_transform m = tdn_skeleton_rest(tdn_asset_skeleton(asset), tdn_skeleton_find_joint(tdn_asset_skeleton(asset), "M"));
     CHECK_VEC3(m.t, 1, 2, 3, 0);
     CHECK_NEAR(fabs(m.r.z), sqrt(0.5), 1e-6);
     CHECK_NEAR(m.r.z * m.r.w, 0.5, 1e-6); /* +90 degrees about z (q or -q) */
@@ -497,7 +499,7 @@ static void two_skins_chosen_by_name_or_index(void)
         { NULL, 0, 2 }, { "both", 0, 2 }, { "skin_1", 1, 1 }, { "1", 1, 1 }, { "0", 0, 2 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tdn_asset *asset = load_json(json, &(tdn_import_options){ .skin = cases[i].choice });
+        tdn_asset *asset = load_json(json, &(tdn_asset_load_options){ .skin = cases[i].choice });
         if (!asset)
             continue;
         CHECK_EQ_INT(tdn_asset_chosen_skin(asset), cases[i].skin);
@@ -512,7 +514,7 @@ static void two_skins_chosen_by_name_or_index(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_gltf_load_memory(json, strlen(json), NULL, &(tdn_import_options){ .skin = bad[i] }, &asset,
+        CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .skin = bad[i] }, &asset, NULL,
                                           &err),
                      TDN_ERR_ARGUMENT);
         CHECK(asset == NULL && strcmp(err.where, "skin") == 0);
@@ -536,7 +538,7 @@ static void default_and_repeated_names(void)
                                          "a_very_long_name_that_goes_on_and_on_past_the_sixty_three_bytes" };
     CHECK_EQ_INT(tdn_skeleton_joint_count(skel), 7);
     for (int i = 0; i < 7; i++)
-        if (!CHECK(tdn_skeleton_find(skel, names[i]) == i))
+        if (!CHECK(tdn_skeleton_find_joint(skel, names[i]) == i))
             fprintf(stderr, "  joint %d is '%s'\n", i, tdn_skeleton_joint_name(skel, i));
     CHECK(strcmp(tdn_keyed_clip_name(tdn_asset_clip(asset, 0)), "animation_0") == 0);
     CHECK_NEAR(tdn_keyed_clip_duration(tdn_asset_clip(asset, 0)), 0, 0);
@@ -576,7 +578,7 @@ static void morph_weights_become_float_tracks(void)
     gb_free(&b);
     if (!asset)
         return;
-    CHECK(tdn_skeleton_find(tdn_asset_skeleton(asset), "Face") < 0);
+    CHECK(tdn_skeleton_find_joint(tdn_asset_skeleton(asset), "Face") < 0);
     const tdn_keyed_clip *lin = tdn_asset_clip(asset, 0), *cub = tdn_asset_clip(asset, 1), *ints = tdn_asset_clip(asset, 2);
     CHECK_EQ_INT(tdn_keyed_clip_float_track_count(lin), 2);
     CHECK_EQ_INT(tdn_keyed_clip_track_count(lin), 0);
@@ -716,13 +718,13 @@ static void allocation_failures_leave_nothing(void)
              t, v);
     char *json = gb_json(&b, body, GB_EMBEDDED, NULL);
     gb_free(&b);
-    tdn_import_options options = { .allocator = counting };
+    tdn_asset_load_options options = { 0 };
     int failures = 0;
     for (long k = 0;; k++) {
         allocations_before_failure = k;
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        tdn_result r = tdn_gltf_load_memory(json, strlen(json), NULL, &options, &asset, &err);
+        tdn_result r = tdn_asset_load_memory(json, strlen(json), &options, &asset, &counting, &err);
         allocations_before_failure = -1;
         tdn_asset_destroy(asset);
         CHECK_EQ_INT(live_blocks, 0);

@@ -440,8 +440,8 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
     snprintf(skin_text, sizeof skin_text, "%d", skin);
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    tdn_import_options options = { .skin = skin_count ? skin_text : NULL, .scale = scale };
-    if (!CHECK_EQ_INT(tdn_asset_load(path, &options, &asset, &err), TDN_OK)) {
+    tdn_asset_load_options options = { .skin = skin_count ? skin_text : NULL, .scale = scale };
+    if (!CHECK_EQ_INT(tdn_asset_load(path, &options, &asset, NULL, &err), TDN_OK)) {
         fprintf(stderr, "  %s: %s: %s\n", path, err.where, err.message);
         return;
     }
@@ -474,7 +474,7 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                           ? ref_accessor(&d, (int)number(skin_json, "inverseBindMatrices", 0), &ibm_count, &comps)
                           : NULL;
         cJSON_ArrayForEach(v, cJSON_GetObjectItem(skin_json, "joints")) {
-            int j = tdn_skeleton_find(skel, nodes[(int)v->valuedouble].name);
+            int j = tdn_skeleton_find_joint(skel, nodes[(int)v->valuedouble].name);
             CHECK(j >= 0);
             for (int e = 0; ibm && j >= 0 && e < 16; e++)
                 CHECK_NEAR(tdn_skeleton_inverse_bind(skel)[j].m[e], ibm[k * 16 + e] * (e >= 12 && e < 15 ? scale : 1),
@@ -485,12 +485,12 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
     }
 
     tdn_pose pose;
-    tdn_pose_create(&pose, joints, NULL);
+    tdn_pose_create(joints, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
     /* Ancestors that the skin does not list get the inverted rest world as inverse bind: their
      * palette entry at rest is the identity. */
-    tdn_pose_set_rest(&pose, skel);
-    tdn_model_space(skel, &pose, NULL, model);
+    tdn_pose_set_rest(&pose, skel, NULL);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
     for (int j = 0; j < joints; j++) {
         int is_listed = 0;
         for (int i = 0; i < tdn_asset_joint_count(asset); i++)
@@ -511,7 +511,7 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
         double *times = malloc(sizeof(double) * 16);
         size_t capacity = 16;
         for (int c = 0; c < channel_count; c++) {
-            int in_skeleton = channels[c].path >= 3 || tdn_skeleton_find(skel, nodes[channels[c].node].name) >= 0;
+            int in_skeleton = channels[c].path >= 3 || tdn_skeleton_find_joint(skel, nodes[channels[c].node].name) >= 0;
             for (int k = 0; k < channels[c].keys; k++) {
                 if (in_skeleton && channels[c].times[k] > last_key)
                     last_key = channels[c].times[k];
@@ -555,8 +555,8 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                             : channels[c].path == 1 ? posed[channels[c].node].r : posed[channels[c].node].s;
                 memcpy(dst, value, sizeof(double) * (size_t)channels[c].width);
             }
-            tdn_keyed_clip_sample(clip, t, &pose, NULL);
-            tdn_model_space(skel, &pose, NULL, model);
+            tdn_keyed_clip_sample(clip, t, &pose, NULL, NULL);
+            tdn_model_space(skel, &pose, NULL, model, NULL);
             for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
                 double world[16];
                 world_matrix(posed, listed_node[i] >= 0 ? listed_node[i] : 0, world);
@@ -624,7 +624,7 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                 for (int e = 0; e < count * 4; e++) {
                     const cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItem(skin_json, "joints"), (int)file_joints[e]);
                     bad += fabs(mesh.weights[e] - weights[e]) > 1e-7;
-                    bad += mesh.joints[e] != tdn_skeleton_find(skel, nodes[(int)node->valuedouble].name);
+                    bad += mesh.joints[e] != tdn_skeleton_find_joint(skel, nodes[(int)node->valuedouble].name);
                 }
                 CHECK_EQ_INT(bad, 0);
             }
@@ -759,7 +759,7 @@ static void triangle_counts_by_hand(void)
         char path[1024];
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, known[i].file), NULL, &asset, &err),
+        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, known[i].file), NULL, &asset, NULL, &err),
                           TDN_OK)) {
             fprintf(stderr, "  %s: %s: %s\n", known[i].file, err.where, err.message);
             continue;

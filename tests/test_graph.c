@@ -20,38 +20,38 @@ static void smoothing_half_life_is_exact(void)
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = &clip, .clip_count = 1, .params = params, .param_count = 2,
                           .nodes = nodes, .node_count = 1 };
     tdn_graph *g = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *a = NULL, *b = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &a) == TDN_OK);
-    CHECK(tdn_graph_instance_create(g, NULL, &b) == TDN_OK);
-    int speed = tdn_graph_param_find(g, "speed");
+    CHECK(tdn_graph_instance_create(g, &a, NULL, NULL) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &b, NULL, NULL) == TDN_OK);
+    int speed = tdn_graph_find_param(g, "speed");
     CHECK_EQ_INT(speed, 0);
-    CHECK_EQ_INT(tdn_graph_param_find(g, "nope"), -1);
-    tdn_graph_set_float(a, speed, 2.0f);
-    tdn_graph_set_float(b, speed, 2.0f);
+    CHECK_EQ_INT(tdn_graph_find_param(g, "nope"), -1);
+    tdn_graph_set_float(a, speed, 2.0f, NULL);
+    tdn_graph_set_float(b, speed, 2.0f, NULL);
     CHECK_NEAR(tdn_graph_param_value(a, speed, 0), 0.0, 0); /* smoothed: nothing before an update */
     /* One step of a half-life covers half the step, and so do 100 steps of 2 ms: the spring is
      * integrated exactly. After 4 half-lives: e^-4u (1 + 4u) with u = 1.678347 is left. */
-    tdn_graph_update(a, 0.2f);
+    tdn_graph_update(a, 0.2f, NULL);
     for (int i = 0; i < 100; i++)
-        tdn_graph_update(b, 0.002f);
+        tdn_graph_update(b, 0.002f, NULL);
     CHECK_NEAR(tdn_graph_param_value(a, speed, 0), 1.0, 1e-5);
     CHECK_NEAR(tdn_graph_param_value(b, speed, 0), 1.0, 1e-4);
     tdn_graph_instance_destroy(b);
-    CHECK(tdn_graph_instance_create(g, NULL, &b) == TDN_OK);
-    tdn_graph_set_float(b, speed, 1.0f);
-    tdn_graph_update(b, 0.8f);
+    CHECK(tdn_graph_instance_create(g, &b, NULL, NULL) == TDN_OK);
+    tdn_graph_set_float(b, speed, 1.0f, NULL);
+    tdn_graph_update(b, 0.8f, NULL);
     double u = 4 * 1.67834699;
     CHECK_NEAR(tdn_graph_param_value(b, speed, 0), 1.0 - exp(-u) * (1 + u), 1e-5);
     /* Unsmoothed parameters take the value at once; bad calls change nothing. */
-    int raw = tdn_graph_param_find(g, "raw");
-    CHECK(tdn_graph_set_float(a, raw, 3.0f) == TDN_OK);
+    int raw = tdn_graph_find_param(g, "raw");
+    CHECK(tdn_graph_set_float(a, raw, 3.0f, NULL) == TDN_OK);
     CHECK_NEAR(tdn_graph_param_value(a, raw, 0), 3.0, 0);
-    CHECK(tdn_graph_set_float(a, raw, NAN) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_graph_set_int(a, raw, 1) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_graph_set_float(a, 7, 1.0f) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_float(a, raw, NAN, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_int(a, raw, 1, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_float(a, 7, 1.0f, NULL) == TDN_ERR_ARGUMENT);
     CHECK_NEAR(tdn_graph_param_value(a, raw, 0), 3.0, 0);
-    CHECK(tdn_graph_set_float_named(a, "raw", 4.0f) == TDN_OK);
+    CHECK(tdn_graph_set_float_named(a, "raw", 4.0f, NULL) == TDN_OK);
     CHECK_NEAR(tdn_graph_param_value(a, raw, 0), 4.0, 0);
     tdn_graph_instance_destroy(a);
     tdn_graph_instance_destroy(b);
@@ -84,10 +84,10 @@ static void node_weights_by_hand(void)
                           .param_count = 3, .nodes = nodes, .node_count = 6, .root = 4, .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, &err) == TDN_OK);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
-    tdn_graph_update(in, 0.1f);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
+    tdn_graph_update(in, 0.1f, NULL);
     /* clip0: 1 - 0.25; clip1: 0.25 * 1/4; clip2: 0.25 * 3/4; clip3: a negative weight counts 0 */
     float w;
     entry_of_clip(in, 0, &w), CHECK_NEAR(w, 0.75, 1e-6);
@@ -100,10 +100,10 @@ static void node_weights_by_hand(void)
         CHECK_NEAR(tdn_graph_clip_time(in, i), 0.1, 1e-6);
     CHECK_NEAR(tdn_graph_clip_time(in, 4), -1, 0);
     /* x beyond 1 clamps; all-zero blendN weights go to its first input */
-    tdn_graph_set_float(in, 0, 7.0f);
-    tdn_graph_set_float(in, 1, 0.0f);
-    tdn_graph_set_float(in, 2, 0.0f);
-    tdn_graph_update(in, 0.0f);
+    tdn_graph_set_float(in, 0, 7.0f, NULL);
+    tdn_graph_set_float(in, 1, 0.0f, NULL);
+    tdn_graph_set_float(in, 2, 0.0f, NULL);
+    tdn_graph_update(in, 0.0f, NULL);
     entry_of_clip(in, 1, &w), CHECK_NEAR(w, 1.0, 1e-6);
     CHECK_EQ_INT(tdn_graph_entries(in, NULL), 1);
     tdn_graph_instance_destroy(in);
@@ -128,26 +128,26 @@ static void switch_cross_fades(void)
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 3, .params = params,
                           .param_count = 1, .nodes = nodes, .node_count = 4, .root = 3, .cull_threshold = -1 };
     tdn_graph *g = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
     float w0, w1, w2;
     entry_of_clip(in, 0, &w0), CHECK_NEAR(w0, 1, 0);
-    tdn_graph_set_int(in, 0, 1);
-    tdn_graph_update(in, 0.1f); /* a quarter of the fade */
+    tdn_graph_set_int(in, 0, 1, NULL);
+    tdn_graph_update(in, 0.1f, NULL); /* a quarter of the fade */
     entry_of_clip(in, 0, &w0), entry_of_clip(in, 1, &w1);
     CHECK_NEAR(w0, 0.75, 1e-6), CHECK_NEAR(w1, 0.25, 1e-6);
     /* Interrupted: input 2 gains 0.25 per 0.1 s, the others keep their 3:1 proportion. */
-    tdn_graph_set_int(in, 0, 2);
-    tdn_graph_update(in, 0.1f);
+    tdn_graph_set_int(in, 0, 2, NULL);
+    tdn_graph_update(in, 0.1f, NULL);
     entry_of_clip(in, 0, &w0), entry_of_clip(in, 1, &w1), entry_of_clip(in, 2, &w2);
     CHECK_NEAR(w2, 0.25, 1e-6), CHECK_NEAR(w0, 0.5625, 1e-6), CHECK_NEAR(w1, 0.1875, 1e-6);
-    tdn_graph_update(in, 0.3f);
+    tdn_graph_update(in, 0.3f, NULL);
     entry_of_clip(in, 2, &w2), CHECK_NEAR(w2, 1, 1e-6);
     CHECK_EQ_INT(tdn_graph_entries(in, NULL), 1);
     /* Out-of-range selectors clamp. */
-    tdn_graph_set_int(in, 0, -5);
-    tdn_graph_update(in, 1.0f);
+    tdn_graph_set_int(in, 0, -5, NULL);
+    tdn_graph_update(in, 1.0f, NULL);
     entry_of_clip(in, 0, &w0), CHECK_NEAR(w0, 1, 1e-6);
     tdn_graph_instance_destroy(in);
     tdn_graph_destroy(g);
@@ -170,27 +170,27 @@ static void triggers_last_one_update_and_names_set_every_type(void)
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
                           .param_count = 4, .nodes = nodes, .node_count = 3, .root = 2 };
     tdn_graph *g = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
     float w;
-    CHECK(tdn_graph_fire_trigger_named(in, "hit") == TDN_OK);
-    tdn_graph_update(in, 0.1f); /* the fired trigger selects input 1 for this update (a cut: no fade) */
+    CHECK(tdn_graph_fire_trigger_named(in, "hit", NULL) == TDN_OK);
+    tdn_graph_update(in, 0.1f, NULL); /* the fired trigger selects input 1 for this update (a cut: no fade) */
     entry_of_clip(in, 1, &w), CHECK_NEAR(w, 1, 0);
     CHECK_NEAR(tdn_graph_param_value(in, 0, 0), 0, 0); /* and is cleared after it */
-    tdn_graph_update(in, 0.1f);
+    tdn_graph_update(in, 0.1f, NULL);
     entry_of_clip(in, 0, &w), CHECK_NEAR(w, 1, 0);
     /* every type by name; a wrong type or an unknown name changes nothing */
     const float v[3] = { 1, 2, 3 };
-    CHECK(tdn_graph_set_int_named(in, "n", 7) == TDN_OK);
-    CHECK(tdn_graph_set_bool_named(in, "on", 5) == TDN_OK);
-    CHECK(tdn_graph_set_vector_named(in, "v", v) == TDN_OK);
+    CHECK(tdn_graph_set_int_named(in, "n", 7, NULL) == TDN_OK);
+    CHECK(tdn_graph_set_bool_named(in, "on", 5, NULL) == TDN_OK);
+    CHECK(tdn_graph_set_vector_named(in, "v", v, NULL) == TDN_OK);
     CHECK_NEAR(tdn_graph_param_value(in, 1, 0), 7, 0);
     CHECK_NEAR(tdn_graph_param_value(in, 2, 0), 1, 0);
     CHECK_NEAR(tdn_graph_param_value(in, 3, 2), 3, 0);
-    CHECK(tdn_graph_set_bool_named(in, "n", 1) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_graph_set_int_named(in, "nope", 1) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_graph_fire_trigger_named(in, "on") == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_bool_named(in, "n", 1, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_set_int_named(in, "nope", 1, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_fire_trigger_named(in, "on", NULL) == TDN_ERR_ARGUMENT);
     CHECK_NEAR(tdn_graph_param_value(in, 1, 0), 7, 0);
     tdn_graph_instance_destroy(in);
     tdn_graph_destroy(g);
@@ -212,7 +212,7 @@ static float value_of(const recursive_ctx *ctx, tdn_node_value v)
 {
     if (!v.param)
         return v.constant;
-    return tdn_graph_param_value(ctx->in, tdn_graph_param_find(tdn_graph_instance_graph(ctx->in), v.param), 0);
+    return tdn_graph_param_value(ctx->in, tdn_graph_find_param(tdn_graph_instance_graph(ctx->in), v.param), 0);
 }
 
 /* The pose of node i, blending children's poses node by node with the core's blend calls. */
@@ -222,33 +222,33 @@ static void recursive_eval(const recursive_ctx *ctx, int i, tdn_pose *out)
     tdn_pose kids[TDN_MAX_BLEND_SPACE_SAMPLES] = { { 0 } };
     int count = n->type == TDN_NODE_CLIP ? 0 : n->input_count;
     for (int k = 0; k < count; k++) {
-        tdn_pose_create(&kids[k], JOINTS, NULL);
+        tdn_pose_create(JOINTS, &kids[k], NULL, NULL);
         recursive_eval(ctx, n->inputs[k], &kids[k]);
     }
     float w[TDN_MAX_BLEND_SPACE_SAMPLES];
     tdn_blend_input layers[TDN_MAX_BLEND_SPACE_SAMPLES];
     switch (n->type) {
     case TDN_NODE_CLIP:
-        tdn_clip_sample(ctx->clips[n->clip], tdn_graph_clip_time(ctx->in, i), out);
+        tdn_clip_sample(ctx->clips[n->clip], tdn_graph_clip_time(ctx->in, i), out, NULL);
         break;
     case TDN_NODE_BLEND2:
-        tdn_blend2(&kids[0], &kids[1], value_of(ctx, n->value), NULL, out);
+        tdn_blend2(&kids[0], &kids[1], value_of(ctx, n->value), NULL, out, NULL);
         break;
     case TDN_NODE_ADDITIVE:
-        tdn_additive_apply(&kids[0], &kids[1], value_of(ctx, n->value), NULL, out);
+        tdn_additive_apply(&kids[0], &kids[1], value_of(ctx, n->value), NULL, out, NULL);
         break;
     case TDN_NODE_TIME_SCALE:
-        tdn_pose_copy(out, &kids[0]);
+        tdn_pose_copy(out, &kids[0], NULL);
         break;
     case TDN_NODE_BLEND_SPACE:
     case TDN_NODE_BLENDN:
         if (n->type == TDN_NODE_BLEND_SPACE)
-            tdn_blend_space_weights(ctx->space, ctx->point, w);
+            tdn_blend_space_weights(ctx->space, ctx->point, w, NULL);
         for (int k = 0; k < count; k++) {
             float v = n->type == TDN_NODE_BLENDN ? value_of(ctx, n->values[k]) : w[k];
             layers[k] = (tdn_blend_input){ &kids[k], v > 0 ? v : 0, NULL };
         }
-        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = out });
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = out }, NULL);
         break;
     default:
         break;
@@ -272,7 +272,7 @@ static void flat_list_matches_recursive_evaluation(void)
     float corners[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_blend_space *space = NULL;
     tdn_blend_space_desc sd = { .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2, .sample_count = 4, .points = corners };
-    CHECK(tdn_blend_space_create(&sd, &space, NULL) == TDN_OK);
+    CHECK(tdn_blend_space_create(&sd, &space, NULL, NULL) == TDN_OK);
     tdn_param_desc params[] = { { .name = "x", .type = TDN_PARAM_FLOAT, .value = { 0.6f } },
                                 { .name = "p", .type = TDN_PARAM_VEC2, .value = { 0.3f, 0.8f } },
                                 { .name = "add", .type = TDN_PARAM_FLOAT, .value = { 0.7f } },
@@ -298,28 +298,28 @@ static void flat_list_matches_recursive_evaluation(void)
                           .param_count = 4, .nodes = nodes, .node_count = 13, .root = 8, .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, &err) == TDN_OK);
     if (!g) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return;
     }
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
     tdn_pose flat, deep;
-    tdn_pose_create(&flat, JOINTS, NULL);
-    tdn_pose_create(&deep, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &flat, NULL, NULL);
+    tdn_pose_create(JOINTS, &deep, NULL, NULL);
     float point[2];
     recursive_ctx ctx = { nodes, c, in, space, point };
     check_rng rng = { 0x5eed };
     double worst_t = 0, worst_r = 0, worst_s = 0;
     for (int step = 0; step < 200; step++) {
         float p[2] = { check_rng_float(&rng, -0.2f, 1.2f), check_rng_float(&rng, -0.2f, 1.2f) };
-        tdn_graph_set_vector(in, 1, p);
-        tdn_graph_set_float(in, 0, check_rng_float(&rng, 0, 1));
-        tdn_graph_set_float(in, 2, check_rng_float(&rng, 0, 1));
-        tdn_graph_update(in, 0.037f);
+        tdn_graph_set_vector(in, 1, p, NULL);
+        tdn_graph_set_float(in, 0, check_rng_float(&rng, 0, 1), NULL);
+        tdn_graph_set_float(in, 2, check_rng_float(&rng, 0, 1), NULL);
+        tdn_graph_update(in, 0.037f, NULL);
         point[0] = p[0], point[1] = p[1];
-        CHECK(tdn_graph_evaluate(in, &flat) == TDN_OK);
+        CHECK(tdn_graph_evaluate(in, &flat, NULL) == TDN_OK);
         recursive_eval(&ctx, 8, &deep);
         for (int j = 0; j < JOINTS; j++) {
             tdn_transform a = tdn_pose_get(&flat, j), b = tdn_pose_get(&deep, j);
@@ -377,17 +377,17 @@ static void duplicates_merge_and_light_entries_cull(void)
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
                           .param_count = 1, .nodes = nodes, .node_count = 5, .root = 4 };
     tdn_graph *g = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
-    tdn_graph_update(in, 0.25f);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
+    tdn_graph_update(in, 0.25f, NULL);
     float w;
     CHECK_EQ_INT(tdn_graph_entries(in, NULL), 2);
     entry_of_clip(in, 0, &w), CHECK_NEAR(w, 0.75, 1e-6); /* 0.5 * 0.5 + 0.5 */
     entry_of_clip(in, 1, &w), CHECK_NEAR(w, 0.25, 1e-6);
     /* x = 0.015: b's weight 0.0075 is under the default 0.01 threshold: culled, a alone at 1. */
-    tdn_graph_set_float(in, 0, 0.015f);
-    tdn_graph_update(in, 0.25f);
+    tdn_graph_set_float(in, 0, 0.015f, NULL);
+    tdn_graph_update(in, 0.25f, NULL);
     float culled_weight = 0;
     CHECK_EQ_INT(tdn_graph_entries(in, NULL), 1);
     CHECK_EQ_INT(tdn_graph_culled(in, &culled_weight), 1);
@@ -397,8 +397,8 @@ static void duplicates_merge_and_light_entries_cull(void)
     CHECK_NEAR(tdn_graph_clip_time(in, 1), 0.5, 1e-6);
     /* evaluating the single entry is sampling clip a at its time */
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
-    tdn_graph_evaluate(in, &pose);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
+    tdn_graph_evaluate(in, &pose, NULL);
     CHECK_NEAR(tdn_pose_get(&pose, 0).t.x, sample_root_x(c[0], 0.5f), 1e-6);
     tdn_pose_destroy(&pose);
     tdn_graph_instance_destroy(in);
@@ -423,7 +423,7 @@ static tdn_graph *sync_graph(tdn_clip **c, const tdn_sync_group_desc *groups, in
                           .sync_group_count = group_count, .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_create(&gd, &g, &err) != TDN_OK)
+    if (tdn_graph_create(&gd, &g, NULL, &err) != TDN_OK)
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return g;
 }
@@ -436,12 +436,12 @@ static void sync_by_phase(void)
     tdn_graph *g = sync_graph(c, NULL, 0, 0);
     CHECK(g != NULL);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
     double phase = 0;
     for (int step = 0; step < 120; step++) {
         float x = (float)step / 119.0f;
-        tdn_graph_set_float(in, 0, x);
-        tdn_graph_update(in, 1.0f / 60.0f);
+        tdn_graph_set_float(in, 0, x, NULL);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
         phase += (1.0 / 60.0) / ((1 - x) * 1.0 + x * 0.6);
         phase -= floor(phase);
         float walk = tdn_graph_clip_time(in, 0), run = tdn_graph_clip_time(in, 1);
@@ -452,9 +452,9 @@ static void sync_by_phase(void)
     tdn_graph_destroy(g);
     /* A start offset shifts a member's phase against the leader's. */
     g = sync_graph(c, NULL, 0, 0.25f);
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
-    tdn_graph_set_float(in, 0, 0.0f);
-    tdn_graph_update(in, 0.1f);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
+    tdn_graph_set_float(in, 0, 0.0f, NULL);
+    tdn_graph_update(in, 0.1f, NULL);
     CHECK_NEAR(tdn_graph_clip_time(in, 0), 0.1, 1e-6);
     CHECK_NEAR(tdn_graph_clip_time(in, 1), (0.1 + 0.25) * 0.6, 1e-6);
     tdn_graph_instance_destroy(in);
@@ -476,20 +476,20 @@ static void sync_by_markers(void)
     tdn_graph *g = sync_graph(c, &group, 1, 0);
     CHECK(g != NULL);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
-    tdn_graph_set_float(in, 0, 0.25f);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
+    tdn_graph_set_float(in, 0, 0.25f, NULL);
     /* cycle 0.75 * 1 + 0.25 * 0.8 = 0.95 s; walk leads at 1 / 0.95 of its speed */
-    tdn_graph_update(in, 0.19f);
+    tdn_graph_update(in, 0.19f, NULL);
     double walk = 0.19 / 0.95;
     CHECK_NEAR(tdn_graph_clip_time(in, 0), walk, 1e-5);
     /* walk at 0.2 is 0.1 / 0.5 = 20% of its left-to-right segment; limp's runs 0.0 -> 0.2 */
     CHECK_NEAR(tdn_graph_clip_time(in, 1), 0.0 + 0.2 * 0.2, 1e-5);
-    tdn_graph_update(in, 0.475f); /* walk + 0.5 s: 0.7, 20% into its right-to-left segment */
+    tdn_graph_update(in, 0.475f, NULL); /* walk + 0.5 s: 0.7, 20% into its right-to-left segment */
     CHECK_NEAR(tdn_graph_clip_time(in, 0), 0.7, 1e-5);
     CHECK_NEAR(tdn_graph_clip_time(in, 1), 0.2 + 0.2 * 0.6, 1e-5);
     /* Limp takes the lead at x = 0.75; walk follows it marker to marker. */
-    tdn_graph_set_float(in, 0, 0.75f);
-    tdn_graph_update(in, 0.0f);
+    tdn_graph_set_float(in, 0, 0.75f, NULL);
+    tdn_graph_update(in, 0.0f, NULL);
     float limp = tdn_graph_clip_time(in, 1);
     CHECK_NEAR(limp, 0.32, 1e-5);
     CHECK_NEAR(tdn_graph_clip_time(in, 0), 0.6 + (0.32 - 0.2) / 0.6 * 0.5, 1e-5);
@@ -515,13 +515,13 @@ static void mirror_tables_and_poses(void)
     CHECK(strcmp(err.where, "mirror[1]") == 0);
 
     tdn_pose p, m;
-    tdn_pose_create(&p, JOINTS, NULL);
-    tdn_pose_create(&m, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &p, NULL, NULL);
+    tdn_pose_create(JOINTS, &m, NULL, NULL);
     tdn_transform left = { { 0.5f, 1, 0.2f }, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.7f), { 1, 2, 3 } };
     tdn_transform centre = { { 0.3f, 0, 0 }, tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.4f), { 1, 1, 1 } };
     tdn_pose_set(&p, 0, &centre);
     tdn_pose_set(&p, 1, &left);
-    CHECK(tdn_pose_mirror(&p, table, &m) == TDN_OK);
+    CHECK(tdn_pose_mirror(&p, table, &m, NULL) == TDN_OK);
     /* The right arm takes the reflected left arm: x negated, the turn about z reversed. */
     tdn_transform r = tdn_pose_get(&m, 2), c0 = tdn_pose_get(&m, 0), l = tdn_pose_get(&m, 1);
     CHECK_NEAR(r.t.x, -0.5, 1e-7), CHECK_NEAR(r.t.y, 1, 1e-7), CHECK_NEAR(r.t.z, 0.2, 1e-7);
@@ -537,13 +537,13 @@ static void mirror_tables_and_poses(void)
     /* Reflecting a world point through the mirrored model space gives the reflected point:
      * model-space positions of mirrored poses are reflections of the partner's. */
     tdn_mat4 a[JOINTS], b[JOINTS];
-    tdn_model_space(skeleton, &p, NULL, a);
-    tdn_model_space(skeleton, &m, NULL, b);
+    tdn_model_space(skeleton, &p, NULL, a, NULL);
+    tdn_model_space(skeleton, &m, NULL, b, NULL);
     CHECK_NEAR(b[2].m[12], -a[1].m[12], 1e-6), CHECK_NEAR(b[2].m[13], a[1].m[13], 1e-6);
     CHECK_NEAR(b[2].m[14], a[1].m[14], 1e-6);
     /* In place, twice: the original. */
-    tdn_pose_mirror(&p, table, &p);
-    tdn_pose_mirror(&p, table, &p);
+    tdn_pose_mirror(&p, table, &p, NULL);
+    tdn_pose_mirror(&p, table, &p, NULL);
     tdn_transform back = tdn_pose_get(&p, 1);
     CHECK_NEAR(back.t.x, 0.5, 1e-7), CHECK_NEAR(back.r.z, left.r.z, 0);
     tdn_pose_destroy(&p);
@@ -588,11 +588,10 @@ static void bad_graphs_name_the_place(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tdn_graph_desc gd = { .skeleton = skeleton, .clips = clips, .clip_count = 2, .params = params, .param_count = 2,
-                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1,
-                              .allocator = counting };
+                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1 };
         tdn_graph *g = (tdn_graph *)1;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), cases[k].code);
+        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), cases[k].code);
         CHECK(g == NULL);
         if (!CHECK(strcmp(err.where, cases[k].where) == 0))
             fprintf(stderr, "case %zu: where '%s': %s\n", k, err.where, err.message);
@@ -602,7 +601,7 @@ static void bad_graphs_name_the_place(void)
     float line[3] = { 0, 1, 2 };
     tdn_blend_space *space = NULL;
     CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_LINEAR, .dimensions = 1,
-                                                          .sample_count = 3, .points = line }, &space, NULL) == TDN_OK);
+                                                          .sample_count = 3, .points = line }, &space, NULL, NULL) == TDN_OK);
     int three[] = { 0, 0, 0 };
     tdn_node_desc bs[] = { { .type = TDN_NODE_CLIP },
                            { .type = TDN_NODE_BLEND_SPACE, .inputs = three, .input_count = 3, .space = space, .position = "v" } };
@@ -610,26 +609,25 @@ static void bad_graphs_name_the_place(void)
                           .nodes = bs, .node_count = 2, .root = 1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "nodes[1]") == 0);
     bs[1].position = "x";
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_OK); /* a clip node shared by three samples is fine */
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK); /* a clip node shared by three samples is fine */
     tdn_graph_destroy(g);
     tdn_param_desc twice[] = { { .name = "x" }, { .name = "x" } };
     gd.params = twice;
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "params[1] 'x'") == 0);
     tdn_param_desc smooth_bool[] = { { .name = "b", .type = TDN_PARAM_BOOL, .half_life = 1 } };
     gd.params = smooth_bool;
     gd.param_count = 1;
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA);
     /* Failing allocations leave nothing behind. */
     gd.params = params;
     gd.param_count = 2;
     bs[1].position = "x";
-    gd.allocator = counting;
     allocations_before_failure = 0;
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_OUT_OF_MEMORY);
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_OUT_OF_MEMORY);
     allocations_before_failure = -1;
     CHECK_EQ_INT(live_blocks, 0);
     tdn_blend_space_destroy(space);
@@ -653,23 +651,22 @@ static void frames_never_allocate(void)
     int table[JOINTS];
     tdn_mirror_table_from_names(skeleton, table, NULL);
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror = table,
-                          .allocator = counting };
+                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror = table };
     tdn_graph *g = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, &counting, NULL) == TDN_OK);
     size_t bytes = tdn_graph_instance_bytes(g);
     void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_init(g, memory, bytes - 1, &in) == TDN_ERR_OUT_OF_MEMORY);
-    CHECK(tdn_graph_instance_init(g, memory, bytes, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_init(g, memory, bytes - 1, &in, NULL) == TDN_ERR_OUT_OF_MEMORY);
+    CHECK(tdn_graph_instance_init(g, memory, bytes, &in, NULL) == TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, &counting);
+    tdn_pose_create(JOINTS, &pose, &counting, NULL);
     long blocks = live_blocks;
     size_t live = live_bytes;
     for (int f = 0; f < 300; f++) {
-        tdn_graph_set_float(in, 0, (float)(f % 100) / 100.0f);
-        tdn_graph_update(in, 1.0f / 60.0f);
-        tdn_graph_evaluate(in, &pose);
+        tdn_graph_set_float(in, 0, (float)(f % 100) / 100.0f, NULL);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
     }
     CHECK_EQ_INT(live_blocks, blocks);
     CHECK(live_bytes == live);

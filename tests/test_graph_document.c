@@ -19,7 +19,7 @@
 static tdn_graph_document *parse(const char *json, const char *base_dir, tdn_error *err)
 {
     tdn_graph_document *d = NULL;
-    tdn_graph_document_parse(json, strlen(json), base_dir, &counting, &d, err);
+    tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir }, &d, &counting, err);
     return d;
 }
 
@@ -38,7 +38,7 @@ static void example_graph_runs(void)
 {
     tdn_graph_document *d = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", &counting, &d, &err) == TDN_OK);
+    CHECK(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &d, &counting, &err) == TDN_OK);
     if (!d) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return;
@@ -46,22 +46,22 @@ static void example_graph_runs(void)
     const tdn_graph *g = tdn_graph_document_graph(d);
     CHECK_EQ_INT(tdn_graph_param_count(g), 6);
     CHECK_EQ_INT(tdn_graph_document_clip_count(d), 7); /* idle, two turns, run, walk back, two strafes */
-    CHECK(tdn_graph_param_type(g, tdn_graph_param_find(g, "faceRight")) == TDN_PARAM_BOOL);
+    CHECK(tdn_graph_param_type(g, tdn_graph_find_param(g, "faceRight")) == TDN_PARAM_BOOL);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, &counting, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &counting);
+    tdn_pose_create(tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &pose, &counting, NULL);
     /* Standing: idle alone. Full speed sideways to the right: strafe_right alone (the smoothed
      * parameters settle within 2 s: 0.1 s half-lives). */
-    tdn_graph_update(in, 0.016f);
+    tdn_graph_update(in, 0.016f, NULL);
     CHECK_NEAR(entry_weight(d, in, "idle"), 1, 1e-6);
-    tdn_graph_set_float_named(in, "moveSpeed", 1);
-    tdn_graph_set_float_named(in, "sideStrength", 1);
-    tdn_graph_set_bool(in, tdn_graph_param_find(g, "faceRight"), 1);
+    tdn_graph_set_float_named(in, "moveSpeed", 1, NULL);
+    tdn_graph_set_float_named(in, "sideStrength", 1, NULL);
+    tdn_graph_set_bool(in, tdn_graph_find_param(g, "faceRight"), 1, NULL);
     for (int f = 0; f < 120; f++)
-        tdn_graph_update(in, 1.0f / 60.0f);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
     CHECK_NEAR(entry_weight(d, in, "strafe_right"), 1, 1e-6);
-    CHECK(tdn_graph_evaluate(in, &pose) == TDN_OK);
+    CHECK(tdn_graph_evaluate(in, &pose, NULL) == TDN_OK);
     tdn_pose_destroy(&pose);
     tdn_graph_instance_destroy(in);
     tdn_graph_document_destroy(d);
@@ -85,8 +85,8 @@ static void document_weights_by_hand(void)
         return;
     }
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in) == TDN_OK);
-    tdn_graph_update(in, 0.1f);
+    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), &in, &counting, NULL) == TDN_OK);
+    tdn_graph_update(in, 0.1f, NULL);
     /* blendN 2:6 -> pair 0.25, rest 0.75; pair: walk 0.7, run 0.3 */
     CHECK_NEAR(entry_weight(d, in, "walk"), 0.25 * 0.7, 1e-6);
     CHECK_NEAR(entry_weight(d, in, "run_forward"), 0.25 * 0.3, 1e-6);
@@ -124,21 +124,21 @@ static void sweep(tdn_graph_document *d, const char *foot_l, const char *foot_r,
                   step_log *log)
 {
     const tdn_skeleton *s = tdn_graph_document_skeleton(d);
-    int joints = tdn_skeleton_joint_count(s), feet[2] = { tdn_skeleton_find(s, foot_l), tdn_skeleton_find(s, foot_r) };
+    int joints = tdn_skeleton_joint_count(s), feet[2] = { tdn_skeleton_find_joint(s, foot_l), tdn_skeleton_find_joint(s, foot_r) };
     CHECK(feet[0] >= 0 && feet[1] >= 0);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), &in, NULL, NULL) == TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, joints, NULL);
+    tdn_pose_create(joints, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)joints);
     const int rate = 120, window = rate / 5;
     int frames = (int)(seconds * (float)rate);
     float *height = malloc(sizeof(float) * 2 * (size_t)frames);
     for (int f = 0; f < frames; f++) {
-        tdn_graph_set_float_named(in, "x", (float)f / (float)(frames - 1));
-        tdn_graph_update(in, 1.0f / (float)rate);
-        tdn_graph_evaluate(in, &pose);
-        tdn_model_space(s, &pose, NULL, model);
+        tdn_graph_set_float_named(in, "x", (float)f / (float)(frames - 1), NULL);
+        tdn_graph_update(in, 1.0f / (float)rate, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
+        tdn_model_space(s, &pose, NULL, model, NULL);
         for (int k = 0; k < 2; k++)
             height[2 * f + k] = model[feet[k] < 0 ? 0 : feet[k]].m[13];
     }
@@ -200,7 +200,7 @@ static tdn_graph_document *walk_run(const char *character, const char *walk, con
     snprintf(json, sizeof json, walk_run_template, character, groups, walk, in_group, run, in_group);
     tdn_error err = { 0 };
     tdn_graph_document *d = NULL;
-    if (tdn_graph_document_parse(json, strlen(json), base_dir, NULL, &d, &err) != TDN_OK)
+    if (tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir }, &d, NULL, &err) != TDN_OK)
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return d;
 }
@@ -255,12 +255,12 @@ static void real_pairs_stay_in_phase(void)
         CHECK_NEAR(tdn_clip_duration(walk), pairs[p].walk_length, 0.01);
         CHECK_NEAR(tdn_clip_duration(run), pairs[p].run_length, 0.01);
         tdn_graph_instance *in = NULL;
-        tdn_graph_instance_create(tdn_graph_document_graph(d), NULL, &in);
+        tdn_graph_instance_create(tdn_graph_document_graph(d), &in, NULL, NULL);
         double phase = 0, worst = 0;
         for (int f = 0; f < 600; f++) {
             float x = (float)f / 599.0f;
-            tdn_graph_set_float_named(in, "x", x);
-            tdn_graph_update(in, 1.0f / 120.0f);
+            tdn_graph_set_float_named(in, "x", x, NULL);
+            tdn_graph_update(in, 1.0f / 120.0f, NULL);
             /* by hand: the cycle is the weighted average of the two lengths */
             phase += (1.0 / 120.0) / ((1 - x) * tdn_clip_duration(walk) + x * tdn_clip_duration(run));
             phase -= floor(phase);
@@ -314,33 +314,33 @@ static void machines_and_layers_from_documents(void)
     CHECK(machine >= 0);
     CHECK_EQ_INT(tdn_graph_find_state(g, machine, "run"), 2);
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_instance_create(g, &counting, &in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &counting);
+    tdn_pose_create(tdn_skeleton_joint_count(tdn_graph_document_skeleton(d)), &pose, &counting, NULL);
     tdn_state_machine_status st;
-    tdn_graph_set_float_named(in, "speed", 1.0f);
+    tdn_graph_set_float_named(in, "speed", 1.0f, NULL);
     double travelled = 0;
     for (int f = 0; f < 60; f++) {
-        tdn_graph_update(in, 1.0f / 60.0f);
-        tdn_graph_evaluate(in, &pose);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         travelled += m.translation.z;
     }
-    tdn_graph_state_machine_status(in, machine, &st);
+    tdn_graph_state_machine_status(in, machine, &st, NULL);
     CHECK_EQ_INT(st.state, 1); /* walking */
     CHECK(travelled > 0.5 && travelled < 1.4); /* 0.3 s fading in from idle, then 1.4 m/s */
     /* root motion extracted: the pose's root stays put on the ground plane */
     CHECK_NEAR(tdn_pose_get(&pose, 0).t.z, 0, 1e-4);
-    tdn_graph_set_float_named(in, "speed", 3.0f);
-    tdn_graph_update(in, 0.1f);
-    tdn_graph_state_machine_status(in, machine, &st);
+    tdn_graph_set_float_named(in, "speed", 3.0f, NULL);
+    tdn_graph_update(in, 0.1f, NULL);
+    tdn_graph_state_machine_status(in, machine, &st, NULL);
     CHECK_EQ_INT(st.state, 2);
     /* the hit trigger cuts to idle through inertialization: the layer pose carries on */
-    CHECK(tdn_graph_fire_trigger_named(in, "hit") == TDN_OK);
-    tdn_graph_update(in, 1.0f / 60.0f);
-    tdn_graph_evaluate(in, &pose);
-    tdn_graph_state_machine_status(in, machine, &st);
+    CHECK(tdn_graph_fire_trigger_named(in, "hit", NULL) == TDN_OK);
+    tdn_graph_update(in, 1.0f / 60.0f, NULL);
+    tdn_graph_evaluate(in, &pose, NULL);
+    tdn_graph_state_machine_status(in, machine, &st, NULL);
     CHECK_EQ_INT(st.state, 0);
     CHECK_NEAR(st.transition_weight, 1, 0);
     /* the upper layer's mask: a leg joint is the locomotion layer's alone */
@@ -400,30 +400,30 @@ static void hints_name_the_path_and_the_nearest_name(void)
 static void clips_from_other_files(void)
 {
     tdn_asset *humanoid = NULL;
-    CHECK(tdn_humanoid_create(NULL, &humanoid, NULL) == TDN_OK);
+    CHECK(tdn_humanoid_create(NULL, &humanoid, NULL, NULL) == TDN_OK);
     const tdn_skeleton *s = tdn_asset_skeleton(humanoid);
     const tdn_keyed_clip *walk = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward"));
     enum { FRAMES = 31 };
     tdn_pose frames[FRAMES];
     for (int f = 0; f < FRAMES; f++) {
-        tdn_pose_create(&frames[f], tdn_skeleton_joint_count(s), NULL);
-        tdn_keyed_clip_sample(walk, (float)f / 30.0f, &frames[f], NULL);
+        tdn_pose_create(tdn_skeleton_joint_count(s), &frames[f], NULL, NULL);
+        tdn_keyed_clip_sample(walk, (float)f / 30.0f, &frames[f], NULL, NULL);
     }
     tdn_baked_clip baked = { "baked_walk", FRAMES, 30.0f, frames };
-    tdn_gltf_export_desc ed = { .skeleton = s, .clips = &baked, .clip_count = 1, .binary = 1 };
-    CHECK(tdn_gltf_export("graph_clip_file.glb", &ed, NULL) == TDN_OK);
+    tdn_gltf_save_desc ed = { .skeleton = s, .clips = &baked, .clip_count = 1, .binary = 1 };
+    CHECK(tdn_gltf_save(&ed, "graph_clip_file.glb", NULL) == TDN_OK);
     const char *json = "{\"character\": {\"generated\": \"humanoid\"},"
                        " \"clips\": [{\"name\": \"w\", \"file\": \"graph_clip_file.glb\", \"source\": \"baked_walk\"}],"
                        " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
     tdn_error err = { 0 };
     tdn_graph_document *d = NULL;
-    CHECK(tdn_graph_document_parse(json, strlen(json), ".", &counting, &d, &err) == TDN_OK);
+    CHECK(tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = "." }, &d, &counting, &err) == TDN_OK);
     if (d) {
         tdn_pose p;
-        tdn_pose_create(&p, tdn_skeleton_joint_count(s), NULL);
+        tdn_pose_create(tdn_skeleton_joint_count(s), &p, NULL, NULL);
         double worst = 0;
         for (int f = 0; f < FRAMES; f++) {
-            tdn_clip_sample(tdn_graph_document_clip(d, 0), (float)f / 30.0f, &p);
+            tdn_clip_sample(tdn_graph_document_clip(d, 0), (float)f / 30.0f, &p, NULL);
             for (int j = 0; j < p.joint_count; j++)
                 worst = fmax(worst, tdn_quat_angle_between(tdn_pose_get(&p, j).r, tdn_pose_get(&frames[f], j).r));
         }
@@ -437,15 +437,15 @@ static void clips_from_other_files(void)
     tdn_skeleton *one = NULL;
     tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 1, .parents = (int[]){ -1 } }, &one, NULL, NULL);
     tdn_pose single;
-    tdn_pose_create(&single, 1, NULL);
+    tdn_pose_create(1, &single, NULL, NULL);
     tdn_baked_clip tiny = { "tiny", 1, 30.0f, &single };
-    tdn_gltf_export_desc td = { .skeleton = one, .clips = &tiny, .clip_count = 1, .binary = 1 };
-    CHECK(tdn_gltf_export("graph_clip_other.glb", &td, NULL) == TDN_OK);
+    tdn_gltf_save_desc td = { .skeleton = one, .clips = &tiny, .clip_count = 1, .binary = 1 };
+    CHECK(tdn_gltf_save(&td, "graph_clip_other.glb", NULL) == TDN_OK);
     const char *other = "{\"character\": {\"generated\": \"humanoid\"},"
                         " \"clips\": [{\"name\": \"w\", \"file\": \"graph_clip_other.glb\", \"source\": \"tiny\"}],"
                         " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
     d = NULL;
-    CHECK(tdn_graph_document_parse(other, strlen(other), ".", &counting, &d, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_document_load_memory(other, strlen(other), &(tdn_graph_document_load_options){ .base_dir = "." }, &d, &counting, &err) == TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "clips[0].file") == 0);
     CHECK(d == NULL);
     CHECK_EQ_INT(live_blocks, 0);
@@ -472,7 +472,7 @@ static void modifiers_from_documents(void)
 {
     static int head = -1;
     tdn_graph_callback callbacks[] = { { "head_up", head_up, &head } };
-    tdn_graph_load_options options = { .allocator = counting, .callbacks = callbacks, .callback_count = 1 };
+    tdn_graph_document_load_options options = { .callbacks = callbacks, .callback_count = 1 };
     const char *json =
         "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10},"
         " \"parameters\": [{\"name\": \"twist\", \"value\": 0.4}],"
@@ -483,22 +483,22 @@ static void modifiers_from_documents(void)
         "       \"input\": {\"type\": \"clip\", \"clip\": \"idle\"}}}}}";
     tdn_error err = { 0 };
     tdn_graph_document *d = NULL;
-    CHECK(tdn_graph_document_parse_with(json, strlen(json), NULL, &options, &d, &err) == TDN_OK);
+    CHECK(tdn_graph_document_load_memory(json, strlen(json), &options, &d, &counting, &err) == TDN_OK);
     if (!d) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return;
     }
     const tdn_skeleton *s = tdn_graph_document_skeleton(d);
-    head = tdn_skeleton_find(s, "head");
-    int spine = tdn_skeleton_find(s, "spine_01");
+    head = tdn_skeleton_find_joint(s, "head");
+    int spine = tdn_skeleton_find_joint(s, "spine_01");
     tdn_graph_instance *in = NULL;
-    tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in);
+    tdn_graph_instance_create(tdn_graph_document_graph(d), &in, &counting, NULL);
     tdn_pose out, idle;
-    tdn_pose_create(&out, tdn_skeleton_joint_count(s), &counting);
-    tdn_pose_create(&idle, tdn_skeleton_joint_count(s), &counting);
-    tdn_graph_update(in, 0.5f);
-    tdn_graph_evaluate(in, &out);
-    tdn_clip_sample(tdn_graph_document_clip(d, 0), 0.5f, &idle);
+    tdn_pose_create(tdn_skeleton_joint_count(s), &out, &counting, NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(s), &idle, &counting, NULL);
+    tdn_graph_update(in, 0.5f, NULL);
+    tdn_graph_evaluate(in, &out, NULL);
+    tdn_clip_sample(tdn_graph_document_clip(d, 0), 0.5f, &idle, NULL);
     /* the spine turned by half of 0.4 rad about +y; the head lifted 0.25 */
     tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.2f), tdn_pose_get(&idle, spine).r);
     CHECK_NEAR(tdn_quat_angle_between(tdn_pose_get(&out, spine).r, want), 0, 1e-5);
@@ -524,7 +524,7 @@ static void modifiers_from_documents(void)
             continue;
         snprintf(bad, sizeof bad, "%.*s%s%s", (int)(at - json), json, cases[k].to, at + strlen(cases[k].from));
         d = NULL;
-        CHECK(tdn_graph_document_parse_with(bad, strlen(bad), NULL, &options, &d, &err) == TDN_ERR_INVALID_DATA);
+        CHECK(tdn_graph_document_load_memory(bad, strlen(bad), &options, &d, &counting, &err) == TDN_ERR_INVALID_DATA);
         int ok = CHECK(strcmp(err.where, cases[k].where) == 0) & CHECK(strstr(err.message, cases[k].hint) != NULL);
         if (!ok)
             fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
@@ -557,14 +557,14 @@ static void ik_from_documents(void)
     }
     const tdn_skeleton *s = tdn_graph_document_skeleton(d);
     tdn_graph_instance *in = NULL;
-    tdn_graph_instance_create(tdn_graph_document_graph(d), &counting, &in);
+    tdn_graph_instance_create(tdn_graph_document_graph(d), &in, &counting, NULL);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(s), &counting);
+    tdn_pose_create(tdn_skeleton_joint_count(s), &pose, &counting, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)tdn_skeleton_joint_count(s));
-    tdn_graph_update(in, 0.2f);
-    tdn_graph_evaluate(in, &pose); /* no ground set: foot placement does nothing */
-    tdn_model_space(s, &pose, NULL, model);
-    const tdn_mat4 *hand = &model[tdn_skeleton_find(s, "hand_r")];
+    tdn_graph_update(in, 0.2f, NULL);
+    tdn_graph_evaluate(in, &pose, NULL); /* no ground set: foot placement does nothing */
+    tdn_model_space(s, &pose, NULL, model, NULL);
+    const tdn_mat4 *hand = &model[tdn_skeleton_find_joint(s, "hand_r")];
     CHECK(fabsf(hand->m[12] + 0.2f) < 1e-4f && fabsf(hand->m[13] - 1.3f) < 1e-4f && fabsf(hand->m[14] - 0.35f) < 1e-4f);
     CHECK(tdn_graph_ik_reached(in, 1) && tdn_graph_ik_reached(in, 2) && !tdn_graph_ik_reached(in, 3));
     free(model);
@@ -653,7 +653,7 @@ static void malformed_documents_name_their_path(void)
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tdn_error err = { 0 };
         tdn_graph_document *d = (tdn_graph_document *)1;
-        tdn_result r = tdn_graph_document_parse(cases[k].json, strlen(cases[k].json), NULL, &counting, &d, &err);
+        tdn_result r = tdn_graph_document_load_memory(cases[k].json, strlen(cases[k].json), NULL, &d, &counting, &err);
         int ok = CHECK_EQ_INT(r, cases[k].code);
         ok &= CHECK(d == NULL);
         ok &= CHECK(strncmp(err.where, cases[k].where, strlen(cases[k].where)) == 0);
@@ -685,7 +685,7 @@ static void truncations_and_failing_allocations(void)
     for (size_t n = 0; n < size; n += 7) {
         tdn_graph_document *d = NULL;
         tdn_error err = { 0 };
-        tdn_result r = tdn_graph_document_parse(text, n, NULL, &counting, &d, &err);
+        tdn_result r = tdn_graph_document_load_memory(text, n, NULL, &d, &counting, &err);
         failures += r != TDN_OK;
         CHECK(r == TDN_OK || (d == NULL && err.where[0]));
         tdn_graph_document_destroy(d);
@@ -697,7 +697,7 @@ static void truncations_and_failing_allocations(void)
     for (long n = 0;; n++, attempts++) {
         tdn_graph_document *d = NULL;
         allocations_before_failure = n;
-        tdn_result r = tdn_graph_document_parse(text, size, NULL, &counting, &d, NULL);
+        tdn_result r = tdn_graph_document_load_memory(text, size, NULL, &d, &counting, NULL);
         allocations_before_failure = -1;
         if (r == TDN_OK) {
             tdn_graph_document_destroy(d);

@@ -78,10 +78,10 @@ static void stick(const segment *path, int count, float t, const character *c, f
  * [3, stop_end)) and steps the instance by DT. */
 static void drive(tdn_graph_instance *in, const float move[2], float turn, float t, float stop_end)
 {
-    tdn_graph_set_vector_named(in, "move", move);
-    tdn_graph_set_float_named(in, "turn", turn);
-    tdn_graph_set_bool_named(in, "stop", t >= 3.0f && t < stop_end);
-    tdn_graph_update(in, DT);
+    tdn_graph_set_vector_named(in, "move", move, NULL);
+    tdn_graph_set_float_named(in, "turn", turn, NULL);
+    tdn_graph_set_bool_named(in, "stop", t >= 3.0f && t < stop_end, NULL);
+    tdn_graph_update(in, DT, NULL);
 }
 
 /* ---- a bare controller driven the way the node documents (graph.h, "Motion matching") ---- */
@@ -102,7 +102,7 @@ static void bare_update(bare *b, const float move[2], const float *turn, float d
     else if (x * x + z * z > 0.001f * 0.001f)
         b->goal = b->facing + atan2f(x, z);
     const tdn_mm_input in = { tdn_vec3_make(co * x + si * z, 0.0f, co * z - si * x), b->goal };
-    CHECK_EQ_INT(tdn_mm_controller_update(b->c, &in, dt, pose, &b->status), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_update(b->c, &in, dt, pose, &b->status, NULL), TDN_OK);
     const double dx = (double)b->status.position.x - b->position.x, dz = (double)b->status.position.z - b->position.z;
     const double c0 = cos(b->facing), s0 = sin(b->facing), turned = wrap((double)b->status.facing - b->facing);
     b->motion.translation = tdn_vec3_make((float)(c0 * dx - s0 * dz), 0.0f, (float)(s0 * dx + c0 * dz));
@@ -114,7 +114,7 @@ static void bare_update(bare *b, const float move[2], const float *turn, float d
 static void bare_start(bare *b, const tdn_mm_controller_desc *d)
 {
     memset(b, 0, sizeof *b);
-    CHECK_EQ_INT(tdn_mm_controller_create(d, &b->c, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_create(d, &b->c, NULL, NULL), TDN_OK);
 }
 
 /* The bare pose's root put into the character's frame with the node's float operations (for
@@ -201,21 +201,21 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, &err), TDN_OK)) {
         printf("%s: %s\n", err.where, err.message);
         return;
     }
-    CHECK_EQ_INT(tdn_graph_instance_create(g, NULL, &in), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     tdn_pose pg, pc;
-    tdn_pose_create(&pg, n, NULL);
-    tdn_pose_create(&pc, n, NULL);
+    tdn_pose_create(n, &pg, NULL, NULL);
+    tdn_pose_create(n, &pc, NULL, NULL);
     bare b;
     bare_start(&b, &mm);
     /* the instance started with a zero-length update at the parameters' initial values */
     const float still[2] = { 0, 0 }, no_turn = 0;
     bare_update(&b, still, with_facing ? &no_turn : NULL, 0.0f, &pc);
-    tdn_graph_evaluate(in, &pg);
+    tdn_graph_evaluate(in, &pg, NULL);
     double joints = pose_diff(&pg, &pc, root, NULL, 0), roots = root_error(&pg, &pc, root, b.position, b.facing);
     double motions = 0, frame_mismatch = 0;
     character ch = { 0 };
@@ -224,12 +224,12 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
     for (int k = 0; k < frames; k++) {
         float move[2], turn;
         stick(path, count, (float)k * DT, &ch, move, &turn);
-        tdn_graph_set_vector_named(in, "move", move);
-        tdn_graph_set_float_named(in, "turn", turn);
-        CHECK_EQ_INT(tdn_graph_update(in, DT), TDN_OK);
-        CHECK_EQ_INT(tdn_graph_evaluate(in, &pg), TDN_OK);
+        tdn_graph_set_vector_named(in, "move", move, NULL);
+        tdn_graph_set_float_named(in, "turn", turn, NULL);
+        CHECK_EQ_INT(tdn_graph_update(in, DT, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_graph_evaluate(in, &pg, NULL), TDN_OK);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         bare_update(&b, move, with_facing ? &turn : NULL, DT, &pc);
         joints = fmax(joints, pose_diff(&pg, &pc, root, NULL, 0));
         roots = fmax(roots, root_error(&pg, &pc, root, b.position, b.facing));
@@ -274,7 +274,7 @@ typedef struct machine_graph {
     tdn_graph_desc gd;
 } machine_graph;
 
-static void machine_graph_make(machine_graph *m, const mm_fixture *f, const tdn_clip *walk, tdn_allocator allocator)
+static void machine_graph_make(machine_graph *m, const mm_fixture *f, const tdn_clip *walk)
 {
     memset(m, 0, sizeof *m);
     m->mm = controller_desc(f);
@@ -297,32 +297,32 @@ static void machine_graph_make(machine_graph *m, const mm_fixture *f, const tdn_
     m->clips[0] = walk;
     m->gd = (tdn_graph_desc){ .skeleton = f->skeleton, .clips = m->clips, .clip_count = 1, .params = params,
                               .param_count = 3, .nodes = m->nodes, .node_count = 3, .root = 0, .root_motion = &m->rm,
-                              .extract_root_motion = 1, .cull_threshold = -1.0f, .allocator = allocator };
+                              .extract_root_motion = 1, .cull_threshold = -1.0f };
 }
 
 static void cross_fade_with_a_clip_state(const mm_fixture *f)
 {
     tdn_clip *walk = runtime_clip(f, "walk_forward");
     machine_graph mg;
-    machine_graph_make(&mg, f, walk, (tdn_allocator){ 0 });
+    machine_graph_make(&mg, f, walk);
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, NULL, &err), TDN_OK)) {
         printf("%s: %s\n", err.where, err.message);
         return;
     }
-    CHECK_EQ_INT(tdn_graph_instance_create(g, NULL, &in), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     tdn_pose pg, pm, pw, expected, rest;
-    tdn_pose_create(&pg, n, NULL);
-    tdn_pose_create(&pm, n, NULL);
-    tdn_pose_create(&pw, n, NULL);
-    tdn_pose_create(&expected, n, NULL);
-    tdn_pose_create(&rest, n, NULL);
-    tdn_pose_set_rest(&rest, f->skeleton);
+    tdn_pose_create(n, &pg, NULL, NULL);
+    tdn_pose_create(n, &pm, NULL, NULL);
+    tdn_pose_create(n, &pw, NULL, NULL);
+    tdn_pose_create(n, &expected, NULL, NULL);
+    tdn_pose_create(n, &rest, NULL, NULL);
+    tdn_pose_set_rest(&rest, f->skeleton, NULL);
     tdn_root_track *track = NULL;
-    CHECK_EQ_INT(tdn_root_track_create(walk, &mg.rm, &track, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_root_track_create(walk, &mg.rm, &track, NULL, NULL), TDN_OK);
     tdn_player player = tdn_player_make(tdn_clip_duration(walk), TDN_WRAP_LOOP);
     bare b;
     bare_start(&b, &mg.mm);
@@ -337,9 +337,9 @@ static void cross_fade_with_a_clip_state(const mm_fixture *f)
         float move[2], turn;
         stick(humanoid_path, count, t, &ch, move, &turn);
         drive(in, move, turn, t, 6.0f);
-        tdn_graph_evaluate(in, &pg);
+        tdn_graph_evaluate(in, &pg, NULL);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         character_move(&ch, &m);
         /* the same made by hand: the controller (kept running), the clip, the machine's weights */
         bare_update(&b, move, &turn, DT, &pm);
@@ -351,18 +351,18 @@ static void cross_fade_with_a_clip_state(const mm_fixture *f)
                 tdn_player_set_time(&player, 0.0f);
         tdn_player_advance(&player, DT);
         times = fmax(times, fabs(player.time - tdn_graph_clip_time(in, 2)));
-        tdn_clip_sample(walk, player.time, &pw);
-        tdn_root_motion_remove(track, &pw);
+        tdn_clip_sample(walk, player.time, &pw, NULL);
+        tdn_root_motion_remove(track, &pw, NULL);
         tdn_root_motion walk_motion;
-        tdn_root_track_motion(track, &player, DT, &walk_motion);
+        tdn_root_track_motion(track, &player, DT, &walk_motion, NULL);
         tdn_state_machine_status st;
-        tdn_graph_state_machine_status(in, 0, &st);
+        tdn_graph_state_machine_status(in, 0, &st, NULL);
         const float w_move = st.state == 0 ? st.transition_weight : 1.0f - st.transition_weight;
         const float w[2] = { 1.0f - w_move, w_move };
         fading += w[0] > 0.0f && w[1] > 0.0f;
         only_clip += w[1] == 0.0f;
         const tdn_blend_input layers[2] = { { &pw, w[0], NULL }, { &pm, w[1], NULL } };
-        tdn_blend(&(tdn_blend_job){ layers, 2, NULL, 0, &rest, &expected });
+        tdn_blend(&(tdn_blend_job){ layers, 2, NULL, 0, &rest, &expected }, NULL);
         poses = fmax(poses, pose_diff(&pg, &expected, -1, NULL, 0));
         const tdn_root_motion both[2] = { walk_motion, b.motion };
         tdn_root_motion blended;
@@ -397,7 +397,7 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
     const tdn_clip *clips[1] = { walk };
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     float *mask = calloc((size_t)tdn_pose_stride(n), sizeof(float));
-    CHECK_EQ_INT(tdn_mask_set_subtree(f->skeleton, tdn_skeleton_find(f->skeleton, "spine_01"), 1.0f, 0, mask), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_subtree(f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, mask, NULL), TDN_OK);
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP },
                                      { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm,
@@ -410,15 +410,15 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
                           .extract_root_motion = 1 };
     tdn_graph *g = NULL, *g0 = NULL;
     tdn_graph_instance *in = NULL, *in0 = NULL;
-    CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK);
     gd.layer_count = 1; /* the base alone */
-    CHECK_EQ_INT(tdn_graph_create(&gd, &g0, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_graph_instance_create(g, NULL, &in), TDN_OK);
-    CHECK_EQ_INT(tdn_graph_instance_create(g0, NULL, &in0), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g0, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g0, &in0, NULL, NULL), TDN_OK);
     tdn_pose pg, p0, pm;
-    tdn_pose_create(&pg, n, NULL);
-    tdn_pose_create(&p0, n, NULL);
-    tdn_pose_create(&pm, n, NULL);
+    tdn_pose_create(n, &pg, NULL, NULL);
+    tdn_pose_create(n, &p0, NULL, NULL);
+    tdn_pose_create(n, &pm, NULL, NULL);
     bare b;
     bare_start(&b, &mm);
     const float still[2] = { 0, 0 }, no_turn = 0;
@@ -432,15 +432,15 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
     for (int k = 0; k < 6 * 60; k++) {
         float move[2], turn;
         stick(humanoid_path, count, (float)k * DT, &ch, move, &turn);
-        tdn_graph_set_vector_named(in, "move", move);
-        tdn_graph_set_float_named(in, "turn", turn);
-        tdn_graph_update(in, DT);
-        tdn_graph_update(in0, DT);
-        tdn_graph_evaluate(in, &pg);
-        tdn_graph_evaluate(in0, &p0);
+        tdn_graph_set_vector_named(in, "move", move, NULL);
+        tdn_graph_set_float_named(in, "turn", turn, NULL);
+        tdn_graph_update(in, DT, NULL);
+        tdn_graph_update(in0, DT, NULL);
+        tdn_graph_evaluate(in, &pg, NULL);
+        tdn_graph_evaluate(in0, &p0, NULL);
         tdn_root_motion m, m0;
-        tdn_graph_root_motion(in, &m);
-        tdn_graph_root_motion(in0, &m0);
+        tdn_graph_root_motion(in, &m, NULL);
+        tdn_graph_root_motion(in0, &m0, NULL);
         character_move(&ch, &m);
         bare_update(&b, move, &turn, DT, &pm);
         root_to_character(&pm, root, b.position, b.facing);
@@ -471,21 +471,21 @@ static void frames_never_allocate(const mm_fixture *f)
 {
     tdn_clip *walk = runtime_clip(f, "walk_forward");
     machine_graph mg;
-    machine_graph_make(&mg, f, walk, counting);
+    machine_graph_make(&mg, f, walk);
     const long blocks = live_blocks;
     tdn_graph *g = NULL;
     tdn_graph_instance *created = NULL, *placed = NULL;
-    CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_graph_instance_create(g, &counting, &created), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, &counting, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g, &created, &counting, NULL), TDN_OK);
     const size_t bytes = tdn_graph_instance_bytes(g);
     void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
-    CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose a, b, va, vb;
-    tdn_pose_create(&a, n, NULL);
-    tdn_pose_create(&b, n, NULL);
-    tdn_pose_create(&va, n, NULL);
-    tdn_pose_create(&vb, n, NULL);
+    tdn_pose_create(n, &a, NULL, NULL);
+    tdn_pose_create(n, &b, NULL, NULL);
+    tdn_pose_create(n, &va, NULL, NULL);
+    tdn_pose_create(n, &vb, NULL, NULL);
     const long before = total_allocations;
     int same = 1;
     double fastest = 0;
@@ -498,11 +498,11 @@ static void frames_never_allocate(const mm_fixture *f)
         tdn_graph_instance *both[2] = { created, placed };
         for (int i = 0; i < 2; i++) {
             drive(both[i], move, turn, t, 5.0f);
-            tdn_graph_evaluate(both[i], i ? &b : &a);
-            tdn_graph_joint_velocities(both[i], i ? &vb : &va);
+            tdn_graph_evaluate(both[i], i ? &b : &a, NULL);
+            tdn_graph_joint_velocities(both[i], i ? &vb : &va, NULL);
         }
         tdn_root_motion m;
-        tdn_graph_root_motion(created, &m);
+        tdn_graph_root_motion(created, &m, NULL);
         character_move(&ch, &m);
         same &= memcmp(a.data, b.data, tdn_pose_bytes(n)) == 0 && memcmp(va.data, vb.data, tdn_pose_bytes(n)) == 0;
         for (int j = 0; j < n; j++) /* the velocities are those of a walking body: finite, bounded */
@@ -536,20 +536,20 @@ static void translating_a_controller_is_exact(const mm_fixture *f, int foot_lock
     bare_start(&b, &mm);
     const tdn_vec3 far = tdn_vec3_make(1000.3f, 0.0f, -700.7f), shift = tdn_vec3_make(-1024.0f, 0.0f, 768.0f);
     const int start = tdn_mm_database_clip_first(f->db, 1, 0); /* walking */
-    CHECK_EQ_INT(tdn_mm_controller_reset(a.c, start, far, 0.5f), TDN_OK);
-    CHECK_EQ_INT(tdn_mm_controller_reset(b.c, start, far, 0.5f), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_reset(a.c, start, far, 0.5f, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_reset(b.c, start, far, 0.5f, NULL), TDN_OK);
     a.position = b.position = far;
     a.facing = b.facing = a.goal = b.goal = 0.5f;
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose pa, pb;
-    tdn_pose_create(&pa, n, NULL);
-    tdn_pose_create(&pb, n, NULL);
+    tdn_pose_create(n, &pa, NULL, NULL);
+    tdn_pose_create(n, &pb, NULL, NULL);
     const float move[2] = { 0.0f, 1.4f }, turn = 0.0f;
     for (int k = 0; k < 30; k++) {
         bare_update(&a, move, &turn, DT, &pa);
         bare_update(&b, move, &turn, DT, &pb);
     }
-    CHECK_EQ_INT(tdn_mm_controller_translate(a.c, shift), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_translate(a.c, shift, NULL), TDN_OK);
     tdn_vec3 ta[TDN_MM_MAX_OFFSETS], tb[TDN_MM_MAX_OFFSETS];
     const int offsets = tdn_mm_controller_trajectory(a.c, ta, NULL, TDN_MM_MAX_OFFSETS);
     tdn_mm_controller_trajectory(b.c, tb, NULL, TDN_MM_MAX_OFFSETS);
@@ -568,7 +568,7 @@ static void translating_a_controller_is_exact(const mm_fixture *f, int foot_lock
     /* with foot locking the locks' world positions round 1 km out (4e-5 measured); a lock let go
      * at the move instead (a reset) turns the legs by 0.08 */
     CHECK(exact && (foot_locking ? joints <= 1e-3 : joints == 0.0) && root <= 2e-4);
-    CHECK_EQ_INT(tdn_mm_controller_translate(a.c, tdn_vec3_make(NAN, 0, 0)), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_translate(a.c, tdn_vec3_make(NAN, 0, 0), NULL), TDN_ERR_ARGUMENT);
     tdn_mm_controller_destroy(a.c);
     tdn_mm_controller_destroy(b.c);
     tdn_pose_destroy(&pa);
@@ -586,21 +586,21 @@ static void running_far(const mm_fixture *f)
                                 .node_count = 1, .root_motion = &rm, .extract_root_motion = 1 };
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
-    CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_graph_instance_create(g, NULL, &in), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(f->skeleton), NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(f->skeleton), &pose, NULL, NULL);
     const segment run[] = { { 100, 3.5f, 30, 30 } };
     character ch = { 0 };
     double longest = 0, shortest = 1;
     for (int k = 0; k < 100 * 60; k++) {
         float move[2], turn;
         stick(run, 1, (float)k * DT, &ch, move, &turn);
-        tdn_graph_set_vector_named(in, "move", move);
-        tdn_graph_update(in, DT);
-        tdn_graph_evaluate(in, &pose);
+        tdn_graph_set_vector_named(in, "move", move, NULL);
+        tdn_graph_update(in, DT, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         character_move(&ch, &m);
         const double step = tdn_vec3_length(m.translation);
         if (k >= 120) { /* running by then */
@@ -640,8 +640,8 @@ static void bad_descriptions(const mm_fixture *f)
     };
     const float features[2] = { 0.0f, 1.0f };
     tdn_mm_database *from_features = NULL;
-    CHECK_EQ_INT(tdn_mm_database_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 1, .features = features },
-                                               &from_features, NULL),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 1, .features = features },
+                                               &from_features, NULL, NULL),
                  TDN_OK);
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
@@ -667,7 +667,7 @@ static void bad_descriptions(const mm_fixture *f)
             m.database = from_features;
         tdn_graph *out = NULL;
         tdn_error err = { 0 };
-        const tdn_result result = tdn_graph_create(&g, &out, &err);
+        const tdn_result result = tdn_graph_create(&g, &out, NULL, &err);
         int ok = CHECK(result != TDN_OK && out == NULL) & CHECK(strcmp(err.where, cases[k].where) == 0) &
                  CHECK(strstr(err.message, cases[k].says) != NULL);
         if (!ok)
@@ -710,7 +710,7 @@ static void documents(const mm_fixture *f)
         return;
     snprintf(db_path, sizeof db_path, "%s/humanoid.tdnmm", dir);
     snprintf(junk_path, sizeof junk_path, "%s/junk.tdnmm", dir);
-    CHECK_EQ_INT(tdn_mm_database_write_file(f->db, db_path, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_database_save(f->db, db_path, NULL), TDN_OK);
     FILE *junk = fopen(junk_path, "wb");
     fputs("not a database", junk);
     fclose(junk);
@@ -722,21 +722,21 @@ static void documents(const mm_fixture *f)
     document(text, sizeof text, mm, "\"root_motion\": {\"joint\": \"root\"},");
     tdn_graph_document *doc = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_graph_document_parse(text, strlen(text), dir, NULL, &doc, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err), TDN_OK)) {
         printf("%s: %s\n", err.where, err.message);
     } else {
         tdn_clip *walk = runtime_clip(f, "walk_forward");
         machine_graph mg;
-        machine_graph_make(&mg, f, walk, (tdn_allocator){ 0 });
+        machine_graph_make(&mg, f, walk);
         tdn_graph *g = NULL;
-        CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, NULL, NULL), TDN_OK);
         tdn_graph_instance *a = NULL, *b = NULL;
-        CHECK_EQ_INT(tdn_graph_instance_create(tdn_graph_document_graph(doc), NULL, &a), TDN_OK);
-        CHECK_EQ_INT(tdn_graph_instance_create(g, NULL, &b), TDN_OK);
+        CHECK_EQ_INT(tdn_graph_instance_create(tdn_graph_document_graph(doc), &a, NULL, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_graph_instance_create(g, &b, NULL, NULL), TDN_OK);
         const int n = tdn_skeleton_joint_count(f->skeleton);
         tdn_pose pa, pb;
-        tdn_pose_create(&pa, n, NULL);
-        tdn_pose_create(&pb, n, NULL);
+        tdn_pose_create(n, &pa, NULL, NULL);
+        tdn_pose_create(n, &pb, NULL, NULL);
         int same = 1;
         character ch = { 0 };
         const int count = sizeof humanoid_path / sizeof humanoid_path[0];
@@ -748,8 +748,8 @@ static void documents(const mm_fixture *f)
             tdn_root_motion m[2];
             for (int i = 0; i < 2; i++) {
                 drive(both[i], move, turn, t, 5.0f);
-                tdn_graph_evaluate(both[i], i ? &pb : &pa);
-                tdn_graph_root_motion(both[i], &m[i]);
+                tdn_graph_evaluate(both[i], i ? &pb : &pa, NULL);
+                tdn_graph_root_motion(both[i], &m[i], NULL);
             }
             character_move(&ch, &m[0]);
             same &= memcmp(pa.data, pb.data, tdn_pose_bytes(n)) == 0 && memcmp(&m[0], &m[1], sizeof m[0]) == 0;
@@ -773,7 +773,7 @@ static void documents(const mm_fixture *f)
         for (long n = 0; r == TDN_ERR_OUT_OF_MEMORY && n < 10000; n++) {
             allocations_before_failure = n;
             doc = NULL;
-            r = tdn_graph_document_parse(text, strlen(text), dir, &counting, &doc, NULL);
+            r = tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, &counting, NULL);
             allocations_before_failure = -1;
             failures += r == TDN_ERR_OUT_OF_MEMORY;
             clean &= r == TDN_OK || (doc == NULL && live_blocks == blocks);
@@ -824,7 +824,7 @@ static void documents(const mm_fixture *f)
         document(text, sizeof text, mm, cases[k].extra ? cases[k].extra : good_root_motion);
         doc = NULL;
         memset(&err, 0, sizeof err);
-        const tdn_result r = tdn_graph_document_parse(text, strlen(text), dir, NULL, &doc, &err);
+        const tdn_result r = tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err);
         int ok = CHECK(r != TDN_OK && doc == NULL) &
                  CHECK(strncmp(err.where, cases[k].where, strlen(cases[k].where)) == 0) &
                  CHECK(strstr(err.message, cases[k].says) != NULL);
@@ -834,7 +834,7 @@ static void documents(const mm_fixture *f)
     snprintf(mm, sizeof mm, "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", mm_clip_list);
     document(text, sizeof text, mm, good_root_motion);
     memset(&err, 0, sizeof err);
-    CHECK(tdn_graph_document_parse(text, strlen(text), NULL, NULL, &doc, &err) == TDN_ERR_ARGUMENT &&
+    CHECK(tdn_graph_document_load_memory(text, strlen(text), NULL, &doc, NULL, &err) == TDN_ERR_ARGUMENT &&
           strcmp(err.where, "nodes.mm.database") == 0);
     remove(db_path);
     remove(junk_path);

@@ -18,7 +18,7 @@
 
 static int joint(const tdn_asset *asset, const char *name)
 {
-    int j = tdn_skeleton_find(tdn_asset_skeleton(asset), name);
+    int j = tdn_skeleton_find_joint(tdn_asset_skeleton(asset), name);
     if (!CHECK(j >= 0))
         fprintf(stderr, "  no joint '%s'\n", name);
     return j;
@@ -108,7 +108,7 @@ static void test_skeleton_layout(void)
     for (int j = 0; j < n; j++) {
         char m[64];
         mirror_name(tdn_skeleton_joint_name(skel, j), m, sizeof m);
-        int k = tdn_skeleton_find(skel, m);
+        int k = tdn_skeleton_find_joint(skel, m);
         if (!CHECK(k >= 0))
             continue;
         CHECK_NEAR(p[j][0], -p[k][0], 1e-6);
@@ -261,8 +261,8 @@ static void check_clip(const tdn_asset *asset, const clip_spec *spec, const char
     tdn_vec3 root0 = pos(&s, 0);
     double yaw0 = yaw_of(&s.model[0]);
     tdn_pose first;
-    tdn_pose_create(&first, s.n, NULL);
-    tdn_pose_copy(&first, &s.pose);
+    tdn_pose_create(s.n, &first, NULL, NULL);
+    tdn_pose_copy(&first, &s.pose, NULL);
     sample(&s, T);
     tdn_vec3 root1 = pos(&s, 0);
     CHECK_NEAR(root1.x - root0.x, spec->vx * T, 1e-5);
@@ -290,7 +290,7 @@ static void check_clip(const tdn_asset *asset, const clip_spec *spec, const char
     double skate_max = 0.0, skate_sum[2] = { 0, 0 }, contact_time[2] = { 0, 0 }, height_dev = 0.0;
     double lift_max[2] = { 0, 0 }, max_change_seam = 0.0, max_change_inside = 0.0;
     tdn_pose prev_pose;
-    tdn_pose_create(&prev_pose, s.n, NULL);
+    tdn_pose_create(s.n, &prev_pose, NULL, NULL);
     int finite = 1, unit = 1, lengths = 1, knees = 1;
     for (int i = 0; i <= steps; i++) {
         const double t = T * i / steps;
@@ -315,7 +315,7 @@ static void check_clip(const tdn_asset *asset, const clip_spec *spec, const char
             else
                 max_change_inside = fmax(max_change_inside, change);
         }
-        tdn_pose_copy(&prev_pose, &s.pose);
+        tdn_pose_copy(&prev_pose, &s.pose, NULL);
         double c[2];
         for (int f = 0; f < 2; f++) {
             c[f] = tdn_keyed_clip_sample_float(s.clip, contact[f], (float)t);
@@ -464,7 +464,7 @@ static void check_mirror(const tdn_asset *asset, const char *a_name, const char 
     for (int j = 0; j < a.n; j++) {
         char m[64];
         mirror_name(tdn_skeleton_joint_name(a.skel, j), m, sizeof m);
-        mirror[j] = tdn_skeleton_find(a.skel, m);
+        mirror[j] = tdn_skeleton_find_joint(a.skel, m);
     }
     double worst = 0.0;
     for (int i = 0; i < 30; i++) {
@@ -572,9 +572,9 @@ static void test_upper_clips(void)
         CHECK_NEAR(tdn_keyed_clip_duration(s.clip), u->duration, 1e-6);
         CHECK_EQ_INT(tdn_keyed_clip_event_count(s.clip), 0);
         tdn_pose first;
-        tdn_pose_create(&first, n, NULL);
+        tdn_pose_create(n, &first, NULL, NULL);
         sample(&s, 0.0);
-        tdn_pose_copy(&first, &s.pose);
+        tdn_pose_copy(&first, &s.pose, NULL);
         /* Every sample: finite, unit, translations and scales at rest; the joints each kind
          * moves, and only those (against the rest pose, or the idle pose for arms). */
         int finite = 1, unit = 1, still = 1, only = 1;
@@ -696,7 +696,7 @@ static void test_upper_clips(void)
             for (int j = 0; j < n; j++) {
                 char m[64];
                 mirror_name(tdn_skeleton_joint_name(skel, j), m, sizeof m);
-                tdn_vec3 a = pos(&s, j), b = pos(&s, tdn_skeleton_find(skel, m));
+                tdn_vec3 a = pos(&s, j), b = pos(&s, tdn_skeleton_find_joint(skel, m));
                 CHECK(dist(tdn_vec3_make(-a.x, a.y, a.z), b) < 1e-5);
             }
             reach[k][0] = dist(pos(&s, tip), pos(&s, hand_l)) / dist(pos(&s, knuckle), pos(&s, hand_l));
@@ -722,12 +722,12 @@ static void test_deterministic(void)
             const tdn_keyed_clip *ca = tdn_asset_clip(a, c), *cb = tdn_asset_clip(b, c);
             CHECK_EQ_INT(tdn_keyed_clip_key_count(ca), tdn_keyed_clip_key_count(cb));
             tdn_pose pa, pb;
-            tdn_pose_create(&pa, 67, NULL);
-            tdn_pose_create(&pb, 67, NULL);
+            tdn_pose_create(67, &pa, NULL, NULL);
+            tdn_pose_create(67, &pb, NULL, NULL);
             for (int i = 0; i <= 10; i++) {
                 float t = tdn_keyed_clip_duration(ca) * (float)i / 10.0f;
-                tdn_keyed_clip_sample(ca, t, &pa, NULL);
-                tdn_keyed_clip_sample(cb, t, &pb, NULL);
+                tdn_keyed_clip_sample(ca, t, &pa, NULL, NULL);
+                tdn_keyed_clip_sample(cb, t, &pb, NULL, NULL);
                 CHECK(memcmp(pa.data, pb.data, sizeof(float) * TDN_POSE_ROWS * (size_t)pa.stride) == 0);
             }
             tdn_pose_destroy(&pa);
@@ -738,16 +738,21 @@ static void test_deterministic(void)
     tdn_asset_destroy(b);
 }
 
-static void expect_argument(const tdn_humanoid_desc *desc, const char *where)
+static void expect_argument_with(const tdn_humanoid_desc *desc, const tdn_allocator *allocator, const char *where)
 {
     tdn_asset *asset = (tdn_asset *)(uintptr_t)1;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_humanoid_create(desc, &asset, allocator, &err), TDN_ERR_ARGUMENT);
     CHECK(asset == NULL);
     CHECK_EQ_INT(err.code, TDN_ERR_ARGUMENT);
     if (!CHECK(strcmp(err.where, where) == 0))
         fprintf(stderr, "  where '%s' (expected '%s'): %s\n", err.where, where, err.message);
     CHECK(err.message[0] != '\0');
+}
+
+static void expect_argument(const tdn_humanoid_desc *desc, const char *where)
+{
+    expect_argument_with(desc, NULL, where);
 }
 
 static void test_bad_desc(void)
@@ -769,10 +774,10 @@ static void test_bad_desc(void)
     expect_argument(&sprint, "desc.run_speed");
     tdn_humanoid_desc dense = { .sample_rate = 5000.0f };
     expect_argument(&dense, "desc.sample_rate");
-    tdn_humanoid_desc half = { .allocator = { count_alloc, NULL, NULL } };
-    expect_argument(&half, "desc.allocator");
+    const tdn_allocator half = { count_alloc, NULL, NULL };
+    expect_argument_with(NULL, &half, "allocator");
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_humanoid_create(NULL, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_humanoid_create(NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
     /* The fastest walk the legs allow (0.7 leg lengths each way over 0.6 of a 1 s cycle). */
     const double leg = sqrt(0.43 * 0.43 + 0.01 * 0.01) + sqrt(0.40 * 0.40 + 0.02 * 0.02);
     tdn_humanoid_desc edge = { .walk_speed = (float)(0.99 * 2 * 0.7 * leg / 0.6) };
@@ -784,13 +789,13 @@ static void test_bad_desc(void)
 
 static void test_failing_allocations(void)
 {
-    tdn_humanoid_desc desc = { .allocator = counting };
+    tdn_humanoid_desc desc = { 0 };
     int failures = 0;
     for (long n = 0;; n++) {
         allocations_before_failure = n;
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        tdn_result r = tdn_humanoid_create(&desc, &asset, &err);
+        tdn_result r = tdn_humanoid_create(&desc, &asset, &counting, &err);
         allocations_before_failure = -1;
         if (r == TDN_OK) {
             CHECK(asset != NULL);

@@ -74,8 +74,8 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
         }
 
     const tdn_skeleton *skel = s.skel;
-    const int pelvis = tdn_skeleton_find(skel, "pelvis"), root = tdn_skeleton_find(skel, "root");
-    const int foot[2] = { tdn_skeleton_find(skel, "foot_l"), tdn_skeleton_find(skel, "foot_r") };
+    const int pelvis = tdn_skeleton_find_joint(skel, "pelvis"), root = tdn_skeleton_find_joint(skel, "root");
+    const int foot[2] = { tdn_skeleton_find_joint(skel, "foot_l"), tdn_skeleton_find_joint(skel, "foot_r") };
     /* rest ankle positions */
     tdn_vec3 rest_foot[2];
     for (int f = 0; f < 2; f++) {
@@ -164,8 +164,8 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
     /* The arms swing up for take-off: the hands above the shoulders at take-off. */
     sample(&s, t0);
     for (int side = 0; side < 2; side++) {
-        const int hand = tdn_skeleton_find(skel, side ? "hand_r" : "hand_l");
-        const int shoulder = tdn_skeleton_find(skel, side ? "upperarm_r" : "upperarm_l");
+        const int hand = tdn_skeleton_find_joint(skel, side ? "hand_r" : "hand_l");
+        const int shoulder = tdn_skeleton_find_joint(skel, side ? "upperarm_r" : "upperarm_l");
         CHECK(pos(&s, hand).y > pos(&s, shoulder).y);
     }
     if (print)

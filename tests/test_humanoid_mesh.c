@@ -183,12 +183,12 @@ static void skin_pose(const tdn_asset *asset, const tdn_pose *pose, const tdn_as
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     const int n = tdn_skeleton_joint_count(skel);
     tdn_mat4 *palette = malloc(sizeof *palette * (size_t)n);
-    tdn_model_space(skel, pose, NULL, model);
-    CHECK_EQ_INT(tdn_palette(skel, model, palette), TDN_OK);
+    tdn_model_space(skel, pose, NULL, model, NULL);
+    CHECK_EQ_INT(tdn_palette(skel, model, palette, NULL), TDN_OK);
     tdn_skin_job job = { .vertex_count = m->vertex_count, .positions = m->positions, .normals = m->normals,
                          .joints = m->joints, .weights = m->weights, .palette = palette, .palette_count = n,
                          .out_positions = out, .out_normals = out_normals };
-    CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     free(palette);
 }
 
@@ -211,12 +211,12 @@ static void test_rest_and_walk(void)
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     const int n = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n), *rest_model = malloc(sizeof *rest_model * (size_t)n);
     float *out = malloc(sizeof(float) * 3 * (size_t)m.vertex_count), *normals = malloc(sizeof(float) * 3 * (size_t)m.vertex_count);
 
     /* the rest pose gives the bind positions and normals back */
-    CHECK_EQ_INT(tdn_pose_set_rest(&pose, skel), TDN_OK);
+    CHECK_EQ_INT(tdn_pose_set_rest(&pose, skel, NULL), TDN_OK);
     skin_pose(asset, &pose, &m, out, normals, rest_model);
     double worst = 0, worst_normal = 0;
     for (int i = 0; i < 3 * m.vertex_count; i++) {
@@ -232,7 +232,7 @@ static void test_rest_and_walk(void)
     const tdn_keyed_clip *walk = tdn_asset_clip(asset, tdn_asset_find_clip(asset, "walk_forward"));
     double worst_growth = 0, worst_shrink = 0;
     for (int f = 0; f < 8; f++) {
-        tdn_keyed_clip_sample(walk, tdn_keyed_clip_duration(walk) * (float)f / 8.0f, &pose, NULL);
+        tdn_keyed_clip_sample(walk, tdn_keyed_clip_duration(walk) * (float)f / 8.0f, &pose, NULL, NULL);
         skin_pose(asset, &pose, &m, out, normals, model);
         for (int v = 0; v < m.vertex_count; v++) {
             const int j = major_joint(&m, v);

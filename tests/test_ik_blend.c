@@ -58,26 +58,26 @@ typedef struct fixture {
 static int sample_clip(const fixture *f, const char *name, float time, tdn_pose *out)
 {
     int c = tdn_asset_find_clip(f->asset, name);
-    return c >= 0 && tdn_keyed_clip_sample(tdn_asset_clip(f->asset, c), time, out, NULL) == TDN_OK;
+    return c >= 0 && tdn_keyed_clip_sample(tdn_asset_clip(f->asset, c), time, out, NULL, NULL) == TDN_OK;
 }
 
 static int fixture_init(fixture *f)
 {
     memset(f, 0, sizeof *f);
-    if (!CHECK(tdn_humanoid_create(NULL, &f->asset, NULL) == TDN_OK))
+    if (!CHECK(tdn_humanoid_create(NULL, &f->asset, NULL, NULL) == TDN_OK))
         return 0;
     f->skel = tdn_asset_skeleton(f->asset);
     f->n = tdn_skeleton_joint_count(f->skel);
-    f->clavicle = tdn_skeleton_find(f->skel, "clavicle_r");
-    f->upper = tdn_skeleton_find(f->skel, "upperarm_r");
-    f->middle = tdn_skeleton_find(f->skel, "lowerarm_r");
-    f->hand = tdn_skeleton_find(f->skel, "hand_r");
+    f->clavicle = tdn_skeleton_find_joint(f->skel, "clavicle_r");
+    f->upper = tdn_skeleton_find_joint(f->skel, "upperarm_r");
+    f->middle = tdn_skeleton_find_joint(f->skel, "lowerarm_r");
+    f->hand = tdn_skeleton_find_joint(f->skel, "hand_r");
     CHECK(f->clavicle >= 0 && f->upper >= 0 && f->middle >= 0 && f->hand >= 0);
     f->model = malloc(sizeof(tdn_mat4) * (size_t)f->n);
-    tdn_pose_create(&f->idle, f->n, NULL);
+    tdn_pose_create(f->n, &f->idle, NULL, NULL);
     if (!CHECK(sample_clip(f, "idle", 0.0f, &f->idle)))
         return 0;
-    tdn_model_space(f->skel, &f->idle, NULL, f->model);
+    tdn_model_space(f->skel, &f->idle, NULL, f->model, NULL);
     tdn_vec3 shoulder = position(&f->model[f->upper]);
     f->arm = (float)(distance(shoulder, position(&f->model[f->middle])) +
                      distance(position(&f->model[f->middle]), position(&f->model[f->hand])));
@@ -97,20 +97,20 @@ static int fixture_init(fixture *f)
         f->points[i * 3] = t.x;
         f->points[i * 3 + 1] = t.y;
         f->points[i * 3 + 2] = t.z;
-        tdn_pose_create(&f->reach[i], f->n, NULL);
-        tdn_pose_copy(&f->reach[i], &f->idle);
-        tdn_model_space(f->skel, &f->reach[i], NULL, f->model);
+        tdn_pose_create(f->n, &f->reach[i], NULL, NULL);
+        tdn_pose_copy(&f->reach[i], &f->idle, NULL);
+        tdn_model_space(f->skel, &f->reach[i], NULL, f->model, NULL);
         tdn_two_bone_ik ik = { f->upper, f->middle, f->hand, t, pole, 1, 1.0f, 0.0f };
         int reached = 0;
-        CHECK(tdn_ik_two_bone(f->skel, &ik, &f->reach[i], f->model, &reached) == TDN_OK);
+        CHECK(tdn_ik_two_bone(f->skel, &ik, &f->reach[i], f->model, &reached, NULL) == TDN_OK);
         reached_all &= reached;
         worst = fmax(worst, distance(position(&f->model[f->hand]), t));
         f->reach_ptr[i] = &f->reach[i];
     }
     CHECK(reached_all);
     CHECK_NEAR(worst, 0, 1e-5);
-    tdn_blend_space_desc sd = { TDN_BLEND_SPACE_GRADIENT_BAND, 3, SAMPLES, f->points, { 0 } };
-    return CHECK(tdn_blend_space_create(&sd, &f->space, NULL) == TDN_OK);
+    tdn_blend_space_desc sd = { TDN_BLEND_SPACE_GRADIENT_BAND, 3, SAMPLES, f->points };
+    return CHECK(tdn_blend_space_create(&sd, &f->space, NULL, NULL) == TDN_OK);
 }
 
 static void fixture_free(fixture *f)
@@ -135,11 +135,9 @@ static tdn_ik_blend *make_ik(fixture *f, tdn_ik_blend_correction correction, int
     d.correction = correction;
     d.upper = upper;
     d.middle = f->middle;
-    if (allocator)
-        d.allocator = *allocator;
     tdn_ik_blend *ik = NULL;
     tdn_error err = { 0 };
-    if (tdn_ik_blend_create(&d, &ik, &err) != TDN_OK && allocations_before_failure < 0)
+    if (tdn_ik_blend_create(&d, &ik, allocator, &err) != TDN_OK && allocations_before_failure < 0)
         fprintf(stderr, "tdn_ik_blend_create: %s: %s\n", err.where, err.message);
     return ik;
 }
@@ -156,11 +154,11 @@ static tdn_vec3 reference_effector(fixture *f, const float *params, tdn_pose *sc
 {
     float w[SAMPLES];
     tdn_blend_input layers[SAMPLES];
-    tdn_blend_space_weights(f->space, params, w);
+    tdn_blend_space_weights(f->space, params, w, NULL);
     for (int i = 0; i < SAMPLES; i++)
         layers[i] = (tdn_blend_input){ &f->reach[i], w[i], NULL };
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = scratch });
-    tdn_model_space(f->skel, scratch, NULL, f->model);
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = scratch }, NULL);
+    tdn_model_space(f->skel, scratch, NULL, f->model, NULL);
     return position(&f->model[f->hand]);
 }
 
@@ -181,14 +179,14 @@ static void reach_grid_solved_against_naive(void)
     double own = 0;
     for (int i = 0; i < SAMPLES; i++) {
         tdn_vec3 e;
-        CHECK(tdn_ik_blend_effector(ik, &f.points[i * 3], NULL, NULL, &e) == TDN_OK);
+        CHECK(tdn_ik_blend_effector(ik, &f.points[i * 3], NULL, NULL, &e, NULL) == TDN_OK);
         own = fmax(own, distance(e, tdn_vec3_make(f.points[i * 3], f.points[i * 3 + 1], f.points[i * 3 + 2])));
     }
     CHECK_NEAR(own, 0, 1e-5);
 
     tdn_pose pose, scratch;
-    tdn_pose_create(&pose, f.n, NULL);
-    tdn_pose_create(&scratch, f.n, NULL);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
+    tdn_pose_create(f.n, &scratch, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     static double naive[QUERIES], solved[QUERIES], corrected[QUERIES], iters[QUERIES], evals[QUERIES];
     int worse_than_naive = 0, unreached = 0, unreached_on_face = 0;
@@ -199,15 +197,15 @@ static void reach_grid_solved_against_naive(void)
         tdn_vec3 t = random_target(&f, &rng);
         float naive_params[3] = { t.x, t.y, t.z };
         tdn_vec3 e;
-        CHECK(tdn_ik_blend_effector(ik, naive_params, NULL, NULL, &e) == TDN_OK);
+        CHECK(tdn_ik_blend_effector(ik, naive_params, NULL, NULL, &e, NULL) == TDN_OK);
         naive[q] = distance(e, t);
         chain_vs_full = fmax(chain_vs_full, distance(e, reference_effector(&f, naive_params, &scratch)));
 
         float params[3];
         tdn_ik_blend_result r;
         tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
-        tdn_pose_copy(&pose, &f.idle);
-        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        tdn_pose_copy(&pose, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
         solved[q] = r.blend_error;
         worse_than_naive += r.blend_error > naive[q] + 1e-6;
         if (r.blend_error > 1e-3) { /* where the pure blend cannot reach: how far into the box, on which face */
@@ -225,7 +223,7 @@ static void reach_grid_solved_against_naive(void)
             max_outside_box = fmax(max_outside_box, fmax(lo[d] - params[d], params[d] - hi[d]));
         /* the model matrices are the pose's */
         tdn_mat4 *fresh = f.model;
-        tdn_model_space(f.skel, &pose, NULL, fresh);
+        tdn_model_space(f.skel, &pose, NULL, fresh, NULL);
         CHECK_NEAR(distance(position(&fresh[f.hand]), position(&model[f.hand])), 0, 1e-6);
     }
     double naive_max = maximum(naive, QUERIES), solved_max = maximum(solved, QUERIES);
@@ -273,7 +271,7 @@ static void moving_target_moves_parameters_smoothly(void)
     if (!CHECK(ik != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     tdn_vec3 c = tdn_vec3_scale(tdn_vec3_add(f.lo, f.hi), 0.5f), half = tdn_vec3_scale(tdn_vec3_sub(f.hi, f.lo), 0.45f);
     float params[3], prev_params[3];
@@ -288,9 +286,9 @@ static void moving_target_moves_parameters_smoothly(void)
                                                    half.z * (float)sin(0.7 * s + 1.0)));
         tdn_ik_blend_request req = { .target = t, .start = frame ? params : NULL, .weight = 1.0f };
         tdn_ik_blend_result r;
-        tdn_pose_copy(&pose, &f.idle);
+        tdn_pose_copy(&pose, &f.idle, NULL);
         memcpy(prev_params, params, sizeof params);
-        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
         iters[frame] = r.iterations;
         worst_error = fmax(worst_error, r.error);
         worst_blend = fmax(worst_blend, r.blend_error);
@@ -332,42 +330,42 @@ static void masked_reach_over_a_walk(void)
     int stride = tdn_pose_stride(f.n);
     float *mask = calloc((size_t)stride, sizeof(float));
     tdn_mask_fill(mask, f.n, 0.0f);
-    CHECK(tdn_mask_set_subtree(f.skel, f.clavicle, 1.0f, 0, mask) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(f.skel, f.clavicle, 1.0f, 0, mask, NULL) == TDN_OK);
     tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, mask, NULL);
     if (!CHECK(ik != NULL))
         return;
     tdn_pose walk, pose, reference;
-    tdn_pose_create(&walk, f.n, NULL);
-    tdn_pose_create(&pose, f.n, NULL);
-    tdn_pose_create(&reference, f.n, NULL);
+    tdn_pose_create(f.n, &walk, NULL, NULL);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
+    tdn_pose_create(f.n, &reference, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
-    tdn_model_space(f.skel, &f.idle, NULL, f.model);
+    tdn_model_space(f.skel, &f.idle, NULL, f.model, NULL);
     tdn_vec3 shoulder_idle = position(&f.model[f.upper]);
     check_rng rng = { 99 };
     double worst = 0, worst_outside = 0, worst_arm = 0, naive_sum = 0, solved_sum = 0;
     int rounds = 0;
     for (int k = 0; k < 40; k++) {
         CHECK(sample_clip(&f, "walk_forward", 0.025f * (float)k, &walk));
-        tdn_model_space(f.skel, &walk, NULL, f.model);
+        tdn_model_space(f.skel, &walk, NULL, f.model, NULL);
         tdn_vec3 shift = tdn_vec3_sub(position(&f.model[f.upper]), shoulder_idle);
         tdn_vec3 t = tdn_vec3_add(random_target(&f, &rng), shift);
         float naive_params[3] = { t.x - shift.x, t.y - shift.y, t.z - shift.z }, params[3];
         tdn_vec3 e;
-        CHECK(tdn_ik_blend_effector(ik, naive_params, &walk, NULL, &e) == TDN_OK);
+        CHECK(tdn_ik_blend_effector(ik, naive_params, &walk, NULL, &e, NULL) == TDN_OK);
         naive_sum += distance(e, t);
-        tdn_pose_copy(&pose, &walk);
+        tdn_pose_copy(&pose, &walk, NULL);
         tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
         tdn_ik_blend_result r;
-        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+        CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
         solved_sum += r.blend_error;
         worst = fmax(worst, r.error);
         /* outside the mask: the walk; inside, away from the corrected joints: the samples' blend */
         float w[SAMPLES];
         tdn_blend_input layers[SAMPLES];
-        tdn_blend_space_weights(f.space, params, w);
+        tdn_blend_space_weights(f.space, params, w, NULL);
         for (int i = 0; i < SAMPLES; i++)
             layers[i] = (tdn_blend_input){ &f.reach[i], w[i], NULL };
-        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = &reference });
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = SAMPLES, .out = &reference }, NULL);
         for (int j = 0; j < f.n; j++) {
             tdn_transform a = tdn_pose_get(&pose, j);
             if (!tdn_skeleton_is_in_subtree(f.skel, j, f.clavicle)) {
@@ -409,13 +407,13 @@ static void weights_rotate_and_borrowed_poses(void)
                              .effector = f.hand, .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper,
                              .middle = f.middle };
     tdn_ik_blend *borrowed = NULL;
-    CHECK(tdn_ik_blend_create(&bd, &borrowed, NULL) == TDN_OK);
+    CHECK(tdn_ik_blend_create(&bd, &borrowed, NULL, NULL) == TDN_OK);
     if (!CHECK(ik && rot && borrowed))
         return;
-    CHECK(tdn_ik_blend_bytes(borrowed) + SAMPLES * tdn_pose_bytes(f.n) <= tdn_ik_blend_bytes(ik));
+    CHECK(tdn_ik_blend_memory_size(borrowed) + SAMPLES * tdn_pose_bytes(f.n) <= tdn_ik_blend_memory_size(ik));
     tdn_pose a, b;
-    tdn_pose_create(&a, f.n, NULL);
-    tdn_pose_create(&b, f.n, NULL);
+    tdn_pose_create(f.n, &a, NULL, NULL);
+    tdn_pose_create(f.n, &b, NULL, NULL);
     tdn_mat4 *ma = malloc(sizeof(tdn_mat4) * (size_t)f.n), *mb = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     check_rng rng = { 5 };
     double worst_dir = 0, worst_rot_gain = -1;
@@ -424,27 +422,27 @@ static void weights_rotate_and_borrowed_poses(void)
         float p1[3], p0[3], ph[3], pb[3], pr[3];
         tdn_ik_blend_result r1, r0, rh, rb, rr;
         tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
-        tdn_pose_copy(&a, &f.idle);
-        CHECK(tdn_ik_blend_solve(ik, &req, &a, ma, p1, &r1) == TDN_OK);
-        tdn_pose_copy(&b, &f.idle);
-        CHECK(tdn_ik_blend_solve(borrowed, &req, &b, mb, pb, &rb) == TDN_OK);
+        tdn_pose_copy(&a, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(ik, &req, &a, ma, p1, &r1, NULL) == TDN_OK);
+        tdn_pose_copy(&b, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(borrowed, &req, &b, mb, pb, &rb, NULL) == TDN_OK);
         CHECK(memcmp(a.data, b.data, tdn_pose_bytes(f.n)) == 0 && memcmp(p1, pb, sizeof p1) == 0);
         req.weight = 0.0f;
-        tdn_pose_copy(&b, &f.idle);
-        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, p0, &r0) == TDN_OK);
+        tdn_pose_copy(&b, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, p0, &r0, NULL) == TDN_OK);
         CHECK(memcmp(b.data, f.idle.data, tdn_pose_bytes(f.n)) == 0);
         CHECK(memcmp(p0, p1, sizeof p1) == 0);
-        tdn_model_space(f.skel, &f.idle, NULL, f.model);
+        tdn_model_space(f.skel, &f.idle, NULL, f.model, NULL);
         CHECK_NEAR(r0.error, distance(position(&f.model[f.hand]), t), 1e-6);
         req.weight = 0.5f;
-        tdn_pose_copy(&b, &f.idle);
-        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, ph, &rh) == TDN_OK);
+        tdn_pose_copy(&b, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(ik, &req, &b, mb, ph, &rh, NULL) == TDN_OK);
         CHECK(memcmp(ph, p1, sizeof p1) == 0);
         CHECK(rh.error < r0.error && rh.error > r1.error);
         /* rotate: the direction from the shoulder is the target's; the distance stays the blend's */
         req.weight = 1.0f;
-        tdn_pose_copy(&b, &f.idle);
-        CHECK(tdn_ik_blend_solve(rot, &req, &b, mb, pr, &rr) == TDN_OK);
+        tdn_pose_copy(&b, &f.idle, NULL);
+        CHECK(tdn_ik_blend_solve(rot, &req, &b, mb, pr, &rr, NULL) == TDN_OK);
         tdn_vec3 s = position(&mb[f.upper]), e = position(&mb[f.hand]);
         tdn_vec3 de = tdn_vec3_normalize(tdn_vec3_sub(e, s)), dt = tdn_vec3_normalize(tdn_vec3_sub(t, s));
         worst_dir = fmax(worst_dir, tdn_vec3_length(tdn_vec3_sub(de, dt)));
@@ -474,18 +472,18 @@ static void foot_on_slopes(void)
     if (!fixture_init(&f))
         return;
     enum { SLOPES = 5 };
-    int thigh = tdn_skeleton_find(f.skel, "thigh_l"), calf = tdn_skeleton_find(f.skel, "calf_l");
-    int foot = tdn_skeleton_find(f.skel, "foot_l"), pelvis = tdn_skeleton_find(f.skel, "pelvis");
+    int thigh = tdn_skeleton_find_joint(f.skel, "thigh_l"), calf = tdn_skeleton_find_joint(f.skel, "calf_l");
+    int foot = tdn_skeleton_find_joint(f.skel, "foot_l"), pelvis = tdn_skeleton_find_joint(f.skel, "pelvis");
     if (!CHECK(thigh >= 0 && calf >= 0 && foot >= 0 && pelvis >= 0))
         return;
     tdn_pose base, samples[SLOPES];
     const tdn_pose *ptr[SLOPES];
-    tdn_pose_create(&base, f.n, NULL);
-    tdn_pose_copy(&base, &f.idle);
+    tdn_pose_create(f.n, &base, NULL, NULL);
+    tdn_pose_copy(&base, &f.idle, NULL);
     tdn_transform px = tdn_pose_get(&base, pelvis);
     px.t.y -= 0.06f;
     tdn_pose_set(&base, pelvis, &px);
-    tdn_model_space(f.skel, &base, NULL, f.model);
+    tdn_model_space(f.skel, &base, NULL, f.model, NULL);
     const tdn_vec3 ankle0 = position(&f.model[foot]);
     const tdn_quat foot0 = tdn_quat_from_mat4(&f.model[foot]);
     const tdn_vec3 knee0 = position(&f.model[calf]);
@@ -498,12 +496,12 @@ static void foot_on_slopes(void)
     for (int i = 0; i < SLOPES; i++) {
         float theta = (-20.0f + 10.0f * (float)i) * (float)PI / 180.0f;
         points[i] = theta;
-        tdn_pose_create(&samples[i], f.n, NULL);
-        tdn_pose_copy(&samples[i], &base);
-        tdn_model_space(f.skel, &samples[i], NULL, f.model);
+        tdn_pose_create(f.n, &samples[i], NULL, NULL);
+        tdn_pose_copy(&samples[i], &base, NULL);
+        tdn_model_space(f.skel, &samples[i], NULL, f.model, NULL);
         tdn_two_bone_ik leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
         int reached = 0;
-        CHECK(tdn_ik_two_bone(f.skel, &leg, &samples[i], f.model, &reached) == TDN_OK);
+        CHECK(tdn_ik_two_bone(f.skel, &leg, &samples[i], f.model, &reached, NULL) == TDN_OK);
         reached_all &= reached;
         /* the sole rolled with the ground: model rotation R_z(theta) * foot0 */
         tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), theta), foot0);
@@ -515,29 +513,29 @@ static void foot_on_slopes(void)
     }
     CHECK(reached_all);
     tdn_blend_space *space = NULL;
-    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ TDN_BLEND_SPACE_LINEAR, 1, SLOPES, points, { 0 } }, &space, NULL) == TDN_OK);
+    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ TDN_BLEND_SPACE_LINEAR, 1, SLOPES, points }, &space, NULL, NULL) == TDN_OK);
     tdn_ik_blend *ik = NULL;
     CHECK(tdn_ik_blend_create(&(tdn_ik_blend_desc){ .skeleton = f.skel, .space = space, .poses = ptr, .effector = foot,
                                                     .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = thigh,
                                                     .middle = calf },
-                              &ik, NULL) == TDN_OK);
+                              &ik, NULL, NULL) == TDN_OK);
     if (!CHECK(ik != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     double naive_max = 0, solved_max = 0, corrected_max = 0, slope_err = 0, sole_err = 0, naive_sum = 0, solved_sum = 0;
     int count = 0, iter_max = 0;
     for (int deg10 = -195; deg10 <= 195; deg10 += 10) { /* -19.5 .. 19.5 degrees, between the samples */
         float theta = (float)deg10 * 0.1f * (float)PI / 180.0f;
         tdn_vec3 t = SLOPE_ANKLE(theta), e;
-        CHECK(tdn_ik_blend_effector(ik, &theta, NULL, NULL, &e) == TDN_OK);
+        CHECK(tdn_ik_blend_effector(ik, &theta, NULL, NULL, &e, NULL) == TDN_OK);
         double naive = distance(e, t);
         float found;
         tdn_ik_blend_result r;
-        tdn_pose_copy(&pose, &base);
+        tdn_pose_copy(&pose, &base, NULL);
         CHECK(tdn_ik_blend_solve(ik, &(tdn_ik_blend_request){ .target = t, .weight = 1.0f, .tolerance = 1e-5f }, &pose,
-                                 model, &found, &r) == TDN_OK);
+                                 model, &found, &r, NULL) == TDN_OK);
         naive_max = fmax(naive_max, naive);
         naive_sum += naive;
         solved_max = fmax(solved_max, r.blend_error);
@@ -579,111 +577,111 @@ static void bad_arguments(void)
     tdn_error err = { 0 };
     tdn_ik_blend_desc good = { .skeleton = f.skel, .space = f.space, .poses = f.reach_ptr, .effector = f.hand,
                                .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper, .middle = f.middle };
-    CHECK(tdn_ik_blend_create(NULL, &ik, &err) == TDN_ERR_ARGUMENT && ik == NULL);
-    CHECK(tdn_ik_blend_create(&good, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_create(NULL, &ik, NULL, &err) == TDN_ERR_ARGUMENT && ik == NULL);
+    CHECK(tdn_ik_blend_create(&good, NULL, NULL, &err) == TDN_ERR_ARGUMENT);
     tdn_ik_blend_desc d = good;
     d.skeleton = NULL;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.skeleton") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.skeleton") == 0);
     d = good;
     d.space = NULL;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.space") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.space") == 0);
     d = good;
     d.poses = NULL;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses") == 0);
     const tdn_pose *holes[SAMPLES];
     memcpy(holes, f.reach_ptr, sizeof holes);
     holes[3] = NULL;
     d = good;
     d.poses = holes;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
     tdn_pose small;
-    tdn_pose_create(&small, 5, NULL);
+    tdn_pose_create(5, &small, NULL, NULL);
     holes[3] = &small;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.poses[3]") == 0);
     d = good;
     d.effector = f.n;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.effector") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.effector") == 0);
     d.effector = -1;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT);
     d = good;
     d.correction = (tdn_ik_blend_correction)7;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.correction") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.correction") == 0);
     d = good;
     d.upper = f.middle; /* upper below... middle itself */
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.upper") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.upper") == 0);
     d = good;
-    d.middle = tdn_skeleton_find(f.skel, "lowerarm_l"); /* not on the chain */
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    d.middle = tdn_skeleton_find_joint(f.skel, "lowerarm_l"); /* not on the chain */
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT);
     d = good;
     d.correction = TDN_IK_BLEND_CORRECT_ROTATE;
     d.upper = f.hand;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT);
     float *mask = calloc((size_t)f.n, sizeof(float));
     mask[7] = NAN;
     d = good;
     d.joint_weights = mask;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.joint_weights[7]") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.joint_weights[7]") == 0);
     d = good;
-    d.allocator.alloc = counting.alloc;
-    CHECK(tdn_ik_blend_create(&d, &ik, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.allocator") == 0);
+    const tdn_allocator alloc_only = { counting.alloc, NULL, NULL };
+    CHECK(tdn_ik_blend_create(&d, &ik, &alloc_only, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "allocator") == 0);
     CHECK(ik == NULL);
 
     /* solve and effector */
-    CHECK(tdn_ik_blend_create(&good, &ik, &err) == TDN_OK);
+    CHECK(tdn_ik_blend_create(&good, &ik, NULL, &err) == TDN_OK);
     d = good;
     mask[7] = 1.0f;
     d.joint_weights = mask;
     tdn_ik_blend *masked = NULL;
-    CHECK(tdn_ik_blend_create(&d, &masked, &err) == TDN_OK);
+    CHECK(tdn_ik_blend_create(&d, &masked, NULL, &err) == TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, f.n, NULL);
-    tdn_pose_copy(&pose, &f.idle);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
+    tdn_pose_copy(&pose, &f.idle, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     float params[3] = { 0, 0, 0 }, nan_params[3] = { 0, NAN, 0 };
     tdn_vec3 t = tdn_vec3_scale(tdn_vec3_add(f.lo, f.hi), 0.5f), e;
     tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
-    CHECK(tdn_ik_blend_solve(NULL, &req, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_solve(ik, NULL, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_solve(ik, &req, NULL, model, params, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_solve(ik, &req, &pose, NULL, params, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, NULL, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_solve(ik, &req, &small, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(NULL, &req, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, NULL, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, NULL, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, NULL, params, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &req, &small, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     tdn_ik_blend_request bad = req;
     bad.target.y = NAN;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
     bad.target.x = INFINITY;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
     bad.start = nan_params;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
     bad.tolerance = -1.0f;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad.tolerance = NAN;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
     bad.max_iterations = -1;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
     bad.weight = NAN;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     tdn_mat4 nan_root = tdn_mat4_identity();
     nan_root.m[13] = NAN;
     bad = req;
     bad.root = &nan_root;
-    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(memcmp(pose.data, f.idle.data, tdn_pose_bytes(f.n)) == 0); /* nothing written */
-    CHECK(tdn_ik_blend_effector(NULL, params, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_effector(ik, NULL, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_effector(ik, params, NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_effector(ik, nan_params, NULL, NULL, &e) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_ik_blend_effector(masked, params, NULL, NULL, &e) == TDN_ERR_ARGUMENT); /* a mask needs the input */
-    CHECK(tdn_ik_blend_effector(masked, params, &f.idle, NULL, &e) == TDN_OK);
+    CHECK(tdn_ik_blend_effector(NULL, params, NULL, NULL, &e, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, NULL, NULL, NULL, &e, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, params, NULL, NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(ik, nan_params, NULL, NULL, &e, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_ik_blend_effector(masked, params, NULL, NULL, &e, NULL) == TDN_ERR_ARGUMENT); /* a mask needs the input */
+    CHECK(tdn_ik_blend_effector(masked, params, &f.idle, NULL, &e, NULL) == TDN_OK);
     /* a target out of reach: finite, the blend's best, then the arm straight at it */
     req.target = tdn_vec3_make(5, 5, 5);
     tdn_ik_blend_result r;
-    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
     CHECK(isfinite(r.error) && r.error <= r.blend_error && !r.reached);
     /* a root placement: the same answer, moved */
     tdn_mat4 root = tdn_mat4_from_quat(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f));
@@ -691,9 +689,9 @@ static void bad_arguments(void)
     root.m[14] = -2.0f;
     req.target = tdn_mat4_transform_point(&root, t);
     req.root = &root;
-    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK);
+    CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
     CHECK(r.error <= 1e-4);
-    CHECK(tdn_ik_blend_chain(NULL, NULL) == 0 && tdn_ik_blend_bytes(NULL) == 0);
+    CHECK(tdn_ik_blend_chain(NULL, NULL) == 0 && tdn_ik_blend_memory_size(NULL) == 0);
     tdn_ik_blend_destroy(NULL);
     free(model);
     free(mask);
@@ -723,11 +721,11 @@ static void no_allocation_per_solve(void)
     if (!CHECK(ik != NULL))
         return;
     CHECK_EQ_INT(live_blocks, 2);
-    CHECK(live_bytes >= tdn_ik_blend_bytes(ik));
+    CHECK(live_bytes >= tdn_ik_blend_memory_size(ik));
     printf("definition: %zu bytes (+ a %zu-byte chain skeleton) for 27 samples of 67 joints (copied poses)\n",
-           tdn_ik_blend_bytes(ik), live_bytes - tdn_ik_blend_bytes(ik));
+           tdn_ik_blend_memory_size(ik), live_bytes - tdn_ik_blend_memory_size(ik));
     tdn_pose pose;
-    tdn_pose_create(&pose, f.n, NULL);
+    tdn_pose_create(f.n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     check_rng rng = { 8 };
     allocations_before_failure = 0;
@@ -736,7 +734,7 @@ static void no_allocation_per_solve(void)
     for (int k = 0; k < 200; k++) {
         tdn_ik_blend_request req = { .target = random_target(&f, &rng), .start = k % 2 ? params : NULL, .weight = 1.0f };
         tdn_ik_blend_result r;
-        ok &= tdn_ik_blend_solve(ik, &req, &pose, model, params, &r) == TDN_OK && r.error <= 1e-4;
+        ok &= tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK && r.error <= 1e-4;
     }
     allocations_before_failure = -1;
     CHECK(ok);

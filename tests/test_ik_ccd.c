@@ -34,7 +34,7 @@ static void reachable_targets_converge(void)
             memcpy(before, r.model, sizeof before);
             tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 0.0f, 1.0f };
             tdn_ik_result res = { -1, -1, -1 };
-            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             double error = dlen(dsub(position(&r.model[r.joints[r.count - 1]]), dv(target)));
             shape_check s = check_shape(&r, before, NULL);
             worst_error = fmax(worst_error, error / r.total);
@@ -78,13 +78,13 @@ static void limits_hold(void)
             tdn_vec3 target = tdn_vec3_make((float)r.model[r.joints[r.count - 1]].m[12],
                                             (float)r.model[r.joints[r.count - 1]].m[13],
                                             (float)r.model[r.joints[r.count - 1]].m[14]);
-            tdn_pose_set_rest(&r.pose, r.skel);
+            tdn_pose_set_rest(&r.pose, r.skel, NULL);
             turn_within(&r, &rng, limits, 0.3f); /* the start, within the limits too */
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
             tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, 0, limits, 0.0f, 1.0f };
             tdn_ik_result res;
-            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             for (int i = 0; i + 1 < r.count; i++) {
                 double swing, twist;
                 measure_limit(&r, i, &swing, &twist);
@@ -125,20 +125,20 @@ static void damping_bounds_each_turn(void)
             return;
         tdn_vec3 target = reachable_target(&r, &rng, 1.2f);
         tdn_pose start;
-        tdn_pose_create(&start, r.joint_count, NULL);
-        tdn_pose_copy(&start, &r.pose);
+        tdn_pose_create(r.joint_count, &start, NULL, NULL);
+        tdn_pose_copy(&start, &r.pose, NULL);
         tdn_mat4 start_model[MAX_JOINTS];
         memcpy(start_model, r.model, sizeof start_model);
         tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, 1, NULL, step, 1.0f };
         tdn_ik_result res;
-        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK_EQ_INT(res.iterations, 1);
         for (int i = 0; i + 1 < r.count; i++)
             worst = fmax(worst, check_quat_angle(tdn_pose_get(&start, r.joints[i]).r, tdn_pose_get(&r.pose, r.joints[i]).r));
-        tdn_pose_copy(&r.pose, &start);
+        tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         ik.max_iterations = CONVERGE_LIMIT;
-        tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res);
+        tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL);
         iterations[round] = res.iterations;
         reached += res.reached;
         tdn_pose_destroy(&start);
@@ -170,7 +170,7 @@ static void unreachable_targets_straighten_the_chain(void)
             memcpy(before, r.model, sizeof before);
             tdn_ccd_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT, NULL, 0, 1 };
             tdn_ik_result res;
-            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.reached, 0);
             iterations[rounds++] = res.iterations;
             for (int i = 0; i + 1 < r.count; i++) {
@@ -202,30 +202,30 @@ static void weights_fade_the_solve(void)
     turn_chain(&r, &rng, 0.4f);
     tdn_vec3 target = reachable_target(&r, &rng, 1.2f);
     tdn_pose start, full;
-    tdn_pose_create(&start, r.joint_count, NULL);
-    tdn_pose_create(&full, r.joint_count, NULL);
-    tdn_pose_copy(&start, &r.pose);
+    tdn_pose_create(r.joint_count, &start, NULL, NULL);
+    tdn_pose_create(r.joint_count, &full, NULL, NULL);
+    tdn_pose_copy(&start, &r.pose, NULL);
     tdn_mat4 start_model[MAX_JOINTS];
     memcpy(start_model, r.model, sizeof start_model);
     const float zero_weights[2] = { 0.0f, -3.0f };
     for (int k = 0; k < 2; k++) {
         tdn_ccd_ik ik = { r.joints, r.count, target, 0, 0, NULL, 0, zero_weights[k] };
         tdn_ik_result res = { -1, -1, -1 };
-        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK(memcmp(r.pose.data, start.data, tdn_pose_bytes(r.joint_count)) == 0);
         CHECK(memcmp(r.model, start_model, sizeof start_model) == 0);
         CHECK_EQ_INT(res.iterations, 0);
         CHECK_NEAR(res.error, dlen(dsub(position(&start_model[r.joints[r.count - 1]]), dv(target))), 1e-6);
     }
     tdn_ccd_ik ik = { r.joints, r.count, target, 0, 0, NULL, 0, 1.0f };
-    tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, NULL);
-    tdn_pose_copy(&full, &r.pose);
+    tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, NULL, NULL);
+    tdn_pose_copy(&full, &r.pose, NULL);
     const float fractions[2] = { 0.5f, 0.25f };
     for (int k = 0; k < 2; k++) {
-        tdn_pose_copy(&r.pose, &start);
+        tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         ik.weight = fractions[k];
-        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
         double worst = 0, turned = 0;
         for (int i = 0; i + 1 < r.count; i++) {
             tdn_quat q0 = tdn_pose_get(&start, r.joints[i]).r, q1 = tdn_pose_get(&full, r.joints[i]).r;
@@ -253,9 +253,9 @@ static void bad_arguments_change_nothing(void)
     if (!CHECK(rig_init(&r, 4, &rng, 0.3f, 0, NULL)))
         return;
     tdn_pose before, wrong;
-    tdn_pose_create(&before, r.joint_count, NULL);
-    tdn_pose_create(&wrong, r.joint_count + 1, NULL);
-    tdn_pose_copy(&before, &r.pose);
+    tdn_pose_create(r.joint_count, &before, NULL, NULL);
+    tdn_pose_create(r.joint_count + 1, &wrong, NULL, NULL);
+    tdn_pose_copy(&before, &r.pose, NULL);
     tdn_mat4 model_before[MAX_JOINTS];
     memcpy(model_before, r.model, sizeof model_before);
     const tdn_vec3 t = tdn_vec3_make(0.4f, 1.1f, 0.0f);
@@ -283,15 +283,15 @@ static void bad_arguments_change_nothing(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tdn_ik_result res = { 123, 4.5f, 6 };
-        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &bad[i], &r.pose, r.model, &res), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &bad[i], &r.pose, r.model, &res, NULL), TDN_ERR_ARGUMENT);
         CHECK_EQ_INT(res.iterations, 123);
     }
     tdn_ccd_ik ok = { r.joints, 5, t, 0, 0, NULL, 0, 1 };
-    CHECK_EQ_INT(tdn_ik_ccd(NULL, &ok, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_ccd(r.skel, NULL, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, NULL, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, &r.pose, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, &wrong, r.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_ccd(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_ccd(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, &r.pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, &wrong, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(r.pose.data, before.data, tdn_pose_bytes(r.joint_count)) == 0);
     CHECK(memcmp(r.model, model_before, sizeof model_before) == 0);
     /* degenerate but valid: the target on the root, a zero-length bone; finite */
@@ -299,11 +299,11 @@ static void bad_arguments_change_nothing(void)
     tdn_transform x = tdn_pose_get(&r.pose, r.joints[2]);
     x.t = tdn_vec3_make(0, 0, 0);
     tdn_pose_set(&r.pose, r.joints[2], &x);
-    tdn_model_space(r.skel, &r.pose, NULL, r.model);
+    tdn_model_space(r.skel, &r.pose, NULL, r.model, NULL);
     tdn_ik_limit limits[5] = { { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0, 0 } };
     for (int k = 0; k < 2; k++) {
         tdn_ccd_ik degenerate = { r.joints, 5, on_root, 0, 0, k ? limits : NULL, 0.1f, 1 };
-        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &degenerate, &r.pose, r.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_ccd(r.skel, &degenerate, &r.pose, r.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&r));
     }
     tdn_pose_destroy(&before);
@@ -325,7 +325,7 @@ static void solving_never_allocates(void)
         tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
         tdn_ccd_ik ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 4 ? 0.0f : 0.1f, k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
-        tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res);
+        tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL);
     }
     CHECK_EQ_INT(live_blocks, blocks);
     CHECK_EQ_INT(malloc_calls, calls);

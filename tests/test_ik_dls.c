@@ -35,9 +35,7 @@ static tdn_skeleton *make_chain(int bones, check_rng *rng, const tdn_allocator *
     rest[bones + 1].t = tdn_vec3_make(0.1f, 0, 0);
     tdn_skeleton *s = NULL;
     tdn_skeleton_desc desc = { .joint_count = n, .parents = parents, .rest_pose = rest };
-    if (allocator)
-        desc.allocator = *allocator;
-    tdn_skeleton_create(&desc, &s, NULL, NULL);
+    tdn_skeleton_create(&desc, &s, allocator, NULL);
     return s;
 }
 
@@ -45,7 +43,7 @@ static double model_mismatch(const tdn_skeleton *s, const tdn_pose *pose, const 
 {
     tdn_mat4 fresh[MAXJ];
     int n = tdn_skeleton_joint_count(s);
-    tdn_model_space(s, pose, root, fresh);
+    tdn_model_space(s, pose, root, fresh, NULL);
     double e = 0;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < 16; i++)
@@ -75,28 +73,28 @@ static void reachable_single_targets_converge(void)
         for (int j = 0; j <= bones; j++)
             joints[j] = j;
         tdn_pose pose, start;
-        tdn_pose_create(&pose, n, NULL);
-        tdn_pose_create(&start, n, NULL);
+        tdn_pose_create(n, &pose, NULL, NULL);
+        tdn_pose_create(n, &start, NULL, NULL);
         tdn_transform place = { { 0.5f, 0.2f, -1.0f }, tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f), { 1, 1, 1 } };
         tdn_mat4 root = tdn_transform_to_mat4(&place), model[MAXJ], before[MAXJ];
         int rounds = 400, reached = 0;
         double worst = 0, worst_model = 0, worst_length = 0, worst_still = 0;
         for (int round = 0; round < rounds; round++) {
-            tdn_pose_set_rest(&start, s);
+            tdn_pose_set_rest(&start, s, NULL);
             for (int j = 0; j <= bones; j++) /* a random start */
                 turn_local(&start, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.5f)));
-            tdn_pose_copy(&pose, &start);
+            tdn_pose_copy(&pose, &start, NULL);
             for (int j = 0; j < bones; j++) /* the chain posed elsewhere: the target */
                 turn_local(&pose, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 1.2f)));
-            tdn_model_space(s, &pose, &root, model);
+            tdn_model_space(s, &pose, &root, model, NULL);
             tdn_dls_target target = { bones, position(&model[bones]), 1.0f };
-            tdn_pose_copy(&pose, &start);
-            tdn_model_space(s, &pose, &root, model);
+            tdn_pose_copy(&pose, &start, NULL);
+            tdn_model_space(s, &pose, &root, model, NULL);
             memcpy(before, model, sizeof(tdn_mat4) * (size_t)n);
             tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                               .tolerance = 1e-5f, .max_iterations = 200 };
             tdn_ik_result result = { -1, -1, -1 };
-            CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &result), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &result, NULL), TDN_OK);
             double err = distance(position(&model[bones]), target.position);
             CHECK_NEAR(result.error, err, 1e-6);
             reached += result.reached;
@@ -141,27 +139,27 @@ static void error_never_grows_pass_by_pass(void)
     for (int j = 0; j < bones; j++)
         joints[j] = j;
     tdn_pose pose, start;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_create(&start, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_create(n, &start, NULL, NULL);
     tdn_mat4 model[MAXJ], start_model[MAXJ];
     double ratio_sum = 0;
     for (int round = 0; round < 40; round++) {
-        tdn_pose_set_rest(&start, s);
+        tdn_pose_set_rest(&start, s, NULL);
         for (int j = 0; j < bones; j++)
             turn_local(&start, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.6f)));
-        tdn_model_space(s, &start, NULL, start_model);
+        tdn_model_space(s, &start, NULL, start_model, NULL);
         /* anywhere within 1.5 chain lengths of the root: a third out of reach */
         tdn_vec3 dir = tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1));
         tdn_dls_target target = { bones, tdn_vec3_scale(dir, check_rng_float(&rng, 0.1f, 1.5f)), 1.0f };
         double prev = distance(position(&start_model[bones]), target.position), first = prev;
         int rises = 0;
         for (int k = 1; k <= 40; k++) {
-            tdn_pose_copy(&pose, &start);
+            tdn_pose_copy(&pose, &start, NULL);
             memcpy(model, start_model, sizeof(tdn_mat4) * (size_t)n);
             tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                               .tolerance = 1e-7f, .max_iterations = k };
             tdn_ik_result r;
-            tdn_ik_dls(s, &ik, &pose, model, &r);
+            tdn_ik_dls(s, &ik, &pose, model, &r, NULL);
             CHECK(r.iterations <= k);
             rises += r.error > prev;
             prev = r.error;
@@ -188,7 +186,7 @@ static int humanoid_init(humanoid *h)
 {
     tdn_error err = { 0 };
     h->asset = NULL;
-    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &h->asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &h->asset, NULL, &err), TDN_OK))
         return 0;
     h->skel = tdn_asset_skeleton(h->asset);
     h->n = tdn_skeleton_joint_count(h->skel);
@@ -196,10 +194,10 @@ static int humanoid_init(humanoid *h)
                             "lowerarm_l", "clavicle_r", "upperarm_r", "lowerarm_r" };
     h->count = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        h->joints[h->count++] = tdn_skeleton_find(h->skel, names[i]);
+        h->joints[h->count++] = tdn_skeleton_find_joint(h->skel, names[i]);
     qsort(h->joints, (size_t)h->count, sizeof(int), compare_ints);
-    h->hand_l = tdn_skeleton_find(h->skel, "hand_l");
-    h->hand_r = tdn_skeleton_find(h->skel, "hand_r");
+    h->hand_l = tdn_skeleton_find_joint(h->skel, "hand_l");
+    h->hand_r = tdn_skeleton_find_joint(h->skel, "hand_r");
     for (int i = 0; i < h->count; i++)
         if (!CHECK(h->joints[i] >= 0))
             return 0;
@@ -209,7 +207,7 @@ static int humanoid_init(humanoid *h)
 static double weighted_objective(const humanoid *h, const tdn_pose *pose, const tdn_dls_target *t)
 {
     tdn_mat4 m[MAXJ];
-    tdn_model_space(h->skel, pose, NULL, m);
+    tdn_model_space(h->skel, pose, NULL, m, NULL);
     double f = 0;
     for (int k = 0; k < 2; k++) {
         double d = distance(position(&m[t[k].effector]), t[k].position);
@@ -223,15 +221,15 @@ static double weighted_objective(const humanoid *h, const tdn_pose *pose, const 
 static double gradient_norm(const humanoid *h, const tdn_pose *pose, const tdn_dls_target *t)
 {
     tdn_pose p;
-    tdn_pose_create(&p, h->n, NULL);
+    tdn_pose_create(h->n, &p, NULL, NULL);
     double g2 = 0, step = 1e-3;
     for (int i = 0; i < h->count; i++)
         for (int a = 0; a < 3; a++) {
             tdn_vec3 axis = tdn_vec3_make(a == 0, a == 1, a == 2);
-            tdn_pose_copy(&p, pose);
+            tdn_pose_copy(&p, pose, NULL);
             turn_local(&p, h->joints[i], tdn_quat_from_axis_angle(axis, (float)step));
             double fp = weighted_objective(h, &p, t);
-            tdn_pose_copy(&p, pose);
+            tdn_pose_copy(&p, pose, NULL);
             turn_local(&p, h->joints[i], tdn_quat_from_axis_angle(axis, (float)-step));
             double fm = weighted_objective(h, &p, t);
             double g = (fp - fm) / (2 * step);
@@ -248,27 +246,27 @@ static void two_hands_on_one_spine(void)
         return;
     check_rng rng = { 99 };
     tdn_pose pose, rest;
-    tdn_pose_create(&pose, h.n, NULL);
-    tdn_pose_create(&rest, h.n, NULL);
-    tdn_pose_set_rest(&rest, h.skel);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
+    tdn_pose_create(h.n, &rest, NULL, NULL);
+    tdn_pose_set_rest(&rest, h.skel, NULL);
     tdn_mat4 model[MAXJ], rest_model[MAXJ];
-    tdn_model_space(h.skel, &rest, NULL, rest_model);
+    tdn_model_space(h.skel, &rest, NULL, rest_model, NULL);
     /* reachable pairs: both arms and the spine posed at random */
     int reached = 0, rounds = 100;
     double worst = 0;
     for (int round = 0; round < rounds; round++) {
-        tdn_pose_copy(&pose, &rest);
+        tdn_pose_copy(&pose, &rest, NULL);
         for (int i = 0; i < h.count; i++)
             turn_local(&pose, h.joints[i], tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
                                                                    check_rng_float(&rng, 0, i < 5 ? 0.3f : 1.0f)));
-        tdn_model_space(h.skel, &pose, NULL, model);
+        tdn_model_space(h.skel, &pose, NULL, model, NULL);
         tdn_dls_target targets[2] = { { h.hand_l, position(&model[h.hand_l]), 1.0f }, { h.hand_r, position(&model[h.hand_r]), 1.0f } };
-        tdn_pose_copy(&pose, &rest);
+        tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
         tdn_dls_ik ik = { .joints = h.joints, .count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
                           .tolerance = 1e-4f, .max_iterations = 200 };
         tdn_ik_result r;
-        CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
         reached += r.reached;
         for (int k = 0; k < 2; k++)
             worst = fmax(worst, distance(position(&model[targets[k].effector]), targets[k].position));
@@ -284,13 +282,13 @@ static void two_hands_on_one_spine(void)
     for (int c = 0; c < 3; c++) {
         tdn_dls_target targets[2] = { { h.hand_l, tdn_vec3_make(1.5f, 1.3f, 0.6f), weights[c][0] },
                                       { h.hand_r, tdn_vec3_make(-1.5f, 1.5f, 0.6f), weights[c][1] } };
-        tdn_pose_copy(&pose, &rest);
+        tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
         double g0 = gradient_norm(&h, &pose, targets);
         tdn_dls_ik ik = { .joints = h.joints, .count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
                           .max_iterations = 1000 };
         tdn_ik_result r;
-        CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
         double g1 = gradient_norm(&h, &pose, targets);
         for (int k = 0; k < 2; k++)
             err[c][k] = distance(position(&model[targets[k].effector]), targets[k].position);
@@ -334,20 +332,20 @@ static void limits_are_respected(void)
     }
     limits[2].cone = 0; /* twist only */
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 model[MAXJ];
     double worst_cone = -1, worst_twist = -1, mean_error = 0, biggest_swing = 0;
     int rounds = 200;
     for (int round = 0; round < rounds; round++) {
-        tdn_pose_set_rest(&pose, s);
+        tdn_pose_set_rest(&pose, s, NULL);
         for (int j = 0; j < bones; j++) /* inputs partly outside the limits */
             turn_local(&pose, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.8f)));
-        tdn_model_space(s, &pose, NULL, model);
+        tdn_model_space(s, &pose, NULL, model, NULL);
         tdn_dls_target target = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 1.0f)), 1 };
         tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                           .limits = limits };
         tdn_ik_result r;
-        CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r, NULL), TDN_OK);
         mean_error += r.error / rounds;
         for (int j = 0; j < bones; j++) {
             double swing, twist;
@@ -377,32 +375,32 @@ static void weights_fade_the_solve(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose, input, full;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_create(&input, n, NULL);
-    tdn_pose_create(&full, n, NULL);
-    tdn_pose_set_rest(&input, s);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_create(n, &input, NULL, NULL);
+    tdn_pose_create(n, &full, NULL, NULL);
+    tdn_pose_set_rest(&input, s, NULL);
     tdn_mat4 model[MAXJ], input_model[MAXJ];
-    tdn_model_space(s, &input, NULL, input_model);
+    tdn_model_space(s, &input, NULL, input_model, NULL);
     tdn_dls_target target = { bones, tdn_vec3_make(0.4f, 0.5f, 0.3f), 1 };
     tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 0.0f };
-    tdn_pose_copy(&pose, &input);
+    tdn_pose_copy(&pose, &input, NULL);
     memcpy(model, input_model, sizeof(tdn_mat4) * (size_t)n);
     tdn_ik_result r;
-    CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r, NULL), TDN_OK);
     CHECK(memcmp(pose.data, input.data, tdn_pose_bytes(n)) == 0);
     CHECK(memcmp(model, input_model, sizeof(tdn_mat4) * (size_t)n) == 0);
     CHECK_EQ_INT(r.iterations, 0);
     CHECK_NEAR(r.error, distance(position(&input_model[bones]), target.position), 1e-6);
     ik.weight = 1.0f;
-    tdn_ik_dls(s, &ik, &pose, model, &r);
+    tdn_ik_dls(s, &ik, &pose, model, &r, NULL);
     CHECK(r.reached);
-    tdn_pose_copy(&full, &pose);
+    tdn_pose_copy(&full, &pose, NULL);
     for (int c = 0; c < 2; c++) {
         float w = c ? 0.25f : 0.5f;
-        tdn_pose_copy(&pose, &input);
+        tdn_pose_copy(&pose, &input, NULL);
         memcpy(model, input_model, sizeof(tdn_mat4) * (size_t)n);
         ik.weight = w;
-        tdn_ik_dls(s, &ik, &pose, model, &r);
+        tdn_ik_dls(s, &ik, &pose, model, &r, NULL);
         for (int j = 0; j < bones; j++) {
             double whole = check_quat_angle(tdn_pose_get(&input, j).r, tdn_pose_get(&full, j).r);
             CHECK(whole > 0.01);
@@ -425,13 +423,13 @@ static void bad_arguments_change_nothing(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose, input, small;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_create(&input, n, NULL);
-    tdn_pose_create(&small, n - 1, NULL);
-    tdn_pose_set_rest(&input, s);
-    tdn_pose_copy(&pose, &input);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_create(n, &input, NULL, NULL);
+    tdn_pose_create(n - 1, &small, NULL, NULL);
+    tdn_pose_set_rest(&input, s, NULL);
+    tdn_pose_copy(&pose, &input, NULL);
     tdn_mat4 model[MAXJ], input_model[MAXJ];
-    tdn_model_space(s, &input, NULL, input_model);
+    tdn_model_space(s, &input, NULL, input_model, NULL);
     memcpy(model, input_model, sizeof(tdn_mat4) * (size_t)n);
     const int good[3] = { 0, 1, 2 }, unsorted[3] = { 0, 2, 1 }, repeated[3] = { 0, 1, 1 }, outside[3] = { 0, 1, 9 };
     const int side[2] = { 2, 4 }; /* joint 4 hangs off joint 1, not below joint 2 */
@@ -469,19 +467,19 @@ static void bad_arguments_change_nothing(void)
     cases[count] = ok, cases[count++].limits = nan_limit;
     for (int i = 0; i < count; i++) {
         tdn_ik_result r = { 7, 7, 7 };
-        if (!CHECK_EQ_INT(tdn_ik_dls(s, &cases[i], &pose, model, &r), TDN_ERR_ARGUMENT))
+        if (!CHECK_EQ_INT(tdn_ik_dls(s, &cases[i], &pose, model, &r, NULL), TDN_ERR_ARGUMENT))
             fprintf(stderr, "  case %d\n", i);
         CHECK(r.iterations == 7 && r.error == 7 && r.reached == 7);
     }
-    CHECK_EQ_INT(tdn_ik_dls(NULL, &ok, &pose, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_dls(s, NULL, &pose, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_dls(s, &ok, NULL, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &pose, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &small, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_dls(NULL, &ok, &pose, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_dls(s, NULL, &pose, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_dls(s, &ok, NULL, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &small, model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(pose.data, input.data, tdn_pose_bytes(n)) == 0);
     CHECK(memcmp(model, input_model, sizeof(tdn_mat4) * (size_t)n) == 0);
     /* and the good description does work */
-    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &pose, model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_dls(s, &ok, &pose, model, NULL, NULL), TDN_OK);
     CHECK(memcmp(pose.data, input.data, tdn_pose_bytes(n)) != 0);
     tdn_pose_destroy(&pose);
     tdn_pose_destroy(&input);
@@ -501,10 +499,10 @@ static void solves_never_allocate(void)
     for (int j = 0; j < bones; j++)
         joints[j] = j;
     tdn_pose pose;
-    tdn_pose_create(&pose, n, &counting);
-    tdn_pose_set_rest(&pose, s);
+    tdn_pose_create(n, &pose, &counting, NULL);
+    tdn_pose_set_rest(&pose, s, NULL);
     tdn_mat4 model[MAXJ];
-    tdn_model_space(s, &pose, NULL, model);
+    tdn_model_space(s, &pose, NULL, model, NULL);
     long blocks = live_blocks;
     allocations_before_failure = 0;
     tdn_ik_limit limits[MAXJ] = { { 0.5f, 0.3f } };
@@ -512,7 +510,7 @@ static void solves_never_allocate(void)
         tdn_dls_target t = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.8f), 1 };
         tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &t, .target_count = 1, .weight = 1.0f,
                           .limits = i % 2 ? limits : NULL };
-        CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }
     allocations_before_failure = -1;
     CHECK_EQ_INT(live_blocks, blocks);

@@ -36,7 +36,7 @@ static void reachable_targets_converge(void)
             memcpy(before, r.model, sizeof before);
             tdn_fabrik_ik ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 1.0f };
             tdn_ik_result res = { -1, -1, -1 };
-            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             double error = dlen(dsub(position(&r.model[r.joints[r.count - 1]]), dv(target)));
             shape_check s = check_shape(&r, before, NULL);
             worst_error = fmax(worst_error, error / r.total);
@@ -83,13 +83,13 @@ static void limits_hold(void)
             tdn_vec3 target = tdn_vec3_make((float)r.model[r.joints[r.count - 1]].m[12],
                                             (float)r.model[r.joints[r.count - 1]].m[13],
                                             (float)r.model[r.joints[r.count - 1]].m[14]);
-            tdn_pose_set_rest(&r.pose, r.skel);
+            tdn_pose_set_rest(&r.pose, r.skel, NULL);
             turn_within(&r, &rng, limits, 0.3f); /* the start, within the limits too */
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
             tdn_fabrik_ik ik = { r.joints, r.count, target, 0.0f, 0, limits, 1.0f };
             tdn_ik_result res;
-            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             for (int i = 0; i + 1 < r.count; i++) {
                 double swing, twist;
                 measure_limit(&r, i, &swing, &twist);
@@ -137,7 +137,7 @@ static void unreachable_targets_straighten_the_chain(void)
             memcpy(before, r.model, sizeof before);
             tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
             tdn_ik_result res;
-            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+            CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.iterations, 1);
             CHECK_EQ_INT(res.reached, 0);
             for (int i = 0; i + 1 < r.count; i++) {
@@ -167,9 +167,9 @@ static void weights_fade_the_solve(void)
     turn_chain(&r, &rng, 0.4f);
     tdn_vec3 target = reachable_target(&r, &rng, 1.2f);
     tdn_pose start, full;
-    tdn_pose_create(&start, r.joint_count, NULL);
-    tdn_pose_create(&full, r.joint_count, NULL);
-    tdn_pose_copy(&start, &r.pose);
+    tdn_pose_create(r.joint_count, &start, NULL, NULL);
+    tdn_pose_create(r.joint_count, &full, NULL, NULL);
+    tdn_pose_copy(&start, &r.pose, NULL);
     tdn_mat4 start_model[MAX_JOINTS];
     memcpy(start_model, r.model, sizeof start_model);
 
@@ -178,7 +178,7 @@ static void weights_fade_the_solve(void)
     for (int k = 0; k < 2; k++) {
         tdn_fabrik_ik ik = { r.joints, r.count, target, 0, 0, NULL, zero_weights[k] };
         tdn_ik_result res = { -1, -1, -1 };
-        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK(memcmp(r.pose.data, start.data, tdn_pose_bytes(r.joint_count)) == 0);
         CHECK(memcmp(r.model, start_model, sizeof start_model) == 0);
         CHECK_EQ_INT(res.iterations, 0);
@@ -186,14 +186,14 @@ static void weights_fade_the_solve(void)
         CHECK_NEAR(res.error, dlen(dsub(position(&start_model[r.joints[r.count - 1]]), dv(target))), 1e-6);
     }
     tdn_fabrik_ik ik = { r.joints, r.count, target, 0, 0, NULL, 1.0f };
-    tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL);
-    tdn_pose_copy(&full, &r.pose);
+    tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL);
+    tdn_pose_copy(&full, &r.pose, NULL);
     const float fractions[2] = { 0.5f, 0.25f };
     for (int k = 0; k < 2; k++) {
-        tdn_pose_copy(&r.pose, &start);
+        tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         ik.weight = fractions[k];
-        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
         double worst = 0, turned = 0;
         for (int i = 0; i + 1 < r.count; i++) {
             tdn_quat q0 = tdn_pose_get(&start, r.joints[i]).r, q1 = tdn_pose_get(&full, r.joints[i]).r;
@@ -252,16 +252,16 @@ static void warm_starts(void)
             tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT,
                                  NULL, 1 };
             tdn_ik_result res;
-            tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res);
+            tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
             iterations[f] = res.iterations;
             reached += res.reached;
             if (f == 299) { /* the same target again: nothing to do */
                 tdn_pose again;
-                tdn_pose_create(&again, r.joint_count, NULL);
-                tdn_pose_copy(&again, &r.pose);
+                tdn_pose_create(r.joint_count, &again, NULL, NULL);
+                tdn_pose_copy(&again, &r.pose, NULL);
                 tdn_mat4 model_again[MAX_JOINTS];
                 memcpy(model_again, r.model, sizeof model_again);
-                tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res);
+                tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
                 CHECK_EQ_INT(res.iterations, 0);
                 CHECK(memcmp(again.data, r.pose.data, tdn_pose_bytes(r.joint_count)) == 0);
                 CHECK(memcmp(model_again, r.model, sizeof model_again) == 0);
@@ -286,22 +286,22 @@ static void chain_at_the_skeleton_root(void)
         return;
     tdn_transform place = { { 5, 0, 1 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f), { 2, 2, 2 } };
     tdn_mat4 root = tdn_transform_to_mat4(&place);
-    tdn_model_space(r.skel, &r.pose, &root, r.model);
+    tdn_model_space(r.skel, &r.pose, &root, r.model, NULL);
     r.total *= 2;
     /* a reachable target: the end under random turns, in the placed model space */
     tdn_pose keep;
-    tdn_pose_create(&keep, r.joint_count, NULL);
-    tdn_pose_copy(&keep, &r.pose);
+    tdn_pose_create(r.joint_count, &keep, NULL, NULL);
+    tdn_pose_copy(&keep, &r.pose, NULL);
     turn_chain(&r, &rng, 1.0f);
-    tdn_model_space(r.skel, &r.pose, &root, r.model);
+    tdn_model_space(r.skel, &r.pose, &root, r.model, NULL);
     dvec t = position(&r.model[r.joints[r.count - 1]]);
-    tdn_pose_copy(&r.pose, &keep);
-    tdn_model_space(r.skel, &r.pose, &root, r.model);
+    tdn_pose_copy(&r.pose, &keep, NULL);
+    tdn_model_space(r.skel, &r.pose, &root, r.model, NULL);
     tdn_mat4 before[MAX_JOINTS];
     memcpy(before, r.model, sizeof before);
     tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
     tdn_ik_result res;
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
     CHECK_EQ_INT(res.reached, 1);
     CHECK(dlen(dsub(position(&r.model[r.joints[r.count - 1]]), t)) <= 1e-3 * r.total * 1.0001);
     shape_check s = check_shape(&r, before, &root);
@@ -322,20 +322,20 @@ static void degenerate_cases_stay_finite(void)
     tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13], r.model[r.joints[0]].m[14]);
     tdn_vec3 on_middle = tdn_vec3_make(r.model[r.joints[2]].m[12], r.model[r.joints[2]].m[13], r.model[r.joints[2]].m[14]);
     tdn_fabrik_ik ik = { r.joints, r.count, on_root, 0, 0, NULL, 1 };
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
     CHECK(all_finite(&r));
     ik.target = on_middle;
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
     CHECK(all_finite(&r));
     tdn_transform x = tdn_pose_get(&r.pose, r.joints[2]);
     x.t = tdn_vec3_make(0, 0, 0); /* joints[1] and joints[2] coincide */
     tdn_pose_set(&r.pose, r.joints[2], &x);
-    tdn_model_space(r.skel, &r.pose, NULL, r.model);
+    tdn_model_space(r.skel, &r.pose, NULL, r.model, NULL);
     ik.target = tdn_vec3_add(on_root, tdn_vec3_make(0.1f, 0.05f, 0.0f));
     tdn_ik_limit limits[5] = { { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0, 0 } };
     for (int k = 0; k < 2; k++) {
         ik.limits = k ? limits : NULL;
-        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&r));
     }
     rig_free(&r);
@@ -348,9 +348,9 @@ static void bad_arguments_change_nothing(void)
     if (!CHECK(rig_init(&r, 4, &rng, 0.3f, 0, NULL)))
         return;
     tdn_pose before, wrong;
-    tdn_pose_create(&before, r.joint_count, NULL);
-    tdn_pose_create(&wrong, r.joint_count + 1, NULL);
-    tdn_pose_copy(&before, &r.pose);
+    tdn_pose_create(r.joint_count, &before, NULL, NULL);
+    tdn_pose_create(r.joint_count + 1, &wrong, NULL, NULL);
+    tdn_pose_copy(&before, &r.pose, NULL);
     tdn_mat4 model_before[MAX_JOINTS];
     memcpy(model_before, r.model, sizeof model_before);
     const tdn_vec3 t = tdn_vec3_make(0.4f, 1.1f, 0.0f);
@@ -381,15 +381,15 @@ static void bad_arguments_change_nothing(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tdn_ik_result res = { 123, 4.5f, 6 };
-        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &bad[i], &r.pose, r.model, &res), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &bad[i], &r.pose, r.model, &res, NULL), TDN_ERR_ARGUMENT);
         CHECK_EQ_INT(res.iterations, 123); /* the result is not written either */
     }
     tdn_fabrik_ik ok = { r.joints, 5, t, 0, 0, NULL, 1 };
-    CHECK_EQ_INT(tdn_ik_fabrik(NULL, &ok, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, NULL, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, NULL, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, &r.pose, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, &wrong, r.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_fabrik(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, &r.pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, &wrong, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(r.pose.data, before.data, tdn_pose_bytes(r.joint_count)) == 0);
     CHECK(memcmp(r.model, model_before, sizeof model_before) == 0);
     tdn_pose_destroy(&before);
@@ -411,7 +411,7 @@ static void solving_never_allocates(void)
         tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
         tdn_fabrik_ik ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
-        tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res);
+        tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
     }
     CHECK_EQ_INT(live_blocks, blocks);
     CHECK_EQ_INT(malloc_calls, calls);

@@ -18,7 +18,7 @@ static tdn_vec3 position(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->
 static double model_mismatch(const tdn_skeleton *s, const tdn_pose *pose, const tdn_mat4 *root, const tdn_mat4 *model)
 {
     tdn_mat4 fresh[MAXJ];
-    tdn_model_space(s, pose, root, fresh);
+    tdn_model_space(s, pose, root, fresh, NULL);
     double e = 0;
     for (int j = 0; j < tdn_skeleton_joint_count(s); j++)
         for (int i = 0; i < 16; i++)
@@ -31,7 +31,7 @@ static double model_mismatch(const tdn_skeleton *s, const tdn_pose *pose, const 
 static double aim_error(const tdn_skeleton *s, const tdn_pose *pose, const tdn_mat4 *root, int end, tdn_vec3 axis, tdn_vec3 target)
 {
     tdn_mat4 m[MAXJ];
-    tdn_model_space(s, pose, root, m);
+    tdn_model_space(s, pose, root, m, NULL);
     double a[3], d[3];
     for (int r = 0; r < 3; r++) {
         a[r] = (double)m[end].m[r] * axis.x + (double)m[end].m[4 + r] * axis.y + (double)m[end].m[8 + r] * axis.z;
@@ -59,20 +59,20 @@ typedef struct humanoid {
 static int humanoid_init(humanoid *h, check_rng *rng)
 {
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &h->asset, &err), TDN_OK))
+    if (!CHECK_EQ_INT(tdn_humanoid_create(NULL, &h->asset, NULL, &err), TDN_OK))
         return 0;
     h->skel = tdn_asset_skeleton(h->asset);
     h->n = tdn_skeleton_joint_count(h->skel);
-    h->chain[0] = tdn_skeleton_find(h->skel, "spine_03");
-    h->chain[1] = tdn_skeleton_find(h->skel, "neck_01");
-    h->chain[2] = tdn_skeleton_find(h->skel, "head");
-    tdn_pose_create(&h->input, h->n, NULL);
-    tdn_pose_set_rest(&h->input, h->skel);
+    h->chain[0] = tdn_skeleton_find_joint(h->skel, "spine_03");
+    h->chain[1] = tdn_skeleton_find_joint(h->skel, "neck_01");
+    h->chain[2] = tdn_skeleton_find_joint(h->skel, "head");
+    tdn_pose_create(h->n, &h->input, NULL, NULL);
+    tdn_pose_set_rest(&h->input, h->skel, NULL);
     const char *moved[] = { "pelvis", "spine_01", "spine_03", "spine_05", "neck_01", "head" };
     for (size_t i = 0; rng && i < sizeof moved / sizeof moved[0]; i++)
-        turn_local(&h->input, tdn_skeleton_find(h->skel, moved[i]),
+        turn_local(&h->input, tdn_skeleton_find_joint(h->skel, moved[i]),
                    tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(rng, -1, 1)), check_rng_float(rng, 0, 0.15f)));
-    tdn_model_space(h->skel, &h->input, NULL, h->input_model);
+    tdn_model_space(h->skel, &h->input, NULL, h->input_model, NULL);
     return CHECK(h->chain[0] >= 0 && h->chain[1] > h->chain[0] && h->chain[2] > h->chain[1]);
 }
 
@@ -89,20 +89,20 @@ static void unlimited_chain_aims_exactly(void)
     if (!humanoid_init(&h, &rng))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, h.n, NULL);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
     tdn_mat4 model[MAXJ];
     tdn_vec3 head = position(&h.input_model[h.chain[2]]);
     double worst = 0, worst_reported = 0, worst_model = 0;
     int others_moved = 0;
     for (int round = 0; round < 500; round++) {
-        tdn_pose_copy(&pose, &h.input);
+        tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
         /* anywhere around the head, behind it too, 0.3 to 3 m away */
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 3)));
         tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float reported = -1;
-        CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &reported), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &reported, NULL), TDN_OK);
         double e = aim_error(h.skel, &pose, NULL, h.chain[2], ik.axis, target);
         worst = fmax(worst, e);
         worst_reported = fmax(worst_reported, fabs(e - reported));
@@ -129,21 +129,21 @@ static void limits_hold_joint_by_joint(void)
     if (!humanoid_init(&h, &rng))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, h.n, NULL);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
     tdn_mat4 model[MAXJ];
     tdn_vec3 head = position(&h.input_model[h.chain[2]]);
     const float max_angles[3] = { 0.3f, 0.25f, 0.6f }; /* 1.15 rad, 66 degrees in all */
     double over[3] = { -1, -1, -1 }, worst_inside = 0;
     int inside = 0;
     for (int round = 0; round < 1000; round++) {
-        tdn_pose_copy(&pose, &h.input);
+        tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.5f, 3)));
         double start = aim_error(h.skel, &h.input, NULL, h.chain[2], tdn_vec3_make(0, 0, 1), target);
         tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .max_angles = max_angles, .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float e = 0;
-        CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL), TDN_OK);
         for (int i = 0; i < 3; i++)
             over[i] = fmax(over[i], check_quat_angle(tdn_pose_get(&pose, h.chain[i]).r, tdn_pose_get(&h.input, h.chain[i]).r) - max_angles[i]);
         if (start < 0.8 * 1.15 && round % 2 == 0) { /* well within reach (no roll to pay for) */
@@ -176,7 +176,7 @@ static void spread_and_clamps_by_hand(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, 4, NULL);
+    tdn_pose_create(4, &pose, NULL, NULL);
     const int chain[3] = { 0, 1, 2 };
     const float half[2] = { 0.5f, 0.5f }, quarter_half[2] = { 0.25f, 0.5f }, limits[3] = { 25 * DEG, 10 * DEG, 40 * DEG };
     struct {
@@ -199,13 +199,13 @@ static void spread_and_clamps_by_hand(void)
     };
     double worst = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
-        tdn_pose_set_rest(&pose, s);
+        tdn_pose_set_rest(&pose, s, NULL);
         tdn_mat4 model[4];
-        tdn_model_space(s, &pose, NULL, model);
+        tdn_model_space(s, &pose, NULL, model, NULL);
         float yaw = cases[c].yaw * DEG;
         tdn_look_at_ik ik = { .joints = chain, .count = 3, .joint_weights = cases[c].weights, .axis = { 0, 0, 2 },
                               .target = { 3 * sinf(yaw), 0.6f, 3 * cosf(yaw) }, .max_angles = cases[c].limits, .weight = 1 };
-        CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
         for (int i = 0; i < 3; i++) {
             tdn_quat expect = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), cases[c].expect[i] * DEG);
             double e = check_quat_angle(tdn_pose_get(&pose, i).r, expect);
@@ -225,19 +225,19 @@ static void sweep(const humanoid *h, const float *max_angles, int vertical, tdn_
                   double *over_limit, double *behind)
 {
     tdn_pose pose, prev;
-    tdn_pose_create(&pose, h->n, NULL);
-    tdn_pose_create(&prev, h->n, NULL);
+    tdn_pose_create(h->n, &pose, NULL, NULL);
+    tdn_pose_create(h->n, &prev, NULL, NULL);
     tdn_mat4 model[MAXJ], prev_model[MAXJ];
     tdn_vec3 head = position(&h->input_model[h->chain[2]]);
     *largest_step = 0, *over_limit = -1, *behind = -1;
     for (int frame = 0; frame <= 720; frame++) {
         float a = (float)frame * 0.5f * DEG;
         tdn_vec3 offset = vertical ? tdn_vec3_make(0, 2 * sinf(a), 2 * cosf(a)) : tdn_vec3_make(2 * sinf(a), 0, 2 * cosf(a));
-        tdn_pose_copy(&pose, &h->input);
+        tdn_pose_copy(&pose, &h->input, NULL);
         memcpy(model, h->input_model, sizeof(tdn_mat4) * (size_t)h->n);
         tdn_look_at_ik ik = { .joints = h->chain, .count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, offset),
                               .max_angles = max_angles, .up_hint = up, .weight = 1 };
-        tdn_ik_look_at(h->skel, &ik, &pose, model, NULL);
+        tdn_ik_look_at(h->skel, &ik, &pose, model, NULL, NULL);
         for (int i = 0; i < 3; i++) {
             int j = h->chain[i];
             if (frame > 0)
@@ -251,7 +251,7 @@ static void sweep(const humanoid *h, const float *max_angles, int vertical, tdn_
         if (frame == 360) /* straight behind: every joint back at its input */
             for (int i = 0; i < 3; i++)
                 *behind = fmax(*behind, check_quat_angle(tdn_pose_get(&pose, h->chain[i]).r, tdn_pose_get(&h->input, h->chain[i]).r));
-        tdn_pose_copy(&prev, &pose);
+        tdn_pose_copy(&prev, &pose, NULL);
         memcpy(prev_model, model, sizeof(tdn_mat4) * (size_t)h->n);
     }
     tdn_pose_destroy(&pose);
@@ -295,17 +295,17 @@ static void up_hint_keeps_the_head_level(void)
     if (!humanoid_init(&h, NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, h.n, NULL);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
     tdn_mat4 model[MAXJ];
     tdn_vec3 head = position(&h.input_model[h.chain[2]]);
     double tilt[2];
     for (int c = 0; c < 2; c++) {
-        tdn_pose_copy(&pose, &h.input);
+        tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
         tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, tdn_vec3_make(1.5f, 1.2f, 1.0f)),
                               .up_hint = c ? tdn_vec3_make(0, 2, 0) : tdn_vec3_make(0, 0, 0), .weight = 1 };
         float e;
-        tdn_ik_look_at(h.skel, &ik, &pose, model, &e);
+        tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL);
         CHECK(e < 1e-4);
         tdn_vec3 side = tdn_vec3_normalize(tdn_vec3_make(model[h.chain[2]].m[0], model[h.chain[2]].m[1], model[h.chain[2]].m[2]));
         tilt[c] = asin(side.y);
@@ -324,31 +324,31 @@ static void weights_fade_the_aim(void)
     if (!humanoid_init(&h, &rng))
         return;
     tdn_pose pose, full;
-    tdn_pose_create(&pose, h.n, NULL);
-    tdn_pose_create(&full, h.n, NULL);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
+    tdn_pose_create(h.n, &full, NULL, NULL);
     tdn_mat4 model[MAXJ];
     const float max_angles[3] = { 0.3f, 0.3f, 0.5f };
     tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .max_angles = max_angles,
                           .target = tdn_vec3_add(position(&h.input_model[h.chain[2]]), tdn_vec3_make(-1, 0.5f, 1)), .weight = 0 };
-    tdn_pose_copy(&pose, &h.input);
+    tdn_pose_copy(&pose, &h.input, NULL);
     memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
     float e0 = -1;
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e0), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e0, NULL), TDN_OK);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
     CHECK(memcmp(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n) == 0);
     CHECK_NEAR(e0, aim_error(h.skel, &h.input, NULL, h.chain[2], ik.axis, ik.target), 1e-5);
     ik.weight = -1; /* clamps to 0 */
-    tdn_ik_look_at(h.skel, &ik, &pose, model, NULL);
+    tdn_ik_look_at(h.skel, &ik, &pose, model, NULL, NULL);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
     ik.weight = 1;
-    tdn_ik_look_at(h.skel, &ik, &pose, model, NULL);
-    tdn_pose_copy(&full, &pose);
+    tdn_ik_look_at(h.skel, &ik, &pose, model, NULL, NULL);
+    tdn_pose_copy(&full, &pose, NULL);
     for (int c = 0; c < 2; c++) {
         float w = c ? 0.3f : 0.5f;
-        tdn_pose_copy(&pose, &h.input);
+        tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
         ik.weight = w;
-        tdn_ik_look_at(h.skel, &ik, &pose, model, NULL);
+        tdn_ik_look_at(h.skel, &ik, &pose, model, NULL, NULL);
         for (int i = 0; i < 3; i++) {
             tdn_quat q0 = tdn_pose_get(&h.input, h.chain[i]).r, q1 = tdn_pose_get(&full, h.chain[i]).r, q = tdn_pose_get(&pose, h.chain[i]).r;
             double whole = check_quat_angle(q0, q1);
@@ -369,13 +369,13 @@ static void bad_arguments_change_nothing(void)
     if (!humanoid_init(&h, NULL))
         return;
     tdn_pose pose, small;
-    tdn_pose_create(&pose, h.n, NULL);
-    tdn_pose_create(&small, h.n - 1, NULL);
-    tdn_pose_copy(&pose, &h.input);
+    tdn_pose_create(h.n, &pose, NULL, NULL);
+    tdn_pose_create(h.n - 1, &small, NULL, NULL);
+    tdn_pose_copy(&pose, &h.input, NULL);
     tdn_mat4 model[MAXJ];
     memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
     const int reversed[3] = { h.chain[2], h.chain[1], h.chain[0] }, outside[2] = { h.chain[0], 999 };
-    const int side[2] = { h.chain[1], tdn_skeleton_find(h.skel, "hand_l") }, twice[2] = { h.chain[0], h.chain[0] };
+    const int side[2] = { h.chain[1], tdn_skeleton_find_joint(h.skel, "hand_l") }, twice[2] = { h.chain[0], h.chain[0] };
     const float nan3[3] = { 0, NAN, 0 }, negative3[3] = { 0, -0.1f, 0 }, big3[3] = { 0, 1.5f, 0 }, inf3[3] = { 0, INFINITY, 0 };
     const tdn_look_at_ik ok = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = { 1, 1.6f, 1 }, .weight = 1 };
     tdn_look_at_ik cases[32];
@@ -400,23 +400,23 @@ static void bad_arguments_change_nothing(void)
     cases[count] = ok, cases[count++].max_angles = inf3;
     for (int i = 0; i < count; i++) {
         float e = 7;
-        if (!CHECK_EQ_INT(tdn_ik_look_at(h.skel, &cases[i], &pose, model, &e), TDN_ERR_ARGUMENT))
+        if (!CHECK_EQ_INT(tdn_ik_look_at(h.skel, &cases[i], &pose, model, &e, NULL), TDN_ERR_ARGUMENT))
             fprintf(stderr, "  case %d\n", i);
         CHECK(e == 7);
     }
-    CHECK_EQ_INT(tdn_ik_look_at(NULL, &ok, &pose, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, NULL, &pose, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, NULL, model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &pose, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &small, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_look_at(NULL, &ok, &pose, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, NULL, &pose, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, NULL, model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &small, model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
     CHECK(memcmp(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n) == 0);
     /* a target on the end joint: nothing to aim at, nothing changes */
     tdn_look_at_ik on_end = ok;
     on_end.target = position(&h.input_model[h.chain[2]]);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &on_end, &pose, model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &on_end, &pose, model, NULL, NULL), TDN_OK);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
-    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &pose, model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ok, &pose, model, NULL, NULL), TDN_OK);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) != 0);
     tdn_pose_destroy(&pose);
     tdn_pose_destroy(&small);
@@ -434,15 +434,15 @@ static void root_joint_with_a_placement(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, 2, NULL);
-    tdn_pose_set_rest(&pose, s);
+    tdn_pose_create(2, &pose, NULL, NULL);
+    tdn_pose_set_rest(&pose, s, NULL);
     tdn_transform place = { { 3, 1, -2 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 2, 0)), 0.8f), { 1.5f, 1.5f, 1.5f } };
     tdn_mat4 root = tdn_transform_to_mat4(&place), model[2];
-    tdn_model_space(s, &pose, &root, model);
+    tdn_model_space(s, &pose, &root, model, NULL);
     const int chain[1] = { 0 };
     tdn_look_at_ik ik = { .joints = chain, .count = 1, .axis = { 1, 0, 0 }, .target = { -4, 5, 2 }, .weight = 1 };
     float e;
-    CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, &e), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, &e, NULL), TDN_OK);
     CHECK(e < 1e-4);
     CHECK(aim_error(s, &pose, &root, 0, ik.axis, ik.target) < 1e-4);
     CHECK_NEAR(model_mismatch(s, &pose, &root, model), 0, 1e-5);
@@ -457,14 +457,14 @@ static void solves_never_allocate(void)
     for (int j = 1; j < 4; j++)
         rest[j].t = tdn_vec3_make(0, 0.3f, 0);
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest, .allocator = counting }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest }, &s, &counting, NULL);
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, 4, &counting);
-    tdn_pose_set_rest(&pose, s);
+    tdn_pose_create(4, &pose, &counting, NULL);
+    tdn_pose_set_rest(&pose, s, NULL);
     tdn_mat4 model[4];
-    tdn_model_space(s, &pose, NULL, model);
+    tdn_model_space(s, &pose, NULL, model, NULL);
     long blocks = live_blocks;
     allocations_before_failure = 0;
     check_rng rng = { 9 };
@@ -473,7 +473,7 @@ static void solves_never_allocate(void)
     for (int i = 0; i < 100; i++) {
         tdn_look_at_ik ik = { .joints = chain, .count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .target = check_rng_vec3(&rng, -3, 3),
                               .max_angles = i % 2 ? max_angles : NULL, .weight = 0.8f };
-        CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }
     allocations_before_failure = -1;
     CHECK_EQ_INT(live_blocks, blocks);

@@ -45,8 +45,8 @@ static int rig_init(rig *r, float root_scale, check_rng *rng)
     r->skel = make_skeleton(root_scale);
     if (!r->skel)
         return 0;
-    tdn_pose_create(&r->pose, N, NULL);
-    tdn_pose_set_rest(&r->pose, r->skel);
+    tdn_pose_create(N, &r->pose, NULL, NULL);
+    tdn_pose_set_rest(&r->pose, r->skel, NULL);
     if (rng) /* some random rotation everywhere, so no axis is special */
         for (int j = 0; j < N; j++) {
             tdn_transform x = tdn_pose_get(&r->pose, j);
@@ -54,7 +54,7 @@ static int rig_init(rig *r, float root_scale, check_rng *rng)
             x.r = tdn_quat_mul(tdn_quat_from_axis_angle(axis, check_rng_float(rng, -0.6f, 0.6f)), x.r);
             tdn_pose_set(&r->pose, j, &x);
         }
-    tdn_model_space(r->skel, &r->pose, NULL, r->model);
+    tdn_model_space(r->skel, &r->pose, NULL, r->model, NULL);
     return 1;
 }
 
@@ -68,7 +68,7 @@ static void rig_free(rig *r)
 static double model_mismatch(const rig *r, const tdn_mat4 *root)
 {
     tdn_mat4 fresh[N];
-    tdn_model_space(r->skel, &r->pose, root, fresh);
+    tdn_model_space(r->skel, &r->pose, root, fresh, NULL);
     double e = 0;
     for (int j = 0; j < N; j++)
         for (int i = 0; i < 16; i++)
@@ -109,7 +109,7 @@ static void reachable_targets_are_reached(void)
         }
         int reached = -1;
         tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
-        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL), TDN_OK);
         tdn_vec3 a2 = position(&r.model[UPPER]), b2 = position(&r.model[MIDDLE]), c2 = position(&r.model[END]);
         worst_error = fmax(worst_error, distance(c2, target) / full);
         worst_metres = fmax(worst_metres, distance(c2, target));
@@ -145,7 +145,7 @@ static void unreachable_targets_straighten_the_chain_towards_them(void)
         tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(full * check_rng_float(&rng, 1.05f, 3.0f))));
         int reached = -1;
         tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
-        tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached);
+        tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL);
         tdn_vec3 b2 = position(&r.model[MIDDLE]), c2 = position(&r.model[END]);
         CHECK_NEAR(distance(c2, a), full, 1e-5 * full);                      /* fully extended */
         CHECK_NEAR(distance(b2, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)l1))), 0, 1e-4 * full); /* knee on the line */
@@ -167,7 +167,7 @@ static void too_close_targets_fold_the_chain_towards_them(void)
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_make(0.3f, -0.8f, 0.4f));
     tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
                            tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_vec3 c2 = position(&r.model[END]);
     CHECK_NEAR(distance(c2, a), gap, 1e-5);
     CHECK_NEAR(tdn_vec3_dot(tdn_vec3_normalize(tdn_vec3_sub(c2, a)), dir), 1.0, 1e-5); /* the end as close as it gets */
@@ -181,8 +181,8 @@ static void weights_fade_the_solve(void)
     if (!rig_init(&r, 1.0f, &rng))
         return;
     before = r;
-    tdn_pose_create(&before.pose, N, NULL);
-    tdn_pose_copy(&before.pose, &r.pose);
+    tdn_pose_create(N, &before.pose, NULL, NULL);
+    tdn_pose_copy(&before.pose, &r.pose, NULL);
     tdn_vec3 a = position(&r.model[UPPER]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0.2f, -0.5f, 0.3f));
     tdn_vec3 pole = tdn_vec3_add(a, tdn_vec3_make(0, 0, 1));
@@ -190,25 +190,25 @@ static void weights_fade_the_solve(void)
     /* weight 0: the pose and the model matrices are bit-identical */
     tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, pole, 1, 0.0f, 0.0f };
     int reached = -1;
-    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL), TDN_OK);
     CHECK(memcmp(r.pose.data, before.pose.data, tdn_pose_bytes(N)) == 0);
     CHECK(memcmp(r.model, before.model, sizeof r.model) == 0);
     CHECK_EQ_INT(reached, 0);
     /* negative weights clamp to 0 */
     ik.weight = -2.0f;
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK(memcmp(r.pose.data, before.pose.data, tdn_pose_bytes(N)) == 0);
 
     /* weight 1 and weight 0.5 from the same start: the half solve's rotations lie half way */
     tdn_pose full;
-    tdn_pose_create(&full, N, NULL);
+    tdn_pose_create(N, &full, NULL, NULL);
     ik.weight = 1.0f;
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
-    tdn_pose_copy(&full, &r.pose);
-    tdn_pose_copy(&r.pose, &before.pose);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
+    tdn_pose_copy(&full, &r.pose, NULL);
+    tdn_pose_copy(&r.pose, &before.pose, NULL);
     memcpy(r.model, before.model, sizeof r.model);
     ik.weight = 0.5f;
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     int joints[2] = { UPPER, MIDDLE };
     for (int i = 0; i < 2; i++) {
         tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qh = tdn_pose_get(&r.pose, joints[i]).r;
@@ -219,19 +219,19 @@ static void weights_fade_the_solve(void)
         CHECK_NEAR(check_quat_angle(qh, q1), 0.5 * whole, 1e-4);
     }
     /* a quarter is a quarter of the angle (slerp, not nlerp, of the rotation deltas) */
-    tdn_pose_copy(&r.pose, &before.pose);
+    tdn_pose_copy(&r.pose, &before.pose, NULL);
     memcpy(r.model, before.model, sizeof r.model);
     ik.weight = 0.25f;
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     for (int i = 0; i < 2; i++) {
         tdn_quat q0 = tdn_pose_get(&before.pose, joints[i]).r, qq = tdn_pose_get(&r.pose, joints[i]).r;
         tdn_quat q1 = tdn_pose_get(&full, joints[i]).r;
         CHECK_NEAR(check_quat_angle(q0, qq), 0.25 * check_quat_angle(q0, q1), 1e-4);
     }
-    tdn_pose_copy(&r.pose, &before.pose);
+    tdn_pose_copy(&r.pose, &before.pose, NULL);
     memcpy(r.model, before.model, sizeof r.model);
     ik.weight = 0.5f;
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     /* the half-solved end lies between the start and the target */
     double start = distance(position(&before.model[END]), target), half = distance(position(&r.model[END]), target);
     CHECK(half < start && half > 1e-3);
@@ -258,7 +258,7 @@ static void solved_pose_is_a_fixed_point_and_axis_hint_bends_about_it(void)
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0.1f, -0.55f, 0.15f));
     tdn_vec3 axis = tdn_vec3_make(1, 0, 0); /* bend about +x: the knee goes towards cross(dir, x) */
     tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, axis, 0, 1.0f, 0.0f };
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_vec3 b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     CHECK_NEAR(distance(c, target), 0, 1e-5);
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_sub(target, a));
@@ -269,9 +269,9 @@ static void solved_pose_is_a_fixed_point_and_axis_hint_bends_about_it(void)
     CHECK_NEAR(fabs(tdn_vec3_dot(n, tdn_vec3_normalize(tdn_vec3_sub(axis, tdn_vec3_scale(dir, tdn_vec3_dot(axis, dir)))))), 1, 1e-4);
 
     tdn_pose solved;
-    tdn_pose_create(&solved, N, NULL);
-    tdn_pose_copy(&solved, &r.pose);
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_pose_create(N, &solved, NULL, NULL);
+    tdn_pose_copy(&solved, &r.pose, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     for (int j = 0; j < N; j++)
         CHECK_NEAR(check_quat_angle(tdn_pose_get(&r.pose, j).r, tdn_pose_get(&solved, j).r), 0, 2e-3);
     tdn_pose_destroy(&solved);
@@ -287,8 +287,8 @@ static void softening_pulls_in_near_full_extension(void)
     tdn_vec3 a = position(&r.model[UPPER]), b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     double l1 = distance(a, b), l2 = distance(b, c), full = l1 + l2;
     tdn_pose start;
-    tdn_pose_create(&start, N, NULL);
-    tdn_pose_copy(&start, &r.pose);
+    tdn_pose_create(N, &start, NULL, NULL);
+    tdn_pose_copy(&start, &r.pose, NULL);
     tdn_mat4 start_model[N];
     memcpy(start_model, r.model, sizeof start_model);
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_make(0.2f, -1, 0.1f));
@@ -296,11 +296,11 @@ static void softening_pulls_in_near_full_extension(void)
     int monotone = 1;
     for (int i = 0; i <= 40; i++) {
         double d = full * (0.9 + 0.01 * i); /* 0.9 .. 1.3 of full length */
-        tdn_pose_copy(&r.pose, &start);
+        tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
                                tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
-        tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+        tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
         double reach = distance(position(&r.model[END]), a);
         if (d <= 0.949 * full)
             CHECK_NEAR(reach, d, 1e-5 * full); /* below the softening start: exact */
@@ -311,11 +311,11 @@ static void softening_pulls_in_near_full_extension(void)
     }
     CHECK(monotone);
     /* the soft distance by hand at d = full: start + span (1 - e^-1), span = 0.05 full */
-    tdn_pose_copy(&r.pose, &start);
+    tdn_pose_copy(&r.pose, &start, NULL);
     memcpy(r.model, start_model, sizeof start_model);
     tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)),
                            tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), a), full * (0.95 + 0.05 * (1 - exp(-1.0))), 2e-5 * full);
     tdn_pose_destroy(&start);
     rig_free(&r);
@@ -333,20 +333,20 @@ static void root_upper_joint_with_a_placement(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
-    tdn_pose_create(&pose, 3, NULL);
-    tdn_pose_set_rest(&pose, s);
+    tdn_pose_create(3, &pose, NULL, NULL);
+    tdn_pose_set_rest(&pose, s, NULL);
     tdn_transform place = { { 5, 0, 1 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f), { 2, 2, 2 } };
     tdn_mat4 root = tdn_transform_to_mat4(&place), model[3];
-    tdn_model_space(s, &pose, &root, model);
+    tdn_model_space(s, &pose, &root, model, NULL);
     tdn_vec3 a = position(&model[0]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0.5f, 2.5f, 1.0f)); /* |.| = 2.78 < 4 (scaled chain) */
     int reached = -1;
     tdn_two_bone_ik ik = { 0, 1, 2, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, -3)), 1, 1.0f, 0.0f };
-    CHECK_EQ_INT(tdn_ik_two_bone(s, &ik, &pose, model, &reached), TDN_OK);
+    CHECK_EQ_INT(tdn_ik_two_bone(s, &ik, &pose, model, &reached, NULL), TDN_OK);
     CHECK_EQ_INT(reached, 1);
     CHECK_NEAR(distance(position(&model[2]), target), 0, 1e-4 * 4);
     tdn_mat4 fresh[3];
-    tdn_model_space(s, &pose, &root, fresh);
+    tdn_model_space(s, &pose, &root, fresh, NULL);
     double e = 0;
     for (int j = 0; j < 3; j++)
         for (int i = 0; i < 16; i++)
@@ -379,8 +379,8 @@ static void degenerate_chains_stay_finite(void)
         return;
     tdn_vec3 a = position(&r.model[UPPER]), b = position(&r.model[MIDDLE]);
     tdn_pose start;
-    tdn_pose_create(&start, N, NULL);
-    tdn_pose_copy(&start, &r.pose);
+    tdn_pose_create(N, &start, NULL, NULL);
+    tdn_pose_copy(&start, &r.pose, NULL);
     tdn_mat4 start_model[N];
     memcpy(start_model, r.model, sizeof start_model);
     struct { tdn_vec3 target, pole; int use_pole; } cases[] = {
@@ -392,21 +392,21 @@ static void degenerate_chains_stay_finite(void)
         { b, b, 1 },                                                                 /* target and pole on the knee */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        tdn_pose_copy(&r.pose, &start);
+        tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         tdn_two_bone_ik ik = { UPPER, MIDDLE, END, cases[i].target, cases[i].pole, cases[i].use_pole, 1.0f, 0.5f };
-        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&r.pose, r.model, N));
     }
     /* a pole on the line still reaches a reachable target */
-    tdn_pose_copy(&r.pose, &start);
+    tdn_pose_copy(&r.pose, &start, NULL);
     memcpy(r.model, start_model, sizeof start_model);
     tdn_two_bone_ik ik = { UPPER, MIDDLE, END, cases[1].target, cases[1].pole, 1, 1.0f, 0.0f };
-    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), cases[1].target), 0, 1e-5);
 
     /* a fully straight chain bends towards the pole */
-    tdn_pose_set_rest(&r.pose, r.skel);
+    tdn_pose_set_rest(&r.pose, r.skel, NULL);
     tdn_transform knee = tdn_pose_get(&r.pose, MIDDLE);
     knee.r = tdn_quat_identity();
     knee.t = tdn_vec3_make(0, -0.25f, 0);
@@ -417,12 +417,12 @@ static void degenerate_chains_stay_finite(void)
     tdn_transform thigh = tdn_pose_get(&r.pose, UPPER);
     thigh.t = tdn_vec3_make(0, -0.02f, 0); /* the thigh's offset to the twist joint is (0,-0.2,0) */
     tdn_pose_set(&r.pose, UPPER, &thigh);
-    tdn_model_space(r.skel, &r.pose, NULL, r.model);
+    tdn_model_space(r.skel, &r.pose, NULL, r.model, NULL);
     a = position(&r.model[UPPER]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0, -0.6f, 0));
     tdn_vec3 pole = tdn_vec3_add(a, tdn_vec3_make(0, -0.3f, 1));
     tdn_two_bone_ik straight = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
-    tdn_ik_two_bone(r.skel, &straight, &r.pose, r.model, NULL);
+    tdn_ik_two_bone(r.skel, &straight, &r.pose, r.model, NULL, NULL);
     CHECK(all_finite(&r.pose, r.model, N));
     CHECK_NEAR(distance(position(&r.model[END]), target), 0, 1e-5);
     CHECK(knee_side(a, position(&r.model[MIDDLE]), target, pole) > 0.01);
@@ -436,10 +436,10 @@ static void degenerate_chains_stay_finite(void)
         x = tdn_pose_get(&z.pose, MIDDLE);
         x.t = tdn_vec3_make(0, 0, 0);
         tdn_pose_set(&z.pose, MIDDLE, &x);
-        tdn_model_space(z.skel, &z.pose, NULL, z.model);
+        tdn_model_space(z.skel, &z.pose, NULL, z.model, NULL);
         tdn_two_bone_ik zi = { UPPER, MIDDLE, END, tdn_vec3_add(position(&z.model[UPPER]), tdn_vec3_make(0.3f, -0.1f, 0)),
                                tdn_vec3_make(0, 0, 1), 1, 1.0f, 0.9f };
-        CHECK_EQ_INT(tdn_ik_two_bone(z.skel, &zi, &z.pose, z.model, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_ik_two_bone(z.skel, &zi, &z.pose, z.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&z.pose, z.model, N));
         /* the one real bone points at the target */
         tdn_vec3 to_end = tdn_vec3_normalize(tdn_vec3_sub(position(&z.model[END]), position(&z.model[UPPER])));
@@ -456,8 +456,8 @@ static void bad_arguments_change_nothing(void)
     if (!rig_init(&r, 1.0f, NULL))
         return;
     tdn_pose before, wrong;
-    tdn_pose_create(&before, N, NULL), tdn_pose_create(&wrong, N + 1, NULL);
-    tdn_pose_copy(&before, &r.pose);
+    tdn_pose_create(N, &before, NULL, NULL), tdn_pose_create(N + 1, &wrong, NULL, NULL);
+    tdn_pose_copy(&before, &r.pose, NULL);
     tdn_mat4 model_before[N];
     memcpy(model_before, r.model, sizeof model_before);
     tdn_vec3 t = tdn_vec3_make(0, 0, 0), p = tdn_vec3_make(0, 0, 1);
@@ -470,13 +470,13 @@ static void bad_arguments_change_nothing(void)
         { UPPER, MIDDLE, END, t, p, 1, NAN, 0 }, { UPPER, MIDDLE, END, t, p, 1, 1, NAN },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &bad[i], &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &bad[i], &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_two_bone_ik ok = { UPPER, MIDDLE, END, t, p, 1, 1, 0 };
-    CHECK_EQ_INT(tdn_ik_two_bone(NULL, &ok, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, NULL, &r.pose, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, NULL, r.model, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, &r.pose, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, &wrong, r.model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_two_bone(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, &r.pose, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, &wrong, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(r.pose.data, before.data, tdn_pose_bytes(N)) == 0);
     CHECK(memcmp(r.model, model_before, sizeof model_before) == 0);
     tdn_pose_destroy(&before), tdn_pose_destroy(&wrong);

@@ -278,7 +278,7 @@ typedef struct motion {
 
 static void motion_make(check_rng *rng, int joints, float speed, motion *m)
 {
-    tdn_pose_create(&m->base, joints, NULL);
+    tdn_pose_create(joints, &m->base, NULL, NULL);
     random_pose(rng, &m->base);
     for (int j = 0; j < joints; j++) {
         m->vt[j] = check_rng_vec3(rng, -speed, speed);
@@ -359,22 +359,22 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
         tdn_pose_set(&src.base, j, &x);
     }
     tdn_pose current, previous, dest, out, last;
-    tdn_pose_create(&current, J, NULL);
-    tdn_pose_create(&previous, J, NULL);
-    tdn_pose_create(&dest, J, NULL);
-    tdn_pose_create(&out, J, NULL);
-    tdn_pose_create(&last, J, NULL);
+    tdn_pose_create(J, &current, NULL, NULL);
+    tdn_pose_create(J, &previous, NULL, NULL);
+    tdn_pose_create(J, &dest, NULL, NULL);
+    tdn_pose_create(J, &out, NULL, NULL);
+    tdn_pose_create(J, &last, NULL, NULL);
     motion_at(&src, 0.0f, &current);
     motion_at(&src, -DT, &previous);
     motion_at(&dst, 0.0f, &dest);
     tdn_inertializer *in = NULL;
-    CHECK(tdn_inertializer_create(J, NULL, &in) == TDN_OK);
-    CHECK(tdn_inertializer_start(in, &current, &previous, DT, &dest, duration, kind) == TDN_OK);
+    CHECK(tdn_inertializer_create(J, &in, NULL, NULL) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &current, &previous, DT, &dest, duration, kind, NULL) == TDN_OK);
     CHECK(tdn_inertializer_active(in));
 
     /* dt = 0: current, to float precision */
-    tdn_pose_copy(&out, &dest);
-    CHECK(tdn_inertializer_apply(in, 0.0f, &out) == TDN_OK);
+    tdn_pose_copy(&out, &dest, NULL);
+    CHECK(tdn_inertializer_apply(in, 0.0f, &out, NULL) == TDN_OK);
     diff3 at0 = pose_diff(&out, &current);
     printf("%s: apply(dt=0) vs current: rotation %.2g rad, translation %.2g, scale %.2g\n",
            kind == TDN_INERTIA_QUINTIC ? "quintic" : "spring", at0.r, at0.t, at0.s);
@@ -383,8 +383,8 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
     /* DESIGN 7: the bound is the largest per-frame change within source and destination plus
      * the switch difference spread over the transition's frames */
     tdn_pose a, b;
-    tdn_pose_create(&a, J, NULL);
-    tdn_pose_create(&b, J, NULL);
+    tdn_pose_create(J, &a, NULL, NULL);
+    tdn_pose_create(J, &b, NULL, NULL);
     diff3 motion_max = { 0, 0, 0 };
     for (int k = -1; k < 40; k++) {
         motion_at(&src, k * DT, &a);
@@ -396,17 +396,17 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
     }
     const diff3 sw = pose_diff(&current, &dest);
     const double frames = duration / DT;
-    tdn_pose_copy(&last, &current);
+    tdn_pose_copy(&last, &current, NULL);
     diff3 step_max = { 0, 0, 0 };
     double unit = 0;
     int k = 1, ended = 0;
     for (; k <= 40 && !ended; k++) {
         motion_at(&dst, k * DT, &dest);
-        tdn_pose_copy(&out, &dest);
-        CHECK(tdn_inertializer_apply(in, DT, &out) == TDN_OK);
+        tdn_pose_copy(&out, &dest, NULL);
+        CHECK(tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK);
         step_max = diff_max(step_max, pose_diff(&out, &last));
         unit = fmax(unit, unit_error(&out));
-        tdn_pose_copy(&last, &out);
+        tdn_pose_copy(&last, &out, NULL);
         if (!tdn_inertializer_active(in)) {
             ended = 1;
             CHECK(rows_equal(&out, &dest)); /* exactly the destination */
@@ -428,8 +428,8 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
     CHECK(step_max.r < 0.25 * sw.r);
     /* once over, the pose is left alone */
     motion_at(&dst, 2.0f, &dest);
-    tdn_pose_copy(&out, &dest);
-    CHECK(tdn_inertializer_apply(in, DT, &out) == TDN_OK && rows_equal(&out, &dest));
+    tdn_pose_copy(&out, &dest, NULL);
+    CHECK(tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK && rows_equal(&out, &dest));
 
     tdn_inertializer_destroy(in);
     tdn_pose *poses[] = { &current, &previous, &dest, &out, &last, &a, &b, &src.base, &dst.base };
@@ -449,11 +449,11 @@ static void test_one_joint_matches_curve(void)
 {
     tdn_inertializer *in = NULL;
     tdn_pose cur, prev, dst, out;
-    tdn_pose_create(&cur, 1, NULL);
-    tdn_pose_create(&prev, 1, NULL);
-    tdn_pose_create(&dst, 1, NULL);
-    tdn_pose_create(&out, 1, NULL);
-    CHECK(tdn_inertializer_create(1, NULL, &in) == TDN_OK);
+    tdn_pose_create(1, &cur, NULL, NULL);
+    tdn_pose_create(1, &prev, NULL, NULL);
+    tdn_pose_create(1, &dst, NULL, NULL);
+    tdn_pose_create(1, &out, NULL, NULL);
+    CHECK(tdn_inertializer_create(1, &in, NULL, NULL) == TDN_OK);
     const tdn_vec3 z = { 0, 0, 1 };
     double worst_t = 0, worst_r = 0;
     for (int kind = 0; kind < 2; kind++) {
@@ -468,9 +468,9 @@ static void test_one_joint_matches_curve(void)
         tdn_pose_set(&dst, 0, &d);
         for (int i = 0; i <= 25; i++) {
             float t = T * (float)i / 25.0f;
-            CHECK(tdn_inertializer_start(in, &cur, &prev, dt, &dst, T, (tdn_inertia_curve)kind) == TDN_OK);
-            tdn_pose_copy(&out, &dst);
-            CHECK(tdn_inertializer_apply(in, t, &out) == TDN_OK);
+            CHECK(tdn_inertializer_start(in, &cur, &prev, dt, &dst, T, (tdn_inertia_curve)kind, NULL) == TDN_OK);
+            tdn_pose_copy(&out, &dst, NULL);
+            CHECK(tdn_inertializer_apply(in, t, &out, NULL) == TDN_OK);
             tdn_transform o = tdn_pose_get(&out, 0);
             /* the velocities as the inertializer measures them, in double */
             double vt = (x0 - (double)p.t.x) / dt, vr = (a0 - (a0 - (double)w * dt)) / dt;
@@ -486,16 +486,16 @@ static void test_one_joint_matches_curve(void)
     CHECK(worst_t < 2e-6);
     CHECK(worst_r < 4e-6);
     /* previous NULL: zero velocity; duration 0: a cut */
-    CHECK(tdn_inertializer_start(in, &cur, NULL, 0.02f, &dst, 1.0f, TDN_INERTIA_QUINTIC) == TDN_OK);
-    tdn_pose_copy(&out, &dst);
-    CHECK(tdn_inertializer_apply(in, 0.5f, &out) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &cur, NULL, 0.02f, &dst, 1.0f, TDN_INERTIA_QUINTIC, NULL) == TDN_OK);
+    tdn_pose_copy(&out, &dst, NULL);
+    CHECK(tdn_inertializer_apply(in, 0.5f, &out, NULL) == TDN_OK);
     CHECK_NEAR(tdn_pose_get(&out, 0).t.x, 0.4, 1e-6);
-    CHECK(tdn_inertializer_start(in, &cur, &prev, 0.02f, &dst, 0.0f, TDN_INERTIA_QUINTIC) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &cur, &prev, 0.02f, &dst, 0.0f, TDN_INERTIA_QUINTIC, NULL) == TDN_OK);
     CHECK(!tdn_inertializer_active(in));
-    tdn_pose_copy(&out, &dst);
-    CHECK(tdn_inertializer_apply(in, 0.0f, &out) == TDN_OK && rows_equal(&out, &dst));
+    tdn_pose_copy(&out, &dst, NULL);
+    CHECK(tdn_inertializer_apply(in, 0.0f, &out, NULL) == TDN_OK && rows_equal(&out, &dst));
     /* current equal to the destination: nothing to do */
-    CHECK(tdn_inertializer_start(in, &dst, &prev, 0.02f, &dst, 1.0f, TDN_INERTIA_SPRING) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &dst, &prev, 0.02f, &dst, 1.0f, TDN_INERTIA_SPRING, NULL) == TDN_OK);
     CHECK(!tdn_inertializer_active(in));
     tdn_inertializer_destroy(in);
     tdn_pose_destroy(&cur);
@@ -516,11 +516,11 @@ static void stacking_case(tdn_inertia_curve kind, double limit)
     for (int i = 0; i <= SWITCHES; i++)
         motion_make(&rng, J, 0.5f, &targets[i]);
     tdn_pose shown, before, dest, a, b;
-    tdn_pose_create(&shown, J, NULL);
-    tdn_pose_create(&before, J, NULL);
-    tdn_pose_create(&dest, J, NULL);
-    tdn_pose_create(&a, J, NULL);
-    tdn_pose_create(&b, J, NULL);
+    tdn_pose_create(J, &shown, NULL, NULL);
+    tdn_pose_create(J, &before, NULL, NULL);
+    tdn_pose_create(J, &dest, NULL, NULL);
+    tdn_pose_create(J, &a, NULL, NULL);
+    tdn_pose_create(J, &b, NULL, NULL);
     diff3 motion_max = { 0, 0, 0 };
     for (int i = 0; i <= SWITCHES; i++)
         for (int k = 0; k < 200; k++) {
@@ -529,7 +529,7 @@ static void stacking_case(tdn_inertia_curve kind, double limit)
             motion_max = diff_max(motion_max, pose_diff(&a, &b));
         }
     tdn_inertializer *in = NULL;
-    CHECK(tdn_inertializer_create(J, NULL, &in) == TDN_OK);
+    CHECK(tdn_inertializer_create(J, &in, NULL, NULL) == TDN_OK);
     motion_at(&targets[0], -DT, &before);
     motion_at(&targets[0], 0.0f, &shown);
     diff3 step_max = { 0, 0, 0 }, switch_max = { 0, 0, 0 };
@@ -541,15 +541,15 @@ static void stacking_case(tdn_inertia_curve kind, double limit)
             target++;
             motion_at(&targets[target], t, &dest);
             switch_max = diff_max(switch_max, pose_diff(&shown, &dest));
-            CHECK(tdn_inertializer_start(in, &shown, &before, DT, &dest, duration, kind) == TDN_OK);
+            CHECK(tdn_inertializer_start(in, &shown, &before, DT, &dest, duration, kind, NULL) == TDN_OK);
         }
         motion_at(&targets[target], t, &dest);
-        tdn_pose_copy(&a, &dest);
-        CHECK(tdn_inertializer_apply(in, DT, &a) == TDN_OK);
+        tdn_pose_copy(&a, &dest, NULL);
+        CHECK(tdn_inertializer_apply(in, DT, &a, NULL) == TDN_OK);
         step_max = diff_max(step_max, pose_diff(&a, &shown));
         unit = fmax(unit, unit_error(&a));
-        tdn_pose_copy(&before, &shown);
-        tdn_pose_copy(&shown, &a);
+        tdn_pose_copy(&before, &shown, NULL);
+        tdn_pose_copy(&shown, &a, NULL);
         if (target == SWITCHES && !tdn_inertializer_active(in)) {
             ended = 1;
             CHECK(rows_equal(&shown, &dest));
@@ -595,30 +595,30 @@ static void test_bad_arguments(void)
     unsigned char *memory = aligned_alloc(TDN_INERTIALIZER_ALIGN, bytes + TDN_INERTIALIZER_ALIGN);
     unsigned char *snapshot = malloc(bytes);
     tdn_inertializer *in = (tdn_inertializer *)1;
-    CHECK(tdn_inertializer_init(J, memory + 4, bytes, &in) == TDN_ERR_ARGUMENT && in == NULL);
-    CHECK(tdn_inertializer_init(J, memory, bytes - 1, &in) == TDN_ERR_OUT_OF_MEMORY);
-    CHECK(tdn_inertializer_init(0, memory, bytes, &in) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_inertializer_init(J, NULL, bytes, &in) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_inertializer_init(J, memory, bytes, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_inertializer_create(0, NULL, &in) == TDN_ERR_ARGUMENT && in == NULL);
-    CHECK(tdn_inertializer_init(J, memory, bytes, &in) == TDN_OK && (void *)in == (void *)memory);
+    CHECK(tdn_inertializer_init(J, memory + 4, bytes, &in, NULL) == TDN_ERR_ARGUMENT && in == NULL);
+    CHECK(tdn_inertializer_init(J, memory, bytes - 1, &in, NULL) == TDN_ERR_OUT_OF_MEMORY);
+    CHECK(tdn_inertializer_init(0, memory, bytes, &in, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_inertializer_init(J, NULL, bytes, &in, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_inertializer_init(J, memory, bytes, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_inertializer_create(0, &in, NULL, NULL) == TDN_ERR_ARGUMENT && in == NULL);
+    CHECK(tdn_inertializer_init(J, memory, bytes, &in, NULL) == TDN_OK && (void *)in == (void *)memory);
     CHECK(!tdn_inertializer_active(in) && tdn_inertializer_elapsed(in) == 0.0f);
 
     check_rng rng = { 99 };
     tdn_pose cur, prev, dst, other, out;
-    tdn_pose_create(&cur, J, NULL);
-    tdn_pose_create(&prev, J, NULL);
-    tdn_pose_create(&dst, J, NULL);
-    tdn_pose_create(&other, J + 1, NULL);
-    tdn_pose_create(&out, J, NULL);
+    tdn_pose_create(J, &cur, NULL, NULL);
+    tdn_pose_create(J, &prev, NULL, NULL);
+    tdn_pose_create(J, &dst, NULL, NULL);
+    tdn_pose_create(J + 1, &other, NULL, NULL);
+    tdn_pose_create(J, &out, NULL, NULL);
     random_pose(&rng, &cur);
     random_pose(&rng, &prev);
     random_pose(&rng, &dst);
-    CHECK(tdn_inertializer_start(in, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC) == TDN_OK);
-    tdn_pose_copy(&out, &dst);
-    CHECK(tdn_inertializer_apply(in, DT, &out) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC, NULL) == TDN_OK);
+    tdn_pose_copy(&out, &dst, NULL);
+    CHECK(tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK);
     memcpy(snapshot, memory, bytes);
-#define BAD_START(...) CHECK(tdn_inertializer_start(__VA_ARGS__) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0)
+#define BAD_START(...) CHECK(tdn_inertializer_start(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0)
     BAD_START(NULL, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC);
     BAD_START(in, NULL, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC);
     BAD_START(in, &cur, &prev, DT, NULL, 0.4f, TDN_INERTIA_QUINTIC);
@@ -633,14 +633,14 @@ static void test_bad_arguments(void)
     BAD_START(in, &cur, &prev, DT, &dst, INFINITY, TDN_INERTIA_QUINTIC);
     BAD_START(in, &cur, &prev, DT, &dst, 0.4f, (tdn_inertia_curve)2);
 #undef BAD_START
-#define BAD_APPLY(...) CHECK(tdn_inertializer_apply(__VA_ARGS__) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0 && rows_equal(&out, &dst))
-    tdn_pose_copy(&out, &dst);
+#define BAD_APPLY(...) CHECK(tdn_inertializer_apply(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0 && rows_equal(&out, &dst))
+    tdn_pose_copy(&out, &dst, NULL);
     BAD_APPLY(NULL, DT, &out);
     BAD_APPLY(in, DT, NULL);
     BAD_APPLY(in, -DT, &out);
     BAD_APPLY(in, NAN, &out);
     BAD_APPLY(in, INFINITY, &out);
-    CHECK(tdn_inertializer_apply(in, DT, &other) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0);
+    CHECK(tdn_inertializer_apply(in, DT, &other, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0);
 #undef BAD_APPLY
     CHECK(!tdn_inertializer_active(NULL) && tdn_inertializer_elapsed(NULL) == 0.0f);
     /* non-finite pose values: no offset for that channel, everything else finite */
@@ -648,9 +648,9 @@ static void test_bad_arguments(void)
     nan_joint.t.x = NAN;
     nan_joint.r.w = INFINITY;
     tdn_pose_set(&cur, 2, &nan_joint);
-    CHECK(tdn_inertializer_start(in, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_SPRING) == TDN_OK);
-    tdn_pose_copy(&out, &dst);
-    CHECK(tdn_inertializer_apply(in, DT, &out) == TDN_OK);
+    CHECK(tdn_inertializer_start(in, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_SPRING, NULL) == TDN_OK);
+    tdn_pose_copy(&out, &dst, NULL);
+    CHECK(tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK);
     int finite = 1;
     for (size_t i = 0; i < TDN_POSE_ROWS * (size_t)out.stride; i++)
         finite &= isfinite(out.data[i]) != 0;
@@ -672,10 +672,10 @@ static void test_allocation(void)
     enum { J = 67 };
     tdn_inertializer *in = NULL;
     allocations_before_failure = 0;
-    CHECK(tdn_inertializer_create(J, &counting, &in) == TDN_ERR_OUT_OF_MEMORY && in == NULL);
+    CHECK(tdn_inertializer_create(J, &in, &counting, NULL) == TDN_ERR_OUT_OF_MEMORY && in == NULL);
     CHECK(live_blocks == 0);
     allocations_before_failure = -1;
-    CHECK(tdn_inertializer_create(J, &counting, &in) == TDN_OK);
+    CHECK(tdn_inertializer_create(J, &in, &counting, NULL) == TDN_OK);
     CHECK_EQ_INT(live_blocks, 1);
     CHECK_EQ_INT((long long)live_bytes, (long long)tdn_inertializer_bytes(J));
     printf("inertializer for %d joints: %zu bytes\n", J, tdn_inertializer_bytes(J));
@@ -683,17 +683,17 @@ static void test_allocation(void)
     allocations_before_failure = 0;
     check_rng rng = { 5 };
     tdn_pose cur, dst, out;
-    tdn_pose_create(&cur, J, NULL);
-    tdn_pose_create(&dst, J, NULL);
-    tdn_pose_create(&out, J, NULL);
+    tdn_pose_create(J, &cur, NULL, NULL);
+    tdn_pose_create(J, &dst, NULL, NULL);
+    tdn_pose_create(J, &out, NULL, NULL);
     random_pose(&rng, &cur);
     random_pose(&rng, &dst);
     int ok = 1;
     for (int i = 0; i < 100; i++) {
         if (i % 10 == 0)
-            ok &= tdn_inertializer_start(in, &cur, &cur, DT, &dst, 0.2f, (tdn_inertia_curve)(i / 10 % 2)) == TDN_OK;
-        tdn_pose_copy(&out, &dst);
-        ok &= tdn_inertializer_apply(in, DT, &out) == TDN_OK;
+            ok &= tdn_inertializer_start(in, &cur, &cur, DT, &dst, 0.2f, (tdn_inertia_curve)(i / 10 % 2), NULL) == TDN_OK;
+        tdn_pose_copy(&out, &dst, NULL);
+        ok &= tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK;
     }
     CHECK(ok);
     CHECK_EQ_INT(live_blocks, 1);

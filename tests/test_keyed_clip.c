@@ -32,7 +32,7 @@ static tdn_keyed_clip *make_clip(const tdn_skeleton *skel, const tdn_track_desc 
     tdn_error err = { 0 };
     tdn_result r = tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks,
                                                                  .track_count = count, .duration = duration },
-                                         &clip, &err);
+                                         &clip, NULL, &err);
     if (!CHECK_EQ_INT(r, TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return clip;
@@ -52,13 +52,13 @@ static void cubic_spline_matches_hand_worked_hermite(void)
                              .key_count = 2, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
     CHECK_NEAR(tdn_keyed_clip_duration(clip), 3.0f, 0);
 
     /* s = 0.5 (t = 2): h00 = 0.5, h10 = 0.125, h01 = 0.5, h11 = -0.125, tangents scaled by dt = 2. */
-    tdn_keyed_clip_sample(clip, 2.0f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 2.0f, &pose, NULL, NULL);
     tdn_transform x = tdn_pose_get(&pose, 1);
     CHECK_NEAR(x.t.x, 0.5 * 1 + 0.125 * 2 * 2 + 0.5 * 3 + -0.125 * 2 * -1, 1e-6);  /* 2.75 */
     CHECK_NEAR(x.t.y, 0.5 * -2 + 0.125 * 2 * 0 + 0.5 * 2 + -0.125 * 2 * 4, 1e-6);  /* -1.0 */
@@ -66,19 +66,19 @@ static void cubic_spline_matches_hand_worked_hermite(void)
     CHECK_NEAR(x.t.x, 2.75, 1e-6);
 
     /* s = 0.25 (t = 1.5): h00 = 0.84375, h10 = 0.140625, h01 = 0.15625, h11 = -0.046875. */
-    tdn_keyed_clip_sample(clip, 1.5f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 1.5f, &pose, NULL, NULL);
     x = tdn_pose_get(&pose, 1);
     CHECK_NEAR(x.t.x, 0.84375 * 1 + 0.140625 * 2 * 2 + 0.15625 * 3 + -0.046875 * 2 * -1, 1e-6);
     CHECK_NEAR(x.t.y, 0.84375 * -2 + 0.140625 * 2 * 0 + 0.15625 * 2 + -0.046875 * 2 * 4, 1e-6);
 
     /* Ends: the values themselves, and the values held outside the keys. */
-    tdn_keyed_clip_sample(clip, 1.0f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 1.0f, &pose, NULL, NULL);
     CHECK_NEAR(tdn_pose_get(&pose, 1).t.x, 1.0, 0);
-    tdn_keyed_clip_sample(clip, 0.25f, &pose, NULL); /* before the first key */
+    tdn_keyed_clip_sample(clip, 0.25f, &pose, NULL, NULL); /* before the first key */
     CHECK_NEAR(tdn_pose_get(&pose, 1).t.y, -2.0, 0);
-    tdn_keyed_clip_sample(clip, 3.0f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 3.0f, &pose, NULL, NULL);
     CHECK_NEAR(tdn_pose_get(&pose, 1).t.x, 3.0, 0);
-    tdn_keyed_clip_sample(clip, 50.0f, &pose, NULL); /* clamped to the duration */
+    tdn_keyed_clip_sample(clip, 50.0f, &pose, NULL, NULL); /* clamped to the duration */
     CHECK_NEAR(tdn_pose_get(&pose, 1).t.z, 0.5, 0);
 
     tdn_pose_destroy(&pose);
@@ -99,10 +99,10 @@ static void cubic_rotation_is_normalized(void)
                              .key_count = 2, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
-    tdn_keyed_clip_sample(clip, 0.5f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 0.5f, &pose, NULL, NULL);
     tdn_quat q = tdn_pose_get(&pose, 0).r;
     double n = sqrt(0.5 * 0.5 * c * c + (0.5 + 0.5 * c) * (0.5 + 0.5 * c));
     CHECK_NEAR(q.z, 0.5 * c / n, 1e-6);
@@ -122,13 +122,13 @@ static void step_holds_each_key_until_the_next(void)
                              .key_count = 3, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
     const float at[] = { 0.0f, 0.5f, 0.999f, 1.0f, 1.7f, 2.0f, 9.0f };
     const float expect[] = { 10, 10, 10, 20, 20, 30, 30 };
     for (int i = 0; i < 7; i++) {
-        tdn_keyed_clip_sample(clip, at[i], &pose, NULL);
+        tdn_keyed_clip_sample(clip, at[i], &pose, NULL, NULL);
         CHECK_NEAR(tdn_pose_get(&pose, 2).s.x, expect[i], 0);
     }
     tdn_pose_destroy(&pose);
@@ -156,17 +156,17 @@ static void linear_rotation_is_shortest_path_slerp(void)
                              .key_count = 2, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
     const float at[] = { 0.0f, 0.25f, 0.5f, 0.9f, 1.0f };
     for (int i = 0; i < 5; i++) {
-        tdn_keyed_clip_sample(clip, at[i], &pose, NULL);
+        tdn_keyed_clip_sample(clip, at[i], &pose, NULL, NULL);
         tdn_quat got = tdn_pose_get(&pose, 1).r;
         CHECK_NEAR(check_quat_angle(got, axis_angle(axis, pi / 2 * at[i])), 0, 2e-6);
         CHECK_NEAR(tdn_quat_dot(got, got), 1, 1e-6);
     }
-    tdn_keyed_clip_sample(clip, 0.5f, &pose, NULL); /* 45 degrees, written out */
+    tdn_keyed_clip_sample(clip, 0.5f, &pose, NULL, NULL); /* 45 degrees, written out */
     tdn_quat half = tdn_pose_get(&pose, 1).r;
     double sign = half.w < 0 ? -1 : 1;
     CHECK_NEAR(sign * half.w, cos(pi / 8), 1e-6);
@@ -185,7 +185,7 @@ static void linear_translation_and_clamping(void)
                              .key_count = 2, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 2.5f); /* explicit duration past the last key */
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
     CHECK_NEAR(tdn_keyed_clip_duration(clip), 2.5, 0);
@@ -193,7 +193,7 @@ static void linear_translation_and_clamping(void)
                                           { 1.0f, 3, 0 }, { 1.5f, 5, -2 }, { 2.0f, 5, -2 }, { 100.0f, 5, -2 },
                                           { NAN, 1, 2 } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        CHECK_EQ_INT(tdn_keyed_clip_sample(clip, cases[i].t, &pose, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_keyed_clip_sample(clip, cases[i].t, &pose, NULL, NULL), TDN_OK);
         tdn_transform x = tdn_pose_get(&pose, 0);
         CHECK_NEAR(x.t.x, cases[i].x, 1e-6);
         CHECK_NEAR(x.t.y, cases[i].y, 1e-6);
@@ -213,10 +213,10 @@ static void absent_tracks_keep_rest_values(void)
                              .key_count = 2, .times = times, .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
-    tdn_keyed_clip_sample(clip, 0.4f, &pose, NULL);
+    tdn_keyed_clip_sample(clip, 0.4f, &pose, NULL, NULL);
     for (int j = 0; j < JOINTS; j++) {
         tdn_transform got = tdn_pose_get(&pose, j), rest = tdn_skeleton_rest(skel, j);
         CHECK_NEAR(got.t.x, rest.t.x, 0);
@@ -258,8 +258,8 @@ static void hints_match_binary_search(void)
     }
     tdn_keyed_clip *clip = make_clip(skel, tracks, 9, 0.0f);
     tdn_pose a, b;
-    tdn_pose_create(&a, JOINTS, NULL);
-    tdn_pose_create(&b, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &a, NULL, NULL);
+    tdn_pose_create(JOINTS, &b, NULL, NULL);
     if (!clip)
         return;
     const float duration = tdn_keyed_clip_duration(clip);
@@ -278,8 +278,8 @@ static void hints_match_binary_search(void)
             t = times[check_rng_u32(&rng) % 9][check_rng_u32(&rng) % KEYS]; /* exactly on a key */
         if (t < -1.0f || t > duration + 1.0f)
             t = 0.5f * duration;
-        tdn_keyed_clip_sample(clip, t, &a, hints);
-        tdn_keyed_clip_sample(clip, t, &b, NULL);
+        tdn_keyed_clip_sample(clip, t, &a, hints, NULL);
+        tdn_keyed_clip_sample(clip, t, &b, NULL, NULL);
         mismatches += memcmp(a.data, b.data, tdn_pose_bytes(JOINTS)) != 0;
     }
     CHECK_EQ_INT(mismatches, 0);
@@ -308,7 +308,7 @@ static void float_tracks_events_and_duration(void)
     tdn_error err = { 0 };
     CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1,
                                                                .float_tracks = curves, .float_track_count = 3,
-                                                               .events = events, .event_count = 6 }, &clip, &err), TDN_OK);
+                                                               .events = events, .event_count = 6 }, &clip, NULL, &err), TDN_OK);
     if (!clip)
         return;
     /* The float track's last key (3 s) is later than any joint key (2 s). */
@@ -357,10 +357,10 @@ static void memory_is_counted_and_returned(void)
     CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk", .skeleton = skel, .tracks = &track,
                                                                .track_count = 1, .float_tracks = &curve,
                                                                .float_track_count = 1, .events = &event,
-                                                               .event_count = 1, .allocator = counting },
-                                       &clip, NULL), TDN_OK);
+                                                               .event_count = 1 },
+                                       &clip, &counting, NULL), TDN_OK);
     CHECK(live_blocks > 0);
-    CHECK_EQ_INT((long long)tdn_keyed_clip_bytes(clip), (long long)live_bytes); /* honest: all of it */
+    CHECK_EQ_INT((long long)tdn_keyed_clip_memory_size(clip), (long long)live_bytes); /* honest: all of it */
     CHECK(strcmp(tdn_keyed_clip_name(clip), "walk") == 0);
     tdn_keyed_clip_destroy(clip);
     CHECK_EQ_INT(live_blocks, 0);
@@ -373,10 +373,9 @@ static void memory_is_counted_and_returned(void)
 static void expect_failure(const tdn_keyed_clip_desc *desc, tdn_result code, const char *where, int line)
 {
     tdn_keyed_clip_desc d = *desc;
-    d.allocator = counting;
     tdn_keyed_clip *clip = (tdn_keyed_clip *)&d; /* junk that must be overwritten */
     tdn_error err = { 0 };
-    tdn_result r = tdn_keyed_clip_create(&d, &clip, &err);
+    tdn_result r = tdn_keyed_clip_create(&d, &clip, &counting, &err);
     int ok = r == code && clip == NULL && strstr(err.where, where) != NULL && err.message[0] != 0 && live_blocks == 0;
     if (!ok)
         fprintf(stderr, "  line %d: got %s, where '%s', message '%s' (wanted %s at '%s')\n", line, tdn_result_name(r),
@@ -400,9 +399,9 @@ static void bad_descriptions_are_named(void)
 
     /* NULLs */
     tdn_keyed_clip *out = (tdn_keyed_clip *)&d;
-    CHECK_EQ_INT(tdn_keyed_clip_create(NULL, &out, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_keyed_clip_create(NULL, &out, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(out == NULL);
-    CHECK_EQ_INT(tdn_keyed_clip_create(&d, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_keyed_clip_create(&d, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
     expect_failure(&(tdn_keyed_clip_desc){ .tracks = &good, .track_count = 1 }, TDN_ERR_ARGUMENT, "skeleton", __LINE__);
     expect_failure(&(tdn_keyed_clip_desc){ .skeleton = skel, .track_count = 1 }, TDN_ERR_ARGUMENT, "tracks", __LINE__);
     expect_failure(&(tdn_keyed_clip_desc){ .skeleton = skel, .duration = NAN }, TDN_ERR_ARGUMENT, "duration", __LINE__);
@@ -473,14 +472,14 @@ static void bad_descriptions_are_named(void)
     events[1] = (tdn_event_desc){ "late", 1.5f };
     d.duration = 2.0f; /* an explicit duration covers it */
     tdn_keyed_clip *clip = NULL;
-    CHECK_EQ_INT(tdn_keyed_clip_create(&d, &clip, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_keyed_clip_create(&d, &clip, NULL, NULL), TDN_OK);
 
     /* Sampling into a pose of another size. */
     tdn_pose small;
-    tdn_pose_create(&small, JOINTS - 1, NULL);
-    CHECK_EQ_INT(tdn_keyed_clip_sample(clip, 0.5f, &small, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_keyed_clip_sample(NULL, 0.5f, &small, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_keyed_clip_sample(clip, 0.5f, NULL, NULL), TDN_ERR_ARGUMENT);
+    tdn_pose_create(JOINTS - 1, &small, NULL, NULL);
+    CHECK_EQ_INT(tdn_keyed_clip_sample(clip, 0.5f, &small, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_keyed_clip_sample(NULL, 0.5f, &small, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_keyed_clip_sample(clip, 0.5f, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_pose_destroy(&small);
     tdn_keyed_clip_destroy(clip);
     tdn_skeleton_destroy(skel);

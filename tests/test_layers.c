@@ -38,11 +38,11 @@ static int make_layered(layered *l, tdn_layer_mode mode, const float *mask)
                           .params = params, .param_count = 1, .nodes = nodes, .node_count = 2, .layers = layers,
                           .layer_count = 2 };
     tdn_error err = { 0 };
-    if (tdn_graph_create(&gd, &l->graph, &err) != TDN_OK) {
+    if (tdn_graph_create(&gd, &l->graph, NULL, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return 0;
     }
-    return tdn_graph_instance_create(l->graph, NULL, &l->in) == TDN_OK;
+    return tdn_graph_instance_create(l->graph, &l->in, NULL, NULL) == TDN_OK;
 }
 
 static void free_layered(layered *l)
@@ -76,19 +76,19 @@ static void masked_override(void)
     tdn_pose out, base, top, expect;
     tdn_pose *poses[] = { &out, &base, &top, &expect };
     for (int i = 0; i < 4; i++)
-        tdn_pose_create(poses[i], JOINTS, NULL);
+        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
     double worst = 0;
     int identical = 1;
     for (int f = 0; f < 50; f++) {
         float w = (float)(f % 10) / 9.0f;
-        tdn_graph_set_float(l.in, 0, w);
-        tdn_graph_update(l.in, 0.037f);
-        tdn_graph_evaluate(l.in, &out);
+        tdn_graph_set_float(l.in, 0, w, NULL);
+        tdn_graph_update(l.in, 0.037f, NULL);
+        tdn_graph_evaluate(l.in, &out, NULL);
         float t = tdn_graph_clip_time(l.in, 0);
-        tdn_clip_sample(l.clips[BASE], t, &base);
-        tdn_clip_sample(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &top);
+        tdn_clip_sample(l.clips[BASE], t, &base, NULL);
+        tdn_clip_sample(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &top, NULL);
         identical &= same_bits(&out, &base, 0) && same_bits(&out, &base, 2);
-        tdn_blend2(&base, &top, w, mask, &expect);
+        tdn_blend2(&base, &top, w, mask, &expect, NULL);
         worst = fmax(worst, transform_gap(tdn_pose_get(&out, 1), tdn_pose_get(&expect, 1)));
     }
     CHECK(identical); /* masked-out joints are the base layer's, bit for bit */
@@ -102,10 +102,10 @@ static void masked_override(void)
     CHECK_EQ_INT(tdn_graph_layer_count(l.graph), 2);
     CHECK(strcmp(tdn_graph_layer_name(l.graph, 1), "top") == 0);
     /* at weight 0 the layer shows nothing */
-    tdn_graph_set_float(l.in, 0, 0);
-    tdn_graph_update(l.in, 0.01f);
-    tdn_graph_evaluate(l.in, &out);
-    tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base);
+    tdn_graph_set_float(l.in, 0, 0, NULL);
+    tdn_graph_update(l.in, 0.01f, NULL);
+    tdn_graph_evaluate(l.in, &out, NULL);
+    tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base, NULL);
     CHECK(same_bits(&out, &base, 0) && same_bits(&out, &base, 1) && same_bits(&out, &base, 2));
     for (int i = 0; i < 4; i++)
         tdn_pose_destroy(poses[i]);
@@ -121,15 +121,15 @@ static void additive_layer(void)
     tdn_pose out, base, diff, expect;
     tdn_pose *poses[] = { &out, &base, &diff, &expect };
     for (int i = 0; i < 4; i++)
-        tdn_pose_create(poses[i], JOINTS, NULL);
-    tdn_graph_set_float(l.in, 0, 0.7f);
+        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
+    tdn_graph_set_float(l.in, 0, 0.7f, NULL);
     double worst = 0;
     for (int f = 0; f < 30; f++) {
-        tdn_graph_update(l.in, 0.05f);
-        tdn_graph_evaluate(l.in, &out);
-        tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base);
-        tdn_clip_sample(l.clips[DIFF], tdn_graph_clip_time(l.in, 1), &diff);
-        tdn_additive_apply(&base, &diff, 0.7f, mask, &expect);
+        tdn_graph_update(l.in, 0.05f, NULL);
+        tdn_graph_evaluate(l.in, &out, NULL);
+        tdn_clip_sample(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &base, NULL);
+        tdn_clip_sample(l.clips[DIFF], tdn_graph_clip_time(l.in, 1), &diff, NULL);
+        tdn_additive_apply(&base, &diff, 0.7f, mask, &expect, NULL);
         for (int j = 0; j < JOINTS; j++)
             worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
     }
@@ -154,7 +154,7 @@ static tdn_clip *turning_clip(int joint, tdn_vec3 axis, float angle)
     tdn_track_desc track = { joint, TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, 2, times, turn };
     tdn_keyed_clip *keys = NULL;
     tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skeleton, .tracks = &track, .track_count = 1 }, &keys,
-                          NULL);
+                          NULL, NULL);
     tdn_clip *clip = NULL;
     tdn_clip_create(&(tdn_clip_desc){ .source = keys, .storage = TDN_STORAGE_FLOAT32 }, &clip, NULL, NULL);
     tdn_keyed_clip_destroy(keys);
@@ -176,16 +176,16 @@ static void model_space_rotation_holds_direction(void)
                               .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2 };
         tdn_graph *g = NULL;
         tdn_graph_instance *in = NULL;
-        CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
-        CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+        CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
+        CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
         tdn_pose out, top;
-        tdn_pose_create(&out, JOINTS, NULL);
-        tdn_pose_create(&top, JOINTS, NULL);
+        tdn_pose_create(JOINTS, &out, NULL, NULL);
+        tdn_pose_create(JOINTS, &top, NULL, NULL);
         double worst = 0, turned = 0;
         for (int f = 0; f < 20; f++) {
-            tdn_graph_update(in, 0.05f);
-            tdn_graph_evaluate(in, &out);
-            tdn_clip_sample(clips[1], tdn_graph_clip_time(in, 1), &top);
+            tdn_graph_update(in, 0.05f, NULL);
+            tdn_graph_evaluate(in, &out, NULL);
+            tdn_clip_sample(clips[1], tdn_graph_clip_time(in, 1), &top, NULL);
             worst = fmax(worst, tdn_quat_angle_between(model_rotation(&out, 1), model_rotation(&top, 1)));
             turned = tdn_quat_angle_between(tdn_pose_get(&out, 0).r, tdn_quat_identity());
         }
@@ -214,14 +214,14 @@ static void velocities_compose_like_poses(void)
     tdn_pose v, vb, vt, scratch;
     tdn_pose *poses[] = { &v, &vb, &vt, &scratch };
     for (int i = 0; i < 4; i++)
-        tdn_pose_create(poses[i], JOINTS, NULL);
-    tdn_graph_set_float(l.in, 0, 0.3f);
+        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
+    tdn_graph_set_float(l.in, 0, 0.3f, NULL);
     double worst = 0;
     for (int f = 0; f < 20; f++) {
-        tdn_graph_update(l.in, 0.043f);
-        CHECK(tdn_graph_joint_velocities(l.in, &v) == TDN_OK);
-        tdn_clip_sample_velocity(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &scratch, &vb);
-        tdn_clip_sample_velocity(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &scratch, &vt);
+        tdn_graph_update(l.in, 0.043f, NULL);
+        CHECK(tdn_graph_joint_velocities(l.in, &v, NULL) == TDN_OK);
+        tdn_clip_sample_velocity(l.clips[BASE], tdn_graph_clip_time(l.in, 0), &scratch, &vb, NULL);
+        tdn_clip_sample_velocity(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &scratch, &vt, NULL);
         for (int r = 0; r < TDN_POSE_ROWS; r++)
             for (int j = 0; j < JOINTS; j++) {
                 double want = tdn_pose_crow(&vb, r)[j] + (tdn_pose_crow(&vt, r)[j] - tdn_pose_crow(&vb, r)[j]) * 0.3 * mask[j];
@@ -244,16 +244,16 @@ static void a_node_in_two_layers_is_refused(void)
                                { .type = TDN_NODE_BLEND2, .inputs = inputs, .input_count = 2 } };
     tdn_layer_desc layers[2] = { { .root = 1 }, { .root = 0 } };
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                          .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2, .allocator = counting };
+                          .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_ERR_INVALID_DATA);
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "nodes[0]") == 0 && strstr(err.message, "two layers"));
     float bad_mask[JOINTS] = { 0, 2, 0 };
     layers[1] = (tdn_layer_desc){ .root = 0, .mask = bad_mask };
     layers[0].root = 1;
     nodes[1] = (tdn_node_desc){ .type = TDN_NODE_REST };
-    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_ERR_INVALID_DATA);
+    CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "layers[1]") == 0);
     CHECK_EQ_INT(live_blocks, 0);
     tdn_clip_destroy(clip);

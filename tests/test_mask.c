@@ -44,24 +44,24 @@ static void subtree_feather_by_hand(void)
     tdn_mask_fill(mask, N, 0.1f);
     /* from spine, feathered over 2 levels at weight 0.9: spine (d 0) 0.9 * 1/3, chest (d 1)
      * 0.9 * 2/3, everything deeper 0.9; root and leg are outside and keep 0.1 */
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, tdn_skeleton_find(s, "spine"), 0.9f, 2, mask), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "spine"), 0.9f, 2, mask, NULL), TDN_OK);
     const double expect[N] = { 0.1, 0.3, 0.6, 0.9, 0.9, 0.9, 0.9, 0.1 };
     for (int j = 0; j < N; j++)
-        CHECK_NEAR(mask[tdn_skeleton_find(s, names[j])], expect[j], 1e-6);
+        CHECK_NEAR(mask[tdn_skeleton_find_joint(s, names[j])], expect[j], 1e-6);
 
     /* blend depth 0: the whole subtree at full weight */
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find(s, "chest"), 1.0f, 0, mask);
+    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 0, mask, NULL);
     const double flat[N] = { 0, 0, 1, 1, 1, 1, 1, 0 };
     for (int j = 0; j < N; j++)
-        CHECK_NEAR(mask[tdn_skeleton_find(s, names[j])], flat[j], 0);
+        CHECK_NEAR(mask[tdn_skeleton_find_joint(s, names[j])], flat[j], 0);
 
     /* from the arm with depth 1: arm 1/2, hand 1 */
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find(s, "arm"), 1.0f, 1, mask);
-    CHECK_NEAR(mask[tdn_skeleton_find(s, "arm")], 0.5, 1e-7);
-    CHECK_NEAR(mask[tdn_skeleton_find(s, "hand")], 1.0, 0);
-    CHECK_NEAR(mask[tdn_skeleton_find(s, "neck")], 0.0, 0);
+    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "arm"), 1.0f, 1, mask, NULL);
+    CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "arm")], 0.5, 1e-7);
+    CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "hand")], 1.0, 0);
+    CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "neck")], 0.0, 0);
     tdn_skeleton_destroy(s);
 }
 
@@ -99,12 +99,12 @@ static void bad_arguments(void)
         return;
     float mask[8] = { 0 }, before[8];
     memcpy(before, mask, sizeof mask);
-    CHECK_EQ_INT(tdn_mask_set_subtree(NULL, 0, 1, 0, mask), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, 0, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, -1, 1, 0, mask), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, N, 1, 0, mask), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, -1, mask), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, NAN, 0, mask), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(NULL, 0, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, 0, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, -1, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, N, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, -1, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, NAN, 0, mask, NULL), TDN_ERR_ARGUMENT);
     const char *one[] = { "hand" }, *null_name[] = { NULL };
     CHECK_EQ_INT(tdn_mask_set_joints(s, NULL, 1, 1, mask, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_mask_set_joints(s, one, -1, 1, mask, NULL), TDN_ERR_ARGUMENT);
@@ -113,10 +113,10 @@ static void bad_arguments(void)
     CHECK_EQ_INT(tdn_mask_set_joints(NULL, one, 1, 1, mask, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(before, mask, sizeof mask) == 0);
     /* weights outside [0, 1] are clamped */
-    tdn_mask_set_subtree(s, 0, 5.0f, 0, mask);
+    tdn_mask_set_subtree(s, 0, 5.0f, 0, mask, NULL);
     CHECK_NEAR(mask[3], 1, 0);
     tdn_mask_set_joints(s, one, 1, -2.0f, mask, NULL);
-    CHECK_NEAR(mask[tdn_skeleton_find(s, "hand")], 0, 0);
+    CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "hand")], 0, 0);
     tdn_skeleton_destroy(s);
 }
 
@@ -127,7 +127,7 @@ static void masked_cross_fade_moves_only_the_subtree(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose a, b, out;
-    tdn_pose_create(&a, N, NULL), tdn_pose_create(&b, N, NULL), tdn_pose_create(&out, N, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
     for (int j = 0; j < N; j++) {
         tdn_transform x = tdn_transform_identity();
         x.t = tdn_vec3_make((float)j, 1, 0);
@@ -135,9 +135,9 @@ static void masked_cross_fade_moves_only_the_subtree(void)
     }
     float mask[8];
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find(s, "chest"), 1.0f, 1, mask);
-    tdn_blend2(&a, &b, 1.0f, mask, &out);
-    int chest = tdn_skeleton_find(s, "chest");
+    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 1, mask, NULL);
+    tdn_blend2(&a, &b, 1.0f, mask, &out, NULL);
+    int chest = tdn_skeleton_find_joint(s, "chest");
     for (int j = 0; j < N; j++) {
         double m = !tdn_skeleton_is_in_subtree(s, j, chest) ? 0.0 : (j == chest ? 0.5 : 1.0);
         CHECK_NEAR(tdn_pose_get(&out, j).t.x, m * j, 1e-6);

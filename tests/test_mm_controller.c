@@ -55,22 +55,22 @@ static run_figures run_path(const mm_fixture *f, const tdn_mm_controller_desc *s
     tdn_mm_controller *c = NULL;
     tdn_error err = { 0 };
     run_figures r = { 0 };
-    if (tdn_mm_controller_create(&d, &c, &err) != TDN_OK) {
+    if (tdn_mm_controller_create(&d, &c, NULL, &err) != TDN_OK) {
         printf("controller: %s: %s\n", err.where, err.message);
         CHECK(!"controller");
         return r;
     }
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose pose, previous;
-    tdn_pose_create(&pose, n, NULL);
-    tdn_pose_create(&previous, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
+    tdn_pose_create(n, &previous, NULL, NULL);
     const float dt = 1.0f / 60.0f;
     const int frames = (int)(path_seconds(path, count) * 60.0f);
     int counted = 0;
     for (int i = 0; i < frames; i++) {
         const tdn_mm_input in = input_at(path, count, (float)i * dt);
         tdn_mm_status st;
-        CHECK_EQ_INT(tdn_mm_controller_update(c, &in, dt, &pose, &st), TDN_OK);
+        CHECK_EQ_INT(tdn_mm_controller_update(c, &in, dt, &pose, &st, NULL), TDN_OK);
         r.switches += st.switched;
         r.searches += st.searched;
         if (st.switched && i > 0)
@@ -83,8 +83,8 @@ static run_figures run_path(const mm_fixture *f, const tdn_mm_controller_desc *s
             counted++;
         }
         if (poses_out)
-            tdn_pose_copy(&poses_out[i], &pose);
-        tdn_pose_copy(&previous, &pose);
+            tdn_pose_copy(&poses_out[i], &pose, NULL);
+        tdn_pose_copy(&previous, &pose, NULL);
     }
     r.position_error /= counted;
     r.facing_error = r.facing_error / counted * 57.29578;
@@ -117,13 +117,13 @@ static void root_motion_carries_the_character(const mm_fixture *f, double tolera
     tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
                                  .mirror_table = f->mirror, .adjust_half_life = -1.0f, .bias = 0.05f };
     tdn_mm_controller *c = NULL;
-    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL, NULL), TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(f->skeleton), NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(f->skeleton), &pose, NULL, NULL);
     tdn_mm_status st = { 0 };
     for (int i = 0; i < 240; i++) {
         tdn_mm_input in = input_at(straight, 1, (float)i / 60.0f);
-        tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, &st);
+        tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, &st, NULL);
     }
     printf("root motion alone: %.2f m along z (simulation %.2f m), %.2f m aside\n", st.position.z, st.simulated.z,
            st.position.x);
@@ -139,8 +139,8 @@ static void switches_are_inertialized_and_runs_repeat(const mm_fixture *f)
     const int frames = (int)(path_seconds(humanoid_path, count) * 60.0f), n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose *a = malloc(sizeof(tdn_pose) * (size_t)frames), *b = malloc(sizeof(tdn_pose) * (size_t)frames);
     for (int i = 0; i < frames; i++) {
-        tdn_pose_create(&a[i], n, NULL);
-        tdn_pose_create(&b[i], n, NULL);
+        tdn_pose_create(n, &a[i], NULL, NULL);
+        tdn_pose_create(n, &b[i], NULL, NULL);
     }
     const tdn_mm_controller_desc smooth = { .bias = 0.05f }, cut = { .bias = 0.05f, .inertialize_time = 1e-4f };
     run_figures rs = run_path(f, &smooth, humanoid_path, count, a);
@@ -175,17 +175,17 @@ static double foot_skate(const mm_fixture *f, const segment *path, int count, in
     tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
                                  .mirror_table = f->mirror, .bias = 0.05f, .foot_locking = locking };
     tdn_mm_controller *c = NULL;
-    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton), frames = (int)(path_seconds(path, count) * 60.0f);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
     tdn_vec3 *feet = malloc(sizeof(tdn_vec3) * 2 * (size_t)frames);
     float *heights = malloc(sizeof(float) * (size_t)frames);
     for (int i = 0; i < frames; i++) {
         tdn_mm_input in = input_at(path, count, (float)i / 60.0f);
-        tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, NULL);
-        tdn_model_space(f->skeleton, &pose, NULL, model);
+        tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, NULL, NULL);
+        tdn_model_space(f->skeleton, &pose, NULL, model, NULL);
         for (int k = 0; k < 2; k++) {
             const float *m = model[k ? f->desc.right_foot : f->desc.left_foot].m;
             feet[2 * i + k] = tdn_vec3_make(m[12], m[13], m[14]);
@@ -226,26 +226,26 @@ static void foot_locking_holds_planted_feet(const mm_fixture *f, const char *nam
 static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixture *f)
 {
     tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
-                                 .mirror_table = f->mirror, .allocator = counting };
+                                 .mirror_table = f->mirror };
     tdn_mm_controller *c = NULL;
-    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &counting, NULL), TDN_OK);
     tdn_pose pose;
-    tdn_pose_create(&pose, tdn_skeleton_joint_count(f->skeleton), NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(f->skeleton), &pose, NULL, NULL);
     const long before = total_allocations;
     const int count = sizeof humanoid_path / sizeof humanoid_path[0];
     for (int i = 0; i < 600; i++) {
         tdn_mm_input in = input_at(humanoid_path, count, (float)i / 60.0f);
-        CHECK_EQ_INT(tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_mm_controller_update(c, &in, 1.0f / 60.0f, &pose, NULL, NULL), TDN_OK);
     }
     CHECK_EQ_INT(total_allocations, before);
     tdn_mm_input bad = { tdn_vec3_make(NAN, 0, 0), 0 };
-    CHECK_EQ_INT(tdn_mm_controller_update(c, &bad, 1.0f / 60.0f, &pose, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_update(c, &bad, 1.0f / 60.0f, &pose, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_mm_input fine = { tdn_vec3_make(0, 0, 0), 0 };
-    CHECK_EQ_INT(tdn_mm_controller_update(c, &fine, -1.0f, &pose, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_update(c, &fine, -1.0f, &pose, NULL, NULL), TDN_ERR_ARGUMENT);
     tdn_pose small;
-    tdn_pose_create(&small, 3, NULL);
-    CHECK_EQ_INT(tdn_mm_controller_update(c, &fine, 0.01f, &small, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_controller_reset(c, tdn_mm_database_frame_count(f->db), tdn_vec3_make(0, 0, 0), 0), TDN_ERR_ARGUMENT);
+    tdn_pose_create(3, &small, NULL, NULL);
+    CHECK_EQ_INT(tdn_mm_controller_update(c, &fine, 0.01f, &small, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_reset(c, tdn_mm_database_frame_count(f->db), tdn_vec3_make(0, 0, 0), 0, NULL), TDN_ERR_ARGUMENT);
     tdn_pose_destroy(&small);
     tdn_pose_destroy(&pose);
     tdn_mm_controller_destroy(c);
@@ -253,11 +253,11 @@ static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixtur
 
     tdn_error err = { 0 };
     d.clip_count = f->clip_count - 1;
-    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &counting, &err), TDN_ERR_ARGUMENT);
     CHECK(c == NULL && strcmp(err.where, "desc.clip_count") == 0);
     d.clip_count = f->clip_count;
     d.mirror_table = NULL;
-    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &counting, &err), TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.mirror_table") == 0);
 }
 

@@ -14,10 +14,10 @@
 static void root_of_pose(const mm_fixture *f, const tdn_keyed_clip *clip, int mirrored, float t, tdn_pose *pose,
                          tdn_mat4 *model, tdn_vec3 *position, float *facing)
 {
-    tdn_keyed_clip_sample(clip, t, pose, NULL);
+    tdn_keyed_clip_sample(clip, t, pose, NULL, NULL);
     if (mirrored)
-        tdn_pose_mirror(pose, f->mirror, pose);
-    tdn_model_space(f->skeleton, pose, NULL, model);
+        tdn_pose_mirror(pose, f->mirror, pose, NULL);
+    tdn_model_space(f->skeleton, pose, NULL, model, NULL);
     const float *m = model[f->desc.root].m;
     *position = tdn_vec3_make(m[12], 0.0f, m[14]);
     tdn_vec3 fwd = tdn_vec3_make(m[8], m[9], m[10]); /* forward is the root's +z */
@@ -35,10 +35,10 @@ static void features_reproduce_the_clips_motion(void)
     if (!mm_fixture_humanoid(&f, 1))
         return;
     const tdn_mm_database *db = f.db;
-    const int n = tdn_skeleton_joint_count(f.skeleton), dims = tdn_mm_database_dims(db);
+    const int n = tdn_skeleton_joint_count(f.skeleton), dims = tdn_mm_database_dimensions(db);
     CHECK_EQ_INT(dims, 4 * 3 + 15);
     tdn_pose pose;
-    tdn_pose_create(&pose, n, NULL);
+    tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
     float raw[64];
     double worst_trajectory = 0, worst_facing = 0, worst_feet = 0, worst_velocity = 0;
@@ -55,11 +55,11 @@ static void features_reproduce_the_clips_motion(void)
             expected_frames += expected;
             for (int i = first; i < first + count; i += 3) {
                 tdn_mm_frame fr;
-                CHECK_EQ_INT(tdn_mm_database_frame(db, i, &fr), TDN_OK);
+                CHECK_EQ_INT(tdn_mm_database_frame(db, i, &fr, NULL), TDN_OK);
                 CHECK_EQ_INT(fr.clip, c);
                 CHECK_EQ_INT(fr.mirrored, mirrored);
                 CHECK_EQ_INT(fr.searchable, i - first + 15 < count);
-                tdn_mm_database_denormalize(db, tdn_mm_database_features(db, i), raw);
+                tdn_mm_database_denormalize(db, tdn_mm_database_features(db, i), raw, NULL);
                 tdn_vec3 here, ahead;
                 float facing, ahead_facing;
                 root_of_pose(&f, f.clips[c], mirrored, fr.time, &pose, model, &here, &facing);
@@ -123,14 +123,14 @@ static void known_clips_give_closed_form_trajectories(void)
     const int tp = tdn_mm_database_group_start(db, TDN_MM_TRAJECTORY_POSITION);
     const int tf = tdn_mm_database_group_start(db, TDN_MM_TRAJECTORY_FACING);
     const int walk = tdn_mm_database_clip_first(db, 1, 0), turn = tdn_mm_database_clip_first(db, 6, 0);
-    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, walk + 2), raw);
+    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, walk + 2), raw, NULL);
     for (int k = 0; k < 3; k++) {
         CHECK_NEAR(raw[tp + 2 * k], 0.0, 1e-4);
         CHECK_NEAR(raw[tp + 2 * k + 1], 1.4 * 5 * (k + 1) / 30.0, 1e-4);
         CHECK_NEAR(raw[tf + 2 * k], 0.0, 1e-5);
         CHECK_NEAR(raw[tf + 2 * k + 1], 1.0, 1e-5);
     }
-    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, turn + 2), raw);
+    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, turn + 2), raw, NULL);
     for (int k = 0; k < 3; k++) {
         const double angle = 1.5707963 * 5 * (k + 1) / 30.0;
         CHECK_NEAR(raw[tf + 2 * k], sin(angle), 1e-4);
@@ -140,8 +140,8 @@ static void known_clips_give_closed_form_trajectories(void)
      * mirror images), sideways to -x */
     const int left_mirrored = tdn_mm_database_clip_first(db, 4, 1), right = tdn_mm_database_clip_first(db, 5, 0);
     float other[64];
-    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, left_mirrored + 3), raw);
-    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, right + 3), other);
+    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, left_mirrored + 3), raw, NULL);
+    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, right + 3), other, NULL);
     for (int d = tp; d < tf + 6; d++)
         CHECK_NEAR(raw[d], other[d], 1e-4);
     CHECK_NEAR(raw[tp + 4], -1.4 * 15 / 30.0, 1e-3);
@@ -158,14 +158,14 @@ static void groups_are_normalized_and_weighted(void)
     f.desc.excluded = &(tdn_mm_range){ .clip = 1, .start = 0.2f, .end = 0.4f };
     f.desc.excluded_count = 1;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_mm_database_build(&f.desc, &f.db, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_database_create(&f.desc, &f.db, NULL, &err), TDN_OK);
     const tdn_mm_database *db = f.db;
-    const int dims = tdn_mm_database_dims(db), frames = tdn_mm_database_frame_count(db);
+    const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
     double sum[64] = { 0 }, sum2[64] = { 0 };
     int count = 0;
     for (int i = 0; i < frames; i++) {
         tdn_mm_frame fr;
-        tdn_mm_database_frame(db, i, &fr);
+        tdn_mm_database_frame(db, i, &fr, NULL);
         if (fr.clip == 1 && fr.time >= 0.2f && fr.time <= 0.4f)
             CHECK(!fr.searchable); /* excluded, mirrored or not */
         if (!fr.searchable)
@@ -185,8 +185,8 @@ static void groups_are_normalized_and_weighted(void)
     }
     /* normalize and denormalize are inverses */
     float raw[64], back[64];
-    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, 7), raw);
-    tdn_mm_database_normalize(db, raw, back);
+    tdn_mm_database_denormalize(db, tdn_mm_database_features(db, 7), raw, NULL);
+    tdn_mm_database_normalize(db, raw, back, NULL);
     for (int d = 0; d < dims; d++)
         CHECK_NEAR(back[d], tdn_mm_database_features(db, 7)[d], 1e-5);
     mm_fixture_free(&f);
@@ -196,8 +196,8 @@ static unsigned char *saved(const tdn_mm_database *db, size_t *size)
 {
     *size = tdn_mm_database_save_size(db);
     unsigned char *bytes = malloc(*size);
-    CHECK_EQ_INT(tdn_mm_database_save(db, bytes, *size - 1), TDN_ERR_OUT_OF_MEMORY);
-    CHECK_EQ_INT(tdn_mm_database_save(db, bytes, *size), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_database_save_memory(db, bytes, *size - 1, NULL), TDN_ERR_OUT_OF_MEMORY);
+    CHECK_EQ_INT(tdn_mm_database_save_memory(db, bytes, *size, NULL), TDN_OK);
     return bytes;
 }
 
@@ -210,7 +210,7 @@ static void bytes_round_trip_and_bad_bytes_are_refused(void)
     unsigned char *bytes = saved(f.db, &size);
     tdn_mm_database *loaded = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_mm_database_load(bytes, size, &counting, &loaded, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_database_load_memory(bytes, size, &loaded, &counting, &err), TDN_OK);
     unsigned char *again = saved(loaded, &size2);
     CHECK(size2 == size && memcmp(bytes, again, size) == 0);
     tdn_mm_database_destroy(loaded);
@@ -220,7 +220,7 @@ static void bytes_round_trip_and_bad_bytes_are_refused(void)
     int refused = 0;
     for (size_t cut = 0; cut < size; cut += cut < 256 ? 1 : 997) {
         tdn_mm_database *db = (tdn_mm_database *)1;
-        refused += tdn_mm_database_load(bytes, cut, &counting, &db, NULL) == TDN_ERR_PARSE && db == NULL;
+        refused += tdn_mm_database_load_memory(bytes, cut, &db, &counting, NULL) == TDN_ERR_PARSE && db == NULL;
         CHECK_EQ_INT(live_blocks, 0);
     }
     CHECK(refused > 256);
@@ -248,7 +248,7 @@ static void bytes_round_trip_and_bad_bytes_are_refused(void)
             copy[edits[e].at + (size_t)b] = (unsigned char)(edits[e].value >> (8 * b));
         tdn_mm_database *db = NULL;
         tdn_error e2 = { 0 };
-        CHECK_EQ_INT(tdn_mm_database_load(copy, size, &counting, &db, &e2), edits[e].expected);
+        CHECK_EQ_INT(tdn_mm_database_load_memory(copy, size, &db, &counting, &e2), edits[e].expected);
         CHECK(db == NULL && strstr(e2.where, edits[e].where) != NULL);
         printf("bad database %zu: %s: %s\n", e, e2.where, e2.message);
         CHECK_EQ_INT(live_blocks, 0);
@@ -267,45 +267,45 @@ static void bad_descriptions_are_refused(void)
     tdn_mm_database *db = (tdn_mm_database *)1;
     tdn_error err = { 0 };
     tdn_mm_database_desc d = f.desc;
-    d.root = tdn_skeleton_find(f.skeleton, "pelvis"); /* has a parent */
-    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    d.root = tdn_skeleton_find_joint(f.skeleton, "pelvis"); /* has a parent */
+    CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(db == NULL && strcmp(err.where, "desc.root") == 0);
     d = f.desc;
     d.offsets[1] = 5; /* not increasing */
-    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.offsets") == 0);
     d = f.desc;
     d.weights[2] = NAN;
-    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.weights") == 0);
     d = f.desc; /* one group at 0 beside others: its stored features would be all 0 */
     d.weights[0] = d.weights[1] = d.weights[3] = d.weights[4] = 1.0f;
     d.weights[2] = 0.0f;
-    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.weights") == 0);
     d = f.desc;
     d.offsets[2] = 1000; /* longer than every clip: nothing searchable */
-    CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_INVALID_DATA);
+    CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_INVALID_DATA);
     d = f.desc;
     tdn_asset *other = NULL;
     const char *bvh = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n"
                       "End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0\n1 0 0\n";
-    CHECK_EQ_INT(tdn_bvh_load_memory(bvh, strlen(bvh), "other", NULL, &other, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_load_memory(bvh, strlen(bvh), &(tdn_asset_load_options){ .name = "other" }, &other, NULL, NULL),
+                 TDN_OK);
     if (other) {
         const tdn_keyed_clip *clips[2] = { f.clips[0], tdn_asset_clip(other, 0) };
         d.clips = clips;
         d.clip_count = 2;
-        CHECK_EQ_INT(tdn_mm_database_build(&d, &db, &err), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
         CHECK(strcmp(err.where, "desc.clips[1]") == 0);
         tdn_asset_destroy(other);
     }
     /* running out of memory at any allocation leaves nothing behind */
     d = f.desc;
-    d.allocator = counting;
     int built = 0;
     for (long fail_at = 0; fail_at < 64 && !built; fail_at++) {
         allocations_before_failure = fail_at;
-        tdn_result r = tdn_mm_database_build(&d, &db, &err);
+        tdn_result r = tdn_mm_database_create(&d, &db, &counting, &err);
         allocations_before_failure = -1;
         if (r == TDN_OK) {
             tdn_mm_database_destroy(db);
@@ -320,7 +320,7 @@ static void bad_descriptions_are_refused(void)
     CHECK_EQ_INT(live_blocks, 0);
     /* features made elsewhere */
     const float bad[4] = { 0, 1, NAN, 2 };
-    CHECK_EQ_INT(tdn_mm_database_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = bad }, &db, &err),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = bad }, &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
     mm_fixture_free(&f);

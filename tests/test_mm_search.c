@@ -30,9 +30,9 @@ static tdn_mm_database *walk_database(int frames, int dims, check_rng *rng)
         searchable[i] = i % 7 != 3;
     }
     tdn_mm_database *db = NULL;
-    CHECK_EQ_INT(tdn_mm_database_from_features(&(tdn_mm_features_desc){ .frame_count = frames, .dims = dims, .features = x,
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = frames, .dims = dims, .features = x,
                                                                         .searchable = searchable },
-                                               &db, NULL),
+                                               &db, NULL, NULL),
                  TDN_OK);
     free(x);
     free(searchable);
@@ -47,12 +47,12 @@ typedef struct tally {
 static void compare(const tdn_mm_database *db, const float *q, int current, float bias, tally *t)
 {
     tdn_mm_match brute, fast;
-    CHECK_EQ_INT(tdn_mm_search(db, q, current, bias, TDN_MM_SEARCH_BRUTE, &brute), TDN_OK);
-    CHECK_EQ_INT(tdn_mm_search(db, q, current, bias, TDN_MM_SEARCH_ACCELERATED, &fast), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search(db, q, current, bias, TDN_MM_SEARCH_BRUTE, &brute, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search(db, q, current, bias, TDN_MM_SEARCH_ACCELERATED, &fast, NULL), TDN_OK);
     CHECK(brute.cost == fast.cost);
     CHECK(fast.frame >= 0);
     tdn_mm_frame f;
-    tdn_mm_database_frame(db, fast.frame, &f);
+    tdn_mm_database_frame(db, fast.frame, &f, NULL);
     CHECK(f.searchable);
     t->queries++;
     t->same_frame += brute.frame == fast.frame;
@@ -60,8 +60,8 @@ static void compare(const tdn_mm_database *db, const float *q, int current, floa
      * best's): the same cost both ways, never a frame in the range but the current one */
     const int around = current >= 0 ? current : brute.frame;
     tdn_mm_match skip_brute, skip_fast;
-    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_BRUTE, &skip_brute), TDN_OK);
-    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_ACCELERATED, &skip_fast),
+    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_BRUTE, &skip_brute, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_ACCELERATED, &skip_fast, NULL),
                  TDN_OK);
     CHECK(skip_brute.cost == skip_fast.cost);
     CHECK(skip_fast.frame == current || skip_fast.frame < around - 20 || skip_fast.frame >= around + 20);
@@ -69,14 +69,14 @@ static void compare(const tdn_mm_database *db, const float *q, int current, floa
     /* the cost is the frame's own (a tie may pick another frame of the same cost) */
     const float *x = tdn_mm_database_features(db, fast.frame);
     double c = 0;
-    for (int d = 0; d < tdn_mm_database_dims(db); d++)
+    for (int d = 0; d < tdn_mm_database_dimensions(db); d++)
         c += ((double)q[d] - x[d]) * ((double)q[d] - x[d]);
     CHECK_NEAR(fast.cost + (fast.frame == current ? bias : 0.0f), c, 1e-5 * (c + 1e-3));
 }
 
 static void random_queries(const tdn_mm_database *db, check_rng *rng, int count, tally *t)
 {
-    const int dims = tdn_mm_database_dims(db), frames = tdn_mm_database_frame_count(db);
+    const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
     float q[TDN_MM_MAX_DIMS];
     for (int k = 0; k < count; k++) {
         const int near = (int)(check_rng_u32(rng) % (uint32_t)frames), kind = k % 4;
@@ -93,7 +93,7 @@ static void random_queries(const tdn_mm_database *db, check_rng *rng, int count,
  * input asks while the character does something else), the frame as current. */
 static void realistic_queries(const tdn_mm_database *db, check_rng *rng, int count, tally *t)
 {
-    const int dims = tdn_mm_database_dims(db), frames = tdn_mm_database_frame_count(db);
+    const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
     const int trajectory = tdn_mm_database_group_size(db, TDN_MM_TRAJECTORY_POSITION) +
                            tdn_mm_database_group_size(db, TDN_MM_TRAJECTORY_FACING);
     float q[TDN_MM_MAX_DIMS];
@@ -139,16 +139,16 @@ static void the_current_frame_keeps_playing_unless_beaten_by_the_bias(void)
     memcpy(q, tdn_mm_database_features(db, 100), sizeof q);
     q[0] += 0.05f; /* frame 100 costs 0.0025 now; some neighbour may cost less, by less than 0.01 */
     tdn_mm_match m;
-    CHECK_EQ_INT(tdn_mm_search(db, q, 100, 0.01f, TDN_MM_SEARCH_ACCELERATED, &m), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search(db, q, 100, 0.01f, TDN_MM_SEARCH_ACCELERATED, &m, NULL), TDN_OK);
     CHECK_EQ_INT(m.frame, 100);
     CHECK_NEAR(m.cost, 0.0025 - 0.01, 1e-6);
     /* a frame that is not searchable is no candidate even as the current one */
-    CHECK_EQ_INT(tdn_mm_search(db, tdn_mm_database_features(db, 3), 3, 1.0f, TDN_MM_SEARCH_BRUTE, &m), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search(db, tdn_mm_database_features(db, 3), 3, 1.0f, TDN_MM_SEARCH_BRUTE, &m, NULL), TDN_OK);
     CHECK(m.frame != 3);
-    CHECK_EQ_INT(tdn_mm_search(db, q, 2000, 0.0f, TDN_MM_SEARCH_BRUTE, &m), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_search(db, q, -1, -1.0f, TDN_MM_SEARCH_BRUTE, &m), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_search(db, q, -1, NAN, TDN_MM_SEARCH_BRUTE, &m), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_search(db, NULL, -1, 0.0f, TDN_MM_SEARCH_BRUTE, &m), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_search(db, q, 2000, 0.0f, TDN_MM_SEARCH_BRUTE, &m, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_search(db, q, -1, -1.0f, TDN_MM_SEARCH_BRUTE, &m, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_search(db, q, -1, NAN, TDN_MM_SEARCH_BRUTE, &m, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_search(db, NULL, -1, 0.0f, TDN_MM_SEARCH_BRUTE, &m, NULL), TDN_ERR_ARGUMENT);
     tdn_mm_database_destroy(db);
 }
 

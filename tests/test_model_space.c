@@ -73,13 +73,13 @@ static void matches_the_naive_product_over_random_skeletons(void)
         if (!CHECK(s != NULL))
             return;
         tdn_pose p;
-        tdn_pose_create(&p, n, NULL);
+        tdn_pose_create(n, &p, NULL, NULL);
         random_pose(&p, &rng, round % 2);
         tdn_mat4 model[64], naive[64];
         tdn_transform rx = { check_rng_vec3(&rng, -5, 5), check_rng_quat(&rng), { 2, 2, 2 } };
         tdn_mat4 root = tdn_transform_to_mat4(&rx);
         const tdn_mat4 *r = round % 3 ? &root : NULL;
-        CHECK_EQ_INT(tdn_model_space(s, &p, r, model), TDN_OK);
+        CHECK_EQ_INT(tdn_model_space(s, &p, r, model, NULL), TDN_OK);
         naive_model_space(s, &p, r, naive);
         for (int j = 0; j < n; j++)
             worst = fmax(worst, mat_error(&model[j], &naive[j]));
@@ -104,7 +104,7 @@ static void three_bones_at_ninety_degrees_by_hand(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose p;
-    tdn_pose_create(&p, 4, NULL);
+    tdn_pose_create(4, &p, NULL, NULL);
     tdn_quat quarter = tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), TDN_PI / 2);
     for (int j = 0; j < 4; j++) {
         tdn_transform x = tdn_transform_identity();
@@ -113,7 +113,7 @@ static void three_bones_at_ninety_degrees_by_hand(void)
         tdn_pose_set(&p, j, &x);
     }
     tdn_mat4 model[4];
-    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, model), TDN_OK);
+    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, model, NULL), TDN_OK);
     const float expect[4][3] = { { 0, 0, 0 }, { 0, 1, 0 }, { -1, 1, 0 }, { -1, 0, 0 } };
     for (int j = 0; j < 4; j++)
         for (int k = 0; k < 3; k++)
@@ -125,7 +125,7 @@ static void three_bones_at_ninety_degrees_by_hand(void)
     tdn_mat4 root = tdn_mat4_identity();
     root.m[0] = root.m[5] = root.m[10] = 2.0f;
     root.m[12] = 10.0f;
-    tdn_model_space(s, &p, &root, model);
+    tdn_model_space(s, &p, &root, model, NULL);
     CHECK_NEAR(model[3].m[12], 10 - 2, 1e-6);
     CHECK_NEAR(model[2].m[13], 2, 1e-6);
     tdn_pose_destroy(&p);
@@ -139,10 +139,10 @@ static void range_recomputes_only_the_range(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose p;
-    tdn_pose_create(&p, 40, NULL);
+    tdn_pose_create(40, &p, NULL, NULL);
     random_pose(&p, &rng, 0);
     tdn_mat4 model[40], full[40], before[40];
-    tdn_model_space(s, &p, NULL, model);
+    tdn_model_space(s, &p, NULL, model, NULL);
     memcpy(before, model, sizeof model);
     /* change one joint with children, recompute its subtree, compare with a full recompute */
     int joint = 0;
@@ -157,8 +157,8 @@ static void range_recomputes_only_the_range(void)
     tdn_transform x = tdn_pose_get(&p, joint);
     x.r = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f), x.r);
     tdn_pose_set(&p, joint, &x);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, joint, end, model), TDN_OK);
-    tdn_model_space(s, &p, NULL, full);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, joint, end, model, NULL), TDN_OK);
+    tdn_model_space(s, &p, NULL, full, NULL);
     CHECK(memcmp(model, full, sizeof model) == 0); /* the same arithmetic: the same bits */
     CHECK(memcmp(model, before, sizeof(tdn_mat4) * (size_t)joint) == 0);
     CHECK(memcmp(model + end, before + end, sizeof(tdn_mat4) * (size_t)(40 - end)) == 0);
@@ -166,8 +166,8 @@ static void range_recomputes_only_the_range(void)
     /* an empty range is fine and reads and writes nothing, also at the very end (40 joints:
      * no padding after the last row for the sanitizer build to forgive) */
     memcpy(before, model, sizeof model);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 5, 5, model), TDN_OK);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 40, 40, model), TDN_OK);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 5, 5, model, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 40, 40, model, NULL), TDN_OK);
     CHECK(memcmp(model, before, sizeof model) == 0);
     tdn_pose_destroy(&p);
     tdn_skeleton_destroy(s);
@@ -191,12 +191,12 @@ static void palette_is_model_times_inverse_bind(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose p;
-    tdn_pose_create(&p, N, NULL);
+    tdn_pose_create(N, &p, NULL, NULL);
     tdn_mat4 model[N], palette[N];
     /* rest pose: every palette matrix is the identity */
-    tdn_pose_set_rest(&p, s);
-    tdn_model_space(s, &p, NULL, model);
-    CHECK_EQ_INT(tdn_palette(s, model, palette), TDN_OK);
+    tdn_pose_set_rest(&p, s, NULL);
+    tdn_model_space(s, &p, NULL, model, NULL);
+    CHECK_EQ_INT(tdn_palette(s, model, palette, NULL), TDN_OK);
     tdn_mat4 id = tdn_mat4_identity();
     double worst = 0;
     for (int j = 0; j < N; j++)
@@ -204,8 +204,8 @@ static void palette_is_model_times_inverse_bind(void)
     CHECK_NEAR(worst, 0, 1e-5);
     /* any pose: model * inverse bind */
     random_pose(&p, &rng, 0);
-    tdn_model_space(s, &p, NULL, model);
-    tdn_palette(s, model, palette);
+    tdn_model_space(s, &p, NULL, model, NULL);
+    tdn_palette(s, model, palette, NULL);
     const tdn_mat4 *ib = tdn_skeleton_inverse_bind(s);
     worst = 0;
     for (int j = 0; j < N; j++) {
@@ -214,7 +214,7 @@ static void palette_is_model_times_inverse_bind(void)
     }
     CHECK_NEAR(worst, 0, 1e-6);
     /* in place: palette over the model array */
-    tdn_palette(s, model, model);
+    tdn_palette(s, model, model, NULL);
     CHECK(memcmp(model, palette, sizeof model) == 0);
     tdn_pose_destroy(&p);
     tdn_skeleton_destroy(s);
@@ -228,23 +228,23 @@ static void bad_arguments_write_nothing(void)
     if (!CHECK(s != NULL))
         return;
     tdn_pose p, wrong;
-    tdn_pose_create(&p, 3, NULL), tdn_pose_create(&wrong, 4, NULL);
+    tdn_pose_create(3, &p, NULL, NULL), tdn_pose_create(4, &wrong, NULL, NULL);
     tdn_mat4 model[5], before[5];
     memset(model, 0x5a, sizeof model);
     memcpy(before, model, sizeof model);
-    CHECK_EQ_INT(tdn_model_space(NULL, &p, NULL, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space(s, NULL, NULL, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space(s, &wrong, NULL, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, -1, 2, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 0, 4, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 2, 1, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_palette(NULL, model, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_palette(s, NULL, model), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_palette(s, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space(NULL, &p, NULL, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space(s, NULL, NULL, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space(s, &wrong, NULL, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, -1, 2, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 0, 4, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_model_space_range(s, &p, NULL, 2, 1, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_palette(NULL, model, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_palette(s, NULL, model, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_palette(s, model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(model, before, sizeof model) == 0);
     /* a good call writes exactly joint_count matrices */
-    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, model), TDN_OK);
+    CHECK_EQ_INT(tdn_model_space(s, &p, NULL, model, NULL), TDN_OK);
     CHECK(memcmp(&model[3], &before[3], 2 * sizeof(tdn_mat4)) == 0);
     tdn_pose_destroy(&p), tdn_pose_destroy(&wrong);
     tdn_skeleton_destroy(s);

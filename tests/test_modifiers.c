@@ -37,14 +37,14 @@ static tdn_graph *make(tdn_clip **clips, int clip_count, const tdn_node_desc *no
 {
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = clip_count,
                           .params = params, .param_count = param_count, .nodes = nodes, .node_count = count,
-                          .root = root, .cull_threshold = -1, .allocator = counting };
+                          .root = root, .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_create(&gd, &g, &err) != TDN_OK) {
+    if (tdn_graph_create(&gd, &g, &counting, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return NULL;
     }
-    CHECK(tdn_graph_instance_create(g, &counting, in) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, in, &counting, NULL) == TDN_OK);
     return g;
 }
 
@@ -62,10 +62,10 @@ static void procedural_poses_blend_like_clips(void)
     if (!CHECK(g != NULL))
         return;
     tdn_pose out;
-    tdn_pose_create(&out, JOINTS, NULL);
-    tdn_graph_update(in, 0.5f); /* the clip's root at x = 2 */
+    tdn_pose_create(JOINTS, &out, NULL, NULL);
+    tdn_graph_update(in, 0.5f, NULL); /* the clip's root at x = 2 */
     calls = 0;
-    tdn_graph_evaluate(in, &out);
+    tdn_graph_evaluate(in, &out, NULL);
     CHECK_EQ_INT(calls, 1);
     CHECK_NEAR(last_dt, 0.5, 0);
     tdn_vec3 t = tdn_pose_get(&out, 0).t;
@@ -108,17 +108,17 @@ static void modifiers_change_a_blend_then_blend_on(void)
     tdn_pose out, pa, pb, pc, ab;
     tdn_pose *poses[] = { &out, &pa, &pb, &pc, &ab };
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(poses[i], JOINTS, NULL);
+        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
     double worst = 0;
     for (int f = 0; f < 12; f++) {
-        tdn_graph_update(in, 0.07f);
-        tdn_graph_evaluate(in, &out);
-        tdn_clip_sample(clips[0], tdn_graph_clip_time(in, 0), &pa);
-        tdn_clip_sample(clips[1], tdn_graph_clip_time(in, 1), &pb);
-        tdn_clip_sample(clips[2], tdn_graph_clip_time(in, 2), &pc);
-        tdn_blend2(&pa, &pb, 0.5f, NULL, &ab);
+        tdn_graph_update(in, 0.07f, NULL);
+        tdn_graph_evaluate(in, &out, NULL);
+        tdn_clip_sample(clips[0], tdn_graph_clip_time(in, 0), &pa, NULL);
+        tdn_clip_sample(clips[1], tdn_graph_clip_time(in, 1), &pb, NULL);
+        tdn_clip_sample(clips[2], tdn_graph_clip_time(in, 2), &pc, NULL);
+        tdn_blend2(&pa, &pb, 0.5f, NULL, &ab, NULL);
         lift_root(&lift, in, 4, 0.07f, &ab);
-        tdn_blend2(&ab, &pc, 0.3f, NULL, &pa);
+        tdn_blend2(&ab, &pc, 0.3f, NULL, &pa, NULL);
         for (int j = 0; j < JOINTS; j++) {
             tdn_transform x = tdn_pose_get(&out, j), y = tdn_pose_get(&pa, j);
             worst = fmax(worst, tdn_vec3_length(tdn_vec3_sub(x.t, y.t)) + tdn_vec3_length(tdn_vec3_sub(x.s, y.s)) +
@@ -159,11 +159,11 @@ static void rotations_spread_from_a_parameter(void)
     if (!CHECK(g != NULL))
         return;
     tdn_pose out, anim;
-    tdn_pose_create(&out, JOINTS, NULL);
-    tdn_pose_create(&anim, JOINTS, NULL);
-    tdn_graph_update(in, 0.3f);
-    tdn_graph_evaluate(in, &out);
-    tdn_clip_sample(clip, 0.3f, &anim);
+    tdn_pose_create(JOINTS, &out, NULL, NULL);
+    tdn_pose_create(JOINTS, &anim, NULL, NULL);
+    tdn_graph_update(in, 0.3f, NULL);
+    tdn_graph_evaluate(in, &out, NULL);
+    tdn_clip_sample(clip, 0.3f, &anim, NULL);
     /* each joint turned about +y (in its parent's frame) by 0.6 x its share */
     for (int k = 0; k < 2; k++) {
         tdn_quat want = tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.6f * weights[k]),
@@ -188,7 +188,7 @@ static void damping_lags_by_its_half_life(void)
     tdn_track_desc track = { 1, TDN_TARGET_ROTATION, TDN_INTERP_STEP, 2, times, turn };
     tdn_keyed_clip *keys = NULL;
     tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skeleton, .tracks = &track, .track_count = 1, .duration = 10 },
-                          &keys, NULL);
+                          &keys, NULL, NULL);
     tdn_clip *clip = NULL;
     tdn_clip_create(&(tdn_clip_desc){ .source = keys, .storage = TDN_STORAGE_FLOAT32 }, &clip, NULL, NULL);
     int input[1] = { 0 }, joints[1] = { 1 };
@@ -202,25 +202,25 @@ static void damping_lags_by_its_half_life(void)
     if (!CHECK(g != NULL))
         return;
     tdn_pose out;
-    tdn_pose_create(&out, JOINTS, NULL);
-    tdn_graph_evaluate(in, &out); /* primes the spring at 0 degrees */
+    tdn_pose_create(JOINTS, &out, NULL, NULL);
+    tdn_graph_evaluate(in, &out, NULL); /* primes the spring at 0 degrees */
     /* the clip steps to 90 degrees at 0.1 s; updates of 1 ms */
     for (int f = 0; f < 100; f++) {
-        tdn_graph_update(in, 0.001f);
-        tdn_graph_evaluate(in, &out);
+        tdn_graph_update(in, 0.001f, NULL);
+        tdn_graph_evaluate(in, &out, NULL);
     }
     float angle = tdn_quat_angle_between(tdn_pose_get(&out, 1).r, tdn_quat_identity());
     CHECK(angle < 0.05f); /* the step has just come */
     for (int f = 0; f < 200; f++) { /* one half-life after the step */
-        tdn_graph_update(in, 0.001f);
-        tdn_graph_evaluate(in, &out);
+        tdn_graph_update(in, 0.001f, NULL);
+        tdn_graph_evaluate(in, &out, NULL);
     }
     angle = tdn_quat_angle_between(tdn_pose_get(&out, 1).r, tdn_quat_identity());
     CHECK_NEAR(angle, TDN_PI / 4, 0.02); /* half of 90 degrees (one frame of the step's timing) */
     long blocks = live_blocks;
     for (int f = 0; f < 1500; f++) {
-        tdn_graph_update(in, 0.001f);
-        tdn_graph_evaluate(in, &out);
+        tdn_graph_update(in, 0.001f, NULL);
+        tdn_graph_evaluate(in, &out, NULL);
     }
     CHECK_EQ_INT(live_blocks, blocks); /* no allocation per frame */
     angle = tdn_quat_angle_between(tdn_pose_get(&out, 1).r, tdn_quat_identity());
@@ -268,11 +268,10 @@ static void bad_modifiers_name_the_place(void)
     (void)one, (void)both;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1,
-                              .allocator = counting };
+                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1 };
         tdn_graph *g = NULL;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), cases[k].code);
+        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), cases[k].code);
         if (!CHECK(strcmp(err.where, cases[k].where) == 0))
             fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
         CHECK(g == NULL);

@@ -57,7 +57,7 @@ static void frame_pipeline_never_allocates(void)
     rest[2].t.y = rest[3].t.y = rest[5].t.y = rest[6].t.y = -0.45f;
     tdn_skeleton *skel = NULL;
     CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents,
-                                                           .rest_pose = rest, .allocator = hooks }, &skel, NULL, NULL), TDN_OK);
+                                                           .rest_pose = rest }, &skel, &hooks, NULL), TDN_OK);
 
     /* Two clips swinging the thighs, with a float curve and events. */
     const float times[] = { 0.0f, 0.5f, 1.0f };
@@ -74,13 +74,13 @@ static void frame_pipeline_never_allocates(void)
     tdn_keyed_clip *keyed = NULL;
     CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk", .skeleton = skel, .tracks = tracks, .track_count = 3,
                                                                .float_tracks = &curve, .float_track_count = 1,
-                                                               .events = events, .event_count = 2, .allocator = hooks },
-                                       &keyed, NULL), TDN_OK);
+                                                               .events = events, .event_count = 2 },
+                                       &keyed, &hooks, NULL), TDN_OK);
     tdn_clip *clip = NULL, *additive = NULL;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .allocator = hooks }, &clip, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &hooks, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .additive_reference_clip = keyed,
-                                                   .additive_reference_first_frame = 1, .allocator = hooks },
-                                 &additive, NULL, NULL), TDN_OK);
+                                                   .additive_reference_first_frame = 1 },
+                                 &additive, &hooks, NULL), TDN_OK);
     if (!skel || !keyed || !clip || !additive)
         return;
 
@@ -88,11 +88,11 @@ static void frame_pipeline_never_allocates(void)
     tdn_pose a, b, delta, rest_pose, out;
     tdn_pose *poses[] = { &a, &b, &delta, &rest_pose, &out };
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(poses[i], JOINTS, &hooks);
-    tdn_pose_set_rest(&rest_pose, skel);
+        tdn_pose_create(JOINTS, poses[i], &hooks, NULL);
+    tdn_pose_set_rest(&rest_pose, skel, NULL);
     float mask[TDN_POSE_LANES];
     tdn_mask_fill(mask, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, 1, 1.0f, 1, mask);
+    tdn_mask_set_subtree(skel, 1, 1.0f, 1, mask, NULL);
     int hints[3] = { 0, 0, 0 };
     tdn_mat4 model[JOINTS], palette[JOINTS];
     float positions[12] = { 0.1f, 0.5f, 0, -0.1f, 0.5f, 0, 0.1f, 0.1f, 0, -0.1f, 0.1f, 0 };
@@ -112,24 +112,24 @@ static void frame_pipeline_never_allocates(void)
         tdn_player_advance(&player, 1.0f / 60.0f);
         tdn_player_advance_frames(&back, 0.5f);
         event_total += tdn_player_events(&player, tdn_clip_event_times(clip), tdn_clip_event_count(clip), crossed, 4);
-        tdn_clip_sample(clip, player.time, &a);
-        tdn_keyed_clip_sample(keyed, back.time, &b, hints);
-        tdn_clip_sample(additive, player.time, &delta);
+        tdn_clip_sample(clip, player.time, &a, NULL);
+        tdn_keyed_clip_sample(keyed, back.time, &b, hints, NULL);
+        tdn_clip_sample(additive, player.time, &delta, NULL);
         float fade = tdn_ease_eval(&ease, (float)(frame % 60) / 60.0f);
         tdn_blend_input layers[2] = { { &a, 1.0f - fade, NULL }, { &b, fade, mask } };
         tdn_blend_input adds[1] = { { &delta, 0.5f, NULL } };
         tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = adds, .additive_count = 1,
-                                    .fallback = &rest_pose, .out = &out });
-        tdn_model_space(skel, &out, NULL, model);
+                                    .fallback = &rest_pose, .out = &out }, NULL);
+        tdn_model_space(skel, &out, NULL, model, NULL);
         tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
                                                   .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
-                        &out, model, NULL);
-        tdn_palette(skel, model, palette);
+                        &out, model, NULL, NULL);
+        tdn_palette(skel, model, palette, NULL);
         tdn_skin_job skin = { .vertex_count = 4, .positions = positions, .normals = normals, .joints = joint_ids,
                               .weights = weights, .palette = palette, .palette_count = JOINTS,
                               .out_positions = skinned, .out_normals = skinned_normals };
-        tdn_skin_lbs(&skin);
-        tdn_skin_dqs(&skin);
+        tdn_skin_lbs(&skin, NULL);
+        tdn_skin_dqs(&skin, NULL);
         checksum += skinned[1] + tdn_clip_sample_float(clip, 0, player.time);
     }
     long during = allocations() - before;
@@ -140,12 +140,12 @@ static void frame_pipeline_never_allocates(void)
     /* The counter does see allocations: the check above could fail. */
     before = allocations();
     tdn_pose spare;
-    tdn_pose_create(&spare, JOINTS, NULL);
+    tdn_pose_create(JOINTS, &spare, NULL, NULL);
     tdn_pose_destroy(&spare);
 #ifdef TENDON_WRAP_MALLOC
     CHECK(allocations() - before >= 2);
 #endif
-    tdn_pose_create(&spare, JOINTS, &hooks);
+    tdn_pose_create(JOINTS, &spare, &hooks, NULL);
     tdn_pose_destroy(&spare);
     CHECK(allocations() - before >= 2);
 
@@ -163,7 +163,7 @@ static void frame_pipeline_never_allocates(void)
 static void graph_frames_never_allocate(void)
 {
     tdn_graph_document *doc = NULL;
-    CHECK_EQ_INT(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", &hooks, &doc, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &doc, &hooks, NULL), TDN_OK);
     if (!doc)
         return;
     const tdn_graph *graph = tdn_graph_document_graph(doc);
@@ -171,20 +171,20 @@ static void graph_frames_never_allocate(void)
     int joints = tdn_skeleton_joint_count(skel);
     tdn_graph_instance *in = NULL;
     tdn_pose pose;
-    CHECK_EQ_INT(tdn_graph_instance_create(graph, &hooks, &in), TDN_OK);
-    tdn_pose_create(&pose, joints, &hooks);
+    CHECK_EQ_INT(tdn_graph_instance_create(graph, &in, &hooks, NULL), TDN_OK);
+    tdn_pose_create(joints, &pose, &hooks, NULL);
     tdn_mat4 *model = hooks.alloc(sizeof(tdn_mat4) * (size_t)joints, 16, NULL);
     double checksum = 0;
     long before = allocations();
     for (int frame = 0; frame < 600; frame++) {
         float t = (float)frame / 60.0f;
         for (int p = 0; p < tdn_graph_param_count(graph); p++) {
-            tdn_graph_set_float(in, p, 0.5f + 0.5f * sinf(t * (float)(p + 1)));
-            tdn_graph_set_bool(in, p, (frame / (40 + 7 * p)) & 1);
+            tdn_graph_set_float(in, p, 0.5f + 0.5f * sinf(t * (float)(p + 1)), NULL);
+            tdn_graph_set_bool(in, p, (frame / (40 + 7 * p)) & 1, NULL);
         }
-        tdn_graph_update(in, 1.0f / 60.0f);
-        tdn_graph_evaluate(in, &pose);
-        tdn_model_space(skel, &pose, NULL, model);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
+        tdn_model_space(skel, &pose, NULL, model, NULL);
         const tdn_graph_entry *entries;
         checksum += model[joints - 1].m[12] + tdn_graph_entries(in, &entries);
     }

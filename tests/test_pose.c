@@ -11,7 +11,7 @@ static void layout_is_padded_structure_of_arrays(void)
     CHECK_EQ_INT(tdn_pose_stride(67), 72);
     CHECK_EQ_INT((long long)tdn_pose_bytes(67), 10 * 72 * 4);
     tdn_pose p;
-    CHECK_EQ_INT(tdn_pose_create(&p, 67, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pose_create(67, &p, NULL, NULL), TDN_OK);
     CHECK(((uintptr_t)p.data % TDN_POSE_ALIGN) == 0);
     /* identity everywhere, padding lanes included */
     for (int j = 0; j < p.stride; j++) {
@@ -37,23 +37,23 @@ static void caller_memory_and_bad_arguments(void)
     size_t bytes = tdn_pose_bytes(5);
     void *memory = aligned_alloc(TDN_POSE_ALIGN, bytes + TDN_POSE_ALIGN);
     tdn_pose p;
-    CHECK_EQ_INT(tdn_pose_init(&p, 5, memory, bytes), TDN_OK);
+    CHECK_EQ_INT(tdn_pose_init(5, memory, bytes, &p, NULL), TDN_OK);
     CHECK(p.data == memory);
-    CHECK_EQ_INT(tdn_pose_init(&p, 5, memory, bytes - 4), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_pose_init(&p, 5, (char *)memory + 4, bytes), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_pose_init(&p, 0, memory, bytes), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_pose_init(NULL, 5, memory, bytes), TDN_ERR_ARGUMENT);
-    tdn_pose_init(&p, 5, memory, bytes);
+    CHECK_EQ_INT(tdn_pose_init(5, memory, bytes - 4, &p, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_init(5, (char *)memory + 4, bytes, &p, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_init(0, memory, bytes, &p, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_init(5, memory, bytes, NULL, NULL), TDN_ERR_ARGUMENT);
+    tdn_pose_init(5, memory, bytes, &p, NULL);
     tdn_pose_destroy(&p); /* caller memory is not freed by the pose */
     free(memory);
 
     tdn_pose a, b;
-    tdn_pose_create(&a, 3, NULL);
-    tdn_pose_create(&b, 4, NULL);
-    CHECK_EQ_INT(tdn_pose_copy(&a, &b), TDN_ERR_ARGUMENT);
+    tdn_pose_create(3, &a, NULL, NULL);
+    tdn_pose_create(4, &b, NULL, NULL);
+    CHECK_EQ_INT(tdn_pose_copy(&a, &b, NULL), TDN_ERR_ARGUMENT);
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);
-    CHECK_EQ_INT(tdn_pose_create(&a, -1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_pose_create(-1, &a, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK(a.data == NULL);
 }
 
@@ -66,14 +66,14 @@ static void rest_and_copy(void)
     tdn_skeleton *s;
     tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
     tdn_pose a, b, c;
-    tdn_pose_create(&a, 2, NULL);
-    tdn_pose_create(&b, 2, NULL);
-    tdn_pose_create(&c, 3, NULL);
-    CHECK_EQ_INT(tdn_pose_set_rest(&a, s), TDN_OK);
-    CHECK_EQ_INT(tdn_pose_set_rest(&c, s), TDN_ERR_ARGUMENT);
+    tdn_pose_create(2, &a, NULL, NULL);
+    tdn_pose_create(2, &b, NULL, NULL);
+    tdn_pose_create(3, &c, NULL, NULL);
+    CHECK_EQ_INT(tdn_pose_set_rest(&a, s, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pose_set_rest(&c, s, NULL), TDN_ERR_ARGUMENT);
     CHECK_NEAR(tdn_pose_get(&a, 1).t.y, 0.5, 0);
     CHECK_NEAR(tdn_pose_get(&a, 1).s.x, 2, 0);
-    CHECK_EQ_INT(tdn_pose_copy(&b, &a), TDN_OK);
+    CHECK_EQ_INT(tdn_pose_copy(&b, &a, NULL), TDN_OK);
     CHECK(memcmp(a.data, b.data, tdn_pose_bytes(2)) == 0);
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);

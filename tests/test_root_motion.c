@@ -35,7 +35,7 @@ static tdn_root_track *track_of(const tdn_clip *clip, const tdn_root_motion_desc
 {
     tdn_root_track *track = NULL;
     tdn_error err = { 0 };
-    tdn_result r = tdn_root_track_create(clip, desc, &track, &err);
+    tdn_result r = tdn_root_track_create(clip, desc, &track, NULL, &err);
     if (!CHECK(r == TDN_OK))
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return track;
@@ -108,7 +108,7 @@ static world play(const tdn_root_track *track, tdn_wrap wrap, float rate, float 
         done += fdt;
         tdn_player_advance(&p, fdt);
         tdn_root_motion m;
-        CHECK(tdn_root_track_motion(track, &p, fdt, &m) == TDN_OK);
+        CHECK(tdn_root_track_motion(track, &p, fdt, &m, NULL) == TDN_OK);
         world_apply(&w, &m);
         steps++;
     }
@@ -154,14 +154,14 @@ static void test_walk_forward_loops(void)
         tdn_player_set_time(&p, 0.25f);
         CHECK_EQ_INT(tdn_player_advance(&p, 7.5f), 7);
         tdn_root_motion m;
-        CHECK(tdn_root_track_motion(track, &p, 7.5f, &m) == TDN_OK);
+        CHECK(tdn_root_track_motion(track, &p, 7.5f, &m, NULL) == TDN_OK);
         CHECK_NEAR(m.translation.z, 7.5 * lap, 1e-4 * 7.5 * lap);
         CHECK_NEAR(m.linear_velocity.z, hdesc.walk_speed, 1e-4);
         /* backward, 2.25 s: from 0.25 down through 0 twice, to 0.0 (lands on the start: time D) */
         p.rate = -1.0f;
         tdn_player_set_time(&p, 0.25f);
         tdn_player_advance(&p, 2.25f);
-        CHECK(tdn_root_track_motion(track, &p, 2.25f, &m) == TDN_OK);
+        CHECK(tdn_root_track_motion(track, &p, 2.25f, &m, NULL) == TDN_OK);
         CHECK_NEAR(m.translation.z, -2.25 * lap, 1e-4 * 2.25 * lap);
         CHECK_NEAR(m.linear_velocity.z, -hdesc.walk_speed, 1e-4);
     }
@@ -185,12 +185,12 @@ static void test_walk_forward_loops(void)
         CHECK_EQ_INT(tdn_player_advance(&p, 4.5f), 4);
         CHECK_NEAR(p.time, 0.75, 1e-6);
         tdn_root_motion m;
-        tdn_root_track_motion(track, &p, 4.5f, &m);
+        tdn_root_track_motion(track, &p, 4.5f, &m, NULL);
         CHECK_NEAR(m.translation.z, 0.5 * lap, 1e-4 * lap);
         /* 5 turns: 0.25 + 5.5 -> legs +0.75 -1 +1 -1 +1 -0.75: ends at 0.25 heading back, net 0 */
         tdn_player_set_time(&p, 0.25f);
         CHECK_EQ_INT(tdn_player_advance(&p, 5.5f), 5);
-        tdn_root_track_motion(track, &p, 5.5f, &m);
+        tdn_root_track_motion(track, &p, 5.5f, &m, NULL);
         CHECK_NEAR(m.translation.z, 0.0, 1e-4 * lap);
     }
     /* CLAMP: 2 s from 0 stops at the end after one lap */
@@ -206,14 +206,14 @@ static void test_walk_forward_loops(void)
         tdn_player_advance(&p, 3.3f);
         CHECK(p.finished);
         tdn_root_motion m;
-        tdn_root_track_motion(track, &p, 3.3f, &m);
+        tdn_root_track_motion(track, &p, 3.3f, &m, NULL);
         CHECK_NEAR(m.translation.z, 1.5 * lap, 1e-4 * lap);
     }
     /* between: half a lap forward and back are opposite */
     {
         tdn_root_motion a, b;
-        tdn_root_track_motion_between(track, 0.2f, 0.7f, &a);
-        tdn_root_track_motion_between(track, 0.7f, 0.2f, &b);
+        tdn_root_track_motion_between(track, 0.2f, 0.7f, &a, NULL);
+        tdn_root_track_motion_between(track, 0.7f, 0.2f, &b, NULL);
         CHECK_NEAR(a.translation.z, 0.5 * lap, 1e-4 * lap);
         CHECK_NEAR(b.translation.z, -0.5 * lap, 1e-4 * lap);
         CHECK_NEAR(a.linear_velocity.z, hdesc.walk_speed, 1e-3);
@@ -240,7 +240,7 @@ static void test_turn_left(void)
     CHECK_NEAR(remainder(yaw_of(w.q) - PI / 2, 2 * PI), 0.0, 1e-4);
     /* per step at 60 Hz: the angular velocity is pi/2 about +Y */
     tdn_root_motion m;
-    tdn_root_track_motion_between(track, 0.3f, 0.3f + 1.0f / 60.0f, &m);
+    tdn_root_track_motion_between(track, 0.3f, 0.3f + 1.0f / 60.0f, &m, NULL);
     CHECK_NEAR(m.angular_velocity.y, PI / 2, 2e-3);
     CHECK_NEAR(m.angular_velocity.x, 0.0, 1e-5);
     /* NO_ROTATION: nothing turns; FULL_ROTATION: the same turn as YAW for a pure turn */
@@ -304,7 +304,7 @@ static circle circle_make(void)
     };
     CHECK(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "circle", .skeleton = c.skeleton, .tracks = tracks,
                                                         .track_count = 2 },
-                                &c.keyed, NULL) == TDN_OK);
+                                &c.keyed, NULL, NULL) == TDN_OK);
     CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = c.keyed, .storage = TDN_STORAGE_FLOAT32 }, &c.clip, NULL, NULL) ==
           TDN_OK);
     return c;
@@ -352,7 +352,7 @@ static void test_circle(void)
         tdn_player p = tdn_player_make(1.0f, TDN_WRAP_PINGPONG);
         CHECK_EQ_INT(tdn_player_advance(&p, 3.3f), 3);
         tdn_root_motion m;
-        tdn_root_track_motion(track, &p, 3.3f, &m);
+        tdn_root_track_motion(track, &p, 3.3f, &m, NULL);
         CHECK_NEAR(m.translation.x, r * (1.0 - cos(OMEGA * 0.7)), 1e-4);
         CHECK_NEAR(m.translation.z, r * sin(OMEGA * 0.7), 1e-4);
     }
@@ -361,7 +361,7 @@ static void test_circle(void)
         tdn_player p = tdn_player_make(1.0f, TDN_WRAP_LOOP);
         tdn_player_advance(&p, 2.5f);
         tdn_root_motion m;
-        tdn_root_track_motion(track, &p, 2.5f, &m);
+        tdn_root_track_motion(track, &p, 2.5f, &m, NULL);
         CHECK_NEAR(m.translation.x, r * (1.0 - cos(OMEGA * 2.5)), 1e-4);
         CHECK_NEAR(m.translation.z, r * sin(OMEGA * 2.5), 1e-4);
         double q[4] = { m.rotation.x, m.rotation.y, m.rotation.z, m.rotation.w };
@@ -375,16 +375,16 @@ static void test_circle(void)
     {
         tdn_root_track *kv = track_of(c.clip, &(tdn_root_motion_desc){ .keep_vertical = 1 });
         tdn_root_motion m;
-        tdn_root_track_motion_between(kv, 0.0f, 0.25f, &m);
+        tdn_root_track_motion_between(kv, 0.0f, 0.25f, &m, NULL);
         CHECK_NEAR(m.translation.y, BOB, 1e-4);
         tdn_root_track_destroy(kv);
     }
     /* a different up axis: +Z up sees the bob (Y) as ground-plane travel and no yaw about Z */
     {
         tdn_root_track *zup = track_of(c.clip, &(tdn_root_motion_desc){ .up = { 0, 0, 2 } });
-        CHECK_NEAR(tdn_root_track_desc(zup).up.z, 1.0, 1e-7);
+        CHECK_NEAR(tdn_root_track_desc_of(zup).up.z, 1.0, 1e-7);
         tdn_root_motion m;
-        tdn_root_track_motion_between(zup, 0.0f, 0.25f, &m);
+        tdn_root_track_motion_between(zup, 0.0f, 0.25f, &m, NULL);
         CHECK_NEAR(m.translation.z, 0.0, 1e-6);
         tdn_root_track_destroy(zup);
     }
@@ -398,7 +398,7 @@ static void test_circle(void)
 static tdn_vec3 model_point(const tdn_skeleton *skel, const tdn_pose *pose, const tdn_mat4 *root, int joint,
                             tdn_mat4 *scratch)
 {
-    tdn_model_space(skel, pose, root, scratch);
+    tdn_model_space(skel, pose, root, scratch, NULL);
     const float *m = scratch[joint].m;
     return tdn_vec3_make(m[12], m[13], m[14]);
 }
@@ -420,19 +420,19 @@ static void check_remove(const tdn_clip *clip, const tdn_skeleton *skel, const i
     tdn_root_track *track = track_of(clip, NULL);
     const int n = tdn_clip_joint_count(clip);
     tdn_pose sampled, removed, first;
-    tdn_pose_create(&sampled, n, NULL);
-    tdn_pose_create(&removed, n, NULL);
-    tdn_pose_create(&first, n, NULL);
+    tdn_pose_create(n, &sampled, NULL, NULL);
+    tdn_pose_create(n, &removed, NULL, NULL);
+    tdn_pose_create(n, &first, NULL, NULL);
     tdn_mat4 *scratch = malloc(sizeof(tdn_mat4) * (size_t)n);
-    tdn_clip_sample(clip, 0.0f, &first);
+    tdn_clip_sample(clip, 0.0f, &first, NULL);
     tdn_transform x0 = tdn_pose_get(&first, 0);
     double q0[4] = { x0.r.x, x0.r.y, x0.r.z, x0.r.w };
     const float duration = tdn_clip_duration(clip);
     for (int s = 0; s <= 24; ++s) {
         const float t = duration * s / 24.0f + (s % 3 == 1 ? 0.0037f : 0.0f);
-        tdn_clip_sample(clip, t, &sampled);
-        tdn_pose_copy(&removed, &sampled);
-        CHECK(tdn_root_motion_remove(track, &removed) == TDN_OK);
+        tdn_clip_sample(clip, t, &sampled, NULL);
+        tdn_pose_copy(&removed, &sampled, NULL);
+        CHECK(tdn_root_motion_remove(track, &removed, NULL) == TDN_OK);
         tdn_transform xs = tdn_pose_get(&sampled, 0), xr = tdn_pose_get(&removed, 0);
         CHECK_NEAR(xr.t.x, x0.t.x, 1e-5);
         CHECK_NEAR(xr.t.z, x0.t.z, 1e-5);
@@ -455,7 +455,7 @@ static void check_remove(const tdn_clip *clip, const tdn_skeleton *skel, const i
         tdn_root_track_frame(track, 0.0f, &g0, &h0);
         world w = { { g0.x, g0.y, g0.z }, { h0.x, h0.y, h0.z, h0.w } };
         tdn_root_motion m;
-        tdn_root_track_motion_between(track, 0.0f, t, &m);
+        tdn_root_track_motion_between(track, 0.0f, t, &m, NULL);
         world_apply(&w, &m);
         tdn_transform f0 = tdn_transform_identity();
         f0.t = g0;
@@ -484,8 +484,8 @@ static void check_remove(const tdn_clip *clip, const tdn_skeleton *skel, const i
 static void test_remove(void)
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
-    const int feet[] = { tdn_skeleton_find(skel, "foot_l"), tdn_skeleton_find(skel, "foot_r"),
-                         tdn_skeleton_find(skel, "head") };
+    const int feet[] = { tdn_skeleton_find_joint(skel, "foot_l"), tdn_skeleton_find_joint(skel, "foot_r"),
+                         tdn_skeleton_find_joint(skel, "head") };
     CHECK(feet[0] > 0 && feet[1] > 0 && feet[2] > 0);
     const char *names[] = { "walk_forward", "turn_left", "strafe_left", "run_forward" };
     for (int i = 0; i < 4; ++i) {
@@ -502,15 +502,15 @@ static void test_remove(void)
         tdn_clip *clip = humanoid_clip("walk_forward", TDN_STORAGE_AUTO);
         tdn_root_track *track = track_of(clip, NULL);
         tdn_pose pose;
-        tdn_pose_create(&pose, tdn_clip_joint_count(clip), NULL);
+        tdn_pose_create(tdn_clip_joint_count(clip), &pose, NULL, NULL);
         tdn_mat4 *scratch = malloc(sizeof(tdn_mat4) * (size_t)pose.joint_count);
         double lo = 1e9, hi = -1e9, first = 0, last = 0, sampled_first = 0, sampled_last = 0;
         for (int s = 0; s <= 60; ++s) {
-            tdn_clip_sample(clip, s / 60.0f, &pose);
+            tdn_clip_sample(clip, s / 60.0f, &pose, NULL);
             tdn_transform root = tdn_pose_get(&pose, 0);
             CHECK(s == 0 || root.t.z > 0.0f);
             tdn_vec3 fs = model_point(skel, &pose, NULL, feet[0], scratch);
-            tdn_root_motion_remove(track, &pose);
+            tdn_root_motion_remove(track, &pose, NULL);
             tdn_vec3 f = model_point(skel, &pose, NULL, feet[0], scratch);
             if (s == 0)
                 first = f.z, sampled_first = fs.z;
@@ -532,16 +532,16 @@ static void test_remove(void)
         tdn_root_track *full = track_of(c.clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_FULL_ROTATION });
         tdn_root_track *none = track_of(c.clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_NO_ROTATION });
         tdn_pose pose, at0, orig;
-        tdn_pose_create(&pose, 2, NULL);
-        tdn_pose_create(&at0, 2, NULL);
-        tdn_pose_create(&orig, 2, NULL);
-        tdn_clip_sample(c.clip, 0.0f, &at0);
-        tdn_clip_sample(c.clip, 0.6f, &orig);
-        tdn_pose_copy(&pose, &orig);
-        tdn_root_motion_remove(full, &pose);
+        tdn_pose_create(2, &pose, NULL, NULL);
+        tdn_pose_create(2, &at0, NULL, NULL);
+        tdn_pose_create(2, &orig, NULL, NULL);
+        tdn_clip_sample(c.clip, 0.0f, &at0, NULL);
+        tdn_clip_sample(c.clip, 0.6f, &orig, NULL);
+        tdn_pose_copy(&pose, &orig, NULL);
+        tdn_root_motion_remove(full, &pose, NULL);
         CHECK_NEAR(check_quat_angle(tdn_pose_get(&pose, 0).r, tdn_pose_get(&at0, 0).r), 0.0, 1e-5);
-        tdn_pose_copy(&pose, &orig);
-        tdn_root_motion_remove(none, &pose);
+        tdn_pose_copy(&pose, &orig, NULL);
+        tdn_root_motion_remove(none, &pose, NULL);
         CHECK_NEAR(check_quat_angle(tdn_pose_get(&pose, 0).r, tdn_pose_get(&orig, 0).r), 0.0, 1e-6);
         CHECK_NEAR(tdn_pose_get(&pose, 0).t.x, tdn_pose_get(&at0, 0).t.x, 1e-6);
         CHECK_NEAR(tdn_pose_get(&pose, 0).t.y, tdn_pose_get(&orig, 0).t.y, 1e-6);
@@ -563,12 +563,12 @@ static void test_velocity(void)
     {
         circle c = circle_make();
         tdn_pose scratch, vel;
-        tdn_pose_create(&scratch, 2, NULL);
-        tdn_pose_create(&vel, 2, NULL);
+        tdn_pose_create(2, &scratch, NULL, NULL);
+        tdn_pose_create(2, &vel, NULL, NULL);
         const float times[] = { 0.0f, 0.1f, 0.3337f, 0.5f, 0.9f, 1.0f };
         for (int i = 0; i < 6; ++i) {
             const double t = times[i];
-            CHECK(tdn_clip_sample_velocity(c.clip, times[i], &scratch, &vel) == TDN_OK);
+            CHECK(tdn_clip_sample_velocity(c.clip, times[i], &scratch, &vel, NULL) == TDN_OK);
             const double tol = (i == 0 || i == 5) ? 1e-2 : 2e-3; /* one-sided at the ends: O(h) */
             CHECK_NEAR(tdn_pose_row(&vel, TDN_TX)[0], sin(OMEGA * t), tol);
             CHECK_NEAR(tdn_pose_row(&vel, TDN_TZ)[0], cos(OMEGA * t), tol);
@@ -592,18 +592,18 @@ static void test_velocity(void)
         const tdn_keyed_clip *keyed = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward"));
         const int n = tdn_clip_joint_count(clip);
         tdn_pose scratch, vel, ka, kb;
-        tdn_pose_create(&scratch, n, NULL);
-        tdn_pose_create(&vel, n, NULL);
-        tdn_pose_create(&ka, n, NULL);
-        tdn_pose_create(&kb, n, NULL);
+        tdn_pose_create(n, &scratch, NULL, NULL);
+        tdn_pose_create(n, &vel, NULL, NULL);
+        tdn_pose_create(n, &ka, NULL, NULL);
+        tdn_pose_create(n, &kb, NULL, NULL);
         const double h = 1.0 / tdn_clip_sample_rate(clip);
         double worst_lin = 0, worst_ang = 0, root_mean = 0;
         const float times[] = { 0.0f, 0.05f, 0.2f, 1.0f / 3.0f, 0.5f, 0.61f, 0.97f, 1.0f };
         for (int i = 0; i < 8; ++i) {
-            CHECK(tdn_clip_sample_velocity(clip, times[i], &scratch, &vel) == TDN_OK);
+            CHECK(tdn_clip_sample_velocity(clip, times[i], &scratch, &vel, NULL) == TDN_OK);
             const double a = times[i] - h > 0 ? times[i] - h : 0, b = times[i] + h < 1.0 ? times[i] + h : 1.0;
-            tdn_keyed_clip_sample(keyed, (float)a, &ka, NULL);
-            tdn_keyed_clip_sample(keyed, (float)b, &kb, NULL);
+            tdn_keyed_clip_sample(keyed, (float)a, &ka, NULL, NULL);
+            tdn_keyed_clip_sample(keyed, (float)b, &kb, NULL, NULL);
             for (int j = 0; j < n; ++j) {
                 tdn_transform xa = tdn_pose_get(&ka, j), xb = tdn_pose_get(&kb, j);
                 double lin[3] = { (xb.t.x - (double)xa.t.x) / (b - a), (xb.t.y - (double)xa.t.y) / (b - a),
@@ -638,9 +638,9 @@ static void test_velocity(void)
     /* tdn_pose_velocity by hand: 0.1 rad about Z and (0.3, 0, -0.2) m and scale 1 -> 1.5 in 0.5 s */
     {
         tdn_pose a, b, v;
-        tdn_pose_create(&a, 3, NULL);
-        tdn_pose_create(&b, 3, NULL);
-        tdn_pose_create(&v, 3, NULL);
+        tdn_pose_create(3, &a, NULL, NULL);
+        tdn_pose_create(3, &b, NULL, NULL);
+        tdn_pose_create(3, &v, NULL, NULL);
         tdn_transform x = tdn_transform_identity();
         x.r = tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.3f);
         tdn_pose_set(&a, 1, &x);
@@ -648,23 +648,23 @@ static void test_velocity(void)
         x.t = tdn_vec3_make(0.3f, 0.0f, -0.2f);
         x.s = tdn_vec3_make(1.5f, 1.0f, 1.0f);
         tdn_pose_set(&b, 1, &x);
-        CHECK(tdn_pose_velocity(&a, &b, 0.5f, &v) == TDN_OK);
+        CHECK(tdn_pose_velocity(&a, &b, 0.5f, &v, NULL) == TDN_OK);
         CHECK_NEAR(tdn_pose_row(&v, TDN_RZ)[1], 0.2, 1e-5);
         CHECK_NEAR(tdn_pose_row(&v, TDN_TX)[1], 0.6, 1e-6);
         CHECK_NEAR(tdn_pose_row(&v, TDN_TZ)[1], -0.4, 1e-6);
         CHECK_NEAR(tdn_pose_row(&v, TDN_SX)[1], 1.0, 1e-6);
         CHECK_NEAR(tdn_pose_row(&v, TDN_SY)[1], 0.0, 0.0);
         CHECK_NEAR(tdn_pose_row(&v, TDN_RW)[1], 0.0, 0.0);
-        CHECK(tdn_pose_velocity(&a, &b, 0.0f, &v) == TDN_OK); /* no time: zeros */
+        CHECK(tdn_pose_velocity(&a, &b, 0.0f, &v, NULL) == TDN_OK); /* no time: zeros */
         CHECK_NEAR(tdn_pose_row(&v, TDN_TX)[1], 0.0, 0.0);
         /* in place (velocity = after) */
-        CHECK(tdn_pose_velocity(&a, &b, 0.5f, &b) == TDN_OK);
+        CHECK(tdn_pose_velocity(&a, &b, 0.5f, &b, NULL) == TDN_OK);
         CHECK_NEAR(tdn_pose_row(&b, TDN_RZ)[1], 0.2, 1e-5);
 
         /* blended like the pose: weights 1 and 3 -> (v1 + 3 v2) / 4; a mask zeroing joint 1 of
          * the second input leaves joint 1 at the first's; all-zero weights take the first */
         tdn_pose v2;
-        tdn_pose_create(&v2, 3, NULL);
+        tdn_pose_create(3, &v2, NULL, NULL);
         for (int r = 0; r < TDN_POSE_ROWS; ++r)
             for (int j = 0; j < 3; ++j) {
                 tdn_pose_row(&v, r)[j] = (float)(r + j);
@@ -673,20 +673,20 @@ static void test_velocity(void)
         float mask[8] = { 1, 0, 1, 0, 0, 0, 0, 0 };
         tdn_blend_input in[2] = { { &v, 1.0f, NULL }, { &v2, 3.0f, NULL } };
         tdn_pose out;
-        tdn_pose_create(&out, 3, NULL);
-        CHECK(tdn_velocity_blend(in, 2, &out) == TDN_OK);
+        tdn_pose_create(3, &out, NULL, NULL);
+        CHECK(tdn_velocity_blend(in, 2, &out, NULL) == TDN_OK);
         CHECK_NEAR(tdn_pose_row(&out, TDN_RX)[2], (3.0 + 2.0 + 3.0 * (30.0 - 2.0)) / 4.0, 1e-5);
         CHECK_NEAR(tdn_pose_row(&out, TDN_RW)[0], (6.0 + 3.0 * 60.0) / 4.0, 1e-5); /* w is a plain row too */
         in[1].joint_weights = mask;
-        CHECK(tdn_velocity_blend(in, 2, &out) == TDN_OK);
+        CHECK(tdn_velocity_blend(in, 2, &out, NULL) == TDN_OK);
         CHECK_NEAR(tdn_pose_row(&out, TDN_TY)[1], 2.0, 1e-6);
         CHECK_NEAR(tdn_pose_row(&out, TDN_TY)[0], (1.0 + 30.0) / 4.0, 1e-5);
         in[0].weight = 0.0f;
         in[1].weight = -1.0f;
-        CHECK(tdn_velocity_blend(in, 2, &out) == TDN_OK);
+        CHECK(tdn_velocity_blend(in, 2, &out, NULL) == TDN_OK);
         CHECK_NEAR(tdn_pose_row(&out, TDN_SZ)[2], 11.0, 0.0);
         in[0].weight = 1.0f;
-        CHECK(tdn_velocity_blend(in, 2, &v) == TDN_OK); /* out = an input */
+        CHECK(tdn_velocity_blend(in, 2, &v, NULL) == TDN_OK); /* out = an input */
         CHECK_NEAR(tdn_pose_row(&v, TDN_SZ)[2], 11.0, 0.0);
         tdn_pose_destroy(&out);
         tdn_pose_destroy(&v2);
@@ -760,18 +760,18 @@ static void test_arguments_and_memory(void)
     tdn_clip *clip = humanoid_clip("walk_forward", TDN_STORAGE_AUTO);
     tdn_root_track *track = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_root_track_create(NULL, NULL, &track, &err) == TDN_ERR_ARGUMENT && !track);
-    CHECK(tdn_root_track_create(clip, NULL, NULL, &err) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = 67 }, &track, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(NULL, NULL, &track, NULL, &err) == TDN_ERR_ARGUMENT && !track);
+    CHECK(tdn_root_track_create(clip, NULL, NULL, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = 67 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.joint") == 0);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = -1 }, &track, &err) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .rotation = (tdn_root_rotation)7 }, &track, &err) ==
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = -1 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .rotation = (tdn_root_rotation)7 }, &track, NULL, &err) ==
           TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.rotation") == 0);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .up = { 0, NAN, 0 } }, &track, &err) ==
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .up = { 0, NAN, 0 } }, &track, NULL, &err) ==
           TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .allocator = { count_alloc, NULL, NULL } }, &track,
-                                &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track,
+                                &(tdn_allocator){ count_alloc, NULL, NULL }, &err) == TDN_ERR_ARGUMENT);
     CHECK(!track);
     /* an additive clip is refused */
     {
@@ -779,63 +779,63 @@ static void test_arguments_and_memory(void)
         tdn_clip *add = NULL;
         CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .additive_reference_first_frame = 1 }, &add, NULL,
                               NULL) == TDN_OK);
-        CHECK(tdn_root_track_create(add, NULL, &track, &err) == TDN_ERR_UNSUPPORTED);
+        CHECK(tdn_root_track_create(add, NULL, &track, NULL, &err) == TDN_ERR_UNSUPPORTED);
         tdn_clip_destroy(add);
     }
 
     /* built through the counting allocator: the track and a scratch pose while building, then one
      * block; motions, removal, velocities and blends allocate nothing */
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .allocator = counting }, &track, &err) == TDN_OK);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track, &counting, &err) == TDN_OK);
     CHECK_EQ_INT(live_blocks, 1);
     tdn_pose pose, scratch, vel;
-    tdn_pose_create(&pose, tdn_clip_joint_count(clip), &counting);
-    tdn_pose_create(&scratch, tdn_clip_joint_count(clip), &counting);
-    tdn_pose_create(&vel, tdn_clip_joint_count(clip), &counting);
+    tdn_pose_create(tdn_clip_joint_count(clip), &pose, &counting, NULL);
+    tdn_pose_create(tdn_clip_joint_count(clip), &scratch, &counting, NULL);
+    tdn_pose_create(tdn_clip_joint_count(clip), &vel, &counting, NULL);
     const long blocks = live_blocks;
     allocations_before_failure = 0; /* any allocation would now fail, and be counted */
     tdn_player p = tdn_player_make(tdn_clip_duration(clip), TDN_WRAP_LOOP);
     tdn_root_motion m, ms[2];
     for (int i = 0; i < 200; ++i) {
         tdn_player_advance(&p, 1.0f / 30.0f);
-        CHECK(tdn_root_track_motion(track, &p, 1.0f / 30.0f, &m) == TDN_OK);
+        CHECK(tdn_root_track_motion(track, &p, 1.0f / 30.0f, &m, NULL) == TDN_OK);
         ms[i % 2] = m;
-        tdn_clip_sample(clip, p.time, &pose);
-        CHECK(tdn_root_motion_remove(track, &pose) == TDN_OK);
-        CHECK(tdn_clip_sample_velocity(clip, p.time, &scratch, &vel) == TDN_OK);
+        tdn_clip_sample(clip, p.time, &pose, NULL);
+        CHECK(tdn_root_motion_remove(track, &pose, NULL) == TDN_OK);
+        CHECK(tdn_clip_sample_velocity(clip, p.time, &scratch, &vel, NULL) == TDN_OK);
     }
     tdn_root_motion_blend(ms, NULL, 2, &m);
     CHECK_EQ_INT(live_blocks, blocks);
     allocations_before_failure = -1;
 
     /* bad arguments at run time */
-    CHECK(tdn_root_track_motion(NULL, &p, 0.1f, &m) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_motion(NULL, &p, 0.1f, &m, NULL) == TDN_ERR_ARGUMENT);
     CHECK_NEAR(m.rotation.w, 1.0, 0.0);
-    CHECK(tdn_root_track_motion(track, NULL, 0.1f, &m) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_motion(track, &p, 0.1f, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_motion_between(NULL, 0, 1, &m) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_motion_remove(track, NULL) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_motion_remove(NULL, &pose) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_clip_sample_velocity(clip, 0.0f, &vel, &vel) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_clip_sample_velocity(NULL, 0.0f, &scratch, &vel) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_velocity_blend(NULL, 1, &vel) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_motion(track, NULL, 0.1f, &m, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_motion(track, &p, 0.1f, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_motion_between(NULL, 0, 1, &m, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_motion_remove(track, NULL, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_motion_remove(NULL, &pose, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_clip_sample_velocity(clip, 0.0f, &vel, &vel, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_clip_sample_velocity(NULL, 0.0f, &scratch, &vel, NULL) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_velocity_blend(NULL, 1, &vel, NULL) == TDN_ERR_ARGUMENT);
     {
         tdn_pose small;
-        tdn_pose_create(&small, 2, NULL);
-        CHECK(tdn_root_motion_remove(track, &small) == TDN_ERR_ARGUMENT);
-        CHECK(tdn_clip_sample_velocity(clip, 0.0f, &scratch, &small) == TDN_ERR_ARGUMENT);
-        CHECK(tdn_pose_velocity(&pose, &small, 1.0f, &vel) == TDN_ERR_ARGUMENT);
+        tdn_pose_create(2, &small, NULL, NULL);
+        CHECK(tdn_root_motion_remove(track, &small, NULL) == TDN_ERR_ARGUMENT);
+        CHECK(tdn_clip_sample_velocity(clip, 0.0f, &scratch, &small, NULL) == TDN_ERR_ARGUMENT);
+        CHECK(tdn_pose_velocity(&pose, &small, 1.0f, &vel, NULL) == TDN_ERR_ARGUMENT);
         tdn_blend_input in[2] = { { &pose, 1.0f, NULL }, { &small, 1.0f, NULL } };
-        CHECK(tdn_velocity_blend(in, 2, &vel) == TDN_ERR_ARGUMENT);
-        CHECK(tdn_velocity_blend(in, 0, &vel) == TDN_ERR_ARGUMENT);
+        CHECK(tdn_velocity_blend(in, 2, &vel, NULL) == TDN_ERR_ARGUMENT);
+        CHECK(tdn_velocity_blend(in, 0, &vel, NULL) == TDN_ERR_ARGUMENT);
         tdn_pose_destroy(&small);
     }
     /* non-finite times stay finite: NaN clamps to 0 */
-    CHECK(tdn_root_track_motion_between(track, NAN, INFINITY, &m) == TDN_OK);
+    CHECK(tdn_root_track_motion_between(track, NAN, INFINITY, &m, NULL) == TDN_OK);
     CHECK(isfinite(m.translation.z) && isfinite(m.rotation.w));
     CHECK_NEAR(m.translation.z, 1.4, 1e-3);
-    CHECK(tdn_root_track_motion(track, &p, NAN, &m) == TDN_OK);
+    CHECK(tdn_root_track_motion(track, &p, NAN, &m, NULL) == TDN_OK);
     CHECK_NEAR(m.linear_velocity.z, 0.0, 0.0);
-    CHECK(tdn_clip_sample_velocity(clip, NAN, &scratch, &vel) == TDN_OK);
+    CHECK(tdn_clip_sample_velocity(clip, NAN, &scratch, &vel, NULL) == TDN_OK);
     CHECK(isfinite(tdn_pose_row(&vel, TDN_TZ)[0]));
 
     tdn_pose_destroy(&pose);
@@ -848,7 +848,7 @@ static void test_arguments_and_memory(void)
     for (long fail = 0; fail < 2; ++fail) {
         allocations_before_failure = fail;
         track = (tdn_root_track *)1;
-        CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .allocator = counting }, &track, &err) ==
+        CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track, &counting, &err) ==
               TDN_ERR_OUT_OF_MEMORY);
         CHECK(track == NULL);
         CHECK_EQ_INT(live_blocks, 0);
@@ -868,23 +868,23 @@ static void test_zero_length(void)
     const tdn_track_desc tr = { 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, 1, t, v };
     tdn_keyed_clip *keyed = NULL;
     CHECK(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &tr, .track_count = 1 }, &keyed,
-                                NULL) == TDN_OK);
+                                NULL, NULL) == TDN_OK);
     tdn_clip *clip = NULL;
     CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, NULL, NULL) == TDN_OK);
     tdn_root_track *track = track_of(clip, NULL);
     tdn_player p = tdn_player_make(0.0f, TDN_WRAP_LOOP);
     tdn_player_advance(&p, 0.5f);
     tdn_root_motion m;
-    CHECK(tdn_root_track_motion(track, &p, 0.5f, &m) == TDN_OK);
+    CHECK(tdn_root_track_motion(track, &p, 0.5f, &m, NULL) == TDN_OK);
     CHECK_NEAR(tdn_vec3_length(m.translation), 0.0, 0.0);
     tdn_vec3 g;
     tdn_root_track_frame(track, 0.0f, &g, NULL);
     CHECK_NEAR(g.x, 1.0, 0.0);
     CHECK_NEAR(g.y, 0.0, 0.0); /* the vertical is not root motion */
     tdn_pose s, vel;
-    tdn_pose_create(&s, 1, NULL);
-    tdn_pose_create(&vel, 1, NULL);
-    CHECK(tdn_clip_sample_velocity(clip, 0.0f, &s, &vel) == TDN_OK);
+    tdn_pose_create(1, &s, NULL, NULL);
+    tdn_pose_create(1, &vel, NULL, NULL);
+    CHECK(tdn_clip_sample_velocity(clip, 0.0f, &s, &vel, NULL) == TDN_OK);
     CHECK_NEAR(tdn_pose_row(&vel, TDN_TX)[0], 0.0, 0.0);
     tdn_pose_destroy(&s);
     tdn_pose_destroy(&vel);
@@ -897,7 +897,7 @@ static void test_zero_length(void)
 int main(void)
 {
     tdn_error err = { 0 };
-    if (tdn_humanoid_create(&hdesc, &humanoid, &err) != TDN_OK) {
+    if (tdn_humanoid_create(&hdesc, &humanoid, NULL, &err) != TDN_OK) {
         fprintf(stderr, "humanoid: %s: %s\n", err.where, err.message);
         return 1;
     }

@@ -11,11 +11,11 @@ static const int body_parents[] = { 2, 3, 3, 5, 5, -1 };
 
 static void builds_parent_first_from_any_order(void)
 {
-    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents };
-    tdn_skeleton *s = NULL;
     int remap[6];
+    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents, .remap = remap };
+    tdn_skeleton *s = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, remap, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, &err), TDN_OK);
     const char *expect[] = { "hips", "spine", "head", "arm", "hand", "leg" };
     for (int j = 0; j < 6; j++) {
         CHECK(strcmp(tdn_skeleton_joint_name(s, j), expect[j]) == 0);
@@ -26,8 +26,8 @@ static void builds_parent_first_from_any_order(void)
         int p = body_parents[i];
         CHECK_EQ_INT(tdn_skeleton_parent(s, remap[i]), p < 0 ? -1 : remap[p]);
     }
-    CHECK_EQ_INT(tdn_skeleton_find(s, "arm"), 3);
-    CHECK_EQ_INT(tdn_skeleton_find(s, "tail"), -1);
+    CHECK_EQ_INT(tdn_skeleton_find_joint(s, "arm"), 3);
+    CHECK_EQ_INT(tdn_skeleton_find_joint(s, "tail"), -1);
     CHECK_EQ_INT(tdn_skeleton_depth(s, 4), 3); /* hand: hips > spine > arm > hand */
     CHECK_EQ_INT(tdn_skeleton_subtree_end(s, 1), 5); /* spine: spine, head, arm, hand */
     CHECK_EQ_INT(tdn_skeleton_subtree_end(s, 0), 6);
@@ -59,9 +59,9 @@ static void subtree_ranges_match_parent_walks(void)
             where[perm[i]] = i;
         for (int i = 0; i < N; i++)
             shuffled_parents[i] = parents[perm[i]] < 0 ? -1 : where[parents[perm[i]]];
-        tdn_skeleton_desc d = { .joint_count = N, .parents = shuffled_parents };
+        tdn_skeleton_desc d = { .joint_count = N, .parents = shuffled_parents, .remap = remap };
         tdn_skeleton *s = NULL;
-        if (!CHECK_EQ_INT(tdn_skeleton_create(&d, &s, remap, NULL), TDN_OK))
+        if (!CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, NULL), TDN_OK))
             return;
         int ok = 1;
         for (int j = 0; j < N; j++) {
@@ -185,8 +185,9 @@ static void rest_pose_and_inverse_binds(void)
     given[0].m[12] = 42; /* joint 0 of the description is the child */
     int child_first[] = { 1, -1 };
     int remap[2];
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = child_first, .inverse_bind = given },
-                                     &s, remap, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = child_first, .inverse_bind = given,
+                                                            .remap = remap },
+                                     &s, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(remap[0], 1);
     CHECK_NEAR(tdn_skeleton_inverse_bind(s)[1].m[12], 42, 0);
     CHECK(strcmp(tdn_skeleton_joint_name(s, 1), "joint_0") == 0);
@@ -195,9 +196,9 @@ static void rest_pose_and_inverse_binds(void)
 
 static void allocator_hooks_balance_and_failures_leave_nothing(void)
 {
-    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents, .allocator = counting };
+    tdn_skeleton_desc d = { .joint_count = 6, .names = body_names, .parents = body_parents };
     tdn_skeleton *s = NULL;
-    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, &counting, NULL), TDN_OK);
     CHECK(live_blocks > 0);
     tdn_skeleton_destroy(s);
     CHECK_EQ_INT(live_blocks, 0);
@@ -205,7 +206,7 @@ static void allocator_hooks_balance_and_failures_leave_nothing(void)
     for (long fail = 0; fail < 2; fail++) {
         allocations_before_failure = fail;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, &err), TDN_ERR_OUT_OF_MEMORY);
+        CHECK_EQ_INT(tdn_skeleton_create(&d, &s, &counting, &err), TDN_ERR_OUT_OF_MEMORY);
         CHECK(s == NULL);
         CHECK_EQ_INT(live_blocks, 0);
     }
@@ -213,7 +214,7 @@ static void allocator_hooks_balance_and_failures_leave_nothing(void)
     /* An error after allocation (duplicate name) frees everything too. */
     const char *dup[] = { "x", "y", "x", "z", "w", "v" };
     d.names = dup;
-    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, NULL, NULL), TDN_ERR_INVALID_DATA);
+    CHECK_EQ_INT(tdn_skeleton_create(&d, &s, &counting, NULL), TDN_ERR_INVALID_DATA);
     CHECK_EQ_INT(live_blocks, 0);
     CHECK_EQ_INT((long long)live_bytes, 0);
 }

@@ -74,7 +74,7 @@ static void test_lbs_matches_reference(void)
             palette[j] = random_matrix(&rng, 0);
         random_mesh(&rng, &g_mesh, counts[c], MAX_JOINTS);
         tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
-        CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+        CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
         double worst_p = 0.0, worst_n = 0.0;
         for (int v = 0; v < g_mesh.count; v++) {
             const float *w = &g_mesh.weights[4 * v];
@@ -108,14 +108,14 @@ static void test_lbs_positions_only(void)
         palette[j] = random_matrix(&rng, 0);
     random_mesh(&rng, &g_mesh, 33, 8);
     tdn_skin_job job = job_for(&g_mesh, palette, 8);
-    CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     static float with_normals[3 * MAX_VERTS + 1];
     memcpy(with_normals, g_mesh.out_pos, sizeof with_normals);
     for (int i = 0; i < 3 * MAX_VERTS + 1; i++)
         g_mesh.out_pos[i] = g_mesh.out_nrm[i] = -12345.0f;
     job.normals = NULL;
     job.out_normals = NULL;
-    CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     CHECK(memcmp(with_normals, g_mesh.out_pos, sizeof(float) * 3 * 33) == 0);
     CHECK(g_mesh.out_pos[3 * 33] == -12345.0f);
     CHECK(g_mesh.out_nrm[0] == -12345.0f);
@@ -142,10 +142,10 @@ static void test_lbs_dqs_agree_on_rigid_vertices(void)
             }
         }
         tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
-        CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+        CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
         memcpy(lbs_pos, g_mesh.out_pos, sizeof lbs_pos);
         memcpy(lbs_nrm, g_mesh.out_nrm, sizeof lbs_nrm);
-        CHECK_EQ_INT(tdn_skin_dqs(&job), TDN_OK);
+        CHECK_EQ_INT(tdn_skin_dqs(&job, NULL), TDN_OK);
         double worst = 0.0, worst_single = 0.0;
         for (int v = 0; v < g_mesh.count; v++) {
             double dp = tdn_vec3_length(tdn_vec3_sub(vec3_at(lbs_pos, v), vec3_at(g_mesh.out_pos, v)));
@@ -176,13 +176,13 @@ static void test_twist_dqs_keeps_volume(void)
     tdn_skin_job job = { 1, pos, nrm, joints, weights, palette, 2, out_pos, out_nrm, NULL };
     const float c45 = cosf(0.25f * TDN_PI);
 
-    CHECK_EQ_INT(tdn_skin_lbs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     CHECK_NEAR(out_pos[0], x, 1e-6);
     CHECK_NEAR(hypotf(out_pos[1], out_pos[2]), r * c45, 1e-6);
     CHECK_NEAR(out_pos[1], 0.5f * r, 1e-6);
     CHECK_NEAR(tdn_vec3_length(vec3_at(out_nrm, 0)), 1.0, 1e-6); /* renormalized */
 
-    CHECK_EQ_INT(tdn_skin_dqs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_dqs(&job, NULL), TDN_OK);
     CHECK_NEAR(out_pos[0], x, 1e-6);
     CHECK_NEAR(hypotf(out_pos[1], out_pos[2]), r, 1e-6);
     CHECK_NEAR(out_pos[1], r * c45, 1e-6);
@@ -196,7 +196,7 @@ static void test_twist_dqs_keeps_volume(void)
     job.palette = NULL;
     job.dual_quats = dqs;
     out_pos[0] = out_pos[1] = out_pos[2] = 0.0f;
-    CHECK_EQ_INT(tdn_skin_dqs(&job), TDN_OK);
+    CHECK_EQ_INT(tdn_skin_dqs(&job, NULL), TDN_OK);
     CHECK_NEAR(out_pos[1], r * c45, 1e-6);
     CHECK_NEAR(out_pos[2], r * c45, 1e-6);
 }
@@ -210,7 +210,7 @@ static void test_identity_palette_leaves_mesh(void)
     random_mesh(&rng, &g_mesh, 100, MAX_JOINTS);
     tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
     for (int method = 0; method < 2; method++) {
-        CHECK_EQ_INT(method ? tdn_skin_dqs(&job) : tdn_skin_lbs(&job), TDN_OK);
+        CHECK_EQ_INT(method ? tdn_skin_dqs(&job, NULL) : tdn_skin_lbs(&job, NULL), TDN_OK);
         double worst = 0.0;
         for (int i = 0; i < 3 * g_mesh.count; i++) {
             double d = fabs(g_mesh.out_pos[i] - g_mesh.pos[i]) + fabs(g_mesh.out_nrm[i] - g_mesh.nrm[i]);
@@ -230,7 +230,7 @@ static void test_normals_unit_length(void)
     random_mesh(&rng, &g_mesh, MAX_VERTS, MAX_JOINTS);
     tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
     for (int method = 0; method < 2; method++) {
-        CHECK_EQ_INT(method ? tdn_skin_dqs(&job) : tdn_skin_lbs(&job), TDN_OK);
+        CHECK_EQ_INT(method ? tdn_skin_dqs(&job, NULL) : tdn_skin_lbs(&job, NULL), TDN_OK);
         double worst = 0.0;
         for (int v = 0; v < g_mesh.count; v++) {
             double d = fabs(tdn_vec3_length(vec3_at(g_mesh.out_nrm, v)) - 1.0);
@@ -266,7 +266,7 @@ static void test_zero_weights_copy(void)
     for (int method = 0; method < 2; method++) {
         memset(out_pos, 0, sizeof out_pos);
         memset(out_nrm, 0, sizeof out_nrm);
-        CHECK_EQ_INT(method ? tdn_skin_dqs(&job) : tdn_skin_lbs(&job), TDN_OK);
+        CHECK_EQ_INT(method ? tdn_skin_dqs(&job, NULL) : tdn_skin_lbs(&job, NULL), TDN_OK);
         CHECK(memcmp(out_pos, pos, sizeof pos) == 0);
         CHECK(memcmp(out_nrm, nrm, sizeof nrm) == 0);
     }
@@ -285,44 +285,44 @@ static void test_bad_arguments_leave_output(void)
     memcpy(before_nrm, g_mesh.out_nrm, sizeof before_nrm);
 
     for (int method = 0; method < 2; method++) {
-        tdn_result (*skin)(const tdn_skin_job *) = method ? tdn_skin_dqs : tdn_skin_lbs;
+        tdn_result (*skin)(const tdn_skin_job *, tdn_error *) = method ? tdn_skin_dqs : tdn_skin_lbs;
         tdn_skin_job good = job_for(&g_mesh, palette, 4);
         tdn_skin_job job = good;
         g_mesh.joints[4 * 19 + 3] = 4; /* the very last index is out of range */
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         g_mesh.joints[4 * 19 + 3] = 3;
         job.palette_count = 3;         /* now index 3 is out of range */
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.palette_count = 0;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.positions = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.weights = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.joints = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.palette = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.out_normals = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.out_positions = NULL;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         job = good;
         job.vertex_count = -1;
-        CHECK_EQ_INT(skin(&job), TDN_ERR_ARGUMENT);
-        CHECK_EQ_INT(skin(NULL), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(skin(NULL, NULL), TDN_ERR_ARGUMENT);
         CHECK(memcmp(before_pos, g_mesh.out_pos, sizeof before_pos) == 0);
         CHECK(memcmp(before_nrm, g_mesh.out_nrm, sizeof before_nrm) == 0);
         job = good;
         job.vertex_count = 0;
-        CHECK_EQ_INT(skin(&job), TDN_OK);
+        CHECK_EQ_INT(skin(&job, NULL), TDN_OK);
     }
 }
 

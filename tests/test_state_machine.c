@@ -41,14 +41,14 @@ static int make_machine(machine *m, const tdn_transition_desc *transitions, int 
                                 .state_machine = &sm };
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)m->clips, .clip_count = 4,
                           .params = params, .param_count = 3, .nodes = nodes, .node_count = 5, .root = 4,
-                          .cull_threshold = -1, .allocator = counting };
+                          .cull_threshold = -1 };
     tdn_error err = { 0 };
     m->node = 4;
-    if (tdn_graph_create(&gd, &m->graph, &err) != TDN_OK) {
+    if (tdn_graph_create(&gd, &m->graph, &counting, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return 0;
     }
-    return tdn_graph_instance_create(m->graph, &counting, &m->in) == TDN_OK;
+    return tdn_graph_instance_create(m->graph, &m->in, &counting, NULL) == TDN_OK;
 }
 
 static void free_machine(machine *m)
@@ -69,7 +69,7 @@ static float weight_of(const machine *m, int clip)
 static int state_of(const machine *m)
 {
     tdn_state_machine_status s;
-    tdn_graph_state_machine_status(m->in, m->node, &s);
+    tdn_graph_state_machine_status(m->in, m->node, &s, NULL);
     return s.state;
 }
 
@@ -88,29 +88,29 @@ static void conditions_priorities_and_fades(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 3)))
         return;
-    tdn_graph_update(m.in, 0.1f);
+    tdn_graph_update(m.in, 0.1f, NULL);
     CHECK_EQ_INT(state_of(&m), IDLE);
     CHECK_NEAR(weight_of(&m, IDLE), 1, 0);
-    tdn_graph_set_float(m.in, 0, 1.0f);
-    tdn_graph_update(m.in, 0.05f); /* taken, and a quarter of the linear fade done */
+    tdn_graph_set_float(m.in, 0, 1.0f, NULL);
+    tdn_graph_update(m.in, 0.05f, NULL); /* taken, and a quarter of the linear fade done */
     CHECK_EQ_INT(state_of(&m), WALK);
     CHECK_NEAR(weight_of(&m, WALK), 0.25, 1e-6);
     CHECK_NEAR(weight_of(&m, IDLE), 0.75, 1e-6);
     tdn_state_machine_status s;
-    tdn_graph_state_machine_status(m.in, m.node, &s);
+    tdn_graph_state_machine_status(m.in, m.node, &s, NULL);
     CHECK_EQ_INT(s.transition, 0);
     CHECK_EQ_INT(s.previous_state, IDLE);
     CHECK_NEAR(s.transition_weight, 0.25, 1e-6);
     /* the walk clip restarted when entered: 0.05 s in */
     CHECK_NEAR(tdn_graph_clip_time(m.in, 1), 0.05, 1e-6);
-    tdn_graph_update(m.in, 0.15f);
+    tdn_graph_update(m.in, 0.15f, NULL);
     CHECK_NEAR(weight_of(&m, WALK), 1, 0);
-    tdn_graph_state_machine_status(m.in, m.node, &s);
+    tdn_graph_state_machine_status(m.in, m.node, &s, NULL);
     CHECK_EQ_INT(s.transition, -1);
     CHECK_NEAR(s.time_in_state, 0.2, 1e-6);
     /* speed 2: run (priority 0) wins over nothing else; smoothstep at 0.1 / 0.4: 3/16 - 2/64 */
-    tdn_graph_set_float(m.in, 0, 2.0f);
-    tdn_graph_update(m.in, 0.1f);
+    tdn_graph_set_float(m.in, 0, 2.0f, NULL);
+    tdn_graph_update(m.in, 0.1f, NULL);
     CHECK_EQ_INT(state_of(&m), RUN);
     CHECK_NEAR(weight_of(&m, RUN), 3.0 / 16 - 2.0 / 64, 1e-6);
     free_machine(&m);
@@ -128,22 +128,22 @@ static void exit_times_and_normalized_durations(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 2)))
         return;
-    tdn_graph_set_bool(m.in, 2, 1);
-    tdn_graph_update(m.in, 0.01f);
+    tdn_graph_set_bool(m.in, 2, 1, NULL);
+    tdn_graph_update(m.in, 0.01f, NULL);
     CHECK_EQ_INT(state_of(&m), WALK);
     CHECK_NEAR(weight_of(&m, WALK), 1, 0); /* a cut */
-    tdn_graph_set_bool(m.in, 2, 0);
+    tdn_graph_set_bool(m.in, 2, 0, NULL);
     /* 1.76 laps of 1.2 s = 2.112 s after entering; the walk clip is at 0.01 now */
     int frames = 0;
     while (state_of(&m) == WALK && frames < 1000) {
-        tdn_graph_update(m.in, 0.01f);
+        tdn_graph_update(m.in, 0.01f, NULL);
         frames++;
     }
     /* taken on the first update that starts at or past 2.112 s of walk: at 0.01 + 0.01 k for
      * k = 211, the 212th update of the loop */
     CHECK_EQ_INT(frames, 212);
     tdn_state_machine_status s;
-    tdn_graph_state_machine_status(m.in, m.node, &s);
+    tdn_graph_state_machine_status(m.in, m.node, &s, NULL);
     CHECK_EQ_INT(s.state, IDLE);
     /* the fade lasts 0.5 x 1.2 s: one update of 0.01 into it */
     CHECK_NEAR(weight_of(&m, IDLE), 0.01 / 0.6, 1e-5);
@@ -165,23 +165,23 @@ static void triggers_any_state_and_modes(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 4)))
         return;
-    tdn_graph_set_float(m.in, 0, 1.0f);
-    tdn_graph_update(m.in, 0.3f); /* idle -> walk, done */
-    tdn_graph_update(m.in, 0.1f);
+    tdn_graph_set_float(m.in, 0, 1.0f, NULL);
+    tdn_graph_update(m.in, 0.3f, NULL); /* idle -> walk, done */
+    tdn_graph_update(m.in, 0.1f, NULL);
     CHECK_EQ_INT(state_of(&m), WALK);
     float walk_time = tdn_graph_clip_time(m.in, 1);
-    tdn_graph_fire_trigger(m.in, 1);
-    tdn_graph_update(m.in, 0.05f);
+    tdn_graph_fire_trigger(m.in, 1, NULL);
+    tdn_graph_update(m.in, 0.05f, NULL);
     CHECK_EQ_INT(state_of(&m), HIT);
     CHECK_NEAR(weight_of(&m, HIT), 0.5, 1e-6);
     /* frozen: walk held its time while it fades out */
     CHECK_NEAR(tdn_graph_clip_time(m.in, 1), walk_time, 0);
     CHECK_NEAR(tdn_graph_param_value(m.in, 1, 0), 0, 0); /* consumed */
-    tdn_graph_update(m.in, 0.05f);
+    tdn_graph_update(m.in, 0.05f, NULL);
     CHECK_EQ_INT(state_of(&m), HIT); /* not on to run: the trigger fired one transition */
     /* any-state does not re-enter the state it is in */
-    tdn_graph_fire_trigger(m.in, 1);
-    tdn_graph_update(m.in, 0.01f);
+    tdn_graph_fire_trigger(m.in, 1, NULL);
+    tdn_graph_update(m.in, 0.01f, NULL);
     CHECK_EQ_INT(state_of(&m), RUN); /* ...but hit -> run listens to it now */
     free_machine(&m);
 }
@@ -199,16 +199,16 @@ static void a_one_shot_fired_again_plays_again(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 2)))
         return;
-    tdn_graph_fire_trigger(m.in, 1);
+    tdn_graph_fire_trigger(m.in, 1, NULL);
     for (int f = 0; f < 55; f++) /* 0.55 s: hit played out, the fade back to idle under way */
-        tdn_graph_update(m.in, 0.01f);
+        tdn_graph_update(m.in, 0.01f, NULL);
     CHECK_EQ_INT(state_of(&m), IDLE);
-    tdn_graph_fire_trigger(m.in, 1);
-    tdn_graph_update(m.in, 0.01f);
+    tdn_graph_fire_trigger(m.in, 1, NULL);
+    tdn_graph_update(m.in, 0.01f, NULL);
     CHECK_EQ_INT(state_of(&m), HIT);
     CHECK_NEAR(tdn_graph_clip_time(m.in, 3), 0.01, 1e-5); /* restarted */
     for (int f = 0; f < 20; f++)
-        tdn_graph_update(m.in, 0.01f);
+        tdn_graph_update(m.in, 0.01f, NULL);
     CHECK_EQ_INT(state_of(&m), HIT); /* playing, not straight back out */
     free_machine(&m);
 }
@@ -227,25 +227,25 @@ static void interruptions_blend_from_the_current_pose(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 4)))
         return;
-    tdn_graph_set_float(m.in, 0, 1);
-    tdn_graph_update(m.in, 0.2f); /* idle 0.5, walk 0.5 */
-    tdn_graph_set_float(m.in, 0, 2);
-    tdn_graph_update(m.in, 0.1f); /* run 0.25; walk's fade now 0.75: walk 0.75 x 0.75, idle 0.25 x 0.75 */
+    tdn_graph_set_float(m.in, 0, 1, NULL);
+    tdn_graph_update(m.in, 0.2f, NULL); /* idle 0.5, walk 0.5 */
+    tdn_graph_set_float(m.in, 0, 2, NULL);
+    tdn_graph_update(m.in, 0.1f, NULL); /* run 0.25; walk's fade now 0.75: walk 0.75 x 0.75, idle 0.25 x 0.75 */
     CHECK_NEAR(weight_of(&m, RUN), 0.25, 1e-6);
     CHECK_NEAR(weight_of(&m, WALK), 0.75 * 0.75, 1e-6);
     CHECK_NEAR(weight_of(&m, IDLE), 0.25 * 0.75, 1e-6);
     /* walk's fade completes underneath: idle leaves, run keeps fading in over walk */
-    tdn_graph_update(m.in, 0.1f); /* walk 1 under run 0.5 */
+    tdn_graph_update(m.in, 0.1f, NULL); /* walk 1 under run 0.5 */
     CHECK_NEAR(weight_of(&m, RUN), 0.5, 1e-6);
     CHECK_NEAR(weight_of(&m, WALK), 0.5, 1e-6);
     CHECK_NEAR(weight_of(&m, IDLE), 0, 0);
-    tdn_graph_set_float(m.in, 0, 3);
-    tdn_graph_update(m.in, 0.2f); /* run's fade completes (0.4), hit at 0.5 */
-    tdn_graph_set_float(m.in, 0, 1);
-    tdn_graph_update(m.in, 0.1f); /* hit -> idle, uninterruptible, 1 s */
-    tdn_graph_set_float(m.in, 0, 3);
+    tdn_graph_set_float(m.in, 0, 3, NULL);
+    tdn_graph_update(m.in, 0.2f, NULL); /* run's fade completes (0.4), hit at 0.5 */
+    tdn_graph_set_float(m.in, 0, 1, NULL);
+    tdn_graph_update(m.in, 0.1f, NULL); /* hit -> idle, uninterruptible, 1 s */
+    tdn_graph_set_float(m.in, 0, 3, NULL);
     for (int k = 0; k < 5; k++)
-        tdn_graph_update(m.in, 0.1f);
+        tdn_graph_update(m.in, 0.1f, NULL);
     CHECK_EQ_INT(state_of(&m), IDLE); /* nothing interrupts it */
     free_machine(&m);
 }
@@ -262,13 +262,13 @@ static void phase_matching_and_travel(void)
     if (!CHECK(make_machine(&m, t, 3)))
         return;
     /* idle -> walk has no condition: taken at once */
-    tdn_graph_update(m.in, 0.2f);
+    tdn_graph_update(m.in, 0.2f, NULL);
     CHECK_EQ_INT(state_of(&m), WALK);
     for (int k = 0; k < 4; k++)
-        tdn_graph_update(m.in, 0.1f); /* walk at 0.6 of 1.2 s: phase 0.5 */
+        tdn_graph_update(m.in, 0.1f, NULL); /* walk at 0.6 of 1.2 s: phase 0.5 */
     float walk_phase = tdn_graph_clip_time(m.in, 1) / 1.2f;
-    tdn_graph_set_float(m.in, 0, 2);
-    tdn_graph_update(m.in, 0.0f);
+    tdn_graph_set_float(m.in, 0, 2, NULL);
+    tdn_graph_update(m.in, 0.0f, NULL);
     CHECK_EQ_INT(state_of(&m), RUN);
     CHECK_NEAR(tdn_graph_clip_time(m.in, 2) / 0.6f, walk_phase, 1e-5);
     free_machine(&m);
@@ -276,15 +276,15 @@ static void phase_matching_and_travel(void)
     /* travel: walk -> hit goes through run, each step as the fade before it completes */
     if (!CHECK(make_machine(&m, t, 3)))
         return;
-    tdn_graph_update(m.in, 0.3f);
-    CHECK(tdn_graph_travel(m.in, m.node, HIT) == TDN_OK);
-    tdn_graph_update(m.in, 0.1f);
+    tdn_graph_update(m.in, 0.3f, NULL);
+    CHECK(tdn_graph_travel(m.in, m.node, HIT, NULL) == TDN_OK);
+    tdn_graph_update(m.in, 0.1f, NULL);
     CHECK_EQ_INT(state_of(&m), RUN);
-    tdn_graph_update(m.in, 0.1f); /* the run fade completes: hit next update */
-    tdn_graph_update(m.in, 0.05f);
+    tdn_graph_update(m.in, 0.1f, NULL); /* the run fade completes: hit next update */
+    tdn_graph_update(m.in, 0.05f, NULL);
     CHECK_EQ_INT(state_of(&m), HIT);
-    CHECK(tdn_graph_travel(m.in, m.node, IDLE) == TDN_ERR_INVALID_DATA); /* nothing leads back */
-    CHECK(tdn_graph_travel(m.in, m.node, 9) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_travel(m.in, m.node, IDLE, NULL) == TDN_ERR_INVALID_DATA); /* nothing leads back */
+    CHECK(tdn_graph_travel(m.in, m.node, 9, NULL) == TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_graph_find_state(m.graph, m.node, "run"), RUN);
     CHECK(strcmp(tdn_graph_state_name(m.graph, m.node, HIT), "hit") == 0);
     free_machine(&m);
@@ -298,19 +298,19 @@ static void events_in_order(void)
     machine m;
     if (!CHECK(make_machine(&m, t, 1)))
         return;
-    tdn_graph_set_float(m.in, 0, 1);
-    tdn_graph_update(m.in, 0.1f);
+    tdn_graph_set_float(m.in, 0, 1, NULL);
+    tdn_graph_update(m.in, 0.1f, NULL);
     const tdn_graph_event *e;
     int n = tdn_graph_events(m.in, &e, NULL);
     CHECK_EQ_INT(n, 2);
     CHECK(n >= 2 && e[0].type == TDN_EVENT_TRANSITION_STARTED && e[0].index == 0 && e[0].node == m.node);
     CHECK(n >= 2 && e[1].type == TDN_EVENT_STATE_ENTERED && e[1].index == WALK);
-    tdn_graph_update(m.in, 0.15f); /* the fade completes; walk's time 0.25 crosses nothing yet */
+    tdn_graph_update(m.in, 0.15f, NULL); /* the fade completes; walk's time 0.25 crosses nothing yet */
     n = tdn_graph_events(m.in, &e, NULL);
     CHECK_EQ_INT(n, 2);
     CHECK(n >= 2 && e[0].type == TDN_EVENT_STATE_EXITED && e[0].index == IDLE);
     CHECK(n >= 2 && e[1].type == TDN_EVENT_TRANSITION_FINISHED && e[1].index == 0);
-    tdn_graph_update(m.in, 0.1f); /* walk 0.25 -> 0.35 crosses its "step" at 0.3 */
+    tdn_graph_update(m.in, 0.1f, NULL); /* walk 0.25 -> 0.35 crosses its "step" at 0.3 */
     n = tdn_graph_events(m.in, &e, NULL);
     CHECK_EQ_INT(n, 1);
     CHECK(n == 1 && e[0].type == TDN_EVENT_CLIP && e[0].clip == 1 && e[0].index == 0 && e[0].weight == 1.0f);
@@ -341,11 +341,11 @@ static void lead_ins_and_lead_outs(void)
                           .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
-    CHECK(tdn_graph_create(&gd, &g, NULL) == TDN_OK);
-    CHECK(tdn_graph_instance_create(g, NULL, &in) == TDN_OK);
+    CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
+    CHECK(tdn_graph_instance_create(g, &in, NULL, NULL) == TDN_OK);
     float highest = 0;
     for (int f = 0; f < 300; f++) { /* 3 s: two and a half loops of 1 s */
-        tdn_graph_update(in, 0.01f);
+        tdn_graph_update(in, 0.01f, NULL);
         float time = tdn_graph_clip_time(in, 0);
         highest = time > highest ? time : highest;
         if (f > 30)
@@ -354,20 +354,20 @@ static void lead_ins_and_lead_outs(void)
     CHECK(highest < 1.2f);
     CHECK(highest > 1.19f);
     /* out by a cut: a 0.3 s fade over the trailer, the clip running on past 1.2 */
-    tdn_graph_set_bool(in, 0, 1);
+    tdn_graph_set_bool(in, 0, 1, NULL);
     float before = tdn_graph_clip_time(in, 0);
-    tdn_graph_update(in, 0.1f);
+    tdn_graph_update(in, 0.1f, NULL);
     float w;
     entry_of_clip(in, 1, &w);
     CHECK_NEAR(w, 0.1 / 0.3, 1e-5);
     for (int f = 0; f < 3; f++)
-        tdn_graph_update(in, 0.1f);
+        tdn_graph_update(in, 0.1f, NULL);
     CHECK_NEAR(tdn_graph_clip_time(in, 0), fminf(before + 0.4f, 1.5f), 1e-5);
     if (before + 0.4f > 1.2f)
         CHECK(tdn_graph_clip_time(in, 0) > 1.2f);
     /* back in by a cut: a 0.2 s fade over the header, from time 0 */
-    tdn_graph_set_bool(in, 0, 0);
-    tdn_graph_update(in, 0.05f);
+    tdn_graph_set_bool(in, 0, 0, NULL);
+    tdn_graph_update(in, 0.05f, NULL);
     CHECK_NEAR(tdn_graph_clip_time(in, 0), 0.05, 1e-5);
     entry_of_clip(in, 0, &w);
     CHECK_NEAR(w, 0.25, 1e-5);
@@ -376,7 +376,7 @@ static void lead_ins_and_lead_outs(void)
     /* a header and trailer longer than the clip are refused */
     nodes[0].lead_out = 1.4f;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_create(&gd, &g, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_create(&gd, &g, NULL, &err) == TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "nodes[0]") == 0);
     tdn_clip_destroy(clips[0]);
     tdn_clip_destroy(clips[1]);
@@ -415,11 +415,10 @@ static void bad_machines_name_the_place(void)
                                    { .type = TDN_NODE_STATE_MACHINE, .name = "m", .inputs = inputs, .input_count = 2,
                                      .state_machine = &cases[k].sm } };
         tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                              .params = params, .param_count = 2, .nodes = nodes, .node_count = 2, .root = 1,
-                              .allocator = counting };
+                              .params = params, .param_count = 2, .nodes = nodes, .node_count = 2, .root = 1 };
         tdn_graph *g = NULL;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &err), TDN_ERR_INVALID_DATA);
+        CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), TDN_ERR_INVALID_DATA);
         if (!CHECK(strcmp(err.where, cases[k].where) == 0))
             fprintf(stderr, "case %zu: '%s': %s\n", k, err.where, err.message);
         CHECK(g == NULL);

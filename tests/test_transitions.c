@@ -71,8 +71,8 @@ static double deg(double radians) { return radians * 180.0 / PI; }
 /* A clip alone at time t, root motion taken out as the graphs take it out. */
 static void sample_extracted(int clip, float t, tdn_pose *pose)
 {
-    tdn_clip_sample(clips[clip], t, pose);
-    tdn_root_motion_remove(tracks[clip], pose);
+    tdn_clip_sample(clips[clip], t, pose, NULL);
+    tdn_root_motion_remove(tracks[clip], pose, NULL);
 }
 
 /* The largest per-frame change of any joint's local rotation in a clip sampled alone at 60 Hz
@@ -82,8 +82,8 @@ static double clip_alone_change(int clip)
     float duration = tdn_clip_duration(clips[clip]);
     int frames = (int)ceilf(duration * FPS - 1e-3f);
     tdn_pose a, b;
-    tdn_pose_create(&a, J, NULL);
-    tdn_pose_create(&b, J, NULL);
+    tdn_pose_create(J, &a, NULL, NULL);
+    tdn_pose_create(J, &b, NULL, NULL);
     double worst = 0;
     sample_extracted(clip, 0.0f, &a);
     for (int k = 1; k <= frames; k++) {
@@ -91,7 +91,7 @@ static double clip_alone_change(int clip)
         sample_extracted(clip, t < duration ? t : duration, &b);
         for (int j = 0; j < J; j++)
             worst = fmax(worst, check_quat_angle(tdn_pose_get(&a, j).r, tdn_pose_get(&b, j).r));
-        tdn_pose_copy(&a, &b);
+        tdn_pose_copy(&a, &b, NULL);
     }
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);
@@ -102,8 +102,8 @@ static double clip_alone_change(int clip)
 static double switch_difference(int a, float ta, int b, float tb)
 {
     tdn_pose pa, pb;
-    tdn_pose_create(&pa, J, NULL);
-    tdn_pose_create(&pb, J, NULL);
+    tdn_pose_create(J, &pa, NULL, NULL);
+    tdn_pose_create(J, &pb, NULL, NULL);
     sample_extracted(a, ta, &pa);
     sample_extracted(b, tb, &pb);
     double worst = 0;
@@ -141,20 +141,20 @@ static int make_pair(int a, int b, tdn_transition_mode mode, float duration, tdn
     tdn_root_motion_desc rm = { 0 };
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = params, .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2,
-                          .root_motion = &rm, .extract_root_motion = 1, .allocator = counting };
+                          .root_motion = &rm, .extract_root_motion = 1 };
     tdn_error err = { 0 };
     *in = NULL;
-    if (tdn_graph_create(&gd, g, &err) != TDN_OK) {
+    if (tdn_graph_create(&gd, g, &counting, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return 0;
     }
-    return tdn_graph_instance_create(*g, &counting, in) == TDN_OK;
+    return tdn_graph_instance_create(*g, in, &counting, NULL) == TDN_OK;
 }
 
 static int machine_state(const tdn_graph_instance *in, int node)
 {
     tdn_state_machine_status s;
-    tdn_graph_state_machine_status(in, node, &s);
+    tdn_graph_state_machine_status(in, node, &s, NULL);
     return s.state;
 }
 
@@ -188,14 +188,14 @@ static double peak_change(const recording *rec, int first, int last)
 static double run_pair(tdn_graph_instance *in, int a, int b, const int *switches, int switch_count, recording *rec)
 {
     tdn_pose pose;
-    tdn_pose_create(&pose, J, NULL);
+    tdn_pose_create(J, &pose, NULL, NULL);
     double largest = 0;
     int ok = 1, next = 0;
     for (int f = 1; f < rec->frames; f++) {
         if (next < switch_count && f == switches[next])
-            tdn_graph_set_bool(in, 0, next % 2 == 0);
-        tdn_graph_update(in, DT);
-        tdn_graph_evaluate(in, &pose);
+            tdn_graph_set_bool(in, 0, next % 2 == 0, NULL);
+        tdn_graph_update(in, DT, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
         for (int j = 0; j < J; j++)
             rec->r[(size_t)f * J + j] = tdn_pose_get(&pose, j).r;
         if (next < switch_count && f == switches[next]) {
@@ -434,14 +434,14 @@ static int make_loco(int layered, const float *mask, const tdn_allocator *alloca
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = loco_params, .param_count = 3, .nodes = nodes, .node_count = layered ? 5 : 4,
                           .root = 3, .layers = layered ? layers : NULL, .layer_count = layered ? 2 : 0,
-                          .root_motion = &rm, .extract_root_motion = 1, .allocator = *allocator };
+                          .root_motion = &rm, .extract_root_motion = 1 };
     tdn_error err = { 0 };
     *in = NULL;
-    if (tdn_graph_create(&gd, g, &err) != TDN_OK) {
+    if (tdn_graph_create(&gd, g, allocator, &err) != TDN_OK) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return 0;
     }
-    return tdn_graph_instance_create(*g, allocator, in) == TDN_OK;
+    return tdn_graph_instance_create(*g, in, allocator, NULL) == TDN_OK;
 }
 
 /* The parameters of frame f of a scripted 8 s: fast on 1.0-3.0 s (and off at 2.1 s for 0.1 s:
@@ -450,19 +450,19 @@ static int make_loco(int layered, const float *mask, const tdn_allocator *alloca
 static void script(tdn_graph_instance *in, int f)
 {
     float t = (float)f / FPS;
-    tdn_graph_set_bool(in, 0, (t >= 1.0f && t < 3.0f) && !(t >= 2.1f && t < 2.2f));
-    tdn_graph_set_bool(in, 1, t >= 4.0f && t < 5.5f);
+    tdn_graph_set_bool(in, 0, (t >= 1.0f && t < 3.0f) && !(t >= 2.1f && t < 2.2f), NULL);
+    tdn_graph_set_bool(in, 1, t >= 4.0f && t < 5.5f, NULL);
     float w = 0.5f + 0.5f * sinf(1.7f * t); /* "aim": the one-layer graph has it too, unread */
-    tdn_graph_set_float(in, 2, f % 97 < 10 ? 0.0f : f % 89 < 8 ? 1.0f : w);
+    tdn_graph_set_float(in, 2, f % 97 < 10 ? 0.0f : f % 89 < 8 ? 1.0f : w, NULL);
 }
 
 static void masked_layer_leaves_the_rest_bit_identical(void)
 {
     float *mask = calloc((size_t)tdn_pose_stride(J), sizeof(float));
-    int spine = tdn_skeleton_find(skel, "spine_01");
+    int spine = tdn_skeleton_find_joint(skel, "spine_01");
     CHECK(spine > 0);
     tdn_mask_fill(mask, J, 0.0f);
-    CHECK(tdn_mask_set_subtree(skel, spine, 1.0f, 2, mask) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(skel, spine, 1.0f, 2, mask, NULL) == TDN_OK);
     /* spine_01 at 1/3, spine_02 at 2/3, from spine_03 down 1; the legs, pelvis and root 0 */
     CHECK_NEAR(mask[spine], 1.0 / 3, 1e-6);
     int outside = 0;
@@ -473,18 +473,18 @@ static void masked_layer_leaves_the_rest_bit_identical(void)
     if (!CHECK(make_loco(0, NULL, &counting, &g1, &one) && make_loco(1, mask, &counting, &g2, &two)))
         goto done;
     tdn_pose p1, p2;
-    tdn_pose_create(&p1, J, NULL);
-    tdn_pose_create(&p2, J, NULL);
+    tdn_pose_create(J, &p1, NULL, NULL);
+    tdn_pose_create(J, &p2, NULL, NULL);
     int identical = 1, layer_shows = 0, states_seen = 0, inertialized = 0;
     long joint_frames = 0, rotations_off = 0;
     double worst_rotation = 0;
     for (int f = 1; f <= 8 * FPS; f++) {
         script(one, f);
         script(two, f);
-        tdn_graph_update(one, DT);
-        tdn_graph_update(two, DT);
-        tdn_graph_evaluate(one, &p1);
-        tdn_graph_evaluate(two, &p2);
+        tdn_graph_update(one, DT, NULL);
+        tdn_graph_update(two, DT, NULL);
+        tdn_graph_evaluate(one, &p1, NULL);
+        tdn_graph_evaluate(two, &p2, NULL);
         for (int j = 0; j < J; j++) {
             if (mask[j] == 0.0f) {
                 joint_frames++;
@@ -565,10 +565,10 @@ static tdn_graph *make_graph(const tdn_node_desc *nodes, int node_count, const t
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = params, .param_count = param_count, .nodes = nodes, .node_count = node_count,
                           .root = node_count - 1, .mirror = mirror, .cull_threshold = -1, .root_motion = &rm,
-                          .extract_root_motion = extract, .allocator = counting };
+                          .extract_root_motion = extract };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
-    if (!CHECK(tdn_graph_create(&gd, &g, &err) == TDN_OK))
+    if (!CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK))
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return g;
 }
@@ -578,14 +578,14 @@ static world integrate(tdn_graph *g, int frames, int switch_frame)
 {
     world w = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
     tdn_graph_instance *in = NULL;
-    if (!g || tdn_graph_instance_create(g, &counting, &in) != TDN_OK)
+    if (!g || tdn_graph_instance_create(g, &in, &counting, NULL) != TDN_OK)
         return w;
     for (int f = 1; f <= frames; f++) {
         if (f == switch_frame)
-            tdn_graph_set_bool(in, 0, 1);
-        tdn_graph_update(in, DT);
+            tdn_graph_set_bool(in, 0, 1, NULL);
+        tdn_graph_update(in, DT, NULL);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         world_apply(&w, &m);
     }
     tdn_graph_instance_destroy(in);
@@ -688,27 +688,27 @@ static void extract_and_keep(void)
     for (int extract = 0; extract < 2; extract++) {
         tdn_graph *g = make_graph(walk, 1, NULL, 0, extract, NULL);
         tdn_graph_instance *in = NULL;
-        if (!g || tdn_graph_instance_create(g, &counting, &in) != TDN_OK) {
+        if (!g || tdn_graph_instance_create(g, &in, &counting, NULL) != TDN_OK) {
             tdn_graph_destroy(g);
             return;
         }
         tdn_pose pose, sampled;
-        tdn_pose_create(&pose, J, NULL);
-        tdn_pose_create(&sampled, J, NULL);
+        tdn_pose_create(J, &pose, NULL, NULL);
+        tdn_pose_create(J, &sampled, NULL, NULL);
         int in_place = 1, as_sampled = 1;
         double z_min = 1e9, z_max = -1e9;
         world w = { { 0, 0, 0 }, { 0, 0, 0, 1 } };
         for (int f = 1; f <= 90; f++) {
-            tdn_graph_update(in, DT);
-            tdn_graph_evaluate(in, &pose);
+            tdn_graph_update(in, DT, NULL);
+            tdn_graph_evaluate(in, &pose, NULL);
             tdn_root_motion m;
-            tdn_graph_root_motion(in, &m);
+            tdn_graph_root_motion(in, &m, NULL);
             world_apply(&w, &m);
             tdn_transform root = tdn_pose_get(&pose, 0);
             in_place &= root.t.x == g0.x && root.t.z == g0.z;
             z_min = fmin(z_min, root.t.z);
             z_max = fmax(z_max, root.t.z);
-            tdn_clip_sample(clips[WALK], tdn_graph_clip_time(in, 0), &sampled);
+            tdn_clip_sample(clips[WALK], tdn_graph_clip_time(in, 0), &sampled, NULL);
             as_sampled &= same_bits(&pose, &sampled, 0);
         }
         moved[extract] = w;
@@ -757,18 +757,18 @@ static void one_trigger_two_machines(void)
                                      { .name = "top", .root = top_first ? 4 : 5, .weight = { NULL, 0.5f } } };
         tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                               .params = params, .param_count = 1, .nodes = nodes, .node_count = 6, .layers = layers,
-                              .layer_count = 2, .allocator = counting };
+                              .layer_count = 2 };
         tdn_graph *g = NULL;
         tdn_graph_instance *in = NULL;
         tdn_error err = { 0 };
-        if (!CHECK(tdn_graph_create(&gd, &g, &err) == TDN_OK && tdn_graph_instance_create(g, &counting, &in) == TDN_OK)) {
+        if (!CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK && tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK)) {
             fprintf(stderr, "%s: %s\n", err.where, err.message);
             tdn_graph_destroy(g);
             return;
         }
-        tdn_graph_update(in, DT);
-        tdn_graph_fire_trigger(in, 0);
-        tdn_graph_update(in, DT);
+        tdn_graph_update(in, DT, NULL);
+        tdn_graph_fire_trigger(in, 0, NULL);
+        tdn_graph_update(in, DT, NULL);
         /* the machine first in node order (node 4) took it, whichever layer it is in */
         CHECK_EQ_INT(machine_state(in, 4), 1);
         CHECK_EQ_INT(machine_state(in, 5), 0);
@@ -782,11 +782,11 @@ static void one_trigger_two_machines(void)
         CHECK_EQ_INT(started, 1);
         CHECK_NEAR(tdn_graph_param_value(in, 0, 0), 0, 0); /* spent */
         for (int f = 0; f < 30; f++)
-            tdn_graph_update(in, DT);
+            tdn_graph_update(in, DT, NULL);
         CHECK_EQ_INT(machine_state(in, 5), 0); /* and it stays spent */
         /* fired again, node 4 has no transition out of walk: node 5 takes this one */
-        tdn_graph_fire_trigger(in, 0);
-        tdn_graph_update(in, DT);
+        tdn_graph_fire_trigger(in, 0, NULL);
+        tdn_graph_update(in, DT, NULL);
         CHECK_EQ_INT(machine_state(in, 5), 1);
         printf("trigger: one transition, taken by node 4 ('first', the %s layer)\n", top_first ? "top" : "bottom");
         tdn_graph_instance_destroy(in);
@@ -808,7 +808,7 @@ static const tdn_allocator counted = { counted_alloc, count_free, NULL };
 static void no_allocation_per_frame(void)
 {
     float *mask = calloc((size_t)tdn_pose_stride(J), sizeof(float));
-    tdn_mask_set_subtree(skel, tdn_skeleton_find(skel, "spine_01"), 1.0f, 2, mask);
+    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     if (!CHECK(make_loco(1, mask, &counted, &g, &in))) {
@@ -817,15 +817,15 @@ static void no_allocation_per_frame(void)
         return;
     }
     tdn_pose pose;
-    tdn_pose_create(&pose, J, NULL);
+    tdn_pose_create(J, &pose, NULL, NULL);
     long before = allocation_calls, live = live_blocks;
     int events = 0, inertialized = 0;
     for (int f = 1; f <= 600; f++) {
         script(in, f % (8 * FPS)); /* walk, run, run -> walk inertialized, strafe, with the upper layer moving */
-        tdn_graph_update(in, DT);
-        tdn_graph_evaluate(in, &pose);
+        tdn_graph_update(in, DT, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
         tdn_root_motion m;
-        tdn_graph_root_motion(in, &m);
+        tdn_graph_root_motion(in, &m, NULL);
         const tdn_graph_event *e;
         int count = tdn_graph_events(in, &e, NULL);
         events += count;
@@ -847,7 +847,7 @@ static void no_allocation_per_frame(void)
 int main(void)
 {
     tdn_error err = { 0 };
-    if (tdn_humanoid_create(&hdesc, &humanoid, &err) != TDN_OK) {
+    if (tdn_humanoid_create(&hdesc, &humanoid, NULL, &err) != TDN_OK) {
         fprintf(stderr, "humanoid: %s: %s\n", err.where, err.message);
         return 1;
     }
@@ -858,7 +858,7 @@ int main(void)
         if (!CHECK(k >= 0) ||
             !CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, k), .storage = TDN_STORAGE_FLOAT32 },
                                    &clips[c], NULL, &err) == TDN_OK) ||
-            !CHECK(tdn_root_track_create(clips[c], NULL, &tracks[c], &err) == TDN_OK)) {
+            !CHECK(tdn_root_track_create(clips[c], NULL, &tracks[c], NULL, &err) == TDN_OK)) {
             fprintf(stderr, "%s: %s: %s\n", clip_names[c], err.where, err.message);
             return check_summary();
         }

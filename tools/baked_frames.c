@@ -18,7 +18,7 @@ int baked_frames_alloc(baked_frames *b, int count, int joint_count)
         return 0;
     }
     for (int f = 0; f < count; f++)
-        tdn_pose_init(&b->poses[f], joint_count, (char *)b->block + bytes * (size_t)f, bytes);
+        tdn_pose_init(joint_count, (char *)b->block + bytes * (size_t)f, bytes, &b->poses[f], NULL);
     return 1;
 }
 
@@ -35,9 +35,9 @@ int baked_frames_write(const baked_frames *b, const char *command, const char *p
     char name[256];
     cli_file_stem(named_after, name, sizeof name);
     const tdn_baked_clip clip = { name, b->count, fps, b->poses };
-    const tdn_gltf_export_desc desc = { .skeleton = skeleton, .clips = &clip, .clip_count = 1, .source = source,
+    const tdn_gltf_save_desc desc = { .skeleton = skeleton, .clips = &clip, .clip_count = 1, .source = source,
                                         .binary = TDN_GLTF_BY_EXTENSION };
     tdn_error err = { 0 };
-    const tdn_result r = tdn_gltf_export(path, &desc, &err);
+    const tdn_result r = tdn_gltf_save(&desc, path, &err);
     return r == TDN_OK ? CLI_OK : cli_report(command, r, &err);
 }

@@ -1,6 +1,6 @@
 /* tendon CLI: the frames a run bakes (tendon run --out, tendon mm run --out): one local pose per
  * frame in one block allocated before the run (so recording a frame is a copy, nothing more),
- * written as a one-clip glTF (tdn_gltf_export) named after the input. */
+ * written as a one-clip glTF (tdn_gltf_save) named after the input. */
 #ifndef TENDON_BAKED_FRAMES_H
 #define TENDON_BAKED_FRAMES_H
 

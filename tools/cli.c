@@ -75,11 +75,11 @@ int cli_common_option(const char *command, int argc, char **argv, int *i, cli_co
 
 int cli_load(const char *command, const char *path, const cli_common *common, tdn_asset **out)
 {
-    tdn_import_options options = { 0 };
+    tdn_asset_load_options options = { 0 };
     options.skin = common->skin;
     options.scale = common->scale;
     tdn_error err = { 0 };
-    tdn_result res = tdn_asset_load(path, &options, out, &err);
+    tdn_result res = tdn_asset_load(path, &options, out, NULL, &err);
     if (res != TDN_OK)
         return cli_report(command, res, &err);
     for (int i = 0; i < tdn_asset_warning_count(*out); i++)

@@ -48,7 +48,7 @@ static void build_usage(FILE *out)
           "                       [--json]\n"
           "Builds a motion-matching database (include/tendon/mm_database.h) from every clip of every FILE\n"
           "(BVH or glTF; all of one rig: the same joint count and parents) and writes it to OUT.tdnmm, the\n"
-          "file `tendon mm run` and tdn_mm_database_read_file load.\n"
+          "file `tendon mm run` and tdn_mm_database_load load.\n"
           "  --scale S         multiply every length by S (0.01 for BVH in centimetres: the database is in metres)\n"
           "  --skin NAME|INDEX the glTF skin (default: the first)\n"
           "  --mirror          also every clip mirrored left to right (joints paired by name: _l/_r, Left/Right...)\n"
@@ -302,7 +302,7 @@ static int auto_forward(const mm_source *src, int root, int mirror, float rate, 
 {
     const tdn_skeleton *skel = src->skeleton;
     tdn_pose pose;
-    if (tdn_pose_create(&pose, tdn_skeleton_joint_count(skel), NULL) != TDN_OK)
+    if (tdn_pose_create(tdn_skeleton_joint_count(skel), &pose, NULL, NULL) != TDN_OK)
         return -2;
     double score[6] = { 0 }, total = 0.0;
     for (int run = 0; run < (mirror ? 2 : 1); run++)
@@ -314,9 +314,9 @@ static int auto_forward(const mm_source *src, int root, int mirror, float rate, 
             tdn_vec3 prev_axes[6];
             for (int f = 0; f < frames; f++) {
                 const float t = (float)f / rate;
-                tdn_keyed_clip_sample(clip, t < duration ? t : duration, &pose, NULL);
+                tdn_keyed_clip_sample(clip, t < duration ? t : duration, &pose, NULL, NULL);
                 if (run)
-                    tdn_pose_mirror(&pose, src->mirror, &pose);
+                    tdn_pose_mirror(&pose, src->mirror, &pose, NULL);
                 tdn_transform x = tdn_pose_get(&pose, root);
                 tdn_vec3 axes[6];
                 for (int k = 0; k < 6; k++) {
@@ -482,7 +482,7 @@ int cmd_mm_build(int argc, char **argv)
     desc.progress_user = &bar;
     tdn_error err = { 0 };
     const double t1 = cli_now_ms();
-    tdn_result r = tdn_mm_database_build(&desc, &db, &err);
+    tdn_result r = tdn_mm_database_create(&desc, &db, NULL, &err);
     const double build_ms = cli_now_ms() - t1;
     progress_end(&bar);
     if (r != TDN_OK) {
@@ -490,7 +490,7 @@ int cmd_mm_build(int argc, char **argv)
         goto done;
     }
     const double t2 = cli_now_ms();
-    r = tdn_mm_database_write_file(db, a.out, &err);
+    r = tdn_mm_database_save(db, a.out, &err);
     const double write_ms = cli_now_ms() - t2;
     if (r != TDN_OK) {
         code = cli_report("mm build", r, &err);
@@ -498,11 +498,11 @@ int cmd_mm_build(int argc, char **argv)
     }
 
     /* the summary */
-    const int frames = tdn_mm_database_frame_count(db), dims = tdn_mm_database_dims(db);
+    const int frames = tdn_mm_database_frame_count(db), dims = tdn_mm_database_dimensions(db);
     int searchable = 0;
     for (int i = 0; i < frames; i++) {
         tdn_mm_frame f;
-        tdn_mm_database_frame(db, i, &f);
+        tdn_mm_database_frame(db, i, &f, NULL);
         searchable += f.searchable;
     }
     const size_t bytes = tdn_mm_database_save_size(db);
@@ -533,7 +533,7 @@ int cmd_mm_build(int argc, char **argv)
             cJSON_AddItemToArray(list, o);
         }
         cJSON_AddBoolToObject(doc, "mirror", a.mirror);
-        cJSON_AddItemToObject(doc, "rate", cli_json_float(tdn_mm_database_rate(db)));
+        cJSON_AddItemToObject(doc, "rate", cli_json_float(tdn_mm_database_sample_rate(db)));
         cJSON_AddNumberToObject(doc, "frames", frames);
         cJSON_AddNumberToObject(doc, "searchable", searchable);
         cJSON_AddNumberToObject(doc, "dims", dims);
@@ -571,7 +571,7 @@ int cmd_mm_build(int argc, char **argv)
     }
     printf("%s: %d frames (%d searchable), %d dims, %zu bytes\n", a.out, frames, searchable, dims, bytes);
     printf("  %d file%s, %d clip%s%s at %.6g Hz:\n", a.file_count, a.file_count == 1 ? "" : "s", src.clip_count,
-           src.clip_count == 1 ? "" : "s", a.mirror ? " and their mirror images" : "", (double)tdn_mm_database_rate(db));
+           src.clip_count == 1 ? "" : "s", a.mirror ? " and their mirror images" : "", (double)tdn_mm_database_sample_rate(db));
     for (int c = 0; c < src.clip_count && c < 20; c++)
         printf("    %d %s: %.4g s, %d frames (%s)\n", c, tdn_keyed_clip_name(src.clips[c]),
                (double)tdn_keyed_clip_duration(src.clips[c]), tdn_mm_database_clip_frames(db, c, 0),

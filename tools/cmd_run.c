@@ -277,7 +277,7 @@ static void read_extras(const char *path, const tdn_skeleton *skel, doc_extras *
     x->extract = !cJSON_IsFalse(extract); /* the format's default: extract */
     const cJSON *joint = cJSON_GetObjectItemCaseSensitive(rm, "joint");
     if (cJSON_IsString(joint))
-        x->root_motion.joint = tdn_skeleton_find(skel, joint->valuestring);
+        x->root_motion.joint = tdn_skeleton_find_joint(skel, joint->valuestring);
     else if (cJSON_IsNumber(joint))
         x->root_motion.joint = joint->valueint;
     if (x->root_motion.joint < 0 || x->root_motion.joint >= tdn_skeleton_joint_count(skel))
@@ -532,7 +532,7 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
         c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
     }
     if (c->palettes)
-        tdn_palette(skel, s->model, c->palettes + (size_t)f * (size_t)c->joint_count);
+        tdn_palette(skel, s->model, c->palettes + (size_t)f * (size_t)c->joint_count, NULL);
     for (int k = 0; k < c->foot_count; k++) {
         const foot_skate_foot *foot = &s->skate.feet[k];
         const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
@@ -562,11 +562,11 @@ static void find_targets(run_state *s)
     {
         const cJSON *target = cJSON_GetObjectItemCaseSensitive(job, "target");
         const cJSON *weight = cJSON_GetObjectItemCaseSensitive(job, "weight");
-        const int p = cJSON_IsString(target) ? tdn_graph_param_find(g, target->valuestring) : -1;
+        const int p = cJSON_IsString(target) ? tdn_graph_find_param(g, target->valuestring) : -1;
         if (p < 0 || tdn_graph_param_type(g, p) != TDN_PARAM_VEC3 || s->target_count >= TDN_MAX_GRAPH_IK)
             continue;
         s->target_param[s->target_count] = p;
-        s->weight_param[s->target_count] = cJSON_IsString(weight) ? tdn_graph_param_find(g, weight->valuestring) : -1;
+        s->weight_param[s->target_count] = cJSON_IsString(weight) ? tdn_graph_find_param(g, weight->valuestring) : -1;
         s->weight_const[s->target_count] = cJSON_IsNumber(weight) ? (float)weight->valuedouble : 1.0f; /* absent: 1 */
         s->target_count++;
     }
@@ -613,7 +613,7 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
             if (end < 0 || !tdn_graph_foot_target(instance, job, leg, &target))
                 continue;
             if (!modelled) { /* in the character's frame, as the target: no rounding of world positions */
-                tdn_model_space(skel, &s->pose, NULL, s->ik_model);
+                tdn_model_space(skel, &s->pose, NULL, s->ik_model, NULL);
                 modelled = 1;
             }
             const float t[16] = { [12] = target.x, [13] = target.y, [14] = target.z };
@@ -663,10 +663,10 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             break;
         }
         const double started = run ? cli_now_ms() : 0.0;
-        tdn_result r = tdn_graph_update(instance, f == 0 ? 0.0f : 1.0f / a->fps);
+        tdn_result r = tdn_graph_update(instance, f == 0 ? 0.0f : 1.0f / a->fps, NULL);
         tdn_root_motion motion;
         if (r == TDN_OK)
-            r = tdn_graph_root_motion(instance, &motion);
+            r = tdn_graph_root_motion(instance, &motion, NULL);
         if (r == TDN_OK && !is_identity(&motion)) {
             *any_motion = 1;
             position = tdn_vec3_add(position, tdn_quat_rotate(facing, motion.translation));
@@ -675,9 +675,9 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         /* the ground foot placement stands on, and where this frame's motion put the character */
         const tdn_mat4 world = world_of(s, position, facing);
         if (r == TDN_OK && a->has_ground)
-            r = tdn_graph_set_ground(instance, ground_query, &s->ground, &world);
+            r = tdn_graph_set_ground(instance, ground_query, &s->ground, &world, NULL);
         if (r == TDN_OK)
-            r = tdn_graph_evaluate(instance, &s->pose);
+            r = tdn_graph_evaluate(instance, &s->pose, NULL);
         if (run)
             s->rep.eval_ms += cli_now_ms() - started;
         if (r != TDN_OK) {
@@ -685,7 +685,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             break;
         }
         /* model space once, placed in the world: for the foot skate, the IK error and the preview */
-        tdn_model_space(tdn_graph_document_skeleton(s->doc), &s->pose, &world, s->model);
+        tdn_model_space(tdn_graph_document_skeleton(s->doc), &s->pose, &world, s->model, NULL);
         foot_skate_frame_model(&s->skate, instance, s->model);
         if (!run)
             continue;
@@ -697,7 +697,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             break;
         }
         if (a->out) {
-            tdn_pose_copy(&s->baked.poses[f], &s->pose);
+            tdn_pose_copy(&s->baked.poses[f], &s->pose, NULL);
             s->positions[f] = position;
             s->facings[f] = facing;
         }
@@ -725,11 +725,11 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
     timeline *tl = NULL;
     char why[2048] = "";
     int code = CLI_OK;
-    if (tdn_graph_instance_create(g, NULL, &instance) != TDN_OK) {
+    if (tdn_graph_instance_create(g, &instance, NULL, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         return CLI_FAILURE;
     }
-    tdn_graph_set_foot_locking(instance, 0);
+    tdn_graph_set_foot_locking(instance, 0, NULL);
     if (a->params)
         code = timeline_load(a->params, g, &tl, why, sizeof why);
     else if (!(tl = timeline_empty(g))) {
@@ -764,7 +764,7 @@ int run_graph(run_args *ap, run_report *report)
     int code = CLI_OK;
     run_state s = { 0 };
     tdn_error err = { 0 };
-    tdn_result r = tdn_graph_document_load(a.graph, NULL, &s.doc, &err);
+    tdn_result r = tdn_graph_document_load(a.graph, NULL, &s.doc, NULL, &err);
     if (r != TDN_OK)
         return cli_report("run", r, &err);
     const tdn_graph *g = tdn_graph_document_graph(s.doc);
@@ -776,8 +776,8 @@ int run_graph(run_args *ap, run_report *report)
     s.ground = a.ground;
     s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
     s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
-    if (!s.skate_ready || tdn_graph_instance_create(g, NULL, &s.instance) != TDN_OK ||
-        tdn_pose_create(&s.pose, joints, NULL) != TDN_OK) {
+    if (!s.skate_ready || tdn_graph_instance_create(g, &s.instance, NULL, NULL) != TDN_OK ||
+        tdn_pose_create(joints, &s.pose, NULL, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
         return CLI_FAILURE;

@@ -135,21 +135,22 @@ static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pos
 {
     tdn_error err = { 0 };
     if (!a->runtime) {
-        tdn_result res = tdn_keyed_clip_sample(keys, a->time, pose, NULL);
+        tdn_result res = tdn_keyed_clip_sample(keys, a->time, pose, NULL, NULL);
         return res == TDN_OK ? CLI_OK : cli_report("sample", res, &err);
     }
     /* Any error is accepted so that the runtime clip can be looked at; it is reported. */
     tdn_clip_desc desc = { .source = keys, .position_tolerance = FLT_MAX, .rotation_tolerance = FLT_MAX };
     tdn_clip *clip;
     tdn_clip_report report;
-    tdn_result res = tdn_clip_create(&desc, &clip, &report, &err);
+    desc.report = &report;
+    tdn_result res = tdn_clip_create(&desc, &clip, NULL, &err);
     if (res != TDN_OK)
         return cli_report("sample", res, &err);
     fprintf(stderr, "tendon sample: runtime clip: %d frames at %.6g/s, %zu bytes, max error %.3g (position, file units),"
                     " %.3g rad (rotation)\n",
             report.frame_count, (double)tdn_clip_sample_rate(clip), report.bytes, (double)report.max_position_error,
             (double)report.max_rotation_error);
-    res = tdn_clip_sample(clip, a->time, pose);
+    res = tdn_clip_sample(clip, a->time, pose, NULL);
     tdn_clip_destroy(clip);
     return res == TDN_OK ? CLI_OK : cli_report("sample", res, &err);
 }
@@ -173,7 +174,7 @@ static int run(const sample_args *a, const tdn_asset *asset, tdn_pose *pose, tdn
             tdn_pose_set(pose, j, &rest);
         }
     }
-    tdn_result res = tdn_model_space(tdn_asset_skeleton(asset), pose, NULL, model);
+    tdn_result res = tdn_model_space(tdn_asset_skeleton(asset), pose, NULL, model, NULL);
     if (res != TDN_OK)
         return cli_report("sample", res, NULL);
     const char *clip_name = keys ? tdn_keyed_clip_name(keys) : NULL;
@@ -196,7 +197,7 @@ int cmd_sample(int argc, char **argv)
     const int joints = tdn_skeleton_joint_count(tdn_asset_skeleton(asset));
     tdn_pose pose;
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
-    tdn_result res = model ? tdn_pose_create(&pose, joints, NULL) : TDN_ERR_OUT_OF_MEMORY;
+    tdn_result res = model ? tdn_pose_create(joints, &pose, NULL, NULL) : TDN_ERR_OUT_OF_MEMORY;
     if (res == TDN_OK) {
         code = run(&a, asset, &pose, model);
         tdn_pose_destroy(&pose);

@@ -152,7 +152,7 @@ int cmd_weights(int argc, char **argv)
         return code < 0 ? CLI_OK : code;
     tdn_blend_space_file *file;
     tdn_error err = { 0 };
-    tdn_result res = tdn_blend_space_file_load(a.path, NULL, &file, &err);
+    tdn_result res = tdn_blend_space_file_load(a.path, &file, NULL, &err);
     if (res != TDN_OK)
         return cli_report("weights", res, &err);
     const tdn_blend_space *space = tdn_blend_space_file_space(file);
@@ -161,7 +161,7 @@ int cmd_weights(int argc, char **argv)
         tdn_blend_space_file_destroy(file);
         return CLI_BAD_INPUT;
     }
-    res = tdn_blend_space_weights(space, at, weights);
+    res = tdn_blend_space_weights(space, at, weights, NULL);
     if (res != TDN_OK) {
         code = cli_report("weights", res, NULL);
     } else {

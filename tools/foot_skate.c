@@ -42,7 +42,7 @@ static void curve_name(const cJSON *json, const tdn_skeleton *skel, int job, int
     const cJSON *l = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(j, "legs"), leg);
     const cJSON *end = cJSON_GetObjectItemCaseSensitive(l, "end");
     const cJSON *contact = cJSON_GetObjectItemCaseSensitive(l, "contact");
-    int same = cJSON_IsString(end) ? tdn_skeleton_find(skel, end->valuestring) == joint
+    int same = cJSON_IsString(end) ? tdn_skeleton_find_joint(skel, end->valuestring) == joint
                                    : cJSON_IsNumber(end) && end->valueint == joint;
     if (same && cJSON_IsString(contact))
         snprintf(out, size, "%s", contact->valuestring);
@@ -75,10 +75,10 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
     }
     s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints > 0 ? joints : 1));
     tdn_pose rest;
-    if (!s->model || tdn_pose_create(&rest, joints, NULL) != TDN_OK)
+    if (!s->model || tdn_pose_create(joints, &rest, NULL, NULL) != TDN_OK)
         return 0;
-    tdn_pose_set_rest(&rest, skel);
-    tdn_model_space(skel, &rest, NULL, s->model);
+    tdn_pose_set_rest(&rest, skel, NULL);
+    tdn_model_space(skel, &rest, NULL, s->model, NULL);
     tdn_pose_destroy(&rest);
     for (int f = 0; f < s->count; f++) {
         foot_skate_foot *foot = &s->feet[f];
@@ -151,7 +151,7 @@ static float curve_contact(const foot_skate *s, const tdn_graph_instance *in, co
 
 void foot_skate_frame(foot_skate *s, const tdn_graph_instance *in, const tdn_pose *pose, const tdn_mat4 *world)
 {
-    tdn_model_space(s->skel, pose, world, s->model);
+    tdn_model_space(s->skel, pose, world, s->model, NULL);
     foot_skate_frame_model(s, in, s->model);
 }
 

@@ -108,7 +108,7 @@ static float *evaluate(const tdn_blend_space *space, const float *at, const view
         point[0] = to_float(v->x0 + (px + 0.5) / HEATMAP_PANEL * (v->x1 - v->x0));
         if (axes > 1)
             point[1] = to_float(v->y1 - (py + 0.5) / HEATMAP_PANEL * (v->y1 - v->y0));
-        const int ok = tdn_blend_space_weights(space, point, w) == TDN_OK;
+        const int ok = tdn_blend_space_weights(space, point, w, NULL) == TDN_OK;
         for (int s = 0; s < n; s++)
             field[(size_t)s * (size_t)pixels + (size_t)i] = ok ? w[s] : NAN;
     }
@@ -132,7 +132,7 @@ static void mark_samples(image_rgb *im, int ox, int oy, const tdn_blend_space *s
             if (axes > 1)
                 y = (float)oy + panel_y(v, p[1]);
             else
-                y = (float)oy + weight_row(tdn_blend_space_weights(space, p, w) == TDN_OK ? w[own] : 0.0f);
+                y = (float)oy + weight_row(tdn_blend_space_weights(space, p, w, NULL) == TDN_OK ? w[own] : 0.0f);
             if (s == own) {
                 image_dot(im, x, y, 4.0f, INK, 1.0f);
                 image_dot(im, x, y, 2.8f, OWN, 1.0f);
@@ -228,7 +228,7 @@ int heatmap_write(const tdn_blend_space_file *file, const float *at, const char 
     const int rows = (n + columns - 1) / columns;
     const int pixels = axes > 1 ? HEATMAP_PANEL * HEATMAP_PANEL : HEATMAP_PANEL;
     float here[TDN_MAX_BLEND_SPACE_SAMPLES];
-    if (tdn_blend_space_weights(space, at, here) != TDN_OK)
+    if (tdn_blend_space_weights(space, at, here, NULL) != TDN_OK)
         for (int s = 0; s < n; s++)
             here[s] = NAN;
 

@@ -173,7 +173,7 @@ static int match_database(const run_args *a, const tdn_mm_database *db, const mm
     }
     int root, left, right;
     tdn_vec3 forward;
-    tdn_mm_database_joints(db, &root, &left, &right, &forward);
+    tdn_mm_database_joints(db, &root, &left, &right, &forward, NULL);
     const int joints = tdn_skeleton_joint_count(src->skeleton);
     if (root < 0 || root >= joints || left < 0 || left >= joints || right < 0 || right >= joints) {
         fprintf(stderr, "tendon mm run: %s: %s\n", a->db,
@@ -181,7 +181,7 @@ static int match_database(const run_args *a, const tdn_mm_database *db, const mm
                          : "its root and feet are not joints of the FILEs' skeleton");
         return CLI_BAD_INPUT;
     }
-    const float rate = tdn_mm_database_rate(db);
+    const float rate = tdn_mm_database_sample_rate(db);
     *mirrored = 0;
     for (int c = 0; c < clips; c++) {
         const int want = mm_clip_frames(src->clips[c], rate), have = tdn_mm_database_clip_frames(db, c, 0);
@@ -195,11 +195,11 @@ static int match_database(const run_args *a, const tdn_mm_database *db, const mm
         *mirrored |= have_mirrored > 0;
     }
     /* the feet */
-    const int dims = tdn_mm_database_dims(db), foot_at = tdn_mm_database_group_start(db, TDN_MM_FOOT_POSITION);
+    const int dims = tdn_mm_database_dimensions(db), foot_at = tdn_mm_database_group_start(db, TDN_MM_FOOT_POSITION);
     tdn_pose pose;
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
     float *raw = malloc(sizeof(float) * (size_t)dims);
-    if (!model || !raw || tdn_pose_create(&pose, joints, NULL) != TDN_OK) {
+    if (!model || !raw || tdn_pose_create(joints, &pose, NULL, NULL) != TDN_OK) {
         free(model);
         free(raw);
         fprintf(stderr, "tendon mm run: out of memory\n");
@@ -215,11 +215,11 @@ static int match_database(const run_args *a, const tdn_mm_database *db, const mm
         if (!weighted) /* a foot-position weight of 0 keeps no positions to compare */
             continue;
         tdn_mm_frame frame;
-        tdn_mm_database_frame(db, i, &frame);
+        tdn_mm_database_frame(db, i, &frame, NULL);
         const float duration = tdn_keyed_clip_duration(src->clips[c]), t = (float)f / rate;
-        tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL);
-        tdn_model_space(src->skeleton, &pose, NULL, model);
-        tdn_mm_database_denormalize(db, normalized, raw);
+        tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL, NULL);
+        tdn_model_space(src->skeleton, &pose, NULL, model, NULL);
+        tdn_mm_database_denormalize(db, normalized, raw, NULL);
         for (int side = 0; side < 2 && code == CLI_OK; side++) {
             const float *m = model[side ? right : left].m;
             tdn_vec3 p = into_root(tdn_vec3_sub(tdn_vec3_make(m[12], m[13], m[14]), frame.root), frame.facing);
@@ -255,7 +255,7 @@ static int by_value(const void *a, const void *b)
  * clips played as they are at the database's rate. */
 static int ground_heights(const tdn_mm_database *db, const mm_source *src, const int feet[2], float out[2])
 {
-    const float rate = tdn_mm_database_rate(db);
+    const float rate = tdn_mm_database_sample_rate(db);
     const int joints = tdn_skeleton_joint_count(src->skeleton);
     int total = 0;
     for (int c = 0; c < src->clip_count; c++)
@@ -263,7 +263,7 @@ static int ground_heights(const tdn_mm_database *db, const mm_source *src, const
     float *heights = malloc(sizeof(float) * 2 * (size_t)total);
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
     tdn_pose pose;
-    if (!heights || !model || tdn_pose_create(&pose, joints, NULL) != TDN_OK) {
+    if (!heights || !model || tdn_pose_create(joints, &pose, NULL, NULL) != TDN_OK) {
         free(heights);
         free(model);
         return 0;
@@ -273,8 +273,8 @@ static int ground_heights(const tdn_mm_database *db, const mm_source *src, const
         const float duration = tdn_keyed_clip_duration(src->clips[c]);
         for (int f = 0; f < mm_clip_frames(src->clips[c], rate); f++, n++) {
             const float t = (float)f / rate;
-            tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL);
-            tdn_model_space(src->skeleton, &pose, NULL, model);
+            tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL, NULL);
+            tdn_model_space(src->skeleton, &pose, NULL, model, NULL);
             heights[n] = model[feet[0]].m[13];
             heights[total + n] = model[feet[1]].m[13];
         }
@@ -293,7 +293,7 @@ static int ground_heights(const tdn_mm_database *db, const mm_source *src, const
 static int source_skate(foot_skate *skate, const mm_source *src, float fps)
 {
     tdn_pose pose;
-    if (tdn_pose_create(&pose, tdn_skeleton_joint_count(src->skeleton), NULL) != TDN_OK)
+    if (tdn_pose_create(tdn_skeleton_joint_count(src->skeleton), &pose, NULL, NULL) != TDN_OK)
         return 0;
     foot_skate_begin(skate, 1);
     for (int c = 0; c < src->clip_count; c++) {
@@ -301,7 +301,7 @@ static int source_skate(foot_skate *skate, const mm_source *src, float fps)
         foot_skate_cut(skate);
         for (int f = 0; f <= (int)floorf(duration * fps + 1e-3f); f++) {
             const float t = (float)f / fps;
-            tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL);
+            tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL, NULL);
             foot_skate_frame(skate, NULL, &pose, NULL);
         }
     }
@@ -362,7 +362,7 @@ static void trace_header(run_state *s, const run_args *a, int frame_count, const
     tw_float(w, "fps", a->fps);
     tw_double(w, "seconds", (double)(frame_count - 1) / a->fps);
     tw_int(w, "frame_count", frame_count);
-    tw_float(w, "rate", tdn_mm_database_rate(s->db));
+    tw_float(w, "rate", tdn_mm_database_sample_rate(s->db));
     tw_float(w, "bias", a->bias);
     tw_float(w, "interval", a->interval > 0.0f ? a->interval : TDN_MM_DEFAULT_SEARCH_INTERVAL);
     tw_bool(w, "lock_feet", a->lock_feet);
@@ -392,7 +392,7 @@ static void trace_frame_write(run_state *s, int f, double time, int segment, con
 {
     trace_writer *w = &s->trace;
     tdn_mm_frame db_frame = { 0 };
-    tdn_mm_database_frame(s->db, st->frame, &db_frame);
+    tdn_mm_database_frame(s->db, st->frame, &db_frame, NULL);
     tw_newline(w);
     tw_begin_object(w, NULL);
     tw_int(w, "frame", f);
@@ -546,7 +546,7 @@ int cmd_mm_run(int argc, char **argv)
     }
     run_state s = { 0 };
     tdn_error err = { 0 };
-    tdn_result r = tdn_mm_database_read_file(a.db, NULL, &s.db, &err);
+    tdn_result r = tdn_mm_database_load(a.db, &s.db, NULL, &err);
     if (r != TDN_OK) {
         free(a.files);
         return cli_report("mm run", r, &err);
@@ -584,7 +584,7 @@ int cmd_mm_run(int argc, char **argv)
     desc.bias = a.bias;
     desc.search_interval = a.interval;
     desc.foot_locking = a.lock_feet;
-    r = tdn_mm_controller_create(&desc, &s.controller, &err);
+    r = tdn_mm_controller_create(&desc, &s.controller, NULL, &err);
     if (r != TDN_OK) {
         code = cli_report("mm run", r, &err);
         release(&s);
@@ -593,9 +593,9 @@ int cmd_mm_run(int argc, char **argv)
     }
     int root, feet[2];
     tdn_vec3 forward;
-    tdn_mm_database_joints(s.db, &root, &feet[0], &feet[1], &forward);
+    tdn_mm_database_joints(s.db, &root, &feet[0], &feet[1], &forward, NULL);
     float grounds[2];
-    if (tdn_pose_create(&s.pose, joints, NULL) != TDN_OK || !ground_heights(s.db, &s.src, feet, grounds) ||
+    if (tdn_pose_create(joints, &s.pose, NULL, NULL) != TDN_OK || !ground_heights(s.db, &s.src, feet, grounds) ||
         !foot_skate_init_feet(&s.skate, skel, feet, grounds, 2, a.fps, CONTACT_SPEED) ||
         !source_skate(&s.skate, &s.src, a.fps)) {
         fprintf(stderr, "tendon mm run: out of memory\n");
@@ -623,7 +623,7 @@ int cmd_mm_run(int argc, char **argv)
 
     errors e = { 0 };
     int searches = 0, switches = 0, rewinds = 0, previous = -1;
-    const int rewind_frames = (int)lroundf(tdn_mm_database_rate(s.db) / 3.0f);
+    const int rewind_frames = (int)lroundf(tdn_mm_database_sample_rate(s.db) / 3.0f);
     double travelled = 0.0;
     tdn_vec3 last = { 0 };
     foot_skate_begin(&s.skate, 0);
@@ -635,7 +635,7 @@ int cmd_mm_run(int argc, char **argv)
         int segment;
         const tdn_mm_input in = mm_path_input(&s.path, time, &segment);
         tdn_mm_status st;
-        r = tdn_mm_controller_update(s.controller, &in, f == 0 ? 0.0f : 1.0f / a.fps, &s.pose, &st);
+        r = tdn_mm_controller_update(s.controller, &in, f == 0 ? 0.0f : 1.0f / a.fps, &s.pose, &st, NULL);
         if (r != TDN_OK) {
             code = cli_report("mm run", r, NULL);
             break;
@@ -645,8 +645,8 @@ int cmd_mm_run(int argc, char **argv)
         switches += st.switched;
         if (st.switched && previous >= 0) { /* back to a frame of the same run played at most 1/3 s ago */
             tdn_mm_frame was, now;
-            tdn_mm_database_frame(s.db, previous, &was);
-            tdn_mm_database_frame(s.db, st.frame, &now);
+            tdn_mm_database_frame(s.db, previous, &was, NULL);
+            tdn_mm_database_frame(s.db, st.frame, &now, NULL);
             rewinds += was.clip == now.clip && was.mirrored == now.mirrored && st.frame <= previous &&
                        st.frame >= previous - rewind_frames;
         }
@@ -666,7 +666,7 @@ int cmd_mm_run(int argc, char **argv)
             e.count++;
         }
         if (a.out)
-            tdn_pose_copy(&s.baked.poses[f], &s.pose);
+            tdn_pose_copy(&s.baked.poses[f], &s.pose, NULL);
         if (a.trace)
             trace_frame_write(&s, f, time, segment, &in, &st, position_error, facing_error);
     }

@@ -100,7 +100,7 @@ int mm_source_load(const char *command, char **files, int count, const cli_commo
 
 int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index)
 {
-    int j = tdn_skeleton_find(skel, name_or_index);
+    int j = tdn_skeleton_find_joint(skel, name_or_index);
     if (j >= 0)
         return j;
     char *end;

@@ -179,7 +179,7 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
             t->machine = ev->node;
             t->index = ev->index;
             t->from = t->to = -1;
-            if (tdn_graph_state_machine_status(in, ev->node, &status) == TDN_OK) {
+            if (tdn_graph_state_machine_status(in, ev->node, &status, NULL) == TDN_OK) {
                 t->from = status.previous_state;
                 t->to = status.state;
             }
@@ -201,9 +201,9 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
 
 static void sample(const tdn_clip *clip, const tdn_root_track *track, float time, tdn_pose *pose)
 {
-    tdn_clip_sample(clip, time, pose);
+    tdn_clip_sample(clip, time, pose, NULL);
     if (track)
-        tdn_root_motion_remove(track, pose);
+        tdn_root_motion_remove(track, pose, NULL);
 }
 
 double pop_clip_change(const tdn_clip *clip, const tdn_root_track *track, float fps, tdn_pose *a, tdn_pose *b)
@@ -288,8 +288,8 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
     tdn_root_track **tracks = calloc((size_t)clip_count + 1, sizeof *tracks);
     float *qa = malloc(sizeof(float) * 8 * (size_t)(joints + 1));
     tdn_pose a = { 0 }, b = { 0 };
-    int ok = clip_change && tracks && qa && tdn_pose_create(&a, joints, NULL) == TDN_OK &&
-             tdn_pose_create(&b, joints, NULL) == TDN_OK;
+    int ok = clip_change && tracks && qa && tdn_pose_create(joints, &a, NULL, NULL) == TDN_OK &&
+             tdn_pose_create(joints, &b, NULL, NULL) == TDN_OK;
     for (int c = 0; ok && c < clip_count; c++)
         clip_change[c] = -1.0; /* not computed yet */
     for (int k = 0; ok && k < r->transition_count; k++) {
@@ -333,7 +333,7 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
             if (clip_change[clip] < 0.0) {
                 /* no track (an error building it) leaves the clip's root motion in */
                 if (extract)
-                    tdn_root_track_create(clips[clip], extract, &tracks[clip], NULL);
+                    tdn_root_track_create(clips[clip], extract, &tracks[clip], NULL, NULL);
                 clip_change[clip] = pop_clip_change(clips[clip], tracks[clip], fps, &a, &b);
             }
             if (clip_change[clip] > t->clip_change)
@@ -341,7 +341,7 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
             float time = r->times[(size_t)show * (size_t)r->clip_node_count + (size_t)pick[s]];
             sample(clips[clip], tracks[clip], time, &a);
             if (mirror && r->node_mirror[node])
-                tdn_pose_mirror(&a, mirror, &a);
+                tdn_pose_mirror(&a, mirror, &a, NULL);
             pop_pose_rotations(&a, q[s]);
             sampled++;
         }

@@ -142,7 +142,7 @@ void preview_mesh_draw(const preview_mesh *m, render_canvas *r, const tdn_mat4 *
     float *positions = scratch, *normals = scratch + 3 * (size_t)m->vertex_count;
     const tdn_skin_job job = { m->vertex_count, m->positions, m->normals, m->joints, m->weights, palette, palette_count,
                                positions, normals, NULL };
-    if (tdn_skin_lbs(&job) != TDN_OK)
+    if (tdn_skin_lbs(&job, NULL) != TDN_OK)
         return; /* a joint beyond the palette: nothing to draw */
     const render_mesh draw = { m->triangle_count, m->indices, positions, normals, m->albedos, m->ids };
     render_triangles(r, &draw);

@@ -125,7 +125,7 @@ static int add_item(loader *l, int param, const float *value)
 
 static int find_param(loader *l, const char *name, const char *path)
 {
-    int p = tdn_graph_param_find(l->graph, name);
+    int p = tdn_graph_find_param(l->graph, name);
     if (p < 0) {
         char h[1024];
         hint(h, sizeof h, name, l->param_names, l->param_count, "parameter");
@@ -417,12 +417,12 @@ done:
 static int set_value(tdn_graph_instance *in, int p, const float *v)
 {
     switch (tdn_graph_param_type(tdn_graph_instance_graph(in), p)) {
-    case TDN_PARAM_FLOAT: return tdn_graph_set_float(in, p, v[0]) == TDN_OK;
-    case TDN_PARAM_INT: return tdn_graph_set_int(in, p, (int)lroundf(v[0])) == TDN_OK;
-    case TDN_PARAM_BOOL: return tdn_graph_set_bool(in, p, v[0] != 0.0f) == TDN_OK;
-    case TDN_PARAM_TRIGGER: return v[0] == 0.0f || tdn_graph_fire_trigger(in, p) == TDN_OK;
+    case TDN_PARAM_FLOAT: return tdn_graph_set_float(in, p, v[0], NULL) == TDN_OK;
+    case TDN_PARAM_INT: return tdn_graph_set_int(in, p, (int)lroundf(v[0]), NULL) == TDN_OK;
+    case TDN_PARAM_BOOL: return tdn_graph_set_bool(in, p, v[0] != 0.0f, NULL) == TDN_OK;
+    case TDN_PARAM_TRIGGER: return v[0] == 0.0f || tdn_graph_fire_trigger(in, p, NULL) == TDN_OK;
     case TDN_PARAM_VEC2:
-    case TDN_PARAM_VEC3: return tdn_graph_set_vector(in, p, v) == TDN_OK;
+    case TDN_PARAM_VEC3: return tdn_graph_set_vector(in, p, v, NULL) == TDN_OK;
     }
     return 0;
 }
@@ -443,7 +443,7 @@ int timeline_apply(timeline *tl, tdn_graph_instance *in, double time, char *why,
     for (; tl->next < tl->count && tl->events[tl->next].time <= due; tl->next++) {
         const tl_event *ev = &tl->events[tl->next];
         if (ev->kind == EV_TRAVEL) {
-            tdn_result r = tdn_graph_travel(in, ev->node, ev->state);
+            tdn_result r = tdn_graph_travel(in, ev->node, ev->state, NULL);
             if (r != TDN_OK) {
                 snprintf(why, why_size, "events[%d].travel: at %.4g s no chain of transitions of \"%s\" leads to \"%s\"",
                          ev->order, time, tdn_graph_node_name(g, ev->node), tdn_graph_state_name(g, ev->node, ev->state));
@@ -456,7 +456,7 @@ int timeline_apply(timeline *tl, tdn_graph_instance *in, double time, char *why,
             tl_ramp *ramp = &tl->ramps[it->param];
             if (ev->kind == EV_FIRE) {
                 tl->fired[it->param] = 1;
-                if (tdn_graph_fire_trigger(in, it->param) != TDN_OK)
+                if (tdn_graph_fire_trigger(in, it->param, NULL) != TDN_OK)
                     goto refused;
             } else if (ev->kind == EV_SET || ev->duration <= 0.0) {
                 ramp->active = 0;

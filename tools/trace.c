@@ -319,7 +319,7 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
     tw_begin_array(w, "state_machines");
     for (int n = 0; n < tdn_graph_node_count(g); n++) {
         tdn_state_machine_status st;
-        if (tdn_graph_state_count(g, n) <= 0 || tdn_graph_state_machine_status(in, n, &st) != TDN_OK)
+        if (tdn_graph_state_count(g, n) <= 0 || tdn_graph_state_machine_status(in, n, &st, NULL) != TDN_OK)
             continue;
         tw_begin_object(w, NULL);
         tw_string(w, "node", trace_node_name(g, n, name, sizeof name));

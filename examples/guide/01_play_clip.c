@@ -12,7 +12,7 @@ int main(void)
 {
     tdn_asset *humanoid = NULL;
     tdn_error err = { 0 };
-    if (tdn_humanoid_create(NULL, &humanoid, &err) != TDN_OK) /* NULL: every default */
+    if (tdn_humanoid_create(NULL, &humanoid, NULL, &err) != TDN_OK) /* NULL: every default */
         return fprintf(stderr, "%s: %s\n", err.where, err.message), 1;
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
 
@@ -25,14 +25,14 @@ int main(void)
     int joints = tdn_skeleton_joint_count(skel);
     tdn_pose pose;
     tdn_mat4 model[128];
-    tdn_pose_create(&pose, joints, NULL);
+    tdn_pose_create(joints, &pose, NULL, NULL);
     tdn_player player = tdn_player_make(tdn_clip_duration(walk), TDN_WRAP_LOOP);
     for (int frame = 0; frame < 75; frame++) {             /* 75 frames of 1/60 s: 1.25 s */
         tdn_player_advance(&player, 1.0f / 60.0f);
-        tdn_clip_sample(walk, player.time, &pose);          /* local transforms */
-        tdn_model_space(skel, &pose, NULL, model);          /* parent * local, root first */
+        tdn_clip_sample(walk, player.time, &pose, NULL);          /* local transforms */
+        tdn_model_space(skel, &pose, NULL, model, NULL);          /* parent * local, root first */
     }
-    int root = tdn_skeleton_find(skel, "root");
+    int root = tdn_skeleton_find_joint(skel, "root");
     printf("%d joints, walk_forward lasts %.2f s\n", joints, (double)tdn_clip_duration(walk));
     printf("after 1.25 s: clip time %.2f s, root at z = %.2f m\n", (double)player.time, (double)model[root].m[14]);
 

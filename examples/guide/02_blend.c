@@ -27,10 +27,10 @@ static tdn_clip *runtime_clip(const tdn_asset *asset, const char *name)
 int main(void)
 {
     tdn_asset *humanoid = NULL;
-    if (tdn_humanoid_create(NULL, &humanoid, NULL) != TDN_OK)
+    if (tdn_humanoid_create(NULL, &humanoid, NULL, NULL) != TDN_OK)
         return 1;
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
-    int joints = tdn_skeleton_joint_count(skel), root = tdn_skeleton_find(skel, "root");
+    int joints = tdn_skeleton_joint_count(skel), root = tdn_skeleton_find_joint(skel, "root");
     const char *names[4] = { "walk_forward", "walk_backward", "strafe_left", "strafe_right" };
     tdn_clip *walk[4], *run = runtime_clip(humanoid, "run_forward");
     for (int i = 0; i < 4; i++)
@@ -40,14 +40,14 @@ int main(void)
         return 1;
     tdn_pose sampled[4], out;
     for (int i = 0; i < 4; i++)
-        tdn_pose_create(&sampled[i], joints, NULL);
-    tdn_pose_create(&out, joints, NULL);
+        tdn_pose_create(joints, &sampled[i], NULL, NULL);
+    tdn_pose_create(joints, &out, NULL, NULL);
 
     /* 1. Two clips at the same phase, 25% run. */
     float phase = 0.5f;
-    tdn_clip_sample(walk[0], phase * tdn_clip_duration(walk[0]), &sampled[0]);
-    tdn_clip_sample(run, phase * tdn_clip_duration(run), &sampled[1]);
-    tdn_blend2(&sampled[0], &sampled[1], 0.25f, NULL, &out);   /* 0: all a, 1: all b; NULL: every joint */
+    tdn_clip_sample(walk[0], phase * tdn_clip_duration(walk[0]), &sampled[0], NULL);
+    tdn_clip_sample(run, phase * tdn_clip_duration(run), &sampled[1], NULL);
+    tdn_blend2(&sampled[0], &sampled[1], 0.25f, NULL, &out, NULL);   /* 0: all a, 1: all b; NULL: every joint */
     printf("walk/run 25%%: root z = %.4f m\n", (double)tdn_pose_get(&out, root).t.z);
 
     /* 2. A 2D blend space: sample points are velocities (x left, z forward). */
@@ -55,17 +55,17 @@ int main(void)
     tdn_blend_space *space = NULL;
     tdn_error err = { 0 };
     if (tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2,
-                                                        .sample_count = 4, .points = points }, &space, &err) != TDN_OK)
+                                                        .sample_count = 4, .points = points }, &space, NULL, &err) != TDN_OK)
         return fprintf(stderr, "%s: %s\n", err.where, err.message), 1;
     float velocity[2] = { 0.7f, 0.7f }, weights[4];
-    tdn_blend_space_weights(space, velocity, weights);
+    tdn_blend_space_weights(space, velocity, weights, NULL);
     tdn_blend_input inputs[4];
     for (int i = 0; i < 4; i++) {
-        tdn_clip_sample(walk[i], phase * tdn_clip_duration(walk[i]), &sampled[i]);
+        tdn_clip_sample(walk[i], phase * tdn_clip_duration(walk[i]), &sampled[i], NULL);
         inputs[i] = (tdn_blend_input){ .pose = &sampled[i], .weight = weights[i] };
         printf("  %-13s weight %.3f\n", names[i], (double)weights[i]);
     }
-    tdn_blend(&(tdn_blend_job){ .layers = inputs, .layer_count = 4, .out = &out });
+    tdn_blend(&(tdn_blend_job){ .layers = inputs, .layer_count = 4, .out = &out }, NULL);
     tdn_transform r = tdn_pose_get(&out, root);
     printf("blend space at (0.7, 0.7): root (x, z) = (%.4f, %.4f) m\n", (double)r.t.x, (double)r.t.z);
 

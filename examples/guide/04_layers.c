@@ -37,21 +37,22 @@ int main(void)
 {
     tdn_graph_document *doc = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_parse(document, strlen(document), ".", NULL, &doc, &err) != TDN_OK)
+    tdn_graph_document_load_options options = { .base_dir = "." };
+    if (tdn_graph_document_load_memory(document, strlen(document), &options, &doc, NULL, &err) != TDN_OK)
         return fprintf(stderr, "%s: %s\n", err.where, err.message), 1;
     const tdn_skeleton *skel = tdn_graph_document_skeleton(doc);
     int joints = tdn_skeleton_joint_count(skel);
     tdn_graph_instance *character = NULL;
     tdn_pose graph_pose, walk, wave, aim, by_hand;
-    if (tdn_graph_instance_create(tdn_graph_document_graph(doc), NULL, &character) != TDN_OK)
+    if (tdn_graph_instance_create(tdn_graph_document_graph(doc), &character, NULL, NULL) != TDN_OK)
         return 1;
     tdn_pose *poses[] = { &graph_pose, &walk, &wave, &aim, &by_hand };
     for (int i = 0; i < 5; i++)
-        tdn_pose_create(poses[i], joints, NULL);
+        tdn_pose_create(joints, poses[i], NULL, NULL);
 
     for (int frame = 0; frame < 45; frame++)         /* 0.75 s */
-        tdn_graph_update(character, 1.0f / 60.0f);
-    tdn_graph_evaluate(character, &graph_pose);
+        tdn_graph_update(character, 1.0f / 60.0f, NULL);
+    tdn_graph_evaluate(character, &graph_pose, NULL);
 
     /* The same by hand: each clip at the time the graph played it. */
     const tdn_graph_entry *entries;
@@ -62,14 +63,14 @@ int main(void)
         printf(" %s %.2f%s", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight,
                entries[i].additive ? " (additive)" : "");
     printf("\n");
-    tdn_clip_sample(clip_named(doc, "walk_forward"), t, &walk);
-    tdn_clip_sample(clip_named(doc, "wave"), t, &wave);
-    tdn_clip_sample(clip_named(doc, "aim_up_add"), t, &aim);
+    tdn_clip_sample(clip_named(doc, "walk_forward"), t, &walk, NULL);
+    tdn_clip_sample(clip_named(doc, "wave"), t, &wave, NULL);
+    tdn_clip_sample(clip_named(doc, "aim_up_add"), t, &aim, NULL);
     float mask[128];
     tdn_mask_fill(mask, joints, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find(skel, "spine_01"), 1.0f, 2, mask);
-    tdn_blend2(&walk, &wave, 0.75f, mask, &by_hand);          /* walk -> wave by 0.75 * mask[j] */
-    tdn_additive_apply(&by_hand, &aim, 1.0f, NULL, &by_hand); /* then the difference on top */
+    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
+    tdn_blend2(&walk, &wave, 0.75f, mask, &by_hand, NULL);          /* walk -> wave by 0.75 * mask[j] */
+    tdn_additive_apply(&by_hand, &aim, 1.0f, NULL, &by_hand, NULL); /* then the difference on top */
 
     float worst = 0, legs = 0;
     for (int j = 0; j < joints; j++) {
@@ -78,10 +79,10 @@ int main(void)
     }
     const char *leg_joints[] = { "thigh_l", "calf_l", "foot_l", "thigh_r", "calf_r", "foot_r" };
     for (int i = 0; i < 6; i++) {
-        int j = tdn_skeleton_find(skel, leg_joints[i]);
+        int j = tdn_skeleton_find_joint(skel, leg_joints[i]);
         legs = fmaxf(legs, tdn_quat_angle_between(tdn_pose_get(&graph_pose, j).r, tdn_pose_get(&walk, j).r));
     }
-    int chest = tdn_skeleton_find(skel, "spine_05");
+    int chest = tdn_skeleton_find_joint(skel, "spine_05");
     printf("graph vs by hand: largest joint rotation difference %.3f degrees\n", (double)(worst * 180 / TDN_PI));
     printf("legs vs the walk alone: %.3f degrees\n", (double)(legs * 180 / TDN_PI));
     printf("spine_05 turned %.1f degrees from the walk by the wave and the aim\n",

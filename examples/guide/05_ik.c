@@ -20,7 +20,7 @@ static float distance(const tdn_mat4 *a, const tdn_mat4 *b)
 int main(void)
 {
     tdn_asset *humanoid = NULL;
-    if (tdn_humanoid_create(NULL, &humanoid, NULL) != TDN_OK)
+    if (tdn_humanoid_create(NULL, &humanoid, NULL, NULL) != TDN_OK)
         return 1;
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
     int joints = tdn_skeleton_joint_count(skel);
@@ -30,12 +30,12 @@ int main(void)
         return 1;
     tdn_pose pose;
     tdn_mat4 model[128], check[128];
-    tdn_pose_create(&pose, joints, NULL);
-    tdn_clip_sample(idle, 1.0f, &pose);
-    tdn_model_space(skel, &pose, NULL, model);
+    tdn_pose_create(joints, &pose, NULL, NULL);
+    tdn_clip_sample(idle, 1.0f, &pose, NULL);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
 
-    int shoulder = tdn_skeleton_find(skel, "upperarm_l"), elbow = tdn_skeleton_find(skel, "lowerarm_l");
-    int wrist = tdn_skeleton_find(skel, "hand_l");
+    int shoulder = tdn_skeleton_find_joint(skel, "upperarm_l"), elbow = tdn_skeleton_find_joint(skel, "lowerarm_l");
+    int wrist = tdn_skeleton_find_joint(skel, "hand_l");
     float upper_before = distance(&model[shoulder], &model[elbow]), lower_before = distance(&model[elbow], &model[wrist]);
     tdn_vec3 target = tdn_vec3_make(0.15f, 1.25f, 0.35f);   /* metres: left of centre, chest height, ahead */
     printf("wrist %.3f m from the target before IK\n",
@@ -44,10 +44,10 @@ int main(void)
     tdn_two_bone_ik arm = { .upper = shoulder, .middle = elbow, .end = wrist, .target = target,
                             .pole = tdn_vec3_make(0.6f, 0.6f, 0.3f), .use_pole = 1, .weight = 1.0f };
     int reached = 0;
-    if (tdn_ik_two_bone(skel, &arm, &pose, model, &reached) != TDN_OK)
+    if (tdn_ik_two_bone(skel, &arm, &pose, model, &reached, NULL) != TDN_OK)
         return 1;
 
-    tdn_model_space(skel, &pose, NULL, check);               /* from scratch, from the local pose */
+    tdn_model_space(skel, &pose, NULL, check, NULL);               /* from scratch, from the local pose */
     tdn_vec3 hand = tdn_vec3_make(check[wrist].m[12], check[wrist].m[13], check[wrist].m[14]);
     printf("reached %d: wrist at (%.4f, %.4f, %.4f), %.4f m from the target\n", reached, (double)hand.x,
            (double)hand.y, (double)hand.z, (double)tdn_vec3_length(tdn_vec3_sub(hand, target)));

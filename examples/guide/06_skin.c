@@ -23,7 +23,7 @@ static float largest_difference(const float *a, const float *b, int n)
 int main(void)
 {
     tdn_asset *humanoid = NULL;
-    if (tdn_humanoid_create(NULL, &humanoid, NULL) != TDN_OK)
+    if (tdn_humanoid_create(NULL, &humanoid, NULL, NULL) != TDN_OK)
         return 1;
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
     int joints = tdn_skeleton_joint_count(skel);
@@ -34,7 +34,7 @@ int main(void)
         return 1;
     tdn_pose pose;
     tdn_mat4 rest_model[128], model[128], palette[128];
-    tdn_pose_create(&pose, joints, NULL);
+    tdn_pose_create(joints, &pose, NULL, NULL);
     float *skinned = malloc(sizeof(float) * 3 * (size_t)body.vertex_count);
     float *skinned_normals = malloc(sizeof(float) * 3 * (size_t)body.vertex_count);
     if (!skinned || !skinned_normals)
@@ -45,18 +45,18 @@ int main(void)
     printf("mesh %s: %d vertices, %d triangles\n", body.name, body.vertex_count, body.index_count / 3);
 
     /* The rest pose: the palette is the identity up to rounding, the mesh its bind pose. */
-    tdn_pose_set_rest(&pose, skel);
-    tdn_model_space(skel, &pose, NULL, rest_model);
-    tdn_palette(skel, rest_model, palette);
-    tdn_skin_lbs(&job);
+    tdn_pose_set_rest(&pose, skel, NULL);
+    tdn_model_space(skel, &pose, NULL, rest_model, NULL);
+    tdn_palette(skel, rest_model, palette, NULL);
+    tdn_skin_lbs(&job, NULL);
     printf("rest pose: skinned mesh differs from the bind pose by %.6f m at most\n",
            (double)largest_difference(skinned, body.positions, 3 * body.vertex_count));
 
     /* 0.3 s into the walk. */
-    tdn_clip_sample(walk, 0.3f, &pose);
-    tdn_model_space(skel, &pose, NULL, model);       /* one pass, parents first */
-    tdn_palette(skel, model, palette);               /* model[j] * inverse_bind[j] */
-    tdn_skin_lbs(&job);
+    tdn_clip_sample(walk, 0.3f, &pose, NULL);
+    tdn_model_space(skel, &pose, NULL, model, NULL);       /* one pass, parents first */
+    tdn_palette(skel, model, palette, NULL);               /* model[j] * inverse_bind[j] */
+    tdn_skin_lbs(&job, NULL);
     float worst = 0;
     int rigid = 0;
     for (int v = 0; v < body.vertex_count; v++) {

@@ -45,14 +45,20 @@ typedef struct tdn_error {
 /* A short constant name for a result code, for example "TDN_ERR_ARGUMENT". */
 TDN_API const char *tdn_result_name(tdn_result code);
 
-/* Optional allocator hooks. Every object that allocates takes one at creation; a zeroed
- * struct (or a NULL pointer) means malloc/free. `alloc` must return memory aligned to
- * `align` (a power of two, at most 64); `free` receives what `alloc` returned and its size. */
+/* Optional allocator hooks. Every creation takes one as its `allocator` argument; a NULL
+ * pointer (or a zeroed struct) means malloc/free. `alloc` must return memory aligned to
+ * `align` (a power of two, at most 64); `free` receives what `alloc` returned and its size.
+ * Hooks with only one of alloc and free are refused (TDN_ERR_ARGUMENT, `where` "allocator"). */
 typedef struct tdn_allocator {
     void *(*alloc)(size_t size, size_t align, void *user);
     void (*free)(void *ptr, size_t size, void *user);
     void *user;
 } tdn_allocator;
+
+/* Releases memory tendon handed back to the caller (the bytes of tdn_gltf_save_memory):
+ * `size` is the size it reported and `allocator` the one passed to that call (NULL: free).
+ * NULL ptr is ignored. */
+TDN_API void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator);
 
 #ifdef __cplusplus
 }

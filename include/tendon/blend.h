@@ -52,25 +52,26 @@ typedef struct tdn_blend_job {
 
 /* Runs a blend job. TDN_ERR_ARGUMENT for NULL poses, mismatched joint counts or no layer and
  * no fallback. */
-TDN_API tdn_result tdn_blend(const tdn_blend_job *job);
+TDN_API tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err);
 
 /* Two-pose cross-fade: out = a at w = 0, b at w = 1 (w clamped to [0, 1]; NaN counts as 0).
  * `joint_weights` (optional) scales the clamped w per joint. */
 TDN_API tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights,
-                              tdn_pose *out);
+                              tdn_pose *out, tdn_error *err);
 
 /* The difference pose D = source * reference^-1 per joint. Where a reference scale is 0 the
  * scale difference is 1 (there is no ratio to take). */
-TDN_API tdn_result tdn_additive_make(const tdn_pose *source, const tdn_pose *reference, tdn_pose *out);
+TDN_API tdn_result tdn_additive_difference(const tdn_pose *source, const tdn_pose *reference, tdn_pose *out,
+                                           tdn_error *err);
 /* out = D * target with D scaled by weight (0: target, 1: the whole difference; clamped to
  * [0, 1], NaN counts as 0); joint_weights (optional) scales the clamped weight per joint. */
 TDN_API tdn_result tdn_additive_apply(const tdn_pose *target, const tdn_pose *difference, float weight,
-                                      const float *joint_weights, tdn_pose *out);
+                                      const float *joint_weights, tdn_pose *out, tdn_error *err);
 
 /* Poses as deltas from a base pose (for example the rest pose): the same difference as
- * tdn_additive_make, and its exact inverse. */
-TDN_API tdn_result tdn_pose_to_delta(const tdn_pose *pose, const tdn_pose *base, tdn_pose *out);
-TDN_API tdn_result tdn_pose_from_delta(const tdn_pose *delta, const tdn_pose *base, tdn_pose *out);
+ * tdn_additive_difference, and its exact inverse. */
+TDN_API tdn_result tdn_pose_to_delta(const tdn_pose *pose, const tdn_pose *base, tdn_pose *out, tdn_error *err);
+TDN_API tdn_result tdn_pose_from_delta(const tdn_pose *delta, const tdn_pose *base, tdn_pose *out, tdn_error *err);
 
 /* Bone masks: tdn_pose_stride(joint_count) floats, one weight per joint, padding 0. Weights
  * written by these functions are clamped to [0, 1]. */
@@ -82,7 +83,7 @@ TDN_API void tdn_mask_fill(float *mask, int joint_count, float weight);
  * full weight. Joints outside the subtree are left as they are. TDN_ERR_ARGUMENT for NULL, a
  * root out of range, a negative blend_depth or a NaN weight. */
 TDN_API tdn_result tdn_mask_set_subtree(const struct tdn_skeleton *skeleton, int root, float weight,
-                                        int blend_depth, float *mask);
+                                        int blend_depth, float *mask, tdn_error *err);
 /* The named joints to `weight`; an unknown name is TDN_ERR_INVALID_DATA naming it (the mask is
  * then unchanged). TDN_ERR_ARGUMENT for NULL pointers (a NULL name included), a negative count
  * or a NaN weight. */

@@ -87,12 +87,11 @@ typedef struct tdn_blend_space_desc {
     int dimensions;          /* floats per point */
     int sample_count;
     const float *points;     /* sample_count * dimensions, cartesian coordinates */
-    tdn_allocator allocator;
 } tdn_blend_space_desc;
 
 typedef struct tdn_blend_space tdn_blend_space;
 
-/* Builds a blend space with one allocation through desc->allocator (the points are copied; the
+/* Builds a blend space with one allocation through `allocator` (NULL: malloc; the points are copied; the
  * caller keeps its array). TDN_ERR_ARGUMENT for NULL desc, out or points, an unknown mode, a
  * sample count outside 1..TDN_MAX_BLEND_SPACE_SAMPLES, dimensions outside
  * 1..TDN_MAX_BLEND_SPACE_DIMENSIONS or not what the mode needs (linear 1; polar_gradient_band,
@@ -106,7 +105,8 @@ typedef struct tdn_blend_space tdn_blend_space;
  * line (both named). TDN_ERR_OUT_OF_MEMORY when the allocator fails. Takes O(n^4) time for
  * barycentric (about 10 ms for 64 samples), O(n^3) for rbf, O(n^2 d) for the others.
  * On failure *out is NULL and nothing stays allocated. */
-TDN_API tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out, tdn_error *err);
+TDN_API tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out,
+                                          const tdn_allocator *allocator, tdn_error *err);
 /* Frees a blend space through the allocator it was created with. NULL is ignored. */
 TDN_API void tdn_blend_space_destroy(tdn_blend_space *space);
 
@@ -122,7 +122,8 @@ TDN_API const float *tdn_blend_space_point(const tdn_blend_space *space, int sam
  * O(log n), barycentric O(n), gradient_band n^2 d multiply-adds, polar_gradient_band n atan2
  * and O(n^2), rbf n exp and 2 n^2 multiply-adds (64 samples: well under 20 microseconds). TDN_ERR_ARGUMENT for a NULL space, point or weights, or a
  * NaN or infinite coordinate in point: the weights (when not NULL) are then all on sample 0. */
-TDN_API tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights);
+TDN_API tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights,
+                                           tdn_error *err);
 
 /* The mode's name as in the JSON format ("linear", "gradient_band", "polar_gradient_band",
  * "barycentric", "grid", "rbf"; "unknown" for a value outside the enum) and back (-1 for an

@@ -43,14 +43,16 @@ typedef struct tdn_clip_desc {
     const tdn_keyed_clip *additive_reference_clip;  /* R(t) is this clip at the same time */
     /* R is the reference clip's pose at t = 0; without a reference clip, the source's own. */
     int additive_reference_first_frame;
-    tdn_allocator allocator;
+    /* Optional out: receives what the build measured (tdn_clip_report, below), also on
+     * TDN_ERR_TOLERANCE. */
+    struct tdn_clip_report *report;
 } tdn_clip_desc;
 
 /* What a build measured. Errors are the maximum over every frame time and the midpoint between
  * frames (where resampling error peaks) and every key time of the source (and of a reference
  * clip). An additive clip is measured applied to its reference (A = D * R) against the source,
  * which is what a character playing it at full weight on that reference shows. */
-typedef struct tdn_clip_report {
+struct tdn_clip_report {
     float max_position_error;         /* model space, skeleton units */
     int position_error_joint;
     float position_error_time;
@@ -63,18 +65,20 @@ typedef struct tdn_clip_report {
     int animated_components;          /* components stored per frame */
     int constant_components;          /* components stored once */
     size_t bytes;                     /* all memory the clip holds */
-} tdn_clip_report;
+};
+typedef struct tdn_clip_report tdn_clip_report;
 
 typedef struct tdn_clip tdn_clip;
 
-/* Builds a runtime clip. `report` (optional) receives the measurements, also on
+/* Builds a runtime clip through `allocator` (NULL: malloc). desc->report (optional) receives
+ * the measurements, also on
  * TDN_ERR_TOLERANCE (AUTO reports the float32 attempt then), whose `where` names the joint and
  * time of the worst error. TDN_ERR_ARGUMENT for a NULL source, a bad rate or tolerance, more
  * than one additive reference or a reference of another joint count; TDN_ERR_INVALID_DATA
  * when a difference is not finite (a zero scale in the reference). On failure *out is NULL
  * and nothing stays allocated. Not for the frame loop: it allocates scratch memory. */
 TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out,
-                                   tdn_clip_report *report, tdn_error *err);
+                                   const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_clip_destroy(tdn_clip *clip);
 
 TDN_API const char *tdn_clip_name(const tdn_clip *clip);
@@ -84,11 +88,13 @@ TDN_API float tdn_clip_duration(const tdn_clip *clip);
 TDN_API float tdn_clip_sample_rate(const tdn_clip *clip);
 TDN_API int tdn_clip_joint_count(const tdn_clip *clip);
 TDN_API int tdn_clip_is_additive(const tdn_clip *clip);
-TDN_API size_t tdn_clip_bytes(const tdn_clip *clip);
+TDN_API size_t tdn_clip_memory_size(const tdn_clip *clip);
 
-/* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose` (matching
- * joint count). Never allocates; thread-safe for distinct poses. */
-TDN_API tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose);
+/* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose`, whose joint
+ * count must be the clip's skeleton's (tdn_skeleton_joint_count, which for an imported asset
+ * can be more than its listed joints: TDN_ERR_ARGUMENT with both counts otherwise). Never
+ * allocates; thread-safe for distinct poses. */
+TDN_API tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn_error *err);
 
 /* Float tracks and events are copied from the source keyed clip unchanged (keyed, exact). */
 TDN_API int tdn_clip_float_track_count(const tdn_clip *clip);

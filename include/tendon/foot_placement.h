@@ -62,9 +62,10 @@ typedef struct tdn_foot_leg {
     int upper, middle, end;
 } tdn_foot_leg;
 
-/* Zero-initialisable apart from the legs. Lengths are in skeleton units; L below is the
+/* Zero-initialisable apart from the skeleton and the legs. Lengths are in skeleton units; L below is the
  * longest leg's length at rest (upper to middle plus middle to end). */
 typedef struct tdn_foot_placement_desc {
+    const tdn_skeleton *skeleton;           /* required; must outlive the instance */
     int leg_count;                          /* 1..TDN_FOOT_MAX_LEGS */
     tdn_foot_leg legs[TDN_FOOT_MAX_LEGS];
     int pelvis;                             /* the joint lowered (its local translation): an
@@ -119,24 +120,23 @@ typedef struct tdn_foot_placement_frame {
 
 typedef struct tdn_foot_placement tdn_foot_placement; /* opaque; one per character */
 
-/* Bytes tdn_foot_placement_init needs for leg_count legs; 0 for a count out of
- * 1..TDN_FOOT_MAX_LEGS. */
-TDN_API size_t tdn_foot_placement_bytes(int leg_count);
-/* Sets up foot placement for `skeleton` in caller memory (TDN_FOOT_PLACEMENT_ALIGN-aligned, at
- * least tdn_foot_placement_bytes(desc->leg_count) bytes, owned by the caller; nothing to
- * destroy). TDN_ERR_ARGUMENT, naming the field in err->where ("desc.legs[1].middle"), for NULL
+/* Bytes tdn_foot_placement_init needs for this description (its leg count); 0 for NULL or a
+ * leg count out of 1..TDN_FOOT_MAX_LEGS. */
+TDN_API size_t tdn_foot_placement_bytes(const tdn_foot_placement_desc *desc);
+/* Sets up foot placement for desc->skeleton in caller memory (TDN_FOOT_PLACEMENT_ALIGN-aligned,
+ * at least tdn_foot_placement_bytes(desc) bytes, owned by the caller; nothing to destroy).
+ * TDN_ERR_ARGUMENT, naming the field in err->where ("desc.legs[1].middle"), for NULL
  * pointers, misaligned memory, a leg count out of range, joint indices out of range or not
  * an ancestry upper -> middle -> end, zero-length bones, a pelvis that is not an ancestor of
  * every upper joint (or legs with no common ancestor under the default), a non-finite field,
  * a zero up or forward after normalizing, forward along up, a negative half_life, ray_above
  * or ray_below; TDN_ERR_OUT_OF_MEMORY when `bytes` is too small. *out is NULL on failure. */
-TDN_API tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_placement_desc *desc,
-                                           void *memory, size_t bytes, tdn_foot_placement **out, tdn_error *err);
+TDN_API tdn_result tdn_foot_placement_init(const tdn_foot_placement_desc *desc, void *memory, size_t bytes,
+                                           tdn_foot_placement **out, tdn_error *err);
 /* The same in memory from `allocator` (NULL or zeroed: malloc); TDN_ERR_OUT_OF_MEMORY when it
  * fails. */
-TDN_API tdn_result tdn_foot_placement_create(const tdn_skeleton *skeleton, const tdn_foot_placement_desc *desc,
-                                             const tdn_allocator *allocator, tdn_foot_placement **out,
-                                             tdn_error *err);
+TDN_API tdn_result tdn_foot_placement_create(const tdn_foot_placement_desc *desc, tdn_foot_placement **out,
+                                             const tdn_allocator *allocator, tdn_error *err);
 /* Frees a created instance; NULL and one from tdn_foot_placement_init are left alone. */
 TDN_API void tdn_foot_placement_destroy(tdn_foot_placement *fp);
 /* Forgets the smoothing state and the locks (after a teleport or a cut): the next solve starts
@@ -145,7 +145,7 @@ TDN_API void tdn_foot_placement_reset(tdn_foot_placement *fp);
 /* Moves the world the locks are held in by `offset` (when the caller shifts its world, as
  * tdn_mm_controller_translate does): planted feet stay planted. TDN_ERR_ARGUMENT for NULL or a
  * non-finite offset. */
-TDN_API tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset);
+TDN_API tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset, tdn_error *err);
 /* The desc with its defaults filled in (measured lengths, the pelvis found, up and forward
  * normalized); a zeroed desc for NULL. */
 TDN_API tdn_foot_placement_desc tdn_foot_placement_desc_of(const tdn_foot_placement *fp);
@@ -159,7 +159,8 @@ TDN_API tdn_foot_placement_desc tdn_foot_placement_desc_of(const tdn_foot_placem
  * joint count than the skeleton's, a negative or non-finite dt, a NaN weight or contact, a
  * world matrix that is not finite or not invertible. Never allocates. */
 TDN_API tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_placement_frame *frame,
-                                            tdn_pose *pose, tdn_mat4 *model, tdn_foot_placement_report *report);
+                                            tdn_pose *pose, tdn_mat4 *model, tdn_foot_placement_report *report,
+                                            tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -214,8 +214,7 @@ typedef struct tdn_node_desc {
     tdn_vec3 axis;
     float half_life;
     /* MOTION_MATCH: the controller's description (the database, the keyed clips it was built
-     * from, its mirror table, and the search, spring and inertialization settings; its
-     * allocator is not used). Copied, with the clip list and the mirror table; the database,
+     * from, its mirror table, and the search, spring and inertialization settings). Copied, with the clip list and the mirror table; the database,
      * the clips and the skeleton are not owned and must outlive the graph. `velocity` names a
      * VEC2 parameter (required), `facing` a FLOAT parameter or NULL (see the top of this file). */
     const tdn_mm_controller_desc *motion_match;
@@ -321,7 +320,6 @@ typedef struct tdn_graph_desc {
     /* IK jobs run after the layers, in order (copied). */
     const tdn_graph_ik_desc *ik;
     int ik_count;
-    tdn_allocator allocator;
 } tdn_graph_desc;
 
 typedef struct tdn_graph tdn_graph;
@@ -332,14 +330,15 @@ typedef struct tdn_graph_instance tdn_graph_instance;
  * additive clips (and other clips never), blend-space dimensions against their position,
  * sync-group members loop, and the mirror table. On failure *out is NULL, nothing stays
  * allocated and `err` names the node ("nodes[3] 'walk'"), parameter or clip. Not for the
- * frame loop. */
-TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_error *err);
+ * frame loop. Allocates through `allocator` (NULL: malloc). */
+TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator,
+                                    tdn_error *err);
 TDN_API void tdn_graph_destroy(tdn_graph *graph);
 TDN_API int tdn_graph_node_count(const tdn_graph *graph);
 TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node); /* "" when unnamed */
 TDN_API int tdn_graph_param_count(const tdn_graph *graph);
 /* A parameter's handle (its index), or -1: resolve names once, set values by handle. */
-TDN_API int tdn_graph_param_find(const tdn_graph *graph, const char *name);
+TDN_API int tdn_graph_find_param(const tdn_graph *graph, const char *name);
 TDN_API const char *tdn_graph_param_name(const tdn_graph *graph, int param);
 TDN_API tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param);
 /* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); "?" otherwise. */
@@ -353,29 +352,31 @@ TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
  * the parameters' initial values with every clip at its start. Release it by dropping the
  * memory (tdn_graph_instance_destroy is for created ones only). */
 TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes,
-                                           tdn_graph_instance **out);
+                                           tdn_graph_instance **out, tdn_error *err);
 /* The same in memory from `allocator` (NULL: malloc). */
-TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, const tdn_allocator *allocator,
-                                             tdn_graph_instance **out);
+TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
+                                             const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
 TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
 
 /* Setting parameters (by handle; TDN_ERR_ARGUMENT for a bad handle, a type that does not
  * take the value, or a non-finite number; the value is then unchanged). A smoothed parameter
  * glides towards what is set. Ints and bools are stored as whole numbers. */
-TDN_API tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value);
-TDN_API tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value);
-TDN_API tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value);
-TDN_API tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param);
+TDN_API tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value, tdn_error *err);
+TDN_API tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value, tdn_error *err);
+TDN_API tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value, tdn_error *err);
+TDN_API tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param, tdn_error *err);
 /* A VEC2 takes 2 floats, a VEC3 3. */
-TDN_API tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value);
+TDN_API tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value, tdn_error *err);
 /* The same by name (a lookup per call: resolve handles for per-frame use); an unknown name is
  * TDN_ERR_ARGUMENT. */
-TDN_API tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value);
-TDN_API tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value);
-TDN_API tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value);
-TDN_API tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name);
-TDN_API tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value);
+TDN_API tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value,
+                                             tdn_error *err);
+TDN_API tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value, tdn_error *err);
+TDN_API tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value, tdn_error *err);
+TDN_API tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name, tdn_error *err);
+TDN_API tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value,
+                                              tdn_error *err);
 /* The value nodes read (after smoothing), component `component` (0 for scalars). */
 TDN_API float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component);
 
@@ -403,10 +404,10 @@ typedef struct tdn_graph_entry {
 
 /* Advances the instance by dt seconds (>= 0; a negative or non-finite dt counts as 0): see
  * the top of this file. Fired triggers are cleared at the end. */
-TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt);
+TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *err);
 /* Samples and blends the flat list of the last update into `out` (the skeleton's joint
  * count). Before any update, the list is that of a zero-length update. */
-TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out);
+TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err);
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
 /* Flat-list entries of one layer (they are grouped by layer, in layer order). */
@@ -424,7 +425,7 @@ TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
 TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
 
 /* The root motion of the last update (the identity motion when the graph has none). */
-TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out);
+TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out, tdn_error *err);
 
 /* Every joint's linear and angular velocity (the layout of root_motion.h's velocity buffers:
  * translation rows linear, rotation rows x, y, z angular with w = 0, scale rows scale rates,
@@ -435,12 +436,12 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
  * same way); a MOTION_MATCH node's is its pose's change over its last step. Inertialization
  * offsets and extracted root motion are not in it. Uses the instance's scratch poses (call it
  * after tdn_graph_evaluate, not between update and evaluate's use of them); never allocates. */
-TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity);
+TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err);
 
 /* The ground foot placement queries, and the character's frame in the world (NULL: the
  * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing. */
 TDN_API tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user,
-                                        const tdn_mat4 *world);
+                                        const tdn_mat4 *world, tdn_error *err);
 /* Whether IK job `job` put its end on its target in the last evaluate (foot placement: every
  * leg). 0 for a job that did not run. */
 TDN_API int tdn_graph_ik_reached(const tdn_graph_instance *instance, int job);
@@ -459,13 +460,13 @@ TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job
 TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
  * held where they landed (their contact is not passed on), for comparing foot skate. */
-TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled);
+TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled, tdn_error *err);
 
 /* ---- state machines ---- */
 
 /* What a state machine node is doing; TDN_ERR_ARGUMENT when `node` is not one. */
 TDN_API tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *instance, int node,
-                                                  tdn_state_machine_status *out);
+                                                  tdn_state_machine_status *out, tdn_error *err);
 TDN_API int tdn_graph_state_count(const tdn_graph *graph, int node);
 TDN_API const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state);
 /* A state's index by name, or -1. */
@@ -474,7 +475,7 @@ TDN_API int tdn_graph_find_state(const tdn_graph *graph, int node, const char *n
  * checked, exit times are), each taken as the fade before it completes. TDN_ERR_INVALID_DATA
  * when no chain leads there; travelling to the current state does nothing. A transition
  * taken by conditions meanwhile cancels the travel. */
-TDN_API tdn_result tdn_graph_travel(tdn_graph_instance *instance, int node, int state);
+TDN_API tdn_result tdn_graph_travel(tdn_graph_instance *instance, int node, int state, tdn_error *err);
 
 /* ---- events ---- */
 

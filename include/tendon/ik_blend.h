@@ -39,8 +39,8 @@
  *     effector's direction from it to the target's: exact when the target lies as far from that
  *     joint as the effector does, otherwise only the part across that line is removed.
  *
- * Memory: a definition is two allocations through the desc's allocator: the chain-shaped
- * skeleton, and one block (tdn_ik_blend_bytes) holding the chain's joint list, a compact copy of the chain's joints of each sample, the mask and
+ * Memory: a definition is two allocations through the allocator given to create: the chain-shaped
+ * skeleton, and one block (tdn_ik_blend_memory_size) holding the chain's joint list, a compact copy of the chain's joints of each sample, the mask and
  * its complement, the samples' effector positions, and the sample poses themselves when they
  * are copied (borrow_poses 0: about sample_count * tdn_pose_bytes(joint_count)). It is
  * immutable once built and can be shared by any number of threads. A solve allocates nothing:
@@ -89,23 +89,23 @@ typedef struct tdn_ik_blend_desc {
     int upper, middle;                /* correction joints: two_bone uses both (upper an ancestor
                                        * of middle, middle of the effector); rotate uses upper
                                        * only (a proper ancestor of the effector) */
-    tdn_allocator allocator;
 } tdn_ik_blend_desc;
 
 typedef struct tdn_ik_blend tdn_ik_blend;
 
-/* Builds a definition. TDN_ERR_ARGUMENT (err->where naming the field, for example
+/* Builds a definition through `allocator` (NULL: malloc). TDN_ERR_ARGUMENT (err->where naming the field, for example
  * "desc.poses[3]") for NULL desc, out, skeleton, space or poses, a NULL pose or one whose joint
  * count differs from the skeleton's, an effector out of range, a chain longer than
  * TDN_IK_BLEND_MAX_CHAIN, an unknown correction, correction joints out of range or not in the
  * effector's ancestry as the correction needs, a NaN mask weight, or an allocator with only one
- * of alloc/free. TDN_ERR_OUT_OF_MEMORY when the allocator fails. On failure *out is NULL and
+ * of alloc/free (`where` "allocator"). TDN_ERR_OUT_OF_MEMORY when the allocator fails. On failure *out is NULL and
  * nothing stays allocated. */
-TDN_API tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out, tdn_error *err);
+TDN_API tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out, const tdn_allocator *allocator,
+                                       tdn_error *err);
 /* Frees a definition through the allocator it was created with. NULL is ignored. */
 TDN_API void tdn_ik_blend_destroy(tdn_ik_blend *ik);
 /* Bytes the definition holds (its one allocation); 0 for NULL. */
-TDN_API size_t tdn_ik_blend_bytes(const tdn_ik_blend *ik);
+TDN_API size_t tdn_ik_blend_memory_size(const tdn_ik_blend *ik);
 /* The chain, root first and the effector last, and its length (0 and NULL for NULL). */
 TDN_API int tdn_ik_blend_chain(const tdn_ik_blend *ik, const int **joints);
 
@@ -115,7 +115,7 @@ TDN_API int tdn_ik_blend_chain(const tdn_ik_blend *ik, const int **joints);
  * the solve; with params = a target's own coordinates it is what a game gets without a solver.
  * TDN_ERR_ARGUMENT for NULL pointers, non-finite params, or an input of the wrong joint count. */
 TDN_API tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *params, const tdn_pose *input,
-                                         const tdn_mat4 *root, tdn_vec3 *out);
+                                         const tdn_mat4 *root, tdn_vec3 *out, tdn_error *err);
 
 /* A per-frame request. */
 typedef struct tdn_ik_blend_request {
@@ -154,7 +154,7 @@ typedef struct tdn_ik_blend_result {
  * pose, model or params, a pose of the wrong joint count, a non-finite target, start or root,
  * a negative or NaN tolerance, a negative max_iterations or a NaN weight. */
 TDN_API tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request *req, tdn_pose *pose,
-                                      tdn_mat4 *model, float *params, tdn_ik_blend_result *result);
+                                      tdn_mat4 *model, float *params, tdn_ik_blend_result *result, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -48,7 +48,7 @@ typedef struct tdn_ccd_ik {
  * TDN_ERR_ARGUMENT (nothing changed) for what tdn_ik_fabrik refuses and a NaN or negative
  * max_step. Never allocates. */
 TDN_API tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                              tdn_ik_result *result);
+                              tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -73,7 +73,7 @@ typedef struct tdn_dls_ik {
  * target weight, damping, tolerance or limit, negative max_iterations or a NaN weight.
  * Never allocates. */
 TDN_API tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                              tdn_ik_result *result);
+                              tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -50,7 +50,7 @@ typedef struct tdn_fabrik_ik {
  * one before it, a non-finite target, a NaN weight or tolerance, negative max_iterations, or
  * a limit that is negative or not finite. Never allocates. */
 TDN_API tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                                 tdn_ik_result *result);
+                                 tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus
 }

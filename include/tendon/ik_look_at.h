@@ -61,7 +61,7 @@ typedef struct tdn_look_at_ik {
  * a zero or non-finite axis, a non-finite target or up_hint, a joint weight or max angle that
  * is NaN, negative (or a weight above 1), or a NaN weight. Never allocates. */
 TDN_API tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                                  float *angle_error);
+                                  float *angle_error, tdn_error *err);
 
 #ifdef __cplusplus
 }

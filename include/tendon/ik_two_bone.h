@@ -49,7 +49,7 @@ typedef struct tdn_two_bone_ik {
  * the skeleton's, joint indices out of range or not in that ancestry, a non-finite target or
  * pole, or a NaN weight or soften. Never allocates. */
 TDN_API tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose,
-                                   tdn_mat4 *model, int *reached);
+                                   tdn_mat4 *model, int *reached, tdn_error *err);
 
 #ifdef __cplusplus
 }

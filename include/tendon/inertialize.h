@@ -87,10 +87,12 @@ TDN_API size_t tdn_inertializer_bytes(int joint_count);
  * least tdn_inertializer_bytes(joint_count) bytes, owned by the caller and used until it stops
  * using the inertializer (nothing to destroy). TDN_ERR_ARGUMENT for a NULL pointer, a count out
  * of 1..TDN_MAX_JOINTS, misaligned memory; TDN_ERR_OUT_OF_MEMORY when `bytes` is too small. */
-TDN_API tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, tdn_inertializer **out);
+TDN_API tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, tdn_inertializer **out,
+                                         tdn_error *err);
 /* The same in memory from `allocator` (NULL or zeroed: malloc); *out is NULL on failure
  * (TDN_ERR_ARGUMENT, TDN_ERR_OUT_OF_MEMORY). */
-TDN_API tdn_result tdn_inertializer_create(int joint_count, const tdn_allocator *allocator, tdn_inertializer **out);
+TDN_API tdn_result tdn_inertializer_create(int joint_count, tdn_inertializer **out, const tdn_allocator *allocator,
+                                           tdn_error *err);
 /* Frees a created inertializer; NULL and one from tdn_inertializer_init are left alone. */
 TDN_API void tdn_inertializer_destroy(tdn_inertializer *in);
 
@@ -106,7 +108,7 @@ TDN_API void tdn_inertializer_destroy(tdn_inertializer *in);
  * Costs one atan2 per joint and two per joint with `previous`. */
 TDN_API tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current, const tdn_pose *previous,
                                           float dt, const tdn_pose *destination, float duration,
-                                          tdn_inertia_curve curve);
+                                          tdn_inertia_curve curve, tdn_error *err);
 /* Advances the elapsed time by dt (seconds, >= 0), then adds the offsets at that time to `pose`
  * (the destination's pose for this frame), in place: translation and scale along their
  * directions, rotation as axis_angle(axis, x(t)) * pose.r. Once the transition is over (or with
@@ -115,7 +117,7 @@ TDN_API tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *
  * that differs, dt negative, NaN or infinite. Per joint: the quintic is a degree-5 polynomial
  * per channel, the spring two multiply-adds per channel (its exp is once per call); the
  * rotation's sine and cosine are polynomials (error below 6e-8). */
-TDN_API tdn_result tdn_inertializer_apply(tdn_inertializer *in, float dt, tdn_pose *pose);
+TDN_API tdn_result tdn_inertializer_apply(tdn_inertializer *in, float dt, tdn_pose *pose, tdn_error *err);
 /* 1 while apply still changes poses: from start until the last joint's offset has reached 0
  * (the quintic's largest t1; the spring's duration). 0 for NULL. */
 TDN_API int tdn_inertializer_active(const tdn_inertializer *in);

@@ -66,12 +66,11 @@ typedef struct tdn_keyed_clip_desc {
     const tdn_event_desc *events;
     int event_count;
     float duration;                   /* 0: the last key time over all tracks */
-    tdn_allocator allocator;
 } tdn_keyed_clip_desc;
 
 typedef struct tdn_keyed_clip tdn_keyed_clip;
 
-/* Copies the description into a new clip. Errors (TDN_ERR_INVALID_DATA, `where` naming the
+/* Copies the description into a new clip, allocated through `allocator` (NULL: malloc). Errors (TDN_ERR_INVALID_DATA, `where` naming the
  * track and key, for example "track 3 (joint 'LeftFoot' rotation) key 7", "float track 1
  * ('contact') key 2" or "event 4 ('step')"): joint out of range, two tracks for the same joint
  * and target, no keys, times not strictly increasing or negative, non-finite values, zero
@@ -81,7 +80,7 @@ typedef struct tdn_keyed_clip tdn_keyed_clip;
  * allocated. Non-unit rotation values are renormalized (cubic tangents are kept as given).
  * The skeleton must outlive the clip. */
 TDN_API tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out,
-                                         tdn_error *err);
+                                         const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_keyed_clip_destroy(tdn_keyed_clip *clip);
 
 TDN_API const char *tdn_keyed_clip_name(const tdn_keyed_clip *clip);
@@ -91,14 +90,15 @@ TDN_API int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip);
 /* Total keys over all joint and float tracks. */
 TDN_API int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip);
 /* Bytes of memory the clip holds. */
-TDN_API size_t tdn_keyed_clip_bytes(const tdn_keyed_clip *clip);
+TDN_API size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip);
 
 /* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose`, whose joint
- * count must match the skeleton. `hints` (optional, tdn_keyed_clip_track_count ints, zeroed
+ * count must be the skeleton's (tdn_skeleton_joint_count, which for an imported asset can be
+ * more than its listed joints: TDN_ERR_ARGUMENT with both counts otherwise). `hints` (optional, tdn_keyed_clip_track_count ints, zeroed
  * before first use) remembers the last key interval of each track so that playing forward or
  * backward finds keys in O(1); without it keys are found by binary search. */
 TDN_API tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose,
-                                         int *hints);
+                                         int *hints, tdn_error *err);
 
 TDN_API int tdn_keyed_clip_float_track_count(const tdn_keyed_clip *clip);
 TDN_API const char *tdn_keyed_clip_float_track_name(const tdn_keyed_clip *clip, int index);

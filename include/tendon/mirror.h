@@ -34,7 +34,7 @@ TDN_API tdn_result tdn_mirror_table_check(const int *table, int joint_count, tdn
 /* out = the mirror of `pose` through `table` (a checked table); out may be pose. Never
  * allocates; thread-safe for distinct outputs. TDN_ERR_ARGUMENT for NULL or mismatched joint
  * counts. */
-TDN_API tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out);
+TDN_API tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out, tdn_error *err);
 
 #ifdef __cplusplus
 }

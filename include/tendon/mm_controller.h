@@ -74,7 +74,6 @@ typedef struct tdn_mm_controller_desc {
     int foot_locking;
     tdn_ground_query ground;
     void *ground_user;
-    tdn_allocator allocator;
 } tdn_mm_controller_desc;
 
 /* What the character is asked to do this frame: a ground velocity (world, y ignored, units per
@@ -99,10 +98,12 @@ typedef struct tdn_mm_status {
 
 typedef struct tdn_mm_controller tdn_mm_controller;
 
-/* TDN_ERR_ARGUMENT (naming the field) for NULL, a database made from features, clips that do
+/* Creates a controller through `allocator` (NULL: malloc). TDN_ERR_ARGUMENT (naming the field)
+ * for NULL, a database made from features, clips that do
  * not match the database (count, or a skeleton with another joint count), a missing mirror
  * table for a database with mirrored frames, negative or NaN settings. */
-TDN_API tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err);
+TDN_API tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out,
+                                            const tdn_allocator *allocator, tdn_error *err);
 /* Frees a created controller; NULL and one from tdn_mm_controller_init are left alone. */
 TDN_API void tdn_mm_controller_destroy(tdn_mm_controller *c);
 
@@ -111,7 +112,7 @@ TDN_API void tdn_mm_controller_destroy(tdn_mm_controller *c);
 TDN_API size_t tdn_mm_controller_bytes(const tdn_mm_controller_desc *desc);
 /* tdn_mm_controller_create in caller memory: 64-byte aligned, at least
  * tdn_mm_controller_bytes(desc) bytes, used until the caller stops using the controller
- * (nothing to destroy); desc->allocator is not used. The same errors as create, and
+ * (nothing to destroy). The same errors as create, and
  * TDN_ERR_OUT_OF_MEMORY when `bytes` is too small. */
 TDN_API tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memory, size_t bytes,
                                           tdn_mm_controller **out, tdn_error *err);
@@ -119,13 +120,14 @@ TDN_API tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, vo
 /* Starts over at database frame `frame`, the character and the simulation standing at
  * `position` (y ignored) facing `facing`, at rest. TDN_ERR_ARGUMENT for a bad frame or
  * non-finite numbers. */
-TDN_API tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing);
+TDN_API tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing,
+                                           tdn_error *err);
 
 /* One frame of dt seconds (>= 0): see the top of this file. Writes the pose (joint count of
  * the skeleton) and, when status is not NULL, what happened. TDN_ERR_ARGUMENT for NULL, a
  * pose of another joint count, non-finite input or dt. Never allocates. */
 TDN_API tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *input, float dt, tdn_pose *pose,
-                                            tdn_mm_status *status);
+                                            tdn_mm_status *status, tdn_error *err);
 
 /* Moves the controller's whole world by `offset` (y ignored): the character, the simulation,
  * its predicted trajectory, the poses it remembers and the feet it holds locked. What it plays and every quantity
@@ -133,14 +135,14 @@ TDN_API tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_i
  * origin, where floats are finest: a float position far out (0.5 mm apart at 4 km) rounds
  * every step it takes; a shift by a multiple of a power of two at least as coarse as the
  * positions' spacing is exact. TDN_ERR_ARGUMENT for NULL or a non-finite offset. */
-TDN_API tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset);
+TDN_API tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset, tdn_error *err);
 
 /* The simulated character's predicted future at the database's trajectory offsets (world
  * positions on the ground and facings), as the last update's query used them; count entries
  * at most (the database's offset count). Returns how many were written. */
 TDN_API int tdn_mm_controller_trajectory(const tdn_mm_controller *c, tdn_vec3 *positions, float *facings, int count);
 
-/* The normalized query of the last search (tdn_mm_database_dims floats), or NULL before the
+/* The normalized query of the last search (tdn_mm_database_dimensions floats), or NULL before the
  * first search. */
 TDN_API const float *tdn_mm_controller_query(const tdn_mm_controller *c);
 

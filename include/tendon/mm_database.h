@@ -91,7 +91,6 @@ typedef struct tdn_mm_database_desc {
     /* Called now and then while building (fraction done in [0, 1]); may be NULL. */
     void (*progress)(float fraction, void *user);
     void *progress_user;
-    tdn_allocator allocator;
 } tdn_mm_database_desc;
 
 typedef struct tdn_mm_database tdn_mm_database;
@@ -108,34 +107,35 @@ typedef struct tdn_mm_frame {
 } tdn_mm_frame;
 
 /* Builds a database: samples every clip (and its mirror) at the rate, computes the features
- * and normalizes them. Allocates once for the result (and a few working buffers); calls
- * progress. TDN_ERR_ARGUMENT for NULL, no clips, joints out of range, a root with a parent,
+ * and normalizes them. Allocates once for the result through `allocator` (NULL: malloc; and a
+ * few working buffers); calls progress. TDN_ERR_ARGUMENT for NULL, no clips, joints out of range, a root with a parent,
  * offsets not increasing or not positive, weights negative, NaN, or 0 beside others that are
  * not, a clip whose skeleton does
  * not match, a bad mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips
  * shorter than the longest offset). The error names the clip or field. */
-TDN_API tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_database **out, tdn_error *err);
+TDN_API tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out,
+                                          const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_mm_database_destroy(tdn_mm_database *db);
 
 TDN_API int tdn_mm_database_frame_count(const tdn_mm_database *db);
 /* Floats per feature vector. */
-TDN_API int tdn_mm_database_dims(const tdn_mm_database *db);
+TDN_API int tdn_mm_database_dimensions(const tdn_mm_database *db);
 TDN_API int tdn_mm_database_clip_count(const tdn_mm_database *db);
-TDN_API float tdn_mm_database_rate(const tdn_mm_database *db);
+TDN_API float tdn_mm_database_sample_rate(const tdn_mm_database *db);
 TDN_API int tdn_mm_database_offset_count(const tdn_mm_database *db);
 /* Trajectory offset k in frames; 0 for a bad k. */
 TDN_API int tdn_mm_database_offset(const tdn_mm_database *db, int k);
 /* The joints the database was built with: its root and feet (-1 for a database made from
  * features), and the root's forward axis. */
 TDN_API tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot,
-                                          tdn_vec3 *forward);
+                                          tdn_vec3 *forward, tdn_error *err);
 /* Group g's weight (0 for a bad g). */
 TDN_API float tdn_mm_database_weight(const tdn_mm_database *db, tdn_mm_group g);
 /* The feature index where group g starts and how many floats it has (-1 / 0 for a bad g). */
 TDN_API int tdn_mm_database_group_start(const tdn_mm_database *db, tdn_mm_group g);
 TDN_API int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g);
 /* Frame i (TDN_ERR_ARGUMENT for a bad index). */
-TDN_API tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out);
+TDN_API tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out, tdn_error *err);
 /* The first frame of a clip (mirrored or not) and how many it has; -1 / 0 when absent. Frame
  * f of that run is at time f / rate. */
 TDN_API int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored);
@@ -144,10 +144,11 @@ TDN_API int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int
 TDN_API const float *tdn_mm_database_features(const tdn_mm_database *db, int i);
 /* Normalizes raw features (dims floats, laid out as above) the way the database's are:
  * out = (raw - mean) * weight / spread; out may be raw. */
-TDN_API tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out);
+TDN_API tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out, tdn_error *err);
 /* The inverse: raw features back from normalized ones (a group of weight 0 comes back as its
  * mean). */
-TDN_API tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const float *normalized, float *out);
+TDN_API tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const float *normalized, float *out,
+                                               tdn_error *err);
 
 /* A database from features made elsewhere (custom features, synthetic data): frame_count
  * vectors of dims floats, already normalized, copied in. Frames are one clip (index 0) at
@@ -157,24 +158,25 @@ typedef struct tdn_mm_features_desc {
     const float *features;
     const unsigned char *searchable;
     float rate;
-    tdn_allocator allocator;
 } tdn_mm_features_desc;
-TDN_API tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out,
-                                                 tdn_error *err);
+TDN_API tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out,
+                                                        const tdn_allocator *allocator, tdn_error *err);
 
 /* ---- persistence: a database as bytes (the file format of `tendon mm build`) ----
  * Little-endian, versioned, checked on load: the layout, the counts against the size, every
  * number finite, every frame's clip in range, the clips' frame runs contiguous. Saving what was
  * loaded gives the same bytes. */
-/* Bytes tdn_mm_database_save needs. */
+/* Bytes tdn_mm_database_save_memory needs. */
 TDN_API size_t tdn_mm_database_save_size(const tdn_mm_database *db);
-/* Writes the database into buffer (capacity bytes; TDN_ERR_OUT_OF_MEMORY when too small). */
-TDN_API tdn_result tdn_mm_database_save(const tdn_mm_database *db, void *buffer, size_t capacity);
-/* Reads a database from bytes (copied; the bytes may be freed after). TDN_ERR_PARSE for a
+/* Writes the database into buffer (capacity bytes; TDN_ERR_OUT_OF_MEMORY when too small).
+ * Files: tdn_mm_database_save and tdn_mm_database_load (io/mm_database_file.h). */
+TDN_API tdn_result tdn_mm_database_save_memory(const tdn_mm_database *db, void *buffer, size_t capacity,
+                                               tdn_error *err);
+/* Reads a database from bytes through `allocator` (NULL: malloc; the bytes are copied; the bytes may be freed after). TDN_ERR_PARSE for a
  * wrong magic, version or truncated data, TDN_ERR_INVALID_DATA for inconsistent content;
  * the error names the byte offset or the field. */
-TDN_API tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_allocator *allocator,
-                                        tdn_mm_database **out, tdn_error *err);
+TDN_API tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_database **out,
+                                               const tdn_allocator *allocator, tdn_error *err);
 
 /* ---- search ---- */
 typedef enum tdn_mm_search_mode {
@@ -195,13 +197,14 @@ typedef struct tdn_mm_match {
  * allocates. TDN_ERR_ARGUMENT for NULL,
  * a current frame out of range, a negative or NaN bias. */
 TDN_API tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias,
-                                 tdn_mm_search_mode mode, tdn_mm_match *out);
+                                 tdn_mm_search_mode mode, tdn_mm_match *out, tdn_error *err);
 /* tdn_mm_search with frames [skip_first, skip_end) no candidates (the current frame still
  * starts as the best): a controller skips the frames around the one playing, whose winning
  * would only jump a little back or ahead within the same motion (a stutter), so a search
  * either keeps playing or goes somewhere else. */
 TDN_API tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias,
-                                          int skip_first, int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out);
+                                          int skip_first, int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out,
+                                          tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -44,10 +44,11 @@ TDN_API int tdn_pose_stride(int joint_count);
 /* Bytes of pose data a caller must provide to tdn_pose_init (aligned to TDN_POSE_ALIGN). */
 TDN_API size_t tdn_pose_bytes(int joint_count);
 /* Sets up `pose` over caller memory (TDN_POSE_ALIGN-aligned, at least tdn_pose_bytes bytes)
- * and fills it with identity transforms. */
-TDN_API tdn_result tdn_pose_init(tdn_pose *pose, int joint_count, void *memory, size_t bytes);
+ * and fills it with identity transforms. TDN_ERR_ARGUMENT for NULL, a joint count out of
+ * 1..TDN_MAX_JOINTS, misaligned memory or `bytes` too small. */
+TDN_API tdn_result tdn_pose_init(int joint_count, void *memory, size_t bytes, tdn_pose *pose, tdn_error *err);
 /* Allocates pose data through `allocator` (NULL: malloc) and fills it with identities. */
-TDN_API tdn_result tdn_pose_create(tdn_pose *pose, int joint_count, const tdn_allocator *allocator);
+TDN_API tdn_result tdn_pose_create(int joint_count, tdn_pose *pose, const tdn_allocator *allocator, tdn_error *err);
 /* Frees what tdn_pose_create allocated; a pose from tdn_pose_init is only cleared. */
 TDN_API void tdn_pose_destroy(tdn_pose *pose);
 
@@ -56,9 +57,9 @@ TDN_API void tdn_pose_set(tdn_pose *pose, int joint, const tdn_transform *x);
 /* Every joint to identity (t = 0, r = identity, s = 1). */
 TDN_API void tdn_pose_set_identity(tdn_pose *pose);
 /* Every joint to the skeleton's rest pose; TDN_ERR_ARGUMENT if the joint counts differ. */
-TDN_API tdn_result tdn_pose_set_rest(tdn_pose *pose, const struct tdn_skeleton *skeleton);
+TDN_API tdn_result tdn_pose_set_rest(tdn_pose *pose, const struct tdn_skeleton *skeleton, tdn_error *err);
 /* dst = src; TDN_ERR_ARGUMENT if the joint counts differ. */
-TDN_API tdn_result tdn_pose_copy(tdn_pose *dst, const tdn_pose *src);
+TDN_API tdn_result tdn_pose_copy(tdn_pose *dst, const tdn_pose *src, tdn_error *err);
 
 #ifdef __cplusplus
 }

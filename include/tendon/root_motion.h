@@ -58,7 +58,6 @@ typedef struct tdn_root_motion_desc {
     int keep_vertical;          /* 0: only the ground-plane translation is root motion (the vertical
                                  * bob stays in the pose); 1: the whole translation is */
     tdn_vec3 up;                /* 0,0,0: +Y; normalized */
-    tdn_allocator allocator;    /* for tdn_root_track_create; zeroed: malloc */
 } tdn_root_motion_desc;
 
 /* A step's motion in the character's frame at the step's start: move by `translation` (rotated
@@ -76,18 +75,18 @@ typedef struct tdn_root_motion {
 
 typedef struct tdn_root_track tdn_root_track;
 
-/* Builds the root track of `clip` for `desc` (NULL: all defaults). TDN_ERR_ARGUMENT for NULL
- * clip or out, a joint out of range, an unknown rotation mode, a non-finite `up` or an allocator
- * with only one of alloc/free; TDN_ERR_UNSUPPORTED for an additive clip (its root is a
+/* Builds the root track of `clip` for `desc` (NULL: all defaults) through `allocator` (NULL:
+ * malloc). TDN_ERR_ARGUMENT for NULL clip or out, a joint out of range, an unknown rotation
+ * mode, a non-finite `up` or an allocator with only one of alloc/free; TDN_ERR_UNSUPPORTED for an additive clip (its root is a
  * difference, not a place); TDN_ERR_OUT_OF_MEMORY. On failure *out is NULL and nothing stays
  * allocated. The clip need not outlive the track. Memory: 7 floats per clip frame plus a pose
  * of scratch while building. */
 TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_desc *desc,
-                                         tdn_root_track **out, tdn_error *err);
+                                         tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_root_track_destroy(tdn_root_track *track);
 TDN_API float tdn_root_track_duration(const tdn_root_track *track);
 /* The desc the track was built with, `up` normalized (+Y filled in). */
-TDN_API tdn_root_motion_desc tdn_root_track_desc(const tdn_root_track *track);
+TDN_API tdn_root_motion_desc tdn_root_track_desc_of(const tdn_root_track *track);
 /* The joint's reference frame F(t) (see the top of this file) at clip time t (clamped). */
 TDN_API void tdn_root_track_frame(const tdn_root_track *track, float time, tdn_vec3 *position, tdn_quat *facing);
 
@@ -97,11 +96,11 @@ TDN_API void tdn_root_track_frame(const tdn_root_track *track, float time, tdn_v
  * The player must play the track's clip (its duration is not checked beyond being finite).
  * TDN_ERR_ARGUMENT for NULL pointers; *out is then the identity motion. */
 TDN_API tdn_result tdn_root_track_motion(const tdn_root_track *track, const tdn_player *player, float dt,
-                                         tdn_root_motion *out);
+                                         tdn_root_motion *out, tdn_error *err);
 /* The motion between two clip times of one lap, from -> to (to < from: travelling backward),
  * both clamped to [0, duration], for callers that keep their own cursor. */
 TDN_API tdn_result tdn_root_track_motion_between(const tdn_root_track *track, float from, float to,
-                                                 tdn_root_motion *out);
+                                                 tdn_root_motion *out, tdn_error *err);
 /* The motion over one whole lap (0 -> duration). */
 TDN_API tdn_root_motion tdn_root_track_lap(const tdn_root_track *track);
 
@@ -126,7 +125,7 @@ TDN_API void tdn_root_motion_blend(const tdn_root_motion *motions, const float *
  * Then model space of the pose, placed at the character's world transform W, equals the
  * sampled pose's model space placed at W * F(0) * F(t)^-1: the joints move with the root
  * motion. TDN_ERR_ARGUMENT for NULL pointers or a pose whose joint count is not the clip's. */
-TDN_API tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose *pose);
+TDN_API tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose *pose, tdn_error *err);
 
 /* Joint velocities in a pose-shaped buffer: translation rows = linear velocity, rotation rows
  * x, y, z = angular velocity (axis * rad/s), w = 0, scale rows = rate of change of scale, all
@@ -140,12 +139,12 @@ TDN_API tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose 
  * A zero-length clip gives zeros. TDN_ERR_ARGUMENT for NULL pointers, mismatched joint
  * counts, scratch == velocity. */
 TDN_API tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *scratch,
-                                            tdn_pose *velocity);
+                                            tdn_pose *velocity, tdn_error *err);
 /* The same difference between two poses `seconds` apart (before -> after), for example the
  * last two output poses of a character (inertialization). seconds <= 0 or non-finite: zeros.
  * `velocity` may not be `before` or `after`. */
 TDN_API tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, float seconds,
-                                     tdn_pose *velocity);
+                                     tdn_pose *velocity, tdn_error *err);
 /* Velocities blended with the weights of a pose blend (tdn_blend's layers, masks included):
  * every row a per-joint normalized weighted sum (angular velocities add linearly, not as
  * quaternions, which is what tdn_blend would do to them). Weight rules as tdn_blend: negative,
@@ -153,7 +152,7 @@ TDN_API tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *aft
  * value. Additive layers are not handled here: their velocity is w times the difference
  * clip's, added. `out` may be one of the inputs. TDN_ERR_ARGUMENT for NULL pointers, no
  * layers, mismatched joint counts. */
-TDN_API tdn_result tdn_velocity_blend(const tdn_blend_input *layers, int layer_count, tdn_pose *out);
+TDN_API tdn_result tdn_velocity_blend(const tdn_blend_input *layers, int layer_count, tdn_pose *out, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -30,17 +30,17 @@ typedef struct tdn_skeleton_desc {
     const tdn_transform *rest_pose;  /* local rest transforms; NULL: identity for every joint */
     const tdn_mat4 *inverse_bind;    /* per joint, affine (last row 0 0 0 1 within 1e-5, stored
                                       * exact); NULL: inverted model-space rest pose */
-    tdn_allocator allocator;
+    int *remap;                      /* optional out: joint_count ints, receiving for each joint
+                                      * index of the description its index in the skeleton */
 } tdn_skeleton_desc;
 
-/* Builds a skeleton. `remap` (optional, joint_count ints) receives, for each joint index of
- * the description, its index in the skeleton. Fails with TDN_ERR_ARGUMENT for bad counts or
+/* Builds a skeleton through `allocator` (NULL: malloc). Fails with TDN_ERR_ARGUMENT for bad counts or
  * NULL, TDN_ERR_INVALID_DATA (naming the joint) for a parent out of range, a cycle, a duplicate
  * or over-long name, a non-finite or degenerate rest transform (zero scale, zero quaternion), a
  * non-finite or non-affine inverse bind matrix;
  * non-unit rest rotations are renormalized. On failure nothing is allocated and *out is NULL. */
 TDN_API tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out,
-                                       int *remap, tdn_error *err);
+                                       const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_skeleton_destroy(tdn_skeleton *skeleton);
 
 TDN_API int tdn_skeleton_joint_count(const tdn_skeleton *skeleton);
@@ -50,7 +50,7 @@ TDN_API int tdn_skeleton_parent(const tdn_skeleton *skeleton, int joint);
 TDN_API const int16_t *tdn_skeleton_parents(const tdn_skeleton *skeleton);
 TDN_API const char *tdn_skeleton_joint_name(const tdn_skeleton *skeleton, int joint);
 /* Index of the joint with this exact name, or -1. O(log n). */
-TDN_API int tdn_skeleton_find(const tdn_skeleton *skeleton, const char *name);
+TDN_API int tdn_skeleton_find_joint(const tdn_skeleton *skeleton, const char *name);
 /* Number of edges between joint and its root (a root has depth 0). */
 TDN_API int tdn_skeleton_depth(const tdn_skeleton *skeleton, int joint);
 /* One past the last joint of joint's subtree: the subtree is [joint, end). */

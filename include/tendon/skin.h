@@ -45,9 +45,9 @@ typedef struct tdn_skin_job {
 /* Skin positions (and normals) with linear blending. TDN_ERR_ARGUMENT for a NULL job or array,
  * a negative count, or a joint index >= palette_count; these are checked before any vertex is
  * written, so on failure the outputs are untouched. */
-TDN_API tdn_result tdn_skin_lbs(const tdn_skin_job *job);
+TDN_API tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err);
 /* The same with dual-quaternion blending (rigid part of each matrix only). Same errors. */
-TDN_API tdn_result tdn_skin_dqs(const tdn_skin_job *job);
+TDN_API tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err);
 
 /* The rigid part of an affine matrix as a unit dual quaternion: the rotation of its column-
  * normalized upper 3x3 (scale dropped; shear and mirroring are not representable) and its

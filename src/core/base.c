@@ -49,6 +49,33 @@ void tdn__free(const tdn_allocator *allocator, void *ptr, size_t size)
     free(ptr);
 }
 
+void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator) { tdn__free(allocator, ptr, size); }
+
+tdn_result tdn__null(tdn_error *err, const char *where)
+{
+    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "%s is NULL", where);
+}
+
+tdn_result tdn__pose_size(tdn_error *err, const char *where, int have, int want, const char *of)
+{
+    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "the %s has %d joints, %s %d", where, have, of, want);
+}
+
+tdn_result tdn__clip_pose_size(tdn_error *err, int have, int want)
+{
+    return tdn__fail(err, TDN_ERR_ARGUMENT, "pose",
+                     "the pose has %d joints, the clip's skeleton %d: make poses with tdn_skeleton_joint_count "
+                     "(an asset's listed joints, tdn_asset_joint_count, can be fewer)",
+                     have, want);
+}
+
+tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err)
+{
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    return TDN_OK;
+}
+
 tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
 {
     if (!err)

@@ -20,6 +20,7 @@
  *   restrict-correct, so gcc vectorizes without runtime alias checks.
  * Loops use tdn__select rather than ?: on floats (see internal.h). */
 #include <float.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
@@ -68,6 +69,25 @@ static int pose_ok(const tdn_pose *p, const tdn_pose *like)
 {
     return p && p->data && p->joint_count >= 1 && p->stride >= p->joint_count && p->stride % TDN_POSE_LANES == 0 &&
            (!like || (p->joint_count == like->joint_count && p->stride == like->stride));
+}
+
+/* Why pose_ok refused p (`where` names it, `like` the pose it must match). */
+static tdn_result pose_fail(tdn_error *err, const tdn_pose *p, const tdn_pose *like, const char *where)
+{
+    if (!p || !p->data)
+        return tdn__null(err, where);
+    if (!like || p->joint_count < 1 || p->stride < p->joint_count || p->stride % TDN_POSE_LANES != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, where, "not a pose made by tdn_pose_create or tdn_pose_init (%d joints, stride %d)",
+                         p->joint_count, p->stride);
+    return tdn__pose_size(err, where, p->joint_count, like->joint_count, "the output");
+}
+
+/* pose_fail for element i of an array (where "layers[i].pose"). */
+static tdn_result pose_fail_at(tdn_error *err, const tdn_pose *p, const tdn_pose *like, const char *array, int i)
+{
+    char where[48];
+    snprintf(where, sizeof where, "%s[%d].pose", array, i);
+    return pose_fail(err, p, like, where);
 }
 
 static int overlaps(const tdn_pose *a, const tdn_pose *b)
@@ -354,29 +374,38 @@ static int layer_totals(const tdn_blend_job *job, chunk *ck, int c, int n)
     return fallback;
 }
 
-tdn_result tdn_blend(const tdn_blend_job *job)
+tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
 {
-    if (!job || !pose_ok(job->out, NULL) || job->layer_count < 0 || job->additive_count < 0 ||
-        (job->layer_count > 0 && !job->layers) || (job->additive_count > 0 && !job->additives))
-        return TDN_ERR_ARGUMENT;
+    if (!job)
+        return tdn__null(err, "job");
+    if (!pose_ok(job->out, NULL))
+        return pose_fail(err, job->out, NULL, "job.out");
+    if (job->layer_count < 0 || job->additive_count < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "job", "negative count (%d layers, %d additives)", job->layer_count,
+                         job->additive_count);
+    if (job->layer_count > 0 && !job->layers)
+        return tdn__null(err, "job.layers");
+    if (job->additive_count > 0 && !job->additives)
+        return tdn__null(err, "job.additives");
     tdn_pose *out = job->out;
     int staged = 0, layers = 0, first_add = -1;
     for (int i = 0; i < job->layer_count; i++) {
         if (!pose_ok(job->layers[i].pose, out))
-            return TDN_ERR_ARGUMENT;
+            return pose_fail_at(err, job->layers[i].pose, out, "job.layers", i);
         staged |= overlaps(job->layers[i].pose, out);
         layers += sane_weight(job->layers[i].weight) > 0.0f;
     }
     for (int i = job->additive_count - 1; i >= 0; i--) {
         if (!pose_ok(job->additives[i].pose, out))
-            return TDN_ERR_ARGUMENT;
+            return pose_fail_at(err, job->additives[i].pose, out, "job.additives", i);
         staged |= overlaps(job->additives[i].pose, out);
         if (tdn__clamp01(job->additives[i].weight) > 0.0f)
             first_add = i;
     }
     const tdn_pose *fallback = job->fallback ? job->fallback : (job->layer_count > 0 ? job->layers[0].pose : NULL);
     if (!pose_ok(fallback, out))
-        return TDN_ERR_ARGUMENT;
+        return fallback ? pose_fail(err, fallback, out, "job.fallback")
+                        : tdn__fail(err, TDN_ERR_ARGUMENT, "job", "no layer and no fallback: nothing to blend");
     staged |= overlaps(fallback, out);
     /* the first additive is applied within the last group's loops, any others after */
     const tdn_pose *fused_add = first_add >= 0 ? job->additives[first_add].pose : NULL;
@@ -436,10 +465,20 @@ TDN__KERNEL void exact_ends(float *restrict o, const float *restrict pa, const f
         o[k] = tdn__select(wb[k] == 0.0f, pa[k], tdn__select(wb[k] == 1.0f, pb[k], o[k]));
 }
 
-tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out)
+/* The error for tdn_blend2 and the other two-pose functions: which of the three is wrong. */
+static tdn_result pair_fail(tdn_error *err, const tdn_pose *a, const char *a_name, const tdn_pose *b,
+                            const char *b_name, const tdn_pose *out)
+{
+    if (!pose_ok(out, NULL))
+        return pose_fail(err, out, NULL, "out");
+    return pose_ok(a, out) ? pose_fail(err, b, out, b_name) : pose_fail(err, a, out, a_name);
+}
+
+tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
+                      tdn_error *err)
 {
     if (!pose_ok(out, NULL) || !pose_ok(a, out) || !pose_ok(b, out))
-        return TDN_ERR_ARGUMENT;
+        return pair_fail(err, a, "a", b, "b", out);
     w = tdn__clamp01(w);
     const tdn_pose *pair[2] = { a, b };
     int staged = overlaps(a, out) || overlaps(b, out);
@@ -463,10 +502,10 @@ tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float
 }
 
 tdn_result tdn_additive_apply(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
-                              const float *joint_weights, tdn_pose *out)
+                              const float *joint_weights, tdn_pose *out, tdn_error *err)
 {
     if (!pose_ok(out, NULL) || !pose_ok(target_pose, out) || !pose_ok(difference, out))
-        return TDN_ERR_ARGUMENT;
+        return pair_fail(err, target_pose, "target", difference, "difference", out);
     weight = tdn__clamp01(weight);
     const tdn_pose *one[1] = { target_pose };
     int staged = overlaps(target_pose, out) || overlaps(difference, out);
@@ -533,10 +572,11 @@ TDN__KERNEL void row_product(float *restrict dst, const float *restrict a, const
  * a * conj(b). */
 static tdn_result combine(const tdn_pose *a, const tdn_pose *b, tdn_pose *out, int conjugate_b,
                           void (*t_op)(float *restrict, const float *restrict, const float *restrict, int),
-                          void (*s_op)(float *restrict, const float *restrict, const float *restrict, int))
+                          void (*s_op)(float *restrict, const float *restrict, const float *restrict, int),
+                          const char *a_name, const char *b_name, tdn_error *err)
 {
     if (!pose_ok(out, NULL) || !pose_ok(a, out) || !pose_ok(b, out))
-        return TDN_ERR_ARGUMENT;
+        return pair_fail(err, a, a_name, b, b_name, out);
     int staged = overlaps(a, out) || overlaps(b, out);
     chunk ck;
     for (int c = 0; c < out->stride; c += CHUNK) {
@@ -554,18 +594,18 @@ static tdn_result combine(const tdn_pose *a, const tdn_pose *b, tdn_pose *out, i
 }
 
 /* out = source * reference^-1 per joint. A zero reference scale gives a scale difference of 1. */
-tdn_result tdn_additive_make(const tdn_pose *source, const tdn_pose *reference, tdn_pose *out)
+tdn_result tdn_additive_difference(const tdn_pose *source, const tdn_pose *reference, tdn_pose *out, tdn_error *err)
 {
-    return combine(source, reference, out, 1, row_difference, row_ratio);
+    return combine(source, reference, out, 1, row_difference, row_ratio, "source", "reference", err);
 }
 
-tdn_result tdn_pose_to_delta(const tdn_pose *pose, const tdn_pose *base, tdn_pose *out)
+tdn_result tdn_pose_to_delta(const tdn_pose *pose, const tdn_pose *base, tdn_pose *out, tdn_error *err)
 {
-    return tdn_additive_make(pose, base, out);
+    return combine(pose, base, out, 1, row_difference, row_ratio, "pose", "base", err);
 }
 
 /* out = delta * base: the exact inverse of tdn_pose_to_delta (no sign flip, no weight). */
-tdn_result tdn_pose_from_delta(const tdn_pose *delta, const tdn_pose *base, tdn_pose *out)
+tdn_result tdn_pose_from_delta(const tdn_pose *delta, const tdn_pose *base, tdn_pose *out, tdn_error *err)
 {
-    return combine(delta, base, out, 0, row_sum, row_product);
+    return combine(delta, base, out, 0, row_sum, row_product, "delta", "base", err);
 }

@@ -19,11 +19,11 @@ void tdn__blend2_model_rotations(const tdn_skeleton *skeleton, const tdn_pose *a
                                  const float *joint_weights, tdn_pose *scratch_a, tdn_pose *scratch_b, tdn_pose *out)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
-    tdn_pose_copy(scratch_a, a);
-    tdn_pose_copy(scratch_b, b);
+    tdn_pose_copy(scratch_a, a, NULL);
+    tdn_pose_copy(scratch_b, b, NULL);
     to_model_rotations(parents, scratch_a);
     to_model_rotations(parents, scratch_b);
-    tdn_blend2(a, b, w, joint_weights, out); /* translations and scales, and rotations replaced below */
+    tdn_blend2(a, b, w, joint_weights, out, NULL); /* translations and scales, and rotations replaced below */
     w = tdn__clamp01(w);
     for (int j = 0; j < out->joint_count; j++) {
         float wj = joint_weights ? w * tdn__clamp01(joint_weights[j]) : w;

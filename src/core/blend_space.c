@@ -323,7 +323,8 @@ static void layout(tdn_blend_space *s, const grid_shape *g, const tdn__bs_triang
     }
 }
 
-tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out, tdn_error *err)
+tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out, const tdn_allocator *allocator,
+                                  tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -346,7 +347,7 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     if (!desc->points)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.points", "points must not be NULL");
     tdn_result r = check_points(desc->points, n, d, err);
-    if (r != TDN_OK)
+    if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
 
     /* Everything that decides the size happens before the allocation, on the stack. */
@@ -365,14 +366,14 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     tdn__bs_carver counter = { NULL, 0 };
     layout(&shape, &grid, &tri, &counter);
     const size_t bytes = counter.used;
-    unsigned char *block = tdn__alloc(&desc->allocator, bytes, 64);
+    unsigned char *block = tdn__alloc(allocator, bytes, 64);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_blend_space_create", "the allocator returned NULL for %zu bytes",
                          bytes);
     memset(block, 0, bytes);
     tdn_blend_space *s = (tdn_blend_space *)block;
     *s = shape;
-    s->allocator = desc->allocator;
+    s->allocator = tdn__allocator_of(allocator);
     s->bytes = bytes;
     s->polar_origin = -1;
     tdn__bs_carver placer = { block, 0 };
@@ -389,7 +390,7 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     case TDN_BLEND_SPACE_RBF: r = tdn__bs_rbf_build(s, err); break;
     }
     if (r != TDN_OK) {
-        tdn__free(&desc->allocator, block, bytes);
+        tdn__free(allocator, block, bytes);
         return r;
     }
     *out = s;
@@ -454,10 +455,12 @@ static void normalize(const tdn_blend_space *s, const float *p, float *w)
         w[i] = i == best ? 1.0f : 0.0f;
 }
 
-tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights)
+tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights, tdn_error *err)
 {
-    if (!space || !weights)
-        return TDN_ERR_ARGUMENT;
+    if (!space)
+        return tdn__null(err, "space");
+    if (!weights)
+        return tdn__null(err, "weights");
     const int n = space->sample_count, d = space->dimensions;
     int finite = point != NULL;
     for (int k = 0; k < d && finite; k++)
@@ -466,7 +469,8 @@ tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *po
         weights[i] = 0.0f;
     if (!finite) {
         weights[0] = 1.0f;
-        return TDN_ERR_ARGUMENT;
+        return point ? tdn__fail(err, TDN_ERR_ARGUMENT, "point", "a coordinate is NaN or infinite")
+                     : tdn__null(err, "point");
     }
     if (n == 1) {
         weights[0] = 1.0f;

@@ -109,10 +109,14 @@ static void dequantize(float *restrict dst, const uint16_t *restrict q, const fl
         dst[i] = offset[i] + scale[i] * (float)q[i];
 }
 
-tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose)
+tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn_error *err)
 {
-    if (!clip || !pose || !pose->data || pose->joint_count != clip->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!clip)
+        return tdn__null(err, "clip");
+    if (!pose || !pose->data)
+        return tdn__null(err, "pose");
+    if (pose->joint_count != clip->joint_count)
+        return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
     const size_t stride = (size_t)pose->stride;
     float *data = pose->data;
 
@@ -210,11 +214,11 @@ static void sample_reference(build *b, float t)
 {
     const tdn_clip_desc *d = b->desc;
     if (d->additive_reference_pose) {
-        tdn_pose_copy(&b->reference, d->additive_reference_pose);
+        tdn_pose_copy(&b->reference, d->additive_reference_pose, NULL);
         return;
     }
     const tdn_keyed_clip *ref = reference_clip(d);
-    tdn_keyed_clip_sample(ref, d->additive_reference_first_frame ? 0.0f : t, &b->reference, b->reference_hints);
+    tdn_keyed_clip_sample(ref, d->additive_reference_first_frame ? 0.0f : t, &b->reference, b->reference_hints, NULL);
 }
 
 static int compare_floats(const void *a, const void *b)
@@ -268,9 +272,9 @@ static tdn_result build_alloc(build *b, tdn_error *err)
         } else {
             memset(b->hints, 0, hint_count * sizeof(int));
             b->reference_hints = b->hints + tdn_keyed_clip_track_count(b->source);
-            tdn_pose_init(&b->sample, b->joint_count, poses, pose_bytes);
-            tdn_pose_init(&b->reference, b->joint_count, (char *)poses + pose_bytes, pose_bytes);
-            tdn_pose_init(&b->actual, b->joint_count, (char *)poses + 2 * pose_bytes, pose_bytes);
+            tdn_pose_init(b->joint_count, poses, pose_bytes, &b->sample, NULL);
+            tdn_pose_init(b->joint_count, (char *)poses + pose_bytes, pose_bytes, &b->reference, NULL);
+            tdn_pose_init(b->joint_count, (char *)poses + 2 * pose_bytes, pose_bytes, &b->actual, NULL);
         }
     }
     /* Frame times, the midpoints between them, and every key time of the source and reference. */
@@ -318,7 +322,7 @@ static tdn_result resample(build *b, tdn_error *err)
     const int J = b->joint_count, C = b->components;
     for (int f = 0; f < b->frame_count; ++f) {
         float t = (float)frame_time(b, f);
-        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints);
+        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints, NULL);
         if (is_additive(b->desc)) {
             sample_reference(b, t);
             tdn_result r = make_difference(b, t, err);
@@ -515,8 +519,8 @@ static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep)
     rep->position_error_time = rep->rotation_error_time = 0.0f;
     for (int i = 0; i < b->time_count; ++i) {
         const float t = b->times[i];
-        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints);
-        tdn_clip_sample(clip, t, &b->actual);
+        tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints, NULL);
+        tdn_clip_sample(clip, t, &b->actual, NULL);
         if (clip->additive)
             sample_reference(b, t);
         for (int j = 0; j < b->joint_count; ++j) {
@@ -537,8 +541,8 @@ static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep)
             float ds = fmaxf(fabsf(e.s.x - a.s.x), fmaxf(fabsf(e.s.y - a.s.y), fabsf(e.s.z - a.s.z)));
             rep->max_scale_error = fmaxf(rep->max_scale_error, ds);
         }
-        tdn_model_space(b->skeleton, &b->sample, NULL, b->model_expect);
-        tdn_model_space(b->skeleton, &b->actual, NULL, b->model_actual);
+        tdn_model_space(b->skeleton, &b->sample, NULL, b->model_expect, NULL);
+        tdn_model_space(b->skeleton, &b->actual, NULL, b->model_actual, NULL);
         for (int j = 0; j < b->joint_count; ++j) {
             const float *pe = &b->model_expect[j].m[12], *pa = &b->model_actual[j].m[12];
             float d = tdn_vec3_length(tdn_vec3_make(pe[0] - pa[0], pe[1] - pa[1], pe[2] - pa[2]));
@@ -653,10 +657,11 @@ static float default_sample_rate(const tdn_keyed_clip *source)
     return (float)(key_rate < 30.0 ? 30.0 : key_rate > 240.0 ? 240.0 : key_rate);
 }
 
-tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_report *report, tdn_error *err)
+tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
+    tdn_clip_report *report = desc ? desc->report : NULL;
     tdn_clip_report rep = { 0 };
     rep.position_error_joint = rep.rotation_error_joint = -1;
     if (report)
@@ -668,7 +673,7 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_r
     const tdn_skeleton *skeleton = tdn_keyed_clip_skeleton(desc->source);
     const int J = tdn_skeleton_joint_count(skeleton);
     tdn_result r = check_desc(desc, J, err);
-    if (r != TDN_OK)
+    if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
 
     tdn_clip_desc d = *desc; /* with defaults */
@@ -690,14 +695,14 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_r
     b.desc = &d;
     b.source = d.source;
     b.skeleton = skeleton;
-    b.allocator = &d.allocator;
+    b.allocator = allocator;
     b.joint_count = J;
     b.frame_count = (int)frames;
     b.duration = duration;
     b.components = TDN_POSE_ROWS * J;
 
     tdn_clip plan = { 0 };
-    plan.allocator = d.allocator;
+    plan.allocator = tdn__allocator_of(allocator);
     plan.duration = duration;
     plan.sample_rate = d.sample_rate;
     plan.frame_count = b.frame_count;
@@ -711,7 +716,7 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, tdn_clip_r
         r = resample(&b, err);
     if (r == TDN_OK) {
         count_components(&plan, &b);
-        r = tdn__annotations_clone(tdn__keyed_clip_annotations(d.source), &d.allocator, &plan.annotations, err);
+        r = tdn__annotations_clone(tdn__keyed_clip_annotations(d.source), allocator, &plan.annotations, err);
     }
     if (r == TDN_OK) {
         /* AUTO tries 16 bits first and keeps them when they are within tolerance. */
@@ -771,7 +776,7 @@ float tdn_clip_sample_rate(const tdn_clip *clip)
 }
 int tdn_clip_joint_count(const tdn_clip *clip) { return clip ? clip->joint_count : 0; }
 int tdn_clip_is_additive(const tdn_clip *clip) { return clip ? clip->additive : 0; }
-size_t tdn_clip_bytes(const tdn_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
+size_t tdn_clip_memory_size(const tdn_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
 
 int tdn_clip_float_track_count(const tdn_clip *clip) { return clip ? clip->annotations->float_track_count : 0; }
 const char *tdn_clip_float_track_name(const tdn_clip *clip, int index)

@@ -45,13 +45,16 @@ struct tdn_foot_placement {
     leg_state legs[];
 };
 
-size_t tdn_foot_placement_bytes(int leg_count)
+/* The bytes of an instance with leg_count legs (0 for a count out of range). */
+static size_t bytes_for(int leg_count)
 {
     if (leg_count < 1 || leg_count > TDN_FOOT_MAX_LEGS)
         return 0;
     return tdn__align_up(sizeof(struct tdn_foot_placement) + (size_t)leg_count * sizeof(leg_state),
                          TDN_FOOT_PLACEMENT_ALIGN);
 }
+
+size_t tdn_foot_placement_bytes(const tdn_foot_placement_desc *desc) { return desc ? bytes_for(desc->leg_count) : 0; }
 
 /* ---- small helpers ---- */
 
@@ -98,16 +101,17 @@ static tdn_result bad(tdn_error *err, const char *where, const char *what)
 
 static int in_range(int j, int n) { return j >= 0 && j < n; }
 
-tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_placement_desc *desc, void *memory,
-                                   size_t bytes, tdn_foot_placement **out, tdn_error *err)
+tdn_result tdn_foot_placement_init(const tdn_foot_placement_desc *desc, void *memory, size_t bytes,
+                                   tdn_foot_placement **out, tdn_error *err)
 {
     if (!out)
         return bad(err, "out", "NULL");
     *out = NULL;
-    if (!skeleton)
-        return bad(err, "skeleton", "NULL");
     if (!desc)
         return bad(err, "desc", "NULL");
+    const tdn_skeleton *skeleton = desc->skeleton;
+    if (!skeleton)
+        return bad(err, "desc.skeleton", "NULL");
     if (!memory)
         return bad(err, "memory", "NULL");
     if ((uintptr_t)memory % TDN_FOOT_PLACEMENT_ALIGN != 0)
@@ -213,7 +217,7 @@ tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_
     if (d.ray_below == 0.0f)
         d.ray_below = 0.5f * longest;
 
-    const size_t need = tdn_foot_placement_bytes(d.leg_count);
+    const size_t need = bytes_for(d.leg_count);
     if (bytes < need)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes given, %zu needed", bytes, need);
     memset(memory, 0, need);
@@ -226,25 +230,25 @@ tdn_result tdn_foot_placement_init(const tdn_skeleton *skeleton, const tdn_foot_
     return TDN_OK;
 }
 
-tdn_result tdn_foot_placement_create(const tdn_skeleton *skeleton, const tdn_foot_placement_desc *desc,
-                                     const tdn_allocator *allocator, tdn_foot_placement **out, tdn_error *err)
+tdn_result tdn_foot_placement_create(const tdn_foot_placement_desc *desc, tdn_foot_placement **out,
+                                     const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
         return bad(err, "out", "NULL");
     *out = NULL;
     if (!desc)
         return bad(err, "desc", "NULL");
-    const size_t bytes = tdn_foot_placement_bytes(desc->leg_count);
+    const size_t bytes = bytes_for(desc->leg_count);
     if (bytes == 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.leg_count", "%d legs: 1..%d", desc->leg_count,
                          TDN_FOOT_MAX_LEGS);
-    if (allocator && (!allocator->alloc) != (!allocator->free))
-        return bad(err, "allocator", "only one of alloc and free");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     void *memory = tdn__alloc(allocator, bytes, TDN_FOOT_PLACEMENT_ALIGN);
     if (!memory)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "%zu bytes", bytes);
     tdn_foot_placement *fp = NULL;
-    tdn_result r = tdn_foot_placement_init(skeleton, desc, memory, bytes, &fp, err);
+    tdn_result r = tdn_foot_placement_init(desc, memory, bytes, &fp, err);
     if (r != TDN_OK) {
         tdn__free(allocator, memory, bytes);
         return r;
@@ -261,7 +265,7 @@ void tdn_foot_placement_destroy(tdn_foot_placement *fp)
     if (!fp || !fp->created)
         return;
     tdn_allocator allocator = fp->allocator;
-    size_t bytes = tdn_foot_placement_bytes(fp->desc.leg_count);
+    size_t bytes = bytes_for(fp->desc.leg_count);
     memset(fp, 0, bytes);
     tdn__free(&allocator, fp, bytes);
 }
@@ -275,10 +279,12 @@ void tdn_foot_placement_reset(tdn_foot_placement *fp)
     memset(fp->legs, 0, (size_t)fp->desc.leg_count * sizeof(leg_state));
 }
 
-tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset)
+tdn_result tdn_foot_placement_translate(tdn_foot_placement *fp, tdn_vec3 offset, tdn_error *err)
 {
-    if (!fp || tdn__bad_vec3(offset))
-        return TDN_ERR_ARGUMENT;
+    if (!fp)
+        return tdn__null(err, "fp");
+    if (tdn__bad_vec3(offset))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "offset", "the offset is not finite");
     for (int i = 0; i < fp->desc.leg_count; i++)
         fp->legs[i].lock_world = tdn_vec3_add(fp->legs[i].lock_world, offset);
     return TDN_OK;
@@ -354,7 +360,7 @@ static void move_joint(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *m
     tdn_pose_row(pose, TDN_TX)[j] += delta.x;
     tdn_pose_row(pose, TDN_TY)[j] += delta.y;
     tdn_pose_row(pose, TDN_TZ)[j] += delta.z;
-    tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model);
+    tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model, NULL);
 }
 
 /* Sets joint j's model rotation to `rotation` (its local rotation through its parent's) and
@@ -365,25 +371,28 @@ static void turn_joint_to(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4
     tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(tdn__model_rotation(&model[parent])), rotation) : rotation;
     local = tdn_quat_normalize(local);
     tdn__pose_set_rotation(pose, j, local);
-    tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model);
+    tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model, NULL);
 }
 
 tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_placement_frame *frame, tdn_pose *pose,
-                                    tdn_mat4 *model, tdn_foot_placement_report *report)
+                                    tdn_mat4 *model, tdn_foot_placement_report *report, tdn_error *err)
 {
     if (!fp || !frame || !frame->ground || !pose || !pose->data || !model)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !fp ? "fp" : !frame ? "frame" : !frame->ground ? "frame.ground" : !model ? "model" : "pose");
     const tdn_skeleton *skeleton = fp->skeleton;
     const tdn_foot_placement_desc *d = &fp->desc;
-    if (pose->joint_count != tdn_skeleton_joint_count(skeleton) || !tdn__finite(frame->dt) || frame->dt < 0.0f ||
-        isnan(frame->weight))
-        return TDN_ERR_ARGUMENT;
+    if (pose->joint_count != tdn_skeleton_joint_count(skeleton))
+        return tdn__pose_size(err, "pose", pose->joint_count, tdn_skeleton_joint_count(skeleton), "the skeleton");
+    if (!tdn__finite(frame->dt) || frame->dt < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "frame.dt", "%g is not a finite time >= 0", (double)frame->dt);
+    if (isnan(frame->weight))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "frame.weight", "the weight is NaN");
     for (int i = 0; i < d->leg_count; i++)
         if (isnan(frame->contact[i]))
-            return TDN_ERR_ARGUMENT;
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "frame.contact", "leg %d's contact is NaN", i);
     tdn_mat4 world = frame->world ? *frame->world : tdn_mat4_identity(), inverse;
     if (bad_matrix(&world) || !tdn_mat4_invert(&world, &inverse) || bad_matrix(&inverse))
-        return TDN_ERR_ARGUMENT;
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "frame.world", "the world matrix is not finite or not invertible");
 
     const tdn_vec3 up = d->up;
     const float weight = tdn__clamp01(frame->weight), dt = frame->dt, y = fp->rate;
@@ -502,7 +511,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
         ik.weight = 1.0f;
         ik.soften = d->soften;
         int reached = 0;
-        tdn_ik_two_bone(skeleton, &ik, pose, model, &reached);
+        tdn_ik_two_bone(skeleton, &ik, pose, model, &reached, NULL);
         if (report)
             report->legs[i].reached = reached;
         if (d->max_tilt >= 0.0f) {

@@ -613,7 +613,7 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
 
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 
-tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_error *err)
+tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_create", "out must not be NULL");
@@ -621,20 +621,19 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, tdn_err
     if (!desc)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_create", "desc must not be NULL");
     tdn_result r = check_desc(desc, err);
-    if (r != TDN_OK)
+    if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
     graph_totals totals = count_totals(desc);
     tdn_graph probe;
     memset(&probe, 0, sizeof probe);
     size_t bytes = lay_out(&probe, NULL, desc, &totals);
-    tdn_allocator allocator = desc->allocator;
-    char *block = tdn__alloc(&allocator, bytes, 16);
+    char *block = tdn__alloc(allocator, bytes, 16);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory (%zu bytes)", bytes);
     memset(block, 0, bytes);
     tdn_graph *g = (tdn_graph *)block;
     lay_out(g, block, desc, &totals);
-    g->allocator = allocator;
+    g->allocator = tdn__allocator_of(allocator);
     g->bytes = bytes;
     g->skeleton = desc->skeleton;
     g->joint_count = tdn_skeleton_joint_count(desc->skeleton);
@@ -748,7 +747,7 @@ int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name)
     return -1;
 }
 
-int tdn_graph_param_find(const tdn_graph *graph, const char *name) { return graph && name ? find_param(graph, name) : -1; }
+int tdn_graph_find_param(const tdn_graph *graph, const char *name) { return graph && name ? find_param(graph, name) : -1; }
 
 const char *tdn_graph_param_name(const tdn_graph *graph, int param)
 {

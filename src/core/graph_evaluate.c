@@ -5,10 +5,10 @@
 #include "internal.h"
 #include "tendon/mirror.h"
 
-tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt)
+tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *err)
 {
     if (!instance)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "instance");
     if (!(dt > 0.0f) || !tdn__finite(dt))
         dt = 0.0f;
     const tdn_graph *g = instance->graph;
@@ -51,20 +51,20 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, f
 {
     const tdn_graph *g = in->graph;
     if (e->clip >= 0) {
-        tdn_clip_sample(g->clips[e->clip], e->time, pose);
+        tdn_clip_sample(g->clips[e->clip], e->time, pose, NULL);
         if (g->extract_root_motion && g->root_tracks[e->clip])
-            tdn_root_motion_remove(g->root_tracks[e->clip], pose);
+            tdn_root_motion_remove(g->root_tracks[e->clip], pose, NULL);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {
-        tdn_pose_copy(pose, &in->group_poses[g->nodes[e->node].slot]);
+        tdn_pose_copy(pose, &in->group_poses[g->nodes[e->node].slot], NULL);
     } else if (e->clip == TDN_ENTRY_MOTION_MATCH) {
-        tdn_pose_copy(pose, &in->mm_states[g->nodes[e->node].slot].pose);
+        tdn_pose_copy(pose, &in->mm_states[g->nodes[e->node].slot].pose, NULL);
     } else {
-        tdn_pose_copy(pose, &in->rest);
+        tdn_pose_copy(pose, &in->rest, NULL);
         if (e->clip == TDN_ENTRY_PROCEDURAL)
             g->nodes[e->node].callback(g->nodes[e->node].user, in, e->node, dt, pose);
     }
     if (e->mirror)
-        tdn_pose_mirror(pose, g->mirror, pose);
+        tdn_pose_mirror(pose, g->mirror, pose, NULL);
 }
 
 /* The blend of entries [first, first + count) into `out`. In an additive layer every entry is a
@@ -76,7 +76,7 @@ static void blend_entries(tdn_graph_instance *in, int first, int count, int addi
     for (int k = 0; k < count && !additive_layer; k++)
         additive += entries[k].additive;
     if (count == 0) {
-        tdn_pose_copy(out, &in->rest);
+        tdn_pose_copy(out, &in->rest, NULL);
         return;
     }
     if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
@@ -99,7 +99,7 @@ static void blend_entries(tdn_graph_instance *in, int first, int count, int addi
             in->layers[nl++] = input;
     }
     tdn_blend_job job = { in->layers, nl, in->additives, na, additive_layer ? NULL : &in->rest, out };
-    tdn_blend(&job);
+    tdn_blend(&job, NULL);
 }
 
 /* A layer's pose: its modifiers' groups first, deepest first, each blended then changed; then
@@ -126,13 +126,13 @@ static void inertialize(tdn__layer_state *ls, tdn_pose *pose)
 {
     if (ls->pending >= 0.0f && ls->frames_shown > 0)
         tdn_inertializer_start(ls->inertia, &ls->shown, ls->frames_shown > 1 ? &ls->before : NULL, ls->shown_step,
-                               pose, ls->pending, TDN_INERTIA_QUINTIC);
+                               pose, ls->pending, TDN_INERTIA_QUINTIC, NULL);
     ls->pending = -1.0f;
-    tdn_inertializer_apply(ls->inertia, ls->unapplied, pose);
+    tdn_inertializer_apply(ls->inertia, ls->unapplied, pose, NULL);
     tdn_pose kept = ls->before; /* the oldest result's memory takes the newest */
     ls->before = ls->shown;
     ls->shown = kept;
-    tdn_pose_copy(&ls->shown, pose);
+    tdn_pose_copy(&ls->shown, pose, NULL);
     ls->shown_step = ls->unapplied;
     ls->frames_shown++;
 }
@@ -144,18 +144,20 @@ static void compose(tdn_graph_instance *in, int layer, const tdn_pose *pose, tdn
     float w = in->layer_states[layer].weight;
     const tdn_pose *below = layer == 0 ? &in->rest : out;
     if (L->mode == TDN_LAYER_ADDITIVE)
-        tdn_additive_apply(below, pose, w, L->mask, out);
+        tdn_additive_apply(below, pose, w, L->mask, out, NULL);
     else if (L->model_space_rotation)
         tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &in->poses[0], &in->poses[1], out);
     else
-        tdn_blend2(below, pose, w, L->mask, out);
+        tdn_blend2(below, pose, w, L->mask, out, NULL);
 }
 
-tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
+tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err)
 {
     const tdn_graph *g = instance ? instance->graph : NULL;
-    if (!instance || !out || out->joint_count != g->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!instance || !out)
+        return tdn__null(err, !instance ? "instance" : "out");
+    if (out->joint_count != g->joint_count)
+        return tdn__pose_size(err, "out", out->joint_count, g->joint_count, "the graph's skeleton");
     for (int l = 0; l < g->layer_count; l++) {
         const tdn__layer *L = &g->layers[l];
         tdn__layer_state *ls = &instance->layer_states[l];
@@ -166,7 +168,7 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out)
             ls->unapplied = 0.0f;
             ls->frames_shown = 0;
             if (l == 0)
-                tdn_pose_copy(out, &instance->rest);
+                tdn_pose_copy(out, &instance->rest, NULL);
             continue;
         }
         /* The bottom layer at full weight, unmasked, is the pose itself. */

@@ -14,7 +14,7 @@
 /* The parameter's index; -1 when there is none of that name, -2 when it has another type. */
 static int find_param(const tdn_graph *g, const char *name, tdn_param_type type)
 {
-    int p = tdn_graph_param_find(g, name);
+    int p = tdn_graph_find_param(g, name);
     return p < 0 ? -1 : g->params[p].type == type ? p : -2;
 }
 
@@ -52,6 +52,7 @@ static tdn_result copy_job(tdn_graph *g, const tdn_graph_ik_desc *d, tdn__ik *jo
         if (!d->feet)
             return tdn__fail(err, TDN_ERR_ARGUMENT, place, "foot placement needs its legs (feet)");
         job->feet = *d->feet;
+        job->feet.skeleton = g->skeleton; /* the graph's, whatever the desc says */
         return TDN_OK;
     }
     if (d->kind == TDN_GRAPH_IK_TWO_BONE) {
@@ -116,12 +117,12 @@ tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
             g->ik[k].contact_track = tdn__alloc(&g->allocator, contacts, sizeof(int));
             r = g->ik[k].contact_track ? contact_tracks(g, &desc->ik[k], &g->ik[k])
                                        : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
-            g->ik[k].state_bytes = tdn_foot_placement_bytes(g->ik[k].feet.leg_count);
+            g->ik[k].state_bytes = tdn_foot_placement_bytes(&g->ik[k].feet);
             /* the legs and settings are checked now, on scratch memory, so instances cannot fail */
             if (r == TDN_OK) {
                 void *probe = tdn__alloc(&g->allocator, g->ik[k].state_bytes, 64);
                 tdn_foot_placement *fp = NULL;
-                r = probe ? tdn_foot_placement_init(g->skeleton, &g->ik[k].feet, probe, g->ik[k].state_bytes, &fp, err)
+                r = probe ? tdn_foot_placement_init(&g->ik[k].feet, probe, g->ik[k].state_bytes, &fp, err)
                           : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
                 tdn__free(&g->allocator, probe, g->ik[k].state_bytes);
                 if (r != TDN_OK && err)
@@ -144,10 +145,11 @@ void tdn__graph_free_ik(tdn_graph *g)
     tdn__free(&g->allocator, g->ik, g->ik_bytes);
 }
 
-tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user, const tdn_mat4 *world)
+tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user, const tdn_mat4 *world,
+                                tdn_error *err)
 {
     if (!instance)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "instance");
     instance->ground = ground;
     instance->ground_user = user;
     instance->has_world = world != NULL;
@@ -195,10 +197,10 @@ int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, 
     return 1;
 }
 
-tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled)
+tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled, tdn_error *err)
 {
     if (!instance)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "instance");
     instance->no_foot_lock = !enabled;
     return TDN_OK;
 }
@@ -241,20 +243,20 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         tdn_two_bone_ik ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2], .target = target,
                                .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
                                .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
-        tdn_ik_two_bone(s, &ik, pose, model, &reached);
+        tdn_ik_two_bone(s, &ik, pose, model, &reached, NULL);
         return reached;
     }
     case TDN_GRAPH_IK_FABRIK: {
         tdn_fabrik_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
                              .max_iterations = job->max_iterations, .limits = limits, .weight = weight };
-        tdn_ik_fabrik(s, &ik, pose, model, &result);
+        tdn_ik_fabrik(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_CCD: {
         tdn_ccd_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
                           .max_iterations = job->max_iterations, .limits = limits, .max_step = job->max_step,
                           .weight = weight };
-        tdn_ik_ccd(s, &ik, pose, model, &result);
+        tdn_ik_ccd(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_DLS: {
@@ -262,7 +264,7 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         tdn_dls_ik ik = { .joints = job->chain, .count = job->count, .targets = &t, .target_count = 1,
                           .damping = job->damping, .tolerance = job->tolerance, .max_iterations = job->max_iterations,
                           .limits = limits, .weight = weight };
-        tdn_ik_dls(s, &ik, pose, model, &result);
+        tdn_ik_dls(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_LOOK_AT: {
@@ -271,7 +273,7 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
                               .up_hint = job->up_hint, .target = target,
                               .max_angles = job->has_max_angles ? job->max_angles : NULL, .weight = weight };
         float angle_error = 0.0f;
-        return tdn_ik_look_at(s, &ik, pose, model, &angle_error) == TDN_OK && angle_error < 1e-3f;
+        return tdn_ik_look_at(s, &ik, pose, model, &angle_error, NULL) == TDN_OK && angle_error < 1e-3f;
     }
     case TDN_GRAPH_IK_FOOT_PLACEMENT: {
         if (!in->ground)
@@ -284,7 +286,7 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         }
         tdn_foot_placement_report report;
         tdn_foot_placement *fp = in->foot_states[k];
-        if (tdn_foot_placement_solve(fp, &frame, pose, model, &report) != TDN_OK)
+        if (tdn_foot_placement_solve(fp, &frame, pose, model, &report, NULL) != TDN_OK)
             return 0;
         in->foot_solved[k] = 1;
         reached = 1;
@@ -303,7 +305,7 @@ void tdn__graph_run_ik(tdn_graph_instance *in, float dt, tdn_pose *pose)
     const tdn_graph *g = in->graph;
     if (g->ik_count == 0)
         return;
-    tdn_model_space(g->skeleton, pose, NULL, in->model);
+    tdn_model_space(g->skeleton, pose, NULL, in->model, NULL);
     for (int k = 0; k < g->ik_count; k++) {
         in->foot_solved[k] = 0;
         float w = tdn__clamp01(tdn__graph_value(in, g->ik[k].weight));

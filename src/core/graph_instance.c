@@ -44,7 +44,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     for (int k = 0; k < g->modifier_count; k++) { /* modifiers' group poses */
         at = tdn__align_up(at, TDN_POSE_ALIGN);
         if (base)
-            tdn_pose_init(&instance->group_poses[k], g->joint_count, base + at, pose_bytes);
+            tdn_pose_init(g->joint_count, base + at, pose_bytes, &instance->group_poses[k], NULL);
         at += pose_bytes;
     }
     /* scratch poses, the rest pose, the layer pose, the spare, then two per inertializing layer */
@@ -55,7 +55,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
                              : k == g->entry_capacity     ? &instance->rest
                              : k == g->entry_capacity + 1 ? &instance->layer_pose
                                                           : &instance->spare;
-            tdn_pose_init(pose, g->joint_count, base + at, pose_bytes);
+            tdn_pose_init(g->joint_count, base + at, pose_bytes, pose, NULL);
         }
         at += pose_bytes;
     }
@@ -64,8 +64,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
             continue;
         at = tdn__align_up(at, 64);
         if (base)
-            tdn_foot_placement_init(g->skeleton, &g->ik[k].feet, base + at, g->ik[k].state_bytes,
-                                    &instance->foot_states[k], NULL);
+            tdn_foot_placement_init(&g->ik[k].feet, base + at, g->ik[k].state_bytes, &instance->foot_states[k], NULL);
         at += g->ik[k].state_bytes;
     }
     for (int l = 0; l < g->layer_count; l++) {
@@ -75,12 +74,12 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
         for (int k = 0; k < 2; k++) {
             at = tdn__align_up(at, TDN_POSE_ALIGN);
             if (ls)
-                tdn_pose_init(k ? &ls->before : &ls->shown, g->joint_count, base + at, pose_bytes);
+                tdn_pose_init(g->joint_count, base + at, pose_bytes, k ? &ls->before : &ls->shown, NULL);
             at += pose_bytes;
         }
         at = tdn__align_up(at, 64);
         if (ls)
-            tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &ls->inertia);
+            tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &ls->inertia, NULL);
         at += g->inertializer_bytes;
     }
     return tdn__graph_motion_match_layout(g, instance, base, at);
@@ -109,7 +108,7 @@ static void start(tdn_graph_instance *in)
         in->groups[k].phase = 0.0f;
         in->groups[k].leader = -1;
     }
-    tdn_pose_set_rest(&in->rest, g->skeleton);
+    tdn_pose_set_rest(&in->rest, g->skeleton, NULL);
     for (int l = 0; l < g->layer_count; l++) {
         in->layer_states[l].frames_shown = 0;
         in->layer_states[l].pending = -1.0f;
@@ -124,15 +123,19 @@ static void start(tdn_graph_instance *in)
     in->root_motion = (tdn_root_motion){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };
 }
 
-tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out)
+tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out,
+                                   tdn_error *err)
 {
     if (!out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "out");
     *out = NULL;
-    if (!graph || !memory || ((uintptr_t)memory & 63) != 0)
-        return TDN_ERR_ARGUMENT;
+    if (!graph || !memory)
+        return tdn__null(err, !graph ? "graph" : "memory");
+    if (((uintptr_t)memory & 63) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to 64 bytes");
     if (bytes < graph->instance_bytes)
-        return TDN_ERR_OUT_OF_MEMORY;
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, the instance needs %zu (tdn_graph_instance_bytes)",
+                         bytes, graph->instance_bytes);
     memset(memory, 0, graph->instance_bytes);
     tdn_graph_instance *in = memory;
     tdn__graph_instance_layout(graph, in, memory);
@@ -143,18 +146,22 @@ tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t 
     return TDN_OK;
 }
 
-tdn_result tdn_graph_instance_create(const tdn_graph *graph, const tdn_allocator *allocator, tdn_graph_instance **out)
+tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out, const tdn_allocator *allocator,
+                                     tdn_error *err)
 {
     if (!out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "out");
     *out = NULL;
     if (!graph)
+        return tdn__null(err, "graph");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
-    tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
+    tdn_allocator a = tdn__allocator_of(allocator);
     void *memory = tdn__alloc(&a, graph->instance_bytes, 64);
     if (!memory)
-        return TDN_ERR_OUT_OF_MEMORY;
-    tdn_result r = tdn_graph_instance_init(graph, memory, graph->instance_bytes, out);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for an instance of %zu bytes",
+                         graph->instance_bytes);
+    tdn_result r = tdn_graph_instance_init(graph, memory, graph->instance_bytes, out, err);
     if (r != TDN_OK) {
         tdn__free(&a, memory, graph->instance_bytes);
         return r;
@@ -174,12 +181,38 @@ void tdn_graph_instance_destroy(tdn_graph_instance *instance)
 
 const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance) { return instance ? instance->graph : NULL; }
 
+/* A handle by name, or -1 (which every setter refuses). */
+static int handle_of(const tdn_graph_instance *instance, const char *name)
+{
+    return instance ? tdn_graph_find_param(instance->graph, name) : -1;
+}
+
 /* The parameter's state when `param` is a handle of one of `types` (a bit per type). */
 static tdn__param_state *settable(tdn_graph_instance *in, int param, unsigned types)
 {
     if (!in || param < 0 || param >= in->graph->param_count || !(types & (1u << in->graph->params[param].type)))
         return NULL;
     return &in->params[param];
+}
+
+/* Why settable refused `param` (off the per-frame path). */
+static tdn_result param_fail(const tdn_graph_instance *in, int param, const char *want, tdn_error *err)
+{
+    if (!in)
+        return tdn__null(err, "instance");
+    if (param < 0 || param >= in->graph->param_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "param", "%d is not a parameter handle (0..%d; tdn_graph_find_param)",
+                         param, in->graph->param_count - 1);
+    return tdn__fail(err, TDN_ERR_ARGUMENT, "param", "parameter '%s' is a %s, not a %s", in->graph->params[param].name,
+                     tdn_param_type_name(in->graph->params[param].type), want);
+}
+
+/* The error of a named setter: the name is unknown, or what the handle's setter said. */
+static tdn_result named_fail(const tdn_graph_instance *in, const char *name, tdn_result r, tdn_error *err)
+{
+    if (in && handle_of(in, name) < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "name", "the graph has no parameter '%.60s'", name ? name : "(NULL)");
+    return r;
 }
 
 static void set_scalar(tdn_graph_instance *in, int param, tdn__param_state *s, float v)
@@ -189,52 +222,56 @@ static void set_scalar(tdn_graph_instance *in, int param, tdn__param_state *s, f
         s->value[0] = v;
 }
 
-tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value)
+tdn_result tdn_graph_set_float(tdn_graph_instance *instance, int param, float value, tdn_error *err)
 {
     tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_FLOAT);
-    if (!s || !tdn__finite(value))
-        return TDN_ERR_ARGUMENT;
+    if (!s)
+        return param_fail(instance, param, "float", err);
+    if (!tdn__finite(value))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "value", "%g is not finite", (double)value);
     set_scalar(instance, param, s, value);
     return TDN_OK;
 }
 
-tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value)
+tdn_result tdn_graph_set_int(tdn_graph_instance *instance, int param, int value, tdn_error *err)
 {
     tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_INT);
     if (!s)
-        return TDN_ERR_ARGUMENT;
+        return param_fail(instance, param, "int", err);
     set_scalar(instance, param, s, (float)value);
     return TDN_OK;
 }
 
-tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value)
+tdn_result tdn_graph_set_bool(tdn_graph_instance *instance, int param, int value, tdn_error *err)
 {
     tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_BOOL);
     if (!s)
-        return TDN_ERR_ARGUMENT;
+        return param_fail(instance, param, "bool", err);
     set_scalar(instance, param, s, value ? 1.0f : 0.0f);
     return TDN_OK;
 }
 
-tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param)
+tdn_result tdn_graph_fire_trigger(tdn_graph_instance *instance, int param, tdn_error *err)
 {
     tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_TRIGGER);
     if (!s)
-        return TDN_ERR_ARGUMENT;
+        return param_fail(instance, param, "trigger", err);
     s->target[0] = s->value[0] = 1.0f;
     s->fired = 1;
     return TDN_OK;
 }
 
-tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value)
+tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const float *value, tdn_error *err)
 {
     tdn__param_state *s = settable(instance, param, 1u << TDN_PARAM_VEC2 | 1u << TDN_PARAM_VEC3);
-    if (!s || !value)
-        return TDN_ERR_ARGUMENT;
+    if (!s)
+        return param_fail(instance, param, "vec2 or vec3", err);
+    if (!value)
+        return tdn__null(err, "value");
     const tdn__param *p = &instance->graph->params[param];
     for (int c = 0; c < p->components; c++)
         if (!tdn__finite(value[c]))
-            return TDN_ERR_ARGUMENT;
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "value", "component %d is not finite", c);
     for (int c = 0; c < p->components; c++) {
         s->target[c] = value[c];
         if (p->half_life <= 0.0f)
@@ -243,35 +280,34 @@ tdn_result tdn_graph_set_vector(tdn_graph_instance *instance, int param, const f
     return TDN_OK;
 }
 
-/* A handle by name, or -1 (which every setter refuses). */
-static int handle(const tdn_graph_instance *instance, const char *name)
+tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value, tdn_error *err)
 {
-    return instance ? tdn_graph_param_find(instance->graph, name) : -1;
+    tdn_result r = tdn_graph_set_float(instance, handle_of(instance, name), value, err);
+    return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
-tdn_result tdn_graph_set_float_named(tdn_graph_instance *instance, const char *name, float value)
+tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value, tdn_error *err)
 {
-    return tdn_graph_set_float(instance, handle(instance, name), value);
+    tdn_result r = tdn_graph_set_int(instance, handle_of(instance, name), value, err);
+    return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
-tdn_result tdn_graph_set_int_named(tdn_graph_instance *instance, const char *name, int value)
+tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value, tdn_error *err)
 {
-    return tdn_graph_set_int(instance, handle(instance, name), value);
+    tdn_result r = tdn_graph_set_bool(instance, handle_of(instance, name), value, err);
+    return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
-tdn_result tdn_graph_set_bool_named(tdn_graph_instance *instance, const char *name, int value)
+tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name, tdn_error *err)
 {
-    return tdn_graph_set_bool(instance, handle(instance, name), value);
+    tdn_result r = tdn_graph_fire_trigger(instance, handle_of(instance, name), err);
+    return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
-tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char *name)
+tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value, tdn_error *err)
 {
-    return tdn_graph_fire_trigger(instance, handle(instance, name));
-}
-
-tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value)
-{
-    return tdn_graph_set_vector(instance, handle(instance, name), value);
+    tdn_result r = tdn_graph_set_vector(instance, handle_of(instance, name), value, err);
+    return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
 float tdn_graph_param_value(const tdn_graph_instance *instance, int param, int component)

@@ -265,11 +265,14 @@ void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float
     }
 }
 
-tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node, tdn_state_machine_status *out)
+tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node, tdn_state_machine_status *out,
+                                          tdn_error *err)
 {
-    const tdn__machine *m = in && out ? machine_at(in->graph, node) : NULL;
+    if (!in || !out)
+        return tdn__null(err, !in ? "instance" : "out");
+    const tdn__machine *m = machine_at(in->graph, node);
     if (!m)
-        return TDN_ERR_ARGUMENT;
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "node", "node %d is not a state machine", node);
     int mi = in->graph->nodes[node].machine;
     const tdn__machine_state *ms = &in->machines[mi];
     const tdn__fade *top = &ms->stack[ms->depth - 1];
@@ -286,11 +289,15 @@ tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node
     return TDN_OK;
 }
 
-tdn_result tdn_graph_travel(tdn_graph_instance *in, int node, int state)
+tdn_result tdn_graph_travel(tdn_graph_instance *in, int node, int state, tdn_error *err)
 {
-    const tdn__machine *m = in ? machine_at(in->graph, node) : NULL;
-    if (!m || state < 0 || state >= m->state_count)
-        return TDN_ERR_ARGUMENT;
+    if (!in)
+        return tdn__null(err, "instance");
+    const tdn__machine *m = machine_at(in->graph, node);
+    if (!m)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "node", "node %d is not a state machine", node);
+    if (state < 0 || state >= m->state_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "state", "state %d is not within 0..%d", state, m->state_count - 1);
     const tdn_graph *g = in->graph;
     tdn__machine_state *ms = &in->machines[g->nodes[node].machine];
     int start = ms->stack[ms->depth - 1].state;
@@ -314,7 +321,8 @@ tdn_result tdn_graph_travel(tdn_graph_instance *in, int node, int state)
         }
     }
     if (came_from[state] == -2)
-        return TDN_ERR_INVALID_DATA;
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, "state", "no chain of transitions leads from state %d to state %d",
+                         start, state);
     int n = 0;
     for (int s = state; s != start; s = came_from[s])
         ms->travel[n++] = s;

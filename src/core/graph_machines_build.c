@@ -8,7 +8,7 @@
 static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn__condition *out, const char *place,
                                  tdn_error *err)
 {
-    out->param = c->param ? tdn_graph_param_find(g, c->param) : -1;
+    out->param = c->param ? tdn_graph_find_param(g, c->param) : -1;
     if (out->param < 0)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'", c->param ? c->param : "(null)");
     if ((int)c->compare < TDN_COMPARE_GREATER || c->compare > TDN_COMPARE_FALSE)

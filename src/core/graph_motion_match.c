@@ -66,15 +66,14 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     m->node = node;
     if (!d->velocity)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a motion_match node needs its velocity (a vec2 parameter)");
-    m->velocity = tdn_graph_param_find(g, d->velocity);
+    m->velocity = tdn_graph_find_param(g, d->velocity);
     if (m->velocity < 0 || g->params[m->velocity].type != TDN_PARAM_VEC2)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "velocity '%.60s' is not a vec2 parameter", d->velocity);
-    m->facing = d->facing ? tdn_graph_param_find(g, d->facing) : -1;
+    m->facing = d->facing ? tdn_graph_find_param(g, d->facing) : -1;
     if (d->facing && (m->facing < 0 || g->params[m->facing].type != TDN_PARAM_FLOAT))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "facing '%.60s' is not a float parameter", d->facing);
     /* the copy points at the graph's own clip list and mirror table */
     m->desc = *md;
-    m->desc.allocator = g->allocator;
     memcpy(g->mm_clips + *clip_at, md->clips, sizeof *g->mm_clips * (size_t)md->clip_count);
     m->desc.clips = g->mm_clips + *clip_at;
     *clip_at += md->clip_count;
@@ -87,12 +86,12 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     /* a controller made and dropped: its own checks, with their messages, now rather than at
      * instance creation (which has no error to give) */
     tdn_mm_controller *probe = NULL;
-    tdn_result r = under_node(tdn_mm_controller_create(&m->desc, &probe, err), place, err);
+    tdn_result r = under_node(tdn_mm_controller_create(&m->desc, &probe, &g->allocator, err), place, err);
     tdn_mm_controller_destroy(probe);
     if (r != TDN_OK)
         return r;
     /* after the probe, which refuses a database made from features (it has no root joint) */
-    tdn_mm_database_joints(md->database, &m->root, NULL, NULL, NULL);
+    tdn_mm_database_joints(md->database, &m->root, NULL, NULL, NULL, NULL);
     r = check_root_motion(desc, m->root, place, err);
     if (r != TDN_OK)
         return r;
@@ -113,7 +112,7 @@ size_t tdn__graph_motion_match_layout(const tdn_graph *g, tdn_graph_instance *in
         for (int p = 0; p < 2; p++) {
             at = tdn__align_up(at, TDN_POSE_ALIGN);
             if (s)
-                tdn_pose_init(p ? &s->before : &s->pose, g->joint_count, base + at, pose_bytes);
+                tdn_pose_init(g->joint_count, base + at, pose_bytes, p ? &s->before : &s->pose, NULL);
             at += pose_bytes;
         }
     }
@@ -155,7 +154,7 @@ static void advance(tdn_graph_instance *in, const tdn__motion_match *m, tdn__mm_
     }
     tdn_mm_status status;
     tdn_root_motion *motion = &s->motion;
-    if (tdn_mm_controller_update(s->controller, &input, step, &s->pose, &status) != TDN_OK) {
+    if (tdn_mm_controller_update(s->controller, &input, step, &s->pose, &status, NULL) != TDN_OK) {
         /* parameters are finite (setters refuse others): this does not happen */
         *motion = (tdn_root_motion){ { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };
         return;
@@ -174,7 +173,7 @@ static void advance(tdn_graph_instance *in, const tdn__motion_match *m, tdn__mm_
     if (fabsf(s->position.x) >= RECENTRE || fabsf(s->position.z) >= RECENTRE) {
         const tdn_vec3 shift = tdn_vec3_make(-RECENTRE * roundf(s->position.x / RECENTRE), 0.0f,
                                              -RECENTRE * roundf(s->position.z / RECENTRE));
-        tdn_mm_controller_translate(s->controller, shift);
+        tdn_mm_controller_translate(s->controller, shift, NULL);
         s->position = tdn_vec3_add(s->position, shift);
     }
 }
@@ -190,5 +189,5 @@ void tdn__graph_motion_match_advance(tdn_graph_instance *instance, float dt)
 void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int node, tdn_pose *velocity)
 {
     const tdn__mm_state *s = &instance->mm_states[instance->graph->nodes[node].slot];
-    tdn_pose_velocity(&s->before, &s->pose, s->step, velocity);
+    tdn_pose_velocity(&s->before, &s->pose, s->step, velocity, NULL);
 }

@@ -10,12 +10,10 @@ tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_des
     if (!g->root_tracks)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
     memset(g->root_tracks, 0, bytes);
-    tdn_root_motion_desc d = *desc;
-    d.allocator = g->allocator;
     for (int c = 0; c < g->clip_count; c++) {
         if (tdn_clip_is_additive(g->clips[c]))
             continue; /* a difference has no place to move from */
-        tdn_result r = tdn_root_track_create(g->clips[c], &d, &g->root_tracks[c], err);
+        tdn_result r = tdn_root_track_create(g->clips[c], desc, &g->root_tracks[c], &g->allocator, err);
         if (r != TDN_OK)
             return r;
     }
@@ -60,7 +58,7 @@ static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_sta
             in->motions[n] = in->mm_states[g->nodes[e->node].slot].motion;
         if (e->clip >= 0 && g->root_tracks[e->clip])
             tdn_root_track_motion(g->root_tracks[e->clip], &in->players[g->nodes[e->node].clip_slot], dt,
-                                  &in->motions[n]);
+                                  &in->motions[n], NULL);
         if (e->mirror) /* reflected across x = 0, as the pose is */
             in->motions[n] = reflect(in->motions[n]);
         in->motion_weights[n++] = e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f);
@@ -92,10 +90,10 @@ void tdn__graph_root_motion(tdn_graph_instance *in, float dt)
     }
 }
 
-tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out)
+tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out, tdn_error *err)
 {
     if (!instance || !out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !instance ? "instance" : "out");
     *out = instance->root_motion;
     return TDN_OK;
 }

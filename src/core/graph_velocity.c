@@ -47,20 +47,22 @@ static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, t
             for (int r = 0; r < TDN_POSE_ROWS; r++)
                 memset(tdn_pose_row(v, r), 0, sizeof(float) * (size_t)v->stride);
         } else {
-            tdn_clip_sample_velocity(g->clips[e->clip], e->time, &in->layer_pose, v);
+            tdn_clip_sample_velocity(g->clips[e->clip], e->time, &in->layer_pose, v, NULL);
             if (e->mirror)
-                tdn_pose_mirror(v, g->mirror, v);
+                tdn_pose_mirror(v, g->mirror, v, NULL);
         }
         in->layers[n++] = (tdn_blend_input){ v, e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f), NULL };
     }
-    tdn_velocity_blend(in->layers, n, out);
+    tdn_velocity_blend(in->layers, n, out, NULL);
 }
 
-tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity)
+tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err)
 {
     const tdn_graph *g = instance ? instance->graph : NULL;
-    if (!instance || !velocity || velocity->joint_count != g->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!instance || !velocity)
+        return tdn__null(err, !instance ? "instance" : "velocity");
+    if (velocity->joint_count != g->joint_count)
+        return tdn__pose_size(err, "velocity", velocity->joint_count, g->joint_count, "the graph's skeleton");
     for (int r = 0; r < TDN_POSE_ROWS; r++)
         memset(tdn_pose_row(velocity, r), 0, sizeof(float) * (size_t)velocity->stride);
     tdn_pose *layer = &instance->spare;

@@ -124,7 +124,7 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
     case TDN_NODE_BLEND_SPACE: {
         float point[TDN_MAX_BLEND_SPACE_DIMENSIONS];
         blend_space_point(in, n, point);
-        tdn_blend_space_weights(n->space, point, share); /* a NaN point: all on sample 0 */
+        tdn_blend_space_weights(n->space, point, share, NULL); /* a NaN point: all on sample 0 */
         for (int k = 0; k < n->input_count; k++)
             give(in, inputs[k], w * share[k], r, leaving);
         break;

@@ -82,11 +82,11 @@ static tdn_vec3 evaluate(const tdn_ik_blend *ik, const float *params, const tdn_
 {
     float w[MAX_SAMPLES];
     tdn_blend_input layers[MAX_SAMPLES + 2];
-    tdn_blend_space_weights(ik->space, params, w);
+    tdn_blend_space_weights(ik->space, params, w, NULL);
     int count = make_layers(ik, w, ik->chain_samples, NULL, ik->chain_mask ? input_chain : NULL, ik->chain_mask,
                             ik->chain_keep, 1.0f, layers);
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = chain_pose });
-    tdn_model_space(ik->chain_skeleton, chain_pose, root, chain_model);
+    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = chain_pose }, NULL);
+    tdn_model_space(ik->chain_skeleton, chain_pose, root, chain_model, NULL);
     return tdn__model_position(&chain_model[ik->chain_count - 1]);
 }
 
@@ -110,7 +110,7 @@ void tdn_ik_blend_destroy(tdn_ik_blend *ik)
     tdn__free(&a, ik, ik->bytes);
 }
 
-size_t tdn_ik_blend_bytes(const tdn_ik_blend *ik) { return ik ? ik->bytes : 0; }
+size_t tdn_ik_blend_memory_size(const tdn_ik_blend *ik) { return ik ? ik->bytes : 0; }
 
 int tdn_ik_blend_chain(const tdn_ik_blend *ik, const int **joints)
 {
@@ -119,7 +119,8 @@ int tdn_ik_blend_chain(const tdn_ik_blend *ik, const int **joints)
     return ik ? ik->chain_count : 0;
 }
 
-tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out, tdn_error *err)
+tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out, const tdn_allocator *allocator,
+                               tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -128,8 +129,8 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     if (!desc->skeleton || !desc->space || !desc->poses)
         return tdn__fail(err, TDN_ERR_ARGUMENT, !desc->skeleton ? "desc.skeleton" : !desc->space ? "desc.space" : "desc.poses",
                          "is NULL");
-    if ((desc->allocator.alloc == NULL) != (desc->allocator.free == NULL))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.allocator", "alloc and free must both be set or both be NULL");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     const tdn_skeleton *skel = desc->skeleton;
     const int n = tdn_skeleton_joint_count(skel), samples = tdn_blend_space_sample_count(desc->space);
     const int dims = tdn_blend_space_dimensions(desc->space);
@@ -200,18 +201,18 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     }
     tdn_skeleton *chain_skel = NULL;
     tdn_result r = tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = m, .parents = parents, .rest_pose = rest,
-                                                             .allocator = desc->allocator },
-                                       &chain_skel, NULL, err);
+                                                              },
+                                       &chain_skel, allocator, err);
     if (r != TDN_OK)
         return r;
-    char *block = tdn__alloc(&desc->allocator, size, 64);
+    char *block = tdn__alloc(allocator, size, 64);
     if (!block) {
         tdn_skeleton_destroy(chain_skel);
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_ik_blend_create", "allocating %zu bytes", size);
     }
     memset(block, 0, size);
     tdn_ik_blend *ik = (tdn_ik_blend *)block;
-    ik->allocator = desc->allocator;
+    ik->allocator = tdn__allocator_of(allocator);
     ik->bytes = size;
     ik->skeleton = skel;
     ik->space = desc->space;
@@ -230,11 +231,11 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     ik->poses = (const tdn_pose **)(block + o_ptrs);
     tdn_pose *owned = copy ? (tdn_pose *)(block + o_owned) : NULL;
     for (int i = 0; i < samples; i++) {
-        tdn_pose_init(&ik->chain_samples[i], m, block + o_cdata + tdn_pose_bytes(m) * (size_t)i, tdn_pose_bytes(m));
+        tdn_pose_init(m, block + o_cdata + tdn_pose_bytes(m) * (size_t)i, tdn_pose_bytes(m), &ik->chain_samples[i], NULL);
         extract_chain(ik, desc->poses[i], &ik->chain_samples[i]);
         if (copy) {
-            tdn_pose_init(&owned[i], n, block + o_odata + tdn_pose_bytes(n) * (size_t)i, tdn_pose_bytes(n));
-            tdn_pose_copy(&owned[i], desc->poses[i]);
+            tdn_pose_init(n, block + o_odata + tdn_pose_bytes(n) * (size_t)i, tdn_pose_bytes(n), &owned[i], NULL);
+            tdn_pose_copy(&owned[i], desc->poses[i], NULL);
             ik->poses[i] = &owned[i];
         } else {
             ik->poses[i] = desc->poses[i];
@@ -261,7 +262,7 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     {
         tdn_mat4 chain_model[MAX_CHAIN];
         for (int i = 0; i < samples; i++) {
-            tdn_model_space(chain_skel, &ik->chain_samples[i], NULL, chain_model);
+            tdn_model_space(chain_skel, &ik->chain_samples[i], NULL, chain_model, NULL);
             ik->sample_effector[i] = tdn__model_position(&chain_model[m - 1]);
         }
     }
@@ -368,18 +369,28 @@ static int box_step(int dims, const double *A, const double *g, double lambda, c
     return 1;
 }
 
-tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *params, const tdn_pose *input, const tdn_mat4 *root,
-                                 tdn_vec3 *out)
+/* Why a pose (`where`) does not fit the definition's skeleton. */
+static tdn_result input_fail(const tdn_ik_blend *ik, const tdn_pose *pose, const char *where, tdn_error *err)
 {
-    if (!ik || !params || !out || (ik->mask && !pose_fits(input, ik->joint_count)))
-        return TDN_ERR_ARGUMENT;
+    if (!pose || !pose->data)
+        return tdn__null(err, where);
+    return tdn__pose_size(err, where, pose->joint_count, ik->joint_count, "the definition's skeleton");
+}
+
+tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *params, const tdn_pose *input, const tdn_mat4 *root,
+                                 tdn_vec3 *out, tdn_error *err)
+{
+    if (!ik || !params || !out)
+        return tdn__null(err, !ik ? "ik" : !params ? "params" : "out");
+    if (ik->mask && !pose_fits(input, ik->joint_count))
+        return input_fail(ik, input, "input", err);
     for (int d = 0; d < ik->dims; d++)
         if (!tdn__finite(params[d]))
-            return TDN_ERR_ARGUMENT;
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "params", "params[%d] is not finite", d);
     _Alignas(TDN_POSE_ALIGN) float chain_data[2][TDN_POSE_ROWS * MAX_CHAIN];
     tdn_pose chain_pose, input_chain;
-    tdn_pose_init(&chain_pose, ik->chain_count, chain_data[0], sizeof chain_data[0]);
-    tdn_pose_init(&input_chain, ik->chain_count, chain_data[1], sizeof chain_data[1]);
+    tdn_pose_init(ik->chain_count, chain_data[0], sizeof chain_data[0], &chain_pose, NULL);
+    tdn_pose_init(ik->chain_count, chain_data[1], sizeof chain_data[1], &input_chain, NULL);
     if (ik->mask)
         extract_chain(ik, input, &input_chain);
     tdn_mat4 chain_model[MAX_CHAIN];
@@ -413,24 +424,30 @@ static void rotate_correction(const tdn_ik_blend *ik, tdn_vec3 target, const tdn
     tdn_transform x = tdn_pose_get(pose, j);
     x.r = tdn_quat_normalize(tdn_quat_mul(local_delta, x.r));
     tdn_pose_set(pose, j, &x);
-    tdn_model_space_range(ik->skeleton, pose, root, j, tdn_skeleton_subtree_end(ik->skeleton, j), model);
+    tdn_model_space_range(ik->skeleton, pose, root, j, tdn_skeleton_subtree_end(ik->skeleton, j), model, NULL);
 }
 
 tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request *req, tdn_pose *pose, tdn_mat4 *model,
-                              float *params, tdn_ik_blend_result *result)
+                              float *params, tdn_ik_blend_result *result, tdn_error *err)
 {
-    if (!ik || !req || !pose_fits(pose, ik ? ik->joint_count : -1) || !model || !params || tdn__bad_vec3(req->target) ||
-        !(req->tolerance >= 0.0f) || req->max_iterations < 0 || isnan(req->weight))
-        return TDN_ERR_ARGUMENT;
+    if (!ik || !req || !model || !params)
+        return tdn__null(err, !ik ? "ik" : !req ? "req" : !model ? "model" : "params");
+    if (!pose_fits(pose, ik->joint_count))
+        return input_fail(ik, pose, "pose", err);
+    if (tdn__bad_vec3(req->target))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "req.target", "the target is not finite");
+    if (!(req->tolerance >= 0.0f) || req->max_iterations < 0 || isnan(req->weight))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "req", "tolerance %g and max_iterations %d must be >= 0, the weight not NaN",
+                         (double)req->tolerance, req->max_iterations);
     const int dims = ik->dims;
     if (req->start)
         for (int d = 0; d < dims; d++)
             if (!tdn__finite(req->start[d]))
-                return TDN_ERR_ARGUMENT;
+                return tdn__fail(err, TDN_ERR_ARGUMENT, "req.start", "start[%d] is not finite", d);
     if (req->root)
         for (int i = 0; i < 16; i++)
             if (!tdn__finite(req->root->m[i]))
-                return TDN_ERR_ARGUMENT;
+                return tdn__fail(err, TDN_ERR_ARGUMENT, "req.root", "the root matrix is not finite");
 
     const tdn_vec3 target = req->target;
     const float tolerance = req->tolerance > 0.0f ? req->tolerance : (ik->spread > 0.0f ? 1e-3f * ik->spread : 1e-3f);
@@ -439,9 +456,9 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
 
     _Alignas(TDN_POSE_ALIGN) float chain_data[3][TDN_POSE_ROWS * MAX_CHAIN];
     tdn_pose input_chain, current, trial;
-    tdn_pose_init(&input_chain, ik->chain_count, chain_data[0], sizeof chain_data[0]);
-    tdn_pose_init(&current, ik->chain_count, chain_data[1], sizeof chain_data[1]);
-    tdn_pose_init(&trial, ik->chain_count, chain_data[2], sizeof chain_data[2]);
+    tdn_pose_init(ik->chain_count, chain_data[0], sizeof chain_data[0], &input_chain, NULL);
+    tdn_pose_init(ik->chain_count, chain_data[1], sizeof chain_data[1], &current, NULL);
+    tdn_pose_init(ik->chain_count, chain_data[2], sizeof chain_data[2], &trial, NULL);
     if (ik->mask)
         extract_chain(ik, pose, &input_chain);
     tdn_mat4 chain_model[MAX_CHAIN];
@@ -469,11 +486,11 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
     tdn_vec3 f = evaluate(ik, p, &input_chain, req->root, &current, chain_model);
     evaluations++;
     tdn_vec3 res = tdn_vec3_sub(f, target);
-    float err = tdn_vec3_length(res);
-    const float start_error = err;
+    float miss = tdn_vec3_length(res);
+    const float start_error = miss;
 
     double lambda = 1e-3;
-    while (err > tolerance && iterations < max_iterations) {
+    while (miss > tolerance && iterations < max_iterations) {
         /* forward-difference Jacobian, stepping into the box */
         double J[3][MAX_DIMS];
         iterations++;
@@ -516,7 +533,7 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
             evaluations++;
             tdn_vec3 rq = tdn_vec3_sub(fq, target);
             float eq = tdn_vec3_length(rq);
-            if (eq < err) {
+            if (eq < miss) {
                 for (int d = 0; d < dims; d++) {
                     float extent = ik->hi[d] - ik->lo[d];
                     if (fabsf(q[d] - p[d]) > 1e-3f * (extent > 0.0f ? extent : 1.0f))
@@ -525,7 +542,7 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
                 memcpy(p, q, sizeof(float) * (size_t)dims);
                 f = fq;
                 res = rq;
-                err = eq;
+                miss = eq;
                 tdn_pose current_swap = current;
                 current = trial;
                 trial = current_swap;
@@ -539,23 +556,23 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
             break; /* no descent, or steps below the Jacobian's resolution (the difference step,
                     * 1e-3 of the box): a minimum of the blend's error, on the box or inside */
     }
-    const float blend_error = err;
+    const float blend_error = miss;
 
     /* the whole pose, once: the same layers as the evaluation, at the solve's weight (0: the
      * pose is left as it is, bit for bit) */
     if (weight > 0.0f) {
         float w[MAX_SAMPLES];
         tdn_blend_input layers[MAX_SAMPLES + 2];
-        tdn_blend_space_weights(ik->space, p, w);
+        tdn_blend_space_weights(ik->space, p, w, NULL);
         int count = make_layers(ik, w, NULL, ik->poses, (ik->mask || weight < 1.0f) ? pose : NULL, ik->mask, ik->keep,
                                 weight, layers);
-        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = pose });
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = count, .out = pose }, NULL);
     }
-    tdn_model_space(ik->skeleton, pose, req->root, model);
+    tdn_model_space(ik->skeleton, pose, req->root, model, NULL);
 
     if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_TWO_BONE) {
         tdn_two_bone_ik tb = { ik->upper, ik->middle, ik->effector, target, tdn_vec3_make(0, 0, 0), 0, weight, 0.0f };
-        tdn_ik_two_bone(ik->skeleton, &tb, pose, model, NULL);
+        tdn_ik_two_bone(ik->skeleton, &tb, pose, model, NULL, NULL);
     } else if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_ROTATE) {
         rotate_correction(ik, target, req->root, weight, pose, model);
     }

@@ -1,4 +1,6 @@
 /* tendon core: joint chains for the iterative IK solvers. */
+#include <stdio.h>
+
 #include "internal.h"
 #include "tendon/ik_chain.h"
 
@@ -30,32 +32,58 @@ int tdn_ik_chain_path(const tdn_skeleton *skeleton, int root, int end, int *join
 #include "model_frame.h"
 #include "pose_rotation.h"
 
-int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, const int *joints, int count)
+tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                              tdn_error *err)
 {
-    if (!skeleton || !pose || !pose->data || !joints || count < 2 || count > TDN_MAX_IK_CHAIN)
-        return 0;
+    if (!skeleton || !pose || !pose->data || !model)
+        return tdn__null(err, !skeleton ? "skeleton" : !model ? "model" : "pose");
     const int n = tdn_skeleton_joint_count(skeleton);
-    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0)
-        return 0;
-    for (int i = 0; i < count; i++) {
-        if (joints[i] < 0 || joints[i] >= n)
-            return 0;
-        /* the subtree of joints[i-1] is the index range (joints[i-1], its subtree end) */
-        if (i > 0 && (joints[i] <= joints[i - 1] || joints[i] >= tdn_skeleton_subtree_end(skeleton, joints[i - 1])))
-            return 0;
-    }
-    return 1;
+    if (pose->joint_count != n)
+        return tdn__pose_size(err, "pose", pose->joint_count, n, "the skeleton");
+    if (pose->stride < n || pose->stride % TDN_POSE_LANES != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose", "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)",
+                         pose->stride);
+    return TDN_OK;
 }
 
-int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count)
+tdn_result tdn__ik_check_chain(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                               const int *joints, int count, tdn_error *err)
+{
+    tdn_result r = tdn__ik_check_pose(skeleton, pose, model, err);
+    if (r != TDN_OK)
+        return r;
+    if (!joints)
+        return tdn__null(err, "ik.joints");
+    if (count < 2 || count > TDN_MAX_IK_CHAIN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 2..%d", count, TDN_MAX_IK_CHAIN);
+    const int n = tdn_skeleton_joint_count(skeleton);
+    char where[32];
+    for (int i = 0; i < count; i++) {
+        snprintf(where, sizeof where, "ik.joints[%d]", i);
+        if (joints[i] < 0 || joints[i] >= n)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not within 0..%d", joints[i], n - 1);
+        /* the subtree of joints[i-1] is the index range (joints[i-1], its subtree end) */
+        if (i > 0 && (joints[i] <= joints[i - 1] || joints[i] >= tdn_skeleton_subtree_end(skeleton, joints[i - 1])))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d ('%s') is not below joint %d ('%s')", joints[i],
+                             tdn_skeleton_joint_name(skeleton, joints[i]), joints[i - 1],
+                             tdn_skeleton_joint_name(skeleton, joints[i - 1]));
+    }
+    return TDN_OK;
+}
+
+tdn_result tdn__ik_check_limits(const tdn_ik_limit *limits, int count, tdn_error *err)
 {
     if (!limits)
-        return 1;
+        return TDN_OK;
     for (int i = 0; i < count; i++)
         if (!(tdn__finite(limits[i].cone) && limits[i].cone >= 0.0f && tdn__finite(limits[i].twist) &&
-              limits[i].twist >= 0.0f))
-            return 0;
-    return 1;
+              limits[i].twist >= 0.0f)) {
+            char where[32];
+            snprintf(where, sizeof where, "ik.limits[%d]", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "cone %g and twist %g must be finite and >= 0",
+                             (double)limits[i].cone, (double)limits[i].twist);
+        }
+    return TDN_OK;
 }
 
 /* The root matrix model space was computed with, for a chain rooted at a root of the skeleton:
@@ -311,7 +339,7 @@ void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleto
         tdn__pose_set_rotation(pose, chain->joints[i],
                                weight < 1.0f ? tdn_quat_slerp(chain->original[i], chain->local[i], weight)
                                              : tdn_quat_normalize(chain->local[i]));
-    tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0, tdn_skeleton_subtree_end(skeleton, j0), model);
+    tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0, tdn_skeleton_subtree_end(skeleton, j0), model, NULL);
 }
 
 float tdn__ik_end_error(const tdn_mat4 *model, const int *joints, int count, tdn_vec3 target)

@@ -20,6 +20,9 @@
  *
  * During the passes only the joints on the root-to-effector paths get their model matrices
  * (one multiply each); the whole subtree of the root is recomputed once at the end. */
+#include <stdio.h>
+
+#include "ik_internal.h"
 #include "internal.h"
 #include "model_frame.h"
 #include "pose_rotation.h"
@@ -100,7 +103,7 @@ static void path_forward(solver *s)
 {
     const tdn_mat4 *root = s->parents[s->root] < 0 ? &s->root_matrix : NULL;
     for (int k = 0; k < s->path_count; k++)
-        tdn_model_space_range(s->skeleton, s->pose, root, s->path[k], s->path[k] + 1, s->model);
+        tdn_model_space_range(s->skeleton, s->pose, root, s->path[k], s->path[k] + 1, s->model, NULL);
 }
 
 /* sum w |e|^2 over the weighted targets (weights over the largest), and the largest distance. */
@@ -266,35 +269,45 @@ static void apply_step(const solver *s, const tdn_vec3 *axis, const float *angle
         apply_limits(s);
 }
 
-static int check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, const tdn_pose *pose, const tdn_mat4 *model)
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, const tdn_pose *pose,
+                             const tdn_mat4 *model, tdn_error *err)
 {
-    if (!skeleton || !ik || !pose || !pose->data || !model || !ik->joints || !ik->targets)
-        return 0;
+    if (!ik || !ik->joints || !ik->targets)
+        return tdn__null(err, !ik ? "ik" : !ik->joints ? "ik.joints" : "ik.targets");
+    tdn_result r = tdn__ik_check_pose(skeleton, pose, model, err);
+    if (r != TDN_OK)
+        return r;
     int n = tdn_skeleton_joint_count(skeleton);
-    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0 || ik->count < 1 ||
-        ik->count > TDN_MAX_IK_CHAIN || ik->target_count < 1 || ik->target_count > MAX_T)
-        return 0;
+    if (ik->count < 1 || ik->count > TDN_MAX_IK_CHAIN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 1..%d", ik->count, TDN_MAX_IK_CHAIN);
+    if (ik->target_count < 1 || ik->target_count > MAX_T)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target_count", "%d targets, not within 1..%d", ik->target_count, MAX_T);
     int root = ik->joints[0];
     if (root < 0 || root >= n)
-        return 0;
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", root, n - 1);
+    char where[32];
     for (int i = 1; i < ik->count; i++)
-        if (ik->joints[i] <= ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], root))
-            return 0;
+        if (ik->joints[i] <= ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], root)) {
+            snprintf(where, sizeof where, "ik.joints[%d]", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not after ik.joints[%d] in the subtree of ik.joints[0]",
+                             ik->joints[i], i - 1);
+        }
     for (int t = 0; t < ik->target_count; t++) {
         const tdn_dls_target *target = &ik->targets[t];
         if (target->effector == root || !tdn_skeleton_is_in_subtree(skeleton, target->effector, root) ||
-            tdn__bad_vec3(target->position) || !(target->weight >= 0.0f) || !tdn__finite(target->weight))
-            return 0;
+            tdn__bad_vec3(target->position) || !(target->weight >= 0.0f) || !tdn__finite(target->weight)) {
+            snprintf(where, sizeof where, "ik.targets[%d]", t);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where,
+                             "the effector (%d) must lie below ik.joints[0], its position be finite and its weight >= 0",
+                             target->effector);
+        }
     }
     if (!(ik->damping >= 0.0f) || !tdn__finite(ik->damping) || !(ik->tolerance >= 0.0f) || !tdn__finite(ik->tolerance) ||
         ik->max_iterations < 0 || isnan(ik->weight))
-        return 0;
-    if (ik->limits)
-        for (int i = 0; i < ik->count; i++)
-            if (!(ik->limits[i].cone >= 0.0f) || !(ik->limits[i].twist >= 0.0f) || !tdn__finite(ik->limits[i].cone) ||
-                !tdn__finite(ik->limits[i].twist))
-                return 0;
-    return 1;
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik",
+                         "damping %g, tolerance %g and max_iterations %d must be >= 0 and finite, the weight not NaN",
+                         (double)ik->damping, (double)ik->tolerance, ik->max_iterations);
+    return tdn__ik_check_limits(ik->limits, ik->count, err);
 }
 
 /* The paths from the root to every effector (sorted, without repeats), the joints that move
@@ -355,10 +368,11 @@ static int build(solver *s)
 }
 
 tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                      tdn_ik_result *result)
+                      tdn_ik_result *result, tdn_error *err)
 {
-    if (!check_args(skeleton, ik, pose, model))
-        return TDN_ERR_ARGUMENT;
+    tdn_result checked = check_args(skeleton, ik, pose, model, err);
+    if (checked != TDN_OK)
+        return checked;
     solver s;
     s.skeleton = skeleton;
     s.ik = ik;
@@ -375,7 +389,8 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
         s.root_matrix = tdn_mat4_identity();
     }
     if (!build(&s))
-        return TDN_ERR_ARGUMENT;
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.targets", "the paths from ik.joints[0] to the effectors hold more than %d joints",
+                         MAX_PATH - 1);
 
     const float weight = tdn__clamp01(ik->weight);
     const float tolerance = ik->tolerance > 0.0f ? ik->tolerance : 1e-4f * s.reach;
@@ -432,7 +447,7 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
                 tdn__pose_set_rotation(pose, j, tdn_quat_slerp(input[k], tdn__pose_rotation(pose, j), weight));
             }
         tdn_model_space_range(skeleton, pose, s.parents[s.root] < 0 ? &s.root_matrix : NULL, s.root,
-                              tdn_skeleton_subtree_end(skeleton, s.root), model);
+                              tdn_skeleton_subtree_end(skeleton, s.root), model, NULL);
         objective(&s, &largest);
     }
     if (result) {

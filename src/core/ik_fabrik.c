@@ -85,12 +85,20 @@ static float end_distance2(int n, const float *x, const float *y, const float *z
 }
 
 tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                         tdn_ik_result *result)
+                         tdn_ik_result *result, tdn_error *err)
 {
-    if (!skeleton || !ik || !pose || !model || !tdn__ik_chain_valid(skeleton, pose, ik->joints, ik->count) ||
-        tdn__bad_vec3(ik->target) || isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 ||
-        !tdn__ik_limits_valid(ik->limits, ik->count))
-        return TDN_ERR_ARGUMENT;
+    if (!ik)
+        return tdn__null(err, "ik");
+    tdn_result r = tdn__ik_check_chain(skeleton, pose, model, ik->joints, ik->count, err);
+    if (r == TDN_OK)
+        r = tdn__ik_check_limits(ik->limits, ik->count, err);
+    if (r != TDN_OK)
+        return r;
+    if (tdn__bad_vec3(ik->target))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target", "the target is not finite");
+    if (isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, isnan(ik->weight) ? "ik.weight" : isnan(ik->tolerance) ? "ik.tolerance" : "ik.max_iterations",
+                         "NaN or negative");
 
     const int n = ik->count;
     const tdn_vec3 target = ik->target;

@@ -80,10 +80,14 @@ typedef struct tdn__ik_chain {
 
 /* 1 when the pose fits the skeleton and joints[0..count) is a chain: 2 <= count <=
  * TDN_MAX_IK_CHAIN, every index in range, each joint strictly below the one before it. */
-int tdn__ik_chain_valid(const tdn_skeleton *skeleton, const tdn_pose *pose, const int *joints, int count);
+tdn_result tdn__ik_check_chain(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                                const int *joints, int count, tdn_error *err);
 
 /* 1 when limits is NULL or its count entries are finite and non-negative. */
-int tdn__ik_limits_valid(const tdn_ik_limit *limits, int count);
+tdn_result tdn__ik_check_limits(const tdn_ik_limit *limits, int count, tdn_error *err);
+/* TDN_ERR_ARGUMENT for a pose that is not the skeleton's (NULL, another joint count). */
+tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
+                              tdn_error *err);
 
 /* Reads the chain's joints (checked with tdn__ik_chain_valid), anchor and frame (count,
  * joints, root, frame, is_root, root_matrix) from pose and model. */

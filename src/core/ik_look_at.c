@@ -11,6 +11,9 @@
  * The correction each joint sees is the shortest turn from the end axis to the line from the
  * end joint (where it is by then) to the goal, so the last joint, if free, ends the aim exactly
  * whatever the parallax of the joints above it. */
+#include <stdio.h>
+
+#include "ik_internal.h"
 #include "internal.h"
 #include "model_frame.h"
 #include "tendon/ik_look_at.h"
@@ -45,34 +48,49 @@ static float smoothstep(float lo, float hi, float x)
     return u * u * (3.0f - 2.0f * u);
 }
 
-static int check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, const tdn_pose *pose, const tdn_mat4 *model)
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, const tdn_pose *pose,
+                             const tdn_mat4 *model, tdn_error *err)
 {
-    if (!skeleton || !ik || !pose || !pose->data || !model || !ik->joints)
-        return 0;
+    if (!ik || !ik->joints)
+        return tdn__null(err, !ik ? "ik" : "ik.joints");
+    tdn_result r = tdn__ik_check_pose(skeleton, pose, model, err);
+    if (r != TDN_OK)
+        return r;
     int n = tdn_skeleton_joint_count(skeleton);
-    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0 || ik->count < 1 ||
-        ik->count > TDN_MAX_IK_CHAIN || ik->joints[0] < 0 || ik->joints[0] >= n)
-        return 0;
+    if (ik->count < 1 || ik->count > TDN_MAX_IK_CHAIN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 1..%d", ik->count, TDN_MAX_IK_CHAIN);
+    if (ik->joints[0] < 0 || ik->joints[0] >= n)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", ik->joints[0], n - 1);
+    char where[32];
     for (int i = 1; i < ik->count; i++)
-        if (ik->joints[i] == ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1]))
-            return 0;
-    if (tdn__bad_vec3(ik->axis) || !(tdn_vec3_dot(ik->axis, ik->axis) > 0.0f) || tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->up_hint) ||
-        isnan(ik->weight))
-        return 0;
+        if (ik->joints[i] == ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1])) {
+            snprintf(where, sizeof where, "ik.joints[%d]", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not below ik.joints[%d]", ik->joints[i], i - 1);
+        }
+    if (tdn__bad_vec3(ik->axis) || !(tdn_vec3_dot(ik->axis, ik->axis) > 0.0f))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.axis", "the axis is zero or not finite");
+    if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->up_hint) || isnan(ik->weight))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : tdn__bad_vec3(ik->up_hint) ? "ik.up_hint" : "ik.weight",
+                         "not finite");
     for (int i = 0; i < ik->count; i++) {
-        if (ik->joint_weights && i < ik->count - 1 && !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f))
-            return 0;
-        if (ik->max_angles && (!(ik->max_angles[i] >= 0.0f) || !tdn__finite(ik->max_angles[i])))
-            return 0;
+        if (ik->joint_weights && i < ik->count - 1 && !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f)) {
+            snprintf(where, sizeof where, "ik.joint_weights[%d]", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "%g is not within 0..1", (double)ik->joint_weights[i]);
+        }
+        if (ik->max_angles && (!(ik->max_angles[i] >= 0.0f) || !tdn__finite(ik->max_angles[i]))) {
+            snprintf(where, sizeof where, "ik.max_angles[%d]", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "%g is not a finite angle >= 0", (double)ik->max_angles[i]);
+        }
     }
-    return 1;
+    return TDN_OK;
 }
 
 tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                          float *angle_error)
+                          float *angle_error, tdn_error *err)
 {
-    if (!check_args(skeleton, ik, pose, model))
-        return TDN_ERR_ARGUMENT;
+    tdn_result checked = check_args(skeleton, ik, pose, model, err);
+    if (checked != TDN_OK)
+        return checked;
     const int count = ik->count, root = ik->joints[0], end = ik->joints[count - 1];
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     const tdn_vec3 axis = tdn_vec3_normalize(ik->axis);
@@ -178,7 +196,7 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik
             *w = r.w;
         }
         tdn_model_space_range(skeleton, pose, parents[root] < 0 ? &root_matrix : NULL, root,
-                              tdn_skeleton_subtree_end(skeleton, root), model);
+                              tdn_skeleton_subtree_end(skeleton, root), model, NULL);
     }
     if (angle_error) {
         tdn_vec3 aim = tdn_mat4_transform_vector(&model[end], axis);

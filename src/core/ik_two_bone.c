@@ -158,17 +158,25 @@ static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat d
 }
 
 tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                           int *reached)
+                           int *reached, tdn_error *err)
 {
-    if (!skeleton || !ik || !pose || !pose->data || !model)
-        return TDN_ERR_ARGUMENT;
+    if (!ik)
+        return tdn__null(err, "ik");
+    tdn_result r = tdn__ik_check_pose(skeleton, pose, model, err);
+    if (r != TDN_OK)
+        return r;
     int n = tdn_skeleton_joint_count(skeleton);
-    if (pose->joint_count != n || pose->stride < n || pose->stride % TDN_POSE_LANES != 0 || ik->upper < 0 ||
-        ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n || ik->middle == ik->upper ||
-        ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper) ||
-        !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle) || tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole) ||
-        isnan(ik->weight) || isnan(ik->soften))
-        return TDN_ERR_ARGUMENT;
+    if (ik->upper < 0 || ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik", "joints %d, %d, %d are not all within 0..%d", ik->upper, ik->middle,
+                         ik->end, n - 1);
+    if (ik->middle == ik->upper || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.middle", "joint %d is not below ik.upper (%d)", ik->middle, ik->upper);
+    if (ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.end", "joint %d is not below ik.middle (%d)", ik->end, ik->middle);
+    if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : "ik.pole", "not finite");
+    if (isnan(ik->weight) || isnan(ik->soften))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, isnan(ik->weight) ? "ik.weight" : "ik.soften", "NaN");
 
     const tdn_vec3 a = tdn__model_position(&model[ik->upper]), b = tdn__model_position(&model[ik->middle]);
     const tdn_vec3 c = tdn__model_position(&model[ik->end]);
@@ -196,7 +204,7 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *
         turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing);
         turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge);
         tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
-                              tdn_skeleton_subtree_end(skeleton, ik->upper), model);
+                              tdn_skeleton_subtree_end(skeleton, ik->upper), model, NULL);
     }
     if (reached)
         *reached = tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[ik->end]), ik->target)) <= 1e-3f * full;

@@ -43,17 +43,22 @@ size_t tdn_inertializer_bytes(int joint_count)
     return HEADER_BYTES + (size_t)STATE_ROWS * (size_t)tdn_pose_stride(joint_count) * sizeof(float);
 }
 
-tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, tdn_inertializer **out)
+tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, tdn_inertializer **out, tdn_error *err)
 {
     if (!out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "out");
     *out = NULL;
-    if (!memory || joint_count < 1 || joint_count > TDN_MAX_JOINTS ||
-        ((uintptr_t)memory % TDN_INERTIALIZER_ALIGN) != 0)
-        return TDN_ERR_ARGUMENT;
+    if (!memory)
+        return tdn__null(err, "memory");
+    if (joint_count < 1 || joint_count > TDN_MAX_JOINTS)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "joint_count", "%d joints, not within 1..%d", joint_count,
+                         TDN_MAX_JOINTS);
+    if (((uintptr_t)memory % TDN_INERTIALIZER_ALIGN) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_INERTIALIZER_ALIGN);
     const size_t need = tdn_inertializer_bytes(joint_count);
     if (bytes < need)
-        return TDN_ERR_OUT_OF_MEMORY;
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, %d joints need %zu (tdn_inertializer_bytes)",
+                         bytes, joint_count, need);
     memset(memory, 0, need);
     tdn_inertializer *in = memory;
     in->joint_count = joint_count;
@@ -64,19 +69,23 @@ tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, td
     return TDN_OK;
 }
 
-tdn_result tdn_inertializer_create(int joint_count, const tdn_allocator *allocator, tdn_inertializer **out)
+tdn_result tdn_inertializer_create(int joint_count, tdn_inertializer **out, const tdn_allocator *allocator,
+                                   tdn_error *err)
 {
     if (!out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "out");
     *out = NULL;
     const size_t bytes = tdn_inertializer_bytes(joint_count);
     if (bytes == 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "joint_count", "%d joints, not within 1..%d", joint_count,
+                         TDN_MAX_JOINTS);
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     void *memory = tdn__alloc(allocator, bytes, TDN_INERTIALIZER_ALIGN);
     if (!memory)
-        return TDN_ERR_OUT_OF_MEMORY;
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for %zu bytes", bytes);
     tdn_inertializer *in = NULL;
-    tdn_inertializer_init(joint_count, memory, bytes, &in);
+    tdn_inertializer_init(joint_count, memory, bytes, &in, NULL);
     in->created = 1;
     if (allocator)
         in->allocator = *allocator;
@@ -229,11 +238,24 @@ TDN__KERNEL void rotate_spring(float *restrict rx, float *restrict ry, float *re
         rotate_lane(rx, ry, rz, rw, ch, s, j, ch[CH_K0 * s + j] * p + ch[CH_K1 * s + j] * q);
 }
 
-tdn_result tdn_inertializer_apply(tdn_inertializer *in, float dt, tdn_pose *pose)
+/* Why pose_matches refused `pose` (`where`). */
+static tdn_result pose_fail(const tdn_inertializer *in, const tdn_pose *pose, const char *where, tdn_error *err)
+{
+    if (!pose || !pose->data)
+        return tdn__null(err, where);
+    return tdn__pose_size(err, where, pose->joint_count, in->joint_count, "the inertializer");
+}
+
+tdn_result tdn_inertializer_apply(tdn_inertializer *in, float dt, tdn_pose *pose, tdn_error *err)
 {
     if (!in || !pose || !pose->data || pose->joint_count != in->joint_count || pose->stride != in->stride ||
-        !(dt >= 0.0f) || !tdn__finite(dt))
-        return TDN_ERR_ARGUMENT;
+        !(dt >= 0.0f) || !tdn__finite(dt)) {
+        if (!in)
+            return tdn__null(err, "in");
+        if (!pose || !pose->data || pose->joint_count != in->joint_count || pose->stride != in->stride)
+            return pose_fail(in, pose, "pose", err);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "dt", "%g is not a finite time >= 0", (double)dt);
+    }
     in->elapsed += dt;
     if (!(in->elapsed < in->end))
         return TDN_OK;
@@ -338,12 +360,23 @@ static int pose_matches(const tdn_inertializer *in, const tdn_pose *pose)
 }
 
 tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current, const tdn_pose *previous,
-                                  float dt, const tdn_pose *destination, float duration, tdn_inertia_curve curve)
+                                  float dt, const tdn_pose *destination, float duration, tdn_inertia_curve curve,
+                                  tdn_error *err)
 {
-    if (!in || !pose_matches(in, current) || !pose_matches(in, destination) ||
-        (previous && !pose_matches(in, previous)) || !(dt >= 0.0f) || !tdn__finite(dt) || !(duration >= 0.0f) ||
-        !tdn__finite(duration) || (curve != TDN_INERTIA_QUINTIC && curve != TDN_INERTIA_SPRING))
-        return TDN_ERR_ARGUMENT;
+    if (!in)
+        return tdn__null(err, "in");
+    if (!pose_matches(in, current))
+        return pose_fail(in, current, "current", err);
+    if (!pose_matches(in, destination))
+        return pose_fail(in, destination, "destination", err);
+    if (previous && !pose_matches(in, previous))
+        return pose_fail(in, previous, "previous", err);
+    if (!(dt >= 0.0f) || !tdn__finite(dt))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "dt", "%g is not a finite time >= 0", (double)dt);
+    if (!(duration >= 0.0f) || !tdn__finite(duration))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "duration", "%g is not a finite time >= 0", (double)duration);
+    if (curve != TDN_INERTIA_QUINTIC && curve != TDN_INERTIA_SPRING)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "curve", "%d is not a tdn_inertia_curve", (int)curve);
     const size_t s = (size_t)in->stride;
     memset(in->rows, 0, (size_t)STATE_ROWS * s * sizeof(float));
     in->curve = curve;

@@ -19,6 +19,23 @@ tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const c
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* TDN_ERR_ARGUMENT naming `where` (an argument or field) as NULL. */
+tdn_result tdn__null(tdn_error *err, const char *where);
+/* TDN_ERR_ARGUMENT for a pose (`where`) whose joint count is not `want`, the count of `of`
+ * (for example "the clip's skeleton"). */
+tdn_result tdn__pose_size(tdn_error *err, const char *where, int have, int want, const char *of);
+/* The hooks an object keeps for freeing itself: a copy of `allocator`, zeroed for NULL. */
+static inline tdn_allocator tdn__allocator_of(const tdn_allocator *allocator)
+{
+    tdn_allocator none = { NULL, NULL, NULL };
+    return allocator ? *allocator : none;
+}
+/* TDN_ERR_ARGUMENT (where "pose") for a pose sampled from a clip whose skeleton has `want`
+ * joints; the message says how to size it (an imported asset lists fewer joints than its
+ * skeleton can have). */
+tdn_result tdn__clip_pose_size(tdn_error *err, int have, int want);
+/* TDN_ERR_ARGUMENT (where "allocator") for hooks with only one of alloc and free. */
+tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err);
 
 static inline int tdn__finite(float x) { return isfinite(x); }
 static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */

@@ -4,6 +4,8 @@
  * x, y, z the angular velocity (axis * rad/s, from after * before^-1 taken the short way, so in
  * the joint's parent frame) with w = 0, scale rows the rate of change of scale. Each joint's
  * ten values are read before any is written, so an output may alias an input. */
+#include <stdio.h>
+
 #include "tendon/root_motion.h"
 
 #include "internal.h"
@@ -58,20 +60,29 @@ static tdn_result difference(const tdn_pose *before, const tdn_pose *after, doub
     return TDN_OK;
 }
 
-tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, float seconds, tdn_pose *velocity)
+tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, float seconds, tdn_pose *velocity,
+                             tdn_error *err)
 {
-    if (!before || !after || !velocity || !before->data || !after->data || !velocity->data ||
-        before->joint_count != velocity->joint_count || after->joint_count != velocity->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!before || !after || !velocity || !before->data || !after->data || !velocity->data)
+        return tdn__null(err, !velocity || !velocity->data ? "velocity" : !before || !before->data ? "before" : "after");
+    if (before->joint_count != velocity->joint_count || after->joint_count != velocity->joint_count)
+        return tdn__pose_size(err, before->joint_count != velocity->joint_count ? "before" : "after",
+                              before->joint_count != velocity->joint_count ? before->joint_count : after->joint_count,
+                              velocity->joint_count, "the velocity");
     return difference(before, after, (double)seconds, velocity);
 }
 
-tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *scratch, tdn_pose *velocity)
+tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *scratch, tdn_pose *velocity,
+                                    tdn_error *err)
 {
-    if (!clip || !scratch || !velocity || !scratch->data || !velocity->data || scratch == velocity ||
-        scratch->data == velocity->data || scratch->joint_count != tdn_clip_joint_count(clip) ||
-        velocity->joint_count != scratch->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!clip || !scratch || !velocity || !scratch->data || !velocity->data)
+        return tdn__null(err, !clip ? "clip" : !scratch || !scratch->data ? "scratch" : "velocity");
+    if (scratch == velocity || scratch->data == velocity->data)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "scratch", "scratch and velocity are the same pose");
+    if (scratch->joint_count != tdn_clip_joint_count(clip))
+        return tdn__pose_size(err, "scratch", scratch->joint_count, tdn_clip_joint_count(clip), "the clip's skeleton");
+    if (velocity->joint_count != scratch->joint_count)
+        return tdn__pose_size(err, "velocity", velocity->joint_count, tdn_clip_joint_count(clip), "the clip's skeleton");
     const float duration = tdn_clip_duration(clip), rate = tdn_clip_sample_rate(clip);
     if (!(duration > 0.0f) || !(rate > 0.0f)) {
         for (int r = 0; r < TDN_POSE_ROWS; ++r)
@@ -82,18 +93,25 @@ tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *
     const double t = time > 0.0f ? (time < duration ? (double)time : (double)duration) : 0.0; /* NaN -> 0 */
     const float a = (float)(t - h > 0.0 ? t - h : 0.0);
     const float b = (float)(t + h < duration ? t + h : (double)duration);
-    tdn_clip_sample(clip, a, scratch);
-    tdn_clip_sample(clip, b, velocity);
+    tdn_clip_sample(clip, a, scratch, NULL);
+    tdn_clip_sample(clip, b, velocity, NULL);
     return difference(scratch, velocity, (double)b - (double)a, velocity);
 }
 
-tdn_result tdn_velocity_blend(const tdn_blend_input *layers, int layer_count, tdn_pose *out)
+tdn_result tdn_velocity_blend(const tdn_blend_input *layers, int layer_count, tdn_pose *out, tdn_error *err)
 {
-    if (!layers || layer_count <= 0 || !out || !out->data)
-        return TDN_ERR_ARGUMENT;
+    if (!layers || !out || !out->data)
+        return tdn__null(err, !layers ? "layers" : "out");
+    if (layer_count <= 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "layer_count", "%d layers: nothing to blend", layer_count);
     for (int i = 0; i < layer_count; ++i)
-        if (!layers[i].pose || !layers[i].pose->data || layers[i].pose->joint_count != out->joint_count)
-            return TDN_ERR_ARGUMENT;
+        if (!layers[i].pose || !layers[i].pose->data || layers[i].pose->joint_count != out->joint_count) {
+            char where[32];
+            snprintf(where, sizeof where, "layers[%d].pose", i);
+            if (!layers[i].pose || !layers[i].pose->data)
+                return tdn__null(err, where);
+            return tdn__pose_size(err, where, layers[i].pose->joint_count, out->joint_count, "the output");
+        }
     const int n = out->joint_count;
     for (int j = 0; j < n; ++j) {
         double sum[TDN_POSE_ROWS] = { 0 }, total = 0.0;

@@ -113,7 +113,8 @@ static void layout(tdn__block *block, tdn_keyed_clip *clip, const tdn_keyed_clip
     }
 }
 
-tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out, tdn_error *err)
+tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out, const tdn_allocator *allocator,
+                                 tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -126,10 +127,11 @@ tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip
     if (!tdn__finite(desc->duration) || desc->duration < 0.0f)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "duration", "duration %g is not a finite time >= 0",
                          (double)desc->duration);
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
 
-    const tdn_allocator *allocator = &desc->allocator;
     tdn_keyed_clip clip = { 0 };
-    clip.allocator = desc->allocator;
+    clip.allocator = tdn__allocator_of(allocator);
     clip.skeleton = desc->skeleton;
     clip.joint_count = tdn_skeleton_joint_count(desc->skeleton);
     clip.track_count = desc->track_count;
@@ -201,12 +203,16 @@ float tdn_keyed_clip_duration(const tdn_keyed_clip *clip) { return clip ? clip->
 const tdn_skeleton *tdn_keyed_clip_skeleton(const tdn_keyed_clip *clip) { return clip ? clip->skeleton : NULL; }
 int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip) { return clip ? clip->track_count : 0; }
 int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip) { return clip ? clip->key_count : 0; }
-size_t tdn_keyed_clip_bytes(const tdn_keyed_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
+size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
 
-tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose, int *hints)
+tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose, int *hints, tdn_error *err)
 {
-    if (!clip || !pose || !pose->data || pose->joint_count != clip->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!clip)
+        return tdn__null(err, "clip");
+    if (!pose || !pose->data)
+        return tdn__null(err, "pose");
+    if (pose->joint_count != clip->joint_count)
+        return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
     const float t = tdn__clamp_time(time, clip->duration);
     for (int j = 0; j < clip->joint_count; ++j) {
         const int *track = &clip->track_of[j * 3];

@@ -15,11 +15,20 @@ void tdn_mask_fill(float *mask, int joint_count, float weight)
         mask[j] = j < joint_count ? weight : 0.0f;
 }
 
-tdn_result tdn_mask_set_subtree(const tdn_skeleton *skeleton, int root, float weight, int blend_depth, float *mask)
+tdn_result tdn_mask_set_subtree(const tdn_skeleton *skeleton, int root, float weight, int blend_depth, float *mask,
+                                tdn_error *err)
 {
-    if (!skeleton || !mask || root < 0 || root >= tdn_skeleton_joint_count(skeleton) || blend_depth < 0 ||
-        isnan(weight))
-        return TDN_ERR_ARGUMENT;
+    if (!skeleton)
+        return tdn__null(err, "skeleton");
+    if (!mask)
+        return tdn__null(err, "mask");
+    if (root < 0 || root >= tdn_skeleton_joint_count(skeleton))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "root", "joint %d is not within 0..%d", root,
+                         tdn_skeleton_joint_count(skeleton) - 1);
+    if (blend_depth < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "blend_depth", "%d is negative", blend_depth);
+    if (isnan(weight))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "weight", "the weight is NaN");
     weight = tdn__clamp01(weight);
     int end = tdn_skeleton_subtree_end(skeleton, root);
     int root_depth = tdn_skeleton_depth(skeleton, root);
@@ -40,7 +49,7 @@ tdn_result tdn_mask_set_joints(const tdn_skeleton *skeleton, const char *const *
     for (int i = 0; i < name_count; i++) {
         if (!names[i])
             return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_mask_set_joints", "name %d is NULL", i);
-        if (tdn_skeleton_find(skeleton, names[i]) < 0) {
+        if (tdn_skeleton_find_joint(skeleton, names[i]) < 0) {
             char where[96];
             snprintf(where, sizeof where, "mask name %d '%.60s'", i, names[i]);
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "no joint named '%.60s' in the skeleton", names[i]);
@@ -48,6 +57,6 @@ tdn_result tdn_mask_set_joints(const tdn_skeleton *skeleton, const char *const *
     }
     weight = tdn__clamp01(weight);
     for (int i = 0; i < name_count; i++)
-        mask[tdn_skeleton_find(skeleton, names[i])] = weight;
+        mask[tdn_skeleton_find_joint(skeleton, names[i])] = weight;
     return TDN_OK;
 }

@@ -45,7 +45,7 @@ static int partner_by_name(const tdn_skeleton *skeleton, int j)
         int found = -1;
         if (swap_marker(name, s->left, s->right, (int)s->at, other, sizeof other) ||
             swap_marker(name, s->right, s->left, (int)s->at, other, sizeof other))
-            found = tdn_skeleton_find(skeleton, other);
+            found = tdn_skeleton_find_joint(skeleton, other);
         if (found >= 0)
             return found;
     }
@@ -95,10 +95,12 @@ static void reflect(float *const *rows_out, const float *const *rows_in, int to,
         rows_out[r][to] = sign[r] * rows_in[r][from];
 }
 
-tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out)
+tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out, tdn_error *err)
 {
-    if (!pose || !table || !out || pose->joint_count != out->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!pose || !table || !out)
+        return tdn__null(err, !pose ? "pose" : !table ? "table" : "out");
+    if (pose->joint_count != out->joint_count)
+        return tdn__pose_size(err, "out", out->joint_count, pose->joint_count, "the pose");
     const float *in_rows[TDN_POSE_ROWS];
     float *out_rows[TDN_POSE_ROWS];
     for (int r = 0; r < TDN_POSE_ROWS; r++) {
@@ -108,8 +110,11 @@ tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out
     /* Pairs are swapped together so that out may be pose. */
     for (int j = 0; j < pose->joint_count; j++) {
         int p = table[j];
-        if (p < 0 || p >= pose->joint_count)
-            return TDN_ERR_ARGUMENT;
+        if (p < 0 || p >= pose->joint_count) {
+            char where[32];
+            snprintf(where, sizeof where, "table[%d]", j);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "partner %d is not a joint (0..%d)", p, pose->joint_count - 1);
+        }
         if (p < j)
             continue;
         if (p == j) {

@@ -128,10 +128,10 @@ static void sample_run(const tdn_mm_database_desc *desc, const build_plan *plan,
     const float duration = tdn_keyed_clip_duration(clip);
     for (int f = 0; f < frames; f++) {
         float t = (float)f / plan->rate;
-        tdn_keyed_clip_sample(clip, t < duration ? t : duration, pose, hints);
+        tdn_keyed_clip_sample(clip, t < duration ? t : duration, pose, hints, NULL);
         if (mirrored)
-            tdn_pose_mirror(pose, desc->mirror_table, pose);
-        tdn_model_space(desc->skeleton, pose, NULL, model);
+            tdn_pose_mirror(pose, desc->mirror_table, pose, NULL);
+        tdn_model_space(desc->skeleton, pose, NULL, model, NULL);
         const float *r = model[desc->root].m;
         sampled *s = &out[f];
         s->root[0] = r[12], s->root[1] = r[13], s->root[2] = r[14];
@@ -261,11 +261,12 @@ static void normalize_all(tdn_mm_database *db, const build_plan *plan)
     }
     for (int i = 0; i < db->frame_count; i++) {
         float *f = tdn__mm_row(db, i);
-        tdn_mm_database_normalize(db, f, f);
+        tdn_mm_database_normalize(db, f, f, NULL);
     }
 }
 
-tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_database **out, tdn_error *err)
+tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out, const tdn_allocator *allocator,
+                                  tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -273,17 +274,17 @@ tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_databa
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a NULL description or output");
     build_plan plan;
     tdn_result res = check_desc(desc, &plan, err);
-    if (res != TDN_OK)
+    if (res != TDN_OK || (res = tdn__check_allocator(allocator, err)) != TDN_OK)
         return res;
     int group_start[TDN_MM_GROUP_COUNT], group_size[TDN_MM_GROUP_COUNT];
     const int dims = tdn__mm_clip_layout(plan.offset_count, group_start, group_size);
-    tdn_mm_database *db = tdn__mm_database_alloc(&desc->allocator, plan.total_frames, dims, desc->clip_count);
+    tdn_mm_database *db = tdn__mm_database_alloc(allocator, plan.total_frames, dims, desc->clip_count);
     const int n = tdn_skeleton_joint_count(desc->skeleton);
     tdn_pose pose = { 0 };
-    tdn_mat4 *model = tdn__alloc(&desc->allocator, sizeof(tdn_mat4) * (size_t)n, 64);
-    int *hints = tdn__alloc(&desc->allocator, sizeof(int) * (size_t)(plan.most_tracks + 1), 64);
-    sampled *samples = tdn__alloc(&desc->allocator, sizeof(sampled) * (size_t)plan.longest_run, 64);
-    if (!db || !model || !hints || !samples || tdn_pose_create(&pose, n, &desc->allocator) != TDN_OK) {
+    tdn_mat4 *model = tdn__alloc(allocator, sizeof(tdn_mat4) * (size_t)n, 64);
+    int *hints = tdn__alloc(allocator, sizeof(int) * (size_t)(plan.most_tracks + 1), 64);
+    sampled *samples = tdn__alloc(allocator, sizeof(sampled) * (size_t)plan.longest_run, 64);
+    if (!db || !model || !hints || !samples || tdn_pose_create(n, &pose, allocator, err) != TDN_OK) {
         res = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames", plan.total_frames);
         goto done;
     }
@@ -323,9 +324,9 @@ tdn_result tdn_mm_database_build(const tdn_mm_database_desc *desc, tdn_mm_databa
     db = NULL;
 done:
     tdn_pose_destroy(&pose);
-    tdn__free(&desc->allocator, samples, sizeof(sampled) * (size_t)plan.longest_run);
-    tdn__free(&desc->allocator, hints, sizeof(int) * (size_t)(plan.most_tracks + 1));
-    tdn__free(&desc->allocator, model, sizeof(tdn_mat4) * (size_t)n);
+    tdn__free(allocator, samples, sizeof(sampled) * (size_t)plan.longest_run);
+    tdn__free(allocator, hints, sizeof(int) * (size_t)(plan.most_tracks + 1));
+    tdn__free(allocator, model, sizeof(tdn_mat4) * (size_t)n);
     tdn_mm_database_destroy(db);
     return res;
 }

@@ -37,6 +37,7 @@ struct tdn_mm_controller {
     const tdn_mm_database *db;
     size_t bytes;                 /* of its memory */
     int created;                  /* 1: tdn_mm_controller_create allocated it (destroy frees it) */
+    tdn_allocator allocator;      /* what create allocated it with */
     float velocity_y, facing_y;   /* spring rates */
     int joint_count, root;
     /* playback */
@@ -68,7 +69,7 @@ static int bad_setting(float v) { return !(v >= 0.0f) || !tdn__finite(v); }
 void tdn_mm_controller_destroy(tdn_mm_controller *c)
 {
     if (c && c->created) {
-        tdn_allocator allocator = c->desc.allocator;
+        tdn_allocator allocator = c->allocator;
         tdn__free(&allocator, c, c->bytes);
     }
 }
@@ -100,15 +101,15 @@ static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hin
     at = tdn__align_up(at + tdn_inertializer_bytes(joint_count), 64);
     const size_t model = at, feet = tdn__align_up(at + sizeof(tdn_mat4) * (size_t)joint_count, 64);
     if (foot_locking)
-        at = feet + tdn_foot_placement_bytes(2);
+        at = feet + tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 2 });
     if (base) {
         c->hints = (int *)(base + hints);
         c->query = (float *)(base + query);
         c->raw = c->query + dims;
         for (int k = 0; k < 2; k++)
-            tdn_pose_init(&c->shown[k], joint_count, base + shown + (size_t)k * tdn__align_up(pose_bytes, TDN_POSE_ALIGN),
-                          pose_bytes);
-        tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer);
+            tdn_pose_init(joint_count, base + shown + (size_t)k * tdn__align_up(pose_bytes, TDN_POSE_ALIGN), pose_bytes,
+                          &c->shown[k], NULL);
+        tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer, NULL);
         c->model = foot_locking ? (tdn_mat4 *)(base + model) : NULL;
     }
     return at;
@@ -118,7 +119,7 @@ static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hin
 static tdn_foot_placement_desc legs_of(const tdn_skeleton *skeleton, const tdn_mm_database *db)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
-    tdn_foot_placement_desc d = { .leg_count = 2 };
+    tdn_foot_placement_desc d = { .skeleton = skeleton, .leg_count = 2 };
     for (int k = 0; k < 2; k++) {
         const int end = k == 0 ? db->left_foot : db->right_foot, middle = end >= 0 ? parents[end] : -1;
         d.legs[k] = (tdn_foot_leg){ middle >= 0 ? parents[middle] : -1, middle, end };
@@ -247,8 +248,8 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     lay_out(c, memory, n, hint_count, db->dims, desc->foot_locking);
     if (desc->foot_locking) {
         const tdn_foot_placement_desc legs = legs_of(desc->skeleton, db);
-        const size_t feet_at = needed - tdn_foot_placement_bytes(2);
-        r = tdn_foot_placement_init(desc->skeleton, &legs, (char *)memory + feet_at, tdn_foot_placement_bytes(2), &c->feet, err);
+        const size_t feet_at = needed - tdn_foot_placement_bytes(&legs);
+        r = tdn_foot_placement_init(&legs, (char *)memory + feet_at, tdn_foot_placement_bytes(&legs), &c->feet, err);
         if (r != TDN_OK)
             return r;
     }
@@ -275,30 +276,32 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     int start = 0;
     while (start < db->frame_count && !db->frames[start].searchable)
         start++;
-    tdn_mm_controller_reset(c, start < db->frame_count ? start : 0, tdn_vec3_make(0, 0, 0), 0.0f);
+    tdn_mm_controller_reset(c, start < db->frame_count ? start : 0, tdn_vec3_make(0, 0, 0), 0.0f, NULL);
     *out = c;
     return TDN_OK;
 }
 
-tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out, tdn_error *err)
+tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_controller **out,
+                                    const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
     tdn_result r = check_desc(desc, err);
-    if (r != TDN_OK)
+    if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
     if (!out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
     const size_t bytes = tdn_mm_controller_bytes(desc);
-    void *memory = tdn__alloc(&desc->allocator, bytes, 64);
+    void *memory = tdn__alloc(allocator, bytes, 64);
     if (!memory)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory");
     r = tdn_mm_controller_init(desc, memory, bytes, out, err);
     if (r != TDN_OK) {
-        tdn__free(&desc->allocator, memory, bytes);
+        tdn__free(allocator, memory, bytes);
         return r;
     }
     (*out)->created = 1;
+    (*out)->allocator = tdn__allocator_of(allocator);
     return TDN_OK;
 }
 
@@ -313,11 +316,14 @@ static void play_frame(tdn_mm_controller *c, int frame)
     memset(c->hints, 0, sizeof(int) * (size_t)c->hint_count);
 }
 
-tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing)
+tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 position, float facing, tdn_error *err)
 {
-    if (!c || frame < 0 || frame >= c->db->frame_count || !tdn__finite(position.x) || !tdn__finite(position.z) ||
-        !tdn__finite(facing))
-        return TDN_ERR_ARGUMENT;
+    if (!c)
+        return tdn__null(err, "c");
+    if (frame < 0 || frame >= c->db->frame_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "frame", "frame %d is not within 0..%d", frame, c->db->frame_count - 1);
+    if (!tdn__finite(position.x) || !tdn__finite(position.z) || !tdn__finite(facing))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__finite(facing) ? "position" : "facing", "not finite");
     play_frame(c, frame);
     c->position = tdn_vec3_make(position.x, 0.0f, position.z);
     c->facing = facing;
@@ -327,7 +333,7 @@ tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 pos
     c->shown_frames = 0;
     c->last_cost = 0.0f;
     c->previous_dt = 0.0f;
-    tdn_inertializer_start(c->inertializer, &c->shown[0], NULL, 0.0f, &c->shown[0], 0.0f, c->desc.curve);
+    tdn_inertializer_start(c->inertializer, &c->shown[0], NULL, 0.0f, &c->shown[0], 0.0f, c->desc.curve, NULL);
     if (c->feet)
         tdn_foot_placement_reset(c->feet);
     return TDN_OK;
@@ -420,9 +426,9 @@ static void sample_placed(tdn_mm_controller *c, tdn_pose *pose)
 {
     const tdn_keyed_clip *clip = c->desc.clips[c->clip];
     const float duration = tdn_keyed_clip_duration(clip);
-    tdn_keyed_clip_sample(clip, c->time < duration ? c->time : duration, pose, c->hints);
+    tdn_keyed_clip_sample(clip, c->time < duration ? c->time : duration, pose, c->hints, NULL);
     if (c->mirrored)
-        tdn_pose_mirror(pose, c->desc.mirror_table, pose);
+        tdn_pose_mirror(pose, c->desc.mirror_table, pose, NULL);
     tdn_vec3 root;
     float root_facing;
     root_at(c, c->time, &root, &root_facing);
@@ -434,11 +440,18 @@ static void sample_placed(tdn_mm_controller *c, tdn_pose *pose)
 }
 
 tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in, float dt, tdn_pose *pose,
-                                    tdn_mm_status *status)
+                                    tdn_mm_status *status, tdn_error *err)
 {
     if (!c || !in || !pose || pose->joint_count != c->joint_count || !(dt >= 0.0f) || !tdn__finite(dt) ||
-        !tdn__finite(in->velocity.x) || !tdn__finite(in->velocity.z) || !tdn__finite(in->facing))
-        return TDN_ERR_ARGUMENT;
+        !tdn__finite(in->velocity.x) || !tdn__finite(in->velocity.z) || !tdn__finite(in->facing)) {
+        if (!c || !in || !pose)
+            return tdn__null(err, !c ? "c" : !in ? "input" : "pose");
+        if (pose->joint_count != c->joint_count)
+            return tdn__pose_size(err, "pose", pose->joint_count, c->joint_count, "the controller's skeleton");
+        if (!(dt >= 0.0f) || !tdn__finite(dt))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "dt", "%g is not a finite time >= 0", (double)dt);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "input", "the velocity or facing is not finite");
+    }
     const tdn_mm_database *db = c->db;
     simulate(c, in, dt);
 
@@ -479,7 +492,7 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
         const int skip = c->desc.skip_window > 0.0f ? (int)(c->desc.skip_window * db->rate) : 0;
         const int skip_first = frame - skip > c->run_first ? frame - skip : c->run_first;
         const int skip_end = frame + skip + 1 < c->run_first + c->run_frames ? frame + skip + 1 : c->run_first + c->run_frames;
-        tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m);
+        tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m, NULL);
         searched = 1;
         c->searched_once = 1;
         c->since_search = 0.0f;
@@ -495,21 +508,21 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     sample_placed(c, pose);
     if (switched && c->shown_frames > 0)
         tdn_inertializer_start(c->inertializer, &c->shown[0], c->shown_frames > 1 ? &c->shown[1] : NULL, c->previous_dt, pose,
-                               c->desc.inertialize_time, c->desc.curve);
-    tdn_inertializer_apply(c->inertializer, dt, pose);
-    tdn_pose_copy(&c->shown[1], &c->shown[0]);
-    tdn_pose_copy(&c->shown[0], pose);
+                               c->desc.inertialize_time, c->desc.curve, NULL);
+    tdn_inertializer_apply(c->inertializer, dt, pose, NULL);
+    tdn_pose_copy(&c->shown[1], &c->shown[0], NULL);
+    tdn_pose_copy(&c->shown[0], pose, NULL);
     c->shown_frames += c->shown_frames < 2;
     c->previous_dt = dt;
 
     int contact[2];
     contacts(c, frame, contact);
     if (c->feet) {
-        tdn_model_space(c->desc.skeleton, pose, NULL, c->model);
+        tdn_model_space(c->desc.skeleton, pose, NULL, c->model, NULL);
         tdn_foot_placement_frame feet = { .dt = dt, .ground = c->desc.ground ? c->desc.ground : flat_ground,
                                           .ground_user = c->desc.ground_user, .contact = { (float)contact[0], (float)contact[1] },
                                           .weight = 1.0f };
-        tdn_foot_placement_solve(c->feet, &feet, pose, c->model, NULL);
+        tdn_foot_placement_solve(c->feet, &feet, pose, c->model, NULL, NULL);
     }
     if (status) {
         *status = (tdn_mm_status){ .frame = frame, .clip = c->clip, .mirrored = c->mirrored, .time = c->time,
@@ -521,10 +534,12 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     return TDN_OK;
 }
 
-tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset)
+tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset, tdn_error *err)
 {
-    if (!c || !tdn__finite(offset.x) || !tdn__finite(offset.z))
-        return TDN_ERR_ARGUMENT;
+    if (!c)
+        return tdn__null(err, "c");
+    if (!tdn__finite(offset.x) || !tdn__finite(offset.z))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "offset", "the offset is not finite");
     const tdn_vec3 d = tdn_vec3_make(offset.x, 0.0f, offset.z);
     c->position = tdn_vec3_add(c->position, d);
     c->sim.position = tdn_vec3_add(c->sim.position, d);
@@ -538,7 +553,7 @@ tdn_result tdn_mm_controller_translate(tdn_mm_controller *c, tdn_vec3 offset)
         tdn_pose_set(&c->shown[k], c->root, &x);
     }
     if (c->feet) /* its locks hold world positions: they move with the world */
-        tdn_foot_placement_translate(c->feet, d);
+        tdn_foot_placement_translate(c->feet, d, NULL);
     return TDN_OK;
 }
 

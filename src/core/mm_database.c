@@ -117,7 +117,8 @@ void tdn_mm_database_destroy(tdn_mm_database *db)
     }
 }
 
-tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out, tdn_error *err)
+tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out,
+                                                const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -132,7 +133,9 @@ tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_m
         if (!tdn__finite(desc->features[i]))
             return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu is not finite",
                              i / (size_t)desc->dims, i % (size_t)desc->dims);
-    tdn_mm_database *db = tdn__mm_database_alloc(&desc->allocator, desc->frame_count, desc->dims, 1);
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    tdn_mm_database *db = tdn__mm_database_alloc(allocator, desc->frame_count, desc->dims, 1);
     if (!db)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features",
                          desc->frame_count, desc->dims);
@@ -151,9 +154,9 @@ tdn_result tdn_mm_database_from_features(const tdn_mm_features_desc *desc, tdn_m
 }
 
 int tdn_mm_database_frame_count(const tdn_mm_database *db) { return db ? db->frame_count : 0; }
-int tdn_mm_database_dims(const tdn_mm_database *db) { return db ? db->dims : 0; }
+int tdn_mm_database_dimensions(const tdn_mm_database *db) { return db ? db->dims : 0; }
 int tdn_mm_database_clip_count(const tdn_mm_database *db) { return db ? db->clip_count : 0; }
-float tdn_mm_database_rate(const tdn_mm_database *db) { return db ? db->rate : 0.0f; }
+float tdn_mm_database_sample_rate(const tdn_mm_database *db) { return db ? db->rate : 0.0f; }
 int tdn_mm_database_offset_count(const tdn_mm_database *db) { return db ? db->offset_count : 0; }
 
 int tdn_mm_database_offset(const tdn_mm_database *db, int k)
@@ -161,10 +164,11 @@ int tdn_mm_database_offset(const tdn_mm_database *db, int k)
     return db && k >= 0 && k < db->offset_count ? db->offsets[k] : 0;
 }
 
-tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot, tdn_vec3 *forward)
+tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot, tdn_vec3 *forward,
+                                  tdn_error *err)
 {
     if (!db)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "db");
     if (root)
         *root = db->root;
     if (left_foot)
@@ -191,10 +195,12 @@ int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g)
     return db && (int)g >= 0 && g < TDN_MM_GROUP_COUNT ? db->group_size[g] : 0;
 }
 
-tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out)
+tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out, tdn_error *err)
 {
-    if (!db || !out || i < 0 || i >= db->frame_count)
-        return TDN_ERR_ARGUMENT;
+    if (!db || !out)
+        return tdn__null(err, !db ? "db" : "out");
+    if (i < 0 || i >= db->frame_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "i", "frame %d is not within 0..%d", i, db->frame_count - 1);
     *out = db->frames[i];
     return TDN_OK;
 }
@@ -221,19 +227,19 @@ const float *tdn_mm_database_features(const tdn_mm_database *db, int i)
     return db && i >= 0 && i < db->frame_count ? tdn__mm_row(db, i) : NULL;
 }
 
-tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out)
+tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out, tdn_error *err)
 {
     if (!db || !raw || !out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !db ? "db" : !raw ? "raw" : "out");
     for (int d = 0; d < db->dims; d++)
         out[d] = (raw[d] - db->mean[d]) * db->scale[d];
     return TDN_OK;
 }
 
-tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const float *normalized, float *out)
+tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const float *normalized, float *out, tdn_error *err)
 {
     if (!db || !normalized || !out)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !db ? "db" : !normalized ? "normalized" : "out");
     for (int d = 0; d < db->dims; d++)
         out[d] = db->scale[d] != 0.0f ? normalized[d] / db->scale[d] + db->mean[d] : db->mean[d];
     return TDN_OK;

@@ -49,12 +49,13 @@ static void put_f32(writer *w, float f)
     put_u32(w, v);
 }
 
-tdn_result tdn_mm_database_save(const tdn_mm_database *db, void *buffer, size_t capacity)
+tdn_result tdn_mm_database_save_memory(const tdn_mm_database *db, void *buffer, size_t capacity, tdn_error *err)
 {
     if (!db || !buffer)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !db ? "db" : "buffer");
     if (capacity < tdn_mm_database_save_size(db))
-        return TDN_ERR_OUT_OF_MEMORY;
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "capacity", "%zu bytes, the database needs %zu (tdn_mm_database_save_size)",
+                         capacity, tdn_mm_database_save_size(db));
     writer w = { buffer };
     memcpy(w.at, MAGIC, 8);
     w.at += 8;
@@ -155,13 +156,15 @@ static tdn_result check_runs(const tdn_mm_database *db, tdn_error *err)
     return TDN_OK;
 }
 
-tdn_result tdn_mm_database_load(const void *bytes, size_t size, const tdn_allocator *allocator, tdn_mm_database **out,
-                                tdn_error *err)
+tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_database **out,
+                                       const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
     if (!bytes || !out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "load", "NULL bytes or output");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     reader r = { bytes, bytes };
     if (size < 4 * (size_t)HEADER_WORDS || memcmp(bytes, MAGIC, 8) != 0)
         return tdn__fail(err, TDN_ERR_PARSE, "byte 0", "not a tendon motion-matching database (no \"%s\" header)", MAGIC);

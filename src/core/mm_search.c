@@ -152,11 +152,19 @@ static void search_boxes(const tdn_mm_database *db, const float *q, skip_range s
 }
 
 tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias, int skip_first,
-                                  int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out)
+                                  int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out, tdn_error *err)
 {
     if (!db || !query || !out || current < -1 || current >= db->frame_count || !(bias >= 0.0f) || !tdn__finite(bias) ||
-        (mode != TDN_MM_SEARCH_ACCELERATED && mode != TDN_MM_SEARCH_BRUTE))
-        return TDN_ERR_ARGUMENT;
+        (mode != TDN_MM_SEARCH_ACCELERATED && mode != TDN_MM_SEARCH_BRUTE)) {
+        if (!db || !query || !out)
+            return tdn__null(err, !db ? "db" : !query ? "query" : "out");
+        if (current < -1 || current >= db->frame_count)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "current", "frame %d is not -1 or within 0..%d", current,
+                             db->frame_count - 1);
+        if (!(bias >= 0.0f) || !tdn__finite(bias))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "bias", "%g is not a finite cost >= 0", (double)bias);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "mode", "%d is not a tdn_mm_search_mode", (int)mode);
+    }
     _Alignas(16) float q[TDN_MM_MAX_DIMS];
     memcpy(q, query, sizeof(float) * (size_t)db->dims);
     memset(q + db->dims, 0, sizeof(float) * (size_t)(db->stride - db->dims));
@@ -175,7 +183,7 @@ tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query,
 }
 
 tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias, tdn_mm_search_mode mode,
-                         tdn_mm_match *out)
+                         tdn_mm_match *out, tdn_error *err)
 {
-    return tdn_mm_search_skipping(db, query, current, bias, 0, 0, mode, out);
+    return tdn_mm_search_skipping(db, query, current, bias, 0, 0, mode, out, err);
 }

@@ -80,11 +80,30 @@ static int pose_fits(const tdn_skeleton *skeleton, const tdn_pose *pose)
            pose->stride >= pose->joint_count && pose->stride % TDN_POSE_LANES == 0;
 }
 
+/* Why tdn_model_space_range refused its arguments (off the per-frame path). */
+static tdn_result range_fail(const tdn_skeleton *skeleton, const tdn_pose *pose, int begin, int end,
+                             const tdn_mat4 *model, tdn_error *err)
+{
+    if (!skeleton)
+        return tdn__null(err, "skeleton");
+    if (!pose || !pose->data)
+        return tdn__null(err, "pose");
+    if (!model)
+        return tdn__null(err, "model");
+    if (pose->joint_count != tdn_skeleton_joint_count(skeleton))
+        return tdn__pose_size(err, "pose", pose->joint_count, tdn_skeleton_joint_count(skeleton), "the skeleton");
+    if (!pose_fits(skeleton, pose))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose", "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)",
+                         pose->stride);
+    return tdn__fail(err, TDN_ERR_ARGUMENT, "begin", "joints [%d, %d) are not a range within 0..%d", begin, end,
+                     pose->joint_count);
+}
+
 tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root,
-                                 int begin, int end, tdn_mat4 *model)
+                                 int begin, int end, tdn_mat4 *model, tdn_error *err)
 {
     if (!pose_fits(skeleton, pose) || !model || begin < 0 || begin > end || end > pose->joint_count)
-        return TDN_ERR_ARGUMENT;
+        return range_fail(skeleton, pose, begin, end, model, err);
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     const tdn_mat4 identity = tdn_mat4_identity();
     const float *root_matrix = root ? root->m : identity.m;
@@ -108,9 +127,10 @@ tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *p
     return TDN_OK;
 }
 
-tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root, tdn_mat4 *model)
+tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root, tdn_mat4 *model,
+                           tdn_error *err)
 {
-    return tdn_model_space_range(skeleton, pose, root, 0, pose ? pose->joint_count : 0, model);
+    return tdn_model_space_range(skeleton, pose, root, 0, pose ? pose->joint_count : 0, model, err);
 }
 
 /* out = m * b for affine m and b (last rows 0 0 0 1), column by column: each output column is
@@ -146,10 +166,10 @@ static inline void multiply_affine(const float *m, const float *restrict b, floa
 }
 #endif
 
-tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette)
+tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette, tdn_error *err)
 {
     if (!skeleton || !model || !palette)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !skeleton ? "skeleton" : !model ? "model" : "palette");
     const tdn_mat4 *inverse_bind = tdn_skeleton_inverse_bind(skeleton);
     int n = tdn_skeleton_joint_count(skeleton);
     for (int j = 0; j < n; j++)

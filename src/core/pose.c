@@ -31,11 +31,20 @@ void tdn_pose_set_identity(tdn_pose *pose)
         sx[j] = 1.0f;
 }
 
-tdn_result tdn_pose_init(tdn_pose *pose, int joint_count, void *memory, size_t bytes)
+tdn_result tdn_pose_init(int joint_count, void *memory, size_t bytes, tdn_pose *pose, tdn_error *err)
 {
-    if (!pose || !memory || joint_count < 1 || joint_count > TDN_MAX_JOINTS || bytes < tdn_pose_bytes(joint_count) ||
-        ((uintptr_t)memory % TDN_POSE_ALIGN) != 0)
-        return TDN_ERR_ARGUMENT;
+    if (!pose)
+        return tdn__null(err, "pose");
+    if (!memory)
+        return tdn__null(err, "memory");
+    if (joint_count < 1 || joint_count > TDN_MAX_JOINTS)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "joint_count", "%d joints, not within 1..%d", joint_count,
+                         TDN_MAX_JOINTS);
+    if (((uintptr_t)memory % TDN_POSE_ALIGN) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_POSE_ALIGN);
+    if (bytes < tdn_pose_bytes(joint_count))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "bytes", "%zu bytes, %d joints need %zu (tdn_pose_bytes)", bytes,
+                         joint_count, tdn_pose_bytes(joint_count));
     memset(pose, 0, sizeof *pose);
     pose->joint_count = joint_count;
     pose->stride = tdn_pose_stride(joint_count);
@@ -44,18 +53,22 @@ tdn_result tdn_pose_init(tdn_pose *pose, int joint_count, void *memory, size_t b
     return TDN_OK;
 }
 
-tdn_result tdn_pose_create(tdn_pose *pose, int joint_count, const tdn_allocator *allocator)
+tdn_result tdn_pose_create(int joint_count, tdn_pose *pose, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!pose)
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, "pose");
     memset(pose, 0, sizeof *pose);
     if (joint_count < 1 || joint_count > TDN_MAX_JOINTS)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "joint_count", "%d joints, not within 1..%d", joint_count,
+                         TDN_MAX_JOINTS);
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     size_t bytes = tdn_pose_bytes(joint_count);
     void *memory = tdn__alloc(allocator, bytes, TDN_POSE_ALIGN);
     if (!memory)
-        return TDN_ERR_OUT_OF_MEMORY;
-    tdn_pose_init(pose, joint_count, memory, bytes);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for a pose of %d joints (%zu bytes)",
+                         joint_count, bytes);
+    tdn_pose_init(joint_count, memory, bytes, pose, NULL);
     if (allocator)
         pose->allocator = *allocator;
     pose->owns_data = 1;
@@ -101,10 +114,14 @@ void tdn_pose_set(tdn_pose *pose, int joint, const tdn_transform *x)
     d[TDN_SZ * s + j] = x->s.z;
 }
 
-tdn_result tdn_pose_set_rest(tdn_pose *pose, const tdn_skeleton *skeleton)
+tdn_result tdn_pose_set_rest(tdn_pose *pose, const tdn_skeleton *skeleton, tdn_error *err)
 {
-    if (!pose || !pose->data || !skeleton || tdn_skeleton_joint_count(skeleton) != pose->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!pose || !pose->data)
+        return tdn__null(err, "pose");
+    if (!skeleton)
+        return tdn__null(err, "skeleton");
+    if (tdn_skeleton_joint_count(skeleton) != pose->joint_count)
+        return tdn__pose_size(err, "pose", pose->joint_count, tdn_skeleton_joint_count(skeleton), "the skeleton");
     for (int j = 0; j < pose->joint_count; j++) {
         tdn_transform rest = tdn_skeleton_rest(skeleton, j);
         tdn_pose_set(pose, j, &rest);
@@ -112,10 +129,14 @@ tdn_result tdn_pose_set_rest(tdn_pose *pose, const tdn_skeleton *skeleton)
     return TDN_OK;
 }
 
-tdn_result tdn_pose_copy(tdn_pose *dst, const tdn_pose *src)
+tdn_result tdn_pose_copy(tdn_pose *dst, const tdn_pose *src, tdn_error *err)
 {
-    if (!dst || !src || !dst->data || !src->data || dst->joint_count != src->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!dst || !dst->data)
+        return tdn__null(err, "dst");
+    if (!src || !src->data)
+        return tdn__null(err, "src");
+    if (dst->joint_count != src->joint_count)
+        return tdn__pose_size(err, "dst", dst->joint_count, src->joint_count, "src");
     if (dst->data != src->data)
         memcpy(dst->data, src->data, tdn_pose_bytes(src->joint_count));
     return TDN_OK;

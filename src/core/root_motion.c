@@ -183,13 +183,8 @@ static dmotion step_between(const tdn_root_track *tr, float a, float b)
     return m;
 }
 
-static int allocator_ok(const tdn_allocator *a)
-{
-    return (a->alloc == NULL) == (a->free == NULL);
-}
-
 tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_desc *desc, tdn_root_track **out,
-                                 tdn_error *err)
+                                 const tdn_allocator *allocator, tdn_error *err)
 {
     static const char *where = "tdn_root_track_create";
     if (out)
@@ -205,8 +200,8 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_des
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rotation", "unknown rotation mode %d", (int)d.rotation);
     if (!isfinite(d.up.x) || !isfinite(d.up.y) || !isfinite(d.up.z))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.up", "up must be finite");
-    if (!allocator_ok(&d.allocator))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.allocator", "give both alloc and free, or neither");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (tdn_clip_is_additive(clip))
         return tdn__fail(err, TDN_ERR_UNSUPPORTED, where, "clip '%s' is additive: its root is a difference",
                          tdn_clip_name(clip));
@@ -224,16 +219,16 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_des
     }
     const size_t header = tdn__align_up(sizeof(tdn_root_track), 32);
     const size_t bytes = header + (size_t)frame_count * TRACK_FLOATS * sizeof(float);
-    tdn_root_track *tr = tdn__alloc(&d.allocator, bytes, 32);
+    tdn_root_track *tr = tdn__alloc(allocator, bytes, 32);
     if (!tr)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "%zu bytes for the track", bytes);
     tdn_pose scratch;
-    if (tdn_pose_create(&scratch, joint_count, &d.allocator) != TDN_OK) {
-        tdn__free(&d.allocator, tr, bytes);
+    if (tdn_pose_create(joint_count, &scratch, allocator, err) != TDN_OK) {
+        tdn__free(allocator, tr, bytes);
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "a scratch pose of %d joints", joint_count);
     }
     memset(tr, 0, sizeof *tr);
-    tr->allocator = d.allocator;
+    tr->allocator = tdn__allocator_of(allocator);
     tr->bytes = bytes;
     tr->desc = d;
     tr->up = up;
@@ -244,7 +239,7 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_des
     tr->frames = (float *)((char *)tr + header);
     for (int f = 0; f < frame_count; ++f) {
         const float t = frame_count > 1 ? (float)((double)tr->duration * f / (frame_count - 1)) : 0.0f;
-        tdn_clip_sample(clip, t, &scratch);
+        tdn_clip_sample(clip, t, &scratch, NULL);
         tdn_transform x = tdn_pose_get(&scratch, d.joint);
         float *v = tr->frames + (size_t)f * TRACK_FLOATS;
         if (f > 0 && tdn_quat_dot(x.r, tdn_quat_make(v[-4], v[-3], v[-2], v[-1])) < 0.0f)
@@ -268,7 +263,7 @@ void tdn_root_track_destroy(tdn_root_track *track)
 
 float tdn_root_track_duration(const tdn_root_track *track) { return track ? track->duration : 0.0f; }
 
-tdn_root_motion_desc tdn_root_track_desc(const tdn_root_track *track)
+tdn_root_motion_desc tdn_root_track_desc_of(const tdn_root_track *track)
 {
     tdn_root_motion_desc d = { 0 };
     return track ? track->desc : d;
@@ -306,11 +301,12 @@ static void identity_out(tdn_root_motion *out)
         finish(motion_identity(), 0.0, out);
 }
 
-tdn_result tdn_root_track_motion_between(const tdn_root_track *track, float from, float to, tdn_root_motion *out)
+tdn_result tdn_root_track_motion_between(const tdn_root_track *track, float from, float to, tdn_root_motion *out,
+                                         tdn_error *err)
 {
     if (!track || !out) {
         identity_out(out);
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !track ? "track" : "out");
     }
     const float a = tdn__clamp_time(from, track->duration), b = tdn__clamp_time(to, track->duration);
     finish(step_between(track, a, b), fabs((double)b - (double)a), out);
@@ -324,11 +320,12 @@ tdn_root_motion tdn_root_track_lap(const tdn_root_track *track)
     return m;
 }
 
-tdn_result tdn_root_track_motion(const tdn_root_track *track, const tdn_player *player, float dt, tdn_root_motion *out)
+tdn_result tdn_root_track_motion(const tdn_root_track *track, const tdn_player *player, float dt, tdn_root_motion *out,
+                                 tdn_error *err)
 {
     if (!track || !player || !out) {
         identity_out(out);
-        return TDN_ERR_ARGUMENT;
+        return tdn__null(err, !track ? "track" : !player ? "player" : "out");
     }
     const float d = track->duration;
     const float from = tdn__clamp_time(player->last_from, d), to = tdn__clamp_time(player->time, d);
@@ -413,10 +410,12 @@ void tdn_root_motion_blend(const tdn_root_motion *motions, const float *weights,
     out->angular_velocity = dv_to(av);
 }
 
-tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose *pose)
+tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose *pose, tdn_error *err)
 {
-    if (!track || !pose || !pose->data || pose->joint_count != track->joint_count)
-        return TDN_ERR_ARGUMENT;
+    if (!track || !pose || !pose->data)
+        return tdn__null(err, !track ? "track" : "pose");
+    if (pose->joint_count != track->joint_count)
+        return tdn__pose_size(err, "pose", pose->joint_count, track->joint_count, "the track's clip");
     /* removed = F(0) * F(t)^-1 * sampled, F(t) read from the sampled pose itself. */
     tdn_transform x = tdn_pose_get(pose, track->desc.joint);
     const dvec p = dv_from(x.t);

@@ -98,7 +98,8 @@ static int depth_first_order(const int *parents, int n, int *order, int *child_s
     return written;
 }
 
-tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out, int *remap, tdn_error *err)
+tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out, const tdn_allocator *allocator,
+                               tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -110,6 +111,8 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
                          "joint_count %d is outside 1..%d", n, TDN_MAX_JOINTS);
     if (!desc->parents)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_skeleton_desc.parents", "parents must not be NULL");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
 
     char name[TDN_MAX_JOINT_NAME + 16], where[128];
     for (int i = 0; i < n; i++) {
@@ -153,10 +156,10 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
     size_t total = off_names + un * TDN_MAX_JOINT_NAME;
     size_t temp_bytes = sizeof(int) * (6 * un + 1);
 
-    int *temp = tdn__alloc(&desc->allocator, temp_bytes, sizeof(int));
-    char *block = temp ? tdn__alloc(&desc->allocator, total, 64) : NULL;
+    int *temp = tdn__alloc(allocator, temp_bytes, sizeof(int));
+    char *block = temp ? tdn__alloc(allocator, total, 64) : NULL;
     if (!block) {
-        tdn__free(&desc->allocator, temp, temp_bytes);
+        tdn__free(allocator, temp, temp_bytes);
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_skeleton_create", "allocating %zu bytes failed", total);
     }
     int *order = temp, *child_start = temp + un, *children = temp + 2 * un + 1, *stack = temp + 3 * un + 1,
@@ -180,7 +183,7 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
 
     tdn_skeleton *s = (tdn_skeleton *)block;
     memset(s, 0, sizeof *s);
-    s->allocator = desc->allocator;
+    s->allocator = tdn__allocator_of(allocator);
     s->bytes = total;
     s->joint_count = n;
     s->parents = (int16_t *)(block + off_parents);
@@ -251,16 +254,16 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
         m[15] = 1.0f;
     }
 
-    if (remap)
+    if (desc->remap)
         for (int i = 0; i < n; i++)
-            remap[i] = new_index[i];
-    tdn__free(&desc->allocator, temp, temp_bytes);
+            desc->remap[i] = new_index[i];
+    tdn__free(allocator, temp, temp_bytes);
     *out = s;
     return TDN_OK;
 
 fail:
-    tdn__free(&desc->allocator, block, total);
-    tdn__free(&desc->allocator, temp, temp_bytes);
+    tdn__free(allocator, block, total);
+    tdn__free(allocator, temp, temp_bytes);
     return result;
 }
 
@@ -292,7 +295,7 @@ tdn_transform tdn_skeleton_rest(const tdn_skeleton *s, int joint)
     return valid_joint(s, joint) ? s->rest[joint] : tdn_transform_identity();
 }
 
-int tdn_skeleton_find(const tdn_skeleton *s, const char *name)
+int tdn_skeleton_find_joint(const tdn_skeleton *s, const char *name)
 {
     if (!s || !name)
         return -1;

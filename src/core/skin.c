@@ -9,6 +9,8 @@
  * 256-bit FMA when the build targets AVX2 (x86-64-v3), plain C elsewhere or when
  * TENDON_NO_SIMD is defined. The plain C path is the reference the others follow (tests
  * compare every path against an independent per-influence sum). */
+#include <stdio.h>
+
 #include "internal.h"
 #include "tendon/skin.h"
 
@@ -22,15 +24,21 @@
 
 /* Cheap argument checks plus one pass over every joint index, so that a bad job fails before
  * any vertex is written. */
-static tdn_result check_job(const tdn_skin_job *job, int need_palette)
+static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error *err)
 {
-    if (!job || job->vertex_count < 0)
-        return TDN_ERR_ARGUMENT;
+    if (!job)
+        return tdn__null(err, "job");
+    if (job->vertex_count < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "job.vertex_count", "%d vertices", job->vertex_count);
     if (job->vertex_count == 0)
         return TDN_OK;
-    if (!job->positions || !job->joints || !job->weights || !job->out_positions
-        || (need_palette && !job->palette) || (job->normals && !job->out_normals))
-        return TDN_ERR_ARGUMENT;
+    if (!job->positions || !job->joints || !job->weights || !job->out_positions)
+        return tdn__null(err, !job->positions ? "job.positions" : !job->joints ? "job.joints"
+                              : !job->weights ? "job.weights" : "job.out_positions");
+    if (need_palette && !job->palette)
+        return tdn__null(err, "job.palette");
+    if (job->normals && !job->out_normals)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "job.out_normals", "job.normals are given and job.out_normals is NULL");
     /* The largest index, as a max reduction the compiler vectorizes; 32 lanes make several
      * independent vector chains instead of one latency-bound accumulator. */
     const uint16_t *joints = job->joints;
@@ -45,7 +53,14 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette)
         top = joints[i] > top ? joints[i] : top;
     for (int k = 0; k < 32; k++)
         top = lanes[k] > top ? lanes[k] : top;
-    return (int)top < job->palette_count ? TDN_OK : TDN_ERR_ARGUMENT;
+    if ((int)top < job->palette_count)
+        return TDN_OK;
+    for (i = 0; joints[i] != top; i++)
+        ;
+    char where[48];
+    snprintf(where, sizeof where, "job.joints[%zu]", i);
+    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "vertex %zu names palette entry %d, the palette has %d", i / 4, top,
+                     job->palette_count);
 }
 
 /* The weight sum, added in the order the SIMD paths add it so that every path agrees on which
@@ -340,9 +355,9 @@ static inline int lbs_run(const tdn_skin_job *job, int with_normals)
 
 #endif
 
-tdn_result tdn_skin_lbs(const tdn_skin_job *job)
+tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err)
 {
-    tdn_result res = check_job(job, 1);
+    tdn_result res = check_job(job, 1, err);
     if (res != TDN_OK || job->vertex_count == 0)
         return res;
     if (job->normals ? lbs_run(job, 1) : lbs_run(job, 0))
@@ -436,9 +451,9 @@ static inline void dqs_sum(const tdn_skin_job *job, int v, float acc[8])
     }
 }
 
-tdn_result tdn_skin_dqs(const tdn_skin_job *job)
+tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err)
 {
-    tdn_result res = check_job(job, !job || !job->dual_quats);
+    tdn_result res = check_job(job, !job || !job->dual_quats, err);
     if (res != TDN_OK)
         return res;
     float acc[DQS_BLOCK][8], s[DQS_BLOCK];

@@ -45,16 +45,16 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
     return code;
 }
 
-float tdn_io__scale(const tdn_import_options *options)
+float tdn_io__scale(const tdn_asset_load_options *options)
 {
     return options && options->scale != 0.0f ? options->scale : 1.0f;
 }
 
-tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *options)
+tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_allocator *hooks)
 {
     tdn_allocator allocator = { 0 };
-    if (options && options->allocator.alloc && options->allocator.free)
-        allocator = options->allocator;
+    if (hooks && hooks->alloc && hooks->free)
+        allocator = *hooks;
     tdn_asset *a = tdn_io__alloc(&allocator, sizeof *a);
     if (!a)
         return NULL;
@@ -160,7 +160,42 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-tdn_result tdn_asset_load(const char *path, const tdn_import_options *options, tdn_asset **out, tdn_error *err)
+/* What bytes hold, by their content: the GLB magic (or the start of it, in a GLB cut short), JSON
+ * (an object, or an array that the glTF reader refuses as such) or "HIERARCHY" (after white space
+ * and a UTF-8 byte-order mark); 0 for none of them. */
+static tdn_asset_format format_of(const char *data, size_t size)
+{
+    size_t skip = 0;
+    if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
+        skip = 3;
+    while (skip < size && strchr(" \t\r\n", data[skip]))
+        skip++;
+    if ((size > 0 && memcmp(data, "glTF", size < 4 ? size : 4) == 0) ||
+        (skip < size && (data[skip] == '{' || data[skip] == '[')))
+        return TDN_FORMAT_GLTF;
+    if (size - skip >= 9 && memcmp(data + skip, "HIERARCHY", 9) == 0)
+        return TDN_FORMAT_BVH;
+    return (tdn_asset_format)0;
+}
+
+/* Loads bytes of either format; `what` names a file whose content is neither (NULL: such
+ * bytes are read as BVH, whose parser says at which line they stop being one). */
+static tdn_result load_bytes(const char *data, size_t size, const char *base_dir, const char *clip_name,
+                             const char *what, const tdn_asset_load_options *options, tdn_asset **out,
+                             const tdn_allocator *allocator, tdn_error *err)
+{
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    tdn_asset_format format = format_of(data, size);
+    if (format == TDN_FORMAT_GLTF)
+        return tdn_io__gltf_load(data, size, base_dir, options, out, allocator, err);
+    if (format == TDN_FORMAT_BVH || !what)
+        return tdn_io__bvh_load(data, size, clip_name, options, out, allocator, err);
+    return tdn_io__fail(err, TDN_ERR_PARSE, what, "not a glTF (JSON or GLB) or BVH file");
+}
+
+tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
+                          const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -170,30 +205,33 @@ tdn_result tdn_asset_load(const char *path, const tdn_import_options *options, t
     tdn_result res = tdn_io__read_file(path, &file, err);
     if (res != TDN_OK)
         return res;
-    size_t skip = 0; /* leading whitespace and a UTF-8 byte-order mark */
-    if (file.size >= 3 && memcmp(file.data, "\xEF\xBB\xBF", 3) == 0)
-        skip = 3;
-    while (skip < file.size && strchr(" \t\r\n", file.data[skip]))
-        skip++;
-    if (file.size >= 4 && memcmp(file.data, "glTF", 4) == 0) {
-        char dir[4096];
-        tdn_io__dir_of(path, dir, sizeof dir);
-        res = tdn_gltf_load_memory(file.data, file.size, dir, options, out, err);
-    } else if (skip < file.size && file.data[skip] == '{') {
-        char dir[4096];
-        tdn_io__dir_of(path, dir, sizeof dir);
-        res = tdn_gltf_load_memory(file.data, file.size, dir, options, out, err);
-    } else if (file.size - skip >= 9 && memcmp(file.data + skip, "HIERARCHY", 9) == 0) {
-        char name[256];
-        snprintf(name, sizeof name, "%s", base_name(path));
-        char *dot = strrchr(name, '.');
-        if (dot && dot != name)
-            *dot = '\0';
-        res = tdn_bvh_load_memory(file.data, file.size, name, options, out, err);
-    } else {
-        res = tdn_io__fail(err, TDN_ERR_PARSE, path, "not a glTF (JSON or GLB) or BVH file");
-    }
+    char dir[4096], name[256];
+    tdn_io__dir_of(path, dir, sizeof dir);
+    snprintf(name, sizeof name, "%s", base_name(path));
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    res = load_bytes(file.data, file.size, dir, name, path, options, out, allocator, err);
     tdn_io__free_file(&file);
+    return res;
+}
+
+tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_load_options *options, tdn_asset **out,
+                                 const tdn_allocator *allocator, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out || (!data && size > 0))
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "data" : "out");
+    const char *name = options && options->name && options->name[0] ? options->name : NULL;
+    tdn_result res = load_bytes(data ? data : "", size, options ? options->base_dir : NULL, name, NULL, options, out,
+                                allocator, err);
+    if (res != TDN_OK && err && name && strcmp(err->where, name) != 0) { /* the bytes' name leads the place */
+        char where[2 * sizeof err->where];
+        snprintf(where, sizeof where, "%.100s%s%s", name, err->where[0] ? ": " : "", err->where);
+        memcpy(err->where, where, sizeof err->where - 1);
+        err->where[sizeof err->where - 1] = '\0';
+    }
     return res;
 }
 

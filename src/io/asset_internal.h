@@ -42,8 +42,8 @@ struct tdn_asset {
 void *tdn_io__alloc(const tdn_allocator *a, size_t size);
 void tdn_io__free(const tdn_allocator *a, void *p, size_t size);
 
-/* A new empty asset using the options' allocator (options may be NULL); NULL when out of memory. */
-tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_import_options *options);
+/* A new empty asset allocating through `allocator` (NULL: malloc); NULL when out of memory. */
+tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_allocator *allocator);
 /* size zeroed bytes owned by the asset (aligned to 64), or NULL when out of memory. */
 void *tdn_io__asset_alloc(tdn_asset *asset, size_t size);
 /* A copy of s owned by the asset, or NULL when out of memory. */
@@ -65,7 +65,15 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
 #endif
     ;
 
+/* The importers behind tdn_asset_load and tdn_asset_load_memory: glTF JSON or GLB bytes with
+ * external buffers read from `base_dir` (NULL: they are an error), and BVH text whose clip is
+ * named `clip_name` (NULL: "take"). */
+tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir, const tdn_asset_load_options *options,
+                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
+                            tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+
 /* The scale an importer applies: options->scale, or 1 when it is 0 or options is NULL. */
-float tdn_io__scale(const tdn_import_options *options);
+float tdn_io__scale(const tdn_asset_load_options *options);
 
 #endif

@@ -225,9 +225,8 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     desc.dimensions = dimensions;
     desc.sample_count = count;
     desc.points = coords;
-    desc.allocator = hooks;
     tdn_error core = { 0 };
-    r = tdn_blend_space_create(&desc, &f->space, &core);
+    r = tdn_blend_space_create(&desc, &f->space, &hooks, &core);
     if (r != TDN_OK) {
         tdn_blend_space_file_destroy(f);
         tdn_io__path where;
@@ -240,14 +239,14 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
 
 /* ---- documents ---- */
 
-tdn_result tdn_blend_space_file_parse(const char *json, size_t size, const tdn_allocator *allocator,
-                                      tdn_blend_space_file **out, tdn_error *err)
+tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_blend_space_file **out,
+                                            const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_parse", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "out must not be NULL");
     *out = NULL;
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_parse", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "json must not be NULL");
     cJSON *doc = NULL;
     tdn_result r = tdn_io__json_parse_object(json, size, "{\"blend_space\": {...}}", &doc, err);
     if (r == TDN_OK) {
@@ -261,7 +260,7 @@ tdn_result tdn_blend_space_file_parse(const char *json, size_t size, const tdn_a
     return r;
 }
 
-tdn_result tdn_blend_space_file_load(const char *path, const tdn_allocator *allocator, tdn_blend_space_file **out,
+tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **out, const tdn_allocator *allocator,
                                      tdn_error *err)
 {
     if (!out)
@@ -273,7 +272,7 @@ tdn_result tdn_blend_space_file_load(const char *path, const tdn_allocator *allo
     tdn_result r = tdn_io__read_file(path, &file, err);
     if (r != TDN_OK)
         return r;
-    r = tdn_blend_space_file_parse(file.data, file.size, allocator, out, err);
+    r = tdn_blend_space_file_load_memory(file.data, file.size, out, allocator, err);
     tdn_io__free_file(&file);
     return r;
 }

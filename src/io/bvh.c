@@ -1,4 +1,4 @@
-/* tendon io: BVH import, tdn_bvh_load_memory.
+/* tendon io: BVH import, tdn_io__bvh_load (tdn_asset_load's BVH half).
  *
  * The asset holds a skeleton of every joint (End Sites are not joints) whose rest translation
  * is the OFFSET times the import scale and whose rest rotation is the identity, all joints
@@ -110,9 +110,9 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
         }
     }
     tdn_skeleton_desc desc = { .joint_count = n, .names = names, .parents = parents, .rest_pose = rest,
-                               .inverse_bind = inverse_bind, .allocator = asset->allocator };
+                               .inverse_bind = inverse_bind, .remap = remap };
     if (r == TDN_OK)
-        r = tdn_skeleton_create(&desc, &asset->skeleton, remap, bvh->err);
+        r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, bvh->err);
     if (r == TDN_OK && tdn_io__asset_set_listed_joints(asset, listed, n) != TDN_OK)
         r = tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for the listed joints");
     tdn_io__bvh_scratch_free(bvh, inverse_bind, per_joint * (size_t)n);
@@ -147,9 +147,8 @@ static tdn_result build_clip(tdn_io__bvh *bvh, tdn_asset *asset, const tdn_io__b
                                                     .values = values[k] };
     }
     tdn_keyed_clip_desc desc = { .name = clip_name ? clip_name : "take", .skeleton = asset->skeleton,
-                                 .tracks = tracks, .track_count = count, .duration = duration,
-                                 .allocator = asset->allocator };
-    tdn_result r = tdn_keyed_clip_create(&desc, &asset->clips[0], bvh->err);
+                                 .tracks = tracks, .track_count = count, .duration = duration };
+    tdn_result r = tdn_keyed_clip_create(&desc, &asset->clips[0], &asset->allocator, bvh->err);
     tdn_io__bvh_scratch_free(bvh, tracks, bytes);
     if (r != TDN_OK)
         return r;
@@ -182,8 +181,8 @@ static tdn_result load(tdn_io__bvh *bvh, tdn_asset *asset, const char *clip_name
     return r;
 }
 
-tdn_result tdn_bvh_load_memory(const char *text, size_t size, const char *clip_name, const tdn_import_options *options,
-                               tdn_asset **out, tdn_error *err)
+tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
+                            tdn_asset **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -192,7 +191,7 @@ tdn_result tdn_bvh_load_memory(const char *text, size_t size, const char *clip_n
     const float scale = tdn_io__scale(options);
     if (!isfinite(scale))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.scale", "the import scale is not finite");
-    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_BVH, options);
+    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_BVH, allocator);
     if (!asset)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
     if (!text)

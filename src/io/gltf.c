@@ -6,8 +6,8 @@
 
 #include "gltf_internal.h"
 
-tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_dir, const tdn_import_options *options,
-                                tdn_asset **out, tdn_error *err)
+tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir, const tdn_asset_load_options *options,
+                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -21,7 +21,7 @@ tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_
     tdn_result r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, err);
     if (r != TDN_OK)
         return r;
-    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GLTF, options);
+    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GLTF, allocator);
     tdn_gltf__scene scene = { .scale = scale };
     if (!asset)
         r = tdn_gltf__fail(&doc, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");

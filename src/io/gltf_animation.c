@@ -326,9 +326,8 @@ static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, t
         snprintf(fallback, sizeof fallback, "animation_%d", a);
         tdn_keyed_clip_desc desc = { .name = name && *name ? name : fallback, .skeleton = asset->skeleton,
                                      .tracks = parts.tracks, .track_count = parts.track_count,
-                                     .float_tracks = parts.floats, .float_track_count = parts.float_count,
-                                     .allocator = asset->allocator };
-        r = tdn_keyed_clip_create(&desc, &asset->clips[a], doc->err);
+                                     .float_tracks = parts.floats, .float_track_count = parts.float_count };
+        r = tdn_keyed_clip_create(&desc, &asset->clips[a], &asset->allocator, doc->err);
     }
     if (r == TDN_OK) {
         asset->clip_channels[a] = channel_count;

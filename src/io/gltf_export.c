@@ -83,7 +83,7 @@ static tdn_result check_clip(const tdn_skeleton *skeleton, const tdn_baked_clip 
 }
 
 /* 1 when the source has meshes to write; TDN_ERR_ARGUMENT when its skeleton has other joints. */
-static tdn_result check_source(const tdn_gltf_export_desc *desc, int *with_meshes, tdn_error *err)
+static tdn_result check_source(const tdn_gltf_save_desc *desc, int *with_meshes, tdn_error *err)
 {
     *with_meshes = 0;
     if (!desc->source || tdn_asset_mesh_count(desc->source) == 0)
@@ -103,7 +103,7 @@ static tdn_result check_source(const tdn_gltf_export_desc *desc, int *with_meshe
     return TDN_OK;
 }
 
-static tdn_result check_desc(const tdn_gltf_export_desc *desc, int *with_meshes, tdn_error *err)
+static tdn_result check_desc(const tdn_gltf_save_desc *desc, int *with_meshes, tdn_error *err)
 {
     if (!desc)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "desc", "desc is required");
@@ -131,14 +131,15 @@ static void put_u32(unsigned char *p, uint32_t v)
     p[3] = (unsigned char)(v >> 24);
 }
 
-static tdn_result wrap_glb(const tdn_gltf_x__doc *doc, const char *json, void **data, size_t *size, tdn_error *err)
+static tdn_result wrap_glb(const tdn_gltf_x__doc *doc, const char *json, const tdn_allocator *hooks, void **data,
+                           size_t *size, tdn_error *err)
 {
     const size_t json_size = strlen(json), json_padded = (json_size + 3) & ~(size_t)3;
     const size_t bin_padded = (doc->bin_size + 3) & ~(size_t)3;
     const size_t total = 12 + 8 + json_padded + (doc->bin_size ? 8 + bin_padded : 0);
     if (json_size > UINT32_MAX / 2 || doc->bin_size > UINT32_MAX / 2 || total > UINT32_MAX)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", "the GLB would be %zu bytes; the format holds 4 GiB", total);
-    unsigned char *out = malloc(total);
+    unsigned char *out = tdn_io__alloc(hooks, total);
     if (!out)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for %zu bytes of GLB", total);
     put_u32(out, GLB_MAGIC);
@@ -181,8 +182,9 @@ static char *base64_uri(const unsigned char *data, size_t size)
     return out;
 }
 
-static tdn_result export_memory(const tdn_gltf_export_desc *desc, int binary, void **data, size_t *size,
-                                tdn_error *err)
+/* The file's bytes into *data, allocated through `hooks` (zeroed: malloc). */
+static tdn_result export_memory(const tdn_gltf_save_desc *desc, int binary, const tdn_allocator *hooks, void **data,
+                                size_t *size, tdn_error *err)
 {
     int with_meshes = 0;
     tdn_result r = check_desc(desc, &with_meshes, err);
@@ -208,10 +210,10 @@ static tdn_result export_memory(const tdn_gltf_export_desc *desc, int binary, vo
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the glTF JSON text");
     }
     if (binary) {
-        r = wrap_glb(&doc, json, data, size, err);
+        r = wrap_glb(&doc, json, hooks, data, size, err);
     } else {
         const size_t n = strlen(json);
-        char *text = malloc(n + 1);
+        char *text = tdn_io__alloc(hooks, n + 1);
         if (text) {
             memcpy(text, json, n);
             text[n] = '\n';
@@ -226,7 +228,8 @@ static tdn_result export_memory(const tdn_gltf_export_desc *desc, int binary, vo
     return r;
 }
 
-tdn_result tdn_gltf_export_memory(const tdn_gltf_export_desc *desc, void **data, size_t *size, tdn_error *err)
+tdn_result tdn_gltf_save_memory(const tdn_gltf_save_desc *desc, void **data, size_t *size, const tdn_allocator *allocator,
+                                tdn_error *err)
 {
     if (data)
         *data = NULL;
@@ -234,7 +237,10 @@ tdn_result tdn_gltf_export_memory(const tdn_gltf_export_desc *desc, void **data,
         *size = 0;
     if (!data || !size)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "data and size are required");
-    return export_memory(desc, !desc || desc->binary != TDN_GLTF_JSON, data, size, err);
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    const tdn_allocator hooks = allocator ? *allocator : (tdn_allocator){ 0 };
+    return export_memory(desc, !desc || desc->binary != TDN_GLTF_JSON, &hooks, data, size, err);
 }
 
 /* ---- files ---- */
@@ -254,7 +260,7 @@ static int ends_with(const char *s, const char *suffix)
     return 1;
 }
 
-tdn_result tdn_gltf_export(const char *path, const tdn_gltf_export_desc *desc, tdn_error *err)
+tdn_result tdn_gltf_save(const tdn_gltf_save_desc *desc, const char *path, tdn_error *err)
 {
     if (!path || !*path)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "path", "a file path is required");
@@ -270,10 +276,11 @@ tdn_result tdn_gltf_export(const char *path, const tdn_gltf_export_desc *desc, t
     }
     void *data = NULL;
     size_t size = 0;
-    tdn_result r = export_memory(desc, binary, &data, &size, err);
+    const tdn_allocator hooks = { 0 };
+    tdn_result r = export_memory(desc, binary, &hooks, &data, &size, err);
     if (r != TDN_OK)
         return r;
     r = tdn_io__write_file(path, data, size, err);
-    free(data);
+    tdn_io__free(&hooks, data, size);
     return r;
 }

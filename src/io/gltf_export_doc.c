@@ -25,7 +25,7 @@
 #define GLTF_TRIANGLES 4
 
 typedef struct builder {
-    const tdn_gltf_export_desc *desc;
+    const tdn_gltf_save_desc *desc;
     const tdn_skeleton *skeleton;
     int joints;
     tdn_error *err;
@@ -501,7 +501,7 @@ float tdn_gltf_x__frame_time(const tdn_baked_clip *clip, int f)
     return (float)((double)f / (double)clip->frame_rate);
 }
 
-tdn_result tdn_gltf_x__build(const tdn_gltf_export_desc *desc, int with_meshes, tdn_gltf_x__doc *doc, tdn_error *err)
+tdn_result tdn_gltf_x__build(const tdn_gltf_save_desc *desc, int with_meshes, tdn_gltf_x__doc *doc, tdn_error *err)
 {
     memset(doc, 0, sizeof *doc);
     builder b = { .desc = desc, .skeleton = desc->skeleton, .joints = tdn_skeleton_joint_count(desc->skeleton),

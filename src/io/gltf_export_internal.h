@@ -23,7 +23,7 @@ typedef struct tdn_gltf_x__doc {
  * TDN_ERR_INVALID_DATA for a source mesh naming a joint out of range or with a bad triangle
  * list, TDN_ERR_OUT_OF_MEMORY.
  * On failure doc is empty. */
-tdn_result tdn_gltf_x__build(const tdn_gltf_export_desc *desc, int with_meshes, tdn_gltf_x__doc *doc,
+tdn_result tdn_gltf_x__build(const tdn_gltf_save_desc *desc, int with_meshes, tdn_gltf_x__doc *doc,
                              tdn_error *err);
 void tdn_gltf_x__free(tdn_gltf_x__doc *doc);
 

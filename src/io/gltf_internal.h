@@ -10,7 +10,7 @@
  *   gltf_skeleton.c   skins and the skeleton (the chosen skin's joints and their ancestors);
  *   gltf_animation.c  animations as keyed clips (joint tracks and morph-weight float tracks);
  *   gltf_mesh.c       primitives skinned by the chosen skin;
- *   gltf.c            tdn_gltf_load_memory, which runs them.
+ *   gltf.c            tdn_io__gltf_load (tdn_asset_load's glTF half), which runs them.
  * Every failure is reported once, where it is found, through tdn_io__fail with a JSON path
  * ("animations[1].samplers[0].output") or a byte offset ("byte 1234") as `where`. */
 #ifndef TENDON_IO_GLTF_INTERNAL_H

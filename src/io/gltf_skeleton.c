@@ -374,9 +374,8 @@ tdn_result tdn_gltf__build_skeleton(tdn_gltf__doc *doc, tdn_gltf__scene *scene, 
         r = describe_nodes(doc, scene, skin_joints, &w);
     if (r == TDN_OK) {
         tdn_skeleton_desc desc = { .joint_count = w.count, .names = w.names, .parents = w.parents,
-                                   .rest_pose = w.rest, .inverse_bind = w.inverse_bind,
-                                   .allocator = asset->allocator };
-        r = tdn_skeleton_create(&desc, &asset->skeleton, w.remap, doc->err);
+                                   .rest_pose = w.rest, .inverse_bind = w.inverse_bind, .remap = w.remap };
+        r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, doc->err);
     }
     if (r == TDN_OK)
         r = list_joints(doc, scene, asset, &w);

@@ -50,8 +50,8 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
     if (d->source_count == TDN_IO_MAX_CLIP_FILES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "clips from more than %d files", TDN_IO_MAX_CLIP_FILES);
     tdn_asset *asset = NULL;
-    tdn_import_options options = { .scale = d->scale, .allocator = d->allocator }; /* the character's rig */
-    tdn_result r = tdn_asset_load(path, &options, &asset, err);
+    tdn_asset_load_options options = { .scale = d->scale }; /* the character's rig */
+    tdn_result r = tdn_asset_load(path, &options, &asset, &d->allocator, err);
     if (r != TDN_OK) {
         char inner[sizeof err->where];
         snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");
@@ -159,12 +159,12 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
     }
     if (r != TDN_OK)
         return r;
-    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate, .allocator = *allocator };
+    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate };
     tdn_pose rest = { 0 };
     if (reference && strcmp(reference, "rest") == 0) {
-        r = tdn_pose_create(&rest, tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), allocator);
+        r = tdn_pose_create(tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), &rest, allocator, err);
         if (r == TDN_OK)
-            r = tdn_pose_set_rest(&rest, tdn_asset_skeleton(asset));
+            r = tdn_pose_set_rest(&rest, tdn_asset_skeleton(asset), err);
         desc.additive_reference_pose = &rest;
     } else if (reference && strcmp(reference, "first_frame") == 0) {
         desc.additive_reference_first_frame = 1;
@@ -176,12 +176,12 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
         desc.additive_reference_clip = tdn_asset_clip(asset, ref);
     }
     if (r == TDN_OK)
-        r = tdn_clip_create(&desc, out, NULL, err);
+        r = tdn_clip_create(&desc, out, allocator, err);
     /* Keys too uneven for the rate chosen from them (Fox's Run): denser frames until the clip is
      * within tolerance, unless the document set the rate. */
     for (float rate = 60.0f; r == TDN_ERR_TOLERANCE && sample_rate == 0.0f && rate <= 240.0f; rate *= 2.0f) {
         desc.sample_rate = rate;
-        r = tdn_clip_create(&desc, out, NULL, err);
+        r = tdn_clip_create(&desc, out, allocator, err);
     }
     tdn_pose_destroy(&rest);
     return r;

@@ -51,13 +51,13 @@ static tdn_result load_generated(const cJSON *c, tdn_graph_document *d, tdn_erro
     if (r == TDN_OK && strcmp(kind, "humanoid") != 0)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.generated", "'%.40s' is not a generated character "
                             "(tendon generates \"humanoid\")", kind);
-    tdn_humanoid_desc h = { .allocator = d->allocator };
+    tdn_humanoid_desc h = { 0 };
     float *fields[] = { &h.height, &h.walk_speed, &h.walk_cycle, &h.run_speed, &h.run_cycle, &h.sample_rate };
     for (int k = 0; k < 6 && r == TDN_OK; k++)
         r = tdn_io__json_float(c, generated_keys[k + 1], "character", 0.0f, fields[k], err);
     if (r != TDN_OK)
         return r;
-    r = tdn_humanoid_create(&h, &d->asset, err);
+    r = tdn_humanoid_create(&h, &d->asset, &d->allocator, err);
     if (r != TDN_OK && err && strncmp(err->where, "desc.", 5) == 0) { /* "desc.walk_speed": the JSON field */
         char field[96];
         snprintf(field, sizeof field, "character.%.80s", err->where + 5);
@@ -80,7 +80,7 @@ static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_docu
     } else if (r == TDN_OK) {
         r = tdn_io__json_string(c, "skin", "character", 0, &skin, err);
     }
-    tdn_import_options options = { .skin = skin, .allocator = d->allocator };
+    tdn_asset_load_options options = { .skin = skin };
     if (r == TDN_OK)
         r = tdn_io__json_float(c, "scale", "character", 0.0f, &options.scale, err);
     if (r != TDN_OK)
@@ -93,7 +93,7 @@ static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_docu
     int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", base_dir, file);
     if (n < 0 || (size_t)n >= sizeof path)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.file", "the path is too long");
-    r = tdn_asset_load(path, &options, &d->asset, err);
+    r = tdn_asset_load(path, &options, &d->asset, NULL, err);
     if (r != TDN_OK && err) { /* say which document field led there, keeping the file's own place */
         char where[sizeof err->where];
         snprintf(where, sizeof where, "character.file: %.100s", err->where);
@@ -351,9 +351,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
                               .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
-                              .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count,
-                              .allocator = d->allocator };
-        r = tdn_graph_create(&gd, &d->graph, err);
+                              .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count };
+        r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
         if (r != TDN_OK)
             where_in_document(b, err);
     }
@@ -382,16 +381,13 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     return r;
 }
 
-tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const char *base_dir,
-                                         const tdn_graph_load_options *options, tdn_graph_document **out,
-                                         tdn_error *err)
+/* A document from JSON text whose character and clip files are read relative to base_dir. */
+static tdn_result load_json(const char *json, size_t size, const char *base_dir,
+                            const tdn_graph_document_load_options *options, tdn_graph_document **out,
+                            const tdn_allocator *allocator, tdn_error *err)
 {
-    const tdn_allocator *allocator = options ? &options->allocator : NULL;
-    if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "out must not be NULL");
-    *out = NULL;
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_parse", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "json must not be NULL");
     if (options && options->callback_count > 0 && !options->callbacks)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.callbacks", "NULL callbacks with a count of %d",
                             options->callback_count);
@@ -429,8 +425,17 @@ tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const ch
     return TDN_OK;
 }
 
-tdn_result tdn_graph_document_load_with(const char *path, const tdn_graph_load_options *options,
-                                        tdn_graph_document **out, tdn_error *err)
+tdn_result tdn_graph_document_load_memory(const char *json, size_t size, const tdn_graph_document_load_options *options,
+                                          tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
+{
+    if (!out)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "out must not be NULL");
+    *out = NULL;
+    return load_json(json, size, options ? options->base_dir : NULL, options, out, allocator, err);
+}
+
+tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_load_options *options,
+                                   tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "out must not be NULL");
@@ -443,23 +448,9 @@ tdn_result tdn_graph_document_load_with(const char *path, const tdn_graph_load_o
         return r;
     char dir[4096];
     tdn_io__dir_of(path, dir, sizeof dir);
-    r = tdn_graph_document_parse_with(file.data, file.size, dir, options, out, err);
+    r = load_json(file.data, file.size, dir, options, out, allocator, err);
     tdn_io__free_file(&file);
     return r;
-}
-
-tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
-                                    const tdn_allocator *allocator, tdn_graph_document **out, tdn_error *err)
-{
-    tdn_graph_load_options options = { .allocator = allocator ? *allocator : (tdn_allocator){ 0 } };
-    return tdn_graph_document_parse_with(json, size, base_dir, &options, out, err);
-}
-
-tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator, tdn_graph_document **out,
-                                   tdn_error *err)
-{
-    tdn_graph_load_options options = { .allocator = allocator ? *allocator : (tdn_allocator){ 0 } };
-    return tdn_graph_document_load_with(path, &options, out, err);
 }
 
 const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *d) { return d ? d->graph : NULL; }

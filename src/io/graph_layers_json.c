@@ -33,7 +33,7 @@ int tdn_io__graph_joint(const tdn_skeleton *s, const cJSON *item, const char *wh
         *r = tdn_io__fail(err, TDN_ERR_PARSE, where, "a joint's name is needed");
         return -1;
     }
-    int j = tdn_skeleton_find(s, item->valuestring);
+    int j = tdn_skeleton_find_joint(s, item->valuestring);
     if (j < 0) {
         char hint[96];
         tdn_io__hint(hint, sizeof hint, item->valuestring, joint_at, s, tdn_skeleton_joint_count(s));
@@ -80,7 +80,7 @@ static tdn_result apply_mask_part(const tdn_skeleton *s, const cJSON *part, cons
     if (r == TDN_OK && (!(weight >= 0.0f && weight <= 1.0f) || !(depth >= 0.0f && depth <= 1000.0f)))
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "weight in [0, 1] and blend_depth in 0..1000 are needed");
     if (r == TDN_OK)
-        tdn_mask_set_subtree(s, root, weight, (int)depth, mask);
+        tdn_mask_set_subtree(s, root, weight, (int)depth, mask, NULL);
     return r;
 }
 

@@ -44,7 +44,7 @@ static tdn_result load_database(tdn_io__graph_build *b, const char *file, const 
     if (n < 0 || (size_t)n >= sizeof path || strlen(file) >= sizeof b->database_paths[0])
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
     tdn_mm_database *db = NULL;
-    tdn_result r = tdn_mm_database_read_file(path, b->allocator, &db, err);
+    tdn_result r = tdn_mm_database_load(path, &db, b->allocator, err);
     if (r != TDN_OK) { /* the field first, then the file's own place */
         char inner[sizeof err->where];
         snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");

@@ -6,7 +6,7 @@
  *    "weights": [0.3, ...], "axis": [0, 1, 0], "angle": VALUE}
  *   {"type": "modifier", "modify": "damp", "input": NODE, "joints": [JOINT, ...], "half_life": 0.15}
  *
- * Callback names are those the loading program registered (tdn_graph_load_options). */
+ * Callback names are those the loading program registered (tdn_graph_document_load_options). */
 #include <stdio.h>
 #include <string.h>
 

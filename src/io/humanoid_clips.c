@@ -393,9 +393,8 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
     const tdn_event_desc events[2] = { { "foot_down_l", 0.0f }, { "foot_down_r", (float)(b.intervals / 2) * b.dt } };
     tdn_keyed_clip_desc desc = { .name = g->name, .skeleton = asset->skeleton, .tracks = tracks,
                                  .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
-                                 .events = events, .event_count = g->idle ? 0 : 2, .duration = g->cycle,
-                                 .allocator = asset->allocator };
-    r = tdn_keyed_clip_create(&desc, out, err);
+                                 .events = events, .event_count = g->idle ? 0 : 2, .duration = g->cycle };
+    r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;
 }
@@ -579,9 +578,8 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
     const tdn_event_desc events[2] = { { "take_off", times[j.take_off] }, { "land", times[j.land] } };
     tdn_keyed_clip_desc desc = { .name = "jump", .skeleton = asset->skeleton, .tracks = tracks,
                                  .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
-                                 .events = events, .event_count = 2, .duration = JUMP_DURATION,
-                                 .allocator = asset->allocator };
-    tdn_result r = tdn_keyed_clip_create(&desc, out, err);
+                                 .events = events, .event_count = 2, .duration = JUMP_DURATION };
+    tdn_result r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;
 }

@@ -105,8 +105,8 @@ tdn_result tdn_io__humanoid_skeleton(tdn_asset *asset, float scale, tdn_error *e
         listed[i] = i;
     }
     tdn_skeleton_desc desc = { .joint_count = r.count, .names = names, .parents = r.parents, .rest_pose = r.rest,
-                               .allocator = asset->allocator };
-    tdn_result res = tdn_skeleton_create(&desc, &asset->skeleton, remap, err);
+                               .remap = remap };
+    tdn_result res = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, err);
     if (res != TDN_OK)
         return res;
     for (int i = 0; i < TDN_HU_JOINTS; i++) /* the enum in humanoid_internal.h names these indices */
@@ -155,7 +155,8 @@ static tdn_result check_stride(float speed, float cycle, float duty, float leg, 
                         (double)speed, (double)cycle, (double)(speed * 0.7f * leg / half));
 }
 
-tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, tdn_error *err)
+tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, const tdn_allocator *allocator,
+                               tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -164,8 +165,8 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, t
     tdn_humanoid_desc d = { 0 };
     if (desc)
         d = *desc;
-    if (!d.allocator.alloc != !d.allocator.free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "desc.allocator", "set both alloc and free, or neither");
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "set both alloc and free, or neither");
     tdn_io__humanoid_params p;
     tdn_result r;
     if ((r = settle(d.height, 1.8f, 0.01f, 1000.0f, "height", "m", &p.height, err)) != TDN_OK ||
@@ -188,8 +189,7 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, t
         (r = check_stride(p.run_speed, p.run_cycle, 0.35f, leg, run_n, "run_speed", err)) != TDN_OK)
         return r;
 
-    tdn_import_options options = { .allocator = d.allocator };
-    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GENERATED, &options);
+    tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GENERATED, allocator);
     if (!asset)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
     r = tdn_io__humanoid_skeleton(asset, p.scale, err);

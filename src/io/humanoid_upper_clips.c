@@ -341,8 +341,8 @@ static tdn_result build(tdn_asset *asset, const tdn_io__humanoid_params *p, cons
         tracks[k] = (tdn_track_desc){ .joint = joints[k], .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR,
                                       .key_count = (int)keys, .times = times, .values = rotations + (size_t)k * keys * 4 };
     tdn_keyed_clip_desc desc = { .name = c->name, .skeleton = asset->skeleton, .tracks = tracks,
-                                 .track_count = tracks_n, .duration = c->duration, .allocator = asset->allocator };
-    tdn_result r = tdn_keyed_clip_create(&desc, out, err);
+                                 .track_count = tracks_n, .duration = c->duration };
+    tdn_result r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;
 }

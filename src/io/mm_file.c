@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-tdn_result tdn_mm_database_write_file(const tdn_mm_database *db, const char *path, tdn_error *err)
+tdn_result tdn_mm_database_save(const tdn_mm_database *db, const char *path, tdn_error *err)
 {
     if (!db || !path)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, !db ? "db" : "path", "is NULL");
@@ -16,24 +16,24 @@ tdn_result tdn_mm_database_write_file(const tdn_mm_database *db, const char *pat
     void *bytes = malloc(size);
     if (!bytes)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "no memory for the database's %zu bytes", size);
-    tdn_result r = tdn_mm_database_save(db, bytes, size);
+    tdn_result r = tdn_mm_database_save_memory(db, bytes, size, err);
     if (r == TDN_OK)
         r = tdn_io__write_file(path, bytes, size, err);
     free(bytes);
     return r;
 }
 
-tdn_result tdn_mm_database_read_file(const char *path, const tdn_allocator *allocator, tdn_mm_database **out, tdn_error *err)
+tdn_result tdn_mm_database_load(const char *path, tdn_mm_database **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
     if (!path || !out)
-        return TDN_ERR_ARGUMENT;
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, !path ? "path" : "out", "is NULL");
     tdn_io__file file;
     tdn_result res = tdn_io__read_file(path, &file, err);
     if (res != TDN_OK)
         return res;
-    res = tdn_mm_database_load(file.data, file.size, allocator, out, err);
+    res = tdn_mm_database_load_memory(file.data, file.size, out, allocator, err);
     tdn_io__free_file(&file);
     if (res != TDN_OK && err) {
         char where[2 * sizeof err->where];

@@ -40,26 +40,31 @@ extern "C" {
  * humanoid.h). */
 typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2, TDN_FORMAT_GENERATED = 3 } tdn_asset_format;
 
-typedef struct tdn_import_options {
+/* Zero-initialisable. */
+typedef struct tdn_asset_load_options {
     const char *skin;        /* glTF: a skin's name or decimal index; NULL: the first skin */
     float scale;             /* every length is multiplied by it (0: 1), e.g. 0.01 for cm */
-    tdn_allocator allocator; /* for everything the asset holds */
-} tdn_import_options;
+    /* tdn_asset_load_memory only: the folder external glTF buffers are read from (NULL:
+     * external buffers are an error; tdn_asset_load reads them beside the file) */
+    const char *base_dir;
+    /* tdn_asset_load_memory only: the name of the bytes, used as the BVH clip's name and in
+     * errors' `where` (NULL: "take" for a BVH clip; errors name no file) */
+    const char *name;
+} tdn_asset_load_options;
 
 typedef struct tdn_asset tdn_asset;
 
 /* Loads a .gltf, .glb or .bvh file, recognized by its content (the GLB magic, "HIERARCHY",
  * or a JSON object). `options` may be NULL. External glTF buffers are read relative to the
- * file's folder. */
-TDN_API tdn_result tdn_asset_load(const char *path, const tdn_import_options *options, tdn_asset **out,
-                                  tdn_error *err);
-/* The same from memory: glTF JSON or GLB bytes, with `base_dir` for external buffers (NULL:
- * external buffers are an error). */
-TDN_API tdn_result tdn_gltf_load_memory(const void *data, size_t size, const char *base_dir,
-                                        const tdn_import_options *options, tdn_asset **out, tdn_error *err);
-/* BVH text from memory; `clip_name` names its clip (NULL: "take"). */
-TDN_API tdn_result tdn_bvh_load_memory(const char *text, size_t size, const char *clip_name,
-                                       const tdn_import_options *options, tdn_asset **out, tdn_error *err);
+ * file's folder. Everything the asset holds is allocated through `allocator` (NULL: malloc). */
+TDN_API tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
+                                  const tdn_allocator *allocator, tdn_error *err);
+/* The same from `size` bytes in memory, recognized by content as tdn_asset_load does (the GLB
+ * magic or a JSON object is glTF; other bytes are read as BVH, whose errors name the line where
+ * they stop being one), with options->base_dir for external glTF buffers and options->name for
+ * a BVH clip's name; with a name, errors' `where` starts with it ("walk.bvh: line 12"). */
+TDN_API tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_load_options *options,
+                                         tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_asset_destroy(tdn_asset *asset);
 
 TDN_API tdn_asset_format tdn_asset_format_of(const tdn_asset *asset);

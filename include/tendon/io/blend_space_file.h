@@ -40,11 +40,11 @@ extern "C" {
 typedef struct tdn_blend_space_file tdn_blend_space_file;
 
 /* Reads a file holding {"blend_space": {...}}. */
-TDN_API tdn_result tdn_blend_space_file_load(const char *path, const tdn_allocator *allocator,
-                                             tdn_blend_space_file **out, tdn_error *err);
+TDN_API tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **out,
+                                             const tdn_allocator *allocator, tdn_error *err);
 /* The same from JSON text of `size` bytes (it need not be zero-terminated). */
-TDN_API tdn_result tdn_blend_space_file_parse(const char *json, size_t size, const tdn_allocator *allocator,
-                                              tdn_blend_space_file **out, tdn_error *err);
+TDN_API tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_blend_space_file **out,
+                                                    const tdn_allocator *allocator, tdn_error *err);
 /* Frees everything the file holds, the space included; NULL is ignored. */
 TDN_API void tdn_blend_space_file_destroy(tdn_blend_space_file *f);
 /* The blend space, owned by f (sample i of the space is samples[i] of the JSON). */

@@ -73,20 +73,20 @@ typedef enum tdn_gltf_container {
     TDN_GLTF_BINARY = 1
 } tdn_gltf_container;
 
-typedef struct tdn_gltf_export_desc {
+typedef struct tdn_gltf_save_desc {
     const tdn_skeleton *skeleton;       /* required: nodes, names, hierarchy, rest pose as node TRS */
     const tdn_baked_clip *clips;        /* clip_count of them (may be NULL when clip_count is 0) */
     int clip_count;
     const tdn_asset *source;            /* optional: its skinned meshes and a skin are written too */
     int binary;                         /* a tdn_gltf_container: 1 .glb, 0 .gltf, -1 by extension */
-} tdn_gltf_export_desc;
+} tdn_gltf_save_desc;
 
 /* Writes the file at `path` (replacing it). See the top of this file. */
-TDN_API tdn_result tdn_gltf_export(const char *path, const tdn_gltf_export_desc *desc, tdn_error *err);
-/* The same file's bytes into *data (size bytes, allocated with malloc: free with free()).
- * binary = -1 gives GLB. */
-TDN_API tdn_result tdn_gltf_export_memory(const tdn_gltf_export_desc *desc, void **data, size_t *size,
-                                          tdn_error *err);
+TDN_API tdn_result tdn_gltf_save(const tdn_gltf_save_desc *desc, const char *path, tdn_error *err);
+/* The same file's bytes into *data (*size bytes, allocated through `allocator`, NULL: malloc;
+ * release them with tdn_free(*data, *size, allocator)). binary = -1 gives GLB. */
+TDN_API tdn_result tdn_gltf_save_memory(const tdn_gltf_save_desc *desc, void **data, size_t *size,
+                                        const tdn_allocator *allocator, tdn_error *err);
 
 #ifdef __cplusplus
 }

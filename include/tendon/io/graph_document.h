@@ -38,15 +38,6 @@ extern "C" {
 
 typedef struct tdn_graph_document tdn_graph_document;
 
-/* Loads a graph document file. `allocator` (NULL: malloc) serves everything the document
- * keeps; files and the JSON tree are read with malloc while loading. */
-TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_allocator *allocator,
-                                           tdn_graph_document **out, tdn_error *err);
-/* The same from `size` bytes of JSON text; a character file is read relative to `base_dir`
- * (NULL: a character file is an error). */
-TDN_API tdn_result tdn_graph_document_parse(const char *json, size_t size, const char *base_dir,
-                                            const tdn_allocator *allocator, tdn_graph_document **out,
-                                            tdn_error *err);
 /* The C callbacks a document's "procedural" nodes and "callback" modifiers name. */
 typedef struct tdn_graph_callback {
     const char *name;
@@ -54,18 +45,26 @@ typedef struct tdn_graph_callback {
     void *user;
 } tdn_graph_callback;
 
-typedef struct tdn_graph_load_options {
-    tdn_allocator allocator;                 /* zeroed: malloc */
+/* Zero-initialisable. */
+typedef struct tdn_graph_document_load_options {
     const tdn_graph_callback *callbacks;     /* what documents may name; copied */
     int callback_count;
-} tdn_graph_load_options;
+    /* tdn_graph_document_load_memory only: the folder a character file is read from (NULL: a
+     * character file is an error; tdn_graph_document_load reads it beside the document) */
+    const char *base_dir;
+} tdn_graph_document_load_options;
 
-/* tdn_graph_document_load and _parse with callbacks (`options` may be NULL). */
-TDN_API tdn_result tdn_graph_document_load_with(const char *path, const tdn_graph_load_options *options,
-                                                tdn_graph_document **out, tdn_error *err);
-TDN_API tdn_result tdn_graph_document_parse_with(const char *json, size_t size, const char *base_dir,
-                                                 const tdn_graph_load_options *options, tdn_graph_document **out,
-                                                 tdn_error *err);
+/* Loads a graph document file (`options` may be NULL). `allocator` (NULL: malloc) serves
+ * everything the document keeps; files and the JSON tree are read with malloc while loading. */
+TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_load_options *options,
+                                           tdn_graph_document **out, const tdn_allocator *allocator,
+                                           tdn_error *err);
+/* The same from `size` bytes of JSON text; a character file is read relative to
+ * options->base_dir. */
+TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
+                                                  const tdn_graph_document_load_options *options,
+                                                  tdn_graph_document **out, const tdn_allocator *allocator,
+                                                  tdn_error *err);
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
 TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);

@@ -144,10 +144,10 @@ typedef struct tdn_humanoid_desc {
     float run_speed;     /* m/s, 0: 3.5 */
     float run_cycle;     /* seconds per full cycle, 0: 0.6 */
     float sample_rate;   /* keys per second, 0: 30 (rounded per clip as described above) */
-    tdn_allocator allocator; /* for everything the asset holds and for scratch; zeroed: malloc */
 } tdn_humanoid_desc;
 
-/* Generates the humanoid asset into *out (destroy it with tdn_asset_destroy). `desc` may be
+/* Generates the humanoid asset into *out (destroy it with tdn_asset_destroy) through
+ * `allocator` (NULL: malloc; for everything the asset holds and for scratch). `desc` may be
  * NULL (all defaults). TDN_ERR_ARGUMENT, naming the field in err->where (for example
  * "desc.walk_speed"), for NULL out, a negative or non-finite field, an allocator with only one
  * of alloc/free, more than 10000 keys per cycle, or a speed whose steps are longer than the
@@ -155,7 +155,8 @@ typedef struct tdn_humanoid_desc {
  * cycles, walk_speed above about 1.9 m/s or run_speed above about 5.8 m/s).
  * TDN_ERR_OUT_OF_MEMORY when an allocation fails. On failure *out is NULL and nothing stays
  * allocated. */
-TDN_API tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, tdn_error *err);
+TDN_API tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, const tdn_allocator *allocator,
+                                       tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,6 @@
 /* tendon io: motion-matching database files (libtendon_io).
  *
- * A database file holds exactly the bytes of tdn_mm_database_save (mm_database.h): build once
+ * A database file holds exactly the bytes of tdn_mm_database_save_memory (mm_database.h): build once
  * (`tendon mm build`), then load in milliseconds. */
 #ifndef TENDON_IO_MM_DATABASE_FILE_H
 #define TENDON_IO_MM_DATABASE_FILE_H
@@ -13,12 +13,13 @@ extern "C" {
 #endif
 
 /* Writes db to path (replacing it). TDN_ERR_IO naming the path when it cannot be written. */
-TDN_API tdn_result tdn_mm_database_write_file(const tdn_mm_database *db, const char *path, tdn_error *err);
+TDN_API tdn_result tdn_mm_database_save(const tdn_mm_database *db, const char *path, tdn_error *err);
 
-/* Reads a database file: TDN_ERR_IO when it cannot be read, else what tdn_mm_database_load
- * says (its `where` then starts with the path). `allocator` may be NULL. */
-TDN_API tdn_result tdn_mm_database_read_file(const char *path, const tdn_allocator *allocator, tdn_mm_database **out,
-                                             tdn_error *err);
+/* Reads a database file: TDN_ERR_IO when it cannot be read, else what
+ * tdn_mm_database_load_memory says (its `where` then starts with the path). `allocator` may be
+ * NULL (malloc). */
+TDN_API tdn_result tdn_mm_database_load(const char *path, tdn_mm_database **out, const tdn_allocator *allocator,
+                                        tdn_error *err);
 
 #ifdef __cplusplus
 }
