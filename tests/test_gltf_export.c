@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "check.h"
+#include "counting_allocator.h"
 #include "test_data.h"
 #include "tendon/io/gltf_save.h"
 #include "tendon/io/humanoid.h"
@@ -460,7 +461,7 @@ static void small_clip_structure(void)
     for (int f = 0; f < FRAMES; f++)
         tdn_pose_set_rest(&poses[f], skel, NULL);
     const tdn_baked_clip rest_clip = { "rest", FRAMES, 24.0f, poses };
-    free(data);
+    tdn_free(data, size, NULL);
     data = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel, .clips = &rest_clip, .clip_count = 1 }, &size);
     read = data ? load_ok(data, size) : NULL;
     if (read) {
@@ -468,7 +469,7 @@ static void small_clip_structure(void)
         CHECK_NEAR(tdn_keyed_clip_duration(tdn_asset_clip(read, 0)), 0.5, 1e-7);
         tdn_asset_destroy(read);
     }
-    free(data);
+    tdn_free(data, size, NULL);
     for (int f = 0; f < FRAMES; f++)
         tdn_pose_destroy(&poses[f]);
     tdn_skeleton_destroy(skel);
@@ -542,7 +543,7 @@ static void skinned_asset_round_trip(const tdn_asset *src, const char *path, mot
         }
         tdn_asset_destroy(read);
     }
-    free(data);
+    tdn_free(data, size, NULL);
     baked_free(&b);
 }
 
@@ -596,6 +597,36 @@ static void skinned_sources_survive(void)
 }
 
 /* ---- bad descriptions ---- */
+
+/* The bytes of tdn_gltf_save_memory come from the allocator passed in, as one block of exactly
+ * the size reported, and tdn_free gives that block back through the same hooks. */
+static void save_memory_uses_the_allocator(void)
+{
+    tdn_asset *human = NULL;
+    CHECK_EQ_INT(tdn_humanoid_create(NULL, &human, NULL, NULL), TDN_OK);
+    const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(human), .source = human, .binary = TDN_GLTF_BINARY };
+    const long blocks = live_blocks, allocations = total_allocations;
+    const size_t bytes = live_bytes;
+    void *data = NULL;
+    size_t size = 0;
+    CHECK_EQ_INT(tdn_gltf_save_memory(&desc, &data, &size, &counting, NULL), TDN_OK);
+    CHECK_EQ_INT(total_allocations - allocations, 1);
+    CHECK_EQ_INT(live_blocks - blocks, 1);
+    CHECK_EQ_INT((long long)(live_bytes - bytes), (long long)size);
+    CHECK(size > 12 && memcmp(data, "glTF", 4) == 0);
+    tdn_free(data, size, &counting);
+    CHECK_EQ_INT(live_blocks, blocks);
+    CHECK_EQ_INT((long long)live_bytes, (long long)bytes);
+    CHECK_EQ_INT(total_allocations - allocations, 1); /* nothing else went through the hooks */
+    /* hooks with only one of alloc and free are refused before anything is allocated */
+    const tdn_allocator alloc_only = { count_alloc, NULL, NULL };
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_gltf_save_memory(&desc, &data, &size, &alloc_only, &err), TDN_ERR_ARGUMENT);
+    CHECK(data == NULL && strcmp(err.where, "allocator") == 0 && live_blocks == blocks);
+    tdn_free(NULL, 0, &counting); /* NULL is ignored */
+    CHECK_EQ_INT(live_blocks, blocks);
+    tdn_asset_destroy(human);
+}
 
 static void expect_error(const tdn_gltf_save_desc *desc, tdn_result code, const char *where_has)
 {
@@ -690,14 +721,14 @@ static void bad_descriptions_fail(void)
     void *out = NULL;
     size_t size = 0;
     CHECK_EQ_INT(tdn_gltf_save_memory(&desc, &out, &size, NULL, NULL), TDN_OK); /* err may be NULL */
-    free(out);
+    tdn_free(out, size, NULL);
     /* No clips: the skeleton alone, still a file tendon reads */
     out = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel }, &size);
     tdn_asset *bare = out ? load_ok(out, size) : NULL;
     CHECK(bare && tdn_asset_clip_count(bare) == 0 &&
           tdn_skeleton_joint_count(tdn_asset_skeleton(bare)) == tdn_skeleton_joint_count(skel));
     tdn_asset_destroy(bare);
-    free(out);
+    tdn_free(out, size, NULL);
 
     for (int f = 0; f < clip.frame_count; f++)
         tdn_pose_destroy(&frames[f]);
@@ -763,5 +794,6 @@ int main(int argc, char **argv)
     RUN(skinned_sources_survive);
     RUN(humanoid_body_round_trips);
     RUN(bad_descriptions_fail);
+    RUN(save_memory_uses_the_allocator);
     return check_summary();
 }
