@@ -5,9 +5,9 @@
 #include "base.h"
 
 #define TDN_VERSION_MAJOR 0
-#define TDN_VERSION_MINOR 1
+#define TDN_VERSION_MINOR 2
 #define TDN_VERSION_PATCH 0
-#define TDN_VERSION_STRING "0.1.0"
+#define TDN_VERSION_STRING "0.2.0"
 /* One integer that orders versions: major * 10000 + minor * 100 + patch. */
 #define TDN_VERSION (TDN_VERSION_MAJOR * 10000 + TDN_VERSION_MINOR * 100 + TDN_VERSION_PATCH)
 
