@@ -214,8 +214,10 @@ typedef struct tdn_node_desc {
     tdn_vec3 axis;
     float half_life;
     /* MOTION_MATCH: the controller's description (the database, the keyed clips it was built
-     * from, its mirror table, and the search, spring and inertialization settings). Copied, with the clip list and the mirror table; the database,
-     * the clips and the skeleton are not owned and must outlive the graph. `velocity` names a
+     * from, its mirror table, and the search, spring and inertialization settings; the
+     * controller is allocated with the graph's allocator). Copied, with the clip list and the
+     * mirror table; the database, the clips and the skeleton are not owned and must outlive the
+     * graph. `velocity` names a
      * VEC2 parameter (required), `facing` a FLOAT parameter or NULL (see the top of this file). */
     const tdn_mm_controller_desc *motion_match;
     const char *velocity;
@@ -278,9 +280,9 @@ typedef struct tdn_graph_ik_desc {
     tdn_vec3 axis, up_hint;        /* LOOK_AT */
     const float *joint_weights;    /* LOOK_AT: one per chain joint; NULL: an even spread */
     const float *max_angles;       /* LOOK_AT: one per chain joint; NULL: free */
-    /* FOOT_PLACEMENT: the legs and settings, and per leg the name of the clips' float curve that
-     * says the foot is in contact (blended with the bottom layer's weights; clips without it
-     * count as not in contact), or NULL */
+    /* FOOT_PLACEMENT: the legs and settings (its `skeleton` is not read: the graph's is used),
+     * and per leg the name of the clips' float curve that says the foot is in contact (blended
+     * with the bottom layer's weights; clips without it count as not in contact), or NULL */
     const tdn_foot_placement_desc *feet;
     const char *const *contact_curves;
 } tdn_graph_ik_desc;

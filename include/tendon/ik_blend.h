@@ -10,8 +10,8 @@
  * samples' local transforms, model space of the effector and its ancestors only (the chain,
  * root to effector: the only joints the effector's position depends on). The definition keeps
  * a compact copy of the chain's joints of every sample and a chain-shaped skeleton, so an
- * evaluation blends and runs tdn_model_space on chain-length poses, not whole skeletons. The solve is a box-constrained Levenberg-Marquardt iteration
- * (Gauss-Newton damped by lambda * diag(J^T J), Marquardt's scaling, so axes in different units
+ * evaluation blends and runs tdn_model_space on chain-length poses, not whole skeletons. The
+ * solve is a box-constrained Levenberg-Marquardt iteration (Gauss-Newton damped by lambda * diag(J^T J), Marquardt's scaling, so axes in different units
  * need no care) on r(p) = effector(p) - target, J the 3 x d forward-difference Jacobian
  * (d + 1 evaluations per iteration), parameters kept in the samples' bounding box (outside
  * it the weights stop changing and J vanishes) by an active set: a parameter on a face whose
@@ -39,9 +39,9 @@
  *     effector's direction from it to the target's: exact when the target lies as far from that
  *     joint as the effector does, otherwise only the part across that line is removed.
  *
- * Memory: a definition is two allocations through the allocator given to create: the chain-shaped
- * skeleton, and one block (tdn_ik_blend_memory_size) holding the chain's joint list, a compact copy of the chain's joints of each sample, the mask and
- * its complement, the samples' effector positions, and the sample poses themselves when they
+ * Memory: a definition is two allocations through the allocator given to create: the
+ * chain-shaped skeleton, and one block (tdn_ik_blend_memory_size) holding the chain's joint
+ * list, a compact copy of the chain's joints of each sample, the mask and its complement, the samples' effector positions, and the sample poses themselves when they
  * are copied (borrow_poses 0: about sample_count * tdn_pose_bytes(joint_count)). It is
  * immutable once built and can be shared by any number of threads. A solve allocates nothing:
  * besides the caller's pose, model matrices and parameter array it uses stack arrays bounded by

@@ -70,15 +70,15 @@ typedef struct tdn_keyed_clip_desc {
 
 typedef struct tdn_keyed_clip tdn_keyed_clip;
 
-/* Copies the description into a new clip, allocated through `allocator` (NULL: malloc). Errors (TDN_ERR_INVALID_DATA, `where` naming the
- * track and key, for example "track 3 (joint 'LeftFoot' rotation) key 7", "float track 1
- * ('contact') key 2" or "event 4 ('step')"): joint out of range, two tracks for the same joint
- * and target, no keys, times not strictly increasing or negative, non-finite values, zero
- * quaternions, a duplicate float track name, an event outside [0, duration].
- * TDN_ERR_ARGUMENT: NULL desc, out, skeleton, key arrays or names, an unknown target or
+/* Copies the description into a new clip, allocated through `allocator` (NULL: malloc). Errors
+ * (TDN_ERR_INVALID_DATA, `where` naming the track and key, for example "track 3 (joint 'LeftFoot'
+ * rotation) key 7", "float track 1 ('contact') key 2" or "event 4 ('step')"): joint out of range,
+ * two tracks for the same joint and target, no keys, times not strictly increasing or negative,
+ * non-finite values, zero quaternions, a duplicate float track name, an event outside [0,
+ * duration]. TDN_ERR_ARGUMENT: NULL desc, out, skeleton, key arrays or names, an unknown target or
  * interpolation, a negative or non-finite duration. On failure *out is NULL and nothing stays
- * allocated. Non-unit rotation values are renormalized (cubic tangents are kept as given).
- * The skeleton must outlive the clip. */
+ * allocated. Non-unit rotation values are renormalized (cubic tangents are kept as given). The
+ * skeleton must outlive the clip. */
 TDN_API tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out,
                                          const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_keyed_clip_destroy(tdn_keyed_clip *clip);
@@ -92,11 +92,12 @@ TDN_API int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip);
 /* Bytes of memory the clip holds. */
 TDN_API size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip);
 
-/* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose`, whose joint
- * count must be the skeleton's (tdn_skeleton_joint_count, which for an imported asset can be
- * more than its listed joints: TDN_ERR_ARGUMENT with both counts otherwise). `hints` (optional, tdn_keyed_clip_track_count ints, zeroed
- * before first use) remembers the last key interval of each track so that playing forward or
- * backward finds keys in O(1); without it keys are found by binary search. */
+/* Samples every joint at `time` seconds (clamped to [0, duration]) into `pose`, whose joint count
+ * must be the skeleton's (tdn_skeleton_joint_count, which for an imported asset can be more than
+ * its listed joints: TDN_ERR_ARGUMENT with both counts otherwise). `hints` (optional,
+ * tdn_keyed_clip_track_count ints, zeroed before first use) remembers the last key interval of each
+ * track so that playing forward or backward finds keys in O(1); without it keys are found by binary
+ * search. */
 TDN_API tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose,
                                          int *hints, tdn_error *err);
 

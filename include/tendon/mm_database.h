@@ -172,9 +172,9 @@ TDN_API size_t tdn_mm_database_save_size(const tdn_mm_database *db);
  * Files: tdn_mm_database_save and tdn_mm_database_load (io/mm_database_file.h). */
 TDN_API tdn_result tdn_mm_database_save_memory(const tdn_mm_database *db, void *buffer, size_t capacity,
                                                tdn_error *err);
-/* Reads a database from bytes through `allocator` (NULL: malloc; the bytes are copied; the bytes may be freed after). TDN_ERR_PARSE for a
- * wrong magic, version or truncated data, TDN_ERR_INVALID_DATA for inconsistent content;
- * the error names the byte offset or the field. */
+/* Reads a database from bytes through `allocator` (NULL: malloc; the bytes are copied; the bytes
+ * may be freed after). TDN_ERR_PARSE for a wrong magic, version or truncated data,
+ * TDN_ERR_INVALID_DATA for inconsistent content; the error names the byte offset or the field. */
 TDN_API tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_database **out,
                                                const tdn_allocator *allocator, tdn_error *err);
 

@@ -76,11 +76,11 @@ typedef struct tdn_root_motion {
 typedef struct tdn_root_track tdn_root_track;
 
 /* Builds the root track of `clip` for `desc` (NULL: all defaults) through `allocator` (NULL:
- * malloc). TDN_ERR_ARGUMENT for NULL clip or out, a joint out of range, an unknown rotation
- * mode, a non-finite `up` or an allocator with only one of alloc/free; TDN_ERR_UNSUPPORTED for an additive clip (its root is a
- * difference, not a place); TDN_ERR_OUT_OF_MEMORY. On failure *out is NULL and nothing stays
- * allocated. The clip need not outlive the track. Memory: 7 floats per clip frame plus a pose
- * of scratch while building. */
+ * malloc). TDN_ERR_ARGUMENT for NULL clip or out, a joint out of range, an unknown rotation mode, a
+ * non-finite `up` or an allocator with only one of alloc/free; TDN_ERR_UNSUPPORTED for an additive
+ * clip (its root is a difference, not a place); TDN_ERR_OUT_OF_MEMORY. On failure *out is NULL and
+ * nothing stays allocated. The clip need not outlive the track. Memory: 7 floats per clip frame
+ * plus a pose of scratch while building. */
 TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_desc *desc,
                                          tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_root_track_destroy(tdn_root_track *track);

@@ -1,7 +1,7 @@
 /* tendon io: motion-matching database files (libtendon_io).
  *
- * A database file holds exactly the bytes of tdn_mm_database_save_memory (mm_database.h): build once
- * (`tendon mm build`), then load in milliseconds. */
+ * A database file holds exactly the bytes of tdn_mm_database_save_memory (mm_database.h): build
+ * once (`tendon mm build`), then load in milliseconds. */
 #ifndef TENDON_IO_MM_DATABASE_FILE_H
 #define TENDON_IO_MM_DATABASE_FILE_H
 
