@@ -1,4 +1,4 @@
-/* tendon_bench: generated benchmark clips (DESIGN section 6): 2 s at 30 keys/s, linear keys,
+/* tendon_bench: generated benchmark clips (docs/benchmarks.md): 2 s at 30 keys/s, linear keys,
  * every joint animated in translation, rotation and scale by smooth curves (sums of three
  * sines with per-joint phases): a rotation vector of up to 0.5 rad per axis (a wandering axis)
  * on top of the rest rotation, translations within ~2 cm of the rest offset (10 cm for the root and

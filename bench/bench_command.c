@@ -9,7 +9,7 @@
 static void usage(FILE *out, const char *program)
 {
     fprintf(out, "usage: %s [--json] [--workload NAME] [--threads N] [--quick] [--help]\n", program);
-    fputs("  --json           one JSON object per row and line (see DESIGN section 6)\n"
+    fputs("  --json           one JSON object per row and line (docs/benchmarks.md)\n"
           "  --workload NAME  run one workload:", out);
     for (int i = 0; bench_workload_names[i]; i++)
         fprintf(out, " %s", bench_workload_names[i]);

@@ -1,4 +1,4 @@
-/* tendon_bench: the `graph` workload (DESIGN section 6): the five-layer character of the
+/* tendon_bench: the `graph` workload (docs/benchmarks.md): the five-layer character of the
  * BlendMotion showcase, examples/graphs/blendmotion.json, on the generated humanoid (67 joints):
  * locomotion (a state machine over a 2D blend space, synced), upper-body actions (override,
  * masked), an additive aim offset (a 2D blend space of additive poses), hit reactions

@@ -1,5 +1,5 @@
 /* tendon_bench: result rows and their two renderings, a human-readable table and JSON lines
- * (the contract of DESIGN sections 5 and 6: one object per line with workload, joints,
+ * (docs/benchmarks.md, rows: one object per line with workload, joints,
  * variant, threads, median_ns, min_ns, ns_per_joint, ns_per_vertex, chars_per_s,
  * bytes_per_clip, null where a field does not apply, then the workload's own fields). */
 #ifndef TENDON_BENCH_REPORT_H

@@ -1,4 +1,4 @@
-/* tendon_bench: the generated benchmark skeletons of DESIGN section 6.
+/* tendon_bench: the generated benchmark skeletons of docs/benchmarks.md.
  *
  * S67: a humanoid in metres, Y up, facing +Z, T-pose: root, pelvis, 5 spine joints, 2 neck
  * joints, head, jaw, eyes; per side clavicle, upper arm, lower arm, hand, a 3-joint thumb and

@@ -1,4 +1,4 @@
-/* tendon_bench: the workloads of DESIGN section 6, shared by the tendon_bench executable and
+/* tendon_bench: the workloads of docs/benchmarks.md, shared by the tendon_bench executable and
  * `tendon bench`.
  *
  * Each runs on the S67 and S256 scenes (skin: a 5,000-vertex mesh on the S67 palette;

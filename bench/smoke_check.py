@@ -1,5 +1,5 @@
 """Runs `tendon_bench --quick --json` and checks that every line is a JSON row with the
-fields of DESIGN section 6 and that every workload reported. Timings are not checked."""
+fields of docs/benchmarks.md and that every workload reported. Timings are not checked."""
 import json
 import subprocess
 import sys

@@ -1,4 +1,4 @@
-"""The `tendon` command line against DESIGN section 5: help, exit codes, and the JSON of
+"""The `tendon` command line against docs/cli.md: help, exit codes, and the JSON of
 `info` and `sample` on small files written here, whose poses are worked out by hand below.
 Usage: cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
 import base64

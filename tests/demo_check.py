@@ -1,4 +1,4 @@
-"""`tendon demo --out SCRATCH` (DESIGN section 5): every file written and parsed (the .glb's
+"""`tendon demo --out SCRATCH` (docs/cli.md, tendon demo): every file written and parsed (the .glb's
 header and chunks, through the Khronos validator; PNG and GIF signatures and sizes; the trace
 and graph as JSON) and the summary's figures within their targets (exit 0 and the summary's
 RESULT line). How long it took is printed, not checked: speed is the bench's business.

@@ -1,4 +1,4 @@
-"""`tendon run --render` (DESIGN section 5): contact sheets of the documented size whose cells
+"""`tendon run --render` (docs/cli.md, Render): contact sheets of the documented size whose cells
 differ, GIFs decoded here (an LZW decoder of its own) to the right frame count, size, delays and
 loop, MP4 frames handed to an ffmpeg found on PATH (a stand-in that counts the bytes; a real one
 when installed), exit 2 for an unknown extension, a missing ffmpeg and bad options, IK targets

@@ -1,9 +1,9 @@
-"""`tendon run` against DESIGN section 5 and docs/cli.md: the trace's shape, the timeline's effects
+"""`tendon run` against docs/cli.md: the trace's shape, the timeline's effects
 at the frames they are due, events and root motion, timeline errors naming their JSON path with a
 did-you-mean, exit codes, a baked .glb that the Khronos validator accepts and `tendon info` reads
-back, and the pop metric of section 7 on a cut and a fade between two humanoid clips (recomputed
+back, and the pop metric of docs/metrics.md on a cut and a fade between two humanoid clips (recomputed
 here from the trace's recorded rotations, as a second implementation of its observed part), foot
-placement on --ground and the foot-skate metric of section 7 with and without foot locking
+placement on --ground and the foot-skate metric of docs/metrics.md with and without foot locking
 (recomputed here from the trace's per-frame feet, whose positions are checked against the baked
 file), and the traces and timelines against docs/trace.schema.json and docs/timeline.schema.json.
 Usage: run_check.py TENDON_EXECUTABLE SCRATCH_FOLDER STRAFE_JSON GLTF_VALIDATE_JS NODE_MODULES"""
@@ -231,7 +231,7 @@ r = run("run", graph, "--seconds", "1", "--params",
         write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
 check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
 
-# ---- foot placement on --ground, and the foot-skate metric (DESIGN section 7) ----
+# ---- foot placement on --ground, and the foot-skate metric (docs/metrics.md) ----
 UNEVEN = os.path.join(os.path.dirname(os.path.abspath(STRAFE)), "walk_uneven.json")
 MEAN_LINE = re.compile(r"^foot skate: (\S+) cm/s with foot locking, (\S+) cm/s without \((\d+) feet, ground (\S+)\)$", re.M)
 FOOT_LINE = re.compile(r"^  (\S+): (\S+) cm/s with foot locking, (\S+) cm/s without \((\d+) frames in contact, "

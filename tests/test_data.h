@@ -1,4 +1,4 @@
-/* Where the shared third-party test assets are (DESIGN section 8): the folder named by the
+/* Where the shared third-party test assets are: the folder named by the
  * environment variable TENDON_DATA (ctest sets it; default ../shared/data beside the
  * repository). Tests that use it print a visible skip when it is missing, so a fresh clone
  * passes; under CI=true a missing folder is a failure. */

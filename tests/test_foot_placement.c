@@ -3,8 +3,8 @@
  * the pose and integrated into the character's world matrix, over grounds given by callbacks
  * whose hits are computed here (planes exactly, height fields by bisection along the ray).
  * What is checked is measured in world space against those grounds: ankle and ball-of-foot
- * distances to the plane, foot tilt against the normal, per-frame motion, and DESIGN section
- * 7's foot skate (mean horizontal ankle speed while the clip's contact curve says 1, cm/s). */
+ * distances to the plane, foot tilt against the normal, per-frame motion, and the foot
+ * skate of docs/metrics.md (mean horizontal ankle speed while the clip's contact curve says 1, cm/s). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -430,7 +430,7 @@ static void test_idle_step(void)
 }
 
 /* Per-frame motion of a walk: the largest change per frame of the pelvis height and of each
- * ankle's position (world), and the foot skate (DESIGN section 7: mean horizontal ankle speed
+ * ankle's position (world), and the foot skate (docs/metrics.md: mean horizontal ankle speed
  * while the contact curve says 1, both frames of a step in contact), cm/s. */
 typedef struct walk_stats {
     double pelvis_step, ankle_step[2];
@@ -502,7 +502,7 @@ static walk_stats run_walk(const tdn_foot_placement_desc *d, tdn_ground_query gr
 
 /* Walking 5 s (7 m) over a 15 cm step up, back down, and a 15 cm step down. The walk's own
  * largest per-frame changes (on flat ground, no solve) are the yardstick, in the manner of
- * DESIGN section 7's pop bound: the largest per-frame change over the steps stays within the
+ * the pop metric's bound (docs/metrics.md, pop): the largest per-frame change over the steps stays within the
  * walk's own plus twice the step spread evenly over one step's frames (half a cycle; easing
  * curves peak at 1.5-1.9x an even spread). Springs with a negligible half-life (a snap) break
  * that bound, which shows it catches jumps. */
@@ -545,7 +545,7 @@ static void test_walk_stairs(void)
     CHECK_EQ_INT(stairs.unreached, 0);
 }
 
-/* DESIGN section 7's foot skate of the walk over sine bumps (5 cm high, 1.7 m by 1.3 m), with
+/* The foot skate (docs/metrics.md) of the walk over sine bumps (5 cm high, 1.7 m by 1.3 m), with
  * and without foot locking; the animation's own on flat ground for comparison. */
 static void test_skate(void)
 {

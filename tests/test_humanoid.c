@@ -2,7 +2,7 @@
  * checked against offsets summed here in double precision; every clip sampled through the
  * public keyed-clip API and model space, and its promises measured: loop, root displacement
  * and turn angle against speed x cycle, feet still while in contact (foot skate, reported in
- * mm per sample and cm/s as in DESIGN section 7), at ground height, events on contact
+ * mm per sample and cm/s as in docs/metrics.md), at ground height, events on contact
  * onsets, alternating feet, flight and double support, bone lengths kept, knees forward,
  * left/right mirror images half a cycle apart; the upper-body clips (actions and hit reactions
  * start and end at the idle pose, aim and hand poses move only their joints, each does what its
@@ -231,8 +231,8 @@ static void check_keys(sampler *s, const int *foot, const int *contact, double T
     CHECK(height < 1e-3);
 }
 
-/* rate: the description's sample rate; skate_bound: the largest foot skate (cm/s, DESIGN
- * section 7) allowed between keys, where interpolating joint rotations lets the foot drift. */
+/* rate: the description's sample rate; skate_bound: the largest foot skate (cm/s,
+ * docs/metrics.md) allowed between keys, where interpolating joint rotations lets the foot drift. */
 static void check_clip(const tdn_asset *asset, const clip_spec *spec, const char *label, double rate,
                        double skate_bound)
 {

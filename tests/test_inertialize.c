@@ -1,7 +1,7 @@
 /* Inertialization: the quintic against the polynomial solved from its six boundary conditions
  * (Gaussian elimination in double) and its properties by finite differences; the spring
  * against the damped oscillator integrated with RK4; whole poses (start gives back `current`,
- * the end gives the destination bit for bit, no pop against DESIGN section 7's bound, unit
+ * the end gives the destination bit for bit, no pop against the pop metric's bound (docs/metrics.md), unit
  * rotations); stacked interruptions; bad arguments; allocation. */
 #include <stdlib.h>
 #include <string.h>
@@ -340,7 +340,7 @@ static int rows_equal(const tdn_pose *a, const tdn_pose *b)
 
 /* Start with `current` (a random pose, rotations up to 170 degrees from the destination's, some
  * quaternions on the other hemisphere) moving, the destination moving too; check dt = 0, every
- * frame's change against DESIGN 7's bound, and the exact end. */
+ * frame's change against the pop bound (docs/metrics.md, pop), and the exact end. */
 static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
 {
     enum { J = 40 };
@@ -380,7 +380,7 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
            kind == TDN_INERTIA_QUINTIC ? "quintic" : "spring", at0.r, at0.t, at0.s);
     CHECK(at0.r < 1e-6 && at0.t < 1e-6 && at0.s < 1e-6);
 
-    /* DESIGN 7: the bound is the largest per-frame change within source and destination plus
+    /* docs/metrics.md, pop: the bound is the largest per-frame change within source and destination plus
      * the switch difference spread over the transition's frames */
     tdn_pose a, b;
     tdn_pose_create(J, &a, NULL, NULL);

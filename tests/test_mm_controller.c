@@ -167,7 +167,7 @@ static int compare_float(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Foot skate (DESIGN section 7) as `tendon mm run` measures it: the mean horizontal speed of a
+/* Foot skate (docs/metrics.md) as `tendon mm run` measures it: the mean horizontal speed of a
  * foot, in cm/s, over the frames it is in contact: within 5 cm of its ground (the 5th
  * percentile of its height over the run) and moving at most 0.5 m/s. From 1 s on. */
 static double foot_skate(const mm_fixture *f, const segment *path, int count, int locking)

@@ -1,7 +1,7 @@
 /* Motion quality of state-machine transitions on tendon's generated humanoid, and root motion
  * through graphs.
  *
- * 1. The pop metric of DESIGN section 7, computed here from its definition. Every joint's local
+ * 1. The pop metric (docs/metrics.md, pop), computed here from its definition. Every joint's local
  *    rotation is recorded every frame at 60 Hz. Over the window from 0.1 s (6 frames) before a
  *    transition starts to 0.1 s after it ends,
  *      pop = peak / bound,

@@ -1,4 +1,4 @@
-"""`tendon weights` against DESIGN section 5: weights of small blend spaces worked out by hand
+"""`tendon weights` against docs/cli.md: weights of small blend spaces worked out by hand
 (linear, grid, gradient band in closed form, barycentric), the JSON shape, the --png picture
 (a valid PNG of the documented size whose panels show each sample's field), exit codes and
 errors naming the JSON path. Usage: weights_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""

@@ -9,7 +9,7 @@
 #include "tendon/io/asset.h"
 #include "tendon/tendon.h"
 
-/* Exit codes of DESIGN section 5. */
+/* Exit codes (docs/cli.md): bad input is 2, any other failure 1. */
 enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_BAD_INPUT = 2 };
 
 /* The options every command that reads an asset takes. */

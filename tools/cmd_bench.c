@@ -1,4 +1,4 @@
-/* tendon bench: the workloads of DESIGN section 6, the same rows as tendon_bench. */
+/* tendon bench: the workloads of docs/benchmarks.md, the same rows as tendon_bench. */
 #include "bench_command.h"
 #include "commands.h"
 

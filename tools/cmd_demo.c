@@ -1,8 +1,8 @@
 /* tendon demo: the whole pipeline on tendon's own generated humanoid, no asset files: a graph
  * document and timeline built in (written to --out for reading), run by run_graph (the machinery
  * of `tendon run`) on generated uneven ground, then a plot of the run's transition weights, blend
- * weights and root speed, and a summary with timings and the motion-quality figures of DESIGN
- * section 7, each against its target. */
+ * weights and root speed, and a summary with timings and the motion-quality figures of
+ * docs/metrics.md, each against its target. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -20,7 +20,7 @@
 
 #include <cjson/cJSON.h>
 
-/* The targets the summary holds the run to (DESIGN section 7). */
+/* The targets the summary holds the run to (docs/metrics.md, the demo's targets). */
 #define TARGET_POP 2.0          /* observed / bound: easing curves peak at 1.5-1.9 */
 #define TARGET_SKATE 5.0        /* cm/s, feet in contact, with foot locking (what is left comes from
                                  * blends whose clips disagree about contact: walk/run while the
@@ -168,7 +168,7 @@ static void usage(FILE *out)
           "                demo_sheet.png a contact sheet; demo.gif an animation (the preview renderer)\n"
           "                demo_plot.png  transition weights, blend weights and root speed over time\n"
           "                demo_trace.json the per-frame trace (docs/trace.schema.json)\n"
-          "                summary.txt    timings and the motion-quality figures of DESIGN section 7\n"
+          "                summary.txt    timings and the motion-quality figures of docs/metrics.md\n"
           "                               (pop per transition, foot skate, IK error) against their targets\n"
           "                               (also printed)\n"
           "Exit codes: 0 success (every figure within its target), 1 a figure outside its target or\n"
@@ -405,7 +405,7 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
         rep->eval_ms / rep->frames, rep->eval_ms, rep->frames);
     say(t, "  preview: %.3g ms per drawn frame (sheet), %.3g ms (GIF)\n", rep->render_ms[0], rep->render_ms[1]);
     say(t, "  total: %.0f ms (the whole command: run, trace, bake, previews, plot)\n", total_ms);
-    say(t, "\nmotion quality (DESIGN section 7):\n");
+    say(t, "\nmotion quality (docs/metrics.md):\n");
     say(t, "  pop per transition (largest per-frame rotation change / its bound; target <= %.1f):\n", TARGET_POP);
     const cJSON *x;
     int count = 0;

@@ -1,4 +1,4 @@
-/* tendon info: what a glTF or BVH file holds (DESIGN section 5). */
+/* tendon info: what a glTF or BVH file holds (docs/cli.md). */
 #include <string.h>
 
 #include "cli.h"

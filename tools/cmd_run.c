@@ -1,5 +1,5 @@
 /* tendon run: runs a character's graph over time with scripted parameters; writes a per-frame
- * trace (with the pop metric per transition) and the baked motion as glTF (DESIGN section 5). */
+ * trace (with the pop metric per transition) and the baked motion as glTF (docs/cli.md). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
@@ -57,7 +57,7 @@ static void usage(FILE *out)
           "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
           "                    flat lists, state machines, root motion, events, the feet's world positions and\n"
           "                    contacts; then every transition with its pop metric and the foot skate\n"
-          "                    (DESIGN section 7)\n"
+          "                    (docs/metrics.md)\n"
           "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
           , out);
     fputs(          "  --render OUT      a preview of the run, drawn by tendon's software renderer (docs/cli.md): the\n"
@@ -80,7 +80,7 @@ static void usage(FILE *out)
           "                    elevation (degrees above the horizontal, default 12) and distance in metres\n"
           "                    (default: framing the character; it follows the character when it travels)\n"
           "Prints a summary: frames, seconds, one line per transition (machine, from -> to, start,\n"
-          "duration, pop), the worst pop, and the foot skate (DESIGN section 7): per foot and their mean, the\n"
+          "duration, pop), the worst pop, and the foot skate (docs/metrics.md): per foot and their mean, the\n"
           "mean horizontal speed in cm/s of the foot joint in world space over consecutive frames in which it\n"
           "is in contact (the foot placement job's contact curve >= 0.5; without a job or curve, the foot\n"
           "within 5 cm of the ground above its rest height). The feet are the foot placement jobs' (without\n"
@@ -430,7 +430,7 @@ static void skate_summary(const run_args *a, const run_state *s)
         return;
     }
     char rule[96];
-    printf("foot skate (DESIGN section 7: mean horizontal speed of the foot in world space while in contact):\n");
+    printf("foot skate (docs/metrics.md: mean horizontal speed of the foot in world space while in contact):\n");
     for (int f = 0; f < k->count; f++) {
         const foot_skate_result *r = &k->results[0][f];
         printf("  %s: ", foot_skate_name(k, f));
@@ -493,7 +493,7 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     int worst = -1;
     char name[32];
     if (count)
-        printf("transitions (pop: the largest per-frame rotation change over its bound, DESIGN section 7):\n");
+        printf("transitions (pop: the largest per-frame rotation change over its bound, docs/metrics.md):\n");
     for (int k = 0; k < count; k++) {
         const pop_transition *x = &t[k];
         printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
@@ -596,7 +596,7 @@ static double distance(const float *a, const float *b)
     return sqrt(dx * dx + dy * dy + dz * dz);
 }
 
-/* The IK error of DESIGN section 7 for the foot placement jobs that ran this frame: each ankle's
+/* The IK error (docs/metrics.md) for the foot placement jobs that ran this frame: each ankle's
  * distance from the target the job solved for, and the change of its leg's two bones' lengths
  * (model space) from the rest pose's. */
 static void ik_measure(run_state *s, const tdn_graph_instance *instance)

@@ -1,4 +1,4 @@
-/* tendon sample: the pose of every listed joint of a clip at a time (DESIGN section 5). */
+/* tendon sample: the pose of every listed joint of a clip at a time (docs/cli.md). */
 #include <float.h>
 #include <stdlib.h>
 #include <string.h>

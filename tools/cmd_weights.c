@@ -1,5 +1,5 @@
 /* tendon weights: the weight of every sample of a blend space at a point, and optionally a
- * picture of each sample's weight field (DESIGN section 5). */
+ * picture of each sample's weight field (docs/cli.md). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tendon CLI: the foot-skate metric of DESIGN section 7 over the frames of `tendon run`.
+/* tendon CLI: the foot-skate metric (docs/metrics.md) over the frames of `tendon run`.
  *
  * Feet: every leg's foot (end joint) of every foot placement job of the graph; when the graph
  * has none, the feet found by name (feet_by_name.h: LeftFoot/RightFoot, foot_l/foot_r, Foot.L,

@@ -49,8 +49,8 @@ static void usage(FILE *out)
           "  --json            the summary as one JSON object\n"
           "Prints a summary: frames, searches, switches (and how many were rewinds: back to a frame of the same\n"
           "clip played at most 1/3 s before, a stutter), the root position error (character against\n"
-          "simulation, metres) and facing error (degrees), mean and max from 1 s on, and the foot skate (DESIGN\n"
-          "section 7): the mean horizontal speed of each foot while in contact, a foot being in contact when it\n"
+          "simulation, metres) and facing error (degrees), mean and max from 1 s on, and the foot skate\n"
+          "(docs/metrics.md): each foot's mean horizontal speed while in contact, a foot being in contact when it\n"
           "is at most 5 cm above its ground height (the 5th percentile of its height over the clips) and moves\n"
           "at most 0.5 m/s; beside it the same measure of the clips played as they are.\n"
           "On a terminal, stderr shows a progress bar when the run takes over 0.25 s.\n"
@@ -514,7 +514,7 @@ static void summary_text(const run_state *s, const run_args *a, int frame_count,
     } else {
         printf("root position and facing errors: none (the run is shorter than %g s)\n", STARTED);
     }
-    printf("foot skate (DESIGN section 7: mean horizontal speed while in contact: at most %g cm above its ground, "
+    printf("foot skate (docs/metrics.md: mean horizontal speed while in contact: at most %g cm above its ground, "
            "at most %g m/s):\n",
            100.0 * FOOT_SKATE_CONTACT_HEIGHT, (double)CONTACT_SPEED);
     for (int i = 0; i < s->skate.count; i++) {

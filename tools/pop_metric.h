@@ -1,4 +1,4 @@
-/* tendon CLI: the pop metric of DESIGN section 7, over the transitions a run takes.
+/* tendon CLI: the pop metric (docs/metrics.md), over the transitions a run takes.
  *
  * A pop_recorder is fed every frame of a run (after tdn_graph_update and tdn_graph_evaluate):
  * it keeps every joint's local rotation, every clip node's weight and time, and opens and closes

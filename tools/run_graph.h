@@ -1,6 +1,6 @@
 /* tendon CLI: running a graph document over time with scripted parameters, the machinery of
  * `tendon run` shared with `tendon demo`: the baked glTF, the trace, the previews, the pop
- * metric and foot skate (DESIGN section 7), and what `tendon demo` reports besides. */
+ * metric and foot skate (docs/metrics.md), and what `tendon demo` reports besides. */
 #ifndef TENDON_RUN_GRAPH_H
 #define TENDON_RUN_GRAPH_H
 #include "ground.h"

@@ -437,9 +437,9 @@ static void write_skate(trace_writer *w, const trace_skate *ts)
         curves += k->feet[f].by_curve;
     tw_begin_object(w, "foot_skate");
     tw_string(w, "method",
-              "DESIGN section 7: per foot, the mean horizontal (x, z) speed of the foot joint in world space (model "
-              "space placed by the integrated root motion) over the pairs of consecutive frames in which it is in "
-              "contact in both, cm/s; mean_cm_per_s is the same ratio over every foot's pairs");
+              "docs/metrics.md, foot skate: per foot, the mean horizontal (x, z) speed of the foot joint in world "
+              "space (model space placed by the integrated root motion) over the pairs of consecutive frames in which "
+              "it is in contact in both, cm/s; mean_cm_per_s is the same ratio over every foot's pairs");
     tw_string(w, "contact", curves == k->count && curves ? "curve" : curves ? "curve or height" : "height");
     tw_string(w, "contact_rule",
               curves == k->count && curves

@@ -458,7 +458,7 @@ TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job
  * the character's frame (model space; the job's weight applied): 1, or 0 when the last evaluate
  * did not run the job (no evaluate yet, weight 0, or its solve failed; then *target is
  * untouched). With the ankle's model-space position after
- * tdn_graph_evaluate it gives the IK error (DESIGN section 7). */
+ * tdn_graph_evaluate it gives the IK error (docs/metrics.md). */
 TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
  * held where they landed (their contact is not passed on), for comparing foot skate. */

@@ -1,7 +1,7 @@
 /* tendon core: local to model space, and the skinning palette.
  *
  * One forward pass: joints are stored parent-before-child, so model[parent] is final before
- * any child reads it. The pass is bound by latency along the parent chain (DESIGN section 6),
+ * any child reads it. The pass is bound by latency along the parent chain (docs/benchmarks.md, ltm),
  * so only the multiply by the parent's matrix sits on that chain; the local matrices are built
  * four joints at a time in vector code, one block ahead of their use.
  * The parent's columns must be read back as the 4-float groups they were stored as, or the

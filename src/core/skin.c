@@ -5,7 +5,7 @@
  * length, with no branch. A vertex whose W is not positive is only flagged in the loop; a
  * second pass copies such vertices, and runs only when one exists. The loop is bound by
  * instruction count, by the divider and by how much latency the out-of-order window can hide
- * (DESIGN section 6), so it is written with explicit SIMD: 128-bit SSE2 on every x86-64,
+ * (docs/benchmarks.md, skin), so it is written with explicit SIMD: 128-bit SSE2 on every x86-64,
  * 256-bit FMA when the build targets AVX2 (x86-64-v3), plain C elsewhere or when
  * TENDON_NO_SIMD is defined. The plain C path is the reference the others follow (tests
  * compare every path against an independent per-influence sum). */
