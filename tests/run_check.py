@@ -16,7 +16,7 @@ import struct
 import subprocess
 import sys
 
-from cli_support import SCRATCH, check, finish, load, run, validate_gltf, write
+from cli_support import SCRATCH, TENDON, check, finish, load, run, validate_gltf, write
 
 STRAFE, VALIDATE, MODULES = sys.argv[3], sys.argv[4], sys.argv[5]
 FPS, SECONDS = 60, 4
@@ -230,6 +230,41 @@ check(r.returncode == 2 and 'events[0].travel.state: "loco" has no state named "
 r = run("run", graph, "--seconds", "1", "--params",
         write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
 check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
+
+# ---- a long run without --out or --render streams: its peak memory does not grow with its frames ----
+PEAK = ("import resource, subprocess, sys\n"
+        "r = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_rss(*args):
+    """(exit code, peak resident kB) of `tendon args`, measured by getrusage in a process of its own."""
+    out = subprocess.run([sys.executable, "-c", PEAK, TENDON, *args], capture_output=True, text=True).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+# the machine above walks and stops every second (two transitions a second, each with its pop window)
+toggles = {"events": [e for k in range(600) for e in ({"time": k + 0.25, "set": {"go": True}},
+                                                      {"time": k + 0.75, "set": {"go": False}},
+                                                      {"time": k + 0.75, "fire": "stop"})]}
+toggle_path = write("toggles.timeline.json", json.dumps(toggles))
+short_code, short_kb = peak_rss("run", graph, "--params", toggle_path, "--seconds", "10")
+long_code, long_kb = peak_rss("run", graph, "--params", toggle_path, "--seconds", "600")
+# keeping the frames would take at least one rotation (16 bytes) per joint per frame: 36000 frames
+# of the humanoid's 67 joints are 38.6 MB; streaming grows by the 1200 transitions' few hundred bytes
+kept_kb = (600 - 10) * FPS * 67 * 16 / 1024
+check(short_code == 0 and long_code == 0 and long_kb - short_kb < kept_kb / 8,
+      f"600 s peak {long_kb} kB against 10 s {short_kb} kB: grows less than an eighth of the "
+      f"{kept_kb:.0f} kB the frames' rotations would take")
+print(f"peak memory: 10 s {short_kb} kB, 600 s {long_kb} kB (the frames' rotations alone: {kept_kb:.0f} kB)")
+# --out and --render keep every frame: at most 1000000 frames, refused before the run starts
+for option, value in (("--out", "long.glb"), ("--render", "long.png")):
+    r = run("run", graph, "--seconds", "20000", option, os.path.join(SCRATCH, value))
+    check(r.returncode == 2 and f"{option} keeps every frame in memory, at most 1000000 frames: --seconds 20000 at "
+          f"--fps 60 is {20000 * 60 + 1} frames" in r.stderr, f"{option} over the frame cap: {r.stderr.strip()}")
+r = run("run", graph, "--seconds", "4e7")
+check(r.returncode == 2 and f"is {int(4e7 * 60) + 1} frames, more than 2147483646" in r.stderr,
+      f"a run past the frame counter: {r.stderr.strip()}")
 
 # ---- foot placement on --ground, and the foot-skate metric (DESIGN section 7) ----
 UNEVEN = os.path.join(os.path.dirname(os.path.abspath(STRAFE)), "walk_uneven.json")

@@ -21,7 +21,10 @@
 #include "trace.h"
 
 
-#define MAX_FRAMES 1000000
+/* --out and --render keep every frame until the run ends (the bake is one clip; the preview
+ * frames the whole run); without them a run streams and is bounded only by the frame counter. */
+#define MAX_KEPT_FRAMES 1000000
+#define MAX_FRAMES 2147483646
 
 static void usage(FILE *out)
 {
@@ -35,7 +38,10 @@ static void usage(FILE *out)
           "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
           "                                {\"time\": 2, \"fire\": \"jump\"},\n"
           "                                {\"time\": 3, \"travel\": {\"state_machine\": NODE, \"state\": NAME}}]}\n"
-          "  --seconds S       how long to run (default 5)\n"
+          "  --seconds S       how long to run (default 5). A run streams: the trace is written as it goes and\n"
+          "                    the metrics are kept up to date, so memory does not grow with the frames, up to\n"
+          "                    2147483646 frames; but --out and --render keep every frame until the end: with\n"
+          "                    either, at most 1000000 frames (4 h 37 min at 60 fps; exit 2 beyond)\n"
           "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
           "  --ground SPEC     the ground the graph's foot placement jobs stand on, and the foot skate measures\n"
@@ -236,8 +242,17 @@ static int parse(int argc, char **argv, run_args *a)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
-    if ((double)a->seconds * a->fps > MAX_FRAMES) {
-        fprintf(stderr, "tendon run: --seconds x --fps is more than %d frames\n", MAX_FRAMES);
+    const double frames = floor((double)a->seconds * a->fps + 0.5) + 1.0; /* round(S x F) + 1 */
+    if ((a->out || a->render.path) && frames > MAX_KEPT_FRAMES) {
+        fprintf(stderr, "tendon run: %s keeps every frame in memory, at most %d frames: --seconds %g at --fps %g is "
+                        "%.0f frames (without --out and --render a run of any length streams)\n",
+                a->out && a->render.path ? "--out with --render" : a->out ? "--out" : "--render", MAX_KEPT_FRAMES,
+                (double)a->seconds, (double)a->fps, frames);
+        return CLI_BAD_INPUT;
+    }
+    if (frames > MAX_FRAMES) {
+        fprintf(stderr, "tendon run: --seconds %g at --fps %g is %.0f frames, more than %d\n", (double)a->seconds,
+                (double)a->fps, frames, MAX_FRAMES);
         return CLI_BAD_INPUT;
     }
     if (a->render.path) {
@@ -797,7 +812,7 @@ int run_graph(run_args *ap, run_report *report)
     int machines = 0;
     for (int n = 0; n < tdn_graph_node_count(g); n++)
         machines += tdn_graph_state_count(g, n) > 0;
-    if (machines && !pop_recorder_create(g, joints, &s.pop)) {
+    if (machines && !pop_recorder_create(g, joints, a.fps, &s.pop)) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
         return CLI_FAILURE;

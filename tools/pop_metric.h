@@ -1,8 +1,10 @@
 /* tendon CLI: the pop metric of DESIGN section 7, over the transitions a run takes.
  *
  * A pop_recorder is fed every frame of a run (after tdn_graph_update and tdn_graph_evaluate):
- * it keeps every joint's local rotation, every clip node's weight and time, and opens and closes
- * a transition per state machine from the graph's events. After the run, pop_recorder_finish
+ * it opens and closes a transition per state machine from the graph's events and measures each
+ * transition's window as the frames come (keeping the last 0.1 s of per-frame rotation changes
+ * and, per transition, the clip nodes' weights and times it needs, never the frames: a run of any
+ * length takes memory in proportion to its transitions). After the run, pop_recorder_finish
  * computes, per transition (angles in degrees, changes per frame at the run's fps):
  *
  *   window      from 0.1 s (rounded to frames) before the start to 0.1 s after the end;
@@ -59,8 +61,8 @@ typedef struct pop_transition {
 
 typedef struct pop_recorder pop_recorder;
 
-/* 0 when out of memory. */
-int pop_recorder_create(const tdn_graph *graph, int joint_count, pop_recorder **out);
+/* fps: the run's frames per second (the window's 0.1 s in frames). 0 when out of memory. */
+int pop_recorder_create(const tdn_graph *graph, int joint_count, float fps, pop_recorder **out);
 void pop_recorder_destroy(pop_recorder *recorder);
 /* Records one frame (frame numbers count from 0 in the order given). 0 when out of memory. */
 int pop_recorder_frame(pop_recorder *recorder, const tdn_graph_instance *instance, const tdn_pose *pose);
