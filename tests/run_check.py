@@ -231,6 +231,22 @@ r = run("run", graph, "--seconds", "1", "--params",
         write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
 check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
 
+# ---- an inertialized transition's summary line: the document's duration, not the one update it took ----
+inert = dict(machine, nodes={"loco": dict(machine["nodes"]["loco"], transitions=[
+    {"from": "idle", "to": "walk", "mode": "inertialize", "duration": 0.4, "conditions": [{"param": "go"}]}])})
+inert_trace = os.path.join(SCRATCH, "inertialize.trace.json")
+r = run("run", write("inertialize.json", json.dumps(inert)), "--seconds", "2", "--trace", inert_trace, "--params",
+        write("inertialize.timeline.json", json.dumps({"events": [{"time": 1.0, "set": {"go": True}}]})))
+check(r.returncode == 0, f"run an inertialized transition: {r.stderr}")
+if r.returncode == 0:
+    line = [x for x in r.stdout.splitlines() if x.startswith("  loco: idle -> walk")]
+    check(len(line) == 1 and "start 1.0000 s  duration 0.4000 s  inertialize" in line[0],
+          f"the summary gives the declared 0.4 s: {line}")
+    (x,) = load(inert_trace)["transitions"]
+    # it completed in the update it started in: one frame taken, 0.4 s declared
+    check(x["start_frame"] == x["end_frame"] == FPS and abs(x["duration"] - 1 / FPS) < 1e-9
+          and x.get("declared_duration") == 0.4, f"the trace: one update taken, 0.4 s declared: {x}")
+
 # ---- a long run without --out or --render streams: its peak memory does not grow with its frames ----
 PEAK = ("import resource, subprocess, sys\n"
         "r = subprocess.run(sys.argv[1:], capture_output=True)\n"

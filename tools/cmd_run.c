@@ -342,12 +342,13 @@ static const cJSON *node_json(const cJSON *doc, const char *name)
     return cJSON_IsObject(at) ? at : NULL;
 }
 
-/* A transition's declared mode and duration in frames (0: none, or normalized). */
+/* A transition's declared mode and duration in seconds and in frames (0: none, or normalized). */
 static void declared(const cJSON *doc, const tdn_graph *g, int machine, int index, float fps, const char **mode,
-                     int *frames)
+                     double *seconds, int *frames)
 {
     static const char *const modes[] = { "smooth", "frozen", "cut", "inertialize" };
     *mode = NULL;
+    *seconds = 0.0;
     *frames = 0;
     const cJSON *m = doc ? node_json(doc, tdn_graph_node_name(g, machine)) : NULL;
     const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "transitions"), index);
@@ -359,8 +360,10 @@ static void declared(const cJSON *doc, const tdn_graph *g, int machine, int inde
         if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
             *mode = modes[k];
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
-    if (cJSON_IsNumber(d) && d->valuedouble > 0.0)
+    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) {
+        *seconds = d->valuedouble;
         *frames = (int)lround(d->valuedouble * fps);
+    }
 }
 
 static int is_identity(const tdn_root_motion *m)
@@ -511,10 +514,12 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
         printf("transitions (pop: the largest per-frame rotation change over its bound, DESIGN section 7):\n");
     for (int k = 0; k < count; k++) {
         const pop_transition *x = &t[k];
+        /* the document's duration: an inertialization or a cut completes in the update it starts in */
         printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
                x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : "?",
                x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : "?", x->start_frame / (double)a->fps,
-               (x->end_frame - x->start_frame + 1) / (double)a->fps, trace_transition_mode(x),
+               x->declared_seconds > 0.0 ? x->declared_seconds : (x->end_frame - x->start_frame + 1) / (double)a->fps,
+               trace_transition_mode(x),
                x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
         if (worst < 0 || x->pop > t[worst].pop)
             worst = k;
@@ -879,9 +884,10 @@ int run_graph(run_args *ap, run_report *report)
         int count = pop_recorder_transitions(s.pop, (const pop_transition **)&t);
         for (int k = 0; k < count; k++) {
             const char *mode;
+            double seconds;
             int frames;
-            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &frames);
-            pop_recorder_declare(s.pop, k, frames, mode);
+            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &seconds, &frames);
+            pop_recorder_declare(s.pop, k, seconds, frames, mode);
         }
         if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL,
                                            s.extras.extract ? &s.extras.root_motion : NULL, a.fps)) {

@@ -351,9 +351,10 @@ static int pick_node(const pop_recorder *r, const float *a, const float *b, int 
     return best;
 }
 
-void pop_recorder_declare(pop_recorder *r, int k, int frames, const char *mode)
+void pop_recorder_declare(pop_recorder *r, int k, double seconds, int frames, const char *mode)
 {
     if (k >= 0 && k < r->transition_count) {
+        r->transitions[k].declared_seconds = seconds > 0.0 ? seconds : 0.0;
         r->transitions[k].declared_frames = frames > 0 ? frames : 0;
         r->transitions[k].mode = mode;
     }

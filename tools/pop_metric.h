@@ -54,6 +54,7 @@ typedef struct pop_transition {
     int from_clip, to_clip;    /* their clips (graph clip indices), or -1 */
     int frames;
     int declared_frames;       /* 0: not known (pop_recorder_declare) */
+    double declared_seconds;   /* the document's duration in seconds; 0: none, or normalized */
     const char *mode;          /* "smooth", "frozen", "cut", "inertialize" as declared, or NULL */
     double observed, clip_change, switch_difference, bound, pop; /* degrees/frame; pop: ratio */
     int peak_frame, peak_joint; /* where `observed` was (the later frame of the pair) */
@@ -72,11 +73,10 @@ int pop_recorder_frame(pop_recorder *recorder, const tdn_graph_instance *instanc
 int pop_recorder_finish(pop_recorder *recorder, const tdn_clip *const *clips, int clip_count, const int *mirror,
                         const tdn_root_motion_desc *extract, float fps);
 /* What the graph's document declares for transition k (before pop_recorder_finish): its
- * duration in frames (0: unknown) and its mode (a string that outlives the recorder, or NULL). */
-void pop_recorder_declare(pop_recorder *recorder, int k, int frames, const char *mode);
+ * duration in seconds and in frames (0: unknown) and its mode (a string that outlives the
+ * recorder, or NULL). */
+void pop_recorder_declare(pop_recorder *recorder, int k, double seconds, int frames, const char *mode);
 int pop_recorder_transitions(const pop_recorder *recorder, const pop_transition **out);
-/* The local rotations recorded for a frame (joint_count x, y, z, w), or NULL. */
-const float *pop_recorder_rotations(const pop_recorder *recorder, int frame);
 
 /* The building blocks. Angles are of the relative rotation a^-1 b, in degrees, computed in
  * double (2 atan2(|v|, |w|): exact near 0), sign-insensitive. */

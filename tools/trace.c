@@ -484,6 +484,10 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
         tw_double(w, "start", x->start_frame * dt);
         tw_double(w, "end", x->end_frame * dt);
         tw_double(w, "duration", (x->end_frame - x->start_frame + 1) * dt);
+        if (x->declared_seconds > 0.0)
+            tw_double(w, "declared_duration", x->declared_seconds);
+        else
+            tw_null(w, "declared_duration");
         tw_int(w, "start_frame", x->start_frame);
         tw_int(w, "end_frame", x->end_frame);
         tw_string(w, "mode", trace_transition_mode(x));
