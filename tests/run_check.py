@@ -119,6 +119,26 @@ r = run("run", STRAFE, "--params", os.path.join(SCRATCH, "strafe.timeline.json")
 check(r.returncode == 0, f"bake a .gltf: {r.stderr}")
 validate_gltf([glb, gltf], VALIDATE, MODULES, "run_check")
 
+# ---- the character's import warnings, printed as `tendon info` prints them ----
+# a BVH of two joints declaring 2 frames and holding 3 frame lines: the importer ignores the third
+# and warns (docs/import.md); run prints it for the document's character, named from its folder
+EXTRA_LINES = ["HIERARCHY", "ROOT hips", "{", "  OFFSET 0 0 0",
+               "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+               "  JOINT spine", "  {", "    OFFSET 0 10 0", "    CHANNELS 3 Zrotation Xrotation Yrotation",
+               "    End Site", "    {", "      OFFSET 0 10 0", "    }", "  }", "}", "MOTION", "Frames: 2",
+               "Frame Time: 0.5", "0 90 0 0 0 0 0 0 0", "0 90 0 0 0 0 0 10 0", "0 90 0 0 0 0 0 20 0"]
+os.makedirs(os.path.join(SCRATCH, "warned"), exist_ok=True)
+extra_bvh = write(os.path.join("warned", "extra.bvh"), "\n".join(EXTRA_LINES) + "\n")
+extra_graph = write(os.path.join("warned", "extra.json"), json.dumps(
+    {"character": {"file": "extra.bvh", "scale": 0.01}, "root": {"type": "clip", "clip": "extra"}}))
+expected = (f"warning: {extra_bvh}: text after the 2 declared frames (from line {len(EXTRA_LINES)}) is ignored")
+info = run("info", extra_bvh)
+r = run("run", extra_graph, "--seconds", "1")
+check(info.returncode == 0 and info.stderr.strip() == f"tendon info: {expected}", f"info warns: {info.stderr.strip()}")
+check(r.returncode == 0 and r.stderr.strip() == f"tendon run: {expected}",
+      f"run prints the character's warning as info does: {r.stderr.strip()}")
+check(run("run", STRAFE, "--seconds", "0.1").stderr == "", "the generated humanoid: no warning")
+
 # ---- timeline errors: the JSON path, the nearest name, exit 2 ----
 def timeline_error(name, doc, *expected):
     text = doc if isinstance(doc, str) else json.dumps(doc)

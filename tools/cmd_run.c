@@ -366,6 +366,22 @@ static void declared(const cJSON *doc, const tdn_graph *g, int machine, int inde
     }
 }
 
+/* The importer's warnings about the character's file (as info and sample print them), the file
+ * named as the document names it, from the document's folder. */
+static void character_warnings(const char *graph, const cJSON *doc, const tdn_asset *asset)
+{
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "character"), "file");
+    if (!cJSON_IsString(file) || tdn_asset_warning_count(asset) == 0)
+        return;
+    const size_t folder = (size_t)(cli_base_name(graph) - graph); /* up to and with the last separator */
+    char path[4096];
+    if (file->valuestring[0] == '/' || folder == 0)
+        snprintf(path, sizeof path, "%s", file->valuestring);
+    else
+        snprintf(path, sizeof path, "%.*s%s", (int)folder, graph, file->valuestring);
+    cli_print_warnings("run", path, asset);
+}
+
 static int is_identity(const tdn_root_motion *m)
 {
     return m->translation.x == 0.0f && m->translation.y == 0.0f && m->translation.z == 0.0f && m->rotation.x == 0.0f &&
@@ -793,6 +809,7 @@ int run_graph(run_args *ap, run_report *report)
     const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
     char why[2048] = "";
     read_extras(a.graph, skel, &s.extras);
+    character_warnings(a.graph, s.extras.json, tdn_graph_document_asset(s.doc));
     s.ground = a.ground;
     s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
     s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
