@@ -1,7 +1,7 @@
 """`tendon run --render` (DESIGN section 5): contact sheets of the documented size whose cells
 differ, GIFs decoded here (an LZW decoder of its own) to the right frame count, size, delays and
 loop, MP4 frames handed to an ffmpeg found on PATH (a stand-in that counts the bytes; a real one
-when installed), exit 2 for an unknown extension, a missing ffmpeg and bad options, IK targets
+when installed), exit 2 for an unknown extension and bad options, exit 1 for a missing ffmpeg, IK targets
 and contact discs drawn, no progress off a terminal, the run's other output unchanged, the
 skinned mesh by default (differing from --render-style capsules), a bumps ground differing
 from a flat one, and a bad --render-style refused.
@@ -239,8 +239,11 @@ os.makedirs(empty_dir, exist_ok=True)
 missing = fresh("none.mp4")
 r = subprocess.run([TENDON, "run", WALK, "--seconds", "1", "--render", missing], capture_output=True, text=True,
                    env=dict(os.environ, PATH=empty_dir))
-check(r.returncode == 2 and "ffmpeg" in r.stderr and not os.path.exists(missing),
-      f"no ffmpeg on PATH: exit 2 naming it ({r.returncode}: {r.stderr.strip()})")
+# a missing tool is not bad input: exit 1, saying what to install and how, before the run starts
+check(r.returncode == 1 and f"tendon run: {missing}: writing an MP4 needs the ffmpeg program, which is not on PATH: "
+      "install it (Debian and Ubuntu: apt-get install ffmpeg;" in r.stderr and "render a .gif or .png" in r.stderr
+      and r.stdout == "" and not os.path.exists(missing),
+      f"no ffmpeg on PATH: exit 1 naming it and how to get it ({r.returncode}: {r.stderr.strip()})")
 for bad in (["--render", os.path.join(SCRATCH, "x.jpg")], ["--render", os.path.join(SCRATCH, "noext")],
             ["--render", sheet, "--render-size", "12x12"], ["--render", sheet, "--render-size", "640"],
             ["--render", sheet, "--camera", "40"], ["--render", sheet, "--camera", "40,95"],

@@ -96,7 +96,8 @@ static void usage(FILE *out)
           "foot locking.\n"
           "On a terminal, stderr shows a progress bar for each run (and rendering) that takes over 0.25 s.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
-          "the graph does not have, an output that cannot be created), 1 any other failure.\n",
+          "the graph does not have, an output that cannot be created), 1 any other failure (ffmpeg missing\n"
+          "for an .mp4 included).\n",
           out);
 }
 
@@ -258,9 +259,10 @@ static int parse(int argc, char **argv, run_args *a)
     if (a->render.path) {
         char why[512];
         a->render.fps = a->fps;
-        if (preview_check(&a->render, why, sizeof why) != 0) {
+        const int code = preview_check(&a->render, why, sizeof why);
+        if (code != 0) {
             fprintf(stderr, "tendon run: %s\n", why);
-            return CLI_BAD_INPUT;
+            return code;
         }
     }
     if (a->out && !cli_is_gltf_path(a->out)) {

@@ -77,10 +77,12 @@ int preview_check(const preview_options *o, char *why, size_t why_size)
         snprintf(why, why_size, "an MP4 wants an even width and height, not %dx%d", w, h);
         return 2;
     }
-    if (o->kind == PREVIEW_MP4 && !preview_find_program("ffmpeg")) {
-        snprintf(why, why_size, "%s: writing an MP4 needs ffmpeg, which is not on PATH (install it, e.g. apt-get "
-                                "install ffmpeg, or render a .gif or .png)", o->path);
-        return 2;
+    if (o->kind == PREVIEW_MP4 && !preview_find_program("ffmpeg")) { /* a missing tool, not bad input */
+        snprintf(why, why_size, "%s: writing an MP4 needs the ffmpeg program, which is not on PATH: install it "
+                                "(Debian and Ubuntu: apt-get install ffmpeg; Fedora: dnf install ffmpeg-free; macOS: "
+                                "brew install ffmpeg; others: https://ffmpeg.org/download.html) or render a .gif or "
+                                ".png instead", o->path);
+        return 1;
     }
     return 0;
 }

@@ -75,7 +75,8 @@ typedef struct preview_clip {
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */
 int preview_kind_of(const char *path, preview_kind *kind);
 /* Checks what can be checked before a run: the size, and that an MP4 has ffmpeg on PATH.
- * Returns 0, or 2 (bad input) with the reason in why. */
+ * Returns 0, or an exit code with the reason in why: 2 (bad input) for a size an MP4 cannot
+ * have, 1 for a missing ffmpeg (a tool to install, not bad input). */
 int preview_check(const preview_options *o, char *why, size_t why_size);
 /* A directory on PATH holding an executable `name`; 1 when found. */
 int preview_find_program(const char *name);
@@ -89,7 +90,7 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
 int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset);
 void preview_clip_free(preview_clip *c);
 /* Renders and writes the preview. Returns 0, or an exit code (2 when the file cannot be
- * created or ffmpeg is missing, 1 otherwise) with the reason in why. *ms_per_frame: the mean
+ * created, 1 otherwise, ffmpeg missing included) with the reason in why. *ms_per_frame: the mean
  * time to draw one frame (not encoding), *frames_drawn how many. */
 int preview_write(const preview_clip *c, const preview_options *o, char *why, size_t why_size, double *ms_per_frame,
                   int *frames_drawn);
