@@ -118,7 +118,12 @@ if r.returncode == 0:
     check(close(joints[0]["t"], [0, 1, 0]), f"the ancestor node's transform is part of model space: {joints[0]['t']}")
     check(close(joints[1]["t"], [-0.5 * s, 1 + 0.5 * s, 0]), f"the second joint at t = 0.5: {joints[1]['t']}")
 r = run("sample", small, "--time", "0.5", "--clip", "nope")
-check(r.returncode == 2, "an unknown clip: exit 2")
+check(r.returncode == 2 and r.stderr == f'tendon sample: {small}: --clip: no clip named "nope" (tendon info lists the 1 clip)\n',
+      f"an unknown clip: exit 2, no near name ({r.stderr.strip()})")
+# one letter dropped from the file's only clip, animation_0: the nearest name, as other commands hint
+r = run("sample", small, "--time", "0.5", "--clip", "animaton_0")
+check(r.returncode == 2 and 'no clip named "animaton_0"; did you mean "animation_0"?' in r.stderr,
+      f"a misspelt clip gets a did-you-mean ({r.stderr.strip()})")
 r = run("info", small, "--skin", "7")
 check(r.returncode == 2, "an unknown skin: exit 2")
 broken = dict(gltf, animations=[{"channels": [{"sampler": 3, "target": {"node": 1, "path": "rotation"}}],
