@@ -661,6 +661,32 @@ static void malformed_documents_name_their_path(void)
             fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
         CHECK_EQ_INT(live_blocks, 0);
     }
+    /* A clip where additivity does not fit is named as the document names it (and its source,
+     * which the core names it by), not numbered. */
+    const struct {
+        const char *json, *where, *message;
+    } misplaced[] = {
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\"}], \"root\": {\"type\": "
+          "\"additive\", \"base\": {\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", \"clip\": \"lean\"}}}",
+          "root.difference", "\"lean\" (source \"aim_left\") is not additive: an additive difference needs an additive clip" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
+          "\"rest\"}}], \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}, {\"type\": \"clip\", "
+          "\"clip\": \"lean\"}]}}",
+          "root.inputs[1]",
+          "\"lean\" (source \"aim_left\") is additive: an additive clip can only be an additive node's difference" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, "
+          "\"difference\": {\"type\": \"clip\", \"clip\": \"idle\"}}}",
+          "root.difference", "\"idle\" is not additive: an additive difference needs an additive clip" },
+    };
+    for (size_t k = 0; k < sizeof misplaced / sizeof misplaced[0]; k++) {
+        tdn_error err = { 0 };
+        tdn_graph_document *d = (tdn_graph_document *)1;
+        tdn_result r = tdn_graph_document_parse(misplaced[k].json, strlen(misplaced[k].json), NULL, &counting, &d, &err);
+        if (!(CHECK_EQ_INT(r, TDN_ERR_INVALID_DATA) & CHECK(d == NULL) & CHECK(strcmp(err.where, misplaced[k].where) == 0) &
+              CHECK(strcmp(err.message, misplaced[k].message) == 0)))
+            fprintf(stderr, "misplaced %zu: %s: %s\n", k, err.where, err.message);
+        CHECK_EQ_INT(live_blocks, 0);
+    }
     /* Additive clips made by the document work where they belong. */
     const char *additive = "{" HUMANOID ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": "
                            "{\"reference\": \"first_frame\"}}], \"root\": {\"type\": \"additive\", \"base\": "
