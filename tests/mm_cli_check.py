@@ -372,6 +372,16 @@ else:
         check(s["foot_skate"]["mean_cm_per_s"] < s["foot_skate"]["source_mean_cm_per_s"],
               "with foot locking the feet skate less than in the clips themselves")
 
+# ---- rigs that name their ankles (shared data): the feet found by name without --feet ----
+for name, scale, feet in (("games105/walk_forward.bvh", "0.01", ["lAnkle", "rAnkle"]),
+                          ("cmu/cgspeed-3dsmax/131_01.bvh", CMU_SCALE, ["LeftAnkle", "RightAnkle"])):
+    take = os.path.join(DATA, "bvh", *name.split("/"))
+    if not os.path.exists(take):
+        skip(f"{take} is missing (set TENDON_DATA)")
+        continue
+    r = run("mm", "build", os.path.join(SCRATCH, "ankles.tdnmm"), take, "--scale", scale, "--offsets", "5,10,15", "--json")
+    check(r.returncode == 0 and json.loads(r.stdout)["feet"] == feet, f"{name}: the feet are its ankles {feet}: {r.stderr}")
+
 # ---- the baked files through the Khronos glTF validator ----
 baked = [p for p in (os.path.join(SCRATCH, "tiny.glb"), os.path.join(SCRATCH, "mm.glb")) if os.path.exists(p)]
 if baked:

@@ -55,8 +55,8 @@ static void build_usage(FILE *out)
           "  --rate HZ         database frames per second (default 60)\n"
           "  --root JOINT      the root joint, a name or index (a joint without a parent, such as the hips;\n"
           "                    default: joint 0)\n"
-          "  --feet LEFT,RIGHT the foot joints, names or indices (default: found by name: LeftFoot, foot_l,\n"
-          "                    l_foot, mixamorig:LeftFoot, ...)\n"
+          "  --feet LEFT,RIGHT the foot joints, names or indices (default: found by name, an ankle before a\n"
+          "                    foot: LeftAnkle, L_Ankle, LeftFoot, foot_l, l_foot, mixamorig:LeftFoot, ...)\n"
           "  --forward AXIS    the root joint's local axis that points where the character faces; auto (default):\n"
           "                    the axis whose direction on the ground best agrees with the root's horizontal\n"
           "                    velocity over all clips, weighted by speed\n"
@@ -425,7 +425,7 @@ int cmd_mm_build(int argc, char **argv)
             goto done;
         }
     } else if (!feet_by_name(skel, &desc.left_foot, &desc.right_foot)) {
-        fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftFoot, foot_l, l_foot, ...): "
+        fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftAnkle, LeftFoot, foot_l, l_foot, ...): "
                         "name them with --feet LEFT,RIGHT\n",
                 a.files[0], desc.left_foot < 0 ? "left" : "right");
         code = CLI_BAD_INPUT;

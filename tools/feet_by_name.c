@@ -18,23 +18,34 @@ static void squeeze(const char *name, char *out, size_t size)
     out[n] = '\0';
 }
 
+/* Passes in order of preference, each over the whole skeleton. An ankle first: a rig that names
+ * both (SMPL's L_Ankle and L_Foot, Kinect's AnkleLeft and FootLeft) puts its "foot" at the toes,
+ * and a rig without ankles calls the ankle joint its foot. Within each, the whole squeezed name,
+ * then its end (Bip01 L Foot, Character1_LeftFoot, DEF-foot.L). */
+typedef struct foot_pass {
+    int whole;                         /* 1: the whole name; 0: its end */
+    const char *const names[2][5];     /* left, right; NULL ends */
+} foot_pass;
+
+static const foot_pass passes[] = {
+    { 1, { { "leftankle", "ankleleft", "lankle", "anklel", NULL }, { "rightankle", "ankleright", "rankle", "ankler", NULL } } },
+    { 0, { { "leftankle", "lankle", "anklel", NULL }, { "rightankle", "rankle", "ankler", NULL } } },
+    { 1, { { "leftfoot", "footleft", "lfoot", "footl", NULL }, { "rightfoot", "footright", "rfoot", "footr", NULL } } },
+    { 0, { { "leftfoot", "lfoot", "footl", NULL }, { "rightfoot", "rfoot", "footr", NULL } } },
+};
+
 int feet_by_name(const tdn_skeleton *skel, int *left, int *right)
 {
-    /* pass 0: the whole squeezed name; pass 1: its end */
-    static const char *const names[2][2][4] = {
-        { { "leftfoot", "footleft", "lfoot", "footl" }, { "rightfoot", "footright", "rfoot", "footr" } },
-        { { "leftfoot", "lfoot", NULL, NULL }, { "rightfoot", "rfoot", NULL, NULL } },
-    };
     int found[2] = { -1, -1 };
     const int n = tdn_skeleton_joint_count(skel);
-    for (int pass = 0; pass < 2; pass++)
+    for (size_t pass = 0; pass < sizeof passes / sizeof passes[0]; pass++)
         for (int j = 0; j < n; j++) {
             char s[128];
             squeeze(tdn_skeleton_joint_name(skel, j), s, sizeof s);
             for (int side = 0; side < 2; side++)
-                for (int k = 0; k < 4 && found[side] < 0; k++) {
-                    const char *want = names[pass][side][k];
-                    if (want && (pass == 0 ? strcmp(s, want) == 0 : cli_ends_with(s, want, 0)))
+                for (int k = 0; passes[pass].names[side][k] && found[side] < 0; k++) {
+                    const char *want = passes[pass].names[side][k];
+                    if (passes[pass].whole ? strcmp(s, want) == 0 : cli_ends_with(s, want, 0))
                         found[side] = j;
                 }
         }

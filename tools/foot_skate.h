@@ -1,8 +1,8 @@
 /* tendon CLI: the foot-skate metric of DESIGN section 7 over the frames of `tendon run`.
  *
  * Feet: every leg's foot (end joint) of every foot placement job of the graph; when the graph
- * has none, the feet found by name (feet_by_name.h: LeftFoot/RightFoot, foot_l/foot_r, Foot.L,
- * mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET.
+ * has none, the feet found by name (feet_by_name.h: LeftAnkle, L_Ankle, LeftFoot/RightFoot,
+ * foot_l/foot_r, Foot.L, mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET.
  *
  * Per frame (after tdn_graph_evaluate) each foot's world position is its model-space position
  * placed by the character's world matrix (the integrated root motion when the graph extracts
