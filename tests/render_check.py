@@ -290,4 +290,32 @@ check(style["flat"] is not None and style["flat"] != style["bumps"], "a bumps gr
 r = tr(WALK, "--seconds", "1", "--render", fresh("bad_style.png"), "--render-style", "wire")
 check(r.returncode == 2 and "--render-style" in r.stderr, f"an unknown --render-style: exit 2 naming it ({r.returncode})")
 
+# ---- a camera that follows the character frames its height too: a walk, then a jump with the
+# arms thrown up (the humanoid's jump clip) stays inside every cell of the sheet ----
+jump_graph = {"character": {"generated": "humanoid"},
+              "parameters": [{"name": "jump", "type": "trigger"}],
+              "root_motion": {"joint": "root", "rotation": "yaw", "extract": True},
+              "root": {"type": "state_machine", "initial": "walk",
+                       "states": [{"name": "walk", "node": {"type": "clip", "clip": "walk_forward"}},
+                                  {"name": "jump", "node": {"type": "clip", "clip": "jump", "wrap": "clamp"}}],
+                       "transitions": [{"from": "walk", "to": "jump", "duration": 0.2,
+                                        "conditions": [{"param": "jump"}]}]}}
+jump_sheet = fresh("jump.png")
+r = tr(write("jump.json", json.dumps(jump_graph)), "--seconds", "4.5", "--render", jump_sheet, "--sheet", "12",
+       "--render-style", "capsules", "--params", write("jump_timeline.json", json.dumps({"events": [{"time": 3, "fire": "jump"}]})))
+check(r.returncode == 0, f"render a walk and a jump: {r.stderr}")
+if r.returncode == 0:
+    w, h, rows = read_png(jump_sheet)
+    # per cell, the first row from its top with anything but sky (one colour per row): the horizon,
+    # or the character where it rises above it
+    tops = []
+    for cell in range(12):
+        x0, y0 = 8 + (cell % 4) * (320 + 8), 8 + (cell // 4) * (180 + 13 + 8)
+        top = next((y for y in range(180) if len(set(rows[y0 + y][x0:x0 + 320])) > 1), 180)
+        tops.append(top)
+    # cell 9 is frame round(9 x 270 / 11) = 221, 3.68 s: in the air, hands above the head
+    check(min(tops) >= 2 and tops[9] < min(tops[:8]),
+          f"nothing reaches a cell's top edge, the jump reaching highest: the first drawn rows {tops}")
+    print(f"render_check: the jump sheet's first drawn rows per cell: {tops}")
+
 finish("render_check")

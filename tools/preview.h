@@ -20,10 +20,11 @@
  * The camera: by default a three-quarter view (azimuth 40 degrees, elevation 12) at a distance
  * that frames the character: when the bounding box of the whole clip's joints is at most 1.5
  * times the largest frame's (the character stays about where it is), a fixed camera on the
- * clip's box; otherwise a camera that follows the character (looking at its box's centre
- * averaged over half a second either side, at the clip's mean centre height) framing the
- * largest frame's box. The distance is 1.05 x the box's half diagonal / sin(fov_y / 2), with
- * fov_y 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
+ * clip's box, at 1.05 x the box's half diagonal / sin(fov_y / 2); otherwise a camera that
+ * follows the character, heights included (looking at its box's centre averaged over half a
+ * second either side), at 1.05 x R / sin(fov_y / 2), R the largest distance from a frame's
+ * target to its box's farthest corner plus 0.06 S, so that every frame is in the picture.
+ * fov_y is 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
 #ifndef TENDON_PREVIEW_H
 #define TENDON_PREVIEW_H
 
