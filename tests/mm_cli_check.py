@@ -294,6 +294,25 @@ if jsonschema:
     seconds = sum(s["duration"] for s in segments)
     check(35 <= seconds <= 45, f"the example path lasts about 40 s: {seconds}")
 
+# ---- the example paths say what they do: a turn called left or right turns that way (headings are
+# degrees about +Y from +Z towards +X; facing +Z, a character's left is +X = up x forward), and a
+# stated length is the segments' ----
+for example in ("lafan1_path.json", "cmu_path.json"):
+    doc = load(os.path.join(SOURCE, "examples", "mm", example))
+    seconds = sum(x["duration"] for x in doc["segments"])
+    stated = re.search(r"\): (\d+) s of", doc["description"])  # "...database): 41 s of walking"
+    check(not stated or int(stated.group(1)) == seconds, f"{example}: the description's {stated and stated.group(1)} s "
+          f"are the segments' {seconds} s")
+    for before, x in zip(doc["segments"], doc["segments"][1:]):
+        said = re.findall(r"\b(left|right)\b", x.get("description", ""))
+        if "turn" not in x.get("description", "") or not said:
+            continue
+        h0, h1 = math.radians(before["heading"]), math.radians(x["heading"])
+        left_of_before = (math.cos(h0), -math.sin(h0))          # up x (sin h0, cos h0) in (x, z)
+        way = "left" if math.sin(h1) * left_of_before[0] + math.cos(h1) * left_of_before[1] > 0 else "right"
+        check(said == [way], f"{example}: '{x['description']}' from heading {before['heading']} to {x['heading']} "
+              f"turns {way}")
+
 # ---- LAFAN1 (shared data) ----
 lafan1 = sorted(glob.glob(os.path.join(DATA, "bvh", "lafan1", "*.bvh")))
 # as the Makefile's mm-demo: the T-poses at each take's start and end are not searchable
