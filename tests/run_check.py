@@ -139,6 +139,59 @@ check(r.returncode == 0 and r.stderr.strip() == f"tendon run: {expected}",
       f"run prints the character's warning as info does: {r.stderr.strip()}")
 check(run("run", STRAFE, "--seconds", "0.1").stderr == "", "the generated humanoid: no warning")
 
+# ---- a character playing in place: its feet slide by design, so the summary says so, not a mean ----
+def treadmill_bvh(travel):
+    """Hips 90 cm up and two feet 10 cm to its sides, stepping a 1 s cycle at 30 fps for 2 s: each
+    foot half a cycle down (y = 0) moving back 40 cm, half a cycle 20 cm up moving forward again,
+    the feet in opposite phases (their centre stays put). With travel the hips walk forward at the
+    feet's 80 cm/s, so planted feet stand still in the world; without, the clip plays in place."""
+    lines = ["HIERARCHY", "ROOT Hips", "{", "  OFFSET 0 90 0",
+             "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"]
+    for side, x in (("Left", 10), ("Right", -10)):
+        lines += [f"  JOINT {side}Foot", "  {", f"    OFFSET {x} -90 0",
+                  "    CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+                  "    End Site", "    {", "      OFFSET 0 0 10", "    }", "  }"]
+    lines += ["}", "MOTION", "Frames: 61", "Frame Time: 0.0333333"]
+    for f in range(61):
+        row = [0, 90, 80 * f / 30 if travel else 0, 0, 0, 0]
+        for side, x in (("Left", 10), ("Right", -10)):
+            p = (f / 30 + (0.5 if side == "Right" else 0)) % 1
+            z, y = (20 - 80 * p, -90) if p < 0.5 else (-20 + 80 * (p - 0.5), -70)
+            row += [x, y, z, 0, 0, 0]
+        lines.append(" ".join(f"{v:.6g}" for v in row))
+    return "\n".join(lines) + "\n"
+
+
+for travel in (False, True):
+    name = "walking" if travel else "treadmill"
+    write(f"{name}.bvh", treadmill_bvh(travel))
+    doc = write(f"{name}.json", json.dumps({"character": {"file": f"{name}.bvh", "scale": 0.01},
+                                             "root": {"type": "clip", "clip": name}}))
+    trace_file = os.path.join(SCRATCH, f"{name}.trace.json")
+    r = run("run", doc, "--seconds", "2", "--trace", trace_file)
+    check(r.returncode == 0, f"run the {name} clip: {r.stderr}")
+    if r.returncode != 0:
+        continue
+    skate = load(trace_file)["foot_skate"]
+    # the slide recomputed from the trace's feet: their horizontal travel over consecutive contact frames
+    slides = []
+    for foot in ("LeftFoot", "RightFoot"):
+        at = [(f["feet"][foot]["position"], f["feet"][foot]["in_contact"]) for f in load(trace_file)["frames"]]
+        slides.append(sum(math.dist((a[0], a[2]), (b[0], b[2])) for (a, ca), (b, cb) in zip(at, at[1:]) if ca and cb))
+    slide = sum(slides) / 2
+    mean_line = [x for x in r.stdout.splitlines() if x.startswith("foot skate: ")]
+    if travel:
+        # planted feet stand still while the body walks 1.6 m: measured, about 0
+        check(skate.get("in_place", 0) is None and slide < 0.01 and len(mean_line) == 1
+              and float(mean_line[0].split()[2]) < 1, f"a walking character is measured: {mean_line} {skate.get('in_place')}")
+    else:
+        # each foot slides back 40 cm per cycle in contact (a 0.9 m character: at least 0.09 m is in place)
+        # while the centre of the three joints stays put
+        check(skate.get("in_place") is not None and 0.5 < slide and abs(skate["in_place"]["slide"] - slide) < 1e-4
+              and skate["in_place"]["travel"] < 0.01, f"in place: slide {slide:.4f} m, {skate.get('in_place')}")
+        check(len(mean_line) == 1 and mean_line[0].startswith("foot skate: n/a, in place (the character's centre stayed "
+              "within") and "sliding in place" in r.stdout, f"the summary says in place, not a mean: {r.stdout}")
+
 # ---- timeline errors: the JSON path, the nearest name, exit 2 ----
 def timeline_error(name, doc, *expected):
     text = doc if isinstance(doc, str) else json.dumps(doc)

@@ -92,6 +92,8 @@ static void usage(FILE *out)
           "within 5 cm of the ground above its rest height). The feet are the foot placement jobs' (without\n"
           "one: found by name, as tendon mm build finds them: LeftAnkle, L_Ankle, LeftFoot, foot_l, Foot.L,\n"
           "mixamorig:LeftFoot, Bip01 L Foot...).\n"
+          "A character playing in place (clips with no root motion: its centre stays put while its feet slide\n"
+          "back in contact, as on a treadmill) is reported as in place instead of a mean (docs/cli.md).\n"
           "With a foot placement job and --ground, the graph is run a second time with foot locking off (same\n"
           "timeline and ground) and both are reported; the baked file and the trace are of the first run, with\n"
           "foot locking.\n"
@@ -467,11 +469,15 @@ static void skate_summary(const run_args *a, const run_state *s)
         return;
     }
     char rule[96];
+    double travel, slide;
+    const int in_place = foot_skate_in_place(k, 0, &travel, &slide);
     printf("foot skate (DESIGN section 7: mean horizontal speed of the foot in world space while in contact):\n");
     for (int f = 0; f < k->count; f++) {
         const foot_skate_result *r = &k->results[0][f];
         printf("  %s: ", foot_skate_name(k, f));
         print_cm_s(r->cm_per_s);
+        if (in_place)
+            printf(", sliding in place");
         if (s->second_run) {
             printf(" with foot locking, ");
             print_cm_s(k->results[1][f].cm_per_s);
@@ -480,13 +486,21 @@ static void skate_summary(const run_args *a, const run_state *s)
         printf(" (%d frames in contact, contact by %s)\n", r->contact_frames, foot_skate_contact_rule(k, f, rule, sizeof rule));
     }
     printf("foot skate: ");
-    print_cm_s(foot_skate_mean(k, 0));
-    if (s->second_run) {
-        printf(" with foot locking, ");
-        print_cm_s(foot_skate_mean(k, 1));
-        printf(" without");
+    if (in_place) { /* the figure would read as a failure: say what it is */
+        printf("n/a, in place (the character's centre stayed within %.3g m of where it started while each foot slid "
+               "%.3g m in contact, ", travel, slide);
+        print_cm_s(foot_skate_mean(k, 0));
+        printf(": clips made to play on the spot slide their planted feet by design; ");
+    } else {
+        print_cm_s(foot_skate_mean(k, 0));
+        if (s->second_run) {
+            printf(" with foot locking, ");
+            print_cm_s(foot_skate_mean(k, 1));
+            printf(" without");
+        }
+        printf(" (");
     }
-    printf(" (%d feet%s, ", k->count, k->by_name ? " found by name" : "");
+    printf("%d feet%s, ", k->count, k->by_name ? " found by name" : "");
     if (a->has_ground)
         printf("ground %s%s)\n", a->ground.spec, foot_skate_has_job(k) ? "" : "; no foot placement job");
     else

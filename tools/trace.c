@@ -448,6 +448,15 @@ static void write_skate(trace_writer *w, const trace_skate *ts)
                   : "the foot placement job's contact curve >= 0.5 where a clip has it, otherwise the foot joint at "
                     "most 0.05 m above the ground under it (--ground, else y = 0), measured from its rest height");
     tw_string(w, "feet_from", k->count == 0 ? NULL : k->by_name ? "names" : "foot_placement");
+    double travel, slide;
+    if (foot_skate_in_place(k, 0, &travel, &slide)) {
+        tw_begin_object(w, "in_place");
+        tw_double(w, "travel", travel);
+        tw_double(w, "slide", slide);
+        tw_end_object(w);
+    } else {
+        tw_null(w, "in_place");
+    }
     tw_string(w, "ground", ts->ground);
     tw_bool(w, "foot_locking", ts->without_locking);
     skate_feet(w, k, 0, 1);
