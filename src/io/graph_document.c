@@ -333,6 +333,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     if (r == TDN_OK)
         r = tdn_io__graph_read_ik(b, skeleton, ik, err);
+    if (r == TDN_OK)
+        r = tdn_io__graph_check_clip_definitions(doc, d, base_dir, err);
     /* the runtime clips the nodes use, in order of first use */
     if (r == TDN_OK) {
         d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));
