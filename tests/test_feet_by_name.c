@@ -1,6 +1,7 @@
-/* The CLI's feet found by name (tools/feet_by_name.c), which tendon run's foot skate and tendon
- * mm build use: a table of naming conventions, each a skeleton whose left and right foot joints
- * are known, with decoys that must not be taken (toes, foot IK controls, the other side). */
+/* The CLI's feet and hands found by name (tools/feet_by_name.c), which tendon run's foot skate
+ * and tendon mm build (its feet, and the arms of a calibration pose) use: tables of naming
+ * conventions, each a skeleton whose left and right joints are known, with decoys that must not
+ * be taken (toes, fingers, IK controls, the other side). */
 #include <string.h>
 
 #include "check.h"
@@ -12,7 +13,7 @@ typedef struct rig_case {
     const char *left, *right; /* the expected joints, NULL: not found */
 } rig_case;
 
-static const rig_case cases[] = {
+static const rig_case foot_cases[] = {
     { "CMU / LAFAN1 BVH", { "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase", "RightUpLeg", "RightLeg", "RightFoot" },
       "LeftFoot", "RightFoot" },
     { "snake case, side first", { "l_thigh", "l_foot", "l_toe", "r_thigh", "r_foot" }, "l_foot", "r_foot" },
@@ -43,9 +44,24 @@ static const rig_case cases[] = {
     { "no feet", { "spine", "neck", "head", "bigfoot" }, NULL, NULL },
 };
 
-static void conventions(void)
+static const rig_case hand_cases[] = {
+    { "CMU / LAFAN1 BVH", { "LeftArm", "LeftForeArm", "LeftHand", "LeftHandIndex1", "RightForeArm", "RightHand" },
+      "LeftHand", "RightHand" },
+    { "UE", { "lowerarm_l", "hand_l", "index_01_l", "hand_r" }, "hand_l", "hand_r" },
+    { "Mixamo", { "mixamorig:LeftHand", "mixamorig:LeftHandThumb1", "mixamorig:RightHand" }, "mixamorig:LeftHand",
+      "mixamorig:RightHand" },
+    { "Blender", { "Hand.L", "Hand.R" }, "Hand.L", "Hand.R" },
+    { "3ds Max biped", { "Bip01 L Hand", "Bip01 L Finger0", "Bip01 R Hand" }, "Bip01 L Hand", "Bip01 R Hand" },
+    /* a wrist first: the CMU 3ds Max rig's LeftWrist has a child lhand, SMPL's L_Wrist an L_Hand */
+    { "CMU 3ds Max", { "LeftElbow", "LeftWrist", "lhand", "RightWrist", "rhand" }, "LeftWrist", "RightWrist" },
+    { "SMPL", { "L_Elbow", "L_Wrist", "L_Hand", "R_Wrist", "R_Hand" }, "L_Wrist", "R_Wrist" },
+    { "games105", { "lElbow", "lWrist", "rWrist" }, "lWrist", "rWrist" },
+    { "no hands", { "LeftHandIK", "handle", "RightHandIndex1" }, NULL, NULL },
+};
+
+static void check_table(const rig_case *cases, size_t count, int (*find)(const tdn_skeleton *, int *, int *))
 {
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    for (size_t k = 0; k < count; k++) {
         const rig_case *c = &cases[k];
         const char *names[9] = { "hips" };
         int parents[9] = { -1 }, n = 1;
@@ -58,7 +74,7 @@ static void conventions(void)
         if (!CHECK(tdn_skeleton_create(&desc, &skel, NULL, NULL) == TDN_OK))
             continue;
         int left = -2, right = -2;
-        const int both = feet_by_name(skel, &left, &right);
+        const int both = find(skel, &left, &right);
         const int want_left = c->left ? tdn_skeleton_find(skel, c->left) : -1;
         const int want_right = c->right ? tdn_skeleton_find(skel, c->right) : -1;
         int ok = CHECK_EQ_INT(left, want_left) & CHECK_EQ_INT(right, want_right);
@@ -70,8 +86,12 @@ static void conventions(void)
     }
 }
 
+static void feet(void) { check_table(foot_cases, sizeof foot_cases / sizeof foot_cases[0], feet_by_name); }
+static void hands(void) { check_table(hand_cases, sizeof hand_cases / sizeof hand_cases[0], hands_by_name); }
+
 int main(void)
 {
-    RUN(conventions);
+    RUN(feet);
+    RUN(hands);
     return check_summary();
 }
