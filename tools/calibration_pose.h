@@ -12,8 +12,8 @@
  * distance of where it is in that first (last) frame, held at least CALIBRATION_HOLD seconds.
  * Its range adds the arms coming down after it (going up before it, and the steps an actor takes
  * to the spot with them out): to the nearest frame with both hands at least CALIBRATION_DOWN
- * degrees below their shoulders, at most CALIBRATION_MOVE seconds from the still pose. Frames are sampled as the database samples them: frame
- * f at f / rate, mm_clip_frames of them. */
+ * degrees below their shoulders, at most CALIBRATION_MOVE seconds from the still pose. Frames
+ * are sampled as the database samples them: frame f at f / rate, mm_clip_frames of them. */
 #ifndef TENDON_CALIBRATION_POSE_H
 #define TENDON_CALIBRATION_POSE_H
 
