@@ -22,22 +22,20 @@ demo: build
 
 # Motion matching on the LAFAN1 takes of the shared data (TENDON_DATA, default ../shared/data; they
 # are non-commercial test inputs, read where they are and never copied): a database of the three
-# takes and their mirror images (the T-poses at each take's start and end excluded from the
-# search), then a character driven along examples/mm/lafan1_path.json for 41 s with foot locking;
-# then the same with two CMU takes along examples/mm/cmu_path.json. Writes demo-out/mm/:
-# lafan1.tdnmm, mm.glb (the baked motion), mm_trace.json, cmu.tdnmm, cmu.glb, cmu_trace.json.
+# takes and their mirror images (mm build finds the T-poses at each take's start and end and
+# leaves them out of the search), then a character driven along examples/mm/lafan1_path.json
+# for 41 s with foot locking; then the same with two CMU takes along examples/mm/cmu_path.json.
+# Writes demo-out/mm/: lafan1.tdnmm, mm.glb (the baked motion), mm_trace.json, cmu.tdnmm,
+# cmu.glb, cmu_trace.json.
 TENDON_DATA ?= ../shared/data
 # the second database: two CMU takes of one rig (cgspeed's units are 0.056444 m)
 MM_CMU = $(TENDON_DATA)/bvh/cmu/cgspeed-mb/walk.bvh $(TENDON_DATA)/bvh/cmu/cgspeed-mb/01_01.bvh
 MM_CMU_SCALE = 0.056444
-MM_LAFAN1_EXCLUDE = --exclude multipleActions1_subject1:0-3 --exclude multipleActions1_subject1:148.5-153 \
-	--exclude push1_subject2:0-4.5 --exclude push1_subject2:99.8-103 \
-	--exclude walk4_subject1:0-3.5 --exclude walk4_subject1:162.3-164
 mm-demo: build
 	@test -d $(TENDON_DATA)/bvh/lafan1 || { echo "tendon: no LAFAN1 takes in $(TENDON_DATA)/bvh/lafan1 (set TENDON_DATA)" >&2; exit 2; }
 	@for f in $(MM_CMU); do test -f $$f || { echo "tendon: no CMU take $$f (set TENDON_DATA)" >&2; exit 2; }; done
 	mkdir -p demo-out/mm
-	$(BUILD)/bin/tendon mm build demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 --mirror $(MM_LAFAN1_EXCLUDE)
+	$(BUILD)/bin/tendon mm build demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 --mirror
 	$(BUILD)/bin/tendon mm run demo-out/mm/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01 \
 		--path examples/mm/lafan1_path.json --lock-feet --out demo-out/mm/mm.glb --trace demo-out/mm/mm_trace.json
 	$(BUILD)/bin/tendon mm build demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) --mirror

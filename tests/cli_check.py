@@ -5,6 +5,7 @@ import base64
 import json
 import math
 import os
+import re
 import struct
 
 from cli_support import SCRATCH, check, close, finish, run, write
@@ -117,12 +118,73 @@ if r.returncode == 0:
     check(close(joints[0]["t"], [0, 1, 0]), f"the ancestor node's transform is part of model space: {joints[0]['t']}")
     check(close(joints[1]["t"], [-0.5 * s, 1 + 0.5 * s, 0]), f"the second joint at t = 0.5: {joints[1]['t']}")
 r = run("sample", small, "--time", "0.5", "--clip", "nope")
-check(r.returncode == 2, "an unknown clip: exit 2")
+check(r.returncode == 2 and r.stderr == f'tendon sample: {small}: --clip: no clip named "nope" (tendon info lists the 1 clip)\n',
+      f"an unknown clip: exit 2, no near name ({r.stderr.strip()})")
+# one letter dropped from the file's only clip, animation_0: the nearest name, as other commands hint
+r = run("sample", small, "--time", "0.5", "--clip", "animaton_0")
+check(r.returncode == 2 and 'no clip named "animaton_0"; did you mean "animation_0"?' in r.stderr,
+      f"a misspelt clip gets a did-you-mean ({r.stderr.strip()})")
 r = run("info", small, "--skin", "7")
 check(r.returncode == 2, "an unknown skin: exit 2")
 broken = dict(gltf, animations=[{"channels": [{"sampler": 3, "target": {"node": 1, "path": "rotation"}}],
                                  "samplers": gltf["animations"][0]["samplers"]}])
 r = run("info", write("broken.gltf", json.dumps(broken)))
 check(r.returncode == 2 and "animations[0]" in r.stderr, f"a sampler index out of range names its path ({r.stderr.strip()})")
+
+# ---- glTF with several skins: a clip's channels and keys both count the chosen skin's skeleton
+# (its joints and their ancestor nodes), not the whole file. Three two-joint characters, the third
+# under an animated group node, and an animated prop in no skin; samplers of 2, 3 and 4 keys. ----
+key_times = [[0, 1], [0, 0.5, 1], [0, 0.25, 0.5, 1]]
+q = [0, 0, math.sin(0.2), math.cos(0.2)]
+outputs = [q * 2, q * 3, [0, 0.1, 0] * 4]  # two rotations, three rotations, four translations
+parts = [struct.pack(f"<{len(v)}f", *v) for v in key_times + outputs]
+offsets = [sum(len(b) for b in parts[:i]) for i in range(len(parts))]
+blob = b"".join(parts)
+skins_gltf = {
+    "asset": {"version": "2.0"},
+    "scene": 0, "scenes": [{"nodes": [0, 2, 4, 7]}],
+    "nodes": [{"name": "root_a", "children": [1]}, {"name": "arm_a", "translation": [0, 1, 0]},
+              {"name": "root_b", "children": [3]}, {"name": "arm_b", "translation": [0, 1, 0]},
+              {"name": "group", "children": [5]}, {"name": "root_c", "children": [6]},
+              {"name": "arm_c", "translation": [0, 1, 0]}, {"name": "prop"}],
+    "skins": [{"name": "a", "joints": [0, 1]}, {"name": "b", "joints": [2, 3]}, {"name": "c", "joints": [5, 6]}],
+    "animations": [{"name": "all", "channels": [
+        {"sampler": 0, "target": {"node": 1, "path": "rotation"}},
+        {"sampler": 1, "target": {"node": 3, "path": "rotation"}},
+        {"sampler": 2, "target": {"node": 2, "path": "translation"}},
+        {"sampler": 0, "target": {"node": 6, "path": "rotation"}},
+        {"sampler": 2, "target": {"node": 4, "path": "translation"}},
+        {"sampler": 1, "target": {"node": 7, "path": "rotation"}}],
+        "samplers": [{"input": 0, "output": 3}, {"input": 1, "output": 4}, {"input": 2, "output": 5}]}],
+    "buffers": [{"byteLength": len(blob),
+                 "uri": "data:application/octet-stream;base64," + base64.b64encode(blob).decode()}],
+    "bufferViews": [{"buffer": 0, "byteOffset": o, "byteLength": len(b)} for o, b in zip(offsets, parts)],
+    "accessors": [{"bufferView": i, "componentType": 5126, "count": len(t), "type": "SCALAR", "min": [0], "max": [1]}
+                  for i, t in enumerate(key_times)]
+                 + [{"bufferView": 3, "componentType": 5126, "count": 2, "type": "VEC4"},
+                    {"bufferView": 4, "componentType": 5126, "count": 3, "type": "VEC4"},
+                    {"bufferView": 5, "componentType": 5126, "count": 4, "type": "VEC3"}],
+}
+skins_file = write("skins.gltf", json.dumps(skins_gltf))
+parent = {c: n for n, node in enumerate(skins_gltf["nodes"]) for c in node.get("children", [])}
+anim = skins_gltf["animations"][0]
+for k, skin in enumerate(skins_gltf["skins"]):
+    nodes = set()  # the skin's skeleton: its joints and their ancestors
+    for j in skin["joints"]:
+        while j is not None:
+            nodes.add(j)
+            j = parent.get(j)
+    kept = [c for c in anim["channels"] if c["target"]["node"] in nodes]
+    keys = sum(skins_gltf["accessors"][anim["samplers"][c["sampler"]]["input"]]["count"] for c in kept)
+    r = run("info", skins_file, "--skin", skin["name"], "--json")
+    text = run("info", skins_file, "--skin", str(k))
+    check(r.returncode == 0 and text.returncode == 0, f"info --skin {skin['name']}: {r.stderr}")
+    if r.returncode == 0:
+        clip = json.loads(r.stdout)["clips"][0]
+        check(len(kept) < len(anim["channels"]) and (clip["channels"], clip["keys"]) == (len(kept), keys),
+              f"skin {skin['name']}: {len(kept)} of the file's {len(anim['channels'])} channels and their {keys} keys: "
+              f"{clip['channels']} channels, {clip['keys']} keys")
+        check(re.search(rf"\ball +1\.0000 s +{len(kept)} channels +{keys} keys", text.stdout) is not None,
+              f"the text says the same for skin {skin['name']}: {text.stdout}")
 
 finish("cli")

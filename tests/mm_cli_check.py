@@ -8,9 +8,14 @@ per-frame numbers with the documented contact rule, the baked file's feet agains
 and every documented bad input (arguments, files of another rig, feet not found, a truncated or
 corrupted database, files that do not match it, malformed paths) exits 2 naming what is wrong.
 
+Calibration poses on a rig written here: a T-pose held at the start and the end of a take,
+excluded through the arms' moves (the frames worked out from the arms' angles), kept with
+--keep-calibration, and not found when the actor walks in the pose or holds it for one frame.
+
 With the shared data (TENDON_DATA, default ../shared/data; a visible skip when it is missing, a
 failure under CI=true): the LAFAN1 database of `make mm-demo` (about 50,000 frames with
---mirror at 60 Hz, 27 dims, byte-identical rebuilds, a truncated copy refused), then the path of
+--mirror at 60 Hz, 27 dims, its takes' T-poses found within 1 s of the ranges once picked by eye,
+none in the CMU takes, byte-identical rebuilds, a truncated copy refused), then the path of
 examples/mm/lafan1_path.json: mean root position error <= 0.3 m and mean facing error <= 15
 degrees, the baked .glb (the Khronos validator where it is installed) and the trace's frames.
 Usage: mm_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER SOURCE_DIR GLTF_VALIDATE_JS NODE_MODULES"""
@@ -22,7 +27,7 @@ import re
 import struct
 import sys
 
-from cli_support import SCRATCH, check, failures, load, run, validate_gltf, write
+from cli_support import SCRATCH, check, close, failures, load, run, validate_gltf, write
 
 SOURCE, VALIDATE, MODULES = sys.argv[3], sys.argv[4], sys.argv[5]
 DATA = os.environ.get("TENDON_DATA") or os.path.join(SOURCE, "..", "shared", "data")
@@ -141,6 +146,72 @@ check(run("mm", "build", os.path.join(SCRATCH, "x.tdnmm"), os.path.join(SCRATCH,
       "a missing file: exit 2")
 check(run("mm", "build", os.path.join(SCRATCH, "no", "such", "dir", "x.tdnmm"), walk).returncode == 2,
       "an output that cannot be written: exit 2")
+
+# ---- calibration poses: a T-pose held at a take's start and end is excluded by default ----
+def arms_bvh(angle, walk=0):
+    """Hips, legs and feet, a chest and two straight arms reaching out along +x and -x at shoulder
+    height (shoulders 15 cm either side, arms of 25 + 25 cm): a T-pose, lowered by angle(t)
+    degrees at the shoulders; 3 s at 30 frames per second, standing still or walking (cm/s) along +z."""
+    lines = ["HIERARCHY", "ROOT Hips", "{", "  OFFSET 0 95 0",
+             "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"]
+    for side, x in (("Left", 10), ("Right", -10)):
+        lines += [f"  JOINT {side}UpLeg", "  {", f"    OFFSET {x} 0 0", "    CHANNELS 3 Zrotation Xrotation Yrotation",
+                  f"    JOINT {side}Foot", "    {", "      OFFSET 0 -88 0", "      CHANNELS 3 Zrotation Xrotation Yrotation",
+                  "      End Site", "      {", "        OFFSET 0 -6 10", "      }", "    }", "  }"]
+    lines += ["  JOINT Chest", "  {", "    OFFSET 0 40 0", "    CHANNELS 3 Zrotation Xrotation Yrotation"]
+    for side, x in (("Left", 1), ("Right", -1)):
+        lines += [f"    JOINT {side}Arm", "    {", f"      OFFSET {15 * x} 0 0", "      CHANNELS 3 Zrotation Xrotation Yrotation",
+                  f"      JOINT {side}ForeArm", "      {", f"        OFFSET {25 * x} 0 0",
+                  "        CHANNELS 3 Zrotation Xrotation Yrotation",
+                  f"        JOINT {side}Hand", "        {", f"          OFFSET {25 * x} 0 0",
+                  "          CHANNELS 3 Zrotation Xrotation Yrotation",
+                  "          End Site", "          {", f"            OFFSET {10 * x} 0 0", "          }", "        }",
+                  "      }", "    }"]
+    lines += ["  }", "}", "MOTION", "Frames: 91", "Frame Time: 0.03333333"]
+    for f in range(91):
+        a = angle(f / 30)  # the left arm turns about -z (down), the right about +z
+        lines.append(" ".join(str(v) for v in [0, 95, walk * f / 30, 0, 0, 0] + [0] * 12 + [0, 0, 0, -a, 0, 0] + [0] * 6
+                              + [a, 0, 0] + [0] * 6))
+    return "\n".join(lines) + "\n"
+
+
+# The arms lower over 1-1.5 s (160 degrees a second, to 80 below level), stay down, and rise over
+# 2-2.5 s. In the T-pose while within 20 degrees of level: t <= 1.125 and t >= 2.375; down (60
+# degrees below) for t >= 1.375 and t <= 2.125. At 60 Hz the first frame down is 83 (1.3833 s),
+# the last 127 (2.1167 s): the poses are excluded through the arms' moves, 0-83/60 and 127/60-3.
+def lowering(t):
+    return 0 if t <= 1 else 160 * (t - 1) if t <= 1.5 else 80 if t <= 2 else 80 - 160 * (t - 2) if t <= 2.5 else 0
+
+
+tpose = write("tpose.bvh", arms_bvh(lowering))
+r = run("mm", "build", os.path.join(SCRATCH, "tpose.tdnmm"), tpose, "--scale", "0.01", "--offsets", "5,10,15",
+        "--forward", "+z", "--json")
+check(r.returncode == 0, f"build a take with calibration poses: {r.stderr}")
+if r.returncode == 0:
+    b = json.loads(r.stdout)
+    got = [(x["start"], x["end"]) for x in b["calibration"]["excluded"]]
+    check(b["calibration"]["poses"] == "excluded" and b["excluded"] == [] and len(got) == 2
+          and close(got[0], (0, 83 / 60)) and close(got[1], (127 / 60, 3)),
+          f"the T-poses at the start and the end, through the arms' moves: {b['calibration']}")
+    # 181 frames, the last 15 never searchable; the two ranges hold frames 0-83 and 127-180
+    check(b["searchable"] == 181 - 15 - 84 - (166 - 127), f"searchable: {b['searchable']}")
+r = run("mm", "build", os.path.join(SCRATCH, "tpose.tdnmm"), tpose, "--scale", "0.01", "--offsets", "5,10,15",
+        "--forward", "+z")
+check(r.returncode == 0 and "calibration poses: excluded (--keep-calibration keeps them): tpose 0-1.383 s, 2.117-3 s"
+      in r.stdout, f"the summary says what it excluded: {r.stdout}")
+r = run("mm", "build", os.path.join(SCRATCH, "tpose.tdnmm"), tpose, "--scale", "0.01", "--offsets", "5,10,15",
+        "--forward", "+z", "--keep-calibration", "--json")
+check(r.returncode == 0 and json.loads(r.stdout)["calibration"] == {"poses": "kept", "excluded": []}
+      and json.loads(r.stdout)["searchable"] == 181 - 15, f"--keep-calibration: {r.stdout}")
+# not a calibration pose: walking with the arms out (not still: 1 m/s is 10 cm in 0.1 s, and the
+# hands are 1.3 m apart), or a T-pose in the first frame only (not held: cgspeed's CMU conversions
+# begin so)
+for name, text in (("arms_out_walking.bvh", arms_bvh(lambda t: 0, walk=100)),
+                   ("one_frame.bvh", arms_bvh(lambda t: 0 if t == 0 else 80))):
+    r = run("mm", "build", os.path.join(SCRATCH, "tpose.tdnmm"), write(name, text), "--scale", "0.01",
+            "--offsets", "5,10,15", "--forward", "+z", "--json")
+    check(r.returncode == 0 and json.loads(r.stdout)["calibration"] == {"poses": "excluded", "excluded": []},
+          f"{name}: no calibration pose: {r.stdout} {r.stderr}")
 
 # ---- run ----
 path = write("tiny_path.json", json.dumps({"segments": [
@@ -294,17 +365,39 @@ if jsonschema:
     seconds = sum(s["duration"] for s in segments)
     check(35 <= seconds <= 45, f"the example path lasts about 40 s: {seconds}")
 
+# ---- the example paths say what they do: a turn called left or right turns that way (headings are
+# degrees about +Y from +Z towards +X; facing +Z, a character's left is +X = up x forward), and a
+# stated length is the segments' ----
+for example in ("lafan1_path.json", "cmu_path.json"):
+    doc = load(os.path.join(SOURCE, "examples", "mm", example))
+    seconds = sum(x["duration"] for x in doc["segments"])
+    stated = re.search(r"\): (\d+) s of", doc["description"])  # "...database): 41 s of walking"
+    check(not stated or int(stated.group(1)) == seconds, f"{example}: the description's {stated and stated.group(1)} s "
+          f"are the segments' {seconds} s")
+    for before, x in zip(doc["segments"], doc["segments"][1:]):
+        said = re.findall(r"\b(left|right)\b", x.get("description", ""))
+        if "turn" not in x.get("description", "") or not said:
+            continue
+        h0, h1 = math.radians(before["heading"]), math.radians(x["heading"])
+        left_of_before = (math.cos(h0), -math.sin(h0))          # up x (sin h0, cos h0) in (x, z)
+        way = "left" if math.sin(h1) * left_of_before[0] + math.cos(h1) * left_of_before[1] > 0 else "right"
+        check(said == [way], f"{example}: '{x['description']}' from heading {before['heading']} to {x['heading']} "
+              f"turns {way}")
+
 # ---- LAFAN1 (shared data) ----
 lafan1 = sorted(glob.glob(os.path.join(DATA, "bvh", "lafan1", "*.bvh")))
-# as the Makefile's mm-demo: the T-poses at each take's start and end are not searchable
-EXCLUDE = ["--exclude", "multipleActions1_subject1:0-3", "--exclude", "multipleActions1_subject1:148.5-153",
-           "--exclude", "push1_subject2:0-4.5", "--exclude", "push1_subject2:99.8-103",
-           "--exclude", "walk4_subject1:0-3.5", "--exclude", "walk4_subject1:162.3-164"]
+# The T-poses each take starts and ends with, as they were picked by eye for the Makefile's mm-demo
+# before tendon found them (rounded outwards to about half a second, ends past the takes' ends,
+# 152.9, 102.2 and 163.9 s, and after the start's pose up to the first step: push1_subject2's
+# actor lowers the arms by 3.8 s and walks off at 4.5). The ranges found must be these within
+# 1 s: the pose with the arms going up to it or down from it, no standing or walking around it.
+HAND_PICKED = {"multipleActions1_subject1": [(0, 3), (148.5, 153)], "push1_subject2": [(0, 4.5), (99.8, 103)],
+               "walk4_subject1": [(0, 3.5), (162.3, 164)]}
 if len(lafan1) != 3:
     skip(f"the LAFAN1 takes are missing ({DATA}/bvh/lafan1; set TENDON_DATA)")
 else:
     big = os.path.join(SCRATCH, "lafan1.tdnmm")
-    r = run("mm", "build", big, *lafan1, "--scale", "0.01", "--mirror", *EXCLUDE, "--json")
+    r = run("mm", "build", big, *lafan1, "--scale", "0.01", "--mirror", "--json")
     check(r.returncode == 0, f"build the LAFAN1 database: {r.stderr}")
     b = json.loads(r.stdout) if r.returncode == 0 else {}
     print(f"mm_cli_check: LAFAN1 database: {b.get('frames')} frames ({b.get('searchable')} searchable), {b.get('dims')} dims, "
@@ -314,8 +407,15 @@ else:
     check(b.get("forward") == "+y" and b.get("root") == "Hips" and b.get("feet") == ["LeftFoot", "RightFoot"],
           f"LAFAN1's hips face local +y; feet by name: {b.get('forward')}, {b.get('feet')}")
     check(b.get("searchable", 0) < b.get("frames", 0) - 6 * 60, "the ends and the excluded T-poses are not searchable")
+    found = {}
+    for x in b.get("calibration", {}).get("excluded", []):
+        found.setdefault(x["name"], []).append((x["start"], x["end"]))
+    print(f"mm_cli_check: LAFAN1 calibration poses found: {found}")
+    check(set(found) == set(HAND_PICKED) and all(
+        len(found[k]) == 2 and all(abs(a - c) <= 1 and abs(b2 - d) <= 1 for (a, b2), (c, d) in zip(found[k], HAND_PICKED[k]))
+        for k in HAND_PICKED), f"the takes' T-poses, within 1 s of the hand-picked ranges {HAND_PICKED}: {found}")
     again = os.path.join(SCRATCH, "lafan1_again.tdnmm")
-    r = run("mm", "build", again, *lafan1, "--scale", "0.01", "--mirror", *EXCLUDE)
+    r = run("mm", "build", again, *lafan1, "--scale", "0.01", "--mirror")
     check(r.returncode == 0 and os.path.exists(big) and os.path.exists(again) and
           open(big, "rb").read() == open(again, "rb").read(), "building LAFAN1 twice gives the same bytes")
     lafan_path = os.path.join(SOURCE, "examples", "mm", "lafan1_path.json")
@@ -357,6 +457,9 @@ else:
     r = run("mm", "build", second, *cmu, "--scale", CMU_SCALE, "--mirror", "--json")
     check(r.returncode == 0, f"build the CMU database: {r.stderr}")
     b = json.loads(r.stdout) if r.returncode == 0 else {}
+    # their actors hold no calibration pose (the first frame of each is a T-pose, not held)
+    check(b.get("calibration") == {"poses": "excluded", "excluded": []}, f"no calibration pose in the CMU takes: "
+          f"{b.get('calibration')}")
     check(b.get("clips") == 2 and b.get("forward") == "+z" and b.get("dims") == 27,
           f"the CMU database: 2 clips, hips facing +z, 27 dims: {b.get('clips')}, {b.get('forward')}, {b.get('dims')}")
     cmu_path = os.path.join(SOURCE, "examples", "mm", "cmu_path.json")
@@ -371,6 +474,16 @@ else:
         check(s["facing_error"]["mean"] <= 15, f"CMU: mean facing error <= 15 degrees: {s['facing_error']}")
         check(s["foot_skate"]["mean_cm_per_s"] < s["foot_skate"]["source_mean_cm_per_s"],
               "with foot locking the feet skate less than in the clips themselves")
+
+# ---- rigs that name their ankles (shared data): the feet found by name without --feet ----
+for name, scale, feet in (("games105/walk_forward.bvh", "0.01", ["lAnkle", "rAnkle"]),
+                          ("cmu/cgspeed-3dsmax/131_01.bvh", CMU_SCALE, ["LeftAnkle", "RightAnkle"])):
+    take = os.path.join(DATA, "bvh", *name.split("/"))
+    if not os.path.exists(take):
+        skip(f"{take} is missing (set TENDON_DATA)")
+        continue
+    r = run("mm", "build", os.path.join(SCRATCH, "ankles.tdnmm"), take, "--scale", scale, "--offsets", "5,10,15", "--json")
+    check(r.returncode == 0 and json.loads(r.stdout)["feet"] == feet, f"{name}: the feet are its ankles {feet}: {r.stderr}")
 
 # ---- the baked files through the Khronos glTF validator ----
 baked = [p for p in (os.path.join(SCRATCH, "tiny.glb"), os.path.join(SCRATCH, "mm.glb")) if os.path.exists(p)]

@@ -1,7 +1,7 @@
 """`tendon run --render` (docs/cli.md, Render): contact sheets of the documented size whose cells
 differ, GIFs decoded here (an LZW decoder of its own) to the right frame count, size, delays and
 loop, MP4 frames handed to an ffmpeg found on PATH (a stand-in that counts the bytes; a real one
-when installed), exit 2 for an unknown extension, a missing ffmpeg and bad options, IK targets
+when installed), exit 2 for an unknown extension and bad options, exit 1 for a missing ffmpeg, IK targets
 and contact discs drawn, no progress off a terminal, the run's other output unchanged, the
 skinned mesh by default (differing from --render-style capsules), a bumps ground differing
 from a flat one, and a bad --render-style refused.
@@ -239,8 +239,11 @@ os.makedirs(empty_dir, exist_ok=True)
 missing = fresh("none.mp4")
 r = subprocess.run([TENDON, "run", WALK, "--seconds", "1", "--render", missing], capture_output=True, text=True,
                    env=dict(os.environ, PATH=empty_dir))
-check(r.returncode == 2 and "ffmpeg" in r.stderr and not os.path.exists(missing),
-      f"no ffmpeg on PATH: exit 2 naming it ({r.returncode}: {r.stderr.strip()})")
+# a missing tool is not bad input: exit 1, saying what to install and how, before the run starts
+check(r.returncode == 1 and f"tendon run: {missing}: writing an MP4 needs the ffmpeg program, which is not on PATH: "
+      "install it (Debian and Ubuntu: apt-get install ffmpeg;" in r.stderr and "render a .gif or .png" in r.stderr
+      and r.stdout == "" and not os.path.exists(missing),
+      f"no ffmpeg on PATH: exit 1 naming it and how to get it ({r.returncode}: {r.stderr.strip()})")
 for bad in (["--render", os.path.join(SCRATCH, "x.jpg")], ["--render", os.path.join(SCRATCH, "noext")],
             ["--render", sheet, "--render-size", "12x12"], ["--render", sheet, "--render-size", "640"],
             ["--render", sheet, "--camera", "40"], ["--render", sheet, "--camera", "40,95"],
@@ -286,5 +289,33 @@ check(style["mesh"] is not None and style["mesh"] != style["capsules"], "a mesh 
 check(style["flat"] is not None and style["flat"] != style["bumps"], "a bumps ground render differs from a flat one")
 r = tr(WALK, "--seconds", "1", "--render", fresh("bad_style.png"), "--render-style", "wire")
 check(r.returncode == 2 and "--render-style" in r.stderr, f"an unknown --render-style: exit 2 naming it ({r.returncode})")
+
+# ---- a camera that follows the character frames its height too: a walk, then a jump with the
+# arms thrown up (the humanoid's jump clip) stays inside every cell of the sheet ----
+jump_graph = {"character": {"generated": "humanoid"},
+              "parameters": [{"name": "jump", "type": "trigger"}],
+              "root_motion": {"joint": "root", "rotation": "yaw", "extract": True},
+              "root": {"type": "state_machine", "initial": "walk",
+                       "states": [{"name": "walk", "node": {"type": "clip", "clip": "walk_forward"}},
+                                  {"name": "jump", "node": {"type": "clip", "clip": "jump", "wrap": "clamp"}}],
+                       "transitions": [{"from": "walk", "to": "jump", "duration": 0.2,
+                                        "conditions": [{"param": "jump"}]}]}}
+jump_sheet = fresh("jump.png")
+r = tr(write("jump.json", json.dumps(jump_graph)), "--seconds", "4.5", "--render", jump_sheet, "--sheet", "12",
+       "--render-style", "capsules", "--params", write("jump_timeline.json", json.dumps({"events": [{"time": 3, "fire": "jump"}]})))
+check(r.returncode == 0, f"render a walk and a jump: {r.stderr}")
+if r.returncode == 0:
+    w, h, rows = read_png(jump_sheet)
+    # per cell, the first row from its top with anything but sky (one colour per row): the horizon,
+    # or the character where it rises above it
+    tops = []
+    for cell in range(12):
+        x0, y0 = 8 + (cell % 4) * (320 + 8), 8 + (cell // 4) * (180 + 13 + 8)
+        top = next((y for y in range(180) if len(set(rows[y0 + y][x0:x0 + 320])) > 1), 180)
+        tops.append(top)
+    # cell 9 is frame round(9 x 270 / 11) = 221, 3.68 s: in the air, hands above the head
+    check(min(tops) >= 2 and tops[9] < min(tops[:8]),
+          f"nothing reaches a cell's top edge, the jump reaching highest: the first drawn rows {tops}")
+    print(f"render_check: the jump sheet's first drawn rows per cell: {tops}")
 
 finish("render_check")

@@ -16,7 +16,7 @@ import struct
 import subprocess
 import sys
 
-from cli_support import SCRATCH, check, finish, load, run, validate_gltf, write
+from cli_support import SCRATCH, TENDON, check, finish, load, run, validate_gltf, write
 
 STRAFE, VALIDATE, MODULES = sys.argv[3], sys.argv[4], sys.argv[5]
 FPS, SECONDS = 60, 4
@@ -118,6 +118,79 @@ gltf = os.path.join(SCRATCH, "strafe.gltf")
 r = run("run", STRAFE, "--params", os.path.join(SCRATCH, "strafe.timeline.json"), "--seconds", "1", "--out", gltf)
 check(r.returncode == 0, f"bake a .gltf: {r.stderr}")
 validate_gltf([glb, gltf], VALIDATE, MODULES, "run_check")
+
+# ---- the character's import warnings, printed as `tendon info` prints them ----
+# a BVH of two joints declaring 2 frames and holding 3 frame lines: the importer ignores the third
+# and warns (docs/import.md); run prints it for the document's character, named from its folder
+EXTRA_LINES = ["HIERARCHY", "ROOT hips", "{", "  OFFSET 0 0 0",
+               "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+               "  JOINT spine", "  {", "    OFFSET 0 10 0", "    CHANNELS 3 Zrotation Xrotation Yrotation",
+               "    End Site", "    {", "      OFFSET 0 10 0", "    }", "  }", "}", "MOTION", "Frames: 2",
+               "Frame Time: 0.5", "0 90 0 0 0 0 0 0 0", "0 90 0 0 0 0 0 10 0", "0 90 0 0 0 0 0 20 0"]
+os.makedirs(os.path.join(SCRATCH, "warned"), exist_ok=True)
+extra_bvh = write(os.path.join("warned", "extra.bvh"), "\n".join(EXTRA_LINES) + "\n")
+extra_graph = write(os.path.join("warned", "extra.json"), json.dumps(
+    {"character": {"file": "extra.bvh", "scale": 0.01}, "root": {"type": "clip", "clip": "extra"}}))
+expected = (f"warning: {extra_bvh}: text after the 2 declared frames (from line {len(EXTRA_LINES)}) is ignored")
+info = run("info", extra_bvh)
+r = run("run", extra_graph, "--seconds", "1")
+check(info.returncode == 0 and info.stderr.strip() == f"tendon info: {expected}", f"info warns: {info.stderr.strip()}")
+check(r.returncode == 0 and r.stderr.strip() == f"tendon run: {expected}",
+      f"run prints the character's warning as info does: {r.stderr.strip()}")
+check(run("run", STRAFE, "--seconds", "0.1").stderr == "", "the generated humanoid: no warning")
+
+# ---- a character playing in place: its feet slide by design, so the summary says so, not a mean ----
+def treadmill_bvh(travel):
+    """Hips 90 cm up and two feet 10 cm to its sides, stepping a 1 s cycle at 30 fps for 2 s: each
+    foot half a cycle down (y = 0) moving back 40 cm, half a cycle 20 cm up moving forward again,
+    the feet in opposite phases (their centre stays put). With travel the hips walk forward at the
+    feet's 80 cm/s, so planted feet stand still in the world; without, the clip plays in place."""
+    lines = ["HIERARCHY", "ROOT Hips", "{", "  OFFSET 0 90 0",
+             "  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation"]
+    for side, x in (("Left", 10), ("Right", -10)):
+        lines += [f"  JOINT {side}Foot", "  {", f"    OFFSET {x} -90 0",
+                  "    CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation",
+                  "    End Site", "    {", "      OFFSET 0 0 10", "    }", "  }"]
+    lines += ["}", "MOTION", "Frames: 61", "Frame Time: 0.0333333"]
+    for f in range(61):
+        row = [0, 90, 80 * f / 30 if travel else 0, 0, 0, 0]
+        for side, x in (("Left", 10), ("Right", -10)):
+            p = (f / 30 + (0.5 if side == "Right" else 0)) % 1
+            z, y = (20 - 80 * p, -90) if p < 0.5 else (-20 + 80 * (p - 0.5), -70)
+            row += [x, y, z, 0, 0, 0]
+        lines.append(" ".join(f"{v:.6g}" for v in row))
+    return "\n".join(lines) + "\n"
+
+
+for travel in (False, True):
+    name = "walking" if travel else "treadmill"
+    write(f"{name}.bvh", treadmill_bvh(travel))
+    doc = write(f"{name}.json", json.dumps({"character": {"file": f"{name}.bvh", "scale": 0.01},
+                                             "root": {"type": "clip", "clip": name}}))
+    trace_file = os.path.join(SCRATCH, f"{name}.trace.json")
+    r = run("run", doc, "--seconds", "2", "--trace", trace_file)
+    check(r.returncode == 0, f"run the {name} clip: {r.stderr}")
+    if r.returncode != 0:
+        continue
+    skate = load(trace_file)["foot_skate"]
+    # the slide recomputed from the trace's feet: their horizontal travel over consecutive contact frames
+    slides = []
+    for foot in ("LeftFoot", "RightFoot"):
+        at = [(f["feet"][foot]["position"], f["feet"][foot]["in_contact"]) for f in load(trace_file)["frames"]]
+        slides.append(sum(math.dist((a[0], a[2]), (b[0], b[2])) for (a, ca), (b, cb) in zip(at, at[1:]) if ca and cb))
+    slide = sum(slides) / 2
+    mean_line = [x for x in r.stdout.splitlines() if x.startswith("foot skate: ")]
+    if travel:
+        # planted feet stand still while the body walks 1.6 m: measured, about 0
+        check(skate.get("in_place", 0) is None and slide < 0.01 and len(mean_line) == 1
+              and float(mean_line[0].split()[2]) < 1, f"a walking character is measured: {mean_line} {skate.get('in_place')}")
+    else:
+        # each foot slides back 40 cm per cycle in contact (a 0.9 m character: at least 0.09 m is in place)
+        # while the centre of the three joints stays put
+        check(skate.get("in_place") is not None and 0.5 < slide and abs(skate["in_place"]["slide"] - slide) < 1e-4
+              and skate["in_place"]["travel"] < 0.01, f"in place: slide {slide:.4f} m, {skate.get('in_place')}")
+        check(len(mean_line) == 1 and mean_line[0].startswith("foot skate: n/a, in place (the character's centre stayed "
+              "within") and "sliding in place" in r.stdout, f"the summary says in place, not a mean: {r.stdout}")
 
 # ---- timeline errors: the JSON path, the nearest name, exit 2 ----
 def timeline_error(name, doc, *expected):
@@ -230,6 +303,57 @@ check(r.returncode == 2 and 'events[0].travel.state: "loco" has no state named "
 r = run("run", graph, "--seconds", "1", "--params",
         write("travel_bad2.json", json.dumps({"events": [{"time": 0.5, "travel": {"state_machine": "lcoo", "state": "idle"}}]})))
 check(r.returncode == 2 and 'did you mean "loco"?' in r.stderr, f"a misspelt machine: {r.stderr.strip()}")
+
+# ---- an inertialized transition's summary line: the document's duration, not the one update it took ----
+inert = dict(machine, nodes={"loco": dict(machine["nodes"]["loco"], transitions=[
+    {"from": "idle", "to": "walk", "mode": "inertialize", "duration": 0.4, "conditions": [{"param": "go"}]}])})
+inert_trace = os.path.join(SCRATCH, "inertialize.trace.json")
+r = run("run", write("inertialize.json", json.dumps(inert)), "--seconds", "2", "--trace", inert_trace, "--params",
+        write("inertialize.timeline.json", json.dumps({"events": [{"time": 1.0, "set": {"go": True}}]})))
+check(r.returncode == 0, f"run an inertialized transition: {r.stderr}")
+if r.returncode == 0:
+    line = [x for x in r.stdout.splitlines() if x.startswith("  loco: idle -> walk")]
+    check(len(line) == 1 and "start 1.0000 s  duration 0.4000 s  inertialize" in line[0],
+          f"the summary gives the declared 0.4 s: {line}")
+    (x,) = load(inert_trace)["transitions"]
+    # it completed in the update it started in: one frame taken, 0.4 s declared
+    check(x["start_frame"] == x["end_frame"] == FPS and abs(x["duration"] - 1 / FPS) < 1e-9
+          and x.get("declared_duration") == 0.4, f"the trace: one update taken, 0.4 s declared: {x}")
+
+# ---- a long run without --out or --render streams: its peak memory does not grow with its frames ----
+PEAK = ("import resource, subprocess, sys\n"
+        "r = subprocess.run(sys.argv[1:], capture_output=True)\n"
+        "print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def peak_rss(*args):
+    """(exit code, peak resident kB) of `tendon args`, measured by getrusage in a process of its own."""
+    out = subprocess.run([sys.executable, "-c", PEAK, TENDON, *args], capture_output=True, text=True).stdout.split()
+    return int(out[0]), int(out[1])
+
+
+# the machine above walks and stops every second (two transitions a second, each with its pop window)
+toggles = {"events": [e for k in range(600) for e in ({"time": k + 0.25, "set": {"go": True}},
+                                                      {"time": k + 0.75, "set": {"go": False}},
+                                                      {"time": k + 0.75, "fire": "stop"})]}
+toggle_path = write("toggles.timeline.json", json.dumps(toggles))
+short_code, short_kb = peak_rss("run", graph, "--params", toggle_path, "--seconds", "10")
+long_code, long_kb = peak_rss("run", graph, "--params", toggle_path, "--seconds", "600")
+# keeping the frames would take at least one rotation (16 bytes) per joint per frame: 36000 frames
+# of the humanoid's 67 joints are 38.6 MB; streaming grows by the 1200 transitions' few hundred bytes
+kept_kb = (600 - 10) * FPS * 67 * 16 / 1024
+check(short_code == 0 and long_code == 0 and long_kb - short_kb < kept_kb / 8,
+      f"600 s peak {long_kb} kB against 10 s {short_kb} kB: grows less than an eighth of the "
+      f"{kept_kb:.0f} kB the frames' rotations would take")
+print(f"peak memory: 10 s {short_kb} kB, 600 s {long_kb} kB (the frames' rotations alone: {kept_kb:.0f} kB)")
+# --out and --render keep every frame: at most 1000000 frames, refused before the run starts
+for option, value in (("--out", "long.glb"), ("--render", "long.png")):
+    r = run("run", graph, "--seconds", "20000", option, os.path.join(SCRATCH, value))
+    check(r.returncode == 2 and f"{option} keeps every frame in memory, at most 1000000 frames: --seconds 20000 at "
+          f"--fps 60 is {20000 * 60 + 1} frames" in r.stderr, f"{option} over the frame cap: {r.stderr.strip()}")
+r = run("run", graph, "--seconds", "4e7")
+check(r.returncode == 2 and f"is {int(4e7 * 60) + 1} frames, more than 2147483646" in r.stderr,
+      f"a run past the frame counter: {r.stderr.strip()}")
 
 # ---- foot placement on --ground, and the foot-skate metric (docs/metrics.md) ----
 UNEVEN = os.path.join(os.path.dirname(os.path.abspath(STRAFE)), "walk_uneven.json")

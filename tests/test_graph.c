@@ -574,7 +574,7 @@ static void bad_graphs_name_the_place(void)
           3, TDN_ERR_INVALID_DATA, "nodes[2]" },
         { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_BLEND2, .inputs = far, .input_count = 2 } },
           3, TDN_ERR_INVALID_DATA, "nodes[2]" },
-        /* an additive clip as a pose, a plain clip as a difference */
+        /* an additive clip as a pose, a plain clip as a difference (messages below) */
         { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP, .clip = 1 }, { .type = TDN_NODE_BLEND2, .inputs = two, .input_count = 2 } },
           3, TDN_ERR_INVALID_DATA, "nodes[1]" },
         { { { .type = TDN_NODE_CLIP, .clip = 1 }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_ADDITIVE, .inputs = two, .input_count = 2 } },
@@ -595,6 +595,12 @@ static void bad_graphs_name_the_place(void)
         CHECK(g == NULL);
         if (!CHECK(strcmp(err.where, cases[k].where) == 0))
             fprintf(stderr, "case %zu: where '%s': %s\n", k, err.where, err.message);
+        /* the two additivity cases name the clip that does not fit, not its index */
+        const char *message = k == 5   ? "\"diff\" is additive: an additive clip can only be an additive node's difference"
+                              : k == 6 ? "\"plain\" is not additive: an additive difference needs an additive clip"
+                                       : NULL;
+        if (message && !CHECK(strcmp(err.message, message) == 0))
+            fprintf(stderr, "case %zu: %s\n", k, err.message);
         CHECK_EQ_INT(live_blocks, 0);
     }
     /* A duplicate parameter, a smoothed bool, a blend space whose position does not fit. */

@@ -661,6 +661,32 @@ static void malformed_documents_name_their_path(void)
             fprintf(stderr, "case %zu: %s: %s\n", k, err.where, err.message);
         CHECK_EQ_INT(live_blocks, 0);
     }
+    /* A clip where additivity does not fit is named as the document names it (and its source,
+     * which the core names it by), not numbered. */
+    const struct {
+        const char *json, *where, *message;
+    } misplaced[] = {
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\"}], \"root\": {\"type\": "
+          "\"additive\", \"base\": {\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", \"clip\": \"lean\"}}}",
+          "root.difference", "\"lean\" (source \"aim_left\") is not additive: an additive difference needs an additive clip" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
+          "\"rest\"}}], \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}, {\"type\": \"clip\", "
+          "\"clip\": \"lean\"}]}}",
+          "root.inputs[1]",
+          "\"lean\" (source \"aim_left\") is additive: an additive clip can only be an additive node's difference" },
+        { "{" HUMANOID ", \"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, "
+          "\"difference\": {\"type\": \"clip\", \"clip\": \"idle\"}}}",
+          "root.difference", "\"idle\" is not additive: an additive difference needs an additive clip" },
+    };
+    for (size_t k = 0; k < sizeof misplaced / sizeof misplaced[0]; k++) {
+        tdn_error err = { 0 };
+        tdn_graph_document *d = (tdn_graph_document *)1;
+        tdn_result r = tdn_graph_document_load_memory(misplaced[k].json, strlen(misplaced[k].json), NULL, &d, &counting, &err);
+        if (!(CHECK_EQ_INT(r, TDN_ERR_INVALID_DATA) & CHECK(d == NULL) & CHECK(strcmp(err.where, misplaced[k].where) == 0) &
+              CHECK(strcmp(err.message, misplaced[k].message) == 0)))
+            fprintf(stderr, "misplaced %zu: %s: %s\n", k, err.where, err.message);
+        CHECK_EQ_INT(live_blocks, 0);
+    }
     /* Additive clips made by the document work where they belong. */
     const char *additive = "{" HUMANOID ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": "
                            "{\"reference\": \"first_frame\"}}], \"root\": {\"type\": \"additive\", \"base\": "
@@ -669,6 +695,89 @@ static void malformed_documents_name_their_path(void)
     tdn_graph_document *d = parse(additive, NULL, &err);
     CHECK(d != NULL && tdn_clip_is_additive(tdn_graph_document_clip(d, 0)));
     tdn_graph_document_destroy(d);
+#undef HUMANOID
+}
+
+/* What docs/graph-format.md promises ("a typo does not silently do nothing") for the parts no
+ * node reaches: every "clips" definition is checked whether or not a node plays it, and a
+ * transition from a state to itself that every update would take is refused, saying why. */
+static void typos_where_nothing_plays_them(void)
+{
+#define HUMANOID "\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10}"
+#define PLAYS_IDLE "\"root\": {\"type\": \"clip\", \"clip\": \"idle\"}"
+#define SELF(T)                                                                                                        \
+    "{" HUMANOID ", \"parameters\": [{\"name\": \"b\", \"type\": \"bool\"}, {\"name\": \"n\", \"type\": \"int\"}, "  \
+    "{\"name\": \"x\"}, {\"name\": \"v\", \"type\": \"vec2\"}, {\"name\": \"go\", \"type\": \"trigger\"}], "          \
+    "\"root\": {\"type\": \"state_machine\", \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", "        \
+    "\"clip\": \"idle\"}}, {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}], "       \
+    "\"transitions\": [{\"from\": \"walk\", \"to\": \"idle\"}, " T "]}}"
+    const struct {
+        const char *json, *where, *message; /* message: a part of it */
+    } refused[] = {
+        /* an unused definition whose source is a typo: the path and the nearest name */
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"walk\", \"source\": \"walk_forwrd\"}], " PLAYS_IDLE "}",
+          "clips[0].source", "the character has no clip named \"walk_forwrd\"; did you mean \"walk_forward\"?" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"idle\"}, {\"name\": \"wlak_forward\"}], " PLAYS_IDLE "}",
+          "clips[1].name", "did you mean \"walk_forward\"?" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
+          "\"aim_centre\"}}], " PLAYS_IDLE "}",
+          "clips[0].additive.reference", "no clip named \"aim_centre\" to be the additive reference; did you mean "
+                                          "\"aim_center\"?" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"a\", \"source\": \"idle\"}, {\"name\": \"a\", \"source\": \"wave\"}], "
+          PLAYS_IDLE "}", "clips[1].name", "a second clip named \"a\" (clips[0])" },
+        { "{" HUMANOID ", \"clips\": [{\"source\": \"idle\"}], " PLAYS_IDLE "}", "clips[0].name", "" },
+        { "{" HUMANOID ", \"clips\": [{\"name\": \"a\", \"sorce\": \"idle\"}], " PLAYS_IDLE "}", "clips[0].sorce",
+          "did you mean \"source\"?" },
+        { "{" HUMANOID ", \"clips\": {\"name\": \"a\"}, " PLAYS_IDLE "}", "clips", "an array" },
+        /* a self-transition every update would take: no condition, or conditions true for every
+         * value of their parameter's type */
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"duration\": 0.2}"), "root.transitions[1]",
+          "a transition from \"idle\" to itself with no condition and no exit_time would be taken on every update" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}]}"),
+          "root.transitions[1]", "conditions that always hold (\"b\" >= 0 holds for every bool)" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \"!=\", \"value\": 0.5}]}"),
+          "root.transitions[1]", "(\"b\" != 0.5 holds for every bool)" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2.5}]}"),
+          "root.transitions[1]", "(\"n\" != 2.5 holds for every int)" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \">\", "
+               "\"value\": -3e9}]}"), "root.transitions[1]", "holds for every int" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"x\", \"op\": \"<=\", "
+               "\"value\": 3.4028234663852886e38}]}"), "root.transitions[1]", "holds for every float" },
+        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"interruptible\": false, \"duration\": 0.5}"),
+          "root.transitions[1]", "no condition" },
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        tdn_error err = { 0 };
+        tdn_graph_document *d = parse(refused[k].json, NULL, &err);
+        if (!(CHECK(d == NULL) & CHECK(strcmp(err.where, refused[k].where) == 0) &
+              CHECK(strstr(err.message, refused[k].message) != NULL)))
+            fprintf(stderr, "refused %zu: %s: %s\n", k, err.where, err.message);
+        tdn_graph_document_destroy(d);
+    }
+    /* what can fail is a state restarting on purpose; an unused definition that is right is fine */
+    const char *accepted[] = {
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"exit_time\": 1}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"go\"}]}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\"}]}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">\", \"value\": 0}]}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2}]}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"x\", \"op\": \">=\", \"value\": -1e30}]}"),
+        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}, "
+             "{\"param\": \"v\", \"op\": \">\", \"value\": 1}]}"),
+        SELF("{\"from\": \"any\", \"to\": \"idle\"}"),
+        "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
+        "\"aim_center\"}}], " PLAYS_IDLE "}",
+    };
+    for (size_t k = 0; k < sizeof accepted / sizeof accepted[0]; k++) {
+        tdn_error err = { 0 };
+        tdn_graph_document *d = parse(accepted[k], NULL, &err);
+        if (!CHECK(d != NULL))
+            fprintf(stderr, "accepted %zu: %s: %s\n", k, err.where, err.message);
+        tdn_graph_document_destroy(d);
+    }
+    CHECK_EQ_INT(live_blocks, 0);
+#undef SELF
+#undef PLAYS_IDLE
 #undef HUMANOID
 }
 
@@ -723,6 +832,7 @@ int main(void)
     RUN(modifiers_from_documents);
     RUN(ik_from_documents);
     RUN(malformed_documents_name_their_path);
+    RUN(typos_where_nothing_plays_them);
     RUN(truncations_and_failing_allocations);
     return check_summary();
 }

@@ -82,9 +82,14 @@ int cli_load(const char *command, const char *path, const cli_common *common, td
     tdn_result res = tdn_asset_load(path, &options, out, NULL, &err);
     if (res != TDN_OK)
         return cli_report(command, res, &err);
-    for (int i = 0; i < tdn_asset_warning_count(*out); i++)
-        fprintf(stderr, "tendon %s: warning: %s: %s\n", command, path, tdn_asset_warning(*out, i));
+    cli_print_warnings(command, path, *out);
     return CLI_OK;
+}
+
+void cli_print_warnings(const char *command, const char *path, const tdn_asset *asset)
+{
+    for (int i = 0; i < tdn_asset_warning_count(asset); i++)
+        fprintf(stderr, "tendon %s: warning: %s: %s\n", command, path, tdn_asset_warning(asset, i));
 }
 
 cJSON *cli_json_float(float f)

@@ -28,6 +28,10 @@ int cli_parse_float(const char *command, const char *option, const char *text, f
 
 /* Loads the asset, printing the error (or the warnings) to stderr; returns an exit code. */
 int cli_load(const char *command, const char *path, const cli_common *common, tdn_asset **out);
+/* Prints an asset's import warnings to stderr, "tendon COMMAND: warning: PATH: what", for every
+ * command that reads one (the repairs the importer made: a BVH with more frame lines than it
+ * declares...). */
+void cli_print_warnings(const char *command, const char *path, const tdn_asset *asset);
 
 /* The exit code for a failure of the library. */
 int cli_exit_code(tdn_result res);

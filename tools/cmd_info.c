@@ -13,11 +13,29 @@ static void usage(FILE *out)
           "  --skin NAME|INDEX  the glTF skin whose joints are listed (default: the first)\n"
           "  --scale S        multiply every length by S (for example 0.01 for centimetres)\n"
           "Joints are listed parent before child, as tendon stores them; BVH End Sites are not\n"
-          "joints. Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>.\n",
+          "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
+          "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"
+          "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>.\n",
           out);
 }
 
 static const char *format_name(tdn_asset_format f) { return f == TDN_FORMAT_BVH ? "bvh" : "gltf"; }
+
+/* Clip i's channels over what its keys count, the clip as imported for the listed skeleton
+ * (tdn_asset_clip_channel_count counts the whole file's: every skin's). BVH: its channel
+ * columns, all of the one skeleton. glTF: the translation, rotation and scale channels of the
+ * skeleton's nodes (one joint track each) and the weights channels the clip keeps (one float
+ * track per morph target, "<node>.weights[<k>]": counted once, by target 0). */
+static int clip_channels(const tdn_asset *a, int i)
+{
+    if (tdn_asset_format_of(a) == TDN_FORMAT_BVH)
+        return tdn_asset_clip_channel_count(a, i);
+    const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
+    int n = tdn_keyed_clip_track_count(clip);
+    for (int k = 0; k < tdn_keyed_clip_float_track_count(clip); k++)
+        n += cli_ends_with(tdn_keyed_clip_float_track_name(clip, k), ".weights[0]", 0);
+    return n;
+}
 
 static int print_json(const tdn_asset *a)
 {
@@ -37,7 +55,7 @@ static int print_json(const tdn_asset *a)
         cJSON *c = cJSON_CreateObject();
         cJSON_AddStringToObject(c, "name", tdn_keyed_clip_name(clip));
         cJSON_AddItemToObject(c, "duration", cli_json_float(tdn_keyed_clip_duration(clip)));
-        cJSON_AddNumberToObject(c, "channels", tdn_asset_clip_channel_count(a, i));
+        cJSON_AddNumberToObject(c, "channels", clip_channels(a, i));
         cJSON_AddNumberToObject(c, "keys", tdn_keyed_clip_key_count(clip));
         cJSON_AddItemToArray(clips, c);
     }
@@ -87,7 +105,7 @@ static void print_text(const char *path, const tdn_asset *a)
         for (int i = 0; i < tdn_asset_clip_count(a); i++) {
             const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
             printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i, tdn_keyed_clip_name(clip),
-                   (double)tdn_keyed_clip_duration(clip), tdn_asset_clip_channel_count(a, i), tdn_keyed_clip_key_count(clip));
+                   (double)tdn_keyed_clip_duration(clip), clip_channels(a, i), tdn_keyed_clip_key_count(clip));
         }
     }
     if (tdn_asset_skin_count(a) > 0) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibration_pose.h"
 #include "commands.h"
 #include "feet_by_name.h"
 #include "mm_source.h"
@@ -44,8 +45,8 @@ static void build_usage(FILE *out)
 {
     fputs("usage: tendon mm build OUT.tdnmm FILE... [--scale S] [--mirror] [--rate HZ] [--root JOINT]\n"
           "                       [--feet LEFT,RIGHT] [--forward auto|+x|-x|+y|-y|+z|-z] [--offsets 20,40,60]\n"
-          "                       [--weights W1,W2,W3,W4,W5] [--exclude CLIP:START-END]... [--smoothing SECONDS]\n"
-          "                       [--json]\n"
+          "                       [--weights W1,W2,W3,W4,W5] [--exclude CLIP:START-END]... [--keep-calibration]\n"
+          "                       [--smoothing SECONDS] [--json]\n"
           "Builds a motion-matching database (include/tendon/mm_database.h) from every clip of every FILE\n"
           "(BVH or glTF; all of one rig: the same joint count and parents) and writes it to OUT.tdnmm, the\n"
           "file `tendon mm run` and tdn_mm_database_load load.\n"
@@ -55,8 +56,8 @@ static void build_usage(FILE *out)
           "  --rate HZ         database frames per second (default 60)\n"
           "  --root JOINT      the root joint, a name or index (a joint without a parent, such as the hips;\n"
           "                    default: joint 0)\n"
-          "  --feet LEFT,RIGHT the foot joints, names or indices (default: found by name: LeftFoot, foot_l,\n"
-          "                    l_foot, mixamorig:LeftFoot, ...)\n"
+          "  --feet LEFT,RIGHT the foot joints, names or indices (default: found by name, an ankle before a\n"
+          "                    foot: LeftAnkle, L_Ankle, LeftFoot, foot_l, l_foot, mixamorig:LeftFoot, ...)\n"
           "  --forward AXIS    the root joint's local axis that points where the character faces; auto (default):\n"
           "                    the axis whose direction on the ground best agrees with the root's horizontal\n"
           "                    velocity over all clips, weighted by speed\n"
@@ -64,6 +65,10 @@ static void build_usage(FILE *out)
           "  --weights LIST    weights of the 5 feature groups: trajectory position, trajectory facing, foot\n"
           "                    positions, foot velocities, hip velocity, each above 0 (default 2,2,1,1,1)\n"
           "  --exclude CLIP:START-END  never match these seconds of a clip (name or index; repeatable)\n"
+          "  --keep-calibration  keep the calibration T-poses searchable: by default a T-pose held, standing\n"
+          "                    still, at a take's start or end (arms out level and spread, as LAFAN1's takes\n"
+          "                    begin and end) is excluded with the arms going up to it or down from it, and the\n"
+          "                    summary says what was excluded (docs/cli.md)\n"
           "  --smoothing S     sigma in seconds of the Gaussian smoothing the simulation root (default 0.1; 0: none)\n"
           "  --json            the summary as one JSON object\n"
           "Prints a summary: files, clips, frames (searchable: not within the longest offset of a clip's end,\n"
@@ -88,6 +93,7 @@ typedef struct build_args {
     int has_weights;
     const char **excludes;
     int exclude_count;
+    int keep_calibration;
 } build_args;
 
 /* A comma-separated list of at most max numbers into out; the count, or -1 when malformed. */
@@ -138,6 +144,8 @@ static int build_parse(int argc, char **argv, build_args *a)
         }
         if (strcmp(arg, "--mirror") == 0) {
             a->mirror = 1;
+        } else if (strcmp(arg, "--keep-calibration") == 0) {
+            a->keep_calibration = 1;
         } else if (strcmp(arg, "--rate") == 0) {
             if (!cli_parse_float("mm build", "--rate", argv[++i], &a->rate))
                 return CLI_BAD_INPUT;
@@ -349,6 +357,21 @@ static int auto_forward(const mm_source *src, int root, int mirror, float rate, 
     return best;
 }
 
+/* Excluded ranges as JSON: [{"clip", "name", "start", "end"}, ...]. */
+static cJSON *ranges_json(const tdn_mm_range *ranges, int count, const mm_source *src)
+{
+    cJSON *list = cJSON_CreateArray();
+    for (int i = 0; i < count; i++) {
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "clip", ranges[i].clip);
+        cJSON_AddStringToObject(e, "name", tdn_keyed_clip_name(src->clips[ranges[i].clip]));
+        cJSON_AddItemToObject(e, "start", cli_json_float(ranges[i].start));
+        cJSON_AddItemToObject(e, "end", cli_json_float(ranges[i].end));
+        cJSON_AddItemToArray(list, e);
+    }
+    return list;
+}
+
 /* The library's build progress (a fraction) onto the bar. */
 static void build_progress(float fraction, void *user)
 {
@@ -425,7 +448,7 @@ int cmd_mm_build(int argc, char **argv)
             goto done;
         }
     } else if (!feet_by_name(skel, &desc.left_foot, &desc.right_foot)) {
-        fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftFoot, foot_l, l_foot, ...): "
+        fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftAnkle, LeftFoot, foot_l, l_foot, ...): "
                         "name them with --feet LEFT,RIGHT\n",
                 a.files[0], desc.left_foot < 0 ? "left" : "right");
         code = CLI_BAD_INPUT;
@@ -440,20 +463,31 @@ int cmd_mm_build(int argc, char **argv)
             fprintf(stderr, "tendon mm build: warning: --mirror: the feet %s and %s are not partners by name\n",
                     tdn_skeleton_joint_name(skel, desc.left_foot), tdn_skeleton_joint_name(skel, desc.right_foot));
     }
-    /* the excluded ranges */
-    if (a.exclude_count) {
-        ranges = calloc((size_t)a.exclude_count, sizeof *ranges);
-        if (!ranges) {
+    /* the excluded ranges: --exclude's, then the calibration poses found */
+    ranges = calloc((size_t)(a.exclude_count + 2 * src.clip_count + 1), sizeof *ranges);
+    if (!ranges) {
+        fprintf(stderr, "tendon mm build: out of memory\n");
+        code = CLI_FAILURE;
+        goto done;
+    }
+    for (int i = 0; i < a.exclude_count; i++)
+        if ((code = parse_exclude(a.excludes[i], &src, &ranges[i])) != CLI_OK)
+            goto done;
+    calibration_arms arms;
+    const int has_arms = calibration_arms_find(skel, &arms);
+    int calibration_count = 0;
+    for (int c = 0; has_arms && !a.keep_calibration && c < src.clip_count; c++) {
+        const int n = calibration_poses(src.clips[c], c, &arms, desc.root, rate, ranges + a.exclude_count + calibration_count);
+        if (n < 0) {
             fprintf(stderr, "tendon mm build: out of memory\n");
             code = CLI_FAILURE;
             goto done;
         }
-        for (int i = 0; i < a.exclude_count; i++)
-            if ((code = parse_exclude(a.excludes[i], &src, &ranges[i])) != CLI_OK)
-                goto done;
-        desc.excluded = ranges;
-        desc.excluded_count = a.exclude_count;
+        calibration_count += n;
     }
+    const tdn_mm_range *calibration = ranges + a.exclude_count;
+    desc.excluded = ranges;
+    desc.excluded_count = a.exclude_count + calibration_count;
     /* the forward axis */
     double agreement[6] = { 0 };
     int axis = -1, automatic = !a.forward || strcmp(a.forward, "auto") == 0;
@@ -558,14 +592,10 @@ int cmd_mm_build(int argc, char **argv)
             cJSON_AddItemToArray(o, cJSON_CreateNumber(offsets[k]));
         cJSON_AddItemToObject(doc, "weights", cli_json_floats(weights, TDN_MM_GROUP_COUNT));
         cJSON_AddItemToObject(doc, "smoothing", cli_json_float(smoothing));
-        cJSON *ex = cJSON_AddArrayToObject(doc, "excluded");
-        for (int i = 0; i < a.exclude_count; i++) {
-            cJSON *e = cJSON_CreateObject();
-            cJSON_AddNumberToObject(e, "clip", ranges[i].clip);
-            cJSON_AddItemToObject(e, "start", cli_json_float(ranges[i].start));
-            cJSON_AddItemToObject(e, "end", cli_json_float(ranges[i].end));
-            cJSON_AddItemToArray(ex, e);
-        }
+        cJSON_AddItemToObject(doc, "excluded", ranges_json(ranges, a.exclude_count, &src));
+        cJSON *cal = cJSON_AddObjectToObject(doc, "calibration");
+        cJSON_AddStringToObject(cal, "poses", a.keep_calibration ? "kept" : has_arms ? "excluded" : "no hands");
+        cJSON_AddItemToObject(cal, "excluded", ranges_json(calibration, calibration_count, &src));
         code = cli_json_print(doc);
         goto done;
     }
@@ -591,6 +621,20 @@ int cmd_mm_build(int argc, char **argv)
            (double)weights[3], (double)weights[4], (double)smoothing);
     if (a.exclude_count)
         printf(", %d excluded range%s", a.exclude_count, a.exclude_count == 1 ? "" : "s");
+    printf("\n  calibration poses: ");
+    if (a.keep_calibration)
+        printf("kept (--keep-calibration)");
+    else if (!has_arms)
+        printf("not looked for: no hands found by name (LeftHand, hand_l, LeftWrist, ...)");
+    else if (calibration_count == 0)
+        printf("none (no T-pose held at a take's start or end)");
+    else
+        printf("excluded (--keep-calibration keeps them):");
+    for (int i = 0; i < calibration_count; i++) {
+        const int same = i && calibration[i].clip == calibration[i - 1].clip;
+        printf("%s %s%s%.4g-%.4g s", same ? "," : i ? ";" : "", same ? "" : tdn_keyed_clip_name(src.clips[calibration[i].clip]),
+               same ? "" : " ", (double)calibration[i].start, (double)calibration[i].end);
+    }
     printf("\n  loaded in %.0f ms, built in %.0f ms, written in %.0f ms\n", load_ms, build_ms, write_ms);
 done:
     tdn_mm_database_destroy(db);

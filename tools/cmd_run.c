@@ -21,7 +21,10 @@
 #include "trace.h"
 
 
-#define MAX_FRAMES 1000000
+/* --out and --render keep every frame until the run ends (the bake is one clip; the preview
+ * frames the whole run); without them a run streams and is bounded only by the frame counter. */
+#define MAX_KEPT_FRAMES 1000000
+#define MAX_FRAMES 2147483646
 
 static void usage(FILE *out)
 {
@@ -35,7 +38,10 @@ static void usage(FILE *out)
           "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
           "                                {\"time\": 2, \"fire\": \"jump\"},\n"
           "                                {\"time\": 3, \"travel\": {\"state_machine\": NODE, \"state\": NAME}}]}\n"
-          "  --seconds S       how long to run (default 5)\n"
+          "  --seconds S       how long to run (default 5). A run streams: the trace is written as it goes and\n"
+          "                    the metrics are kept up to date, so memory does not grow with the frames, up to\n"
+          "                    2147483646 frames; but --out and --render keep every frame until the end: with\n"
+          "                    either, at most 1000000 frames (4 h 37 min at 60 fps; exit 2 beyond)\n"
           "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
           "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
           "  --ground SPEC     the ground the graph's foot placement jobs stand on, and the foot skate measures\n"
@@ -84,13 +90,17 @@ static void usage(FILE *out)
           "mean horizontal speed in cm/s of the foot joint in world space over consecutive frames in which it\n"
           "is in contact (the foot placement job's contact curve >= 0.5; without a job or curve, the foot\n"
           "within 5 cm of the ground above its rest height). The feet are the foot placement jobs' (without\n"
-          "one: found by name, as tendon mm build finds them: LeftFoot, foot_l, Foot.L, mixamorig:LeftFoot...).\n"
+          "one: found by name, as tendon mm build finds them: LeftAnkle, L_Ankle, LeftFoot, foot_l, Foot.L,\n"
+          "mixamorig:LeftFoot, Bip01 L Foot...).\n"
+          "A character playing in place (clips with no root motion: its centre stays put while its feet slide\n"
+          "back in contact, as on a treadmill) is reported as in place instead of a mean (docs/cli.md).\n"
           "With a foot placement job and --ground, the graph is run a second time with foot locking off (same\n"
           "timeline and ground) and both are reported; the baked file and the trace are of the first run, with\n"
           "foot locking.\n"
           "On a terminal, stderr shows a progress bar for each run (and rendering) that takes over 0.25 s.\n"
           "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed graph or timeline, a name\n"
-          "the graph does not have, an output that cannot be created), 1 any other failure.\n",
+          "the graph does not have, an output that cannot be created), 1 any other failure (ffmpeg missing\n"
+          "for an .mp4 included).\n",
           out);
 }
 
@@ -236,16 +246,26 @@ static int parse(int argc, char **argv, run_args *a)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
-    if ((double)a->seconds * a->fps > MAX_FRAMES) {
-        fprintf(stderr, "tendon run: --seconds x --fps is more than %d frames\n", MAX_FRAMES);
+    const double frames = floor((double)a->seconds * a->fps + 0.5) + 1.0; /* round(S x F) + 1 */
+    if ((a->out || a->render.path) && frames > MAX_KEPT_FRAMES) {
+        fprintf(stderr, "tendon run: %s keeps every frame in memory, at most %d frames: --seconds %g at --fps %g is "
+                        "%.0f frames (without --out and --render a run of any length streams)\n",
+                a->out && a->render.path ? "--out with --render" : a->out ? "--out" : "--render", MAX_KEPT_FRAMES,
+                (double)a->seconds, (double)a->fps, frames);
+        return CLI_BAD_INPUT;
+    }
+    if (frames > MAX_FRAMES) {
+        fprintf(stderr, "tendon run: --seconds %g at --fps %g is %.0f frames, more than %d\n", (double)a->seconds,
+                (double)a->fps, frames, MAX_FRAMES);
         return CLI_BAD_INPUT;
     }
     if (a->render.path) {
         char why[512];
         a->render.fps = a->fps;
-        if (preview_check(&a->render, why, sizeof why) != 0) {
+        const int code = preview_check(&a->render, why, sizeof why);
+        if (code != 0) {
             fprintf(stderr, "tendon run: %s\n", why);
-            return CLI_BAD_INPUT;
+            return code;
         }
     }
     if (a->out && !cli_is_gltf_path(a->out)) {
@@ -327,12 +347,13 @@ static const cJSON *node_json(const cJSON *doc, const char *name)
     return cJSON_IsObject(at) ? at : NULL;
 }
 
-/* A transition's declared mode and duration in frames (0: none, or normalized). */
+/* A transition's declared mode and duration in seconds and in frames (0: none, or normalized). */
 static void declared(const cJSON *doc, const tdn_graph *g, int machine, int index, float fps, const char **mode,
-                     int *frames)
+                     double *seconds, int *frames)
 {
     static const char *const modes[] = { "smooth", "frozen", "cut", "inertialize" };
     *mode = NULL;
+    *seconds = 0.0;
     *frames = 0;
     const cJSON *m = doc ? node_json(doc, tdn_graph_node_name(g, machine)) : NULL;
     const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "transitions"), index);
@@ -344,8 +365,26 @@ static void declared(const cJSON *doc, const tdn_graph *g, int machine, int inde
         if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
             *mode = modes[k];
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
-    if (cJSON_IsNumber(d) && d->valuedouble > 0.0)
+    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) {
+        *seconds = d->valuedouble;
         *frames = (int)lround(d->valuedouble * fps);
+    }
+}
+
+/* The importer's warnings about the character's file (as info and sample print them), the file
+ * named as the document names it, from the document's folder. */
+static void character_warnings(const char *graph, const cJSON *doc, const tdn_asset *asset)
+{
+    const cJSON *file = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "character"), "file");
+    if (!cJSON_IsString(file) || tdn_asset_warning_count(asset) == 0)
+        return;
+    const size_t folder = (size_t)(cli_base_name(graph) - graph); /* up to and with the last separator */
+    char path[4096];
+    if (file->valuestring[0] == '/' || folder == 0)
+        snprintf(path, sizeof path, "%s", file->valuestring);
+    else
+        snprintf(path, sizeof path, "%.*s%s", (int)folder, graph, file->valuestring);
+    cli_print_warnings("run", path, asset);
 }
 
 static int is_identity(const tdn_root_motion *m)
@@ -430,11 +469,15 @@ static void skate_summary(const run_args *a, const run_state *s)
         return;
     }
     char rule[96];
+    double travel, slide;
+    const int in_place = foot_skate_in_place(k, 0, &travel, &slide);
     printf("foot skate (docs/metrics.md: mean horizontal speed of the foot in world space while in contact):\n");
     for (int f = 0; f < k->count; f++) {
         const foot_skate_result *r = &k->results[0][f];
         printf("  %s: ", foot_skate_name(k, f));
         print_cm_s(r->cm_per_s);
+        if (in_place)
+            printf(", sliding in place");
         if (s->second_run) {
             printf(" with foot locking, ");
             print_cm_s(k->results[1][f].cm_per_s);
@@ -443,13 +486,21 @@ static void skate_summary(const run_args *a, const run_state *s)
         printf(" (%d frames in contact, contact by %s)\n", r->contact_frames, foot_skate_contact_rule(k, f, rule, sizeof rule));
     }
     printf("foot skate: ");
-    print_cm_s(foot_skate_mean(k, 0));
-    if (s->second_run) {
-        printf(" with foot locking, ");
-        print_cm_s(foot_skate_mean(k, 1));
-        printf(" without");
+    if (in_place) { /* the figure would read as a failure: say what it is */
+        printf("n/a, in place (the character's centre stayed within %.3g m of where it started while each foot slid "
+               "%.3g m in contact, ", travel, slide);
+        print_cm_s(foot_skate_mean(k, 0));
+        printf(": clips made to play on the spot slide their planted feet by design; ");
+    } else {
+        print_cm_s(foot_skate_mean(k, 0));
+        if (s->second_run) {
+            printf(" with foot locking, ");
+            print_cm_s(foot_skate_mean(k, 1));
+            printf(" without");
+        }
+        printf(" (");
     }
-    printf(" (%d feet%s, ", k->count, k->by_name ? " found by name" : "");
+    printf("%d feet%s, ", k->count, k->by_name ? " found by name" : "");
     if (a->has_ground)
         printf("ground %s%s)\n", a->ground.spec, foot_skate_has_job(k) ? "" : "; no foot placement job");
     else
@@ -496,10 +547,12 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
         printf("transitions (pop: the largest per-frame rotation change over its bound, docs/metrics.md):\n");
     for (int k = 0; k < count; k++) {
         const pop_transition *x = &t[k];
+        /* the document's duration: an inertialization or a cut completes in the update it starts in */
         printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
                x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : "?",
                x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : "?", x->start_frame / (double)a->fps,
-               (x->end_frame - x->start_frame + 1) / (double)a->fps, trace_transition_mode(x),
+               x->declared_seconds > 0.0 ? x->declared_seconds : (x->end_frame - x->start_frame + 1) / (double)a->fps,
+               trace_transition_mode(x),
                x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
         if (worst < 0 || x->pop > t[worst].pop)
             worst = k;
@@ -773,6 +826,7 @@ int run_graph(run_args *ap, run_report *report)
     const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
     char why[2048] = "";
     read_extras(a.graph, skel, &s.extras);
+    character_warnings(a.graph, s.extras.json, tdn_graph_document_asset(s.doc));
     s.ground = a.ground;
     s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
     s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
@@ -797,7 +851,7 @@ int run_graph(run_args *ap, run_report *report)
     int machines = 0;
     for (int n = 0; n < tdn_graph_node_count(g); n++)
         machines += tdn_graph_state_count(g, n) > 0;
-    if (machines && !pop_recorder_create(g, joints, &s.pop)) {
+    if (machines && !pop_recorder_create(g, joints, a.fps, &s.pop)) {
         fprintf(stderr, "tendon run: out of memory\n");
         release(&s);
         return CLI_FAILURE;
@@ -864,9 +918,10 @@ int run_graph(run_args *ap, run_report *report)
         int count = pop_recorder_transitions(s.pop, (const pop_transition **)&t);
         for (int k = 0; k < count; k++) {
             const char *mode;
+            double seconds;
             int frames;
-            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &frames);
-            pop_recorder_declare(s.pop, k, frames, mode);
+            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &seconds, &frames);
+            pop_recorder_declare(s.pop, k, seconds, frames, mode);
         }
         if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL,
                                            s.extras.extract ? &s.extras.root_motion : NULL, a.fps)) {

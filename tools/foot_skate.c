@@ -80,6 +80,12 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
     tdn_pose_set_rest(&rest, skel, NULL);
     tdn_model_space(skel, &rest, NULL, s->model, NULL);
     tdn_pose_destroy(&rest);
+    for (int axis = 0; axis < 3; axis++) {
+        float lo = joints ? s->model[0].m[12 + axis] : 0.0f, hi = lo;
+        for (int j = 1; j < joints; j++)
+            lo = fminf(lo, s->model[j].m[12 + axis]), hi = fmaxf(hi, s->model[j].m[12 + axis]);
+        s->size = fmaxf(s->size, hi - lo);
+    }
     for (int f = 0; f < s->count; f++) {
         foot_skate_foot *foot = &s->feet[f];
         float y = s->model[foot->joint].m[13];
@@ -129,7 +135,22 @@ void foot_skate_begin(foot_skate *s, int run)
 {
     s->run = run;
     s->frame = 0;
+    s->travel[run] = 0.0;
     memset(s->results[run], 0, sizeof s->results[run]);
+}
+
+/* The run's travel: the centre of the joints against the first frame's. */
+static void measure_travel(foot_skate *s, const tdn_mat4 *model)
+{
+    const int n = tdn_skeleton_joint_count(s->skel);
+    tdn_vec3 centre = { 0.0f, 0.0f, 0.0f };
+    for (int j = 0; j < n; j++)
+        centre = tdn_vec3_add(centre, tdn_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]));
+    centre = tdn_vec3_scale(centre, 1.0f / (float)(n > 0 ? n : 1));
+    if (s->frame == 0)
+        s->start = centre;
+    const double dx = (double)centre.x - s->start.x, dz = (double)centre.z - s->start.z;
+    s->travel[s->run] = fmax(s->travel[s->run], sqrt(dx * dx + dz * dz));
 }
 
 /* The contact the graph's foot placement job makes (graph_ik.c's contact()), from the flat list. */
@@ -157,6 +178,8 @@ void foot_skate_frame(foot_skate *s, const tdn_graph_instance *in, const tdn_pos
 
 void foot_skate_frame_model(foot_skate *s, const tdn_graph_instance *in, const tdn_mat4 *model)
 {
+    if (s->size > 0.0f)
+        measure_travel(s, model);
     for (int f = 0; f < s->count; f++) {
         foot_skate_foot *foot = &s->feet[f];
         foot_skate_result *r = &s->results[s->run][f];
@@ -198,6 +221,20 @@ double foot_skate_mean(const foot_skate *s, int run)
         pairs += s->results[run][f].pairs;
     }
     return pairs ? 100.0 * slide * s->fps / pairs : NAN;
+}
+
+int foot_skate_in_place(const foot_skate *s, int run, double *travel, double *slide)
+{
+    double sum = 0.0;
+    for (int f = 0; f < s->count; f++)
+        sum += s->results[run][f].slide;
+    const double mean = s->count ? sum / s->count : 0.0;
+    if (travel)
+        *travel = s->travel[run];
+    if (slide)
+        *slide = mean;
+    return s->size > 0.0f && mean >= FOOT_SKATE_IN_PLACE_SLIDE * s->size &&
+           s->travel[run] <= FOOT_SKATE_IN_PLACE_TRAVEL * fmax(mean, s->size);
 }
 
 const char *foot_skate_name(const foot_skate *s, int foot)

@@ -1,8 +1,8 @@
 /* tendon CLI: the foot-skate metric (docs/metrics.md) over the frames of `tendon run`.
  *
  * Feet: every leg's foot (end joint) of every foot placement job of the graph; when the graph
- * has none, the feet found by name (feet_by_name.h: LeftFoot/RightFoot, foot_l/foot_r, Foot.L,
- * mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET.
+ * has none, the feet found by name (feet_by_name.h: LeftAnkle, L_Ankle, LeftFoot/RightFoot,
+ * foot_l/foot_r, Foot.L, mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET.
  *
  * Per frame (after tdn_graph_evaluate) each foot's world position is its model-space position
  * placed by the character's world matrix (the integrated root motion when the graph extracts
@@ -21,7 +21,17 @@
  * A foot's skate is the mean horizontal (x, z) speed over the pairs of consecutive frames in
  * which it is in contact in both: 100 x (sum of the horizontal distances it moved between
  * them) / (pairs / fps), cm/s; undefined (NaN) with no such pair. The mean over feet is the
- * same ratio over every foot's pairs (the contact-time-weighted mean). */
+ * same ratio over every foot's pairs (the contact-time-weighted mean).
+ *
+ * In place: clips made to play on the spot (no root motion, as many game characters' walks and
+ * runs are) slide their planted feet back as on a treadmill, by design, so their skate measures
+ * that and not the animation. A run is in place when its feet slid, on average, at least
+ * FOOT_SKATE_IN_PLACE_SLIDE x the character's size in contact (a standing character, whose
+ * feet hardly move, stays measured) while the centre of its joints (in world space: moved by the
+ * integrated root motion too) never got further from where it started than
+ * FOOT_SKATE_IN_PLACE_TRAVEL x the larger of that slide and the size (the body sways on the
+ * spot: a tenth of the size covers it in a short run). The size is the largest extent of the
+ * rest pose's joints; feet given as joints (no graph) are never in place. */
 #ifndef TENDON_FOOT_SKATE_H
 #define TENDON_FOOT_SKATE_H
 
@@ -33,6 +43,8 @@
 
 #define FOOT_SKATE_MAX_FEET 8
 #define FOOT_SKATE_CONTACT_HEIGHT 0.05 /* metres above the rest height */
+#define FOOT_SKATE_IN_PLACE_SLIDE 0.1   /* of the character's size */
+#define FOOT_SKATE_IN_PLACE_TRAVEL 0.1  /* of the feet's mean slide, or of the size when larger */
 
 typedef struct foot_skate_result {
     int contact_frames;   /* frames in contact */
@@ -64,6 +76,9 @@ typedef struct foot_skate {
     tdn_mat4 *model;           /* scratch, one per joint */
     int run, frame;
     foot_skate_result results[2][FOOT_SKATE_MAX_FEET]; /* run 0: foot locking on; 1: off */
+    float size;                /* the rest pose's largest extent (0: never in place) */
+    tdn_vec3 start;            /* the centre of the joints in the run's first frame */
+    double travel[2];          /* per run: the largest horizontal distance of the centre from start */
 } foot_skate;
 
 /* Finds the feet (`json`: the graph document, for the legs' contact curve names). 0 when out
@@ -86,6 +101,9 @@ void foot_skate_frame_model(foot_skate *s, const tdn_graph_instance *in, const t
 void foot_skate_cut(foot_skate *s);
 /* The contact-time-weighted mean of a run's feet, cm/s (NaN when no foot had a pair). */
 double foot_skate_mean(const foot_skate *s, int run);
+/* 1 when the run played in place (see the top); *travel and *slide (metres, optional): how far
+ * the centre of the joints got from its start, and the feet's mean slide in contact. */
+int foot_skate_in_place(const foot_skate *s, int run, double *travel, double *slide);
 /* A foot's joint name. */
 const char *foot_skate_name(const foot_skate *s, int foot);
 /* The graph has a foot placement job (so a run without locking differs when there is ground). */

@@ -5,20 +5,35 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Frames are not kept: a transition's window is the only span the metric looks at, so the
+ * recorder keeps the largest rotation change of the last `margin` frame pairs (for windows that
+ * open 0.1 s before a start), adds each new pair to the windows still open, and snapshots the
+ * clip nodes' weights and times at the frames pick_node and the switch difference read (the frame
+ * before the start, the start, the end). Memory grows with the transitions, not the frames. */
+typedef struct pop_pair {
+    double change;                 /* the largest joint rotation change from the frame before */
+    int joint;
+} pop_pair;
+
 struct pop_recorder {
     const tdn_graph *graph;
     int joints;
-    int frames, capacity;
-    float *rotations;              /* frames x joints x 4 */
+    int margin;                    /* 0.1 s in frames */
+    int frames;                    /* recorded so far, the one being recorded included */
+    float *rotations[2];           /* joints x 4: the frame before and this frame */
+    pop_pair *pairs;               /* ring of margin + 1: pair f (frames f - 1, f) at f % (margin + 1) */
     int *clip_nodes, clip_node_count;
-    float *weights, *times;        /* frames x clip_node_count */
+    float *weights[2], *times[2];  /* clip_node_count: the frame before and this frame */
     int *node_clip, *node_mirror;  /* per graph node, from the flat lists (-1: not seen) */
     pop_transition *transitions;
     int transition_count, transition_capacity;
+    float *snapshots;              /* per transition: weights before the start, times at the start, weights at the end */
+    int snapshot_capacity;
+    int *windows, window_count, window_capacity; /* transitions whose window may still take pairs */
     int *open;                     /* per graph node: the open transition of that machine, or -1 */
 };
 
-int pop_recorder_create(const tdn_graph *graph, int joint_count, pop_recorder **out)
+int pop_recorder_create(const tdn_graph *graph, int joint_count, float fps, pop_recorder **out)
 {
     *out = NULL;
     pop_recorder *r = calloc(1, sizeof *r);
@@ -27,12 +42,22 @@ int pop_recorder_create(const tdn_graph *graph, int joint_count, pop_recorder **
         return 0;
     r->graph = graph;
     r->joints = joint_count;
+    r->margin = (int)lround(0.1 * fps);
     r->clip_node_count = -1; /* found at the first frame */
+    const size_t rotations = sizeof(float) * 4 * (size_t)(joint_count + 1), per_node = sizeof(float) * (size_t)(nodes + 1);
+    r->rotations[0] = malloc(rotations);
+    r->rotations[1] = malloc(rotations);
+    r->pairs = calloc((size_t)r->margin + 1, sizeof *r->pairs);
+    r->weights[0] = malloc(per_node);
+    r->weights[1] = malloc(per_node);
+    r->times[0] = malloc(per_node);
+    r->times[1] = malloc(per_node);
     r->clip_nodes = malloc(sizeof(int) * (size_t)(nodes + 1));
     r->node_clip = malloc(sizeof(int) * (size_t)(nodes + 1));
     r->node_mirror = calloc((size_t)nodes + 1, sizeof(int));
     r->open = malloc(sizeof(int) * (size_t)(nodes + 1));
-    if (!r->clip_nodes || !r->node_clip || !r->node_mirror || !r->open) {
+    if (!r->rotations[0] || !r->rotations[1] || !r->pairs || !r->weights[0] || !r->weights[1] || !r->times[0] ||
+        !r->times[1] || !r->clip_nodes || !r->node_clip || !r->node_mirror || !r->open) {
         pop_recorder_destroy(r);
         return 0;
     }
@@ -46,13 +71,18 @@ void pop_recorder_destroy(pop_recorder *r)
 {
     if (!r)
         return;
-    free(r->rotations);
+    for (int k = 0; k < 2; k++) {
+        free(r->rotations[k]);
+        free(r->weights[k]);
+        free(r->times[k]);
+    }
+    free(r->pairs);
     free(r->clip_nodes);
-    free(r->weights);
-    free(r->times);
     free(r->node_clip);
     free(r->node_mirror);
     free(r->transitions);
+    free(r->snapshots);
+    free(r->windows);
     free(r->open);
     free(r);
 }
@@ -113,6 +143,27 @@ static int grow(void **p, int *capacity, int needed, size_t item)
     return 1;
 }
 
+enum { SNAP_BEFORE, SNAP_SHOW, SNAP_END };
+
+/* Transition k's snapshot `which` (clip_node_count values, in a slot of clip_node_count + 1). */
+static float *snapshot(const pop_recorder *r, int k, int which)
+{
+    return r->snapshots + ((size_t)k * 3 + (size_t)which) * (size_t)(r->clip_node_count + 1);
+}
+
+/* The clip nodes' weights at frame f, which is the latest frame or the one before. */
+static const float *weights_at(const pop_recorder *r, int f)
+{
+    return r->weights[f == r->frames - 1 ? 1 : 0];
+}
+
+static void swap(float **a, float **b)
+{
+    float *t = *a;
+    *a = *b;
+    *b = t;
+}
+
 static void close_open(pop_recorder *r, int machine, int end_frame, int finished)
 {
     int k = r->open[machine];
@@ -123,37 +174,80 @@ static void close_open(pop_recorder *r, int machine, int end_frame, int finished
     t->finished = finished;
     t->interrupted = !finished;
     r->open[machine] = -1;
+    memcpy(snapshot(r, k, SNAP_END), weights_at(r, t->end_frame), sizeof(float) * (size_t)r->clip_node_count);
+}
+
+/* Pair f into transition t's window: the first largest change in frame order, as a scan would. */
+static void window_take(pop_transition *t, int f, const pop_pair *p)
+{
+    if (p->change > t->observed || t->peak_frame < 0) {
+        t->observed = p->change;
+        t->peak_frame = f;
+        t->peak_joint = p->joint;
+    }
+}
+
+static int start_transition(pop_recorder *r, const tdn_graph_instance *in, const tdn_graph_event *ev)
+{
+    const int f = r->frames - 1;
+    close_open(r, ev->node, f - 1, 0); /* interrupted: its last frame was the one before */
+    void *p = r->transitions, *q = r->snapshots, *w = r->windows;
+    const size_t snap = sizeof(float) * 3 * (size_t)(r->clip_node_count + 1);
+    const int grown = grow(&p, &r->transition_capacity, r->transition_count + 1, sizeof(pop_transition));
+    r->transitions = p;
+    const int snapped = grown && grow(&q, &r->snapshot_capacity, r->transition_count + 1, snap);
+    r->snapshots = q;
+    const int windowed = snapped && grow(&w, &r->window_capacity, r->window_count + 1, sizeof(int));
+    r->windows = w;
+    if (!windowed)
+        return 0;
+    tdn_state_machine_status status;
+    const int k = r->transition_count++;
+    pop_transition *t = &r->transitions[k];
+    memset(t, 0, sizeof *t);
+    t->machine = ev->node;
+    t->index = ev->index;
+    t->from = t->to = -1;
+    if (tdn_graph_state_machine_status(in, ev->node, &status, NULL) == TDN_OK) {
+        t->from = status.previous_state;
+        t->to = status.state;
+    }
+    t->start_frame = t->end_frame = f;
+    t->from_node = t->to_node = t->from_clip = t->to_clip = t->peak_frame = t->peak_joint = -1;
+    const size_t n = sizeof(float) * (size_t)r->clip_node_count;
+    memcpy(snapshot(r, k, SNAP_BEFORE), weights_at(r, f > 0 ? f - 1 : 0), n); /* the source alone */
+    memcpy(snapshot(r, k, SNAP_SHOW), r->times[1], n);
+    memcpy(snapshot(r, k, SNAP_END), r->weights[1], n);
+    r->open[ev->node] = k;
+    /* the window opens 0.1 s before the start: the pairs already seen */
+    const int first = f - r->margin > 0 ? f - r->margin : 0;
+    for (int g = first + 1; g < f; g++)
+        window_take(t, g, &r->pairs[g % (r->margin + 1)]);
+    r->windows[r->window_count++] = k;
+    return 1;
 }
 
 int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_pose *pose)
 {
-    const int f = r->frames, nodes = tdn_graph_node_count(r->graph);
+    const int f = r->frames++, nodes = tdn_graph_node_count(r->graph);
     if (r->clip_node_count < 0) {
         r->clip_node_count = 0;
         for (int n = 0; n < nodes; n++)
             if (tdn_graph_clip_time(in, n) >= 0.0f)
                 r->clip_nodes[r->clip_node_count++] = n;
     }
-    if (f + 1 > r->capacity) {
-        int c = r->capacity ? r->capacity * 2 : 256;
-        size_t per = (size_t)(r->clip_node_count + 1);
-        float *rot = realloc(r->rotations, sizeof(float) * 4 * (size_t)(r->joints + 1) * (size_t)c);
-        if (rot)
-            r->rotations = rot;
-        float *w = rot ? realloc(r->weights, sizeof(float) * per * (size_t)c) : NULL;
-        if (w)
-            r->weights = w;
-        float *t = w ? realloc(r->times, sizeof(float) * per * (size_t)c) : NULL;
-        if (!t)
-            return 0;
-        r->times = t;
-        r->capacity = c;
-    }
-    pop_pose_rotations(pose, r->rotations + (size_t)f * 4 * (size_t)r->joints);
+    /* this frame goes into [1], the one before moves to [0] */
+    swap(&r->rotations[0], &r->rotations[1]);
+    swap(&r->weights[0], &r->weights[1]);
+    swap(&r->times[0], &r->times[1]);
+    pop_pose_rotations(pose, r->rotations[1]);
     for (int k = 0; k < r->clip_node_count; k++) {
-        r->weights[(size_t)f * (size_t)r->clip_node_count + (size_t)k] = tdn_graph_node_weight(in, r->clip_nodes[k]);
-        r->times[(size_t)f * (size_t)r->clip_node_count + (size_t)k] = tdn_graph_clip_time(in, r->clip_nodes[k]);
+        r->weights[1][k] = tdn_graph_node_weight(in, r->clip_nodes[k]);
+        r->times[1][k] = tdn_graph_clip_time(in, r->clip_nodes[k]);
     }
+    pop_pair *pair = &r->pairs[f % (r->margin + 1)];
+    if (f > 0)
+        pair->change = pop_largest_difference(r->rotations[0], r->rotations[1], r->joints, &pair->joint);
     const tdn_graph_entry *entries;
     int n = tdn_graph_entries(in, &entries);
     for (int e = 0; e < n; e++)
@@ -168,24 +262,8 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
         if (ev->node < 0 || ev->node >= nodes)
             continue;
         if (ev->type == TDN_EVENT_TRANSITION_STARTED) {
-            close_open(r, ev->node, f - 1, 0); /* interrupted: its last frame was the one before */
-            void *p = r->transitions;
-            if (!grow(&p, &r->transition_capacity, r->transition_count + 1, sizeof(pop_transition)))
+            if (!start_transition(r, in, ev))
                 return 0;
-            r->transitions = p;
-            tdn_state_machine_status status;
-            pop_transition *t = &r->transitions[r->transition_count];
-            memset(t, 0, sizeof *t);
-            t->machine = ev->node;
-            t->index = ev->index;
-            t->from = t->to = -1;
-            if (tdn_graph_state_machine_status(in, ev->node, &status, NULL) == TDN_OK) {
-                t->from = status.previous_state;
-                t->to = status.state;
-            }
-            t->start_frame = t->end_frame = f;
-            t->from_node = t->to_node = t->from_clip = t->to_clip = t->peak_frame = t->peak_joint = -1;
-            r->open[ev->node] = r->transition_count++;
         } else if (ev->type == TDN_EVENT_TRANSITION_FINISHED) {
             int k = r->open[ev->node];
             if (k >= 0 && r->transitions[k].index == ev->index) {
@@ -195,7 +273,18 @@ int pop_recorder_frame(pop_recorder *r, const tdn_graph_instance *in, const tdn_
             }
         }
     }
-    r->frames++;
+    /* this frame's pair into the windows it falls in (from 0.1 s before the start to 0.1 s after
+     * the end); a window whose transition has ended is dropped after its last pair */
+    int kept = 0;
+    for (int w = 0; w < r->window_count; w++) {
+        pop_transition *t = &r->transitions[r->windows[w]];
+        const int ended = r->open[t->machine] != r->windows[w];
+        if (f > 0 && f > t->start_frame - r->margin && (!ended || f <= t->end_frame + r->margin))
+            window_take(t, f, pair);
+        if (!ended || f < t->end_frame + r->margin)
+            r->windows[kept++] = r->windows[w];
+    }
+    r->window_count = kept;
     return 1;
 }
 
@@ -235,18 +324,17 @@ double pop_clip_change(const tdn_clip *clip, const tdn_root_track *track, float 
     return best;
 }
 
-/* The clip node (an index into clip_nodes) whose weight changed most from frame a to b in the
- * direction `sign` (+1 gained, -1 lost), else the heaviest at `fallback`; -1 when none plays a
- * known clip. */
-static int pick_node(const pop_recorder *r, int a, int b, int sign, int fallback)
+/* The clip node (an index into clip_nodes) whose weight changed most from weights a to b in
+ * the direction `sign` (+1 gained, -1 lost), else the heaviest in `fallback`; -1 when none plays
+ * a known clip. */
+static int pick_node(const pop_recorder *r, const float *a, const float *b, int sign, const float *fallback)
 {
-    const size_t n = (size_t)r->clip_node_count;
     int best = -1;
     double most = 1e-4;
     for (int k = 0; k < r->clip_node_count; k++) {
         if (r->node_clip[r->clip_nodes[k]] < 0)
             continue;
-        double change = sign * ((double)r->weights[(size_t)b * n + (size_t)k] - r->weights[(size_t)a * n + (size_t)k]);
+        double change = sign * ((double)b[k] - a[k]);
         if (change > most) {
             most = change;
             best = k;
@@ -256,16 +344,17 @@ static int pick_node(const pop_recorder *r, int a, int b, int sign, int fallback
         return best;
     double heaviest = 0.0;
     for (int k = 0; k < r->clip_node_count; k++)
-        if (r->node_clip[r->clip_nodes[k]] >= 0 && r->weights[(size_t)fallback * n + (size_t)k] > heaviest) {
-            heaviest = r->weights[(size_t)fallback * n + (size_t)k];
+        if (r->node_clip[r->clip_nodes[k]] >= 0 && fallback[k] > heaviest) {
+            heaviest = fallback[k];
             best = k;
         }
     return best;
 }
 
-void pop_recorder_declare(pop_recorder *r, int k, int frames, const char *mode)
+void pop_recorder_declare(pop_recorder *r, int k, double seconds, int frames, const char *mode)
 {
     if (k >= 0 && k < r->transition_count) {
+        r->transitions[k].declared_seconds = seconds > 0.0 ? seconds : 0.0;
         r->transitions[k].declared_frames = frames > 0 ? frames : 0;
         r->transitions[k].mode = mode;
     }
@@ -277,7 +366,6 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
     if (r->frames == 0)
         return 1;
     const int last = r->frames - 1, joints = r->joints;
-    const int margin = (int)lround(0.1 * fps);
     for (int m = 0; m < tdn_graph_node_count(r->graph); m++)
         close_open(r, m, last, 0);
     /* still fading at the end is not an interruption */
@@ -294,28 +382,9 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
         clip_change[c] = -1.0; /* not computed yet */
     for (int k = 0; ok && k < r->transition_count; k++) {
         pop_transition *t = &r->transitions[k];
-        if (t->end_frame > last)
-            t->end_frame = last;
-        int first = t->start_frame - margin, end = t->end_frame + margin;
-        if (first < 0)
-            first = 0;
-        if (end > last)
-            end = last;
-        t->observed = 0.0;
-        for (int f = first + 1; f <= end; f++) {
-            int joint;
-            double d = pop_largest_difference(r->rotations + (size_t)(f - 1) * 4 * (size_t)joints,
-                                              r->rotations + (size_t)f * 4 * (size_t)joints, joints, &joint);
-            if (d > t->observed || t->peak_frame < 0) {
-                t->observed = d;
-                t->peak_frame = f;
-                t->peak_joint = joint;
-            }
-        }
-        int show = t->start_frame;
-        int before = t->start_frame > 0 ? t->start_frame - 1 : 0; /* the source alone */
-        int src = pick_node(r, before, t->end_frame, -1, before);
-        int dst = pick_node(r, before, t->end_frame, +1, t->end_frame);
+        const float *before = snapshot(r, k, SNAP_BEFORE), *end = snapshot(r, k, SNAP_END);
+        int src = pick_node(r, before, end, -1, before);
+        int dst = pick_node(r, before, end, +1, end);
         t->from_node = src >= 0 ? r->clip_nodes[src] : -1;
         t->to_node = dst >= 0 ? r->clip_nodes[dst] : -1;
         t->from_clip = src >= 0 ? r->node_clip[t->from_node] : -1;
@@ -338,7 +407,7 @@ int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_
             }
             if (clip_change[clip] > t->clip_change)
                 t->clip_change = clip_change[clip];
-            float time = r->times[(size_t)show * (size_t)r->clip_node_count + (size_t)pick[s]];
+            float time = snapshot(r, k, SNAP_SHOW)[pick[s]];
             sample(clips[clip], tracks[clip], time, &a);
             if (mirror && r->node_mirror[node])
                 tdn_pose_mirror(&a, mirror, &a, NULL);
@@ -369,7 +438,3 @@ int pop_recorder_transitions(const pop_recorder *r, const pop_transition **out)
     return r->transition_count;
 }
 
-const float *pop_recorder_rotations(const pop_recorder *r, int frame)
-{
-    return frame >= 0 && frame < r->frames ? r->rotations + (size_t)frame * 4 * (size_t)r->joints : NULL;
-}

@@ -1,8 +1,10 @@
 /* tendon CLI: the pop metric (docs/metrics.md), over the transitions a run takes.
  *
  * A pop_recorder is fed every frame of a run (after tdn_graph_update and tdn_graph_evaluate):
- * it keeps every joint's local rotation, every clip node's weight and time, and opens and closes
- * a transition per state machine from the graph's events. After the run, pop_recorder_finish
+ * it opens and closes a transition per state machine from the graph's events and measures each
+ * transition's window as the frames come (keeping the last 0.1 s of per-frame rotation changes
+ * and, per transition, the clip nodes' weights and times it needs, never the frames: a run of any
+ * length takes memory in proportion to its transitions). After the run, pop_recorder_finish
  * computes, per transition (angles in degrees, changes per frame at the run's fps):
  *
  *   window      from 0.1 s (rounded to frames) before the start to 0.1 s after the end;
@@ -52,6 +54,7 @@ typedef struct pop_transition {
     int from_clip, to_clip;    /* their clips (graph clip indices), or -1 */
     int frames;
     int declared_frames;       /* 0: not known (pop_recorder_declare) */
+    double declared_seconds;   /* the document's duration in seconds; 0: none, or normalized */
     const char *mode;          /* "smooth", "frozen", "cut", "inertialize" as declared, or NULL */
     double observed, clip_change, switch_difference, bound, pop; /* degrees/frame; pop: ratio */
     int peak_frame, peak_joint; /* where `observed` was (the later frame of the pair) */
@@ -59,8 +62,8 @@ typedef struct pop_transition {
 
 typedef struct pop_recorder pop_recorder;
 
-/* 0 when out of memory. */
-int pop_recorder_create(const tdn_graph *graph, int joint_count, pop_recorder **out);
+/* fps: the run's frames per second (the window's 0.1 s in frames). 0 when out of memory. */
+int pop_recorder_create(const tdn_graph *graph, int joint_count, float fps, pop_recorder **out);
 void pop_recorder_destroy(pop_recorder *recorder);
 /* Records one frame (frame numbers count from 0 in the order given). 0 when out of memory. */
 int pop_recorder_frame(pop_recorder *recorder, const tdn_graph_instance *instance, const tdn_pose *pose);
@@ -70,11 +73,10 @@ int pop_recorder_frame(pop_recorder *recorder, const tdn_graph_instance *instanc
 int pop_recorder_finish(pop_recorder *recorder, const tdn_clip *const *clips, int clip_count, const int *mirror,
                         const tdn_root_motion_desc *extract, float fps);
 /* What the graph's document declares for transition k (before pop_recorder_finish): its
- * duration in frames (0: unknown) and its mode (a string that outlives the recorder, or NULL). */
-void pop_recorder_declare(pop_recorder *recorder, int k, int frames, const char *mode);
+ * duration in seconds and in frames (0: unknown) and its mode (a string that outlives the
+ * recorder, or NULL). */
+void pop_recorder_declare(pop_recorder *recorder, int k, double seconds, int frames, const char *mode);
 int pop_recorder_transitions(const pop_recorder *recorder, const pop_transition **out);
-/* The local rotations recorded for a frame (joint_count x, y, z, w), or NULL. */
-const float *pop_recorder_rotations(const pop_recorder *recorder, int frame);
 
 /* The building blocks. Angles are of the relative rotation a^-1 b, in degrees, computed in
  * double (2 atan2(|v|, |w|): exact near 0), sign-insensitive. */

@@ -77,10 +77,12 @@ int preview_check(const preview_options *o, char *why, size_t why_size)
         snprintf(why, why_size, "an MP4 wants an even width and height, not %dx%d", w, h);
         return 2;
     }
-    if (o->kind == PREVIEW_MP4 && !preview_find_program("ffmpeg")) {
-        snprintf(why, why_size, "%s: writing an MP4 needs ffmpeg, which is not on PATH (install it, e.g. apt-get "
-                                "install ffmpeg, or render a .gif or .png)", o->path);
-        return 2;
+    if (o->kind == PREVIEW_MP4 && !preview_find_program("ffmpeg")) { /* a missing tool, not bad input */
+        snprintf(why, why_size, "%s: writing an MP4 needs the ffmpeg program, which is not on PATH: install it "
+                                "(Debian and Ubuntu: apt-get install ffmpeg; Fedora: dnf install ffmpeg-free; macOS: "
+                                "brew install ffmpeg; others: https://ffmpeg.org/download.html) or render a .gif or "
+                                ".png instead", o->path);
+        return 1;
     }
     return 0;
 }
@@ -220,7 +222,7 @@ static int frame_camera(const preview_clip *c, const preview_options *o, float f
         fr->targets = NULL;
         return 0;
     }
-    float size = 0.01f, frame_radius = 0.0f, mean_y = 0.0f;
+    float size = 0.01f, frame_radius = 0.0f;
     tdn_vec3 all_lo = { 0 }, all_hi = { 0 };
     for (int f = 0; f < F; f++) {
         tdn_vec3 lo, hi;
@@ -230,7 +232,6 @@ static int frame_camera(const preview_clip *c, const preview_options *o, float f
         size = fmaxf(size, fmaxf(e.x, fmaxf(e.y, e.z)));
         frame_radius = fmaxf(frame_radius, 0.5f * tdn_vec3_length(e));
         centres[f] = tdn_vec3_scale(tdn_vec3_add(lo, hi), 0.5f);
-        mean_y += centres[f].y / (float)F;
         if (f == 0) {
             all_lo = lo, all_hi = hi;
         } else {
@@ -246,17 +247,26 @@ static int frame_camera(const preview_clip *c, const preview_options *o, float f
             fr->targets[f] = centre;
         radius = clip_radius;
     } else {
-        /* follow: the box centres averaged over half a second either side */
+        /* follow: the box centres averaged over half a second either side, up and down too (a
+         * jump), at the distance that keeps every frame's box around its target in the picture
+         * (the average lags the character), plus the head's sphere: solids reach past joints */
         const int half = (int)lroundf(0.5f * fps);
+        radius = 0.0f;
         for (int f = 0; f < F; f++) {
             const int a = f - half < 0 ? 0 : f - half, b = f + half >= F ? F - 1 : f + half;
             tdn_vec3 sum = { 0.0f, 0.0f, 0.0f };
             for (int g = a; g <= b; g++)
                 sum = tdn_vec3_add(sum, centres[g]);
             fr->targets[f] = tdn_vec3_scale(sum, 1.0f / (float)(b - a + 1));
-            fr->targets[f].y = mean_y;
+            tdn_vec3 lo, hi;
+            box_of(c->joints + (size_t)f * (size_t)J, c->frame_count > 0 ? J : 0, &lo, &hi);
+            lo.y = fminf(lo.y, 0.0f);
+            const tdn_vec3 t = fr->targets[f];
+            const tdn_vec3 far = { fmaxf(hi.x - t.x, t.x - lo.x), fmaxf(hi.y - t.y, t.y - lo.y),
+                                   fmaxf(hi.z - t.z, t.z - lo.z) }; /* the box's farthest corner */
+            radius = fmaxf(radius, tdn_vec3_length(far));
         }
-        radius = 1.15f * frame_radius;
+        radius += 0.06f * size;
     }
     free(centres);
     const float rad = 3.14159265358979f / 180.0f;

@@ -20,10 +20,11 @@
  * The camera: by default a three-quarter view (azimuth 40 degrees, elevation 12) at a distance
  * that frames the character: when the bounding box of the whole clip's joints is at most 1.5
  * times the largest frame's (the character stays about where it is), a fixed camera on the
- * clip's box; otherwise a camera that follows the character (looking at its box's centre
- * averaged over half a second either side, at the clip's mean centre height) framing the
- * largest frame's box. The distance is 1.05 x the box's half diagonal / sin(fov_y / 2), with
- * fov_y 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
+ * clip's box, at 1.05 x the box's half diagonal / sin(fov_y / 2); otherwise a camera that
+ * follows the character, heights included (looking at its box's centre averaged over half a
+ * second either side), at 1.05 x R / sin(fov_y / 2), R the largest distance from a frame's
+ * target to its box's farthest corner plus 0.06 S, so that every frame is in the picture.
+ * fov_y is 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
 #ifndef TENDON_PREVIEW_H
 #define TENDON_PREVIEW_H
 
@@ -75,7 +76,8 @@ typedef struct preview_clip {
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */
 int preview_kind_of(const char *path, preview_kind *kind);
 /* Checks what can be checked before a run: the size, and that an MP4 has ffmpeg on PATH.
- * Returns 0, or 2 (bad input) with the reason in why. */
+ * Returns 0, or an exit code with the reason in why: 2 (bad input) for a size an MP4 cannot
+ * have, 1 for a missing ffmpeg (a tool to install, not bad input). */
 int preview_check(const preview_options *o, char *why, size_t why_size);
 /* A directory on PATH holding an executable `name`; 1 when found. */
 int preview_find_program(const char *name);
@@ -89,7 +91,7 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
 int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset);
 void preview_clip_free(preview_clip *c);
 /* Renders and writes the preview. Returns 0, or an exit code (2 when the file cannot be
- * created or ffmpeg is missing, 1 otherwise) with the reason in why. *ms_per_frame: the mean
+ * created, 1 otherwise, ffmpeg missing included) with the reason in why. *ms_per_frame: the mean
  * time to draw one frame (not encoding), *frames_drawn how many. */
 int preview_write(const preview_clip *c, const preview_options *o, char *why, size_t why_size, double *ms_per_frame,
                   int *frames_drawn);

@@ -448,6 +448,15 @@ static void write_skate(trace_writer *w, const trace_skate *ts)
                   : "the foot placement job's contact curve >= 0.5 where a clip has it, otherwise the foot joint at "
                     "most 0.05 m above the ground under it (--ground, else y = 0), measured from its rest height");
     tw_string(w, "feet_from", k->count == 0 ? NULL : k->by_name ? "names" : "foot_placement");
+    double travel, slide;
+    if (foot_skate_in_place(k, 0, &travel, &slide)) {
+        tw_begin_object(w, "in_place");
+        tw_double(w, "travel", travel);
+        tw_double(w, "slide", slide);
+        tw_end_object(w);
+    } else {
+        tw_null(w, "in_place");
+    }
     tw_string(w, "ground", ts->ground);
     tw_bool(w, "foot_locking", ts->without_locking);
     skate_feet(w, k, 0, 1);
@@ -484,6 +493,10 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
         tw_double(w, "start", x->start_frame * dt);
         tw_double(w, "end", x->end_frame * dt);
         tw_double(w, "duration", (x->end_frame - x->start_frame + 1) * dt);
+        if (x->declared_seconds > 0.0)
+            tw_double(w, "declared_duration", x->declared_seconds);
+        else
+            tw_null(w, "declared_duration");
         tw_int(w, "start_frame", x->start_frame);
         tw_int(w, "end_frame", x->end_frame);
         tw_string(w, "mode", trace_transition_mode(x));

@@ -348,10 +348,10 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
         }
         if (r == TDN_OK && n->type == TDN_NODE_CLIP &&
             tdn_clip_is_additive(g->clips[n->clip]) != (reach[i] == 2)) {
-            const char *why = reach[i] == 2 ? "an additive difference needs an additive clip"
-                                            : "an additive clip can only be an additive node's difference";
-            r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i), "%s (clip %d)",
-                          why, n->clip);
+            const char *why = reach[i] == 2 ? "is not additive: an additive difference needs an additive clip"
+                                            : "is additive: an additive clip can only be an additive node's difference";
+            r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i), "\"%.60s\" %s",
+                          tdn_clip_name(g->clips[n->clip]), why);
         }
         if (r == TDN_OK &&
             (n->type == TDN_NODE_REST || n->type == TDN_NODE_PROCEDURAL || n->type == TDN_NODE_MODIFIER ||

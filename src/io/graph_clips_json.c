@@ -74,6 +74,26 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
     return TDN_OK;
 }
 
+/* The clip named `name` in `asset` (the character's, or a clip file's named `file`), or -1 after
+ * failing at `where` with the nearest name; `role` says what it was wanted for ("" or " to be
+ * the additive reference"). */
+static int asset_clip(const tdn_asset *asset, const char *file, const char *name, const char *where, const char *role,
+                      tdn_error *err)
+{
+    const int clip = tdn_asset_find_clip(asset, name);
+    if (clip < 0) {
+        char hint[96];
+        tdn_io__hint(hint, sizeof hint, name, asset_clip_at, asset, tdn_asset_clip_count(asset));
+        if (file)
+            tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.60s' has no clip named \"%.60s\"%s%s", file, name, role,
+                         hint);
+        else
+            tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the character has no clip named \"%.60s\"%s%s", name, role,
+                         hint);
+    }
+    return clip;
+}
+
 /* The source clip `name` stands for: its definition in "clips" (its `source` in the character
  * or in `file`) or the character's clip of that name; *def is the definition (NULL: none) and
  * `path` its JSON path. */
@@ -87,31 +107,100 @@ static tdn_result find_source(const cJSON *doc, tdn_graph_document *d, const cha
     const char *source = name;
     tdn_io__json_item(path, "clips", index);
     tdn_result r = TDN_OK;
+    const char *file = NULL;
+    tdn_io__path where;
+    snprintf(where, sizeof where, "%s", use_path);
     if (*def) {
         r = tdn_io__json_known_keys(*def, path, clip_def_keys, err);
         if (r == TDN_OK)
             r = tdn_io__json_string(*def, "source", path, 0, &source, err);
-        const char *file = NULL;
         if (r == TDN_OK)
             r = tdn_io__json_string(*def, "file", path, 0, &file, err);
         if (r == TDN_OK && file) {
-            tdn_io__path where;
             tdn_io__json_join(where, path, "file");
             r = clip_file(d, base_dir, file, where, &asset, err);
         }
+        tdn_io__json_join(where, path, source ? "source" : "name");
         source = source ? source : name;
     }
     if (r != TDN_OK)
         return r;
-    *clip = tdn_asset_find_clip(asset, source);
-    if (*clip < 0) {
-        char hint[96];
-        tdn_io__hint(hint, sizeof hint, source, asset_clip_at, asset, tdn_asset_clip_count(asset));
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, *def ? path : use_path,
-                            "the character has no clip named \"%.60s\"%s", source, hint);
-    }
+    *clip = asset_clip(asset, file, source, where, "", err);
+    if (*clip < 0)
+        return TDN_ERR_INVALID_DATA;
     *asset_out = asset;
     return TDN_OK;
+}
+
+/* An "additive" definition's reference: "rest", "first_frame" or a clip's name (*reference). */
+static tdn_result additive_reference(const cJSON *def, const char *path, const char **reference, tdn_error *err)
+{
+    const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
+    *reference = NULL;
+    if (!additive)
+        return TDN_OK;
+    tdn_io__path where;
+    tdn_io__json_join(where, path, "additive");
+    const cJSON *ref = cJSON_GetObjectItemCaseSensitive(additive, "reference");
+    if (!cJSON_IsObject(additive) || !cJSON_IsString(ref))
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "{\"reference\": \"rest\" | \"first_frame\" | CLIP} is needed");
+    *reference = ref->valuestring;
+    return TDN_OK;
+}
+
+static int is_reference_pose(const char *reference)
+{
+    return strcmp(reference, "rest") == 0 || strcmp(reference, "first_frame") == 0;
+}
+
+static const char *definition_name_at(const void *ctx, int i)
+{
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(ctx, i), "name");
+    return cJSON_IsString(n) ? n->valuestring : NULL;
+}
+
+tdn_result tdn_io__graph_check_clip_definitions(const cJSON *doc, tdn_graph_document *d, const char *base_dir,
+                                                tdn_error *err)
+{
+    const cJSON *clips = cJSON_GetObjectItemCaseSensitive(doc, "clips");
+    if (!clips)
+        return TDN_OK;
+    if (!cJSON_IsArray(clips))
+        return tdn_io__fail(err, TDN_ERR_PARSE, "clips", "an array of clip definitions is needed");
+    tdn_result r = TDN_OK;
+    for (int i = 0; i < cJSON_GetArraySize(clips) && r == TDN_OK; i++) {
+        const cJSON *c = cJSON_GetArrayItem(clips, i);
+        tdn_io__path path, where;
+        tdn_io__json_item(path, "clips", i);
+        const char *name = NULL, *reference = NULL;
+        if (!cJSON_IsObject(c))
+            return tdn_io__fail(err, TDN_ERR_PARSE, path, "a clip definition {\"name\", \"source\", ...} is needed");
+        r = tdn_io__json_known_keys(c, path, clip_def_keys, err);
+        if (r == TDN_OK)
+            r = tdn_io__json_string(c, "name", path, 1, &name, err);
+        for (int k = 0; r == TDN_OK && k < i; k++)
+            if (strcmp(definition_name_at(clips, k), name) == 0) {
+                tdn_io__json_join(where, path, "name");
+                r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "a second clip named \"%.60s\" (clips[%d])", name, k);
+            }
+        /* the source, in the character or its file, whether or not a node plays it */
+        const cJSON *def;
+        const tdn_asset *asset;
+        int clip;
+        tdn_io__path found;
+        if (r == TDN_OK)
+            r = find_source(doc, d, base_dir, name, path, &def, found, &asset, &clip, err);
+        if (r == TDN_OK)
+            r = additive_reference(c, path, &reference, err);
+        if (r == TDN_OK && reference && !is_reference_pose(reference)) {
+            const cJSON *file = cJSON_GetObjectItemCaseSensitive(c, "file");
+            tdn_io__json_join(where, path, "additive.reference");
+            if (asset_clip(asset, cJSON_IsString(file) ? file->valuestring : NULL, reference, where,
+                           " to be the additive reference", err) < 0)
+                r = TDN_ERR_INVALID_DATA;
+        }
+    }
+    return r;
 }
 
 tdn_result tdn_io__graph_keyed_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
@@ -146,16 +235,8 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
     float sample_rate = 0.0f;
     if (def) {
         r = tdn_io__json_float(def, "sample_rate", path, 0.0f, &sample_rate, err);
-        const cJSON *additive = cJSON_GetObjectItemCaseSensitive(def, "additive");
-        if (r == TDN_OK && additive) {
-            tdn_io__path where;
-            tdn_io__json_join(where, path, "additive");
-            const cJSON *ref = cJSON_GetObjectItemCaseSensitive(additive, "reference");
-            if (!cJSON_IsObject(additive) || !cJSON_IsString(ref))
-                return tdn_io__fail(err, TDN_ERR_PARSE, where, "{\"reference\": \"rest\" | \"first_frame\" | CLIP} "
-                                                               "is needed");
-            reference = ref->valuestring;
-        }
+        if (r == TDN_OK)
+            r = additive_reference(def, path, &reference, err);
     }
     if (r != TDN_OK)
         return r;
@@ -168,12 +249,8 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
         desc.additive_reference_pose = &rest;
     } else if (reference && strcmp(reference, "first_frame") == 0) {
         desc.additive_reference_first_frame = 1;
-    } else if (reference) {
-        int ref = tdn_asset_find_clip(asset, reference);
-        if (ref < 0)
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the character has no clip named '%.60s' to be the "
-                                "additive reference", reference);
-        desc.additive_reference_clip = tdn_asset_clip(asset, ref);
+    } else if (reference) { /* checked by tdn_io__graph_check_clip_definitions */
+        desc.additive_reference_clip = tdn_asset_clip(asset, tdn_asset_find_clip(asset, reference));
     }
     if (r == TDN_OK)
         r = tdn_clip_create(&desc, out, allocator, err);

@@ -215,6 +215,23 @@ static const char *const document_keys[] = { "character", "clips", "parameters",
                                               "layers", "masks", "root_motion", "ik", "cull_threshold", "version",
                                               "$schema", NULL };
 
+/* A core error about a clip node names its runtime clip ("\"aim_left\" is not additive..."), which
+ * has its source's name: give the name the document calls it by. */
+static void clip_name_in_document(const tdn_io__graph_build *b, int node, tdn_error *err)
+{
+    const int c = b->nodes[node].type == TDN_NODE_CLIP ? b->nodes[node].clip : -1;
+    if (c < 0 || c >= b->document->clip_count || !b->document->clips[c])
+        return;
+    char quoted[96], rest[sizeof err->message];
+    snprintf(quoted, sizeof quoted, "\"%.60s\"", tdn_clip_name(b->document->clips[c]));
+    const size_t n = strlen(quoted);
+    if (strncmp(err->message, quoted, n) != 0 || strcmp(b->document->clip_names[c], tdn_clip_name(b->document->clips[c])) == 0)
+        return;
+    snprintf(rest, sizeof rest, "%s", err->message + n);
+    snprintf(err->message, sizeof err->message, "\"%.60s\" (source %.62s)%.120s", b->document->clip_names[c], quoted,
+             rest);
+}
+
 /* Core errors name nodes by index ("nodes[3] ..."), parameters as "params[i] ...": give the
  * JSON path instead. */
 static void where_in_document(const tdn_io__graph_build *b, tdn_error *err)
@@ -224,6 +241,7 @@ static void where_in_document(const tdn_io__graph_build *b, tdn_error *err)
     if (!err)
         return;
     if (sscanf(err->where, "nodes[%d]%n", &i, &at) == 1 && i >= 0 && i < b->node_count) {
+        clip_name_in_document(b, i, err);
         /* "nodes[3] 'name' transitions[0].conditions[1]": the node's path, then what follows */
         const char *tail = err->where + at;
         if (tail[0] == ' ' && tail[1] == '\'') {
@@ -315,6 +333,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     if (r == TDN_OK)
         r = tdn_io__graph_read_ik(b, skeleton, ik, err);
+    if (r == TDN_OK)
+        r = tdn_io__graph_check_clip_definitions(doc, d, base_dir, err);
     /* the runtime clips the nodes use, in order of first use */
     if (r == TDN_OK) {
         d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));

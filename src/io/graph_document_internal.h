@@ -39,6 +39,12 @@ struct tdn_graph_document {
  * character's clip of that name. `use_path` is where a node first named it. */
 tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,
                                     const char *use_path, tdn_clip **out, tdn_error *err);
+/* Checks every definition in the document's "clips", whether or not a node plays it (a typo in
+ * an unused one is still a typo): an array of objects with known keys, a unique `name`, a
+ * `source` (or the name) that the character or the definition's `file` has, and an additive
+ * reference clip that exists; errors name the JSON path and the nearest name. */
+tdn_result tdn_io__graph_check_clip_definitions(const cJSON *doc, tdn_graph_document *d, const char *base_dir,
+                                                tdn_error *err);
 /* The keyed source clip `name` stands for, found the same way (not owned: the character's or a
  * clip file's); a definition that makes it additive is an error at `use_path`. */
 tdn_result tdn_io__graph_keyed_clip(const cJSON *doc, tdn_graph_document *d, const char *base_dir, const char *name,

@@ -10,8 +10,14 @@
  *                     "priority": 0, "interruptible": true, "sync_phase": false}]}
  *
  * State names are checked here, with their JSON paths and did-you-mean hints; what the core
- * checks (conditions against parameter types) comes back mapped to the node's path. */
+ * checks (conditions against parameter types) comes back mapped to the node's path. A
+ * transition from a state to itself that would be taken on every update (no exit_time, and no
+ * condition or only conditions that hold for every value their parameters can take) is refused:
+ * it would restart the state on every update (or, uninterruptible, whenever its fade ends),
+ * which no animation wants; a state that should restart does so on a condition or an exit_time. */
 #include <float.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -99,6 +105,55 @@ static tdn_result read_condition(tdn_io__graph_build *b, const cJSON *json, cons
     return r;
 }
 
+/* 1 when condition c holds whatever value its parameter takes: a float's (or a vector's first
+ * component's) are the finite floats, an int's the whole numbers of an int, a bool's 0 and 1; a
+ * trigger and a test for true or false can always fail. *type: the parameter's type. */
+static int always_holds(const tdn_io__graph_build *b, const tdn_condition_desc *c, const char **type_out)
+{
+    const char *type = "float";
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"))
+    {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"), *t = cJSON_GetObjectItemCaseSensitive(p, "type");
+        if (cJSON_IsString(name) && strcmp(name->valuestring, c->param) == 0 && cJSON_IsString(t))
+            type = t->valuestring;
+    }
+    *type_out = type;
+    const int is_bool = strcmp(type, "bool") == 0, is_int = strcmp(type, "int") == 0;
+    if (strcmp(type, "trigger") == 0)
+        return 0;
+    const double lo = is_bool ? 0.0 : is_int ? (double)INT_MIN : -(double)FLT_MAX;
+    const double hi = is_bool ? 1.0 : is_int ? (double)INT_MAX : (double)FLT_MAX;
+    const double v = c->value;
+    switch (c->compare) {
+    case TDN_COMPARE_GREATER: return lo > v;
+    case TDN_COMPARE_GREATER_EQUAL: return lo >= v;
+    case TDN_COMPARE_LESS: return hi < v;
+    case TDN_COMPARE_LESS_EQUAL: return hi <= v;
+    case TDN_COMPARE_NOT_EQUAL: return v < lo || v > hi || ((is_bool || is_int) && v != floor(v));
+    default: return 0; /* ==, true, false */
+    }
+}
+
+/* A transition from a state to itself that every update would take (see the top). */
+static tdn_result refuse_restart_every_update(const tdn_io__graph_build *b, const machine_names *names,
+                                              const tdn_transition_desc *t, const char *path, tdn_error *err)
+{
+    if (t->from != t->to || t->from < 0 || t->exit_time > 0.0f)
+        return TDN_OK;
+    const char *type = NULL;
+    for (int k = 0; k < t->condition_count; k++)
+        if (!always_holds(b, &t->conditions[k], &type))
+            return TDN_OK;
+    char conditions[160] = "no condition";
+    if (t->condition_count) /* the first, as an example */
+        snprintf(conditions, sizeof conditions, "conditions that always hold (\"%.40s\" %s %g holds for every %s)",
+                 t->conditions[0].param, ops[t->conditions[0].compare], (double)t->conditions[0].value, type);
+    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "a transition from \"%.40s\" to itself with %s and no "
+                        "exit_time would be taken on every update, restarting the state each time; give it a condition "
+                        "that can fail or an exit_time", names->states[t->from].name, conditions);
+}
+
 static tdn_result read_curve(const cJSON *json, const char *path, tdn_ease *curve, tdn_error *err)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(json, "curve");
@@ -164,8 +219,10 @@ static tdn_result read_transition(tdn_io__graph_build *b, const machine_names *n
         t->mode = (tdn_transition_mode)(k < 0 ? 0 : k);
     }
     const cJSON *conditions = cJSON_GetObjectItemCaseSensitive(json, "conditions");
-    if (r != TDN_OK || !conditions)
+    if (r != TDN_OK)
         return r;
+    if (!conditions)
+        return refuse_restart_every_update(b, names, t, path, err);
     tdn_io__path where;
     tdn_io__json_join(where, path, "conditions");
     int n = cJSON_GetArraySize(conditions);
@@ -183,7 +240,7 @@ static tdn_result read_transition(tdn_io__graph_build *b, const machine_names *n
     }
     t->conditions = c;
     t->condition_count = n;
-    return r;
+    return r == TDN_OK ? refuse_restart_every_update(b, names, t, path, err) : r;
 }
 
 tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *b, int self, const cJSON *json, const char *path,
