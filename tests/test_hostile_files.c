@@ -1,0 +1,125 @@
+/* tendon tests: files made to harm the reader. Each case writes its crafted file into a
+ * scratch folder and checks the result code and that the error names the place: a path that
+ * is a directory or a FIFO (refused at once, never waited on). */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, mkfifo, fork */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "tendon/io.h"
+
+static char scratch[64];
+
+static void write_file(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!CHECK(f != NULL))
+        return;
+    CHECK(fwrite(data, 1, size, f) == size);
+    fclose(f);
+}
+
+static void write_text(const char *path, const char *text) { write_file(path, text, strlen(text)); }
+
+/* One load's outcome, as a child process reports it. */
+typedef struct outcome {
+    tdn_result code;
+    char where[128], message[256];
+    int hung; /* the child did not answer within its alarm */
+} outcome;
+
+/* tdn_asset_load(path) in a child process that an alarm kills after 10 s, so that a load that
+ * blocks (on a FIFO, say) fails the test instead of hanging it. */
+static outcome load_in_child(const char *path)
+{
+    outcome o = { .code = TDN_OK, .hung = 1 };
+    int fds[2];
+    if (!CHECK(pipe(fds) == 0))
+        return o;
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        alarm(10);
+        outcome mine = { 0 };
+        tdn_error err = { 0 };
+        tdn_asset *asset = NULL;
+        mine.code = tdn_asset_load(path, NULL, &asset, &err);
+        snprintf(mine.where, sizeof mine.where, "%s", err.where);
+        snprintf(mine.message, sizeof mine.message, "%s", err.message);
+        tdn_asset_destroy(asset);
+        _exit(write(fds[1], &mine, sizeof mine) == (ssize_t)sizeof mine ? 0 : 1);
+    }
+    close(fds[1]);
+    outcome got;
+    const ssize_t n = pid > 0 ? read(fds[0], &got, sizeof got) : -1;
+    close(fds[0]);
+    int status = 0;
+    if (pid > 0)
+        waitpid(pid, &status, 0);
+    if (n == (ssize_t)sizeof got && WIFEXITED(status)) {
+        o = got;
+        o.hung = 0;
+    }
+    return o;
+}
+
+/* ---- paths that are not regular files ---- */
+
+static void a_directory_is_named_as_one(void)
+{
+    char dir[128];
+    snprintf(dir, sizeof dir, "%s/folder.gltf", scratch);
+    CHECK(mkdir(dir, 0700) == 0);
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_asset_load(dir, NULL, &asset, &err), TDN_ERR_IO);
+    CHECK(asset == NULL && strcmp(err.where, dir) == 0);
+    CHECK(strstr(err.message, "is a directory") != NULL);
+    CHECK(strstr(err.message, "bytes") == NULL); /* not a size read from it */
+    rmdir(dir);
+}
+
+/* A FIFO with no writer, as the file and as the external buffer of a .gltf beside it: both
+ * refused at once (a blocking open would wait forever for a writer). */
+static void a_fifo_is_refused_without_waiting(void)
+{
+    char fifo[128], gltf[128];
+    snprintf(fifo, sizeof fifo, "%s/pipe.bin", scratch);
+    snprintf(gltf, sizeof gltf, "%s/piped.gltf", scratch);
+    if (!CHECK(mkfifo(fifo, 0600) == 0))
+        return;
+    outcome o = load_in_child(fifo);
+    CHECK(!o.hung);
+    CHECK_EQ_INT(o.code, TDN_ERR_IO);
+    CHECK(strcmp(o.where, fifo) == 0 && strstr(o.message, "FIFO") != NULL);
+
+    write_text(gltf, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],"
+                     "\"buffers\":[{\"uri\":\"pipe.bin\",\"byteLength\":16}],"
+                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":4},{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
+                     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+                     "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+                     "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+                     "\"samplers\":[{\"input\":0,\"output\":1}]}]}");
+    o = load_in_child(gltf);
+    CHECK(!o.hung);
+    CHECK_EQ_INT(o.code, TDN_ERR_IO);
+    CHECK(strcmp(o.where, "buffers[0].uri") == 0 && strstr(o.message, "FIFO") != NULL);
+    remove(gltf);
+    remove(fifo);
+}
+
+int main(void)
+{
+    snprintf(scratch, sizeof scratch, "/tmp/tendon-hostile-XXXXXX");
+    if (!CHECK(mkdtemp(scratch) != NULL))
+        return check_summary();
+    RUN(a_directory_is_named_as_one);
+    RUN(a_fifo_is_refused_without_waiting);
+    rmdir(scratch);
+    return check_summary();
+}
