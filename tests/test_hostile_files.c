@@ -1,6 +1,7 @@
 /* tendon tests: files made to harm the reader. Each case writes its crafted file into a
  * scratch folder and checks the result code and that the error names the place: a path that
- * is a directory or a FIFO (refused at once, never waited on). */
+ * is a directory or a FIFO (refused at once, never waited on), glTF buffer URIs that would
+ * reach outside the asset's folder. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, mkfifo, fork */
 #include <signal.h>
 #include <stdio.h>
@@ -113,6 +114,80 @@ static void a_fifo_is_refused_without_waiting(void)
     remove(fifo);
 }
 
+/* ---- glTF URIs stay below the asset's folder ---- */
+
+/* A .gltf in scratch/asset/ whose one buffer (16 bytes: a key time and a translation) is named
+ * by `uri`; loads it and returns the code, err filled. When it loads, *duration is the clip's:
+ * the key time read from the buffer. */
+static tdn_result load_with_uri(const char *uri, tdn_error *err, float *duration)
+{
+    char body[1024], path[160];
+    snprintf(body, sizeof body,
+             "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],"
+             "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":16}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteLength\":4},{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+             "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+             "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+             "\"samplers\":[{\"input\":0,\"output\":1}]}]}",
+             uri);
+    snprintf(path, sizeof path, "%s/asset/uri.gltf", scratch);
+    write_text(path, body);
+    tdn_asset *asset = NULL;
+    tdn_result r = tdn_asset_load(path, NULL, &asset, err);
+    if (r == TDN_OK)
+        *duration = tdn_keyed_clip_duration(tdn_asset_clip(asset, 0));
+    tdn_asset_destroy(asset);
+    remove(path);
+    return r;
+}
+
+static void uris_that_leave_the_folder_are_refused(void)
+{
+    const float key[4] = { 1.5f, 1.0f, -2.0f, 0.25f }; /* time 1.5 s, translation (1, -2, 0.25) */
+    char asset_dir[128], inside_dir[160], inside[192], outside[128];
+    snprintf(asset_dir, sizeof asset_dir, "%s/asset", scratch);
+    snprintf(inside_dir, sizeof inside_dir, "%s/sub dir", asset_dir);
+    snprintf(inside, sizeof inside, "%s/key.bin", inside_dir);
+    snprintf(outside, sizeof outside, "%s/outside.bin", scratch);
+    CHECK(mkdir(asset_dir, 0700) == 0 && mkdir(inside_dir, 0700) == 0);
+    write_file(inside, key, sizeof key);
+    write_file(outside, key, sizeof key);
+
+    /* the control: a relative URI, percent-encoded as the specification says, is read */
+    tdn_error err = { 0 };
+    float duration = 0.0f;
+    CHECK_EQ_INT(load_with_uri("sub%20dir/%6Bey.bin", &err, &duration), TDN_OK);
+    CHECK(duration == 1.5f);
+
+    char absolute[192], file_uri[200];
+    snprintf(absolute, sizeof absolute, "%s", outside);
+    snprintf(file_uri, sizeof file_uri, "file://%s", outside);
+    const struct { const char *uri; tdn_result code; const char *says; } cases[] = {
+        { absolute, TDN_ERR_INVALID_DATA, "absolute path" },      /* the file exists and is readable */
+        { "%2Ftmp%2Fx.bin", TDN_ERR_INVALID_DATA, "absolute path" },
+        { "../outside.bin", TDN_ERR_INVALID_DATA, "'..'" },
+        { "%2e%2e/outside.bin", TDN_ERR_INVALID_DATA, "'..'" },
+        { "sub%20dir/%2E%2E%2F..%2Foutside.bin", TDN_ERR_INVALID_DATA, "'..'" },
+        { file_uri, TDN_ERR_UNSUPPORTED, "scheme" },
+        { "FILE:outside.bin", TDN_ERR_UNSUPPORTED, "scheme" },
+        { "C:/outside.bin", TDN_ERR_UNSUPPORTED, "scheme" },
+        { "key.bin?x=1", TDN_ERR_UNSUPPORTED, "query" },
+        { "key%2", TDN_ERR_PARSE, "hexadecimal" },
+        { "key%00.bin", TDN_ERR_INVALID_DATA, "NUL" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        err = (tdn_error){ 0 };
+        if (!CHECK_EQ_INT(load_with_uri(cases[i].uri, &err, &duration), cases[i].code) ||
+            !CHECK(strcmp(err.where, "buffers[0].uri") == 0 && strstr(err.message, cases[i].says) != NULL))
+            fprintf(stderr, "  uri '%s': %s: %s\n", cases[i].uri, err.where, err.message);
+    }
+    remove(inside);
+    remove(outside);
+    rmdir(inside_dir);
+    rmdir(asset_dir);
+}
+
 int main(void)
 {
     snprintf(scratch, sizeof scratch, "/tmp/tendon-hostile-XXXXXX");
@@ -120,6 +195,7 @@ int main(void)
         return check_summary();
     RUN(a_directory_is_named_as_one);
     RUN(a_fifo_is_refused_without_waiting);
+    RUN(uris_that_leave_the_folder_are_refused);
     rmdir(scratch);
     return check_summary();
 }
