@@ -503,7 +503,7 @@ int cmd_demo(int argc, char **argv)
     a.quiet = 1;
     char why[512];
     if (!ground_parse(DEMO_GROUND, &a.ground, why, sizeof why)) {
-        fprintf(stderr, "tendon demo: %s\n", why);
+        cli_say("demo", why);
         return CLI_FAILURE;
     }
     a.has_ground = 1;

@@ -83,15 +83,15 @@ static long unicode_escape(const scan *sc, size_t at)
     return v;
 }
 
-/* Bytes of the UTF-8 sequence starting at s[i] (RFC 3629: shortest forms, no surrogates, at
- * most U+10FFFF), or 0 when it is not one. */
-static size_t utf8_length(const scan *sc, size_t i)
+size_t tdn_io__utf8_length(const unsigned char *s, size_t left)
 {
-    const unsigned char *s = sc->s + i;
-    const size_t left = sc->n - i;
+    if (left == 0)
+        return 0;
     const unsigned char c = s[0];
     size_t length;
     unsigned char lo = 0x80, hi = 0xBF; /* the range of the second byte */
+    if (c < 0x80)
+        return 1;
     if (c >= 0xC2 && c <= 0xDF)
         length = 2;
     else if (c >= 0xE0 && c <= 0xEF)
@@ -125,7 +125,7 @@ static int scan_string(scan *sc)
         if (c < 0x20)
             return problem_at(sc, sc->i, "control character 0x%02X inside a string (JSON writes it as \\u%04X)", c, c);
         if (c >= 0x80) {
-            const size_t length = utf8_length(sc, sc->i);
+            const size_t length = tdn_io__utf8_length(sc->s + sc->i, sc->n - sc->i);
             if (!length)
                 return problem_at(sc, sc->i, "invalid UTF-8 (byte 0x%02X) inside a string", c);
             sc->i += length;

@@ -45,6 +45,10 @@ typedef struct tdn_io__json_problem {
 tdn_result tdn_io__json_parse(const char *text, size_t size, unsigned flags, cJSON **out,
                               tdn_io__json_problem *problem);
 
+/* Bytes of the UTF-8 sequence at s (RFC 3629: shortest forms, no surrogates, at most
+ * U+10FFFF; `left` bytes readable), or 0 when s does not start one. ASCII is 1. */
+size_t tdn_io__utf8_length(const unsigned char *s, size_t left);
+
 /* "byte N (line L, column C)" for byte `at` of text (lines end at LF). */
 void tdn_io__json_text_place(char *out, size_t out_size, const char *text, size_t at);
 
