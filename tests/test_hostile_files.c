@@ -1,7 +1,8 @@
 /* tendon tests: files made to harm the reader. Each case writes its crafted file into a
  * scratch folder and checks the result code and that the error names the place: a path that
  * is a directory or a FIFO (refused at once, never waited on), glTF buffer URIs that would
- * reach outside the asset's folder. */
+ * reach outside the asset's folder, and glTF numbers beyond the ranges docs/import.md gives
+ * (BVH's are in test_bvh). */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, mkfifo, fork */
 #include <signal.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "test_gltf_builder.h"
 #include "tendon/io.h"
 
 static char scratch[64];
@@ -188,6 +190,109 @@ static void uris_that_leave_the_folder_are_refused(void)
     rmdir(asset_dir);
 }
 
+/* ---- glTF numbers beyond the documented ranges ---- */
+
+enum { TIMES, FAR_VEC3, FAR_TIMES, FAR_SCALAR, FAR_POSITIONS, JOINTS, WEIGHTS, FAR_MATRIX, POSITIONS, IDENTITY };
+
+/* Accessors in the order of the enum above. */
+static void build_values(gltf_builder *b)
+{
+    const float times[] = { 0, 1 }, far_vec3[] = { 0, 0, 0, 0, 3e38f, 0 }, far_times[] = { 0, 2e6f };
+    const float far_scalar[] = { 0, -2e6f }, positions[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
+    float far_positions[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    float far_matrix[16];
+    memcpy(far_matrix, identity, sizeof identity);
+    far_matrix[13] = 3e38f;
+    far_positions[4] = 3e38f;
+    const int joints[] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    const float weights[] = { 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0 };
+    gb_floats(b, "SCALAR", 2, times);
+    gb_floats(b, "VEC3", 2, far_vec3);
+    gb_floats(b, "SCALAR", 2, far_times);
+    gb_floats(b, "SCALAR", 2, far_scalar);
+    gb_floats(b, "VEC3", 3, far_positions);
+    gb_ints(b, "VEC4", 3, 5121, 0, joints);
+    gb_floats(b, "VEC4", 3, weights);
+    gb_floats(b, "MAT4", 1, far_matrix);
+    gb_floats(b, "VEC3", 3, positions);
+    gb_floats(b, "MAT4", 1, identity);
+}
+
+/* Loads the GLB of `body` (nodes and the rest, JSON members) over those accessors; returns the
+ * code, err filled. */
+static tdn_result load_values(const char *body, float scale, tdn_error *err)
+{
+    gltf_builder b = { 0 };
+    build_values(&b);
+    size_t size;
+    unsigned char *glb = gb_glb(&b, body, &size);
+    tdn_asset *asset = NULL;
+    const tdn_result r = tdn_gltf_load_memory(glb, size, NULL, &(tdn_import_options){ .scale = scale }, &asset, err);
+    tdn_asset_destroy(asset);
+    free(glb);
+    gb_free(&b);
+    return r;
+}
+
+static void gltf_values_beyond_the_ranges_are_refused(void)
+{
+    char animated[512], skinned[512];
+    const struct { const char *body; tdn_result code; const char *where; } cases[] = {
+        /* a node's scale of 1e38 made "s": [null, null, null] in tendon sample --json */
+        { "\"nodes\":[{\"name\":\"N\",\"scale\":[1e38,1,1]}]", TDN_ERR_INVALID_DATA, "nodes[0].scale" },
+        { "\"nodes\":[{\"name\":\"N\",\"translation\":[0,-1.0000001e6,0]}]", TDN_ERR_INVALID_DATA,
+          "nodes[0].translation" },
+        { "\"nodes\":[{\"name\":\"N\",\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,1e7,0,1]}]", TDN_ERR_INVALID_DATA,
+          "nodes[0].matrix" },
+        /* the bounds themselves are read, and small scales (there is no lower bound) */
+        { "\"nodes\":[{\"name\":\"N\",\"translation\":[1e6,-1e6,0],\"scale\":[1e-7,1e6,-1e6]}]", TDN_OK, "" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tdn_error err = { 0 };
+        if (!CHECK_EQ_INT(load_values(cases[i].body, 1.0f, &err), cases[i].code) ||
+            !CHECK(strcmp(err.where, cases[i].where) == 0))
+            fprintf(stderr, "  case %zu: %s: %s\n", i, err.where, err.message);
+    }
+    /* animation outputs (translation, scale, weights) and key times */
+    const struct { const char *path; int input, output; const char *where; } channels[] = {
+        { "translation", TIMES, FAR_VEC3, "animations[0].samplers[0].output" },
+        { "scale", TIMES, FAR_VEC3, "animations[0].samplers[0].output" },
+        { "weights", TIMES, FAR_SCALAR, "animations[0].samplers[0].output" },
+        { "rotation", FAR_TIMES, FAR_VEC3, "animations[0].samplers[0].input" }, /* times are read first */
+    };
+    for (size_t i = 0; i < sizeof channels / sizeof channels[0]; i++) {
+        snprintf(animated, sizeof animated,
+                 "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"samplers\":[{\"input\":%d,\"output\":%d}],"
+                 "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"%s\"}}]}]",
+                 channels[i].input, channels[i].output, channels[i].path);
+        tdn_error err = { 0 };
+        if (!CHECK_EQ_INT(load_values(animated, 1.0f, &err), TDN_ERR_INVALID_DATA) ||
+            !CHECK(strcmp(err.where, channels[i].where) == 0 && strstr(err.message, "1e+06") != NULL))
+            fprintf(stderr, "  channel %s: %s: %s\n", channels[i].path, err.where, err.message);
+    }
+    /* a skinned mesh: its positions (a preview rasterizes them) and the inverse binds */
+    const struct { int positions, binds; tdn_result code; const char *where; } meshes[] = {
+        { FAR_POSITIONS, IDENTITY, TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].attributes.POSITION" },
+        { POSITIONS, FAR_MATRIX, TDN_ERR_INVALID_DATA, "skins[0].inverseBindMatrices" },
+        { POSITIONS, IDENTITY, TDN_OK, "" },
+    };
+    for (size_t i = 0; i < sizeof meshes / sizeof meshes[0]; i++) {
+        snprintf(skinned, sizeof skinned,
+                 "\"nodes\":[{\"name\":\"N\"},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0],"
+                 "\"inverseBindMatrices\":%d}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":%d,"
+                 "\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}}]}]",
+                 meshes[i].binds, meshes[i].positions, JOINTS, WEIGHTS);
+        tdn_error err = { 0 };
+        if (!CHECK_EQ_INT(load_values(skinned, 1.0f, &err), meshes[i].code) ||
+            !CHECK(strcmp(err.where, meshes[i].where) == 0))
+            fprintf(stderr, "  mesh %zu: %s: %s\n", i, err.where, err.message);
+    }
+    /* the import scale itself */
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(load_values("\"nodes\":[{}]", 1e7f, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "options.scale") == 0);
+}
+
 int main(void)
 {
     snprintf(scratch, sizeof scratch, "/tmp/tendon-hostile-XXXXXX");
@@ -196,6 +301,7 @@ int main(void)
     RUN(a_directory_is_named_as_one);
     RUN(a_fifo_is_refused_without_waiting);
     RUN(uris_that_leave_the_folder_are_refused);
+    RUN(gltf_values_beyond_the_ranges_are_refused);
     rmdir(scratch);
     return check_summary();
 }
