@@ -344,8 +344,8 @@ static void declared(const cJSON *doc, const tdn_graph *g, int machine, int inde
         if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
             *mode = modes[k];
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
-    if (cJSON_IsNumber(d) && d->valuedouble > 0.0)
-        *frames = (int)lround(d->valuedouble * fps);
+    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) /* counted as a double, capped, then made an int */
+        *frames = d->valuedouble * fps < 1e9 ? (int)lround(d->valuedouble * fps) : 1000000000;
 }
 
 static int is_identity(const tdn_root_motion *m)
