@@ -299,7 +299,8 @@ static int source_skate(foot_skate *skate, const mm_source *src, float fps)
     for (int c = 0; c < src->clip_count; c++) {
         const float duration = tdn_keyed_clip_duration(src->clips[c]);
         foot_skate_cut(skate);
-        for (int f = 0; f <= (int)floorf(duration * fps + 1e-3f); f++) {
+        const int frames = mm_clip_frames(src->clips[c], fps); /* the frames at fps; -1 beyond 2^24: none */
+        for (int f = 0; f < frames; f++) {
             const float t = (float)f / fps;
             tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL);
             foot_skate_frame(skate, NULL, &pose, NULL);
