@@ -13,7 +13,7 @@ typedef struct scan {
     const unsigned char *s;
     size_t n, i;                 /* the text and the byte being read */
     long values;
-    int depth;
+    int depth, deepest;
     unsigned char in_object[TDN_IO_JSON_MAX_DEPTH + 1]; /* per open container: object (1) or array */
     tdn_io__json_problem *problem;
 } scan;
@@ -113,6 +113,9 @@ static int scan_string(scan *sc)
 {
     const size_t open = sc->i++;
     for (;;) {
+        while (sc->i < sc->n && sc->s[sc->i] >= 0x20 && sc->s[sc->i] < 0x80 && sc->s[sc->i] != '"' &&
+               sc->s[sc->i] != '\\')
+            sc->i++; /* plain ASCII, most of every string: nothing to check */
         if (sc->i >= sc->n)
             return problem_at(sc, open, "invalid JSON: the string that starts here never ends");
         const unsigned char c = sc->s[sc->i];
@@ -233,6 +236,7 @@ static int open_container(scan *sc, int object)
     if (sc->depth == TDN_IO_JSON_MAX_DEPTH)
         return problem_at(sc, sc->i, "nesting deeper than %d levels (the most tendon reads)", TDN_IO_JSON_MAX_DEPTH);
     sc->in_object[++sc->depth] = (unsigned char)object;
+    sc->deepest = sc->depth > sc->deepest ? sc->depth : sc->deepest;
     sc->i++;
     return 1;
 }
@@ -388,10 +392,12 @@ static int member_count(const cJSON *object)
     return n;
 }
 
-/* Walks the tree without recursion (it may be TDN_IO_JSON_MAX_DEPTH deep). */
-static tdn_result check_keys(const cJSON *root, tdn_io__json_problem *problem)
+/* Walks the tree, `deepest` levels deep, without recursion (it may be TDN_IO_JSON_MAX_DEPTH
+ * deep); real documents are a few levels deep, and their walk allocates nothing. */
+static tdn_result check_keys(const cJSON *root, int deepest, tdn_io__json_problem *problem)
 {
-    walk_level *levels = malloc(sizeof *levels * (TDN_IO_JSON_MAX_DEPTH + 1));
+    walk_level shallow[16];
+    walk_level *levels = deepest < 16 ? shallow : malloc(sizeof *levels * ((size_t)deepest + 1));
     keyed *keys = NULL;
     int key_room = 0, depth = 0;
     tdn_result r = TDN_OK;
@@ -441,7 +447,8 @@ static tdn_result check_keys(const cJSON *root, tdn_io__json_problem *problem)
         snprintf(problem->message, sizeof problem->message, "out of memory checking the JSON's keys");
     }
     free(keys);
-    free(levels);
+    if (levels != shallow)
+        free(levels);
     return r;
 }
 
@@ -479,7 +486,7 @@ tdn_result tdn_io__json_parse(const char *text, size_t size, unsigned flags, cJS
         snprintf(problem->message, sizeof problem->message, "out of memory for %zu bytes of JSON", n);
         return TDN_ERR_OUT_OF_MEMORY;
     }
-    tdn_result r = check_keys(doc, problem);
+    tdn_result r = check_keys(doc, sc.deepest, problem);
     if (r != TDN_OK) {
         cJSON_Delete(doc);
         return r;
