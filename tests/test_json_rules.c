@@ -229,6 +229,18 @@ static void more_values_than_the_limit(void)
     free(text);
 }
 
+/* Zeros may follow the value only where they pad (a GLB's JSON chunk), mixed with whitespace. */
+static void zeros_only_where_they_pad(void)
+{
+    const char text[] = "{} \0 \0\n";
+    cJSON *doc = NULL;
+    tdn_io__json_problem problem;
+    CHECK_EQ_INT(tdn_io__json_parse(text, sizeof text - 1, TDN_IO_JSON_ZERO_PADDING, &doc, &problem), TDN_OK);
+    cJSON_Delete(doc);
+    CHECK_EQ_INT(tdn_io__json_parse(text, sizeof text - 1, 0, &doc, &problem), TDN_ERR_PARSE);
+    CHECK(doc == NULL && problem.at == 3 && strstr(problem.message, "after the JSON value") != NULL);
+}
+
 int main(void)
 {
     RUN(bad_strings_are_refused_at_their_byte);
@@ -236,5 +248,6 @@ int main(void)
     RUN(repeated_keys_in_a_large_object);
     RUN(nesting_deeper_than_1000_levels);
     RUN(more_values_than_the_limit);
+    RUN(zeros_only_where_they_pad);
     return check_summary();
 }

@@ -295,9 +295,10 @@ static int scan_text(scan *sc, unsigned flags)
             break;
         case AFTER:
             if (sc->depth == 0) {
-                while (sc->i < sc->n && (flags & TDN_IO_JSON_ZERO_PADDING) && sc->s[sc->i] == 0)
+                const int zeros = (flags & TDN_IO_JSON_ZERO_PADDING) != 0; /* whitespace, and zeros where they pad */
+                while (sc->i < sc->n && (sc->s[sc->i] == ' ' || sc->s[sc->i] == '\t' || sc->s[sc->i] == '\r' ||
+                                         sc->s[sc->i] == '\n' || (sc->s[sc->i] == 0 && zeros)))
                     sc->i++;
-                skip_space(sc);
                 if (sc->i < sc->n)
                     return problem_at(sc, sc->i, "data after the JSON value");
                 return 1;
