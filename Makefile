@@ -56,7 +56,7 @@ test: build
 	$(MAKE) --no-print-directory test-fuzz
 
 test-sanitize: deps
-	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_SANITIZE=address,undefined $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD)/sanitize -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_SANITIZE=address,undefined,float-cast-overflow $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
 

@@ -329,6 +329,30 @@ for bad, expect, what in ((truncated, "size", "a truncated database"), (magic, "
     if bad == nan:  # the byte of the value (the reader names it, or the byte just after it)
         named = re.search(r"byte (\d+)", r.stderr)
         check(named and at <= int(named.group(1)) <= at + 4, f"the NaN's byte {at} named: {r.stderr.strip()}")
+# numbers beyond the ranges a database keeps (docs/motion-matching.md), each at its byte (the
+# layout of src/core/mm_file.c: a 148-byte header, then means and scales, the clips' runs, and
+# 28-byte frames of clip, flags, time, root x, y, z, facing)
+dims, clip_count = struct.unpack("<ii", good[16:24])
+frames_at = 148 + 8 * dims + 16 * clip_count
+for name, at, value, expect in (("rate_3e38.tdnmm", 28, 3e38, "byte 28: rate must be above 0 and at most 1000"),
+                                ("time_3e38.tdnmm", frames_at + 8, 3e38, f"byte {frames_at}: frame 0:"),
+                                ("root_3e38.tdnmm", frames_at + 12, 3e38, f"byte {frames_at}: frame 0:"),
+                                ("feature_3e38.tdnmm", len(good) - 4, 3e38, f"byte {len(good) - 4}: value of frame 483")):
+    bad = write(name, good[:at] + struct.pack("<f", value) + good[at + 4:])
+    r = run("mm", "run", bad, *TINY, "--scale", "0.01", "--path", path)
+    check(r.returncode == 2 and f"{name}: {expect}" in r.stderr, f"{name}: exit 2 and '{expect}': {r.stderr.strip()}")
+# a take of 2,000,000,000 frames without channels (once 'no memory for -2147483647 frames', exit 1), and a
+# Frame Time of 1e38: refused as they load
+walk_text = open(walk).read()
+endless = re.sub(r"CHANNELS \d[^\n]*", "CHANNELS 0", walk_text.split("MOTION")[0]) + \
+    "MOTION\nFrames: 2000000000\nFrame Time: 0.0333333\n"
+for name, text, expect in (("endless.bvh", endless,
+                            "2000000000 frames of 0.0333333 s last 6.66666e+07 s, longer than tendon reads (1e+06 s)"),
+                           ("slow.bvh", re.sub(r"Frame Time: \S+", "Frame Time: 1e38", walk_text),
+                            "Frame Time 1e38 is not a time in [0.0001, 1e+06] s")):
+    line = 1 + [k for k, l in enumerate(text.split("\n")) if l.startswith("Frame Time")][0]
+    r = run("mm", "build", os.path.join(SCRATCH, "x.tdnmm"), write(name, text))
+    check(r.returncode == 2 and f"line {line}: {expect}" in r.stderr, f"{name}: exit 2 and line {line}: '{expect}': {r.stderr.strip()}")
 # malformed paths: the JSON path or byte, exit 2
 for name, text, expect in (
         ("p_json.json", '{"segments": [', "byte"),
@@ -337,7 +361,11 @@ for name, text, expect in (
          'segments[0]: unknown key "facnig"; did you mean "facing"?'),
         ("p_speed.json", '{"segments": [{"duration": 1, "speed": -1, "heading": 0}]}', "segments[0].speed"),
         ("p_duration.json", '{"segments": [{"duration": 0, "speed": 1, "heading": 0}]}', "segments[0].duration"),
-        ("p_heading.json", '{"segments": [{"duration": 1, "speed": 1}]}', "segments[0].heading: required")):
+        ("p_heading.json", '{"segments": [{"duration": 1, "speed": 1}]}', "segments[0].heading: required"),
+        ("p_twice.json", '{"segments": [{"duration": 1, "speed": 1, "heading": 0, "speed": 2}]}',
+         'segments[0].speed: the key "speed" appears twice'),
+        ("p_deep.json", '{"segments": ' + "[" * 3000 + "]" * 3000 + "}",
+         "byte 1012 (line 1, column 1013): nesting deeper than 1000 levels")):
     r = run("mm", "run", db, *TINY, "--scale", "0.01", "--path", write(name, text))
     check(r.returncode == 2 and expect in r.stderr and name in r.stderr, f"{name}: exit 2 and '{expect}' in: {r.stderr.strip()}")
 r = run("mm", "run", db, *TINY, "--scale", "0.01", "--path", path, "--trace", os.path.join(SCRATCH, "no", "dir", "t.json"))

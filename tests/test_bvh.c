@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/io/bvh_number.h"
 #include "check.h"
 #include "counting_allocator.h"
 #include "tendon/io/asset.h"
@@ -451,6 +452,15 @@ static void numbers_read_exactly_as_strtof(void)
         }
         }
     }
+    /* the reader over every magnitude; the loader over those a length may have (|x| <= 1e6) */
+    for (int i = 0; i < COUNT; i++) {
+        float read = 0.0f, expected = strtof(numbers[i], NULL);
+        if (!CHECK(tdn_io__read_float(numbers[i], strlen(numbers[i]), &read) == TDN_IO__NUMBER_OK &&
+                   memcmp(&read, &expected, sizeof(float)) == 0))
+            fprintf(stderr, "  '%s' read as %.9g, strtof gives %.9g\n", numbers[i], (double)read, (double)expected);
+        if (!(fabsf(expected) <= 1e6f))
+            snprintf(numbers[i], sizeof numbers[i], "%s", "0");
+    }
     size_t size = 256 + (size_t)COUNT * 64;
     char *text = malloc(size), *o = text;
     o += sprintf(o, "HIERARCHY\n");
@@ -503,7 +513,7 @@ static void malformed_texts_name_their_line(void)
         { "", TDN_ERR_PARSE, 1 },
         { "  \n\n", TDN_ERR_PARSE, 1 },
         { "hello world", TDN_ERR_PARSE, 1 },
-        { "\x01\x02\xff\n\x00zz", TDN_ERR_PARSE, 1 },
+        { "\x01\x02\xff\n\x00zz", TDN_ERR_PARSE, 2 }, /* the NUL byte, refused wherever it is */
         { "HIERARCHY", TDN_ERR_PARSE, 1 },
         { "HIERARCHY\nMOTION\n", TDN_ERR_PARSE, 2 },
         { "HIERARCHY\nROOT\n", TDN_ERR_PARSE, 2 },
@@ -580,22 +590,36 @@ static void malformed_motion_names_its_line(void)
         snprintf(text, sizeof text, "%s%s", valid_head, cases[i].motion);
         expect_failure(text, strlen(text), cases[i].code, cases[i].line, cases[i].motion);
     }
-    /* A position times the import scale overflows. */
-    const char *big = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 1\n"
-                      "Frame Time: 1\n1e30\n";
+    /* A NUL inside a joint name would cut it short ("ab"): refused, naming its line. */
+    const char nul_name[] = "HIERARCHY\nROOT ab\0cd\n{\nOFFSET 0 0 0\n}\nMOTION\nFrames: 1\nFrame Time: 1\n\n";
+    expect_failure(nul_name, sizeof nul_name - 1, TDN_ERR_PARSE, 2, "a NUL in a joint name");
+    /* An import scale outside [1e-6, 1e6] is refused before anything is read. */
+    const char *one = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 1\n"
+                      "Frame Time: 1\n1e3\n";
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_asset_load_memory(big, strlen(big), &(tdn_asset_load_options){ .scale = 1e10f }, &asset, NULL, &err),
-                 TDN_ERR_INVALID_DATA);
-    CHECK(strcmp(err.where, "line 10") == 0 && !asset);
-    /* Chains farther from the origin than 1e37 (model space must stay finite): by positions in
-     * a frame, or by OFFSETs. */
+    CHECK_EQ_INT(tdn_asset_load_memory(one, strlen(one), &(tdn_asset_load_options){ .scale = 1e10f }, &asset, NULL, &err),
+                 TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "options.scale") == 0 && !asset);
+    /* Lengths beyond 1e6 (so that model space stays finite however long the chain): a position
+     * in a frame, or an OFFSET; rotations beyond 1e6 degrees. */
     const char *far_frame = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\nJOINT B\n{\nOFFSET 0 0 0\n"
-                            "CHANNELS 1 Yposition\n}\n}\nMOTION\nFrames: 2\nFrame Time: 1\n9e36 0\n9e36 9e36\n";
+                            "CHANNELS 1 Yrotation\n}\n}\nMOTION\nFrames: 3\nFrame Time: 1\n1e6 -1e6\n1.0000001e6 0\n"
+                            "0 0\n";
     expect_failure(far_frame, strlen(far_frame), TDN_ERR_INVALID_DATA, 16, "far frame");
-    const char *far_rest = "HIERARCHY\nROOT A\n{\nOFFSET 9e36 0 0\nJOINT B\n{\nOFFSET 0 0 -9e36\n}\n}\nMOTION\n"
+    const char *turned = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 1 Xrotation\n}\nMOTION\nFrames: 2\n"
+                         "Frame Time: 1\n0\n-2e6\n";
+    expect_failure(turned, strlen(turned), TDN_ERR_INVALID_DATA, 11, "turned too far");
+    const char *far_rest = "HIERARCHY\nROOT A\n{\nOFFSET 1e6 0 0\nJOINT B\n{\nOFFSET 0 0 -1e7\n}\n}\nMOTION\n"
                            "Frames: 1\nFrame Time: 1\n\n";
-    expect_failure(far_rest, strlen(far_rest), TDN_ERR_INVALID_DATA, 5, "far rest");
+    expect_failure(far_rest, strlen(far_rest), TDN_ERR_INVALID_DATA, 7, "far rest");
+    /* Frame Time in [1e-4, 1e6] s and a take of at most 1e6 s, also without channels (where no
+     * frame is read): 2,000,000,000 frames of 1/30 s last 6.7e7 s. */
+    const char *long_take = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 0\n}\nMOTION\nFrames: 2000000000\n"
+                            "Frame Time: 0.0333333\n";
+    expect_failure(long_take, strlen(long_take), TDN_ERR_INVALID_DATA, 9, "a take of 6.7e7 s");
+    const char *slow = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 0\n}\nMOTION\nFrames: 1\nFrame Time: 1e38\n";
+    expect_failure(slow, strlen(slow), TDN_ERR_INVALID_DATA, 9, "Frame Time 1e38");
 }
 
 static void too_many_joints_is_refused(void)

@@ -240,8 +240,8 @@ static void bad_json_and_versions(void)
 {
     EXPECT_JSON_FAILURE("", TDN_ERR_PARSE, "line 1"); /* no JSON at all: read as an empty BVH text */
     EXPECT_JSON_FAILURE("{\"asset\":", TDN_ERR_PARSE, NULL);
-    /* cJSON's error position: just past the unexpected ']' at byte 37 */
-    EXPECT_JSON_FAILURE("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{]}", TDN_ERR_PARSE, "byte 38");
+    /* the unexpected ']' itself, at byte 37 */
+    EXPECT_JSON_FAILURE("{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{]}", TDN_ERR_PARSE, "byte 37");
     EXPECT_JSON_FAILURE("{\"asset\":{\"version\":\"2.0\"}} trailing", TDN_ERR_PARSE, "byte 28");
     EXPECT_JSON_FAILURE("[1, 2]", TDN_ERR_PARSE, "byte 0");
     EXPECT_JSON_FAILURE("{\"nodes\":[{}]}", TDN_ERR_PARSE, "asset");

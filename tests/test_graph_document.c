@@ -606,7 +606,7 @@ static void malformed_documents_name_their_path(void)
         const char *where; /* the start of err.where */
     } cases[] = {
         { "[1, 2]", TDN_ERR_PARSE, "byte 0" },
-        { "{\"root\": ", TDN_ERR_PARSE, "byte 8" },
+        { "{\"root\": ", TDN_ERR_PARSE, "byte 9" }, /* the end of the text, where the value should be */
         { "{\"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE, "character" },
         { "{\"characte\": 1}", TDN_ERR_PARSE, "characte" },
         { "{\"character\": {\"generated\": \"robot\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_INVALID_DATA,

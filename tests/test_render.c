@@ -325,6 +325,41 @@ static void test_shared_edge(void)
     free(total);
 }
 
+/* Vertices no loader lets through (a position of 3e38, infinity, NaN: a mesh of the API's, or
+ * skinned far out) against two on the canvas: whatever is drawn lands on the canvas once per
+ * pixel at a finite depth, and the rasterizer's arithmetic stays defined (the sanitizer build
+ * checks the float-to-int conversions and the edge functions' int64 products). */
+static void test_extreme_vertices(void)
+{
+    const int w = 60, h = 40;
+    camera c;
+    straight_camera(&c, w, h);
+    const float extremes[] = { 3e38f, -3e38f, INFINITY, -INFINITY, NAN, 1e20f };
+    float *depth = malloc(sizeof(float) * w * h);
+    int drawn_badly = 0;
+    for (size_t e = 0; e < sizeof extremes / sizeof extremes[0]; e++)
+        for (int axis = 0; axis < 3; axis++) {
+            raster_vertex v[3];
+            v[0].position = at_pixel(&c, 10.5, 5.5, 3.0);
+            v[1].position = at_pixel(&c, 10.5, 35.5, 3.0);
+            v[2].position = at_pixel(&c, 40.5, 20.5, 3.0);
+            (&v[2].position.x)[axis] = extremes[e];
+            for (int k = 0; k < 3; k++)
+                v[k].attributes[0] = 1.0f;
+            coverage cov = { w, calloc((size_t)w * h, sizeof(int)), calloc((size_t)w * h, sizeof(float)) };
+            for (int k = 0; k < w * h; k++)
+                depth[k] = INFINITY;
+            const raster_target t = { &c, depth, 1, count_fragment, &cov };
+            raster_triangle(&t, &v[0], &v[1], &v[2]);
+            for (int k = 0; k < w * h; k++)
+                drawn_badly += cov.count[k] > 1 || (cov.count[k] == 1 && !(depth[k] > 0.0f && isfinite(depth[k])));
+            free(cov.count);
+            free(cov.attribute);
+        }
+    CHECK_EQ_INT(drawn_badly, 0);
+    free(depth);
+}
+
 static void test_skinned_translation(void)
 {
     /* a square facing the camera 4 m deep, skinned on joint 1; translating that joint by
@@ -491,6 +526,7 @@ int main(void)
     RUN(test_grid_from_above);
     RUN(test_triangle);
     RUN(test_shared_edge);
+    RUN(test_extreme_vertices);
     RUN(test_skinned_translation);
     RUN(test_ground_slope_and_step);
     RUN(test_ground_bumps);

@@ -1,6 +1,7 @@
 /* tendon CLI: what the commands share. */
 #define _POSIX_C_SOURCE 200809L
 #include "cli.h"
+#include "json_text.h" /* tdn_io__utf8_length */
 
 #include <math.h>
 #include <stdlib.h>
@@ -24,10 +25,42 @@ int cli_exit_code(tdn_result res)
     }
 }
 
+const char *cli_text(const char *s, char *out, size_t size)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    const size_t n = strlen(s);
+    size_t at = 0;
+    for (size_t i = 0; i < n;) {
+        const size_t length = tdn_io__utf8_length(p + i, n - i), taken = length ? length : 1;
+        const int control = p[i] < 0x20 || p[i] == 0x7F || (p[i] == 0xC2 && length == 2 && p[i + 1] < 0xA0);
+        const size_t need = control || !length ? 4 * taken : taken;
+        if (at + need + 1 > size)
+            break;
+        for (size_t k = 0; k < taken; k++) {
+            if (control || !length)
+                snprintf(out + at, 5, "\\x%02X", p[i + k]), at += 4;
+            else
+                out[at++] = (char)p[i + k];
+        }
+        i += taken;
+    }
+    if (size > 0)
+        out[at < size ? at : size - 1] = '\0';
+    return out;
+}
+
+void cli_say(const char *command, const char *text)
+{
+    char safe[CLI_TEXT_SIZE];
+    fprintf(stderr, "tendon %s: %s\n", command, cli_text(text, safe, sizeof safe));
+}
+
 int cli_report(const char *command, tdn_result res, const tdn_error *err)
 {
+    char where[CLI_TEXT_SIZE], message[CLI_TEXT_SIZE];
     if (err && err->message[0])
-        fprintf(stderr, "tendon %s: %s%s%s\n", command, err->where, err->where[0] ? ": " : "", err->message);
+        fprintf(stderr, "tendon %s: %s%s%s\n", command, cli_text(err->where, where, sizeof where),
+                err->where[0] ? ": " : "", cli_text(err->message, message, sizeof message));
     else
         fprintf(stderr, "tendon %s: %s\n", command, tdn_result_name(res));
     return cli_exit_code(res);
@@ -88,8 +121,10 @@ int cli_load(const char *command, const char *path, const cli_common *common, td
 
 void cli_print_warnings(const char *command, const char *path, const tdn_asset *asset)
 {
+    char warning[CLI_TEXT_SIZE];
     for (int i = 0; i < tdn_asset_warning_count(asset); i++)
-        fprintf(stderr, "tendon %s: warning: %s: %s\n", command, path, tdn_asset_warning(asset, i));
+        fprintf(stderr, "tendon %s: warning: %s: %s\n", command, path,
+                cli_text(tdn_asset_warning(asset, i), warning, sizeof warning));
 }
 
 cJSON *cli_json_float(float f)

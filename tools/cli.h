@@ -39,6 +39,17 @@ int cli_exit_code(tdn_result res);
 /* Prints "tendon COMMAND: where: message" to stderr and returns the exit code for res. */
 int cli_report(const char *command, tdn_result res, const tdn_error *err);
 
+/* Room for cli_text's copy of a name of up to 255 bytes, every byte escaped. */
+#define CLI_TEXT_SIZE 1024
+/* s for the terminal: control characters (C0, DEL and C1) and bytes that are not UTF-8 written
+ * as \xNN, so that a name from a file cannot move the cursor or recolour the screen. Writes
+ * into out (cut to fit at a character) and returns it. Every text output of a name goes
+ * through it; JSON output is escaped by cJSON. */
+const char *cli_text(const char *s, char *out, size_t size);
+
+/* Prints "tendon COMMAND: TEXT" (TEXT through cli_text) and a newline to stderr. */
+void cli_say(const char *command, const char *text);
+
 /* The file name of a path (after its last / or \\). */
 const char *cli_base_name(const char *path);
 /* The file name without folder and extension, into out (a baked clip's name). */

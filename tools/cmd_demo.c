@@ -208,8 +208,10 @@ static const rgb PALETTE[MAX_CURVES] = { { 31, 119, 180 }, { 255, 127, 14 }, { 4
 
 static void line(image_rgb *im, float x0, float y0, float x1, float y1, rgb c)
 {
-    const float dx = x1 - x0, dy = y1 - y0;
-    const int steps = (int)(fmaxf(fabsf(dx), fabsf(dy)) * 2.0f) + 1;
+    const float dx = x1 - x0, dy = y1 - y0, span = fmaxf(fabsf(dx), fabsf(dy));
+    if (!(span < (float)IMAGE_FAR)) /* off any picture, or not a number: nothing to draw */
+        return;
+    const int steps = (int)(span * 2.0f) + 1;
     for (int i = 0; i <= steps; i++) {
         const float u = (float)i / (float)steps;
         image_dot(im, x0 + dx * u, y0 + dy * u, 1.2f, c, 1.0f);
@@ -503,7 +505,7 @@ int cmd_demo(int argc, char **argv)
     a.quiet = 1;
     char why[512];
     if (!ground_parse(DEMO_GROUND, &a.ground, why, sizeof why)) {
-        fprintf(stderr, "tendon demo: %s\n", why);
+        cli_say("demo", why);
         return CLI_FAILURE;
     }
     a.has_ground = 1;

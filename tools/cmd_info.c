@@ -85,7 +85,8 @@ static void print_text(const char *path, const tdn_asset *a)
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(a);
     int listed = tdn_asset_joint_count(a), all = tdn_skeleton_joint_count(skel);
-    printf("%s: %s, %d joints", path, format_name(tdn_asset_format_of(a)), listed);
+    char name[CLI_TEXT_SIZE], other[CLI_TEXT_SIZE];
+    printf("%s: %s, %d joints", cli_text(path, name, sizeof name), format_name(tdn_asset_format_of(a)), listed);
     if (all > listed)
         printf(" (and %d ancestor node%s in model space)", all - listed, all - listed == 1 ? "" : "s");
     printf(", %d clip%s, %d skin%s, %d mesh%s\n", tdn_asset_clip_count(a), tdn_asset_clip_count(a) == 1 ? "" : "s",
@@ -94,9 +95,10 @@ static void print_text(const char *path, const tdn_asset *a)
     printf("\njoints (parent first):\n");
     for (int i = 0; i < listed; i++) {
         int parent = tdn_asset_joint_parent(a, i);
-        printf("  %4d  %-40s", i, tdn_skeleton_joint_name(skel, tdn_asset_joint(a, i)));
+        printf("  %4d  %-40s", i, cli_text(tdn_skeleton_joint_name(skel, tdn_asset_joint(a, i)), name, sizeof name));
         if (parent >= 0)
-            printf("  parent %d %s\n", parent, tdn_skeleton_joint_name(skel, tdn_asset_joint(a, parent)));
+            printf("  parent %d %s\n", parent,
+                   cli_text(tdn_skeleton_joint_name(skel, tdn_asset_joint(a, parent)), other, sizeof other));
         else
             printf("  root\n");
     }
@@ -104,21 +106,23 @@ static void print_text(const char *path, const tdn_asset *a)
         printf("\nclips:\n");
         for (int i = 0; i < tdn_asset_clip_count(a); i++) {
             const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
-            printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i, tdn_keyed_clip_name(clip),
+            printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i, cli_text(tdn_keyed_clip_name(clip), name, sizeof name),
                    (double)tdn_keyed_clip_duration(clip), clip_channels(a, i), tdn_keyed_clip_key_count(clip));
         }
     }
     if (tdn_asset_skin_count(a) > 0) {
         printf("\nskins:\n");
         for (int i = 0; i < tdn_asset_skin_count(a); i++)
-            printf("  %4d  %-24s %5d joints%s\n", i, tdn_asset_skin_name(a, i), tdn_asset_skin_joint_count(a, i),
+            printf("  %4d  %-24s %5d joints%s\n", i, cli_text(tdn_asset_skin_name(a, i), name, sizeof name),
+                   tdn_asset_skin_joint_count(a, i),
                    i == tdn_asset_chosen_skin(a) ? "  (listed above)" : "");
     }
     if (tdn_asset_mesh_count(a) > 0) {
         printf("\nskinned meshes:\n");
         for (int i = 0; i < tdn_asset_mesh_count(a); i++) {
             tdn_asset_mesh m = tdn_asset_mesh_at(a, i);
-            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s\n", i, m.name, m.vertex_count,
+            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s\n", i, cli_text(m.name, name, sizeof name),
+                   m.vertex_count,
                    m.index_count / 3, 4 * m.influence_sets, m.normals ? ", normals" : "");
         }
     }

@@ -284,8 +284,9 @@ static int parse_exclude(const char *text, const mm_source *src, tdn_mm_range *o
         }
         fprintf(stderr, "tendon mm build: --exclude '%s': no clip named \"%s\"%s%s%s (the clips: ", text, clip,
                 near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
+        char name[CLI_TEXT_SIZE];
         for (int c = 0; c < src->clip_count && c < 12; c++)
-            fprintf(stderr, "%s%d \"%s\"", c ? ", " : "", c, tdn_keyed_clip_name(src->clips[c]));
+            fprintf(stderr, "%s%d \"%s\"", c ? ", " : "", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name));
         fprintf(stderr, "%s)\n", src->clip_count > 12 ? ", ..." : "");
         free(names);
         return CLI_BAD_INPUT;
@@ -459,9 +460,12 @@ int cmd_mm_build(int argc, char **argv)
         if (src.mirror_pairs == 0)
             fprintf(stderr, "tendon mm build: warning: --mirror: no joint has a left/right partner by name, so the "
                             "mirrored clips keep each limb on its side, reflected\n");
-        else if (src.mirror[desc.left_foot] != desc.right_foot)
+        else if (src.mirror[desc.left_foot] != desc.right_foot) {
+            char left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
             fprintf(stderr, "tendon mm build: warning: --mirror: the feet %s and %s are not partners by name\n",
-                    tdn_skeleton_joint_name(skel, desc.left_foot), tdn_skeleton_joint_name(skel, desc.right_foot));
+                    cli_text(tdn_skeleton_joint_name(skel, desc.left_foot), left, sizeof left),
+                    cli_text(tdn_skeleton_joint_name(skel, desc.right_foot), right, sizeof right));
+        }
     }
     /* the excluded ranges: --exclude's, then the calibration poses found */
     ranges = calloc((size_t)(a.exclude_count + 2 * src.clip_count + 1), sizeof *ranges);
@@ -602,13 +606,15 @@ int cmd_mm_build(int argc, char **argv)
     printf("%s: %d frames (%d searchable), %d dims, %zu bytes\n", a.out, frames, searchable, dims, bytes);
     printf("  %d file%s, %d clip%s%s at %.6g Hz:\n", a.file_count, a.file_count == 1 ? "" : "s", src.clip_count,
            src.clip_count == 1 ? "" : "s", a.mirror ? " and their mirror images" : "", (double)tdn_mm_database_sample_rate(db));
+    char name[CLI_TEXT_SIZE], left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
     for (int c = 0; c < src.clip_count && c < 20; c++)
-        printf("    %d %s: %.4g s, %d frames (%s)\n", c, tdn_keyed_clip_name(src.clips[c]),
+        printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src.clips[c]), name, sizeof name),
                (double)tdn_keyed_clip_duration(src.clips[c]), tdn_mm_database_clip_frames(db, c, 0),
                a.files[src.clip_file[c]]);
     if (src.clip_count > 20)
         printf("    ... %d more\n", src.clip_count - 20);
-    printf("  root %s, feet %s and %s, forward %s", root_name, left_name, right_name, AXIS_NAMES[axis]);
+    printf("  root %s, feet %s and %s, forward %s", cli_text(root_name, name, sizeof name),
+           cli_text(left_name, left, sizeof left), cli_text(right_name, right, sizeof right), AXIS_NAMES[axis]);
     if (automatic) {
         printf(" (auto: agreement with the root's velocity");
         for (int k = 0; k < 6; k++)

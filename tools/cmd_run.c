@@ -264,7 +264,7 @@ static int parse(int argc, char **argv, run_args *a)
         a->render.fps = a->fps;
         const int code = preview_check(&a->render, why, sizeof why);
         if (code != 0) {
-            fprintf(stderr, "tendon run: %s\n", why);
+            cli_say("run", why);
             return code;
         }
     }
@@ -365,9 +365,9 @@ static void declared(const cJSON *doc, const tdn_graph *g, int machine, int inde
         if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
             *mode = modes[k];
     const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
-    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) {
+    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) { /* counted as a double, capped, then made an int */
         *seconds = d->valuedouble;
-        *frames = (int)lround(d->valuedouble * fps);
+        *frames = d->valuedouble * fps < 1e9 ? (int)lround(d->valuedouble * fps) : 1000000000;
     }
 }
 
@@ -468,13 +468,13 @@ static void skate_summary(const run_args *a, const run_state *s)
         printf("foot skate: none (no foot placement job, and no foot joint found by name)\n");
         return;
     }
-    char rule[96];
+    char rule[96], name[CLI_TEXT_SIZE];
     double travel, slide;
     const int in_place = foot_skate_in_place(k, 0, &travel, &slide);
     printf("foot skate (docs/metrics.md: mean horizontal speed of the foot in world space while in contact):\n");
     for (int f = 0; f < k->count; f++) {
         const foot_skate_result *r = &k->results[0][f];
-        printf("  %s: ", foot_skate_name(k, f));
+        printf("  %s: ", cli_text(foot_skate_name(k, f), name, sizeof name));
         print_cm_s(r->cm_per_s);
         if (in_place)
             printf(", sliding in place");
@@ -542,15 +542,17 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     const pop_transition *t = NULL;
     int count = s->pop ? pop_recorder_transitions(s->pop, &t) : 0;
     int worst = -1;
-    char name[32];
+    char name[32], node[CLI_TEXT_SIZE], from[CLI_TEXT_SIZE], to[CLI_TEXT_SIZE];
     if (count)
         printf("transitions (pop: the largest per-frame rotation change over its bound, docs/metrics.md):\n");
     for (int k = 0; k < count; k++) {
         const pop_transition *x = &t[k];
         /* the document's duration: an inertialization or a cut completes in the update it starts in */
-        printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n", trace_node_name(g, x->machine, name, sizeof name),
-               x->from >= 0 ? tdn_graph_state_name(g, x->machine, x->from) : "?",
-               x->to >= 0 ? tdn_graph_state_name(g, x->machine, x->to) : "?", x->start_frame / (double)a->fps,
+        printf("  %s: %s -> %s  start %.4f s  duration %.4f s  %s%s  pop %.3f\n",
+               cli_text(trace_node_name(g, x->machine, name, sizeof name), node, sizeof node),
+               x->from >= 0 ? cli_text(tdn_graph_state_name(g, x->machine, x->from), from, sizeof from) : "?",
+               x->to >= 0 ? cli_text(tdn_graph_state_name(g, x->machine, x->to), to, sizeof to) : "?",
+               x->start_frame / (double)a->fps,
                x->declared_seconds > 0.0 ? x->declared_seconds : (x->end_frame - x->start_frame + 1) / (double)a->fps,
                trace_transition_mode(x),
                x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
@@ -558,9 +560,10 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
             worst = k;
     }
     if (worst >= 0)
-        printf("worst pop: %.3f (%s: %s -> %s at %.4f s)\n", t[worst].pop, trace_node_name(g, t[worst].machine, name, sizeof name),
-               t[worst].from >= 0 ? tdn_graph_state_name(g, t[worst].machine, t[worst].from) : "?",
-               t[worst].to >= 0 ? tdn_graph_state_name(g, t[worst].machine, t[worst].to) : "?",
+        printf("worst pop: %.3f (%s: %s -> %s at %.4f s)\n", t[worst].pop,
+               cli_text(trace_node_name(g, t[worst].machine, name, sizeof name), node, sizeof node),
+               t[worst].from >= 0 ? cli_text(tdn_graph_state_name(g, t[worst].machine, t[worst].from), from, sizeof from) : "?",
+               t[worst].to >= 0 ? cli_text(tdn_graph_state_name(g, t[worst].machine, t[worst].to), to, sizeof to) : "?",
                t[worst].start_frame / (double)a->fps);
     else
         printf("worst pop: none (no transitions)\n");
@@ -712,7 +715,8 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         const double time = f / (double)a->fps;
         code = timeline_apply(tl, instance, time, why, sizeof why);
         if (code != CLI_OK) {
-            fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", why);
+            char safe[CLI_TEXT_SIZE];
+            fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", cli_text(why, safe, sizeof safe));
             break;
         }
         const double started = run ? cli_now_ms() : 0.0;
@@ -790,7 +794,7 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
         snprintf(why, sizeof why, "out of memory");
     }
     if (code != CLI_OK) {
-        fprintf(stderr, "tendon run: %s\n", why);
+        cli_say("run", why);
     } else {
         tdn_vec3 position;
         tdn_quat facing;
@@ -839,7 +843,7 @@ int run_graph(run_args *ap, run_report *report)
     if (a.params) {
         code = timeline_load(a.params, g, &s.tl, why, sizeof why);
         if (code != CLI_OK) {
-            fprintf(stderr, "tendon run: %s\n", why);
+            cli_say("run", why);
             release(&s);
             return code;
         }
@@ -956,14 +960,14 @@ int run_graph(run_args *ap, run_report *report)
     if (code == CLI_OK && a.render.path) {
         code = preview_write(&s.preview, &a.render, why, sizeof why, &render_ms, &rendered);
         if (code != CLI_OK)
-            fprintf(stderr, "tendon run: %s\n", why);
+            cli_say("run", why);
         s.rep.render_ms[0] = render_ms;
     }
     if (code == CLI_OK && a.render2.path) {
         int drawn = 0;
         code = preview_write(&s.preview, &a.render2, why, sizeof why, &s.rep.render_ms[1], &drawn);
         if (code != CLI_OK)
-            fprintf(stderr, "tendon run: %s\n", why);
+            cli_say("run", why);
     }
     if (code == CLI_OK && !a.quiet)
         summary(&a, &s, frame_count, any_motion, apply_root, &position, facing);

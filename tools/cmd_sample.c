@@ -117,14 +117,15 @@ static void print_text(const sample_args *a, const tdn_asset *asset, const char 
                        const tdn_mat4 *model)
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
-    printf("%s at %.6g s, %s space%s\n", clip_name ? clip_name : "rest pose", (double)a->time,
+    char name[CLI_TEXT_SIZE];
+    printf("%s at %.6g s, %s space%s\n", clip_name ? cli_text(clip_name, name, sizeof name) : "rest pose", (double)a->time,
            a->model_space ? "model" : "local", a->runtime ? ", runtime clip" : "");
     printf("  %4s  %-32s %6s  %-34s  %-43s  %s\n", "#", "joint", "parent", "t", "r (x y z w)", "s");
     for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
         int j = tdn_asset_joint(asset, i);
         tdn_transform x = joint_transform(a, pose, model, j);
         printf("  %4d  %-32s %6d  %10.5f %10.5f %10.5f  %10.6f %10.6f %10.6f %10.6f  %.5g %.5g %.5g\n", i,
-               tdn_skeleton_joint_name(skel, j), tdn_asset_joint_parent(asset, i), (double)x.t.x, (double)x.t.y,
+               cli_text(tdn_skeleton_joint_name(skel, j), name, sizeof name), tdn_asset_joint_parent(asset, i), (double)x.t.x, (double)x.t.y,
                (double)x.t.z, (double)x.r.x, (double)x.r.y, (double)x.r.z, (double)x.r.w, (double)x.s.x, (double)x.s.y,
                (double)x.s.z);
     }

@@ -132,15 +132,16 @@ static void print_text(const weights_args *a, const tdn_blend_space_file *file, 
 {
     const tdn_blend_space *space = tdn_blend_space_file_space(file);
     const int dims = tdn_blend_space_dimensions(space), n = tdn_blend_space_sample_count(space);
-    char point[256];
+    char point[256], name[CLI_TEXT_SIZE];
     format_point(point, sizeof point, at, dims);
-    printf("%s: %s blend space, %d dimension%s, %d sample%s\nweights at %s\n", a->path,
+    printf("%s: %s blend space, %d dimension%s, %d sample%s\nweights at %s\n", cli_text(a->path, name, sizeof name),
            tdn_blend_space_mode_name(tdn_blend_space_mode_of(space)), dims, dims == 1 ? "" : "s", n,
            n == 1 ? "" : "s", point);
     printf("  %3s  %-24s %-28s %s\n", "#", "clip", "at", "weight");
     for (int s = 0; s < n; s++) {
         format_point(point, sizeof point, tdn_blend_space_point(space, s), dims);
-        printf("  %3d  %-24s %-28s %.6f\n", s, tdn_blend_space_file_clip(file, s), point, (double)weights[s]);
+        printf("  %3d  %-24s %-28s %.6f\n", s, cli_text(tdn_blend_space_file_clip(file, s), name, sizeof name), point,
+               (double)weights[s]);
     }
 }
 
@@ -170,7 +171,7 @@ int cmd_weights(int argc, char **argv)
             char why[256];
             code = heatmap_write(file, at, a.png, why, sizeof why);
             if (code != CLI_OK)
-                fprintf(stderr, "tendon weights: %s\n", why);
+                cli_say("weights", why);
         }
     }
     tdn_blend_space_file_destroy(file);

@@ -252,8 +252,8 @@ int heatmap_write(const tdn_blend_space_file *file, const float *at, const char 
         else
             draw_curve_panel(&im, ox, oy, own);
         mark_samples(&im, ox, oy, space, &v, axes, s);
-        const int at_x = ox + (int)floorf(panel_x(&v, at[0]));
-        const int at_y = oy + (int)floorf(axes > 1 ? panel_y(&v, at[1]) : weight_row(isnan(here[s]) ? 0.0f : here[s]));
+        const int at_x = ox + image_pixel(panel_x(&v, at[0]));
+        const int at_y = oy + image_pixel(axes > 1 ? panel_y(&v, at[1]) : weight_row(isnan(here[s]) ? 0.0f : here[s]));
         image_cross(&im, at_x, at_y, 5, AT);
         /* the view holds every sample and `at` 15% inside its edges: no marker reaches the frame */
         image_frame(&im, cx, cy + HEATMAP_LABEL, HEATMAP_PANEL + 2, HEATMAP_PANEL + 2, FRAME);

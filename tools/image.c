@@ -54,11 +54,19 @@ void image_frame(image_rgb *im, int x, int y, int w, int h, rgb c)
     image_fill_rect(im, x + w - 1, y, 1, h, c);
 }
 
+int image_pixel(float v)
+{
+    return v > -(float)IMAGE_FAR ? (v < (float)IMAGE_FAR ? (int)floorf(v) : IMAGE_FAR) : -IMAGE_FAR;
+}
+
 void image_dot(image_rgb *im, float cx, float cy, float r, rgb c, float alpha)
 {
-    /* Coverage from 4x4 subsamples per pixel: round dots at small radii. */
-    for (int y = (int)floorf(cy - r); y <= (int)ceilf(cy + r); y++) {
-        for (int x = (int)floorf(cx - r); x <= (int)ceilf(cx + r); x++) {
+    /* Coverage from 4x4 subsamples per pixel: round dots at small radii. Only the pixels of the
+     * canvas are visited, wherever the dot is. */
+    const int x0 = image_pixel(cx - r), x1 = image_pixel(ceilf(cx + r)), y0 = image_pixel(cy - r),
+              y1 = image_pixel(ceilf(cy + r));
+    for (int y = y0 > 0 ? y0 : 0; y <= y1 && y < im->height; y++) {
+        for (int x = x0 > 0 ? x0 : 0; x <= x1 && x < im->width; x++) {
             int inside = 0;
             for (int sy = 0; sy < 4; sy++)
                 for (int sx = 0; sx < 4; sx++) {

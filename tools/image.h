@@ -29,6 +29,12 @@ void image_dot(image_rgb *im, float cx, float cy, float r, rgb c, float alpha);
 /* A "+" of arm length `arm` with a dark outline, centred on (cx, cy). */
 void image_cross(image_rgb *im, int cx, int cy, int arm, rgb c);
 
+/* The pixel a coordinate falls in, floor(v), for the int calls above: a coordinate beyond
+ * +-IMAGE_FAR (far off any canvas), infinite or NaN gives +-IMAGE_FAR, so that the conversion
+ * and the arithmetic around it stay defined. */
+enum { IMAGE_FAR = 1000000 };
+int image_pixel(float v);
+
 /* Text in tendon's own 5x7 font (digits, letters drawn upper case, . , - _ + = # : / ( ));
  * each character takes 6x7 pixels, (x, y) is the top left. Other characters draw as '?'.
  * Returns the x after the text. */

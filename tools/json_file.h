@@ -7,9 +7,11 @@
 
 #include <cjson/cJSON.h>
 
-/* Parses the file at path into *out (cJSON_Delete it). On failure *out is NULL and `why`
- * says what and where ("PATH: cannot open: ...", "PATH: byte B (line L, column C): not valid
- * JSON"); returns CLI_OK, CLI_BAD_INPUT (unreadable or invalid), or CLI_FAILURE (no memory). */
+/* Parses the file at path into *out (cJSON_Delete it), under the library's rules for JSON
+ * (src/io/json_text.h: limits, UTF-8, no repeated keys). On failure *out is NULL and `why`
+ * says what and where ("PATH: cannot open: ...", "PATH: byte B (line L, column C): invalid
+ * JSON: ...", "PATH: a.b: the key ..."); returns CLI_OK, CLI_BAD_INPUT (unreadable or invalid),
+ * or CLI_FAILURE (no memory). */
 int json_file_read(const char *path, cJSON **out, char *why, size_t why_size);
 /* The same for `size` bytes of text already in memory, `name` standing for the path. */
 int json_text_parse(const char *text, size_t size, const char *name, cJSON **out, char *why, size_t why_size);

@@ -299,7 +299,8 @@ static int source_skate(foot_skate *skate, const mm_source *src, float fps)
     for (int c = 0; c < src->clip_count; c++) {
         const float duration = tdn_keyed_clip_duration(src->clips[c]);
         foot_skate_cut(skate);
-        for (int f = 0; f <= (int)floorf(duration * fps + 1e-3f); f++) {
+        const int frames = mm_clip_frames(src->clips[c], fps); /* the frames at fps; -1 beyond 2^24: none */
+        for (int f = 0; f < frames; f++) {
             const float t = (float)f / fps;
             tdn_keyed_clip_sample(src->clips[c], t < duration ? t : duration, &pose, NULL, NULL);
             foot_skate_frame(skate, NULL, &pose, NULL);
@@ -517,9 +518,10 @@ static void summary_text(const run_state *s, const run_args *a, int frame_count,
     printf("foot skate (docs/metrics.md: mean horizontal speed while in contact: at most %g cm above its ground, "
            "at most %g m/s):\n",
            100.0 * FOOT_SKATE_CONTACT_HEIGHT, (double)CONTACT_SPEED);
+    char name[CLI_TEXT_SIZE];
     for (int i = 0; i < s->skate.count; i++) {
         const foot_skate_result *r = &s->skate.results[0][i];
-        printf("  %s: ", foot_skate_name(&s->skate, i));
+        printf("  %s: ", cli_text(foot_skate_name(&s->skate, i), name, sizeof name));
         print_cm_s(r->cm_per_s);
         printf(" (%d frames in contact; ground %.3g m; the clips as they are: ", r->contact_frames, (double)grounds[i]);
         print_cm_s(s->skate.results[1][i].cm_per_s);
@@ -558,7 +560,7 @@ int cmd_mm_run(int argc, char **argv)
     if (code == CLI_OK)
         code = match_database(&a, s.db, &s.src, &mirrored);
     if (code == CLI_OK && (code = mm_path_load(a.path, &s.path, why, sizeof why)) != CLI_OK)
-        fprintf(stderr, "tendon mm run: %s\n", why);
+        cli_say("mm run", why);
     if (code != CLI_OK) {
         release(&s);
         free(a.files);

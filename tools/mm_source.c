@@ -112,5 +112,6 @@ int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index)
 
 int mm_clip_frames(const tdn_keyed_clip *clip, float rate)
 {
-    return (int)floorf(tdn_keyed_clip_duration(clip) * rate + 1e-3f) + 1;
+    const float last = floorf(tdn_keyed_clip_duration(clip) * rate + 1e-3f); /* counted before it is an int */
+    return last < (float)MM_MAX_CLIP_FRAMES ? (int)last + 1 : -1;
 }

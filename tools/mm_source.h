@@ -27,8 +27,10 @@ void mm_source_free(mm_source *s);
 /* A joint by name, or by decimal index; -1 when there is none. */
 int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index);
 
+/* The most frames tdn_mm_database_create gives its clips, all runs together. */
+#define MM_MAX_CLIP_FRAMES (1 << 24)
 /* How many frames the database gives a clip at `rate` (mm_database.h: frame f at f / rate,
- * up to the clip's duration). */
+ * up to the clip's duration); -1 when that is more than MM_MAX_CLIP_FRAMES. */
 int mm_clip_frames(const tdn_keyed_clip *clip, float rate);
 
 /* The subcommands. */

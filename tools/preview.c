@@ -336,7 +336,7 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
         const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
         float x, y, z;
         if (c->target_on[i] && camera_project(&cam, c->targets[i], &x, &y, &z))
-            image_cross(&r->image, (int)floorf(x), (int)floorf(y), 5, TARGET);
+            image_cross(&r->image, image_pixel(x), image_pixel(y), 5, TARGET);
     }
 }
 

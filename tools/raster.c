@@ -55,6 +55,11 @@ static int clip_against(const clip_vertex *in, int n, clip_vertex *out, const cl
     return m;
 }
 
+/* A projected coordinate within the guard band around [0, size]. Clipping already puts it
+ * there; this only catches positions so large (or not finite) that the clipping's rounding
+ * cannot, so that the edge functions' int64 products never overflow. NaN goes to the edge. */
+static float in_guard_band(float v, float size) { return fminf(fmaxf(v, -RASTER_GUARD), size + RASTER_GUARD); }
+
 static int64_t floor_div(int64_t a, int64_t b)
 {
     const int64_t q = a / b;
@@ -164,8 +169,8 @@ void raster_triangle(const raster_target *t, const raster_vertex *a, const raste
     for (int v = 0; v < count; v++) {
         const clip_vertex *p = &poly[cur][v];
         const float inv_z = 1.0f / p->z;
-        s[v].x = (int64_t)lrintf((cx + f * p->x * inv_z) * (float)SUBPIXEL);
-        s[v].y = (int64_t)lrintf((cy - f * p->y * inv_z) * (float)SUBPIXEL);
+        s[v].x = (int64_t)lrintf(in_guard_band(cx + f * p->x * inv_z, (float)cam->width) * (float)SUBPIXEL);
+        s[v].y = (int64_t)lrintf(in_guard_band(cy - f * p->y * inv_z, (float)cam->height) * (float)SUBPIXEL);
         s[v].inv_z = inv_z;
         for (int k = 0; k < n; k++)
             s[v].attributes[k] = p->attributes[k];

@@ -53,10 +53,11 @@ static void bounds(const render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius,
     const float ra = 1.5f * r->cam.focal * radius / az + 2.0f, rb = 1.5f * r->cam.focal * radius / bz + 2.0f;
     float lo_x = fminf(ax - ra, bx - rb), hi_x = fmaxf(ax + ra, bx + rb);
     float lo_y = fminf(ay - ra, by - rb), hi_y = fmaxf(ay + ra, by + rb);
-    *x0 = lo_x < 0.0f ? 0 : lo_x > (float)w ? w : (int)lo_x;
-    *x1 = hi_x < 0.0f ? 0 : hi_x >= (float)w ? w : (int)hi_x + 1;
-    *y0 = lo_y < 0.0f ? 0 : lo_y > (float)h ? h : (int)lo_y;
-    *y1 = hi_y < 0.0f ? 0 : hi_y >= (float)h ? h : (int)hi_y + 1;
+    /* clamped to the canvas before they are ints (NaN, from positions too large, gives none) */
+    *x0 = lo_x > 0.0f ? (lo_x < (float)w ? (int)lo_x : w) : 0;
+    *x1 = hi_x > 0.0f ? (hi_x < (float)w ? (int)hi_x + 1 : w) : 0;
+    *y0 = lo_y > 0.0f ? (lo_y < (float)h ? (int)lo_y : h) : 0;
+    *y1 = hi_y > 0.0f ? (hi_y < (float)h ? (int)hi_y + 1 : h) : 0;
 }
 
 void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb albedo, unsigned short id)

@@ -466,7 +466,8 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
                 float v = b->values[f * (size_t)b->components + (size_t)c];
                 if (storage == TDN_STORAGE_INT16) {
                     float q = rintf((v - lo) / range * 65535.0f);
-                    frames_q16[f * n + (size_t)animated] = (uint16_t)(q < 0.0f ? 0.0f : q > 65535.0f ? 65535.0f : q);
+                    /* NaN (from values too far apart for their range to be a float) goes to 0 */
+                    frames_q16[f * n + (size_t)animated] = (uint16_t)(q > 0.0f ? (q < 65535.0f ? q : 65535.0f) : 0.0f);
                 } else {
                     frames_f32[f * n + (size_t)animated] = v;
                 }

@@ -165,8 +165,8 @@ static inline float quintic_at(const float *restrict c, size_t s, size_t j, floa
 static inline void half_sincos(float th, float *sn, float *cs)
 {
     float n = th * 0.318309886f;
-    n = tdn__select(n > 4194304.0f, 4194304.0f, n); /* keeps the conversion to int defined */
-    n = tdn__select(n < -4194304.0f, -4194304.0f, n);
+    n = tdn__select(n < 4194304.0f, n, 4194304.0f); /* keeps the conversion to int defined (NaN too) */
+    n = tdn__select(n > -4194304.0f, n, -4194304.0f);
     const int k = (int)(n + tdn__select(n >= 0.0f, 0.5f, -0.5f));
     const float kf = (float)k;
     const float r = (th - kf * 3.14159274f) - kf * -8.74227766e-8f;

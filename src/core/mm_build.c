@@ -31,9 +31,12 @@ typedef struct build_plan {
     int total_frames, longest_run, most_tracks;
 } build_plan;
 
+/* Frames of a clip at the rate, or -1 when they would be more than a database holds (counted
+ * as a float, and only then made an int). */
 static int frames_of(const tdn_keyed_clip *clip, float rate)
 {
-    return (int)floorf(tdn_keyed_clip_duration(clip) * rate + 1e-3f) + 1;
+    const float last = floorf(tdn_keyed_clip_duration(clip) * rate + 1e-3f);
+    return last < (float)TDN__MM_MAX_FRAMES ? (int)last + 1 : -1;
 }
 
 static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan, tdn_error *err)
@@ -48,8 +51,10 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     if (desc->left_foot < 0 || desc->left_foot >= n || desc->right_foot < 0 || desc->right_foot >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.left_foot", "feet %d and %d must be joints (0..%d)", desc->left_foot,
                          desc->right_foot, n - 1);
-    if (!(desc->rate >= 0.0f) || !tdn__finite(desc->rate) || !(desc->smoothing <= 10.0f) || !tdn__finite(desc->smoothing))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "rate must be finite and >= 0, smoothing finite and <= 10 s");
+    if (!(desc->rate >= 0.0f && desc->rate <= TDN__MM_MAX_RATE) || !(desc->smoothing <= 10.0f) ||
+        !tdn__finite(desc->smoothing))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "rate must be in [0, %g] (0: 60), smoothing finite and <= 10 s",
+                         (double)TDN__MM_MAX_RATE);
     plan->rate = desc->rate > 0.0f ? desc->rate : DEFAULT_RATE;
     plan->smoothing = desc->smoothing == 0.0f ? TDN_MM_DEFAULT_SMOOTHING : desc->smoothing > 0.0f ? desc->smoothing : 0.0f;
     if (desc->offset_count == 0) {
@@ -69,8 +74,9 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     }
     int any_weight = 0, all_positive = 1;
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
-        if (!(desc->weights[g] >= 0.0f) || !tdn__finite(desc->weights[g]))
-            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.weights", "group %d's weight must be finite and >= 0", g);
+        if (!(desc->weights[g] >= 0.0f && desc->weights[g] <= TDN__MM_MAX_VALUE))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.weights", "group %d's weight must be in [0, %g]", g,
+                             (double)TDN__MM_MAX_VALUE);
         any_weight |= desc->weights[g] > 0.0f;
         all_positive &= desc->weights[g] > 0.0f;
     }
@@ -110,8 +116,9 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
         if (tdn_skeleton_joint_count(s) != n || memcmp(tdn_skeleton_parents(s), parents, sizeof(int16_t) * (size_t)n) != 0)
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "clip \"%s\" animates another skeleton", tdn_keyed_clip_name(clip));
         const int frames = frames_of(clip, plan->rate);
-        if (frames > (1 << 24) / (desc->mirror_table ? 2 : 1) - plan->total_frames)
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "too many frames");
+        if (frames < 0 || frames > (1 << 24) / (desc->mirror_table ? 2 : 1) - plan->total_frames)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "too many frames: %g s at %g Hz with the clips before it",
+                             (double)tdn_keyed_clip_duration(clip), (double)plan->rate);
         plan->total_frames += frames * (desc->mirror_table ? 2 : 1);
         plan->longest_run = frames > plan->longest_run ? frames : plan->longest_run;
         const int tracks = tdn_keyed_clip_track_count(clip);
@@ -319,6 +326,9 @@ tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_datab
         goto done;
     }
     normalize_all(db, &plan);
+    res = tdn__mm_database_check_ranges(db, err); /* what a loader would refuse is not made */
+    if (res != TDN_OK)
+        goto done;
     tdn__mm_database_boxes(db);
     *out = db;
     db = NULL;

@@ -168,8 +168,8 @@ static void feet_ground(const tdn_mm_database *db, float ground[2])
         for (int i = 0; i < db->frame_count; i++)
             if (db->frames[i].searchable) {
                 const float h = tdn__mm_raw(db, tdn__mm_row(db, i), d);
-                int b = (int)((h - lo) / (hi - lo) * (BINS - 1));
-                bins[b < 0 ? 0 : b >= BINS ? BINS - 1 : b]++;
+                const float at = (h - lo) / (hi - lo) * (BINS - 1); /* in range before it is an int */
+                bins[at > 0.0f ? (at < (float)(BINS - 1) ? (int)at : BINS - 1) : 0]++;
             }
         for (int b = 0, seen = 0; b < BINS; b++) {
             seen += bins[b];
@@ -342,17 +342,16 @@ tdn_result tdn_mm_controller_reset(tdn_mm_controller *c, int frame, tdn_vec3 pos
 /* The playing frame (nearest the playback time) as a database index. */
 static int playing_frame(const tdn_mm_controller *c)
 {
-    int f = (int)floorf(c->time * c->db->rate + 0.5f);
-    f = f < 0 ? 0 : f >= c->run_frames ? c->run_frames - 1 : f;
-    return c->run_first + f;
+    const float f = floorf(c->time * c->db->rate + 0.5f); /* clamped before it is an int */
+    return c->run_first + (f > 0.0f ? (f < (float)(c->run_frames - 1) ? (int)f : c->run_frames - 1) : 0);
 }
 
 /* The run's simulation root at time t (interpolated between its frames). */
 static void root_at(const tdn_mm_controller *c, float t, tdn_vec3 *position, float *facing)
 {
     float x = t * c->db->rate;
-    int i = (int)floorf(x);
-    i = i < 0 ? 0 : i > c->run_frames - 2 ? (c->run_frames > 1 ? c->run_frames - 2 : 0) : i;
+    const float below = floorf(x), last = (float)(c->run_frames > 1 ? c->run_frames - 2 : 0);
+    const int i = below > 0.0f ? (below < last ? (int)below : (int)last) : 0; /* clamped before it is an int */
     const tdn_mm_frame *a = &c->db->frames[c->run_first + i];
     const tdn_mm_frame *b = &c->db->frames[c->run_first + (c->run_frames > 1 ? i + 1 : i)];
     float u = x - (float)i;
@@ -489,7 +488,8 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     if (wants_search(c, in, frame)) {
         make_query(c, in, frame);
         tdn_mm_match m;
-        const int skip = c->desc.skip_window > 0.0f ? (int)(c->desc.skip_window * db->rate) : 0;
+        const float window = c->desc.skip_window * db->rate; /* frames, clamped before it is an int */
+        const int skip = window > 0.0f ? (window < (float)db->frame_count ? (int)window : db->frame_count) : 0;
         const int skip_first = frame - skip > c->run_first ? frame - skip : c->run_first;
         const int skip_end = frame + skip + 1 < c->run_first + c->run_frames ? frame + skip + 1 : c->run_first + c->run_frames;
         tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m, NULL);

@@ -109,6 +109,34 @@ void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float
     }
 }
 
+tdn_result tdn__mm_database_check_ranges(const tdn_mm_database *db, tdn_error *err)
+{
+    for (int d = 0; d < db->dims; d++)
+        if (!tdn__mm_within(db->mean[d], TDN__MM_MAX_VALUE) ||
+            !(db->scale[d] >= TDN__MM_MIN_SCALE && db->scale[d] <= TDN__MM_MAX_SCALE))
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "feature %d's mean %g or scale %g is beyond the "
+                             "ranges a database keeps (|mean| <= %g, scale in [%g, %g])", d, (double)db->mean[d],
+                             (double)db->scale[d], (double)TDN__MM_MAX_VALUE, (double)TDN__MM_MIN_SCALE,
+                             (double)TDN__MM_MAX_SCALE);
+    for (int i = 0; i < db->frame_count; i++) {
+        const tdn_mm_frame *f = &db->frames[i];
+        if (!(f->time >= 0.0f && f->time <= TDN__MM_MAX_TIME) || !tdn__mm_within(f->root.x, TDN__MM_MAX_VALUE) ||
+            !tdn__mm_within(f->root.y, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) ||
+            !tdn__mm_within(f->facing, TDN__MM_MAX_FACING))
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "frames", "frame %d: time %g s, root (%g, %g, %g) or facing %g "
+                             "beyond the ranges a database keeps (%g s, %g m)", i, (double)f->time, (double)f->root.x,
+                             (double)f->root.y, (double)f->root.z, (double)f->facing, (double)TDN__MM_MAX_TIME,
+                             (double)TDN__MM_MAX_VALUE);
+        const float *row = tdn__mm_row(db, i);
+        for (int d = 0; d < db->dims; d++)
+            if (!tdn__mm_within(row[d], TDN__MM_MAX_VALUE))
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %d, feature %d is %g: beyond +-%g, "
+                                 "where every search cost would be infinite", i, d, (double)row[d],
+                                 (double)TDN__MM_MAX_VALUE);
+    }
+    return TDN_OK;
+}
+
 void tdn_mm_database_destroy(tdn_mm_database *db)
 {
     if (db) {
@@ -125,14 +153,18 @@ tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc
     if (!desc || !out || !desc->features)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a NULL description, output or feature array");
     if (desc->frame_count < 1 || desc->frame_count > TDN__MM_MAX_FRAMES || desc->dims < 1 || desc->dims > TDN_MM_MAX_DIMS ||
-        !(desc->rate >= 0.0f) || !tdn__finite(desc->rate))
+        !(desc->rate >= 0.0f && desc->rate <= TDN__MM_MAX_RATE))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc",
-                         "frame_count %d (1 to %d) and dims %d (1 to %d) out of range, or rate not finite and >= 0",
-                         desc->frame_count, TDN__MM_MAX_FRAMES, desc->dims, TDN_MM_MAX_DIMS);
+                         "frame_count %d (1 to %d) and dims %d (1 to %d) out of range, or rate not in [0, %g]",
+                         desc->frame_count, TDN__MM_MAX_FRAMES, desc->dims, TDN_MM_MAX_DIMS, (double)TDN__MM_MAX_RATE);
+    if ((double)(desc->frame_count - 1) / (desc->rate > 0.0f ? desc->rate : 60.0f) > TDN__MM_MAX_TIME)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "%d frames at %g Hz last longer than %g s",
+                         desc->frame_count, (double)desc->rate, (double)TDN__MM_MAX_TIME);
     for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dims; i++)
-        if (!tdn__finite(desc->features[i]))
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu is not finite",
-                             i / (size_t)desc->dims, i % (size_t)desc->dims);
+        if (!tdn__mm_within(desc->features[i], TDN__MM_MAX_VALUE))
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu (%g) is not finite and "
+                             "within +-%g", i / (size_t)desc->dims, i % (size_t)desc->dims, (double)desc->features[i],
+                             (double)TDN__MM_MAX_VALUE);
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_mm_database *db = tdn__mm_database_alloc(allocator, desc->frame_count, desc->dims, 1);

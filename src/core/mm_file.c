@@ -187,8 +187,9 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     tdn_result res = TDN_OK;
     db->offset_count = offset_count;
     db->rate = get_f32(&r);
-    if (!(db->rate > 0.0f) || !tdn__finite(db->rate)) {
-        res = bad(err, &r, 4, "%s must be finite and positive (%ld, %ld)", "rate", 0, 0);
+    if (!(db->rate > 0.0f && db->rate <= TDN__MM_MAX_RATE)) {
+        res = bad(err, &r, 4, "%s must be above %ld and at most %ld frames a second", "rate", 0,
+                  (long)TDN__MM_MAX_RATE);
         goto fail;
     }
     db->root = get_i32(&r);
@@ -202,8 +203,9 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     db->forward.x = get_f32(&r);
     db->forward.y = get_f32(&r);
     db->forward.z = get_f32(&r);
-    if (!tdn__finite(db->forward.x) || !tdn__finite(db->forward.y) || !tdn__finite(db->forward.z)) {
-        res = bad(err, &r, 12, "%s is not finite (%ld, %ld)", "forward", 0, 0);
+    if (!tdn__mm_within(db->forward.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(db->forward.y, TDN__MM_MAX_VALUE) ||
+        !tdn__mm_within(db->forward.z, TDN__MM_MAX_VALUE)) {
+        res = bad(err, &r, 12, "%s is not within +-%ld", "forward", (long)TDN__MM_MAX_VALUE, 0);
         goto fail;
     }
     for (int k = 0; k < TDN_MM_MAX_OFFSETS; k++) {
@@ -237,17 +239,17 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     }
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
         db->weights[g] = get_f32(&r);
-        if (!(db->weights[g] >= 0.0f) || !tdn__finite(db->weights[g])) {
-            res = bad(err, &r, 4, "%s %ld is negative or not finite (%ld)", "weight", g, 0);
+        if (!(db->weights[g] >= 0.0f && db->weights[g] <= TDN__MM_MAX_VALUE)) {
+            res = bad(err, &r, 4, "%s %ld is not in [0, %ld]", "weight", g, (long)TDN__MM_MAX_VALUE);
             goto fail;
         }
     }
     for (int d = 0; d < 2 * dims; d++) {
         float v = get_f32(&r);
         (d < dims ? db->mean : db->scale)[d % dims] = v;
-        if (!tdn__finite(v) || (d >= dims && !(v > 0.0f))) {
-            res = d < dims ? bad(err, &r, 4, "%s %ld is not finite (%ld)", "mean", d, 0)
-                           : bad(err, &r, 4, "%s %ld is not finite and above 0 (%ld)", "scale", d - dims, 0);
+        if (d < dims ? !tdn__mm_within(v, TDN__MM_MAX_VALUE) : !(v >= TDN__MM_MIN_SCALE && v <= TDN__MM_MAX_SCALE)) {
+            res = d < dims ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
+                           : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
             goto fail;
         }
     }
@@ -266,17 +268,20 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         f->root.y = get_f32(&r);
         f->root.z = get_f32(&r);
         f->facing = get_f32(&r);
-        if (f->clip < 0 || f->clip >= clip_count || flags > 3u || !(f->time >= 0.0f) || !tdn__finite(f->time) ||
-            !tdn__finite(f->root.x) || !tdn__finite(f->root.y) || !tdn__finite(f->root.z) || !tdn__finite(f->facing)) {
-            res = bad(err, &r, 28, "%s %ld: a clip out of range (%ld), unknown flags or a non-finite number", "frame", i, f->clip);
+        if (f->clip < 0 || f->clip >= clip_count || flags > 3u || !(f->time >= 0.0f && f->time <= TDN__MM_MAX_TIME) ||
+            !tdn__mm_within(f->root.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->root.y, TDN__MM_MAX_VALUE) ||
+            !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->facing, TDN__MM_MAX_FACING)) {
+            res = bad(err, &r, 28, "%s %ld: a clip out of range (%ld), unknown flags, or a time, root or facing beyond "
+                      "the database's ranges", "frame", i, f->clip);
             goto fail;
         }
     }
     for (int i = 0; i < frame_count; i++)
         for (int d = 0; d < dims; d++) {
             float v = get_f32(&r);
-            if (!tdn__finite(v)) {
-                res = bad(err, &r, 4, "%s of frame %ld, feature %ld, is not finite", "value", i, d);
+            if (!tdn__mm_within(v, TDN__MM_MAX_VALUE)) {
+                res = bad(err, &r, 4, "%s of frame %ld, feature %ld, is not within +-1e6 (every cost would be infinite)",
+                          "value", i, d);
                 goto fail;
             }
             tdn__mm_row(db, i)[d] = v;

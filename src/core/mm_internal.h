@@ -17,6 +17,19 @@
 #define TDN__MM_LARGE_BOX 64
 #define TDN__MM_MAX_FRAMES (1 << 26)
 
+/* Ranges a database's numbers keep, built, made from features or loaded
+ * (docs/motion-matching.md): far beyond real motion, near enough that times, frame indices and
+ * search costs stay finite and fit an int. */
+#define TDN__MM_MAX_RATE 1000.0f       /* frames per second */
+#define TDN__MM_MAX_TIME 1e6f          /* seconds into a clip */
+#define TDN__MM_MAX_VALUE 1e6f         /* |feature|, |mean|, |root coordinate|, weight, |forward| */
+#define TDN__MM_MIN_SCALE 1e-6f        /* a normalization scale, and at most its inverse... */
+#define TDN__MM_MAX_SCALE 1e10f        /* ...times the largest weight over the least spread (1e-4) */
+#define TDN__MM_MAX_FACING 6.28318531f /* |facing|, radians */
+
+/* -limit <= v <= limit (false for NaN). */
+static inline int tdn__mm_within(float v, float limit) { return v >= -limit && v <= limit; }
+
 struct tdn_mm_database {
     tdn_allocator allocator;
     size_t bytes;                    /* of the allocation */
@@ -81,5 +94,9 @@ tdn_mm_database *tdn__mm_database_alloc(const tdn_allocator *allocator, int fram
 
 /* Fills the bounding boxes from the features and the frames' searchable flags. */
 void tdn__mm_database_boxes(tdn_mm_database *db);
+
+/* TDN_ERR_INVALID_DATA naming the first number of db outside the ranges above (the loader
+ * checks each as it reads it, naming its byte), or TDN_OK: what the builders check they made. */
+tdn_result tdn__mm_database_check_ranges(const tdn_mm_database *db, tdn_error *err);
 
 #endif

@@ -45,9 +45,13 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
     return code;
 }
 
-float tdn_io__scale(const tdn_asset_load_options *options)
+tdn_result tdn_io__import_scale(const tdn_asset_load_options *options, float *scale, tdn_error *err)
 {
-    return options && options->scale != 0.0f ? options->scale : 1.0f;
+    *scale = options && options->scale != 0.0f ? options->scale : 1.0f;
+    if (!(*scale >= TDN_IO_MIN_IMPORT_SCALE && *scale <= TDN_IO_MAX_IMPORT_SCALE))
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.scale", "the import scale %g is not in [%g, %g]",
+                            (double)*scale, (double)TDN_IO_MIN_IMPORT_SCALE, (double)TDN_IO_MAX_IMPORT_SCALE);
+    return TDN_OK;
 }
 
 tdn_asset *tdn_io__asset_new(tdn_asset_format format, const tdn_allocator *hooks)

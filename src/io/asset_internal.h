@@ -73,7 +73,21 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
 tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 
-/* The scale an importer applies: options->scale, or 1 when it is 0 or options is NULL. */
-float tdn_io__scale(const tdn_asset_load_options *options);
+/* Ranges an imported number stays in (docs/import.md): far beyond any real character, near
+ * enough that model space, skinning and clip times stay finite in floats. Lengths are in the
+ * file's units, before the import scale. */
+#define TDN_IO_MAX_LENGTH 1e6f /* |translation|, |OFFSET|, |mesh position|, |inverse bind entry| */
+#define TDN_IO_MAX_SCALE 1e6f  /* |scale| (0 is allowed: glTF hides a part so) */
+#define TDN_IO_MAX_TIME 1e6f   /* seconds: key times, a take's length (11.6 days) */
+#define TDN_IO_MAX_VALUE 1e6f  /* |morph weight|, |BVH rotation in degrees| */
+#define TDN_IO_MIN_IMPORT_SCALE 1e-6f
+#define TDN_IO_MAX_IMPORT_SCALE 1e6f
+
+/* -limit <= v <= limit (false for NaN). */
+static inline int tdn_io__within(float v, float limit) { return v >= -limit && v <= limit; }
+
+/* The scale an importer applies: options->scale, or 1 when it is 0 or options is NULL; it must
+ * lie in [TDN_IO_MIN_IMPORT_SCALE, TDN_IO_MAX_IMPORT_SCALE] (TDN_ERR_ARGUMENT otherwise). */
+tdn_result tdn_io__import_scale(const tdn_asset_load_options *options, float *scale, tdn_error *err);
 
 #endif

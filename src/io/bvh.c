@@ -6,7 +6,6 @@
  * lasts (frames - 1) * Frame Time), a translation track for each joint with position channels
  * and a rotation track for each joint with rotation channels. Its channel count is the number
  * of value columns of the MOTION section. Reading is in bvh_hierarchy.c and bvh_motion.c. */
-#include <math.h>
 #include <stdarg.h>
 #include <stdalign.h>
 #include <stdio.h>
@@ -74,22 +73,21 @@ static tdn_result check_unique_names(tdn_io__bvh *bvh)
 /* The asset's skeleton and listed joints; remap[j] receives file joint j's skeleton index.
  * Rest rotations are identities, so a joint's model-space rest matrix is a translation by the
  * sum of the offsets down to it: the inverse binds are given exactly (the negated sums, added
- * in double precision) rather than inverted. */
+ * in double precision) rather than inverted. Every OFFSET is within TDN_IO_MAX_LENGTH times the
+ * scale, so the sums stay finite however long the chain. */
 static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
 {
     const int n = bvh->joint_count;
-    const size_t per_joint = sizeof(tdn_mat4) + sizeof(tdn_transform) + 4 * sizeof(double) + sizeof(const char *) +
+    const size_t per_joint = sizeof(tdn_mat4) + sizeof(tdn_transform) + 3 * sizeof(double) + sizeof(const char *) +
                              2 * sizeof(int);
     tdn_mat4 *inverse_bind = tdn_io__bvh_scratch(bvh, per_joint * (size_t)n);
     if (!inverse_bind)
         return tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for %d joints", n);
     tdn_transform *rest = (tdn_transform *)(void *)(inverse_bind + n);
     double (*position)[3] = (double (*)[3])(void *)(rest + n);
-    double *reach = (double *)(position + n); /* bounds the distance from the origin */
-    const char **names = (const char **)(void *)(reach + n);
+    const char **names = (const char **)(void *)(position + n);
     int *parents = (int *)(void *)(names + n), *listed = parents + n;
-    tdn_result r = TDN_OK;
-    for (int j = 0; j < n && r == TDN_OK; j++) {
+    for (int j = 0; j < n; j++) {
         const tdn_io__bvh_joint *joint = &bvh->joints[j];
         names[j] = joint->name;
         parents[j] = joint->parent;
@@ -98,11 +96,6 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
         listed[j] = j; /* every joint, and skeleton order is sorted */
         const int parent = joint->parent; /* parents come first */
         const double offset[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
-        reach[j] = (parent >= 0 ? reach[parent] : 0.0) +
-                   sqrt(offset[0] * offset[0] + offset[1] * offset[1] + offset[2] * offset[2]);
-        if (!(reach[j] <= TDN_IO__BVH_MAX_REACH))
-            r = tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, joint->line, "joint '%s' may lie %g from the origin, beyond %g",
-                                 joint->name, reach[j], TDN_IO__BVH_MAX_REACH);
         inverse_bind[j] = tdn_mat4_identity();
         for (int i = 0; i < 3; i++) {
             position[j][i] = (parent >= 0 ? position[parent][i] : 0.0) + offset[i];
@@ -111,8 +104,7 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
     }
     tdn_skeleton_desc desc = { .joint_count = n, .names = names, .parents = parents, .rest_pose = rest,
                                .inverse_bind = inverse_bind, .remap = remap };
-    if (r == TDN_OK)
-        r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, bvh->err);
+    tdn_result r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, bvh->err);
     if (r == TDN_OK && tdn_io__asset_set_listed_joints(asset, listed, n) != TDN_OK)
         r = tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for the listed joints");
     tdn_io__bvh_scratch_free(bvh, inverse_bind, per_joint * (size_t)n);
@@ -123,10 +115,12 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
 static tdn_result build_clip(tdn_io__bvh *bvh, tdn_asset *asset, const tdn_io__bvh_take *take, const int *remap,
                              const char *clip_name)
 {
-    const float duration = (float)((double)(take->frame_count - 1) * bvh->frame_time);
-    if (!isfinite(duration)) /* only without channels; otherwise every key time was checked */
+    const double seconds = (double)(take->frame_count - 1) * bvh->frame_time;
+    if (!(seconds <= TDN_IO_MAX_TIME))
         return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, bvh->frame_time_line,
-                                "%d frames of %g s last longer than a float holds", take->frame_count, bvh->frame_time);
+                                "%d frames of %g s last %g s, longer than tendon reads (%g s)", take->frame_count,
+                                bvh->frame_time, seconds, (double)TDN_IO_MAX_TIME);
+    const float duration = (float)seconds;
     asset->clips = tdn_io__asset_alloc(asset, sizeof *asset->clips);
     asset->clip_channels = tdn_io__asset_alloc(asset, sizeof *asset->clip_channels);
     const size_t bytes = sizeof(tdn_track_desc) * 2 * (size_t)bvh->joint_count;
@@ -157,11 +151,28 @@ static tdn_result build_clip(tdn_io__bvh *bvh, tdn_asset *asset, const tdn_io__b
     return TDN_OK;
 }
 
+/* A BVH file is text: a NUL byte would cut a joint name short where C strings end, so it is
+ * refused wherever it is, naming its line. */
+static tdn_result refuse_nul(const tdn_io__bvh *bvh)
+{
+    const char *nul = memchr(bvh->at.p, '\0', (size_t)(bvh->at.end - bvh->at.p));
+    if (!nul)
+        return TDN_OK;
+    long long line = 1;
+    for (const char *q = bvh->at.begin; q < nul; q++)
+        if (*q == '\n' || (*q == '\r' && q[1] != '\n'))
+            line++;
+    return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, line, "a NUL byte (at byte %lld): a BVH file is text",
+                            (long long)(nul - bvh->at.begin));
+}
+
 static tdn_result load(tdn_io__bvh *bvh, tdn_asset *asset, const char *clip_name)
 {
     tdn_io__bvh_take take = { 0 };
     int *remap = NULL;
-    tdn_result r = tdn_io__bvh_read_hierarchy(bvh);
+    tdn_result r = refuse_nul(bvh);
+    if (r == TDN_OK)
+        r = tdn_io__bvh_read_hierarchy(bvh);
     if (r == TDN_OK)
         r = check_unique_names(bvh);
     if (r == TDN_OK)
@@ -188,9 +199,10 @@ tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name
         *out = NULL;
     if (!out || (!text && size > 0))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "text" : "out");
-    const float scale = tdn_io__scale(options);
-    if (!isfinite(scale))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.scale", "the import scale is not finite");
+    float scale;
+    tdn_result r = tdn_io__import_scale(options, &scale, err);
+    if (r != TDN_OK)
+        return r;
     tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_BVH, allocator);
     if (!asset)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
@@ -199,7 +211,7 @@ tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name
     tdn_io__bvh bvh = { .at = { text, text, text + size, 1 }, .err = err, .allocator = asset->allocator, .scale = scale };
     if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark */
         bvh.at.p += 3;
-    tdn_result r = load(&bvh, asset, clip_name);
+    r = load(&bvh, asset, clip_name);
     if (r != TDN_OK) {
         tdn_asset_destroy(asset);
         return r;

@@ -9,7 +9,6 @@
  * A joint's name is one token. Joints are read without recursion, so nesting depth costs no
  * stack. */
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,10 +66,11 @@ static tdn_result read_offset(tdn_io__bvh *bvh, tdn_vec3 *offset)
         tdn_result r = read_number(bvh, "an OFFSET value", &v[i]);
         if (r != TDN_OK)
             return r;
-        v[i] *= bvh->scale;
-        if (!isfinite(v[i]))
+        if (!tdn_io__within(v[i], TDN_IO_MAX_LENGTH))
             return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, bvh->at.line,
-                                    "OFFSET value times the import scale overflows");
+                                    "OFFSET value %g is beyond +-%g, the longest length tendon reads", (double)v[i],
+                                    (double)TDN_IO_MAX_LENGTH);
+        v[i] *= bvh->scale;
     }
     *offset = tdn_vec3_make(v[0], v[1], v[2]);
     return TDN_OK;
@@ -282,10 +282,10 @@ tdn_result tdn_io__bvh_read_motion_header(tdn_io__bvh *bvh)
     bvh->frame_time_line = t.line;
     switch (tdn_io__read_double(t.s, t.n, &bvh->frame_time)) {
     case TDN_IO__NUMBER_OK:
-        if (bvh->frame_time > 0.0)
+        if (bvh->frame_time >= TDN_IO__BVH_MIN_FRAME_TIME && bvh->frame_time <= TDN_IO_MAX_TIME)
             return TDN_OK;
-        return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, t.line, "Frame Time %.*s is not a time > 0",
-                                TDN_IO__BVH_SHOW(t));
+        return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, t.line, "Frame Time %.*s is not a time in [%g, %g] s",
+                                TDN_IO__BVH_SHOW(t), TDN_IO__BVH_MIN_FRAME_TIME, (double)TDN_IO_MAX_TIME);
     case TDN_IO__NUMBER_NOT_FINITE:
         return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, t.line, "Frame Time '%.*s' is not finite",
                                 TDN_IO__BVH_SHOW(t));

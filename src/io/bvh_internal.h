@@ -24,9 +24,8 @@ typedef struct tdn_io__bvh_token {
 enum { TDN_IO__BVH_XPOSITION, TDN_IO__BVH_YPOSITION, TDN_IO__BVH_ZPOSITION,
        TDN_IO__BVH_XROTATION, TDN_IO__BVH_YROTATION, TDN_IO__BVH_ZROTATION };
 #define TDN_IO__BVH_MAX_CHANNELS 6
-/* Farther from the origin than this (in the file's units times the import scale), a joint is
- * refused: model space, and lerps between keys, must stay finite in floats. */
-#define TDN_IO__BVH_MAX_REACH 1e37
+/* Frame Time in [this, TDN_IO_MAX_TIME] seconds: up to 10,000 frames a second. */
+#define TDN_IO__BVH_MIN_FRAME_TIME 1e-4
 
 typedef struct tdn_io__bvh_joint {
     char name[TDN_MAX_JOINT_NAME];

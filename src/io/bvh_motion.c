@@ -84,27 +84,31 @@ static void turn(double q[4], int a, float degrees)
     memcpy(q, x, sizeof x);
 }
 
-/* One frame's values (row) into the take's keys at `frame`. reach (joint_count doubles) bounds
- * each joint's distance from the origin: the sum of its chain's translation lengths. */
-static tdn_result store_frame(const tdn_io__bvh *bvh, tdn_io__bvh_take *take, const float *row, double *reach,
-                              int frame, long long line)
+/* One frame's values (row) into the take's keys at `frame`. Positions within
+ * TDN_IO_MAX_LENGTH (so that model space stays finite however long the chain) and rotations
+ * within TDN_IO_MAX_VALUE degrees. */
+static tdn_result store_frame(const tdn_io__bvh *bvh, tdn_io__bvh_take *take, const float *row, int frame,
+                              long long line)
 {
     for (int j = 0; j < bvh->joint_count; j++) {
         const tdn_io__bvh_joint *joint = &bvh->joints[j];
         const float *values = row + joint->first_column;
-        float t[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
+        for (int k = 0; k < joint->channel_count; k++) {
+            const int position = joint->channels[k] < TDN_IO__BVH_XROTATION;
+            if (!tdn_io__within(values[k], position ? TDN_IO_MAX_LENGTH : TDN_IO_MAX_VALUE))
+                return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, line,
+                                        "value %d (%g, joint '%s') is beyond +-%g, the largest %s tendon reads",
+                                        joint->first_column + k + 1, (double)values[k], joint->name,
+                                        (double)(position ? TDN_IO_MAX_LENGTH : TDN_IO_MAX_VALUE),
+                                        position ? "position" : "rotation in degrees");
+        }
         if (take->translations[j]) {
+            float t[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
             for (int k = 0; k < joint->channel_count; k++)
                 if (joint->channels[k] < TDN_IO__BVH_XROTATION)
                     t[joint->channels[k]] = values[k] * bvh->scale;
             memcpy(take->translations[j] + (size_t)frame * 3, t, sizeof t);
         }
-        reach[j] = (joint->parent >= 0 ? reach[joint->parent] : 0.0) +
-                   sqrt((double)t[0] * t[0] + (double)t[1] * t[1] + (double)t[2] * t[2]);
-        if (!(reach[j] <= TDN_IO__BVH_MAX_REACH)) /* NaN too: a position times the scale overflowed */
-            return tdn_io__bvh_fail(bvh, TDN_ERR_INVALID_DATA, line,
-                                    "joint '%s' may lie %g from the origin, beyond %g", joint->name, reach[j],
-                                    TDN_IO__BVH_MAX_REACH);
         if (take->rotations[j]) {
             double q[4] = { 0.0, 0.0, 0.0, 1.0 };
             for (int k = 0; k < joint->channel_count; k++)
@@ -186,8 +190,7 @@ static tdn_result end_header_line(tdn_io__bvh *bvh)
 }
 
 /* Reads up to `capacity` frames; *cut is set when the text ended inside a frame. */
-static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *row, double *reach, int capacity,
-                             int *cut)
+static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *row, int capacity, int *cut)
 {
     tdn_io__bvh_cursor *c = &bvh->at;
     const int columns = bvh->column_count;
@@ -217,7 +220,7 @@ static tdn_result read_lines(tdn_io__bvh *bvh, tdn_io__bvh_take *take, float *ro
         if (count < columns)
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, line, "%d values where the CHANNELS declare %d", count,
                                     columns);
-        tdn_result r = store_frame(bvh, take, row, reach, take->frame_count, line);
+        tdn_result r = store_frame(bvh, take, row, take->frame_count, line);
         if (r != TDN_OK)
             return r;
         take->frame_count++;
@@ -243,23 +246,23 @@ tdn_result tdn_io__bvh_read_frames(tdn_io__bvh *bvh, tdn_asset *asset, tdn_io__b
         if (fit < capacity)
             capacity = (int)fit;
     }
-    /* One line's values and the joints' reach, reused for every line. */
-    const size_t line_bytes = sizeof(double) * (size_t)bvh->joint_count + sizeof(float) * (size_t)columns;
-    double *reach = NULL;
+    /* One line's values, reused for every line. */
+    const size_t line_bytes = sizeof(float) * (size_t)columns;
+    float *row = NULL;
     if (columns > 0 && capacity > 0) {
         r = allocate_take(bvh, capacity, take);
         if (r == TDN_OK)
             r = fill_times(bvh, take->times, capacity);
-        reach = r == TDN_OK ? tdn_io__bvh_scratch(bvh, line_bytes) : NULL;
-        if (r == TDN_OK && !reach)
+        row = r == TDN_OK ? tdn_io__bvh_scratch(bvh, line_bytes) : NULL;
+        if (r == TDN_OK && !row)
             r = tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->frames_line, "out of memory for a motion line");
     }
     int cut = 0;
-    if (r == TDN_OK && reach)
-        r = read_lines(bvh, take, (float *)(void *)(reach + bvh->joint_count), reach, capacity, &cut);
+    if (r == TDN_OK && row)
+        r = read_lines(bvh, take, row, capacity, &cut);
     else if (r == TDN_OK && columns == 0)
         take->frame_count = declared; /* no channels: every frame is the rest pose, nothing to read */
-    tdn_io__bvh_scratch_free(bvh, reach, line_bytes);
+    tdn_io__bvh_scratch_free(bvh, row, line_bytes);
     if (r != TDN_OK)
         return r;
 

@@ -1,47 +1,83 @@
 /* tendon io: reading and writing whole files. */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, read: POSIX is fine for libtendon_io */
 #include "file.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "asset_internal.h"
+
+/* What a path that is not a regular file names, for the message. */
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "a directory";
+    if (S_ISFIFO(mode))
+        return "a FIFO (named pipe)";
+    if (S_ISCHR(mode) || S_ISBLK(mode))
+        return "a device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "something else";
+}
 
 tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *err)
 {
     file->data = NULL;
     file->size = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    /* Opened without blocking (a FIFO with no writer would wait forever), then checked on the
+     * open descriptor (not the path, which could be swapped in between): only a regular file
+     * has a size to trust. */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
         return tdn_io__fail(err, TDN_ERR_IO, path, "cannot open: %s", strerror(errno));
-    long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return tdn_io__fail(err, TDN_ERR_IO, path, "cannot find the file's size (not a regular file?)");
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        const int e = errno;
+        close(fd);
+        return tdn_io__fail(err, TDN_ERR_IO, path, "cannot find the file's size: %s", strerror(e));
     }
-    if ((size_t)size > TDN_IO_MAX_FILE_BYTES) {
-        fclose(f);
-        return tdn_io__fail(err, TDN_ERR_IO, path, "file of %ld bytes is larger than tendon reads (%zu)", size,
-                            (size_t)TDN_IO_MAX_FILE_BYTES);
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return tdn_io__fail(err, TDN_ERR_IO, path, "is %s, not a regular file", kind_of(st.st_mode));
     }
-    char *data = malloc((size_t)size + 1);
+    if (st.st_size < 0 || (uintmax_t)st.st_size > TDN_IO_MAX_FILE_BYTES) {
+        close(fd);
+        return tdn_io__fail(err, TDN_ERR_IO, path, "file of %jd bytes is larger than tendon reads (%zu)",
+                            (intmax_t)st.st_size, (size_t)TDN_IO_MAX_FILE_BYTES);
+    }
+    const size_t size = (size_t)st.st_size;
+    char *data = malloc(size + 1);
     if (!data) {
-        fclose(f);
-        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "no memory for %ld bytes", size);
+        close(fd);
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "no memory for %zu bytes", size);
     }
-    size_t got = fread(data, 1, (size_t)size, f);
-    int failed = ferror(f);
-    fclose(f);
-    if (failed || got != (size_t)size) {
+    size_t got = 0;
+    int e = 0;
+    while (got < size) {
+        const ssize_t n = read(fd, data + got, size - got);
+        if (n > 0)
+            got += (size_t)n;
+        else if (n == 0 || errno != EINTR) {
+            e = n < 0 ? errno : 0;
+            break;
+        }
+    }
+    close(fd);
+    if (got != size) { /* an error, or the file shrank while being read */
         free(data);
-        return tdn_io__fail(err, TDN_ERR_IO, path, "read %zu of %ld bytes", got, size);
+        return tdn_io__fail(err, TDN_ERR_IO, path, "read %zu of %zu bytes%s%s", got, size, e ? ": " : "",
+                            e ? strerror(e) : "");
     }
     data[size] = '\0';
     file->data = data;
-    file->size = (size_t)size;
+    file->size = size;
     return TDN_OK;
 }
 

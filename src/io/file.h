@@ -14,7 +14,9 @@ typedef struct tdn_io__file {
     size_t size;
 } tdn_io__file;
 
-/* Reads the whole file; TDN_ERR_IO naming the path (with the system's reason) when it cannot. */
+/* Reads the whole regular file; TDN_ERR_IO naming the path (with the system's reason) when it
+ * cannot, or when the path names a directory, a FIFO, a device or a socket (refused without
+ * blocking on them). */
 tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *err);
 void tdn_io__free_file(tdn_io__file *file);
 /* Writes size bytes as the whole file at path (replacing it); TDN_ERR_IO naming the path (with

@@ -2,8 +2,6 @@
  * clips and meshes (see gltf_internal.h for the files that do each step). The asset is built
  * into a new container that is destroyed on any failure, so the caller gets a whole asset or
  * none. */
-#include <math.h>
-
 #include "gltf_internal.h"
 
 tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir, const tdn_asset_load_options *options,
@@ -13,12 +11,12 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
         *out = NULL;
     if (!out || (!data && size > 0))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "out is required, and data when size > 0");
-    const float scale = tdn_io__scale(options);
-    if (!isfinite(scale) || scale < 0.0f)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "scale", "the import scale %g is not a finite number > 0",
-                            (double)scale);
+    float scale;
+    tdn_result r = tdn_io__import_scale(options, &scale, err);
+    if (r != TDN_OK)
+        return r;
     tdn_gltf__doc doc;
-    tdn_result r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, err);
+    r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, err);
     if (r != TDN_OK)
         return r;
     tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GLTF, allocator);

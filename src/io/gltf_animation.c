@@ -93,9 +93,9 @@ static tdn_result read_sampler(tdn_gltf__doc *doc, const cJSON *json, const char
         TDN_OK)
         return r;
     for (int k = 0; k < out->key_count; k++) {
-        if (out->times[k] < 0.0f)
-            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, input_where, "key %d's time %g is negative", k,
-                                  (double)out->times[k]);
+        if (out->times[k] < 0.0f || out->times[k] > TDN_IO_MAX_TIME)
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, input_where, "key %d's time %g is not in [0, %g] s", k,
+                                  (double)out->times[k], (double)TDN_IO_MAX_TIME);
         if (k > 0 && !(out->times[k] > out->times[k - 1]))
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, input_where,
                                   "key %d's time %g does not follow %g: times must strictly increase", k,
@@ -274,6 +274,14 @@ static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene,
     if ((r = tdn_gltf__read_accessor(doc, s.output, s.output_where, components[path], formats[path], &values,
                                      &count)) != TDN_OK)
         return r;
+    /* tangents too: every value of a translation, scale or weights output (rotations are unit) */
+    static const float limits[PATH_COUNT] = { TDN_IO_MAX_LENGTH, 0.0f, TDN_IO_MAX_SCALE, TDN_IO_MAX_VALUE };
+    for (size_t i = 0; path != PATH_ROTATION && i < (size_t)count * (size_t)components[path]; i++)
+        if (!tdn_io__within(values[i], limits[path]))
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, s.output_where,
+                                  "element %zu component %zu (%g) is beyond +-%g, the largest %s tendon reads",
+                                  i / (size_t)components[path], i % (size_t)components[path], (double)values[i],
+                                  (double)limits[path], path_name);
     if (path == PATH_WEIGHTS)
         return add_weights(doc, node, &s, values, count, where, parts);
     return add_joint_track(doc, scene, node, path, &s, values, count, where, parts);

@@ -1,10 +1,11 @@
 /* tendon io glTF: buffers and buffer views.
  *
  * A buffer is the GLB's BIN chunk (buffer 0 without a uri), a base64 data URI, or an external
- * file named by a relative URI (resolved against the file's folder; ".." segments are refused
- * so a file cannot reach outside its folder tree) or an absolute path. Percent-encoded URIs
- * are not decoded. Buffers are read on first use, so files whose unused buffers are missing
- * (images, for example) still load. */
+ * file named by a relative URI: a path below the asset's folder, percent-decoded as the glTF
+ * specification's URIs are (RFC 3986). Anything that could reach outside that folder tree is
+ * refused, checked after decoding (so "%2e%2e/" is caught): absolute paths, ".." segments,
+ * and every other scheme ("file:", "http:", a drive letter). Buffers are read on first use,
+ * so files whose unused buffers are missing (images, for example) still load. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,42 +72,99 @@ static tdn_result read_data_uri(const tdn_gltf__doc *doc, const char *uri, const
     return decode_base64(doc, comma + 1, where, out, size);
 }
 
-/* "scheme:" before any '/' (Windows drive letters are one letter long and are not schemes). */
+/* An RFC 3986 scheme ("file:", "http:"; a Windows drive letter "C:" reads as one too) before
+ * the first '/', '?' or '#'. */
 static int has_scheme(const char *uri)
 {
-    size_t n = strcspn(uri, ":/");
-    return uri[n] == ':' && n > 1;
+    size_t n = 0;
+    while (uri[n] && !strchr(":/?#", uri[n]))
+        n++;
+    return uri[n] == ':' && n > 0;
 }
 
-static int has_parent_segment(const char *uri)
+static int hex_digit(char c)
 {
-    for (const char *p = uri; (p = strstr(p, "..")) != NULL; p += 2)
-        if ((p == uri || p[-1] == '/' || p[-1] == '\\') && (p[2] == '\0' || p[2] == '/' || p[2] == '\\'))
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* A ".." segment, '/' or '\\' separating segments. */
+static int has_parent_segment(const char *path)
+{
+    for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
+        if ((p == path || p[-1] == '/' || p[-1] == '\\') && (p[2] == '\0' || p[2] == '/' || p[2] == '\\'))
             return 1;
     return 0;
+}
+
+/* The file a relative URI names, below the asset's folder: *out (malloc'd) = base_dir + "/" +
+ * the URI percent-decoded, or an error naming the URI. */
+static tdn_result resolve_uri(const tdn_gltf__doc *doc, const char *uri, const char *where, char **out)
+{
+    *out = NULL;
+    if (has_scheme(uri))
+        return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where,
+                              "URI '%.80s' is not a relative path or a data: URI (tendon reads no other scheme)", uri);
+    if (strpbrk(uri, "?#"))
+        return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where,
+                              "URI '%.80s' has a query or a fragment (a '?' or '#' in a file name is written %%3F, %%23)",
+                              uri);
+    const size_t base = doc->base_dir ? strlen(doc->base_dir) : 0, length = strlen(uri);
+    char *path = malloc(base + length + 2);
+    if (!path)
+        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
+    char *decoded = path + base + 1;
+    size_t n = 0;
+    for (size_t i = 0; i < length; i++) {
+        if (uri[i] != '%') {
+            decoded[n++] = uri[i];
+            continue;
+        }
+        /* the URI ends with a zero, which is no digit: nothing is read past it */
+        const int hi = hex_digit(uri[i + 1]), lo = hi >= 0 ? hex_digit(uri[i + 2]) : -1;
+        if (lo < 0) {
+            free(path);
+            return tdn_gltf__fail(doc, TDN_ERR_PARSE, where,
+                                  "URI '%.80s': '%%' at character %zu is not followed by two hexadecimal digits", uri, i);
+        }
+        if (hi == 0 && lo == 0) {
+            free(path);
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "URI '%.80s' holds %%00 (a NUL character)", uri);
+        }
+        decoded[n++] = (char)(hi * 16 + lo);
+        i += 2;
+    }
+    decoded[n] = '\0';
+    tdn_result r = TDN_OK;
+    if (decoded[0] == '/' || decoded[0] == '\\')
+        r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
+                           "URI '%.80s' is an absolute path; buffers are read from the asset's folder (relative URIs)",
+                           uri);
+    else if (has_parent_segment(decoded))
+        r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
+                           "URI '%.80s' has a '..' segment; buffers are read from the asset's folder and below", uri);
+    else if (!doc->base_dir)
+        r = tdn_gltf__fail(doc, TDN_ERR_IO, where,
+                           "external buffer '%.80s' but no folder to read it from (loaded from memory)", uri);
+    if (r != TDN_OK) {
+        free(path);
+        return r;
+    }
+    memcpy(path, doc->base_dir, base);
+    path[base] = '/';
+    *out = path;
+    return TDN_OK;
 }
 
 static tdn_result read_external(const tdn_gltf__doc *doc, const char *uri, const char *where, tdn_gltf__buffer *out,
                                 uint64_t *size)
 {
-    if (has_scheme(uri))
-        return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where, "URI '%.80s' is not a file or data URI", uri);
-    if (has_parent_segment(uri))
-        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "URI '%.80s' has a '..' segment", uri);
-    if (uri[0] != '/' && !doc->base_dir)
-        return tdn_gltf__fail(doc, TDN_ERR_IO, where,
-                              "external buffer '%.80s' but no folder to read it from (loaded from memory)", uri);
-    size_t path_size = strlen(uri) + (doc->base_dir ? strlen(doc->base_dir) : 0) + 2;
-    char *path = malloc(path_size);
-    if (!path)
-        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
-    if (uri[0] == '/')
-        snprintf(path, path_size, "%s", uri);
-    else
-        snprintf(path, path_size, "%s/%s", doc->base_dir, uri);
+    char *path;
+    tdn_result r = resolve_uri(doc, uri, where, &path);
+    if (r != TDN_OK)
+        return r;
     tdn_io__file file;
     tdn_error file_err = { 0 };
-    tdn_result r = tdn_io__read_file(path, &file, &file_err);
+    r = tdn_io__read_file(path, &file, &file_err);
     free(path);
     if (r != TDN_OK)
         return tdn_gltf__fail(doc, r, where, "%s: %s", file_err.where, file_err.message);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "gltf_internal.h"
+#include "json_text.h"
 #include "json_util.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
@@ -197,33 +198,17 @@ static tdn_result read_list(tdn_gltf__doc *doc, const char *key, tdn_gltf__list 
 
 static tdn_result parse_json(tdn_gltf__doc *doc, const unsigned char *text, size_t size, uint64_t file_offset)
 {
-    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a byte-order mark, tolerated */
-        text += 3, size -= 3, file_offset += 3;
+    /* the zeros some writers pad GLB JSON chunks with may follow the value */
+    tdn_io__json_problem problem;
+    tdn_result r = tdn_io__json_parse((const char *)text, size, TDN_IO_JSON_ZERO_PADDING, &doc->json, &problem);
+    if (r != TDN_OK && problem.path[0])
+        return tdn_gltf__fail(doc, r, problem.path, "%s", problem.message);
+    if (r != TDN_OK)
+        return fail_at_byte(doc, r, file_offset + problem.at, "%s", problem.message);
+    if (!cJSON_IsObject(doc->json)) {
+        const size_t bom = size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+        return fail_at_byte(doc, TDN_ERR_PARSE, file_offset + bom, "%s", "the JSON must be an object");
     }
-    /* cJSON gets a zero-terminated copy, so nothing it does can read past the data. */
-    doc->json_text = malloc(size + 1);
-    if (!doc->json_text)
-        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for %zu bytes of JSON", size);
-    memcpy(doc->json_text, text, size);
-    doc->json_text[size] = '\0';
-    /* The end pointer (not cJSON_GetErrorPtr's global) locates the error, so concurrent loads
-     * on other threads cannot change it. */
-    const char *end = NULL;
-    doc->json = cJSON_ParseWithLengthOpts(doc->json_text, size, &end, 0);
-    uint64_t offset = end ? (uint64_t)(end - doc->json_text) : 0;
-    if (!doc->json)
-        return fail_at_byte(doc, TDN_ERR_PARSE, file_offset + offset, "%s", "invalid JSON");
-    /* What follows the value may only be white space (and the zeros some writers pad GLB
-     * JSON chunks with). */
-    for (size_t i = (size_t)offset; i < size; i++) {
-        char c = doc->json_text[i];
-        if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\0')
-            return fail_at_byte(doc, TDN_ERR_PARSE, file_offset + i, "%s", "data after the JSON value");
-    }
-    if (!cJSON_IsObject(doc->json))
-        return fail_at_byte(doc, TDN_ERR_PARSE, file_offset, "%s", "the JSON must be an object");
-    free(doc->json_text); /* the tree holds copies of its strings */
-    doc->json_text = NULL;
     return TDN_OK;
 }
 
@@ -290,7 +275,6 @@ void tdn_gltf__close(tdn_gltf__doc *doc)
     free(doc->skins.items);
     free(doc->animations.items);
     cJSON_Delete(doc->json);
-    free(doc->json_text);
     memset(doc, 0, sizeof *doc);
 }
 

@@ -54,7 +54,6 @@ typedef struct tdn_gltf__decoded {
 
 typedef struct tdn_gltf__doc {
     tdn_error *err;
-    char *json_text;           /* a zero-terminated copy of the JSON for cJSON, freed once parsed */
     cJSON *json;
     const unsigned char *bin;  /* the GLB BIN chunk, or NULL */
     uint64_t bin_size;

@@ -169,8 +169,16 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
     mesh->name = tdn_io__asset_strdup(asset, name);
     if (!positions || (a[NORMAL].values && !normals) || !joints || !weights || !mesh->name)
         return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory for %d vertices", vertices);
-    for (size_t i = 0; i < (size_t)vertices * 3; i++)
+    for (size_t i = 0; i < (size_t)vertices * 3; i++) {
+        if (!tdn_io__within(a[POSITION].values[i], TDN_IO_MAX_LENGTH)) { /* a preview rasterizes them */
+            tdn_gltf__path position_where;
+            tdn_gltf__join(position_where, attributes_where, "POSITION");
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, position_where,
+                                  "POSITION of vertex %zu (%g) is beyond +-%g, the longest length tendon reads", i / 3,
+                                  (double)a[POSITION].values[i], (double)TDN_IO_MAX_LENGTH);
+        }
         positions[i] = a[POSITION].values[i] * scene->scale;
+    }
     if (normals)
         memcpy(normals, a[NORMAL].values, sizeof(float) * 3 * (size_t)vertices);
     for (int v = 0; v < vertices; v++)

@@ -187,11 +187,15 @@ static tdn_result read_transform(tdn_gltf__doc *doc, tdn_gltf__scene *scene, int
     }
     const double inv = 1.0 / sqrt(len2);
     x.r = tdn_quat_make((float)(x.r.x * inv), (float)(x.r.y * inv), (float)(x.r.z * inv), (float)(x.r.w * inv));
-    x.t = tdn_vec3_scale(x.t, scene->scale);
-    if (!isfinite(x.t.x) || !isfinite(x.t.y) || !isfinite(x.t.z)) {
-        tdn_gltf__join(part, where, "translation");
-        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, part, "not finite after the import scale");
+    for (int k = 0; k < 6; k++) { /* a matrix's parts too */
+        const float v = k < 3 ? (&x.t.x)[k] : (&x.s.x)[k - 3], limit = k < 3 ? TDN_IO_MAX_LENGTH : TDN_IO_MAX_SCALE;
+        if (!tdn_io__within(v, limit)) {
+            tdn_gltf__join(part, where, node->has_matrix ? "matrix" : k < 3 ? "translation" : "scale");
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, part, "%s %g is beyond +-%g, the largest tendon reads",
+                                  k < 3 ? "translation" : "scale", (double)v, (double)limit);
+        }
     }
+    x.t = tdn_vec3_scale(x.t, scene->scale);
     node->rest = x;
     return TDN_OK;
 }

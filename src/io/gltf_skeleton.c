@@ -204,13 +204,14 @@ static tdn_result read_chosen_skin(tdn_gltf__doc *doc, const tdn_gltf__scene *sc
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, ibm_where,
                                   "matrix %d (joint node %d) is not affine: last row %g %g %g %g", k, joints[k],
                                   (double)m[3], (double)m[7], (double)m[11], (double)m[15]);
-        memcpy(inverse_binds[k].m, m, sizeof inverse_binds[k].m);
-        for (int i = 12; i < 15; i++) {
-            inverse_binds[k].m[i] *= scene->scale;
-            if (!isfinite(inverse_binds[k].m[i]))
+        for (int i = 0; i < 16; i++)
+            if (!tdn_io__within(m[i], TDN_IO_MAX_LENGTH))
                 return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, ibm_where,
-                                      "matrix %d's translation is not finite after the import scale", k);
-        }
+                                      "matrix %d's entry %d (%g) is beyond +-%g, the largest tendon reads", k, i,
+                                      (double)m[i], (double)TDN_IO_MAX_LENGTH);
+        memcpy(inverse_binds[k].m, m, sizeof inverse_binds[k].m);
+        for (int i = 12; i < 15; i++)
+            inverse_binds[k].m[i] *= scene->scale;
     }
     return TDN_OK;
 }

@@ -261,6 +261,12 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
         r = tdn_clip_create(&desc, out, allocator, err);
     }
     tdn_pose_destroy(&rest);
-    return r;
+    if (r == TDN_ERR_TOLERANCE && err) { /* the document's data (or its rate) asks for more than frames hold */
+        tdn_error why = *err;
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
+                            "clip \"%.40s\" cannot be resampled within tendon's tolerance %s (%.60s: %.100s)", name,
+                            sample_rate > 0.0f ? "at its sample_rate" : "at up to 240 frames/s", why.where, why.message);
+    }
+    return r == TDN_ERR_TOLERANCE ? TDN_ERR_INVALID_DATA : r;
 }
 

@@ -6,6 +6,7 @@
 
 #include "asset_internal.h"
 #include "json_hint.h"
+#include "json_text.h"
 #include "json_util.h"
 
 size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text)
@@ -40,60 +41,27 @@ void tdn_io__json_item(tdn_io__path out, const char *path, int index)
     tdn_io__json_append(out, at, "]");
 }
 
-/* "byte N (line L, column C)" for an offset into text. */
-static void text_place(tdn_io__path out, const char *text, size_t offset)
-{
-    size_t line = 1, column = 1;
-    for (size_t i = 0; i < offset; i++) {
-        if (text[i] == '\n')
-            line++, column = 1;
-        else
-            column++;
-    }
-    snprintf(out, sizeof(tdn_io__path), "byte %zu (line %zu, column %zu)", offset, line, column);
-}
-
 tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err)
 {
-    *out = NULL;
-    size_t skipped = 0;
-    if (size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0) /* a byte-order mark, tolerated */
-        skipped = 3;
-    /* cJSON gets a zero-terminated copy, so nothing it does can read past the data. */
-    const size_t n = size - skipped;
-    char *text = malloc(n + 1);
-    if (!text)
-        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for %zu bytes of JSON", n);
-    if (n)
-        memcpy(text, json + skipped, n);
-    text[n] = '\0';
-    tdn_io__path where;
-    const char *end = NULL;
-    cJSON *doc = cJSON_ParseWithLengthOpts(text, n, &end, 0);
-    size_t stop = end ? (size_t)(end - text) : 0;
-    tdn_result r = TDN_OK;
-    if (!doc) {
-        text_place(where, json, skipped + stop);
-        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "invalid JSON");
-    } else {
-        for (size_t i = stop; i < n && r == TDN_OK; i++) {
-            char c = text[i];
-            if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
-                text_place(where, json, skipped + i);
-                r = tdn_io__fail(err, TDN_ERR_PARSE, where, "data after the JSON value");
-            }
-        }
-    }
-    if (r == TDN_OK && !cJSON_IsObject(doc)) {
-        text_place(where, json, skipped);
-        r = tdn_io__fail(err, TDN_ERR_PARSE, where, "the JSON must be an object: %s", what);
-    }
-    free(text);
+    tdn_io__json_problem problem;
+    tdn_result r = tdn_io__json_parse(json, size, 0, out, &problem);
     if (r != TDN_OK) {
-        cJSON_Delete(doc);
-        return r;
+        tdn_io__path where;
+        if (problem.path[0])
+            tdn_io__json_append(where, 0, problem.path);
+        else if (problem.code == TDN_ERR_PARSE)
+            tdn_io__json_text_place(where, sizeof where, json, problem.at);
+        else
+            where[0] = '\0';
+        return tdn_io__fail(err, r, where, "%s", problem.message);
     }
-    *out = doc;
+    if (!cJSON_IsObject(*out)) {
+        cJSON_Delete(*out);
+        *out = NULL;
+        tdn_io__path where;
+        tdn_io__json_text_place(where, sizeof where, json, size >= 3 && memcmp(json, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
+        return tdn_io__fail(err, TDN_ERR_PARSE, where, "the JSON must be an object: %s", what);
+    }
     return TDN_OK;
 }
 

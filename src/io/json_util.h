@@ -12,9 +12,10 @@
 
 typedef char tdn_io__path[128]; /* as long as tdn_error's `where` */
 
-/* Parses `size` bytes of JSON (a byte-order mark is skipped; nothing but whitespace may follow
- * the value) into *out, which must be an object. TDN_ERR_PARSE with "byte N (line L, column
- * C)" as `where` otherwise; `what` names the expected document in the message. */
+/* Parses `size` bytes of JSON under tdn_io__json_parse's rules (json_text.h) into *out, which
+ * must be an object. TDN_ERR_PARSE with "byte N (line L, column C)" (or the JSON path of a key
+ * that appears twice) as `where` otherwise; `what` names the expected document in the
+ * message. */
 tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err);
 
 /* Appends text at out[at] (cut to fit, always terminated); returns the new length. Paths are
