@@ -63,14 +63,15 @@ test-sanitize: deps
 	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
 
 # Everything built with clang (warnings as errors), libFuzzer and the same sanitizers, at -O1 as
-# libFuzzer advises: every test again, then every parser's fuzz target (fuzz/) run for
+# libFuzzer advises: every test again (but the benchmark smoke test, minutes long under
+# sanitizers and run by test-sanitize), then every parser's fuzz target (fuzz/) run for
 # FUZZ_SECONDS, one at a time.
 FUZZ_SECONDS ?= 60
 test-fuzz: deps
 	CC=clang cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DTENDON_WERROR=ON -DTENDON_FUZZ=ON \
 		-DTENDON_SANITIZE=address,undefined -DTENDON_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
-	ctest --test-dir $(BUILD)/fuzz --output-on-failure -j $(JOBS) -E '^fuzz_'
+	ctest --test-dir $(BUILD)/fuzz --output-on-failure -j $(JOBS) -E '^fuzz_|^tendon_bench_smoke$$'
 	ctest --test-dir $(BUILD)/fuzz --output-on-failure -R '^fuzz_'
 
 # The benchmark workloads with the default flags, then with an x86-64-v3 build beside them.
