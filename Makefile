@@ -60,15 +60,17 @@ test-sanitize: deps
 	cmake --build $(BUILD)/sanitize -j $(JOBS)
 	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
 
-# Every parser's fuzz target (fuzz/), built with clang, libFuzzer and the same sanitizers, each
-# run for FUZZ_SECONDS.
+# Everything built with clang (warnings as errors), libFuzzer and the same sanitizers, at -O1 as
+# libFuzzer advises: every test again (but the benchmark smoke test, minutes long under
+# sanitizers and run by test-sanitize), then every parser's fuzz target (fuzz/) run for
+# FUZZ_SECONDS, one at a time.
 FUZZ_SECONDS ?= 60
 test-fuzz: deps
-	CC=clang cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=Debug -DTENDON_WERROR=ON -DTENDON_FUZZ=ON \
-		-DTENDON_SANITIZE=address,undefined -DTENDON_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-		-DTENDON_BUILD_TESTS=OFF -DTENDON_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
+	CC=clang cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DTENDON_WERROR=ON -DTENDON_FUZZ=ON \
+		-DTENDON_SANITIZE=address,undefined -DTENDON_FUZZ_SECONDS=$(FUZZ_SECONDS) $(CMAKE_FLAGS)
 	cmake --build $(BUILD)/fuzz -j $(JOBS)
-	ctest --test-dir $(BUILD)/fuzz --output-on-failure
+	ctest --test-dir $(BUILD)/fuzz --output-on-failure -j $(JOBS) -E '^fuzz_|^tendon_bench_smoke$$'
+	ctest --test-dir $(BUILD)/fuzz --output-on-failure -R '^fuzz_'
 
 # The benchmark workloads with the default flags, then with an x86-64-v3 build beside them.
 bench: build
@@ -84,8 +86,15 @@ docs: deps
 	doxygen docs/Doxyfile
 	@echo "tendon: the C API reference is in build/docs/api/html/index.html"
 
-install: build
-	cmake --install $(BUILD)
+# make install PREFIX=DIR: the libraries, headers, CMake package, pkg-config files and the tools,
+# built in $(BUILD)/install-tree without warnings as errors (a newer compiler's new warning must
+# not stop an install) and without the tests (docs/embedding.md).
+PREFIX ?= /usr/local
+install: deps
+	cmake -S . -B $(BUILD)/install-tree -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=$(abspath $(PREFIX)) \
+		-DTENDON_WERROR=OFF -DTENDON_BUILD_TESTS=OFF -DTENDON_BUILD_EXAMPLES=OFF $(CMAKE_FLAGS)
+	cmake --build $(BUILD)/install-tree -j $(JOBS)
+	cmake --install $(BUILD)/install-tree --prefix $(abspath $(PREFIX))
 
 clean:
 	rm -rf $(BUILD)

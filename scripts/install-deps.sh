@@ -30,6 +30,10 @@ need doxygen doxygen
 [ -f /usr/include/gif_lib.h ] || missing="$missing libgif-dev"
 # Fuzz targets build with clang's libFuzzer (runtime in libclang-rt-*-dev).
 need clang clang
+# The cxx_headers test compiles every public header as C++ (clang++ comes with clang).
+need g++ g++
+# The clang_format test checks the layout with Debian 12's clang-format (version 14).
+need clang-format clang-format
 if command -v clang >/dev/null 2>&1; then
     probe=$(mktemp -d)
     echo 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}' > "$probe/f.c"

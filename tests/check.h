@@ -67,16 +67,23 @@ static inline float check_rng_float(check_rng *r, float lo, float hi)
 {
     return lo + (hi - lo) * (float)(check_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
 }
+/* One component at a time, the last first (the order in which gcc happened to evaluate the
+ * arguments of a call, which C leaves unspecified), so that every compiler draws the same vector. */
 static inline tdn_vec3 check_rng_vec3(check_rng *r, float lo, float hi)
 {
-    return tdn_vec3_make(check_rng_float(r, lo, hi), check_rng_float(r, lo, hi), check_rng_float(r, lo, hi));
+    float v[3];
+    for (int i = 2; i >= 0; i--)
+        v[i] = check_rng_float(r, lo, hi);
+    return tdn_vec3_make(v[0], v[1], v[2]);
 }
 /* A uniformly distributed unit quaternion (rejection sampling in the 4-ball). */
 static inline tdn_quat check_rng_quat(check_rng *r)
 {
     for (;;) {
-        tdn_quat q = tdn_quat_make(check_rng_float(r, -1, 1), check_rng_float(r, -1, 1),
-                                   check_rng_float(r, -1, 1), check_rng_float(r, -1, 1));
+        float v[4];
+        for (int i = 3; i >= 0; i--)
+            v[i] = check_rng_float(r, -1, 1);
+        tdn_quat q = tdn_quat_make(v[0], v[1], v[2], v[3]);
         float n = tdn_quat_dot(q, q);
         if (n > 0.01f && n <= 1.0f)
             return tdn_quat_normalize(q);

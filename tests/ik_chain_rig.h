@@ -11,8 +11,14 @@
 #include "check.h"
 
 /* ---- allocation counting: every malloc of the program (not under AddressSanitizer, which
- * owns the allocator; then the counting allocator hooks alone tell) ---- */
-#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__)
+ * owns the allocator; then the counting allocator hooks alone tell). gcc says so with
+ * __SANITIZE_ADDRESS__, clang with __has_feature. ---- */
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define TENDON_TEST_ASAN 1
+#  endif
+#endif
+#if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(TENDON_TEST_ASAN)
 #define COUNT_MALLOC 1
 static long malloc_calls;
 extern void *__libc_malloc(size_t size);

@@ -69,9 +69,11 @@ static int humanoid_init(humanoid *h, check_rng *rng)
     tdn_pose_create(h->n, &h->input, NULL, NULL);
     tdn_pose_set_rest(&h->input, h->skel, NULL);
     const char *moved[] = { "pelvis", "spine_01", "spine_03", "spine_05", "neck_01", "head" };
-    for (size_t i = 0; rng && i < sizeof moved / sizeof moved[0]; i++)
+    for (size_t i = 0; rng && i < sizeof moved / sizeof moved[0]; i++) {
+        const float angle = check_rng_float(rng, 0, 0.15f); /* drawn before the direction, whatever the compiler */
         turn_local(&h->input, tdn_skeleton_find_joint(h->skel, moved[i]),
-                   tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(rng, -1, 1)), check_rng_float(rng, 0, 0.15f)));
+                   tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(rng, -1, 1)), angle));
+    }
     tdn_model_space(h->skel, &h->input, NULL, h->input_model, NULL);
     return CHECK(h->chain[0] >= 0 && h->chain[1] > h->chain[0] && h->chain[2] > h->chain[1]);
 }
@@ -98,7 +100,8 @@ static void unlimited_chain_aims_exactly(void)
         tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
         /* anywhere around the head, behind it too, 0.3 to 3 m away */
-        tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 3)));
+        const float distance = check_rng_float(&rng, 0.3f, 3); /* drawn before the direction, whatever the compiler */
+        tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
         tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float reported = -1;
@@ -138,7 +141,8 @@ static void limits_hold_joint_by_joint(void)
     for (int round = 0; round < 1000; round++) {
         tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
-        tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.5f, 3)));
+        const float distance = check_rng_float(&rng, 0.5f, 3); /* drawn before the direction, whatever the compiler */
+        tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
         double start = aim_error(h.skel, &h.input, NULL, h.chain[2], tdn_vec3_make(0, 0, 1), target);
         tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .max_angles = max_angles, .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };

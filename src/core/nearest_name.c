@@ -2,7 +2,6 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "nearest.h"
 #include "tendon/nearest_name.h"
 
 #define LONGEST 64
@@ -33,16 +32,17 @@ static int distance(const char *a, const char *b)
     return d[n][m];
 }
 
-const char *tdn__nearest(const char *name, const char *(*at)(const void *ctx, int i), const void *ctx, int count)
+const char *tdn_nearest_name_at(const char *name, const char *(*name_at)(const void *list, int i), const void *list,
+                                int count)
 {
-    if (!name)
+    if (!name || !name_at)
         return NULL;
     int limit = (int)strlen(name) / 3;
     limit = limit < 1 ? 1 : limit > 3 ? 3 : limit;
     const char *best = NULL;
     int best_distance = limit + 1;
     for (int i = 0; i < count; i++) {
-        const char *candidate = at(ctx, i);
+        const char *candidate = name_at(list, i);
         if (!candidate)
             continue;
         int dist = distance(name, candidate);
@@ -62,5 +62,5 @@ static const char *listed_name(const void *ctx, int i)
 
 const char *tdn_nearest_name(const char *name, const char *const *names, int count)
 {
-    return names && count > 0 ? tdn__nearest(name, listed_name, names, count) : NULL;
+    return names && count > 0 ? tdn_nearest_name_at(name, listed_name, names, count) : NULL;
 }
