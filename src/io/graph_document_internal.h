@@ -3,7 +3,7 @@
 #ifndef TENDON_IO_GRAPH_DOCUMENT_INTERNAL_H
 #define TENDON_IO_GRAPH_DOCUMENT_INTERNAL_H
 
-#include "blend_space_json.h"
+#include "blend_space_file_internal.h"
 #include "json_util.h"
 #include "tendon/io/graph_document.h"
 

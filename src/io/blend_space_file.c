@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "asset_internal.h"
-#include "blend_space_json.h"
+#include "blend_space_file_internal.h"
 #include "file.h"
 #include "json_util.h"
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "asset_internal.h"
-#include "gltf_export_internal.h"
+#include "gltf_save_internal.h"
 #include "tendon/version.h"
 
 #define GLTF_FLOAT 5126

@@ -9,7 +9,7 @@
 
 #include "asset_internal.h"
 #include "file.h"
-#include "gltf_export_internal.h"
+#include "gltf_save_internal.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/io/blend_space_json.h"
+#include "../src/io/blend_space_file_internal.h"
 #include "check.h"
 #include "counting_allocator.h"
 #include "tendon/io/blend_space_file.h"
