@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../src/io/json_text.h"
+#include "../src/io/base/json_text.h"
 #include "check.h"
 #include "tendon/io/blend_space_file.h"
 #include "tendon/io/graph_document.h"

@@ -14,7 +14,7 @@
 #include "asset_internal.h"
 #include "blend_space_file_internal.h"
 #include "file.h"
-#include "json_util.h"
+#include "json_reader.h"
 
 struct tdn_blend_space_file {
     tdn_allocator allocator;

@@ -12,7 +12,7 @@
 
 #include "gltf_internal.h"
 #include "json_text.h"
-#include "json_util.h"
+#include "json_reader.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */

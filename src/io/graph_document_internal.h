@@ -4,7 +4,7 @@
 #define TENDON_IO_GRAPH_DOCUMENT_INTERNAL_H
 
 #include "blend_space_file_internal.h"
-#include "json_util.h"
+#include "json_reader.h"
 #include "tendon/io/graph_document.h"
 
 #define TDN_IO_MAX_NODE_DEPTH 64

@@ -7,7 +7,7 @@
 #include "asset_internal.h"
 #include "json_hint.h"
 #include "json_text.h"
-#include "json_util.h"
+#include "json_reader.h"
 
 size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text)
 {
