@@ -32,19 +32,6 @@ void tdn_io__free(const tdn_allocator *a, void *p, size_t size)
         free(p);
 }
 
-tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
-{
-    if (err) {
-        err->code = code;
-        snprintf(err->where, sizeof err->where, "%s", where ? where : "");
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 tdn_result tdn_io__import_scale(const tdn_asset_load_options *options, float *scale, tdn_error *err)
 {
     *scale = options && options->scale != 0.0f ? options->scale : 1.0f;

@@ -7,6 +7,7 @@
 #ifndef TENDON_IO_ASSET_INTERNAL_H
 #define TENDON_IO_ASSET_INTERNAL_H
 
+#include "fail.h" /* tdn_io__fail, for every io file */
 #include "tendon/io/asset.h"
 
 typedef struct tdn_io__block tdn_io__block;
@@ -57,13 +58,6 @@ tdn_result tdn_io__asset_warn(tdn_asset *asset, const char *fmt, ...)
 /* Sets the listed joints: `listed` skeleton indices in skeleton order (count of them); the
  * parents are derived from the skeleton. */
 tdn_result tdn_io__asset_set_listed_joints(tdn_asset *asset, const int *listed, int count);
-
-/* Fills *err (when not NULL) and returns code; the message is printf-formatted. */
-tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
 
 /* The importers behind tdn_asset_load and tdn_asset_load_memory: glTF JSON or GLB bytes with
  * external buffers read from `base_dir` (NULL: they are an error), and BVH text whose clip is

@@ -281,7 +281,7 @@ void tdn_gltf__close(tdn_gltf__doc *doc)
 /* ---- typed lookups ---- */
 
 /* Paths are built for every channel, sampler and accessor, so they are appended by hand
- * (json_util.c): snprintf took a fifth of the import time. */
+ * (json_reader.c): snprintf took a fifth of the import time. */
 void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key)
 {
     tdn_io__json_join(where, path, key);

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "asset_internal.h"
+#include "fail.h"
 
 /* What a path that is not a regular file names, for the message. */
 static const char *kind_of(mode_t mode)

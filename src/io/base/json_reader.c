@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "asset_internal.h"
+#include "fail.h"
 #include "json_hint.h"
 #include "json_text.h"
 #include "json_reader.h"

@@ -1,8 +1,8 @@
 /* tendon io: what every JSON reader of libtendon_io shares: parsing text into a cJSON tree with
  * errors that name a byte, line and column, and building JSON paths for errors (not
  * installed). */
-#ifndef TENDON_IO_JSON_UTIL_H
-#define TENDON_IO_JSON_UTIL_H
+#ifndef TENDON_IO_JSON_READER_H
+#define TENDON_IO_JSON_READER_H
 
 #include <stddef.h>
 
