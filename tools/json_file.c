@@ -1,28 +1,19 @@
-/* tendon CLI: reading a JSON file whole, and checking its objects' keys (see json_file.h). */
+/* tendon CLI: the tool's own JSON files (see json_file.h). */
 #include "json_file.h"
 
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
-#include "file.h"      /* libtendon_io's file reading and JSON rules (src/io), shared with the library */
-#include "json_text.h"
+#include "file.h"
+#include "json_reader.h"
 
 int json_text_parse(const char *text, size_t size, const char *name, cJSON **out, char *why, size_t why_size)
 {
-    tdn_io__json_problem problem;
-    const tdn_result r = tdn_io__json_parse(text, size, 0, out, &problem);
+    tdn_error err = { 0 };
+    const tdn_result r = tdn_io__json_parse_value(text, size, out, &err);
     if (r == TDN_OK)
         return CLI_OK;
-    if (problem.path[0]) {
-        snprintf(why, why_size, "%s: %s: %s", name, problem.path, problem.message);
-    } else if (r == TDN_ERR_PARSE) {
-        char place[128];
-        tdn_io__json_text_place(place, sizeof place, text, problem.at);
-        snprintf(why, why_size, "%s: %s: %s", name, place, problem.message);
-    } else {
-        snprintf(why, why_size, "%s: %s", name, problem.message);
-    }
+    snprintf(why, why_size, "%s: %s%s%s", name, err.where, err.where[0] ? ": " : "", err.message);
     return r == TDN_ERR_OUT_OF_MEMORY ? CLI_FAILURE : CLI_BAD_INPUT;
 }
 
@@ -41,19 +32,11 @@ int json_file_read(const char *path, cJSON **out, char *why, size_t why_size)
     return code;
 }
 
-int json_check_keys(const cJSON *obj, const char *where, const char *const *allowed, int count, char *why,
-                    size_t why_size)
+int json_check_keys(const cJSON *obj, const char *where, const char *const *allowed, char *why, size_t why_size)
 {
-    for (const cJSON *c = obj->child; c; c = c->next) {
-        int ok = 0;
-        for (int i = 0; i < count && !ok; i++)
-            ok = strcmp(c->string, allowed[i]) == 0;
-        if (!ok) {
-            const char *near = tdn_nearest_name(c->string, allowed, count);
-            snprintf(why, why_size, "%s: unknown key \"%s\"%s%s%s", where, c->string, near ? "; did you mean \"" : "",
-                     near ? near : "", near ? "\"?" : "");
-            return CLI_BAD_INPUT;
-        }
-    }
-    return CLI_OK;
+    tdn_error err = { 0 };
+    if (tdn_io__json_known_keys(obj, "", allowed, &err) == TDN_OK)
+        return CLI_OK;
+    snprintf(why, why_size, "%s: %s", where, err.message); /* the object's place, as the tool's messages name it */
+    return CLI_BAD_INPUT;
 }

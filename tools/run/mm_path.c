@@ -58,12 +58,12 @@ static int number(const cJSON *obj, const char *key, const char *where, int requ
 
 static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
 {
-    static const char *const top_keys[] = { "segments", "$schema", "description" };
-    static const char *const keys[] = { "duration", "speed", "heading", "facing", "description" };
+    static const char *const top_keys[] = { "segments", "$schema", "description", NULL };
+    static const char *const keys[] = { "duration", "speed", "heading", "facing", "description", NULL };
     if (!cJSON_IsObject(doc))
         return fail(why, size, "the path must be an object: {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, "
                                "\"heading\": DEGREES}, ...]}");
-    int code = json_check_keys(doc, "(top level)", top_keys, 3, why, size);
+    int code = json_check_keys(doc, "(top level)", top_keys, why, size);
     if (code != CLI_OK)
         return code;
     const cJSON *segments = cJSON_GetObjectItemCaseSensitive(doc, "segments");
@@ -85,7 +85,7 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
         snprintf(where, sizeof where, "segments[%d]", i);
         if (!cJSON_IsObject(s))
             return fail(why, size, "%s: must be an object {\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES}", where);
-        if ((code = json_check_keys(s, where, keys, 5, why, size)) != CLI_OK)
+        if ((code = json_check_keys(s, where, keys, why, size)) != CLI_OK)
             return code;
         mm_segment *seg = &out->segments[i];
         if ((code = number(s, "duration", where, 1, 0.0, MAX_SECONDS, 1, &seg->duration, NULL, why, size)) != CLI_OK ||

@@ -215,10 +215,10 @@ static int read_fire(loader *l, const cJSON *fire, const char *path, tl_event *e
 
 static int read_travel(loader *l, const cJSON *travel, const char *path, tl_event *ev)
 {
-    static const char *const keys[] = { "state_machine", "state" };
+    static const char *const keys[] = { "state_machine", "state", NULL };
     if (!cJSON_IsObject(travel))
         return fail(l, "%s: must be {\"state_machine\": NODE, \"state\": NAME}", path);
-    int code = json_check_keys(travel, path, keys, 2, l->why, l->why_size);
+    int code = json_check_keys(travel, path, keys, l->why, l->why_size);
     if (code != CLI_OK)
         return code;
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(travel, "state_machine");
@@ -254,12 +254,12 @@ static int read_travel(loader *l, const cJSON *travel, const char *path, tl_even
 
 static int read_event(loader *l, const cJSON *e, int index, tl_event *ev)
 {
-    static const char *const keys[] = { "time", "set", "ramp", "duration", "fire", "travel", "description" };
+    static const char *const keys[] = { "time", "set", "ramp", "duration", "fire", "travel", "description", NULL };
     char path[64];
     snprintf(path, sizeof path, "events[%d]", index);
     if (!cJSON_IsObject(e))
         return fail(l, "%s: must be an object such as {\"time\": 1.5, \"set\": {\"speed\": 2}}", path);
-    int code = json_check_keys(e, path, keys, (int)(sizeof keys / sizeof keys[0]), l->why, l->why_size);
+    int code = json_check_keys(e, path, keys, l->why, l->why_size);
     if (code != CLI_OK)
         return code;
     memset(ev, 0, sizeof *ev);
@@ -367,12 +367,12 @@ int timeline_load(const char *path, const tdn_graph *graph, timeline **out, char
             l.machine_names[l.machine_count] = tdn_graph_node_name(graph, n);
             l.machines[l.machine_count++] = n;
         }
-    static const char *const keys[] = { "events", "$schema", "description" };
+    static const char *const keys[] = { "events", "$schema", "description", NULL };
     if (!cJSON_IsObject(doc)) {
         code = fail(&l, "the timeline must be an object: {\"events\": [...]}");
         goto done;
     }
-    code = json_check_keys(doc, "(top level)", keys, 3, l.why, l.why_size);
+    code = json_check_keys(doc, "(top level)", keys, l.why, l.why_size);
     if (code != CLI_OK)
         goto done;
     const cJSON *events = cJSON_GetObjectItemCaseSensitive(doc, "events");

@@ -1,4 +1,4 @@
-/* tendon io: parsing JSON text with located errors, and JSON paths. */
+/* tendon io: what every JSON reader shares (see json_reader.h). */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +41,7 @@ void tdn_io__json_item(tdn_io__path out, const char *path, int index)
     tdn_io__json_append(out, at, "]");
 }
 
-tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err)
+tdn_result tdn_io__json_parse_value(const char *json, size_t size, cJSON **out, tdn_error *err)
 {
     tdn_io__json_problem problem;
     tdn_result r = tdn_io__json_parse(json, size, 0, out, &problem);
@@ -55,6 +55,14 @@ tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *
             where[0] = '\0';
         return tdn_io__fail(err, r, where, "%s", problem.message);
     }
+    return TDN_OK;
+}
+
+tdn_result tdn_io__json_parse_object(const char *json, size_t size, const char *what, cJSON **out, tdn_error *err)
+{
+    tdn_result r = tdn_io__json_parse_value(json, size, out, err);
+    if (r != TDN_OK)
+        return r;
     if (!cJSON_IsObject(*out)) {
         cJSON_Delete(*out);
         *out = NULL;
@@ -83,7 +91,7 @@ tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const ch
             while (allowed[count])
                 count++;
             tdn_io__hint(hint, sizeof hint, item->string ? item->string : "", key_at, allowed, count);
-            return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown field '%.60s'%s", item->string ? item->string : "?",
+            return tdn_io__fail(err, TDN_ERR_PARSE, where, "unknown key \"%.60s\"%s", item->string ? item->string : "?",
                                 hint);
         }
     }
