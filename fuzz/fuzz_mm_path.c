@@ -1,4 +1,4 @@
-/* Fuzz target: the stick path of `tendon mm run --path` (tools/mm_path.c). A path either loads,
+/* Fuzz target: the stick path of `tendon mm run --path` (tools/run/mm_path.c). A path either loads,
  * and then gives a finite input at every time (inside, on the edges of and after its
  * segments), or is refused with a reason and nothing held. */
 #include <math.h>

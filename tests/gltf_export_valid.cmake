@@ -1,4 +1,4 @@
-# The ctest gltf_export_valid: test_gltf_export --write exports the generated humanoid with all
+# The ctest gltf_export_valid: test_gltf_save --write exports the generated humanoid with all
 # its clips baked at 30 frames/s and its skinned body (as .glb and .gltf) and the skinned shared-data characters re-
 # exported with their meshes (Fox.glb, CesiumMan.gltf; a visible skip without TENDON_DATA, a
 # failure under CI=true), then the Khronos glTF validator (npm package gltf-validator, installed

@@ -330,7 +330,7 @@ for bad, expect, what in ((truncated, "size", "a truncated database"), (magic, "
         named = re.search(r"byte (\d+)", r.stderr)
         check(named and at <= int(named.group(1)) <= at + 4, f"the NaN's byte {at} named: {r.stderr.strip()}")
 # numbers beyond the ranges a database keeps (docs/motion-matching.md), each at its byte (the
-# layout of src/core/mm_file.c: a 148-byte header, then means and scales, the clips' runs, and
+# layout of src/core/mm_database_memory.c: a 148-byte header, then means and scales, the clips' runs, and
 # 28-byte frames of clip, flags, time, root x, y, z, facing)
 dims, clip_count = struct.unpack("<ii", good[16:24])
 frames_at = 148 + 8 * dims + 16 * clip_count

@@ -1,4 +1,4 @@
-/* The CLI's feet and hands found by name (tools/feet_by_name.c), which tendon run's foot skate
+/* The CLI's feet and hands found by name (tools/run/feet_by_name.c), which tendon run's foot skate
  * and tendon mm build (its feet, and the arms of a calibration pose) use: tables of naming
  * conventions, each a skeleton whose left and right joints are known, with decoys that must not
  * be taken (toes, fingers, IK controls, the other side). */

@@ -9,7 +9,7 @@
  * CesiumMan from TENDON_DATA, and the humanoid's generated body) keep their meshes, triangles,
  * skin and inverse binds. Bad descriptions fail with the right code and place.
  *
- * `test_gltf_export --write DIR` instead writes the files the validator test checks
+ * `test_gltf_save --write DIR` instead writes the files the validator test checks
  * (tests/gltf_export_valid.cmake): humanoid.glb and humanoid.gltf with the body, and the
  * re-exported skinned characters. */
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* tendon tests: the rules every JSON reader of libtendon_io shares (src/io/json_text.h), on
+/* tendon tests: the rules every JSON reader of libtendon_io shares (src/io/base/json_text.h), on
  * crafted documents given to each reader: glTF, graph documents and blend-space files refuse
  * repeated keys (named by JSON path), NUL bytes, \u0000, raw control characters and invalid
  * UTF-8 in strings, nesting deeper than 1000 levels and more than 1,000,000 values (named by

@@ -25,7 +25,7 @@ static void beyond_the_ranges_bytes_are_refused(const mm_fixture *f)
     unsigned char *bytes = malloc(size);
     if (!CHECK(bytes && tdn_mm_database_save_memory(f->db, bytes, size, NULL) == TDN_OK))
         return;
-    /* the layout (src/core/mm_file.c): 8 bytes of magic, then 4-byte words: version, 4 counts,
+    /* the layout (src/core/mm_database_memory.c): 8 bytes of magic, then 4-byte words: version, 4 counts,
      * rate, 3 joints, forward x y z, the offsets, 5 group starts, 5 group sizes, 5 weights, the
      * means and scales (dims each), 4 words a clip for its runs, 7 words a frame (clip, flags,
      * time, root x y z, facing), the features */

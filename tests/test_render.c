@@ -1,4 +1,4 @@
-/* The preview renderer of `tendon run --render` (tools/camera.c, tools/render.c) against numbers
+/* The preview renderer of `tendon run --render` (tools/render/camera.c, tools/render/render.c) against numbers
  * worked another way: a point's projection by hand, the pixels a single bone covers (the rows
  * and columns of its silhouette from the tangent rays' angles, and every pixel from the
  * ray-to-segment distance found by ternary search), its depth and Lambert shade, the ground's

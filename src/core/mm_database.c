@@ -1,5 +1,5 @@
 /* tendon core: the motion-matching database: its memory, accessors, normalization and the
- * search's bounding boxes. Building from clips is mm_build.c; bytes are mm_file.c. */
+ * search's bounding boxes. Creating one from clips is mm_database_create.c; its bytes are mm_database_memory.c. */
 #include "mm_internal.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* tendon core: building a motion-matching database from clips.
+/* tendon core: a motion-matching database created from clips (tdn_mm_database_create).
  *
  * Per run (a clip, or its mirror image) every frame is sampled once into model space, keeping
  * the root's position and forward axis and the feet's positions. The simulation root is the

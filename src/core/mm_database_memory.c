@@ -1,4 +1,5 @@
-/* tendon core: a motion-matching database as bytes.
+/* tendon core: a motion-matching database as bytes in memory (tdn_mm_database_save_memory,
+ * tdn_mm_database_load_memory).
  *
  * Layout (little-endian; every field 4 bytes unless said):
  *   "TDNMMDB\0" (8 bytes), version, frame_count, dims, clip_count, offset_count, rate (f32),

@@ -1,4 +1,4 @@
-/* tendon io: blend spaces from JSON.
+/* tendon io: blend space files (tdn_blend_space_file_load), and blend spaces from JSON.
  *
  * The JSON is checked here, where its paths are known: types, required fields, the mode's
  * name, the number of coordinates, the float range. What only the blend space itself can judge

@@ -1,7 +1,7 @@
-/* tendon io: a blend space from a cJSON node, for blend_space_json.c and the graph loader
+/* tendon io: a blend space from a cJSON node, for blend_space_file.c and the graph loader
  * (not installed). */
-#ifndef TENDON_IO_BLEND_SPACE_JSON_H
-#define TENDON_IO_BLEND_SPACE_JSON_H
+#ifndef TENDON_IO_BLEND_SPACE_FILE_INTERNAL_H
+#define TENDON_IO_BLEND_SPACE_FILE_INTERNAL_H
 
 #include <cjson/cJSON.h>
 

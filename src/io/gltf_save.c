@@ -1,6 +1,7 @@
-/* tendon io glTF export: the public functions. Checks the whole description first (so a bad
- * one fails before anything is built or written), builds the document (gltf_export_doc.c),
- * wraps it as GLB or as JSON with the buffer in a base64 data URI, and writes the file. */
+/* tendon io: saving glTF (tdn_gltf_save), the public functions. Checks the whole description
+ * first (so a bad one fails before anything is built or written), builds the document
+ * (gltf_save_document.c), wraps it as GLB or as JSON with the buffer in a base64 data URI, and
+ * writes the file. */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

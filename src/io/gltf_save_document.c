@@ -1,4 +1,4 @@
-/* tendon io glTF export: the document (JSON tree and binary buffer).
+/* tendon io: saving glTF, the document (JSON tree and binary buffer).
  *
  * Layout of the one buffer, every block 4-byte aligned (all data is 4-byte floats or 4 x
  * 2-byte joint indices, so nothing needs padding inside, except a list of 2-byte triangle

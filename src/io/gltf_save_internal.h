@@ -1,12 +1,12 @@
-/* tendon io: the glTF exporter's private interface (not installed).
+/* tendon io: tdn_gltf_save's private interface (not installed).
  *
- * The export runs in two steps, one file each:
- *   gltf_export.c      the public functions: checking the description, the container (GLB or
- *                      JSON with a base64 data URI) and writing the file;
- *   gltf_export_doc.c  the document: the JSON tree (cJSON) and the one binary buffer it
- *                      refers to (nodes, skin, meshes, animations). */
-#ifndef TENDON_IO_GLTF_EXPORT_INTERNAL_H
-#define TENDON_IO_GLTF_EXPORT_INTERNAL_H
+ * A save runs in two steps, one file each:
+ *   gltf_save.c           the public functions: checking the description, the container (GLB
+ *                         or JSON with a base64 data URI) and writing the file;
+ *   gltf_save_document.c  the document: the JSON tree (cJSON) and the one binary buffer it
+ *                         refers to (nodes, skin, meshes, animations). */
+#ifndef TENDON_IO_GLTF_SAVE_INTERNAL_H
+#define TENDON_IO_GLTF_SAVE_INTERNAL_H
 
 #include <cjson/cJSON.h>
 #include <stddef.h>

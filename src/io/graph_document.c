@@ -1,5 +1,5 @@
 /* tendon io: graph documents: the character, its clips, parameters and sync groups, and the
- * graph built from the node tree (graph_nodes.c). */
+ * graph built from the node tree (graph_nodes_json.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

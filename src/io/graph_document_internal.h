@@ -1,4 +1,4 @@
-/* tendon io: what graph_document.c and graph_nodes.c share while a graph document is read
+/* tendon io: what graph_document.c and the graph_*_json.c readers share while a graph document is read
  * (not installed). */
 #ifndef TENDON_IO_GRAPH_DOCUMENT_INTERNAL_H
 #define TENDON_IO_GRAPH_DOCUMENT_INTERNAL_H
@@ -114,7 +114,7 @@ typedef struct tdn_io__graph_build {
     int *mm_mirror;
 } tdn_io__graph_build;
 
-/* Allocates the build's pools and finds the named nodes (graph_nodes.c). */
+/* Allocates the build's pools and finds the named nodes (graph_nodes_json.c). */
 tdn_result tdn_io__graph_begin(tdn_io__graph_build *build, tdn_error *err);
 /* Reads a node (an object, or a string naming an entry of "nodes") at `path` into
  * build->nodes; *index is its node index. */
@@ -130,7 +130,7 @@ tdn_result tdn_io__graph_read_procedural(tdn_io__graph_build *build, int self, c
                                          tdn_error *err);
 tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                        int depth, tdn_error *err);
-/* A motion-matching node's fields (graph_mm_json.c). */
+/* A motion-matching node's fields (graph_motion_match_json.c). */
 tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                            tdn_error *err);
 /* A state machine node's fields (graph_machines_json.c). */

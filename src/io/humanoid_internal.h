@@ -1,4 +1,4 @@
-/* tendon io: the generated humanoid's pieces shared by humanoid_skeleton.c, humanoid_clips.c and
+/* tendon io: the generated humanoid's pieces shared by humanoid.c, humanoid_clips.c and
  * humanoid_upper_clips.c (not installed). */
 #ifndef TENDON_IO_HUMANOID_INTERNAL_H
 #define TENDON_IO_HUMANOID_INTERNAL_H
