@@ -7,125 +7,13 @@
 
 #include "baked_frames.h"
 #include "cli.h"
-#include "json_file.h"
 #include "foot_skate.h"
+#include "graph_extras.h"
 #include "pop_metric.h"
 #include "progress.h"
 #include "tendon/io/graph_document.h"
 #include "timeline.h"
 #include "trace.h"
-
-/* ---- what the graph document declares that the graph API does not report: whether root
- * motion is extracted (and of which joint), and each transition's mode and duration. The
- * document was checked by tdn_graph_document_load; this reads those few fields again. ---- */
-
-typedef struct doc_extras {
-    cJSON *json;
-    int extract;                   /* the graph extracts root motion */
-    tdn_root_motion_desc root_motion;
-} doc_extras;
-
-static void read_extras(const char *path, const tdn_skeleton *skel, doc_extras *x)
-{
-    memset(x, 0, sizeof *x);
-    char why[256];
-    json_file_read(path, &x->json, why, sizeof why); /* the graph loader has already said what is wrong with it */
-    const cJSON *rm = cJSON_GetObjectItemCaseSensitive(x->json, "root_motion");
-    if (!cJSON_IsObject(rm))
-        return;
-    const cJSON *extract = cJSON_GetObjectItemCaseSensitive(rm, "extract");
-    x->extract = !cJSON_IsFalse(extract); /* the format's default: extract */
-    const cJSON *joint = cJSON_GetObjectItemCaseSensitive(rm, "joint");
-    if (cJSON_IsString(joint))
-        x->root_motion.joint = tdn_skeleton_find_joint(skel, joint->valuestring);
-    else if (cJSON_IsNumber(joint))
-        x->root_motion.joint = joint->valueint;
-    if (x->root_motion.joint < 0 || x->root_motion.joint >= tdn_skeleton_joint_count(skel))
-        x->root_motion.joint = 0;
-    const cJSON *rotation = cJSON_GetObjectItemCaseSensitive(rm, "rotation");
-    if (cJSON_IsString(rotation))
-        x->root_motion.rotation = strcmp(rotation->valuestring, "full") == 0   ? TDN_ROOT_FULL_ROTATION
-                                  : strcmp(rotation->valuestring, "none") == 0 ? TDN_ROOT_NO_ROTATION
-                                                                               : TDN_ROOT_YAW;
-    x->root_motion.keep_vertical = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(rm, "keep_vertical"));
-}
-
-/* The JSON of a node from its name: a key of "nodes", or the JSON path the loader names
- * unnamed nodes by ("layers[0].root", "nodes.loco.states[1].node"). A node given as a string
- * is followed to the named node. NULL when not found. */
-static const cJSON *node_json(const cJSON *doc, const char *name)
-{
-    const cJSON *nodes = cJSON_GetObjectItemCaseSensitive(doc, "nodes");
-    const cJSON *at = cJSON_GetObjectItemCaseSensitive(nodes, name);
-    if (!at) {
-        at = doc;
-        char key[256];
-        for (const char *p = name; at && *p;) {
-            size_t n = strcspn(p, ".[");
-            if (n >= sizeof key)
-                return NULL;
-            if (n > 0) {
-                memcpy(key, p, n);
-                key[n] = '\0';
-                at = cJSON_GetObjectItemCaseSensitive(at, key);
-                p += n;
-            }
-            while (at && *p == '[') {
-                char *end;
-                long i = strtol(p + 1, &end, 10);
-                if (*end != ']')
-                    return NULL;
-                at = cJSON_GetArrayItem(at, (int)i);
-                p = end + 1;
-            }
-            if (*p == '.')
-                p++;
-        }
-    }
-    for (int hops = 0; cJSON_IsString(at) && hops < 64; hops++)
-        at = cJSON_GetObjectItemCaseSensitive(nodes, at->valuestring);
-    return cJSON_IsObject(at) ? at : NULL;
-}
-
-/* A transition's declared mode and duration in seconds and in frames (0: none, or normalized). */
-static void declared(const cJSON *doc, const tdn_graph *g, int machine, int index, float fps, const char **mode,
-                     double *seconds, int *frames)
-{
-    static const char *const modes[] = { "smooth", "frozen", "cut", "inertialize" };
-    *mode = NULL;
-    *seconds = 0.0;
-    *frames = 0;
-    const cJSON *m = doc ? node_json(doc, tdn_graph_node_name(g, machine)) : NULL;
-    const cJSON *t = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(m, "transitions"), index);
-    if (!cJSON_IsObject(t))
-        return;
-    const cJSON *mj = cJSON_GetObjectItemCaseSensitive(t, "mode");
-    *mode = modes[0];
-    for (int k = 0; k < 4; k++)
-        if (cJSON_IsString(mj) && strcmp(mj->valuestring, modes[k]) == 0)
-            *mode = modes[k];
-    const cJSON *d = cJSON_GetObjectItemCaseSensitive(t, "duration");
-    if (cJSON_IsNumber(d) && d->valuedouble > 0.0) { /* counted as a double, capped, then made an int */
-        *seconds = d->valuedouble;
-        *frames = d->valuedouble * fps < 1e9 ? (int)lround(d->valuedouble * fps) : 1000000000;
-    }
-}
-
-/* The importer's warnings about the character's file (as info and sample print them), the file
- * named as the document names it, from the document's folder. */
-static void character_warnings(const char *graph, const cJSON *doc, const tdn_asset *asset)
-{
-    const cJSON *file = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "character"), "file");
-    if (!cJSON_IsString(file) || tdn_asset_warning_count(asset) == 0)
-        return;
-    const size_t folder = (size_t)(cli_base_name(graph) - graph); /* up to and with the last separator */
-    char path[4096];
-    if (file->valuestring[0] == '/' || folder == 0)
-        snprintf(path, sizeof path, "%s", file->valuestring);
-    else
-        snprintf(path, sizeof path, "%.*s%s", (int)folder, graph, file->valuestring);
-    cli_print_warnings("run", path, asset);
-}
 
 static int is_identity(const tdn_root_motion *m)
 {
@@ -144,7 +32,7 @@ typedef struct run_state {
     int trace_open;
     tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
     tdn_quat *facings;
-    doc_extras extras;
+    graph_extras extras;
     foot_skate skate;
     int skate_ready;
     ground ground;         /* --ground (what ground_query reads) */
@@ -180,7 +68,7 @@ static void release(run_state *s)
     free(s->model);
     free(s->ik_model);
     tdn_graph_document_destroy(s->doc);
-    cJSON_Delete(s->extras.json);
+    graph_extras_free(&s->extras);
 }
 
 /* The character's frame in the world for foot placement and the foot skate: the integrated root
@@ -348,32 +236,13 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
     }
 }
 
-/* --render: the IK jobs' targets (the document's "ik" entries with a "target" parameter). */
-static void find_targets(run_state *s)
-{
-    const tdn_graph *g = tdn_graph_document_graph(s->doc);
-    const cJSON *ik = cJSON_GetObjectItemCaseSensitive(s->extras.json, "ik");
-    const cJSON *job;
-    cJSON_ArrayForEach(job, ik)
-    {
-        const cJSON *target = cJSON_GetObjectItemCaseSensitive(job, "target");
-        const cJSON *weight = cJSON_GetObjectItemCaseSensitive(job, "weight");
-        const int p = cJSON_IsString(target) ? tdn_graph_find_param(g, target->valuestring) : -1;
-        if (p < 0 || tdn_graph_param_type(g, p) != TDN_PARAM_VEC3 || s->target_count >= TDN_MAX_GRAPH_IK)
-            continue;
-        s->target_param[s->target_count] = p;
-        s->weight_param[s->target_count] = cJSON_IsString(weight) ? tdn_graph_find_param(g, weight->valuestring) : -1;
-        s->weight_const[s->target_count] = cJSON_IsNumber(weight) ? (float)weight->valuedouble : 1.0f; /* absent: 1 */
-        s->target_count++;
-    }
-}
-
 /* --render: the frames' storage, after the feet are known. 0 when out of memory. */
 static int prepare_preview(run_state *s, int frame_count)
 {
     const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
     const int joints = tdn_skeleton_joint_count(skel);
-    find_targets(s);
+    s->target_count = graph_extras_ik_targets(&s->extras, tdn_graph_document_graph(s->doc), TDN_MAX_GRAPH_IK,
+                                              s->target_param, s->weight_param, s->weight_const);
     s->parents = malloc(sizeof(int) * (size_t)(joints + 1));
     const char **names = malloc(sizeof(char *) * (size_t)(joints + 1));
     int ok = s->parents && names;
@@ -560,8 +429,8 @@ int run_graph(run_args *ap, run_report *report)
     const int joints = tdn_skeleton_joint_count(skel);
     const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
     char why[2048] = "";
-    read_extras(a.graph, skel, &s.extras);
-    character_warnings(a.graph, s.extras.json, tdn_graph_document_asset(s.doc));
+    graph_extras_read(a.graph, skel, &s.extras);
+    graph_extras_character_warnings(&s.extras, a.graph, tdn_graph_document_asset(s.doc));
     s.ground = a.ground;
     s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
     s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
@@ -655,7 +524,7 @@ int run_graph(run_args *ap, run_report *report)
             const char *mode;
             double seconds;
             int frames;
-            declared(s.extras.json, g, t[k].machine, t[k].index, a.fps, &mode, &seconds, &frames);
+            graph_extras_transition(&s.extras, g, t[k].machine, t[k].index, a.fps, &mode, &seconds, &frames);
             pop_recorder_declare(s.pop, k, seconds, frames, mode);
         }
         if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL,
