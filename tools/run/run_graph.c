@@ -415,164 +415,200 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
     return code;
 }
 
-int run_graph(run_args *ap, run_report *report)
+/* The graph document and what a run needs of it before the first frame: the extras, the foot
+ * skate, an instance, a pose, the timeline, the pop recorder (with a state machine) and the
+ * model-space buffers (measure_ik: also the IK error's). An exit code, having said why. */
+static int start(const run_args *a, run_state *s, int measure_ik)
 {
-    run_args a = *ap;
-    int code = CLI_OK;
-    run_state s = { 0 };
     tdn_error err = { 0 };
-    tdn_result r = tdn_graph_document_load(a.graph, NULL, &s.doc, NULL, &err);
+    tdn_result r = tdn_graph_document_load(a->graph, NULL, &s->doc, NULL, &err);
     if (r != TDN_OK)
         return cli_report("run", r, &err);
-    const tdn_graph *g = tdn_graph_document_graph(s.doc);
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s.doc);
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
     const int joints = tdn_skeleton_joint_count(skel);
-    const int steps = (int)lround((double)a.seconds * a.fps), frame_count = steps + 1;
-    char why[2048] = "";
-    graph_extras_read(a.graph, skel, &s.extras);
-    graph_extras_character_warnings(&s.extras, a.graph, tdn_graph_document_asset(s.doc));
-    s.ground = a.ground;
-    s.skate_ready = foot_skate_init(&s.skate, s.doc, s.extras.json, a.has_ground ? &s.ground : NULL, a.fps);
-    s.second_run = a.has_ground && foot_skate_has_job(&s.skate);
-    if (!s.skate_ready || tdn_graph_instance_create(g, &s.instance, NULL, NULL) != TDN_OK ||
-        tdn_pose_create(joints, &s.pose, NULL, NULL) != TDN_OK) {
+    graph_extras_read(a->graph, skel, &s->extras);
+    graph_extras_character_warnings(&s->extras, a->graph, tdn_graph_document_asset(s->doc));
+    s->ground = a->ground;
+    s->skate_ready = foot_skate_init(&s->skate, s->doc, s->extras.json, a->has_ground ? &s->ground : NULL, a->fps);
+    s->second_run = a->has_ground && foot_skate_has_job(&s->skate);
+    if (!s->skate_ready || tdn_graph_instance_create(g, &s->instance, NULL, NULL) != TDN_OK ||
+        tdn_pose_create(joints, &s->pose, NULL, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
-        release(&s);
         return CLI_FAILURE;
     }
-    if (a.params) {
-        code = timeline_load(a.params, g, &s.tl, why, sizeof why);
+    if (a->params) {
+        char why[2048] = "";
+        const int code = timeline_load(a->params, g, &s->tl, why, sizeof why);
         if (code != CLI_OK) {
             cli_say("run", why);
-            release(&s);
             return code;
         }
-    } else if (!(s.tl = timeline_empty(g))) {
+    } else if (!(s->tl = timeline_empty(g))) {
         fprintf(stderr, "tendon run: out of memory\n");
-        release(&s);
         return CLI_FAILURE;
     }
     int machines = 0;
     for (int n = 0; n < tdn_graph_node_count(g); n++)
         machines += tdn_graph_state_count(g, n) > 0;
-    if (machines && !pop_recorder_create(g, joints, a.fps, &s.pop)) {
+    if (machines && !pop_recorder_create(g, joints, a->fps, &s->pop)) {
         fprintf(stderr, "tendon run: out of memory\n");
-        release(&s);
         return CLI_FAILURE;
     }
-    s.model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
-    if (report && a.has_ground)
-        s.ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
-    if (!s.model || (report && a.has_ground && !s.ik_model)) {
+    s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    if (measure_ik)
+        s->ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    if (!s->model || (measure_ik && !s->ik_model)) {
         fprintf(stderr, "tendon run: out of memory\n");
-        release(&s);
         return CLI_FAILURE;
     }
-    if ((a.render.path || a.render2.path) && !prepare_preview(&s, frame_count)) {
+    return CLI_OK;
+}
+
+/* What the outputs keep of every frame: the previews' frames (and the skinned mesh they draw),
+ * the baked poses and root transforms. An exit code, having said why. */
+static int keep_frames(const run_args *a, run_state *s, int frame_count)
+{
+    if ((a->render.path || a->render2.path) && !prepare_preview(s, frame_count)) {
         fprintf(stderr, "tendon run: out of memory for %d frames to render\n", frame_count);
-        release(&s);
         return CLI_FAILURE;
     }
-    s.preview.ground = a.has_ground ? &s.ground : NULL;
-    const int wants_mesh = (a.render.path && a.render.style != PREVIEW_STYLE_CAPSULES) ||
-                           (a.render2.path && a.render2.style != PREVIEW_STYLE_CAPSULES);
-    if (wants_mesh && !preview_clip_add_mesh(&s.preview, tdn_graph_document_asset(s.doc))) {
+    s->preview.ground = a->has_ground ? &s->ground : NULL;
+    const int wants_mesh = (a->render.path && a->render.style != PREVIEW_STYLE_CAPSULES) ||
+                           (a->render2.path && a->render2.style != PREVIEW_STYLE_CAPSULES);
+    if (wants_mesh && !preview_clip_add_mesh(&s->preview, tdn_graph_document_asset(s->doc))) {
         fprintf(stderr, "tendon run: out of memory for the skinned mesh to render\n");
-        release(&s);
         return CLI_FAILURE;
     }
-    if (a.render.path && a.render.style == PREVIEW_STYLE_MESH && s.preview.mesh.triangle_count == 0) {
+    if (a->render.path && a->render.style == PREVIEW_STYLE_MESH && s->preview.mesh.triangle_count == 0) {
         fprintf(stderr, "tendon run: --render-style mesh: %s: the character has no skinned mesh with triangles "
-                        "(use --render-style capsules)\n", a.graph);
-        release(&s);
+                        "(use --render-style capsules)\n", a->graph);
         return CLI_BAD_INPUT;
     }
-    if (a.out) {
-        const int baked = baked_frames_alloc(&s.baked, frame_count, s.pose.joint_count);
-        s.positions = calloc((size_t)frame_count, sizeof *s.positions);
-        s.facings = calloc((size_t)frame_count, sizeof *s.facings);
-        if (!baked || !s.positions || !s.facings) {
+    if (a->out) {
+        const int baked = baked_frames_alloc(&s->baked, frame_count, s->pose.joint_count);
+        s->positions = calloc((size_t)frame_count, sizeof *s->positions);
+        s->facings = calloc((size_t)frame_count, sizeof *s->facings);
+        if (!baked || !s->positions || !s->facings) {
             fprintf(stderr, "tendon run: out of memory for %d baked frames\n", frame_count);
-            release(&s);
             return CLI_FAILURE;
         }
     }
-    trace_run run = { a.graph, a.params, s.doc, a.fps, (double)steps / a.fps, frame_count, a.rotations };
-    if (a.trace) {
-        code = trace_open(&s.trace, a.trace, &run);
-        if (code != CLI_OK) {
-            release(&s);
-            return code;
-        }
-        s.trace_open = 1;
+    return CLI_OK;
+}
+
+/* The pop metric of the transitions the run took, once it has ended: each one's declared mode
+ * and duration, and the clips' own changes as its bound. An exit code. */
+static int finish_pop(const run_args *a, run_state *s)
+{
+    const tdn_graph *g = tdn_graph_document_graph(s->doc);
+    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    const int clip_count = tdn_graph_document_clip_count(s->doc);
+    int code = CLI_OK, mirror_ok = 0;
+    int *mirror = malloc(sizeof(int) * (size_t)(tdn_skeleton_joint_count(skel) + 1));
+    const tdn_clip **clips = malloc(sizeof(tdn_clip *) * (size_t)(clip_count + 1));
+    if (mirror)
+        mirror_ok = tdn_mirror_table_from_names(skel, mirror, NULL) == TDN_OK;
+    for (int c = 0; clips && c < clip_count; c++)
+        clips[c] = tdn_graph_document_clip(s->doc, c);
+    pop_transition *t = NULL;
+    int count = pop_recorder_transitions(s->pop, (const pop_transition **)&t);
+    for (int k = 0; k < count; k++) {
+        const char *mode;
+        double seconds;
+        int frames;
+        graph_extras_transition(&s->extras, g, t[k].machine, t[k].index, a->fps, &mode, &seconds, &frames);
+        pop_recorder_declare(s->pop, k, seconds, frames, mode);
     }
+    if (!clips || !pop_recorder_finish(s->pop, clips, clip_count, mirror_ok ? mirror : NULL,
+                                       s->extras.extract ? &s->extras.root_motion : NULL, a->fps)) {
+        fprintf(stderr, "tendon run: out of memory computing the pop metric\n");
+        code = CLI_FAILURE;
+    }
+    free(mirror);
+    free(clips);
+    return code;
+}
+
+/* Ends the open trace with the transitions and the foot skate when the run succeeded (`code`);
+ * otherwise, or when that fails, removes it: no half-written trace. Returns the exit code. */
+static int close_trace(const run_args *a, run_state *s, const trace_run *run, int code)
+{
+    if (code == CLI_OK) {
+        const pop_transition *t = NULL;
+        int count = s->pop ? pop_recorder_transitions(s->pop, &t) : 0;
+        s->trace_open = 0;
+        trace_skate skate = { &s->skate, s->second_run, a->has_ground ? a->ground.spec : NULL };
+        code = trace_finish(&s->trace, run, t, count, &skate);
+        if (code != CLI_OK)
+            fprintf(stderr, "tendon run: %s: writing the trace failed\n", a->trace);
+    }
+    if (code != CLI_OK) {
+        if (s->trace_open && s->trace.file)
+            fclose(s->trace.file);
+        s->trace_open = 0;
+        remove(a->trace);
+    }
+    return code;
+}
+
+/* --render (and a second preview of the same frames, tendon demo's): drawn and written. An exit
+ * code; *rendered and *ms_per_frame: the first preview's frames drawn and time per frame. */
+static int write_previews(const run_args *a, run_state *s, int *rendered, double *ms_per_frame)
+{
+    char why[2048] = "";
+    int code = CLI_OK;
+    if (a->render.path) {
+        code = preview_write(&s->preview, &a->render, why, sizeof why, ms_per_frame, rendered);
+        if (code != CLI_OK)
+            cli_say("run", why);
+        s->rep.render_ms[0] = *ms_per_frame;
+    }
+    if (code == CLI_OK && a->render2.path) {
+        int drawn = 0;
+        code = preview_write(&s->preview, &a->render2, why, sizeof why, &s->rep.render_ms[1], &drawn);
+        if (code != CLI_OK)
+            cli_say("run", why);
+    }
+    return code;
+}
+
+int run_graph(run_args *a, run_report *report)
+{
+    run_state s = { 0 };
+    const int steps = (int)lround((double)a->seconds * a->fps), frame_count = steps + 1;
+    int code = start(a, &s, report && a->has_ground);
+    if (code == CLI_OK)
+        code = keep_frames(a, &s, frame_count);
+    trace_run run = { a->graph, a->params, s.doc, a->fps, (double)steps / a->fps, frame_count, a->rotations };
+    if (code == CLI_OK && a->trace && (code = trace_open(&s.trace, a->trace, &run)) == CLI_OK)
+        s.trace_open = 1;
+    if (code != CLI_OK) {
+        release(&s);
+        return code;
+    }
+    /* the run, then what it measured and made */
     tdn_vec3 position = { 0.0f, 0.0f, 0.0f };
     tdn_quat facing = tdn_quat_identity();
     int any_motion = 0;
-    code = run_frames(&a, &s, s.instance, s.tl, frame_count, &run, &position, &facing, &any_motion);
-    if (code == CLI_OK && s.pop) {
-        int mirror_ok = 0;
-        int *mirror = malloc(sizeof(int) * (size_t)(joints + 1));
-        const tdn_clip **clips = malloc(sizeof(tdn_clip *) * (size_t)(tdn_graph_document_clip_count(s.doc) + 1));
-        if (mirror)
-            mirror_ok = tdn_mirror_table_from_names(skel, mirror, NULL) == TDN_OK;
-        for (int c = 0; clips && c < tdn_graph_document_clip_count(s.doc); c++)
-            clips[c] = tdn_graph_document_clip(s.doc, c);
-        pop_transition *t = NULL;
-        int count = pop_recorder_transitions(s.pop, (const pop_transition **)&t);
-        for (int k = 0; k < count; k++) {
-            const char *mode;
-            double seconds;
-            int frames;
-            graph_extras_transition(&s.extras, g, t[k].machine, t[k].index, a.fps, &mode, &seconds, &frames);
-            pop_recorder_declare(s.pop, k, seconds, frames, mode);
-        }
-        if (!clips || !pop_recorder_finish(s.pop, clips, tdn_graph_document_clip_count(s.doc), mirror_ok ? mirror : NULL,
-                                           s.extras.extract ? &s.extras.root_motion : NULL, a.fps)) {
-            fprintf(stderr, "tendon run: out of memory computing the pop metric\n");
-            code = CLI_FAILURE;
-        }
-        free(mirror);
-        free(clips);
-    }
+    code = run_frames(a, &s, s.instance, s.tl, frame_count, &run, &position, &facing, &any_motion);
+    if (code == CLI_OK && s.pop)
+        code = finish_pop(a, &s);
     if (code == CLI_OK && s.second_run)
-        code = run_unlocked(&a, &s, frame_count);
-    if (code == CLI_OK && a.trace) {
-        const pop_transition *t = NULL;
-        int count = s.pop ? pop_recorder_transitions(s.pop, &t) : 0;
-        s.trace_open = 0;
-        trace_skate skate = { &s.skate, s.second_run, a.has_ground ? a.ground.spec : NULL };
-        code = trace_finish(&s.trace, &run, t, count, &skate);
-        if (code != CLI_OK)
-            fprintf(stderr, "tendon run: %s: writing the trace failed\n", a.trace);
-    }
-    if (code != CLI_OK && a.trace) {
-        if (s.trace_open && s.trace.file)
-            fclose(s.trace.file);
-        s.trace_open = 0;
-        remove(a.trace); /* no half-written trace */
-    }
+        code = run_unlocked(a, &s, frame_count);
+    if (s.trace_open)
+        code = close_trace(a, &s, &run, code);
     const int apply_root = s.extras.extract;
-    if (code == CLI_OK && a.out)
-        code = bake(&a, &s, frame_count, apply_root);
+    if (code == CLI_OK && a->out)
+        code = bake(a, &s, frame_count, apply_root);
     double render_ms = 0.0;
     int rendered = 0;
-    if (code == CLI_OK && a.render.path) {
-        code = preview_write(&s.preview, &a.render, why, sizeof why, &render_ms, &rendered);
-        if (code != CLI_OK)
-            cli_say("run", why);
-        s.rep.render_ms[0] = render_ms;
-    }
-    if (code == CLI_OK && a.render2.path) {
-        int drawn = 0;
-        code = preview_write(&s.preview, &a.render2, why, sizeof why, &s.rep.render_ms[1], &drawn);
-        if (code != CLI_OK)
-            cli_say("run", why);
-    }
-    if (code == CLI_OK && !a.quiet)
-        summary(&a, &s, frame_count, any_motion, apply_root, &position, facing);
-    if (code == CLI_OK && a.render.path && !a.quiet)
-        printf("rendered: %s (%d frames drawn, %.3g ms per frame)\n", a.render.path, rendered, render_ms);
+    if (code == CLI_OK)
+        code = write_previews(a, &s, &rendered, &render_ms);
+    if (code == CLI_OK && !a->quiet)
+        summary(a, &s, frame_count, any_motion, apply_root, &position, facing);
+    if (code == CLI_OK && a->render.path && !a->quiet)
+        printf("rendered: %s (%d frames drawn, %.3g ms per frame)\n", a->render.path, rendered, render_ms);
     if (report) {
         s.rep.frames = frame_count;
         s.rep.ik_error_mean = s.rep.ik_samples ? s.ik_error_sum / s.rep.ik_samples : 0.0;
