@@ -1,5 +1,5 @@
 /* tendon mm: motion matching from the command line. `tendon mm build` makes a database file from
- * clips; `tendon mm run` (mm_run.c) drives a controller over it along a scripted path. */
+ * clips; `tendon mm run` (cmd_mm_run.c) drives a controller over it along a scripted path. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>

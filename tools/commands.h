@@ -8,6 +8,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_weights(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_mm(int argc, char **argv);
+int cmd_mm_build(int argc, char **argv); /* tendon mm build (cmd_mm.c) */
+int cmd_mm_run(int argc, char **argv);   /* tendon mm run (cmd_mm_run.c) */
 int cmd_demo(int argc, char **argv);
 
 #endif

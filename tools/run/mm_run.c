@@ -1,11 +1,10 @@
-/* tendon mm run: a motion-matching controller (include/tendon/mm_controller.h) driven along a
- * scripted stick path; writes the baked motion, a per-frame trace and a summary of how well the
- * character followed its simulation. */
+/* tendon CLI: the machinery of `tendon mm run` (see mm_run.h). */
+#include "mm_run.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
 #include "baked_frames.h"
 #include "foot_skate.h"
@@ -21,136 +20,6 @@
 #define GROUND_PERCENTILE 0.05 /* a foot's ground height: this quantile of its height over the clips */
 #define CONTACT_SPEED 0.5f     /* m/s: a foot faster than this is not in contact */
 
-static void usage(FILE *out)
-{
-    fputs("usage: tendon mm run DB.tdnmm FILE... --path PATH.json [--scale S] [--seconds S] [--fps F]\n"
-          "                     [--bias B] [--interval S] [--lock-feet] [--out BAKED.glb] [--trace TRACE.json]\n"
-          "                     [--json]\n"
-          "Drives a motion-matching character (tdn_mm_controller) over the database along a scripted stick\n"
-          "path and reports how closely the animated character followed its simulation.\n"
-          "  DB.tdnmm          a database from `tendon mm build`\n"
-          "  FILE...           the files it was built from, in the same order, with the same --scale/--skin\n"
-          "                    (checked: clip count, frames per clip, and the feet against the database)\n"
-          "  --path PATH.json  the stick input (docs/mm_path.schema.json): segments that follow each other,\n"
-          "                    {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES,\n"
-          "                                   \"facing\": DEGREES (default: the heading)}, ...]};\n"
-          "                    angles about +Y from +Z towards +X (0: +Z, 90: +X). The desired velocity and\n"
-          "                    facing change at once at each segment's start; after the last: standing\n"
-          "  --seconds S       how long to run (default: the path's duration)\n"
-          "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
-          "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
-          "  --bias B          the cost another frame must beat continuing by (default 0.05)\n"
-          "  --interval S      seconds between searches (default 0.1; sharp input changes search at once)\n"
-          "  --lock-feet       foot locking: feet in contact held where they were planted (two-bone IK on\n"
-          "                    the legs, flat ground at y = 0)\n"
-          "  --out FILE        the baked motion, .glb or .gltf: one clip named after PATH.json\n"
-          "  --trace FILE      per-frame JSON: time, input, database frame (clip, time, mirrored), cost, searched,\n"
-          "                    switched, the character's and the simulation's position and facing, the feet\n"
-          "  --json            the summary as one JSON object\n"
-          "Prints a summary: frames, searches, switches (and how many were rewinds: back to a frame of the same\n"
-          "clip played at most 1/3 s before, a stutter), the root position error (character against\n"
-          "simulation, metres) and facing error (degrees), mean and max from 1 s on, and the foot skate\n"
-          "(docs/metrics.md): each foot's mean horizontal speed while in contact, a foot being in contact when it\n"
-          "is at most 5 cm above its ground height (the 5th percentile of its height over the clips) and moves\n"
-          "at most 0.5 m/s; beside it the same measure of the clips played as they are.\n"
-          "On a terminal, stderr shows a progress bar when the run takes over 0.25 s.\n"
-          "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed database or path, files that\n"
-          "do not match the database, an output that cannot be created), 1 any other failure.\n",
-          out);
-}
-
-typedef struct run_args {
-    const char *db, *path, *out, *trace;
-    char **files;
-    int file_count;
-    cli_common common;
-    float seconds, fps, bias, interval;
-    int has_seconds, lock_feet;
-} run_args;
-
-static int parse(int argc, char **argv, run_args *a)
-{
-    a->fps = 60.0f;
-    a->bias = 0.05f;
-    a->files = calloc((size_t)argc + 1, sizeof *a->files);
-    if (!a->files) {
-        fprintf(stderr, "tendon mm run: out of memory\n");
-        return CLI_FAILURE;
-    }
-    for (int i = 0; i < argc; i++) {
-        const char *arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            usage(stdout);
-            return -1;
-        }
-        int c = cli_common_option("mm run", argc, argv, &i, &a->common);
-        if (c < 0)
-            return CLI_BAD_INPUT;
-        if (c > 0)
-            continue;
-        int wants_value = strcmp(arg, "--path") == 0 || strcmp(arg, "--seconds") == 0 || strcmp(arg, "--fps") == 0 ||
-                          strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 || strcmp(arg, "--bias") == 0 ||
-                          strcmp(arg, "--interval") == 0;
-        if (wants_value && i + 1 >= argc) {
-            fprintf(stderr, "tendon mm run: %s needs a value\n", arg);
-            return CLI_BAD_INPUT;
-        }
-        if (strcmp(arg, "--lock-feet") == 0) {
-            a->lock_feet = 1;
-        } else if (strcmp(arg, "--path") == 0) {
-            a->path = argv[++i];
-        } else if (strcmp(arg, "--out") == 0) {
-            a->out = argv[++i];
-        } else if (strcmp(arg, "--trace") == 0) {
-            a->trace = argv[++i];
-        } else if (strcmp(arg, "--seconds") == 0) {
-            if (!cli_parse_float("mm run", "--seconds", argv[++i], &a->seconds))
-                return CLI_BAD_INPUT;
-            if (a->seconds < 0.0f) {
-                fprintf(stderr, "tendon mm run: --seconds wants 0 or more, not '%s'\n", argv[i]);
-                return CLI_BAD_INPUT;
-            }
-            a->has_seconds = 1;
-        } else if (strcmp(arg, "--fps") == 0) {
-            if (!cli_parse_float("mm run", "--fps", argv[++i], &a->fps))
-                return CLI_BAD_INPUT;
-            if (!(a->fps > 0.0f) || a->fps > 10000.0f) {
-                fprintf(stderr, "tendon mm run: --fps wants a number above 0 and at most 10000, not '%s'\n", argv[i]);
-                return CLI_BAD_INPUT;
-            }
-        } else if (strcmp(arg, "--bias") == 0 || strcmp(arg, "--interval") == 0) {
-            float *v = arg[2] == 'b' ? &a->bias : &a->interval;
-            if (!cli_parse_float("mm run", arg, argv[++i], v))
-                return CLI_BAD_INPUT;
-            if (*v < 0.0f || (v == &a->interval && *v > 60.0f)) {
-                fprintf(stderr, "tendon mm run: %s wants %s, not '%s'\n", arg,
-                        v == &a->bias ? "0 or more" : "seconds from 0 to 60 (0: the default, 0.1)", argv[i]);
-                return CLI_BAD_INPUT;
-            }
-        } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "tendon mm run: unexpected argument '%s'\n", arg);
-            usage(stderr);
-            return CLI_BAD_INPUT;
-        } else if (!a->db) {
-            a->db = arg;
-        } else {
-            a->files[a->file_count++] = argv[i];
-        }
-    }
-    if (!a->db || a->file_count == 0 || !a->path) {
-        fprintf(stderr, "tendon mm run: %s\n", !a->db           ? "a DB.tdnmm file is required"
-                                               : !a->file_count ? "the FILEs the database was built from are required"
-                                                                : "--path PATH.json is required");
-        usage(stderr);
-        return CLI_BAD_INPUT;
-    }
-    if (a->out && !cli_is_gltf_path(a->out)) {
-        fprintf(stderr, "tendon mm run: --out wants a .glb or .gltf file, not '%s'\n", a->out);
-        return CLI_BAD_INPUT;
-    }
-    return 0;
-}
-
 /* ---- the files against the database ---- */
 
 /* v turned by -facing about y (mm_database.h: into the frame of a root facing that way). */
@@ -163,7 +32,7 @@ static tdn_vec3 into_root(tdn_vec3 v, float facing)
 /* The clips against the database: the count, each clip's frames (plain and mirrored), and the
  * feet of each clip's middle frame recomputed from the clip against the database's features
  * (which catches another --scale, other files of the same lengths, or another order). */
-static int match_database(const run_args *a, const tdn_mm_database *db, const mm_source *src, int *mirrored)
+static int match_database(const mm_run_args *a, const tdn_mm_database *db, const mm_source *src, int *mirrored)
 {
     const int clips = tdn_mm_database_clip_count(db);
     if (clips != src->clip_count) {
@@ -312,10 +181,14 @@ static int source_skate(foot_skate *skate, const mm_source *src, float fps)
 
 /* ---- the run ---- */
 
-typedef struct errors {
+/* What a run measures as it goes, for the summary. */
+typedef struct measures {
+    int searches, switches, rewinds; /* rewinds: switches back at most 1/3 s in the same run of a clip */
+    double travelled;                /* metres, on the ground */
+    /* the root position (metres) and facing (degrees) errors, from STARTED on */
     double position_sum, position_max, facing_sum, facing_max;
     int count;
-} errors;
+} measures;
 
 typedef struct run_state {
     tdn_mm_database *db;
@@ -326,8 +199,10 @@ typedef struct run_state {
     tdn_pose pose;
     baked_frames baked;    /* --out: every frame's pose */
     foot_skate skate;
+    float grounds[2];      /* each foot's ground height */
     trace_writer trace;
     int trace_open;
+    measures m;
 } run_state;
 
 static void release(run_state *s)
@@ -350,7 +225,7 @@ static void tw_vec3(trace_writer *w, const char *key, tdn_vec3 v)
     tw_floats(w, key, f, 3);
 }
 
-static void trace_header(run_state *s, const run_args *a, int frame_count, const float grounds[2])
+static void trace_header(run_state *s, const mm_run_args *a, int frame_count)
 {
     trace_writer *w = &s->trace;
     tw_begin_object(w, NULL);
@@ -380,7 +255,7 @@ static void trace_header(run_state *s, const run_args *a, int frame_count, const
     for (int f = 0; f < s->skate.count; f++) {
         tw_begin_object(w, NULL);
         tw_string(w, "name", foot_skate_name(&s->skate, f));
-        tw_float(w, "ground", grounds[f]);
+        tw_float(w, "ground", s->grounds[f]);
         tw_end_object(w);
     }
     tw_end_array(w);
@@ -442,19 +317,19 @@ static float wrap_degrees(float radians)
 }
 
 /* The summary as JSON (--json) or in the trace: the same fields. */
-static cJSON *summary_json(const run_state *s, const run_args *a, int frame_count, int searches, int switches,
-                           int rewinds, const errors *e, double travelled, const float grounds[2])
+static cJSON *summary_json(const run_state *s, const mm_run_args *a, int frame_count)
 {
+    const measures *e = &s->m;
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddStringToObject(doc, "database", a->db);
     cJSON_AddStringToObject(doc, "path", a->path);
     cJSON_AddNumberToObject(doc, "frames", frame_count);
     cJSON_AddItemToObject(doc, "seconds", cli_json_float((float)((double)(frame_count - 1) / a->fps)));
     cJSON_AddItemToObject(doc, "fps", cli_json_float(a->fps));
-    cJSON_AddNumberToObject(doc, "searches", searches);
-    cJSON_AddNumberToObject(doc, "switches", switches);
-    cJSON_AddNumberToObject(doc, "rewinds", rewinds);
-    cJSON_AddItemToObject(doc, "travelled", cli_json_float((float)travelled));
+    cJSON_AddNumberToObject(doc, "searches", e->searches);
+    cJSON_AddNumberToObject(doc, "switches", e->switches);
+    cJSON_AddNumberToObject(doc, "rewinds", e->rewinds);
+    cJSON_AddItemToObject(doc, "travelled", cli_json_float((float)e->travelled));
     cJSON_AddItemToObject(doc, "errors_from", cli_json_float((float)STARTED));
     cJSON_AddNumberToObject(doc, "error_frames", e->count);
     cJSON *p = cJSON_AddObjectToObject(doc, "position_error");
@@ -473,7 +348,7 @@ static cJSON *summary_json(const run_state *s, const run_args *a, int frame_coun
         const foot_skate_result *r = &s->skate.results[0][i];
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", foot_skate_name(&s->skate, i));
-        cJSON_AddItemToObject(o, "ground", cli_json_float(grounds[i]));
+        cJSON_AddItemToObject(o, "ground", cli_json_float(s->grounds[i]));
         cJSON_AddItemToObject(o, "cm_per_s", cli_json_float((float)r->cm_per_s));
         cJSON_AddNumberToObject(o, "contact_frames", r->contact_frames);
         cJSON_AddNumberToObject(o, "contact_pairs", r->pairs);
@@ -499,14 +374,15 @@ static void print_cm_s(double v)
         printf("n/a");
 }
 
-static void summary_text(const run_state *s, const run_args *a, int frame_count, int searches, int switches,
-                         int rewinds, const errors *e, double travelled, const float grounds[2])
+static void summary_text(const run_state *s, const mm_run_args *a, int frame_count)
 {
+    const measures *e = &s->m;
+    const int switches = e->switches;
     const double seconds = (double)(frame_count - 1) / a->fps;
     printf("%s along %s: %d frames, %.6g s at %.6g fps (frame 0 at t = 0), %.4g m travelled\n", a->db, a->path,
-           frame_count, seconds, (double)a->fps, travelled);
+           frame_count, seconds, (double)a->fps, e->travelled);
     printf("searches: %d, switches: %d (%.3g per second), rewinds: %d (switches back at most 1/3 s in the same clip)\n",
-           searches, switches, seconds > 0 ? switches / seconds : 0.0, rewinds);
+           e->searches, switches, seconds > 0 ? switches / seconds : 0.0, e->rewinds);
     if (e->count) {
         printf("root position error (character against simulation, from %g s): mean %.3g m, max %.3g m\n", STARTED,
                e->position_sum / e->count, e->position_max);
@@ -523,7 +399,7 @@ static void summary_text(const run_state *s, const run_args *a, int frame_count,
         const foot_skate_result *r = &s->skate.results[0][i];
         printf("  %s: ", cli_text(foot_skate_name(&s->skate, i), name, sizeof name));
         print_cm_s(r->cm_per_s);
-        printf(" (%d frames in contact; ground %.3g m; the clips as they are: ", r->contact_frames, (double)grounds[i]);
+        printf(" (%d frames in contact; ground %.3g m; the clips as they are: ", r->contact_frames, (double)s->grounds[i]);
         print_cm_s(s->skate.results[1][i].cm_per_s);
         printf(")\n");
     }
@@ -538,147 +414,144 @@ static void summary_text(const run_state *s, const run_args *a, int frame_count,
         printf("baked: %s (%d frames at %.6g fps)\n", a->out, frame_count, (double)a->fps);
 }
 
-int cmd_mm_run(int argc, char **argv)
+/* The database, the clips checked against it, and the path. An exit code, having said why;
+ * *mirrored: the database has the clips' mirror images. */
+static int load(const mm_run_args *a, run_state *s, int *mirrored)
 {
-    run_args a = { 0 };
-    int code = parse(argc, argv, &a);
-    if (code != 0) {
-        free(a.files);
-        return code < 0 ? CLI_OK : code;
-    }
-    run_state s = { 0 };
     tdn_error err = { 0 };
-    tdn_result r = tdn_mm_database_load(a.db, &s.db, NULL, &err);
-    if (r != TDN_OK) {
-        free(a.files);
+    tdn_result r = tdn_mm_database_load(a->db, &s->db, NULL, &err);
+    if (r != TDN_OK)
         return cli_report("mm run", r, &err);
-    }
-    char why[2048] = "";
-    int mirrored = 0;
-    code = mm_source_load("mm run", a.files, a.file_count, &a.common, &s.src);
-    s.src_loaded = code == CLI_OK;
+    int code = mm_source_load("mm run", a->files, a->file_count, &a->common, &s->src);
+    s->src_loaded = code == CLI_OK;
     if (code == CLI_OK)
-        code = match_database(&a, s.db, &s.src, &mirrored);
-    if (code == CLI_OK && (code = mm_path_load(a.path, &s.path, why, sizeof why)) != CLI_OK)
+        code = match_database(a, s->db, &s->src, mirrored);
+    char why[2048] = "";
+    if (code == CLI_OK && (code = mm_path_load(a->path, &s->path, why, sizeof why)) != CLI_OK)
         cli_say("mm run", why);
-    if (code != CLI_OK) {
-        release(&s);
-        free(a.files);
-        return code;
-    }
-    const double seconds = a.has_seconds ? (double)a.seconds : s.path.duration;
-    if (seconds * a.fps > MAX_FRAMES) {
-        fprintf(stderr, "tendon mm run: %g s at %g fps is more than %d frames\n", seconds, (double)a.fps, MAX_FRAMES);
-        release(&s);
-        free(a.files);
-        return CLI_BAD_INPUT;
-    }
-    const int steps = (int)lround(seconds * a.fps), frame_count = steps + 1;
-    const tdn_skeleton *skel = s.src.skeleton;
-    const int joints = tdn_skeleton_joint_count(skel);
+    return code;
+}
 
+/* The controller, the feet (their ground heights, and the foot skate of the clips played as
+ * they are) and the outputs: the baked frames, the trace's header. An exit code, having said
+ * why. */
+static int prepare(const mm_run_args *a, run_state *s, int mirrored, int frame_count)
+{
+    const tdn_skeleton *skel = s->src.skeleton;
     tdn_mm_controller_desc desc = { 0 };
-    desc.database = s.db;
+    desc.database = s->db;
     desc.skeleton = skel;
-    desc.clips = s.src.clips;
-    desc.clip_count = s.src.clip_count;
-    desc.mirror_table = mirrored ? s.src.mirror : NULL;
-    desc.bias = a.bias;
-    desc.search_interval = a.interval;
-    desc.foot_locking = a.lock_feet;
-    r = tdn_mm_controller_create(&desc, &s.controller, NULL, &err);
-    if (r != TDN_OK) {
-        code = cli_report("mm run", r, &err);
-        release(&s);
-        free(a.files);
-        return code;
-    }
+    desc.clips = s->src.clips;
+    desc.clip_count = s->src.clip_count;
+    desc.mirror_table = mirrored ? s->src.mirror : NULL;
+    desc.bias = a->bias;
+    desc.search_interval = a->interval;
+    desc.foot_locking = a->lock_feet;
+    tdn_error err = { 0 };
+    tdn_result r = tdn_mm_controller_create(&desc, &s->controller, NULL, &err);
+    if (r != TDN_OK)
+        return cli_report("mm run", r, &err);
     int root, feet[2];
     tdn_vec3 forward;
-    tdn_mm_database_joints(s.db, &root, &feet[0], &feet[1], &forward, NULL);
-    float grounds[2];
-    if (tdn_pose_create(joints, &s.pose, NULL, NULL) != TDN_OK || !ground_heights(s.db, &s.src, feet, grounds) ||
-        !foot_skate_init_feet(&s.skate, skel, feet, grounds, 2, a.fps, CONTACT_SPEED) ||
-        !source_skate(&s.skate, &s.src, a.fps)) {
+    tdn_mm_database_joints(s->db, &root, &feet[0], &feet[1], &forward, NULL);
+    const int joints = tdn_skeleton_joint_count(skel);
+    if (tdn_pose_create(joints, &s->pose, NULL, NULL) != TDN_OK || !ground_heights(s->db, &s->src, feet, s->grounds) ||
+        !foot_skate_init_feet(&s->skate, skel, feet, s->grounds, 2, a->fps, CONTACT_SPEED) ||
+        !source_skate(&s->skate, &s->src, a->fps)) {
         fprintf(stderr, "tendon mm run: out of memory\n");
-        release(&s);
-        free(a.files);
         return CLI_FAILURE;
     }
-    if (a.out && !baked_frames_alloc(&s.baked, frame_count, joints)) {
+    if (a->out && !baked_frames_alloc(&s->baked, frame_count, joints)) {
         fprintf(stderr, "tendon mm run: out of memory for %d baked frames\n", frame_count);
-        release(&s);
-        free(a.files);
         return CLI_FAILURE;
     }
-    if (a.trace) {
-        s.trace.file = fopen(a.trace, "wb");
-        if (!s.trace.file) {
-            fprintf(stderr, "tendon mm run: %s: cannot create: %s\n", a.trace, strerror(errno));
-            release(&s);
-            free(a.files);
+    if (a->trace) {
+        s->trace.file = fopen(a->trace, "wb");
+        if (!s->trace.file) {
+            fprintf(stderr, "tendon mm run: %s: cannot create: %s\n", a->trace, strerror(errno));
             return CLI_BAD_INPUT;
         }
-        s.trace_open = 1;
-        trace_header(&s, &a, frame_count, grounds);
+        s->trace_open = 1;
+        trace_header(s, a, frame_count);
     }
+    return CLI_OK;
+}
 
-    errors e = { 0 };
-    int searches = 0, switches = 0, rewinds = 0, previous = -1;
-    const int rewind_frames = (int)lroundf(tdn_mm_database_sample_rate(s.db) / 3.0f);
-    double travelled = 0.0;
+/* Frame f's measures: searches, switches and rewinds, the distance travelled, the errors. */
+static void measure(run_state *s, const tdn_mm_status *st, double time, int *previous, tdn_vec3 *last, int f,
+                    float *position_error, float *facing_error)
+{
+    measures *m = &s->m;
+    m->searches += st->searched;
+    m->switches += st->switched;
+    if (st->switched && *previous >= 0) { /* back to a frame of the same run played at most 1/3 s ago */
+        const int rewind_frames = (int)lroundf(tdn_mm_database_sample_rate(s->db) / 3.0f);
+        tdn_mm_frame was, now;
+        tdn_mm_database_frame(s->db, *previous, &was, NULL);
+        tdn_mm_database_frame(s->db, st->frame, &now, NULL);
+        m->rewinds += was.clip == now.clip && was.mirrored == now.mirrored && st->frame <= *previous &&
+                      st->frame >= *previous - rewind_frames;
+    }
+    *previous = st->frame;
+    if (f > 0)
+        m->travelled += sqrt(((double)st->position.x - last->x) * ((double)st->position.x - last->x) +
+                             ((double)st->position.z - last->z) * ((double)st->position.z - last->z));
+    *last = st->position;
+    const float dx = st->position.x - st->simulated.x, dz = st->position.z - st->simulated.z;
+    *position_error = sqrtf(dx * dx + dz * dz);
+    *facing_error = fabsf(wrap_degrees(st->facing - st->simulated_facing));
+    if (time >= STARTED - 1e-9) {
+        m->position_sum += *position_error;
+        m->facing_sum += *facing_error;
+        m->position_max = *position_error > m->position_max ? *position_error : m->position_max;
+        m->facing_max = *facing_error > m->facing_max ? *facing_error : m->facing_max;
+        m->count++;
+    }
+}
+
+/* Every frame: the path's input, the controller's update, the foot skate, the measures, the
+ * baked pose and the trace's line. An exit code. */
+static int run_frames(const mm_run_args *a, run_state *s, int frame_count)
+{
+    int code = CLI_OK, previous = -1;
     tdn_vec3 last = { 0 };
-    foot_skate_begin(&s.skate, 0);
+    foot_skate_begin(&s->skate, 0);
     progress_bar bar;
-    progress_begin(&bar, a.out ? "tendon mm run: running and baking" : "tendon mm run: running", -1);
-    for (int f = 0; f < frame_count && code == CLI_OK; f++) {
+    progress_begin(&bar, a->out ? "tendon mm run: running and baking" : "tendon mm run: running", -1);
+    for (int f = 0; f < frame_count; f++) {
         progress_update(&bar, f, frame_count);
-        const double time = f / (double)a.fps;
+        const double time = f / (double)a->fps;
         int segment;
-        const tdn_mm_input in = mm_path_input(&s.path, time, &segment);
+        const tdn_mm_input in = mm_path_input(&s->path, time, &segment);
         tdn_mm_status st;
-        r = tdn_mm_controller_update(s.controller, &in, f == 0 ? 0.0f : 1.0f / a.fps, &s.pose, &st, NULL);
+        const tdn_result r = tdn_mm_controller_update(s->controller, &in, f == 0 ? 0.0f : 1.0f / a->fps, &s->pose, &st,
+                                                      NULL);
         if (r != TDN_OK) {
             code = cli_report("mm run", r, NULL);
             break;
         }
-        foot_skate_frame(&s.skate, NULL, &s.pose, NULL);
-        searches += st.searched;
-        switches += st.switched;
-        if (st.switched && previous >= 0) { /* back to a frame of the same run played at most 1/3 s ago */
-            tdn_mm_frame was, now;
-            tdn_mm_database_frame(s.db, previous, &was, NULL);
-            tdn_mm_database_frame(s.db, st.frame, &now, NULL);
-            rewinds += was.clip == now.clip && was.mirrored == now.mirrored && st.frame <= previous &&
-                       st.frame >= previous - rewind_frames;
-        }
-        previous = st.frame;
-        if (f > 0)
-            travelled += sqrt(((double)st.position.x - last.x) * ((double)st.position.x - last.x) +
-                              ((double)st.position.z - last.z) * ((double)st.position.z - last.z));
-        last = st.position;
-        const float dx = st.position.x - st.simulated.x, dz = st.position.z - st.simulated.z;
-        const float position_error = sqrtf(dx * dx + dz * dz);
-        const float facing_error = fabsf(wrap_degrees(st.facing - st.simulated_facing));
-        if (time >= STARTED - 1e-9) {
-            e.position_sum += position_error;
-            e.facing_sum += facing_error;
-            e.position_max = position_error > e.position_max ? position_error : e.position_max;
-            e.facing_max = facing_error > e.facing_max ? facing_error : e.facing_max;
-            e.count++;
-        }
-        if (a.out)
-            tdn_pose_copy(&s.baked.poses[f], &s.pose, NULL);
-        if (a.trace)
-            trace_frame_write(&s, f, time, segment, &in, &st, position_error, facing_error);
+        foot_skate_frame(&s->skate, NULL, &s->pose, NULL);
+        float position_error, facing_error;
+        measure(s, &st, time, &previous, &last, f, &position_error, &facing_error);
+        if (a->out)
+            tdn_pose_copy(&s->baked.poses[f], &s->pose, NULL);
+        if (a->trace)
+            trace_frame_write(s, f, time, segment, &in, &st, position_error, facing_error);
     }
     progress_update(&bar, frame_count, frame_count);
     progress_end(&bar);
-    if (code == CLI_OK && a.trace) {
-        trace_writer *w = &s.trace;
+    return code;
+}
+
+/* Ends the open trace with the summary when the run succeeded (`code`); otherwise, or when that
+ * fails, removes it: no half-written trace. Returns the exit code. */
+static int close_trace(const mm_run_args *a, run_state *s, int frame_count, int code)
+{
+    if (code == CLI_OK) {
+        trace_writer *w = &s->trace;
         tw_end_array(w);
         tw_newline(w);
-        cJSON *summary = summary_json(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds);
+        cJSON *summary = summary_json(s, a, frame_count);
         char *text = summary ? cJSON_PrintUnformatted(summary) : NULL;
         cJSON_Delete(summary);
         if (text) {
@@ -687,27 +560,46 @@ int cmd_mm_run(int argc, char **argv)
         }
         const int failed = !text || ferror(w->file);
         const int closed = fclose(w->file) == 0;
-        s.trace_open = 0;
+        s->trace_open = 0;
         if (failed || !closed) {
-            fprintf(stderr, "tendon mm run: %s: writing the trace failed\n", a.trace);
+            fprintf(stderr, "tendon mm run: %s: writing the trace failed\n", a->trace);
             code = CLI_FAILURE;
         }
     }
-    if (code != CLI_OK && a.trace) {
-        if (s.trace_open && s.trace.file)
-            fclose(s.trace.file);
-        s.trace_open = 0;
-        remove(a.trace); /* no half-written trace */
+    if (code != CLI_OK) {
+        if (s->trace_open && s->trace.file)
+            fclose(s->trace.file);
+        s->trace_open = 0;
+        remove(a->trace);
     }
-    if (code == CLI_OK && a.out)
-        code = baked_frames_write(&s.baked, "mm run", a.out, a.path, a.fps, skel, s.src.assets[0]);
+    return code;
+}
+
+int mm_run(const mm_run_args *a)
+{
+    run_state s = { 0 };
+    int mirrored = 0;
+    int code = load(a, &s, &mirrored);
+    const double seconds = code == CLI_OK && !a->has_seconds ? s.path.duration : (double)a->seconds;
+    if (code == CLI_OK && seconds * a->fps > MAX_FRAMES) {
+        fprintf(stderr, "tendon mm run: %g s at %g fps is more than %d frames\n", seconds, (double)a->fps, MAX_FRAMES);
+        code = CLI_BAD_INPUT;
+    }
+    const int frame_count = code == CLI_OK ? (int)lround(seconds * a->fps) + 1 : 0;
+    if (code == CLI_OK)
+        code = prepare(a, &s, mirrored, frame_count);
+    if (code == CLI_OK)
+        code = run_frames(a, &s, frame_count);
+    if (s.trace_open)
+        code = close_trace(a, &s, frame_count, code);
+    if (code == CLI_OK && a->out)
+        code = baked_frames_write(&s.baked, "mm run", a->out, a->path, a->fps, s.src.skeleton, s.src.assets[0]);
     if (code == CLI_OK) {
-        if (a.common.json)
-            code = cli_json_print(summary_json(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds));
+        if (a->common.json)
+            code = cli_json_print(summary_json(&s, a, frame_count));
         else
-            summary_text(&s, &a, frame_count, searches, switches, rewinds, &e, travelled, grounds);
+            summary_text(&s, a, frame_count);
     }
     release(&s);
-    free(a.files);
     return code;
 }

@@ -33,8 +33,4 @@ int mm_find_joint(const tdn_skeleton *skel, const char *name_or_index);
  * up to the clip's duration); -1 when that is more than MM_MAX_CLIP_FRAMES. */
 int mm_clip_frames(const tdn_keyed_clip *clip, float rate);
 
-/* The subcommands. */
-int cmd_mm_build(int argc, char **argv);
-int cmd_mm_run(int argc, char **argv);
-
 #endif
