@@ -385,268 +385,324 @@ static void print_list_int(const int *v, int n)
         printf("%s%d", i ? "," : "", v[i]);
 }
 
-int cmd_mm_build(int argc, char **argv)
-{
-    build_args a = { 0 };
-    int code = build_parse(argc, argv, &a);
-    if (code != 0) {
-        free(a.files);
-        free(a.excludes);
-        return code < 0 ? CLI_OK : code;
-    }
+/* What a build makes beside the library's description: the clips, the excluded ranges
+ * (--exclude's, then the calibration poses found), the forward axis, the database and the
+ * times taken. */
+typedef struct build_state {
     mm_source src;
-    tdn_mm_range *ranges = NULL;
-    tdn_mm_database *db = NULL;
-    const double t0 = cli_now_ms();
-    code = mm_source_load("mm build", a.files, a.file_count, &a.common, &src);
-    if (code != CLI_OK) {
-        free(a.files);
-        free(a.excludes);
-        return code;
+    int src_loaded;
+    tdn_mm_range *ranges;
+    int calibration_count;        /* ranges after the --exclude ones */
+    int has_arms;                 /* hands found by name: calibration poses looked for */
+    int axis, automatic;          /* 0..5 (AXIS_NAMES); automatic: --forward auto */
+    double agreement[6];          /* automatic: each axis's agreement with the root's velocity */
+    tdn_mm_database *db;
+    double load_ms, build_ms, write_ms;
+} build_state;
+
+/* --root and --feet (or the feet found by name) into desc, and --mirror's warnings. An exit
+ * code, having said why. */
+static int choose_joints(const build_args *a, const mm_source *src, tdn_mm_database_desc *desc)
+{
+    const tdn_skeleton *skel = src->skeleton;
+    desc->root = a->root ? mm_find_joint(skel, a->root) : 0;
+    if (desc->root < 0) {
+        fprintf(stderr, "tendon mm build: --root '%s': no such joint in %s\n", a->root, a->files[0]);
+        return CLI_BAD_INPUT;
     }
-    const double load_ms = cli_now_ms() - t0;
-    const tdn_skeleton *skel = src.skeleton;
-    tdn_mm_database_desc desc = { 0 };
-    desc.skeleton = skel;
-    desc.clips = src.clips;
-    desc.clip_count = src.clip_count;
-    desc.rate = a.rate;
-    const float rate = a.rate > 0.0f ? a.rate : 60.0f;
-    desc.smoothing = !a.has_smoothing ? 0.0f : a.smoothing > 0.0f ? a.smoothing : -1.0f;
-    memcpy(desc.offsets, a.offsets, sizeof a.offsets);
-    desc.offset_count = a.offset_count;
-    if (a.has_weights)
-        memcpy(desc.weights, a.weights, sizeof a.weights);
-    /* the root and the feet */
-    desc.root = a.root ? mm_find_joint(skel, a.root) : 0;
-    if (desc.root < 0) {
-        fprintf(stderr, "tendon mm build: --root '%s': no such joint in %s\n", a.root, a.files[0]);
-        code = CLI_BAD_INPUT;
-        goto done;
-    }
-    if (tdn_skeleton_parent(skel, desc.root) >= 0) {
+    if (tdn_skeleton_parent(skel, desc->root) >= 0) {
         fprintf(stderr, "tendon mm build: --root '%s': joint %d (%s) has a parent: the root must be a root of the skeleton\n",
-                a.root ? a.root : "0", desc.root, tdn_skeleton_joint_name(skel, desc.root));
-        code = CLI_BAD_INPUT;
-        goto done;
+                a->root ? a->root : "0", desc->root, tdn_skeleton_joint_name(skel, desc->root));
+        return CLI_BAD_INPUT;
     }
-    if (a.feet) {
-        const char *comma = strchr(a.feet, ',');
+    if (a->feet) {
+        const char *comma = strchr(a->feet, ',');
         char left[256];
-        if (!comma || (size_t)(comma - a.feet) >= sizeof left || strchr(comma + 1, ',')) {
-            fprintf(stderr, "tendon mm build: --feet wants LEFT,RIGHT (two joint names or indices), not '%s'\n", a.feet);
-            code = CLI_BAD_INPUT;
-            goto done;
+        if (!comma || (size_t)(comma - a->feet) >= sizeof left || strchr(comma + 1, ',')) {
+            fprintf(stderr, "tendon mm build: --feet wants LEFT,RIGHT (two joint names or indices), not '%s'\n", a->feet);
+            return CLI_BAD_INPUT;
         }
-        memcpy(left, a.feet, (size_t)(comma - a.feet));
-        left[comma - a.feet] = '\0';
-        desc.left_foot = mm_find_joint(skel, left);
-        desc.right_foot = mm_find_joint(skel, comma + 1);
-        if (desc.left_foot < 0 || desc.right_foot < 0) {
-            fprintf(stderr, "tendon mm build: --feet '%s': no joint '%s' in %s\n", a.feet,
-                    desc.left_foot < 0 ? left : comma + 1, a.files[0]);
-            code = CLI_BAD_INPUT;
-            goto done;
+        memcpy(left, a->feet, (size_t)(comma - a->feet));
+        left[comma - a->feet] = '\0';
+        desc->left_foot = mm_find_joint(skel, left);
+        desc->right_foot = mm_find_joint(skel, comma + 1);
+        if (desc->left_foot < 0 || desc->right_foot < 0) {
+            fprintf(stderr, "tendon mm build: --feet '%s': no joint '%s' in %s\n", a->feet,
+                    desc->left_foot < 0 ? left : comma + 1, a->files[0]);
+            return CLI_BAD_INPUT;
         }
-    } else if (!feet_by_name(skel, &desc.left_foot, &desc.right_foot)) {
+    } else if (!feet_by_name(skel, &desc->left_foot, &desc->right_foot)) {
         fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftAnkle, LeftFoot, foot_l, l_foot, ...): "
                         "name them with --feet LEFT,RIGHT\n",
-                a.files[0], desc.left_foot < 0 ? "left" : "right");
-        code = CLI_BAD_INPUT;
-        goto done;
+                a->files[0], desc->left_foot < 0 ? "left" : "right");
+        return CLI_BAD_INPUT;
     }
-    if (a.mirror) {
-        desc.mirror_table = src.mirror;
-        if (src.mirror_pairs == 0)
+    if (a->mirror) {
+        desc->mirror_table = src->mirror;
+        if (src->mirror_pairs == 0)
             fprintf(stderr, "tendon mm build: warning: --mirror: no joint has a left/right partner by name, so the "
                             "mirrored clips keep each limb on its side, reflected\n");
-        else if (src.mirror[desc.left_foot] != desc.right_foot) {
+        else if (src->mirror[desc->left_foot] != desc->right_foot) {
             char left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
             fprintf(stderr, "tendon mm build: warning: --mirror: the feet %s and %s are not partners by name\n",
-                    cli_text(tdn_skeleton_joint_name(skel, desc.left_foot), left, sizeof left),
-                    cli_text(tdn_skeleton_joint_name(skel, desc.right_foot), right, sizeof right));
+                    cli_text(tdn_skeleton_joint_name(skel, desc->left_foot), left, sizeof left),
+                    cli_text(tdn_skeleton_joint_name(skel, desc->right_foot), right, sizeof right));
         }
     }
-    /* the excluded ranges: --exclude's, then the calibration poses found */
-    ranges = calloc((size_t)(a.exclude_count + 2 * src.clip_count + 1), sizeof *ranges);
-    if (!ranges) {
+    return CLI_OK;
+}
+
+/* The excluded ranges into desc: --exclude's, then (unless --keep-calibration) the calibration
+ * poses found at the clips' starts and ends. An exit code, having said why. */
+static int exclude_ranges(const build_args *a, build_state *b, float rate, tdn_mm_database_desc *desc)
+{
+    const mm_source *src = &b->src;
+    b->ranges = calloc((size_t)(a->exclude_count + 2 * src->clip_count + 1), sizeof *b->ranges);
+    if (!b->ranges) {
         fprintf(stderr, "tendon mm build: out of memory\n");
-        code = CLI_FAILURE;
-        goto done;
+        return CLI_FAILURE;
     }
-    for (int i = 0; i < a.exclude_count; i++)
-        if ((code = parse_exclude(a.excludes[i], &src, &ranges[i])) != CLI_OK)
-            goto done;
+    int code;
+    for (int i = 0; i < a->exclude_count; i++)
+        if ((code = parse_exclude(a->excludes[i], src, &b->ranges[i])) != CLI_OK)
+            return code;
     calibration_arms arms;
-    const int has_arms = calibration_arms_find(skel, &arms);
-    int calibration_count = 0;
-    for (int c = 0; has_arms && !a.keep_calibration && c < src.clip_count; c++) {
-        const int n = calibration_poses(src.clips[c], c, &arms, desc.root, rate, ranges + a.exclude_count + calibration_count);
+    b->has_arms = calibration_arms_find(src->skeleton, &arms);
+    for (int c = 0; b->has_arms && !a->keep_calibration && c < src->clip_count; c++) {
+        tdn_mm_range *found = b->ranges + a->exclude_count + b->calibration_count;
+        const int n = calibration_poses(src->clips[c], c, &arms, desc->root, rate, found);
         if (n < 0) {
             fprintf(stderr, "tendon mm build: out of memory\n");
-            code = CLI_FAILURE;
-            goto done;
+            return CLI_FAILURE;
         }
-        calibration_count += n;
+        b->calibration_count += n;
     }
-    const tdn_mm_range *calibration = ranges + a.exclude_count;
-    desc.excluded = ranges;
-    desc.excluded_count = a.exclude_count + calibration_count;
-    /* the forward axis */
-    double agreement[6] = { 0 };
-    int axis = -1, automatic = !a.forward || strcmp(a.forward, "auto") == 0;
-    if (automatic) {
-        axis = auto_forward(&src, desc.root, a.mirror, rate, agreement);
-        if (axis == -2) {
+    desc->excluded = b->ranges;
+    desc->excluded_count = a->exclude_count + b->calibration_count;
+    return CLI_OK;
+}
+
+/* The forward axis into desc: --forward's, or the one --forward auto finds. An exit code,
+ * having said why. */
+static int choose_forward(const build_args *a, build_state *b, float rate, tdn_mm_database_desc *desc)
+{
+    b->automatic = !a->forward || strcmp(a->forward, "auto") == 0;
+    if (b->automatic) {
+        b->axis = auto_forward(&b->src, desc->root, a->mirror, rate, b->agreement);
+        if (b->axis == -2) {
             fprintf(stderr, "tendon mm build: out of memory\n");
-            code = CLI_FAILURE;
-            goto done;
+            return CLI_FAILURE;
         }
-        if (axis < 0) {
+        if (b->axis < 0) {
             fprintf(stderr, "tendon mm build: --forward auto: the root (%s) never moves on the ground; give the axis "
-                            "with --forward\n", tdn_skeleton_joint_name(skel, desc.root));
-            code = CLI_BAD_INPUT;
-            goto done;
+                            "with --forward\n", tdn_skeleton_joint_name(b->src.skeleton, desc->root));
+            return CLI_BAD_INPUT;
         }
     } else {
-        const char *f = a.forward[0] == '+' || a.forward[0] == '-' ? a.forward + 1 : a.forward;
-        axis = 2 * (f[0] - 'x') + (a.forward[0] == '-');
+        const char *f = a->forward[0] == '+' || a->forward[0] == '-' ? a->forward + 1 : a->forward;
+        b->axis = 2 * (f[0] - 'x') + (a->forward[0] == '-');
     }
-    desc.forward = axis_vector(axis);
+    desc->forward = axis_vector(b->axis);
+    return CLI_OK;
+}
 
+/* The database made (with a progress bar) and written to a->out, each timed. An exit code. */
+static int create_and_save(const build_args *a, build_state *b, tdn_mm_database_desc *desc)
+{
     progress_bar bar;
     progress_begin(&bar, "tendon mm build:", -1);
-    desc.progress = build_progress;
-    desc.progress_user = &bar;
+    desc->progress = build_progress;
+    desc->progress_user = &bar;
     tdn_error err = { 0 };
     const double t1 = cli_now_ms();
-    tdn_result r = tdn_mm_database_create(&desc, &db, NULL, &err);
-    const double build_ms = cli_now_ms() - t1;
+    tdn_result r = tdn_mm_database_create(desc, &b->db, NULL, &err);
+    b->build_ms = cli_now_ms() - t1;
     progress_end(&bar);
-    if (r != TDN_OK) {
-        code = cli_report("mm build", r, &err);
-        goto done;
-    }
+    if (r != TDN_OK)
+        return cli_report("mm build", r, &err);
     const double t2 = cli_now_ms();
-    r = tdn_mm_database_save(db, a.out, &err);
-    const double write_ms = cli_now_ms() - t2;
-    if (r != TDN_OK) {
-        code = cli_report("mm build", r, &err);
-        goto done;
-    }
+    r = tdn_mm_database_save(b->db, a->out, &err);
+    b->write_ms = cli_now_ms() - t2;
+    return r == TDN_OK ? CLI_OK : cli_report("mm build", r, &err);
+}
 
-    /* the summary */
-    const int frames = tdn_mm_database_frame_count(db), dims = tdn_mm_database_dimensions(db);
-    int searchable = 0;
-    for (int i = 0; i < frames; i++) {
-        tdn_mm_frame f;
-        tdn_mm_database_frame(db, i, &f, NULL);
-        searchable += f.searchable;
-    }
-    const size_t bytes = tdn_mm_database_save_size(db);
-    int offsets[TDN_MM_MAX_OFFSETS];
-    const int offset_count = tdn_mm_database_offset_count(db);
-    for (int k = 0; k < offset_count; k++)
-        offsets[k] = tdn_mm_database_offset(db, k);
+/* What the summary reports of the database made. */
+typedef struct build_summary {
+    int frames, searchable, dims;
+    size_t bytes;
+    int offsets[TDN_MM_MAX_OFFSETS], offset_count;
     float weights[TDN_MM_GROUP_COUNT];
-    for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
-        weights[g] = tdn_mm_database_weight(db, (tdn_mm_group)g);
-    const float smoothing = !a.has_smoothing ? TDN_MM_DEFAULT_SMOOTHING : a.smoothing;
-    const char *root_name = tdn_skeleton_joint_name(skel, desc.root);
-    const char *left_name = tdn_skeleton_joint_name(skel, desc.left_foot);
-    const char *right_name = tdn_skeleton_joint_name(skel, desc.right_foot);
-    if (a.common.json) {
-        cJSON *doc = cJSON_CreateObject();
-        cJSON_AddStringToObject(doc, "output", a.out);
-        cJSON_AddNumberToObject(doc, "files", a.file_count);
-        cJSON_AddNumberToObject(doc, "clips", src.clip_count);
-        cJSON *list = cJSON_AddArrayToObject(doc, "sources");
-        for (int c = 0; c < src.clip_count; c++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "clip", c);
-            cJSON_AddStringToObject(o, "name", tdn_keyed_clip_name(src.clips[c]));
-            cJSON_AddStringToObject(o, "file", a.files[src.clip_file[c]]);
-            cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_keyed_clip_duration(src.clips[c])));
-            cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frames(db, c, 0));
-            cJSON_AddItemToArray(list, o);
-        }
-        cJSON_AddBoolToObject(doc, "mirror", a.mirror);
-        cJSON_AddItemToObject(doc, "rate", cli_json_float(tdn_mm_database_sample_rate(db)));
-        cJSON_AddNumberToObject(doc, "frames", frames);
-        cJSON_AddNumberToObject(doc, "searchable", searchable);
-        cJSON_AddNumberToObject(doc, "dims", dims);
-        cJSON_AddNumberToObject(doc, "bytes", (double)bytes);
-        cJSON_AddNumberToObject(doc, "load_ms", round(load_ms * 10.0) / 10.0);
-        cJSON_AddNumberToObject(doc, "build_ms", round(build_ms * 10.0) / 10.0);
-        cJSON_AddNumberToObject(doc, "write_ms", round(write_ms * 10.0) / 10.0);
-        cJSON_AddStringToObject(doc, "root", root_name);
-        cJSON *feet = cJSON_AddArrayToObject(doc, "feet");
-        cJSON_AddItemToArray(feet, cJSON_CreateString(left_name));
-        cJSON_AddItemToArray(feet, cJSON_CreateString(right_name));
-        cJSON_AddStringToObject(doc, "forward", AXIS_NAMES[axis]);
-        if (automatic) {
-            cJSON *agree = cJSON_AddObjectToObject(doc, "forward_agreement");
-            for (int k = 0; k < 6; k++)
-                cJSON_AddNumberToObject(agree, AXIS_NAMES[k], round(agreement[k] * 1e4) / 1e4);
-        } else {
-            cJSON_AddNullToObject(doc, "forward_agreement");
-        }
-        cJSON *o = cJSON_AddArrayToObject(doc, "offsets");
-        for (int k = 0; k < offset_count; k++)
-            cJSON_AddItemToArray(o, cJSON_CreateNumber(offsets[k]));
-        cJSON_AddItemToObject(doc, "weights", cli_json_floats(weights, TDN_MM_GROUP_COUNT));
-        cJSON_AddItemToObject(doc, "smoothing", cli_json_float(smoothing));
-        cJSON_AddItemToObject(doc, "excluded", ranges_json(ranges, a.exclude_count, &src));
-        cJSON *cal = cJSON_AddObjectToObject(doc, "calibration");
-        cJSON_AddStringToObject(cal, "poses", a.keep_calibration ? "kept" : has_arms ? "excluded" : "no hands");
-        cJSON_AddItemToObject(cal, "excluded", ranges_json(calibration, calibration_count, &src));
-        code = cli_json_print(doc);
-        goto done;
+    float smoothing;
+    const char *root, *left, *right;
+} build_summary;
+
+static build_summary summarize(const build_args *a, const build_state *b, const tdn_mm_database_desc *desc)
+{
+    build_summary m;
+    m.frames = tdn_mm_database_frame_count(b->db);
+    m.dims = tdn_mm_database_dimensions(b->db);
+    m.searchable = 0;
+    for (int i = 0; i < m.frames; i++) {
+        tdn_mm_frame f;
+        tdn_mm_database_frame(b->db, i, &f, NULL);
+        m.searchable += f.searchable;
     }
-    printf("%s: %d frames (%d searchable), %d dims, %zu bytes\n", a.out, frames, searchable, dims, bytes);
-    printf("  %d file%s, %d clip%s%s at %.6g Hz:\n", a.file_count, a.file_count == 1 ? "" : "s", src.clip_count,
-           src.clip_count == 1 ? "" : "s", a.mirror ? " and their mirror images" : "", (double)tdn_mm_database_sample_rate(db));
+    m.bytes = tdn_mm_database_save_size(b->db);
+    m.offset_count = tdn_mm_database_offset_count(b->db);
+    for (int k = 0; k < m.offset_count; k++)
+        m.offsets[k] = tdn_mm_database_offset(b->db, k);
+    for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
+        m.weights[g] = tdn_mm_database_weight(b->db, (tdn_mm_group)g);
+    m.smoothing = !a->has_smoothing ? TDN_MM_DEFAULT_SMOOTHING : a->smoothing;
+    m.root = tdn_skeleton_joint_name(b->src.skeleton, desc->root);
+    m.left = tdn_skeleton_joint_name(b->src.skeleton, desc->left_foot);
+    m.right = tdn_skeleton_joint_name(b->src.skeleton, desc->right_foot);
+    return m;
+}
+
+/* --json: the summary as one JSON object on stdout. An exit code. */
+static int print_summary_json(const build_args *a, const build_state *b, const build_summary *m)
+{
+    const mm_source *src = &b->src;
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "output", a->out);
+    cJSON_AddNumberToObject(doc, "files", a->file_count);
+    cJSON_AddNumberToObject(doc, "clips", src->clip_count);
+    cJSON *list = cJSON_AddArrayToObject(doc, "sources");
+    for (int c = 0; c < src->clip_count; c++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "clip", c);
+        cJSON_AddStringToObject(o, "name", tdn_keyed_clip_name(src->clips[c]));
+        cJSON_AddStringToObject(o, "file", a->files[src->clip_file[c]]);
+        cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_keyed_clip_duration(src->clips[c])));
+        cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frames(b->db, c, 0));
+        cJSON_AddItemToArray(list, o);
+    }
+    cJSON_AddBoolToObject(doc, "mirror", a->mirror);
+    cJSON_AddItemToObject(doc, "rate", cli_json_float(tdn_mm_database_sample_rate(b->db)));
+    cJSON_AddNumberToObject(doc, "frames", m->frames);
+    cJSON_AddNumberToObject(doc, "searchable", m->searchable);
+    cJSON_AddNumberToObject(doc, "dims", m->dims);
+    cJSON_AddNumberToObject(doc, "bytes", (double)m->bytes);
+    cJSON_AddNumberToObject(doc, "load_ms", round(b->load_ms * 10.0) / 10.0);
+    cJSON_AddNumberToObject(doc, "build_ms", round(b->build_ms * 10.0) / 10.0);
+    cJSON_AddNumberToObject(doc, "write_ms", round(b->write_ms * 10.0) / 10.0);
+    cJSON_AddStringToObject(doc, "root", m->root);
+    cJSON *feet = cJSON_AddArrayToObject(doc, "feet");
+    cJSON_AddItemToArray(feet, cJSON_CreateString(m->left));
+    cJSON_AddItemToArray(feet, cJSON_CreateString(m->right));
+    cJSON_AddStringToObject(doc, "forward", AXIS_NAMES[b->axis]);
+    if (b->automatic) {
+        cJSON *agree = cJSON_AddObjectToObject(doc, "forward_agreement");
+        for (int k = 0; k < 6; k++)
+            cJSON_AddNumberToObject(agree, AXIS_NAMES[k], round(b->agreement[k] * 1e4) / 1e4);
+    } else {
+        cJSON_AddNullToObject(doc, "forward_agreement");
+    }
+    cJSON *o = cJSON_AddArrayToObject(doc, "offsets");
+    for (int k = 0; k < m->offset_count; k++)
+        cJSON_AddItemToArray(o, cJSON_CreateNumber(m->offsets[k]));
+    cJSON_AddItemToObject(doc, "weights", cli_json_floats(m->weights, TDN_MM_GROUP_COUNT));
+    cJSON_AddItemToObject(doc, "smoothing", cli_json_float(m->smoothing));
+    cJSON_AddItemToObject(doc, "excluded", ranges_json(b->ranges, a->exclude_count, src));
+    cJSON *cal = cJSON_AddObjectToObject(doc, "calibration");
+    cJSON_AddStringToObject(cal, "poses", a->keep_calibration ? "kept" : b->has_arms ? "excluded" : "no hands");
+    cJSON_AddItemToObject(cal, "excluded", ranges_json(b->ranges + a->exclude_count, b->calibration_count, src));
+    return cli_json_print(doc);
+}
+
+/* The summary in words on stdout. */
+static void print_summary_text(const build_args *a, const build_state *b, const build_summary *m)
+{
+    const mm_source *src = &b->src;
+    const tdn_mm_range *calibration = b->ranges + a->exclude_count;
+    printf("%s: %d frames (%d searchable), %d dims, %zu bytes\n", a->out, m->frames, m->searchable, m->dims, m->bytes);
+    printf("  %d file%s, %d clip%s%s at %.6g Hz:\n", a->file_count, a->file_count == 1 ? "" : "s", src->clip_count,
+           src->clip_count == 1 ? "" : "s", a->mirror ? " and their mirror images" : "",
+           (double)tdn_mm_database_sample_rate(b->db));
     char name[CLI_TEXT_SIZE], left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
-    for (int c = 0; c < src.clip_count && c < 20; c++)
-        printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src.clips[c]), name, sizeof name),
-               (double)tdn_keyed_clip_duration(src.clips[c]), tdn_mm_database_clip_frames(db, c, 0),
-               a.files[src.clip_file[c]]);
-    if (src.clip_count > 20)
-        printf("    ... %d more\n", src.clip_count - 20);
-    printf("  root %s, feet %s and %s, forward %s", cli_text(root_name, name, sizeof name),
-           cli_text(left_name, left, sizeof left), cli_text(right_name, right, sizeof right), AXIS_NAMES[axis]);
-    if (automatic) {
+    for (int c = 0; c < src->clip_count && c < 20; c++)
+        printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name),
+               (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frames(b->db, c, 0),
+               a->files[src->clip_file[c]]);
+    if (src->clip_count > 20)
+        printf("    ... %d more\n", src->clip_count - 20);
+    printf("  root %s, feet %s and %s, forward %s", cli_text(m->root, name, sizeof name),
+           cli_text(m->left, left, sizeof left), cli_text(m->right, right, sizeof right), AXIS_NAMES[b->axis]);
+    if (b->automatic) {
         printf(" (auto: agreement with the root's velocity");
         for (int k = 0; k < 6; k++)
-            printf(" %s %.2f", AXIS_NAMES[k], round(agreement[k] * 100.0) / 100.0 + 0.0); /* no -0.00 */
+            printf(" %s %.2f", AXIS_NAMES[k], round(b->agreement[k] * 100.0) / 100.0 + 0.0); /* no -0.00 */
         printf(")");
     }
     printf("\n  offsets ");
-    print_list_int(offsets, offset_count);
-    printf(" frames, weights %g,%g,%g,%g,%g, smoothing %g s", (double)weights[0], (double)weights[1], (double)weights[2],
-           (double)weights[3], (double)weights[4], (double)smoothing);
-    if (a.exclude_count)
-        printf(", %d excluded range%s", a.exclude_count, a.exclude_count == 1 ? "" : "s");
+    print_list_int(m->offsets, m->offset_count);
+    printf(" frames, weights %g,%g,%g,%g,%g, smoothing %g s", (double)m->weights[0], (double)m->weights[1],
+           (double)m->weights[2], (double)m->weights[3], (double)m->weights[4], (double)m->smoothing);
+    if (a->exclude_count)
+        printf(", %d excluded range%s", a->exclude_count, a->exclude_count == 1 ? "" : "s");
     printf("\n  calibration poses: ");
-    if (a.keep_calibration)
+    if (a->keep_calibration)
         printf("kept (--keep-calibration)");
-    else if (!has_arms)
+    else if (!b->has_arms)
         printf("not looked for: no hands found by name (LeftHand, hand_l, LeftWrist, ...)");
-    else if (calibration_count == 0)
+    else if (b->calibration_count == 0)
         printf("none (no T-pose held at a take's start or end)");
     else
         printf("excluded (--keep-calibration keeps them):");
-    for (int i = 0; i < calibration_count; i++) {
+    for (int i = 0; i < b->calibration_count; i++) {
         const int same = i && calibration[i].clip == calibration[i - 1].clip;
-        printf("%s %s%s%.4g-%.4g s", same ? "," : i ? ";" : "", same ? "" : tdn_keyed_clip_name(src.clips[calibration[i].clip]),
+        printf("%s %s%s%.4g-%.4g s", same ? "," : i ? ";" : "", same ? "" : tdn_keyed_clip_name(src->clips[calibration[i].clip]),
                same ? "" : " ", (double)calibration[i].start, (double)calibration[i].end);
     }
-    printf("\n  loaded in %.0f ms, built in %.0f ms, written in %.0f ms\n", load_ms, build_ms, write_ms);
-done:
-    tdn_mm_database_destroy(db);
-    free(ranges);
-    mm_source_free(&src);
+    printf("\n  loaded in %.0f ms, built in %.0f ms, written in %.0f ms\n", b->load_ms, b->build_ms, b->write_ms);
+}
+
+/* The database's description from the options and the clips: all but the joints, the excluded
+ * ranges and the forward axis. */
+static tdn_mm_database_desc describe(const build_args *a, const mm_source *src)
+{
+    tdn_mm_database_desc desc = { 0 };
+    desc.skeleton = src->skeleton;
+    desc.clips = src->clips;
+    desc.clip_count = src->clip_count;
+    desc.rate = a->rate;
+    desc.smoothing = !a->has_smoothing ? 0.0f : a->smoothing > 0.0f ? a->smoothing : -1.0f;
+    memcpy(desc.offsets, a->offsets, sizeof a->offsets);
+    desc.offset_count = a->offset_count;
+    if (a->has_weights)
+        memcpy(desc.weights, a->weights, sizeof a->weights);
+    return desc;
+}
+
+int cmd_mm_build(int argc, char **argv)
+{
+    build_args a = { 0 };
+    build_state b = { 0 };
+    int code = build_parse(argc, argv, &a);
+    if (code == 0) {
+        const double t0 = cli_now_ms();
+        code = mm_source_load("mm build", a.files, a.file_count, &a.common, &b.src);
+        b.src_loaded = code == CLI_OK;
+        b.load_ms = cli_now_ms() - t0;
+    }
+    if (code == CLI_OK) {
+        const float rate = a.rate > 0.0f ? a.rate : 60.0f;
+        tdn_mm_database_desc desc = describe(&a, &b.src);
+        if ((code = choose_joints(&a, &b.src, &desc)) == CLI_OK && (code = exclude_ranges(&a, &b, rate, &desc)) == CLI_OK &&
+            (code = choose_forward(&a, &b, rate, &desc)) == CLI_OK && (code = create_and_save(&a, &b, &desc)) == CLI_OK) {
+            const build_summary m = summarize(&a, &b, &desc);
+            if (a.common.json)
+                code = print_summary_json(&a, &b, &m);
+            else
+                print_summary_text(&a, &b, &m);
+        }
+    }
+    tdn_mm_database_destroy(b.db);
+    free(b.ranges);
+    if (b.src_loaded)
+        mm_source_free(&b.src);
     free(a.files);
     free(a.excludes);
-    return code;
+    return code < 0 ? CLI_OK : code;
 }
