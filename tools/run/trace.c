@@ -269,16 +269,9 @@ static const char *event_type_name(tdn_graph_event_type t)
     return "?";
 }
 
-void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *fr)
+/* "parameters": what the nodes read (smoothed); "targets": what was last set. */
+static void write_parameters(trace_writer *w, const tdn_graph *g, const trace_frame *fr)
 {
-    const tdn_graph_document *doc = run->document;
-    const tdn_graph *g = tdn_graph_document_graph(doc);
-    const tdn_graph_instance *in = fr->instance;
-    char name[32];
-    tw_begin_object(w, NULL);
-    tw_int(w, "frame", fr->frame);
-    tw_double(w, "time", fr->time);
-    /* parameters: what the nodes read (smoothed); targets: what was last set */
     tw_begin_object(w, "parameters");
     for (int p = 0; p < tdn_graph_param_count(g); p++) {
         tdn_param_type type = tdn_graph_param_type(g, p);
@@ -287,7 +280,7 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
             timeline_target(fr->timeline, p, v); /* cleared by the update: shown as fired for it */
         } else {
             for (int c = 0; c < 3; c++)
-                v[c] = tdn_graph_param_value(in, p, c);
+                v[c] = tdn_graph_param_value(fr->instance, p, c);
         }
         param_value(w, tdn_graph_param_name(g, p), type, v);
     }
@@ -299,6 +292,12 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
         param_value(w, tdn_graph_param_name(g, p), tdn_graph_param_type(g, p), v);
     }
     tw_end_object(w);
+}
+
+/* "layers" with their entries, and what the flat list culled. */
+static void write_layers(trace_writer *w, const tdn_graph_document *doc, const tdn_graph_instance *in)
+{
+    const tdn_graph *g = tdn_graph_document_graph(doc);
     tw_begin_array(w, "layers");
     for (int l = 0; l < tdn_graph_layer_count(g); l++) {
         const tdn_graph_entry *entries;
@@ -316,6 +315,11 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
     tw_int(w, "entries", culled);
     tw_float(w, "weight", culled_weight);
     tw_end_object(w);
+}
+
+static void write_state_machines(trace_writer *w, const tdn_graph *g, const tdn_graph_instance *in)
+{
+    char name[32];
     tw_begin_array(w, "state_machines");
     for (int n = 0; n < tdn_graph_node_count(g); n++) {
         tdn_state_machine_status st;
@@ -335,17 +339,13 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
         tw_end_object(w);
     }
     tw_end_array(w);
-    const tdn_root_motion *m = fr->motion;
-    tw_begin_object(w, "root_motion");
-    tw_floats(w, "translation", &m->translation.x, 3);
-    tw_floats(w, "rotation", &m->rotation.x, 4);
-    tw_floats(w, "linear_velocity", &m->linear_velocity.x, 3);
-    tw_floats(w, "angular_velocity", &m->angular_velocity.x, 3);
-    tw_end_object(w);
-    tw_begin_object(w, "root");
-    tw_floats(w, "translation", &fr->root_position.x, 3);
-    tw_floats(w, "rotation", &fr->root_facing.x, 4);
-    tw_end_object(w);
+}
+
+/* "events" of the update, and how many did not fit. */
+static void write_events(trace_writer *w, const tdn_graph_document *doc, const tdn_graph_instance *in)
+{
+    const tdn_graph *g = tdn_graph_document_graph(doc);
+    char name[32];
     const tdn_graph_event *events;
     int dropped = 0, count = tdn_graph_events(in, &events, &dropped);
     tw_begin_array(w, "events");
@@ -378,6 +378,30 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
     tw_end_array(w);
     if (dropped)
         tw_int(w, "events_dropped", dropped);
+}
+
+void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *fr)
+{
+    const tdn_graph_document *doc = run->document;
+    const tdn_graph *g = tdn_graph_document_graph(doc);
+    tw_begin_object(w, NULL);
+    tw_int(w, "frame", fr->frame);
+    tw_double(w, "time", fr->time);
+    write_parameters(w, g, fr);
+    write_layers(w, doc, fr->instance);
+    write_state_machines(w, g, fr->instance);
+    const tdn_root_motion *m = fr->motion;
+    tw_begin_object(w, "root_motion");
+    tw_floats(w, "translation", &m->translation.x, 3);
+    tw_floats(w, "rotation", &m->rotation.x, 4);
+    tw_floats(w, "linear_velocity", &m->linear_velocity.x, 3);
+    tw_floats(w, "angular_velocity", &m->angular_velocity.x, 3);
+    tw_end_object(w);
+    tw_begin_object(w, "root");
+    tw_floats(w, "translation", &fr->root_position.x, 3);
+    tw_floats(w, "rotation", &fr->root_facing.x, 4);
+    tw_end_object(w);
+    write_events(w, doc, fr->instance);
     if (fr->skate && fr->skate->count > 0) {
         const foot_skate *k = fr->skate;
         tw_begin_object(w, "feet");
