@@ -244,15 +244,6 @@ int tdn__ik_limit_rotation(tdn_quat *local, const tdn__ik_joint_limit *limit)
     return changed;
 }
 
-void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *swing_angle, float *twist_angle)
-{
-    tdn_quat swing, twist;
-    split_swing_twist(tdn_quat_mul(tdn_quat_conjugate(rest), local), axis, &swing, &twist);
-    float along = twist.x * axis.x + twist.y * axis.y + twist.z * axis.z;
-    *twist_angle = 2.0f * atan2f(along, twist.w);
-    *swing_angle = 2.0f * atan2f(sqrtf(swing.x * swing.x + swing.y * swing.y + swing.z * swing.z), swing.w);
-}
-
 const tdn__ik_joint_limit *tdn__ik_chain_limits(const tdn_skeleton *skeleton, const tdn__ik_chain *chain,
                                                 const tdn_ik_limit *limits, tdn__ik_joint_limit *out)
 {

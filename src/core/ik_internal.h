@@ -135,10 +135,6 @@ const tdn__ik_joint_limit *tdn__ik_chain_limits(const tdn_skeleton *skeleton, co
  * *local, 0 when it was within the limit (then *local is untouched). */
 int tdn__ik_limit_rotation(tdn_quat *local, const tdn__ik_joint_limit *limit);
 
-/* Swing and twist angles (radians, swing in [0, pi], twist in (-pi, pi]) of local against
- * rest about the unit bone direction `axis`, as tdn__ik_limit_rotation measures them. */
-void tdn__ik_swing_twist(tdn_quat local, tdn_quat rest, tdn_vec3 axis, float *swing, float *twist);
-
 /* Turns the chain joints, root first, each by the shortest swing that points its bone from
  * where forward kinematics puts its start towards goal i+1 (gx, gy, gz: count entries, [0]
  * unused), then limits it when limits is not NULL. Writes the positions reached into x, y, z
