@@ -17,8 +17,6 @@
 #  define BENCH_ISA "generic"
 #endif
 
-const char *bench_isa(void) { return BENCH_ISA; }
-
 bench_row bench_row_make(const char *workload, int joints, const char *variant, int threads)
 {
     bench_row row = { 0 };

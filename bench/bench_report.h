@@ -31,9 +31,6 @@ typedef struct bench_row {
     bench_extra extra[BENCH_MAX_EXTRA];
 } bench_row;
 
-/* The instruction set of this build: "sse2", "avx2+fma", "avx512" or "generic". */
-const char *bench_isa(void);
-
 /* A row with every optional figure set to BENCH_NONE and the field "isa". */
 bench_row bench_row_make(const char *workload, int joints, const char *variant, int threads);
 void bench_row_add_number(bench_row *row, const char *key, double number);

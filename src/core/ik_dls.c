@@ -415,13 +415,11 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_po
             passes++;
             for (int k = 0; k < s.moving_count; k++)
                 before[k] = tdn__pose_rotation(pose, ik->joints[s.moving[k]]);
-            int kept = 0, done = 0;
-            for (int attempt = 0; attempt <= MAX_RETRIES && !kept && !done; attempt++) {
+            int kept = 0;
+            for (int attempt = 0; attempt <= MAX_RETRIES && !kept; attempt++) {
                 float angle = pass_step(&s, lambda * mu, step);
-                if (!(angle > 1e-6f)) { /* converged as far as the damped steps go (or NaN) */
-                    done = 1;
+                if (!(angle > 1e-6f)) /* converged as far as the damped steps go (or NaN) */
                     break;
-                }
                 step_to_local(&s, step, step_angle);
                 apply_step(&s, step, step_angle, angle > 0.6f ? 0.6f / angle : 1.0f, before);
                 path_forward(&s);

@@ -30,7 +30,7 @@ typedef struct builder {
     int joints;
     tdn_error *err;
     int oom;                     /* a cJSON or buffer allocation failed */
-    cJSON *root, *accessors, *views;
+    cJSON *root;
     unsigned char *bin;
     size_t size, capacity;
     size_t view_start;           /* where the view being filled starts */

@@ -125,11 +125,12 @@ tdn_result tdn_io__graph_read_node(tdn_io__graph_build *build, const cJSON *json
 int tdn_io__graph_has_param(const tdn_io__graph_build *build, const char *name);
 tdn_result tdn_io__graph_no_param(const tdn_io__graph_build *build, const char *name, const char *where,
                                   tdn_error *err);
-/* A procedural node's or a modifier's fields (graph_modifiers_json.c). */
+/* A procedural node's or a modifier's fields (graph_modifiers_json.c); a modifier's input is
+ * read by the caller. */
 tdn_result tdn_io__graph_read_procedural(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                          tdn_error *err);
 tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
-                                       int depth, tdn_error *err);
+                                       tdn_error *err);
 /* A motion-matching node's fields (graph_motion_match_json.c). */
 tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                            tdn_error *err);

@@ -107,9 +107,8 @@ static tdn_result read_axis(const cJSON *json, const char *path, tdn_vec3 *axis,
 }
 
 tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *b, int self, const cJSON *json, const char *path,
-                                       int depth, tdn_error *err)
+                                       tdn_error *err)
 {
-    (void)depth; /* its input is read by the caller */
     const char *kind;
     tdn_node_desc *d = &b->nodes[self];
     tdn_result r = tdn_io__json_known_keys(json, path, modifier_keys, err);

@@ -419,7 +419,7 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
         r = tdn_io__graph_read_procedural(b, self, json, path, err);
     } else if (strcmp(type, "modifier") == 0) {
         d->type = TDN_NODE_MODIFIER;
-        r = tdn_io__graph_read_modifier(b, self, json, path, depth, err);
+        r = tdn_io__graph_read_modifier(b, self, json, path, err);
         if (r == TDN_OK)
             r = read_named_inputs(b, self, json, path, one, 1, depth, err);
     } else if (strcmp(type, "motion_match") == 0) {
