@@ -1,10 +1,13 @@
-/* tendon_bench: procedural humanoid skeletons (S67, S256). Rest rotations are identity; each
- * joint's rest translation is its offset from the parent in metres. */
+/* tendon_bench: the benchmark skeletons (S67, S256). S67 is the generated humanoid's skeleton
+ * (libtendon_io), S256 adds joints to it. Rest rotations are identity; each joint's rest
+ * translation is its offset from the parent in metres. */
 #include "bench_skeletons.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "tendon/io/humanoid.h"
 
 #define RIG_MAX 256
 #define RIG_NAME 40
@@ -27,13 +30,6 @@ static int add_joint(rig *r, int parent, float x, float y, float z, const char *
     return i;
 }
 
-/* "base_side", for example "hand_l". */
-static const char *sided(char *buf, const char *base, const char *side)
-{
-    snprintf(buf, RIG_NAME, "%s_%s", base, side);
-    return buf;
-}
-
 static int find_joint(const rig *r, const char *name)
 {
     for (int i = 0; i < r->count; i++)
@@ -42,68 +38,22 @@ static int find_joint(const rig *r, const char *name)
     return -1;
 }
 
-typedef struct finger {
-    const char *name;
-    float z;      /* across the palm */
-    float length; /* of the proximal phalanx; the next two are 0.62 and 0.4 of it */
-} finger;
-
-static const finger FINGERS[4] = {
-    { "index", 0.025f, 0.042f }, { "middle", 0.008f, 0.046f }, { "ring", -0.01f, 0.043f }, { "pinky", -0.027f, 0.034f }
-};
-
-static void add_arm(rig *r, int chest, const char *side, float s)
+/* S67: the generated humanoid's skeleton at its default height, joint for joint. */
+static tdn_result add_humanoid(rig *r, tdn_error *err)
 {
-    char name[RIG_NAME];
-    int clavicle = add_joint(r, chest, s * 0.03f, 0.04f, 0.02f, sided(name, "clavicle", side));
-    int upper = add_joint(r, clavicle, s * 0.15f, 0.0f, -0.02f, sided(name, "upperarm", side));
-    int lower = add_joint(r, upper, s * 0.28f, 0.0f, 0.0f, sided(name, "lowerarm", side));
-    int hand = add_joint(r, lower, s * 0.26f, 0.0f, 0.0f, sided(name, "hand", side));
-    int t1 = add_joint(r, hand, s * 0.025f, -0.01f, 0.03f, sided(name, "thumb_01", side));
-    int t2 = add_joint(r, t1, s * 0.035f, -0.005f, 0.015f, sided(name, "thumb_02", side));
-    add_joint(r, t2, s * 0.03f, 0.0f, 0.008f, sided(name, "thumb_03", side));
-    for (int f = 0; f < 4; f++) {
-        snprintf(name, sizeof name, "%s_metacarpal_%s", FINGERS[f].name, side);
-        int meta = add_joint(r, hand, s * 0.03f, 0.0f, FINGERS[f].z, name);
-        int parent = meta;
-        float lengths[3] = { 0.065f, FINGERS[f].length, 0.62f * FINGERS[f].length };
-        for (int k = 0; k < 3; k++) {
-            snprintf(name, sizeof name, "%s_%02d_%s", FINGERS[f].name, k + 1, side);
-            parent = add_joint(r, parent, s * lengths[k], 0.0f, k == 0 ? 0.25f * FINGERS[f].z : 0.0f, name);
-        }
+    tdn_asset *humanoid = NULL;
+    tdn_result res = tdn_humanoid_create(NULL, &humanoid, NULL, err);
+    if (res != TDN_OK)
+        return res;
+    const tdn_skeleton *skeleton = tdn_asset_skeleton(humanoid);
+    r->count = tdn_skeleton_joint_count(skeleton);
+    for (int j = 0; j < r->count && j < RIG_MAX; j++) {
+        snprintf(r->names[j], RIG_NAME, "%s", tdn_skeleton_joint_name(skeleton, j));
+        r->parents[j] = tdn_skeleton_parent(skeleton, j);
+        r->rest[j] = tdn_skeleton_rest(skeleton, j);
     }
-}
-
-static void add_leg(rig *r, int pelvis, const char *side, float s)
-{
-    char name[RIG_NAME];
-    int thigh = add_joint(r, pelvis, s * 0.09f, -0.06f, 0.0f, sided(name, "thigh", side));
-    int calf = add_joint(r, thigh, 0.0f, -0.43f, 0.01f, sided(name, "calf", side));
-    int foot = add_joint(r, calf, 0.0f, -0.40f, -0.02f, sided(name, "foot", side));
-    add_joint(r, foot, 0.0f, -0.05f, 0.13f, sided(name, "ball", side));
-}
-
-static void add_humanoid(rig *r)
-{
-    int root = add_joint(r, -1, 0.0f, 0.0f, 0.0f, "root");
-    int pelvis = add_joint(r, root, 0.0f, 0.95f, 0.0f, "pelvis");
-    const float spine_lengths[5] = { 0.09f, 0.10f, 0.10f, 0.10f, 0.08f };
-    int spine = pelvis;
-    char name[RIG_NAME];
-    for (int i = 0; i < 5; i++) {
-        snprintf(name, sizeof name, "spine_%02d", i + 1);
-        spine = add_joint(r, spine, 0.0f, spine_lengths[i], i < 2 ? 0.01f : -0.005f, name);
-    }
-    int neck = add_joint(r, spine, 0.0f, 0.10f, 0.01f, "neck_01");
-    neck = add_joint(r, neck, 0.0f, 0.05f, 0.01f, "neck_02");
-    int head = add_joint(r, neck, 0.0f, 0.06f, 0.0f, "head");
-    add_joint(r, head, 0.0f, 0.01f, 0.03f, "jaw");
-    add_joint(r, head, 0.032f, 0.07f, 0.08f, "eye_l");
-    add_joint(r, head, -0.032f, 0.07f, 0.08f, "eye_r");
-    add_arm(r, spine, "l", 1.0f);
-    add_arm(r, spine, "r", -1.0f);
-    add_leg(r, pelvis, "l", 1.0f);
-    add_leg(r, pelvis, "r", -1.0f);
+    tdn_asset_destroy(humanoid);
+    return TDN_OK;
 }
 
 /* `count` chains of `length` joints hanging from `parent`, spread on a ring of `radius`. */
@@ -173,7 +123,11 @@ tdn_result bench_skeleton_create(int joint_count, tdn_skeleton **out, tdn_error 
     rig *r = calloc(1, sizeof *r);
     if (!r)
         return TDN_ERR_OUT_OF_MEMORY;
-    add_humanoid(r);
+    tdn_result res = add_humanoid(r, err);
+    if (res != TDN_OK) {
+        free(r);
+        return res;
+    }
     if (joint_count == BENCH_S256)
         add_extras(r);
     const char *names[RIG_MAX];
@@ -184,7 +138,7 @@ tdn_result bench_skeleton_create(int joint_count, tdn_skeleton **out, tdn_error 
     desc.names = names;
     desc.parents = r->parents;
     desc.rest_pose = r->rest;
-    tdn_result res = r->count == joint_count ? tdn_skeleton_create(&desc, out, NULL, err) : TDN_ERR_INVALID_DATA;
+    res = r->count == joint_count ? tdn_skeleton_create(&desc, out, NULL, err) : TDN_ERR_INVALID_DATA;
     free(r);
     return res;
 }

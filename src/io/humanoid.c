@@ -1,8 +1,8 @@
 /* tendon io: the generated humanoid (tdn_humanoid_create): its description, its skeleton, and
  * the asset it lands in. The clips are made in humanoid_clips.c.
  *
- * The skeleton is the benchmarks' S67 (bench/bench_skeletons.c) scaled by height / 1.8, with
- * the ball of the foot called toe_l / toe_r. */
+ * At the default height (1.8 m) the skeleton is the benchmarks' S67: bench/bench_skeletons.c
+ * takes it from here. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>

@@ -14,8 +14,8 @@
  *
  * Skeleton: 67 joints, rest rotations all identity, rest translations the offsets from the
  * parent (a T-pose: arms along +-X, legs nearly straight down), left/right joints mirror images
- * across the x = 0 plane. At height 1.8 the offsets are exactly those of the benchmarks' S67
- * (bench/bench_skeletons.c); every length scales with height / 1.8. Parent-before-child order:
+ * across the x = 0 plane. At height 1.8 it is the benchmarks' S67 (docs/benchmarks.md); every
+ * length scales with height / 1.8. Parent-before-child order:
  *   root                          on the ground at the origin; carries the root motion
  *   pelvis                        0.95 m up (at height 1.8)
  *   spine_01 .. spine_05, neck_01, neck_02, head, jaw, eye_l, eye_r
