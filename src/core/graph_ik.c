@@ -11,6 +11,8 @@
 #include "tendon/ik_look_at.h"
 #include "tendon/model_space.h"
 
+/* ---- the definition: copied and checked when the graph is created ---- */
+
 /* The parameter's index; -1 when there is none of that name, -2 when it has another type. */
 static int find_param(const tdn_graph *g, const char *name, tdn_param_type type)
 {
@@ -144,6 +146,8 @@ void tdn__graph_free_ik(tdn_graph *g)
         tdn__free(&g->allocator, g->ik[k].contact_track, contacts);
     tdn__free(&g->allocator, g->ik, g->ik_bytes);
 }
+
+/* ---- at run time, and what the graph reports of its jobs ---- */
 
 tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user, const tdn_mat4 *world,
                                 tdn_error *err)

@@ -295,17 +295,24 @@ struct tdn_graph_instance {
     float last_dt;
 };
 
-/* Building a graph (graph_modifiers_build.c): a procedural or modifier node's fields, and
- * which modifier's input every node is part of (after the nodes are ordered). */
+/* The node kinds with fields of their own, one file each (docs/design.md, "The source tree"):
+ * the definition copied and checked when the graph is created, then what they do at run time. */
+
+/* State machine nodes (graph_machines.c): their states, transitions and conditions (conditions
+ * go from *condition_at on), and each state's clip nodes. */
+int tdn__graph_count_conditions(const tdn_state_machine_desc *sm);
+tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
+                                   int *condition_at, tdn_error *err);
+tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
+
+/* Procedural and modifier nodes (graph_modifiers.c): their fields, which modifier's input every
+ * node is part of (after the nodes are ordered), and a modifier's change to its group's pose,
+ * dt seconds on. */
 tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
                                     int *joint_at, tdn_error *err);
 tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, size_t, const void *, int),
                                     const void *ctx, tdn_error *err);
-/* The IK stage (graph_ik.c): its jobs copied into the graph (and freed), and run on the
- * composed pose. */
-tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
-void tdn__graph_free_ik(tdn_graph *g);
-void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
+void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);
 
 /* Motion-matching nodes (graph_motion_match.c): a node's fields checked and copied (its clips
  * from *clip_at on, its mirror table at *mirror_at), their controllers and poses placed in an
@@ -317,15 +324,11 @@ void tdn__graph_motion_match_advance(tdn_graph_instance *instance, float dt);
 /* A node's joint velocities over its last update (the layout of tdn_graph_joint_velocities). */
 void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int node, tdn_pose *velocity);
 
-/* Evaluating (graph_modifiers.c): a modifier's change to its group's pose, dt seconds on. */
-void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);
-
-/* Building a graph (graph_machines_build.c): a state machine node's states, transitions and
- * conditions (conditions go from *condition_at on), and each state's clip nodes. */
-int tdn__graph_count_conditions(const tdn_state_machine_desc *sm);
-tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
-                                   int *condition_at, tdn_error *err);
-tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
+/* The IK stage (graph_ik.c), a part of the graph as a kind is: its jobs copied into the graph
+ * (and freed), and run on the composed pose. */
+tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
+void tdn__graph_free_ik(tdn_graph *g);
+void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);

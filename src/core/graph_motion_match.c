@@ -19,6 +19,8 @@
 
 static const tdn_vec3 up = { 0.0f, 1.0f, 0.0f };
 
+/* ---- the definition: copied and checked when the graph is created ---- */
+
 /* The controller's error ("desc.clip_count") under the node's place ("nodes[2] 'mm'"). */
 static tdn_result under_node(tdn_result r, const char *place, tdn_error *err)
 {
@@ -99,6 +101,8 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     n->slot = g->mm_count++;
     return TDN_OK;
 }
+
+/* ---- at run time ---- */
 
 size_t tdn__graph_motion_match_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base, size_t at)
 {
