@@ -13,7 +13,7 @@
 #include "progress.h"
 #include "tendon/mm_controller.h"
 #include "tendon/io/mm_database_file.h"
-#include "trace.h"
+#include "trace_writer.h"
 
 #define MAX_FRAMES 1000000
 #define STARTED 1.0            /* seconds: errors count from here on */

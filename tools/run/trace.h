@@ -1,37 +1,15 @@
 /* tendon CLI: the trace of `tendon run --trace TRACE.json` (docs/trace.schema.json), written as
- * the run goes: a header, one line per frame, then the transitions and a summary, so a long run
- * never holds the whole document in memory. Numbers are written with the fewest digits that read
- * back as the same float (as the other commands' --json); NaN and infinity as null. */
+ * the run goes (trace_writer.h): a header, one line per frame, then the transitions and a
+ * summary, so a long run never holds the whole document in memory. */
 #ifndef TENDON_TRACE_H
 #define TENDON_TRACE_H
-
-#include <stdio.h>
 
 #include "foot_skate.h"
 #include "pop_metric.h"
 #include "tendon/io/graph_document.h"
 #include "tendon/tendon.h"
 #include "timeline.h"
-
-/* A streaming JSON writer: keys are given with each value (NULL inside arrays). */
-typedef struct trace_writer {
-    FILE *file;
-    int depth;
-    unsigned char has_items[64]; /* per open level: a comma is needed before the next item */
-} trace_writer;
-
-void tw_begin_object(trace_writer *w, const char *key);
-void tw_end_object(trace_writer *w);
-void tw_begin_array(trace_writer *w, const char *key);
-void tw_end_array(trace_writer *w);
-void tw_float(trace_writer *w, const char *key, float value);
-void tw_double(trace_writer *w, const char *key, double value); /* up to 17 digits */
-void tw_int(trace_writer *w, const char *key, long long value);
-void tw_bool(trace_writer *w, const char *key, int value);
-void tw_null(trace_writer *w, const char *key);
-void tw_string(trace_writer *w, const char *key, const char *value); /* NULL: null */
-void tw_floats(trace_writer *w, const char *key, const float *values, int count);
-void tw_newline(trace_writer *w);
+#include "trace_writer.h"
 
 /* What the header says about the run. */
 typedef struct trace_run {
