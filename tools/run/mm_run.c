@@ -200,15 +200,12 @@ typedef struct run_state {
     baked_frames baked;    /* --out: every frame's pose */
     foot_skate skate;
     float grounds[2];      /* each foot's ground height */
-    trace_writer trace;
-    int trace_open;
+    trace_writer trace;    /* --trace (its file NULL when closed) */
     measures m;
 } run_state;
 
 static void release(run_state *s)
 {
-    if (s->trace_open && s->trace.file)
-        fclose(s->trace.file);
     baked_frames_free(&s->baked);
     foot_skate_free(&s->skate);
     tdn_pose_destroy(&s->pose);
@@ -471,7 +468,6 @@ static int prepare(const mm_run_args *a, run_state *s, int mirrored, int frame_c
             fprintf(stderr, "tendon mm run: %s: cannot create: %s\n", a->trace, strerror(errno));
             return CLI_BAD_INPUT;
         }
-        s->trace_open = 1;
         trace_header(s, a, frame_count);
     }
     return CLI_OK;
@@ -558,20 +554,13 @@ static int close_trace(const mm_run_args *a, run_state *s, int frame_count, int 
             fprintf(w->file, ",\"summary\":%s}\n", text);
             cJSON_free(text);
         }
-        const int failed = !text || ferror(w->file);
-        const int closed = fclose(w->file) == 0;
-        s->trace_open = 0;
-        if (failed || !closed) {
+        if (!tw_close(w) || !text) {
             fprintf(stderr, "tendon mm run: %s: writing the trace failed\n", a->trace);
             code = CLI_FAILURE;
         }
     }
-    if (code != CLI_OK) {
-        if (s->trace_open && s->trace.file)
-            fclose(s->trace.file);
-        s->trace_open = 0;
-        remove(a->trace);
-    }
+    if (code != CLI_OK)
+        tw_discard(&s->trace, a->trace);
     return code;
 }
 
@@ -590,7 +579,7 @@ int mm_run(const mm_run_args *a)
         code = prepare(a, &s, mirrored, frame_count);
     if (code == CLI_OK)
         code = run_frames(a, &s, frame_count);
-    if (s.trace_open)
+    if (s.trace.file)
         code = close_trace(a, &s, frame_count, code);
     if (code == CLI_OK && a->out)
         code = baked_frames_write(&s.baked, "mm run", a->out, a->path, a->fps, s.src.skeleton, s.src.assets[0]);

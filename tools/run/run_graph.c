@@ -28,8 +28,7 @@ typedef struct run_state {
     tdn_pose pose;
     baked_frames baked;    /* --out: every frame's pose */
     pop_recorder *pop;
-    trace_writer trace;
-    int trace_open;
+    trace_writer trace;    /* --trace (its file NULL when closed) */
     tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
     tdn_quat *facings;
     graph_extras extras;
@@ -53,8 +52,6 @@ typedef struct run_state {
 
 static void release(run_state *s)
 {
-    if (s->trace_open && s->trace.file)
-        fclose(s->trace.file);
     baked_frames_free(&s->baked);
     free(s->positions);
     free(s->facings);
@@ -537,18 +534,13 @@ static int close_trace(const run_args *a, run_state *s, const trace_run *run, in
     if (code == CLI_OK) {
         const pop_transition *t = NULL;
         int count = s->pop ? pop_recorder_transitions(s->pop, &t) : 0;
-        s->trace_open = 0;
         trace_skate skate = { &s->skate, s->second_run, a->has_ground ? a->ground.spec : NULL };
         code = trace_finish(&s->trace, run, t, count, &skate);
         if (code != CLI_OK)
             fprintf(stderr, "tendon run: %s: writing the trace failed\n", a->trace);
     }
-    if (code != CLI_OK) {
-        if (s->trace_open && s->trace.file)
-            fclose(s->trace.file);
-        s->trace_open = 0;
-        remove(a->trace);
-    }
+    if (code != CLI_OK)
+        tw_discard(&s->trace, a->trace);
     return code;
 }
 
@@ -581,8 +573,8 @@ int run_graph(run_args *a, run_report *report)
     if (code == CLI_OK)
         code = keep_frames(a, &s, frame_count);
     trace_run run = { a->graph, a->params, s.doc, a->fps, (double)steps / a->fps, frame_count, a->rotations };
-    if (code == CLI_OK && a->trace && (code = trace_open(&s.trace, a->trace, &run)) == CLI_OK)
-        s.trace_open = 1;
+    if (code == CLI_OK && a->trace)
+        code = trace_open(&s.trace, a->trace, &run);
     if (code != CLI_OK) {
         release(&s);
         return code;
@@ -596,7 +588,7 @@ int run_graph(run_args *a, run_report *report)
         code = finish_pop(a, &s);
     if (code == CLI_OK && s.second_run)
         code = run_unlocked(a, &s, frame_count);
-    if (s.trace_open)
+    if (s.trace.file)
         code = close_trace(a, &s, &run, code);
     const int apply_root = s.extras.extract;
     if (code == CLI_OK && a->out)

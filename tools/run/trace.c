@@ -427,9 +427,5 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
     tw_end_object(w);
     tw_end_object(w);
     tw_newline(w);
-    int failed = ferror(w->file);
-    if (fclose(w->file) != 0)
-        failed = 1;
-    w->file = NULL;
-    return failed ? CLI_FAILURE : CLI_OK;
+    return tw_close(w) ? CLI_OK : CLI_FAILURE;
 }

@@ -136,3 +136,19 @@ void tw_floats(trace_writer *w, const char *key, const float *values, int count)
 }
 
 void tw_newline(trace_writer *w) { fputc('\n', w->file); }
+
+int tw_close(trace_writer *w)
+{
+    int ok = !ferror(w->file);
+    ok &= fclose(w->file) == 0;
+    w->file = NULL;
+    return ok;
+}
+
+void tw_discard(trace_writer *w, const char *path)
+{
+    if (w->file)
+        fclose(w->file);
+    w->file = NULL;
+    remove(path);
+}

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 typedef struct trace_writer {
-    FILE *file;
+    FILE *file;                  /* NULL once closed */
     int depth;
     unsigned char has_items[64]; /* per open level: a comma is needed before the next item */
 } trace_writer;
@@ -26,5 +26,9 @@ void tw_null(trace_writer *w, const char *key);
 void tw_string(trace_writer *w, const char *key, const char *value); /* NULL: null */
 void tw_floats(trace_writer *w, const char *key, const float *values, int count);
 void tw_newline(trace_writer *w);
+/* Closes the file; 1 when everything written reached it (no write and no close failed). */
+int tw_close(trace_writer *w);
+/* Closes the file when it is still open and removes `path`: no half-written trace. */
+void tw_discard(trace_writer *w, const char *path);
 
 #endif
