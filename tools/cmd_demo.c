@@ -15,6 +15,7 @@
 #include "json_file.h"
 #include "commands.h"
 #include "image.h"
+#include "plot.h"
 #include "png_write.h"
 #include "run_graph.h"
 
@@ -195,99 +196,7 @@ static int write_text(const char *path, const char *text)
 
 /* ---- the plot ---- */
 
-enum { PLOT_W = 1000, PLOT_H = 760, MAX_CURVES = 8 };
-
-typedef struct curve {
-    char label[40];
-    rgb color;
-    float *v; /* per frame; NaN: no value */
-} curve;
-
-static const rgb PALETTE[MAX_CURVES] = { { 31, 119, 180 }, { 255, 127, 14 }, { 44, 160, 44 }, { 214, 39, 40 },
-                                         { 148, 103, 189 }, { 140, 86, 75 }, { 227, 119, 194 }, { 23, 190, 207 } };
-
-static void line(image_rgb *im, float x0, float y0, float x1, float y1, rgb c)
-{
-    const float dx = x1 - x0, dy = y1 - y0, span = fmaxf(fabsf(dx), fabsf(dy));
-    if (!(span < (float)IMAGE_FAR)) /* off any picture, or not a number: nothing to draw */
-        return;
-    const int steps = (int)(span * 2.0f) + 1;
-    for (int i = 0; i <= steps; i++) {
-        const float u = (float)i / (float)steps;
-        image_dot(im, x0 + dx * u, y0 + dy * u, 1.2f, c, 1.0f);
-    }
-}
-
-static void fmt_tick(char *buf, size_t size, double v)
-{
-    snprintf(buf, size, "%.3g", v);
-}
-
-/* One panel: curves over time [0, seconds], values [lo, hi]. */
-static void panel(image_rgb *im, int top, int height, const char *title, const char *unit, const curve *c, int n,
-                  int frames, double fps, double lo, double hi)
-{
-    const rgb ink = { 40, 40, 40 }, grid = { 225, 225, 225 };
-    const int left = 70, right = PLOT_W - 190, w = right - left, bottom = top + height;
-    const double seconds = (frames - 1) / fps;
-    image_text(im, left, top - 14, title, ink);
-    for (int k = 0; k <= 4; k++) { /* value grid and ticks */
-        const double v = lo + (hi - lo) * k / 4.0;
-        const int y = bottom - (int)lround((double)height * k / 4.0);
-        image_fill_rect(im, left, y, w, 1, grid);
-        char buf[32];
-        fmt_tick(buf, sizeof buf, v);
-        image_text(im, left - 8 - IMAGE_CHAR_W * (int)strlen(buf), y - 3, buf, ink);
-    }
-    for (int s = 0; s <= (int)seconds; s++) { /* time grid: every second, labelled every 2 */
-        const int x = left + (int)lround(w * s / seconds);
-        image_fill_rect(im, x, top, 1, height, grid);
-        image_fill_rect(im, x, bottom, 1, 4, ink);
-        if (s % 2 == 0) {
-            char buf[16];
-            snprintf(buf, sizeof buf, "%d", s);
-            image_text(im, x - 3 * (int)strlen(buf), bottom + 7, buf, ink);
-        }
-    }
-    image_frame(im, left, top, w + 1, height + 1, ink);
-    image_text(im, 8, top + height / 2 - 3, unit, ink);
-    for (int k = 0; k < n; k++) {
-        for (int f = 1; f < frames; f++) {
-            const float a = c[k].v[f - 1], b = c[k].v[f];
-            if (isnan(a) || isnan(b))
-                continue;
-            const float x0 = left + (float)w * (f - 1) / (frames - 1), x1 = left + (float)w * f / (frames - 1);
-            const float y0 = bottom - (float)height * (float)((a - lo) / (hi - lo));
-            const float y1 = bottom - (float)height * (float)((b - lo) / (hi - lo));
-            line(im, x0, y0, x1, y1, c[k].color);
-        }
-        const int ly = top + 6 + 14 * k; /* the legend, right of the panel */
-        image_fill_rect(im, right + 14, ly + 2, 16, 3, c[k].color);
-        image_text(im, right + 36, ly, c[k].label, ink);
-    }
-}
-
-static curve *curve_add(curve *c, int *n, const char *label, int frames)
-{
-    for (int k = 0; k < *n; k++)
-        if (strcmp(c[k].label, label) == 0)
-            return &c[k];
-    if (*n >= MAX_CURVES)
-        return NULL;
-    curve *x = &c[(*n)++];
-    snprintf(x->label, sizeof x->label, "%s", label);
-    x->color = PALETTE[(*n - 1) % MAX_CURVES];
-    x->v = malloc(sizeof(float) * (size_t)frames);
-    for (int f = 0; x->v && f < frames; f++)
-        x->v[f] = NAN;
-    return x->v ? x : NULL;
-}
-
-static void curves_free(curve *c, int n)
-{
-    for (int k = 0; k < n; k++)
-        free(c[k].v);
-}
+enum { PLOT_W = 1000, PLOT_H = 760 };
 
 /* Transition weights (per state machine: the weight of the state it is in or going to, 1 when
  * settled), the locomotion layer's blend weights per clip, and the root's horizontal speed. */
@@ -300,9 +209,9 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
         snprintf(why, why_size, "the trace has no frames");
         return 0;
     }
-    curve tw[MAX_CURVES], bw[MAX_CURVES], sp[1];
+    plot_curve tw[PLOT_MAX_CURVES], bw[PLOT_MAX_CURVES], sp[1];
     int ntw = 0, nbw = 0, nsp = 0;
-    curve *speed = curve_add(sp, &nsp, "root speed", n);
+    plot_curve *speed = plot_curve_add(sp, &nsp, "root speed", n);
     double top_speed = 1.0;
     int f = 0;
     const cJSON *fr;
@@ -312,7 +221,7 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
         cJSON_ArrayForEach(m, cJSON_GetObjectItemCaseSensitive(fr, "state_machines"))
         {
             const char *node = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(m, "node"));
-            curve *c = node ? curve_add(tw, &ntw, node, n) : NULL;
+            plot_curve *c = node ? plot_curve_add(tw, &ntw, node, n) : NULL;
             if (c)
                 c->v[f] = (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(m, "weight"));
         }
@@ -320,7 +229,7 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
         cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(layer0, "entries"))
         {
             const char *clip = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "clip"));
-            curve *c = clip ? curve_add(bw, &nbw, clip, n) : NULL;
+            plot_curve *c = clip ? plot_curve_add(bw, &nbw, clip, n) : NULL;
             if (c)
                 c->v[f] = (isnan(c->v[f]) ? 0.0f : c->v[f]) +
                           (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "weight"));
@@ -342,20 +251,20 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
     int ok = image_create(&im, PLOT_W, PLOT_H, (rgb){ 255, 255, 255 });
     if (ok) {
         image_text(&im, 70, 10, "TENDON DEMO: THE RUN OVER TIME (SECONDS)", (rgb){ 0, 0, 0 });
-        panel(&im, 50, 170, "STATE WEIGHT PER STATE MACHINE (DIPS: TRANSITIONS FADING IN)", "W", tw, ntw, n, fps, 0.0, 1.0);
-        panel(&im, 290, 200, "LOCOMOTION LAYER: BLEND WEIGHT PER CLIP", "W", bw, nbw, n, fps, 0.0, 1.0);
+        plot_panel(&im, 50, 170, "STATE WEIGHT PER STATE MACHINE (DIPS: TRANSITIONS FADING IN)", "W", tw, ntw, n, fps, 0.0, 1.0);
+        plot_panel(&im, 290, 200, "LOCOMOTION LAYER: BLEND WEIGHT PER CLIP", "W", bw, nbw, n, fps, 0.0, 1.0);
         if (speed)
             speed->color = (rgb){ 20, 20, 20 };
-        panel(&im, 560, 170, "ROOT SPEED (HORIZONTAL, FROM ROOT MOTION)", "M/S", sp, nsp, n, fps, 0.0,
+        plot_panel(&im, 560, 170, "ROOT SPEED (HORIZONTAL, FROM ROOT MOTION)", "M/S", sp, nsp, n, fps, 0.0,
               ceil(top_speed));
         ok = png_write_rgb(path, &im, why, why_size) == 0;
         image_destroy(&im);
     } else {
         snprintf(why, why_size, "out of memory for the plot");
     }
-    curves_free(tw, ntw);
-    curves_free(bw, nbw);
-    curves_free(sp, nsp);
+    plot_curves_free(tw, ntw);
+    plot_curves_free(bw, nbw);
+    plot_curves_free(sp, nsp);
     return ok;
 }
 
@@ -458,6 +367,87 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
     return outside;
 }
 
+/* The files the demo writes into its folder. */
+typedef struct demo_files {
+    char graph[4096], timeline[4096], glb[4096], sheet[4096], gif[4096], trace[4096], plot[4096], summary[4096];
+} demo_files;
+
+static void name_files(const char *dir, demo_files *f)
+{
+    snprintf(f->graph, sizeof f->graph, "%s/demo_graph.json", dir);
+    snprintf(f->timeline, sizeof f->timeline, "%s/demo_timeline.json", dir);
+    snprintf(f->glb, sizeof f->glb, "%s/demo.glb", dir);
+    snprintf(f->sheet, sizeof f->sheet, "%s/demo_sheet.png", dir);
+    snprintf(f->gif, sizeof f->gif, "%s/demo.gif", dir);
+    snprintf(f->trace, sizeof f->trace, "%s/demo_trace.json", dir);
+    snprintf(f->plot, sizeof f->plot, "%s/demo_plot.png", dir);
+    snprintf(f->summary, sizeof f->summary, "%s/summary.txt", dir);
+}
+
+/* The run: the built-in graph and timeline on DEMO_GROUND, baked, traced, and previewed as a
+ * contact sheet and a GIF. An exit code, having said why. */
+static int run_options(const demo_files *f, run_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->graph = f->graph;
+    a->params = f->timeline;
+    a->out = f->glb;
+    a->trace = f->trace;
+    a->seconds = strtof(DEMO_SECONDS_TEXT, NULL);
+    a->fps = 60.0f;
+    a->quiet = 1;
+    char why[512];
+    if (!ground_parse(DEMO_GROUND, &a->ground, why, sizeof why)) {
+        cli_say("demo", why);
+        return CLI_FAILURE;
+    }
+    a->has_ground = 1;
+    preview_options *r[2] = { &a->render, &a->render2 };
+    for (int k = 0; k < 2; k++) {
+        r[k]->path = k == 0 ? f->sheet : f->gif;
+        r[k]->kind = k == 0 ? PREVIEW_PNG : PREVIEW_GIF;
+        r[k]->azimuth = 60.0f;
+        r[k]->elevation = 15.0f;
+        r[k]->fps = a->fps;
+    }
+    a->render.sheet_frames = 16;
+    a->render2.width = 480;
+    a->render2.height = 270;
+    return CLI_OK;
+}
+
+/* From the trace the run wrote: the plot, then the summary (printed and written). An exit
+ * code: 1 when a figure is outside its target. */
+static int plot_and_summarize(const demo_files *f, const char *dir, const run_report *rep, double started)
+{
+    char why[512];
+    cJSON *json = NULL;
+    if (json_file_read(f->trace, &json, why, sizeof why) != CLI_OK) {
+        fprintf(stderr, "tendon demo: reading back the trace: %s\n", why);
+        return CLI_FAILURE;
+    }
+    if (!plot(json, f->plot, why, sizeof why)) {
+        fprintf(stderr, "tendon demo: %s: %s\n", f->plot, why);
+        cJSON_Delete(json);
+        return CLI_FAILURE;
+    }
+    text t = { 0 };
+    const int outside = summarize(&t, json, rep, dir, cli_now_ms() - started);
+    cJSON_Delete(json);
+    if (!t.s) {
+        fprintf(stderr, "tendon demo: out of memory\n");
+        return CLI_FAILURE;
+    }
+    fputs(t.s, stdout);
+    const int written = write_text(f->summary, t.s);
+    free(t.s);
+    if (!written) {
+        fprintf(stderr, "tendon demo: cannot write %s\n", f->summary);
+        return CLI_BAD_INPUT;
+    }
+    return outside ? CLI_FAILURE : CLI_OK;
+}
+
 int cmd_demo(int argc, char **argv)
 {
     const char *dir = "demo-out";
@@ -482,73 +472,19 @@ int cmd_demo(int argc, char **argv)
         fprintf(stderr, "tendon demo: cannot create %s: %s\n", dir, strerror(errno));
         return CLI_BAD_INPUT;
     }
-    char graph[4096], timeline[4096], glb[4096], sheet[4096], gif[4096], trace[4096], plot_png[4096], sum[4096];
-    snprintf(graph, sizeof graph, "%s/demo_graph.json", dir);
-    snprintf(timeline, sizeof timeline, "%s/demo_timeline.json", dir);
-    snprintf(glb, sizeof glb, "%s/demo.glb", dir);
-    snprintf(sheet, sizeof sheet, "%s/demo_sheet.png", dir);
-    snprintf(gif, sizeof gif, "%s/demo.gif", dir);
-    snprintf(trace, sizeof trace, "%s/demo_trace.json", dir);
-    snprintf(plot_png, sizeof plot_png, "%s/demo_plot.png", dir);
-    snprintf(sum, sizeof sum, "%s/summary.txt", dir);
-    if (!write_lines(graph, GRAPH) || !write_lines(timeline, TIMELINE)) {
+    demo_files f;
+    name_files(dir, &f);
+    if (!write_lines(f.graph, GRAPH) || !write_lines(f.timeline, TIMELINE)) {
         fprintf(stderr, "tendon demo: cannot write into %s\n", dir);
         return CLI_BAD_INPUT;
     }
-    run_args a = { 0 };
-    a.graph = graph;
-    a.params = timeline;
-    a.out = glb;
-    a.trace = trace;
-    a.seconds = strtof(DEMO_SECONDS_TEXT, NULL);
-    a.fps = 60.0f;
-    a.quiet = 1;
-    char why[512];
-    if (!ground_parse(DEMO_GROUND, &a.ground, why, sizeof why)) {
-        cli_say("demo", why);
-        return CLI_FAILURE;
-    }
-    a.has_ground = 1;
-    preview_options *r[2] = { &a.render, &a.render2 };
-    for (int k = 0; k < 2; k++) {
-        r[k]->path = k == 0 ? sheet : gif;
-        r[k]->kind = k == 0 ? PREVIEW_PNG : PREVIEW_GIF;
-        r[k]->azimuth = 60.0f;
-        r[k]->elevation = 15.0f;
-        r[k]->fps = a.fps;
-    }
-    a.render.sheet_frames = 16;
-    a.render2.width = 480;
-    a.render2.height = 270;
+    run_args a;
+    int code = run_options(&f, &a);
+    if (code != CLI_OK)
+        return code;
     printf("tendon demo: running the generated humanoid for " DEMO_SECONDS_TEXT " s into %s/ ...\n", dir);
     fflush(stdout);
     run_report rep;
-    int code = run_graph(&a, &rep);
-    if (code != CLI_OK)
-        return code;
-    cJSON *json = NULL;
-    if (json_file_read(trace, &json, why, sizeof why) != CLI_OK) {
-        fprintf(stderr, "tendon demo: reading back the trace: %s\n", why);
-        return CLI_FAILURE;
-    }
-    if (!plot(json, plot_png, why, sizeof why)) {
-        fprintf(stderr, "tendon demo: %s: %s\n", plot_png, why);
-        cJSON_Delete(json);
-        return CLI_FAILURE;
-    }
-    text t = { 0 };
-    const int outside = summarize(&t, json, &rep, dir, cli_now_ms() - started);
-    cJSON_Delete(json);
-    if (!t.s) {
-        fprintf(stderr, "tendon demo: out of memory\n");
-        return CLI_FAILURE;
-    }
-    fputs(t.s, stdout);
-    const int written = write_text(sum, t.s);
-    free(t.s);
-    if (!written) {
-        fprintf(stderr, "tendon demo: cannot write %s\n", sum);
-        return CLI_BAD_INPUT;
-    }
-    return outside ? CLI_FAILURE : CLI_OK;
+    code = run_graph(&a, &rep);
+    return code == CLI_OK ? plot_and_summarize(&f, dir, &rep, started) : code;
 }
