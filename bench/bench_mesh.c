@@ -99,6 +99,7 @@ tdn_skin_job bench_mesh_job(const bench_mesh *mesh, const tdn_mat4 *palette, int
 {
     tdn_skin_job job = { 0 };
     job.vertex_count = mesh->vertex_count;
+    job.influences = 4;
     job.positions = mesh->positions;
     job.normals = mesh->normals;
     job.joints = mesh->joints;

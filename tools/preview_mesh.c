@@ -140,8 +140,9 @@ void preview_mesh_draw(const preview_mesh *m, render_canvas *r, const tdn_mat4 *
                        float *scratch)
 {
     float *positions = scratch, *normals = scratch + 3 * (size_t)m->vertex_count;
-    const tdn_skin_job job = { m->vertex_count, m->positions, m->normals, m->joints, m->weights, palette, palette_count,
-                               positions, normals, NULL };
+    const tdn_skin_job job = { .vertex_count = m->vertex_count, .influences = 4, .positions = m->positions,
+                               .normals = m->normals, .joints = m->joints, .weights = m->weights, .palette = palette,
+                               .palette_count = palette_count, .out_positions = positions, .out_normals = normals };
     if (tdn_skin_lbs(&job, NULL) != TDN_OK)
         return; /* a joint beyond the palette: nothing to draw */
     const render_mesh draw = { m->triangle_count, m->indices, positions, normals, m->albedos, m->ids };
