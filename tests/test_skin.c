@@ -1,11 +1,15 @@
 /* Skinning: LBS and DQS with 1 to 8 influences per vertex against per-influence sums in
  * double, LBS = DQS on rigid vertices, the closed-form twist where DQS keeps volume and LBS
  * collapses, a second influence set that moves a vertex by the worked-out amount, zero-weight
- * influences that change no bit, identities, unit normals and argument errors that leave the
- * output untouched. */
+ * influences that change no bit, identities, unit normals, argument errors that leave the
+ * output untouched, and a glTF file with JOINTS_1/WEIGHTS_1 skinned straight from the asset's
+ * arrays against the motion worked out from the file's numbers. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "eight_influences_fixture.h"
+#include "tendon/io/asset.h"
 
 #define MAX_VERTS 257
 #define MAX_JOINTS 40
@@ -559,6 +563,66 @@ static void test_bad_arguments_leave_output(void)
     }
 }
 
+/* A glTF file with JOINTS_1/WEIGHTS_1 (eight_influences_fixture.h), its meshes' arrays handed
+ * to tdn_skin_lbs as they are (influences = 4 * influence_sets) with the rest pose's palette:
+ * every vertex where the file's numbers put it. The primitive with one set gets the first
+ * four influences' motion, which for vertex 0 is far from the eight's. A third set
+ * (JOINTS_2) changes nothing but a warning. */
+static void skin_gltf(int third_set)
+{
+    size_t size = 0;
+    void *file = eight_influences_gltf(1, third_set, &size);
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    const tdn_result loaded = tdn_asset_load_memory(file, size, NULL, &asset, NULL, &err);
+    free(file);
+    if (!CHECK_EQ_INT(loaded, TDN_OK)) {
+        fprintf(stderr, "  %s: %s\n", err.where, err.message);
+        return;
+    }
+    CHECK_EQ_INT(tdn_asset_warning_count(asset), third_set);
+    CHECK(!third_set || strstr(tdn_asset_warning(asset, 0), "meshes[0].primitives[0].attributes: JOINTS_2") != NULL);
+    const tdn_skeleton *skel = tdn_asset_skeleton(asset);
+    const int joints = tdn_skeleton_joint_count(skel);
+    CHECK_EQ_INT(joints, EIGHT_SKIN_JOINTS);
+    tdn_pose pose;
+    tdn_mat4 model[EIGHT_SKIN_JOINTS], palette[EIGHT_SKIN_JOINTS];
+    CHECK_EQ_INT(tdn_pose_create(joints, &pose, NULL, NULL), TDN_OK);
+    tdn_pose_set_rest(&pose, skel, NULL);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
+    CHECK_EQ_INT(tdn_palette(skel, model, palette, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_asset_mesh_count(asset), 2);
+    for (int m = 0; m < 2 && m < tdn_asset_mesh_count(asset); m++) {
+        const tdn_asset_mesh am = tdn_asset_mesh_at(asset, m);
+        if (!CHECK_EQ_INT(am.influence_sets, m ? 1 : 2) || !CHECK_EQ_INT(am.vertex_count, EIGHT_VERTICES))
+            continue;
+        float out_pos[3 * EIGHT_VERTICES], out_nrm[3 * EIGHT_VERTICES];
+        tdn_skin_job job = { .vertex_count = am.vertex_count, .influences = 4 * am.influence_sets,
+                             .positions = am.positions, .normals = am.normals, .joints = am.joints,
+                             .weights = am.weights, .palette = palette, .palette_count = joints,
+                             .out_positions = out_pos, .out_normals = out_nrm };
+        CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+        double ref_pos[3 * EIGHT_VERTICES], ref_nrm[3 * EIGHT_VERTICES];
+        for (int v = 0; v < EIGHT_VERTICES; v++)
+            eight_reference(v, job.influences, ref_pos + 3 * v, ref_nrm + 3 * v);
+        CHECK_NEAR(worst_distance(out_pos, ref_pos, EIGHT_VERTICES), 0.0, 1e-5);
+        CHECK_NEAR(worst_distance(out_nrm, ref_nrm, EIGHT_VERTICES), 0.0, 1e-5);
+    }
+    tdn_pose_destroy(&pose);
+    tdn_asset_destroy(asset);
+}
+
+static void test_gltf_two_influence_sets(void)
+{
+    double four[3], eight[3], normal[3];
+    eight_reference(0, 4, four, normal);
+    eight_reference(0, 8, eight, normal);
+    const double apart[3] = { four[0] - eight[0], four[1] - eight[1], four[2] - eight[2] };
+    CHECK(length3(apart) > 0.1);
+    skin_gltf(0);
+    skin_gltf(1);
+}
+
 int main(void)
 {
     RUN(test_lbs_matches_reference);
@@ -573,5 +637,6 @@ int main(void)
     RUN(test_dqs_drops_scale);
     RUN(test_zero_weights_copy);
     RUN(test_bad_arguments_leave_output);
+    RUN(test_gltf_two_influence_sets);
     return check_summary();
 }
