@@ -25,24 +25,26 @@ void bench_mesh_destroy(bench_mesh *mesh)
     memset(mesh, 0, sizeof *mesh);
 }
 
-tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, bench_mesh *mesh)
+tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, int influences, bench_mesh *mesh)
 {
     memset(mesh, 0, sizeof *mesh);
     const int joints = tdn_skeleton_joint_count(skeleton);
     const size_t n = (size_t)vertex_count;
+    const int valid = joints >= 2 && vertex_count >= 1 && (influences == 4 || influences == 8);
     mesh->vertex_count = vertex_count;
+    mesh->influences = influences;
     mesh->positions = malloc(sizeof(float) * 3 * n);
     mesh->normals = malloc(sizeof(float) * 3 * n);
-    mesh->joints = malloc(sizeof(uint16_t) * 4 * n);
-    mesh->weights = malloc(sizeof(float) * 4 * n);
+    mesh->joints = malloc(sizeof(uint16_t) * 8 * n);
+    mesh->weights = malloc(sizeof(float) * 8 * n);
     mesh->out_positions = malloc(sizeof(float) * 3 * n);
     mesh->out_normals = malloc(sizeof(float) * 3 * n);
     tdn_vec3 *rest = malloc(sizeof(tdn_vec3) * (size_t)joints);
     if (!mesh->positions || !mesh->normals || !mesh->joints || !mesh->weights || !mesh->out_positions
-        || !mesh->out_normals || !rest || joints < 2 || vertex_count < 1) {
+        || !mesh->out_normals || !rest || !valid) {
         free(rest);
         bench_mesh_destroy(mesh);
-        return joints < 2 || vertex_count < 1 ? TDN_ERR_ARGUMENT : TDN_ERR_OUT_OF_MEMORY;
+        return !valid ? TDN_ERR_ARGUMENT : TDN_ERR_OUT_OF_MEMORY;
     }
     /* Rest joint positions in model space (parents come first). */
     tdn_transform *model = malloc(sizeof(tdn_transform) * (size_t)joints);
@@ -79,16 +81,24 @@ tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, ben
         memcpy(&mesh->positions[3 * v], &p, sizeof p);
         memcpy(&mesh->normals[3 * v], &out, sizeof out);
 
-        const int influence[4] = { bone, parent, grandparent >= 0 ? grandparent : parent, child >= 0 ? child : bone };
-        const float base[4] = { 0.55f, 0.25f, 0.12f, 0.08f };
-        float w[4], sum = 0.0f;
-        for (int k = 0; k < 4; k++) {
+        /* 8 influences add the joints one step further along the chain (the parent or the bone
+         * when there is none), and the root. */
+        const int up = grandparent > 0 ? tdn_skeleton_parent(skeleton, grandparent) : -1;
+        const int down =
+            child >= 0 && child + 1 < joints && tdn_skeleton_parent(skeleton, child + 1) == child ? child + 1 : -1;
+        const int influence[8] = { bone, parent, grandparent >= 0 ? grandparent : parent, child >= 0 ? child : bone,
+                                   up >= 0 ? up : parent, down >= 0 ? down : bone, 0, parent };
+        static const float base4[4] = { 0.55f, 0.25f, 0.12f, 0.08f };
+        static const float base8[8] = { 0.40f, 0.20f, 0.12f, 0.08f, 0.07f, 0.05f, 0.045f, 0.035f };
+        const float *base = influences == 4 ? base4 : base8;
+        float w[8], sum = 0.0f;
+        for (int k = 0; k < influences; k++) {
             w[k] = base[k] * (0.7f + 0.6f * random_unit(&seed));
             sum += w[k];
         }
-        for (int k = 0; k < 4; k++) {
-            mesh->joints[4 * v + k] = (uint16_t)influence[k];
-            mesh->weights[4 * v + k] = w[k] / sum;
+        for (int k = 0; k < influences; k++) {
+            mesh->joints[influences * v + k] = (uint16_t)influence[k];
+            mesh->weights[influences * v + k] = w[k] / sum;
         }
     }
     free(rest);
@@ -99,6 +109,7 @@ tdn_skin_job bench_mesh_job(const bench_mesh *mesh, const tdn_mat4 *palette, int
 {
     tdn_skin_job job = { 0 };
     job.vertex_count = mesh->vertex_count;
+    job.influences = mesh->influences;
     job.positions = mesh->positions;
     job.normals = mesh->normals;
     job.joints = mesh->joints;

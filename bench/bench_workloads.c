@@ -378,38 +378,49 @@ static tdn_result run_crowd(const bench_config *cfg, const bench_options *option
     return TDN_OK;
 }
 
-static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, bench_emit_fn emit, void *user,
-                           tdn_error *err)
+/* The rows of one mesh: LBS and DQS, 4 influences per vertex (variants lbs, dqs) or 8 (lbs_8,
+ * dqs_8). */
+static tdn_result run_skin_mesh(const bench_config *cfg, const bench_scene *scene, const tdn_mat4 *palette,
+                                int influences, bench_emit_fn emit, void *user, tdn_error *err)
 {
-    bench_character ch;
     bench_mesh mesh;
-    tdn_result res = bench_character_init(&ch, scene, 0.3f); /* a posed palette */
-    if (res != TDN_OK)
-        return bench_fail(err, res, "character setup");
-    res = bench_mesh_create(scene->skeleton, SKIN_VERTICES, &mesh);
+    tdn_result res = bench_mesh_create(scene->skeleton, SKIN_VERTICES, influences, &mesh);
     run_ctx ctx = { 0 };
     ctx.scene = scene;
     ctx.dual_quats = malloc(sizeof(tdn_dual_quat) * (size_t)scene->joint_count);
     if (res == TDN_OK && !ctx.dual_quats)
         res = TDN_ERR_OUT_OF_MEMORY;
-    ctx.skin = bench_mesh_job(&mesh, ch.palette, scene->joint_count);
+    ctx.skin = bench_mesh_job(&mesh, palette, scene->joint_count);
     if (res == TDN_OK)
         res = tdn_skin_lbs(&ctx.skin, err);
     ctx.skin.dual_quats = ctx.dual_quats;
     if (res == TDN_OK) {
-        tdn_dual_quat_palette(ch.palette, scene->joint_count, ctx.dual_quats);
+        tdn_dual_quat_palette(palette, scene->joint_count, ctx.dual_quats);
         res = tdn_skin_dqs(&ctx.skin, err);
     }
     for (int method = 0; method < 2 && res == TDN_OK; method++) {
-        bench_row row = measured_row(cfg, method ? run_dqs : run_lbs, &ctx, "skin", method ? "dqs" : "lbs");
+        const char *variant = method ? influences == 4 ? "dqs" : "dqs_8" : influences == 4 ? "lbs" : "lbs_8";
+        bench_row row = measured_row(cfg, method ? run_dqs : run_lbs, &ctx, "skin", variant);
         row.ns_per_vertex = row.median_ns / SKIN_VERTICES;
         bench_row_add_number(&row, "vertices", SKIN_VERTICES);
-        bench_row_add_number(&row, "influences", 4);
+        bench_row_add_number(&row, "influences", influences);
         bench_row_add_bool(&row, "normals", 1);
         emit(&row, user);
     }
     free(ctx.dual_quats);
     bench_mesh_destroy(&mesh);
+    return res;
+}
+
+static tdn_result run_skin(const bench_config *cfg, const bench_scene *scene, bench_emit_fn emit, void *user,
+                           tdn_error *err)
+{
+    bench_character ch;
+    tdn_result res = bench_character_init(&ch, scene, 0.3f); /* a posed palette */
+    if (res != TDN_OK)
+        return bench_fail(err, res, "character setup");
+    for (int influences = 4; influences <= 8 && res == TDN_OK; influences += 4)
+        res = run_skin_mesh(cfg, scene, ch.palette, influences, emit, user, err);
     bench_character_free(&ch);
     return res == TDN_OK ? TDN_OK : bench_fail(err, res, "skin setup");
 }

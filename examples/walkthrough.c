@@ -212,7 +212,7 @@ int main(void)
             worst_ik_miss = miss > worst_ik_miss ? miss : worst_ik_miss;
         }
         tdn_palette(skel, model, palette, NULL);
-        tdn_skin_lbs(&(tdn_skin_job){ .vertex_count = VERTS, .positions = positions, .normals = normals,
+        tdn_skin_lbs(&(tdn_skin_job){ .vertex_count = VERTS, .influences = 4, .positions = positions, .normals = normals,
                                       .joints = vertex_joints, .weights = weights, .palette = palette, .palette_count = JOINTS,
                                       .out_positions = skinned, .out_normals = skinned_normals }, NULL);
         frame_ns += now_ns() - start;

@@ -259,7 +259,7 @@ static void skinning(void)
     const uint16_t joints[4] = { 0, 0, 0, 2 }; /* the fourth influence names palette entry 2 */
     const tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_identity() };
     float out[3];
-    tdn_skin_job job = { .vertex_count = 1, .positions = positions, .joints = joints, .weights = weights,
+    tdn_skin_job job = { .vertex_count = 1, .influences = 4, .positions = positions, .joints = joints, .weights = weights,
                          .palette = palette, .palette_count = 2, .out_positions = out };
     tdn_error e = sentinel();
     says(tdn_skin_lbs(&job, &e), &e, TDN_ERR_ARGUMENT, "job.joints[3]", "vertex 0 names palette entry 2",
@@ -272,6 +272,8 @@ static void skinning(void)
     CHECK(untouched(&e) && out[1] == 1.0f);
     job.out_positions = NULL;
     says(tdn_skin_dqs(&job, &e), &e, TDN_ERR_ARGUMENT, "job.out_positions", "NULL", NULL);
+    job.influences = 9;
+    says(tdn_skin_lbs(&job, &e), &e, TDN_ERR_ARGUMENT, "job.influences", "9 influences per vertex", "1 to 8");
 }
 
 /* The issue's case on a real file: CesiumMan lists 19 joints (its skin's) and its skeleton has

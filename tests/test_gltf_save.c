@@ -6,8 +6,9 @@
  * the properties that move (computed here from the poses), constant ones dropped and one-key
  * channels for constants off the rest; the JSON's structure is read with cJSON (shared time
  * accessor, min/max, sign-continuous unit quaternions, GLB padding). Skinned sources (Fox,
- * CesiumMan from TENDON_DATA, and the humanoid's generated body) keep their meshes, triangles,
- * skin and inverse binds. Bad descriptions fail with the right code and place.
+ * CesiumMan from TENDON_DATA, the humanoid's generated body, and a mesh with two influence
+ * sets, JOINTS_1/WEIGHTS_1) keep their meshes, triangles, skin and inverse binds. Bad
+ * descriptions fail with the right code and place.
  *
  * `test_gltf_save --write DIR` instead writes the files the validator test checks
  * (tests/gltf_export_valid.cmake): humanoid.glb and humanoid.gltf with the body, and the
@@ -20,6 +21,7 @@
 
 #include "check.h"
 #include "counting_allocator.h"
+#include "eight_influences_fixture.h"
 #include "test_data.h"
 #include "tendon/io/gltf_save.h"
 #include "tendon/io/humanoid.h"
@@ -576,6 +578,25 @@ static void humanoid_body_round_trips(void)
     tdn_asset_destroy(h);
 }
 
+/* A primitive with JOINTS_1/WEIGHTS_1 and one without (eight_influences_fixture.h) come back
+ * with 2 and 1 influence sets and every joint and weight. */
+static void two_influence_sets_round_trip(void)
+{
+    size_t size = 0;
+    void *file = eight_influences_gltf(0, 0, &size);
+    tdn_asset *src = load_ok(file, size);
+    free(file);
+    if (!src)
+        return;
+    CHECK_EQ_INT(tdn_asset_mesh_at(src, 0).influence_sets, 2);
+    CHECK_EQ_INT(tdn_asset_mesh_at(src, 1).influence_sets, 1);
+    motion_error e = { 0, 0 };
+    int meshes = 0, vertices = 0, triangles = 0;
+    skinned_asset_round_trip(src, "eight influences", &e, &meshes, &vertices, &triangles);
+    CHECK_EQ_INT(meshes, 2);
+    tdn_asset_destroy(src);
+}
+
 static void skinned_sources_survive(void)
 {
     const char *data = test_data_dir();
@@ -793,6 +814,7 @@ int main(int argc, char **argv)
     RUN(small_clip_structure);
     RUN(skinned_sources_survive);
     RUN(humanoid_body_round_trips);
+    RUN(two_influence_sets_round_trip);
     RUN(bad_descriptions_fail);
     RUN(save_memory_uses_the_allocator);
     return check_summary();

@@ -185,9 +185,9 @@ static void skin_pose(const tdn_asset *asset, const tdn_pose *pose, const tdn_as
     tdn_mat4 *palette = malloc(sizeof *palette * (size_t)n);
     tdn_model_space(skel, pose, NULL, model, NULL);
     CHECK_EQ_INT(tdn_palette(skel, model, palette, NULL), TDN_OK);
-    tdn_skin_job job = { .vertex_count = m->vertex_count, .positions = m->positions, .normals = m->normals,
-                         .joints = m->joints, .weights = m->weights, .palette = palette, .palette_count = n,
-                         .out_positions = out, .out_normals = out_normals };
+    tdn_skin_job job = { .vertex_count = m->vertex_count, .influences = 4 * m->influence_sets,
+                         .positions = m->positions, .normals = m->normals, .joints = m->joints, .weights = m->weights,
+                         .palette = palette, .palette_count = n, .out_positions = out, .out_normals = out_normals };
     CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     free(palette);
 }

@@ -125,11 +125,13 @@ static void frame_pipeline_never_allocates(void)
                                                   .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
                         &out, model, NULL, NULL);
         tdn_palette(skel, model, palette, NULL);
-        tdn_skin_job skin = { .vertex_count = 4, .positions = positions, .normals = normals, .joints = joint_ids,
-                              .weights = weights, .palette = palette, .palette_count = JOINTS,
+        tdn_skin_job skin = { .vertex_count = 4, .influences = 4, .positions = positions, .normals = normals,
+                              .joints = joint_ids, .weights = weights, .palette = palette, .palette_count = JOINTS,
                               .out_positions = skinned, .out_normals = skinned_normals };
         tdn_skin_lbs(&skin, NULL);
         tdn_skin_dqs(&skin, NULL);
+        skin.influences = 3; /* the same arrays read 3 per vertex: the padded path */
+        tdn_skin_lbs(&skin, NULL);
         checksum += skinned[1] + tdn_clip_sample_float(clip, 0, player.time);
     }
     long during = allocations() - before;

@@ -5,14 +5,17 @@
  * horizon row and depths, and where grid lines fall seen from straight above; the rasterizer's
  * coverage against an edge-function test in double, its depths and attributes against the ray's
  * hit on the triangle's plane, a shared edge covered once; a skinned mesh under a translation
- * drawn shifted by the projected offset; a slope's and a step's depths against the closed-form
- * ray-plane hits, and a bumpy ground's drawn points on its height field. */
+ * drawn shifted by the projected offset; a glTF mesh with two influence sets gathered with all
+ * 8 influences and skinned where the file's numbers put it; a slope's and a step's depths
+ * against the closed-form ray-plane hits, and a bumpy ground's drawn points on its height
+ * field. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "camera.h"
 #include "check.h"
+#include "eight_influences_fixture.h"
 #include "preview_mesh.h"
 #include "raster.h"
 #include "render.h"
@@ -379,7 +382,9 @@ static void test_skinned_translation(void)
         albedos[3 * k] = 0.8f, albedos[3 * k + 1] = 0.5f, albedos[3 * k + 2] = 0.3f;
         joints[4 * k] = 1, weights[4 * k] = 1.0f;
     }
-    const preview_mesh mesh = { 4, 2, positions, normals, joints, weights, albedos, indices, ids };
+    const preview_mesh mesh = { .vertex_count = 4, .triangle_count = 2, .influences = 4, .positions = positions,
+                                .normals = normals, .joints = joints, .weights = weights, .albedos = albedos,
+                                .indices = indices, .ids = ids };
     tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_identity() };
     float scratch[24];
     render_canvas r[2];
@@ -408,6 +413,71 @@ static void test_skinned_translation(void)
     CHECK_EQ_INT(colour, 0);
     render_canvas_destroy(&r[0]);
     render_canvas_destroy(&r[1]);
+}
+
+/* eight_influences_fixture.h's primitives, one with JOINTS_1/WEIGHTS_1 and one without,
+ * gathered: 8 influences per vertex, the file's for the first primitive and its first set then
+ * weight 0 for the second; drawn at rest, every vertex skinned where the file's numbers put it
+ * (the first four influences alone put vertex 0 elsewhere: test_skin). */
+static void test_mesh_with_two_influence_sets(void)
+{
+    size_t size = 0;
+    void *file = eight_influences_gltf(0, 0, &size);
+    tdn_asset *asset = NULL;
+    CHECK_EQ_INT(tdn_asset_load_memory(file, size, NULL, &asset, NULL, NULL), TDN_OK);
+    free(file);
+    if (!asset)
+        return;
+    const tdn_skeleton *skel = tdn_asset_skeleton(asset);
+    const int joints = tdn_skeleton_joint_count(skel);
+    rgb colours[EIGHT_SKIN_JOINTS] = { { 200, 100, 50 } };
+    preview_mesh m;
+    if (!CHECK_EQ_INT(joints, EIGHT_SKIN_JOINTS) || !CHECK(preview_mesh_init(&m, asset, joints, colours))) {
+        tdn_asset_destroy(asset);
+        return;
+    }
+    if (!CHECK_EQ_INT(m.influences, 8) || !CHECK_EQ_INT(m.vertex_count, 2 * EIGHT_VERTICES)) {
+        preview_mesh_free(&m);
+        tdn_asset_destroy(asset);
+        return;
+    }
+    const tdn_asset_mesh both = tdn_asset_mesh_at(asset, 0), first = tdn_asset_mesh_at(asset, 1);
+    int gathered = 1;
+    for (int v = 0; v < EIGHT_VERTICES; v++)
+        for (int k = 0; k < 8; k++) {
+            gathered &= m.joints[8 * v + k] == both.joints[8 * v + k];
+            gathered &= m.weights[8 * v + k] == both.weights[8 * v + k];
+            const size_t at = 8 * (size_t)(EIGHT_VERTICES + v) + (size_t)k;
+            gathered &= k < 4 ? m.joints[at] == first.joints[4 * v + k] && m.weights[at] == first.weights[4 * v + k]
+                              : m.joints[at] == 0 && m.weights[at] == 0.0f;
+        }
+    CHECK(gathered);
+
+    tdn_pose pose;
+    tdn_mat4 model[EIGHT_SKIN_JOINTS], palette[EIGHT_SKIN_JOINTS];
+    tdn_pose_create(joints, &pose, NULL, NULL);
+    tdn_pose_set_rest(&pose, skel, NULL);
+    tdn_model_space(skel, &pose, NULL, model, NULL);
+    tdn_palette(skel, model, palette, NULL);
+    render_canvas r;
+    CHECK(render_canvas_create(&r, 64, 48));
+    for (int k = 0; k < 64 * 48; k++)
+        r.depth[k] = INFINITY, r.id[k] = 0;
+    straight_camera(&r.cam, 64, 48);
+    float scratch[6 * 2 * EIGHT_VERTICES];
+    preview_mesh_draw(&m, &r, palette, joints, scratch);
+    double worst = 0.0;
+    for (int v = 0; v < 2 * EIGHT_VERTICES; v++) {
+        double ref[3], normal[3];
+        eight_reference(v % EIGHT_VERTICES, v < EIGHT_VERTICES ? 8 : 4, ref, normal);
+        for (int i = 0; i < 3; i++)
+            worst = fmax(worst, fabs(scratch[3 * v + i] - ref[i]));
+    }
+    CHECK_NEAR(worst, 0.0, 1e-5);
+    render_canvas_destroy(&r);
+    tdn_pose_destroy(&pose);
+    preview_mesh_free(&m);
+    tdn_asset_destroy(asset);
 }
 
 static void test_ground_slope_and_step(void)
@@ -528,6 +598,7 @@ int main(void)
     RUN(test_shared_edge);
     RUN(test_extreme_vertices);
     RUN(test_skinned_translation);
+    RUN(test_mesh_with_two_influence_sets);
     RUN(test_ground_slope_and_step);
     RUN(test_ground_bumps);
     return check_summary();

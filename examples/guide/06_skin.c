@@ -39,8 +39,9 @@ int main(void)
     float *skinned_normals = malloc(sizeof(float) * 3 * (size_t)body.vertex_count);
     if (!skinned || !skinned_normals)
         return 1;
-    tdn_skin_job job = { .vertex_count = body.vertex_count, .positions = body.positions, .normals = body.normals,
-                         .joints = body.joints, .weights = body.weights, .palette = palette, .palette_count = joints,
+    tdn_skin_job job = { .vertex_count = body.vertex_count, .influences = 4 * body.influence_sets,
+                         .positions = body.positions, .normals = body.normals, .joints = body.joints,
+                         .weights = body.weights, .palette = palette, .palette_count = joints,
                          .out_positions = skinned, .out_normals = skinned_normals };
     printf("mesh %s: %d vertices, %d triangles\n", body.name, body.vertex_count, body.index_count / 3);
 

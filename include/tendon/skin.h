@@ -5,13 +5,18 @@
  * (DQS): each palette matrix is converted to a unit dual quaternion (rotation + translation;
  * scale is dropped, so a scaled palette skins as if unscaled), the weighted dual quaternions
  * are summed with signs aligned to the first influence and normalized, so rigid twists keep
- * volume where LBS collapses them; normals are rotated (unit normals stay unit). Up to 4
- * influences per vertex; weights need not be normalized (they are divided by their sum; a
- * vertex whose weights sum to <= 0 or NaN is copied unchanged). A blended normal of zero
- * length stays zero. Palette matrices are affine (bottom row 0 0 0 1, as tdn_palette makes
- * them). Results can differ in the last bits between builds for different instruction sets
- * (SSE2, AVX2), never between runs of one build. Thread-safe for distinct outputs; never
- * allocates. */
+ * volume where LBS collapses them; normals are rotated (unit normals stay unit).
+ *
+ * Each vertex has job.influences joints and weights, 1 to TDN_SKIN_MAX_INFLUENCES (8): 4 for
+ * one glTF JOINTS_0/WEIGHTS_0 set, 8 with JOINTS_1/WEIGHTS_1 (a tdn_asset_mesh's arrays are
+ * laid out this way: influences = 4 * influence_sets). Every influence is blended, weight 0 or
+ * not: a count larger than the mesh needs costs time, not accuracy, and 8 influences of which
+ * the last 4 weigh 0 give exactly the results of the first 4 alone. Weights need not be
+ * normalized (they are divided by their sum; a vertex whose weights sum to <= 0 or NaN is
+ * copied unchanged). A blended normal of zero length stays zero. Palette matrices are affine
+ * (bottom row 0 0 0 1, as tdn_palette makes them). Results can differ in the last bits between
+ * builds for different instruction sets (SSE2, AVX2), never between runs of one build.
+ * Thread-safe for distinct outputs; never allocates. */
 #ifndef TENDON_SKIN_H
 #define TENDON_SKIN_H
 
@@ -22,16 +27,23 @@
 extern "C" {
 #endif
 
+/* The most influences (joints and weights) per vertex a skin job takes. */
+#define TDN_SKIN_MAX_INFLUENCES 8
+
 /* A unit dual quaternion: real part the rotation, dual part 0.5 * (t, 0) * real. */
 typedef struct tdn_dual_quat { tdn_quat real, dual; } tdn_dual_quat;
 
 /* One skinning call. Arrays are tightly packed per vertex; outputs must not overlap inputs. */
 typedef struct tdn_skin_job {
     int vertex_count;            /* >= 0 */
+    int influences;              /* joints and weights per vertex: 1..TDN_SKIN_MAX_INFLUENCES;
+                                  * 0 is refused (there is no default: it says how the arrays
+                                  * are laid out) */
     const float *positions;      /* 3 floats per vertex */
     const float *normals;        /* 3 floats per vertex, or NULL */
-    const uint16_t *joints;      /* 4 palette indices per vertex (all 4 checked, weight 0 or not) */
-    const float *weights;        /* 4 weights per vertex */
+    const uint16_t *joints;      /* `influences` palette indices per vertex, vertex after vertex
+                                  * (all checked, weight 0 or not) */
+    const float *weights;        /* `influences` weights per vertex, in the order of joints */
     const tdn_mat4 *palette;     /* palette_count matrices (tdn_palette); DQS: may be NULL when
                                   * dual_quats is given */
     int palette_count;           /* joints[] entries must be below this */
@@ -43,8 +55,10 @@ typedef struct tdn_skin_job {
 } tdn_skin_job;
 
 /* Skin positions (and normals) with linear blending. TDN_ERR_ARGUMENT for a NULL job or array,
- * a negative count, or a joint index >= palette_count; these are checked before any vertex is
- * written, so on failure the outputs are untouched. */
+ * a negative vertex count, an influence count outside 1..TDN_SKIN_MAX_INFLUENCES, or a joint
+ * index >= palette_count (`where` is "job.joints[i]" and the message names the vertex, i /
+ * influences); these are checked before any vertex is written, so on failure the outputs are
+ * untouched. */
 TDN_API tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err);
 /* The same with dual-quaternion blending (rigid part of each matrix only). Same errors. */
 TDN_API tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err);

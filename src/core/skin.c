@@ -1,8 +1,10 @@
 /* tendon core: CPU skinning, linear blend (LBS) and dual quaternion (DQS).
  *
- * LBS blends the 4 influence matrices with the raw weights into one matrix, transforms the
- * point and the normal by it, then divides the point by the weight sum W and the normal by its
- * length, with no branch. A vertex whose W is not positive is only flagged in the loop; a
+ * LBS blends the influence matrices with the raw weights into one matrix, transforms the point
+ * and the normal by it, then divides the point by the weight sum W and the normal by its
+ * length, with no branch. The loop exists for 4 and for 8 influences per vertex (8 blends as
+ * two groups of 4, added); other counts go through it in blocks copied with the missing
+ * influences weighing 0. A vertex whose W is not positive is only flagged in the loop; a
  * second pass copies such vertices, and runs only when one exists. The loop is bound by
  * instruction count, by the divider and by how much latency the out-of-order window can hide
  * (docs/benchmarks.md, skin), so it is written with explicit SIMD: 128-bit SSE2 on every x86-64,
@@ -22,6 +24,15 @@
 #  define TDN_SKIN_SSE2 1
 #endif
 
+/* Forced inline, the loop and its helpers, so that each call site's constant with_normals and
+ * influences specialize the whole loop (gcc otherwise keeps one copy with the tests inside, or
+ * calls the helpers out of line once there are several instances). */
+#if defined(__GNUC__)
+#  define TDN_SKIN_INLINE inline __attribute__((always_inline))
+#else
+#  define TDN_SKIN_INLINE inline
+#endif
+
 /* Cheap argument checks plus one pass over every joint index, so that a bad job fails before
  * any vertex is written. */
 static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error *err)
@@ -30,6 +41,11 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error
         return tdn__null(err, "job");
     if (job->vertex_count < 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "job.vertex_count", "%d vertices", job->vertex_count);
+    if (job->influences < 1 || job->influences > TDN_SKIN_MAX_INFLUENCES)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "job.influences",
+                         "%d influences per vertex: the joints and weights arrays hold 1 to %d per vertex (4 per "
+                         "glTF JOINTS_n set)",
+                         job->influences, TDN_SKIN_MAX_INFLUENCES);
     if (job->vertex_count == 0)
         return TDN_OK;
     if (!job->positions || !job->joints || !job->weights || !job->out_positions)
@@ -42,7 +58,7 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error
     /* The largest index, as a max reduction the compiler vectorizes; 32 lanes make several
      * independent vector chains instead of one latency-bound accumulator. */
     const uint16_t *joints = job->joints;
-    const size_t n = (size_t)job->vertex_count * 4;
+    const size_t n = (size_t)job->vertex_count * (size_t)job->influences;
     uint16_t lanes[32] = { 0 };
     size_t i = 0;
     for (; i + 32 <= n; i += 32)
@@ -59,19 +75,28 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error
         ;
     char where[48];
     snprintf(where, sizeof where, "job.joints[%zu]", i);
-    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "vertex %zu names palette entry %d, the palette has %d", i / 4, top,
-                     job->palette_count);
+    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "vertex %zu names palette entry %d, the palette has %d",
+                     i / (size_t)job->influences, top, job->palette_count);
 }
 
 /* The weight sum, added in the order the SIMD paths add it so that every path agrees on which
- * vertices are left unskinned. */
-static inline float weight_sum(const float *w) { return (w[0] + w[2]) + (w[1] + w[3]); }
+ * vertices are left unskinned: influences k and k + 4 into lane k, then (w0 + w2) + (w1 + w3)
+ * over the lanes. */
+static inline float weight_sum(const float *w, int influences)
+{
+    float lane[4];
+    for (int k = 0; k < 4; k++)
+        lane[k] = k < influences ? w[k] : 0.0f;
+    for (int k = 4; k < influences; k++)
+        lane[k - 4] += w[k];
+    return (lane[0] + lane[2]) + (lane[1] + lane[3]);
+}
 
 /* Copies every vertex whose weights do not sum to a positive number (the rare second pass). */
 static void copy_unweighted(const tdn_skin_job *job)
 {
     for (int v = 0; v < job->vertex_count; v++) {
-        if (weight_sum(job->weights + 4 * v) > 0.0f)
+        if (weight_sum(job->weights + (size_t)job->influences * (size_t)v, job->influences) > 0.0f)
             continue;
         for (int i = 0; i < 3; i++) {
             job->out_positions[3 * v + i] = job->positions[3 * v + i];
@@ -89,8 +114,9 @@ static void copy_unweighted(const tdn_skin_job *job)
  * float is the next vertex's, rewritten by it, so the last quad goes through padded copies. */
 
 #if defined(TDN_SKIN_AVX2)
-/* 8 multiply-adds blend one vertex's matrix as two 256-bit rows: columns 0|1 and 2|3. */
-static inline void blend_matrix(const tdn_mat4 *palette, const uint16_t *j, const float *w, __m256 *c01, __m256 *c23)
+/* 8 multiply-adds blend 4 influences' matrices as two 256-bit rows: columns 0|1 and 2|3. */
+static TDN_SKIN_INLINE void blend_group(const tdn_mat4 *palette, const uint16_t *j, const float *w, __m256 *c01,
+                                        __m256 *c23)
 {
     const float *m0 = palette[j[0]].m, *m1 = palette[j[1]].m, *m2 = palette[j[2]].m, *m3 = palette[j[3]].m;
     __m256 w0 = _mm256_broadcast_ss(w), w1 = _mm256_broadcast_ss(w + 1);
@@ -104,8 +130,32 @@ static inline void blend_matrix(const tdn_mat4 *palette, const uint16_t *j, cons
     *c23 = _mm256_fmadd_ps(_mm256_loadu_ps(m3 + 8), w3, b);
 }
 
+/* One vertex's blended matrix; 8 influences as two groups of 4, added (a second group that
+ * weighs 0 adds exactly nothing). */
+static TDN_SKIN_INLINE void blend_matrix(const tdn_mat4 *palette, const uint16_t *j, const float *w, int influences,
+                                         __m256 *c01, __m256 *c23)
+{
+    blend_group(palette, j, w, c01, c23);
+    if (influences == 8) {
+        __m256 d01, d23;
+        blend_group(palette, j + 4, w + 4, &d01, &d23);
+        *c01 = _mm256_add_ps(*c01, d01);
+        *c23 = _mm256_add_ps(*c23, d23);
+    }
+}
+
+/* [vertex a's weights | vertex b's] (w and w + influences), 8 folded to 4 lanes as weight_sum
+ * folds them. */
+static TDN_SKIN_INLINE __m256 pair_weights(const float *w, int influences)
+{
+    if (influences == 4)
+        return _mm256_loadu_ps(w);
+    __m256 a = _mm256_loadu_ps(w), b = _mm256_loadu_ps(w + 8);
+    return _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
+}
+
 /* [x[0..3] | x[3..6]]: vertex a's and vertex b's 3 floats (and one more) in the two halves. */
-static inline __m256 load_pair(const float *x)
+static TDN_SKIN_INLINE __m256 load_pair(const float *x)
 {
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(x)), _mm_loadu_ps(x + 3), 1);
 }
@@ -118,12 +168,12 @@ static inline __m256 load_pair(const float *x)
 typedef struct lbs_pending { __m256 q, r, s; } lbs_pending;
 
 /* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
-static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                                         const float *n, int with_normals)
+static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w,
+                                                  int influences, const float *p, const float *n, int with_normals)
 {
     __m256 a01, a23, b01, b23;
-    blend_matrix(palette, j, w, &a01, &a23);
-    blend_matrix(palette, j + 4, w + 4, &b01, &b23);
+    blend_matrix(palette, j, w, influences, &a01, &a23);
+    blend_matrix(palette, j + influences, w + influences, influences, &b01, &b23);
     __m256 c0 = _mm256_permute2f128_ps(a01, b01, 0x20), c1 = _mm256_permute2f128_ps(a01, b01, 0x31);
     __m256 c2 = _mm256_permute2f128_ps(a23, b23, 0x20), c3 = _mm256_permute2f128_ps(a23, b23, 0x31);
     __m256 pv = load_pair(p);
@@ -137,13 +187,13 @@ static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t
     }
     /* [W, |r|^2] by one transpose of weights and r * r. Lane 3 of r is 0 for affine matrices.
      * W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
-    __m256 wv = _mm256_loadu_ps(w), rr = _mm256_mul_ps(out.r, out.r);
+    __m256 wv = pair_weights(w, influences), rr = _mm256_mul_ps(out.r, out.r);
     __m256 u = _mm256_add_ps(_mm256_unpacklo_ps(wv, rr), _mm256_unpackhi_ps(wv, rr));
     out.s = _mm256_add_ps(u, _mm256_permute_ps(u, _MM_SHUFFLE(1, 0, 3, 2)));
     return out;
 }
 
-static inline void store_pair(float *out, __m256 x)
+static TDN_SKIN_INLINE void store_pair(float *out, __m256 x)
 {
     _mm_storeu_ps(out, _mm256_castps256_ps128(x));
     _mm_storeu_ps(out + 3, _mm256_extractf128_ps(x, 1));
@@ -151,8 +201,8 @@ static inline void store_pair(float *out, __m256 x)
 
 /* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
  * out_* point at vertex v. One square root and one division serve all four. */
-static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p, float *out_n,
-                                   __m256 *bad)
+static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p,
+                                            float *out_n, __m256 *bad)
 {
     /* [Wa, |ra|^2, Wc, |rc|^2 | Wb, |rb|^2, Wd, |rd|^2] */
     __m256 t = _mm256_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(1, 0, 1, 0));
@@ -178,34 +228,59 @@ static inline int bad_any(bad_mask m) { return (_mm256_movemask_ps(m) & 0x55) !=
  * saves a register copy per splat in SSE2 code. */
 #define SPLAT(v, i) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(i, i, i, i)))
 
-/* Column k of the blended matrix, weighted by the raw weights (pairwise sums: two short chains). */
-static inline __m128 blend_column(const float *m0, const float *m1, const float *m2, const float *m3, __m128 w0,
-                                  __m128 w1, __m128 w2, __m128 w3, int k)
+/* 4 influences' matrices (into m) and weights, each in every lane (into ws). */
+static TDN_SKIN_INLINE void load_group(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float **m,
+                                       __m128 *ws)
 {
-    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m0 + 4 * k), w0), _mm_mul_ps(_mm_loadu_ps(m1 + 4 * k), w1)),
-                      _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m2 + 4 * k), w2), _mm_mul_ps(_mm_loadu_ps(m3 + 4 * k), w3)));
+    __m128 wv = _mm_loadu_ps(w);
+    m[0] = palette[j[0]].m, m[1] = palette[j[1]].m, m[2] = palette[j[2]].m, m[3] = palette[j[3]].m;
+    ws[0] = SPLAT(wv, 0), ws[1] = SPLAT(wv, 1), ws[2] = SPLAT(wv, 2), ws[3] = SPLAT(wv, 3);
+}
+
+/* Column k of 4 influences' blend, weighted by the raw weights (pairwise sums: two short chains). */
+static TDN_SKIN_INLINE __m128 group_column(const float *const *m, const __m128 *w, int k)
+{
+    __m128 a = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m[0] + 4 * k), w[0]), _mm_mul_ps(_mm_loadu_ps(m[1] + 4 * k), w[1]));
+    __m128 b = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m[2] + 4 * k), w[2]), _mm_mul_ps(_mm_loadu_ps(m[3] + 4 * k), w[3]));
+    return _mm_add_ps(a, b);
+}
+
+/* Column k of the blended matrix; 8 influences as two groups of 4, added (a second group that
+ * weighs 0 adds exactly nothing). */
+static TDN_SKIN_INLINE __m128 blend_column(const float *const *m, const __m128 *w, int influences, int k)
+{
+    __m128 c = group_column(m, w, k);
+    return influences == 8 ? _mm_add_ps(c, group_column(m + 4, w + 4, k)) : c;
 }
 
 /* One vertex's blended point q = sum w_i M_i p and normal r = sum w_i A_i n, not yet divided.
  * Each column is used as soon as it is blended, which keeps register pressure low (SSE2 has 16
  * registers and the pipelined loop holds a quad's results across the next blend). */
-static inline void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                                const float *n, int with_normals, __m128 *q, __m128 *r)
+static TDN_SKIN_INLINE void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, const float *w, int influences,
+                                         const float *p, const float *n, int with_normals, __m128 *q, __m128 *r)
 {
-    const float *m0 = palette[j[0]].m, *m1 = palette[j[1]].m, *m2 = palette[j[2]].m, *m3 = palette[j[3]].m;
-    __m128 wv = _mm_loadu_ps(w);
-    __m128 w0 = SPLAT(wv, 0), w1 = SPLAT(wv, 1), w2 = SPLAT(wv, 2), w3 = SPLAT(wv, 3);
+    const float *m[8];
+    __m128 ws[8];
+    load_group(palette, j, w, m, ws);
+    if (influences == 8)
+        load_group(palette, j + 4, w + 4, m + 4, ws + 4);
     __m128 pv = _mm_loadu_ps(p), nv = with_normals ? _mm_loadu_ps(n) : _mm_setzero_ps();
-    __m128 c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 0);
+    __m128 c = blend_column(m, ws, influences, 0);
     __m128 qs = _mm_mul_ps(c, SPLAT(pv, 0)), rs = _mm_mul_ps(c, SPLAT(nv, 0));
-    c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 1);
+    c = blend_column(m, ws, influences, 1);
     qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 1)));
     rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 1)));
-    c = blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 2);
+    c = blend_column(m, ws, influences, 2);
     qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 2)));
     rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 2)));
-    *q = _mm_add_ps(qs, blend_column(m0, m1, m2, m3, w0, w1, w2, w3, 3));
+    *q = _mm_add_ps(qs, blend_column(m, ws, influences, 3));
     *r = with_normals ? rs : _mm_setzero_ps();
+}
+
+/* One vertex's weights, 8 folded to 4 lanes as weight_sum folds them. */
+static TDN_SKIN_INLINE __m128 vertex_weights(const float *w, int influences)
+{
+    return influences == 8 ? _mm_add_ps(_mm_loadu_ps(w), _mm_loadu_ps(w + 4)) : _mm_loadu_ps(w);
 }
 
 /* A pair of vertices between the two stages: blended points and normals, not yet divided, and
@@ -213,15 +288,16 @@ static inline void blend_vertex(const tdn_mat4 *palette, const uint16_t *j, cons
 typedef struct lbs_pending { __m128 qa, qb, ra, rb, s; } lbs_pending;
 
 /* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
-static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float *p,
-                                         const float *n, int with_normals)
+static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w,
+                                                  int influences, const float *p, const float *n, int with_normals)
 {
     lbs_pending out;
-    blend_vertex(palette, j, w, p, n, with_normals, &out.qa, &out.ra);
-    blend_vertex(palette, j + 4, w + 4, p + 3, with_normals ? n + 3 : NULL, with_normals, &out.qb, &out.rb);
+    blend_vertex(palette, j, w, influences, p, n, with_normals, &out.qa, &out.ra);
+    blend_vertex(palette, j + influences, w + influences, influences, p + 3, with_normals ? n + 3 : NULL, with_normals,
+                 &out.qb, &out.rb);
     /* One transpose of weights and r * r. Lane 3 of r is 0 for affine matrices. W adds as
      * (w0 + w2) + (w1 + w3), like weight_sum. */
-    __m128 wa = _mm_loadu_ps(w), wb = _mm_loadu_ps(w + 4);
+    __m128 wa = vertex_weights(w, influences), wb = vertex_weights(w + influences, influences);
     __m128 rra = _mm_mul_ps(out.ra, out.ra), rrb = _mm_mul_ps(out.rb, out.rb);
     __m128 ua = _mm_add_ps(_mm_unpacklo_ps(wa, rra), _mm_unpackhi_ps(wa, rra));
     __m128 ub = _mm_add_ps(_mm_unpacklo_ps(wb, rrb), _mm_unpackhi_ps(wb, rrb));
@@ -231,8 +307,8 @@ static inline lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t
 
 /* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
  * out_* point at vertex v. One square root and two divisions serve all four. */
-static inline void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p, float *out_n,
-                                   __m128 *bad)
+static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p,
+                                            float *out_n, __m128 *bad)
 {
     __m128 w = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(2, 0, 2, 0)); /* Wa, Wb, Wc, Wd */
     *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(w, _mm_setzero_ps()));
@@ -259,16 +335,9 @@ static inline int bad_any(bad_mask m) { return _mm_movemask_ps(m) != 0; }
 
 #endif
 
-/* Forced inline so that each call site's constant with_normals specializes the whole loop
- * (gcc otherwise keeps one copy with the test inside). */
-#if defined(__GNUC__)
-#  define TDN_SKIN_INLINE inline __attribute__((always_inline))
-#else
-#  define TDN_SKIN_INLINE inline
-#endif
-
-/* Returns 1 if some vertex's weights do not sum to a positive number. */
-static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
+/* The loop for 4 or 8 influences. Returns 1 if some vertex's weights do not sum to a positive
+ * number. */
+static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, int influences)
 {
     const int count = job->vertex_count;
     const tdn_mat4 *palette = job->palette;
@@ -282,13 +351,15 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
      * blend instead of filling the out-of-order window. Quads stop before the last vertex,
      * whose 4-float accesses would overrun the arrays. */
     if (count > 4) {
-        lbs_pending a0 = lbs_pair_blend(palette, jts, wts, pos, nrm, with_normals);
-        lbs_pending a1 = lbs_pair_blend(palette, jts + 8, wts + 8, pos + 6, with_normals ? nrm + 6 : NULL, with_normals);
+        lbs_pending a0 = lbs_pair_blend(palette, jts, wts, influences, pos, nrm, with_normals);
+        lbs_pending a1 = lbs_pair_blend(palette, jts + 2 * influences, wts + 2 * influences, influences, pos + 6,
+                                        with_normals ? nrm + 6 : NULL, with_normals);
         for (v = 4; v + 4 < count; v += 4) {
-            lbs_pending b0 = lbs_pair_blend(palette, jts + 4 * v, wts + 4 * v, pos + 3 * v,
+            const size_t at = (size_t)influences * (size_t)v;
+            lbs_pending b0 = lbs_pair_blend(palette, jts + at, wts + at, influences, pos + 3 * v,
                                             with_normals ? nrm + 3 * v : NULL, with_normals);
-            lbs_pending b1 = lbs_pair_blend(palette, jts + 4 * v + 8, wts + 4 * v + 8, pos + 3 * v + 6,
-                                            with_normals ? nrm + 3 * v + 6 : NULL, with_normals);
+            lbs_pending b1 = lbs_pair_blend(palette, jts + at + 2 * influences, wts + at + 2 * influences, influences,
+                                            pos + 3 * v + 6, with_normals ? nrm + 3 * v + 6 : NULL, with_normals);
             lbs_quad_finish(a0, a1, with_normals, out_p + 3 * (v - 4), with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
             a0 = b0;
             a1 = b1;
@@ -297,21 +368,23 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
     }
     /* The last 1 to 4 vertices through padded copies (missing ones repeat the last). */
     const int left = count - v;
-    uint16_t j[16];
-    float w[16], p[16] = { 0 }, n[16] = { 0 }, op[16] = { 0 }, on[16] = { 0 };
+    uint16_t j[4 * TDN_SKIN_MAX_INFLUENCES];
+    float w[4 * TDN_SKIN_MAX_INFLUENCES], p[16] = { 0 }, n[16] = { 0 }, op[16] = { 0 }, on[16] = { 0 };
     for (int k = 0; k < 4; k++) {
         int src = v + (k < left ? k : left - 1);
-        for (int i = 0; i < 4; i++) {
-            j[4 * k + i] = jts[4 * src + i];
-            w[4 * k + i] = wts[4 * src + i];
+        for (int i = 0; i < influences; i++) {
+            j[influences * k + i] = jts[(size_t)influences * (size_t)src + (size_t)i];
+            w[influences * k + i] = wts[(size_t)influences * (size_t)src + (size_t)i];
         }
         for (int i = 0; i < 3; i++) {
             p[3 * k + i] = pos[3 * src + i];
             n[3 * k + i] = with_normals ? nrm[3 * src + i] : 0.0f;
         }
     }
-    lbs_quad_finish(lbs_pair_blend(palette, j, w, p, n, with_normals),
-                    lbs_pair_blend(palette, j + 8, w + 8, p + 6, n + 6, with_normals), with_normals, op, on, &bad);
+    lbs_quad_finish(lbs_pair_blend(palette, j, w, influences, p, n, with_normals),
+                    lbs_pair_blend(palette, j + 2 * influences, w + 2 * influences, influences, p + 6, n + 6,
+                                   with_normals),
+                    with_normals, op, on, &bad);
     for (int i = 0; i < 3 * left; i++) {
         out_p[3 * v + i] = op[i];
         if (with_normals)
@@ -322,20 +395,20 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals)
 
 #else /* plain C */
 
-static inline int lbs_run(const tdn_skin_job *job, int with_normals)
+static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, int influences)
 {
     int bad = 0;
     for (int v = 0; v < job->vertex_count; v++) {
-        const uint16_t *j = job->joints + 4 * v;
-        const float *w = job->weights + 4 * v, *p = job->positions + 3 * v;
+        const uint16_t *j = job->joints + (size_t)influences * (size_t)v;
+        const float *w = job->weights + (size_t)influences * (size_t)v, *p = job->positions + 3 * v;
         float c[12] = { 0 }; /* upper 3 rows of the blended matrix, column-major */
-        for (int k = 0; k < 4; k++) {
+        for (int k = 0; k < influences; k++) {
             const float *m = job->palette[j[k]].m;
             for (int col = 0; col < 4; col++)
                 for (int row = 0; row < 3; row++)
                     c[col * 3 + row] += w[k] * m[col * 4 + row];
         }
-        float ws = weight_sum(w);
+        float ws = weight_sum(w, influences);
         bad |= !(ws > 0.0f);
         for (int row = 0; row < 3; row++)
             job->out_positions[3 * v + row] = (c[row] * p[0] + c[3 + row] * p[1] + c[6 + row] * p[2] + c[9 + row]) / ws;
@@ -355,12 +428,69 @@ static inline int lbs_run(const tdn_skin_job *job, int with_normals)
 
 #endif
 
+/* The loop's instances, 4 influences and 8 in functions of their own: one function with all
+ * four let gcc allocate the 4-influence loop's registers worse (about 1% more instructions). */
+#if defined(__GNUC__)
+#  define TDN_SKIN_NOINLINE __attribute__((noinline))
+#else
+#  define TDN_SKIN_NOINLINE
+#endif
+static TDN_SKIN_NOINLINE int lbs_four(const tdn_skin_job *job)
+{
+    return job->normals ? lbs_run(job, 1, 4) : lbs_run(job, 0, 4);
+}
+
+static TDN_SKIN_NOINLINE int lbs_eight(const tdn_skin_job *job)
+{
+    return job->normals ? lbs_run(job, 1, 8) : lbs_run(job, 0, 8);
+}
+
+/* A job of 4 or 8 influences through its instance of the loop. */
+static int lbs_four_or_eight(const tdn_skin_job *job)
+{
+    return job->influences == 4 ? lbs_four(job) : lbs_eight(job);
+}
+
+/* Vertices per block of a padded job. */
+#define PAD_BLOCK 64
+
+/* Any other count as the next of 4 and 8, a block at a time: the missing influences are joint 0
+ * (the palette has one, the joints being checked) at weight 0, which adds exactly nothing.
+ * Returns 1 if some vertex's weights do not sum to a positive number. */
+static int lbs_padded(const tdn_skin_job *job)
+{
+    const int given = job->influences, padded = given < 4 ? 4 : 8;
+    uint16_t joints[PAD_BLOCK * 8];
+    float weights[PAD_BLOCK * 8];
+    int bad = 0;
+    for (int start = 0; start < job->vertex_count; start += PAD_BLOCK) {
+        const int count = job->vertex_count - start < PAD_BLOCK ? job->vertex_count - start : PAD_BLOCK;
+        for (int v = 0; v < count; v++)
+            for (int k = 0; k < padded; k++) {
+                const size_t from = (size_t)given * (size_t)(start + v) + (size_t)k;
+                joints[padded * v + k] = k < given ? job->joints[from] : 0;
+                weights[padded * v + k] = k < given ? job->weights[from] : 0.0f;
+            }
+        tdn_skin_job block = *job;
+        block.vertex_count = count;
+        block.influences = padded;
+        block.positions += 3 * (size_t)start;
+        block.normals = job->normals ? job->normals + 3 * (size_t)start : NULL;
+        block.joints = joints;
+        block.weights = weights;
+        block.out_positions += 3 * (size_t)start;
+        block.out_normals = job->normals ? job->out_normals + 3 * (size_t)start : NULL;
+        bad |= lbs_four_or_eight(&block);
+    }
+    return bad;
+}
+
 tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err)
 {
     tdn_result res = check_job(job, 1, err);
     if (res != TDN_OK || job->vertex_count == 0)
         return res;
-    if (job->normals ? lbs_run(job, 1) : lbs_run(job, 0))
+    if (job->influences == 4 || job->influences == 8 ? lbs_four_or_eight(job) : lbs_padded(job))
         copy_unweighted(job);
     return TDN_OK;
 }
@@ -424,15 +554,15 @@ static inline void dq_to_matrix(const float r[4], const float d[4], float s, flo
  * divisions of a whole block overlap instead of each stalling its vertex's chain. */
 #define DQS_BLOCK 16
 
-/* Sums vertex v's 4 influences into acc (8 floats) with signs aligned to the first. */
-static inline void dqs_sum(const tdn_skin_job *job, int v, float acc[8])
+/* Sums vertex v's influences into acc (8 floats) with signs aligned to the first. */
+static inline void dqs_sum(const tdn_skin_job *job, int v, int influences, float acc[8])
 {
-    const uint16_t *j = job->joints + 4 * v;
-    const float *w = job->weights + 4 * v;
+    const uint16_t *j = job->joints + (size_t)influences * (size_t)v;
+    const float *w = job->weights + (size_t)influences * (size_t)v;
     /* The 8 floats (real, dual) of each influence, read in place when given. */
-    tdn_dual_quat converted[4];
-    const float *q[4];
-    for (int k = 0; k < 4; k++) {
+    tdn_dual_quat converted[TDN_SKIN_MAX_INFLUENCES];
+    const float *q[TDN_SKIN_MAX_INFLUENCES];
+    for (int k = 0; k < influences; k++) {
         if (job->dual_quats) {
             q[k] = &job->dual_quats[j[k]].real.x;
         } else {
@@ -442,7 +572,7 @@ static inline void dqs_sum(const tdn_skin_job *job, int v, float acc[8])
     }
     for (int i = 0; i < 8; i++)
         acc[i] = w[0] * q[0][i];
-    for (int k = 1; k < 4; k++) {
+    for (int k = 1; k < influences; k++) {
         /* q and -q are the same rotation: take the one on the first influence's side. */
         float dot = q[k][0] * q[0][0] + q[k][1] * q[0][1] + q[k][2] * q[0][2] + q[k][3] * q[0][3];
         float wk = dot < 0.0f ? -w[k] : w[k];
@@ -451,20 +581,19 @@ static inline void dqs_sum(const tdn_skin_job *job, int v, float acc[8])
     }
 }
 
-tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err)
+/* Forced inline so that 4 influences and 8 (one or two glTF sets) get loops of their own. */
+static TDN_SKIN_INLINE void dqs_run(const tdn_skin_job *job, int influences)
 {
-    tdn_result res = check_job(job, !job || !job->dual_quats, err);
-    if (res != TDN_OK)
-        return res;
     float acc[DQS_BLOCK][8], s[DQS_BLOCK];
     for (int start = 0; start < job->vertex_count; start += DQS_BLOCK) {
         const int count = job->vertex_count - start < DQS_BLOCK ? job->vertex_count - start : DQS_BLOCK;
         for (int i = 0; i < count; i++)
-            dqs_sum(job, start + i, acc[i]);
+            dqs_sum(job, start + i, influences, acc[i]);
         for (int i = 0; i < count; i++) {
             float len2 = acc[i][0] * acc[i][0] + acc[i][1] * acc[i][1] + acc[i][2] * acc[i][2] + acc[i][3] * acc[i][3];
             /* 0 marks a vertex left where it is: weights not summing to > 0, or no rotation. */
-            s[i] = weight_sum(job->weights + 4 * (start + i)) > 0.0f && len2 > 1e-12f ? 2.0f / len2 : 0.0f;
+            const float *w = job->weights + (size_t)influences * (size_t)(start + i);
+            s[i] = weight_sum(w, influences) > 0.0f && len2 > 1e-12f ? 2.0f / len2 : 0.0f;
         }
         for (int i = 0; i < count; i++) {
             const int v = start + i;
@@ -487,5 +616,18 @@ tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err)
                     on[row] = m[row] * n[0] + m[3 + row] * n[1] + m[6 + row] * n[2];
         }
     }
+}
+
+tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err)
+{
+    tdn_result res = check_job(job, !job || !job->dual_quats, err);
+    if (res != TDN_OK)
+        return res;
+    if (job->influences == 4)
+        dqs_run(job, 4);
+    else if (job->influences == 8)
+        dqs_run(job, 8);
+    else
+        dqs_run(job, job->influences);
     return TDN_OK;
 }

@@ -1,7 +1,9 @@
 /* tendon io glTF: meshes skinned by the chosen skin.
  *
  * Every mesh that a node instantiates with the chosen skin gives one tdn_asset_mesh per
- * primitive that has JOINTS_0 and WEIGHTS_0 (and POSITION), in mesh order, each mesh once.
+ * primitive that has JOINTS_0 and WEIGHTS_0 (and POSITION), in mesh order, each mesh once;
+ * with JOINTS_1 and WEIGHTS_1 its vertices have 8 influences (influence_sets 2). A third set
+ * (JOINTS_2) is not read, with a warning: tdn_skin_job takes at most 8.
  * It is named after the mesh ("mesh_<i>" when unnamed), with "_<p>" (the primitive's index)
  * when the mesh has several primitives. Joint indices, which glTF gives into the skin's joint
  * list, become skeleton indices; weights and quantized positions or normals become floats;
@@ -125,6 +127,11 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
                                   set, set);
     if (a[POSITION].accessor < 0)
         return TDN_OK; /* nothing to skin */
+    if (cJSON_GetObjectItemCaseSensitive(attributes, "JOINTS_2") &&
+        (r = tdn_gltf__warn(doc, asset, "%s: JOINTS_2 and later influence sets are ignored: tendon skins 8 "
+                                        "influences per vertex (JOINTS_0 and JOINTS_1)",
+                            attributes_where)) != TDN_OK)
+        return r;
 
     const unsigned position_formats =
         TDN_GLTF_FLOAT | (doc->quantized ? TDN_GLTF_BYTE | TDN_GLTF_BYTE_NORM | TDN_GLTF_UBYTE | TDN_GLTF_UBYTE_NORM |

@@ -17,21 +17,6 @@ void preview_mesh_free(preview_mesh *m)
     memset(m, 0, sizeof *m);
 }
 
-/* The four largest of a vertex's influences (4 x sets of them). */
-static void four_largest(const uint16_t *joints, const float *weights, int sets, uint16_t *out_joints, float *out_weights)
-{
-    for (int k = 0; k < 4; k++)
-        out_joints[k] = 0, out_weights[k] = 0.0f;
-    for (int i = 0; i < 4 * sets; i++) {
-        int smallest = 0;
-        for (int k = 1; k < 4; k++)
-            if (out_weights[k] < out_weights[smallest])
-                smallest = k;
-        if (weights[i] > out_weights[smallest])
-            out_joints[smallest] = joints[i], out_weights[smallest] = weights[i];
-    }
-}
-
 /* Area-weighted vertex normals of the triangles of vertices [first, first + count). */
 static void face_normals(preview_mesh *m, int first, int count, int first_triangle, int triangle_count)
 {
@@ -61,17 +46,21 @@ int preview_mesh_init(preview_mesh *m, const tdn_asset *asset, int joint_count, 
     memset(m, 0, sizeof *m);
     const int meshes = asset ? tdn_asset_mesh_count(asset) : 0;
     size_t vertices = 0, triangles = 0;
+    int influences = 4;
     for (int i = 0; i < meshes; i++) {
         const tdn_asset_mesh am = tdn_asset_mesh_at(asset, i);
-        if (am.indices && am.index_count >= 3)
+        if (am.indices && am.index_count >= 3) {
             vertices += (size_t)am.vertex_count, triangles += (size_t)am.index_count / 3;
+            influences = 4 * am.influence_sets > influences ? 4 * am.influence_sets : influences;
+        }
     }
     if (triangles == 0 || vertices > INT32_MAX || triangles > INT32_MAX)
         return 1;
+    m->influences = influences;
     m->positions = malloc(3 * vertices * sizeof *m->positions);
     m->normals = malloc(3 * vertices * sizeof *m->normals);
-    m->joints = malloc(4 * vertices * sizeof *m->joints);
-    m->weights = malloc(4 * vertices * sizeof *m->weights);
+    m->joints = malloc((size_t)influences * vertices * sizeof *m->joints);
+    m->weights = malloc((size_t)influences * vertices * sizeof *m->weights);
     m->albedos = malloc(3 * vertices * sizeof *m->albedos);
     m->indices = malloc(3 * triangles * sizeof *m->indices);
     m->ids = malloc(triangles * sizeof *m->ids);
@@ -85,12 +74,14 @@ int preview_mesh_init(preview_mesh *m, const tdn_asset *asset, int joint_count, 
             continue;
         const int first = m->vertex_count, first_triangle = m->triangle_count, count = am.index_count / 3;
         memcpy(m->positions + 3 * (size_t)first, am.positions, 3 * (size_t)am.vertex_count * sizeof *am.positions);
+        const size_t given = 4 * (size_t)am.influence_sets; /* the asset's influences per vertex */
         for (int v = 0; v < am.vertex_count; v++) {
-            uint16_t *j = m->joints + 4 * (size_t)(first + v);
-            float *w = m->weights + 4 * (size_t)(first + v), sum = 0.0f, colour[3] = { 0.0f, 0.0f, 0.0f };
-            four_largest(am.joints + 4 * (size_t)am.influence_sets * (size_t)v,
-                         am.weights + 4 * (size_t)am.influence_sets * (size_t)v, am.influence_sets, j, w);
-            for (int k = 0; k < 4; k++) {
+            uint16_t *j = m->joints + (size_t)influences * (size_t)(first + v);
+            float *w = m->weights + (size_t)influences * (size_t)(first + v);
+            float sum = 0.0f, colour[3] = { 0.0f, 0.0f, 0.0f };
+            for (int k = 0; k < influences; k++) {
+                j[k] = (size_t)k < given ? am.joints[given * (size_t)v + (size_t)k] : 0;
+                w[k] = (size_t)k < given ? am.weights[given * (size_t)v + (size_t)k] : 0.0f;
                 if (j[k] >= joint_count) /* not a joint of the skeleton: no influence */
                     j[k] = 0, w[k] = 0.0f;
                 if (!(w[k] > 0.0f))
@@ -119,13 +110,13 @@ int preview_mesh_init(preview_mesh *m, const tdn_asset *asset, int joint_count, 
         float best_weight = -1.0f;
         for (int k = 0; k < 3; k++) {
             const size_t v = m->indices[3 * (size_t)t + (size_t)k];
-            for (int i = 0; i < 4; i++) {
+            for (int i = 0; i < m->influences; i++) {
                 float total = 0.0f;
-                const uint16_t joint = m->joints[4 * v + (size_t)i];
+                const uint16_t joint = m->joints[(size_t)m->influences * v + (size_t)i];
                 for (int kk = 0; kk < 3; kk++) {
-                    const size_t u = m->indices[3 * (size_t)t + (size_t)kk];
-                    for (int ii = 0; ii < 4; ii++)
-                        total += m->joints[4 * u + (size_t)ii] == joint ? m->weights[4 * u + (size_t)ii] : 0.0f;
+                    const size_t u = (size_t)m->influences * m->indices[3 * (size_t)t + (size_t)kk];
+                    for (int ii = 0; ii < m->influences; ii++)
+                        total += m->joints[u + (size_t)ii] == joint ? m->weights[u + (size_t)ii] : 0.0f;
                 }
                 if (total > best_weight)
                     best_weight = total, best = joint;
@@ -140,8 +131,9 @@ void preview_mesh_draw(const preview_mesh *m, render_canvas *r, const tdn_mat4 *
                        float *scratch)
 {
     float *positions = scratch, *normals = scratch + 3 * (size_t)m->vertex_count;
-    const tdn_skin_job job = { m->vertex_count, m->positions, m->normals, m->joints, m->weights, palette, palette_count,
-                               positions, normals, NULL };
+    const tdn_skin_job job = { .vertex_count = m->vertex_count, .influences = m->influences, .positions = m->positions,
+                               .normals = m->normals, .joints = m->joints, .weights = m->weights, .palette = palette,
+                               .palette_count = palette_count, .out_positions = positions, .out_normals = normals };
     if (tdn_skin_lbs(&job, NULL) != TDN_OK)
         return; /* a joint beyond the palette: nothing to draw */
     const render_mesh draw = { m->triangle_count, m->indices, positions, normals, m->albedos, m->ids };

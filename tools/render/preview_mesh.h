@@ -4,12 +4,12 @@
  * model-space matrices, the character placed in the world, times the skeleton's inverse binds)
  * and drawn by the preview renderer (render_triangles).
  *
- * Up front: a vertex with two influence sets (JOINTS_0 and JOINTS_1) keeps its four largest
- * weights (tdn_skin_lbs takes four); a primitive without normals gets each vertex's normal as
- * the sum of its triangles' (area-weighted) face normals, normalized; each vertex's albedo is
- * its joints' colours weighted by their weights, and each triangle is named (for the outline)
- * after the joint with the largest weight summed over its three vertices, plus one (the
- * capsules' names). */
+ * Up front: every influence is kept (the gathered mesh has 8 per vertex when a primitive has
+ * two influence sets, JOINTS_0 and JOINTS_1, the other primitives' last 4 weighing 0; else 4);
+ * a primitive without normals gets each vertex's normal as the sum of its triangles' (area-
+ * weighted) face normals, normalized; each vertex's albedo is its joints' colours weighted by
+ * their weights, and each triangle is named (for the outline) after the joint with the largest
+ * weight summed over its three vertices, plus one (the capsules' names). */
 #ifndef TENDON_PREVIEW_MESH_H
 #define TENDON_PREVIEW_MESH_H
 
@@ -23,9 +23,10 @@
 
 typedef struct preview_mesh {
     int vertex_count, triangle_count;
+    int influences;              /* joints and weights per vertex: 4 or 8 */
     float *positions, *normals;  /* the bind pose: 3 per vertex */
-    uint16_t *joints;            /* 4 per vertex (skeleton indices) */
-    float *weights;              /* 4 per vertex */
+    uint16_t *joints;            /* `influences` per vertex (skeleton indices) */
+    float *weights;              /* `influences` per vertex */
     float *albedos;              /* 3 per vertex, 0..1 */
     uint32_t *indices;           /* 3 per triangle */
     unsigned short *ids;         /* per triangle */

@@ -91,12 +91,21 @@ TDN_API int tdn_asset_skin_joint_count(const tdn_asset *asset, int i);
 TDN_API int tdn_asset_chosen_skin(const tdn_asset *asset);
 
 /* A mesh primitive skinned by the chosen skin. Arrays are vertex_count long (joints and
- * weights 4 per vertex per influence set; influence_sets is 1 or 2 for JOINTS_0/_1); joint
- * indices are skeleton indices; normals may be NULL. Weights are as stored (normalized
- * integer types converted to float). Triangles: index_count indices (3 per triangle, counter-
- * clockwise seen from outside, each < vertex_count), whatever the source's triangle mode
- * (glTF TRIANGLES indexed or not, TRIANGLE_STRIP, TRIANGLE_FAN); a point or line primitive
- * has indices NULL and index_count 0 (its vertices are still there, skinned). */
+ * weights 4 per vertex per influence set, vertex after vertex, JOINTS_0's 4 then JOINTS_1's;
+ * influence_sets is 1 or 2 for JOINTS_0/_1); joint indices are skeleton indices; normals may
+ * be NULL. Weights are as stored (normalized integer types converted to float). Triangles:
+ * index_count indices (3 per triangle, counter-clockwise seen from outside, each <
+ * vertex_count), whatever the source's triangle mode (glTF TRIANGLES indexed or not,
+ * TRIANGLE_STRIP, TRIANGLE_FAN); a point or line primitive has indices NULL and index_count 0
+ * (its vertices are still there, skinned).
+ *
+ * The arrays are laid out as tdn_skin_job takes them (skin.h), so they go in as they are:
+ *     tdn_skin_job job = { .vertex_count = mesh.vertex_count, .influences = 4 * mesh.influence_sets,
+ *                          .positions = mesh.positions, .normals = mesh.normals,
+ *                          .joints = mesh.joints, .weights = mesh.weights,
+ *                          .palette = palette, .palette_count = joint_count, ... };
+ * with palette the tdn_palette of tdn_asset_skeleton(asset) (joint_count =
+ * tdn_skeleton_joint_count of it, which every joint index is below). */
 typedef struct tdn_asset_mesh {
     const char *name;
     int vertex_count;
