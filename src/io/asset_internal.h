@@ -65,6 +65,12 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
 #endif
     ;
 
+/* Puts the file an error happened in (or the field naming it) before err->where: "place:
+ * where", or just place when where is empty. The place is `field`, or "field (name)" with a
+ * name (a file as another file names it). What does not fit loses the start of the place and
+ * of the name, which keep their ends (the file's name), then the end of where. */
+void tdn_io__where_in(tdn_error *err, const char *field, const char *name);
+
 /* The importers behind tdn_asset_load and tdn_asset_load_memory: glTF JSON or GLB bytes with
  * external buffers read from `base_dir` (NULL: they are an error), and BVH text whose clip is
  * named `clip_name` (NULL: "take"). */
@@ -72,6 +78,13 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
                              tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+
+/* The asset in the file `name` names, as a file in folder `dir` does (tdn_io__read_named, with
+ * options->file_access; `whose` names the folder in messages): errors' `where` does not name
+ * the file (the caller names it with the field that named it). */
+tdn_result tdn_io__asset_load_named(const char *dir, const char *name, const char *whose,
+                                    const tdn_asset_load_options *options, tdn_asset **out,
+                                    const tdn_allocator *allocator, tdn_error *err);
 
 /* Ranges an imported number stays in (docs/import.md): far beyond any real character, near
  * enough that model space, skinning and clip times stay finite in floats. Lengths are in the

@@ -31,6 +31,7 @@
 #include "../base.h"
 #include "../keyed_clip.h"
 #include "../skeleton.h"
+#include "file_access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +51,9 @@ typedef struct tdn_asset_load_options {
     /* tdn_asset_load_memory only: the name of the bytes, used as the BVH clip's name and in
      * errors' `where` (NULL: "take" for a BVH clip; errors name no file) */
     const char *name;
+    /* How the file and the files it names (external glTF buffers) are read, and which names
+     * are allowed (file_access.h); NULL: from the file system, below the asset's folder. */
+    const tdn_file_access *file_access;
 } tdn_asset_load_options;
 
 typedef struct tdn_asset tdn_asset;
