@@ -170,7 +170,7 @@ tdn_result tdn_io__read_named(const tdn_file_access *access, const char *dir, co
     char *real = NULL;
     tdn_result r = TDN_OK;
     if (!joined || (!inside && !compared))
-        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory (or the current folder is gone)");
     else if (!inside && !in_a_root(access, compared, by_default, 0))
         r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", absolute ? "an absolute path, outside %s folder and the allowed "
                          "roots" : "its '..' leads outside %s folder and the allowed roots", whose);
