@@ -93,10 +93,10 @@ khronos="$data/gltf/khronos"
 if [ -f "$khronos/Fox/glTF-Binary/Fox.glb" ] && [ -f "$khronos/CesiumMan/glTF-Binary/CesiumMan.glb" ]; then
     echo "{\"character\": {\"file\": \"$khronos/Fox/glTF-Binary/Fox.glb\"}, \"root\": {\"type\": \"clip\", \"clip\": \"Run\"}}" \
         >"$out/fox_graph.json"
-    "$tendon" run "$out/fox_graph.json" --seconds 2 --out "$out/fox.glb" >"$out/fox.log"
+    "$tendon" run "$out/fox_graph.json" --seconds 2 --out "$out/fox.glb" --allow-files "$data" >"$out/fox.log"
     echo "{\"character\": {\"file\": \"$khronos/CesiumMan/glTF-Binary/CesiumMan.glb\"}, \"root\": {\"type\": \"clip\", \"clip\": \"animation_0\"}}" \
         >"$out/cesium_graph.json"
-    "$tendon" run "$out/cesium_graph.json" --seconds 2 --out "$out/cesium.glb" >"$out/cesium.log"
+    "$tendon" run "$out/cesium_graph.json" --seconds 2 --out "$out/cesium.glb" --allow-files "$data" >"$out/cesium.log"
     files="$files $out/fox.glb $out/cesium.glb"
 else
     echo "interop: SKIP the third-party characters: no Fox.glb and CesiumMan.glb under $khronos (set TENDON_DATA)"

@@ -552,6 +552,42 @@ static void malformed_texts_name_their_line(void)
     }
 }
 
+/* A '}' left out is told as one, with the joint whose block is still open and the line of its
+ * '{'; when a '}' is indented unlike the line of the '{' it closes, that joint is named as the
+ * likely one (braces alone cannot tell). */
+static void missing_braces_name_the_open_joint(void)
+{
+    /* valid_head without a line: the root's "}" (line 15), or the leg's " }" (line 14) */
+    char *no_root_brace = malloc(strlen(valid_head) + 1), *no_leg_brace = malloc(strlen(valid_head) + 1);
+    const char *root_brace = strstr(valid_head, "\n}\nMOTION") + 1, *leg_brace = strstr(valid_head, "\n }\n") + 1;
+    snprintf(no_root_brace, strlen(valid_head) + 1, "%.*s%s", (int)(root_brace - valid_head), valid_head, root_brace + 2);
+    snprintf(no_leg_brace, strlen(valid_head) + 1, "%.*s%s", (int)(leg_brace - valid_head), valid_head, leg_brace + 3);
+    static const char *const leg_hint = " (by the indentation, the one of joint 'Leg', opened at line 7)";
+    const struct { const char *text; int line; const char *message; } cases[] = {
+        { no_root_brace, 15, "MOTION inside joint 'Hips' (opened at line 3): a '}' is missing" },
+        { no_leg_brace, 15, "MOTION inside joint 'Hips' (opened at line 3): a '}' is missing" },
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n\n", 4, "the text ends inside joint 'A' (opened at line 3): a '}' is "
+                                                         "missing" },
+        { "HIERARCHY\nROOT A\n  {\nOFFSET 0 0 0\nROOT B\n{\nOFFSET 0 0 0\n}\nMOTION\n", 5,
+          "ROOT inside joint 'A' (opened at line 3): a '}' is missing" },
+        /* not indented at all: no hint */
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nJOINT B\n{\nOFFSET 0 0 0\n}\nMOTION\n", 9,
+          "MOTION inside joint 'A' (opened at line 3): a '}' is missing" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        expect_failure(cases[i].text, strlen(cases[i].text), TDN_ERR_PARSE, cases[i].line, cases[i].message);
+        tdn_asset *asset = NULL;
+        tdn_error err = { 0 };
+        load_sized(cases[i].text, strlen(cases[i].text), NULL, &asset, &err);
+        char expected[256];
+        snprintf(expected, sizeof expected, "%s%s", cases[i].message, i == 1 ? leg_hint : "");
+        if (!CHECK(strcmp(err.message, expected) == 0))
+            fprintf(stderr, "  case %zu: '%s'\n    expected '%s'\n", i, err.message, expected);
+    }
+    free(no_root_brace);
+    free(no_leg_brace);
+}
+
 static void malformed_motion_names_its_line(void)
 {
     static const struct { const char *motion; tdn_result code; int line; } cases[] = {
@@ -722,6 +758,7 @@ int main(void)
     RUN(frame_count_disagreements_keep_complete_frames);
     RUN(numbers_read_exactly_as_strtof);
     RUN(malformed_texts_name_their_line);
+    RUN(missing_braces_name_the_open_joint);
     RUN(malformed_motion_names_its_line);
     RUN(too_many_joints_is_refused);
     RUN(every_prefix_of_a_valid_text_loads_or_fails_cleanly);

@@ -3,7 +3,9 @@
  * (Euler factors multiplied in listed order; position channels replace OFFSET components;
  * frame f at f * Frame Time; between frames translations lerp and rotations follow the
  * geodesic R0 * exp(a * log(R0^T R1)), which is what slerp is). Model-space joint positions from
- * tdn_keyed_clip_sample + tdn_model_space must agree within 1e-5 of the skeleton's size. */
+ * tdn_keyed_clip_sample + tdn_model_space must agree within 1e-5 of the skeleton's size. The
+ * same files with a '}' taken out (the root's, before MOTION, and an indented joint's) must fail
+ * at MOTION's line naming the joint still open and the likely culprit. */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
 #include <dirent.h>
@@ -300,6 +302,101 @@ static void check_file(const char *path)
     free(ref.values);
 }
 
+/* 1-based line of text[at] (line ends: LF or CRLF, as in the shared files). */
+static int line_at(const char *text, size_t at)
+{
+    int line = 1;
+    for (size_t i = 0; i < at; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* text without bytes [from, to), loaded from memory named `name`: the error must be at MOTION's
+ * line and say `message`. */
+static void expect_brace_error(const char *text, size_t size, size_t from, size_t to, const char *name,
+                               const char *message)
+{
+    char *cut = malloc(size);
+    memcpy(cut, text, from);
+    memcpy(cut + from, text + to, size - to);
+    const size_t cut_size = size - (to - from);
+    char where[256];
+    snprintf(where, sizeof where, "%s: line %d", name,
+             line_at(cut, (size_t)(strstr(cut, "\nMOTION") + 1 - cut)));
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    const tdn_asset_load_options options = { .name = name };
+    CHECK_EQ_INT(tdn_asset_load_memory(cut, cut_size, &options, &asset, NULL, &err), TDN_ERR_PARSE);
+    if (!CHECK(asset == NULL && strcmp(err.where, where) == 0 && strcmp(err.message, message) == 0))
+        fprintf(stderr, "  got      %s: %s\n  expected %s: %s\n", err.where, err.message, where, message);
+    tdn_asset_destroy(asset);
+    free(cut);
+}
+
+/* The line starting at text[at]: its indentation (spaces and tabs), and whether it holds only
+ * `brace`. */
+static size_t indentation(const char *text, size_t at) { return strspn(text + at, " \t"); }
+static int is_brace_line(const char *text, size_t at, char brace)
+{
+    const char *p = text + at + indentation(text, at);
+    return p[0] == brace && (p[1] == '\r' || p[1] == '\n');
+}
+
+/* The root's '}' (the last before MOTION) and the '}' of the first joint with a child joint
+ * (found by its indentation), each taken out of the file. */
+static void check_missing_braces(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!CHECK(f != NULL))
+        return;
+    fseek(f, 0, SEEK_END);
+    const size_t size = (size_t)ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc(size + 1);
+    CHECK(fread(text, 1, size, f) == size);
+    fclose(f);
+    text[size] = '\0';
+    const char *name = strrchr(path, '/') + 1;
+    const size_t motion = (size_t)(strstr(text, "\nMOTION") + 1 - text);
+    /* the root: its name after "ROOT", its '{' the first one */
+    char root[64], message[512];
+    sscanf(strstr(text, "ROOT ") + 5, "%63s", root);
+    const int root_brace = line_at(text, (size_t)(strchr(text, '{') - text));
+    size_t last = motion - 1;
+    while (text[last] != '}')
+        last--;
+    snprintf(message, sizeof message, "MOTION inside joint '%s' (opened at line %d): a '}' is missing", root,
+             root_brace);
+    expect_brace_error(text, size, last, last + 1, name, message);
+
+    /* the first JOINT whose '{' line is followed (before its '}') by another JOINT */
+    for (const char *j = strstr(text, "JOINT "); j && (size_t)(j - text) < motion; j = strstr(j + 1, "JOINT ")) {
+        char joint[64];
+        sscanf(j + 6, "%63s", joint);
+        size_t at = (size_t)(strchr(j, '{') - text);
+        while (at > 0 && text[at - 1] != '\n')
+            at--; /* the start of the '{' line */
+        const size_t indent = indentation(text, at);
+        const int brace_line = line_at(text, at);
+        int children = 0;
+        for (size_t line = at; line < motion; line = (size_t)(strchr(text + line, '\n') + 1 - text)) {
+            children += line > at && strncmp(text + line + indentation(text, line), "JOINT ", 6) == 0;
+            if (line > at && indentation(text, line) == indent && is_brace_line(text, line, '}')) {
+                if (!children || indent == 0)
+                    break;
+                const size_t end = (size_t)(strchr(text + line, '\n') + 1 - text);
+                snprintf(message, sizeof message, "MOTION inside joint '%s' (opened at line %d): a '}' is missing "
+                         "(by the indentation, the one of joint '%s', opened at line %d)", root, root_brace, joint,
+                         brace_line);
+                expect_brace_error(text, size, line, end, name, message);
+                free(text);
+                return;
+            }
+        }
+    }
+    free(text);
+}
+
 static void check_folder(const char *dir)
 {
     DIR *d = opendir(dir);
@@ -321,7 +418,7 @@ static void check_folder(const char *dir)
         if (stat(names[i], &st) == 0 && S_ISDIR(st.st_mode))
             check_folder(names[i]);
         else if (len > 4 && strcmp(names[i] + len - 4, ".bvh") == 0)
-            check_file(names[i]);
+            check_file(names[i]), check_missing_braces(names[i]);
         free(names[i]);
     }
     free(names);

@@ -16,12 +16,12 @@ typedef struct text_buf {
     size_t length, capacity;
 } text_buf;
 
-static void text_add(text_buf *t, const char *fmt, ...)
+static inline void text_add(text_buf *t, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
-static void text_add(text_buf *t, const char *fmt, ...)
+static inline void text_add(text_buf *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -44,7 +44,7 @@ typedef struct gltf_builder {
     int view_count, accessor_count;
 } gltf_builder;
 
-static void gb_free(gltf_builder *b)
+static inline void gb_free(gltf_builder *b)
 {
     free(b->bin);
     free(b->views.s);
@@ -53,7 +53,7 @@ static void gb_free(gltf_builder *b)
 }
 
 /* Appends bytes (at a 4-byte aligned offset) as a new buffer view; stride 0: none. */
-static int gb_view(gltf_builder *b, const void *bytes, size_t size, int stride)
+static inline int gb_view(gltf_builder *b, const void *bytes, size_t size, int stride)
 {
     const size_t start = (b->bin_size + 3) / 4 * 4;
     if (start + size > b->bin_capacity) {
@@ -72,7 +72,7 @@ static int gb_view(gltf_builder *b, const void *bytes, size_t size, int stride)
 }
 
 /* An accessor; view < 0 for none; `more` is extra JSON members (",\"sparse\":{...}") or "". */
-static int gb_accessor(gltf_builder *b, int view, int offset, int component_type, int normalized, int count,
+static inline int gb_accessor(gltf_builder *b, int view, int offset, int component_type, int normalized, int count,
                        const char *type, const char *more)
 {
     text_add(&b->accessors, "%s{\"componentType\":%d,\"count\":%d,\"type\":\"%s\"%s", b->accessor_count ? "," : "",
@@ -83,20 +83,20 @@ static int gb_accessor(gltf_builder *b, int view, int offset, int component_type
     return b->accessor_count++;
 }
 
-static int gb_components(const char *type)
+static inline int gb_components(const char *type)
 {
     return !strcmp(type, "SCALAR") ? 1 : !strcmp(type, "VEC3") ? 3 : !strcmp(type, "VEC4") ? 4 : 16;
 }
 
 /* count elements of floats as a FLOAT accessor of `type` on a view of its own. */
-static int gb_floats(gltf_builder *b, const char *type, int count, const float *values)
+static inline int gb_floats(gltf_builder *b, const char *type, int count, const float *values)
 {
     int view = gb_view(b, values, sizeof(float) * (size_t)count * (size_t)gb_components(type), 0);
     return gb_accessor(b, view, 0, 5126, 0, count, type, "");
 }
 
 /* Integers (one per component) stored as component_type (5120 byte .. 5123 unsigned short). */
-static int gb_ints(gltf_builder *b, const char *type, int count, int component_type, int normalized, const int *values)
+static inline int gb_ints(gltf_builder *b, const char *type, int count, int component_type, int normalized, const int *values)
 {
     const int n = count * gb_components(type), size = component_type <= 5121 ? 1 : 2;
     unsigned char *bytes = malloc((size_t)n * 2 + 4);
@@ -110,7 +110,7 @@ static int gb_ints(gltf_builder *b, const char *type, int count, int component_t
     return gb_accessor(b, view, 0, component_type, normalized, count, type, "");
 }
 
-static char *gb_base64(const unsigned char *data, size_t size)
+static inline char *gb_base64(const unsigned char *data, size_t size)
 {
     static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     char *out = malloc(size / 3 * 4 + 8);
@@ -131,7 +131,7 @@ typedef enum gb_form { GB_EMBEDDED, GB_GLB, GB_EXTERNAL } gb_form;
 
 /* The JSON text around `body` (JSON members, no braces; may be ""), the buffer as the form
  * says (GB_EXTERNAL: named `uri`). */
-static char *gb_json(const gltf_builder *b, const char *body, gb_form form, const char *uri)
+static inline char *gb_json(const gltf_builder *b, const char *body, gb_form form, const char *uri)
 {
     text_buf t = { 0 };
     text_add(&t, "{\"asset\":{\"version\":\"2.0\"}%s%s", *body ? "," : "", body);
@@ -151,13 +151,13 @@ static char *gb_json(const gltf_builder *b, const char *body, gb_form form, cons
     return t.s;
 }
 
-static void put32(unsigned char *p, size_t v)
+static inline void put32(unsigned char *p, size_t v)
 {
     p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
 }
 
 /* A GLB of the document: header, JSON chunk (space-padded), BIN chunk (zero-padded). */
-static unsigned char *gb_glb(const gltf_builder *b, const char *body, size_t *size)
+static inline unsigned char *gb_glb(const gltf_builder *b, const char *body, size_t *size)
 {
     char *json = gb_json(b, body, GB_GLB, NULL);
     const size_t json_length = (strlen(json) + 3) / 4 * 4, bin_length = (b->bin_size + 3) / 4 * 4;

@@ -405,8 +405,8 @@ static void embedded_glb_and_external_buffers_agree(void)
         tdn_asset_destroy(assets[i]);
 
     tdn_asset *asset = NULL;
-    CHECK_EQ_INT(tdn_asset_load_memory(external, strlen(external), NULL, &asset, NULL, &err), TDN_ERR_IO);
-    CHECK(asset == NULL && strcmp(err.where, "buffers[0].uri") == 0);
+    CHECK_EQ_INT(tdn_asset_load_memory(external, strlen(external), NULL, &asset, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK(asset == NULL && strcmp(err.where, "buffers[0] (data/skin.bin)") == 0);
     CHECK_EQ_INT(tdn_asset_load_memory(external, strlen(external), &(tdn_asset_load_options){ .base_dir = dir }, &asset,
                                        NULL, &err),
                  TDN_OK);

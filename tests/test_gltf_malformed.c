@@ -306,11 +306,11 @@ static void accessors_and_views_out_of_bounds(void)
         { "data:application/octet-stream;base64,AAAAAA==", 2, NULL, TDN_ERR_INVALID_DATA, "bufferViews[0]" },
         { "data:application/octet-stream;base64,AA*AAA==", 0, NULL, TDN_ERR_PARSE, "buffers[0].uri" },
         { "data:application/octet-stream,AAAAAA==", 0, NULL, TDN_ERR_UNSUPPORTED, "buffers[0].uri" },
-        { "../../../../etc/passwd", 0, NULL, TDN_ERR_INVALID_DATA, "buffers[0].uri" },
-        { "a/../../b.bin", 0, "/tmp", TDN_ERR_INVALID_DATA, "buffers[0].uri" },
+        { "../../../../etc/passwd", 0, NULL, TDN_ERR_INVALID_DATA, "buffers[0] (../../../../etc/passwd)" },
+        { "a/../../b.bin", 0, "/tmp", TDN_ERR_INVALID_DATA, "buffers[0] (a/../../b.bin)" },
         { "http://example.com/b.bin", 0, "/tmp", TDN_ERR_UNSUPPORTED, "buffers[0].uri" },
-        { "missing.bin", 0, "/nonexistent-folder", TDN_ERR_IO, "buffers[0].uri" },
-        { "missing.bin", 0, NULL, TDN_ERR_IO, "buffers[0].uri" },
+        { "missing.bin", 0, "/nonexistent-folder", TDN_ERR_IO, "buffers[0] (missing.bin)" },
+        { "missing.bin", 0, NULL, TDN_ERR_ARGUMENT, "buffers[0] (missing.bin)" }, /* no folder given */
     };
     for (size_t i = 0; i < sizeof uris / sizeof uris[0]; i++) {
         char json[1024];

@@ -799,9 +799,12 @@ static void documents(const mm_fixture *f)
         { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"facing\": \"move\"", NULL,
           "nodes.mm.facing", "is a vec2 parameter; the facing is a float" },
         { "\"clips\": %s, \"velocity\": \"move\"", NULL, "nodes.mm.database", "required field 'database'" },
-        { "\"database\": \"missing.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", NULL, "nodes.mm.database: ",
-          "cannot" },
-        { "\"database\": \"junk.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", NULL, "nodes.mm.database: ", "" },
+        { "\"database\": \"missing.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", NULL,
+          "nodes.mm.database (missing.tdnmm)", "cannot open" },
+        { "\"database\": \"junk.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", NULL,
+          "nodes.mm.database (junk.tdnmm): byte 0", "TDNMMDB" },
+        { "\"database\": \"../humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", NULL,
+          "nodes.mm.database (../humanoid.tdnmm)", "'..' leads outside the document's folder" },
         { "\"database\": \"humanoid.tdnmm\", \"clips\": [\"idle\"], \"velocity\": \"move\"%.0s", NULL, "nodes.mm.clips",
           "1 clip for a database built from 8" },
         { "\"database\": \"humanoid.tdnmm\", \"clips\": [\"idle\", \"walk_forward\", \"run_froward\", \"walk_backward\", "
@@ -835,7 +838,7 @@ static void documents(const mm_fixture *f)
     document(text, sizeof text, mm, good_root_motion);
     memset(&err, 0, sizeof err);
     CHECK(tdn_graph_document_load_memory(text, strlen(text), NULL, &doc, NULL, &err) == TDN_ERR_ARGUMENT &&
-          strcmp(err.where, "nodes.mm.database") == 0);
+          strcmp(err.where, "nodes.mm.database (humanoid.tdnmm)") == 0);
     remove(db_path);
     remove(junk_path);
     rmdir(dir);

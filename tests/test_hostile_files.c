@@ -32,7 +32,7 @@ static void write_text(const char *path, const char *text) { write_file(path, te
 /* One load's outcome, as a child process reports it. */
 typedef struct outcome {
     tdn_result code;
-    char where[128], message[256];
+    char where[256], message[256];
     int hung; /* the child did not answer within its alarm */
 } outcome;
 
@@ -111,7 +111,9 @@ static void a_fifo_is_refused_without_waiting(void)
     o = load_in_child(gltf);
     CHECK(!o.hung);
     CHECK_EQ_INT(o.code, TDN_ERR_IO);
-    CHECK(strcmp(o.where, "buffers[0].uri") == 0 && strstr(o.message, "FIFO") != NULL);
+    char fifo_where[300];
+    snprintf(fifo_where, sizeof fifo_where, "%s: buffers[0] (pipe.bin)", gltf);
+    CHECK(strcmp(o.where, fifo_where) == 0 && strstr(o.message, "FIFO") != NULL);
     remove(gltf);
     remove(fifo);
 }
@@ -165,25 +167,38 @@ static void uris_that_leave_the_folder_are_refused(void)
     char absolute[192], file_uri[200];
     snprintf(absolute, sizeof absolute, "%s", outside);
     snprintf(file_uri, sizeof file_uri, "file://%s", outside);
-    const struct { const char *uri; tdn_result code; const char *says; } cases[] = {
-        { absolute, TDN_ERR_INVALID_DATA, "absolute path" },      /* the file exists and is readable */
-        { "%2Ftmp%2Fx.bin", TDN_ERR_INVALID_DATA, "absolute path" },
-        { "../outside.bin", TDN_ERR_INVALID_DATA, "'..'" },
-        { "%2e%2e/outside.bin", TDN_ERR_INVALID_DATA, "'..'" },
-        { "sub%20dir/%2E%2E%2F..%2Foutside.bin", TDN_ERR_INVALID_DATA, "'..'" },
-        { file_uri, TDN_ERR_UNSUPPORTED, "scheme" },
-        { "FILE:outside.bin", TDN_ERR_UNSUPPORTED, "scheme" },
-        { "C:/outside.bin", TDN_ERR_UNSUPPORTED, "scheme" },
-        { "key.bin?x=1", TDN_ERR_UNSUPPORTED, "query" },
-        { "key%2", TDN_ERR_PARSE, "hexadecimal" },
-        { "key%00.bin", TDN_ERR_INVALID_DATA, "NUL" },
+    /* the URI's syntax is told at buffers[0].uri, the file it names at buffers[0] (the path) */
+    const struct { const char *uri; tdn_result code; const char *where, *says; } cases[] = {
+        { absolute, TDN_ERR_INVALID_DATA, NULL, "absolute path" }, /* the file exists and is readable */
+        { "%2Ftmp%2Fx.bin", TDN_ERR_INVALID_DATA, "buffers[0] (/tmp/x.bin)", "absolute path" },
+        { "../outside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (../outside.bin)", "'..'" },
+        { "%2e%2e/outside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (../outside.bin)", "'..'" },
+        { "sub%20dir/%2E%2E%2F..%2Foutside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (sub dir/../../outside.bin)", "'..'" },
+        { "sub%20dir/../../asset/sub%20dir/key.bin", TDN_ERR_INVALID_DATA, "buffers[0] (sub dir/../../asset/sub dir/key.bin)",
+          "'..'" }, /* out and back in: refused as text */
+        { file_uri, TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
+        { "FILE:outside.bin", TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
+        { "C:/outside.bin", TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
+        { "C%3A/outside.bin", TDN_ERR_UNSUPPORTED, "buffers[0] (C:/outside.bin)", "scheme" },
+        { "..%5Coutside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (..\\outside.bin)", "backslashes" },
+        { "key.bin?x=1", TDN_ERR_UNSUPPORTED, "buffers[0].uri", "query" },
+        { "key%2", TDN_ERR_PARSE, "buffers[0].uri", "hexadecimal" },
+        { "key%00.bin", TDN_ERR_INVALID_DATA, "buffers[0].uri", "NUL" },
+        { "missing.bin", TDN_ERR_IO, "buffers[0] (missing.bin)", "No such file" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         err = (tdn_error){ 0 };
+        char where[600];
+        if (cases[i].where)
+            snprintf(where, sizeof where, "%s/asset/uri.gltf: %s", scratch, cases[i].where);
+        else
+            snprintf(where, sizeof where, "%s/asset/uri.gltf: buffers[0] (%s)", scratch, outside);
         if (!CHECK_EQ_INT(load_with_uri(cases[i].uri, &err, &duration), cases[i].code) ||
-            !CHECK(strcmp(err.where, "buffers[0].uri") == 0 && strstr(err.message, cases[i].says) != NULL))
+            !CHECK(strcmp(err.where, where) == 0 && strstr(err.message, cases[i].says) != NULL))
             fprintf(stderr, "  uri '%s': %s: %s\n", cases[i].uri, err.where, err.message);
     }
+    /* a '..' that stays inside is only a longer way to the same file */
+    CHECK_EQ_INT(load_with_uri("sub%20dir/../sub%20dir/key.bin", &err, &duration), TDN_OK);
     remove(inside);
     remove(outside);
     rmdir(inside_dir);

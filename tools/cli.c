@@ -63,6 +63,8 @@ int cli_report(const char *command, tdn_result res, const tdn_error *err)
                 err->where[0] ? ": " : "", cli_text(err->message, message, sizeof message));
     else
         fprintf(stderr, "tendon %s: %s\n", command, tdn_result_name(res));
+    if (err && strstr(err->message, "the allowed roots")) /* a file named outside what may be read */
+        fprintf(stderr, "tendon %s: --allow-files DIR allows the files below DIR\n", command);
     return cli_exit_code(res);
 }
 
@@ -78,8 +80,45 @@ int cli_parse_float(const char *command, const char *option, const char *text, f
     return 1;
 }
 
+int cli_files_option(const char *command, int argc, char **argv, int *i, cli_files *files)
+{
+    if (strcmp(argv[*i], "--allow-files") != 0)
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "tendon %s: --allow-files needs a folder\n", command);
+        return -1;
+    }
+    if (files->allowed_count == CLI_MAX_ALLOWED_FOLDERS) {
+        fprintf(stderr, "tendon %s: --allow-files: at most %d folders\n", command, CLI_MAX_ALLOWED_FOLDERS);
+        return -1;
+    }
+    files->allowed[files->allowed_count++] = argv[++*i];
+    return 1;
+}
+
+const tdn_file_access *cli_file_access(cli_access *out, const cli_files *files, const char *path)
+{
+    memset(out, 0, sizeof *out);
+    const size_t folder = (size_t)(cli_base_name(path) - path); /* up to and with the last separator */
+    snprintf(out->folder, sizeof out->folder, "%.*s", (int)(folder ? folder : 1), folder ? path : ".");
+    int n = 0;
+    out->roots[n++] = out->folder;
+    out->roots[n++] = ".";
+    const char *data = getenv("TENDON_DATA");
+    if (data && data[0])
+        out->roots[n++] = data;
+    for (int k = 0; files && k < files->allowed_count; k++)
+        out->roots[n++] = files->allowed[k];
+    out->access.roots = out->roots;
+    out->access.root_count = n;
+    return &out->access;
+}
+
 int cli_common_option(const char *command, int argc, char **argv, int *i, cli_common *common)
 {
+    const int files = cli_files_option(command, argc, argv, i, &common->files);
+    if (files != 0)
+        return files;
     const char *arg = argv[*i];
     if (strcmp(arg, "--json") == 0) {
         common->json = 1;
@@ -108,9 +147,11 @@ int cli_common_option(const char *command, int argc, char **argv, int *i, cli_co
 
 int cli_load(const char *command, const char *path, const cli_common *common, tdn_asset **out)
 {
+    cli_access access;
     tdn_asset_load_options options = { 0 };
     options.skin = common->skin;
     options.scale = common->scale;
+    options.file_access = cli_file_access(&access, &common->files, path);
     tdn_error err = { 0 };
     tdn_result res = tdn_asset_load(path, &options, out, NULL, &err);
     if (res != TDN_OK)

@@ -12,11 +12,35 @@
 /* Exit codes (docs/cli.md): bad input is 2, any other failure 1. */
 enum { CLI_OK = 0, CLI_FAILURE = 1, CLI_BAD_INPUT = 2 };
 
+/* --allow-files DIR, repeatable: folders the files a file names (a graph document's character
+ * and clips, a glTF's buffers) may be in besides the defaults cli_file_access adds. */
+enum { CLI_MAX_ALLOWED_FOLDERS = 16 };
+typedef struct cli_files {
+    const char *allowed[CLI_MAX_ALLOWED_FOLDERS];
+    int allowed_count;
+} cli_files;
+
+/* If argv[*i] is --allow-files, consumes it and its value and returns 1; returns 0 when it is
+ * not, -1 (after printing why) when the value is missing or there are too many. */
+int cli_files_option(const char *command, int argc, char **argv, int *i, cli_files *files);
+
+/* How a command reads the file at `path` and the files it names (docs/cli.md): from the file
+ * system, each name below its file's folder or below a root: path's folder, the current folder,
+ * TENDON_DATA when set, and every --allow-files DIR. Filled into *out, which must outlive the
+ * load. */
+typedef struct cli_access {
+    char folder[4096];
+    const char *roots[CLI_MAX_ALLOWED_FOLDERS + 3];
+    tdn_file_access access;
+} cli_access;
+const tdn_file_access *cli_file_access(cli_access *out, const cli_files *files, const char *path);
+
 /* The options every command that reads an asset takes. */
 typedef struct cli_common {
     const char *skin;   /* --skin NAME|INDEX */
     float scale;        /* --scale S (0: not given) */
     int json;           /* --json */
+    cli_files files;    /* --allow-files DIR */
 } cli_common;
 
 /* If argv[*i] is a common option, consumes it (and its value) and returns 1; returns 0 when it

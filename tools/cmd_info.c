@@ -6,12 +6,14 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: tendon info FILE [--json] [--skin NAME|INDEX] [--scale S]\n"
+    fputs("usage: tendon info FILE [--json] [--skin NAME|INDEX] [--scale S] [--allow-files DIR]...\n"
           "  FILE             a .gltf, .glb or .bvh file\n"
           "  --json           one JSON object: format, skeleton joints (name, parent), clips (name,\n"
           "                   duration, channels, keys), skins and meshes\n"
           "  --skin NAME|INDEX  the glTF skin whose joints are listed (default: the first)\n"
           "  --scale S        multiply every length by S (for example 0.01 for centimetres)\n"
+          "  --allow-files DIR  the files a glTF names (external buffers) are read below its folder, the\n"
+          "                   current folder and TENDON_DATA (when set); this allows DIR too (repeatable)\n"
           "Joints are listed parent before child, as tendon stores them; BVH End Sites are not\n"
           "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
           "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"

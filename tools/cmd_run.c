@@ -21,8 +21,11 @@ static void usage(FILE *out)
     fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
           "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
           "                  [--render OUT] [--render-style capsules|mesh] [--render-size WxH] [--sheet N]\n"
-          "                  [--camera AZ,EL[,DIST]]\n"
-          "  GRAPH.json        a graph document (docs/graph-format.md)\n"
+          "                  [--camera AZ,EL[,DIST]] [--allow-files DIR]...\n"
+          "  GRAPH.json        a graph document (docs/graph-format.md). The files it names are read below its\n"
+          "                    folder, the current folder and TENDON_DATA (when set); absolute paths and '..'\n"
+          "                    elsewhere are refused\n"
+          "  --allow-files DIR also allow files below DIR (repeatable, up to 16 folders)\n"
           "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
           "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
           "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
@@ -149,6 +152,11 @@ static int parse(int argc, char **argv, run_args *a)
             usage(stdout);
             return -1;
         }
+        const int files = cli_files_option("run", argc, argv, &i, &a->files);
+        if (files < 0)
+            return CLI_BAD_INPUT;
+        if (files > 0)
+            continue;
         int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 ||
                           strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
                           strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0 ||

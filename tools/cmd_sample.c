@@ -9,7 +9,7 @@
 static void usage(FILE *out)
 {
     fputs("usage: tendon sample FILE --time SECONDS [--clip NAME|INDEX] [--space local|model]\n"
-          "                     [--runtime] [--json] [--skin NAME|INDEX] [--scale S]\n"
+          "                     [--runtime] [--json] [--skin NAME|INDEX] [--scale S] [--allow-files DIR]...\n"
           "  --time SECONDS   when; times outside the clip clamp to its ends. glTF time counts\n"
           "                   from the animation's t = 0; BVH frame f is at f x Frame Time\n"
           "  --clip NAME|INDEX  which clip (default: the first; a file with no clip: the rest pose)\n"
@@ -21,7 +21,7 @@ static void usage(FILE *out)
           "                   16-bit) instead of the exact keyed clip; prints its measured error\n"
           "  --json           {\"clip\", \"time\", \"space\", \"joints\": [{\"name\", \"parent\", \"t\", \"r\",\n"
           "                   \"s\"[, \"matrix\"]}]}\n"
-          "  --skin, --scale  as for tendon info\n",
+          "  --skin, --scale, --allow-files  as for tendon info\n",
           out);
 }
 

@@ -33,12 +33,14 @@ typedef enum tdn_result {
     TDN_ERR_UNSUPPORTED    /* valid input that tendon does not handle */
 } tdn_result;
 
-/* Details of a failure: what went wrong and where (a joint, a track, a file:line, a JSON path).
+/* Details of a failure: what went wrong and where (a joint, a track, a JSON path; for files,
+ * the file first: "walk.bvh: line 12", "graph.json: character.file (hero.glb): byte 1500").
  * Zero-initialise it; functions that take a tdn_error * accept NULL when the caller only wants
- * the result code. */
+ * the result code. A place too long for `where` loses the start of its file names
+ * ("...data/hero.glb: byte 1500"). */
 typedef struct tdn_error {
     tdn_result code;
-    char where[128];
+    char where[256];
     char message[256];
 } tdn_error;
 

@@ -169,20 +169,34 @@ static tdn_asset_format format_of(const char *data, size_t size)
     return (tdn_asset_format)0;
 }
 
-/* Loads bytes of either format; `what` names a file whose content is neither (NULL: such
- * bytes are read as BVH, whose parser says at which line they stop being one). */
-static tdn_result load_bytes(const char *data, size_t size, const char *base_dir, const char *clip_name,
-                             const char *what, const tdn_asset_load_options *options, tdn_asset **out,
-                             const tdn_allocator *allocator, tdn_error *err)
+/* Loads bytes of either format; `from_file` refuses a file whose content is neither (without it
+ * such bytes are read as BVH, whose parser says at which line they stop being one). */
+static tdn_result load_bytes(const char *data, size_t size, const char *base_dir, const char *clip_name, int from_file,
+                             const tdn_asset_load_options *options, tdn_asset **out, const tdn_allocator *allocator,
+                             tdn_error *err)
 {
     if (allocator && !allocator->alloc != !allocator->free)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
     tdn_asset_format format = format_of(data, size);
     if (format == TDN_FORMAT_GLTF)
         return tdn_io__gltf_load(data, size, base_dir, options, out, allocator, err);
-    if (format == TDN_FORMAT_BVH || !what)
+    if (format == TDN_FORMAT_BVH || !from_file)
         return tdn_io__bvh_load(data, size, clip_name, options, out, allocator, err);
-    return tdn_io__fail(err, TDN_ERR_PARSE, what, "not a glTF (JSON or GLB) or BVH file");
+    return tdn_io__fail(err, TDN_ERR_PARSE, "", "not a glTF (JSON or GLB) or BVH file");
+}
+
+/* The asset in a file read from `path`: the files it names are read from its folder, and a BVH
+ * clip is named after it. Errors' `where` does not name the file. */
+static tdn_result load_file(const tdn_io__file *file, const char *path, const tdn_asset_load_options *options,
+                            tdn_asset **out, const tdn_allocator *allocator, tdn_error *err)
+{
+    char dir[4096], name[256];
+    tdn_io__dir_of(path, dir, sizeof dir);
+    snprintf(name, sizeof name, "%s", base_name(path));
+    char *dot = strrchr(name, '.');
+    if (dot && dot != name)
+        *dot = '\0';
+    return load_bytes(file->data, file->size, dir, name, 1, options, out, allocator, err);
 }
 
 tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
@@ -192,18 +206,33 @@ tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *option
         *out = NULL;
     if (!path || !out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "path and out are required");
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
     tdn_io__file file;
-    tdn_result res = tdn_io__read_file(path, &file, err);
+    tdn_result res = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
+    if (res != TDN_OK)
+        return res; /* `where` is the path */
+    res = load_file(&file, path, options, out, allocator, err);
+    tdn_io__free_file(&file);
+    if (res != TDN_OK)
+        tdn_io__where_in(err, path, NULL);
+    return res;
+}
+
+tdn_result tdn_io__asset_load_named(const char *dir, const char *name, const char *whose,
+                                    const tdn_asset_load_options *options, tdn_asset **out,
+                                    const tdn_allocator *allocator, tdn_error *err)
+{
+    *out = NULL;
+    tdn_io__file file;
+    char *path;
+    tdn_result res = tdn_io__read_named(options ? options->file_access : NULL, dir, name, whose, allocator, &file, &path,
+                                        err);
     if (res != TDN_OK)
         return res;
-    char dir[4096], name[256];
-    tdn_io__dir_of(path, dir, sizeof dir);
-    snprintf(name, sizeof name, "%s", base_name(path));
-    char *dot = strrchr(name, '.');
-    if (dot && dot != name)
-        *dot = '\0';
-    res = load_bytes(file.data, file.size, dir, name, path, options, out, allocator, err);
+    res = load_file(&file, path, options, out, allocator, err);
     tdn_io__free_file(&file);
+    free(path);
     return res;
 }
 
@@ -215,14 +244,10 @@ tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_
     if (!out || (!data && size > 0))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "data" : "out");
     const char *name = options && options->name && options->name[0] ? options->name : NULL;
-    tdn_result res = load_bytes(data ? data : "", size, options ? options->base_dir : NULL, name, NULL, options, out,
+    tdn_result res = load_bytes(data ? data : "", size, options ? options->base_dir : NULL, name, 0, options, out,
                                 allocator, err);
-    if (res != TDN_OK && err && name && strcmp(err->where, name) != 0) { /* the bytes' name leads the place */
-        char where[2 * sizeof err->where];
-        snprintf(where, sizeof where, "%.100s%s%s", name, err->where[0] ? ": " : "", err->where);
-        memcpy(err->where, where, sizeof err->where - 1);
-        err->where[sizeof err->where - 1] = '\0';
-    }
+    if (res != TDN_OK)
+        tdn_io__where_in(err, name, NULL); /* the bytes' name leads the place */
     return res;
 }
 

@@ -67,6 +67,13 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
 tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 
+/* The asset in the file `name` names, as a file in folder `dir` does (tdn_io__read_named, with
+ * options->file_access; `whose` names the folder in messages): errors' `where` does not name
+ * the file (the caller names it with the field that named it). */
+tdn_result tdn_io__asset_load_named(const char *dir, const char *name, const char *whose,
+                                    const tdn_asset_load_options *options, tdn_asset **out,
+                                    const tdn_allocator *allocator, tdn_error *err);
+
 /* Ranges an imported number stays in (docs/import.md): far beyond any real character, near
  * enough that model space, skinning and clip times stay finite in floats. Lengths are in the
  * file's units, before the import scale. */

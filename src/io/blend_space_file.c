@@ -274,6 +274,8 @@ tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **ou
         return r;
     r = tdn_blend_space_file_load_memory(file.data, file.size, out, allocator, err);
     tdn_io__free_file(&file);
+    if (r != TDN_OK)
+        tdn_io__where_in(err, path, NULL);
     return r;
 }
 

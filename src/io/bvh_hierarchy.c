@@ -76,9 +76,12 @@ static tdn_result read_offset(tdn_io__bvh *bvh, tdn_vec3 *offset)
     return TDN_OK;
 }
 
-static tdn_result expect(tdn_io__bvh *bvh, const char *word, const char *after)
+/* The next token, which must be `word`; *found (may be NULL) is it. */
+static tdn_result expect(tdn_io__bvh *bvh, const char *word, const char *after, tdn_io__bvh_token *found)
 {
     tdn_io__bvh_token t = tdn_io__bvh_next(&bvh->at);
+    if (found)
+        *found = t;
     if (t.n == 0)
         return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, tdn_io__bvh_last_text_line(&bvh->at),
                                 "the text ends where '%s' should follow %s", word, after);
@@ -86,6 +89,18 @@ static tdn_result expect(tdn_io__bvh *bvh, const char *word, const char *after)
         return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "expected '%s' after %s, found '%.*s'", word, after,
                                 TDN_IO__BVH_SHOW(t));
     return TDN_OK;
+}
+
+/* The indentation of the line s is on: the spaces and tabs it starts with. */
+static long long indentation_of(const tdn_io__bvh *bvh, const char *s)
+{
+    const char *q = s;
+    while (q > bvh->at.begin && q[-1] != '\n' && q[-1] != '\r')
+        q--;
+    long long n = 0;
+    while (q + n < s && (q[n] == ' ' || q[n] == '\t'))
+        n++;
+    return n;
 }
 
 /* A joint's name and its '{'; the joint is added with parent `parent`. */
@@ -124,7 +139,11 @@ static tdn_result open_joint(tdn_io__bvh *bvh, int parent, long long line)
     char after[TDN_MAX_JOINT_NAME + 16];
     snprintf(after, sizeof after, "joint '%s'", j->name);
     bvh->joint_count++;
-    return expect(bvh, "{", after);
+    tdn_io__bvh_token brace;
+    tdn_result r = expect(bvh, "{", after, &brace);
+    j->brace_line = brace.line;
+    j->brace_indent = r == TDN_OK ? indentation_of(bvh, brace.s) : 0;
+    return r;
 }
 
 /* CHANNELS' count and kinds. */
@@ -164,16 +183,31 @@ static tdn_result read_channels(tdn_io__bvh *bvh, tdn_io__bvh_joint *j, long lon
 static tdn_result read_end_site(tdn_io__bvh *bvh)
 {
     tdn_vec3 ignored;
-    tdn_result r = expect(bvh, "Site", "'End'");
+    tdn_result r = expect(bvh, "Site", "'End'", NULL);
     if (r == TDN_OK)
-        r = expect(bvh, "{", "'End Site'");
+        r = expect(bvh, "{", "'End Site'", NULL);
     if (r == TDN_OK)
-        r = expect(bvh, "OFFSET", "'End Site {'");
+        r = expect(bvh, "OFFSET", "'End Site {'", NULL);
     if (r == TDN_OK)
         r = read_offset(bvh, &ignored);
     if (r == TDN_OK)
-        r = expect(bvh, "}", "an End Site's OFFSET");
+        r = expect(bvh, "}", "an End Site's OFFSET", NULL);
     return r;
+}
+
+/* `what` (MOTION, another ROOT, the end of the text) came while joint j's block is open: a '}'
+ * is missing. Braces alone cannot tell which one (each later '}' closes the joint before), so
+ * the joint of the first '}' indented unlike the line of its '{' (`suspect`, -1: none) is named
+ * as the likely one. */
+static tdn_result brace_missing(tdn_io__bvh *bvh, long long line, const char *what, const tdn_io__bvh_joint *j,
+                                int suspect)
+{
+    char hint[TDN_MAX_JOINT_NAME + 80] = "";
+    if (suspect >= 0)
+        snprintf(hint, sizeof hint, " (by the indentation, the one of joint '%s', opened at line %lld)",
+                 bvh->joints[suspect].name, bvh->joints[suspect].brace_line);
+    return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, line, "%s inside joint '%s' (opened at line %lld): a '}' is missing%s",
+                            what, j->name, j->brace_line, hint);
 }
 
 tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
@@ -184,7 +218,8 @@ tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
     if (!tdn_io__bvh_token_is(t, "HIERARCHY"))
         return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "a BVH file starts with HIERARCHY, not '%.*s'",
                                 TDN_IO__BVH_SHOW(t));
-    int open = -1; /* the joint whose body is being read */
+    int open = -1;    /* the joint whose body is being read */
+    int suspect = -1; /* the first joint closed by a '}' indented unlike its '{' line */
     for (;;) {
         t = tdn_io__bvh_next(&bvh->at);
         tdn_result r = TDN_OK;
@@ -192,9 +227,7 @@ tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
         if (t.n == 0) {
             if (!j)
                 return ended(bvh, "before MOTION");
-            char inside[TDN_MAX_JOINT_NAME + 48];
-            snprintf(inside, sizeof inside, "inside joint '%s' (opened at line %lld)", j->name, j->line);
-            return ended(bvh, inside);
+            return brace_missing(bvh, tdn_io__bvh_last_text_line(&bvh->at), "the text ends", j, suspect);
         }
         if (!j) {
             if (tdn_io__bvh_token_is(t, "MOTION")) {
@@ -207,6 +240,8 @@ tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
                                         TDN_IO__BVH_SHOW(t));
             r = open_joint(bvh, -1, t.line);
             open = bvh->joint_count - 1;
+        } else if (tdn_io__bvh_token_is(t, "MOTION") || tdn_io__bvh_token_is(t, "ROOT")) {
+            return brace_missing(bvh, t.line, tdn_io__bvh_token_is(t, "ROOT") ? "ROOT" : "MOTION", j, suspect);
         } else if (tdn_io__bvh_token_is(t, "JOINT")) {
             r = open_joint(bvh, open, t.line);
             open = bvh->joint_count - 1;
@@ -225,6 +260,8 @@ tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
                                         j->line);
             if (j->channel_count < 0)
                 j->channel_count = 0;
+            if (suspect < 0 && indentation_of(bvh, t.s) != j->brace_indent)
+                suspect = open;
             open = j->parent;
         } else if (channel_kind(t) >= 0) {
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "channel name '%.*s' after joint '%s' listed its CHANNELS",
@@ -267,13 +304,13 @@ static tdn_result read_frame_count(tdn_io__bvh *bvh)
 
 tdn_result tdn_io__bvh_read_motion_header(tdn_io__bvh *bvh)
 {
-    tdn_result r = expect(bvh, "Frames:", "MOTION");
+    tdn_result r = expect(bvh, "Frames:", "MOTION", NULL);
     if (r == TDN_OK)
         r = read_frame_count(bvh);
     if (r == TDN_OK)
-        r = expect(bvh, "Frame", "the frame count");
+        r = expect(bvh, "Frame", "the frame count", NULL);
     if (r == TDN_OK)
-        r = expect(bvh, "Time:", "'Frame'");
+        r = expect(bvh, "Time:", "'Frame'", NULL);
     if (r != TDN_OK)
         return r;
     tdn_io__bvh_token t = tdn_io__bvh_next(&bvh->at);

@@ -31,6 +31,8 @@ typedef struct tdn_io__bvh_joint {
     char name[TDN_MAX_JOINT_NAME];
     int parent;                  /* index in file order, -1 for a root */
     long long line;              /* of its ROOT or JOINT keyword */
+    long long brace_line;        /* of its '{' */
+    long long brace_indent;      /* spaces and tabs that line starts with */
     tdn_vec3 offset;             /* OFFSET times the import scale */
     int has_offset;
     int channel_count;           /* -1 until its CHANNELS line */

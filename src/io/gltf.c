@@ -16,7 +16,7 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
     if (r != TDN_OK)
         return r;
     tdn_gltf__doc doc;
-    r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, err);
+    r = tdn_gltf__open(&doc, data ? data : "", size, base_dir, options ? options->file_access : NULL, allocator, err);
     if (r != TDN_OK)
         return r;
     tdn_asset *asset = tdn_io__asset_new(TDN_FORMAT_GLTF, allocator);

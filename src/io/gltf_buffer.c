@@ -1,11 +1,11 @@
 /* tendon io glTF: buffers and buffer views.
  *
  * A buffer is the GLB's BIN chunk (buffer 0 without a uri), a base64 data URI, or an external
- * file named by a relative URI: a path below the asset's folder, percent-decoded as the glTF
- * specification's URIs are (RFC 3986). Anything that could reach outside that folder tree is
- * refused, checked after decoding (so "%2e%2e/" is caught): absolute paths, ".." segments,
- * and every other scheme ("file:", "http:", a drive letter). Buffers are read on first use,
- * so files whose unused buffers are missing (images, for example) still load. */
+ * file named by a relative URI, percent-decoded as the glTF specification's URIs are (RFC 3986)
+ * and then read as file_access.h says: below the asset's folder or an allowed root, checked
+ * after decoding (so "%2e%2e/" is caught). Other schemes ("file:", "http:", a drive letter) are
+ * refused. Buffers are read on first use, so files whose unused buffers are missing (images,
+ * for example) still load. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,18 +87,9 @@ static int hex_digit(char c)
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
-/* A ".." segment, '/' or '\\' separating segments. */
-static int has_parent_segment(const char *path)
-{
-    for (const char *p = path; (p = strstr(p, "..")) != NULL; p += 2)
-        if ((p == path || p[-1] == '/' || p[-1] == '\\') && (p[2] == '\0' || p[2] == '/' || p[2] == '\\'))
-            return 1;
-    return 0;
-}
-
-/* The file a relative URI names, below the asset's folder: *out (malloc'd) = base_dir + "/" +
- * the URI percent-decoded, or an error naming the URI. */
-static tdn_result resolve_uri(const tdn_gltf__doc *doc, const char *uri, const char *where, char **out)
+/* The path a relative URI stands for: *out (malloc'ed) = the URI percent-decoded, or an error
+ * naming the URI. */
+static tdn_result decode_uri(const tdn_gltf__doc *doc, const char *uri, const char *where, char **out)
 {
     *out = NULL;
     if (has_scheme(uri))
@@ -108,11 +99,10 @@ static tdn_result resolve_uri(const tdn_gltf__doc *doc, const char *uri, const c
         return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where,
                               "URI '%.80s' has a query or a fragment (a '?' or '#' in a file name is written %%3F, %%23)",
                               uri);
-    const size_t base = doc->base_dir ? strlen(doc->base_dir) : 0, length = strlen(uri);
-    char *path = malloc(base + length + 2);
-    if (!path)
+    const size_t length = strlen(uri);
+    char *decoded = malloc(length + 1);
+    if (!decoded)
         return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
-    char *decoded = path + base + 1;
     size_t n = 0;
     for (size_t i = 0; i < length; i++) {
         if (uri[i] != '%') {
@@ -122,55 +112,41 @@ static tdn_result resolve_uri(const tdn_gltf__doc *doc, const char *uri, const c
         /* the URI ends with a zero, which is no digit: nothing is read past it */
         const int hi = hex_digit(uri[i + 1]), lo = hi >= 0 ? hex_digit(uri[i + 2]) : -1;
         if (lo < 0) {
-            free(path);
+            free(decoded);
             return tdn_gltf__fail(doc, TDN_ERR_PARSE, where,
                                   "URI '%.80s': '%%' at character %zu is not followed by two hexadecimal digits", uri, i);
         }
         if (hi == 0 && lo == 0) {
-            free(path);
+            free(decoded);
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "URI '%.80s' holds %%00 (a NUL character)", uri);
         }
         decoded[n++] = (char)(hi * 16 + lo);
         i += 2;
     }
     decoded[n] = '\0';
-    tdn_result r = TDN_OK;
-    if (decoded[0] == '/' || decoded[0] == '\\')
-        r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
-                           "URI '%.80s' is an absolute path; buffers are read from the asset's folder (relative URIs)",
-                           uri);
-    else if (has_parent_segment(decoded))
-        r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where,
-                           "URI '%.80s' has a '..' segment; buffers are read from the asset's folder and below", uri);
-    else if (!doc->base_dir)
-        r = tdn_gltf__fail(doc, TDN_ERR_IO, where,
-                           "external buffer '%.80s' but no folder to read it from (loaded from memory)", uri);
-    if (r != TDN_OK) {
-        free(path);
-        return r;
-    }
-    memcpy(path, doc->base_dir, base);
-    path[base] = '/';
-    *out = path;
+    *out = decoded;
     return TDN_OK;
 }
 
-static tdn_result read_external(const tdn_gltf__doc *doc, const char *uri, const char *where, tdn_gltf__buffer *out,
-                                uint64_t *size)
+/* The external file a URI names, read below the asset's folder (or an allowed root); errors
+ * about the file are at "buffers[i] (the file)". */
+static tdn_result read_external(const tdn_gltf__doc *doc, int index, const char *uri, const char *uri_where,
+                                tdn_gltf__buffer *out, uint64_t *size)
 {
     char *path;
-    tdn_result r = resolve_uri(doc, uri, where, &path);
+    tdn_result r = decode_uri(doc, uri, uri_where, &path);
     if (r != TDN_OK)
         return r;
-    tdn_io__file file;
-    tdn_error file_err = { 0 };
-    r = tdn_io__read_file(path, &file, &file_err);
-    free(path);
-    if (r != TDN_OK)
-        return tdn_gltf__fail(doc, r, where, "%s: %s", file_err.where, file_err.message);
-    out->owned = (unsigned char *)file.data;
-    out->data = out->owned;
-    *size = file.size;
+    out->name = path;
+    r = tdn_io__read_named(doc->access, doc->base_dir, path, "the asset's", doc->allocator, &out->file, NULL, doc->err);
+    if (r != TDN_OK) {
+        char field[32];
+        snprintf(field, sizeof field, "buffers[%d]", index);
+        tdn_io__where_in(doc->err, field, path);
+        return r;
+    }
+    out->data = (const unsigned char *)out->file.data;
+    *size = out->file.size;
     return TDN_OK;
 }
 
@@ -197,17 +173,19 @@ static tdn_result load_buffer(tdn_gltf__doc *doc, int index)
     } else if (strncmp(uri, "data:", 5) == 0) {
         r = read_data_uri(doc, uri, uri_where, buffer, &available);
     } else {
-        r = read_external(doc, uri, uri_where, buffer, &available);
+        r = read_external(doc, index, uri, uri_where, buffer, &available);
     }
     if (r != TDN_OK)
         return r;
     if (available < length) {
         buffer->data = NULL;
-        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "byteLength is %llu but the data has %llu bytes",
-                              (unsigned long long)length, (unsigned long long)available);
+        r = tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, "", "byteLength is %llu but the data has %llu bytes",
+                           (unsigned long long)length, (unsigned long long)available);
+        tdn_io__where_in(doc->err, where, buffer->name);
+        return r;
     }
     buffer->size = length;
-    if (buffer->owned) /* decoded or read here: more data, more values it may hold */
+    if (buffer->owned || buffer->file.data) /* decoded or read here: more data, more values it may hold */
         doc->values_left += TDN_GLTF_VALUES_PER_BYTE * available;
     return TDN_OK;
 }

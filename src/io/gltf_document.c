@@ -213,11 +213,13 @@ static tdn_result parse_json(tdn_gltf__doc *doc, const unsigned char *text, size
 }
 
 tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t size, const char *base_dir,
-                          tdn_error *err)
+                          const tdn_file_access *access, const tdn_allocator *allocator, tdn_error *err)
 {
     memset(doc, 0, sizeof *doc);
     doc->err = err;
     doc->base_dir = base_dir;
+    doc->access = access;
+    doc->allocator = allocator;
     doc->values_left = TDN_GLTF_BASE_VALUES + TDN_GLTF_VALUES_PER_BYTE * (uint64_t)size;
     const unsigned char *json = data;
     size_t json_size = size;
@@ -262,8 +264,11 @@ void tdn_gltf__drop_values(tdn_gltf__doc *doc)
 
 void tdn_gltf__close(tdn_gltf__doc *doc)
 {
-    for (int i = 0; doc->buffer_data && i < doc->buffers.count; i++)
+    for (int i = 0; doc->buffer_data && i < doc->buffers.count; i++) {
         free(doc->buffer_data[i].owned);
+        tdn_io__free_file(&doc->buffer_data[i].file);
+        free(doc->buffer_data[i].name);
+    }
     tdn_gltf__drop_values(doc);
     free(doc->buffer_data);
     free(doc->decoded);

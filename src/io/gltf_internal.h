@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "asset_internal.h"
+#include "file.h"
 
 /* Accessor values (floats) one file may decode in all: this many, plus 4 per byte of its data
  * (the file and the buffers it loads). Real files stay far below (every value comes from at
@@ -30,7 +31,7 @@
 /* Morph targets one weights channel may animate. */
 #define TDN_GLTF_MAX_MORPH_TARGETS 1024
 
-/* Where text goes: as long as tdn_error's `where`. */
+/* A JSON path, for `where` (tdn_error's has room for the file's name before one). */
 typedef char tdn_gltf__path[128];
 
 /* One top-level array of the JSON (nodes, accessors, ...) with random access. */
@@ -41,7 +42,9 @@ typedef struct tdn_gltf__list {
 
 typedef struct tdn_gltf__buffer {
     const unsigned char *data; /* NULL until first used */
-    unsigned char *owned;      /* decoded base64 or an external file's bytes, freed at close */
+    unsigned char *owned;      /* decoded base64, freed at close */
+    tdn_io__file file;         /* an external file's bytes, freed at close */
+    char *name;                /* that file's path as its URI gives it, decoded; freed at close */
     uint64_t size;             /* the buffer's byteLength (the data holds at least that) */
 } tdn_gltf__buffer;
 
@@ -58,6 +61,8 @@ typedef struct tdn_gltf__doc {
     const unsigned char *bin;  /* the GLB BIN chunk, or NULL */
     uint64_t bin_size;
     const char *base_dir;      /* for external buffers; NULL: none allowed */
+    const tdn_file_access *access;     /* how they are read (NULL: the default reader) */
+    const tdn_allocator *allocator;    /* what their bytes come from (NULL: malloc) */
     int quantized;             /* KHR_mesh_quantization is used: more mesh attribute types */
 
     tdn_gltf__list nodes, accessors, buffer_views, buffers, meshes, skins, animations;
@@ -68,9 +73,10 @@ typedef struct tdn_gltf__doc {
 
 /* ---- gltf_document.c ---- */
 
-/* Reads the container and the JSON into doc (zeroed here). On failure doc is closed. */
+/* Reads the container and the JSON into doc (zeroed here); external buffers will be read from
+ * base_dir with the access and allocator given (each may be NULL). On failure doc is closed. */
 tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t size, const char *base_dir,
-                          tdn_error *err);
+                          const tdn_file_access *access, const tdn_allocator *allocator, tdn_error *err);
 void tdn_gltf__close(tdn_gltf__doc *doc);
 /* Frees every decoded accessor (a step that has copied what it needs calls it, so the values
  * of clips and meshes are not all held at once); they are decoded again if read again. */

@@ -35,12 +35,7 @@ static const char *asset_clip_at(const void *ctx, int i) { return tdn_keyed_clip
 static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const char *file, const char *where,
                             const tdn_asset **out, tdn_error *err)
 {
-    char path[4096];
-    if (!base_dir && file[0] != '/')
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, where, "a document parsed from memory without a folder cannot "
-                            "name a clip file");
-    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", base_dir, file);
-    if (n < 0 || (size_t)n >= sizeof path || strlen(file) >= sizeof d->source_paths[0])
+    if (strlen(file) >= sizeof d->source_paths[0])
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
     for (int k = 0; k < d->source_count; k++)
         if (strcmp(d->source_paths[k], file) == 0) {
@@ -50,13 +45,10 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
     if (d->source_count == TDN_IO_MAX_CLIP_FILES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "clips from more than %d files", TDN_IO_MAX_CLIP_FILES);
     tdn_asset *asset = NULL;
-    tdn_asset_load_options options = { .scale = d->scale }; /* the character's rig */
-    tdn_result r = tdn_asset_load(path, &options, &asset, &d->allocator, err);
+    tdn_asset_load_options options = { .scale = d->scale, .file_access = d->file_access }; /* the character's rig */
+    tdn_result r = tdn_io__asset_load_named(base_dir, file, "the document's", &options, &asset, &d->allocator, err);
     if (r != TDN_OK) {
-        char inner[sizeof err->where];
-        snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");
-        if (err)
-            memcpy(err->where, inner, sizeof inner);
+        tdn_io__where_in(err, where, file);
         return r;
     }
     const tdn_skeleton *mine = tdn_asset_skeleton(d->asset), *theirs = tdn_asset_skeleton(asset);

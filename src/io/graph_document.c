@@ -86,19 +86,10 @@ static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_docu
     if (r != TDN_OK)
         return r;
     d->scale = options.scale; /* clip files are the same rig */
-    if (!base_dir)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "character.file", "a document parsed from memory without a "
-                            "folder cannot name a character file");
-    char path[4096];
-    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", base_dir, file);
-    if (n < 0 || (size_t)n >= sizeof path)
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.file", "the path is too long");
-    r = tdn_asset_load(path, &options, &d->asset, NULL, err);
-    if (r != TDN_OK && err) { /* say which document field led there, keeping the file's own place */
-        char where[sizeof err->where];
-        snprintf(where, sizeof where, "character.file: %.100s", err->where);
-        memcpy(err->where, where, sizeof where);
-    }
+    options.file_access = d->file_access;
+    r = tdn_io__asset_load_named(base_dir, file, "the document's", &options, &d->asset, &d->allocator, err);
+    if (r != TDN_OK) /* the field and the file, then the file's own place */
+        tdn_io__where_in(err, "character.file", file);
     return r;
 }
 
@@ -426,6 +417,7 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     }
     memset(d, 0, sizeof *d);
     d->allocator = a;
+    d->file_access = options ? options->file_access : NULL;
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
     if (r == TDN_OK)
         r = load_character(doc, base_dir, d, err);
@@ -437,6 +429,7 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
         r = build_graph(doc, base_dir, d, &b, err);
     free_build(&b);
     cJSON_Delete(doc);
+    d->file_access = NULL; /* the caller's, for the load only */
     if (r != TDN_OK) {
         tdn_graph_document_destroy(d);
         return r;
@@ -462,14 +455,18 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
     *out = NULL;
     if (!path)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "path must not be NULL");
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
     tdn_io__file file;
-    tdn_result r = tdn_io__read_file(path, &file, err);
+    tdn_result r = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (r != TDN_OK)
-        return r;
+        return r; /* `where` is the path */
     char dir[4096];
     tdn_io__dir_of(path, dir, sizeof dir);
     r = load_json(file.data, file.size, dir, options, out, allocator, err);
     tdn_io__free_file(&file);
+    if (r != TDN_OK)
+        tdn_io__where_in(err, path, NULL);
     return r;
 }
 

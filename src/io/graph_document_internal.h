@@ -32,6 +32,8 @@ struct tdn_graph_document {
     /* motion-matching databases its nodes loaded */
     tdn_mm_database *databases[TDN_IO_MAX_MM_NODES];
     int database_count;
+    /* while it is loaded: how the files it names are read (options->file_access), then NULL */
+    const tdn_file_access *file_access;
 };
 
 /* Builds the runtime clip the nodes call `name` (graph_clips_json.c): the document's

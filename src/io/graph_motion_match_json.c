@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "asset_internal.h"
+#include "file.h"
 #include "graph_document_internal.h"
 #include "json_hint.h"
 #include "tendon/mirror.h"
@@ -34,22 +35,20 @@ static tdn_result load_database(tdn_io__graph_build *b, const char *file, const 
             *out = b->databases[k];
             return TDN_OK;
         }
-    if (!b->base_dir && file[0] != '/')
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, where, "a document parsed from memory without a folder cannot "
-                            "name a database file");
     if (b->database_count == TDN_IO_MAX_MM_NODES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "databases from more than %d files", TDN_IO_MAX_MM_NODES);
-    char path[4096];
-    int n = file[0] == '/' ? snprintf(path, sizeof path, "%s", file) : snprintf(path, sizeof path, "%s/%s", b->base_dir, file);
-    if (n < 0 || (size_t)n >= sizeof path || strlen(file) >= sizeof b->database_paths[0])
+    if (strlen(file) >= sizeof b->database_paths[0])
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
+    tdn_io__file bytes;
     tdn_mm_database *db = NULL;
-    tdn_result r = tdn_mm_database_load(path, &db, b->allocator, err);
-    if (r != TDN_OK) { /* the field first, then the file's own place */
-        char inner[sizeof err->where];
-        snprintf(inner, sizeof inner, "%.60s: %.60s", where, err ? err->where : "");
-        if (err)
-            memcpy(err->where, inner, sizeof inner);
+    tdn_result r = tdn_io__read_named(b->document->file_access, b->base_dir, file, "the document's", b->allocator,
+                                      &bytes, NULL, err);
+    if (r == TDN_OK) {
+        r = tdn_mm_database_load_memory(bytes.data, bytes.size, &db, b->allocator, err);
+        tdn_io__free_file(&bytes);
+    }
+    if (r != TDN_OK) { /* the field and the file first, then the file's own place */
+        tdn_io__where_in(err, where, file);
         return r;
     }
     memcpy(b->database_paths[b->database_count], file, strlen(file) + 1);

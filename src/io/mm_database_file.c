@@ -35,12 +35,7 @@ tdn_result tdn_mm_database_load(const char *path, tdn_mm_database **out, const t
         return res;
     res = tdn_mm_database_load_memory(file.data, file.size, out, allocator, err);
     tdn_io__free_file(&file);
-    if (res != TDN_OK && err) {
-        char where[2 * sizeof err->where];
-        snprintf(where, sizeof where, "%s: %s", path, err->where);
-        size_t len = strlen(where) < sizeof err->where ? strlen(where) : sizeof err->where - 1;
-        memcpy(err->where, where, len);
-        err->where[len] = '\0';
-    }
+    if (res != TDN_OK)
+        tdn_io__where_in(err, path, NULL);
     return res;
 }

@@ -418,7 +418,9 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
 static int start(const run_args *a, run_state *s, int measure_ik)
 {
     tdn_error err = { 0 };
-    tdn_result r = tdn_graph_document_load(a->graph, NULL, &s->doc, NULL, &err);
+    cli_access access;
+    const tdn_graph_document_load_options options = { .file_access = cli_file_access(&access, &a->files, a->graph) };
+    tdn_result r = tdn_graph_document_load(a->graph, &options, &s->doc, NULL, &err);
     if (r != TDN_OK)
         return cli_report("run", r, &err);
     const tdn_graph *g = tdn_graph_document_graph(s->doc);

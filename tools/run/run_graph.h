@@ -3,6 +3,7 @@
  * metric and foot skate (docs/metrics.md), and what `tendon demo` reports besides. */
 #ifndef TENDON_RUN_GRAPH_H
 #define TENDON_RUN_GRAPH_H
+#include "cli.h"
 #include "ground.h"
 #include "preview.h"
 
@@ -15,6 +16,7 @@ typedef struct run_args {
     preview_options render;  /* render.path: --render */
     preview_options render2; /* a second preview of the same frames (render2.path; tendon demo) */
     int quiet;               /* no summary on stdout */
+    cli_files files;         /* --allow-files DIR */
 } run_args;
 
 /* What a run measured besides the trace (run_graph's report, optional). */

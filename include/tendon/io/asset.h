@@ -19,8 +19,10 @@
  * Failure: TDN_ERR_IO when the file cannot be read, TDN_ERR_PARSE for malformed syntax or
  * structure (a truncated GLB, bad JSON, a BVH missing a brace), TDN_ERR_INVALID_DATA for
  * inconsistent content (an index out of range, a cycle, NaN); the error's `where` names the
- * place: a JSON path such as "animations[0].channels[3]", a byte offset, or "line 12".
- * TDN_ERR_UNSUPPORTED for a required glTF extension tendon does not
+ * file (the path given, or options->name), then the place: a JSON path such as
+ * "hero.gltf: animations[0].channels[3]", a byte offset ("hero.glb: byte 1500000"), or
+ * "walk.bvh: line 12"; for an external buffer, the buffer and its file ("hero.gltf: buffers[0]
+ * (hero.bin): cannot open: ..."). TDN_ERR_UNSUPPORTED for a required glTF extension tendon does not
  * know, TDN_ERR_ARGUMENT for bad arguments (such as a skin that does not exist). On failure
  * *out is NULL and nothing stays allocated. Repairs (documented, not errors): non-unit
  * quaternions are renormalized (zero ones are errors); BVH motion with fewer complete frames
@@ -31,6 +33,7 @@
 #include "../base.h"
 #include "../keyed_clip.h"
 #include "../skeleton.h"
+#include "file_access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,13 +53,17 @@ typedef struct tdn_asset_load_options {
     /* tdn_asset_load_memory only: the name of the bytes, used as the BVH clip's name and in
      * errors' `where` (NULL: "take" for a BVH clip; errors name no file) */
     const char *name;
+    /* How the file and the files it names (external glTF buffers) are read, and which names
+     * are allowed (file_access.h); NULL: from the file system, below the asset's folder. */
+    const tdn_file_access *file_access;
 } tdn_asset_load_options;
 
 typedef struct tdn_asset tdn_asset;
 
 /* Loads a .gltf, .glb or .bvh file, recognized by its content (the GLB magic, "HIERARCHY",
  * or a JSON object). `options` may be NULL. External glTF buffers are read relative to the
- * file's folder. Everything the asset holds is allocated through `allocator` (NULL: malloc). */
+ * file's folder, as options->file_access allows (file_access.h). Everything the asset holds is
+ * allocated through `allocator` (NULL: malloc), and the file's bytes while it is read. */
 TDN_API tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
                                   const tdn_allocator *allocator, tdn_error *err);
 /* The same from `size` bytes in memory, recognized by content as tdn_asset_load does (the GLB

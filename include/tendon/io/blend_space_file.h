@@ -18,8 +18,10 @@
  * mode (the message lists the valid ones), `at` lengths that differ or do not fit the mode, a
  * coordinate larger than TDN_BLEND_SPACE_MAX_COORDINATE either way, no sample or too many, an
  * empty clip name, and what tdn_blend_space_create refuses (two samples at one point, an
- * incomplete grid...), its `where` ("samples[3]") prefixed with the JSON path. `where` names the JSON path, for example
- * "blend_space.samples[2].at[1]". On failure *out is NULL and nothing stays allocated.
+ * incomplete grid...), its `where` ("samples[3]") prefixed with the JSON path. `where` names the
+ * JSON path, for example "blend_space.samples[2].at[1]", after the file's path for
+ * tdn_blend_space_file_load ("run.json: blend_space.samples[2].at[1]"). On failure *out is NULL
+ * and nothing stays allocated.
  *
  * Memory: the result (the space, the clip names) is allocated through `allocator` (NULL or
  * zeroed: malloc); the JSON tree that exists while parsing is cJSON's (malloc). The result is

@@ -14,14 +14,19 @@
  * has every type's fields).
  * Numbers a node reads ("weight", "select", "scale") are a number or a parameter's name.
  *
- * Loading reads the character (a file relative to the document's folder, or tendon's generated
- * humanoid), builds a runtime clip for every clip the nodes use, the blend spaces, and the
- * graph. Everything is checked: unknown or missing fields, wrong types, unknown clips,
- * parameters and node names, cycles through named nodes, what the core refuses; the error's
- * `where` is the JSON path ("root.inputs[1].weight", "nodes.walk.clip") or, for bad JSON, the
- * byte, line and column. On failure *out is NULL and nothing stays allocated. The document is
- * immutable once loaded: any number of threads may share it, each character with its own
- * tdn_graph_instance. */
+ * Loading reads the character (a file the document names, or tendon's generated humanoid),
+ * builds a runtime clip for every clip the nodes use, the blend spaces, and the graph. The
+ * files a document names (character.file, clips[].file, a motion_match node's database) are
+ * read below the document's folder, or below a root options->file_access allows
+ * (file_access.h): an absolute path or a ".." out of the folder is refused otherwise.
+ * Everything is checked: unknown or missing fields, wrong types, unknown clips, parameters and
+ * node names, cycles through named nodes, what the core refuses; the error's `where` is the
+ * JSON path ("root.inputs[1].weight", "nodes.walk.clip") or, for bad JSON, the byte, line and
+ * column; tdn_graph_document_load puts the document's path before it. An error in a file the
+ * document names gives the field, the file as the document names it, and the place in that
+ * file: "graph.json: character.file (hero.glb): byte 1500000". On failure *out is NULL and
+ * nothing stays allocated. The document is immutable once loaded: any number of threads may
+ * share it, each character with its own tdn_graph_instance. */
 #ifndef TENDON_IO_GRAPH_DOCUMENT_H
 #define TENDON_IO_GRAPH_DOCUMENT_H
 
@@ -31,6 +36,7 @@
 #include "../clip.h"
 #include "../graph.h"
 #include "asset.h"
+#include "file_access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,18 +55,23 @@ typedef struct tdn_graph_callback {
 typedef struct tdn_graph_document_load_options {
     const tdn_graph_callback *callbacks;     /* what documents may name; copied */
     int callback_count;
-    /* tdn_graph_document_load_memory only: the folder a character file is read from (NULL: a
-     * character file is an error; tdn_graph_document_load reads it beside the document) */
+    /* tdn_graph_document_load_memory only: the folder of the files the document names (NULL:
+     * naming a file is an error; tdn_graph_document_load reads them from the document's) */
     const char *base_dir;
+    /* How the document and the files it names are read, and which names are allowed
+     * (file_access.h); passed on to the assets it loads. NULL: from the file system, below the
+     * document's folder. */
+    const tdn_file_access *file_access;
 } tdn_graph_document_load_options;
 
 /* Loads a graph document file (`options` may be NULL). `allocator` (NULL: malloc) serves
- * everything the document keeps; files and the JSON tree are read with malloc while loading. */
+ * everything the document keeps, and the bytes of files while they are read; the JSON tree is
+ * read with malloc while loading. */
 TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_load_options *options,
                                            tdn_graph_document **out, const tdn_allocator *allocator,
                                            tdn_error *err);
-/* The same from `size` bytes of JSON text; a character file is read relative to
- * options->base_dir. */
+/* The same from `size` bytes of JSON text; the files it names are read from options->base_dir.
+ * Errors' `where` is the JSON path, without a file. */
 TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
                                                   const tdn_graph_document_load_options *options,
                                                   tdn_graph_document **out, const tdn_allocator *allocator,

@@ -12,4 +12,10 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
 #endif
     ;
 
+/* Puts the file an error happened in (or the field naming it) before err->where: "place:
+ * where", or just place when where is empty. The place is `field`, or "field (name)" with a
+ * name (a file as another file names it). What does not fit loses the start of the place and
+ * of the name, which keep their ends (the file's name), then the end of where. */
+void tdn_io__where_in(tdn_error *err, const char *field, const char *name);
+
 #endif

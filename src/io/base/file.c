@@ -27,10 +27,32 @@ static const char *kind_of(mode_t mode)
     return "something else";
 }
 
-tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *err)
+/* malloc as allocator hooks: what a reader gets when the caller gave none. */
+static void *heap_alloc(size_t size, size_t align, void *user)
 {
-    file->data = NULL;
-    file->size = 0;
+    (void)user;
+    if (align < sizeof(void *))
+        align = sizeof(void *);
+    return aligned_alloc(align, (size + align - 1) / align * align);
+}
+
+static void heap_free(void *ptr, size_t size, void *user)
+{
+    (void)size, (void)user;
+    free(ptr);
+}
+
+tdn_result tdn_file_read(void *user, const char *path, void **out, size_t *out_size, const tdn_allocator *allocator,
+                         tdn_error *err)
+{
+    (void)user;
+    if (!path || !out || !out_size)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, path ? path : "path", "path, data and size are required");
+    *out = NULL;
+    *out_size = 0;
+    const tdn_allocator heap = { heap_alloc, heap_free, NULL };
+    if (!allocator || !allocator->alloc)
+        allocator = &heap;
     /* Opened without blocking (a FIFO with no writer would wait forever), then checked on the
      * open descriptor (not the path, which could be swapped in between): only a regular file
      * has a size to trust. */
@@ -53,7 +75,7 @@ tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *er
                             (intmax_t)st.st_size, (size_t)TDN_IO_MAX_FILE_BYTES);
     }
     const size_t size = (size_t)st.st_size;
-    char *data = malloc(size + 1);
+    char *data = allocator->alloc(size ? size : 1, 16, allocator->user);
     if (!data) {
         close(fd);
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, path, "no memory for %zu bytes", size);
@@ -71,14 +93,43 @@ tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *er
     }
     close(fd);
     if (got != size) { /* an error, or the file shrank while being read */
-        free(data);
+        tdn_free(data, size, allocator);
         return tdn_io__fail(err, TDN_ERR_IO, path, "read %zu of %zu bytes%s%s", got, size, e ? ": " : "",
                             e ? strerror(e) : "");
     }
-    data[size] = '\0';
+    *out = data;
+    *out_size = size;
+    return TDN_OK;
+}
+
+tdn_result tdn_io__read_with(const tdn_file_access *access, const char *path, const tdn_allocator *allocator,
+                             tdn_io__file *file, tdn_error *err)
+{
+    memset(file, 0, sizeof *file);
+    file->allocator = allocator && allocator->alloc ? *allocator : (tdn_allocator){ heap_alloc, heap_free, NULL };
+    if (!access || !access->read) {
+        void *data;
+        const tdn_result r = tdn_file_read(NULL, path, &data, &file->size, &file->allocator, err);
+        file->data = data;
+        return r;
+    }
+    /* a reader of the caller's: its reason, tendon's place */
+    tdn_error why = { 0 };
+    void *data = NULL;
+    size_t size = 0;
+    tdn_result r = access->read(access->user, path, &data, &size, &file->allocator, &why);
+    if (r == TDN_OK && !data && size > 0)
+        r = tdn_io__fail(&why, TDN_ERR_IO, "", "the reader returned %zu bytes at NULL", size);
+    if (r != TDN_OK)
+        return tdn_io__fail(err, r, path, "%s", why.message[0] ? why.message : "the reader could not read it");
     file->data = data;
     file->size = size;
     return TDN_OK;
+}
+
+tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *err)
+{
+    return tdn_io__read_with(NULL, path, NULL, file, err);
 }
 
 tdn_result tdn_io__write_file(const char *path, const void *data, size_t size, tdn_error *err)
@@ -101,7 +152,8 @@ tdn_result tdn_io__write_file(const char *path, const void *data, size_t size, t
 
 void tdn_io__free_file(tdn_io__file *file)
 {
-    free(file->data);
+    if (file->data)
+        tdn_free(file->data, file->size, &file->allocator);
     file->data = NULL;
     file->size = 0;
 }

@@ -10,7 +10,7 @@
 
 #include "tendon/base.h"
 
-typedef char tdn_io__path[128]; /* as long as tdn_error's `where` */
+typedef char tdn_io__path[128]; /* a JSON path (tdn_error's `where` has room for a file before one) */
 
 /* Parses `size` bytes of JSON under tdn_io__json_parse's rules (json_text.h) into *out, for
  * cJSON_Delete. TDN_ERR_PARSE with "byte N (line L, column C)" (or the JSON path of a key that
