@@ -86,6 +86,7 @@ static void bad_strings_are_refused_at_their_byte(void)
         { "\"ab\xFF\"", 5, 3, "invalid UTF-8" },
         { "\"ab\\ud800cd\"", 12, 3, "surrogate" },
         { "\"ab\\udc00\"", 10, 3, "surrogate" },
+        { "\"ab\\ud800\\Qdc00\"", 16, 3, "surrogate" }, /* a second half needs its \\u */
         { "\"ab\\x\"", 6, 3, "unknown escape" },
         { "01", 2, 0, "not a JSON number" },                    /* cJSON reads these two */
         { "1.", 2, 0, "not a JSON number" },

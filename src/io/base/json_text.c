@@ -71,7 +71,7 @@ static int hex_value(unsigned char c)
 /* The four hex digits after "\u" at s[at] (at points at the 'u'); -1 when they are not. */
 static long unicode_escape(const scan *sc, size_t at)
 {
-    if (sc->n - at < 5)
+    if (sc->n - at < 5 || sc->s[at] != 'u')
         return -1;
     long v = 0;
     for (int k = 1; k <= 4; k++) {
