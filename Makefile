@@ -67,9 +67,8 @@ test-sanitize: deps
 	ctest --test-dir $(BUILD)/sanitize --output-on-failure -j $(JOBS)
 
 # Everything built with clang (warnings as errors), libFuzzer and the same sanitizers, at -O1 as
-# libFuzzer advises: every test again (but the benchmark smoke test, minutes long under
-# sanitizers and run by test-sanitize), then every parser's fuzz target (fuzz/) run for
-# FUZZ_SECONDS, one at a time.
+# libFuzzer advises: every test again (but the benchmark smoke test, run by test-sanitize),
+# then every parser's fuzz target (fuzz/) run for FUZZ_SECONDS, one at a time.
 FUZZ_SECONDS ?= 60
 test-fuzz: deps
 	CC=clang cmake -S . -B $(BUILD)/fuzz -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DTENDON_WERROR=ON -DTENDON_FUZZ=ON \
