@@ -216,6 +216,22 @@ if r.returncode == 0:
     args, count = open(movie).read().split("\n")[:2]
     check(int(count) == 61 * 160 * 90 * 3, f"61 frames of 160x90 RGB piped to ffmpeg, {count} bytes")
     check("-f rawvideo -pix_fmt rgb24 -s 160x90 -framerate 60 -i pipe:0" in args, f"ffmpeg arguments: {args}")
+# an ffmpeg that fails once it has read the frames: exit 1, the MP4 already there as it was (ffmpeg
+# writes a temporary beside it, removed), its permission bits too
+failing_dir = os.path.join(SCRATCH, "failing-bin")
+os.makedirs(failing_dir, exist_ok=True)
+with open(os.path.join(failing_dir, "ffmpeg"), "w") as f:
+    f.write(f"#!{sys.executable}\nimport sys\nsys.stdin.buffer.read()\nopen(sys.argv[-1], 'w').write('half')\nsys.exit(3)\n")
+os.chmod(os.path.join(failing_dir, "ffmpeg"), 0o755)
+kept = fresh("kept.mp4")
+with open(kept, "w") as f:
+    f.write("the old movie")
+os.chmod(kept, 0o640)
+r = subprocess.run([TENDON, "run", WALK, "--seconds", "1", "--render", kept, "--render-size", "160x90"],
+                   capture_output=True, text=True, env=dict(os.environ, PATH=failing_dir))
+check(r.returncode == 1 and "ffmpeg failed (exit 3)" in r.stderr and open(kept).read() == "the old movie"
+      and stat.S_IMODE(os.stat(kept).st_mode) == 0o640 and not [n for n in os.listdir(SCRATCH) if n.startswith(".kept.mp4.")],
+      f"a failing ffmpeg: exit 1, the old MP4 kept, no temporary left ({r.returncode}: {r.stderr.strip()})")
 r = subprocess.run([TENDON, "run", WALK, "--seconds", "1", "--render", fresh("odd.mp4"), "--render-size", "161x90"],
                    capture_output=True, text=True, env=env)
 check(r.returncode == 2 and "even" in r.stderr, f"an odd-sized MP4: exit 2 ({r.returncode}: {r.stderr.strip()})")

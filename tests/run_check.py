@@ -12,6 +12,7 @@ import math
 import os
 import pty
 import re
+import stat
 import struct
 import subprocess
 import sys
@@ -39,6 +40,13 @@ check(run("run", STRAFE, "--params", os.path.join(SCRATCH, "missing_timeline.jso
       "a missing timeline: exit 2")
 check(run("run", STRAFE, "--trace", os.path.join(SCRATCH, "no", "such", "dir", "t.json")).returncode == 2,
       "a trace that cannot be created: exit 2")
+# A trace to a device is written as it is (docs/api-conventions.md, Files): /dev/null takes it,
+# /dev/full fails after the run, naming itself and why; both stay devices, neither replaced nor removed.
+r = run("run", STRAFE, "--seconds", "0.5", "--trace", "/dev/null")
+check(r.returncode == 0 and stat.S_ISCHR(os.stat("/dev/null").st_mode), f"--trace /dev/null: exit 0 ({r.stderr.strip()})")
+r = run("run", STRAFE, "--seconds", "0.5", "--trace", "/dev/full")
+check(r.returncode == 1 and "/dev/full" in r.stderr and "No space left" in r.stderr and stat.S_ISCHR(os.stat("/dev/full").st_mode),
+      f"--trace /dev/full: exit 1 naming it and why, still a device ({r.stderr.strip()})")
 
 # ---- the strafing example, moved by a timeline ----
 timeline = {"events": [

@@ -734,7 +734,7 @@ static void bad_descriptions_fail(void)
     CHECK(strcmp(err.where, "gltf_export_scratch.txt") == 0);
     const char *missing = "no-such-folder-for-tendon/out.glb";
     CHECK_EQ_INT(tdn_gltf_save(&desc, missing, &err), TDN_ERR_IO);
-    CHECK(strcmp(err.where, missing) == 0 && strstr(err.message, "cannot open") != NULL);
+    CHECK(strcmp(err.where, missing) == 0 && strstr(err.message, "cannot create") != NULL);
     struct stat st;
     CHECK(stat(missing, &st) != 0);
     CHECK_EQ_INT(tdn_gltf_save(&desc, NULL, &err), TDN_ERR_ARGUMENT);

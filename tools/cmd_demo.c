@@ -15,6 +15,7 @@
 #include "json_file.h"
 #include "commands.h"
 #include "image.h"
+#include "output_file.h"
 #include "plot.h"
 #include "png_write.h"
 #include "run_graph.h"
@@ -177,15 +178,19 @@ static void usage(FILE *out)
           out);
 }
 
+/* The lines one after another as the file at path (output_file.h). An exit code; the reason goes
+ * to stderr. */
 static int write_lines(const char *path, const char *const *lines)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return 0;
-    int ok = 1;
-    for (int i = 0; lines[i]; i++)
-        ok &= fputs(lines[i], f) >= 0;
-    return fclose(f) == 0 && ok;
+    tdn_io__output out;
+    tdn_error err = { 0 };
+    tdn_result r = tdn_io__output_open(&out, path, &err);
+    if (r == TDN_OK) {
+        for (int i = 0; lines[i]; i++)
+            fputs(lines[i], out.file); /* a failure shows in the commit */
+        r = tdn_io__output_commit(&out, &err);
+    }
+    return r == TDN_OK ? CLI_OK : cli_report("demo", r, &err);
 }
 
 static int write_text(const char *path, const char *text)
@@ -439,13 +444,9 @@ static int plot_and_summarize(const demo_files *f, const char *dir, const run_re
         return CLI_FAILURE;
     }
     fputs(t.s, stdout);
-    const int written = write_text(f->summary, t.s);
+    const int code = write_text(f->summary, t.s);
     free(t.s);
-    if (!written) {
-        fprintf(stderr, "tendon demo: cannot write %s\n", f->summary);
-        return CLI_BAD_INPUT;
-    }
-    return outside ? CLI_FAILURE : CLI_OK;
+    return code != CLI_OK ? code : outside ? CLI_FAILURE : CLI_OK;
 }
 
 int cmd_demo(int argc, char **argv)
@@ -474,12 +475,13 @@ int cmd_demo(int argc, char **argv)
     }
     demo_files f;
     name_files(dir, &f);
-    if (!write_lines(f.graph, GRAPH) || !write_lines(f.timeline, TIMELINE)) {
-        fprintf(stderr, "tendon demo: cannot write into %s\n", dir);
-        return CLI_BAD_INPUT;
-    }
+    int code = write_lines(f.graph, GRAPH);
+    if (code == CLI_OK)
+        code = write_lines(f.timeline, TIMELINE);
+    if (code != CLI_OK)
+        return code;
     run_args a;
-    int code = run_options(&f, &a);
+    code = run_options(&f, &a);
     if (code != CLI_OK)
         return code;
     printf("tendon demo: running the generated humanoid for " DEMO_SECONDS_TEXT " s into %s/ ...\n", dir);

@@ -3,11 +3,11 @@
  * How the loops are laid out, and why (measured on S67 with baseline SSE2; docs/benchmarks.md, blend):
  * - Everything works on chunks of up to CHUNK joints and finishes a chunk before the next, so
  *   all layers and additives are applied while the chunk's data is in L1 (separate passes over
- *   whole poses cost 5.9 against 1.2 ns/joint in the prototype).
+ *   whole poses cost 5.9 against 1.2 ns/joint for chunks when the two were compared).
  * - Inside a chunk, each loop runs over joints (the vectorized dimension) and touches few rows:
  *   one output row per translation/scale loop, two inputs per rotation loop. A single loop over
  *   every row of every input has ~50 address streams; with 16 registers gcc spills pointers on
- *   every iteration (9.4 against 4.7 ns/joint for this layout, in a throwaway prototype).
+ *   every iteration (9.4 against 4.7 ns/joint for this layout when the two were compared).
  * - Weights are per-joint arrays in the chunk (masks, normalization and the fallback are all
  *   folded into them beforehand), so the blend loops have no selects and no divisions. The
  *   chunk is aligned so SSE code takes them as memory operands, costing no instructions.

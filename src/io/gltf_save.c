@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "asset_internal.h"
-#include "file.h"
 #include "gltf_save_internal.h"
+#include "output_file.h"
 
 #define GLB_MAGIC 0x46546C67u      /* "glTF" */
 #define GLB_CHUNK_JSON 0x4E4F534Au /* "JSON" */

@@ -3,6 +3,7 @@
 
 #include "asset_internal.h"
 #include "file.h"
+#include "output_file.h"
 
 #include <stdio.h>
 #include <stdlib.h>

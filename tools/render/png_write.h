@@ -6,9 +6,10 @@
 
 #include "image.h"
 
-/* Writes im to path as an 8-bit RGB PNG. Returns 0 on success; otherwise, with the reason in
- * why: 2 when the file cannot be created (a bad path), 1 when writing failed. A failed write
- * removes the partial file. */
+/* Writes im to path as an 8-bit RGB PNG (output_file.h: a file at path is replaced only when
+ * the whole PNG is written). Returns 0 on success; otherwise, with the reason in why: 2 when the
+ * file cannot be created (a bad path), 1 when writing failed, leaving what was at path as it
+ * was. */
 int png_write_rgb(const char *path, const image_rgb *im, char *why, size_t why_size);
 
 #endif

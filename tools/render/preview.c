@@ -3,7 +3,6 @@
 #include "preview.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <gif_lib.h>
 #include <math.h>
 #include <signal.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "output_file.h"
 #include "png_write.h"
 #include "progress.h"
 #include "render.h"
@@ -473,13 +473,21 @@ static void palette_build(gif_palette *p)
     }
 }
 
-static int gif_fail(GifFileType *gif, const char *path, int error, char *why, size_t why_size)
+/* giflib's writes, into the output file (gif->UserData) */
+static int gif_output(GifFileType *gif, const GifByteType *bytes, int count)
+{
+    const tdn_io__output *out = gif->UserData;
+    return (int)fwrite(bytes, 1, (size_t)count, out->file);
+}
+
+/* The GIF dropped, leaving what was at its path as it was. */
+static int gif_fail(GifFileType *gif, tdn_io__output *out, int error, char *why, size_t why_size)
 {
     int close_error = 0;
     if (gif)
         EGifCloseFile(gif, &close_error);
-    snprintf(why, why_size, "%s: writing the GIF failed: %s", path, GifErrorString(error ? error : close_error));
-    remove(path);
+    snprintf(why, why_size, "%s: writing the GIF failed: %s", out->path, GifErrorString(error ? error : close_error));
+    tdn_io__output_discard(out);
     return 1;
 }
 
@@ -505,29 +513,32 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     }
     palette_build(pal);
     int error = 0;
-    /* created as fopen would (0666 less the umask; giflib's own open makes it 0600) */
-    const int fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-    GifFileType *gif = fd >= 0 ? EGifOpenFileHandle(fd, &error) : NULL;
-    if (!gif) {
-        if (fd >= 0)
-            close(fd);
+    tdn_io__output out;
+    tdn_error err = { 0 };
+    if (tdn_io__output_open(&out, o->path, &err) != TDN_OK) {
         free(pal);
         free(line);
-        snprintf(why, why_size, "%s: cannot create the file: %s", o->path, strerror(errno));
+        snprintf(why, why_size, "%s: %s", err.where, err.message);
         return 2;
+    }
+    GifFileType *gif = EGifOpen(&out, gif_output, &error);
+    if (!gif) {
+        free(pal);
+        free(line);
+        return gif_fail(NULL, &out, error, why, why_size);
     }
     int code = 0;
     ColorMapObject *map = GifMakeMapObject(256, pal->colours);
     EGifSetGifVersion(gif, 1);
     if (!map || EGifPutScreenDesc(gif, w, h, 8, 0, map) == GIF_ERROR) {
-        code = gif_fail(gif, o->path, gif->Error, why, why_size);
+        code = gif_fail(gif, &out, gif->Error, why, why_size);
         gif = NULL;
     }
     /* loop forever: the NETSCAPE2.0 application extension */
     if (gif && (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
                 EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
                 EGifPutExtensionBlock(gif, 3, "\x01\x00\x00") == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)) {
-        code = gif_fail(gif, o->path, gif->Error, why, why_size);
+        code = gif_fail(gif, &out, gif->Error, why, why_size);
         gif = NULL;
     }
     const int step = gif_step(o->fps);
@@ -547,7 +558,7 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
         EGifGCBToExtension(&gcb, ext);
         if (EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, 4, ext) == GIF_ERROR ||
             EGifPutImageDesc(gif, 0, 0, w, h, 0, NULL) == GIF_ERROR) {
-            code = gif_fail(gif, o->path, gif->Error, why, why_size);
+            code = gif_fail(gif, &out, gif->Error, why, why_size);
             gif = NULL;
             break;
         }
@@ -556,7 +567,7 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
             for (int x = 0; x < w; x++, p += 3)
                 line[x] = pal->lut[((p[0] >> 3) << 10) | ((p[1] >> 3) << 5) | (p[2] >> 3)];
             if (EGifPutLine(gif, line, w) == GIF_ERROR) {
-                code = gif_fail(gif, o->path, gif->Error, why, why_size);
+                code = gif_fail(gif, &out, gif->Error, why, why_size);
                 gif = NULL;
                 break;
             }
@@ -565,7 +576,11 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     }
     progress_end(&bar);
     if (gif && EGifCloseFile(gif, &error) == GIF_ERROR)
-        code = gif_fail(NULL, o->path, error, why, why_size);
+        code = gif_fail(NULL, &out, error, why, why_size);
+    else if (gif && tdn_io__output_commit(&out, &err) != TDN_OK) {
+        snprintf(why, why_size, "%s: %s", err.where, err.message);
+        code = 1;
+    }
     GifFreeMapObject(map);
     free(pal);
     free(line);
@@ -583,9 +598,18 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     char size[32], rate[32];
     snprintf(size, sizeof size, "%dx%d", w, h);
     snprintf(rate, sizeof rate, "%.9g", (double)o->fps);
+    /* ffmpeg writes the file the output opened (a temporary beside a regular file, whose name
+     * does not end in .mp4: hence -f mp4), which takes the path's place once ffmpeg succeeded */
+    tdn_io__output out;
+    tdn_error err = { 0 };
+    if (tdn_io__output_open(&out, o->path, &err) != TDN_OK) {
+        snprintf(why, why_size, "%s: %s", err.where, err.message);
+        return 2;
+    }
     int fds[2];
     if (pipe(fds) != 0) {
         snprintf(why, why_size, "cannot start ffmpeg: %s", strerror(errno));
+        tdn_io__output_discard(&out);
         return 1;
     }
     fflush(NULL);
@@ -594,6 +618,7 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
         close(fds[0]);
         close(fds[1]);
         snprintf(why, why_size, "cannot start ffmpeg: %s", strerror(errno));
+        tdn_io__output_discard(&out);
         return 1;
     }
     if (pid == 0) {
@@ -602,7 +627,7 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
         close(fds[1]);
         char *argv[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo",
                          "-pix_fmt", "rgb24", "-s", size, "-framerate", rate, "-i", "pipe:0", "-pix_fmt", "yuv420p",
-                         "-movflags", "+faststart", (char *)o->path, NULL };
+                         "-movflags", "+faststart", "-f", "mp4", (char *)tdn_io__output_file_path(&out), NULL };
         execvp("ffmpeg", argv);
         _exit(127);
     }
@@ -646,7 +671,11 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
         snprintf(why, why_size, "%s: ffmpeg stopped reading frames", o->path);
     }
     if (code)
-        remove(o->path); /* no half-encoded file */
+        tdn_io__output_discard(&out); /* no half-encoded file */
+    else if (tdn_io__output_commit(&out, &err) != TDN_OK) {
+        snprintf(why, why_size, "%s: %s", err.where, err.message);
+        code = 1;
+    }
     *ms = written > 0 ? total / written : 0.0;
     *drawn = written;
     return code;

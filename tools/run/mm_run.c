@@ -1,10 +1,8 @@
 /* tendon CLI: the machinery of `tendon mm run` (see mm_run.h). */
 #include "mm_run.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "baked_frames.h"
 #include "foot_skate.h"
@@ -463,11 +461,9 @@ static int prepare(const mm_run_args *a, run_state *s, int mirrored, int frame_c
         return CLI_FAILURE;
     }
     if (a->trace) {
-        s->trace.file = fopen(a->trace, "wb");
-        if (!s->trace.file) {
-            fprintf(stderr, "tendon mm run: %s: cannot create: %s\n", a->trace, strerror(errno));
-            return CLI_BAD_INPUT;
-        }
+        r = tw_open(&s->trace, a->trace, &err);
+        if (r != TDN_OK)
+            return cli_report("mm run", r, &err);
         trace_header(s, a, frame_count);
     }
     return CLI_OK;
@@ -540,7 +536,8 @@ static int run_frames(const mm_run_args *a, run_state *s, int frame_count)
 }
 
 /* Ends the open trace with the summary when the run succeeded (`code`); otherwise, or when that
- * fails, removes it: no half-written trace. Returns the exit code. */
+ * fails, drops it, leaving what was at its path as it was: no half-written trace. Returns the
+ * exit code. */
 static int close_trace(const mm_run_args *a, run_state *s, int frame_count, int code)
 {
     if (code == CLI_OK) {
@@ -550,17 +547,22 @@ static int close_trace(const mm_run_args *a, run_state *s, int frame_count, int 
         cJSON *summary = summary_json(s, a, frame_count);
         char *text = summary ? cJSON_PrintUnformatted(summary) : NULL;
         cJSON_Delete(summary);
-        if (text) {
-            fprintf(w->file, ",\"summary\":%s}\n", text);
-            cJSON_free(text);
-        }
-        if (!tw_close(w) || !text) {
-            fprintf(stderr, "tendon mm run: %s: writing the trace failed\n", a->trace);
+        if (!text) {
+            fprintf(stderr, "tendon mm run: %s: out of memory for the trace's summary\n", a->trace);
             code = CLI_FAILURE;
+        } else {
+            fprintf(w->output.file, ",\"summary\":%s}\n", text);
+            cJSON_free(text);
+            tdn_error err = { 0 };
+            const tdn_result r = tw_close(w, &err);
+            if (r != TDN_OK) {
+                cli_report("mm run", r, &err);
+                code = CLI_FAILURE;
+            }
         }
     }
     if (code != CLI_OK)
-        tw_discard(&s->trace, a->trace);
+        tw_discard(&s->trace);
     return code;
 }
 
@@ -579,7 +581,7 @@ int mm_run(const mm_run_args *a)
         code = prepare(a, &s, mirrored, frame_count);
     if (code == CLI_OK)
         code = run_frames(a, &s, frame_count);
-    if (s.trace.file)
+    if (s.trace.output.file)
         code = close_trace(a, &s, frame_count, code);
     if (code == CLI_OK && a->out)
         code = baked_frames_write(&s.baked, "mm run", a->out, a->path, a->fps, s.src.skeleton, s.src.assets[0]);

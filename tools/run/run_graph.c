@@ -530,19 +530,17 @@ static int finish_pop(const run_args *a, run_state *s)
 }
 
 /* Ends the open trace with the transitions and the foot skate when the run succeeded (`code`);
- * otherwise, or when that fails, removes it: no half-written trace. Returns the exit code. */
+ * otherwise drops it, leaving what was at its path as it was: no half-written trace. Returns
+ * the exit code. */
 static int close_trace(const run_args *a, run_state *s, const trace_run *run, int code)
 {
     if (code == CLI_OK) {
         const pop_transition *t = NULL;
         int count = s->pop ? pop_recorder_transitions(s->pop, &t) : 0;
         trace_skate skate = { &s->skate, s->second_run, a->has_ground ? a->ground.spec : NULL };
-        code = trace_finish(&s->trace, run, t, count, &skate);
-        if (code != CLI_OK)
-            fprintf(stderr, "tendon run: %s: writing the trace failed\n", a->trace);
+        return trace_finish(&s->trace, run, t, count, &skate);
     }
-    if (code != CLI_OK)
-        tw_discard(&s->trace, a->trace);
+    tw_discard(&s->trace);
     return code;
 }
 
@@ -590,7 +588,7 @@ int run_graph(run_args *a, run_report *report)
         code = finish_pop(a, &s);
     if (code == CLI_OK && s.second_run)
         code = run_unlocked(a, &s, frame_count);
-    if (s.trace.file)
+    if (s.trace.output.file)
         code = close_trace(a, &s, &run, code);
     const int apply_root = s.extras.extract;
     if (code == CLI_OK && a->out)

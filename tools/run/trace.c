@@ -1,9 +1,8 @@
 /* tendon CLI: the trace of `tendon run` (see trace.h). */
 #include "trace.h"
 
-#include <errno.h>
 #include <math.h>
-#include <string.h>
+#include <stdio.h>
 
 #include "cli.h"
 
@@ -35,12 +34,10 @@ static void param_value(trace_writer *w, const char *key, tdn_param_type type, c
 
 int trace_open(trace_writer *w, const char *path, const trace_run *run)
 {
-    memset(w, 0, sizeof *w);
-    w->file = fopen(path, "wb");
-    if (!w->file) {
-        fprintf(stderr, "tendon run: %s: cannot create the trace: %s\n", path, strerror(errno));
-        return CLI_BAD_INPUT;
-    }
+    tdn_error err = { 0 };
+    const tdn_result r = tw_open(w, path, &err);
+    if (r != TDN_OK)
+        return cli_report("run", r, &err);
     const tdn_graph *g = tdn_graph_document_graph(run->document);
     const tdn_skeleton *skel = tdn_graph_document_skeleton(run->document);
     char name[32];
@@ -427,5 +424,10 @@ int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *t,
     tw_end_object(w);
     tw_end_object(w);
     tw_newline(w);
-    return tw_close(w) ? CLI_OK : CLI_FAILURE;
+    tdn_error err = { 0 };
+    const tdn_result r = tw_close(w, &err);
+    if (r == TDN_OK)
+        return CLI_OK;
+    cli_report("run", r, &err);
+    return CLI_FAILURE; /* the run went well: writing it failed */
 }

@@ -43,12 +43,14 @@ typedef struct trace_skate {
     const char *ground;            /* the --ground SPEC, or NULL */
 } trace_skate;
 
-/* Opens the file and writes the header up to the frames array. CLI_OK or CLI_BAD_INPUT (the
- * file cannot be created; the reason goes to stderr). */
+/* Opens the file (tw_open: a file at path is replaced only when the trace is finished) and
+ * writes the header up to the frames array. CLI_OK or CLI_BAD_INPUT (the file cannot be
+ * created; the reason goes to stderr). */
 int trace_open(trace_writer *w, const char *path, const trace_run *run);
 void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame *frame);
 /* Closes the frames array, writes the transitions, the foot skate and the summary, and closes
- * the file. CLI_OK, or CLI_FAILURE when writing failed. */
+ * the file, putting it at its path. CLI_OK, or CLI_FAILURE when writing failed (the reason goes
+ * to stderr; what was at the path is as it was). */
 int trace_finish(trace_writer *w, const trace_run *run, const pop_transition *transitions, int count,
                  const trace_skate *skate);
 

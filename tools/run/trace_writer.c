@@ -2,6 +2,7 @@
 #include "trace_writer.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,12 +13,12 @@ static void item(trace_writer *w, const char *key)
 {
     if (w->depth > 0) {
         if (w->has_items[w->depth - 1])
-            fputc(',', w->file);
+            fputc(',', w->output.file);
         w->has_items[w->depth - 1] = 1;
     }
     if (key) {
-        raw_string(w->file, key);
-        fputc(':', w->file);
+        raw_string(w->output.file, key);
+        fputc(':', w->output.file);
     }
 }
 
@@ -43,15 +44,15 @@ void tw_string(trace_writer *w, const char *key, const char *value)
 {
     item(w, key);
     if (value)
-        raw_string(w->file, value);
+        raw_string(w->output.file, value);
     else
-        fputs("null", w->file);
+        fputs("null", w->output.file);
 }
 
 static void begin(trace_writer *w, const char *key, char c)
 {
     item(w, key);
-    fputc(c, w->file);
+    fputc(c, w->output.file);
     if (w->depth < (int)sizeof w->has_items)
         w->has_items[w->depth] = 0;
     w->depth++;
@@ -63,13 +64,13 @@ void tw_begin_array(trace_writer *w, const char *key) { begin(w, key, '['); }
 void tw_end_object(trace_writer *w)
 {
     w->depth--;
-    fputc('}', w->file);
+    fputc('}', w->output.file);
 }
 
 void tw_end_array(trace_writer *w)
 {
     w->depth--;
-    fputc(']', w->file);
+    fputc(']', w->output.file);
 }
 
 static void shortest(char *text, size_t size, float f)
@@ -85,19 +86,19 @@ void tw_float(trace_writer *w, const char *key, float value)
 {
     item(w, key);
     if (!isfinite(value)) {
-        fputs("null", w->file);
+        fputs("null", w->output.file);
         return;
     }
     char text[32];
     shortest(text, sizeof text, value);
-    fputs(text, w->file);
+    fputs(text, w->output.file);
 }
 
 void tw_double(trace_writer *w, const char *key, double value)
 {
     item(w, key);
     if (!isfinite(value)) {
-        fputs("null", w->file);
+        fputs("null", w->output.file);
         return;
     }
     char text[40];
@@ -106,25 +107,25 @@ void tw_double(trace_writer *w, const char *key, double value)
         if (strtod(text, NULL) == value)
             break;
     }
-    fputs(text, w->file);
+    fputs(text, w->output.file);
 }
 
 void tw_int(trace_writer *w, const char *key, long long value)
 {
     item(w, key);
-    fprintf(w->file, "%lld", value);
+    fprintf(w->output.file, "%lld", value);
 }
 
 void tw_bool(trace_writer *w, const char *key, int value)
 {
     item(w, key);
-    fputs(value ? "true" : "false", w->file);
+    fputs(value ? "true" : "false", w->output.file);
 }
 
 void tw_null(trace_writer *w, const char *key)
 {
     item(w, key);
-    fputs("null", w->file);
+    fputs("null", w->output.file);
 }
 
 void tw_floats(trace_writer *w, const char *key, const float *values, int count)
@@ -135,20 +136,14 @@ void tw_floats(trace_writer *w, const char *key, const float *values, int count)
     tw_end_array(w);
 }
 
-void tw_newline(trace_writer *w) { fputc('\n', w->file); }
+void tw_newline(trace_writer *w) { fputc('\n', w->output.file); }
 
-int tw_close(trace_writer *w)
+tdn_result tw_open(trace_writer *w, const char *path, tdn_error *err)
 {
-    int ok = !ferror(w->file);
-    ok &= fclose(w->file) == 0;
-    w->file = NULL;
-    return ok;
+    memset(w, 0, sizeof *w);
+    return tdn_io__output_open(&w->output, path, err);
 }
 
-void tw_discard(trace_writer *w, const char *path)
-{
-    if (w->file)
-        fclose(w->file);
-    w->file = NULL;
-    remove(path);
-}
+tdn_result tw_close(trace_writer *w, tdn_error *err) { return tdn_io__output_commit(&w->output, err); }
+
+void tw_discard(trace_writer *w) { tdn_io__output_discard(&w->output); }

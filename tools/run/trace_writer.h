@@ -6,10 +6,11 @@
 #ifndef TENDON_TRACE_WRITER_H
 #define TENDON_TRACE_WRITER_H
 
-#include <stdio.h>
+#include "output_file.h"
+#include "tendon/base.h"
 
 typedef struct trace_writer {
-    FILE *file;                  /* NULL once closed */
+    tdn_io__output output;       /* output.file: NULL once closed */
     int depth;
     unsigned char has_items[64]; /* per open level: a comma is needed before the next item */
 } trace_writer;
@@ -26,9 +27,14 @@ void tw_null(trace_writer *w, const char *key);
 void tw_string(trace_writer *w, const char *key, const char *value); /* NULL: null */
 void tw_floats(trace_writer *w, const char *key, const float *values, int count);
 void tw_newline(trace_writer *w);
-/* Closes the file; 1 when everything written reached it (no write and no close failed). */
-int tw_close(trace_writer *w);
-/* Closes the file when it is still open and removes `path`: no half-written trace. */
-void tw_discard(trace_writer *w, const char *path);
+/* Opens path for writing (output_file.h: a file there is replaced only by tw_close, a device or
+ * a FIFO written as it is). TDN_OK, or the failure with the reason in err. */
+tdn_result tw_open(trace_writer *w, const char *path, tdn_error *err);
+/* Closes the file and puts it at its path: TDN_OK when everything written reached it, else
+ * TDN_ERR_IO with the reason in err (and what was at the path is as it was). */
+tdn_result tw_close(trace_writer *w, tdn_error *err);
+/* Closes the file when it is still open, leaving what was at its path as it was: no
+ * half-written trace. */
+void tw_discard(trace_writer *w);
 
 #endif

@@ -42,8 +42,8 @@
  * or (binary = -1) a path ending neither in .glb nor .gltf; TDN_ERR_INVALID_DATA for a source
  * mesh naming a joint out of range, a triangle index at or beyond its vertex count, an index
  * count that is not a multiple of 3, or too large for the format (4 GiB); TDN_ERR_IO (with the
- * system's reason) when the file cannot be written, in which case no file is left at `path`;
- * TDN_ERR_OUT_OF_MEMORY. Thread-safe: the inputs are only read. */
+ * system's reason) when the file cannot be written, in which case what was at `path` is as it
+ * was; TDN_ERR_OUT_OF_MEMORY. Thread-safe: the inputs are only read. */
 #ifndef TENDON_IO_GLTF_SAVE_H
 #define TENDON_IO_GLTF_SAVE_H
 
@@ -81,7 +81,9 @@ typedef struct tdn_gltf_save_desc {
     int binary;                         /* a tdn_gltf_container: 1 .glb, 0 .gltf, -1 by extension */
 } tdn_gltf_save_desc;
 
-/* Writes the file at `path` (replacing it). See the top of this file. */
+/* Writes the file at `path`: a new file beside it, renamed over it only once complete, so that
+ * a file there stays until then (a symbolic link stays a link to the replaced file); a device
+ * such as /dev/null is written as it is. See the top of this file. */
 TDN_API tdn_result tdn_gltf_save(const tdn_gltf_save_desc *desc, const char *path, tdn_error *err);
 /* The same file's bytes into *data (*size bytes, allocated through `allocator`, NULL: malloc;
  * release them with tdn_free(*data, *size, allocator)). binary = -1 gives GLB. */

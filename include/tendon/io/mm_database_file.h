@@ -12,7 +12,9 @@
 extern "C" {
 #endif
 
-/* Writes db to path (replacing it). TDN_ERR_IO naming the path when it cannot be written. */
+/* Writes db to path: a new file beside it, renamed over it only once complete, so that a file
+ * there stays until then; a device such as /dev/null is written as it is. TDN_ERR_IO naming the
+ * path when it cannot be written, and then what was at path is as it was. */
 TDN_API tdn_result tdn_mm_database_save(const tdn_mm_database *db, const char *path, tdn_error *err);
 
 /* Reads a database file: TDN_ERR_IO when it cannot be read, else what

@@ -1,4 +1,4 @@
-/* tendon io: reading and writing whole files. */
+/* tendon io: reading whole files (writing them: output_file.c). */
 #define _POSIX_C_SOURCE 200809L /* open, fstat, read: POSIX is fine for libtendon_io */
 #include "file.h"
 
@@ -130,24 +130,6 @@ tdn_result tdn_io__read_with(const tdn_file_access *access, const char *path, co
 tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *err)
 {
     return tdn_io__read_with(NULL, path, NULL, file, err);
-}
-
-tdn_result tdn_io__write_file(const char *path, const void *data, size_t size, tdn_error *err)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return tdn_io__fail(err, TDN_ERR_IO, path, "cannot open for writing: %s", strerror(errno));
-    const size_t wrote = fwrite(data, 1, size, f);
-    int e = ferror(f) ? errno : 0;
-    const int closed = fclose(f);
-    if (closed != 0 && e == 0)
-        e = errno;
-    if (wrote != size || closed != 0) {
-        remove(path); /* leave no half-written file behind */
-        return tdn_io__fail(err, TDN_ERR_IO, path, "wrote %zu of %zu bytes: %s", wrote, size,
-                            e ? strerror(e) : "write failed");
-    }
-    return TDN_OK;
 }
 
 void tdn_io__free_file(tdn_io__file *file)

@@ -1,4 +1,4 @@
-/* tendon io: reading and writing whole files (not installed). */
+/* tendon io: reading whole files (not installed); writing them: output_file.h. */
 #ifndef TENDON_IO_FILE_H
 #define TENDON_IO_FILE_H
 
@@ -33,9 +33,6 @@ tdn_result tdn_io__read_file(const char *path, tdn_io__file *file, tdn_error *er
 tdn_result tdn_io__read_named(const tdn_file_access *access, const char *dir, const char *name, const char *whose,
                               const tdn_allocator *allocator, tdn_io__file *file, char **path, tdn_error *err);
 void tdn_io__free_file(tdn_io__file *file);
-/* Writes size bytes as the whole file at path (replacing it); TDN_ERR_IO naming the path (with
- * the system's reason) when it cannot, and then no file is left at path. */
-tdn_result tdn_io__write_file(const char *path, const void *data, size_t size, tdn_error *err);
 /* The folder part of path ("." when there is none), for resolving relative URIs. */
 void tdn_io__dir_of(const char *path, char *dir, size_t size);
 
