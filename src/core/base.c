@@ -49,7 +49,12 @@ void tdn__free(const tdn_allocator *allocator, void *ptr, size_t size)
     free(ptr);
 }
 
-void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator) { tdn__free(allocator, ptr, size); }
+void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator)
+{
+    if (allocator && !allocator->alloc != !allocator->free)
+        return; /* refused by every call that hands memory back: it cannot be theirs */
+    tdn__free(allocator, ptr, size);
+}
 
 tdn_result tdn__null(tdn_error *err, const char *where)
 {

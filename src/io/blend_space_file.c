@@ -166,9 +166,7 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     *out = NULL;
     if (!path)
         path = "";
-    tdn_allocator hooks = { 0 };
-    if (allocator && allocator->alloc && allocator->free)
-        hooks = *allocator;
+    const tdn_allocator hooks = allocator ? *allocator : (tdn_allocator){ 0 }; /* checked by the caller */
     if (!cJSON_IsObject(node))
         return tdn_io__fail(err, TDN_ERR_PARSE, path[0] ? path : "byte 0", "a blend space must be a JSON object");
 
@@ -247,6 +245,8 @@ tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_b
     *out = NULL;
     if (!json && size > 0)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "json must not be NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     cJSON *doc = NULL;
     tdn_result r = tdn_io__json_parse_object(json, size, "{\"blend_space\": {...}}", &doc, err);
     if (r == TDN_OK) {
@@ -268,6 +268,8 @@ tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **ou
     *out = NULL;
     if (!path)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "path must not be NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
     tdn_result r = tdn_io__read_file(path, &file, err);
     if (r != TDN_OK)

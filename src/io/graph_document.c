@@ -402,9 +402,9 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     if (options && options->callback_count > 0 && !options->callbacks)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.callbacks", "NULL callbacks with a count of %d",
                             options->callback_count);
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
-    if ((a.alloc == NULL) != (a.free == NULL))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
     cJSON *doc = NULL;
     tdn_result r = tdn_io__json_parse_object(json, size, "a graph document {\"character\": ..., \"root\": ...}", &doc,
                                              err);
@@ -455,8 +455,8 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
     *out = NULL;
     if (!path)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "path must not be NULL");
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
     tdn_result r = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (r != TDN_OK)

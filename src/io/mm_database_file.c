@@ -29,6 +29,8 @@ tdn_result tdn_mm_database_load(const char *path, tdn_mm_database **out, const t
         *out = NULL;
     if (!path || !out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, !path ? "path" : "out", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
     tdn_result res = tdn_io__read_file(path, &file, err);
     if (res != TDN_OK)
