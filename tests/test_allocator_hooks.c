@@ -154,7 +154,7 @@ static tdn_result blend_space_file_load_memory(const tdn_allocator *h, void **ou
 
 static tdn_result blend_space_file_load(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    return tdn_blend_space_file_load("tendon_allocator_hooks.json", (tdn_blend_space_file **)out, h, err);
+    return tdn_blend_space_file_load("tendon_allocator_hooks.json", NULL, (tdn_blend_space_file **)out, h, err);
 }
 
 static tdn_result file_read(const tdn_allocator *h, void **out, tdn_error *err)
@@ -188,7 +188,7 @@ static tdn_result humanoid_create(const tdn_allocator *h, void **out, tdn_error 
 
 static tdn_result mm_database_load(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    return tdn_mm_database_load("tendon_allocator_hooks.tdnmm", (tdn_mm_database **)out, h, err);
+    return tdn_mm_database_load("tendon_allocator_hooks.tdnmm", NULL, (tdn_mm_database **)out, h, err);
 }
 
 /* ---- releasing what a successful case made ---- */

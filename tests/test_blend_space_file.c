@@ -283,14 +283,14 @@ static void test_files(void)
     fclose(out);
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_OK);
+    CHECK(tdn_blend_space_file_load(path, NULL, &f, NULL, &err) == TDN_OK);
     CHECK(strcmp(tdn_blend_space_file_clip(f, 2), "strafe") == 0);
     tdn_blend_space_file_destroy(f);
     remove(path);
     f = (tdn_blend_space_file *)path;
-    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_ERR_IO && f == NULL);
+    CHECK(tdn_blend_space_file_load(path, NULL, &f, NULL, &err) == TDN_ERR_IO && f == NULL);
     CHECK(strstr(err.where, "tendon_blend_space_") != NULL);
-    CHECK(tdn_blend_space_file_load(NULL, &f, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_blend_space_file_load(NULL, NULL, &f, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(tdn_blend_space_file_load_memory(GOOD, strlen(GOOD), NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
     tdn_blend_space_file_destroy(NULL);
     CHECK(tdn_blend_space_file_space(NULL) == NULL && tdn_blend_space_file_clip(NULL, 0) == NULL);

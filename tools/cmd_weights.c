@@ -153,7 +153,7 @@ int cmd_weights(int argc, char **argv)
         return code < 0 ? CLI_OK : code;
     tdn_blend_space_file *file;
     tdn_error err = { 0 };
-    tdn_result res = tdn_blend_space_file_load(a.path, &file, NULL, &err);
+    tdn_result res = tdn_blend_space_file_load(a.path, NULL, &file, NULL, &err);
     if (res != TDN_OK)
         return cli_report("weights", res, &err);
     const tdn_blend_space *space = tdn_blend_space_file_space(file);

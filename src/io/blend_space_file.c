@@ -260,8 +260,8 @@ tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_b
     return r;
 }
 
-tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **out, const tdn_allocator *allocator,
-                                     tdn_error *err)
+tdn_result tdn_blend_space_file_load(const char *path, const tdn_blend_space_file_load_options *options,
+                                     tdn_blend_space_file **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "out must not be NULL");
@@ -271,7 +271,7 @@ tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **ou
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_io__file file;
-    tdn_result r = tdn_io__read_file(path, &file, err);
+    tdn_result r = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (r != TDN_OK)
         return r;
     r = tdn_blend_space_file_load_memory(file.data, file.size, out, allocator, err);

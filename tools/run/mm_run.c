@@ -416,7 +416,7 @@ static void summary_text(const run_state *s, const mm_run_args *a, int frame_cou
 static int load(const mm_run_args *a, run_state *s, int *mirrored)
 {
     tdn_error err = { 0 };
-    tdn_result r = tdn_mm_database_load(a->db, &s->db, NULL, &err);
+    tdn_result r = tdn_mm_database_load(a->db, NULL, &s->db, NULL, &err);
     if (r != TDN_OK)
         return cli_report("mm run", r, &err);
     int code = mm_source_load("mm run", a->files, a->file_count, &a->common, &s->src);

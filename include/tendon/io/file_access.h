@@ -12,8 +12,8 @@
  * allows; it does not guard against another process swapping folders while tendon reads.)
  * The files a caller names itself (the path given to tdn_asset_load) are not checked.
  *
- * The caller chooses the reader and the roots with a tdn_file_access, given to
- * tdn_asset_load_options and tdn_graph_document_load_options (a graph document passes its own
+ * The caller chooses the reader and the roots with a tdn_file_access, given to the load options
+ * of assets, graph documents, blend-space files and databases (a graph document passes its own
  * on to the files it loads, so a character's glTF buffers follow the same rules). A NULL
  * tdn_file_access, or a zeroed one, is the default reader with no roots. A custom reader lets
  * a game read from its pack files (names are then checked as text only: no symbolic links);
