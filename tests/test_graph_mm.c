@@ -175,7 +175,7 @@ static const tdn_param_desc params[] = { { .name = "move", .type = TDN_PARAM_VEC
                                          { .name = "stop", .type = TDN_PARAM_BOOL } };
 
 /* The root-motion settings a motion-matching graph needs: its database's root, yaw, on the ground. */
-static tdn_root_motion_desc root_motion_of(const mm_fixture *f) { return (tdn_root_motion_desc){ .joint = f->desc.root }; }
+static tdn_root_track_desc root_motion_of(const mm_fixture *f) { return (tdn_root_track_desc){ .joint = f->desc.root }; }
 
 static tdn_clip *runtime_clip(const mm_fixture *f, const char *name)
 {
@@ -195,7 +195,7 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move",
                                  .facing = with_facing ? "turn" : NULL };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
                                 .node_count = 1, .root = 0, .root_motion = &rm, .extract_root_motion = 1 };
     tdn_graph *g = NULL;
@@ -269,7 +269,7 @@ typedef struct machine_graph {
     tdn_transition_desc transitions[2];
     tdn_condition_desc to_walk, to_move;
     tdn_state_machine_desc sm;
-    tdn_root_motion_desc rm;
+    tdn_root_track_desc rm;
     const tdn_clip *clips[1];
     tdn_graph_desc gd;
 } machine_graph;
@@ -404,7 +404,7 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
                                        .velocity = "move", .facing = "turn" } };
     const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
                                        { .name = "upper", .root = 1, .mask = mask } };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     tdn_graph_desc gd = { .skeleton = f->skeleton, .clips = clips, .clip_count = 1, .params = params, .param_count = 3,
                           .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2, .root_motion = &rm,
                           .extract_root_motion = 1 };
@@ -581,7 +581,7 @@ static void running_far(const mm_fixture *f)
 {
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .motion_match = &mm, .velocity = "move" };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
                                 .node_count = 1, .root_motion = &rm, .extract_root_motion = 1 };
     tdn_graph *g = NULL;
@@ -623,7 +623,7 @@ static void bad_descriptions(const mm_fixture *f)
 {
     tdn_mm_controller_desc mm = controller_desc(f);
     tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move" };
-    tdn_root_motion_desc rm = root_motion_of(f);
+    tdn_root_track_desc rm = root_motion_of(f);
     tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node, .node_count = 1,
                           .root_motion = &rm, .extract_root_motion = 1 };
     struct {
@@ -646,7 +646,7 @@ static void bad_descriptions(const mm_fixture *f)
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
         tdn_node_desc d = node;
-        tdn_root_motion_desc r = rm;
+        tdn_root_track_desc r = rm;
         tdn_graph_desc g = gd;
         d.motion_match = &m;
         g.nodes = &d;

@@ -317,7 +317,7 @@ typedef struct tdn_graph_desc {
      * at that joint; additive layers carry none). With extract_root_motion the motion is taken
      * out of every sampled clip (the pose stays in place); otherwise it stays in the pose.
      * MOTION_MATCH nodes report their character's motion (see the top of this file). */
-    const tdn_root_motion_desc *root_motion;
+    const tdn_root_track_desc *root_motion;
     int extract_root_motion;
     /* IK jobs run after the layers, in order (copied). */
     const tdn_graph_ik_desc *ik;

@@ -3,7 +3,7 @@
 #include "graph_internal.h"
 #include "internal.h"
 
-tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_desc *desc, tdn_error *err)
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err)
 {
     size_t bytes = sizeof *g->root_tracks * (size_t)(g->clip_count + 1);
     g->root_tracks = tdn__alloc(&g->allocator, bytes, sizeof(void *));
