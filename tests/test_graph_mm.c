@@ -535,7 +535,7 @@ static void translating_a_controller_is_exact(const mm_fixture *f, int foot_lock
     bare_start(&a, &mm);
     bare_start(&b, &mm);
     const tdn_vec3 far = tdn_vec3_make(1000.3f, 0.0f, -700.7f), shift = tdn_vec3_make(-1024.0f, 0.0f, 768.0f);
-    const int start = tdn_mm_database_clip_first(f->db, 1, 0); /* walking */
+    const int start = tdn_mm_database_clip_first_frame(f->db, 1, 0); /* walking */
     CHECK_EQ_INT(tdn_mm_controller_reset(a.c, start, far, 0.5f, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_mm_controller_reset(b.c, start, far, 0.5f, NULL), TDN_OK);
     a.position = b.position = far;

@@ -576,7 +576,7 @@ static int print_summary_json(const build_args *a, const build_state *b, const b
         cJSON_AddStringToObject(o, "name", tdn_keyed_clip_name(src->clips[c]));
         cJSON_AddStringToObject(o, "file", a->files[src->clip_file[c]]);
         cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_keyed_clip_duration(src->clips[c])));
-        cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frames(b->db, c, 0));
+        cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frame_count(b->db, c, 0));
         cJSON_AddItemToArray(list, o);
     }
     cJSON_AddBoolToObject(doc, "mirror", a->mirror);
@@ -624,7 +624,7 @@ static void print_summary_text(const build_args *a, const build_state *b, const 
     char name[CLI_TEXT_SIZE], left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
     for (int c = 0; c < src->clip_count && c < 20; c++)
         printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name),
-               (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frames(b->db, c, 0),
+               (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frame_count(b->db, c, 0),
                a->files[src->clip_file[c]]);
     if (src->clip_count > 20)
         printf("    ... %d more\n", src->clip_count - 20);

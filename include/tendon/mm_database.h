@@ -138,8 +138,8 @@ TDN_API int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g
 TDN_API tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out, tdn_error *err);
 /* The first frame of a clip (mirrored or not) and how many it has; -1 / 0 when absent. Frame
  * f of that run is at time f / rate. */
-TDN_API int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored);
-TDN_API int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int mirrored);
+TDN_API int tdn_mm_database_clip_first_frame(const tdn_mm_database *db, int clip, int mirrored);
+TDN_API int tdn_mm_database_clip_frame_count(const tdn_mm_database *db, int clip, int mirrored);
 /* Frame i's normalized features (dims floats), or NULL for a bad index. */
 TDN_API const float *tdn_mm_database_features(const tdn_mm_database *db, int i);
 /* Normalizes raw features (dims floats, laid out as above) the way the database's are:

@@ -242,13 +242,13 @@ static int run_index(const tdn_mm_database *db, int clip, int mirrored)
     return db && clip >= 0 && clip < db->clip_count && (mirrored == 0 || mirrored == 1) ? clip * 2 + mirrored : -1;
 }
 
-int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored)
+int tdn_mm_database_clip_first_frame(const tdn_mm_database *db, int clip, int mirrored)
 {
     int r = run_index(db, clip, mirrored);
     return r < 0 ? -1 : db->clip_first[r];
 }
 
-int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int mirrored)
+int tdn_mm_database_clip_frame_count(const tdn_mm_database *db, int clip, int mirrored)
 {
     int r = run_index(db, clip, mirrored);
     return r < 0 ? 0 : db->clip_frames[r];
