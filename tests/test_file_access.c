@@ -329,7 +329,7 @@ static void a_reader_serves_blend_spaces_and_databases(void)
     tdn_blend_space_file *f = NULL;
     CHECK_EQ_INT(tdn_blend_space_file_load("pack/moves.json", &(tdn_blend_space_file_load_options){ .file_access = &access },
                                            &f, &counting, &err), TDN_OK);
-    CHECK(f && strcmp(tdn_blend_space_file_clip(f, 1), "fast") == 0);
+    CHECK(f && strcmp(tdn_blend_space_file_clip_name(f, 1), "fast") == 0);
     tdn_mm_database *db = NULL;
     CHECK_EQ_INT(tdn_mm_database_load("pack/moves.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access }, &db,
                                       &counting, &err), TDN_OK);

@@ -295,7 +295,7 @@ const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f)
     return f ? f->space : NULL;
 }
 
-const char *tdn_blend_space_file_clip(const tdn_blend_space_file *f, int sample)
+const char *tdn_blend_space_file_clip_name(const tdn_blend_space_file *f, int sample)
 {
     if (!f || sample < 0 || sample >= f->sample_count)
         return NULL;

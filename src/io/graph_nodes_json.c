@@ -335,7 +335,7 @@ static tdn_result read_blend_space(tdn_io__graph_build *b, int self, const cJSON
         s->type = TDN_NODE_CLIP;
         tdn_io__path clip_path;
         tdn_io__json_join(clip_path, sample, "clip");
-        r = use_clip(b, tdn_blend_space_file_clip(file, k), clip_path, &s->clip, err);
+        r = use_clip(b, tdn_blend_space_file_clip_name(file, k), clip_path, &s->clip, err);
     }
     b->nodes[self].inputs = inputs;
     b->nodes[self].input_count = n;

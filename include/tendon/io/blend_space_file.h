@@ -61,7 +61,7 @@ TDN_API void tdn_blend_space_file_destroy(tdn_blend_space_file *f);
 /* The blend space, owned by f (sample i of the space is samples[i] of the JSON). */
 TDN_API const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f);
 /* The clip name of a sample, owned by f; NULL when sample is out of range. */
-TDN_API const char *tdn_blend_space_file_clip(const tdn_blend_space_file *f, int sample);
+TDN_API const char *tdn_blend_space_file_clip_name(const tdn_blend_space_file *f, int sample);
 
 #ifdef __cplusplus
 }
