@@ -117,7 +117,7 @@ static tdn_result mm_database_create(const tdn_allocator *h, void **out, tdn_err
 
 static tdn_result mm_database_create_from_features(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    const tdn_mm_features_desc desc = { .frame_count = 4, .dims = 2, .features = features };
+    const tdn_mm_features_desc desc = { .frame_count = 4, .dimensions = 2, .features = features };
     return tdn_mm_database_create_from_features(&desc, (tdn_mm_database **)out, h, err);
 }
 

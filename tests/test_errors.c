@@ -232,7 +232,7 @@ static void motion_matching(void)
     const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_mm_database *db = NULL;
     tdn_error e = sentinel();
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 4, .dims = 2,
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 4, .dimensions = 2,
                                                                                .features = features },
                                                       &db, NULL, &e),
                  TDN_OK);

@@ -311,9 +311,8 @@ static void a_reader_serves_blend_spaces_and_databases(void)
 {
     static const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1, 2, 2 };
     tdn_mm_database *made = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(
-                     &(tdn_mm_features_desc){ .frame_count = 5, .dims = 2, .features = features }, &made, NULL, NULL),
-                 TDN_OK);
+    const tdn_mm_features_desc desc = { .frame_count = 5, .dimensions = 2, .features = features };
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&desc, &made, NULL, NULL), TDN_OK);
     static char saved[4096];
     const size_t saved_size = tdn_mm_database_save_size(made);
     CHECK(saved_size <= sizeof saved);

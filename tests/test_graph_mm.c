@@ -640,7 +640,7 @@ static void bad_descriptions(const mm_fixture *f)
     };
     const float features[2] = { 0.0f, 1.0f };
     tdn_mm_database *from_features = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 1, .features = features },
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 1, .features = features },
                                                &from_features, NULL, NULL),
                  TDN_OK);
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {

@@ -322,7 +322,7 @@ static void bad_descriptions_are_refused(void)
     CHECK_EQ_INT(live_blocks, 0);
     /* features made elsewhere */
     const float bad[4] = { 0, 1, NAN, 2 };
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = bad }, &db, NULL, &err),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = bad }, &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
     mm_fixture_free(&f);

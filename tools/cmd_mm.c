@@ -375,7 +375,7 @@ static cJSON *ranges_json(const tdn_mm_range *ranges, int count, const mm_source
 }
 
 /* The library's build progress (a fraction) onto the bar. */
-static void build_progress(float fraction, void *user)
+static void build_progress(void *user, float fraction)
 {
     progress_update(user, (long)(fraction * 1000.0f + 0.5f), 1000);
 }
@@ -667,7 +667,7 @@ static tdn_mm_database_desc describe(const build_args *a, const mm_source *src)
     desc.skeleton = src->skeleton;
     desc.clips = src->clips;
     desc.clip_count = src->clip_count;
-    desc.rate = a->rate;
+    desc.sample_rate = a->rate;
     desc.smoothing = !a->has_smoothing ? 0.0f : a->smoothing > 0.0f ? a->smoothing : -1.0f;
     memcpy(desc.offsets, a->offsets, sizeof a->offsets);
     desc.offset_count = a->offset_count;
