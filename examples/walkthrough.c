@@ -204,9 +204,10 @@ int main(void)
                 continue;
             tdn_vec3 target = tdn_vec3_make(foot.x, 0.05f, foot.z);
             tdn_vec3 knee = tdn_vec3_make(model[legs[leg][1]].m[12], model[legs[leg][1]].m[13], model[legs[leg][1]].m[14] + 1);
-            tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = legs[leg][0], .middle = legs[leg][1], .end = legs[leg][2],
-                                                      .target = target, .pole = knee, .use_pole = 1, .weight = 1, .soften = 0.98f },
-                            &out, model, NULL, NULL);
+            const tdn_ik_two_bone_job leg_ik = { .upper = legs[leg][0], .middle = legs[leg][1], .end = legs[leg][2],
+                                                 .target = target, .pole = knee, .use_pole = 1, .weight = 1,
+                                                 .soften = 0.98f };
+            tdn_ik_two_bone(skel, &leg_ik, &out, model, NULL, NULL);
             tdn_vec3 got = tdn_vec3_make(model[legs[leg][2]].m[12], model[legs[leg][2]].m[13], model[legs[leg][2]].m[14]);
             float miss = tdn_vec3_length(tdn_vec3_sub(got, target));
             worst_ik_miss = miss > worst_ik_miss ? miss : worst_ik_miss;

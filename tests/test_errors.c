@@ -145,7 +145,7 @@ static void ik(void)
     tdn_model_space(r.skeleton, &pose, NULL, model, NULL);
     tdn_error e = sentinel();
     /* the target 1.2 m from the root, within the 2 m chain's reach */
-    tdn_two_bone_ik two = { .upper = 0, .middle = 1, .end = 2, .target = tdn_vec3_make(1.2f, 0, 0), .weight = 1 };
+    tdn_ik_two_bone_job two = { .upper = 0, .middle = 1, .end = 2, .target = tdn_vec3_make(1.2f, 0, 0), .weight = 1 };
     int reached = 0;
     CHECK_EQ_INT(tdn_ik_two_bone(r.skeleton, &two, &pose, model, &reached, &e), TDN_OK);
     CHECK(reached && untouched(&e));
@@ -154,12 +154,12 @@ static void ik(void)
     says(tdn_ik_two_bone(r.skeleton, &two, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.end",
          "joint 0 is not below ik.middle (1)", NULL);
     const int backwards[] = { 2, 1 };
-    tdn_fabrik_ik fabrik = { .joints = backwards, .count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
+    tdn_ik_fabrik_job fabrik = { .joints = backwards, .count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
     says(tdn_ik_fabrik(r.skeleton, &fabrik, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.joints[1]",
          "joint 1", "not below joint 2");
     const int chain[] = { 0, 1, 2 };
     const tdn_ik_limit limits[] = { { 0.5f, 0 }, { -1.0f, 0 }, { 0, 0 } };
-    tdn_ccd_ik ccd = { .joints = chain, .count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
+    tdn_ik_ccd_job ccd = { .joints = chain, .count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
     says(tdn_ik_ccd(r.skeleton, &ccd, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.limits[1]", "cone -1",
          NULL);
     tdn_pose_destroy(&pose);

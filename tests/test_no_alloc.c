@@ -121,7 +121,7 @@ static void frame_pipeline_never_allocates(void)
         tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = adds, .additive_count = 1,
                                     .fallback = &rest_pose, .out = &out }, NULL);
         tdn_model_space(skel, &out, NULL, model, NULL);
-        tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
+        tdn_ik_two_bone(skel, &(tdn_ik_two_bone_job){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
                                                   .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
                         &out, model, NULL, NULL);
         tdn_palette(skel, model, palette, NULL);

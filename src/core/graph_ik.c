@@ -244,20 +244,21 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     const tdn_ik_limit *limits = job->has_limits ? job->limits : NULL;
     switch (job->kind) {
     case TDN_GRAPH_IK_TWO_BONE: {
-        tdn_two_bone_ik ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2], .target = target,
-                               .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
-                               .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
+        tdn_ik_two_bone_job ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2],
+                                   .target = target,
+                                   .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
+                                   .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
         tdn_ik_two_bone(s, &ik, pose, model, &reached, NULL);
         return reached;
     }
     case TDN_GRAPH_IK_FABRIK: {
-        tdn_fabrik_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
+        tdn_ik_fabrik_job ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
                              .max_iterations = job->max_iterations, .limits = limits, .weight = weight };
         tdn_ik_fabrik(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_CCD: {
-        tdn_ccd_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
+        tdn_ik_ccd_job ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
                           .max_iterations = job->max_iterations, .limits = limits, .max_step = job->max_step,
                           .weight = weight };
         tdn_ik_ccd(s, &ik, pose, model, &result, NULL);
@@ -265,14 +266,14 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     }
     case TDN_GRAPH_IK_DLS: {
         tdn_dls_target t = { .effector = job->chain[job->count - 1], .position = target, .weight = 1.0f };
-        tdn_dls_ik ik = { .joints = job->chain, .count = job->count, .targets = &t, .target_count = 1,
+        tdn_ik_dls_job ik = { .joints = job->chain, .count = job->count, .targets = &t, .target_count = 1,
                           .damping = job->damping, .tolerance = job->tolerance, .max_iterations = job->max_iterations,
                           .limits = limits, .weight = weight };
         tdn_ik_dls(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_LOOK_AT: {
-        tdn_look_at_ik ik = { .joints = job->chain, .count = job->count,
+        tdn_ik_look_at_job ik = { .joints = job->chain, .count = job->count,
                               .joint_weights = job->has_joint_weights ? job->joint_weights : NULL, .axis = job->axis,
                               .up_hint = job->up_hint, .target = target,
                               .max_angles = job->has_max_angles ? job->max_angles : NULL, .weight = weight };

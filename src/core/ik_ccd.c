@@ -20,7 +20,7 @@ static tdn_quat damp(tdn_quat q, float cos_half, float sin_half)
     return tdn_quat_make(q.x * s, q.y * s, q.z * s, v > 0.0f ? cos_half : 1.0f);
 }
 
-tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ik_ccd_job *ik, tdn_pose *pose, tdn_mat4 *model,
                       tdn_ik_result *result, tdn_error *err)
 {
     if (!ik)

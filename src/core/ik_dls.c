@@ -72,7 +72,7 @@ static tdn_quat limit_rotation(tdn_quat q, tdn_quat rest, tdn_vec3 b, tdn_ik_lim
 
 typedef struct solver {
     const tdn_skeleton *skeleton;
-    const tdn_dls_ik *ik;
+    const tdn_ik_dls_job *ik;
     tdn_pose *pose;
     tdn_mat4 *model;
     const int16_t *parents;
@@ -269,7 +269,7 @@ static void apply_step(const solver *s, const tdn_vec3 *axis, const float *angle
         apply_limits(s);
 }
 
-static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, const tdn_pose *pose,
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, const tdn_pose *pose,
                              const tdn_mat4 *model, tdn_error *err)
 {
     if (!ik || !ik->joints || !ik->targets)
@@ -314,7 +314,7 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik,
  * some effector, and the reach. 0 when the paths hold more than MAX_PATH joints. */
 static int build(solver *s)
 {
-    const tdn_dls_ik *ik = s->ik;
+    const tdn_ik_dls_job *ik = s->ik;
     s->path_count = 0;
     for (int t = 0; t < ik->target_count; t++)
         for (int j = ik->targets[t].effector; j != s->root; j = s->parents[j]) {
@@ -367,7 +367,7 @@ static int build(solver *s)
     return 1;
 }
 
-tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, tdn_pose *pose, tdn_mat4 *model,
                       tdn_ik_result *result, tdn_error *err)
 {
     tdn_result checked = check_args(skeleton, ik, pose, model, err);

@@ -84,7 +84,7 @@ static float end_distance2(int n, const float *x, const float *y, const float *z
     return dx * dx + dy * dy + dz * dz;
 }
 
-tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_ik_fabrik_job *ik, tdn_pose *pose, tdn_mat4 *model,
                          tdn_ik_result *result, tdn_error *err)
 {
     if (!ik)

@@ -48,7 +48,7 @@ static float smoothstep(float lo, float hi, float x)
     return u * u * (3.0f - 2.0f * u);
 }
 
-static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, const tdn_pose *pose,
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_look_at_job *ik, const tdn_pose *pose,
                              const tdn_mat4 *model, tdn_error *err)
 {
     if (!ik || !ik->joints)
@@ -85,7 +85,7 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik 
     return TDN_OK;
 }
 
-tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_ik_look_at_job *ik, tdn_pose *pose, tdn_mat4 *model,
                           float *angle_error, tdn_error *err)
 {
     tdn_result checked = check_args(skeleton, ik, pose, model, err);
