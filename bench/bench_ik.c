@@ -74,7 +74,7 @@ static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
 static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     tdn_dls_target t = { .effector = c->joints[c->bones], .position = target, .weight = 1.0f };
-    tdn_ik_dls_job ik = { .joints = c->joints, .count = c->bones + 1, .targets = &t, .target_count = 1,
+    tdn_ik_dls_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .targets = &t, .target_count = 1,
                       .tolerance = 1e-3f * c->length, .weight = 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
     tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
@@ -85,7 +85,7 @@ static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 /* The chain's end (its +x, the bone direction of the rest chain) turned to face the target. */
 static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
 {
-    tdn_ik_look_at_job ik = { .joints = c->joints, .count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
+    tdn_ik_look_at_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
                           .weight = 1.0f };
     float angle_error = 0.0f;
     tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error, NULL);

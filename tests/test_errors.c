@@ -154,12 +154,12 @@ static void ik(void)
     says(tdn_ik_two_bone(r.skeleton, &two, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.end",
          "joint 0 is not below ik.middle (1)", NULL);
     const int backwards[] = { 2, 1 };
-    tdn_ik_fabrik_job fabrik = { .joints = backwards, .count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
+    tdn_ik_fabrik_job fabrik = { .joints = backwards, .joint_count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
     says(tdn_ik_fabrik(r.skeleton, &fabrik, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.joints[1]",
          "joint 1", "not below joint 2");
     const int chain[] = { 0, 1, 2 };
     const tdn_ik_limit limits[] = { { 0.5f, 0 }, { -1.0f, 0 }, { 0, 0 } };
-    tdn_ik_ccd_job ccd = { .joints = chain, .count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
+    tdn_ik_ccd_job ccd = { .joints = chain, .joint_count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
     says(tdn_ik_ccd(r.skeleton, &ccd, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.limits[1]", "cone -1",
          NULL);
     tdn_pose_destroy(&pose);

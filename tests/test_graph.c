@@ -657,7 +657,7 @@ static void frames_never_allocate(void)
     int table[JOINTS];
     tdn_mirror_table_from_names(skeleton, table, NULL);
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror = table };
+                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror_table = table };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, &counting, NULL) == TDN_OK);
     size_t bytes = tdn_graph_instance_bytes(g);

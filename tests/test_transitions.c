@@ -564,7 +564,7 @@ static tdn_graph *make_graph(const tdn_node_desc *nodes, int node_count, const t
     tdn_root_track_desc rm = { .joint = 0 };
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = params, .param_count = param_count, .nodes = nodes, .node_count = node_count,
-                          .root = node_count - 1, .mirror = mirror, .cull_threshold = -1, .root_motion = &rm,
+                          .root = node_count - 1, .mirror_table = mirror, .cull_threshold = -1, .root_motion = &rm,
                           .extract_root_motion = extract };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };

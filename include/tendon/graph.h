@@ -24,7 +24,7 @@
  *
  * Node weights (x below is a value: a parameter's current value or a constant):
  *   CLIP        a leaf: a runtime clip played at `rate`, wrapped by `wrap`, starting at `start`
- *               (a fraction of its duration), optionally mirrored (tdn_graph_desc.mirror).
+ *               (a fraction of its duration), optionally mirrored (tdn_graph_desc.mirror_table).
  *   BLEND2      inputs[0] at 1 - x, inputs[1] at x, x clamped to [0, 1].
  *   BLENDN      input i at max(0, x_i) / sum; all zero: input 0.
  *   SWITCH      input clamp(round(x), 0, n - 1) (a bool or int parameter); when the selection
@@ -190,7 +190,7 @@ typedef struct tdn_node_desc {
      * trailer; and a transition into or out of it lasts at least the header or trailer (a cut
      * becomes a fade over them), so even a cut has frames to blend over. */
     float lead_in, lead_out;
-    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror */
+    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror_table */
     const char *sync_group;      /* NULL: plays on its own */
     /* SWITCH */
     float fade;                  /* cross-fade seconds when the selection changes; 0: a cut */
@@ -307,7 +307,7 @@ typedef struct tdn_graph_desc {
     int sync_group_count;
     /* Each joint's mirror partner (itself for a centre joint), required when a clip node
      * mirrors: see tdn_mirror_table_from_names in mirror.h. Copied. */
-    const int *mirror;
+    const int *mirror_table;
     /* Flat-list entries whose weight is below this are dropped: 0 means 0.01; a negative
      * value keeps every entry with a weight above 0. */
     float cull_threshold;

@@ -43,7 +43,7 @@ typedef struct tdn_ik_dls_job {
                          * arm's, then the other's (the union of the root-to-effector paths).
                          * Joints in between that are not listed (twist joints) are carried
                          * along; listed joints above no effector are left alone */
-    int count;          /* 1 .. TDN_MAX_IK_CHAIN */
+    int joint_count;    /* 1 .. TDN_MAX_IK_CHAIN */
     const tdn_dls_target *targets;
     int target_count;   /* 1 .. TDN_DLS_MAX_TARGETS */
     float damping;      /* the starting lambda as a fraction of the reach (the longest
@@ -51,7 +51,7 @@ typedef struct tdn_ik_dls_job {
     float tolerance;    /* skeleton units: stop when every weighted effector is this close; 0:
                          * 1e-4 of the reach */
     int max_iterations; /* passes at most; 0: 100 */
-    const tdn_ik_limit *limits; /* NULL, or `count` limits (one per joint, 0 fields free). The
+    const tdn_ik_limit *limits; /* NULL, or `joint_count` limits (one per joint, 0 fields free). The
                          * swing is measured along the bone to the joint's first child on an
                          * effector path (its rest offset). The pose is moved inside the limits
                          * before the first pass, and every pass is clamped to them */

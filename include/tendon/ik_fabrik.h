@@ -24,13 +24,13 @@ extern "C" {
 typedef struct tdn_ik_fabrik_job {
     const int *joints;          /* the chain, root first, each joint below the one before
                                  * (tdn_ik_chain_path); joints in between are carried along */
-    int count;                  /* 2 .. TDN_MAX_IK_CHAIN joints (count - 1 bones) */
-    tdn_vec3 target;            /* model-space position for joints[count - 1] */
+    int joint_count;            /* 2 .. TDN_MAX_IK_CHAIN joints (joint_count - 1 bones) */
+    tdn_vec3 target;            /* model-space position for joints[joint_count - 1] */
     float tolerance;            /* stop when the end is this close (skeleton units); <= 0:
                                  * 1e-3 of the chain's length */
     int max_iterations;         /* forward + backward pass pairs at most; 0:
                                  * TDN_FABRIK_DEFAULT_ITERATIONS */
-    const tdn_ik_limit *limits; /* NULL (free), or `count` limits, one per chain joint (the
+    const tdn_ik_limit *limits; /* NULL (free), or `joint_count` limits, one per chain joint (the
                                  * last is not used: the end joint is not turned), enforced in
                                  * every backward pass */
     float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each

@@ -18,12 +18,12 @@ extern "C" {
 typedef struct tdn_ik_look_at_job {
     const int *joints;          /* root first, each an ancestor of the next; the last carries
                                  * the axis (joints in between are carried along) */
-    int count;                  /* 1 .. TDN_MAX_IK_CHAIN */
-    const float *joint_weights; /* NULL, or count - 1 fractions in [0, 1] (a count-long array
+    int joint_count;            /* 1 .. TDN_MAX_IK_CHAIN */
+    const float *joint_weights; /* NULL, or joint_count - 1 fractions in [0, 1] (a joint_count-long array
                                  * is fine: its last entry is not read): joint i turns by this
                                  * fraction of the correction still left when its turn comes
                                  * (root first); the last joint takes all that is left. NULL: an
-                                 * even spread (joint i takes 1/(count - i)) */
+                                 * even spread (joint i takes 1/(joint_count - i)) */
     tdn_vec3 axis;              /* in the end joint's local frame (any length > 0), for example
                                  * +Z for tendon's humanoid's head */
     tdn_vec3 up_hint;           /* model space, the "up" that keeps the end joint level: the end
@@ -31,7 +31,7 @@ typedef struct tdn_ik_look_at_job {
                                  * this direction in the input is kept (the shortest turns of
                                  * the chain would tilt it when aiming diagonally). Zero: off */
     tdn_vec3 target;            /* model space */
-    const float *max_angles;    /* NULL, or `count` radians (0: free): how far each joint may
+    const float *max_angles;    /* NULL, or `joint_count` radians (0: free): how far each joint may
                                  * turn away from its input rotation */
     float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each
                                  * joint's turn is slerped from identity by it */

@@ -243,7 +243,7 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->lead_out = d->lead_out;
             n->wrap = d->wrap;
             n->mirror = d->mirror != 0;
-            if (n->mirror && !desc->mirror)
+            if (n->mirror && !desc->mirror_table)
                 FAIL_NODE(TDN_ERR_INVALID_DATA, "the clip is mirrored but the graph has no mirror table");
             n->clip_slot = g->clip_node_count;
             g->clip_nodes[g->clip_node_count++] = i;
@@ -590,7 +590,7 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(groups, desc->node_count);
     PLACE(members, desc->node_count);
     PLACE(markers, t->markers);
-    PLACE(mirror, desc->mirror ? tdn_skeleton_joint_count(desc->skeleton) : 0);
+    PLACE(mirror, desc->mirror_table ? tdn_skeleton_joint_count(desc->skeleton) : 0);
     PLACE(machines, t->machines);
     PLACE(transitions, t->transitions);
     PLACE(conditions, t->conditions);
@@ -642,9 +642,9 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);
     g->root = desc->root;
     g->cull_threshold = desc->cull_threshold == 0.0f ? 0.01f : desc->cull_threshold;
-    if (desc->mirror) {
-        r = tdn_mirror_table_check(desc->mirror, g->joint_count, err);
-        memcpy(g->mirror, desc->mirror, sizeof(int) * (size_t)g->joint_count);
+    if (desc->mirror_table) {
+        r = tdn_mirror_table_check(desc->mirror_table, g->joint_count, err);
+        memcpy(g->mirror, desc->mirror_table, sizeof(int) * (size_t)g->joint_count);
     } else {
         g->mirror = NULL;
     }

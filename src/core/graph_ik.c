@@ -252,28 +252,29 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
         return reached;
     }
     case TDN_GRAPH_IK_FABRIK: {
-        tdn_ik_fabrik_job ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
-                             .max_iterations = job->max_iterations, .limits = limits, .weight = weight };
+        tdn_ik_fabrik_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
+                                 .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
+                                 .weight = weight };
         tdn_ik_fabrik(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_CCD: {
-        tdn_ik_ccd_job ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
-                          .max_iterations = job->max_iterations, .limits = limits, .max_step = job->max_step,
-                          .weight = weight };
+        tdn_ik_ccd_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
+                              .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
+                              .max_step = job->max_step, .weight = weight };
         tdn_ik_ccd(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_DLS: {
         tdn_dls_target t = { .effector = job->chain[job->count - 1], .position = target, .weight = 1.0f };
-        tdn_ik_dls_job ik = { .joints = job->chain, .count = job->count, .targets = &t, .target_count = 1,
+        tdn_ik_dls_job ik = { .joints = job->chain, .joint_count = job->count, .targets = &t, .target_count = 1,
                           .damping = job->damping, .tolerance = job->tolerance, .max_iterations = job->max_iterations,
                           .limits = limits, .weight = weight };
         tdn_ik_dls(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_LOOK_AT: {
-        tdn_ik_look_at_job ik = { .joints = job->chain, .count = job->count,
+        tdn_ik_look_at_job ik = { .joints = job->chain, .joint_count = job->count,
                               .joint_weights = job->has_joint_weights ? job->joint_weights : NULL, .axis = job->axis,
                               .up_hint = job->up_hint, .target = target,
                               .max_angles = job->has_max_angles ? job->max_angles : NULL, .weight = weight };

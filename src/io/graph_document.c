@@ -360,7 +360,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .clip_count = d->clip_count, .params = params, .param_count = param_count,
                               .nodes = b->nodes, .node_count = b->node_count, .root = layers.root,
                               .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
-                              .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
+                              .sync_group_count = group_count, .mirror_table = mirror, .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
                               .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count };
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
