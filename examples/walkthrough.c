@@ -136,7 +136,7 @@ int main(void)
     tdn_pose_set_rest(&rest_pose, skel, NULL);
     float right_arm[16]; /* tdn_pose_stride(JOINTS) */
     tdn_mask_fill(right_arm, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "arm_r"), 1.0f, 1, right_arm, NULL);
+    tdn_mask_set_subtree(right_arm, skel, tdn_skeleton_find_joint(skel, "arm_r"), 1.0f, 1, NULL);
     tdn_player players[5];
     for (int i = 0; i < 5; i++)
         players[i] = tdn_player_make(tdn_clip_duration(clips[i]), TDN_WRAP_LOOP);

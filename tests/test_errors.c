@@ -122,7 +122,7 @@ static void blend_and_model_space(void)
          "job.layers[1].pose", "2 joints", "output 3");
     says(tdn_blend(&(tdn_blend_job){ .out = &b }, &e), &e, TDN_ERR_ARGUMENT, "job", "no layer and no fallback", NULL);
     float mask[8] = { 0 };
-    says(tdn_mask_set_subtree(r.skeleton, 3, 1.0f, 0, mask, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3",
+    says(tdn_mask_set_subtree(mask, r.skeleton, 3, 1.0f, 0, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3",
          "0..2");
     says(tdn_model_space(r.skeleton, &small, NULL, model, &e), &e, TDN_ERR_ARGUMENT, "pose", "2 joints",
          "skeleton 3");

@@ -397,7 +397,7 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
     const tdn_clip *clips[1] = { walk };
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     float *mask = calloc((size_t)tdn_pose_stride(n), sizeof(float));
-    CHECK_EQ_INT(tdn_mask_set_subtree(f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, mask, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, NULL), TDN_OK);
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP },
                                      { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm,

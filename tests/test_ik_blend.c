@@ -330,7 +330,7 @@ static void masked_reach_over_a_walk(void)
     int stride = tdn_pose_stride(f.n);
     float *mask = calloc((size_t)stride, sizeof(float));
     tdn_mask_fill(mask, f.n, 0.0f);
-    CHECK(tdn_mask_set_subtree(f.skel, f.clavicle, 1.0f, 0, mask, NULL) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(mask, f.skel, f.clavicle, 1.0f, 0, NULL) == TDN_OK);
     tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, mask, NULL);
     if (!CHECK(ik != NULL))
         return;

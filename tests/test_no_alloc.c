@@ -92,7 +92,7 @@ static void frame_pipeline_never_allocates(void)
     tdn_pose_set_rest(&rest_pose, skel, NULL);
     float mask[TDN_POSE_LANES];
     tdn_mask_fill(mask, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, 1, 1.0f, 1, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, 1, 1.0f, 1, NULL);
     int hints[3] = { 0, 0, 0 };
     tdn_mat4 model[JOINTS], palette[JOINTS];
     float positions[12] = { 0.1f, 0.5f, 0, -0.1f, 0.5f, 0, 0.1f, 0.1f, 0, -0.1f, 0.1f, 0 };

@@ -462,7 +462,7 @@ static void masked_layer_leaves_the_rest_bit_identical(void)
     int spine = tdn_skeleton_find_joint(skel, "spine_01");
     CHECK(spine > 0);
     tdn_mask_fill(mask, J, 0.0f);
-    CHECK(tdn_mask_set_subtree(skel, spine, 1.0f, 2, mask, NULL) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(mask, skel, spine, 1.0f, 2, NULL) == TDN_OK);
     /* spine_01 at 1/3, spine_02 at 2/3, from spine_03 down 1; the legs, pelvis and root 0 */
     CHECK_NEAR(mask[spine], 1.0 / 3, 1e-6);
     int outside = 0;
@@ -808,7 +808,7 @@ static const tdn_allocator counted = { counted_alloc, count_free, NULL };
 static void no_allocation_per_frame(void)
 {
     float *mask = calloc((size_t)tdn_pose_stride(J), sizeof(float));
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, NULL);
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     if (!CHECK(make_loco(1, mask, &counted, &g, &in))) {

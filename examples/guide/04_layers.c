@@ -68,7 +68,7 @@ int main(void)
     tdn_clip_sample(clip_named(doc, "aim_up_add"), t, &aim, NULL);
     float mask[128];
     tdn_mask_fill(mask, joints, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, NULL);
     tdn_blend2(&walk, &wave, 0.75f, mask, &by_hand, NULL);          /* walk -> wave by 0.75 * mask[j] */
     tdn_additive_apply(&by_hand, &aim, 1.0f, NULL, &by_hand, NULL); /* then the difference on top */
 
