@@ -45,7 +45,8 @@ TDN_API int tdn_pose_stride(int joint_count);
 TDN_API size_t tdn_pose_bytes(int joint_count);
 /* Sets up `pose` over caller memory (TDN_POSE_ALIGN-aligned, at least tdn_pose_bytes bytes)
  * and fills it with identity transforms. TDN_ERR_ARGUMENT for NULL, a joint count out of
- * 1..TDN_MAX_JOINTS, misaligned memory or `bytes` too small. */
+ * 1..TDN_MAX_JOINTS or misaligned memory; TDN_ERR_OUT_OF_MEMORY (`where` "bytes") when `bytes`
+ * is too small, as for every init. */
 TDN_API tdn_result tdn_pose_init(int joint_count, void *memory, size_t bytes, tdn_pose *pose, tdn_error *err);
 /* Allocates pose data through `allocator` (NULL: malloc) and fills it with identities. */
 TDN_API tdn_result tdn_pose_create(int joint_count, tdn_pose *pose, const tdn_allocator *allocator, tdn_error *err);
