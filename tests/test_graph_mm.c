@@ -478,7 +478,8 @@ static void frames_never_allocate(const mm_fixture *f)
     CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, &counting, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_graph_instance_create(g, &created, &counting, NULL), TDN_OK);
     const size_t bytes = tdn_graph_instance_bytes(g);
-    void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN,
+                                 (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) / TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose a, b, va, vb;

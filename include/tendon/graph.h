@@ -348,14 +348,20 @@ TDN_API const char *tdn_param_type_name(tdn_param_type type);
 
 /* ---- instances ---- */
 
+/* Alignment of the memory tdn_graph_instance_init takes. */
+#define TDN_GRAPH_INSTANCE_ALIGN 64
+
 /* Bytes an instance of this graph needs, for tdn_graph_instance_init. */
 TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
-/* An instance in caller memory (aligned to 64 bytes, at least tdn_graph_instance_bytes), at
- * the parameters' initial values with every clip at its start. Release it by dropping the
- * memory (tdn_graph_instance_destroy is for created ones only). */
+/* An instance in caller memory (aligned to TDN_GRAPH_INSTANCE_ALIGN, at least
+ * tdn_graph_instance_bytes), at the parameters' initial values with every clip at its start.
+ * Release it by dropping the memory (tdn_graph_instance_destroy is for created ones only).
+ * TDN_ERR_ARGUMENT for NULL or misaligned memory, TDN_ERR_OUT_OF_MEMORY when `bytes` is too
+ * small; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes,
                                            tdn_graph_instance **out, tdn_error *err);
-/* The same in memory from `allocator` (NULL: malloc). */
+/* The same in memory from `allocator` (NULL: malloc): TDN_ERR_ARGUMENT for NULL or half-set
+ * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
                                              const tdn_allocator *allocator, tdn_error *err);
 TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);

@@ -236,8 +236,10 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     tdn_result r = check_desc(desc, err);
     if (r != TDN_OK)
         return r;
-    if (!out || !memory || ((uintptr_t)memory & 63) != 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "64-byte aligned memory and an output are needed");
+    if (!out || !memory)
+        return tdn__null(err, !out ? "out" : "memory");
+    if (((uintptr_t)memory % TDN_MM_CONTROLLER_ALIGN) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_MM_CONTROLLER_ALIGN);
     const tdn_mm_database *db = desc->database;
     const int n = tdn_skeleton_joint_count(desc->skeleton), hint_count = most_tracks(desc);
     const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims, desc->foot_locking);
