@@ -60,8 +60,9 @@ int main(void)
     float t = entries[0].time;
     printf("%d clips play; at %.3f s:", n, (double)t);
     for (int i = 0; i < n; i++)
-        printf(" %s %.2f%s", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight,
-               entries[i].additive ? " (additive)" : "");
+        if (entries[i].clip >= 0) /* not a rest pose or procedural entry (TDN_ENTRY_*) */
+            printf(" %s %.2f%s", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight,
+                   entries[i].additive ? " (additive)" : "");
     printf("\n");
     tdn_clip_sample(clip_named(doc, "walk_forward"), t, &walk, NULL);
     tdn_clip_sample(clip_named(doc, "wave"), t, &wave, NULL);

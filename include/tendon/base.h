@@ -44,7 +44,8 @@ typedef struct tdn_error {
     char message[256];
 } tdn_error;
 
-/* A short constant name for a result code, for example "TDN_ERR_ARGUMENT". */
+/* A short constant name for a result code, for example "TDN_ERR_ARGUMENT"; NULL for a value
+ * that is not a tdn_result. */
 TDN_API const char *tdn_result_name(tdn_result code);
 
 /* Optional allocator hooks. Every creation takes one as its `allocator` argument; a NULL

@@ -337,13 +337,17 @@ TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out,
                                     tdn_error *err);
 TDN_API void tdn_graph_destroy(tdn_graph *graph);
 TDN_API int tdn_graph_node_count(const tdn_graph *graph);
-TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node); /* "" when unnamed */
+/* A node's name ("" when unnamed), owned by the graph; NULL for a bad index. */
+TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node);
 TDN_API int tdn_graph_param_count(const tdn_graph *graph);
 /* A parameter's handle (its index), or -1: resolve names once, set values by handle. */
 TDN_API int tdn_graph_find_param(const tdn_graph *graph, const char *name);
+/* A parameter's name, owned by the graph; NULL for a bad index. */
 TDN_API const char *tdn_graph_param_name(const tdn_graph *graph, int param);
+/* A parameter's type (TDN_PARAM_FLOAT for a bad index). */
 TDN_API tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param);
-/* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); "?" otherwise. */
+/* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); NULL for a value
+ * outside the enum. */
 TDN_API const char *tdn_param_type_name(tdn_param_type type);
 
 /* ---- instances ---- */
@@ -421,6 +425,7 @@ TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_grap
 /* Flat-list entries of one layer (they are grouped by layer, in layer order). */
 TDN_API int tdn_graph_layer_entries(const tdn_graph_instance *instance, int layer, const tdn_graph_entry **entries);
 TDN_API int tdn_graph_layer_count(const tdn_graph *graph);
+/* A layer's name, owned by the graph; NULL for a bad index. */
 TDN_API const char *tdn_graph_layer_name(const tdn_graph *graph, int layer);
 /* A layer's weight in the last update (its parameter's value, clamped). */
 TDN_API float tdn_graph_layer_weight(const tdn_graph_instance *instance, int layer);
@@ -476,6 +481,8 @@ TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int 
 TDN_API tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *instance, int node,
                                                   tdn_state_machine_status *out, tdn_error *err);
 TDN_API int tdn_graph_state_count(const tdn_graph *graph, int node);
+/* A state's name, owned by the graph; NULL when `node` is not a state machine or `state` is
+ * out of range. */
 TDN_API const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state);
 /* A state's index by name, or -1. */
 TDN_API int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name);

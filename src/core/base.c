@@ -19,7 +19,7 @@ const char *tdn_result_name(tdn_result code)
     case TDN_ERR_PARSE: return "TDN_ERR_PARSE";
     case TDN_ERR_UNSUPPORTED: return "TDN_ERR_UNSUPPORTED";
     }
-    return "TDN_ERR_UNKNOWN";
+    return NULL;
 }
 
 int tdn_version(void) { return TDN_VERSION; }

@@ -12,7 +12,7 @@ enum { MODE_COUNT = (int)(sizeof mode_names / sizeof mode_names[0]) };
 
 const char *tdn_blend_space_mode_name(tdn_blend_space_mode mode)
 {
-    return (int)mode >= 0 && (int)mode < MODE_COUNT ? mode_names[mode] : "unknown";
+    return (int)mode >= 0 && (int)mode < MODE_COUNT ? mode_names[mode] : NULL;
 }
 
 int tdn_blend_space_mode_from_name(const char *name)

@@ -707,7 +707,7 @@ int tdn_graph_node_count(const tdn_graph *graph) { return graph ? graph->node_co
 
 const char *tdn_graph_node_name(const tdn_graph *graph, int node)
 {
-    return graph && node >= 0 && node < graph->node_count ? graph->nodes[node].name : "";
+    return graph && node >= 0 && node < graph->node_count ? graph->nodes[node].name : NULL;
 }
 
 int tdn_graph_param_count(const tdn_graph *graph) { return graph ? graph->param_count : 0; }
@@ -716,7 +716,7 @@ int tdn_graph_layer_count(const tdn_graph *graph) { return graph ? graph->layer_
 
 const char *tdn_graph_layer_name(const tdn_graph *graph, int layer)
 {
-    return graph && layer >= 0 && layer < graph->layer_count ? graph->layers[layer].name : "";
+    return graph && layer >= 0 && layer < graph->layer_count ? graph->layers[layer].name : NULL;
 }
 
 static const tdn__machine *machine_of(const tdn_graph *graph, int node)
@@ -735,7 +735,7 @@ int tdn_graph_state_count(const tdn_graph *graph, int node)
 const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state)
 {
     const tdn__machine *m = machine_of(graph, node);
-    return m && state >= 0 && state < m->state_count ? graph->state_names[m->first_state + state] : "";
+    return m && state >= 0 && state < m->state_count ? graph->state_names[m->first_state + state] : NULL;
 }
 
 int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name)
@@ -751,7 +751,7 @@ int tdn_graph_find_param(const tdn_graph *graph, const char *name) { return grap
 
 const char *tdn_graph_param_name(const tdn_graph *graph, int param)
 {
-    return graph && param >= 0 && param < graph->param_count ? graph->params[param].name : "";
+    return graph && param >= 0 && param < graph->param_count ? graph->params[param].name : NULL;
 }
 
 tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param)

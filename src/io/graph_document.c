@@ -483,5 +483,5 @@ const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *d, int clip)
 }
 const char *tdn_graph_document_clip_name(const tdn_graph_document *d, int clip)
 {
-    return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : "";
+    return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : NULL;
 }
