@@ -317,6 +317,37 @@ static void listed_joints_pose_explains_itself(void)
     tdn_asset_destroy(asset);
 }
 
+/* `where` is the argument ("out", "desc", "path") or "desc.field", never the function's name
+ * nor empty (api-conventions, Failure): one case per place that used to say otherwise. */
+static void where_names_the_argument(void)
+{
+    tdn_error e = sentinel();
+    tdn_skeleton *skeleton = NULL;
+    says(tdn_skeleton_create(NULL, &skeleton, NULL, &e), &e, TDN_ERR_ARGUMENT, "desc", NULL, NULL);
+    says(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2 }, &skeleton, NULL, &e), &e, TDN_ERR_ARGUMENT,
+         "desc.parents", NULL, NULL);
+    says(tdn_graph_create(NULL, NULL, NULL, &e), &e, TDN_ERR_ARGUMENT, "out", NULL, NULL);
+    says(tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_LINEAR }, NULL, NULL, &e), &e,
+         TDN_ERR_ARGUMENT, "out", NULL, NULL);
+    tdn_blend_space_file *file = NULL;
+    says(tdn_blend_space_file_load(NULL, NULL, &file, NULL, &e), &e, TDN_ERR_ARGUMENT, "path", NULL, NULL);
+    tdn_graph_document *document = NULL;
+    says(tdn_graph_document_load_memory(NULL, 3, NULL, &document, NULL, &e), &e, TDN_ERR_ARGUMENT, "json", NULL, NULL);
+    tdn_asset *asset = NULL;
+    says(tdn_asset_load(NULL, NULL, &asset, NULL, &e), &e, TDN_ERR_ARGUMENT, "path", NULL, NULL);
+    void *bytes = NULL;
+    says(tdn_gltf_save_memory(NULL, &bytes, NULL, NULL, &e), &e, TDN_ERR_ARGUMENT, "size", NULL, NULL);
+    tdn_mm_database *db = NULL;
+    says(tdn_mm_database_load_memory(NULL, 0, &db, NULL, &e), &e, TDN_ERR_ARGUMENT, "bytes", NULL, NULL);
+    says(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ 0 }, &(tdn_keyed_clip *){ NULL }, NULL, &e), &e,
+         TDN_ERR_ARGUMENT, "desc.skeleton", NULL, NULL);
+    float mask[8] = { 0 };
+    const char *names[] = { NULL };
+    rig r = make_rig();
+    says(tdn_mask_set_joints(mask, r.skeleton, names, 1, 1.0f, &e), &e, TDN_ERR_ARGUMENT, "names", "name 0", NULL);
+    free_rig(&r);
+}
+
 int main(void)
 {
     RUN(pose_and_sample);
@@ -327,5 +358,6 @@ int main(void)
     RUN(motion_matching);
     RUN(skinning);
     RUN(listed_joints_pose_explains_itself);
+    RUN(where_names_the_argument);
     return check_summary();
 }

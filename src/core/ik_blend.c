@@ -208,7 +208,7 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     char *block = tdn__alloc(allocator, size, 64);
     if (!block) {
         tdn_skeleton_destroy(chain_skel);
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_ik_blend_create", "allocating %zu bytes", size);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes", size);
     }
     memset(block, 0, size);
     tdn_ik_blend *ik = (tdn_ik_blend *)block;

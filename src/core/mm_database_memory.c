@@ -163,7 +163,7 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     if (out)
         *out = NULL;
     if (!bytes || !out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "load", "NULL bytes or output");
+        return tdn__null(err, !bytes ? "bytes" : "out");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     reader r = { bytes, bytes };

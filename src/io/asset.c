@@ -205,7 +205,7 @@ tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *option
     if (out)
         *out = NULL;
     if (!path || !out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "path and out are required");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, !path ? "path" : "out", "is NULL");
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_io__file file;
@@ -242,7 +242,7 @@ tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_
     if (out)
         *out = NULL;
     if (!out || (!data && size > 0))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "data" : "out");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, out ? "data" : "out", "is NULL");
     const char *name = options && options->name && options->name[0] ? options->name : NULL;
     tdn_result res = load_bytes(data ? data : "", size, options ? options->base_dir : NULL, name, 0, options, out,
                                 allocator, err);

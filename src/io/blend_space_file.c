@@ -162,7 +162,7 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
                                          tdn_blend_space_file **out, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_io__blend_space_from_json", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
         path = "";
@@ -241,10 +241,10 @@ tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_b
                                             const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "json", "is NULL with a size above 0");
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     cJSON *doc = NULL;
@@ -264,10 +264,10 @@ tdn_result tdn_blend_space_file_load(const char *path, const tdn_blend_space_fil
                                      tdn_blend_space_file **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "path must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "path", "is NULL");
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_io__file file;

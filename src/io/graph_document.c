@@ -398,7 +398,7 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
                             const tdn_allocator *allocator, tdn_error *err)
 {
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "json", "is NULL with a size above 0");
     if (options && options->callback_count > 0 && !options->callbacks)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.callbacks", "NULL callbacks with a count of %d",
                             options->callback_count);
@@ -442,7 +442,7 @@ tdn_result tdn_graph_document_load_memory(const char *json, size_t size, const t
                                           tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     return load_json(json, size, options ? options->base_dir : NULL, options, out, allocator, err);
 }
@@ -451,10 +451,10 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
                                    tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "path must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "path", "is NULL");
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_io__file file;
