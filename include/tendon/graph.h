@@ -335,7 +335,9 @@ typedef struct tdn_graph_instance tdn_graph_instance;
  * frame loop. Allocates through `allocator` (NULL: malloc). */
 TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator,
                                     tdn_error *err);
+/* Frees the graph; NULL is ignored. Destroy its instances first. */
 TDN_API void tdn_graph_destroy(tdn_graph *graph);
+/* Number of nodes; 0 for NULL. */
 TDN_API int tdn_graph_node_count(const tdn_graph *graph);
 /* A node's name ("" when unnamed), owned by the graph; NULL for a bad index. */
 TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node);
@@ -368,7 +370,9 @@ TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory,
  * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
                                              const tdn_allocator *allocator, tdn_error *err);
+/* Frees a created instance; NULL is ignored (one from tdn_graph_instance_init is not freed). */
 TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
+/* The graph the instance runs (the caller's). */
 TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
 
 /* Setting parameters (by handle; TDN_ERR_ARGUMENT for a bad handle, a type that does not
@@ -437,7 +441,8 @@ TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
  * culling and merging). */
 TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
 
-/* The root motion of the last update (the identity motion when the graph has none). */
+/* The root motion of the last update (the identity motion when the graph has none).
+ * TDN_ERR_ARGUMENT for a NULL instance or out. */
 TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out, tdn_error *err);
 
 /* Every joint's linear and angular velocity (the layout of root_motion.h's velocity buffers:
@@ -452,7 +457,8 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
 TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err);
 
 /* The ground foot placement queries, and the character's frame in the world (NULL: the
- * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing. */
+ * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing.
+ * TDN_ERR_ARGUMENT for a NULL instance. */
 TDN_API tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user,
                                         const tdn_mat4 *world, tdn_error *err);
 /* Whether IK job `job` put its end on its target in the last evaluate (foot placement: every
@@ -472,7 +478,8 @@ TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job
  * tdn_graph_evaluate it gives the IK error (docs/metrics.md). */
 TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
- * held where they landed (their contact is not passed on), for comparing foot skate. */
+ * held where they landed (their contact is not passed on), for comparing foot skate.
+ * TDN_ERR_ARGUMENT for a NULL instance. */
 TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled, tdn_error *err);
 
 /* ---- state machines ---- */

@@ -1,4 +1,4 @@
-/* tendon: inverse kinematics.
+/* tendon: two-bone inverse kinematics (arms, legs).
  *
  * Solvers modify the local pose (never replace it) and fade in with a weight. They read
  * model-space matrices computed from the same pose and update them for the joints they move.

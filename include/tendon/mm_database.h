@@ -106,17 +106,21 @@ typedef struct tdn_mm_frame {
     float facing;      /* its yaw, radians: forward is (sin facing, 0, cos facing) */
 } tdn_mm_frame;
 
-/* Builds a database: samples every clip (and its mirror) at the rate, computes the features
- * and normalizes them. Allocates once for the result through `allocator` (NULL: malloc; and a
- * few working buffers); calls progress. TDN_ERR_ARGUMENT for NULL, no clips, joints out of range, a root with a parent,
- * offsets not increasing or not positive, weights negative, NaN, or 0 beside others that are
- * not, a clip whose skeleton does
- * not match, a bad mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips
- * shorter than the longest offset). The error names the clip or field. */
+/* Builds a database: samples every clip (and its mirror) at the sample rate, computes the
+ * features and normalizes them. Allocates once for the result through `allocator` (NULL:
+ * malloc; and a few working buffers); calls progress. TDN_ERR_ARGUMENT for NULL, no clips,
+ * joints out of range, a root with a parent, offsets not increasing or not positive, weights
+ * negative, NaN, or 0 beside others that are not, a clip whose skeleton does not match, a bad
+ * mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips shorter than the
+ * longest offset); TDN_ERR_OUT_OF_MEMORY when the allocator fails. The error names the clip or
+ * field. On failure *out is NULL and nothing stays allocated. The database is immutable: any
+ * number of threads may search it at once. */
 TDN_API tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out,
                                           const tdn_allocator *allocator, tdn_error *err);
+/* Frees the database; NULL is ignored. */
 TDN_API void tdn_mm_database_destroy(tdn_mm_database *db);
 
+/* Frames the database holds (plain and mirrored); 0 for NULL. */
 TDN_API int tdn_mm_database_frame_count(const tdn_mm_database *db);
 /* Floats per feature vector. */
 TDN_API int tdn_mm_database_dimensions(const tdn_mm_database *db);
@@ -159,6 +163,9 @@ typedef struct tdn_mm_features_desc {
     const unsigned char *searchable;
     float sample_rate;
 } tdn_mm_features_desc;
+/* TDN_ERR_ARGUMENT naming the field (desc.frame_count, desc.dimensions, desc.sample_rate) when
+ * one is out of range, TDN_ERR_INVALID_DATA for a feature that is not finite, as
+ * tdn_mm_database_create otherwise. */
 TDN_API tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out,
                                                         const tdn_allocator *allocator, tdn_error *err);
 

@@ -83,6 +83,7 @@ typedef struct tdn_root_track tdn_root_track;
  * plus a pose of scratch while building. */
 TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc,
                                          tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
+/* Frees the track; NULL is ignored. */
 TDN_API void tdn_root_track_destroy(tdn_root_track *track);
 TDN_API float tdn_root_track_duration(const tdn_root_track *track);
 /* The desc the track was built with, `up` normalized (+Y filled in). */

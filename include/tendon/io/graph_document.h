@@ -76,6 +76,7 @@ TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
                                                   const tdn_graph_document_load_options *options,
                                                   tdn_graph_document **out, const tdn_allocator *allocator,
                                                   tdn_error *err);
+/* Frees the document and everything it holds (graph, asset, clips); NULL is ignored. */
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
 /* What the document holds: its graph, its character's asset and skeleton, and its clips (NULL

@@ -13,6 +13,9 @@
 extern "C" {
 #endif
 
+/* Both functions are thread-safe: they share nothing but the file system (two threads writing
+ * one path at once race, as any two writers do). */
+
 /* Writes db to path (replacing it). TDN_ERR_IO naming the path when it cannot be written. */
 TDN_API tdn_result tdn_mm_database_save(const tdn_mm_database *db, const char *path, tdn_error *err);
 
