@@ -74,14 +74,14 @@ tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene)
 
 static tdn_vec3 translation_of(const tdn_mat4 *m) { return tdn_vec3_make(m->m[12], m->m[13], m->m[14]); }
 
-void bench_character_leg_targets(const bench_character *ch, const bench_scene *scene, tdn_two_bone_ik ik[2])
+void bench_character_leg_targets(const bench_character *ch, const bench_scene *scene, tdn_ik_two_bone_job ik[2])
 {
     for (int leg = 0; leg < 2; leg++) {
         /* A foot-placement target: the animated foot lifted a little (as onto a step), the knee
          * bending forward (+Z, the way the character faces). */
         const int *chain = scene->legs[leg];
-        tdn_two_bone_ik *k = &ik[leg];
-        *k = (tdn_two_bone_ik){ 0 };
+        tdn_ik_two_bone_job *k = &ik[leg];
+        *k = (tdn_ik_two_bone_job){ 0 };
         k->upper = chain[0];
         k->middle = chain[1];
         k->end = chain[2];
@@ -93,7 +93,7 @@ void bench_character_leg_targets(const bench_character *ch, const bench_scene *s
     }
 }
 
-tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *scene, const tdn_two_bone_ik ik[2])
+tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *scene, const tdn_ik_two_bone_job ik[2])
 {
     tdn_result res = TDN_OK;
     for (int leg = 0; leg < 2 && res == TDN_OK; leg++)
@@ -111,7 +111,7 @@ tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, 
     if (res == TDN_OK)
         res = tdn_model_space(scene->skeleton, &ch->blended, NULL, ch->model, NULL);
     if (res == TDN_OK) {
-        tdn_two_bone_ik ik[2];
+        tdn_ik_two_bone_job ik[2];
         bench_character_leg_targets(ch, scene, ik);
         res = bench_character_solve_legs(ch, scene, ik);
     }

@@ -36,9 +36,9 @@ void bench_character_free(bench_character *ch);
 /* Samples every clip at the players' current times into ch->sampled (no advance). */
 tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene);
 /* The two legs' IK jobs for this frame, from ch->model (model space of the blended pose). */
-void bench_character_leg_targets(const bench_character *ch, const bench_scene *scene, tdn_two_bone_ik ik[2]);
+void bench_character_leg_targets(const bench_character *ch, const bench_scene *scene, tdn_ik_two_bone_job ik[2]);
 /* Solves both legs: updates ch->blended and ch->model. */
-tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *scene, const tdn_two_bone_ik ik[2]);
+tdn_result bench_character_solve_legs(bench_character *ch, const bench_scene *scene, const tdn_ik_two_bone_job ik[2]);
 /* One whole frame: advance by dt seconds, sample, blend, model space, leg IK, palette. */
 tdn_result bench_character_frame(bench_character *ch, const bench_scene *scene, float dt);
 

@@ -46,7 +46,7 @@ typedef struct ik_solver {
 static int solve_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     /* no hint: the knee keeps the plane it bends in */
-    tdn_two_bone_ik ik = { c->joints[0], c->joints[1], c->joints[2], target, { 0, 0, 0 }, 0, 1.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { c->joints[0], c->joints[1], c->joints[2], target, { 0, 0, 0 }, 0, 1.0f, 0.0f };
     int reached = 0;
     tdn_ik_two_bone(c->skeleton, &ik, &c->pose, c->model, &reached, NULL);
     *iterations = 1;
@@ -55,7 +55,7 @@ static int solve_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
 
 static int solve_fabrik(ik_chain *c, tdn_vec3 target, int *iterations)
 {
-    tdn_fabrik_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 1.0f };
+    tdn_ik_fabrik_job ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
     tdn_ik_fabrik(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
@@ -64,7 +64,7 @@ static int solve_fabrik(ik_chain *c, tdn_vec3 target, int *iterations)
 
 static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
 {
-    tdn_ccd_ik ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 0.0f, 1.0f };
+    tdn_ik_ccd_job ik = { c->joints, c->bones + 1, target, 0.0f, 0, NULL, 0.0f, 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
     tdn_ik_ccd(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
@@ -74,7 +74,7 @@ static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
 static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     tdn_dls_target t = { .effector = c->joints[c->bones], .position = target, .weight = 1.0f };
-    tdn_dls_ik ik = { .joints = c->joints, .count = c->bones + 1, .targets = &t, .target_count = 1,
+    tdn_ik_dls_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .targets = &t, .target_count = 1,
                       .tolerance = 1e-3f * c->length, .weight = 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
     tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
@@ -85,7 +85,7 @@ static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 /* The chain's end (its +x, the bone direction of the rest chain) turned to face the target. */
 static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
 {
-    tdn_look_at_ik ik = { .joints = c->joints, .count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
+    tdn_ik_look_at_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
                           .weight = 1.0f };
     float angle_error = 0.0f;
     tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error, NULL);

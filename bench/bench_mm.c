@@ -452,7 +452,7 @@ static tdn_result run_synthetic(int frames, int query_count, bench_emit_fn emit,
     synthetic_features(frames, &rng, features, searchable);
     tdn_mm_features_desc desc = { 0 };
     desc.frame_count = frames;
-    desc.dims = MM_DIMS;
+    desc.dimensions = MM_DIMS;
     desc.features = features;
     desc.searchable = searchable;
     tdn_mm_database *db = NULL;

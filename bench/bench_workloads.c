@@ -53,7 +53,7 @@ typedef struct run_ctx {
     float time;
     tdn_skin_job skin;
     tdn_dual_quat *dual_quats;
-    tdn_two_bone_ik legs[2];
+    tdn_ik_two_bone_job legs[2];
 } run_ctx;
 
 static void run_sample(void *p, long n)

@@ -1,6 +1,8 @@
 # ctest `cxx_headers`: every public header (include/tendon/**/*.h) compiles on its own as C++11
-# with warnings as errors, and one that declares functions wraps them in extern "C" (or a C++
-# program would not link them). Without a C++ compiler a visible skip, or a failure under CI=true
+# with warnings as errors, and every TDN_API function has C linkage (or a C++ program would not
+# link it): one C++ file that includes <tendon/tendon_io.h> takes the address of each function
+# named after TDN_API in the headers, and the object it compiles to must need no mangled (_Z)
+# tdn_ symbol (nm -u). Without a C++ compiler a visible skip, or a failure under CI=true
 # (scripts/install-deps.sh installs g++).
 # cmake -DCXX=<C++ compiler> -DSOURCE=<repository root> -DOUT=<scratch> -P check_cxx_headers.cmake
 if(NOT CXX OR NOT EXISTS "${CXX}")
@@ -24,13 +26,46 @@ foreach(header ${headers})
   if(rc)
     string(APPEND failed "${header}:\n${out}\n")
   endif()
+  # the function names declared here: TDN_API, a return type, the name, "("
   file(READ "${SOURCE}/include/${header}" text)
-  if(text MATCHES "TDN_API" AND NOT text MATCHES "extern \"C\"")
-    string(APPEND failed "${header}: declares functions outside extern \"C\"\n")
-  endif()
+  string(REGEX MATCHALL "TDN_API[^;(]*[ *](tdn_[a-z0-9_]+)[ ]*\\(" declarations "${text}")
+  foreach(declaration ${declarations})
+    string(REGEX REPLACE ".*[ *](tdn_[a-z0-9_]+)[ ]*\\($" "\\1" function "${declaration}")
+    list(APPEND functions ${function})
+  endforeach()
 endforeach()
 list(LENGTH headers count)
+
+# C linkage: the address of every function, in one object whose undefined symbols must all be C's.
+find_program(NM NAMES nm)
+list(REMOVE_DUPLICATES functions)
+list(LENGTH functions function_count)
+set(unit "${OUT}/linkage.cpp")
+set(body "#include <tendon/tendon_io.h>\nextern \"C++\" void (*const tendon_functions[])() = {\n")
+foreach(function ${functions})
+  string(APPEND body "    reinterpret_cast<void (*)()>(&${function}),\n")
+endforeach()
+string(APPEND body "};\n")
+file(WRITE "${unit}" "${body}")
+execute_process(COMMAND "${CXX}" -std=c++11 -Wall -Wextra -Werror -pedantic -c -I "${SOURCE}/include" "${unit}"
+                        -o "${OUT}/linkage.o"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+if(rc)
+  string(APPEND failed "the addresses of the ${function_count} TDN_API functions:\n${out}\n")
+elseif(NOT NM)
+  string(APPEND failed "no nm to read the linkage of ${OUT}/linkage.o\n")
+else()
+  execute_process(COMMAND "${NM}" -u "${OUT}/linkage.o" RESULT_VARIABLE rc OUTPUT_VARIABLE symbols ERROR_VARIABLE out)
+  string(REGEX MATCHALL "_Z[A-Za-z0-9_]*tdn_[A-Za-z0-9_]*" mangled "${symbols}")
+  string(REGEX MATCHALL "[ \n]tdn_[a-z0-9_]+" plain "${symbols}")
+  list(LENGTH plain plain_count)
+  if(rc OR mangled)
+    string(APPEND failed "declared outside extern \"C\" (C++ linkage): ${mangled}\n")
+  elseif(NOT plain_count EQUAL function_count)
+    string(APPEND failed "${plain_count} tdn_ symbols for ${function_count} TDN_API functions\n")
+  endif()
+endif()
 if(failed)
   message(FATAL_ERROR "cxx_headers: not every header is usable from C++ (${CXX}):\n${failed}")
 endif()
-message("cxx_headers: ${count} headers compile as C++11 with ${CXX}")
+message("cxx_headers: ${count} headers compile as C++11 with ${CXX}; ${function_count} TDN_API functions have C linkage")

@@ -5,7 +5,8 @@
 #   2. find_package(tendon) alone (tests/install), static and shared, with the README's example;
 #   3. add_subdirectory() of the source tree (tests/install/subproject), which checks that only
 #      the libraries are defined.
-# The install goes into one folder which is then moved, so the package must not name it.
+# The install goes into one folder which is then moved, so the package must not name it. The
+# installed libtendon_io.so needs libtendon.so.0 and finds it beside itself (RUNPATH $ORIGIN).
 # Inputs: BUILD_DIR, SOURCE_DIR, WORK (scratch folder), CC (the C compiler), PKG_CONFIG,
 # EXAMPLE (the README's example, extracted), CJSON_LIBRARY (the file the build linked), SHARED
 # (TENDON_BUILD_SHARED: whether the shared libraries are built).
@@ -66,6 +67,21 @@ foreach(file ${package_files})
     endif()
   endforeach()
 endforeach()
+
+# The installed io library records its own dependencies and finds the core beside it: every
+# consumer below also links libtendon itself (and sets LD_LIBRARY_PATH), so only its dynamic
+# section shows a missing NEEDED entry or RUNPATH.
+if(SHARED)
+  find_program(READELF NAMES readelf)
+  if(NOT READELF)
+    message(FATAL_ERROR "no readelf to read ${prefix}/lib/libtendon_io.so")
+  endif()
+  execute_process(COMMAND ${READELF} -d ${prefix}/lib/libtendon_io.so OUTPUT_VARIABLE dynamic RESULT_VARIABLE rc)
+  if(rc OR NOT dynamic MATCHES "NEEDED[^\n]*\\[libtendon\\.so\\.0\\]"
+     OR NOT dynamic MATCHES "(RUNPATH|RPATH)[^\n]*\\[\\$ORIGIN\\]")
+    message(FATAL_ERROR "libtendon_io.so does not need libtendon.so.0 with a RUNPATH of $ORIGIN:\n${dynamic}")
+  endif()
+endif()
 
 # 1. pkg-config alone. Shared: the libraries are found at run time through LD_LIBRARY_PATH,
 # as for any prefix outside the linker's default folders.

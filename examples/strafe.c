@@ -89,7 +89,8 @@ int main(int argc, char **argv)
             int n = tdn_graph_entries(character, &entries);
             printf("%4.1f s ", t);
             for (int k = 0; k < n; k++)
-                printf(" %s %.2f", tdn_graph_document_clip_name(doc, entries[k].clip), entries[k].weight);
+                if (entries[k].clip >= 0) /* not a rest pose or procedural entry */
+                    printf(" %s %.2f", tdn_graph_document_clip_name(doc, entries[k].clip), entries[k].weight);
             printf("\n");
         }
     }

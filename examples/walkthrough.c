@@ -136,7 +136,7 @@ int main(void)
     tdn_pose_set_rest(&rest_pose, skel, NULL);
     float right_arm[16]; /* tdn_pose_stride(JOINTS) */
     tdn_mask_fill(right_arm, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "arm_r"), 1.0f, 1, right_arm, NULL);
+    tdn_mask_set_subtree(right_arm, skel, tdn_skeleton_find_joint(skel, "arm_r"), 1.0f, 1, NULL);
     tdn_player players[5];
     for (int i = 0; i < 5; i++)
         players[i] = tdn_player_make(tdn_clip_duration(clips[i]), TDN_WRAP_LOOP);
@@ -204,9 +204,10 @@ int main(void)
                 continue;
             tdn_vec3 target = tdn_vec3_make(foot.x, 0.05f, foot.z);
             tdn_vec3 knee = tdn_vec3_make(model[legs[leg][1]].m[12], model[legs[leg][1]].m[13], model[legs[leg][1]].m[14] + 1);
-            tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = legs[leg][0], .middle = legs[leg][1], .end = legs[leg][2],
-                                                      .target = target, .pole = knee, .use_pole = 1, .weight = 1, .soften = 0.98f },
-                            &out, model, NULL, NULL);
+            const tdn_ik_two_bone_job leg_ik = { .upper = legs[leg][0], .middle = legs[leg][1], .end = legs[leg][2],
+                                                 .target = target, .pole = knee, .use_pole = 1, .weight = 1,
+                                                 .soften = 0.98f };
+            tdn_ik_two_bone(skel, &leg_ik, &out, model, NULL, NULL);
             tdn_vec3 got = tdn_vec3_make(model[legs[leg][2]].m[12], model[legs[leg][2]].m[13], model[legs[leg][2]].m[14]);
             float miss = tdn_vec3_length(tdn_vec3_sub(got, target));
             worst_ik_miss = miss > worst_ik_miss ? miss : worst_ik_miss;

@@ -31,11 +31,11 @@ static void check_space(const tdn_blend_space_file *f)
     const tdn_blend_space *space = tdn_blend_space_file_space(f);
     const int n = tdn_blend_space_sample_count(space), dims = tdn_blend_space_dimensions(space);
     if (!space || n < 1 || n > TDN_MAX_BLEND_SPACE_SAMPLES || dims < 1 || dims > TDN_MAX_BLEND_SPACE_DIMENSIONS ||
-        tdn_blend_space_file_clip(f, n) != NULL)
+        tdn_blend_space_file_clip_name(f, n) != NULL)
         abort();
     float mid[TDN_MAX_BLEND_SPACE_DIMENSIONS] = { 0 }, far[TDN_MAX_BLEND_SPACE_DIMENSIONS];
     for (int s = 0; s < n; s++) {
-        const char *clip = tdn_blend_space_file_clip(f, s);
+        const char *clip = tdn_blend_space_file_clip_name(f, s);
         if (!clip || !clip[0])
             abort();
         const float *p = tdn_blend_space_point(space, s);

@@ -37,7 +37,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const tdn_keyed_clip *clips[2] = { tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "idle")),
                                        tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) };
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
-    tdn_mm_database_desc desc = { .skeleton = skel, .clips = clips, .clip_count = 2, .rate = 30.0f,
+    tdn_mm_database_desc desc = { .skeleton = skel, .clips = clips, .clip_count = 2, .sample_rate = 30.0f,
                                   .root = tdn_skeleton_find_joint(skel, "root"), .left_foot = tdn_skeleton_find_joint(skel, "foot_l"),
                                   .right_foot = tdn_skeleton_find_joint(skel, "foot_r"), .offsets = { 5, 10, 15 },
                                   .offset_count = 3 };

@@ -41,9 +41,9 @@ static void check_database(const tdn_mm_database *db, const uint8_t *data, size_
     free(saved);
 
     const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
-    if (dims < 1 || dims > TDN_MM_MAX_DIMS || frames < 1)
+    if (dims < 1 || dims > TDN_MM_MAX_DIMENSIONS || frames < 1)
         abort();
-    static const float zero[TDN_MM_MAX_DIMS];
+    static const float zero[TDN_MM_MAX_DIMENSIONS];
     const int currents[2] = { -1, frames / 2 };
     for (int c = 0; c < 2; c++) {
         tdn_mm_match brute, fast;

@@ -23,10 +23,10 @@ static int write_features(const char *dir)
     const unsigned char searchable[6] = { 1, 1, 1, 1, 0, 0 };
     tdn_mm_features_desc desc = { 0 };
     desc.frame_count = 6;
-    desc.dims = 5;
+    desc.dimensions = 5;
     desc.features = features;
     desc.searchable = searchable;
-    desc.rate = 30.0f;
+    desc.sample_rate = 30.0f;
     tdn_mm_database *db = NULL;
     tdn_error err = { 0 };
     char path[4096];
@@ -63,7 +63,7 @@ static int write_clips(const char *dir)
         desc.clips = &clip;
         desc.clip_count = 1;
         desc.mirror_table = mirror;
-        desc.rate = 30.0f;
+        desc.sample_rate = 30.0f;
         desc.root = 0;
         desc.left_foot = tdn_skeleton_find_joint(skeleton, "LeftFoot");
         desc.right_foot = tdn_skeleton_find_joint(skeleton, "RightFoot");

@@ -66,7 +66,7 @@ static inline int mm_fixture_humanoid(mm_fixture *f, int build)
     for (int i = 0; i < 8; i++)
         f->clips[f->clip_count++] = tdn_asset_clip(f->assets[0], tdn_asset_find_clip(f->assets[0], mm_humanoid_clips[i]));
     mm_fixture_finish(f);
-    f->desc.rate = 30.0f;
+    f->desc.sample_rate = 30.0f;
     f->desc.offsets[0] = 5, f->desc.offsets[1] = 10, f->desc.offsets[2] = 15;
     f->desc.offset_count = 3;
     f->desc.smoothing = -1.0f;

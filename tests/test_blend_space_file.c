@@ -44,9 +44,9 @@ static void test_valid_documents(void)
         CHECK_EQ_INT(tdn_blend_space_mode_of(space), m);
         CHECK_EQ_INT(tdn_blend_space_dimensions(space), dims[m]);
         CHECK_EQ_INT(tdn_blend_space_sample_count(space), counts[m]);
-        CHECK(strcmp(tdn_blend_space_file_clip(f, 0), "idle") == 0);
-        CHECK(strcmp(tdn_blend_space_file_clip(f, 2), "run") == 0);
-        CHECK(tdn_blend_space_file_clip(f, counts[m]) == NULL && tdn_blend_space_file_clip(f, -1) == NULL);
+        CHECK(strcmp(tdn_blend_space_file_clip_name(f, 0), "idle") == 0);
+        CHECK(strcmp(tdn_blend_space_file_clip_name(f, 2), "run") == 0);
+        CHECK(tdn_blend_space_file_clip_name(f, counts[m]) == NULL && tdn_blend_space_file_clip_name(f, -1) == NULL);
         CHECK_NEAR(tdn_blend_space_point(space, 1)[0], m == 2 ? 0.0 : m == 3 ? 2.0 : 1.0, 0.0);
         tdn_blend_space_file_destroy(f);
     }
@@ -220,7 +220,7 @@ static void test_node_prefix(void)
     cJSON_AddItemToArray(cJSON_GetObjectItem(node, "samples"), cJSON_Parse("{\"clip\": \"c\", \"at\": [0, 1]}"));
     cJSON_AddItemToArray(cJSON_GetObjectItem(node, "samples"), cJSON_Parse("{\"clip\": \"d\", \"at\": [1, 0]}"));
     CHECK(tdn_io__blend_space_from_json(node, "nodes[3]", &counting, &f, &err) == TDN_OK && f != NULL);
-    CHECK(strcmp(tdn_blend_space_file_clip(f, 3), "d") == 0);
+    CHECK(strcmp(tdn_blend_space_file_clip_name(f, 3), "d") == 0);
     tdn_blend_space_file_destroy(f);
     CHECK(tdn_io__blend_space_from_json(NULL, "nodes[3]", &counting, &f, &err) == TDN_ERR_PARSE && f == NULL);
     CHECK(strcmp(err.where, "nodes[3]") == 0);
@@ -283,17 +283,17 @@ static void test_files(void)
     fclose(out);
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_OK);
-    CHECK(strcmp(tdn_blend_space_file_clip(f, 2), "strafe") == 0);
+    CHECK(tdn_blend_space_file_load(path, NULL, &f, NULL, &err) == TDN_OK);
+    CHECK(strcmp(tdn_blend_space_file_clip_name(f, 2), "strafe") == 0);
     tdn_blend_space_file_destroy(f);
     remove(path);
     f = (tdn_blend_space_file *)path;
-    CHECK(tdn_blend_space_file_load(path, &f, NULL, &err) == TDN_ERR_IO && f == NULL);
+    CHECK(tdn_blend_space_file_load(path, NULL, &f, NULL, &err) == TDN_ERR_IO && f == NULL);
     CHECK(strstr(err.where, "tendon_blend_space_") != NULL);
-    CHECK(tdn_blend_space_file_load(NULL, &f, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_blend_space_file_load(NULL, NULL, &f, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(tdn_blend_space_file_load_memory(GOOD, strlen(GOOD), NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
     tdn_blend_space_file_destroy(NULL);
-    CHECK(tdn_blend_space_file_space(NULL) == NULL && tdn_blend_space_file_clip(NULL, 0) == NULL);
+    CHECK(tdn_blend_space_file_space(NULL) == NULL && tdn_blend_space_file_clip_name(NULL, 0) == NULL);
 }
 
 int main(void)

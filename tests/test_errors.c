@@ -122,7 +122,7 @@ static void blend_and_model_space(void)
          "job.layers[1].pose", "2 joints", "output 3");
     says(tdn_blend(&(tdn_blend_job){ .out = &b }, &e), &e, TDN_ERR_ARGUMENT, "job", "no layer and no fallback", NULL);
     float mask[8] = { 0 };
-    says(tdn_mask_set_subtree(r.skeleton, 3, 1.0f, 0, mask, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3",
+    says(tdn_mask_set_subtree(mask, r.skeleton, 3, 1.0f, 0, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3",
          "0..2");
     says(tdn_model_space(r.skeleton, &small, NULL, model, &e), &e, TDN_ERR_ARGUMENT, "pose", "2 joints",
          "skeleton 3");
@@ -145,7 +145,7 @@ static void ik(void)
     tdn_model_space(r.skeleton, &pose, NULL, model, NULL);
     tdn_error e = sentinel();
     /* the target 1.2 m from the root, within the 2 m chain's reach */
-    tdn_two_bone_ik two = { .upper = 0, .middle = 1, .end = 2, .target = tdn_vec3_make(1.2f, 0, 0), .weight = 1 };
+    tdn_ik_two_bone_job two = { .upper = 0, .middle = 1, .end = 2, .target = tdn_vec3_make(1.2f, 0, 0), .weight = 1 };
     int reached = 0;
     CHECK_EQ_INT(tdn_ik_two_bone(r.skeleton, &two, &pose, model, &reached, &e), TDN_OK);
     CHECK(reached && untouched(&e));
@@ -154,12 +154,12 @@ static void ik(void)
     says(tdn_ik_two_bone(r.skeleton, &two, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.end",
          "joint 0 is not below ik.middle (1)", NULL);
     const int backwards[] = { 2, 1 };
-    tdn_fabrik_ik fabrik = { .joints = backwards, .count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
+    tdn_ik_fabrik_job fabrik = { .joints = backwards, .joint_count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
     says(tdn_ik_fabrik(r.skeleton, &fabrik, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.joints[1]",
          "joint 1", "not below joint 2");
     const int chain[] = { 0, 1, 2 };
     const tdn_ik_limit limits[] = { { 0.5f, 0 }, { -1.0f, 0 }, { 0, 0 } };
-    tdn_ccd_ik ccd = { .joints = chain, .count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
+    tdn_ik_ccd_job ccd = { .joints = chain, .joint_count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
     says(tdn_ik_ccd(r.skeleton, &ccd, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.limits[1]", "cone -1",
          NULL);
     tdn_pose_destroy(&pose);
@@ -232,7 +232,7 @@ static void motion_matching(void)
     const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_mm_database *db = NULL;
     tdn_error e = sentinel();
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 4, .dims = 2,
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 4, .dimensions = 2,
                                                                                .features = features },
                                                       &db, NULL, &e),
                  TDN_OK);
@@ -317,6 +317,37 @@ static void listed_joints_pose_explains_itself(void)
     tdn_asset_destroy(asset);
 }
 
+/* `where` is the argument ("out", "desc", "path") or "desc.field", never the function's name
+ * nor empty (api-conventions, Failure): one case per place that used to say otherwise. */
+static void where_names_the_argument(void)
+{
+    tdn_error e = sentinel();
+    tdn_skeleton *skeleton = NULL;
+    says(tdn_skeleton_create(NULL, &skeleton, NULL, &e), &e, TDN_ERR_ARGUMENT, "desc", NULL, NULL);
+    says(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2 }, &skeleton, NULL, &e), &e, TDN_ERR_ARGUMENT,
+         "desc.parents", NULL, NULL);
+    says(tdn_graph_create(NULL, NULL, NULL, &e), &e, TDN_ERR_ARGUMENT, "out", NULL, NULL);
+    says(tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_LINEAR }, NULL, NULL, &e), &e,
+         TDN_ERR_ARGUMENT, "out", NULL, NULL);
+    tdn_blend_space_file *file = NULL;
+    says(tdn_blend_space_file_load(NULL, NULL, &file, NULL, &e), &e, TDN_ERR_ARGUMENT, "path", NULL, NULL);
+    tdn_graph_document *document = NULL;
+    says(tdn_graph_document_load_memory(NULL, 3, NULL, &document, NULL, &e), &e, TDN_ERR_ARGUMENT, "json", NULL, NULL);
+    tdn_asset *asset = NULL;
+    says(tdn_asset_load(NULL, NULL, &asset, NULL, &e), &e, TDN_ERR_ARGUMENT, "path", NULL, NULL);
+    void *bytes = NULL;
+    says(tdn_gltf_save_memory(NULL, &bytes, NULL, NULL, &e), &e, TDN_ERR_ARGUMENT, "size", NULL, NULL);
+    tdn_mm_database *db = NULL;
+    says(tdn_mm_database_load_memory(NULL, 0, &db, NULL, &e), &e, TDN_ERR_ARGUMENT, "bytes", NULL, NULL);
+    says(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ 0 }, &(tdn_keyed_clip *){ NULL }, NULL, &e), &e,
+         TDN_ERR_ARGUMENT, "desc.skeleton", NULL, NULL);
+    float mask[8] = { 0 };
+    const char *names[] = { NULL };
+    rig r = make_rig();
+    says(tdn_mask_set_joints(mask, r.skeleton, names, 1, 1.0f, &e), &e, TDN_ERR_ARGUMENT, "names", "name 0", NULL);
+    free_rig(&r);
+}
+
 int main(void)
 {
     RUN(pose_and_sample);
@@ -327,5 +358,6 @@ int main(void)
     RUN(motion_matching);
     RUN(skinning);
     RUN(listed_joints_pose_explains_itself);
+    RUN(where_names_the_argument);
     return check_summary();
 }

@@ -3,7 +3,7 @@
  * absolute path or a '..' out of it is refused with the JSON path and the reason, and allowed
  * through a root; a symbolic link is followed to where it really leads, and refused when that
  * is outside; a reader of the caller's serves every file (the document, its character, a
- * glTF's buffer) from memory, checked as text. */
+ * glTF's buffer, a blend-space file, a database file) from memory, checked as text. */
 #define _XOPEN_SOURCE 700 /* mkdtemp, symlink, realpath */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +15,10 @@
 #include "counting_allocator.h"
 #include "test_gltf_builder.h"
 #include "tendon/io/asset.h"
+#include "tendon/io/blend_space_file.h"
 #include "tendon/io/file_access.h"
 #include "tendon/io/graph_document.h"
+#include "tendon/io/mm_database_file.h"
 
 static char scratch[64];
 
@@ -205,6 +207,7 @@ typedef struct pack {
     char asked[8][128]; /* the paths it was asked for */
     int asked_count;
     int bad_allocator;  /* set when a read came without both allocator hooks */
+    int counted_reads;  /* reads into the counting allocator's memory */
 } pack;
 
 static tdn_result pack_read(void *user, const char *path, void **data, size_t *size, const tdn_allocator *allocator,
@@ -214,6 +217,7 @@ static tdn_result pack_read(void *user, const char *path, void **data, size_t *s
     if (p->asked_count < 8)
         snprintf(p->asked[p->asked_count++], sizeof p->asked[0], "%s", path);
     p->bad_allocator |= !allocator || !allocator->alloc || !allocator->free;
+    p->counted_reads += allocator && allocator->alloc == count_alloc;
     for (int i = 0; i < p->count; i++)
         if (strcmp(p->names[i], path) == 0) {
             *data = allocator->alloc(p->sizes[i], 1, allocator->user);
@@ -302,6 +306,47 @@ static void a_reader_serves_files_from_memory(void)
     gb_free(&b);
 }
 
+/* A blend-space file and a database file, each read by the reader into the load's allocator. */
+static void a_reader_serves_blend_spaces_and_databases(void)
+{
+    static const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1, 2, 2 };
+    tdn_mm_database *made = NULL;
+    const tdn_mm_features_desc desc = { .frame_count = 5, .dimensions = 2, .features = features };
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&desc, &made, NULL, NULL), TDN_OK);
+    static char saved[4096];
+    const size_t saved_size = tdn_mm_database_save_size(made);
+    CHECK(saved_size <= sizeof saved);
+    CHECK_EQ_INT(tdn_mm_database_save_memory(made, saved, sizeof saved, NULL), TDN_OK);
+    tdn_mm_database_destroy(made);
+    const char *space = "{\"blend_space\": {\"mode\": \"linear\", \"samples\": [{\"clip\": \"slow\", \"at\": [0]}, "
+                        "{\"clip\": \"fast\", \"at\": [1]}]}}";
+    pack p = { .names = { "pack/moves.json", "pack/moves.tdnmm" }, .texts = { space, saved },
+               .sizes = { strlen(space), saved_size }, .count = 2 };
+    const tdn_file_access access = { .read = pack_read, .user = &p };
+    const long blocks = live_blocks;
+    tdn_error err = { 0 };
+    tdn_blend_space_file *f = NULL;
+    CHECK_EQ_INT(tdn_blend_space_file_load("pack/moves.json", &(tdn_blend_space_file_load_options){ .file_access = &access },
+                                           &f, &counting, &err), TDN_OK);
+    CHECK(f && strcmp(tdn_blend_space_file_clip_name(f, 1), "fast") == 0);
+    tdn_mm_database *db = NULL;
+    CHECK_EQ_INT(tdn_mm_database_load("pack/moves.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access }, &db,
+                                      &counting, &err), TDN_OK);
+    CHECK(db && tdn_mm_database_frame_count(db) == 5 && tdn_mm_database_features(db, 4)[1] == 2.0f);
+    CHECK_EQ_INT(p.asked_count, 2);
+    CHECK(strcmp(p.asked[0], "pack/moves.json") == 0 && strcmp(p.asked[1], "pack/moves.tdnmm") == 0);
+    CHECK_EQ_INT(p.counted_reads, 2);
+    CHECK(!p.bad_allocator);
+    tdn_blend_space_file_destroy(f);
+    tdn_mm_database_destroy(db);
+    CHECK_EQ_INT(live_blocks, blocks); /* the files' bytes went back to the allocator */
+    /* a file the reader does not have: its reason, the path */
+    err = (tdn_error){ 0 };
+    CHECK_EQ_INT(tdn_mm_database_load("pack/other.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access }, &db,
+                                      NULL, &err), TDN_ERR_IO);
+    CHECK(db == NULL && strcmp(err.where, "pack/other.tdnmm") == 0 && strcmp(err.message, "not in the pack") == 0);
+}
+
 /* ---- the default reader, called directly ---- */
 
 static void the_default_reader_can_be_called(void)
@@ -335,6 +380,7 @@ int main(void)
     RUN(names_outside_the_folder_need_a_root);
     RUN(symbolic_links_are_followed_to_where_they_lead);
     RUN(a_reader_serves_files_from_memory);
+    RUN(a_reader_serves_blend_spaces_and_databases);
     RUN(the_default_reader_can_be_called);
     const char *const files[] = { "docs/graph.json", "docs/near.bvh", "outside/far.bvh", "outside/walk.bvh",
                                   "outside_too/x.bvh", "docs", "outside", "outside_too" };

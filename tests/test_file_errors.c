@@ -211,13 +211,13 @@ static void other_loaders_name_the_file(void)
     tdn_mm_database *db = NULL;
     write_text(in_scratch(path, sizeof path, "junk.tdnmm"), "not a database");
     snprintf(where, sizeof where, "%s: byte 0", path);
-    expect_where(tdn_mm_database_load(path, &db, NULL, &err), TDN_ERR_PARSE, &err, where, "TDNMMDB");
+    expect_where(tdn_mm_database_load(path, NULL, &db, NULL, &err), TDN_ERR_PARSE, &err, where, "TDNMMDB");
     CHECK(db == NULL);
     tdn_blend_space_file *space = NULL;
     err = (tdn_error){ 0 };
     write_text(in_scratch(path, sizeof path, "space.json"), "{\"blend_space\": {\"mode\": \"linaer\", \"samples\": []}}");
     snprintf(where, sizeof where, "%s: blend_space.mode", path);
-    expect_where(tdn_blend_space_file_load(path, &space, NULL, &err), TDN_ERR_INVALID_DATA, &err, where, "linear");
+    expect_where(tdn_blend_space_file_load(path, NULL, &space, NULL, &err), TDN_ERR_INVALID_DATA, &err, where, "linear");
     CHECK(space == NULL);
 }
 

@@ -657,11 +657,12 @@ static void frames_never_allocate(void)
     int table[JOINTS];
     tdn_mirror_table_from_names(skeleton, table, NULL);
     tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror = table };
+                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror_table = table };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, &counting, NULL) == TDN_OK);
     size_t bytes = tdn_graph_instance_bytes(g);
-    void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN,
+                                 (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) / TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     tdn_graph_instance *in = NULL;
     CHECK(tdn_graph_instance_init(g, memory, bytes - 1, &in, NULL) == TDN_ERR_OUT_OF_MEMORY);
     CHECK(tdn_graph_instance_init(g, memory, bytes, &in, NULL) == TDN_OK);

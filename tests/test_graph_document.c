@@ -29,7 +29,7 @@ static float entry_weight(const tdn_graph_document *d, const tdn_graph_instance 
     int n = tdn_graph_entries(in, &e);
     float w = 0;
     for (int k = 0; k < n; k++)
-        if (strcmp(tdn_graph_document_clip_name(d, e[k].clip), clip) == 0)
+        if (e[k].clip >= 0 && strcmp(tdn_graph_document_clip_name(d, e[k].clip), clip) == 0)
             w += e[k].weight;
     return w;
 }
@@ -103,6 +103,19 @@ static void document_weights_by_hand(void)
     for (int k = 0; k < tdn_graph_node_count(tdn_graph_document_graph(d)); k++)
         named += strcmp(tdn_graph_node_name(tdn_graph_document_graph(d), k), "pair") == 0;
     CHECK_EQ_INT(named, 1);
+    /* a bad index or a NULL object gives NULL for a name, 0 for a count (api-conventions) */
+    const tdn_graph *g = tdn_graph_document_graph(d);
+    const int nodes = tdn_graph_node_count(g), clips = tdn_graph_document_clip_count(d);
+    CHECK(tdn_graph_node_name(g, nodes) == NULL && tdn_graph_node_name(g, -1) == NULL &&
+          tdn_graph_node_name(NULL, 0) == NULL);
+    CHECK(tdn_graph_param_name(g, tdn_graph_param_count(g)) == NULL && tdn_graph_param_name(NULL, 0) == NULL);
+    CHECK(tdn_graph_layer_name(g, tdn_graph_layer_count(g)) == NULL && tdn_graph_layer_name(NULL, 0) == NULL);
+    CHECK(tdn_graph_state_name(g, nodes, 0) == NULL && tdn_graph_state_name(NULL, 0, 0) == NULL);
+    CHECK(tdn_graph_document_clip_name(d, clips) == NULL && tdn_graph_document_clip_name(NULL, 0) == NULL);
+    CHECK(clips > 0 && tdn_graph_document_clip_name(d, clips - 1) != NULL);
+    CHECK(tdn_graph_document_clip_count(NULL) == 0 && tdn_graph_node_count(NULL) == 0);
+    CHECK(tdn_param_type_name((tdn_param_type)99) == NULL && strcmp(tdn_param_type_name(TDN_PARAM_VEC3), "vec3") == 0);
+    CHECK(tdn_result_name((tdn_result)-99) == NULL && strcmp(tdn_result_name(TDN_ERR_IO), "TDN_ERR_IO") == 0);
     tdn_graph_instance_destroy(in);
     tdn_graph_document_destroy(d);
     CHECK_EQ_INT(live_blocks, 0);
@@ -346,7 +359,7 @@ static void machines_and_layers_from_documents(void)
     /* the upper layer's mask: a leg joint is the locomotion layer's alone */
     const tdn_graph_entry *e;
     CHECK_EQ_INT(tdn_graph_layer_entries(in, 1, &e), 1);
-    CHECK(strcmp(tdn_graph_document_clip_name(d, e[0].clip), "turn_left") == 0);
+    CHECK(e[0].clip >= 0 && strcmp(tdn_graph_document_clip_name(d, e[0].clip), "turn_left") == 0);
     tdn_pose_destroy(&pose);
     tdn_graph_instance_destroy(in);
     tdn_graph_document_destroy(d);

@@ -175,7 +175,7 @@ static const tdn_param_desc params[] = { { .name = "move", .type = TDN_PARAM_VEC
                                          { .name = "stop", .type = TDN_PARAM_BOOL } };
 
 /* The root-motion settings a motion-matching graph needs: its database's root, yaw, on the ground. */
-static tdn_root_motion_desc root_motion_of(const mm_fixture *f) { return (tdn_root_motion_desc){ .joint = f->desc.root }; }
+static tdn_root_track_desc root_motion_of(const mm_fixture *f) { return (tdn_root_track_desc){ .joint = f->desc.root }; }
 
 static tdn_clip *runtime_clip(const mm_fixture *f, const char *name)
 {
@@ -195,7 +195,7 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move",
                                  .facing = with_facing ? "turn" : NULL };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
                                 .node_count = 1, .root = 0, .root_motion = &rm, .extract_root_motion = 1 };
     tdn_graph *g = NULL;
@@ -269,7 +269,7 @@ typedef struct machine_graph {
     tdn_transition_desc transitions[2];
     tdn_condition_desc to_walk, to_move;
     tdn_state_machine_desc sm;
-    tdn_root_motion_desc rm;
+    tdn_root_track_desc rm;
     const tdn_clip *clips[1];
     tdn_graph_desc gd;
 } machine_graph;
@@ -397,14 +397,14 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
     const tdn_clip *clips[1] = { walk };
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     float *mask = calloc((size_t)tdn_pose_stride(n), sizeof(float));
-    CHECK_EQ_INT(tdn_mask_set_subtree(f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, mask, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, NULL), TDN_OK);
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP },
                                      { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm,
                                        .velocity = "move", .facing = "turn" } };
     const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
                                        { .name = "upper", .root = 1, .mask = mask } };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     tdn_graph_desc gd = { .skeleton = f->skeleton, .clips = clips, .clip_count = 1, .params = params, .param_count = 3,
                           .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2, .root_motion = &rm,
                           .extract_root_motion = 1 };
@@ -478,7 +478,8 @@ static void frames_never_allocate(const mm_fixture *f)
     CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, &counting, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_graph_instance_create(g, &created, &counting, NULL), TDN_OK);
     const size_t bytes = tdn_graph_instance_bytes(g);
-    void *memory = aligned_alloc(64, (bytes + 63) / 64 * 64);
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN,
+                                 (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) / TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose a, b, va, vb;
@@ -535,7 +536,7 @@ static void translating_a_controller_is_exact(const mm_fixture *f, int foot_lock
     bare_start(&a, &mm);
     bare_start(&b, &mm);
     const tdn_vec3 far = tdn_vec3_make(1000.3f, 0.0f, -700.7f), shift = tdn_vec3_make(-1024.0f, 0.0f, 768.0f);
-    const int start = tdn_mm_database_clip_first(f->db, 1, 0); /* walking */
+    const int start = tdn_mm_database_clip_first_frame(f->db, 1, 0); /* walking */
     CHECK_EQ_INT(tdn_mm_controller_reset(a.c, start, far, 0.5f, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_mm_controller_reset(b.c, start, far, 0.5f, NULL), TDN_OK);
     a.position = b.position = far;
@@ -581,7 +582,7 @@ static void running_far(const mm_fixture *f)
 {
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .motion_match = &mm, .velocity = "move" };
-    const tdn_root_motion_desc rm = root_motion_of(f);
+    const tdn_root_track_desc rm = root_motion_of(f);
     const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
                                 .node_count = 1, .root_motion = &rm, .extract_root_motion = 1 };
     tdn_graph *g = NULL;
@@ -623,7 +624,7 @@ static void bad_descriptions(const mm_fixture *f)
 {
     tdn_mm_controller_desc mm = controller_desc(f);
     tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move" };
-    tdn_root_motion_desc rm = root_motion_of(f);
+    tdn_root_track_desc rm = root_motion_of(f);
     tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node, .node_count = 1,
                           .root_motion = &rm, .extract_root_motion = 1 };
     struct {
@@ -640,13 +641,13 @@ static void bad_descriptions(const mm_fixture *f)
     };
     const float features[2] = { 0.0f, 1.0f };
     tdn_mm_database *from_features = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 1, .features = features },
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 1, .features = features },
                                                &from_features, NULL, NULL),
                  TDN_OK);
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
         tdn_node_desc d = node;
-        tdn_root_motion_desc r = rm;
+        tdn_root_track_desc r = rm;
         tdn_graph_desc g = gd;
         d.motion_match = &m;
         g.nodes = &d;

@@ -100,7 +100,7 @@ static int fixture_init(fixture *f)
         tdn_pose_create(f->n, &f->reach[i], NULL, NULL);
         tdn_pose_copy(&f->reach[i], &f->idle, NULL);
         tdn_model_space(f->skel, &f->reach[i], NULL, f->model, NULL);
-        tdn_two_bone_ik ik = { f->upper, f->middle, f->hand, t, pole, 1, 1.0f, 0.0f };
+        tdn_ik_two_bone_job ik = { f->upper, f->middle, f->hand, t, pole, 1, 1.0f, 0.0f };
         int reached = 0;
         CHECK(tdn_ik_two_bone(f->skel, &ik, &f->reach[i], f->model, &reached, NULL) == TDN_OK);
         reached_all &= reached;
@@ -203,7 +203,7 @@ static void reach_grid_solved_against_naive(void)
 
         float params[3];
         tdn_ik_blend_result r;
-        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_ik_blend_job req = { .target = t, .weight = 1.0f };
         tdn_pose_copy(&pose, &f.idle, NULL);
         CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
         solved[q] = r.blend_error;
@@ -284,7 +284,7 @@ static void moving_target_moves_parameters_smoothly(void)
         double s = frame / 60.0;
         tdn_vec3 t = tdn_vec3_add(c, tdn_vec3_make(half.x * (float)sin(1.3 * s), half.y * (float)sin(0.9 * s + 0.5),
                                                    half.z * (float)sin(0.7 * s + 1.0)));
-        tdn_ik_blend_request req = { .target = t, .start = frame ? params : NULL, .weight = 1.0f };
+        tdn_ik_blend_job req = { .target = t, .start = frame ? params : NULL, .weight = 1.0f };
         tdn_ik_blend_result r;
         tdn_pose_copy(&pose, &f.idle, NULL);
         memcpy(prev_params, params, sizeof params);
@@ -330,7 +330,7 @@ static void masked_reach_over_a_walk(void)
     int stride = tdn_pose_stride(f.n);
     float *mask = calloc((size_t)stride, sizeof(float));
     tdn_mask_fill(mask, f.n, 0.0f);
-    CHECK(tdn_mask_set_subtree(f.skel, f.clavicle, 1.0f, 0, mask, NULL) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(mask, f.skel, f.clavicle, 1.0f, 0, NULL) == TDN_OK);
     tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, mask, NULL);
     if (!CHECK(ik != NULL))
         return;
@@ -354,7 +354,7 @@ static void masked_reach_over_a_walk(void)
         CHECK(tdn_ik_blend_effector(ik, naive_params, &walk, NULL, &e, NULL) == TDN_OK);
         naive_sum += distance(e, t);
         tdn_pose_copy(&pose, &walk, NULL);
-        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_ik_blend_job req = { .target = t, .weight = 1.0f };
         tdn_ik_blend_result r;
         CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK);
         solved_sum += r.blend_error;
@@ -421,7 +421,7 @@ static void weights_rotate_and_borrowed_poses(void)
         tdn_vec3 t = random_target(&f, &rng);
         float p1[3], p0[3], ph[3], pb[3], pr[3];
         tdn_ik_blend_result r1, r0, rh, rb, rr;
-        tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+        tdn_ik_blend_job req = { .target = t, .weight = 1.0f };
         tdn_pose_copy(&a, &f.idle, NULL);
         CHECK(tdn_ik_blend_solve(ik, &req, &a, ma, p1, &r1, NULL) == TDN_OK);
         tdn_pose_copy(&b, &f.idle, NULL);
@@ -499,7 +499,7 @@ static void foot_on_slopes(void)
         tdn_pose_create(f.n, &samples[i], NULL, NULL);
         tdn_pose_copy(&samples[i], &base, NULL);
         tdn_model_space(f.skel, &samples[i], NULL, f.model, NULL);
-        tdn_two_bone_ik leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+        tdn_ik_two_bone_job leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
         int reached = 0;
         CHECK(tdn_ik_two_bone(f.skel, &leg, &samples[i], f.model, &reached, NULL) == TDN_OK);
         reached_all &= reached;
@@ -534,7 +534,7 @@ static void foot_on_slopes(void)
         float found;
         tdn_ik_blend_result r;
         tdn_pose_copy(&pose, &base, NULL);
-        CHECK(tdn_ik_blend_solve(ik, &(tdn_ik_blend_request){ .target = t, .weight = 1.0f, .tolerance = 1e-5f }, &pose,
+        CHECK(tdn_ik_blend_solve(ik, &(tdn_ik_blend_job){ .target = t, .weight = 1.0f, .tolerance = 1e-5f }, &pose,
                                  model, &found, &r, NULL) == TDN_OK);
         naive_max = fmax(naive_max, naive);
         naive_sum += naive;
@@ -639,14 +639,14 @@ static void bad_arguments(void)
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)f.n);
     float params[3] = { 0, 0, 0 }, nan_params[3] = { 0, NAN, 0 };
     tdn_vec3 t = tdn_vec3_scale(tdn_vec3_add(f.lo, f.hi), 0.5f), e;
-    tdn_ik_blend_request req = { .target = t, .weight = 1.0f };
+    tdn_ik_blend_job req = { .target = t, .weight = 1.0f };
     CHECK(tdn_ik_blend_solve(NULL, &req, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(tdn_ik_blend_solve(ik, NULL, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(tdn_ik_blend_solve(ik, &req, NULL, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(tdn_ik_blend_solve(ik, &req, &pose, NULL, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(tdn_ik_blend_solve(ik, &req, &pose, model, NULL, NULL, NULL) == TDN_ERR_ARGUMENT);
     CHECK(tdn_ik_blend_solve(ik, &req, &small, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
-    tdn_ik_blend_request bad = req;
+    tdn_ik_blend_job bad = req;
     bad.target.y = NAN;
     CHECK(tdn_ik_blend_solve(ik, &bad, &pose, model, params, NULL, NULL) == TDN_ERR_ARGUMENT);
     bad = req;
@@ -732,7 +732,7 @@ static void no_allocation_per_solve(void)
     float params[3];
     int ok = 1;
     for (int k = 0; k < 200; k++) {
-        tdn_ik_blend_request req = { .target = random_target(&f, &rng), .start = k % 2 ? params : NULL, .weight = 1.0f };
+        tdn_ik_blend_job req = { .target = random_target(&f, &rng), .start = k % 2 ? params : NULL, .weight = 1.0f };
         tdn_ik_blend_result r;
         ok &= tdn_ik_blend_solve(ik, &req, &pose, model, params, &r, NULL) == TDN_OK && r.error <= 1e-4;
     }

@@ -32,7 +32,7 @@ static void reachable_targets_converge(void)
             tdn_vec3 target = reachable_target(&r, &rng, 1.2f);
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 0.0f, 1.0f };
+            tdn_ik_ccd_job ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 0.0f, 1.0f };
             tdn_ik_result res = { -1, -1, -1 };
             CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             double error = dlen(dsub(position(&r.model[r.joints[r.count - 1]]), dv(target)));
@@ -82,7 +82,7 @@ static void limits_hold(void)
             turn_within(&r, &rng, limits, 0.3f); /* the start, within the limits too */
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, 0, limits, 0.0f, 1.0f };
+            tdn_ik_ccd_job ik = { r.joints, r.count, target, 0.0f, 0, limits, 0.0f, 1.0f };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             for (int i = 0; i + 1 < r.count; i++) {
@@ -129,7 +129,7 @@ static void damping_bounds_each_turn(void)
         tdn_pose_copy(&start, &r.pose, NULL);
         tdn_mat4 start_model[MAX_JOINTS];
         memcpy(start_model, r.model, sizeof start_model);
-        tdn_ccd_ik ik = { r.joints, r.count, target, 0.0f, 1, NULL, step, 1.0f };
+        tdn_ik_ccd_job ik = { r.joints, r.count, target, 0.0f, 1, NULL, step, 1.0f };
         tdn_ik_result res;
         CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK_EQ_INT(res.iterations, 1);
@@ -168,7 +168,7 @@ static void unreachable_targets_straighten_the_chain(void)
             dvec t = { a.x + dir.x * distance, a.y + dir.y * distance, a.z + dir.z * distance };
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_ccd_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT, NULL, 0, 1 };
+            tdn_ik_ccd_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT, NULL, 0, 1 };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.reached, 0);
@@ -209,7 +209,7 @@ static void weights_fade_the_solve(void)
     memcpy(start_model, r.model, sizeof start_model);
     const float zero_weights[2] = { 0.0f, -3.0f };
     for (int k = 0; k < 2; k++) {
-        tdn_ccd_ik ik = { r.joints, r.count, target, 0, 0, NULL, 0, zero_weights[k] };
+        tdn_ik_ccd_job ik = { r.joints, r.count, target, 0, 0, NULL, 0, zero_weights[k] };
         tdn_ik_result res = { -1, -1, -1 };
         CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK(memcmp(r.pose.data, start.data, tdn_pose_bytes(r.joint_count)) == 0);
@@ -217,7 +217,7 @@ static void weights_fade_the_solve(void)
         CHECK_EQ_INT(res.iterations, 0);
         CHECK_NEAR(res.error, dlen(dsub(position(&start_model[r.joints[r.count - 1]]), dv(target))), 1e-6);
     }
-    tdn_ccd_ik ik = { r.joints, r.count, target, 0, 0, NULL, 0, 1.0f };
+    tdn_ik_ccd_job ik = { r.joints, r.count, target, 0, 0, NULL, 0, 1.0f };
     tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_pose_copy(&full, &r.pose, NULL);
     const float fractions[2] = { 0.5f, 0.25f };
@@ -265,7 +265,7 @@ static void bad_arguments_change_nothing(void)
     for (int i = 0; i < 5; i++)
         reversed[i] = r.joints[4 - i];
     tdn_ik_limit bad_limits[5] = { { 0.5f, 0 }, { -0.1f, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
-    const tdn_ccd_ik bad[] = {
+    const tdn_ik_ccd_job bad[] = {
         { NULL, 5, t, 0, 0, NULL, 0, 1 },
         { r.joints, 1, t, 0, 0, NULL, 0, 1 },
         { r.joints, TDN_MAX_IK_CHAIN + 1, t, 0, 0, NULL, 0, 1 },
@@ -286,7 +286,7 @@ static void bad_arguments_change_nothing(void)
         CHECK_EQ_INT(tdn_ik_ccd(r.skel, &bad[i], &r.pose, r.model, &res, NULL), TDN_ERR_ARGUMENT);
         CHECK_EQ_INT(res.iterations, 123);
     }
-    tdn_ccd_ik ok = { r.joints, 5, t, 0, 0, NULL, 0, 1 };
+    tdn_ik_ccd_job ok = { r.joints, 5, t, 0, 0, NULL, 0, 1 };
     CHECK_EQ_INT(tdn_ik_ccd(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_ccd(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
@@ -302,7 +302,7 @@ static void bad_arguments_change_nothing(void)
     tdn_model_space(r.skel, &r.pose, NULL, r.model, NULL);
     tdn_ik_limit limits[5] = { { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0.5f, 0.2f }, { 0, 0 } };
     for (int k = 0; k < 2; k++) {
-        tdn_ccd_ik degenerate = { r.joints, 5, on_root, 0, 0, k ? limits : NULL, 0.1f, 1 };
+        tdn_ik_ccd_job degenerate = { r.joints, 5, on_root, 0, 0, k ? limits : NULL, 0.1f, 1 };
         CHECK_EQ_INT(tdn_ik_ccd(r.skel, &degenerate, &r.pose, r.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&r));
     }
@@ -323,7 +323,7 @@ static void solving_never_allocates(void)
     const long blocks = live_blocks, calls = malloc_calls;
     for (int k = 0; k < 200; k++) {
         tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
-        tdn_ccd_ik ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 4 ? 0.0f : 0.1f, k % 3 ? 1.0f : 0.5f };
+        tdn_ik_ccd_job ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 4 ? 0.0f : 0.1f, k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
         tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL);
     }

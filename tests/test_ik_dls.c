@@ -91,7 +91,7 @@ static void reachable_single_targets_converge(void)
             tdn_pose_copy(&pose, &start, NULL);
             tdn_model_space(s, &pose, &root, model, NULL);
             memcpy(before, model, sizeof(tdn_mat4) * (size_t)n);
-            tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
+            tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                               .tolerance = 1e-5f, .max_iterations = 200 };
             tdn_ik_result result = { -1, -1, -1 };
             CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &result, NULL), TDN_OK);
@@ -156,7 +156,7 @@ static void error_never_grows_pass_by_pass(void)
         for (int k = 1; k <= 40; k++) {
             tdn_pose_copy(&pose, &start, NULL);
             memcpy(model, start_model, sizeof(tdn_mat4) * (size_t)n);
-            tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
+            tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                               .tolerance = 1e-7f, .max_iterations = k };
             tdn_ik_result r;
             tdn_ik_dls(s, &ik, &pose, model, &r, NULL);
@@ -263,7 +263,7 @@ static void two_hands_on_one_spine(void)
         tdn_dls_target targets[2] = { { h.hand_l, position(&model[h.hand_l]), 1.0f }, { h.hand_r, position(&model[h.hand_r]), 1.0f } };
         tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
-        tdn_dls_ik ik = { .joints = h.joints, .count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
+        tdn_ik_dls_job ik = { .joints = h.joints, .joint_count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
                           .tolerance = 1e-4f, .max_iterations = 200 };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
@@ -285,7 +285,7 @@ static void two_hands_on_one_spine(void)
         tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
         double g0 = gradient_norm(&h, &pose, targets);
-        tdn_dls_ik ik = { .joints = h.joints, .count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
+        tdn_ik_dls_job ik = { .joints = h.joints, .joint_count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
                           .max_iterations = 1000 };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
@@ -342,7 +342,7 @@ static void limits_are_respected(void)
             turn_local(&pose, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.8f)));
         tdn_model_space(s, &pose, NULL, model, NULL);
         tdn_dls_target target = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 1.0f)), 1 };
-        tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
+        tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
                           .limits = limits };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r, NULL), TDN_OK);
@@ -382,7 +382,7 @@ static void weights_fade_the_solve(void)
     tdn_mat4 model[MAXJ], input_model[MAXJ];
     tdn_model_space(s, &input, NULL, input_model, NULL);
     tdn_dls_target target = { bones, tdn_vec3_make(0.4f, 0.5f, 0.3f), 1 };
-    tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &target, .target_count = 1, .weight = 0.0f };
+    tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 0.0f };
     tdn_pose_copy(&pose, &input, NULL);
     memcpy(model, input_model, sizeof(tdn_mat4) * (size_t)n);
     tdn_ik_result r;
@@ -434,14 +434,14 @@ static void bad_arguments_change_nothing(void)
     const int good[3] = { 0, 1, 2 }, unsorted[3] = { 0, 2, 1 }, repeated[3] = { 0, 1, 1 }, outside[3] = { 0, 1, 9 };
     const int side[2] = { 2, 4 }; /* joint 4 hangs off joint 1, not below joint 2 */
     tdn_dls_target t = { 3, tdn_vec3_make(0.2f, 0.6f, 0.1f), 1 };
-    const tdn_dls_ik ok = { .joints = good, .count = 3, .targets = &t, .target_count = 1, .weight = 1.0f };
+    const tdn_ik_dls_job ok = { .joints = good, .joint_count = 3, .targets = &t, .target_count = 1, .weight = 1.0f };
     tdn_ik_limit bad_limit[3] = { { 0, 0 }, { -0.1f, 0 }, { 0, 0 } }, nan_limit[3] = { { 0, 0 }, { 0, NAN }, { 0, 0 } };
     tdn_dls_target bad_targets[][1] = {
         { { 9, t.position, 1 } }, { { -1, t.position, 1 } }, { { 0, t.position, 1 } }, { { 3, tdn_vec3_make(NAN, 0, 0), 1 } },
         { { 3, tdn_vec3_make(0, INFINITY, 0), 1 } }, { { 3, t.position, -1 } }, { { 3, t.position, NAN } },
     };
     tdn_dls_target four[4] = { t, t, t, t };
-    tdn_dls_ik cases[32];
+    tdn_ik_dls_job cases[32];
     int count = 0;
     for (int i = 0; i < 7; i++) {
         cases[count] = ok;
@@ -450,10 +450,10 @@ static void bad_arguments_change_nothing(void)
     cases[count] = ok, cases[count++].joints = unsorted;
     cases[count] = ok, cases[count++].joints = repeated;
     cases[count] = ok, cases[count++].joints = outside;
-    cases[count] = ok, cases[count].joints = side, cases[count++].count = 2;
+    cases[count] = ok, cases[count].joints = side, cases[count++].joint_count = 2;
     cases[count] = ok, cases[count++].joints = NULL;
-    cases[count] = ok, cases[count++].count = 0;
-    cases[count] = ok, cases[count++].count = TDN_MAX_IK_CHAIN + 1;
+    cases[count] = ok, cases[count++].joint_count = 0;
+    cases[count] = ok, cases[count++].joint_count = TDN_MAX_IK_CHAIN + 1;
     cases[count] = ok, cases[count++].targets = NULL;
     cases[count] = ok, cases[count++].target_count = 0;
     cases[count] = ok, cases[count].targets = four, cases[count++].target_count = 4;
@@ -508,7 +508,7 @@ static void solves_never_allocate(void)
     tdn_ik_limit limits[MAXJ] = { { 0.5f, 0.3f } };
     for (int i = 0; i < 50; i++) {
         tdn_dls_target t = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.8f), 1 };
-        tdn_dls_ik ik = { .joints = joints, .count = bones, .targets = &t, .target_count = 1, .weight = 1.0f,
+        tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &t, .target_count = 1, .weight = 1.0f,
                           .limits = i % 2 ? limits : NULL };
         CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }

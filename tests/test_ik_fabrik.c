@@ -34,7 +34,7 @@ static void reachable_targets_converge(void)
             tdn_vec3 target = reachable_target(&r, &rng, 1.2f);
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_fabrik_ik ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 1.0f };
+            tdn_ik_fabrik_job ik = { r.joints, r.count, target, 0.0f, CONVERGE_LIMIT, NULL, 1.0f };
             tdn_ik_result res = { -1, -1, -1 };
             CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             double error = dlen(dsub(position(&r.model[r.joints[r.count - 1]]), dv(target)));
@@ -87,7 +87,7 @@ static void limits_hold(void)
             turn_within(&r, &rng, limits, 0.3f); /* the start, within the limits too */
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_fabrik_ik ik = { r.joints, r.count, target, 0.0f, 0, limits, 1.0f };
+            tdn_ik_fabrik_job ik = { r.joints, r.count, target, 0.0f, 0, limits, 1.0f };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             for (int i = 0; i + 1 < r.count; i++) {
@@ -135,7 +135,7 @@ static void unreachable_targets_straighten_the_chain(void)
             dvec t = { a.x + dir.x * distance, a.y + dir.y * distance, a.z + dir.z * distance };
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
+            tdn_ik_fabrik_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.iterations, 1);
@@ -176,7 +176,7 @@ static void weights_fade_the_solve(void)
     /* 0 (and below): bit-identical, with the result still reported */
     const float zero_weights[2] = { 0.0f, -3.0f };
     for (int k = 0; k < 2; k++) {
-        tdn_fabrik_ik ik = { r.joints, r.count, target, 0, 0, NULL, zero_weights[k] };
+        tdn_ik_fabrik_job ik = { r.joints, r.count, target, 0, 0, NULL, zero_weights[k] };
         tdn_ik_result res = { -1, -1, -1 };
         CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK(memcmp(r.pose.data, start.data, tdn_pose_bytes(r.joint_count)) == 0);
@@ -185,7 +185,7 @@ static void weights_fade_the_solve(void)
         CHECK_EQ_INT(res.reached, 0);
         CHECK_NEAR(res.error, dlen(dsub(position(&start_model[r.joints[r.count - 1]]), dv(target))), 1e-6);
     }
-    tdn_fabrik_ik ik = { r.joints, r.count, target, 0, 0, NULL, 1.0f };
+    tdn_ik_fabrik_job ik = { r.joints, r.count, target, 0, 0, NULL, 1.0f };
     tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_pose_copy(&full, &r.pose, NULL);
     const float fractions[2] = { 0.5f, 0.25f };
@@ -249,7 +249,7 @@ static void warm_starts(void)
             double angle = f * step;
             dvec t = { centre.x + u.x * cos(angle) + v.x * sin(angle), centre.y + u.y * cos(angle) + v.y * sin(angle),
                        centre.z + u.z * cos(angle) + v.z * sin(angle) };
-            tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT,
+            tdn_ik_fabrik_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT,
                                  NULL, 1 };
             tdn_ik_result res;
             tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
@@ -299,7 +299,7 @@ static void chain_at_the_skeleton_root(void)
     tdn_model_space(r.skel, &r.pose, &root, r.model, NULL);
     tdn_mat4 before[MAX_JOINTS];
     memcpy(before, r.model, sizeof before);
-    tdn_fabrik_ik ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
+    tdn_ik_fabrik_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
     tdn_ik_result res;
     CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
     CHECK_EQ_INT(res.reached, 1);
@@ -321,7 +321,7 @@ static void degenerate_cases_stay_finite(void)
     /* the target on the root, on a middle joint; then a zero-length bone */
     tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13], r.model[r.joints[0]].m[14]);
     tdn_vec3 on_middle = tdn_vec3_make(r.model[r.joints[2]].m[12], r.model[r.joints[2]].m[13], r.model[r.joints[2]].m[14]);
-    tdn_fabrik_ik ik = { r.joints, r.count, on_root, 0, 0, NULL, 1 };
+    tdn_ik_fabrik_job ik = { r.joints, r.count, on_root, 0, 0, NULL, 1 };
     CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
     CHECK(all_finite(&r));
     ik.target = on_middle;
@@ -361,7 +361,7 @@ static void bad_arguments_change_nothing(void)
         reversed[i] = r.joints[4 - i];
     tdn_ik_limit bad_limits[5] = { { 0.5f, 0 }, { -0.1f, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
     tdn_ik_limit nan_limits[5] = { { 0, NAN }, { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
-    const tdn_fabrik_ik bad[] = {
+    const tdn_ik_fabrik_job bad[] = {
         { NULL, 5, t, 0, 0, NULL, 1 },
         { r.joints, 1, t, 0, 0, NULL, 1 },
         { r.joints, 0, t, 0, 0, NULL, 1 },
@@ -384,7 +384,7 @@ static void bad_arguments_change_nothing(void)
         CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &bad[i], &r.pose, r.model, &res, NULL), TDN_ERR_ARGUMENT);
         CHECK_EQ_INT(res.iterations, 123); /* the result is not written either */
     }
-    tdn_fabrik_ik ok = { r.joints, 5, t, 0, 0, NULL, 1 };
+    tdn_ik_fabrik_job ok = { r.joints, 5, t, 0, 0, NULL, 1 };
     CHECK_EQ_INT(tdn_ik_fabrik(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_fabrik(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
@@ -409,7 +409,7 @@ static void solving_never_allocates(void)
     const long blocks = live_blocks, calls = malloc_calls;
     for (int k = 0; k < 200; k++) {
         tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
-        tdn_fabrik_ik ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 3 ? 1.0f : 0.5f };
+        tdn_ik_fabrik_job ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
         tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
     }

@@ -102,7 +102,7 @@ static void unlimited_chain_aims_exactly(void)
         /* anywhere around the head, behind it too, 0.3 to 3 m away */
         const float distance = check_rng_float(&rng, 0.3f, 3); /* drawn before the direction, whatever the compiler */
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
-        tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
+        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float reported = -1;
         CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &reported, NULL), TDN_OK);
@@ -144,7 +144,7 @@ static void limits_hold_joint_by_joint(void)
         const float distance = check_rng_float(&rng, 0.5f, 3); /* drawn before the direction, whatever the compiler */
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
         double start = aim_error(h.skel, &h.input, NULL, h.chain[2], tdn_vec3_make(0, 0, 1), target);
-        tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
+        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
                               .max_angles = max_angles, .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float e = 0;
         CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL), TDN_OK);
@@ -207,7 +207,7 @@ static void spread_and_clamps_by_hand(void)
         tdn_mat4 model[4];
         tdn_model_space(s, &pose, NULL, model, NULL);
         float yaw = cases[c].yaw * DEG;
-        tdn_look_at_ik ik = { .joints = chain, .count = 3, .joint_weights = cases[c].weights, .axis = { 0, 0, 2 },
+        tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 3, .joint_weights = cases[c].weights, .axis = { 0, 0, 2 },
                               .target = { 3 * sinf(yaw), 0.6f, 3 * cosf(yaw) }, .max_angles = cases[c].limits, .weight = 1 };
         CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
         for (int i = 0; i < 3; i++) {
@@ -239,7 +239,7 @@ static void sweep(const humanoid *h, const float *max_angles, int vertical, tdn_
         tdn_vec3 offset = vertical ? tdn_vec3_make(0, 2 * sinf(a), 2 * cosf(a)) : tdn_vec3_make(2 * sinf(a), 0, 2 * cosf(a));
         tdn_pose_copy(&pose, &h->input, NULL);
         memcpy(model, h->input_model, sizeof(tdn_mat4) * (size_t)h->n);
-        tdn_look_at_ik ik = { .joints = h->chain, .count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, offset),
+        tdn_ik_look_at_job ik = { .joints = h->chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, offset),
                               .max_angles = max_angles, .up_hint = up, .weight = 1 };
         tdn_ik_look_at(h->skel, &ik, &pose, model, NULL, NULL);
         for (int i = 0; i < 3; i++) {
@@ -306,7 +306,7 @@ static void up_hint_keeps_the_head_level(void)
     for (int c = 0; c < 2; c++) {
         tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
-        tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, tdn_vec3_make(1.5f, 1.2f, 1.0f)),
+        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, tdn_vec3_make(1.5f, 1.2f, 1.0f)),
                               .up_hint = c ? tdn_vec3_make(0, 2, 0) : tdn_vec3_make(0, 0, 0), .weight = 1 };
         float e;
         tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL);
@@ -332,7 +332,7 @@ static void weights_fade_the_aim(void)
     tdn_pose_create(h.n, &full, NULL, NULL);
     tdn_mat4 model[MAXJ];
     const float max_angles[3] = { 0.3f, 0.3f, 0.5f };
-    tdn_look_at_ik ik = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .max_angles = max_angles,
+    tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .max_angles = max_angles,
                           .target = tdn_vec3_add(position(&h.input_model[h.chain[2]]), tdn_vec3_make(-1, 0.5f, 1)), .weight = 0 };
     tdn_pose_copy(&pose, &h.input, NULL);
     memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
@@ -381,16 +381,16 @@ static void bad_arguments_change_nothing(void)
     const int reversed[3] = { h.chain[2], h.chain[1], h.chain[0] }, outside[2] = { h.chain[0], 999 };
     const int side[2] = { h.chain[1], tdn_skeleton_find_joint(h.skel, "hand_l") }, twice[2] = { h.chain[0], h.chain[0] };
     const float nan3[3] = { 0, NAN, 0 }, negative3[3] = { 0, -0.1f, 0 }, big3[3] = { 0, 1.5f, 0 }, inf3[3] = { 0, INFINITY, 0 };
-    const tdn_look_at_ik ok = { .joints = h.chain, .count = 3, .axis = { 0, 0, 1 }, .target = { 1, 1.6f, 1 }, .weight = 1 };
-    tdn_look_at_ik cases[32];
+    const tdn_ik_look_at_job ok = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = { 1, 1.6f, 1 }, .weight = 1 };
+    tdn_ik_look_at_job cases[32];
     int count = 0;
     cases[count] = ok, cases[count++].joints = NULL;
-    cases[count] = ok, cases[count++].count = 0;
-    cases[count] = ok, cases[count++].count = TDN_MAX_IK_CHAIN + 1;
+    cases[count] = ok, cases[count++].joint_count = 0;
+    cases[count] = ok, cases[count++].joint_count = TDN_MAX_IK_CHAIN + 1;
     cases[count] = ok, cases[count++].joints = reversed;
-    cases[count] = ok, cases[count].joints = outside, cases[count++].count = 2;
-    cases[count] = ok, cases[count].joints = side, cases[count++].count = 2;
-    cases[count] = ok, cases[count].joints = twice, cases[count++].count = 2;
+    cases[count] = ok, cases[count].joints = outside, cases[count++].joint_count = 2;
+    cases[count] = ok, cases[count].joints = side, cases[count++].joint_count = 2;
+    cases[count] = ok, cases[count].joints = twice, cases[count++].joint_count = 2;
     cases[count] = ok, cases[count++].axis = tdn_vec3_make(0, 0, 0);
     cases[count] = ok, cases[count++].axis = tdn_vec3_make(0, NAN, 1);
     cases[count] = ok, cases[count++].target = tdn_vec3_make(INFINITY, 0, 0);
@@ -416,7 +416,7 @@ static void bad_arguments_change_nothing(void)
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
     CHECK(memcmp(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n) == 0);
     /* a target on the end joint: nothing to aim at, nothing changes */
-    tdn_look_at_ik on_end = ok;
+    tdn_ik_look_at_job on_end = ok;
     on_end.target = position(&h.input_model[h.chain[2]]);
     CHECK_EQ_INT(tdn_ik_look_at(h.skel, &on_end, &pose, model, NULL, NULL), TDN_OK);
     CHECK(memcmp(pose.data, h.input.data, tdn_pose_bytes(h.n)) == 0);
@@ -444,7 +444,7 @@ static void root_joint_with_a_placement(void)
     tdn_mat4 root = tdn_transform_to_mat4(&place), model[2];
     tdn_model_space(s, &pose, &root, model, NULL);
     const int chain[1] = { 0 };
-    tdn_look_at_ik ik = { .joints = chain, .count = 1, .axis = { 1, 0, 0 }, .target = { -4, 5, 2 }, .weight = 1 };
+    tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 1, .axis = { 1, 0, 0 }, .target = { -4, 5, 2 }, .weight = 1 };
     float e;
     CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, &e, NULL), TDN_OK);
     CHECK(e < 1e-4);
@@ -475,7 +475,7 @@ static void solves_never_allocate(void)
     const int chain[3] = { 1, 2, 3 };
     const float max_angles[3] = { 0.3f, 0.3f, 0.5f };
     for (int i = 0; i < 100; i++) {
-        tdn_look_at_ik ik = { .joints = chain, .count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .target = check_rng_vec3(&rng, -3, 3),
+        tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .target = check_rng_vec3(&rng, -3, 3),
                               .max_angles = i % 2 ? max_angles : NULL, .weight = 0.8f };
         CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }

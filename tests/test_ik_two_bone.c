@@ -108,7 +108,7 @@ static void reachable_targets_are_reached(void)
             continue;
         }
         int reached = -1;
-        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
+        tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
         CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL), TDN_OK);
         tdn_vec3 a2 = position(&r.model[UPPER]), b2 = position(&r.model[MIDDLE]), c2 = position(&r.model[END]);
         worst_error = fmax(worst_error, distance(c2, target) / full);
@@ -144,7 +144,7 @@ static void unreachable_targets_straighten_the_chain_towards_them(void)
         tdn_vec3 dir = tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1));
         tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(full * check_rng_float(&rng, 1.05f, 3.0f))));
         int reached = -1;
-        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+        tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
         tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL);
         tdn_vec3 b2 = position(&r.model[MIDDLE]), c2 = position(&r.model[END]);
         CHECK_NEAR(distance(c2, a), full, 1e-5 * full);                      /* fully extended */
@@ -165,7 +165,7 @@ static void too_close_targets_fold_the_chain_towards_them(void)
     tdn_vec3 a = position(&r.model[UPPER]), b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     double l1 = distance(a, b), l2 = distance(b, c), gap = fabs(l1 - l2);
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_make(0.3f, -0.8f, 0.4f));
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
+    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
                            tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_vec3 c2 = position(&r.model[END]);
@@ -188,7 +188,7 @@ static void weights_fade_the_solve(void)
     tdn_vec3 pole = tdn_vec3_add(a, tdn_vec3_make(0, 0, 1));
 
     /* weight 0: the pose and the model matrices are bit-identical */
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, pole, 1, 0.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, target, pole, 1, 0.0f, 0.0f };
     int reached = -1;
     CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL), TDN_OK);
     CHECK(memcmp(r.pose.data, before.pose.data, tdn_pose_bytes(N)) == 0);
@@ -257,7 +257,7 @@ static void solved_pose_is_a_fixed_point_and_axis_hint_bends_about_it(void)
     tdn_vec3 a = position(&r.model[UPPER]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0.1f, -0.55f, 0.15f));
     tdn_vec3 axis = tdn_vec3_make(1, 0, 0); /* bend about +x: the knee goes towards cross(dir, x) */
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, target, axis, 0, 1.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, target, axis, 0, 1.0f, 0.0f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_vec3 b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     CHECK_NEAR(distance(c, target), 0, 1e-5);
@@ -298,7 +298,7 @@ static void softening_pulls_in_near_full_extension(void)
         double d = full * (0.9 + 0.01 * i); /* 0.9 .. 1.3 of full length */
         tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
-        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
+        tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
                                tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
         tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
         double reach = distance(position(&r.model[END]), a);
@@ -313,7 +313,7 @@ static void softening_pulls_in_near_full_extension(void)
     /* the soft distance by hand at d = full: start + span (1 - e^-1), span = 0.05 full */
     tdn_pose_copy(&r.pose, &start, NULL);
     memcpy(r.model, start_model, sizeof start_model);
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)),
+    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)),
                            tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), a), full * (0.95 + 0.05 * (1 - exp(-1.0))), 2e-5 * full);
@@ -341,7 +341,7 @@ static void root_upper_joint_with_a_placement(void)
     tdn_vec3 a = position(&model[0]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0.5f, 2.5f, 1.0f)); /* |.| = 2.78 < 4 (scaled chain) */
     int reached = -1;
-    tdn_two_bone_ik ik = { 0, 1, 2, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, -3)), 1, 1.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { 0, 1, 2, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, -3)), 1, 1.0f, 0.0f };
     CHECK_EQ_INT(tdn_ik_two_bone(s, &ik, &pose, model, &reached, NULL), TDN_OK);
     CHECK_EQ_INT(reached, 1);
     CHECK_NEAR(distance(position(&model[2]), target), 0, 1e-4 * 4);
@@ -394,14 +394,14 @@ static void degenerate_chains_stay_finite(void)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
-        tdn_two_bone_ik ik = { UPPER, MIDDLE, END, cases[i].target, cases[i].pole, cases[i].use_pole, 1.0f, 0.5f };
+        tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, cases[i].target, cases[i].pole, cases[i].use_pole, 1.0f, 0.5f };
         CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&r.pose, r.model, N));
     }
     /* a pole on the line still reaches a reachable target */
     tdn_pose_copy(&r.pose, &start, NULL);
     memcpy(r.model, start_model, sizeof start_model);
-    tdn_two_bone_ik ik = { UPPER, MIDDLE, END, cases[1].target, cases[1].pole, 1, 1.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, cases[1].target, cases[1].pole, 1, 1.0f, 0.0f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), cases[1].target), 0, 1e-5);
 
@@ -421,7 +421,7 @@ static void degenerate_chains_stay_finite(void)
     a = position(&r.model[UPPER]);
     tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_make(0, -0.6f, 0));
     tdn_vec3 pole = tdn_vec3_add(a, tdn_vec3_make(0, -0.3f, 1));
-    tdn_two_bone_ik straight = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
+    tdn_ik_two_bone_job straight = { UPPER, MIDDLE, END, target, pole, 1, 1.0f, 0.0f };
     tdn_ik_two_bone(r.skel, &straight, &r.pose, r.model, NULL, NULL);
     CHECK(all_finite(&r.pose, r.model, N));
     CHECK_NEAR(distance(position(&r.model[END]), target), 0, 1e-5);
@@ -437,7 +437,7 @@ static void degenerate_chains_stay_finite(void)
         x.t = tdn_vec3_make(0, 0, 0);
         tdn_pose_set(&z.pose, MIDDLE, &x);
         tdn_model_space(z.skel, &z.pose, NULL, z.model, NULL);
-        tdn_two_bone_ik zi = { UPPER, MIDDLE, END, tdn_vec3_add(position(&z.model[UPPER]), tdn_vec3_make(0.3f, -0.1f, 0)),
+        tdn_ik_two_bone_job zi = { UPPER, MIDDLE, END, tdn_vec3_add(position(&z.model[UPPER]), tdn_vec3_make(0.3f, -0.1f, 0)),
                                tdn_vec3_make(0, 0, 1), 1, 1.0f, 0.9f };
         CHECK_EQ_INT(tdn_ik_two_bone(z.skel, &zi, &z.pose, z.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&z.pose, z.model, N));
@@ -461,7 +461,7 @@ static void bad_arguments_change_nothing(void)
     tdn_mat4 model_before[N];
     memcpy(model_before, r.model, sizeof model_before);
     tdn_vec3 t = tdn_vec3_make(0, 0, 0), p = tdn_vec3_make(0, 0, 1);
-    const tdn_two_bone_ik bad[] = {
+    const tdn_ik_two_bone_job bad[] = {
         { -1, MIDDLE, END, t, p, 1, 1, 0 }, { UPPER, N, END, t, p, 1, 1, 0 }, { UPPER, MIDDLE, N + 3, t, p, 1, 1, 0 },
         { UPPER, UPPER, END, t, p, 1, 1, 0 }, { UPPER, MIDDLE, MIDDLE, t, p, 1, 1, 0 },
         { MIDDLE, UPPER, END, t, p, 1, 1, 0 },  /* middle is not below upper */
@@ -471,7 +471,7 @@ static void bad_arguments_change_nothing(void)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &bad[i], &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
-    tdn_two_bone_ik ok = { UPPER, MIDDLE, END, t, p, 1, 1, 0 };
+    tdn_ik_two_bone_job ok = { UPPER, MIDDLE, END, t, p, 1, 1, 0 };
     CHECK_EQ_INT(tdn_ik_two_bone(NULL, &ok, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_two_bone(r.skel, NULL, &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &ok, NULL, r.model, NULL, NULL), TDN_ERR_ARGUMENT);

@@ -109,7 +109,7 @@ static void bad_strings_are_refused_at_their_byte(void)
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
     if (CHECK_EQ_INT(tdn_blend_space_file_load_memory(fine, strlen(fine), &f, NULL, &err), TDN_OK))
-        CHECK(strcmp(tdn_blend_space_file_clip(f, 0), "a\tb\xF0\x9F\x98\x80\xF0\x9F\x98\x80") == 0);
+        CHECK(strcmp(tdn_blend_space_file_clip_name(f, 0), "a\tb\xF0\x9F\x98\x80\xF0\x9F\x98\x80") == 0);
     tdn_blend_space_file_destroy(f);
 }
 

@@ -44,21 +44,21 @@ static void subtree_feather_by_hand(void)
     tdn_mask_fill(mask, N, 0.1f);
     /* from spine, feathered over 2 levels at weight 0.9: spine (d 0) 0.9 * 1/3, chest (d 1)
      * 0.9 * 2/3, everything deeper 0.9; root and leg are outside and keep 0.1 */
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "spine"), 0.9f, 2, mask, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, s, tdn_skeleton_find_joint(s, "spine"), 0.9f, 2, NULL), TDN_OK);
     const double expect[N] = { 0.1, 0.3, 0.6, 0.9, 0.9, 0.9, 0.9, 0.1 };
     for (int j = 0; j < N; j++)
         CHECK_NEAR(mask[tdn_skeleton_find_joint(s, names[j])], expect[j], 1e-6);
 
     /* blend depth 0: the whole subtree at full weight */
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 0, mask, NULL);
+    tdn_mask_set_subtree(mask, s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 0, NULL);
     const double flat[N] = { 0, 0, 1, 1, 1, 1, 1, 0 };
     for (int j = 0; j < N; j++)
         CHECK_NEAR(mask[tdn_skeleton_find_joint(s, names[j])], flat[j], 0);
 
     /* from the arm with depth 1: arm 1/2, hand 1 */
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "arm"), 1.0f, 1, mask, NULL);
+    tdn_mask_set_subtree(mask, s, tdn_skeleton_find_joint(s, "arm"), 1.0f, 1, NULL);
     CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "arm")], 0.5, 1e-7);
     CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "hand")], 1.0, 0);
     CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "neck")], 0.0, 0);
@@ -73,7 +73,7 @@ static void named_joints_or_nothing(void)
     float mask[8];
     tdn_mask_fill(mask, N, 0.0f);
     const char *some[] = { "hand", "leg" };
-    CHECK_EQ_INT(tdn_mask_set_joints(s, some, 2, 0.75f, mask, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, some, 2, 0.75f, NULL), TDN_OK);
     for (int j = 0; j < N; j++) {
         const char *name = tdn_skeleton_joint_name(s, j);
         int named = !strcmp(name, "hand") || !strcmp(name, "leg");
@@ -84,7 +84,7 @@ static void named_joints_or_nothing(void)
     memcpy(before, mask, sizeof mask);
     const char *bad[] = { "hand", "tail" };
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_mask_set_joints(s, bad, 2, 1.0f, mask, &err), TDN_ERR_INVALID_DATA);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, bad, 2, 1.0f, &err), TDN_ERR_INVALID_DATA);
     CHECK_EQ_INT(err.code, TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.where, "tail") != NULL);
     CHECK(strstr(err.message, "tail") != NULL);
@@ -99,23 +99,23 @@ static void bad_arguments(void)
         return;
     float mask[8] = { 0 }, before[8];
     memcpy(before, mask, sizeof mask);
-    CHECK_EQ_INT(tdn_mask_set_subtree(NULL, 0, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, 0, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, -1, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, N, 1, 0, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, 1, -1, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_subtree(s, 0, NAN, 0, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, NULL, 0, 1, 0, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(NULL, s, 0, 1, 0, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, s, -1, 1, 0, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, s, N, 1, 0, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, s, 0, 1, -1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_subtree(mask, s, 0, NAN, 0, NULL), TDN_ERR_ARGUMENT);
     const char *one[] = { "hand" }, *null_name[] = { NULL };
-    CHECK_EQ_INT(tdn_mask_set_joints(s, NULL, 1, 1, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_joints(s, one, -1, 1, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_joints(s, one, 1, NAN, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_joints(s, null_name, 1, 1, mask, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mask_set_joints(NULL, one, 1, 1, mask, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, NULL, 1, 1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, one, -1, 1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, one, 1, NAN, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, s, null_name, 1, 1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mask_set_joints(mask, NULL, one, 1, 1, NULL), TDN_ERR_ARGUMENT);
     CHECK(memcmp(before, mask, sizeof mask) == 0);
     /* weights outside [0, 1] are clamped */
-    tdn_mask_set_subtree(s, 0, 5.0f, 0, mask, NULL);
+    tdn_mask_set_subtree(mask, s, 0, 5.0f, 0, NULL);
     CHECK_NEAR(mask[3], 1, 0);
-    tdn_mask_set_joints(s, one, 1, -2.0f, mask, NULL);
+    tdn_mask_set_joints(mask, s, one, 1, -2.0f, NULL);
     CHECK_NEAR(mask[tdn_skeleton_find_joint(s, "hand")], 0, 0);
     tdn_skeleton_destroy(s);
 }
@@ -135,7 +135,7 @@ static void masked_cross_fade_moves_only_the_subtree(void)
     }
     float mask[8];
     tdn_mask_fill(mask, N, 0.0f);
-    tdn_mask_set_subtree(s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 1, mask, NULL);
+    tdn_mask_set_subtree(mask, s, tdn_skeleton_find_joint(s, "chest"), 1.0f, 1, NULL);
     tdn_blend2(&a, &b, 1.0f, mask, &out, NULL);
     int chest = tdn_skeleton_find_joint(s, "chest");
     for (int j = 0; j < N; j++) {

@@ -261,6 +261,50 @@ static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixtur
     CHECK(strcmp(err.where, "desc.mirror_table") == 0);
 }
 
+/* tdn_mm_controller_init in TDN_MM_CONTROLLER_ALIGN-aligned memory of tdn_mm_controller_bytes
+ * runs exactly as a created controller (the same poses, bit for bit); memory misaligned, too
+ * small or missing is refused naming it. */
+static void a_controller_in_caller_memory_is_the_created_one(const mm_fixture *f)
+{
+    const tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips,
+                                       .clip_count = f->clip_count, .mirror_table = f->mirror };
+    const size_t bytes = tdn_mm_controller_bytes(&d);
+    CHECK(bytes > 0);
+    unsigned char *memory = aligned_alloc(TDN_MM_CONTROLLER_ALIGN,
+                                          (bytes + 1 + TDN_MM_CONTROLLER_ALIGN) / TDN_MM_CONTROLLER_ALIGN *
+                                              TDN_MM_CONTROLLER_ALIGN);
+    tdn_mm_controller *created = NULL, *placed = (tdn_mm_controller *)memory;
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_mm_controller_init(&d, memory + 1, bytes, &placed, &err), TDN_ERR_ARGUMENT);
+    CHECK(placed == NULL && strcmp(err.where, "memory") == 0);
+    CHECK_EQ_INT(tdn_mm_controller_init(&d, memory, bytes - 1, &placed, &err), TDN_ERR_OUT_OF_MEMORY);
+    CHECK(placed == NULL && strcmp(err.where, "bytes") == 0);
+    CHECK_EQ_INT(tdn_mm_controller_init(&d, NULL, bytes, &placed, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "memory") == 0);
+    CHECK_EQ_INT(tdn_mm_controller_init(&d, memory, bytes, NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "out") == 0);
+    CHECK_EQ_INT(tdn_mm_controller_init(&d, memory, bytes, &placed, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_controller_create(&d, &created, NULL, NULL), TDN_OK);
+    const int n = tdn_skeleton_joint_count(f->skeleton);
+    tdn_pose a, b;
+    tdn_pose_create(n, &a, NULL, NULL);
+    tdn_pose_create(n, &b, NULL, NULL);
+    const int count = sizeof humanoid_path / sizeof humanoid_path[0];
+    int same = 1;
+    for (int i = 0; i < 120 && placed && created; i++) {
+        const tdn_mm_input in = input_at(humanoid_path, count, (float)i / 60.0f);
+        CHECK_EQ_INT(tdn_mm_controller_update(placed, &in, 1.0f / 60.0f, &a, NULL, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_mm_controller_update(created, &in, 1.0f / 60.0f, &b, NULL, NULL), TDN_OK);
+        same &= memcmp(a.data, b.data, tdn_pose_bytes(n)) == 0;
+    }
+    CHECK(same);
+    tdn_pose_destroy(&a);
+    tdn_pose_destroy(&b);
+    tdn_mm_controller_destroy(created);
+    tdn_mm_controller_destroy(placed); /* one in caller memory is left alone */
+    free(memory);
+}
+
 int main(void)
 {
     mm_fixture f;
@@ -270,6 +314,7 @@ int main(void)
         switches_are_inertialized_and_runs_repeat(&f);
         foot_locking_holds_planted_feet(&f, "humanoid", humanoid_path, sizeof humanoid_path / sizeof humanoid_path[0]);
         updates_never_allocate_and_bad_arguments_are_refused(&f);
+        a_controller_in_caller_memory_is_the_created_one(&f);
         mm_fixture_free(&f);
     }
     if (mm_fixture_lafan1(&f)) {

@@ -49,7 +49,8 @@ static void features_reproduce_the_clips_motion(void)
     const int fv = tdn_mm_database_group_start(db, TDN_MM_FOOT_VELOCITY);
     for (int c = 0; c < f.clip_count; c++)
         for (int mirrored = 0; mirrored < 2; mirrored++) {
-            const int first = tdn_mm_database_clip_first(db, c, mirrored), count = tdn_mm_database_clip_frames(db, c, mirrored);
+            const int first = tdn_mm_database_clip_first_frame(db, c, mirrored);
+            const int count = tdn_mm_database_clip_frame_count(db, c, mirrored);
             const int expected = (int)floorf(tdn_keyed_clip_duration(f.clips[c]) * 30.0f + 1e-3f) + 1;
             CHECK_EQ_INT(count, expected);
             expected_frames += expected;
@@ -122,7 +123,7 @@ static void known_clips_give_closed_form_trajectories(void)
     float raw[64];
     const int tp = tdn_mm_database_group_start(db, TDN_MM_TRAJECTORY_POSITION);
     const int tf = tdn_mm_database_group_start(db, TDN_MM_TRAJECTORY_FACING);
-    const int walk = tdn_mm_database_clip_first(db, 1, 0), turn = tdn_mm_database_clip_first(db, 6, 0);
+    const int walk = tdn_mm_database_clip_first_frame(db, 1, 0), turn = tdn_mm_database_clip_first_frame(db, 6, 0);
     tdn_mm_database_denormalize(db, tdn_mm_database_features(db, walk + 2), raw, NULL);
     for (int k = 0; k < 3; k++) {
         CHECK_NEAR(raw[tp + 2 * k], 0.0, 1e-4);
@@ -138,7 +139,8 @@ static void known_clips_give_closed_form_trajectories(void)
     }
     /* mirrored strafe_left is strafe_right: the same trajectory (the humanoid's strafes are
      * mirror images), sideways to -x */
-    const int left_mirrored = tdn_mm_database_clip_first(db, 4, 1), right = tdn_mm_database_clip_first(db, 5, 0);
+    const int left_mirrored = tdn_mm_database_clip_first_frame(db, 4, 1);
+    const int right = tdn_mm_database_clip_first_frame(db, 5, 0);
     float other[64];
     tdn_mm_database_denormalize(db, tdn_mm_database_features(db, left_mirrored + 3), raw, NULL);
     tdn_mm_database_denormalize(db, tdn_mm_database_features(db, right + 3), other, NULL);
@@ -320,7 +322,7 @@ static void bad_descriptions_are_refused(void)
     CHECK_EQ_INT(live_blocks, 0);
     /* features made elsewhere */
     const float bad[4] = { 0, 1, NAN, 2 };
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = bad }, &db, NULL, &err),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = bad }, &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
     mm_fixture_free(&f);

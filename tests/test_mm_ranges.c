@@ -86,9 +86,9 @@ static void builders_refuse_what_a_loader_would(const mm_fixture *f)
     tdn_mm_database *db = (tdn_mm_database *)1;
     tdn_error err = { 0 };
     tdn_mm_database_desc d = f->desc;
-    d.rate = 1001.0f;
+    d.sample_rate = 1001.0f;
     CHECK_EQ_INT(tdn_mm_database_create(&d, &db, NULL, &err), TDN_ERR_ARGUMENT);
-    CHECK(db == NULL && strcmp(err.where, "desc.rate") == 0);
+    CHECK(db == NULL && strcmp(err.where, "desc.sample_rate") == 0);
     d = f->desc;
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
         d.weights[g] = g == 3 ? 2e6f : 1.0f;
@@ -113,15 +113,15 @@ static void builders_refuse_what_a_loader_would(const mm_fixture *f)
     tdn_keyed_clip_destroy(long_clip);
     /* features made elsewhere: a feature of 3e38, a rate of 3e38, 2 frames at 1e-7 Hz (1e7 s) */
     const float far[4] = { 0, 1, 3e38f, 2 }, near[4] = { 0, 1, 2, 3 };
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = far },
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = far },
                                                &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
     CHECK_EQ_INT(tdn_mm_database_create_from_features(
-                     &(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = near, .rate = 3e38f }, &db, NULL, &err),
+                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 3e38f }, &db, NULL, &err),
                  TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_mm_database_create_from_features(
-                     &(tdn_mm_features_desc){ .frame_count = 2, .dims = 2, .features = near, .rate = 1e-7f }, &db, NULL, &err),
+                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 1e-7f }, &db, NULL, &err),
                  TDN_ERR_ARGUMENT);
     CHECK(db == NULL);
 }

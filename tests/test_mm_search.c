@@ -30,7 +30,7 @@ static tdn_mm_database *walk_database(int frames, int dims, check_rng *rng)
         searchable[i] = i % 7 != 3;
     }
     tdn_mm_database *db = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = frames, .dims = dims, .features = x,
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = frames, .dimensions = dims, .features = x,
                                                                         .searchable = searchable },
                                                &db, NULL, NULL),
                  TDN_OK);
@@ -77,7 +77,7 @@ static void compare(const tdn_mm_database *db, const float *q, int current, floa
 static void random_queries(const tdn_mm_database *db, check_rng *rng, int count, tally *t)
 {
     const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
-    float q[TDN_MM_MAX_DIMS];
+    float q[TDN_MM_MAX_DIMENSIONS];
     for (int k = 0; k < count; k++) {
         const int near = (int)(check_rng_u32(rng) % (uint32_t)frames), kind = k % 4;
         const float *x = tdn_mm_database_features(db, near);
@@ -96,7 +96,7 @@ static void realistic_queries(const tdn_mm_database *db, check_rng *rng, int cou
     const int dims = tdn_mm_database_dimensions(db), frames = tdn_mm_database_frame_count(db);
     const int trajectory = tdn_mm_database_group_size(db, TDN_MM_TRAJECTORY_POSITION) +
                            tdn_mm_database_group_size(db, TDN_MM_TRAJECTORY_FACING);
-    float q[TDN_MM_MAX_DIMS];
+    float q[TDN_MM_MAX_DIMENSIONS];
     for (int k = 0; k < count; k++) {
         const int here = (int)(check_rng_u32(rng) % (uint32_t)frames), there = (int)(check_rng_u32(rng) % (uint32_t)frames);
         memcpy(q, tdn_mm_database_features(db, here), sizeof(float) * (size_t)dims);

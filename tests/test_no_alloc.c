@@ -92,7 +92,7 @@ static void frame_pipeline_never_allocates(void)
     tdn_pose_set_rest(&rest_pose, skel, NULL);
     float mask[TDN_POSE_LANES];
     tdn_mask_fill(mask, JOINTS, 0.0f);
-    tdn_mask_set_subtree(skel, 1, 1.0f, 1, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, 1, 1.0f, 1, NULL);
     int hints[3] = { 0, 0, 0 };
     tdn_mat4 model[JOINTS], palette[JOINTS];
     float positions[12] = { 0.1f, 0.5f, 0, -0.1f, 0.5f, 0, 0.1f, 0.1f, 0, -0.1f, 0.1f, 0 };
@@ -121,7 +121,7 @@ static void frame_pipeline_never_allocates(void)
         tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = adds, .additive_count = 1,
                                     .fallback = &rest_pose, .out = &out }, NULL);
         tdn_model_space(skel, &out, NULL, model, NULL);
-        tdn_ik_two_bone(skel, &(tdn_two_bone_ik){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
+        tdn_ik_two_bone(skel, &(tdn_ik_two_bone_job){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
                                                   .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
                         &out, model, NULL, NULL);
         tdn_palette(skel, model, palette, NULL);

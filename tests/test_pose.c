@@ -39,7 +39,9 @@ static void caller_memory_and_bad_arguments(void)
     tdn_pose p;
     CHECK_EQ_INT(tdn_pose_init(5, memory, bytes, &p, NULL), TDN_OK);
     CHECK(p.data == memory);
-    CHECK_EQ_INT(tdn_pose_init(5, memory, bytes - 4, &p, NULL), TDN_ERR_ARGUMENT);
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_pose_init(5, memory, bytes - 4, &p, &err), TDN_ERR_OUT_OF_MEMORY); /* as every init */
+    CHECK(strcmp(err.where, "bytes") == 0);
     CHECK_EQ_INT(tdn_pose_init(5, (char *)memory + 4, bytes, &p, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_pose_init(0, memory, bytes, &p, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_pose_init(5, memory, bytes, NULL, NULL), TDN_ERR_ARGUMENT);

@@ -31,7 +31,7 @@ static tdn_clip *humanoid_clip(const char *name, tdn_clip_storage storage)
     return clip;
 }
 
-static tdn_root_track *track_of(const tdn_clip *clip, const tdn_root_motion_desc *desc)
+static tdn_root_track *track_of(const tdn_clip *clip, const tdn_root_track_desc *desc)
 {
     tdn_root_track *track = NULL;
     tdn_error err = { 0 };
@@ -244,8 +244,8 @@ static void test_turn_left(void)
     CHECK_NEAR(m.angular_velocity.y, PI / 2, 2e-3);
     CHECK_NEAR(m.angular_velocity.x, 0.0, 1e-5);
     /* NO_ROTATION: nothing turns; FULL_ROTATION: the same turn as YAW for a pure turn */
-    tdn_root_track *none = track_of(clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_NO_ROTATION });
-    tdn_root_track *full = track_of(clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_FULL_ROTATION });
+    tdn_root_track *none = track_of(clip, &(tdn_root_track_desc){ .rotation = TDN_ROOT_NO_ROTATION });
+    tdn_root_track *full = track_of(clip, &(tdn_root_track_desc){ .rotation = TDN_ROOT_FULL_ROTATION });
     CHECK_NEAR(check_quat_angle(tdn_root_track_lap(none).rotation, tdn_quat_identity()), 0.0, 1e-6);
     CHECK_NEAR(check_quat_angle(tdn_root_track_lap(full).rotation, l.rotation), 0.0, 1e-5);
     tdn_root_track_destroy(none);
@@ -373,7 +373,7 @@ static void test_circle(void)
     }
     /* keep_vertical: the bob is root motion too */
     {
-        tdn_root_track *kv = track_of(c.clip, &(tdn_root_motion_desc){ .keep_vertical = 1 });
+        tdn_root_track *kv = track_of(c.clip, &(tdn_root_track_desc){ .keep_vertical = 1 });
         tdn_root_motion m;
         tdn_root_track_motion_between(kv, 0.0f, 0.25f, &m, NULL);
         CHECK_NEAR(m.translation.y, BOB, 1e-4);
@@ -381,7 +381,7 @@ static void test_circle(void)
     }
     /* a different up axis: +Z up sees the bob (Y) as ground-plane travel and no yaw about Z */
     {
-        tdn_root_track *zup = track_of(c.clip, &(tdn_root_motion_desc){ .up = { 0, 0, 2 } });
+        tdn_root_track *zup = track_of(c.clip, &(tdn_root_track_desc){ .up = { 0, 0, 2 } });
         CHECK_NEAR(tdn_root_track_desc_of(zup).up.z, 1.0, 1e-7);
         tdn_root_motion m;
         tdn_root_track_motion_between(zup, 0.0f, 0.25f, &m, NULL);
@@ -529,8 +529,8 @@ static void test_remove(void)
     }
     /* FULL_ROTATION: the root's rotation becomes t = 0's; NO_ROTATION: the rotation stays */
     {
-        tdn_root_track *full = track_of(c.clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_FULL_ROTATION });
-        tdn_root_track *none = track_of(c.clip, &(tdn_root_motion_desc){ .rotation = TDN_ROOT_NO_ROTATION });
+        tdn_root_track *full = track_of(c.clip, &(tdn_root_track_desc){ .rotation = TDN_ROOT_FULL_ROTATION });
+        tdn_root_track *none = track_of(c.clip, &(tdn_root_track_desc){ .rotation = TDN_ROOT_NO_ROTATION });
         tdn_pose pose, at0, orig;
         tdn_pose_create(2, &pose, NULL, NULL);
         tdn_pose_create(2, &at0, NULL, NULL);
@@ -762,15 +762,15 @@ static void test_arguments_and_memory(void)
     tdn_error err = { 0 };
     CHECK(tdn_root_track_create(NULL, NULL, &track, NULL, &err) == TDN_ERR_ARGUMENT && !track);
     CHECK(tdn_root_track_create(clip, NULL, NULL, NULL, &err) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = 67 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ .joint = 67 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.joint") == 0);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .joint = -1 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .rotation = (tdn_root_rotation)7 }, &track, NULL, &err) ==
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ .joint = -1 }, &track, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ .rotation = (tdn_root_rotation)7 }, &track, NULL, &err) ==
           TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.rotation") == 0);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ .up = { 0, NAN, 0 } }, &track, NULL, &err) ==
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ .up = { 0, NAN, 0 } }, &track, NULL, &err) ==
           TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track,
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ 0 }, &track,
                                 &(tdn_allocator){ count_alloc, NULL, NULL }, &err) == TDN_ERR_ARGUMENT);
     CHECK(!track);
     /* an additive clip is refused */
@@ -785,7 +785,7 @@ static void test_arguments_and_memory(void)
 
     /* built through the counting allocator: the track and a scratch pose while building, then one
      * block; motions, removal, velocities and blends allocate nothing */
-    CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track, &counting, &err) == TDN_OK);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ 0 }, &track, &counting, &err) == TDN_OK);
     CHECK_EQ_INT(live_blocks, 1);
     tdn_pose pose, scratch, vel;
     tdn_pose_create(tdn_clip_joint_count(clip), &pose, &counting, NULL);
@@ -848,7 +848,7 @@ static void test_arguments_and_memory(void)
     for (long fail = 0; fail < 2; ++fail) {
         allocations_before_failure = fail;
         track = (tdn_root_track *)1;
-        CHECK(tdn_root_track_create(clip, &(tdn_root_motion_desc){ 0 }, &track, &counting, &err) ==
+        CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ 0 }, &track, &counting, &err) ==
               TDN_ERR_OUT_OF_MEMORY);
         CHECK(track == NULL);
         CHECK_EQ_INT(live_blocks, 0);

@@ -138,7 +138,7 @@ static int make_pair(int a, int b, tdn_transition_mode mode, float duration, tdn
         { .type = TDN_NODE_CLIP, .name = clip_names[b], .clip = b, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_STATE_MACHINE, .name = "m", .inputs = inputs, .input_count = 2, .state_machine = &sm },
     };
-    tdn_root_motion_desc rm = { 0 };
+    tdn_root_track_desc rm = { 0 };
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = params, .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2,
                           .root_motion = &rm, .extract_root_motion = 1 };
@@ -430,7 +430,7 @@ static int make_loco(int layered, const float *mask, const tdn_allocator *alloca
     };
     tdn_layer_desc layers[2] = { { .name = "loco", .root = 3 },
                                  { .name = "upper", .root = 4, .weight = { "aim", 0 }, .mask = mask } };
-    tdn_root_motion_desc rm = { 0 };
+    tdn_root_track_desc rm = { 0 };
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = loco_params, .param_count = 3, .nodes = nodes, .node_count = layered ? 5 : 4,
                           .root = 3, .layers = layered ? layers : NULL, .layer_count = layered ? 2 : 0,
@@ -462,7 +462,7 @@ static void masked_layer_leaves_the_rest_bit_identical(void)
     int spine = tdn_skeleton_find_joint(skel, "spine_01");
     CHECK(spine > 0);
     tdn_mask_fill(mask, J, 0.0f);
-    CHECK(tdn_mask_set_subtree(skel, spine, 1.0f, 2, mask, NULL) == TDN_OK);
+    CHECK(tdn_mask_set_subtree(mask, skel, spine, 1.0f, 2, NULL) == TDN_OK);
     /* spine_01 at 1/3, spine_02 at 2/3, from spine_03 down 1; the legs, pelvis and root 0 */
     CHECK_NEAR(mask[spine], 1.0 / 3, 1e-6);
     int outside = 0;
@@ -561,10 +561,10 @@ static void world_apply(world *w, const tdn_root_motion *m)
 static tdn_graph *make_graph(const tdn_node_desc *nodes, int node_count, const tdn_param_desc *params,
                              int param_count, int extract, const int *mirror)
 {
-    tdn_root_motion_desc rm = { .joint = 0 };
+    tdn_root_track_desc rm = { .joint = 0 };
     tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
                           .params = params, .param_count = param_count, .nodes = nodes, .node_count = node_count,
-                          .root = node_count - 1, .mirror = mirror, .cull_threshold = -1, .root_motion = &rm,
+                          .root = node_count - 1, .mirror_table = mirror, .cull_threshold = -1, .root_motion = &rm,
                           .extract_root_motion = extract };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
@@ -808,7 +808,7 @@ static const tdn_allocator counted = { counted_alloc, count_free, NULL };
 static void no_allocation_per_frame(void)
 {
     float *mask = calloc((size_t)tdn_pose_stride(J), sizeof(float));
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, NULL);
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     if (!CHECK(make_loco(1, mask, &counted, &g, &in))) {

@@ -375,7 +375,7 @@ static cJSON *ranges_json(const tdn_mm_range *ranges, int count, const mm_source
 }
 
 /* The library's build progress (a fraction) onto the bar. */
-static void build_progress(float fraction, void *user)
+static void build_progress(void *user, float fraction)
 {
     progress_update(user, (long)(fraction * 1000.0f + 0.5f), 1000);
 }
@@ -576,7 +576,7 @@ static int print_summary_json(const build_args *a, const build_state *b, const b
         cJSON_AddStringToObject(o, "name", tdn_keyed_clip_name(src->clips[c]));
         cJSON_AddStringToObject(o, "file", a->files[src->clip_file[c]]);
         cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_keyed_clip_duration(src->clips[c])));
-        cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frames(b->db, c, 0));
+        cJSON_AddNumberToObject(o, "frames", tdn_mm_database_clip_frame_count(b->db, c, 0));
         cJSON_AddItemToArray(list, o);
     }
     cJSON_AddBoolToObject(doc, "mirror", a->mirror);
@@ -624,7 +624,7 @@ static void print_summary_text(const build_args *a, const build_state *b, const 
     char name[CLI_TEXT_SIZE], left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
     for (int c = 0; c < src->clip_count && c < 20; c++)
         printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name),
-               (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frames(b->db, c, 0),
+               (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frame_count(b->db, c, 0),
                a->files[src->clip_file[c]]);
     if (src->clip_count > 20)
         printf("    ... %d more\n", src->clip_count - 20);
@@ -667,7 +667,7 @@ static tdn_mm_database_desc describe(const build_args *a, const mm_source *src)
     desc.skeleton = src->skeleton;
     desc.clips = src->clips;
     desc.clip_count = src->clip_count;
-    desc.rate = a->rate;
+    desc.sample_rate = a->rate;
     desc.smoothing = !a->has_smoothing ? 0.0f : a->smoothing > 0.0f ? a->smoothing : -1.0f;
     memcpy(desc.offsets, a->offsets, sizeof a->offsets);
     desc.offset_count = a->offset_count;

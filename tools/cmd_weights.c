@@ -110,7 +110,7 @@ static int print_json(const tdn_blend_space_file *file, const float *at, const f
     cJSON *list = cJSON_AddArrayToObject(doc, "weights");
     for (int s = 0; s < tdn_blend_space_sample_count(space); s++) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "clip", tdn_blend_space_file_clip(file, s));
+        cJSON_AddStringToObject(o, "clip", tdn_blend_space_file_clip_name(file, s));
         cJSON_AddItemToObject(o, "weight", cli_json_float(weights[s]));
         cJSON_AddItemToArray(list, o);
     }
@@ -140,8 +140,8 @@ static void print_text(const weights_args *a, const tdn_blend_space_file *file, 
     printf("  %3s  %-24s %-28s %s\n", "#", "clip", "at", "weight");
     for (int s = 0; s < n; s++) {
         format_point(point, sizeof point, tdn_blend_space_point(space, s), dims);
-        printf("  %3d  %-24s %-28s %.6f\n", s, cli_text(tdn_blend_space_file_clip(file, s), name, sizeof name), point,
-               (double)weights[s]);
+        printf("  %3d  %-24s %-28s %.6f\n", s, cli_text(tdn_blend_space_file_clip_name(file, s), name, sizeof name),
+               point, (double)weights[s]);
     }
 }
 
@@ -153,7 +153,7 @@ int cmd_weights(int argc, char **argv)
         return code < 0 ? CLI_OK : code;
     tdn_blend_space_file *file;
     tdn_error err = { 0 };
-    tdn_result res = tdn_blend_space_file_load(a.path, &file, NULL, &err);
+    tdn_result res = tdn_blend_space_file_load(a.path, NULL, &file, NULL, &err);
     if (res != TDN_OK)
         return cli_report("weights", res, &err);
     const tdn_blend_space *space = tdn_blend_space_file_space(file);

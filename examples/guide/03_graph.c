@@ -34,7 +34,8 @@ static void print_entries(const tdn_graph_document *doc, const tdn_graph_instanc
     int n = tdn_graph_entries(character, &entries); /* the flat list: every clip that plays, and its weight */
     printf("%s:", when);
     for (int i = 0; i < n; i++)
-        printf(" %s %.2f", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight);
+        if (entries[i].clip >= 0) /* not a rest pose or procedural entry (TDN_ENTRY_*) */
+            printf(" %s %.2f", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight);
     printf("\n");
 }
 

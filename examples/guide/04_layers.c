@@ -60,15 +60,16 @@ int main(void)
     float t = entries[0].time;
     printf("%d clips play; at %.3f s:", n, (double)t);
     for (int i = 0; i < n; i++)
-        printf(" %s %.2f%s", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight,
-               entries[i].additive ? " (additive)" : "");
+        if (entries[i].clip >= 0) /* not a rest pose or procedural entry (TDN_ENTRY_*) */
+            printf(" %s %.2f%s", tdn_graph_document_clip_name(doc, entries[i].clip), (double)entries[i].weight,
+                   entries[i].additive ? " (additive)" : "");
     printf("\n");
     tdn_clip_sample(clip_named(doc, "walk_forward"), t, &walk, NULL);
     tdn_clip_sample(clip_named(doc, "wave"), t, &wave, NULL);
     tdn_clip_sample(clip_named(doc, "aim_up_add"), t, &aim, NULL);
     float mask[128];
     tdn_mask_fill(mask, joints, 0.0f);
-    tdn_mask_set_subtree(skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, mask, NULL);
+    tdn_mask_set_subtree(mask, skel, tdn_skeleton_find_joint(skel, "spine_01"), 1.0f, 2, NULL);
     tdn_blend2(&walk, &wave, 0.75f, mask, &by_hand, NULL);          /* walk -> wave by 0.75 * mask[j] */
     tdn_additive_apply(&by_hand, &aim, 1.0f, NULL, &by_hand, NULL); /* then the difference on top */
 

@@ -41,8 +41,8 @@ int main(void)
     printf("wrist %.3f m from the target before IK\n",
            (double)tdn_vec3_length(tdn_vec3_sub(tdn_vec3_make(model[wrist].m[12], model[wrist].m[13], model[wrist].m[14]), target)));
 
-    tdn_two_bone_ik arm = { .upper = shoulder, .middle = elbow, .end = wrist, .target = target,
-                            .pole = tdn_vec3_make(0.6f, 0.6f, 0.3f), .use_pole = 1, .weight = 1.0f };
+    tdn_ik_two_bone_job arm = { .upper = shoulder, .middle = elbow, .end = wrist, .target = target,
+                                .pole = tdn_vec3_make(0.6f, 0.6f, 0.3f), .use_pole = 1, .weight = 1.0f };
     int reached = 0;
     if (tdn_ik_two_bone(skel, &arm, &pose, model, &reached, NULL) != TDN_OK)
         return 1;

@@ -44,7 +44,8 @@ typedef struct tdn_error {
     char message[256];
 } tdn_error;
 
-/* A short constant name for a result code, for example "TDN_ERR_ARGUMENT". */
+/* A short constant name for a result code, for example "TDN_ERR_ARGUMENT"; NULL for a value
+ * that is not a tdn_result. */
 TDN_API const char *tdn_result_name(tdn_result code);
 
 /* Optional allocator hooks. Every creation takes one as its `allocator` argument; a NULL
@@ -57,9 +58,10 @@ typedef struct tdn_allocator {
     void *user;
 } tdn_allocator;
 
-/* Releases memory tendon handed back to the caller (the bytes of tdn_gltf_save_memory):
- * `size` is the size it reported and `allocator` the one passed to that call (NULL: free).
- * NULL ptr is ignored. */
+/* Releases memory tendon handed back to the caller (the bytes of tdn_gltf_save_memory and
+ * tdn_file_read): `size` is the size it reported and `allocator` the one passed to that call
+ * (NULL: free). NULL ptr is ignored. Hooks with only one of alloc and free cannot have handed anything back
+ * (every call refuses them), so with them tdn_free releases nothing. */
 TDN_API void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator);
 
 #ifdef __cplusplus

@@ -82,13 +82,13 @@ TDN_API void tdn_mask_fill(float *mask, int joint_count, float weight);
  * below root gets weight * min(1, (d + 1) / (blend_depth + 1)), so 0 gives the whole subtree
  * full weight. Joints outside the subtree are left as they are. TDN_ERR_ARGUMENT for NULL, a
  * root out of range, a negative blend_depth or a NaN weight. */
-TDN_API tdn_result tdn_mask_set_subtree(const struct tdn_skeleton *skeleton, int root, float weight,
-                                        int blend_depth, float *mask, tdn_error *err);
+TDN_API tdn_result tdn_mask_set_subtree(float *mask, const struct tdn_skeleton *skeleton, int root,
+                                        float weight, int blend_depth, tdn_error *err);
 /* The named joints to `weight`; an unknown name is TDN_ERR_INVALID_DATA naming it (the mask is
  * then unchanged). TDN_ERR_ARGUMENT for NULL pointers (a NULL name included), a negative count
  * or a NaN weight. */
-TDN_API tdn_result tdn_mask_set_joints(const struct tdn_skeleton *skeleton, const char *const *names,
-                                       int name_count, float weight, float *mask, tdn_error *err);
+TDN_API tdn_result tdn_mask_set_joints(float *mask, const struct tdn_skeleton *skeleton,
+                                       const char *const *names, int name_count, float weight, tdn_error *err);
 
 #ifdef __cplusplus
 }

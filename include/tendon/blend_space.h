@@ -126,7 +126,7 @@ TDN_API tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const f
                                            tdn_error *err);
 
 /* The mode's name as in the JSON format ("linear", "gradient_band", "polar_gradient_band",
- * "barycentric", "grid", "rbf"; "unknown" for a value outside the enum) and back (-1 for an
+ * "barycentric", "grid", "rbf"; NULL for a value outside the enum) and back (-1 for an
  * unknown name or NULL). Names are matched exactly (lower case). */
 TDN_API const char *tdn_blend_space_mode_name(tdn_blend_space_mode mode);
 TDN_API int tdn_blend_space_mode_from_name(const char *name);

@@ -79,8 +79,10 @@ typedef struct tdn_clip tdn_clip;
  * and nothing stays allocated. Not for the frame loop: it allocates scratch memory. */
 TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out,
                                    const tdn_allocator *allocator, tdn_error *err);
+/* Frees the clip; NULL is ignored. */
 TDN_API void tdn_clip_destroy(tdn_clip *clip);
 
+/* The clip's name (owned by the clip) and length in seconds; NULL and 0 for a NULL clip. */
 TDN_API const char *tdn_clip_name(const tdn_clip *clip);
 TDN_API float tdn_clip_duration(const tdn_clip *clip);
 /* Frames per second of the stored frames, (frame_count - 1) / duration: at least the rate

@@ -57,7 +57,7 @@ extern "C" {
 typedef int (*tdn_ground_query)(void *user, tdn_vec3 from, tdn_vec3 direction, float max_distance, tdn_vec3 *hit,
                                 tdn_vec3 *normal);
 
-/* One leg: a two-bone chain upper -> middle -> end (hip, knee, ankle), as tdn_two_bone_ik. */
+/* One leg: a two-bone chain upper -> middle -> end (hip, knee, ankle), as tdn_ik_two_bone_job. */
 typedef struct tdn_foot_leg {
     int upper, middle, end;
 } tdn_foot_leg;
@@ -88,14 +88,14 @@ typedef struct tdn_foot_placement_desc {
     float ray_above;                        /* the ray starts this far above the animated
                                              * ankle; 0: 0.5 L */
     float ray_below;                        /* and reaches this far below it; 0: 0.5 L */
-    float soften;                           /* passed to tdn_two_bone_ik (0: off) */
+    float soften;                           /* tdn_ik_two_bone_job.soften (0: off) */
 } tdn_foot_placement_desc;
 
 /* What one solve did, per leg (in the character's frame, model space). */
 typedef struct tdn_foot_leg_report {
     int ground_hit;      /* the query found ground this frame */
     int locked;          /* the ankle was held at its lock */
-    int reached;         /* the IK put the ankle on its target (tdn_two_bone_ik's reached) */
+    int reached;         /* the IK put the ankle on its target (tdn_ik_two_bone's reached) */
     float ground_height; /* smoothed ground height under the ankle, along up */
     tdn_vec3 normal;     /* smoothed ground normal, limited to max_tilt: the foot's new up */
     float tilt;          /* angle between up and `normal`, radians (times the weight applied) */

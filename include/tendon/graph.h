@@ -24,7 +24,7 @@
  *
  * Node weights (x below is a value: a parameter's current value or a constant):
  *   CLIP        a leaf: a runtime clip played at `rate`, wrapped by `wrap`, starting at `start`
- *               (a fraction of its duration), optionally mirrored (tdn_graph_desc.mirror).
+ *               (a fraction of its duration), optionally mirrored (tdn_graph_desc.mirror_table).
  *   BLEND2      inputs[0] at 1 - x, inputs[1] at x, x clamped to [0, 1].
  *   BLENDN      input i at max(0, x_i) / sum; all zero: input 0.
  *   SWITCH      input clamp(round(x), 0, n - 1) (a bool or int parameter); when the selection
@@ -190,7 +190,7 @@ typedef struct tdn_node_desc {
      * trailer; and a transition into or out of it lasts at least the header or trailer (a cut
      * becomes a fade over them), so even a cut has frames to blend over. */
     float lead_in, lead_out;
-    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror */
+    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror_table */
     const char *sync_group;      /* NULL: plays on its own */
     /* SWITCH */
     float fade;                  /* cross-fade seconds when the selection changes; 0: a cut */
@@ -307,7 +307,7 @@ typedef struct tdn_graph_desc {
     int sync_group_count;
     /* Each joint's mirror partner (itself for a centre joint), required when a clip node
      * mirrors: see tdn_mirror_table_from_names in mirror.h. Copied. */
-    const int *mirror;
+    const int *mirror_table;
     /* Flat-list entries whose weight is below this are dropped: 0 means 0.01; a negative
      * value keeps every entry with a weight above 0. */
     float cull_threshold;
@@ -317,7 +317,7 @@ typedef struct tdn_graph_desc {
      * at that joint; additive layers carry none). With extract_root_motion the motion is taken
      * out of every sampled clip (the pose stays in place); otherwise it stays in the pose.
      * MOTION_MATCH nodes report their character's motion (see the top of this file). */
-    const tdn_root_motion_desc *root_motion;
+    const tdn_root_track_desc *root_motion;
     int extract_root_motion;
     /* IK jobs run after the layers, in order (copied). */
     const tdn_graph_ik_desc *ik;
@@ -335,30 +335,44 @@ typedef struct tdn_graph_instance tdn_graph_instance;
  * frame loop. Allocates through `allocator` (NULL: malloc). */
 TDN_API tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator,
                                     tdn_error *err);
+/* Frees the graph; NULL is ignored. Destroy its instances first. */
 TDN_API void tdn_graph_destroy(tdn_graph *graph);
+/* Number of nodes; 0 for NULL. */
 TDN_API int tdn_graph_node_count(const tdn_graph *graph);
-TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node); /* "" when unnamed */
+/* A node's name ("" when unnamed), owned by the graph; NULL for a bad index. */
+TDN_API const char *tdn_graph_node_name(const tdn_graph *graph, int node);
 TDN_API int tdn_graph_param_count(const tdn_graph *graph);
 /* A parameter's handle (its index), or -1: resolve names once, set values by handle. */
 TDN_API int tdn_graph_find_param(const tdn_graph *graph, const char *name);
+/* A parameter's name, owned by the graph; NULL for a bad index. */
 TDN_API const char *tdn_graph_param_name(const tdn_graph *graph, int param);
+/* A parameter's type (TDN_PARAM_FLOAT for a bad index). */
 TDN_API tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param);
-/* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); "?" otherwise. */
+/* "float", "int", "bool", "trigger", "vec2", "vec3" (the graph format's names); NULL for a value
+ * outside the enum. */
 TDN_API const char *tdn_param_type_name(tdn_param_type type);
 
 /* ---- instances ---- */
 
+/* Alignment of the memory tdn_graph_instance_init takes. */
+#define TDN_GRAPH_INSTANCE_ALIGN 64
+
 /* Bytes an instance of this graph needs, for tdn_graph_instance_init. */
 TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
-/* An instance in caller memory (aligned to 64 bytes, at least tdn_graph_instance_bytes), at
- * the parameters' initial values with every clip at its start. Release it by dropping the
- * memory (tdn_graph_instance_destroy is for created ones only). */
+/* An instance in caller memory (aligned to TDN_GRAPH_INSTANCE_ALIGN, at least
+ * tdn_graph_instance_bytes), at the parameters' initial values with every clip at its start.
+ * Release it by dropping the memory (tdn_graph_instance_destroy is for created ones only).
+ * TDN_ERR_ARGUMENT for NULL or misaligned memory, TDN_ERR_OUT_OF_MEMORY when `bytes` is too
+ * small; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes,
                                            tdn_graph_instance **out, tdn_error *err);
-/* The same in memory from `allocator` (NULL: malloc). */
+/* The same in memory from `allocator` (NULL: malloc): TDN_ERR_ARGUMENT for NULL or half-set
+ * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
                                              const tdn_allocator *allocator, tdn_error *err);
+/* Frees a created instance; NULL is ignored (one from tdn_graph_instance_init is not freed). */
 TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
+/* The graph the instance runs (the caller's). */
 TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
 
 /* Setting parameters (by handle; TDN_ERR_ARGUMENT for a bad handle, a type that does not
@@ -415,6 +429,7 @@ TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_grap
 /* Flat-list entries of one layer (they are grouped by layer, in layer order). */
 TDN_API int tdn_graph_layer_entries(const tdn_graph_instance *instance, int layer, const tdn_graph_entry **entries);
 TDN_API int tdn_graph_layer_count(const tdn_graph *graph);
+/* A layer's name, owned by the graph; NULL for a bad index. */
 TDN_API const char *tdn_graph_layer_name(const tdn_graph *graph, int layer);
 /* A layer's weight in the last update (its parameter's value, clamped). */
 TDN_API float tdn_graph_layer_weight(const tdn_graph_instance *instance, int layer);
@@ -426,7 +441,8 @@ TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
  * culling and merging). */
 TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
 
-/* The root motion of the last update (the identity motion when the graph has none). */
+/* The root motion of the last update (the identity motion when the graph has none).
+ * TDN_ERR_ARGUMENT for a NULL instance or out. */
 TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out, tdn_error *err);
 
 /* Every joint's linear and angular velocity (the layout of root_motion.h's velocity buffers:
@@ -441,7 +457,8 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
 TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err);
 
 /* The ground foot placement queries, and the character's frame in the world (NULL: the
- * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing. */
+ * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing.
+ * TDN_ERR_ARGUMENT for a NULL instance. */
 TDN_API tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user,
                                         const tdn_mat4 *world, tdn_error *err);
 /* Whether IK job `job` put its end on its target in the last evaluate (foot placement: every
@@ -461,7 +478,8 @@ TDN_API float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job
  * tdn_graph_evaluate it gives the IK error (docs/metrics.md). */
 TDN_API int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target);
 /* Foot locking on (the default) or off: off, the feet are still planted on the ground but not
- * held where they landed (their contact is not passed on), for comparing foot skate. */
+ * held where they landed (their contact is not passed on), for comparing foot skate.
+ * TDN_ERR_ARGUMENT for a NULL instance. */
 TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int enabled, tdn_error *err);
 
 /* ---- state machines ---- */
@@ -470,6 +488,8 @@ TDN_API tdn_result tdn_graph_set_foot_locking(tdn_graph_instance *instance, int 
 TDN_API tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *instance, int node,
                                                   tdn_state_machine_status *out, tdn_error *err);
 TDN_API int tdn_graph_state_count(const tdn_graph *graph, int node);
+/* A state's name, owned by the graph; NULL when `node` is not a state machine or `state` is
+ * out of range. */
 TDN_API const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state);
 /* A state's index by name, or -1. */
 TDN_API int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name);

@@ -118,7 +118,7 @@ TDN_API tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *pa
                                          const tdn_mat4 *root, tdn_vec3 *out, tdn_error *err);
 
 /* A per-frame request. */
-typedef struct tdn_ik_blend_request {
+typedef struct tdn_ik_blend_job {
     tdn_vec3 target;          /* model space (the space of `model`, placed by `root`) */
     const float *start;       /* warm start: dimensions floats (last frame's parameters), clamped
                                * to the samples' box; NULL: cold start at the point of the sample
@@ -130,7 +130,7 @@ typedef struct tdn_ik_blend_request {
     int max_iterations;       /* Jacobians formed at most; 0: 10 */
     float weight;             /* 0: pose unchanged, 1: the blend and correction in full;
                                * clamped to [0, 1] */
-} tdn_ik_blend_request;
+} tdn_ik_blend_job;
 
 /* What a solve did. */
 typedef struct tdn_ik_blend_result {
@@ -153,7 +153,7 @@ typedef struct tdn_ik_blend_result {
  * box. Never allocates; deterministic. TDN_ERR_ARGUMENT (nothing written) for NULL ik, req,
  * pose, model or params, a pose of the wrong joint count, a non-finite target, start or root,
  * a negative or NaN tolerance, a negative max_iterations or a NaN weight. */
-TDN_API tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request *req, tdn_pose *pose,
+TDN_API tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_job *req, tdn_pose *pose,
                                       tdn_mat4 *model, float *params, tdn_ik_blend_result *result, tdn_error *err);
 
 #ifdef __cplusplus

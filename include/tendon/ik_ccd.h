@@ -19,21 +19,21 @@ extern "C" {
 
 #define TDN_CCD_DEFAULT_ITERATIONS 64
 
-typedef struct tdn_ccd_ik {
+typedef struct tdn_ik_ccd_job {
     const int *joints;          /* the chain, root first, each joint below the one before
                                  * (tdn_ik_chain_path); joints in between are carried along */
-    int count;                  /* 2 .. TDN_MAX_IK_CHAIN joints (count - 1 bones) */
-    tdn_vec3 target;            /* model-space position for joints[count - 1] */
+    int joint_count;            /* 2 .. TDN_MAX_IK_CHAIN joints (joint_count - 1 bones) */
+    tdn_vec3 target;            /* model-space position for joints[joint_count - 1] */
     float tolerance;            /* stop when the end is this close (skeleton units); <= 0:
                                  * 1e-3 of the chain's length */
     int max_iterations;         /* passes over the chain at most; 0: TDN_CCD_DEFAULT_ITERATIONS */
-    const tdn_ik_limit *limits; /* NULL (free), or `count` limits, one per chain joint (the
+    const tdn_ik_limit *limits; /* NULL (free), or `joint_count` limits, one per chain joint (the
                                  * last is not used: the end joint is not turned) */
     float max_step;             /* damping: the largest turn of one joint in one iteration,
                                  * radians; 0 (or >= pi): undamped */
     float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each
                                  * joint's rotation is slerped from its unsolved one */
-} tdn_ccd_ik;
+} tdn_ik_ccd_job;
 
 /* Turns the chain joints (their local rotations only, the end joint's excepted) so that the
  * end approaches the target, then updates model[] for the subtree of joints[0]. `model` must
@@ -47,7 +47,7 @@ typedef struct tdn_ccd_ik {
  * within the tolerance.
  * TDN_ERR_ARGUMENT (nothing changed) for what tdn_ik_fabrik refuses and a NaN or negative
  * max_step. Never allocates. */
-TDN_API tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+TDN_API tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ik_ccd_job *ik, tdn_pose *pose, tdn_mat4 *model,
                               tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus

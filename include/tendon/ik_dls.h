@@ -36,14 +36,14 @@ typedef struct tdn_dls_target {
 } tdn_dls_target;
 
 /* Fields left 0 take the default shown, except `weight`. */
-typedef struct tdn_dls_ik {
+typedef struct tdn_ik_dls_job {
     const int *joints;  /* the joints that turn, in skeleton order (strictly increasing index,
                          * so parents come first); joints[0] is the root and every other lies in
                          * its subtree. For two hands on a spine: the spine joints, then one
                          * arm's, then the other's (the union of the root-to-effector paths).
                          * Joints in between that are not listed (twist joints) are carried
                          * along; listed joints above no effector are left alone */
-    int count;          /* 1 .. TDN_MAX_IK_CHAIN */
+    int joint_count;    /* 1 .. TDN_MAX_IK_CHAIN */
     const tdn_dls_target *targets;
     int target_count;   /* 1 .. TDN_DLS_MAX_TARGETS */
     float damping;      /* the starting lambda as a fraction of the reach (the longest
@@ -51,13 +51,13 @@ typedef struct tdn_dls_ik {
     float tolerance;    /* skeleton units: stop when every weighted effector is this close; 0:
                          * 1e-4 of the reach */
     int max_iterations; /* passes at most; 0: 100 */
-    const tdn_ik_limit *limits; /* NULL, or `count` limits (one per joint, 0 fields free). The
+    const tdn_ik_limit *limits; /* NULL, or `joint_count` limits (one per joint, 0 fields free). The
                          * swing is measured along the bone to the joint's first child on an
                          * effector path (its rest offset). The pose is moved inside the limits
                          * before the first pass, and every pass is clamped to them */
     float weight;       /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each joint's
                          * solved rotation is slerped from its input rotation by it */
-} tdn_dls_ik;
+} tdn_ik_dls_job;
 
 /* Turns the listed joints' local rotations (nothing else) so the effectors approach their
  * targets, then updates model[] for the subtree of joints[0]. `model` must hold model space of
@@ -72,7 +72,7 @@ typedef struct tdn_dls_ik {
  * joints on the root-to-effector paths, a non-finite target position, a negative or NaN
  * target weight, damping, tolerance or limit, negative max_iterations or a NaN weight.
  * Never allocates. */
-TDN_API tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+TDN_API tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, tdn_pose *pose, tdn_mat4 *model,
                               tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus

@@ -21,21 +21,21 @@ extern "C" {
 
 #define TDN_FABRIK_DEFAULT_ITERATIONS 32
 
-typedef struct tdn_fabrik_ik {
+typedef struct tdn_ik_fabrik_job {
     const int *joints;          /* the chain, root first, each joint below the one before
                                  * (tdn_ik_chain_path); joints in between are carried along */
-    int count;                  /* 2 .. TDN_MAX_IK_CHAIN joints (count - 1 bones) */
-    tdn_vec3 target;            /* model-space position for joints[count - 1] */
+    int joint_count;            /* 2 .. TDN_MAX_IK_CHAIN joints (joint_count - 1 bones) */
+    tdn_vec3 target;            /* model-space position for joints[joint_count - 1] */
     float tolerance;            /* stop when the end is this close (skeleton units); <= 0:
                                  * 1e-3 of the chain's length */
     int max_iterations;         /* forward + backward pass pairs at most; 0:
                                  * TDN_FABRIK_DEFAULT_ITERATIONS */
-    const tdn_ik_limit *limits; /* NULL (free), or `count` limits, one per chain joint (the
+    const tdn_ik_limit *limits; /* NULL (free), or `joint_count` limits, one per chain joint (the
                                  * last is not used: the end joint is not turned), enforced in
                                  * every backward pass */
     float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each
                                  * joint's rotation is slerped from its unsolved one */
-} tdn_fabrik_ik;
+} tdn_ik_fabrik_job;
 
 /* Turns the chain joints (their local rotations only, the end joint's excepted) so that the
  * end reaches the target, then updates model[] for the subtree of joints[0]. `model` must hold
@@ -49,8 +49,8 @@ typedef struct tdn_fabrik_ik {
  * the skeleton's, a count outside 2 .. TDN_MAX_IK_CHAIN, a joint out of range or not below the
  * one before it, a non-finite target, a NaN weight or tolerance, negative max_iterations, or
  * a limit that is negative or not finite. Never allocates. */
-TDN_API tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                                 tdn_ik_result *result, tdn_error *err);
+TDN_API tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_ik_fabrik_job *ik, tdn_pose *pose,
+                                 tdn_mat4 *model, tdn_ik_result *result, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,15 +15,15 @@
 extern "C" {
 #endif
 
-typedef struct tdn_look_at_ik {
+typedef struct tdn_ik_look_at_job {
     const int *joints;          /* root first, each an ancestor of the next; the last carries
                                  * the axis (joints in between are carried along) */
-    int count;                  /* 1 .. TDN_MAX_IK_CHAIN */
-    const float *joint_weights; /* NULL, or count - 1 fractions in [0, 1] (a count-long array
+    int joint_count;            /* 1 .. TDN_MAX_IK_CHAIN */
+    const float *joint_weights; /* NULL, or joint_count - 1 fractions in [0, 1] (a joint_count-long array
                                  * is fine: its last entry is not read): joint i turns by this
                                  * fraction of the correction still left when its turn comes
                                  * (root first); the last joint takes all that is left. NULL: an
-                                 * even spread (joint i takes 1/(count - i)) */
+                                 * even spread (joint i takes 1/(joint_count - i)) */
     tdn_vec3 axis;              /* in the end joint's local frame (any length > 0), for example
                                  * +Z for tendon's humanoid's head */
     tdn_vec3 up_hint;           /* model space, the "up" that keeps the end joint level: the end
@@ -31,11 +31,11 @@ typedef struct tdn_look_at_ik {
                                  * this direction in the input is kept (the shortest turns of
                                  * the chain would tilt it when aiming diagonally). Zero: off */
     tdn_vec3 target;            /* model space */
-    const float *max_angles;    /* NULL, or `count` radians (0: free): how far each joint may
+    const float *max_angles;    /* NULL, or `joint_count` radians (0: free): how far each joint may
                                  * turn away from its input rotation */
     float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each
                                  * joint's turn is slerped from identity by it */
-} tdn_look_at_ik;
+} tdn_ik_look_at_job;
 
 /* Aims the chain's end axis at the target. Joint by joint from the root, the correction left
  * (the shortest turn from the end axis to the line from the end joint to the target) is taken
@@ -60,8 +60,8 @@ typedef struct tdn_look_at_ik {
  * the skeleton's, a count out of range, joints out of range or not each below the one before,
  * a zero or non-finite axis, a non-finite target or up_hint, a joint weight or max angle that
  * is NaN, negative (or a weight above 1), or a NaN weight. Never allocates. */
-TDN_API tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, tdn_pose *pose, tdn_mat4 *model,
-                                  float *angle_error, tdn_error *err);
+TDN_API tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_ik_look_at_job *ik, tdn_pose *pose,
+                                  tdn_mat4 *model, float *angle_error, tdn_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,4 +1,4 @@
-/* tendon: inverse kinematics.
+/* tendon: two-bone inverse kinematics (arms, legs).
  *
  * Solvers modify the local pose (never replace it) and fade in with a weight. They read
  * model-space matrices computed from the same pose and update them for the joints they move.
@@ -17,7 +17,7 @@ extern "C" {
 /* An analytic two-bone solve (law of cosines) for a chain upper -> middle -> end (for example
  * thigh, knee, ankle), where middle is a descendant of upper and end of middle (joints in
  * between, such as twist joints, are carried along). */
-typedef struct tdn_two_bone_ik {
+typedef struct tdn_ik_two_bone_job {
     int upper, middle, end;     /* joint indices */
     tdn_vec3 target;            /* model-space position for `end` */
     /* Bend hint: the middle joint bends towards the side of the pole point (model space). When
@@ -33,7 +33,7 @@ typedef struct tdn_two_bone_ik {
                                  * softening starts (for example 0.97): past it the end
                                  * approaches full extension exponentially, avoiding the knee
                                  * pop near the limit */
-} tdn_two_bone_ik;
+} tdn_ik_two_bone_job;
 
 /* Rotates `upper` and `middle` in `pose` (their local rotations only) so that `end` reaches the
  * target (or points straight at it when out of reach, or folds towards it when too close),
@@ -48,7 +48,7 @@ typedef struct tdn_two_bone_ik {
  * TDN_ERR_ARGUMENT (nothing changed) for NULL pointers, a pose whose joint count differs from
  * the skeleton's, joint indices out of range or not in that ancestry, a non-finite target or
  * pole, or a NaN weight or soften. Never allocates. */
-TDN_API tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose,
+TDN_API tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_job *ik, tdn_pose *pose,
                                    tdn_mat4 *model, int *reached, tdn_error *err);
 
 #ifdef __cplusplus

@@ -38,8 +38,8 @@
  *
  * Frame order (which frame shows what). At frame N the game decides to switch:
  *     dest = the new source's pose for frame N
- *     tdn_inertializer_start(in, shown[N-1], shown[N-2], dt_of_frame_N-1, &dest, duration, curve)
- *     tdn_inertializer_apply(in, dt_of_frame_N, &dest)        -> shown[N]
+ *     tdn_inertializer_start(in, shown[N-1], shown[N-2], dt_of_frame_N-1, &dest, duration, curve, err)
+ *     tdn_inertializer_apply(in, dt_of_frame_N, &dest, err)        -> shown[N]
  * and on every later frame: dest = the source's pose for that frame, then apply(in, dt, &dest).
  * start sets the elapsed time to 0 and apply first advances it by dt, then adds the offsets at
  * the new elapsed time t. So apply with dt = 0 right after start gives back `current` (each

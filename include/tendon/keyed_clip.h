@@ -81,8 +81,11 @@ typedef struct tdn_keyed_clip tdn_keyed_clip;
  * skeleton must outlive the clip. */
 TDN_API tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip **out,
                                          const tdn_allocator *allocator, tdn_error *err);
+/* Frees the clip; NULL is ignored. */
 TDN_API void tdn_keyed_clip_destroy(tdn_keyed_clip *clip);
 
+/* The clip's name (owned by the clip), length in seconds, skeleton (the caller's, given to
+ * create) and joint track count; NULL or 0 for a NULL clip. */
 TDN_API const char *tdn_keyed_clip_name(const tdn_keyed_clip *clip);
 TDN_API float tdn_keyed_clip_duration(const tdn_keyed_clip *clip);
 TDN_API const tdn_skeleton *tdn_keyed_clip_skeleton(const tdn_keyed_clip *clip);
@@ -101,6 +104,7 @@ TDN_API size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip);
 TDN_API tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose,
                                          int *hints, tdn_error *err);
 
+/* Named float tracks (curves); a track's name is owned by the clip, NULL for a bad index. */
 TDN_API int tdn_keyed_clip_float_track_count(const tdn_keyed_clip *clip);
 TDN_API const char *tdn_keyed_clip_float_track_name(const tdn_keyed_clip *clip, int index);
 /* Index of the float track with this name, or -1. */
@@ -108,6 +112,7 @@ TDN_API int tdn_keyed_clip_find_float_track(const tdn_keyed_clip *clip, const ch
 /* Value of float track `index` at `time` (clamped); 0 for a bad index. */
 TDN_API float tdn_keyed_clip_sample_float(const tdn_keyed_clip *clip, int index, float time);
 
+/* Number of events the clip holds. */
 TDN_API int tdn_keyed_clip_event_count(const tdn_keyed_clip *clip);
 /* Events sorted by time (ties keep the description's order). */
 TDN_API const char *tdn_keyed_clip_event_name(const tdn_keyed_clip *clip, int index);

@@ -110,7 +110,10 @@ TDN_API void tdn_mm_controller_destroy(tdn_mm_controller *c);
 /* Bytes tdn_mm_controller_init needs for this description (0 without a database, skeleton or
  * clips): for a controller inside memory its owner already has (a graph instance's). */
 TDN_API size_t tdn_mm_controller_bytes(const tdn_mm_controller_desc *desc);
-/* tdn_mm_controller_create in caller memory: 64-byte aligned, at least
+/* Alignment of the memory tdn_mm_controller_init takes. */
+#define TDN_MM_CONTROLLER_ALIGN 64
+
+/* tdn_mm_controller_create in caller memory: TDN_MM_CONTROLLER_ALIGN-aligned, at least
  * tdn_mm_controller_bytes(desc) bytes, used until the caller stops using the controller
  * (nothing to destroy). The same errors as create, and
  * TDN_ERR_OUT_OF_MEMORY when `bytes` is too small. */

@@ -46,7 +46,7 @@ extern "C" {
 
 #define TDN_MM_MAX_OFFSETS 8
 /* The most floats a feature vector may have. */
-#define TDN_MM_MAX_DIMS 256
+#define TDN_MM_MAX_DIMENSIONS 256
 
 typedef enum tdn_mm_group {
     TDN_MM_TRAJECTORY_POSITION = 0,
@@ -74,7 +74,7 @@ typedef struct tdn_mm_database_desc {
     int clip_count;
     const int *mirror_table;   /* NULL: no mirrored copies; else (a checked table, mirror.h) every
                                 * clip is added a second time mirrored */
-    float rate;                /* frames per second (0: 60) */
+    float sample_rate;         /* frames per second (0: 60) */
     int root;                  /* the root joint (a root of the skeleton, e.g. the hips) */
     int left_foot, right_foot; /* joints */
     tdn_vec3 forward;          /* the root joint's local axis that points forward (0: +z) */
@@ -89,7 +89,7 @@ typedef struct tdn_mm_database_desc {
     const tdn_mm_range *excluded;
     int excluded_count;
     /* Called now and then while building (fraction done in [0, 1]); may be NULL. */
-    void (*progress)(float fraction, void *user);
+    void (*progress)(void *user, float fraction);
     void *progress_user;
 } tdn_mm_database_desc;
 
@@ -106,17 +106,21 @@ typedef struct tdn_mm_frame {
     float facing;      /* its yaw, radians: forward is (sin facing, 0, cos facing) */
 } tdn_mm_frame;
 
-/* Builds a database: samples every clip (and its mirror) at the rate, computes the features
- * and normalizes them. Allocates once for the result through `allocator` (NULL: malloc; and a
- * few working buffers); calls progress. TDN_ERR_ARGUMENT for NULL, no clips, joints out of range, a root with a parent,
- * offsets not increasing or not positive, weights negative, NaN, or 0 beside others that are
- * not, a clip whose skeleton does
- * not match, a bad mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips
- * shorter than the longest offset). The error names the clip or field. */
+/* Builds a database: samples every clip (and its mirror) at the sample rate, computes the
+ * features and normalizes them. Allocates once for the result through `allocator` (NULL:
+ * malloc; and a few working buffers); calls progress. TDN_ERR_ARGUMENT for NULL, no clips,
+ * joints out of range, a root with a parent, offsets not increasing or not positive, weights
+ * negative, NaN, or 0 beside others that are not, a clip whose skeleton does not match, a bad
+ * mirror table; TDN_ERR_INVALID_DATA when no frame is searchable (clips shorter than the
+ * longest offset); TDN_ERR_OUT_OF_MEMORY when the allocator fails. The error names the clip or
+ * field. On failure *out is NULL and nothing stays allocated. The database is immutable: any
+ * number of threads may search it at once. */
 TDN_API tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out,
                                           const tdn_allocator *allocator, tdn_error *err);
+/* Frees the database; NULL is ignored. */
 TDN_API void tdn_mm_database_destroy(tdn_mm_database *db);
 
+/* Frames the database holds (plain and mirrored); 0 for NULL. */
 TDN_API int tdn_mm_database_frame_count(const tdn_mm_database *db);
 /* Floats per feature vector. */
 TDN_API int tdn_mm_database_dimensions(const tdn_mm_database *db);
@@ -137,13 +141,13 @@ TDN_API int tdn_mm_database_group_size(const tdn_mm_database *db, tdn_mm_group g
 /* Frame i (TDN_ERR_ARGUMENT for a bad index). */
 TDN_API tdn_result tdn_mm_database_frame(const tdn_mm_database *db, int i, tdn_mm_frame *out, tdn_error *err);
 /* The first frame of a clip (mirrored or not) and how many it has; -1 / 0 when absent. Frame
- * f of that run is at time f / rate. */
-TDN_API int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored);
-TDN_API int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int mirrored);
-/* Frame i's normalized features (dims floats), or NULL for a bad index. */
+ * f of that run is at time f / tdn_mm_database_sample_rate(db). */
+TDN_API int tdn_mm_database_clip_first_frame(const tdn_mm_database *db, int clip, int mirrored);
+TDN_API int tdn_mm_database_clip_frame_count(const tdn_mm_database *db, int clip, int mirrored);
+/* Frame i's normalized features (tdn_mm_database_dimensions floats), or NULL for a bad index. */
 TDN_API const float *tdn_mm_database_features(const tdn_mm_database *db, int i);
-/* Normalizes raw features (dims floats, laid out as above) the way the database's are:
- * out = (raw - mean) * weight / spread; out may be raw. */
+/* Normalizes raw features (tdn_mm_database_dimensions floats, laid out as above) the way the
+ * database's are: out = (raw - mean) * weight / spread; out may be raw. */
 TDN_API tdn_result tdn_mm_database_normalize(const tdn_mm_database *db, const float *raw, float *out, tdn_error *err);
 /* The inverse: raw features back from normalized ones (a group of weight 0 comes back as its
  * mean). */
@@ -151,14 +155,17 @@ TDN_API tdn_result tdn_mm_database_denormalize(const tdn_mm_database *db, const 
                                                tdn_error *err);
 
 /* A database from features made elsewhere (custom features, synthetic data): frame_count
- * vectors of dims floats, already normalized, copied in. Frames are one clip (index 0) at
- * `rate` (0: 60), with no simulation root; searchable NULL means every frame is. */
+ * vectors of `dimensions` floats, already normalized, copied in. Frames are one clip (index 0)
+ * at `sample_rate` (0: 60), with no simulation root; searchable NULL means every frame is. */
 typedef struct tdn_mm_features_desc {
-    int frame_count, dims;
+    int frame_count, dimensions;
     const float *features;
     const unsigned char *searchable;
-    float rate;
+    float sample_rate;
 } tdn_mm_features_desc;
+/* TDN_ERR_ARGUMENT naming the field (desc.frame_count, desc.dimensions, desc.sample_rate) when
+ * one is out of range, TDN_ERR_INVALID_DATA for a feature that is not finite, as
+ * tdn_mm_database_create otherwise. */
 TDN_API tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc, tdn_mm_database **out,
                                                         const tdn_allocator *allocator, tdn_error *err);
 
@@ -189,10 +196,10 @@ typedef struct tdn_mm_match {
     float cost; /* its squared distance to the query (with the bias when it is `current`) */
 } tdn_mm_match;
 
-/* The searchable frame nearest the normalized query (dims floats). When `current` is a
- * searchable frame, its cost is lowered by `bias` (>= 0) first, so that another frame must beat
- * continuing by that much (keeps playing the current clip), and it starts the search as the
- * best so far. Both modes compute costs with the same operations in the same order, so the
+/* The searchable frame nearest the normalized query (tdn_mm_database_dimensions floats). When
+ * `current` is a searchable frame, its cost is lowered by `bias` (>= 0) first, so that another
+ * frame must beat continuing by that much (keeps playing the current clip), and it starts the
+ * search as the best so far. Both modes compute costs with the same operations in the same order, so the
  * accelerated search returns exactly the brute-force cost (on a tie, either frame). Never
  * allocates. TDN_ERR_ARGUMENT for NULL,
  * a current frame out of range, a negative or NaN bias. */

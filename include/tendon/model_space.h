@@ -16,7 +16,10 @@
 extern "C" {
 #endif
 
-/* model (joint_count matrices) from a local pose. `root` (affine) may be NULL (identity). */
+/* model (joint_count matrices) from a local pose. `root` (affine) may be NULL (identity).
+ * These functions never allocate; each returns TDN_ERR_ARGUMENT (nothing written) for a NULL
+ * skeleton, pose or matrix array, or a pose whose joint count is not the skeleton's, and
+ * tdn_model_space_range for a range that is not within the joints. */
 TDN_API tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root,
                                    tdn_mat4 *model, tdn_error *err);
 /* Recomputes model[begin..end) only, reading model[] of their parents, for example one

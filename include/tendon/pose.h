@@ -45,13 +45,18 @@ TDN_API int tdn_pose_stride(int joint_count);
 TDN_API size_t tdn_pose_bytes(int joint_count);
 /* Sets up `pose` over caller memory (TDN_POSE_ALIGN-aligned, at least tdn_pose_bytes bytes)
  * and fills it with identity transforms. TDN_ERR_ARGUMENT for NULL, a joint count out of
- * 1..TDN_MAX_JOINTS, misaligned memory or `bytes` too small. */
+ * 1..TDN_MAX_JOINTS or misaligned memory; TDN_ERR_OUT_OF_MEMORY (`where` "bytes") when `bytes`
+ * is too small, as for every init. */
 TDN_API tdn_result tdn_pose_init(int joint_count, void *memory, size_t bytes, tdn_pose *pose, tdn_error *err);
-/* Allocates pose data through `allocator` (NULL: malloc) and fills it with identities. */
+/* Allocates pose data through `allocator` (NULL: malloc) and fills it with identities.
+ * TDN_ERR_ARGUMENT for a NULL pose, a joint count out of 1..TDN_MAX_JOINTS or half-set
+ * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails (the pose is then empty). */
 TDN_API tdn_result tdn_pose_create(int joint_count, tdn_pose *pose, const tdn_allocator *allocator, tdn_error *err);
 /* Frees what tdn_pose_create allocated; a pose from tdn_pose_init is only cleared. */
 TDN_API void tdn_pose_destroy(tdn_pose *pose);
 
+/* One joint's transform, read from or written into the pose's rows. A NULL pose or a joint out
+ * of range gives the identity (get) or changes nothing (set). */
 TDN_API tdn_transform tdn_pose_get(const tdn_pose *pose, int joint);
 TDN_API void tdn_pose_set(tdn_pose *pose, int joint, const tdn_transform *x);
 /* Every joint to identity (t = 0, r = identity, s = 1). */

@@ -52,13 +52,13 @@ typedef enum tdn_root_rotation {
 } tdn_root_rotation;
 
 /* Zero-initialisable. */
-typedef struct tdn_root_motion_desc {
+typedef struct tdn_root_track_desc {
     int joint;                  /* the joint carrying root motion; 0: the first root */
     tdn_root_rotation rotation;
     int keep_vertical;          /* 0: only the ground-plane translation is root motion (the vertical
                                  * bob stays in the pose); 1: the whole translation is */
     tdn_vec3 up;                /* 0,0,0: +Y; normalized */
-} tdn_root_motion_desc;
+} tdn_root_track_desc;
 
 /* A step's motion in the character's frame at the step's start: move by `translation` (rotated
  * into the world by the character's facing at the step start), then turn by `rotation` (unit).
@@ -81,12 +81,13 @@ typedef struct tdn_root_track tdn_root_track;
  * clip (its root is a difference, not a place); TDN_ERR_OUT_OF_MEMORY. On failure *out is NULL and
  * nothing stays allocated. The clip need not outlive the track. Memory: 7 floats per clip frame
  * plus a pose of scratch while building. */
-TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_desc *desc,
+TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc,
                                          tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
+/* Frees the track; NULL is ignored. */
 TDN_API void tdn_root_track_destroy(tdn_root_track *track);
 TDN_API float tdn_root_track_duration(const tdn_root_track *track);
 /* The desc the track was built with, `up` normalized (+Y filled in). */
-TDN_API tdn_root_motion_desc tdn_root_track_desc_of(const tdn_root_track *track);
+TDN_API tdn_root_track_desc tdn_root_track_desc_of(const tdn_root_track *track);
 /* The joint's reference frame F(t) (see the top of this file) at clip time t (clamped). */
 TDN_API void tdn_root_track_frame(const tdn_root_track *track, float time, tdn_vec3 *position, tdn_quat *facing);
 

@@ -41,12 +41,14 @@ typedef struct tdn_skeleton_desc {
  * non-unit rest rotations are renormalized. On failure nothing is allocated and *out is NULL. */
 TDN_API tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out,
                                        const tdn_allocator *allocator, tdn_error *err);
+/* Frees the skeleton; NULL is ignored. */
 TDN_API void tdn_skeleton_destroy(tdn_skeleton *skeleton);
 
+/* Number of joints; 0 for NULL. */
 TDN_API int tdn_skeleton_joint_count(const tdn_skeleton *skeleton);
 /* Parent of joint i (always < i), or -1 for a root. */
 TDN_API int tdn_skeleton_parent(const tdn_skeleton *skeleton, int joint);
-/* All parents as one array of joint_count ints (for hot loops). */
+/* All parents as one array of joint_count int16_t (for hot loops), owned by the skeleton. */
 TDN_API const int16_t *tdn_skeleton_parents(const tdn_skeleton *skeleton);
 TDN_API const char *tdn_skeleton_joint_name(const tdn_skeleton *skeleton, int joint);
 /* Index of the joint with this exact name, or -1. O(log n). */
@@ -57,7 +59,10 @@ TDN_API int tdn_skeleton_depth(const tdn_skeleton *skeleton, int joint);
 TDN_API int tdn_skeleton_subtree_end(const tdn_skeleton *skeleton, int joint);
 /* 1 if `joint` is `ancestor` or lies below it, else 0. */
 TDN_API int tdn_skeleton_is_in_subtree(const tdn_skeleton *skeleton, int joint, int ancestor);
+/* Joint's local rest transform (the identity for a bad index). */
 TDN_API tdn_transform tdn_skeleton_rest(const tdn_skeleton *skeleton, int joint);
+/* The inverse bind matrices, tdn_skeleton_joint_count of them in joint order, owned by the
+ * skeleton (they live as long as it does); NULL for a NULL skeleton. */
 TDN_API const tdn_mat4 *tdn_skeleton_inverse_bind(const tdn_skeleton *skeleton);
 
 #ifdef __cplusplus

@@ -106,6 +106,7 @@ TDN_API tdn_quat tdn_quat_slerp_fast(tdn_quat a, tdn_quat b, float t);
 TDN_API tdn_quat tdn_quat_from_mat4(const tdn_mat4 *m);
 TDN_API tdn_mat4 tdn_mat4_from_quat(tdn_quat q);
 
+/* The 4x4 identity matrix. */
 TDN_API tdn_mat4 tdn_mat4_identity(void);
 /* a * b (apply b first). */
 TDN_API tdn_mat4 tdn_mat4_mul(const tdn_mat4 *a, const tdn_mat4 *b);

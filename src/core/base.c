@@ -19,7 +19,7 @@ const char *tdn_result_name(tdn_result code)
     case TDN_ERR_PARSE: return "TDN_ERR_PARSE";
     case TDN_ERR_UNSUPPORTED: return "TDN_ERR_UNSUPPORTED";
     }
-    return "TDN_ERR_UNKNOWN";
+    return NULL;
 }
 
 int tdn_version(void) { return TDN_VERSION; }
@@ -49,7 +49,12 @@ void tdn__free(const tdn_allocator *allocator, void *ptr, size_t size)
     free(ptr);
 }
 
-void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator) { tdn__free(allocator, ptr, size); }
+void tdn_free(void *ptr, size_t size, const tdn_allocator *allocator)
+{
+    if (allocator && !allocator->alloc != !allocator->free)
+        return; /* refused by every call that hands memory back: it cannot be theirs */
+    tdn__free(allocator, ptr, size);
+}
 
 tdn_result tdn__null(tdn_error *err, const char *where)
 {

@@ -12,7 +12,7 @@ enum { MODE_COUNT = (int)(sizeof mode_names / sizeof mode_names[0]) };
 
 const char *tdn_blend_space_mode_name(tdn_blend_space_mode mode)
 {
-    return (int)mode >= 0 && (int)mode < MODE_COUNT ? mode_names[mode] : "unknown";
+    return (int)mode >= 0 && (int)mode < MODE_COUNT ? mode_names[mode] : NULL;
 }
 
 int tdn_blend_space_mode_from_name(const char *name)
@@ -329,23 +329,23 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     if (out)
         *out = NULL;
     if (!desc || !out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_create", "desc and out must not be NULL");
+        return tdn__null(err, !desc ? "desc" : "out");
     const int mode = (int)desc->mode, n = desc->sample_count, d = desc->dimensions;
     if (mode < 0 || mode >= MODE_COUNT)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.mode", "mode %d is not a tdn_blend_space_mode", mode);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.mode", "mode %d is not a tdn_blend_space_mode", mode);
     if (n < 1 || n > TDN_MAX_BLEND_SPACE_SAMPLES)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.sample_count", "sample_count %d is outside 1..%d", n,
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sample_count", "sample_count %d is outside 1..%d", n,
                          TDN_MAX_BLEND_SPACE_SAMPLES);
     if (d < 1 || d > TDN_MAX_BLEND_SPACE_DIMENSIONS)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.dimensions", "dimensions %d is outside 1..%d", d,
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.dimensions", "dimensions %d is outside 1..%d", d,
                          TDN_MAX_BLEND_SPACE_DIMENSIONS);
     const int need = mode == TDN_BLEND_SPACE_LINEAR ? 1
                      : mode == TDN_BLEND_SPACE_GRADIENT_BAND || mode == TDN_BLEND_SPACE_RBF ? 0 : 2;
     if (need && d != need)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.dimensions", "%s blend spaces have %d dimension%s, not %d",
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.dimensions", "%s blend spaces have %d dimension%s, not %d",
                          mode_names[mode], need, need == 1 ? "" : "s", d);
     if (!desc->points)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_desc.points", "points must not be NULL");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.points", "points must not be NULL");
     tdn_result r = check_points(desc->points, n, d, err);
     if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
@@ -368,7 +368,7 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     const size_t bytes = counter.used;
     unsigned char *block = tdn__alloc(allocator, bytes, 64);
     if (!block)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_blend_space_create", "the allocator returned NULL for %zu bytes",
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "the allocator returned NULL for %zu bytes",
                          bytes);
     memset(block, 0, bytes);
     tdn_blend_space *s = (tdn_blend_space *)block;

@@ -500,7 +500,7 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
                                          : tdn_vec3_make(0, 0, 0);
         float side_len = tdn_vec3_length(side);
         tdn_vec3 towards = side_len > 1e-3f * (l1 + l2) ? tdn_vec3_scale(side, 1.0f / side_len) : d->forward;
-        tdn_two_bone_ik ik;
+        tdn_ik_two_bone_job ik;
         memset(&ik, 0, sizeof ik);
         ik.upper = leg->upper;
         ik.middle = leg->middle;

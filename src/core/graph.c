@@ -243,7 +243,7 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->lead_out = d->lead_out;
             n->wrap = d->wrap;
             n->mirror = d->mirror != 0;
-            if (n->mirror && !desc->mirror)
+            if (n->mirror && !desc->mirror_table)
                 FAIL_NODE(TDN_ERR_INVALID_DATA, "the clip is mirrored but the graph has no mirror table");
             n->clip_slot = g->clip_node_count;
             g->clip_nodes[g->clip_node_count++] = i;
@@ -265,7 +265,7 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     int *next_input = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
     tdn_result r = TDN_OK;
     if (!color || !stack || !next_input) {
-        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
         goto done;
     }
     memset(color, WHITE, (size_t)g->node_count);
@@ -329,7 +329,7 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
     /* 0: unreached, 1: base, 2: difference; order puts parents first. */
     int *reach = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
     if (!reach)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     memset(reach, 0, sizeof(int) * (size_t)g->node_count);
     for (int layer = 0; layer < g->layer_count; layer++)
         reach[g->layers[layer].root] = g->layers[layer].mode == TDN_LAYER_ADDITIVE ? 2 : 1;
@@ -451,22 +451,22 @@ static int count_markers(const tdn_graph_desc *desc)
 static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
 {
     if (!desc->skeleton)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.skeleton", "a graph needs its skeleton");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.skeleton", "a graph needs its skeleton");
     if (desc->node_count < 1 || desc->node_count > TDN_MAX_GRAPH_NODES || !desc->nodes)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.nodes", "1..%d nodes are needed, not %d",
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.nodes", "1..%d nodes are needed, not %d",
                          TDN_MAX_GRAPH_NODES, desc->node_count);
     if (desc->param_count < 0 || desc->param_count > TDN_MAX_GRAPH_PARAMS || (desc->param_count && !desc->params))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.params", "0..%d parameters, not %d",
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.params", "0..%d parameters, not %d",
                          TDN_MAX_GRAPH_PARAMS, desc->param_count);
     if (desc->clip_count < 0 || (desc->clip_count && !desc->clips))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.clips", "NULL clips or a negative count");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.clips", "NULL clips or a negative count");
     if (desc->sync_group_count < 0 || (desc->sync_group_count && !desc->sync_groups))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.sync_groups", "NULL groups or a negative count");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sync_groups", "NULL groups or a negative count");
     if (desc->layer_count < 0 || desc->layer_count > TDN_MAX_LAYERS || (desc->layer_count && !desc->layers))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.layers", "0..%d layers, not %d", TDN_MAX_LAYERS,
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.layers", "0..%d layers, not %d", TDN_MAX_LAYERS,
                          desc->layer_count);
     if (desc->layer_count == 0 && (desc->root < 0 || desc->root >= desc->node_count))
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, "tdn_graph_desc.root", "root %d is not one of the nodes", desc->root);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.root", "root %d is not one of the nodes", desc->root);
     for (int l = 0; l < desc->layer_count; l++) {
         char where[96];
         const tdn_layer_desc *L = &desc->layers[l];
@@ -482,7 +482,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "mask weight %d is not in [0, 1]", j);
     }
     if (isnan(desc->cull_threshold) || desc->cull_threshold >= 1.0f)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, "tdn_graph_desc.cull_threshold", "cull threshold %g is not below 1",
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.cull_threshold", "cull threshold %g is not below 1",
                          (double)desc->cull_threshold);
     int joints = tdn_skeleton_joint_count(desc->skeleton);
     for (int c = 0; c < desc->clip_count; c++) {
@@ -590,7 +590,7 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(groups, desc->node_count);
     PLACE(members, desc->node_count);
     PLACE(markers, t->markers);
-    PLACE(mirror, desc->mirror ? tdn_skeleton_joint_count(desc->skeleton) : 0);
+    PLACE(mirror, desc->mirror_table ? tdn_skeleton_joint_count(desc->skeleton) : 0);
     PLACE(machines, t->machines);
     PLACE(transitions, t->transitions);
     PLACE(conditions, t->conditions);
@@ -616,10 +616,10 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
 tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_create", "out must not be NULL");
+        return tdn__null(err, "out");
     *out = NULL;
     if (!desc)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_create", "desc must not be NULL");
+        return tdn__null(err, "desc");
     tdn_result r = check_desc(desc, err);
     if (r != TDN_OK || (r = tdn__check_allocator(allocator, err)) != TDN_OK)
         return r;
@@ -629,7 +629,7 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
     size_t bytes = lay_out(&probe, NULL, desc, &totals);
     char *block = tdn__alloc(allocator, bytes, 16);
     if (!block)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory (%zu bytes)", bytes);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory (%zu bytes)", bytes);
     memset(block, 0, bytes);
     tdn_graph *g = (tdn_graph *)block;
     lay_out(g, block, desc, &totals);
@@ -642,9 +642,9 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);
     g->root = desc->root;
     g->cull_threshold = desc->cull_threshold == 0.0f ? 0.01f : desc->cull_threshold;
-    if (desc->mirror) {
-        r = tdn_mirror_table_check(desc->mirror, g->joint_count, err);
-        memcpy(g->mirror, desc->mirror, sizeof(int) * (size_t)g->joint_count);
+    if (desc->mirror_table) {
+        r = tdn_mirror_table_check(desc->mirror_table, g->joint_count, err);
+        memcpy(g->mirror, desc->mirror_table, sizeof(int) * (size_t)g->joint_count);
     } else {
         g->mirror = NULL;
     }
@@ -707,7 +707,7 @@ int tdn_graph_node_count(const tdn_graph *graph) { return graph ? graph->node_co
 
 const char *tdn_graph_node_name(const tdn_graph *graph, int node)
 {
-    return graph && node >= 0 && node < graph->node_count ? graph->nodes[node].name : "";
+    return graph && node >= 0 && node < graph->node_count ? graph->nodes[node].name : NULL;
 }
 
 int tdn_graph_param_count(const tdn_graph *graph) { return graph ? graph->param_count : 0; }
@@ -716,7 +716,7 @@ int tdn_graph_layer_count(const tdn_graph *graph) { return graph ? graph->layer_
 
 const char *tdn_graph_layer_name(const tdn_graph *graph, int layer)
 {
-    return graph && layer >= 0 && layer < graph->layer_count ? graph->layers[layer].name : "";
+    return graph && layer >= 0 && layer < graph->layer_count ? graph->layers[layer].name : NULL;
 }
 
 static const tdn__machine *machine_of(const tdn_graph *graph, int node)
@@ -735,7 +735,7 @@ int tdn_graph_state_count(const tdn_graph *graph, int node)
 const char *tdn_graph_state_name(const tdn_graph *graph, int node, int state)
 {
     const tdn__machine *m = machine_of(graph, node);
-    return m && state >= 0 && state < m->state_count ? graph->state_names[m->first_state + state] : "";
+    return m && state >= 0 && state < m->state_count ? graph->state_names[m->first_state + state] : NULL;
 }
 
 int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name)
@@ -751,7 +751,7 @@ int tdn_graph_find_param(const tdn_graph *graph, const char *name) { return grap
 
 const char *tdn_graph_param_name(const tdn_graph *graph, int param)
 {
-    return graph && param >= 0 && param < graph->param_count ? graph->params[param].name : "";
+    return graph && param >= 0 && param < graph->param_count ? graph->params[param].name : NULL;
 }
 
 tdn_param_type tdn_graph_param_type(const tdn_graph *graph, int param)

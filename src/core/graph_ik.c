@@ -99,7 +99,7 @@ static tdn_result contact_tracks(tdn_graph *g, const tdn_graph_ik_desc *d, tdn__
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     if (desc->ik_count < 0 || desc->ik_count > TDN_MAX_GRAPH_IK || (desc->ik_count > 0 && !desc->ik))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_desc.ik", "0..%d IK jobs, not %d", TDN_MAX_GRAPH_IK,
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.ik", "0..%d IK jobs, not %d", TDN_MAX_GRAPH_IK,
                          desc->ik_count);
     if (desc->ik_count == 0)
         return TDN_OK;
@@ -107,7 +107,7 @@ tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     g->ik_bytes = sizeof(tdn__ik) * (size_t)desc->ik_count;
     g->ik = tdn__alloc(&g->allocator, g->ik_bytes, 16);
     if (!g->ik)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     memset(g->ik, 0, g->ik_bytes);
     g->ik_count = desc->ik_count;
     for (int k = 0; k < desc->ik_count; k++) {
@@ -118,14 +118,14 @@ tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
         if (r == TDN_OK && desc->ik[k].kind == TDN_GRAPH_IK_FOOT_PLACEMENT) {
             g->ik[k].contact_track = tdn__alloc(&g->allocator, contacts, sizeof(int));
             r = g->ik[k].contact_track ? contact_tracks(g, &desc->ik[k], &g->ik[k])
-                                       : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+                                       : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
             g->ik[k].state_bytes = tdn_foot_placement_bytes(&g->ik[k].feet);
             /* the legs and settings are checked now, on scratch memory, so instances cannot fail */
             if (r == TDN_OK) {
                 void *probe = tdn__alloc(&g->allocator, g->ik[k].state_bytes, 64);
                 tdn_foot_placement *fp = NULL;
                 r = probe ? tdn_foot_placement_init(&g->ik[k].feet, probe, g->ik[k].state_bytes, &fp, err)
-                          : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+                          : tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
                 tdn__free(&g->allocator, probe, g->ik[k].state_bytes);
                 if (r != TDN_OK && err)
                     snprintf(err->where, sizeof err->where, "%s", place);
@@ -244,35 +244,37 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     const tdn_ik_limit *limits = job->has_limits ? job->limits : NULL;
     switch (job->kind) {
     case TDN_GRAPH_IK_TWO_BONE: {
-        tdn_two_bone_ik ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2], .target = target,
-                               .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
-                               .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
+        tdn_ik_two_bone_job ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2],
+                                   .target = target,
+                                   .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
+                                   .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
         tdn_ik_two_bone(s, &ik, pose, model, &reached, NULL);
         return reached;
     }
     case TDN_GRAPH_IK_FABRIK: {
-        tdn_fabrik_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
-                             .max_iterations = job->max_iterations, .limits = limits, .weight = weight };
+        tdn_ik_fabrik_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
+                                 .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
+                                 .weight = weight };
         tdn_ik_fabrik(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_CCD: {
-        tdn_ccd_ik ik = { .joints = job->chain, .count = job->count, .target = target, .tolerance = job->tolerance,
-                          .max_iterations = job->max_iterations, .limits = limits, .max_step = job->max_step,
-                          .weight = weight };
+        tdn_ik_ccd_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
+                              .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
+                              .max_step = job->max_step, .weight = weight };
         tdn_ik_ccd(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_DLS: {
         tdn_dls_target t = { .effector = job->chain[job->count - 1], .position = target, .weight = 1.0f };
-        tdn_dls_ik ik = { .joints = job->chain, .count = job->count, .targets = &t, .target_count = 1,
+        tdn_ik_dls_job ik = { .joints = job->chain, .joint_count = job->count, .targets = &t, .target_count = 1,
                           .damping = job->damping, .tolerance = job->tolerance, .max_iterations = job->max_iterations,
                           .limits = limits, .weight = weight };
         tdn_ik_dls(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_LOOK_AT: {
-        tdn_look_at_ik ik = { .joints = job->chain, .count = job->count,
+        tdn_ik_look_at_job ik = { .joints = job->chain, .joint_count = job->count,
                               .joint_weights = job->has_joint_weights ? job->joint_weights : NULL, .axis = job->axis,
                               .up_hint = job->up_hint, .target = target,
                               .max_angles = job->has_max_angles ? job->max_angles : NULL, .weight = weight };

@@ -131,8 +131,8 @@ tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t 
     *out = NULL;
     if (!graph || !memory)
         return tdn__null(err, !graph ? "graph" : "memory");
-    if (((uintptr_t)memory & 63) != 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to 64 bytes");
+    if (((uintptr_t)memory % TDN_GRAPH_INSTANCE_ALIGN) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_GRAPH_INSTANCE_ALIGN);
     if (bytes < graph->instance_bytes)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, the instance needs %zu (tdn_graph_instance_bytes)",
                          bytes, graph->instance_bytes);

@@ -343,7 +343,7 @@ void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt);
 void tdn__graph_flatten(tdn_graph_instance *instance);
 void tdn__graph_root_motion(tdn_graph_instance *instance, float dt);
 /* A root track per plain clip (graph_root_motion.c), and their release. */
-tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_desc *desc, tdn_error *err);
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err);
 void tdn__graph_root_tracks_destroy(tdn_graph *g);
 /* Sets every switch's weights to its current selection (at instance start). */
 void tdn__graph_switches_reset(tdn_graph_instance *instance);

@@ -162,7 +162,7 @@ tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err)
     int *stack = tdn__alloc(&g->allocator, sizeof(int) * ((size_t)total_inputs + 1), sizeof(int));
     tdn_result r = TDN_OK;
     if (!g->state_clips || !seen || !stack) {
-        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     } else {
         int at = 0;
         for (int m = 0; m < g->machine_count; m++) {

@@ -37,7 +37,7 @@ static tdn_result under_node(tdn_result r, const char *place, tdn_error *err)
  * about +y, on the database's root joint. */
 static tdn_result check_root_motion(const tdn_graph_desc *desc, int root, const char *place, tdn_error *err)
 {
-    const tdn_root_motion_desc *rm = desc->root_motion;
+    const tdn_root_track_desc *rm = desc->root_motion;
     if (!rm)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a motion_match node moves the character: the graph "
                          "needs root motion (tdn_graph_desc.root_motion, a document's \"root_motion\")");

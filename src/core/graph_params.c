@@ -20,5 +20,5 @@ void tdn__graph_params_advance(tdn_graph_instance *instance, float dt)
 const char *tdn_param_type_name(tdn_param_type type)
 {
     static const char *const names[] = { "float", "int", "bool", "trigger", "vec2", "vec3" };
-    return (int)type >= 0 && (int)type < (int)(sizeof names / sizeof names[0]) ? names[type] : "?";
+    return (int)type >= 0 && (int)type < (int)(sizeof names / sizeof names[0]) ? names[type] : NULL;
 }

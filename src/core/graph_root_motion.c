@@ -3,12 +3,12 @@
 #include "graph_internal.h"
 #include "internal.h"
 
-tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_motion_desc *desc, tdn_error *err)
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err)
 {
     size_t bytes = sizeof *g->root_tracks * (size_t)(g->clip_count + 1);
     g->root_tracks = tdn__alloc(&g->allocator, bytes, sizeof(void *));
     if (!g->root_tracks)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_graph_create", "out of memory");
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     memset(g->root_tracks, 0, bytes);
     for (int c = 0; c < g->clip_count; c++) {
         if (tdn_clip_is_additive(g->clips[c]))

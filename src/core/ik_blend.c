@@ -208,7 +208,7 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     char *block = tdn__alloc(allocator, size, 64);
     if (!block) {
         tdn_skeleton_destroy(chain_skel);
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_ik_blend_create", "allocating %zu bytes", size);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes", size);
     }
     memset(block, 0, size);
     tdn_ik_blend *ik = (tdn_ik_blend *)block;
@@ -427,7 +427,7 @@ static void rotate_correction(const tdn_ik_blend *ik, tdn_vec3 target, const tdn
     tdn_model_space_range(ik->skeleton, pose, root, j, tdn_skeleton_subtree_end(ik->skeleton, j), model, NULL);
 }
 
-tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request *req, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_job *req, tdn_pose *pose, tdn_mat4 *model,
                               float *params, tdn_ik_blend_result *result, tdn_error *err)
 {
     if (!ik || !req || !model || !params)
@@ -571,7 +571,8 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_request
     tdn_model_space(ik->skeleton, pose, req->root, model, NULL);
 
     if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_TWO_BONE) {
-        tdn_two_bone_ik tb = { ik->upper, ik->middle, ik->effector, target, tdn_vec3_make(0, 0, 0), 0, weight, 0.0f };
+        tdn_ik_two_bone_job tb = { ik->upper, ik->middle, ik->effector, target, tdn_vec3_make(0, 0, 0), 0,
+                                   weight, 0.0f };
         tdn_ik_two_bone(ik->skeleton, &tb, pose, model, NULL, NULL);
     } else if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_ROTATE) {
         rotate_correction(ik, target, req->root, weight, pose, model);

@@ -20,14 +20,14 @@ static tdn_quat damp(tdn_quat q, float cos_half, float sin_half)
     return tdn_quat_make(q.x * s, q.y * s, q.z * s, v > 0.0f ? cos_half : 1.0f);
 }
 
-tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ik_ccd_job *ik, tdn_pose *pose, tdn_mat4 *model,
                       tdn_ik_result *result, tdn_error *err)
 {
     if (!ik)
         return tdn__null(err, "ik");
-    tdn_result r = tdn__ik_check_chain(skeleton, pose, model, ik->joints, ik->count, err);
+    tdn_result r = tdn__ik_check_chain(skeleton, pose, model, ik->joints, ik->joint_count, err);
     if (r == TDN_OK)
-        r = tdn__ik_check_limits(ik->limits, ik->count, err);
+        r = tdn__ik_check_limits(ik->limits, ik->joint_count, err);
     if (r != TDN_OK)
         return r;
     if (tdn__bad_vec3(ik->target))
@@ -38,7 +38,7 @@ tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ccd_ik *ik, tdn_po
                          : ik->max_iterations < 0 ? "ik.max_iterations" : "ik.max_step",
                          "NaN or negative");
 
-    const int n = ik->count;
+    const int n = ik->joint_count;
     const tdn_vec3 target = ik->target;
     const float weight = tdn__clamp01(ik->weight);
     const float *end = model[ik->joints[n - 1]].m;

@@ -55,7 +55,7 @@ tdn_result tdn__ik_check_chain(const tdn_skeleton *skeleton, const tdn_pose *pos
     if (!joints)
         return tdn__null(err, "ik.joints");
     if (count < 2 || count > TDN_MAX_IK_CHAIN)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 2..%d", count, TDN_MAX_IK_CHAIN);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 2..%d", count, TDN_MAX_IK_CHAIN);
     const int n = tdn_skeleton_joint_count(skeleton);
     char where[32];
     for (int i = 0; i < count; i++) {

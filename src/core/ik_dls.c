@@ -72,7 +72,7 @@ static tdn_quat limit_rotation(tdn_quat q, tdn_quat rest, tdn_vec3 b, tdn_ik_lim
 
 typedef struct solver {
     const tdn_skeleton *skeleton;
-    const tdn_dls_ik *ik;
+    const tdn_ik_dls_job *ik;
     tdn_pose *pose;
     tdn_mat4 *model;
     const int16_t *parents;
@@ -269,7 +269,7 @@ static void apply_step(const solver *s, const tdn_vec3 *axis, const float *angle
         apply_limits(s);
 }
 
-static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, const tdn_pose *pose,
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, const tdn_pose *pose,
                              const tdn_mat4 *model, tdn_error *err)
 {
     if (!ik || !ik->joints || !ik->targets)
@@ -278,15 +278,16 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik,
     if (r != TDN_OK)
         return r;
     int n = tdn_skeleton_joint_count(skeleton);
-    if (ik->count < 1 || ik->count > TDN_MAX_IK_CHAIN)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 1..%d", ik->count, TDN_MAX_IK_CHAIN);
+    if (ik->joint_count < 1 || ik->joint_count > TDN_MAX_IK_CHAIN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 1..%d", ik->joint_count,
+                         TDN_MAX_IK_CHAIN);
     if (ik->target_count < 1 || ik->target_count > MAX_T)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target_count", "%d targets, not within 1..%d", ik->target_count, MAX_T);
     int root = ik->joints[0];
     if (root < 0 || root >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", root, n - 1);
     char where[32];
-    for (int i = 1; i < ik->count; i++)
+    for (int i = 1; i < ik->joint_count; i++)
         if (ik->joints[i] <= ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], root)) {
             snprintf(where, sizeof where, "ik.joints[%d]", i);
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not after ik.joints[%d] in the subtree of ik.joints[0]",
@@ -307,14 +308,14 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_dls_ik *ik,
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik",
                          "damping %g, tolerance %g and max_iterations %d must be >= 0 and finite, the weight not NaN",
                          (double)ik->damping, (double)ik->tolerance, ik->max_iterations);
-    return tdn__ik_check_limits(ik->limits, ik->count, err);
+    return tdn__ik_check_limits(ik->limits, ik->joint_count, err);
 }
 
 /* The paths from the root to every effector (sorted, without repeats), the joints that move
  * some effector, and the reach. 0 when the paths hold more than MAX_PATH joints. */
 static int build(solver *s)
 {
-    const tdn_dls_ik *ik = s->ik;
+    const tdn_ik_dls_job *ik = s->ik;
     s->path_count = 0;
     for (int t = 0; t < ik->target_count; t++)
         for (int j = ik->targets[t].effector; j != s->root; j = s->parents[j]) {
@@ -343,7 +344,7 @@ static int build(solver *s)
             s->sqrt_w[s->target_count++] = sqrtf(ik->targets[t].weight / biggest);
         }
     s->moving_count = 0;
-    for (int i = 0; i < ik->count; i++) {
+    for (int i = 0; i < ik->joint_count; i++) {
         unsigned mask = 0;
         for (int k = 0; k < s->target_count; k++) {
             int e = ik->targets[s->targets[k]].effector;
@@ -367,7 +368,7 @@ static int build(solver *s)
     return 1;
 }
 
-tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_dls_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, tdn_pose *pose, tdn_mat4 *model,
                       tdn_ik_result *result, tdn_error *err)
 {
     tdn_result checked = check_args(skeleton, ik, pose, model, err);

@@ -84,14 +84,14 @@ static float end_distance2(int n, const float *x, const float *y, const float *z
     return dx * dx + dy * dy + dz * dz;
 }
 
-tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_ik_fabrik_job *ik, tdn_pose *pose, tdn_mat4 *model,
                          tdn_ik_result *result, tdn_error *err)
 {
     if (!ik)
         return tdn__null(err, "ik");
-    tdn_result r = tdn__ik_check_chain(skeleton, pose, model, ik->joints, ik->count, err);
+    tdn_result r = tdn__ik_check_chain(skeleton, pose, model, ik->joints, ik->joint_count, err);
     if (r == TDN_OK)
-        r = tdn__ik_check_limits(ik->limits, ik->count, err);
+        r = tdn__ik_check_limits(ik->limits, ik->joint_count, err);
     if (r != TDN_OK)
         return r;
     if (tdn__bad_vec3(ik->target))
@@ -100,7 +100,7 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_fabrik_ik *ik, 
         return tdn__fail(err, TDN_ERR_ARGUMENT, isnan(ik->weight) ? "ik.weight" : isnan(ik->tolerance) ? "ik.tolerance" : "ik.max_iterations",
                          "NaN or negative");
 
-    const int n = ik->count;
+    const int n = ik->joint_count;
     const tdn_vec3 target = ik->target;
     float x[TDN_MAX_IK_CHAIN], y[TDN_MAX_IK_CHAIN], z[TDN_MAX_IK_CHAIN], len[TDN_MAX_IK_CHAIN];
     float total = 0.0f;

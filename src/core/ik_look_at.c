@@ -48,7 +48,7 @@ static float smoothstep(float lo, float hi, float x)
     return u * u * (3.0f - 2.0f * u);
 }
 
-static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, const tdn_pose *pose,
+static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_look_at_job *ik, const tdn_pose *pose,
                              const tdn_mat4 *model, tdn_error *err)
 {
     if (!ik || !ik->joints)
@@ -57,12 +57,13 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik 
     if (r != TDN_OK)
         return r;
     int n = tdn_skeleton_joint_count(skeleton);
-    if (ik->count < 1 || ik->count > TDN_MAX_IK_CHAIN)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.count", "%d joints, not within 1..%d", ik->count, TDN_MAX_IK_CHAIN);
+    if (ik->joint_count < 1 || ik->joint_count > TDN_MAX_IK_CHAIN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 1..%d", ik->joint_count,
+                         TDN_MAX_IK_CHAIN);
     if (ik->joints[0] < 0 || ik->joints[0] >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", ik->joints[0], n - 1);
     char where[32];
-    for (int i = 1; i < ik->count; i++)
+    for (int i = 1; i < ik->joint_count; i++)
         if (ik->joints[i] == ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1])) {
             snprintf(where, sizeof where, "ik.joints[%d]", i);
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not below ik.joints[%d]", ik->joints[i], i - 1);
@@ -72,8 +73,9 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik 
     if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->up_hint) || isnan(ik->weight))
         return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : tdn__bad_vec3(ik->up_hint) ? "ik.up_hint" : "ik.weight",
                          "not finite");
-    for (int i = 0; i < ik->count; i++) {
-        if (ik->joint_weights && i < ik->count - 1 && !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f)) {
+    for (int i = 0; i < ik->joint_count; i++) {
+        if (ik->joint_weights && i < ik->joint_count - 1 &&
+            !(ik->joint_weights[i] >= 0.0f && ik->joint_weights[i] <= 1.0f)) {
             snprintf(where, sizeof where, "ik.joint_weights[%d]", i);
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "%g is not within 0..1", (double)ik->joint_weights[i]);
         }
@@ -85,13 +87,13 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_look_at_ik 
     return TDN_OK;
 }
 
-tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_look_at_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_ik_look_at_job *ik, tdn_pose *pose, tdn_mat4 *model,
                           float *angle_error, tdn_error *err)
 {
     tdn_result checked = check_args(skeleton, ik, pose, model, err);
     if (checked != TDN_OK)
         return checked;
-    const int count = ik->count, root = ik->joints[0], end = ik->joints[count - 1];
+    const int count = ik->joint_count, root = ik->joints[0], end = ik->joints[count - 1];
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     const tdn_vec3 axis = tdn_vec3_normalize(ik->axis);
     const float weight = tdn__clamp01(ik->weight);

@@ -30,7 +30,7 @@ static tdn_vec3 any_perpendicular(tdn_vec3 v)
  * joint at `a`: perpendicular to the line, such that the middle joint bends positively about
  * it (the knee then lies on the side cross(line, axis)). 0 when the hint says nothing (the
  * pole on the line, or an axis along it). */
-static int hinted_axis(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 line, float length_scale, tdn_vec3 *axis)
+static int hinted_axis(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 line, float length_scale, tdn_vec3 *axis)
 {
     if (ik->use_pole) {
         tdn_vec3 to_pole = tdn_vec3_sub(ik->pole, a);
@@ -96,8 +96,8 @@ static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
 /* The model-space rotations of the solve for a chain at a -> b -> c with bones l1 and l2 long:
  * `hinge` turns the middle joint about b, `swing` turns the upper joint (and all below it)
  * about a. */
-static void solve_chain(const tdn_two_bone_ik *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2, tdn_quat *hinge,
-                        tdn_quat *swing)
+static void solve_chain(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2,
+                        tdn_quat *hinge, tdn_quat *swing)
 {
     const float full = l1 + l2;
     const float tiny = 1e-6f * full;
@@ -157,7 +157,7 @@ static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat d
     tdn__pose_set_rotation(pose, j, tdn_quat_make(r.x * s, r.y * s, r.z * s, r.w * s));
 }
 
-tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_two_bone_ik *ik, tdn_pose *pose, tdn_mat4 *model,
+tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_job *ik, tdn_pose *pose, tdn_mat4 *model,
                            int *reached, tdn_error *err)
 {
     if (!ik)

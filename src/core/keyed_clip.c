@@ -121,11 +121,11 @@ tdn_result tdn_keyed_clip_create(const tdn_keyed_clip_desc *desc, tdn_keyed_clip
     if (!desc || !out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, desc ? "out" : "desc", "NULL argument");
     if (!desc->skeleton)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "a keyed clip needs a skeleton");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.skeleton", "a keyed clip needs a skeleton");
     if (desc->track_count < 0 || (desc->track_count > 0 && !desc->tracks))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tracks", "negative track_count or NULL tracks");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.tracks", "negative track_count or NULL tracks");
     if (!tdn__finite(desc->duration) || desc->duration < 0.0f)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "duration", "duration %g is not a finite time >= 0",
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.duration", "duration %g is not a finite time >= 0",
                          (double)desc->duration);
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;

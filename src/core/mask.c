@@ -15,7 +15,7 @@ void tdn_mask_fill(float *mask, int joint_count, float weight)
         mask[j] = j < joint_count ? weight : 0.0f;
 }
 
-tdn_result tdn_mask_set_subtree(const tdn_skeleton *skeleton, int root, float weight, int blend_depth, float *mask,
+tdn_result tdn_mask_set_subtree(float *mask, const tdn_skeleton *skeleton, int root, float weight, int blend_depth,
                                 tdn_error *err)
 {
     if (!skeleton)
@@ -40,15 +40,19 @@ tdn_result tdn_mask_set_subtree(const tdn_skeleton *skeleton, int root, float we
     return TDN_OK;
 }
 
-tdn_result tdn_mask_set_joints(const tdn_skeleton *skeleton, const char *const *names, int name_count, float weight,
-                               float *mask, tdn_error *err)
+tdn_result tdn_mask_set_joints(float *mask, const tdn_skeleton *skeleton, const char *const *names, int name_count,
+                               float weight, tdn_error *err)
 {
-    if (!skeleton || !mask || name_count < 0 || (name_count > 0 && !names) || isnan(weight))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_mask_set_joints", "NULL skeleton, mask or names, bad count or NaN weight");
+    if (!mask || !skeleton || (name_count > 0 && !names))
+        return tdn__null(err, !mask ? "mask" : !skeleton ? "skeleton" : "names");
+    if (name_count < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "name_count", "%d is negative", name_count);
+    if (isnan(weight))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "weight", "is NaN");
     /* Every name is checked before anything is written, so a failure leaves the mask as it was. */
     for (int i = 0; i < name_count; i++) {
         if (!names[i])
-            return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_mask_set_joints", "name %d is NULL", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "names", "name %d is NULL", i);
         if (tdn_skeleton_find_joint(skeleton, names[i]) < 0) {
             char where[96];
             snprintf(where, sizeof where, "mask name %d '%.60s'", i, names[i]);

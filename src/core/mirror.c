@@ -55,7 +55,7 @@ static int partner_by_name(const tdn_skeleton *skeleton, int j)
 tdn_result tdn_mirror_table_from_names(const tdn_skeleton *skeleton, int *table, tdn_error *err)
 {
     if (!skeleton || !table)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_mirror_table_from_names", "skeleton and table must not be NULL");
+        return tdn__null(err, !skeleton ? "skeleton" : "table");
     int n = tdn_skeleton_joint_count(skeleton);
     for (int j = 0; j < n; j++)
         table[j] = partner_by_name(skeleton, j);

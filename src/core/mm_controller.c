@@ -199,7 +199,7 @@ static void contacts(const tdn_mm_controller *c, int frame, int contact[2])
 static tdn_result check_desc(const tdn_mm_controller_desc *desc, tdn_error *err)
 {
     if (!desc || !desc->database || !desc->skeleton || !desc->clips)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
+        return tdn__null(err, "out");
     const tdn_mm_database *db = desc->database;
     if (db->root < 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.database", "a database made from features has no clips to play");
@@ -236,8 +236,10 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     tdn_result r = check_desc(desc, err);
     if (r != TDN_OK)
         return r;
-    if (!out || !memory || ((uintptr_t)memory & 63) != 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "64-byte aligned memory and an output are needed");
+    if (!out || !memory)
+        return tdn__null(err, !out ? "out" : "memory");
+    if (((uintptr_t)memory % TDN_MM_CONTROLLER_ALIGN) != 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_MM_CONTROLLER_ALIGN);
     const tdn_mm_database *db = desc->database;
     const int n = tdn_skeleton_joint_count(desc->skeleton), hint_count = most_tracks(desc);
     const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims, desc->foot_locking);
@@ -292,9 +294,9 @@ tdn_result tdn_mm_controller_create(const tdn_mm_controller_desc *desc, tdn_mm_c
     if (!out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a database, skeleton, clips and an output are needed");
     const size_t bytes = tdn_mm_controller_bytes(desc);
-    void *memory = tdn__alloc(allocator, bytes, 64);
+    void *memory = tdn__alloc(allocator, bytes, TDN_MM_CONTROLLER_ALIGN);
     if (!memory)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "controller", "no memory");
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for the controller's %zu bytes", bytes);
     r = tdn_mm_controller_init(desc, memory, bytes, out, err);
     if (r != TDN_OK) {
         tdn__free(allocator, memory, bytes);

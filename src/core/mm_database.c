@@ -8,7 +8,8 @@ static int box_count(int frames, int size) { return (frames + size - 1) / size; 
 
 tdn_mm_database *tdn__mm_database_alloc(const tdn_allocator *allocator, int frame_count, int dims, int clip_count)
 {
-    if (frame_count < 1 || dims < 1 || clip_count < 1 || frame_count > TDN__MM_MAX_FRAMES || dims > TDN_MM_MAX_DIMS || clip_count > (1 << 20))
+    if (frame_count < 1 || dims < 1 || clip_count < 1 || frame_count > TDN__MM_MAX_FRAMES ||
+        dims > TDN_MM_MAX_DIMENSIONS || clip_count > (1 << 20))
         return NULL;
     const int stride = (dims + 3) & ~3;
     const int small = box_count(frame_count, TDN__MM_SMALL_BOX), large = box_count(frame_count, TDN__MM_LARGE_BOX);
@@ -152,33 +153,37 @@ tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc
         *out = NULL;
     if (!desc || !out || !desc->features)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "a NULL description, output or feature array");
-    if (desc->frame_count < 1 || desc->frame_count > TDN__MM_MAX_FRAMES || desc->dims < 1 || desc->dims > TDN_MM_MAX_DIMS ||
-        !(desc->rate >= 0.0f && desc->rate <= TDN__MM_MAX_RATE))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc",
-                         "frame_count %d (1 to %d) and dims %d (1 to %d) out of range, or rate not in [0, %g]",
-                         desc->frame_count, TDN__MM_MAX_FRAMES, desc->dims, TDN_MM_MAX_DIMS, (double)TDN__MM_MAX_RATE);
-    if ((double)(desc->frame_count - 1) / (desc->rate > 0.0f ? desc->rate : 60.0f) > TDN__MM_MAX_TIME)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "%d frames at %g Hz last longer than %g s",
-                         desc->frame_count, (double)desc->rate, (double)TDN__MM_MAX_TIME);
-    for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dims; i++)
+    if (desc->frame_count < 1 || desc->frame_count > TDN__MM_MAX_FRAMES)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.frame_count", "%d is not in 1 to %d", desc->frame_count,
+                         TDN__MM_MAX_FRAMES);
+    if (desc->dimensions < 1 || desc->dimensions > TDN_MM_MAX_DIMENSIONS)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.dimensions", "%d is not in 1 to %d", desc->dimensions,
+                         TDN_MM_MAX_DIMENSIONS);
+    if (!(desc->sample_rate >= 0.0f && desc->sample_rate <= TDN__MM_MAX_RATE))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "%g is not in [0, %g]", (double)desc->sample_rate,
+                         (double)TDN__MM_MAX_RATE);
+    if ((double)(desc->frame_count - 1) / (desc->sample_rate > 0.0f ? desc->sample_rate : 60.0f) > TDN__MM_MAX_TIME)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "%d frames at %g Hz last longer than %g s",
+                         desc->frame_count, (double)desc->sample_rate, (double)TDN__MM_MAX_TIME);
+    for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dimensions; i++)
         if (!tdn__mm_within(desc->features[i], TDN__MM_MAX_VALUE))
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %zu feature %zu (%g) is not finite and "
-                             "within +-%g", i / (size_t)desc->dims, i % (size_t)desc->dims, (double)desc->features[i],
-                             (double)TDN__MM_MAX_VALUE);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.features", "frame %zu feature %zu (%g) is not finite "
+                             "and within +-%g", i / (size_t)desc->dimensions, i % (size_t)desc->dimensions,
+                             (double)desc->features[i], (double)TDN__MM_MAX_VALUE);
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
-    tdn_mm_database *db = tdn__mm_database_alloc(allocator, desc->frame_count, desc->dims, 1);
+    tdn_mm_database *db = tdn__mm_database_alloc(allocator, desc->frame_count, desc->dimensions, 1);
     if (!db)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features",
-                         desc->frame_count, desc->dims);
-    db->rate = desc->rate > 0.0f ? desc->rate : 60.0f;
+                         desc->frame_count, desc->dimensions);
+    db->rate = desc->sample_rate > 0.0f ? desc->sample_rate : 60.0f;
     db->clip_first[0] = 0;
     db->clip_frames[0] = desc->frame_count;
     for (int i = 0; i < desc->frame_count; i++) {
         db->frames[i] = (tdn_mm_frame){ .clip = 0, .time = (float)i / db->rate,
                                         .searchable = desc->searchable ? desc->searchable[i] != 0 : 1 };
-        memcpy(tdn__mm_row(db, i), desc->features + (size_t)i * (size_t)desc->dims,
-               sizeof(float) * (size_t)desc->dims);
+        memcpy(tdn__mm_row(db, i), desc->features + (size_t)i * (size_t)desc->dimensions,
+               sizeof(float) * (size_t)desc->dimensions);
     }
     tdn__mm_database_boxes(db);
     *out = db;
@@ -242,13 +247,13 @@ static int run_index(const tdn_mm_database *db, int clip, int mirrored)
     return db && clip >= 0 && clip < db->clip_count && (mirrored == 0 || mirrored == 1) ? clip * 2 + mirrored : -1;
 }
 
-int tdn_mm_database_clip_first(const tdn_mm_database *db, int clip, int mirrored)
+int tdn_mm_database_clip_first_frame(const tdn_mm_database *db, int clip, int mirrored)
 {
     int r = run_index(db, clip, mirrored);
     return r < 0 ? -1 : db->clip_first[r];
 }
 
-int tdn_mm_database_clip_frames(const tdn_mm_database *db, int clip, int mirrored)
+int tdn_mm_database_clip_frame_count(const tdn_mm_database *db, int clip, int mirrored)
 {
     int r = run_index(db, clip, mirrored);
     return r < 0 ? 0 : db->clip_frames[r];

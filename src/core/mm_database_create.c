@@ -51,11 +51,13 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     if (desc->left_foot < 0 || desc->left_foot >= n || desc->right_foot < 0 || desc->right_foot >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.left_foot", "feet %d and %d must be joints (0..%d)", desc->left_foot,
                          desc->right_foot, n - 1);
-    if (!(desc->rate >= 0.0f && desc->rate <= TDN__MM_MAX_RATE) || !(desc->smoothing <= 10.0f) ||
-        !tdn__finite(desc->smoothing))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rate", "rate must be in [0, %g] (0: 60), smoothing finite and <= 10 s",
-                         (double)TDN__MM_MAX_RATE);
-    plan->rate = desc->rate > 0.0f ? desc->rate : DEFAULT_RATE;
+    if (!(desc->sample_rate >= 0.0f && desc->sample_rate <= TDN__MM_MAX_RATE))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "%g is not in [0, %g] (0: 60)",
+                         (double)desc->sample_rate, (double)TDN__MM_MAX_RATE);
+    if (!(desc->smoothing <= 10.0f) || !tdn__finite(desc->smoothing))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.smoothing", "%g is not finite and at most 10 s",
+                         (double)desc->smoothing);
+    plan->rate = desc->sample_rate > 0.0f ? desc->sample_rate : DEFAULT_RATE;
     plan->smoothing = desc->smoothing == 0.0f ? TDN_MM_DEFAULT_SMOOTHING : desc->smoothing > 0.0f ? desc->smoothing : 0.0f;
     if (desc->offset_count == 0) {
         static const int defaults[3] = { 20, 40, 60 };
@@ -236,7 +238,7 @@ static void write_run(const tdn_mm_database_desc *desc, const build_plan *plan, 
 static void normalize_all(tdn_mm_database *db, const build_plan *plan)
 {
     const int dims = db->dims;
-    double sum[TDN_MM_MAX_DIMS] = { 0 }, sum2[TDN_MM_MAX_DIMS] = { 0 };
+    double sum[TDN_MM_MAX_DIMENSIONS] = { 0 }, sum2[TDN_MM_MAX_DIMENSIONS] = { 0 };
     int count = 0;
     for (int i = 0; i < db->frame_count; i++) {
         if (!db->frames[i].searchable)
@@ -316,7 +318,7 @@ tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_datab
         db->clip_frames[clip * 2 + mirrored] = frames;
         first += frames;
         if (desc->progress)
-            desc->progress((float)(run + 1) / (float)plan.runs, desc->progress_user);
+            desc->progress(desc->progress_user, (float)(run + 1) / (float)plan.runs);
     }
     for (int i = 0; i < db->frame_count; i++)
         searchable += db->frames[i].searchable;

@@ -163,7 +163,7 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     if (out)
         *out = NULL;
     if (!bytes || !out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "load", "NULL bytes or output");
+        return tdn__null(err, !bytes ? "bytes" : "out");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     reader r = { bytes, bytes };
@@ -174,7 +174,7 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     if (version != VERSION)
         return tdn__fail(err, TDN_ERR_PARSE, "byte 8", "database version %u; this tendon reads version %u", version, VERSION);
     const int frame_count = get_i32(&r), dims = get_i32(&r), clip_count = get_i32(&r), offset_count = get_i32(&r);
-    if (frame_count < 1 || frame_count > (1 << 26) || dims < 1 || dims > TDN_MM_MAX_DIMS || clip_count < 1 ||
+    if (frame_count < 1 || frame_count > (1 << 26) || dims < 1 || dims > TDN_MM_MAX_DIMENSIONS || clip_count < 1 ||
         clip_count > (1 << 20) || offset_count < 0 || offset_count > TDN_MM_MAX_OFFSETS)
         return tdn__fail(err, TDN_ERR_PARSE, "byte 12", "counts out of range: %d frames, %d dims, %d clips, %d offsets",
                          frame_count, dims, clip_count, offset_count);

@@ -165,7 +165,7 @@ tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query,
             return tdn__fail(err, TDN_ERR_ARGUMENT, "bias", "%g is not a finite cost >= 0", (double)bias);
         return tdn__fail(err, TDN_ERR_ARGUMENT, "mode", "%d is not a tdn_mm_search_mode", (int)mode);
     }
-    _Alignas(16) float q[TDN_MM_MAX_DIMS];
+    _Alignas(16) float q[TDN_MM_MAX_DIMENSIONS];
     memcpy(q, query, sizeof(float) * (size_t)db->dims);
     memset(q + db->dims, 0, sizeof(float) * (size_t)(db->stride - db->dims));
     tdn_mm_match best = { -1, INFINITY };

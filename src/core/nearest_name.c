@@ -32,8 +32,8 @@ static int distance(const char *a, const char *b)
     return d[n][m];
 }
 
-const char *tdn_nearest_name_at(const char *name, const char *(*name_at)(const void *list, int i), const void *list,
-                                int count)
+const char *tdn_nearest_name_from_callback(const char *name, const char *(*name_at)(const void *list, int i),
+                                           const void *list, int count)
 {
     if (!name || !name_at)
         return NULL;
@@ -62,5 +62,5 @@ static const char *listed_name(const void *ctx, int i)
 
 const char *tdn_nearest_name(const char *name, const char *const *names, int count)
 {
-    return names && count > 0 ? tdn_nearest_name_at(name, listed_name, names, count) : NULL;
+    return names && count > 0 ? tdn_nearest_name_from_callback(name, listed_name, names, count) : NULL;
 }

@@ -43,7 +43,7 @@ tdn_result tdn_pose_init(int joint_count, void *memory, size_t bytes, tdn_pose *
     if (((uintptr_t)memory % TDN_POSE_ALIGN) != 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_POSE_ALIGN);
     if (bytes < tdn_pose_bytes(joint_count))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "bytes", "%zu bytes, %d joints need %zu (tdn_pose_bytes)", bytes,
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, %d joints need %zu (tdn_pose_bytes)", bytes,
                          joint_count, tdn_pose_bytes(joint_count));
     memset(pose, 0, sizeof *pose);
     pose->joint_count = joint_count;

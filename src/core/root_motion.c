@@ -121,7 +121,7 @@ static dmotion motion_power(dmotion a, long long n)
 struct tdn_root_track {
     tdn_allocator allocator;
     size_t bytes;
-    tdn_root_motion_desc desc; /* up normalized */
+    tdn_root_track_desc desc; /* up normalized */
     dvec up;
     float duration;
     double frames_per_second; /* (frame_count - 1) / duration; 0 for one frame */
@@ -183,7 +183,7 @@ static dmotion step_between(const tdn_root_track *tr, float a, float b)
     return m;
 }
 
-tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_desc *desc, tdn_root_track **out,
+tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc, tdn_root_track **out,
                                  const tdn_allocator *allocator, tdn_error *err)
 {
     static const char *where = "tdn_root_track_create";
@@ -191,7 +191,7 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_motion_des
         *out = NULL;
     if (!clip || !out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, where, "clip and out must not be NULL");
-    tdn_root_motion_desc d = desc ? *desc : (tdn_root_motion_desc){ 0 };
+    tdn_root_track_desc d = desc ? *desc : (tdn_root_track_desc){ 0 };
     const int joint_count = tdn_clip_joint_count(clip);
     if (d.joint < 0 || d.joint >= joint_count)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.joint", "joint %d is not a joint of the clip (0..%d)", d.joint,
@@ -263,9 +263,9 @@ void tdn_root_track_destroy(tdn_root_track *track)
 
 float tdn_root_track_duration(const tdn_root_track *track) { return track ? track->duration : 0.0f; }
 
-tdn_root_motion_desc tdn_root_track_desc_of(const tdn_root_track *track)
+tdn_root_track_desc tdn_root_track_desc_of(const tdn_root_track *track)
 {
-    tdn_root_motion_desc d = { 0 };
+    tdn_root_track_desc d = { 0 };
     return track ? track->desc : d;
 }
 

@@ -104,13 +104,13 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
     if (out)
         *out = NULL;
     if (!desc || !out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_skeleton_create", "desc and out must not be NULL");
+        return tdn__null(err, !desc ? "desc" : "out");
     const int n = desc->joint_count;
     if (n < 1 || n > TDN_MAX_JOINTS)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_skeleton_desc.joint_count",
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.joint_count",
                          "joint_count %d is outside 1..%d", n, TDN_MAX_JOINTS);
     if (!desc->parents)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_skeleton_desc.parents", "parents must not be NULL");
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.parents", "parents must not be NULL");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
 
@@ -160,7 +160,7 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
     char *block = temp ? tdn__alloc(allocator, total, 64) : NULL;
     if (!block) {
         tdn__free(allocator, temp, temp_bytes);
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_skeleton_create", "allocating %zu bytes failed", total);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes failed", total);
     }
     int *order = temp, *child_start = temp + un, *children = temp + 2 * un + 1, *stack = temp + 3 * un + 1,
         *new_index = temp + 4 * un + 1;

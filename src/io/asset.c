@@ -175,8 +175,8 @@ static tdn_result load_bytes(const char *data, size_t size, const char *base_dir
                              const tdn_asset_load_options *options, tdn_asset **out, const tdn_allocator *allocator,
                              tdn_error *err)
 {
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_asset_format format = format_of(data, size);
     if (format == TDN_FORMAT_GLTF)
         return tdn_io__gltf_load(data, size, base_dir, options, out, allocator, err);
@@ -205,9 +205,9 @@ tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *option
     if (out)
         *out = NULL;
     if (!path || !out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "path and out are required");
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, !path ? "path" : "out", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
     tdn_result res = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (res != TDN_OK)
@@ -242,7 +242,7 @@ tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_
     if (out)
         *out = NULL;
     if (!out || (!data && size > 0))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "data" : "out");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, out ? "data" : "out", "is NULL");
     const char *name = options && options->name && options->name[0] ? options->name : NULL;
     tdn_result res = load_bytes(data ? data : "", size, options ? options->base_dir : NULL, name, 0, options, out,
                                 allocator, err);

@@ -162,13 +162,11 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
                                          tdn_blend_space_file **out, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_io__blend_space_from_json", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
         path = "";
-    tdn_allocator hooks = { 0 };
-    if (allocator && allocator->alloc && allocator->free)
-        hooks = *allocator;
+    const tdn_allocator hooks = allocator ? *allocator : (tdn_allocator){ 0 }; /* checked by the caller */
     if (!cJSON_IsObject(node))
         return tdn_io__fail(err, TDN_ERR_PARSE, path[0] ? path : "byte 0", "a blend space must be a JSON object");
 
@@ -243,10 +241,12 @@ tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_b
                                             const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load_memory", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "json", "is NULL with a size above 0");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     cJSON *doc = NULL;
     tdn_result r = tdn_io__json_parse_object(json, size, "{\"blend_space\": {...}}", &doc, err);
     if (r == TDN_OK) {
@@ -260,16 +260,18 @@ tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_b
     return r;
 }
 
-tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **out, const tdn_allocator *allocator,
-                                     tdn_error *err)
+tdn_result tdn_blend_space_file_load(const char *path, const tdn_blend_space_file_load_options *options,
+                                     tdn_blend_space_file **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_blend_space_file_load", "path must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "path", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
-    tdn_result r = tdn_io__read_file(path, &file, err);
+    tdn_result r = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (r != TDN_OK)
         return r;
     r = tdn_blend_space_file_load_memory(file.data, file.size, out, allocator, err);
@@ -293,7 +295,7 @@ const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f)
     return f ? f->space : NULL;
 }
 
-const char *tdn_blend_space_file_clip(const tdn_blend_space_file *f, int sample)
+const char *tdn_blend_space_file_clip_name(const tdn_blend_space_file *f, int sample)
 {
     if (!f || sample < 0 || sample >= f->sample_count)
         return NULL;

@@ -198,7 +198,7 @@ tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name
     if (out)
         *out = NULL;
     if (!out || (!text && size > 0))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "%s is NULL", out ? "text" : "out");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, out ? "text" : "out", "is NULL");
     float scale;
     tdn_result r = tdn_io__import_scale(options, &scale, err);
     if (r != TDN_OK)

@@ -10,7 +10,7 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
     if (out)
         *out = NULL;
     if (!out || (!data && size > 0))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "out is required, and data when size > 0");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, out ? "data" : "out", "is NULL");
     float scale;
     tdn_result r = tdn_io__import_scale(options, &scale, err);
     if (r != TDN_OK)

@@ -237,9 +237,9 @@ tdn_result tdn_gltf_save_memory(const tdn_gltf_save_desc *desc, void **data, siz
     if (size)
         *size = 0;
     if (!data || !size)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "data and size are required");
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, !data ? "data" : "size", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     const tdn_allocator hooks = allocator ? *allocator : (tdn_allocator){ 0 };
     return export_memory(desc, !desc || desc->binary != TDN_GLTF_JSON, &hooks, data, size, err);
 }

@@ -360,7 +360,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .clip_count = d->clip_count, .params = params, .param_count = param_count,
                               .nodes = b->nodes, .node_count = b->node_count, .root = layers.root,
                               .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
-                              .sync_group_count = group_count, .mirror = mirror, .cull_threshold = cull,
+                              .sync_group_count = group_count, .mirror_table = mirror, .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
                               .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count };
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
@@ -398,13 +398,13 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
                             const tdn_allocator *allocator, tdn_error *err)
 {
     if (!json && size > 0)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "json must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "json", "is NULL with a size above 0");
     if (options && options->callback_count > 0 && !options->callbacks)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "options.callbacks", "NULL callbacks with a count of %d",
                             options->callback_count);
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_allocator a = allocator ? *allocator : (tdn_allocator){ 0 };
-    if ((a.alloc == NULL) != (a.free == NULL))
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
     cJSON *doc = NULL;
     tdn_result r = tdn_io__json_parse_object(json, size, "a graph document {\"character\": ..., \"root\": ...}", &doc,
                                              err);
@@ -442,7 +442,7 @@ tdn_result tdn_graph_document_load_memory(const char *json, size_t size, const t
                                           tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load_memory", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     return load_json(json, size, options ? options->base_dir : NULL, options, out, allocator, err);
 }
@@ -451,12 +451,12 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
                                    tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "out must not be NULL");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
     if (!path)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "tdn_graph_document_load", "path must not be NULL");
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "path", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
     tdn_result r = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (r != TDN_OK)
@@ -483,5 +483,5 @@ const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *d, int clip)
 }
 const char *tdn_graph_document_clip_name(const tdn_graph_document *d, int clip)
 {
-    return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : "";
+    return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : NULL;
 }

@@ -146,7 +146,7 @@ typedef struct tdn_io__layers {
     int count;                   /* 0: the document has one "root" */
     int root;
     float *masks;                /* malloc'ed: a pose stride per layer */
-    tdn_root_motion_desc root_motion;
+    tdn_root_track_desc root_motion;
     int has_root_motion, extract;
 } tdn_io__layers;
 tdn_result tdn_io__graph_read_layers(tdn_io__graph_build *build, const tdn_skeleton *skeleton, tdn_io__layers *out,

@@ -80,7 +80,7 @@ static tdn_result apply_mask_part(const tdn_skeleton *s, const cJSON *part, cons
     if (r == TDN_OK && (!(weight >= 0.0f && weight <= 1.0f) || !(depth >= 0.0f && depth <= 1000.0f)))
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "weight in [0, 1] and blend_depth in 0..1000 are needed");
     if (r == TDN_OK)
-        tdn_mask_set_subtree(s, root, weight, (int)depth, mask, NULL);
+        tdn_mask_set_subtree(mask, s, root, weight, (int)depth, NULL);
     return r;
 }
 

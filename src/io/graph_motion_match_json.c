@@ -148,7 +148,7 @@ static tdn_result mirror_table(tdn_io__graph_build *b, const tdn_mm_database *db
 {
     int mirrored = 0;
     for (int c = 0; c < tdn_mm_database_clip_count(db); c++)
-        mirrored |= tdn_mm_database_clip_frames(db, c, 1) > 0;
+        mirrored |= tdn_mm_database_clip_frame_count(db, c, 1) > 0;
     if (!mirrored)
         return TDN_OK;
     const tdn_skeleton *skeleton = tdn_asset_skeleton(b->asset);

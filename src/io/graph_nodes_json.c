@@ -39,7 +39,7 @@ static int new_node(tdn_io__graph_build *b, const char *path)
 }
 
 /* The clip index of a clip the nodes use, added on first use. */
-static tdn_result use_clip(tdn_io__graph_build *b, const char *name, const char *path, int *index)
+static tdn_result use_clip(tdn_io__graph_build *b, const char *name, const char *path, int *index, tdn_error *err)
 {
     for (int c = 0; c < b->clip_count; c++)
         if (strcmp(b->clip_names[c], name) == 0) {
@@ -47,7 +47,7 @@ static tdn_result use_clip(tdn_io__graph_build *b, const char *name, const char 
             return TDN_OK;
         }
     if (b->clip_count == b->clip_capacity) /* a clip per node at most: cannot happen */
-        return TDN_ERR_INVALID_DATA;
+        return too_large(path, err);
     *index = b->clip_count;
     b->clip_names[b->clip_count] = name;
     tdn_io__json_append(b->clip_paths[b->clip_count], 0, path);
@@ -335,7 +335,7 @@ static tdn_result read_blend_space(tdn_io__graph_build *b, int self, const cJSON
         s->type = TDN_NODE_CLIP;
         tdn_io__path clip_path;
         tdn_io__json_join(clip_path, sample, "clip");
-        r = use_clip(b, tdn_blend_space_file_clip(file, k), clip_path, &s->clip);
+        r = use_clip(b, tdn_blend_space_file_clip_name(file, k), clip_path, &s->clip, err);
     }
     b->nodes[self].inputs = inputs;
     b->nodes[self].input_count = n;
@@ -366,7 +366,7 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
         if (r == TDN_OK) {
             tdn_io__path where;
             tdn_io__json_join(where, path, "clip");
-            r = use_clip(b, clip, where, &b->nodes[self].clip);
+            r = use_clip(b, clip, where, &b->nodes[self].clip, err);
         }
     } else if (strcmp(type, "blend2") == 0) {
         d->type = TDN_NODE_BLEND2;

@@ -165,8 +165,8 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, c
     tdn_humanoid_desc d = { 0 };
     if (desc)
         d = *desc;
-    if (allocator && !allocator->alloc != !allocator->free)
-        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "set both alloc and free, or neither");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__humanoid_params p;
     tdn_result r;
     if ((r = settle(d.height, 1.8f, 0.01f, 1000.0f, "height", "m", &p.height, err)) != TDN_OK ||

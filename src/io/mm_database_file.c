@@ -24,14 +24,17 @@ tdn_result tdn_mm_database_save(const tdn_mm_database *db, const char *path, tdn
     return r;
 }
 
-tdn_result tdn_mm_database_load(const char *path, tdn_mm_database **out, const tdn_allocator *allocator, tdn_error *err)
+tdn_result tdn_mm_database_load(const char *path, const tdn_mm_database_load_options *options, tdn_mm_database **out,
+                                const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
     if (!path || !out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, !path ? "path" : "out", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     tdn_io__file file;
-    tdn_result res = tdn_io__read_file(path, &file, err);
+    tdn_result res = tdn_io__read_with(options ? options->file_access : NULL, path, allocator, &file, err);
     if (res != TDN_OK)
         return res;
     res = tdn_mm_database_load_memory(file.data, file.size, out, allocator, err);

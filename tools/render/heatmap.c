@@ -246,7 +246,7 @@ int heatmap_write(const tdn_blend_space_file *file, const float *at, const char 
         const int cy = HEATMAP_MARGIN + (s / columns) * HEATMAP_CELL_H;
         const int ox = cx + 1, oy = cy + HEATMAP_LABEL + 1; /* inside the frame */
         const float *own = field + (size_t)s * (size_t)pixels;
-        draw_label(&im, cx, cy + 1, tdn_blend_space_file_clip(file, s), here[s]);
+        draw_label(&im, cx, cy + 1, tdn_blend_space_file_clip_name(file, s), here[s]);
         if (axes > 1)
             draw_heat_panel(&im, ox, oy, own);
         else

@@ -13,7 +13,7 @@
 typedef struct graph_extras {
     cJSON *json;                   /* the document (NULL when it cannot be read again) */
     int extract;                   /* the graph extracts root motion */
-    tdn_root_motion_desc root_motion;
+    tdn_root_track_desc root_motion;
 } graph_extras;
 
 /* Reads the document at path again; what cannot be read stays 0. */

@@ -51,8 +51,8 @@ static int match_database(const mm_run_args *a, const tdn_mm_database *db, const
     const float rate = tdn_mm_database_sample_rate(db);
     *mirrored = 0;
     for (int c = 0; c < clips; c++) {
-        const int want = mm_clip_frames(src->clips[c], rate), have = tdn_mm_database_clip_frames(db, c, 0);
-        const int have_mirrored = tdn_mm_database_clip_frames(db, c, 1);
+        const int want = mm_clip_frames(src->clips[c], rate), have = tdn_mm_database_clip_frame_count(db, c, 0);
+        const int have_mirrored = tdn_mm_database_clip_frame_count(db, c, 1);
         if (have != want || (have_mirrored != 0 && have_mirrored != want)) {
             fprintf(stderr, "tendon mm run: clip %d (\"%s\" of %s) has %d frames at %g Hz, the database's clip %d has %d: "
                             "give the files it was built from, in the same order\n",
@@ -74,7 +74,8 @@ static int match_database(const mm_run_args *a, const tdn_mm_database *db, const
     }
     int code = CLI_OK;
     for (int c = 0; c < clips && code == CLI_OK; c++) {
-        const int f = tdn_mm_database_clip_frames(db, c, 0) / 2, i = tdn_mm_database_clip_first(db, c, 0) + f;
+        const int f = tdn_mm_database_clip_frame_count(db, c, 0) / 2;
+        const int i = tdn_mm_database_clip_first_frame(db, c, 0) + f;
         const float *normalized = tdn_mm_database_features(db, i);
         int weighted = 0;
         for (int k = 0; k < 6; k++)
@@ -414,7 +415,7 @@ static void summary_text(const run_state *s, const mm_run_args *a, int frame_cou
 static int load(const mm_run_args *a, run_state *s, int *mirrored)
 {
     tdn_error err = { 0 };
-    tdn_result r = tdn_mm_database_load(a->db, &s->db, NULL, &err);
+    tdn_result r = tdn_mm_database_load(a->db, NULL, &s->db, NULL, &err);
     if (r != TDN_OK)
         return cli_report("mm run", r, &err);
     int code = mm_source_load("mm run", a->files, a->file_count, &a->common, &s->src);

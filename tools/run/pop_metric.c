@@ -361,7 +361,7 @@ void pop_recorder_declare(pop_recorder *r, int k, double seconds, int frames, co
 }
 
 int pop_recorder_finish(pop_recorder *r, const tdn_clip *const *clips, int clip_count, const int *mirror,
-                        const tdn_root_motion_desc *extract, float fps)
+                        const tdn_root_track_desc *extract, float fps)
 {
     if (r->frames == 0)
         return 1;

@@ -71,7 +71,7 @@ int pop_recorder_frame(pop_recorder *recorder, const tdn_graph_instance *instanc
  * mirror: the joint mirror table for mirrored clip nodes (NULL: not mirrored). 0 when out of
  * memory. extract: the graph's root-motion settings when it extracts root motion, else NULL. */
 int pop_recorder_finish(pop_recorder *recorder, const tdn_clip *const *clips, int clip_count, const int *mirror,
-                        const tdn_root_motion_desc *extract, float fps);
+                        const tdn_root_track_desc *extract, float fps);
 /* What the graph's document declares for transition k (before pop_recorder_finish): its
  * duration in seconds and in frames (0: unknown) and its mode (a string that outlives the
  * recorder, or NULL). */

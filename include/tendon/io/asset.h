@@ -61,19 +61,22 @@ typedef struct tdn_asset_load_options {
 typedef struct tdn_asset tdn_asset;
 
 /* Loads a .gltf, .glb or .bvh file, recognized by its content (the GLB magic, "HIERARCHY",
- * or a JSON object). `options` may be NULL. External glTF buffers are read relative to the
- * file's folder, as options->file_access allows (file_access.h). Everything the asset holds is
- * allocated through `allocator` (NULL: malloc), and the file's bytes while it is read. */
+ * or a JSON object or array). `options` may be NULL. External glTF buffers are read relative to
+ * the file's folder, as options->file_access allows (file_access.h). Everything the asset holds
+ * is allocated through `allocator` (NULL: malloc), and the file's bytes while it is read. */
 TDN_API tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
                                   const tdn_allocator *allocator, tdn_error *err);
 /* The same from `size` bytes in memory, recognized by content as tdn_asset_load does (the GLB
- * magic or a JSON object is glTF; other bytes are read as BVH, whose errors name the line where
- * they stop being one), with options->base_dir for external glTF buffers and options->name for
+ * magic or a JSON object or array is glTF; other bytes are read as BVH, whose errors name the
+ * line where they stop being one), with options->base_dir for external glTF buffers and options->name for
  * a BVH clip's name; with a name, errors' `where` starts with it ("walk.bvh: line 12"). */
 TDN_API tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_load_options *options,
                                          tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+/* Frees the asset and everything it holds (its skeleton, clips and meshes); NULL is ignored. */
 TDN_API void tdn_asset_destroy(tdn_asset *asset);
 
+/* What the asset was read from, and its skeleton. The skeleton, the clips and the meshes below
+ * are owned by the asset and live as long as it does; never destroy them. */
 TDN_API tdn_asset_format tdn_asset_format_of(const tdn_asset *asset);
 TDN_API const tdn_skeleton *tdn_asset_skeleton(const tdn_asset *asset);
 
@@ -84,6 +87,7 @@ TDN_API int tdn_asset_joint(const tdn_asset *asset, int i);
 /* Listed index of listed joint i's nearest listed ancestor, or -1. */
 TDN_API int tdn_asset_joint_parent(const tdn_asset *asset, int i);
 
+/* The asset's clips, each animating tdn_asset_skeleton; NULL for a bad index. */
 TDN_API int tdn_asset_clip_count(const tdn_asset *asset);
 TDN_API const tdn_keyed_clip *tdn_asset_clip(const tdn_asset *asset, int i);
 /* Index of the clip with this name, or a decimal index; -1 when there is none. */
@@ -125,6 +129,7 @@ typedef struct tdn_asset_mesh {
     int index_count;
 } tdn_asset_mesh;
 
+/* Skinned meshes the asset holds (glTF only). */
 TDN_API int tdn_asset_mesh_count(const tdn_asset *asset);
 /* Mesh i, or a zeroed struct for a bad index. */
 TDN_API tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *asset, int i);

@@ -33,6 +33,7 @@
 
 #include "../base.h"
 #include "../blend_space.h"
+#include "file_access.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,9 +42,17 @@ extern "C" {
 /* A blend space with the clip name of each of its samples. */
 typedef struct tdn_blend_space_file tdn_blend_space_file;
 
-/* Reads a file holding {"blend_space": {...}}. */
-TDN_API tdn_result tdn_blend_space_file_load(const char *path, tdn_blend_space_file **out,
-                                             const tdn_allocator *allocator, tdn_error *err);
+/* Zero-initialisable. */
+typedef struct tdn_blend_space_file_load_options {
+    /* How the file is read (file_access.h). NULL: from the file system (tdn_file_read). */
+    const tdn_file_access *file_access;
+} tdn_blend_space_file_load_options;
+
+/* Reads a file holding {"blend_space": {...}} (`options` may be NULL). Its bytes are read into
+ * memory from `allocator` too while it loads. */
+TDN_API tdn_result tdn_blend_space_file_load(const char *path, const tdn_blend_space_file_load_options *options,
+                                             tdn_blend_space_file **out, const tdn_allocator *allocator,
+                                             tdn_error *err);
 /* The same from JSON text of `size` bytes (it need not be zero-terminated). */
 TDN_API tdn_result tdn_blend_space_file_load_memory(const char *json, size_t size, tdn_blend_space_file **out,
                                                     const tdn_allocator *allocator, tdn_error *err);
@@ -52,7 +61,7 @@ TDN_API void tdn_blend_space_file_destroy(tdn_blend_space_file *f);
 /* The blend space, owned by f (sample i of the space is samples[i] of the JSON). */
 TDN_API const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f);
 /* The clip name of a sample, owned by f; NULL when sample is out of range. */
-TDN_API const char *tdn_blend_space_file_clip(const tdn_blend_space_file *f, int sample);
+TDN_API const char *tdn_blend_space_file_clip_name(const tdn_blend_space_file *f, int sample);
 
 #ifdef __cplusplus
 }

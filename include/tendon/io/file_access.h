@@ -12,8 +12,8 @@
  * allows; it does not guard against another process swapping folders while tendon reads.)
  * The files a caller names itself (the path given to tdn_asset_load) are not checked.
  *
- * The caller chooses the reader and the roots with a tdn_file_access, given to
- * tdn_asset_load_options and tdn_graph_document_load_options (a graph document passes its own
+ * The caller chooses the reader and the roots with a tdn_file_access, given to the load options
+ * of assets, graph documents, blend-space files and databases (a graph document passes its own
  * on to the files it loads, so a character's glTF buffers follow the same rules). A NULL
  * tdn_file_access, or a zeroed one, is the default reader with no roots. A custom reader lets
  * a game read from its pack files (names are then checked as text only: no symbolic links);
@@ -51,7 +51,9 @@ typedef struct tdn_file_access {
 /* The default reader: a regular file of the file system, opened without blocking (a FIFO,
  * device, socket or directory is refused at once, TDN_ERR_IO), of at most 2 GiB. `user` is
  * not read; `allocator` may be NULL (malloc) when called directly. On failure err->where is
- * the path. A custom reader may call it for the files it does not serve itself. */
+ * the path; half-set allocator hooks are TDN_ERR_ARGUMENT ("allocator"). The bytes are released
+ * with tdn_free(data, size, allocator). Thread-safe. A custom reader may call it for the files it
+ * does not serve itself; tendon may call a custom reader from any thread that loads. */
 TDN_API tdn_result tdn_file_read(void *user, const char *path, void **data, size_t *size, const tdn_allocator *allocator,
                                  tdn_error *err);
 

@@ -76,14 +76,19 @@ TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
                                                   const tdn_graph_document_load_options *options,
                                                   tdn_graph_document **out, const tdn_allocator *allocator,
                                                   tdn_error *err);
+/* Frees the document and everything it holds (graph, asset, clips); NULL is ignored. */
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
+/* What the document holds: its graph, its character's asset and skeleton, and its clips (NULL
+ * for a NULL document or a bad index). Each is owned by the document and lives as long as it:
+ * never destroy them, and destroy the document only when nothing uses them. */
 TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);
 TDN_API const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *document);
 TDN_API const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *document);
 /* The runtime clips the graph plays, in the order of its clip indices (tdn_graph_entry.clip). */
 TDN_API int tdn_graph_document_clip_count(const tdn_graph_document *document);
 TDN_API const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *document, int clip);
+/* A clip's name as the document gives it; NULL for a bad index. */
 TDN_API const char *tdn_graph_document_clip_name(const tdn_graph_document *document, int clip);
 
 #ifdef __cplusplus

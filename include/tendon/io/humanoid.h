@@ -149,12 +149,14 @@ typedef struct tdn_humanoid_desc {
 /* Generates the humanoid asset into *out (destroy it with tdn_asset_destroy) through
  * `allocator` (NULL: malloc; for everything the asset holds and for scratch). `desc` may be
  * NULL (all defaults). TDN_ERR_ARGUMENT, naming the field in err->where (for example
- * "desc.walk_speed"), for NULL out, a negative or non-finite field, an allocator with only one
- * of alloc/free, more than 10000 keys per cycle, or a speed whose steps are longer than the
- * legs reach (half a contact's travel beyond 0.7 leg lengths: at height 1.8 and the default
- * cycles, walk_speed above about 1.9 m/s or run_speed above about 5.8 m/s).
- * TDN_ERR_OUT_OF_MEMORY when an allocation fails. On failure *out is NULL and nothing stays
- * allocated. */
+ * "desc.walk_speed"), for NULL out, a negative or non-finite field, a field outside its range
+ * (height 0.01 to 1000 m, walk_cycle and run_cycle 0.01 to 100 s, sample_rate 0.01 to 1000 keys
+ * a second, speeds at most 1e6 m/s), an allocator with only one of alloc/free, more than 10000
+ * keys per cycle, or a speed whose steps are longer than the legs reach (half a contact's travel
+ * beyond 0.7 leg lengths: at height 1.8 and the default cycles, walk_speed above about 1.9 m/s
+ * or run_speed above about 5.8 m/s). TDN_ERR_OUT_OF_MEMORY when an allocation fails. On failure
+ * *out is NULL and nothing stays allocated. Thread-safe: calls share nothing, and the asset is
+ * immutable like a loaded one. */
 TDN_API tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, const tdn_allocator *allocator,
                                        tdn_error *err);
 

@@ -18,6 +18,13 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
     return code;
 }
 
+tdn_result tdn_io__check_allocator(const tdn_allocator *allocator, tdn_error *err)
+{
+    if (allocator && !allocator->alloc != !allocator->free)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "allocator", "give both alloc and free, or neither");
+    return TDN_OK;
+}
+
 /* s in room bytes (its zero included): all of it, or "..." and its end when it is longer. */
 static void keep_end(char *out, size_t room, const char *s)
 {

@@ -12,6 +12,10 @@ tdn_result tdn_io__fail(tdn_error *err, tdn_result code, const char *where, cons
 #endif
     ;
 
+/* TDN_ERR_ARGUMENT (`where` "allocator") for hooks with only one of alloc and free; NULL and
+ * zeroed hooks are malloc's. Every io function that takes an allocator checks it first. */
+tdn_result tdn_io__check_allocator(const tdn_allocator *allocator, tdn_error *err);
+
 /* Puts the file an error happened in (or the field naming it) before err->where: "place:
  * where", or just place when where is empty. The place is `field`, or "field (name)" with a
  * name (a file as another file names it). What does not fit loses the start of the place and

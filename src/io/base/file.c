@@ -50,6 +50,8 @@ tdn_result tdn_file_read(void *user, const char *path, void **out, size_t *out_s
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, path ? path : "path", "path, data and size are required");
     *out = NULL;
     *out_size = 0;
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     const tdn_allocator heap = { heap_alloc, heap_free, NULL };
     if (!allocator || !allocator->alloc)
         allocator = &heap;

@@ -4,8 +4,8 @@
 
 #include <stddef.h>
 
-/* Writes `; did you mean "X"?` for the candidate nearest to `name` (tdn_nearest_name_at, read through
- * `at`) into out (or "" when there is none). */
+/* Writes `; did you mean "X"?` for the candidate nearest to `name` (tdn_nearest_name_from_callback,
+ * read through `at`) into out (or "" when there is none). */
 void tdn_io__hint(char *out, size_t size, const char *name, const char *(*at)(const void *ctx, int i), const void *ctx,
                   int count);
 
