@@ -8,17 +8,17 @@
 #include "bench_clips.h"
 
 #define BS_SAMPLES 9
-#define BS_PATH 240                 /* positions per cycle of the path: 4 s at 60 frames/s */
+#define BS_PATH 240 /* positions per cycle of the path: 4 s at 60 frames/s */
 #define BS_DT (1.0f / 60.0f)
-#define BS_NEAR 0.004f              /* near_sample: distance from the sample, in sample spacings */
+#define BS_NEAR 0.004f /* near_sample: distance from the sample, in sample spacings */
 #define BS_PARAM "move"
 
 typedef struct bs_layout {
     tdn_blend_space_mode mode;
     float points[2 * BS_SAMPLES];
-    float radius;                   /* between: a circle about the origin */
-    int near;                       /* near_sample: this sample */
-    float spacing;                  /* distance from `near` to the nearest other sample */
+    float radius;  /* between: a circle about the origin */
+    int near;      /* near_sample: this sample */
+    float spacing; /* distance from `near` to the nearest other sample */
     const char *between_text, *near_text;
 } bs_layout;
 
@@ -26,15 +26,23 @@ static const bs_layout LAYOUTS[2] = {
     /* idle; walks forward, right, back, left at 1; runs at 2.5. Between walk and run radii. */
     { TDN_BLEND_SPACE_POLAR_GRADIENT_BAND,
       { 0, 0, 0, 1, 1, 0, 0, -1, -1, 0, 0, 2.5f, 2.5f, 0, 0, -2.5f, -2.5f, 0 },
-      1.7f, 1, 1.0f, "circle r=1.7 about (0,0)", "circle r=0.004 about (0,1)" },
+      1.7f,
+      1,
+      1.0f,
+      "circle r=1.7 about (0,0)",
+      "circle r=0.004 about (0,1)" },
     /* the 3x3 grid; the circle passes midway between the centre and the edge samples. */
     { TDN_BLEND_SPACE_GRADIENT_BAND,
       { -1, -1, 0, -1, 1, -1, -1, 0, 0, 0, 1, 0, -1, 1, 0, 1, 1, 1 },
-      0.6f, 4, 1.0f, "circle r=0.6 about (0,0)", "circle r=0.004 about (0,0)" },
+      0.6f,
+      4,
+      1.0f,
+      "circle r=0.6 about (0,0)",
+      "circle r=0.004 about (0,0)" },
 };
 
-static const char *const CLIP_NAMES[BS_SAMPLES] = { "idle", "walk_f", "walk_r", "walk_b", "walk_l",
-                                                    "run_f", "run_r", "run_b", "run_l" };
+static const char *const CLIP_NAMES[BS_SAMPLES] = { "idle",  "walk_f", "walk_r", "walk_b", "walk_l",
+                                                    "run_f", "run_r",  "run_b",  "run_l" };
 
 typedef struct bs_ctx {
     tdn_graph_instance *instance;
@@ -95,8 +103,6 @@ static void bs_sample(void *p, long n)
         }
     }
 }
-
-
 
 static tdn_graph *bs_graph(const bench_scene *scene, tdn_clip *const *clips, const tdn_blend_space *space, float cull,
                            tdn_error *err)
@@ -239,8 +245,8 @@ tdn_result bench_run_blend_space(int quick, const bench_scene *scene, bench_emit
         if (res == TDN_OK)
             res = bs_row(&cfg, scene, clips, space, &LAYOUTS[l], 1, 0.0f, "near_sample", sample_ns, emit, user, err);
         if (res == TDN_OK)
-            res = bs_row(&cfg, scene, clips, space, &LAYOUTS[l], 1, -1.0f, "near_sample_nocull", sample_ns, emit,
-                         user, err);
+            res = bs_row(&cfg, scene, clips, space, &LAYOUTS[l], 1, -1.0f, "near_sample_nocull", sample_ns, emit, user,
+                         err);
         tdn_blend_space_destroy(space);
     }
     for (int i = 0; i < BS_SAMPLES; i++) {

@@ -18,10 +18,10 @@ typedef struct bench_character {
     tdn_blend_input layers[BENCH_BASE_CLIPS];
     tdn_blend_input additive;
     tdn_blend_job blend;
-    tdn_mat4 *model;      /* joint_count matrices */
-    tdn_mat4 *palette;    /* joint_count matrices */
-    float foot_lift;      /* how far above its animated position each foot target is, metres */
-    void *memory;         /* everything above that is per-character, in one block */
+    tdn_mat4 *model;   /* joint_count matrices */
+    tdn_mat4 *palette; /* joint_count matrices */
+    float foot_lift;   /* how far above its animated position each foot target is, metres */
+    void *memory;      /* everything above that is per-character, in one block */
 } bench_character;
 
 /* Weights of the 4 base clips in the blend. */

@@ -7,8 +7,8 @@
 /* A deterministic phase in [0, 2 pi) for (variant, joint, channel, harmonic). */
 static float phase(int variant, int joint, int channel, int harmonic)
 {
-    uint32_t h = (uint32_t)variant * 0x9e3779b1u ^ (uint32_t)joint * 0x85ebca6bu ^ (uint32_t)channel * 0xc2b2ae35u
-               ^ (uint32_t)harmonic * 0x27d4eb2fu;
+    uint32_t h = (uint32_t)variant * 0x9e3779b1u ^ (uint32_t)joint * 0x85ebca6bu ^ (uint32_t)channel * 0xc2b2ae35u ^
+                 (uint32_t)harmonic * 0x27d4eb2fu;
     h ^= h >> 15;
     h *= 0x2c1b3c6du;
     h ^= h >> 12;
@@ -27,8 +27,8 @@ static float wave(int variant, int joint, int channel, float t)
 
 enum { CH_TX, CH_TY, CH_TZ, CH_RX, CH_RY, CH_RZ, CH_S };
 
-tdn_result bench_keyed_clip_create(const tdn_skeleton *skeleton, int variant, const char *name,
-                                   tdn_keyed_clip **out, tdn_error *err)
+tdn_result bench_keyed_clip_create(const tdn_skeleton *skeleton, int variant, const char *name, tdn_keyed_clip **out,
+                                   tdn_error *err)
 {
     const int joints = tdn_skeleton_joint_count(skeleton);
     const int keys = (int)(BENCH_CLIP_SECONDS * BENCH_CLIP_KEY_RATE) + 1;

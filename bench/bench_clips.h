@@ -13,7 +13,7 @@
 #define BENCH_CLIP_KEY_RATE 30.0f
 
 /* A keyed clip over every joint of `skeleton`. */
-tdn_result bench_keyed_clip_create(const tdn_skeleton *skeleton, int variant, const char *name,
-                                   tdn_keyed_clip **out, tdn_error *err);
+tdn_result bench_keyed_clip_create(const tdn_skeleton *skeleton, int variant, const char *name, tdn_keyed_clip **out,
+                                   tdn_error *err);
 
 #endif

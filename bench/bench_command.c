@@ -10,14 +10,16 @@ static void usage(FILE *out, const char *program)
 {
     fprintf(out, "usage: %s [--json] [--workload NAME] [--threads N] [--quick] [--help]\n", program);
     fputs("  --json           one JSON object per row and line (docs/benchmarks.md)\n"
-          "  --workload NAME  run one workload:", out);
+          "  --workload NAME  run one workload:",
+          out);
     for (int i = 0; bench_workload_names[i]; i++)
         fprintf(out, " %s", bench_workload_names[i]);
     fputs("\n"
           "  --threads N      threads for the many-thread crowd row (default: every online CPU)\n"
           "  --quick          few short batches: checks that everything runs, not a measurement\n"
           "Figures are the median and minimum over batches of repeated runs, per operation and per\n"
-          "joint, vertex or character.\n", out);
+          "joint, vertex or character.\n",
+          out);
 }
 
 static void emit_json(const bench_row *row, void *user)

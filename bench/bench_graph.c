@@ -9,14 +9,14 @@
 #include "tendon/io/graph_document.h"
 
 #ifndef TENDON_BLENDMOTION_GRAPH
-#define TENDON_BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
+#  define TENDON_BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
 #endif
 
-#define G_FRAMES 600            /* the timeline: 10 s at 60 frames/s */
+#define G_FRAMES 600 /* the timeline: 10 s at 60 frames/s */
 #define G_DT (1.0f / 60.0f)
 #define G_COLD 1000
 #define G_COLD_QUICK 10 /* --quick: the cold path runs, is not measured (each character first laps the timeline) */
-#define G_PHASE 37              /* frames between consecutive cold characters' timelines */
+#define G_PHASE 37      /* frames between consecutive cold characters' timelines */
 #define G_LAYERS 5
 
 static const char *const MACHINES[G_LAYERS] = { "locomotion", "upper_body", "aim", "hit_reactions", "hands" };
@@ -27,7 +27,7 @@ enum { TRIGGER_COUNT = sizeof TRIGGERS / sizeof TRIGGERS[0] };
 typedef struct g_controls {
     float move[2], speed, turn, aim[2];
     int aiming, hand;
-    int fire;                   /* index into TRIGGERS, or -1 */
+    int fire; /* index into TRIGGERS, or -1 */
 } g_controls;
 
 /* The showcase's script (examples/blendmotion.c), extended to 10 s of steady use. */
@@ -69,13 +69,13 @@ typedef struct g_character {
     tdn_graph_instance *instance;
     tdn_pose pose;
     tdn_mat4 *model;
-    int frame;                  /* place in the timeline */
+    int frame; /* place in the timeline */
 } g_character;
 
 typedef struct g_ctx {
     const tdn_skeleton *skeleton;
     const g_handles *h;
-    const g_controls *script;   /* G_FRAMES */
+    const g_controls *script; /* G_FRAMES */
     g_character *characters;
     int count, next;
 } g_ctx;
@@ -98,7 +98,8 @@ static void g_update(const g_ctx *c, g_character *ch)
     tdn_graph_state_machine_status(in, h->machines[1], &upper, NULL);
     tdn_graph_state_machine_status(in, h->machines[3], &hit, NULL);
     const int hit_fired = s->fire >= 3;
-    tdn_graph_set_float(in, h->upper_weight, upper.state != h->upper_idle || (s->fire >= 0 && !hit_fired) ? 1.0f : 0.0f, NULL);
+    tdn_graph_set_float(in, h->upper_weight, upper.state != h->upper_idle || (s->fire >= 0 && !hit_fired) ? 1.0f : 0.0f,
+                        NULL);
     tdn_graph_set_float(in, h->hit_weight, hit.state != h->hit_none || hit_fired ? 1.0f : 0.0f, NULL);
     tdn_graph_update(in, G_DT, NULL);
     if (++ch->frame == G_FRAMES)
@@ -150,7 +151,6 @@ static void g_ltm_only(void *p, long n)
         tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model, NULL);
     }
 }
-
 
 static tdn_result g_handles_find(const tdn_graph *graph, g_handles *h, tdn_error *err)
 {

@@ -18,9 +18,9 @@
 typedef struct ik_chain {
     tdn_skeleton *skeleton;
     int bones, joint_count;
-    int base;                      /* the parent of joints[0] */
+    int base; /* the parent of joints[0] */
     int joints[IK_MAX_BONES + 1];
-    float length;                  /* the chain's length */
+    float length; /* the chain's length */
     tdn_pose pose, rest;
     tdn_mat4 model[IK_MAX_BONES + 2], rest_model[IK_MAX_BONES + 2];
 } ik_chain;
@@ -74,8 +74,12 @@ static int solve_ccd(ik_chain *c, tdn_vec3 target, int *iterations)
 static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 {
     tdn_dls_target t = { .effector = c->joints[c->bones], .position = target, .weight = 1.0f };
-    tdn_ik_dls_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .targets = &t, .target_count = 1,
-                      .tolerance = 1e-3f * c->length, .weight = 1.0f };
+    tdn_ik_dls_job ik = { .joints = c->joints,
+                          .joint_count = c->bones + 1,
+                          .targets = &t,
+                          .target_count = 1,
+                          .tolerance = 1e-3f * c->length,
+                          .weight = 1.0f };
     tdn_ik_result res = { 0, 0, 0 };
     tdn_ik_dls(c->skeleton, &ik, &c->pose, c->model, &res, NULL);
     *iterations = res.iterations;
@@ -85,8 +89,9 @@ static int solve_dls(ik_chain *c, tdn_vec3 target, int *iterations)
 /* The chain's end (its +x, the bone direction of the rest chain) turned to face the target. */
 static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
 {
-    tdn_ik_look_at_job ik = { .joints = c->joints, .joint_count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target,
-                          .weight = 1.0f };
+    tdn_ik_look_at_job ik = {
+        .joints = c->joints, .joint_count = c->bones + 1, .axis = { 1, 0, 0 }, .target = target, .weight = 1.0f
+    };
     float angle_error = 0.0f;
     tdn_ik_look_at(c->skeleton, &ik, &c->pose, c->model, &angle_error, NULL);
     *iterations = 1;
@@ -96,7 +101,8 @@ static int solve_look_at(ik_chain *c, tdn_vec3 target, int *iterations)
 /* The textbook solvers of bench_ik_reference.c, under the same tolerance and iteration limits. */
 static bench_ik_ref reference_of(ik_chain *c, tdn_vec3 target, int max_iterations)
 {
-    return (bench_ik_ref){ &c->pose, c->model, c->base, c->joints, c->bones + 1, target, 1e-3f * c->length, max_iterations };
+    return (bench_ik_ref){ &c->pose,     c->model, c->base,           c->joints,
+                           c->bones + 1, target,   1e-3f * c->length, max_iterations };
 }
 
 static int solve_ref_two_bone(ik_chain *c, tdn_vec3 target, int *iterations)
@@ -148,14 +154,21 @@ static uint32_t next_u32(uint64_t *s)
     *s ^= *s >> 27;
     return (uint32_t)((*s * 2685821657736338717ull) >> 32);
 }
-static float uniform(uint64_t *s, float lo, float hi) { return lo + (hi - lo) * (float)(next_u32(s) >> 8) * (1.0f / 16777216.0f); }
+static float uniform(uint64_t *s, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(next_u32(s) >> 8) * (1.0f / 16777216.0f);
+}
 static tdn_quat random_turn(uint64_t *s, float max_angle)
 {
     tdn_vec3 axis = tdn_vec3_normalize(tdn_vec3_make(uniform(s, -1, 1), uniform(s, -1, 1), uniform(s, -1, 1) + 1e-3f));
     return tdn_quat_from_axis_angle(axis, uniform(s, -max_angle, max_angle));
 }
 
-static tdn_vec3 position_in(const tdn_mat4 *model, int joint) { const float *m = model[joint].m; return tdn_vec3_make(m[12], m[13], m[14]); }
+static tdn_vec3 position_in(const tdn_mat4 *model, int joint)
+{
+    const float *m = model[joint].m;
+    return tdn_vec3_make(m[12], m[13], m[14]);
+}
 static tdn_vec3 end_of(const ik_chain *c) { return position_in(c->model, c->joints[c->bones]); }
 static tdn_vec3 root_of(const ik_chain *c) { return position_in(c->model, c->joints[0]); }
 /* Bone i's length in model space `model`. */
@@ -263,14 +276,16 @@ static void warm_targets(ik_chain *c, uint64_t *rng, tdn_vec3 *targets)
 {
     const tdn_vec3 root = root_of(c);
     const float inner = inner_reach(c);
-    tdn_vec3 w = tdn_vec3_normalize(tdn_vec3_make(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1) + 1e-3f));
+    tdn_vec3 w = tdn_vec3_normalize(
+        tdn_vec3_make(uniform(rng, -1, 1), uniform(rng, -1, 1), uniform(rng, -1, 1) + 1e-3f));
     tdn_vec3 side = tdn_vec3_normalize(tdn_vec3_cross(w, tdn_vec3_make(0.3f, 0.4f, 0.86f)));
     const float radius = 0.35f * (c->length - inner), mid = 0.5f * (inner + c->length);
     const tdn_vec3 centre = tdn_vec3_add(root, tdn_vec3_scale(w, mid));
     const float step = 0.02f * c->length / radius;
     for (int f = 0; f < IK_WARM_FRAMES; f++) {
         float a = step * (float)f;
-        targets[f] = tdn_vec3_add(centre, tdn_vec3_add(tdn_vec3_scale(w, radius * cosf(a)), tdn_vec3_scale(side, radius * sinf(a))));
+        targets[f] = tdn_vec3_add(
+            centre, tdn_vec3_add(tdn_vec3_scale(w, radius * cosf(a)), tdn_vec3_scale(side, radius * sinf(a))));
     }
 }
 
@@ -352,9 +367,10 @@ static tdn_result sequence_figures(ik_ctx *c, double *median_iterations, double 
     if (check != IK_CHECK_NONE && (wrong > 0 || *reached < c->solver->min_reached)) {
         if (err) {
             err->code = TDN_ERR_TOLERANCE;
-            snprintf(err->message, sizeof err->message,
-                     "ik: %s on %d bones (%s): %d answers called reached are wrong, %.3f reached (at least %.3f expected)",
-                     c->solver->name, c->chain->bones, c->cold ? "cold" : "warm", wrong, *reached, c->solver->min_reached);
+            snprintf(
+                err->message, sizeof err->message,
+                "ik: %s on %d bones (%s): %d answers called reached are wrong, %.3f reached (at least %.3f expected)",
+                c->solver->name, c->chain->bones, c->cold ? "cold" : "warm", wrong, *reached, c->solver->min_reached);
         }
         return TDN_ERR_TOLERANCE;
     }
@@ -401,7 +417,8 @@ tdn_result bench_run_ik(int quick, bench_emit_fn emit, void *user, tdn_error *er
             cold_targets(&chain, &rng, cold);
             warm_targets(&chain, &rng, warm);
             for (int v = 0; v < 2 && res == TDN_OK; v++) {
-                ik_ctx ctx = { &chain, &solvers[s], v == 0 ? cold : warm, v == 0 ? IK_TARGETS : IK_WARM_FRAMES, 0, v == 0 };
+                ik_ctx ctx = { &chain, &solvers[s], v == 0 ? cold : warm, v == 0 ? IK_TARGETS : IK_WARM_FRAMES,
+                               0,      v == 0 };
                 double iterations, reached;
                 res = sequence_figures(&ctx, &iterations, &reached, err);
                 if (res != TDN_OK)
@@ -409,7 +426,8 @@ tdn_result bench_run_ik(int quick, bench_emit_fn emit, void *user, tdn_error *er
                 const double restore_ns = ctx.cold ? bench_measure(&cfg, run_restores, &ctx, 1.0).median_ns : 0.0;
                 ctx.cursor = 0;
                 bench_stats solve = bench_measure(&cfg, run_solves, &ctx, 1.0);
-                bench_row row = ik_row(solvers[s].name, &chain, v == 0 ? "cold" : "warm", solve, restore_ns, iterations, reached);
+                bench_row row = ik_row(solvers[s].name, &chain, v == 0 ? "cold" : "warm", solve, restore_ns, iterations,
+                                       reached);
                 emit(&row, user);
             }
             chain_free(&chain);

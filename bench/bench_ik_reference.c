@@ -39,7 +39,10 @@ static void set_model(tdn_mat4 *m, tdn_quat rotation, tdn_vec3 position)
     m->m[12] = position.x, m->m[13] = position.y, m->m[14] = position.z;
 }
 
-static tdn_quat arc(tdn_vec3 from, tdn_vec3 to) { return tdn_quat_from_to(tdn_vec3_normalize(from), tdn_vec3_normalize(to)); }
+static tdn_quat arc(tdn_vec3 from, tdn_vec3 to)
+{
+    return tdn_quat_from_to(tdn_vec3_normalize(from), tdn_vec3_normalize(to));
+}
 
 static float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -68,7 +71,8 @@ int bench_ik_ref_two_bone(const bench_ik_ref *ik)
     const tdn_quat upper_model = tdn_quat_from_mat4(&ik->model[upper]);
     const tdn_quat middle_model = tdn_quat_from_mat4(&ik->model[middle]);
     set_local_rotation(ik->pose, upper, tdn_quat_mul(tdn_quat_conjugate(parent), tdn_quat_mul(swing, upper_model)));
-    set_local_rotation(ik->pose, middle, tdn_quat_mul(tdn_quat_conjugate(upper_model), tdn_quat_mul(knee, middle_model)));
+    set_local_rotation(ik->pose, middle,
+                       tdn_quat_mul(tdn_quat_conjugate(upper_model), tdn_quat_mul(knee, middle_model)));
     const tdn_vec3 solved = tdn_vec3_add(a, tdn_quat_rotate(swing, tdn_vec3_sub(end, a)));
     return distance2(solved, t) <= ik->tolerance * ik->tolerance;
 }
@@ -177,7 +181,8 @@ int bench_ik_ref_ccd(const bench_ik_ref *ik, int *iterations)
         q[i] = tdn_quat_normalize(q[i]);
         set_model(&ik->model[ik->joints[i]], q[i], at);
         if (i < n) { /* the end's local rotation does not change */
-            set_local_rotation(ik->pose, ik->joints[i], tdn_quat_mul(tdn_quat_conjugate(i > 0 ? q[i - 1] : parent), q[i]));
+            set_local_rotation(ik->pose, ik->joints[i],
+                               tdn_quat_mul(tdn_quat_conjugate(i > 0 ? q[i - 1] : parent), q[i]));
             at = tdn_vec3_add(at, tdn_quat_rotate(q[i], local_translation(ik->pose, ik->joints[i + 1])));
         }
     }

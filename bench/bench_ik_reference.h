@@ -17,11 +17,11 @@
 typedef struct bench_ik_ref {
     tdn_pose *pose;
     tdn_mat4 *model;
-    int parent;          /* the parent of joints[0] */
-    const int *joints;   /* the chain, root first, each the parent of the next */
-    int count;           /* joints in the chain */
+    int parent;        /* the parent of joints[0] */
+    const int *joints; /* the chain, root first, each the parent of the next */
+    int count;         /* joints in the chain */
     tdn_vec3 target;
-    float tolerance;     /* stop when the end is this close */
+    float tolerance; /* stop when the end is this close */
     int max_iterations;
 } bench_ik_ref;
 

@@ -7,8 +7,8 @@
 #include "bench_clips.h"
 
 #define IN_DT (1.0f / 60.0f)
-#define IN_RESTART 30                          /* frames between transitions */
-#define IN_TRANSITION (IN_RESTART * IN_DT)     /* 0.5 s: one is under way on every frame */
+#define IN_RESTART 30                      /* frames between transitions */
+#define IN_TRANSITION (IN_RESTART * IN_DT) /* 0.5 s: one is under way on every frame */
 
 typedef struct in_ctx {
     const tdn_clip *clips[2];
@@ -91,8 +91,6 @@ static void blend_only(void *p, long n)
     for (long i = 0; i < n; i++)
         tdn_blend2(&c->other, &c->before, 0.4f, NULL, &c->pose, NULL);
 }
-
-
 
 /* Puts the context at the start of a run: clip 0 playing, its last two frames shown, and (for
  * the part measurements) a transition under way towards clip 1. */

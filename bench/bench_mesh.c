@@ -40,8 +40,8 @@ tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, int
     mesh->out_positions = malloc(sizeof(float) * 3 * n);
     mesh->out_normals = malloc(sizeof(float) * 3 * n);
     tdn_vec3 *rest = malloc(sizeof(tdn_vec3) * (size_t)joints);
-    if (!mesh->positions || !mesh->normals || !mesh->joints || !mesh->weights || !mesh->out_positions
-        || !mesh->out_normals || !rest || !valid) {
+    if (!mesh->positions || !mesh->normals || !mesh->joints || !mesh->weights || !mesh->out_positions ||
+        !mesh->out_normals || !rest || !valid) {
         free(rest);
         bench_mesh_destroy(mesh);
         return !valid ? TDN_ERR_ARGUMENT : TDN_ERR_OUT_OF_MEMORY;
@@ -73,8 +73,8 @@ tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, int
         tdn_vec3 to = child >= 0 ? rest[child]
                                  : tdn_vec3_add(from, tdn_vec3_scale(tdn_vec3_sub(from, rest[parent]), 0.5f));
         tdn_vec3 on_bone = tdn_vec3_lerp(from, to, random_unit(&seed));
-        tdn_vec3 out = tdn_vec3_normalize(tdn_vec3_make(random_unit(&seed) - 0.5f, random_unit(&seed) - 0.5f,
-                                                        random_unit(&seed) - 0.5f));
+        tdn_vec3 out = tdn_vec3_normalize(
+            tdn_vec3_make(random_unit(&seed) - 0.5f, random_unit(&seed) - 0.5f, random_unit(&seed) - 0.5f));
         if (tdn_vec3_dot(out, out) == 0.0f)
             out = tdn_vec3_make(0.0f, 0.0f, 1.0f);
         tdn_vec3 p = tdn_vec3_add(on_bone, tdn_vec3_scale(out, 0.02f + 0.06f * random_unit(&seed)));
@@ -84,10 +84,17 @@ tdn_result bench_mesh_create(const tdn_skeleton *skeleton, int vertex_count, int
         /* 8 influences add the joints one step further along the chain (the parent or the bone
          * when there is none), and the root. */
         const int up = grandparent > 0 ? tdn_skeleton_parent(skeleton, grandparent) : -1;
-        const int down =
-            child >= 0 && child + 1 < joints && tdn_skeleton_parent(skeleton, child + 1) == child ? child + 1 : -1;
-        const int influence[8] = { bone, parent, grandparent >= 0 ? grandparent : parent, child >= 0 ? child : bone,
-                                   up >= 0 ? up : parent, down >= 0 ? down : bone, 0, parent };
+        const int down = child >= 0 && child + 1 < joints && tdn_skeleton_parent(skeleton, child + 1) == child
+                             ? child + 1
+                             : -1;
+        const int influence[8] = { bone,
+                                   parent,
+                                   grandparent >= 0 ? grandparent : parent,
+                                   child >= 0 ? child : bone,
+                                   up >= 0 ? up : parent,
+                                   down >= 0 ? down : bone,
+                                   0,
+                                   parent };
         static const float base4[4] = { 0.55f, 0.25f, 0.12f, 0.08f };
         static const float base8[8] = { 0.40f, 0.20f, 0.12f, 0.08f, 0.07f, 0.05f, 0.045f, 0.035f };
         const float *base = influences == 4 ? base4 : base8;

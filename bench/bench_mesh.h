@@ -10,11 +10,11 @@
 
 typedef struct bench_mesh {
     int vertex_count;
-    float *positions;   /* 3 per vertex */
-    float *normals;     /* 3 per vertex */
-    int influences;     /* 4 or 8 */
-    uint16_t *joints;   /* influences per vertex */
-    float *weights;     /* influences per vertex */
+    float *positions; /* 3 per vertex */
+    float *normals;   /* 3 per vertex */
+    int influences;   /* 4 or 8 */
+    uint16_t *joints; /* influences per vertex */
+    float *weights;   /* influences per vertex */
     float *out_positions, *out_normals;
 } bench_mesh;
 

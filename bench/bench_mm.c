@@ -18,8 +18,8 @@
 #define MM_DT (1.0f / 60.0f)
 #define MM_DIMS 27
 #define MM_RUN_MIN 200
-#define MM_RUN_SPAN 400       /* runs of MM_RUN_MIN .. MM_RUN_MIN + MM_RUN_SPAN - 1 frames */
-#define MM_RUN_TAIL 60        /* frames at a run's end that are not searchable */
+#define MM_RUN_SPAN 400 /* runs of MM_RUN_MIN .. MM_RUN_MIN + MM_RUN_SPAN - 1 frames */
+#define MM_RUN_TAIL 60  /* frames at a run's end that are not searchable */
 #define MM_QUERY_NOISE 0.05f
 #define MM_MAX_PASSES 15
 
@@ -45,8 +45,8 @@ static float gaussian(uint64_t *s)
 /* ---- queries ---- */
 typedef struct mm_queries {
     int count, capacity, dims;
-    float *values;  /* count rows of dims floats */
-    int *current;   /* the frame playing when the query was made */
+    float *values; /* count rows of dims floats */
+    int *current;  /* the frame playing when the query was made */
 } mm_queries;
 
 static void queries_free(mm_queries *q)
@@ -130,14 +130,15 @@ static void reference_costs(const tdn_mm_database *db, const mm_queries *q, floa
 {
     for (int i = 0; i < q->count; i++) {
         tdn_mm_match m;
-        tdn_mm_search(db, q->values + (size_t)i * (size_t)q->dims, q->current[i], MM_BIAS, TDN_MM_SEARCH_BRUTE, &m, NULL);
+        tdn_mm_search(db, q->values + (size_t)i * (size_t)q->dims, q->current[i], MM_BIAS, TDN_MM_SEARCH_BRUTE, &m,
+                      NULL);
         costs[i] = m.cost;
     }
 }
 
 typedef struct mm_setup {
     const char *database;
-    double build_ms;   /* < 0: not reported */
+    double build_ms; /* < 0: not reported */
 } mm_setup;
 
 /* Both rows of one database and query set. */
@@ -225,14 +226,8 @@ static const stick_segment stick_script[] = {
     { 3.0f, 3.5f, 0.0f },   /* run */
     { 3.0f, 3.5f, -90.0f }, /* run, turned right */
     { 2.0f, 0.0f, 0.0f },   /* stop */
-    { 3.0f, 1.4f, -90.0f },
-    { 3.0f, 3.5f, 90.0f },
-    { 2.0f, 3.5f, 90.0f },
-    { 2.0f, 0.0f, 0.0f },
-    { 3.0f, 1.4f, 90.0f },
-    { 2.0f, 1.4f, -90.0f },
-    { 3.0f, 3.5f, -90.0f },
-    { 1.5f, 0.0f, 0.0f },
+    { 3.0f, 1.4f, -90.0f }, { 3.0f, 3.5f, 90.0f },  { 2.0f, 3.5f, 90.0f },  { 2.0f, 0.0f, 0.0f },
+    { 3.0f, 1.4f, 90.0f },  { 2.0f, 1.4f, -90.0f }, { 3.0f, 3.5f, -90.0f }, { 1.5f, 0.0f, 0.0f },
 };
 #define STICK_SEGMENTS ((int)(sizeof stick_script / sizeof stick_script[0]))
 
@@ -249,8 +244,8 @@ static int searched_from(const tdn_mm_database *db, const float *query, const td
     static const int steps[4] = { 1, 0, 2, 3 };
     for (int k = 0; k < 4; k++) {
         const int f = previous + steps[k];
-        if (f >= 0 && f < frames && memcmp(tdn_mm_database_features(db, f) + start, query + start,
-                                           sizeof(float) * (size_t)(dims - start)) == 0)
+        if (f >= 0 && f < frames &&
+            memcmp(tdn_mm_database_features(db, f) + start, query + start, sizeof(float) * (size_t)(dims - start)) == 0)
             return f;
     }
     return -1;
@@ -311,8 +306,10 @@ static tdn_result record_controller_queries(const tdn_mm_database *db, const tdn
         }
     }
     if (unmatched)
-        fprintf(stderr, "bench mm: %d of %d controller searches: the playing frame was not found (searched "
-                        "without one)\n", unmatched, out->count);
+        fprintf(stderr,
+                "bench mm: %d of %d controller searches: the playing frame was not found (searched "
+                "without one)\n",
+                unmatched, out->count);
     tdn_pose_destroy(&pose);
     tdn_mm_controller_destroy(c);
     if (res != TDN_OK)
@@ -329,8 +326,10 @@ static tdn_result run_lafan1(int quick, bench_emit_fn emit, void *user, tdn_erro
         struct stat st;
         snprintf(path, sizeof path, "%s/%s", dir ? dir : "", lafan1_takes[i]);
         if (!dir || stat(path, &st) != 0) {
-            fprintf(stderr, "bench mm: %s not found (set TENDON_DATA to the shared data folder); the lafan1 "
-                            "rows are skipped\n", dir ? path : "the shared data folder");
+            fprintf(stderr,
+                    "bench mm: %s not found (set TENDON_DATA to the shared data folder); the lafan1 "
+                    "rows are skipped\n",
+                    dir ? path : "the shared data folder");
             return TDN_OK;
         }
     }
@@ -438,8 +437,7 @@ static void synthetic_features(int frames, uint64_t *rng, float *features, unsig
     }
 }
 
-static tdn_result run_synthetic(int frames, int query_count, bench_emit_fn emit, void *user, int quick,
-                                tdn_error *err)
+static tdn_result run_synthetic(int frames, int query_count, bench_emit_fn emit, void *user, int quick, tdn_error *err)
 {
     uint64_t rng = 0x2545F4914F6CDD1Dull ^ (uint64_t)frames;
     float *features = malloc(sizeof(float) * (size_t)frames * MM_DIMS);

@@ -77,8 +77,8 @@ void bench_print_json(FILE *out, const bench_row *row)
     json_string(out, row->variant);
     fprintf(out, ", \"threads\": %d", row->threads);
     const char *keys[6] = { "median_ns", "min_ns", "ns_per_joint", "ns_per_vertex", "chars_per_s", "bytes_per_clip" };
-    const double values[6] = { row->median_ns, row->min_ns, row->ns_per_joint, row->ns_per_vertex, row->chars_per_s,
-                               row->bytes_per_clip };
+    const double values[6] = { row->median_ns,     row->min_ns,      row->ns_per_joint,
+                               row->ns_per_vertex, row->chars_per_s, row->bytes_per_clip };
     for (int i = 0; i < 6; i++) {
         fprintf(out, ", \"%s\": ", keys[i]);
         json_number(out, values[i]);

@@ -16,16 +16,16 @@ typedef enum bench_extra_kind { BENCH_NUMBER, BENCH_TEXT, BENCH_BOOL } bench_ext
 typedef struct bench_extra {
     const char *key;
     bench_extra_kind kind;
-    double number;     /* BENCH_NUMBER; BENCH_BOOL: 0 or 1 */
-    const char *text;  /* BENCH_TEXT */
+    double number;    /* BENCH_NUMBER; BENCH_BOOL: 0 or 1 */
+    const char *text; /* BENCH_TEXT */
 } bench_extra;
 
 typedef struct bench_row {
     const char *workload;
-    int joints;                   /* 0: null */
-    const char *variant;          /* NULL: null */
+    int joints;          /* 0: null */
+    const char *variant; /* NULL: null */
     int threads;
-    double median_ns, min_ns;     /* per operation: one sample, blend, frame, skinning call... */
+    double median_ns, min_ns; /* per operation: one sample, blend, frame, skinning call... */
     double ns_per_joint, ns_per_vertex, chars_per_s, bytes_per_clip; /* BENCH_NONE: null */
     int extra_count;
     bench_extra extra[BENCH_MAX_EXTRA];

@@ -7,7 +7,7 @@
 #include "tendon/tendon.h"
 
 #define BENCH_BASE_CLIPS 4
-#define BENCH_ADDITIVE_CLIP BENCH_BASE_CLIPS  /* index of the additive clip */
+#define BENCH_ADDITIVE_CLIP BENCH_BASE_CLIPS /* index of the additive clip */
 #define BENCH_CLIPS (BENCH_BASE_CLIPS + 1)
 
 typedef struct bench_scene {

@@ -57,8 +57,8 @@ static tdn_result add_humanoid(rig *r, tdn_error *err)
 }
 
 /* `count` chains of `length` joints hanging from `parent`, spread on a ring of `radius`. */
-static void add_chains(rig *r, int parent, const char *prefix, int count, int length, float radius, float y0,
-                       float arc, float step)
+static void add_chains(rig *r, int parent, const char *prefix, int count, int length, float radius, float y0, float arc,
+                       float step)
 {
     char name[RIG_NAME];
     for (int c = 0; c < count; c++) {

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <time.h>
 
-
 bench_config bench_config_default(int quick)
 {
     bench_config c;

@@ -7,9 +7,9 @@
 #define BENCH_MAX_BATCHES 1001
 
 typedef struct bench_config {
-    int batches;        /* timed batches (at most BENCH_MAX_BATCHES); odd, so the median is one of them */
-    double batch_ns;    /* wall time one batch aims at */
-    double warmup_ns;   /* untimed running before the first batch (caches, branch predictors, clock) */
+    int batches;      /* timed batches (at most BENCH_MAX_BATCHES); odd, so the median is one of them */
+    double batch_ns;  /* wall time one batch aims at */
+    double warmup_ns; /* untimed running before the first batch (caches, branch predictors, clock) */
 } bench_config;
 
 /* 51 batches of ~3 ms after 100 ms of warm-up; quick: 5 batches of ~0.3 ms for a smoke test. */

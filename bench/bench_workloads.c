@@ -23,8 +23,8 @@
 #define SKIN_VERTICES 5000
 #define BENCH_MAX_THREADS 256
 
-const char *const bench_workload_names[] = { "sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space",
-                                             "inertialize", "graph", "ik", "mm", NULL };
+const char *const bench_workload_names[] = { "sample",      "blend",       "ltm",   "frame", "crowd", "skin",
+                                             "blend_space", "inertialize", "graph", "ik",    "mm",    NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -149,8 +149,8 @@ static const char *storage_name(tdn_clip_storage storage)
 }
 
 /* sample, blend, ltm: the pipeline's steps one at a time, on one character. */
-static tdn_result run_steps(const char *workload, const bench_config *cfg, const bench_scene *scene,
-                            bench_emit_fn emit, void *user, tdn_error *err)
+static tdn_result run_steps(const char *workload, const bench_config *cfg, const bench_scene *scene, bench_emit_fn emit,
+                            void *user, tdn_error *err)
 {
     bench_character ch;
     tdn_result res = bench_character_init(&ch, scene, 0.3f);
@@ -247,11 +247,11 @@ typedef struct crowd {
     const bench_scene *scene;
     const bench_config *cfg;
     int threads;
-    long frames_per_batch;   /* per thread */
+    long frames_per_batch; /* per thread */
     int warmup_batches;
     pthread_barrier_t barrier;
-    double *batch_ns;        /* cfg->batches entries, written by thread 0 */
-    tdn_result failure;      /* any thread's setup failure */
+    double *batch_ns;   /* cfg->batches entries, written by thread 0 */
+    tdn_result failure; /* any thread's setup failure */
     pthread_mutex_t lock;
 } crowd;
 
@@ -436,8 +436,8 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     tdn_result res = TDN_OK;
     /* skin, blend_space, inertialize and graph (on its own humanoid) run on S67 alone: build S256
      * only when another workload needs it. */
-    int s67_only = options->workload
-                && (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
+    int s67_only = options->workload &&
+                   (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
                     strcmp(options->workload, "ik") == 0 || strcmp(options->workload, "mm") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)

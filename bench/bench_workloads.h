@@ -14,9 +14,9 @@
 #include "tendon/tendon.h"
 
 typedef struct bench_options {
-    int quick;              /* few short batches: a smoke test, not a measurement */
-    const char *workload;   /* run only this one; NULL: all */
-    int threads;            /* `crowd`'s "every core" thread count; 0: the online CPUs */
+    int quick;            /* few short batches: a smoke test, not a measurement */
+    const char *workload; /* run only this one; NULL: all */
+    int threads;          /* `crowd`'s "every core" thread count; 0: the online CPUs */
 } bench_options;
 
 typedef void (*bench_emit_fn)(const bench_row *row, void *user);

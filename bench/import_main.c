@@ -32,7 +32,8 @@ static char *read_all(const char *path, size_t *size)
         return NULL;
     char *data = NULL;
     long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && (data = malloc((size_t)n + 1)))
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (data = malloc((size_t)n + 1)))
         if (fread(data, 1, (size_t)n, f) != (size_t)n) {
             free(data);
             data = NULL;

@@ -29,7 +29,7 @@
 #include <tendon/tendon.h>
 
 #ifndef BLENDMOTION_GRAPH
-#define BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
+#  define BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
 #endif
 
 #define LAYERS 5
@@ -47,22 +47,27 @@ static controls script(int frame)
     const float t = (float)frame / 60.0f;
     controls c = { { 0, 0 }, 0, { 0, 0 }, 0, 0, NULL };
     if (t >= 1.0f && t < 3.0f)
-        c.move[1] = 1.4f;                               /* walk */
+        c.move[1] = 1.4f; /* walk */
     else if (t >= 3.0f && t < 6.0f)
-        c.move[1] = 3.5f;                               /* run */
+        c.move[1] = 3.5f; /* run */
     else if (t >= 6.0f && t < 7.5f)
-        c.move[0] = 1.4f;                               /* sidestep to the left, aiming */
+        c.move[0] = 1.4f; /* sidestep to the left, aiming */
     if (t >= 9.0f)
-        c.turn = 1.0f;                                  /* turn left on the spot */
-    if (t >= 5.0f && t < 8.0f) {                        /* aim around an ellipse, once in 1.5 s */
+        c.turn = 1.0f;           /* turn left on the spot */
+    if (t >= 5.0f && t < 8.0f) { /* aim around an ellipse, once in 1.5 s */
         c.aiming = 1;
         float a = (t - 5.0f) * 2.0f * 3.14159265f / 1.5f;
         c.aim[0] = sinf(a);
         c.aim[1] = 0.6f * cosf(a);
     }
     c.hand = t >= 5.5f && t < 8.0f ? 1 : t >= 8.0f && t < 9.5f ? 2 : 0; /* a fist, then point */
-    static const struct { int frame; const char *name; } EVENTS[] = { /* at 1.5, 3.5, 6.5, 6.9, 7.6, 9.3 s */
-        { 90, "point" }, { 210, "wave" }, { 390, "hitFront" }, { 414, "hitLeft" }, { 456, "reload" }, { 558, "hitBack" },
+    static const struct {
+        int frame;
+        const char *name;
+    } EVENTS[] = {
+        /* at 1.5, 3.5, 6.5, 6.9, 7.6, 9.3 s */
+        { 90, "point" },    { 210, "wave" },   { 390, "hitFront" },
+        { 414, "hitLeft" }, { 456, "reload" }, { 558, "hitBack" },
     };
     for (size_t k = 0; k < sizeof EVENTS / sizeof EVENTS[0]; k++)
         if (frame == EVENTS[k].frame)
@@ -113,7 +118,7 @@ int main(int argc, char **argv)
     const int hit_none = tdn_graph_find_state(graph, machine[3], "none");
 
     const float dt = 1.0f / 60.0f;
-    tdn_vec3 position = tdn_vec3_make(0, 0, 0);        /* the character in the world */
+    tdn_vec3 position = tdn_vec3_make(0, 0, 0); /* the character in the world */
     tdn_quat facing = tdn_quat_identity();
     for (int frame = 0; frame <= 10 * 60; frame++) {
         const float t = (float)frame * dt;
@@ -138,14 +143,14 @@ int main(int argc, char **argv)
 
         tdn_graph_update(character, dt, NULL);
         tdn_graph_evaluate(character, &pose, NULL);
-        tdn_model_space(skel, &pose, NULL, model, NULL);       /* hand this to IK, the palette, a renderer */
+        tdn_model_space(skel, &pose, NULL, model, NULL); /* hand this to IK, the palette, a renderer */
 
-        tdn_root_motion step;                             /* move the character by what the clips did */
+        tdn_root_motion step; /* move the character by what the clips did */
         tdn_graph_root_motion(character, &step, NULL);
         position = tdn_vec3_add(position, tdn_quat_rotate(facing, step.translation));
         facing = tdn_quat_normalize(tdn_quat_mul(facing, step.rotation));
 
-        if (frame % 30 == 0) {                            /* twice a second */
+        if (frame % 30 == 0) { /* twice a second */
             printf("%4.1f s  entries %2d ", t, tdn_graph_entries(character, NULL));
             for (int l = 0; l < LAYERS; l++) {
                 tdn_state_machine_status s;

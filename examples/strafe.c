@@ -19,23 +19,25 @@
 #include <tendon/tendon.h>
 
 #ifndef STRAFE_GRAPH
-#define STRAFE_GRAPH "examples/graphs/strafe.json"
+#  define STRAFE_GRAPH "examples/graphs/strafe.json"
 #endif
 
-typedef struct input { float move[2], look_angle; } input; /* ground plane (x, z); angle about +Y */
+typedef struct input {
+    float move[2], look_angle;
+} input; /* ground plane (x, z); angle about +Y */
 
 /* A scripted eight seconds of stick input. */
 static input script(float t)
 {
     input in = { { 0, 0 }, 0 };
     if (t < 1.0f)
-        return in;                                        /* stand */
+        return in; /* stand */
     if (t < 3.0f)
-        in.move[1] = 1.0f;                                /* run ahead */
+        in.move[1] = 1.0f; /* run ahead */
     else if (t < 5.0f)
-        in.move[0] = -1.0f;                               /* sidestep to the right (-x), still facing +z */
+        in.move[0] = -1.0f; /* sidestep to the right (-x), still facing +z */
     else if (t < 6.0f)
-        in.move[1] = -1.0f;                               /* back off */
+        in.move[1] = -1.0f; /* back off */
     else
         in.look_angle = (t - 6.0f) * 0.5f * 3.14159265f; /* turn left on the spot at 90 deg/s */
     return in;
@@ -67,8 +69,8 @@ int main(int argc, char **argv)
     for (int frame = 0; frame <= 8 * 60; frame++) {
         float t = (float)frame * dt;
         input in = script(t);
-        float look[2] = { sinf(in.look_angle), cosf(in.look_angle) };  /* +z turned about +y */
-        float right[2] = { -look[1], look[0] };                        /* the binormal: -x when looking +z */
+        float look[2] = { sinf(in.look_angle), cosf(in.look_angle) }; /* +z turned about +y */
+        float right[2] = { -look[1], look[0] };                       /* the binormal: -x when looking +z */
         float speed = sqrtf(in.move[0] * in.move[0] + in.move[1] * in.move[1]);
         float rate = (in.look_angle - last_angle) / dt;
         last_angle = in.look_angle;
@@ -82,9 +84,9 @@ int main(int argc, char **argv)
         tdn_graph_set_float(character, side, speed > 0.0f ? fabsf(across) / speed : 0.0f, NULL);
 
         tdn_graph_update(character, dt, NULL);
-        tdn_graph_evaluate(character, &pose, NULL);             /* hand this to model space, IK, the palette */
+        tdn_graph_evaluate(character, &pose, NULL); /* hand this to model space, IK, the palette */
 
-        if (frame % 30 == 0) {                            /* what the blend manager chose, twice a second */
+        if (frame % 30 == 0) { /* what the blend manager chose, twice a second */
             const tdn_graph_entry *entries;
             int n = tdn_graph_entries(character, &entries);
             printf("%4.1f s ", t);

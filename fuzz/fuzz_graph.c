@@ -37,9 +37,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     const tdn_keyed_clip *clips[2] = { tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "idle")),
                                        tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) };
     const tdn_skeleton *skel = tdn_asset_skeleton(humanoid);
-    tdn_mm_database_desc desc = { .skeleton = skel, .clips = clips, .clip_count = 2, .sample_rate = 30.0f,
-                                  .root = tdn_skeleton_find_joint(skel, "root"), .left_foot = tdn_skeleton_find_joint(skel, "foot_l"),
-                                  .right_foot = tdn_skeleton_find_joint(skel, "foot_r"), .offsets = { 5, 10, 15 },
+    tdn_mm_database_desc desc = { .skeleton = skel,
+                                  .clips = clips,
+                                  .clip_count = 2,
+                                  .sample_rate = 30.0f,
+                                  .root = tdn_skeleton_find_joint(skel, "root"),
+                                  .left_foot = tdn_skeleton_find_joint(skel, "foot_l"),
+                                  .right_foot = tdn_skeleton_find_joint(skel, "foot_r"),
+                                  .offsets = { 5, 10, 15 },
                                   .offset_count = 3 };
     snprintf(database, sizeof database, "%s/mm.tdnmm", folder);
     if (tdn_mm_database_create(&desc, &db, NULL, NULL) != TDN_OK || tdn_mm_database_save(db, database, NULL) != TDN_OK)
@@ -85,7 +90,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     tdn_graph_document *d = NULL;
     tdn_error err = { 0 };
-    if (tdn_graph_document_load_memory((const char *)data, size, &(tdn_graph_document_load_options){ .base_dir = folder }, &d, NULL, &err) == TDN_OK) {
+    if (tdn_graph_document_load_memory((const char *)data, size,
+                                       &(tdn_graph_document_load_options){ .base_dir = folder }, &d, NULL,
+                                       &err) == TDN_OK) {
         run(d, data, size);
         tdn_graph_document_destroy(d);
     } else if (d || err.message[0] == '\0') {

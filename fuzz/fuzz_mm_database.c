@@ -19,7 +19,6 @@
 #include "tendon/mm_controller.h"
 #include "tendon/mm_database.h"
 
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static int searchable(const tdn_mm_database *db, int frame)

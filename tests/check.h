@@ -32,7 +32,8 @@ static inline int check_near_at(double a, double b, double tol, const char *what
 {
     int ok = fabs(a - b) <= tol; /* NaN fails */
     if (!ok)
-        fprintf(stderr, "%s:%d: [%s] %s: %.9g vs %.9g (tolerance %.3g)\n", file, line, check_current_test, what, a, b, tol);
+        fprintf(stderr, "%s:%d: [%s] %s: %.9g vs %.9g (tolerance %.3g)\n", file, line, check_current_test, what, a, b,
+                tol);
     return check_record(ok, what, file, line);
 }
 
@@ -54,7 +55,9 @@ static inline int check_summary(void)
 }
 
 /* Deterministic random numbers for property tests (xorshift64*). */
-typedef struct check_rng { uint64_t state; } check_rng;
+typedef struct check_rng {
+    uint64_t state;
+} check_rng;
 static inline uint32_t check_rng_u32(check_rng *r)
 {
     r->state ^= r->state >> 12;

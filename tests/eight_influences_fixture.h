@@ -23,36 +23,38 @@ enum { EIGHT_VERTICES = 7, EIGHT_SKIN_JOINTS = 9 };
 
 static const double eight_root[3] = { 0.5, 0.25, -0.125 };
 /* Children J1..J8 (nodes 1..8): translation, rotation axis (not unit) and angle. */
-static const double eight_translation[8][3] = { { 0.1, 0.9, 0.0 },  { -0.4, 0.3, 0.2 }, { 0.7, -0.2, 0.1 },
-                                                { 0.0, 0.0, 1.1 },  { -0.6, -0.5, 0.3 }, { 0.2, 0.4, -0.8 },
-                                                { 1.0, 0.1, 0.5 },  { -0.3, 1.2, -0.4 } };
+static const double eight_translation[8][3] = { { 0.1, 0.9, 0.0 }, { -0.4, 0.3, 0.2 },  { 0.7, -0.2, 0.1 },
+                                                { 0.0, 0.0, 1.1 }, { -0.6, -0.5, 0.3 }, { 0.2, 0.4, -0.8 },
+                                                { 1.0, 0.1, 0.5 }, { -0.3, 1.2, -0.4 } };
 static const double eight_axis[8][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0, 0, 1 }, { 1, 1, 0 },
                                          { 0, 1, 1 }, { 1, 0, 1 }, { 1, 2, 3 }, { -2, 1, 1 } };
 static const double eight_angle[8] = { 0.3, -0.7, 1.1, 0.5, -1.4, 0.9, 2.0, -0.2 };
 /* Skin joint s is node eight_skin_nodes[s] (0: Root); its bind position. */
 static const int eight_skin_nodes[EIGHT_SKIN_JOINTS] = { 4, 0, 7, 2, 8, 1, 6, 3, 5 };
-static const double eight_bind[EIGHT_SKIN_JOINTS][3] = { { 0.1, 0.2, 0.3 },  { 0, 0, 0 },        { -0.5, 0.1, 0.0 },
-                                                         { 0.3, -0.3, 0.6 }, { 0.9, 0.0, -0.2 }, { 0.0, 0.4, 0.4 },
+static const double eight_bind[EIGHT_SKIN_JOINTS][3] = { { 0.1, 0.2, 0.3 },   { 0, 0, 0 },        { -0.5, 0.1, 0.0 },
+                                                         { 0.3, -0.3, 0.6 },  { 0.9, 0.0, -0.2 }, { 0.0, 0.4, 0.4 },
                                                          { -0.1, -0.6, 0.2 }, { 0.5, 0.5, 0.5 },  { 0.2, -0.1, -0.7 } };
 
 static const float eight_positions[EIGHT_VERTICES][3] = { { 0.1f, 0.2f, 0.3f },   { -0.4f, 0.5f, 0.1f },
                                                           { 0.6f, -0.3f, 0.2f },  { 0.0f, 0.9f, -0.5f },
                                                           { -0.7f, -0.1f, 0.4f }, { 0.3f, 0.3f, -0.3f },
                                                           { 0.8f, 0.6f, 0.7f } };
-static const float eight_normals[EIGHT_VERTICES][3] = { { 0, 1, 0 }, { 1, 0, 0 }, { 0, 0, 1 }, { 0.6f, 0.8f, 0 },
-                                                        { 0, -0.8f, 0.6f }, { -1, 0, 0 }, { 0, 0.6f, -0.8f } };
+static const float eight_normals[EIGHT_VERTICES][3] = { { 0, 1, 0 },       { 1, 0, 0 },        { 0, 0, 1 },
+                                                        { 0.6f, 0.8f, 0 }, { 0, -0.8f, 0.6f }, { -1, 0, 0 },
+                                                        { 0, 0.6f, -0.8f } };
 /* Skin joint indices and weights: the first set, then the second (weights as bytes / 255). */
 static const int eight_joints[EIGHT_VERTICES][8] = {
     { 0, 1, 2, 3, 4, 5, 6, 7 }, { 8, 2, 4, 6, 1, 3, 5, 7 }, { 0, 0, 0, 0, 3, 6, 8, 1 }, { 5, 4, 3, 2, 1, 0, 8, 7 },
     { 7, 8, 0, 1, 2, 6, 4, 3 }, { 2, 2, 5, 5, 8, 8, 0, 0 }, { 6, 1, 7, 4, 2, 0, 3, 5 },
 };
 static const float eight_weights_0[EIGHT_VERTICES][4] = {
-    { 0.2f, 0.15f, 0.1f, 0.05f }, { 0.5f, 0.3f, 0.15f, 0.05f }, { 0, 0, 0, 0 },        { 0.1f, 0.1f, 0.1f, 0.1f },
-    { 0.3f, 0.05f, 0.05f, 0.1f }, { 0.25f, 0.0f, 0.25f, 0.1f }, { 0.05f, 0.05f, 0.05f, 0.05f },
+    { 0.2f, 0.15f, 0.1f, 0.05f },   { 0.5f, 0.3f, 0.15f, 0.05f }, { 0, 0, 0, 0 },
+    { 0.1f, 0.1f, 0.1f, 0.1f },     { 0.3f, 0.05f, 0.05f, 0.1f }, { 0.25f, 0.0f, 0.25f, 0.1f },
+    { 0.05f, 0.05f, 0.05f, 0.05f },
 };
 static const int eight_weights_1[EIGHT_VERTICES][4] = {
-    { 51, 51, 38, 64 }, { 0, 0, 0, 0 }, { 100, 80, 50, 25 }, { 26, 51, 77, 0 },
-    { 64, 64, 0, 0 }, { 38, 38, 38, 0 }, { 204, 0, 13, 0 },
+    { 51, 51, 38, 64 }, { 0, 0, 0, 0 },    { 100, 80, 50, 25 }, { 26, 51, 77, 0 },
+    { 64, 64, 0, 0 },   { 38, 38, 38, 0 }, { 204, 0, 13, 0 },
 };
 static const int eight_triangles[9] = { 0, 1, 2, 2, 3, 4, 4, 5, 6 };
 
@@ -67,7 +69,8 @@ static inline void eight_rotate(int c, const double x[3], double out[3])
 {
     const double *a = eight_axis[c];
     const double length = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    const double k[3] = { a[0] / length, a[1] / length, a[2] / length }, co = cos(eight_angle[c]), si = sin(eight_angle[c]);
+    const double k[3] = { a[0] / length, a[1] / length, a[2] / length }, co = cos(eight_angle[c]),
+                 si = sin(eight_angle[c]);
     const double dot = k[0] * x[0] + k[1] * x[1] + k[2] * x[2];
     const double cross[3] = { k[1] * x[2] - k[2] * x[1], k[2] * x[0] - k[0] * x[2], k[0] * x[1] - k[1] * x[0] };
     for (int i = 0; i < 3; i++)
@@ -135,13 +138,16 @@ static inline void *eight_influences_gltf(int binary, int third_set, size_t *siz
     const int indices = gb_ints(&b, "SCALAR", 9, 5123, 0, eight_triangles);
 
     text_buf body = { 0 };
-    text_add(&body, "\"scene\":0,\"scenes\":[{\"nodes\":[0,9]}],\"nodes\":[{\"name\":\"Root\",\"translation\":[%.17g,%.17g,%.17g],"
-                    "\"children\":[1,2,3,4,5,6,7,8]}",
-             eight_root[0], eight_root[1], eight_root[2]);
+    text_add(
+        &body,
+        "\"scene\":0,\"scenes\":[{\"nodes\":[0,9]}],\"nodes\":[{\"name\":\"Root\",\"translation\":[%.17g,%.17g,%.17g],"
+        "\"children\":[1,2,3,4,5,6,7,8]}",
+        eight_root[0], eight_root[1], eight_root[2]);
     for (int c = 0; c < 8; c++) {
         const double *a = eight_axis[c], length = sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
         const double s = sin(0.5 * eight_angle[c]) / length;
-        text_add(&body, ",{\"name\":\"J%d\",\"translation\":[%.17g,%.17g,%.17g],\"rotation\":[%.17g,%.17g,%.17g,%.17g]}",
+        text_add(&body,
+                 ",{\"name\":\"J%d\",\"translation\":[%.17g,%.17g,%.17g],\"rotation\":[%.17g,%.17g,%.17g,%.17g]}",
                  c + 1, eight_translation[c][0], eight_translation[c][1], eight_translation[c][2], a[0] * s, a[1] * s,
                  a[2] * s, cos(0.5 * eight_angle[c]));
     }

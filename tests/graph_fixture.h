@@ -44,8 +44,12 @@ static tdn_clip *make_clip(clip_spec s, int additive_of_rest)
         { 2, TDN_TARGET_SCALE, TDN_INTERP_LINEAR, 2, times, grow },
     };
     tdn_keyed_clip *keys = NULL;
-    tdn_keyed_clip_desc kd = { .name = s.name, .skeleton = skeleton, .tracks = tracks, .track_count = 3,
-                               .events = s.events, .event_count = s.event_count };
+    tdn_keyed_clip_desc kd = { .name = s.name,
+                               .skeleton = skeleton,
+                               .tracks = tracks,
+                               .track_count = 3,
+                               .events = s.events,
+                               .event_count = s.event_count };
     CHECK(tdn_keyed_clip_create(&kd, &keys, NULL, NULL) == TDN_OK);
     tdn_pose rest;
     tdn_pose_create(JOINTS, &rest, NULL, NULL);

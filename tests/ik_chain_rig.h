@@ -19,35 +19,58 @@
 #  endif
 #endif
 #if defined(__GLIBC__) && !defined(__SANITIZE_ADDRESS__) && !defined(TENDON_TEST_ASAN)
-#define COUNT_MALLOC 1
+#  define COUNT_MALLOC 1
 static long malloc_calls;
 extern void *__libc_malloc(size_t size);
 extern void *__libc_calloc(size_t n, size_t size);
 extern void *__libc_realloc(void *ptr, size_t size);
 extern void *__libc_memalign(size_t align, size_t size);
 extern void __libc_free(void *ptr);
-void *malloc(size_t size) { malloc_calls++; return __libc_malloc(size); }
-void *calloc(size_t n, size_t size) { malloc_calls++; return __libc_calloc(n, size); }
-void *realloc(void *ptr, size_t size) { malloc_calls++; return __libc_realloc(ptr, size); }
-void *aligned_alloc(size_t align, size_t size) { malloc_calls++; return __libc_memalign(align, size); }
+void *malloc(size_t size)
+{
+    malloc_calls++;
+    return __libc_malloc(size);
+}
+void *calloc(size_t n, size_t size)
+{
+    malloc_calls++;
+    return __libc_calloc(n, size);
+}
+void *realloc(void *ptr, size_t size)
+{
+    malloc_calls++;
+    return __libc_realloc(ptr, size);
+}
+void *aligned_alloc(size_t align, size_t size)
+{
+    malloc_calls++;
+    return __libc_memalign(align, size);
+}
 void free(void *ptr) { __libc_free(ptr); }
 #else
-#define COUNT_MALLOC 0
+#  define COUNT_MALLOC 0
 static long malloc_calls;
 #endif
 
 #define PI_D 3.14159265358979323846
 
 /* ---- double-precision helpers (the reference side of the checks) ---- */
-typedef struct dvec { double x, y, z; } dvec;
-typedef struct dquat { double x, y, z, w; } dquat;
+typedef struct dvec {
+    double x, y, z;
+} dvec;
+typedef struct dquat {
+    double x, y, z, w;
+} dquat;
 
 static dvec dv(tdn_vec3 v) { return (dvec){ v.x, v.y, v.z }; }
 static dvec dsub(dvec a, dvec b) { return (dvec){ a.x - b.x, a.y - b.y, a.z - b.z }; }
 static double ddot(dvec a, dvec b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
 static double dlen(dvec a) { return sqrt(ddot(a, a)); }
 static dvec dscale(dvec a, double s) { return (dvec){ a.x * s, a.y * s, a.z * s }; }
-static dvec dcross(dvec a, dvec b) { return (dvec){ a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x }; }
+static dvec dcross(dvec a, dvec b)
+{
+    return (dvec){ a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x };
+}
 static dquat dq(tdn_quat q)
 {
     double n = sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
@@ -118,7 +141,8 @@ static int rig_init(rig *r, int bones, check_rng *rng, float bend, int chain_at_
         parents[n] = previous;
         if (b > 0) {
             float length = check_rng_float(rng, 0.05f, 0.25f);
-            tdn_vec3 along = tdn_vec3_make(check_rng_float(rng, -0.2f, 0.2f) * length, length, check_rng_float(rng, -0.2f, 0.2f) * length);
+            tdn_vec3 along = tdn_vec3_make(check_rng_float(rng, -0.2f, 0.2f) * length, length,
+                                           check_rng_float(rng, -0.2f, 0.2f) * length);
             if (parents[n] != chain[b - 1]) { /* through a twist joint halfway */
                 rest[n - 1].t = tdn_vec3_scale(along, 0.5f);
                 rest[n].t = tdn_quat_rotate(tdn_quat_conjugate(rest[n - 1].r), tdn_vec3_scale(along, 0.5f));
@@ -220,7 +244,9 @@ static tdn_vec3 reachable_target(rig *r, check_rng *rng, float max_angle)
 
 /* Largest relative change of a bone length against `before` (model positions), the root's
  * move, and the largest difference between model[] and model space recomputed from the pose. */
-typedef struct shape_check { double bone, root, model; } shape_check;
+typedef struct shape_check {
+    double bone, root, model;
+} shape_check;
 static shape_check check_shape(const rig *r, const tdn_mat4 *before, const tdn_mat4 *root_matrix)
 {
     shape_check c = { 0, 0, 0 };
@@ -288,7 +314,8 @@ static void turn_within(rig *r, check_rng *rng, const tdn_ik_limit *limits, floa
         tdn_mat4 inverse;
         tdn_mat4_invert(&r->model[j], &inverse);
         dvec p = position(&r->model[r->joints[i + 1]]);
-        tdn_vec3 b = tdn_vec3_normalize(tdn_mat4_transform_point(&inverse, tdn_vec3_make((float)p.x, (float)p.y, (float)p.z)));
+        tdn_vec3 b = tdn_vec3_normalize(
+            tdn_mat4_transform_point(&inverse, tdn_vec3_make((float)p.x, (float)p.y, (float)p.z)));
         tdn_vec3 perp = tdn_vec3_normalize(tdn_vec3_cross(b, tdn_vec3_normalize(check_rng_vec3(rng, -1, 1))));
         tdn_quat swing = tdn_quat_from_axis_angle(perp, check_rng_float(rng, 0, fraction * limits[i].cone));
         tdn_quat twist = tdn_quat_from_axis_angle(b, check_rng_float(rng, -fraction, fraction) * limits[i].twist);

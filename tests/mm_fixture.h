@@ -26,8 +26,8 @@ typedef struct mm_fixture {
     tdn_mm_database *db;
 } mm_fixture;
 
-static const char *const mm_humanoid_clips[] = { "idle", "walk_forward", "run_forward", "walk_backward",
-                                                 "strafe_left", "strafe_right", "turn_left", "turn_right" };
+static const char *const mm_humanoid_clips[] = { "idle",        "walk_forward", "run_forward", "walk_backward",
+                                                 "strafe_left", "strafe_right", "turn_left",   "turn_right" };
 
 static inline void mm_fixture_free(mm_fixture *f)
 {
@@ -64,7 +64,8 @@ static inline int mm_fixture_humanoid(mm_fixture *f, int build)
     f->asset_count = 1;
     f->skeleton = tdn_asset_skeleton(f->assets[0]);
     for (int i = 0; i < 8; i++)
-        f->clips[f->clip_count++] = tdn_asset_clip(f->assets[0], tdn_asset_find_clip(f->assets[0], mm_humanoid_clips[i]));
+        f->clips[f->clip_count++] = tdn_asset_clip(f->assets[0],
+                                                   tdn_asset_find_clip(f->assets[0], mm_humanoid_clips[i]));
     mm_fixture_finish(f);
     f->desc.sample_rate = 30.0f;
     f->desc.offsets[0] = 5, f->desc.offsets[1] = 10, f->desc.offsets[2] = 15;
@@ -101,7 +102,8 @@ static inline int mm_fixture_lafan1(mm_fixture *f)
     for (int i = 0; i < 3; i++) {
         char path[512];
         tdn_error err = { 0 };
-        if (tdn_asset_load(test_data_path(path, sizeof path, dir, takes[i]), &options, &f->assets[i], NULL, &err) != TDN_OK) {
+        if (tdn_asset_load(test_data_path(path, sizeof path, dir, takes[i]), &options, &f->assets[i], NULL, &err) !=
+            TDN_OK) {
             printf("%s: %s: %s\n", path, err.where, err.message);
             CHECK(!"LAFAN1 take");
             mm_fixture_free(f);

@@ -55,8 +55,9 @@ static tdn_result clip_create(const tdn_allocator *h, void **out, tdn_error *err
 
 static tdn_result blend_space_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    const tdn_blend_space_desc desc = { .mode = TDN_BLEND_SPACE_LINEAR, .dimensions = 1, .sample_count = 2,
-                                        .points = line_points };
+    const tdn_blend_space_desc desc = {
+        .mode = TDN_BLEND_SPACE_LINEAR, .dimensions = 1, .sample_count = 2, .points = line_points
+    };
     return tdn_blend_space_create(&desc, (tdn_blend_space **)out, h, err);
 }
 
@@ -100,8 +101,9 @@ static tdn_result graph_instance_create(const tdn_allocator *h, void **out, tdn_
 static tdn_result ik_blend_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     const tdn_pose *poses[] = { &sample_poses[0], &sample_poses[1] };
-    const tdn_ik_blend_desc desc = { .skeleton = skeleton, .space = space, .poses = poses,
-                                     .effector = tdn_skeleton_find_joint(skeleton, "hand_r") };
+    const tdn_ik_blend_desc desc = {
+        .skeleton = skeleton, .space = space, .poses = poses, .effector = tdn_skeleton_find_joint(skeleton, "hand_r")
+    };
     return tdn_ik_blend_create(&desc, (tdn_ik_blend **)out, h, err);
 }
 
@@ -128,8 +130,11 @@ static tdn_result mm_database_load_memory(const tdn_allocator *h, void **out, td
 
 static tdn_result mm_controller_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    const tdn_mm_controller_desc desc = { .database = mm.db, .skeleton = mm.skeleton, .clips = mm.clips,
-                                          .clip_count = mm.clip_count, .mirror_table = mm.mirror };
+    const tdn_mm_controller_desc desc = { .database = mm.db,
+                                          .skeleton = mm.skeleton,
+                                          .clips = mm.clips,
+                                          .clip_count = mm.clip_count,
+                                          .mirror_table = mm.mirror };
     return tdn_mm_controller_create(&desc, (tdn_mm_controller **)out, h, err);
 }
 
@@ -145,7 +150,8 @@ static tdn_result asset_load_memory(const tdn_allocator *h, void **out, tdn_erro
     return tdn_asset_load_memory(take, sizeof take - 1, NULL, (tdn_asset **)out, h, err);
 }
 
-static const char space_json[] = "{\"blend_space\": {\"mode\": \"linear\", \"samples\": [{\"clip\": \"a\", \"at\": [0]}]}}";
+static const char space_json[] =
+    "{\"blend_space\": {\"mode\": \"linear\", \"samples\": [{\"clip\": \"a\", \"at\": [0]}]}}";
 
 static tdn_result blend_space_file_load_memory(const tdn_allocator *h, void **out, tdn_error *err)
 {
@@ -171,8 +177,8 @@ static const char document_json[] = "{\"character\": {\"generated\": \"humanoid\
 
 static tdn_result graph_document_load_memory(const tdn_allocator *h, void **out, tdn_error *err)
 {
-    return tdn_graph_document_load_memory(document_json, sizeof document_json - 1, NULL, (tdn_graph_document **)out,
-                                          h, err);
+    return tdn_graph_document_load_memory(document_json, sizeof document_json - 1, NULL, (tdn_graph_document **)out, h,
+                                          err);
 }
 
 static tdn_result graph_document_load(const tdn_allocator *h, void **out, tdn_error *err)
@@ -305,8 +311,8 @@ static int check_headers_of(const char *dir)
             if (!takes_allocator)
                 continue;
             char *name = open;
-            while (name > api && (name[-1] == '_' || (name[-1] >= 'a' && name[-1] <= 'z') ||
-                                  (name[-1] >= '0' && name[-1] <= '9')))
+            while (name > api &&
+                   (name[-1] == '_' || (name[-1] >= 'a' && name[-1] <= 'z') || (name[-1] >= '0' && name[-1] <= '9')))
                 name--;
             const size_t name_len = (size_t)(open - name);
             if (name_len == strlen("tdn_free") && strncmp(name, "tdn_free", name_len) == 0)
@@ -334,7 +340,8 @@ static void tdn_free_ignores_half_set_hooks(void)
 {
     void *data = NULL;
     size_t size = 0;
-    CHECK_EQ_INT(tdn_file_read(NULL, TENDON_SOURCE_DIR "/tests/install/arm.bvh", &data, &size, &counting, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_file_read(NULL, TENDON_SOURCE_DIR "/tests/install/arm.bvh", &data, &size, &counting, NULL),
+                 TDN_OK);
     const long blocks = live_blocks;
     tdn_free(data, size, &(tdn_allocator){ count_alloc, NULL, NULL });
     tdn_free(data, size, &(tdn_allocator){ NULL, count_free, NULL });
@@ -351,7 +358,8 @@ int main(void)
     keyed = mm.clips[1];
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(blend_space_create(NULL, (void **)&space, NULL), TDN_OK);
-    const tdn_graph_desc graph_desc = { .skeleton = skeleton, .nodes = &(tdn_node_desc){ .type = TDN_NODE_REST },
+    const tdn_graph_desc graph_desc = { .skeleton = skeleton,
+                                        .nodes = &(tdn_node_desc){ .type = TDN_NODE_REST },
                                         .node_count = 1 };
     CHECK_EQ_INT(tdn_graph_create(&graph_desc, &graph, NULL, NULL), TDN_OK);
     for (int i = 0; i < 2; i++) {

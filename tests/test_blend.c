@@ -48,7 +48,10 @@ static int pose_bits_equal(const tdn_pose *a, const tdn_pose *b)
     return memcmp(a->data, b->data, tdn_pose_bytes(a->joint_count)) == 0;
 }
 
-static double quat_length(tdn_quat q) { return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w); }
+static double quat_length(tdn_quat q)
+{
+    return sqrt((double)q.x * q.x + (double)q.y * q.y + (double)q.z * q.z + (double)q.w * q.w);
+}
 
 /* The reference: per joint, in double, weights w_i * mask_i (negative, NaN
  * and infinite layer weights as 0; masks clamped to [0, 1]), each rotation's sign chosen against the running sum,
@@ -81,7 +84,8 @@ static tdn_transform reference_blend(const tdn_blend_input *layers, int layer_co
         for (int k = 0; k < 4; k++)
             out_r[k] = r[k];
     } else {
-        double ft[3] = { fallback.t.x, fallback.t.y, fallback.t.z }, fr[4] = { fallback.r.x, fallback.r.y, fallback.r.z, fallback.r.w };
+        double ft[3] = { fallback.t.x, fallback.t.y, fallback.t.z },
+               fr[4] = { fallback.r.x, fallback.r.y, fallback.r.z, fallback.r.w };
         double fs[3] = { fallback.s.x, fallback.s.y, fallback.s.z };
         memcpy(out_t, ft, sizeof ft), memcpy(out_r, fr, sizeof fr), memcpy(out_s, fs, sizeof fs);
     }
@@ -201,9 +205,9 @@ static void weighted_sums_by_hand(void)
     }
     tdn_pose_create(N, &out, NULL, NULL);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .out = &out }, NULL), TDN_OK);
-    double ty = (4 * 0 + 3 * 1 + 2 * 4 + 1 * 9) / 10.0;  /* 2.0 */
-    double tz = (4 * 0 - 3 * 1 - 2 * 2 - 1 * 3) / 10.0;  /* -1.0 */
-    double sx = (4 * 1 + 3 * 2 + 2 * 3 + 1 * 4) / 10.0;  /* 2.0 */
+    double ty = (4 * 0 + 3 * 1 + 2 * 4 + 1 * 9) / 10.0; /* 2.0 */
+    double tz = (4 * 0 - 3 * 1 - 2 * 2 - 1 * 3) / 10.0; /* -1.0 */
+    double sx = (4 * 1 + 3 * 2 + 2 * 3 + 1 * 4) / 10.0; /* 2.0 */
     double sz = 0, cz = 0;
     for (int i = 0; i < K; i++)
         sz += weights[i] * sin(angles[i] / 2), cz += weights[i] * cos(angles[i] / 2);
@@ -232,7 +236,8 @@ static void weighted_sums_by_hand(void)
 static void opposite_signs_blend_the_short_way(void)
 {
     tdn_pose a, b, c, out;
-    tdn_pose_create(1, &a, NULL, NULL), tdn_pose_create(1, &b, NULL, NULL), tdn_pose_create(1, &c, NULL, NULL), tdn_pose_create(1, &out, NULL, NULL);
+    tdn_pose_create(1, &a, NULL, NULL), tdn_pose_create(1, &b, NULL, NULL), tdn_pose_create(1, &c, NULL, NULL),
+        tdn_pose_create(1, &out, NULL, NULL);
     tdn_vec3 axis = tdn_vec3_normalize(tdn_vec3_make(1, 2, 3));
     tdn_transform xa = tdn_transform_identity(), xb = xa, xc = xa;
     xa.r = tdn_quat_from_axis_angle(axis, 0.2f);
@@ -254,14 +259,17 @@ static void zero_and_nan_weights_fall_back(void)
 {
     check_rng rng = { 5 };
     tdn_pose a, b, rest, out;
-    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &rest, NULL, NULL), tdn_pose_create(N, &out, NULL, NULL);
+    tdn_pose_create(N, &a, NULL, NULL), tdn_pose_create(N, &b, NULL, NULL), tdn_pose_create(N, &rest, NULL, NULL),
+        tdn_pose_create(N, &out, NULL, NULL);
     random_pose(&a, &rng), random_pose(&b, &rng), random_pose(&rest, &rng);
     tdn_blend_input layers[2] = { { &a, 0.0f, NULL }, { &b, 0.0f, NULL } };
 
     /* all zero: the first input, or the fallback when given */
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .out = &out }, NULL), TDN_OK);
     CHECK(pose_near(&out, &a, 1e-6));
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .fallback = &rest, .out = &out }, NULL),
+        TDN_OK);
     CHECK(pose_near(&out, &rest, 1e-6));
     /* NaN, negative and infinite weights count as 0 */
     layers[0].weight = NAN, layers[1].weight = -1.0f;
@@ -310,19 +318,25 @@ static void masks_blend_only_their_joints(void)
         if (j == 2 || j == 12)
             CHECK(transform_near(x, tdn_pose_get(&b, j), 1e-6));
         else if (j == 5)
-            CHECK(transform_near(x, reference_blend((tdn_blend_input[]){ { &a, 0.5f, NULL }, { &b, 0.5f, NULL } }, 2, NULL, 0,
-                                                    tdn_pose_get(&a, j), j), 1e-5));
+            CHECK(transform_near(x,
+                                 reference_blend((tdn_blend_input[]){ { &a, 0.5f, NULL }, { &b, 0.5f, NULL } }, 2, NULL,
+                                                 0, tdn_pose_get(&a, j), j),
+                                 1e-5));
         else
             CHECK(transform_near(x, tdn_pose_get(&a, j), 1e-6));
     }
     /* the cross-fade weight scales the mask: w 0.5 on a mask of 0.5 is a quarter of b */
     tdn_blend2(&a, &b, 0.5f, mask, &out, NULL);
-    CHECK(transform_near(tdn_pose_get(&out, 5), reference_blend((tdn_blend_input[]){ { &a, 0.75f, NULL }, { &b, 0.25f, NULL } }, 2,
-                                                                NULL, 0, tdn_pose_get(&a, 5), 5), 1e-5));
+    CHECK(transform_near(tdn_pose_get(&out, 5),
+                         reference_blend((tdn_blend_input[]){ { &a, 0.75f, NULL }, { &b, 0.25f, NULL } }, 2, NULL, 0,
+                                         tdn_pose_get(&a, 5), 5),
+                         1e-5));
     /* the weight is clamped before the mask scales it: 7 on a mask of 0.5 is half of b */
     tdn_blend2(&a, &b, 7.0f, mask, &out, NULL);
-    CHECK(transform_near(tdn_pose_get(&out, 5), reference_blend((tdn_blend_input[]){ { &a, 0.5f, NULL }, { &b, 0.5f, NULL } }, 2,
-                                                                NULL, 0, tdn_pose_get(&a, 5), 5), 1e-5));
+    CHECK(transform_near(tdn_pose_get(&out, 5),
+                         reference_blend((tdn_blend_input[]){ { &a, 0.5f, NULL }, { &b, 0.5f, NULL } }, 2, NULL, 0,
+                                         tdn_pose_get(&a, 5), 5),
+                         1e-5));
     tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&out);
 }
 
@@ -357,8 +371,14 @@ static void fused_blend_matches_the_reference(void)
             layers[i] = (tdn_blend_input){ &p[i], check_rng_float(&rng, 0, 1), round % 3 ? masks[i] : NULL };
         for (int i = 0; i < A; i++)
             adds[i] = (tdn_blend_input){ &d[i], check_rng_float(&rng, 0, 1.2f), add_masks[i] };
-        CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = K, .additives = adds, .additive_count = A,
-                                                 .fallback = &rest, .out = &out }, NULL), TDN_OK);
+        CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = layers,
+                                                 .layer_count = K,
+                                                 .additives = adds,
+                                                 .additive_count = A,
+                                                 .fallback = &rest,
+                                                 .out = &out },
+                               NULL),
+                     TDN_OK);
         for (int j = 0; j < N; j++) {
             tdn_transform got = tdn_pose_get(&out, j);
             tdn_transform want = reference_blend(layers, K, adds, A, tdn_pose_get(&rest, j), j);
@@ -473,7 +493,9 @@ static void additive_round_trips(void)
         CHECK(pose_near(&out, &t, 1e-6));
         /* the same through the fused job: T at weight 1 plus D at weight 1 */
         tdn_blend_input layer = { &r, 1.0f, NULL }, add = { &d, 1.0f, NULL };
-        tdn_blend(&(tdn_blend_job){ .layers = &layer, .layer_count = 1, .additives = &add, .additive_count = 1, .out = &out }, NULL);
+        tdn_blend(
+            &(tdn_blend_job){ .layers = &layer, .layer_count = 1, .additives = &add, .additive_count = 1, .out = &out },
+            NULL);
         CHECK(pose_near(&out, &s, 5e-6));
         /* deltas: to and from are exact inverses */
         CHECK_EQ_INT(tdn_pose_to_delta(&s, &r, &d, NULL), TDN_OK);
@@ -497,8 +519,8 @@ static void additive_by_hand(void)
     tdn_transform x = tdn_pose_get(&out, 0);
     CHECK_NEAR(x.t.x, 1.25, 1e-6);
     CHECK_NEAR(x.t.z, 2.5, 1e-6);
-    CHECK_NEAR(x.s.x, 2 * (1 + 0.5 * (3 - 1)), 1e-6);    /* 4 */
-    CHECK_NEAR(x.s.z, 2 * (1 + 0.5 * (0.5 - 1)), 1e-6);  /* 1.5 */
+    CHECK_NEAR(x.s.x, 2 * (1 + 0.5 * (3 - 1)), 1e-6);   /* 4 */
+    CHECK_NEAR(x.s.z, 2 * (1 + 0.5 * (0.5 - 1)), 1e-6); /* 1.5 */
     CHECK_NEAR(check_quat_angle(x.r, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), TDN_PI / 4)), 0, 1e-6);
     /* weight above 1 clamps to 1, before the mask scales it */
     tdn_additive_apply(&t, &d, 3.0f, NULL, &out, NULL);
@@ -527,10 +549,14 @@ static void output_may_be_an_input(void)
     random_pose(&a, &rng), random_pose(&b, &rng), random_pose(&d, &rng);
 
     tdn_blend_input layers[2] = { { &a, 0.3f, NULL }, { &b, 0.7f, NULL } }, add = { &d, 0.6f, NULL };
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &expect }, NULL);
+    tdn_blend(
+        &(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &expect },
+        NULL);
     tdn_pose_copy(&work, &b, NULL);
     layers[1].pose = &work;
-    tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &work }, NULL);
+    tdn_blend(
+        &(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = &add, .additive_count = 1, .out = &work },
+        NULL);
     CHECK(pose_bits_equal(&work, &expect));
 
     tdn_blend2(&a, &b, 0.4f, NULL, &expect, NULL);
@@ -559,16 +585,26 @@ static void bad_arguments_write_nothing(void)
 
     CHECK_EQ_INT(tdn_blend(NULL, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1 }, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = mismatched, .layer_count = 2, .out = &out }, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = null_pose, .layer_count = 1, .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = mismatched, .layer_count = 2, .out = &out }, NULL),
+                 TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = null_pose, .layer_count = 1, .out = &out }, NULL),
+                 TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = NULL, .layer_count = 2, .out = &out }, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = -1, .out = &out }, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .out = &out }, NULL), TDN_ERR_ARGUMENT); /* no layer, no fallback */
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .fallback = &small, .out = &out }, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .additives = mismatched + 1, .additive_count = 1,
-                                             .out = &out }, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .additives = NULL, .additive_count = 1,
-                                             .out = &out }, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_blend(&(tdn_blend_job){ .layers = ok, .layer_count = 1, .fallback = &small, .out = &out }, NULL),
+                 TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_blend(
+            &(tdn_blend_job){
+                .layers = ok, .layer_count = 1, .additives = mismatched + 1, .additive_count = 1, .out = &out },
+            NULL),
+        TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_blend(
+            &(tdn_blend_job){ .layers = ok, .layer_count = 1, .additives = NULL, .additive_count = 1, .out = &out },
+            NULL),
+        TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend2(&a, &small, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend2(NULL, &b, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_blend2(&a, &b, 0.5f, NULL, NULL, NULL), TDN_ERR_ARGUMENT);
@@ -580,7 +616,8 @@ static void bad_arguments_write_nothing(void)
     no_data.data = NULL;
     CHECK_EQ_INT(tdn_blend2(&no_data, &b, 0.5f, NULL, &out, NULL), TDN_ERR_ARGUMENT);
     CHECK(pose_bits_equal(&out, &before));
-    tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&small), tdn_pose_destroy(&out), tdn_pose_destroy(&before);
+    tdn_pose_destroy(&a), tdn_pose_destroy(&b), tdn_pose_destroy(&small), tdn_pose_destroy(&out),
+        tdn_pose_destroy(&before);
 }
 
 /* Garbage in (a zero quaternion) stays finite: the identity rotation. */

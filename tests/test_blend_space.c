@@ -18,7 +18,8 @@ static tdn_blend_space *make(tdn_blend_space_mode mode, int dimensions, int coun
     tdn_blend_space_desc desc = { .mode = mode, .dimensions = dimensions, .sample_count = count, .points = points };
     tdn_result r = tdn_blend_space_create(&desc, &s, &counting, &err);
     if (r != TDN_OK)
-        fprintf(stderr, "create %s: %s: %s: %s\n", tdn_blend_space_mode_name(mode), tdn_result_name(r), err.where, err.message);
+        fprintf(stderr, "create %s: %s: %s: %s\n", tdn_blend_space_mode_name(mode), tdn_result_name(r), err.where,
+                err.message);
     CHECK_EQ_INT(r, TDN_OK);
     return s;
 }
@@ -30,7 +31,10 @@ static void at2(const tdn_blend_space *s, float x, float y, float *w)
     CHECK_EQ_INT(tdn_blend_space_weights(s, p, w, NULL), TDN_OK);
 }
 
-static void at1(const tdn_blend_space *s, float x, float *w) { CHECK_EQ_INT(tdn_blend_space_weights(s, &x, w, NULL), TDN_OK); }
+static void at1(const tdn_blend_space *s, float x, float *w)
+{
+    CHECK_EQ_INT(tdn_blend_space_weights(s, &x, w, NULL), TDN_OK);
+}
 
 /* Weights are >= 0 and sum to 1 within 1e-6. */
 static int valid_weights(const float *w, int n)
@@ -56,8 +60,8 @@ static double properties(const tdn_blend_space *s, const float *lo, const float 
         CHECK_EQ_INT(tdn_blend_space_weights(s, tdn_blend_space_point(s, i), w, NULL), TDN_OK);
         for (int j = 0; j < n; j++)
             if (!CHECK_NEAR(w[j], i == j ? 1.0 : 0.0, 2e-6))
-                fprintf(stderr, "  %s: sample %d's own point, weight %d\n", tdn_blend_space_mode_name(tdn_blend_space_mode_of(s)),
-                        i, j);
+                fprintf(stderr, "  %s: sample %d's own point, weight %d\n",
+                        tdn_blend_space_mode_name(tdn_blend_space_mode_of(s)), i, j);
     }
     check_rng rng = { seed };
     float a[TDN_MAX_BLEND_SPACE_DIMENSIONS], b[TDN_MAX_BLEND_SPACE_DIMENSIONS], p[TDN_MAX_BLEND_SPACE_DIMENSIONS];
@@ -577,8 +581,8 @@ static void barycentric_delaunay(void)
         const float lo[2] = { -1, -1 }, hi[2] = { 1, 1 };
         int triangles = check_delaunay(s, lo, hi, 3);
         int h = hull_vertex_count(pts, 40);
-        printf("barycentric: 40 scattered samples, hull of %d, %d triangles found by querying (Euler: %d)\n", h, triangles,
-               2 * 40 - 2 - h);
+        printf("barycentric: 40 scattered samples, hull of %d, %d triangles found by querying (Euler: %d)\n", h,
+               triangles, 2 * 40 - 2 - h);
         CHECK(triangles <= 2 * 40 - 2 - h);
         CHECK(triangles >= 2 * 40 - 2 - h - 4); /* the thinnest slivers may escape 20000 random queries */
         /* steep but continuous in sliver triangles (the refinement inside properties tells) */
@@ -880,8 +884,9 @@ static void rbf_against_reference_and_its_flaws(void)
     }
     CHECK_NEAR(worst, 0.0, 1e-5);
     CHECK(negative_raw > 0);
-    printf("rbf: 12 scattered samples, %d negative raw weights over 500 points, largest difference from the reference %.3g\n",
-           negative_raw, worst);
+    printf(
+        "rbf: 12 scattered samples, %d negative raw weights over 500 points, largest difference from the reference %.3g\n",
+        negative_raw, worst);
     const float lo[2] = { -1, -1 }, hi[2] = { 1, 1 };
     printf("rbf: largest weight change over 1e-3: %.3g\n", properties(r, lo, hi, 19, 0.05));
     tdn_blend_space_destroy(r);
@@ -906,8 +911,8 @@ static void single_sample(void)
 }
 
 /* Creation fails with code, where naming the place, *out NULL, nothing allocated. */
-static void expect_failure(tdn_blend_space_mode mode, int d, int n, const float *pts, tdn_result code, const char *where1,
-                           const char *where2)
+static void expect_failure(tdn_blend_space_mode mode, int d, int n, const float *pts, tdn_result code,
+                           const char *where1, const char *where2)
 {
     tdn_blend_space *s = (tdn_blend_space *)&live_blocks; /* not NULL before the call */
     tdn_error err = { 0 };
@@ -958,7 +963,8 @@ static void bad_input(void)
         /* two samples at one point: both named */
         const float dup2[10] = { 0, 0, 1, 0, 0, 1, 1, 0, 2, 2 };
         const float dup1[5] = { 0, 1, 2, 1, 3 };
-        expect_failure((tdn_blend_space_mode)m, d, 5, d == 1 ? dup1 : dup2, TDN_ERR_INVALID_DATA, "samples[1]", "samples[3]");
+        expect_failure((tdn_blend_space_mode)m, d, 5, d == 1 ? dup1 : dup2, TDN_ERR_INVALID_DATA, "samples[1]",
+                       "samples[3]");
     }
     /* a grid with a corner missing, and one with a point too many */
     const float l[6] = { 0, 0, 1, 0, 0, 1 };

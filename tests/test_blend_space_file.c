@@ -73,9 +73,10 @@ static void test_linear_weights(void)
 /* Unknown keys, a byte-order mark, CRLF line ends and JSON numbers of every shape are fine. */
 static void test_tolerated(void)
 {
-    const char *json = "\xEF\xBB\xBF{\"version\": 1, \"blend_space\": {\"name\": \"loco\", \"mode\": \"gradient_band\",\r\n"
-                       "\"samples\": [{\"clip\": \"a\", \"at\": [-0.5e1, 1E+2], \"speed\": 3},\r\n"
-                       "{\"at\": [0.25, -1e15], \"clip\": \"b\"}]}}\r\n";
+    const char
+        *json = "\xEF\xBB\xBF{\"version\": 1, \"blend_space\": {\"name\": \"loco\", \"mode\": \"gradient_band\",\r\n"
+                "\"samples\": [{\"clip\": \"a\", \"at\": [-0.5e1, 1E+2], \"speed\": 3},\r\n"
+                "{\"at\": [0.25, -1e15], \"clip\": \"b\"}]}}\r\n";
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
     if (!CHECK(parse(json, &f, &err) == TDN_OK)) {
@@ -104,8 +105,8 @@ static void test_malformed(void)
 {
     static const bad_case cases[] = {
         { "", TDN_ERR_PARSE, "byte 0 (line 1, column 1)", "invalid JSON" },
-        { "{\"blend_space\": {\"mode\": \"linear\",\n  \"samples\": [,]}}", TDN_ERR_PARSE, "byte 49 (line 2, column 15)",
-          "invalid JSON" },
+        { "{\"blend_space\": {\"mode\": \"linear\",\n  \"samples\": [,]}}", TDN_ERR_PARSE,
+          "byte 49 (line 2, column 15)", "invalid JSON" },
         { "{\"blend_space\": {}} x", TDN_ERR_PARSE, "byte 20 (line 1, column 21)", "after the JSON" },
         { "[1, 2]", TDN_ERR_PARSE, "byte 0", "must be an object" },
         { "{}", TDN_ERR_PARSE, "blend_space", "missing" },
@@ -143,22 +144,22 @@ static void test_malformed(void)
           "blend_space.samples[0].at", "1 to 8" },
         { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[1, 2, 3, 4, 5, 6, 7, 8, 9]") "]}"),
           TDN_ERR_INVALID_DATA, "blend_space.samples[0].at", "1 to 8" },
-        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", "
-                S2("c", "[1, 0, 0]") "]}"),
+        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", " S2(
+              "c", "[1, 0, 0]") "]}"),
           TDN_ERR_INVALID_DATA, "blend_space.samples[2].at", "first sample's has 2" },
-        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", "
-                S2("c", "[1, 1e39]") "]}"),
+        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", " S2(
+              "c", "[1, 1e39]") "]}"),
           TDN_ERR_INVALID_DATA, "blend_space.samples[2].at[1]", "largest coordinate" },
         { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[-1e400, 0]") "]}"), TDN_ERR_INVALID_DATA,
           "blend_space.samples[0].at[0]", "largest coordinate" },
         { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 1.5e15]") "]}"), TDN_ERR_INVALID_DATA,
           "blend_space.samples[0].at[1]", "largest coordinate" },
         /* what the core judges: its where gets the path in front */
-        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", "
-                S2("c", "[0, 0]") "]}"),
+        { SPACE("{\"mode\": \"gradient_band\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", " S2(
+              "c", "[0, 0]") "]}"),
           TDN_ERR_INVALID_DATA, "blend_space.samples[", NULL },
-        { SPACE("{\"mode\": \"grid\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", "
-                S2("c", "[0, 1]") "]}"),
+        { SPACE("{\"mode\": \"grid\", \"samples\": [" S2("a", "[0, 0]") ", " S2("b", "[1, 0]") ", " S2("c",
+                                                                                                       "[0, 1]") "]}"),
           TDN_ERR_INVALID_DATA, "blend_space.samples[", NULL },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -65,7 +65,9 @@ static tdn_vec3 model_position_at(const tdn_asset *asset, const char *name, floa
 
 /* ---- the reference arithmetic, in double precision ---- */
 
-typedef struct dquat { double x, y, z, w; } dquat;
+typedef struct dquat {
+    double x, y, z, w;
+} dquat;
 
 static dquat dquat_mul(dquat a, dquat b)
 {
@@ -230,8 +232,9 @@ static void asset_shape_rest_pose_and_end_sites(void)
     tdn_asset_destroy(asset);
 
     tdn_asset *named = NULL;
-    CHECK_EQ_INT(tdn_asset_load_memory(text, strlen(text), &(tdn_asset_load_options){ .name = "walk" }, &named, NULL, NULL),
-                 TDN_OK);
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(text, strlen(text), &(tdn_asset_load_options){ .name = "walk" }, &named, NULL, NULL),
+        TDN_OK);
     CHECK(named && strcmp(tdn_keyed_clip_name(tdn_asset_clip(named, 0)), "walk") == 0);
     CHECK_EQ_INT(tdn_asset_find_clip(named, "walk"), 0);
     tdn_asset_destroy(named);
@@ -318,7 +321,8 @@ static void scale_multiplies_every_length(void)
         CHECK_NEAR(rest.t.y, rest_plain.t.y * 0.01f, 0);
     }
     tdn_vec3 far = model_position_at(scaled, "Moves", 0), near = model_position_at(plain, "Moves", 0);
-    CHECK_NEAR(far.x, near.x * 0.01, 1e-5), CHECK_NEAR(far.y, near.y * 0.01, 1e-5), CHECK_NEAR(far.z, near.z * 0.01, 1e-5);
+    CHECK_NEAR(far.x, near.x * 0.01, 1e-5), CHECK_NEAR(far.y, near.y * 0.01, 1e-5),
+        CHECK_NEAR(far.z, near.z * 0.01, 1e-5);
     tdn_asset_destroy(plain);
     tdn_asset_destroy(scaled);
 }
@@ -327,8 +331,10 @@ static void scale_multiplies_every_length(void)
 static char *one_joint(int frames, double frame_time, const char *lines)
 {
     char *text = malloc(strlen(lines) + 256);
-    sprintf(text, "HIERARCHY\nROOT J\n{\n OFFSET 0 1 2\n CHANNELS 2 Xposition Zrotation\n}\n"
-                  "MOTION\nFrames: %d\nFrame Time: %.17g\n%s", frames, frame_time, lines);
+    sprintf(text,
+            "HIERARCHY\nROOT J\n{\n OFFSET 0 1 2\n CHANNELS 2 Xposition Zrotation\n}\n"
+            "MOTION\nFrames: %d\nFrame Time: %.17g\n%s",
+            frames, frame_time, lines);
     return text;
 }
 
@@ -356,7 +362,8 @@ static void frames_are_keys_at_multiples_of_the_frame_time(void)
         double a = u - f;
         tdn_transform at = local_at(asset, "J", (float)between[i]);
         CHECK_NEAR(at.t.x, x[f] + (x[f + 1] - x[f]) * a, 1e-5);
-        CHECK(check_quat_angle(at.r, to_quat(axis_angle(2, z_degrees[f] + (z_degrees[f + 1] - z_degrees[f]) * a))) < 2e-5);
+        CHECK(check_quat_angle(at.r, to_quat(axis_angle(2, z_degrees[f] + (z_degrees[f + 1] - z_degrees[f]) * a))) <
+              2e-5);
     }
     /* Outside the take, times clamp to its ends. */
     CHECK_NEAR(local_at(asset, "J", 5.0f).t.x, 6, 0);
@@ -403,13 +410,18 @@ static void single_frame_is_a_take_of_no_duration(void)
 
 static void frame_count_disagreements_keep_complete_frames(void)
 {
-    struct { int declared; const char *lines; int frames; int warned; } cases[] = {
-        { 5, "0 0\n1 10\n2 20\n", 3, 1 },          /* fewer lines than declared */
-        { 5, "0 0\n1 10\n2 20\n3", 3, 1 },         /* the text ends inside frame 4 */
-        { 5, "0 0\n1 10\n2 20\n3 \n\n", 3, 1 },    /* a cut last line, then blank lines */
-        { 2, "0 0\n1 10\n2 20\n", 2, 1 },          /* more lines than declared */
+    struct {
+        int declared;
+        const char *lines;
+        int frames;
+        int warned;
+    } cases[] = {
+        { 5, "0 0\n1 10\n2 20\n", 3, 1 },       /* fewer lines than declared */
+        { 5, "0 0\n1 10\n2 20\n3", 3, 1 },      /* the text ends inside frame 4 */
+        { 5, "0 0\n1 10\n2 20\n3 \n\n", 3, 1 }, /* a cut last line, then blank lines */
+        { 2, "0 0\n1 10\n2 20\n", 2, 1 },       /* more lines than declared */
         { 2, "0 0\n1 10\n", 2, 0 },
-        { 2, "0 0\n1 10", 2, 0 },                  /* no line end after the last frame */
+        { 2, "0 0\n1 10", 2, 0 }, /* no line end after the last frame */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *text = one_joint(cases[i].declared, 0.5, cases[i].lines);
@@ -431,19 +443,30 @@ static void numbers_read_exactly_as_strtof(void)
 {
     check_rng rng = { 0x9e3779b97f4a7c15ull };
     enum { COUNT = 3000 };
-    char (*numbers)[48] = malloc(sizeof *numbers * COUNT);
+    char(*numbers)[48] = malloc(sizeof *numbers * COUNT);
     for (int i = 0; i < COUNT; i++) {
         char *s = numbers[i];
         int shape = (int)(check_rng_u32(&rng) % 7);
         uint32_t a = check_rng_u32(&rng), b = check_rng_u32(&rng);
         switch (shape) {
-        case 0: sprintf(s, "%s%u.%06u", a & 1 ? "-" : "", a % 1000, b % 1000000); break;
-        case 1: sprintf(s, "%.9g", (double)check_rng_float(&rng, -1000, 1000)); break;
-        case 2: sprintf(s, "%u%09u.%u%09ue%d", a, b, b, a, (int)(a % 40) - 35); break; /* 20+ digits */
-        case 3: sprintf(s, "%.17g", (double)check_rng_float(&rng, -1, 1) * pow(10.0, (int)(a % 70) - 35)); break;
-        case 4: sprintf(s, ".%ue-%u", a, b % 45); break;
+        case 0:
+            sprintf(s, "%s%u.%06u", a & 1 ? "-" : "", a % 1000, b % 1000000);
+            break;
+        case 1:
+            sprintf(s, "%.9g", (double)check_rng_float(&rng, -1000, 1000));
+            break;
+        case 2:
+            sprintf(s, "%u%09u.%u%09ue%d", a, b, b, a, (int)(a % 40) - 35);
+            break; /* 20+ digits */
+        case 3:
+            sprintf(s, "%.17g", (double)check_rng_float(&rng, -1, 1) * pow(10.0, (int)(a % 70) - 35));
+            break;
+        case 4:
+            sprintf(s, ".%ue-%u", a, b % 45);
+            break;
         case 5: /* short decimals exactly halfway between two floats: (2^24 + odd) / 2^m */
-            sprintf(s, "%.*f", (int)(b % 11), ((double)(1 << 24) + (double)(2 * (a % 1000) + 1)) / (double)(1 << (b % 11)));
+            sprintf(s, "%.*f", (int)(b % 11),
+                    ((double)(1 << 24) + (double)(2 * (a % 1000) + 1)) / (double)(1 << (b % 11)));
             break;
         default: { /* a float halfway between two floats, written in full */
             float f = check_rng_float(&rng, 1, 2);
@@ -509,7 +532,11 @@ static const char *const valid_head = "HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n 
 
 static void malformed_texts_name_their_line(void)
 {
-    static const struct { const char *text; tdn_result code; int line; } cases[] = {
+    static const struct {
+        const char *text;
+        tdn_result code;
+        int line;
+    } cases[] = {
         { "", TDN_ERR_PARSE, 1 },
         { "  \n\n", TDN_ERR_PARSE, 1 },
         { "hello world", TDN_ERR_PARSE, 1 },
@@ -518,13 +545,13 @@ static void malformed_texts_name_their_line(void)
         { "HIERARCHY\nMOTION\n", TDN_ERR_PARSE, 2 },
         { "HIERARCHY\nROOT\n", TDN_ERR_PARSE, 2 },
         { "HIERARCHY\nROOT {\n", TDN_ERR_PARSE, 2 },
-        { "HIERARCHY\nROOT A\nOFFSET 0 0 0\n}\n", TDN_ERR_PARSE, 3 },                  /* missing '{' */
-        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nMOTION\n", TDN_ERR_PARSE, 5 },          /* missing '}' */
-        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n", TDN_ERR_PARSE, 4 },                  /* ends inside */
-        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0\n}\n", TDN_ERR_PARSE, 5 },                 /* OFFSET short */
+        { "HIERARCHY\nROOT A\nOFFSET 0 0 0\n}\n", TDN_ERR_PARSE, 3 },         /* missing '{' */
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nMOTION\n", TDN_ERR_PARSE, 5 }, /* missing '}' */
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n", TDN_ERR_PARSE, 4 },         /* ends inside */
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0\n}\n", TDN_ERR_PARSE, 5 },        /* OFFSET short */
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 zero\n}\n", TDN_ERR_PARSE, 4 },
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nOFFSET 0 0 0\n}\n", TDN_ERR_PARSE, 5 },
-        { "HIERARCHY\nROOT A\n{\n}\nMOTION\n", TDN_ERR_PARSE, 4 },                     /* no OFFSET */
+        { "HIERARCHY\nROOT A\n{\n}\nMOTION\n", TDN_ERR_PARSE, 4 }, /* no OFFSET */
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 nan\n}\n", TDN_ERR_INVALID_DATA, 4 },
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 -inf 0\n}\n", TDN_ERR_INVALID_DATA, 4 },
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 1e39 0\n}\n", TDN_ERR_INVALID_DATA, 4 },
@@ -541,7 +568,8 @@ static void malformed_texts_name_their_line(void)
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nEnd\n{\n", TDN_ERR_PARSE, 6 },
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nJOINT A\n{\nOFFSET 0 0 0\n}\n}\nMOTION\n", TDN_ERR_INVALID_DATA, 5 },
         { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n}\nROOT A\n{\nOFFSET 0 0 0\n}\nMOTION\n", TDN_ERR_INVALID_DATA, 6 },
-        { "HIERARCHY\nROOT a_name_that_is_far_too_long_for_tendon_to_keep_as_a_joint_name_x\n", TDN_ERR_INVALID_DATA, 2 },
+        { "HIERARCHY\nROOT a_name_that_is_far_too_long_for_tendon_to_keep_as_a_joint_name_x\n", TDN_ERR_INVALID_DATA,
+          2 },
         { "HIERARCHY\nJOINT A\n{\n", TDN_ERR_PARSE, 2 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -560,14 +588,20 @@ static void missing_braces_name_the_open_joint(void)
     /* valid_head without a line: the root's "}" (line 15), or the leg's " }" (line 14) */
     char *no_root_brace = malloc(strlen(valid_head) + 1), *no_leg_brace = malloc(strlen(valid_head) + 1);
     const char *root_brace = strstr(valid_head, "\n}\nMOTION") + 1, *leg_brace = strstr(valid_head, "\n }\n") + 1;
-    snprintf(no_root_brace, strlen(valid_head) + 1, "%.*s%s", (int)(root_brace - valid_head), valid_head, root_brace + 2);
+    snprintf(no_root_brace, strlen(valid_head) + 1, "%.*s%s", (int)(root_brace - valid_head), valid_head,
+             root_brace + 2);
     snprintf(no_leg_brace, strlen(valid_head) + 1, "%.*s%s", (int)(leg_brace - valid_head), valid_head, leg_brace + 3);
     static const char *const leg_hint = " (by the indentation, the one of joint 'Leg', opened at line 7)";
-    const struct { const char *text; int line; const char *message; } cases[] = {
+    const struct {
+        const char *text;
+        int line;
+        const char *message;
+    } cases[] = {
         { no_root_brace, 15, "MOTION inside joint 'Hips' (opened at line 3): a '}' is missing" },
         { no_leg_brace, 15, "MOTION inside joint 'Hips' (opened at line 3): a '}' is missing" },
-        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n\n", 4, "the text ends inside joint 'A' (opened at line 3): a '}' is "
-                                                         "missing" },
+        { "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\n\n", 4,
+          "the text ends inside joint 'A' (opened at line 3): a '}' is "
+          "missing" },
         { "HIERARCHY\nROOT A\n  {\nOFFSET 0 0 0\nROOT B\n{\nOFFSET 0 0 0\n}\nMOTION\n", 5,
           "ROOT inside joint 'A' (opened at line 3): a '}' is missing" },
         /* not indented at all: no hint */
@@ -590,7 +624,11 @@ static void missing_braces_name_the_open_joint(void)
 
 static void malformed_motion_names_its_line(void)
 {
-    static const struct { const char *motion; tdn_result code; int line; } cases[] = {
+    static const struct {
+        const char *motion;
+        tdn_result code;
+        int line;
+    } cases[] = {
         { "", TDN_ERR_PARSE, 16 },
         { "Frames: 1\n", TDN_ERR_PARSE, 17 },
         { "Frames 1\nFrame Time: 0.1\n", TDN_ERR_PARSE, 17 },
@@ -606,12 +644,12 @@ static void malformed_motion_names_its_line(void)
         { "Frames: 1\nFrame Time: 1e999\n0 0 0 0 0 0 0 0 0\n", TDN_ERR_INVALID_DATA, 18 },
         { "Frames: 1\nFrame Time: fast\n0 0 0 0 0 0 0 0 0\n", TDN_ERR_PARSE, 18 },
         { "Frames: 3\nFrame Time: 1e-45\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n",
-          TDN_ERR_INVALID_DATA, 18 },                                   /* times would not increase */
+          TDN_ERR_INVALID_DATA, 18 }, /* times would not increase */
         { "Frames: 3\nFrame Time: 2e38\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n",
-          TDN_ERR_INVALID_DATA, 18 },                                   /* frame 2 at 4e38 s: no float */
+          TDN_ERR_INVALID_DATA, 18 }, /* frame 2 at 4e38 s: no float */
         { "Frames: 1\nFrame Time: 0.1 0 0 0 0 0 0 0 0 0\n", TDN_ERR_PARSE, 18 },
-        { "Frames: 1\nFrame Time: 0.1\n", TDN_ERR_PARSE, 18 },         /* no frame at all */
-        { "Frames: 2\nFrame Time: 0.1\n0 0 0\n", TDN_ERR_PARSE, 19 },  /* only a cut one */
+        { "Frames: 1\nFrame Time: 0.1\n", TDN_ERR_PARSE, 18 },                                     /* no frame at all */
+        { "Frames: 2\nFrame Time: 0.1\n0 0 0\n", TDN_ERR_PARSE, 19 },                              /* only a cut one */
         { "Frames: 2\nFrame Time: 0.1\n0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n", TDN_ERR_PARSE, 19 }, /* short */
         { "Frames: 2\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 0 0\n", TDN_ERR_PARSE, 19 }, /* long */
         { "Frames: 1\nFrame Time: 0.1\n0 0 0 0 0 0 0 0 0 0\n", TDN_ERR_PARSE, 19 },
@@ -634,8 +672,9 @@ static void malformed_motion_names_its_line(void)
                       "Frame Time: 1\n1e3\n";
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_asset_load_memory(one, strlen(one), &(tdn_asset_load_options){ .scale = 1e10f }, &asset, NULL, &err),
-                 TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(one, strlen(one), &(tdn_asset_load_options){ .scale = 1e10f }, &asset, NULL, &err),
+        TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "options.scale") == 0 && !asset);
     /* Lengths beyond 1e6 (so that model space stays finite however long the chain): a position
      * in a frame, or an OFFSET; rotations beyond 1e6 degrees. */
@@ -684,8 +723,10 @@ static void too_many_joints_is_refused(void)
 static void every_prefix_of_a_valid_text_loads_or_fails_cleanly(void)
 {
     char full[1024];
-    snprintf(full, sizeof full, "%sFrames: 3\r\nFrame Time: 0.5\r\n1 2 3 4 5 6 7 8 9\r\n-1 -2 -3 -4 -5 -6 -7 -8 -9\r\n"
-                                "10.5 20.25 30 40 50 60 70 80 90\r\n", valid_head);
+    snprintf(full, sizeof full,
+             "%sFrames: 3\r\nFrame Time: 0.5\r\n1 2 3 4 5 6 7 8 9\r\n-1 -2 -3 -4 -5 -6 -7 -8 -9\r\n"
+             "10.5 20.25 30 40 50 60 70 80 90\r\n",
+             valid_head);
     const size_t n = strlen(full);
     int loaded = 0;
     for (size_t size = 0; size <= n; size++) {
@@ -739,8 +780,9 @@ static void bad_arguments(void)
     tdn_error err = { 0 };
     CHECK_EQ_INT(tdn_asset_load_memory(NULL, 5, NULL, &asset, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_asset_load_memory(channel_mix, strlen(channel_mix), NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_asset_load_memory(channel_mix, strlen(channel_mix), &(tdn_asset_load_options){ .scale = NAN }, &asset,
-                                     NULL, &err), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_asset_load_memory(channel_mix, strlen(channel_mix), &(tdn_asset_load_options){ .scale = NAN },
+                                       &asset, NULL, &err),
+                 TDN_ERR_ARGUMENT);
     CHECK(asset == NULL);
     CHECK_EQ_INT(tdn_asset_load_memory(NULL, 0, NULL, &asset, NULL, NULL), TDN_ERR_PARSE);
 }

@@ -120,7 +120,9 @@ static int ref_read(const char *path, ref_bvh *bvh)
 
 /* ---- rotation matrices (row-major, acting on column vectors) ---- */
 
-typedef struct m3 { double m[3][3]; } m3;
+typedef struct m3 {
+    double m[3][3];
+} m3;
 
 static m3 m3_mul(m3 a, m3 b)
 {
@@ -294,7 +296,8 @@ static void check_file(const char *path)
                 worst = fmax(worst, fabs(got[s][j][i] - expected[s][j][i]));
     if (!CHECK(worst <= 1e-5 * size))
         fprintf(stderr, "  %s: worst position error %.3g, size %.3g\n", path, worst, size);
-    printf("%-60s %3d joints %5d frames: worst error %.2e of size %.4g (%.1e)\n", path, n, F, worst, size, worst / size);
+    printf("%-60s %3d joints %5d frames: worst error %.2e of size %.4g (%.1e)\n", path, n, F, worst, size,
+           worst / size);
     files_checked++;
     free(model);
     tdn_pose_destroy(&pose);
@@ -321,8 +324,7 @@ static void expect_brace_error(const char *text, size_t size, size_t from, size_
     memcpy(cut + from, text + to, size - to);
     const size_t cut_size = size - (to - from);
     char where[256];
-    snprintf(where, sizeof where, "%s: line %d", name,
-             line_at(cut, (size_t)(strstr(cut, "\nMOTION") + 1 - cut)));
+    snprintf(where, sizeof where, "%s: line %d", name, line_at(cut, (size_t)(strstr(cut, "\nMOTION") + 1 - cut)));
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
     const tdn_asset_load_options options = { .name = name };
@@ -385,9 +387,10 @@ static void check_missing_braces(const char *path)
                 if (!children || indent == 0)
                     break;
                 const size_t end = (size_t)(strchr(text + line, '\n') + 1 - text);
-                snprintf(message, sizeof message, "MOTION inside joint '%s' (opened at line %d): a '}' is missing "
-                         "(by the indentation, the one of joint '%s', opened at line %d)", root, root_brace, joint,
-                         brace_line);
+                snprintf(message, sizeof message,
+                         "MOTION inside joint '%s' (opened at line %d): a '}' is missing "
+                         "(by the indentation, the one of joint '%s', opened at line %d)",
+                         root, root_brace, joint, brace_line);
                 expect_brace_error(text, size, line, end, name, message);
                 free(text);
                 return;

@@ -7,7 +7,6 @@
 #include "check.h"
 #include "counting_allocator.h"
 
-
 /* A chain of JOINTS joints 0.3 apart along y, so rotation errors show up as position errors. */
 enum { JOINTS = 6, KEYS = 13 };
 static tdn_skeleton *make_chain(void)
@@ -21,8 +20,9 @@ static tdn_skeleton *make_chain(void)
         rest[j].t.y = j ? 0.3f : 1.0f;
     }
     tdn_skeleton *skel = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents,
-                                              .rest_pose = rest }, &skel, NULL, NULL);
+    tdn_skeleton_create(
+        &(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents, .rest_pose = rest }, &skel,
+        NULL, NULL);
     return skel;
 }
 
@@ -34,7 +34,8 @@ typedef struct random_clip {
     tdn_track_desc tracks[3 * JOINTS];
 } random_clip;
 
-static tdn_keyed_clip *make_random(random_clip *rc, const tdn_skeleton *skel, uint64_t seed, float amplitude, float offset)
+static tdn_keyed_clip *make_random(random_clip *rc, const tdn_skeleton *skel, uint64_t seed, float amplitude,
+                                   float offset)
 {
     check_rng rng = { seed };
     for (int k = 0; k < KEYS; k++)
@@ -56,18 +57,23 @@ static tdn_keyed_clip *make_random(random_clip *rc, const tdn_skeleton *skel, ui
             s[1] = s[2] = 1.0f;
         }
         for (int target = 0; target < 3; target++)
-            rc->tracks[j * 3 + target] = (tdn_track_desc){ .joint = j, .target = (tdn_track_target)target,
-                                                           .interp = TDN_INTERP_LINEAR, .key_count = KEYS,
-                                                           .times = rc->times, .values = rc->values[target][j] };
+            rc->tracks[j * 3 + target] = (tdn_track_desc){ .joint = j,
+                                                           .target = (tdn_track_target)target,
+                                                           .interp = TDN_INTERP_LINEAR,
+                                                           .key_count = KEYS,
+                                                           .times = rc->times,
+                                                           .values = rc->values[target][j] };
     }
     tdn_keyed_clip *clip = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "random", .skeleton = skel, .tracks = rc->tracks,
-                                                  .track_count = 3 * JOINTS }, &clip, NULL, NULL);
+    tdn_keyed_clip_create(
+        &(tdn_keyed_clip_desc){ .name = "random", .skeleton = skel, .tracks = rc->tracks, .track_count = 3 * JOINTS },
+        &clip, NULL, NULL);
     return clip;
 }
 
 /* The largest model-space position and local rotation differences between two poses. */
-static void pose_errors(const tdn_skeleton *skel, const tdn_pose *a, const tdn_pose *b, double *position, double *rotation)
+static void pose_errors(const tdn_skeleton *skel, const tdn_pose *a, const tdn_pose *b, double *position,
+                        double *rotation)
 {
     tdn_mat4 ma[JOINTS], mb[JOINTS];
     tdn_model_space(skel, a, NULL, ma, NULL);
@@ -93,8 +99,12 @@ static void runtime_is_within_its_reported_error(void)
         tdn_clip *clip = NULL;
         tdn_clip_report rep;
         tdn_error err = { 0 };
-        tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .storage = storages[s], .position_tolerance = 0.05f,
-                                                         .rotation_tolerance = 0.05f, .report = &rep }, &clip, NULL, &err);
+        tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed,
+                                                         .storage = storages[s],
+                                                         .position_tolerance = 0.05f,
+                                                         .rotation_tolerance = 0.05f,
+                                                         .report = &rep },
+                                       &clip, NULL, &err);
         if (!CHECK_EQ_INT(r, TDN_OK)) {
             fprintf(stderr, "  %s: %s\n", err.where, err.message);
             continue;
@@ -138,10 +148,15 @@ static void runtime_is_within_its_reported_error(void)
 static tdn_keyed_clip *make_translation_clip(const tdn_skeleton *skel, int joint, tdn_interp interp, int count,
                                              const float *times, const float *values)
 {
-    tdn_track_desc track = { .joint = joint, .target = TDN_TARGET_TRANSLATION, .interp = interp, .key_count = count,
-                             .times = times, .values = values };
+    tdn_track_desc track = { .joint = joint,
+                             .target = TDN_TARGET_TRANSLATION,
+                             .interp = interp,
+                             .key_count = count,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &clip, NULL, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &clip, NULL,
+                          NULL);
     return clip;
 }
 
@@ -150,13 +165,14 @@ static void report_error_is_real(void)
 {
     tdn_skeleton *skel = make_chain();
     const float times[] = { 0.0f, 0.44f, 0.45f, 0.46f, 1.0f };
-    const float values[] = { 0, 0.3f, 0,  0, 0.3f, 0,  1, 0.3f, 0,  0, 0.3f, 0,  0, 0.3f, 0 };
+    const float values[] = { 0, 0.3f, 0, 0, 0.3f, 0, 1, 0.3f, 0, 0, 0.3f, 0, 0, 0.3f, 0 };
     tdn_keyed_clip *keyed = make_translation_clip(skel, 2, TDN_INTERP_LINEAR, 5, times, values);
     tdn_clip *clip = (tdn_clip *)skel;
     tdn_clip_report rep;
     tdn_error err = { 0 };
-    tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .storage = TDN_STORAGE_FLOAT32, .report = &rep },
-                                   &clip, NULL, &err);
+    tdn_result r = tdn_clip_create(
+        &(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .storage = TDN_STORAGE_FLOAT32, .report = &rep }, &clip,
+        NULL, &err);
     CHECK_EQ_INT(r, TDN_ERR_TOLERANCE);
     CHECK(clip == NULL);
     /* The key at 0.45 s is measured: keyed 1, runtime 0 there, for the knee and every joint below. */
@@ -168,7 +184,9 @@ static void report_error_is_real(void)
     printf("  %s: %s\n", err.where, err.message);
 
     /* Accepted with a loose tolerance, the error is there to see. */
-    r = tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .position_tolerance = 1.5f, .report = &rep }, &clip, NULL, NULL);
+    r = tdn_clip_create(
+        &(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .position_tolerance = 1.5f, .report = &rep }, &clip, NULL,
+        NULL);
     CHECK_EQ_INT(r, TDN_OK);
     tdn_pose a, b;
     tdn_pose_create(JOINTS, &a, NULL, NULL);
@@ -222,9 +240,10 @@ static void int16_and_float32_are_both_measured(void)
      * step of 2 / 65535 bounds each component's rounding. */
     CHECK(r16.max_rotation_error > r32.max_rotation_error);
     CHECK(r16.max_rotation_error < 4 * 2.0 / 65535.0 + r32.max_rotation_error);
-    printf("  int16 %zu bytes: position %.3g rotation %.3g scale %.3g; float32 %zu bytes: position %.3g rotation %.3g scale %.3g\n",
-           r16.bytes, r16.max_position_error, r16.max_rotation_error, r16.max_scale_error, r32.bytes,
-           r32.max_position_error, r32.max_rotation_error, r32.max_scale_error);
+    printf(
+        "  int16 %zu bytes: position %.3g rotation %.3g scale %.3g; float32 %zu bytes: position %.3g rotation %.3g scale %.3g\n",
+        r16.bytes, r16.max_position_error, r16.max_rotation_error, r16.max_scale_error, r32.bytes,
+        r32.max_position_error, r32.max_rotation_error, r32.max_scale_error);
 
     /* A rotation tolerance between the two: AUTO falls back to float32, INT16 refuses. */
     tdn_clip *between = NULL;
@@ -253,14 +272,25 @@ static void constant_components_are_stored_once(void)
     tdn_skeleton *skel = make_chain();
     /* The knee turns about z; the ankle is keyed but never moves; nothing else is keyed. */
     const float times[] = { 0.0f, 1.0f };
-    const float turn[] = { 0, 0, 0, 1,  0, 0, 0.5f, 0.8660254f };
-    const float still[] = { 0.1f, 0.2f, 0.3f,  0.1f, 0.2f, 0.3f };
+    const float turn[] = { 0, 0, 0, 1, 0, 0, 0.5f, 0.8660254f };
+    const float still[] = { 0.1f, 0.2f, 0.3f, 0.1f, 0.2f, 0.3f };
     tdn_track_desc tracks[] = {
-        { .joint = 2, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR, .key_count = 2, .times = times, .values = turn },
-        { .joint = 3, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR, .key_count = 2, .times = times, .values = still },
+        { .joint = 2,
+          .target = TDN_TARGET_ROTATION,
+          .interp = TDN_INTERP_LINEAR,
+          .key_count = 2,
+          .times = times,
+          .values = turn },
+        { .joint = 3,
+          .target = TDN_TARGET_TRANSLATION,
+          .interp = TDN_INTERP_LINEAR,
+          .key_count = 2,
+          .times = times,
+          .values = still },
     };
     tdn_keyed_clip *keyed = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = 2 }, &keyed, NULL, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = 2 }, &keyed, NULL,
+                          NULL);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
@@ -275,7 +305,7 @@ static void constant_components_are_stored_once(void)
     tdn_transform ankle = tdn_pose_get(&pose, 3), root = tdn_pose_get(&pose, 0), knee = tdn_pose_get(&pose, 2);
     CHECK_NEAR(ankle.t.x, 0.1, 1e-7);
     CHECK_NEAR(ankle.t.z, 0.3, 1e-7);
-    CHECK_NEAR(root.t.y, 1.0, 1e-7);   /* rest */
+    CHECK_NEAR(root.t.y, 1.0, 1e-7); /* rest */
     CHECK_NEAR(root.s.x, 1.0, 1e-7);
     CHECK_NEAR(knee.t.y, 0.3, 1e-7);
     CHECK_NEAR(check_quat_angle(knee.r, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), TDN_PI / 6)), 0, 2e-5);
@@ -290,12 +320,14 @@ static void step_tracks_are_held(void)
 {
     tdn_skeleton *skel = make_chain();
     const float times[] = { 0.0f, 1.0f / 3.0f, 0.7f, 1.0f };
-    const float values[] = { 0, 0.3f, 0,  1, 0.3f, 0,  -2, 0.3f, 0,  5, 0.3f, 0 };
+    const float values[] = { 0, 0.3f, 0, 1, 0.3f, 0, -2, 0.3f, 0, 5, 0.3f, 0 };
     tdn_keyed_clip *keyed = make_translation_clip(skel, 1, TDN_INTERP_STEP, 4, times, values);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .position_tolerance = 1e-5f, .report = &rep }, &clip, NULL, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .position_tolerance = 1e-5f, .report = &rep },
+                                 &clip, NULL, &err),
+                 TDN_OK);
     if (!clip) {
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
         return;
@@ -311,7 +343,9 @@ static void step_tracks_are_held(void)
     }
     tdn_clip_destroy(clip);
     /* Off the grid (10 Hz has no frame at 1/3 s) the late jump is measured and refused. */
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .report = &rep }, &clip, NULL, NULL), TDN_ERR_TOLERANCE);
+    CHECK_EQ_INT(
+        tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 10, .report = &rep }, &clip, NULL, NULL),
+        TDN_ERR_TOLERANCE);
     CHECK_NEAR(rep.max_position_error, 1.0, 1e-4);
     tdn_pose_destroy(&pose);
     tdn_keyed_clip_destroy(keyed);
@@ -401,13 +435,22 @@ static void float_tracks_and_events_are_copied(void)
     tdn_skeleton *skel = make_chain();
     const float times[] = { 0.0f, 1.0f, 2.0f }, values[] = { 0, 0, 0, 1, 0, 0, 0, 0, 0 };
     const float contact[] = { 1.0f, 0.0f, 1.0f };
-    tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_TRANSLATION, .key_count = 3, .times = times, .values = values };
-    tdn_float_track_desc curves[] = { { "contact", TDN_INTERP_LINEAR, 3, times, contact }, { "held", TDN_INTERP_STEP, 3, times, values } };
+    tdn_track_desc track = {
+        .joint = 0, .target = TDN_TARGET_TRANSLATION, .key_count = 3, .times = times, .values = values
+    };
+    tdn_float_track_desc curves[] = { { "contact", TDN_INTERP_LINEAR, 3, times, contact },
+                                      { "held", TDN_INTERP_STEP, 3, times, values } };
     tdn_event_desc events[] = { { "land", 1.5f }, { "step", 0.5f }, { "step2", 0.5f } };
     tdn_keyed_clip *keyed = NULL;
-    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1,
-                                                               .float_tracks = curves, .float_track_count = 2,
-                                                               .events = events, .event_count = 3 }, &keyed, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel,
+                                                               .tracks = &track,
+                                                               .track_count = 1,
+                                                               .float_tracks = curves,
+                                                               .float_track_count = 2,
+                                                               .events = events,
+                                                               .event_count = 3 },
+                                       &keyed, NULL, NULL),
+                 TDN_OK);
     tdn_clip *clip = NULL;
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &counting, NULL), TDN_OK);
     if (!clip)
@@ -479,7 +522,11 @@ static void bad_descriptions_are_named(void)
     flat.s.y = 0.0f;
     tdn_pose_set(&zero_scale, 4, &flat);
 
-    struct { tdn_clip_desc desc; tdn_result code; const char *where; } cases[] = {
+    struct {
+        tdn_clip_desc desc;
+        tdn_result code;
+        const char *where;
+    } cases[] = {
         { { .source = NULL }, TDN_ERR_ARGUMENT, "source" },
         { { .source = keyed, .sample_rate = -1 }, TDN_ERR_ARGUMENT, "sample_rate" },
         { { .source = keyed, .sample_rate = NAN }, TDN_ERR_ARGUMENT, "sample_rate" },
@@ -489,7 +536,8 @@ static void bad_descriptions_are_named(void)
         { { .source = keyed, .storage = (tdn_clip_storage)5 }, TDN_ERR_ARGUMENT, "storage" },
         { { .source = keyed, .additive_reference_pose = &small }, TDN_ERR_ARGUMENT, "additive_reference_pose" },
         { { .source = keyed, .additive_reference_pose = &zero_scale, .additive_reference_clip = keyed },
-          TDN_ERR_ARGUMENT, "additive_reference_pose" },
+          TDN_ERR_ARGUMENT,
+          "additive_reference_pose" },
         { { .source = keyed, .additive_reference_clip = other_clip }, TDN_ERR_ARGUMENT, "additive_reference_clip" },
         { { .source = keyed, .additive_reference_pose = &zero_scale }, TDN_ERR_INVALID_DATA, "joint 4 ('toe')" },
     };
@@ -498,9 +546,11 @@ static void bad_descriptions_are_named(void)
         tdn_clip *clip = (tdn_clip *)skel; /* junk that must be overwritten */
         tdn_error err = { 0 };
         tdn_result r = tdn_clip_create(&d, &clip, &counting, &err);
-        int ok = r == cases[i].code && clip == NULL && strstr(err.where, cases[i].where) && err.message[0] && live_blocks == 0;
+        int ok = r == cases[i].code && clip == NULL && strstr(err.where, cases[i].where) && err.message[0] &&
+                 live_blocks == 0;
         if (!ok)
-            fprintf(stderr, "  case %zu: got %s, where '%s', message '%s'\n", i, tdn_result_name(r), err.where, err.message);
+            fprintf(stderr, "  case %zu: got %s, where '%s', message '%s'\n", i, tdn_result_name(r), err.where,
+                    err.message);
         CHECK(ok);
     }
     tdn_clip *clip = (tdn_clip *)skel;
@@ -535,9 +585,12 @@ static void default_rate_follows_the_source_grid(void)
         tdn_quat q = tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), 0.8f * sinf(2 * TDN_PI * (float)k / (N - 1)));
         memcpy(&rotations[k * 4], &q, sizeof q);
     }
-    tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_ROTATION, .key_count = N, .times = times, .values = rotations };
+    tdn_track_desc track = {
+        .joint = 1, .target = TDN_TARGET_ROTATION, .key_count = N, .times = times, .values = rotations
+    };
     tdn_keyed_clip *keyed = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL, NULL);
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL,
+                          NULL);
     tdn_clip *clip = NULL;
     tdn_clip_report rep;
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
@@ -546,15 +599,20 @@ static void default_rate_follows_the_source_grid(void)
     CHECK(rep.max_position_error < 1e-4f);
     tdn_clip_destroy(clip);
     clip = NULL;
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 30, .report = &rep }, &clip, NULL, NULL), TDN_ERR_TOLERANCE);
+    CHECK_EQ_INT(
+        tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .sample_rate = 30, .report = &rep }, &clip, NULL, NULL),
+        TDN_ERR_TOLERANCE);
     CHECK(clip == NULL);
     CHECK(rep.max_position_error > 1e-3f);
     tdn_keyed_clip_destroy(keyed);
 
     /* Two keys a second apart: 1 key/s times 30. */
     const float two_times[2] = { 0, 1 }, two_rot[8] = { 0, 0, 0, 1, 0, 0, 0.70710678f, 0.70710678f };
-    track = (tdn_track_desc){ .joint = 2, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = two_times, .values = two_rot };
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL, NULL);
+    track = (tdn_track_desc){
+        .joint = 2, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = two_times, .values = two_rot
+    };
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL,
+                          NULL);
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .report = &rep }, &clip, NULL, NULL), TDN_OK);
     CHECK_NEAR(tdn_clip_sample_rate(clip), 30, 1e-4);
     tdn_clip_destroy(clip);

@@ -19,8 +19,10 @@ static double bezier_reference(double x1, double y1, double x2, double y2, doubl
 
 static void ends_are_exact(void)
 {
-    const tdn_ease curves[] = { { TDN_EASE_LINEAR, 0, 0, 0, 0 }, { TDN_EASE_SMOOTHSTEP, 0, 0, 0, 0 },
-                                { TDN_EASE_BEZIER, 0.25f, 0.1f, 0.25f, 1.0f }, { TDN_EASE_BEZIER, 0.6f, -0.8f, 0.3f, 1.9f },
+    const tdn_ease curves[] = { { TDN_EASE_LINEAR, 0, 0, 0, 0 },
+                                { TDN_EASE_SMOOTHSTEP, 0, 0, 0, 0 },
+                                { TDN_EASE_BEZIER, 0.25f, 0.1f, 0.25f, 1.0f },
+                                { TDN_EASE_BEZIER, 0.6f, -0.8f, 0.3f, 1.9f },
                                 { TDN_EASE_BEZIER, 1.0f, 0.0f, 0.0f, 1.0f } };
     for (int i = 0; i < 5; i++) {
         CHECK(tdn_ease_eval(&curves[i], 0.0f) == 0.0f);
@@ -54,7 +56,10 @@ static void bezier_against_bisection(void)
     for (int i = 0; i <= 100; i++)
         CHECK_NEAR(tdn_ease_eval(&straight, i / 100.0f), i / 100.0, 1e-6);
     /* CSS "ease" and a few others, including overshooting y and flat ends (x1 = 0, x2 = 1) */
-    const float c[][4] = { { 0.25f, 0.1f, 0.25f, 1.0f }, { 0.42f, 0, 1, 1 }, { 0, 0, 0.58f, 1 }, { 0.68f, -0.55f, 0.27f, 1.55f },
+    const float c[][4] = { { 0.25f, 0.1f, 0.25f, 1.0f },
+                           { 0.42f, 0, 1, 1 },
+                           { 0, 0, 0.58f, 1 },
+                           { 0.68f, -0.55f, 0.27f, 1.55f },
                            { 0, 0.9f, 1, 0.1f } };
     double worst = 0;
     for (int k = 0; k < 5; k++) {

@@ -62,9 +62,10 @@ static rig make_rig(void)
     CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 3, .parents = parents, .rest_pose = rest },
                                      &r.skeleton, NULL, NULL),
                  TDN_OK);
-    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = r.skeleton, .tracks = &track, .track_count = 1 },
-                                       &r.keyed, NULL, NULL),
-                 TDN_OK);
+    CHECK_EQ_INT(
+        tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = r.skeleton, .tracks = &track, .track_count = 1 },
+                              &r.keyed, NULL, NULL),
+        TDN_OK);
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = r.keyed }, &r.clip, NULL, NULL), TDN_OK);
     return r;
 }
@@ -93,8 +94,7 @@ static void pose_and_sample(void)
     says(tdn_pose_copy(&three, &five, &e), &e, TDN_ERR_ARGUMENT, "dst", "3 joints", "5");
     tdn_pose none;
     says(tdn_pose_create(0, &none, NULL, &e), &e, TDN_ERR_ARGUMENT, "joint_count", "0 joints", NULL);
-    says(tdn_clip_sample(r.clip, 0.5f, &five, &e), &e, TDN_ERR_ARGUMENT, "pose", "pose has 5 joints",
-         "skeleton 3");
+    says(tdn_clip_sample(r.clip, 0.5f, &five, &e), &e, TDN_ERR_ARGUMENT, "pose", "pose has 5 joints", "skeleton 3");
     says(tdn_keyed_clip_sample(r.keyed, 0.5f, &five, NULL, &e), &e, TDN_ERR_ARGUMENT, "pose", "pose has 5 joints",
          "tdn_skeleton_joint_count");
     says(tdn_clip_sample(NULL, 0.5f, &three, &e), &e, TDN_ERR_ARGUMENT, "clip", "NULL", NULL);
@@ -122,12 +122,9 @@ static void blend_and_model_space(void)
          "job.layers[1].pose", "2 joints", "output 3");
     says(tdn_blend(&(tdn_blend_job){ .out = &b }, &e), &e, TDN_ERR_ARGUMENT, "job", "no layer and no fallback", NULL);
     float mask[8] = { 0 };
-    says(tdn_mask_set_subtree(mask, r.skeleton, 3, 1.0f, 0, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3",
-         "0..2");
-    says(tdn_model_space(r.skeleton, &small, NULL, model, &e), &e, TDN_ERR_ARGUMENT, "pose", "2 joints",
-         "skeleton 3");
-    says(tdn_model_space_range(r.skeleton, &a, NULL, 2, 1, model, &e), &e, TDN_ERR_ARGUMENT, "begin", "[2, 1)",
-         NULL);
+    says(tdn_mask_set_subtree(mask, r.skeleton, 3, 1.0f, 0, &e), &e, TDN_ERR_ARGUMENT, "root", "joint 3", "0..2");
+    says(tdn_model_space(r.skeleton, &small, NULL, model, &e), &e, TDN_ERR_ARGUMENT, "pose", "2 joints", "skeleton 3");
+    says(tdn_model_space_range(r.skeleton, &a, NULL, 2, 1, model, &e), &e, TDN_ERR_ARGUMENT, "begin", "[2, 1)", NULL);
     says(tdn_palette(r.skeleton, NULL, model, &e), &e, TDN_ERR_ARGUMENT, "model", "NULL", NULL);
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);
@@ -155,13 +152,14 @@ static void ik(void)
          "joint 0 is not below ik.middle (1)", NULL);
     const int backwards[] = { 2, 1 };
     tdn_ik_fabrik_job fabrik = { .joints = backwards, .joint_count = 2, .target = tdn_vec3_make(0, 1, 0), .weight = 1 };
-    says(tdn_ik_fabrik(r.skeleton, &fabrik, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.joints[1]",
-         "joint 1", "not below joint 2");
+    says(tdn_ik_fabrik(r.skeleton, &fabrik, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.joints[1]", "joint 1",
+         "not below joint 2");
     const int chain[] = { 0, 1, 2 };
     const tdn_ik_limit limits[] = { { 0.5f, 0 }, { -1.0f, 0 }, { 0, 0 } };
-    tdn_ik_ccd_job ccd = { .joints = chain, .joint_count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1 };
-    says(tdn_ik_ccd(r.skeleton, &ccd, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.limits[1]", "cone -1",
-         NULL);
+    tdn_ik_ccd_job ccd = {
+        .joints = chain, .joint_count = 3, .target = tdn_vec3_make(0, 1, 0), .limits = limits, .weight = 1
+    };
+    says(tdn_ik_ccd(r.skeleton, &ccd, &pose, model, NULL, &e), &e, TDN_ERR_ARGUMENT, "ik.limits[1]", "cone -1", NULL);
     tdn_pose_destroy(&pose);
     free_rig(&r);
 }
@@ -174,8 +172,12 @@ static void graph_instance(void)
     const tdn_node_desc node = { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP };
     tdn_graph *graph = NULL;
     tdn_graph_instance *in = NULL;
-    CHECK_EQ_INT(tdn_graph_create(&(tdn_graph_desc){ .skeleton = r.skeleton, .clips = clips, .clip_count = 1,
-                                                     .params = params, .param_count = 1, .nodes = &node,
+    CHECK_EQ_INT(tdn_graph_create(&(tdn_graph_desc){ .skeleton = r.skeleton,
+                                                     .clips = clips,
+                                                     .clip_count = 1,
+                                                     .params = params,
+                                                     .param_count = 1,
+                                                     .nodes = &node,
                                                      .node_count = 1 },
                                   &graph, NULL, NULL),
                  TDN_OK);
@@ -232,17 +234,16 @@ static void motion_matching(void)
     const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_mm_database *db = NULL;
     tdn_error e = sentinel();
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 4, .dimensions = 2,
-                                                                               .features = features },
-                                                      &db, NULL, &e),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(
+                     &(tdn_mm_features_desc){ .frame_count = 4, .dimensions = 2, .features = features }, &db, NULL, &e),
                  TDN_OK);
     tdn_mm_match match;
     const float query[2] = { 0.9f, 0.1f };
     CHECK_EQ_INT(tdn_mm_search(db, query, -1, 0.0f, TDN_MM_SEARCH_BRUTE, &match, &e), TDN_OK);
     CHECK(match.frame == 1 && untouched(&e));
 
-    says(tdn_mm_search(db, query, 4, 0.0f, TDN_MM_SEARCH_BRUTE, &match, &e), &e, TDN_ERR_ARGUMENT, "current",
-         "frame 4", "0..3");
+    says(tdn_mm_search(db, query, 4, 0.0f, TDN_MM_SEARCH_BRUTE, &match, &e), &e, TDN_ERR_ARGUMENT, "current", "frame 4",
+         "0..3");
     says(tdn_mm_search(db, query, -1, -0.5f, TDN_MM_SEARCH_BRUTE, &match, &e), &e, TDN_ERR_ARGUMENT, "bias", "-0.5",
          NULL);
     tdn_mm_frame frame;
@@ -259,8 +260,14 @@ static void skinning(void)
     const uint16_t joints[4] = { 0, 0, 0, 2 }; /* the fourth influence names palette entry 2 */
     const tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_identity() };
     float out[3];
-    tdn_skin_job job = { .vertex_count = 1, .influences = 4, .positions = positions, .joints = joints, .weights = weights,
-                         .palette = palette, .palette_count = 2, .out_positions = out };
+    tdn_skin_job job = { .vertex_count = 1,
+                         .influences = 4,
+                         .positions = positions,
+                         .joints = joints,
+                         .weights = weights,
+                         .palette = palette,
+                         .palette_count = 2,
+                         .out_positions = out };
     tdn_error e = sentinel();
     says(tdn_skin_lbs(&job, &e), &e, TDN_ERR_ARGUMENT, "job.joints[3]", "vertex 0 names palette entry 2",
          "palette has 2");

@@ -41,8 +41,10 @@ static char *at(char *out, const char *name)
 /* A take of one root joint named `joint`, two frames. */
 static void take_text(char *out, size_t size, const char *joint)
 {
-    snprintf(out, size, "HIERARCHY\nROOT %s\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n}\nMOTION\n"
-                        "Frames: 2\nFrame Time: 0.5\n0 0 0\n1 0 0\n", joint);
+    snprintf(out, size,
+             "HIERARCHY\nROOT %s\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n}\nMOTION\n"
+             "Frames: 2\nFrame Time: 0.5\n0 0 0\n1 0 0\n",
+             joint);
 }
 
 static void write_take(const char *name, const char *joint)
@@ -132,7 +134,8 @@ static void names_outside_the_folder_need_a_root(void)
     /* a clip file through a root: the character's joints, so the clip plays */
     write_take("outside/walk.bvh", "Near");
     CHECK_EQ_INT(load_doc("near.bvh", "[{\"name\": \"w\", \"file\": \"../outside/walk.bvh\", \"source\": \"walk\"}]",
-                          exact, 1, &err, joint), TDN_OK);
+                          exact, 1, &err, joint),
+                 TDN_OK);
 }
 
 /* ---- symbolic links ---- */
@@ -171,8 +174,9 @@ static void symbolic_links_are_followed_to_where_they_lead(void)
     const float times[] = { 0, 1 }, moves[] = { 0, 0, 0, 1, 0, 0 };
     gb_floats(&b, "SCALAR", 2, times);
     gb_floats(&b, "VEC3", 2, moves);
-    char *json = gb_json(&b, "\"nodes\":[{\"name\":\"a\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-                             "{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]",
+    char *json = gb_json(&b,
+                         "\"nodes\":[{\"name\":\"a\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
+                         "{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]",
                          GB_EXTERNAL, "moves.bin");
     write_text(at(path, "docs/moves.gltf"), json);
     FILE *f = fopen(at(target, "outside/moves.bin"), "wb");
@@ -190,8 +194,8 @@ static void symbolic_links_are_followed_to_where_they_lead(void)
     tdn_asset_destroy(asset);
     free(json);
     gb_free(&b);
-    const char *const links[] = { "docs/link.bvh", "docs/alias.bvh", "docs/shared", "docs/moves.bin", "docs/moves.gltf",
-                                  "outside/moves.bin" };
+    const char *const links[] = { "docs/link.bvh",  "docs/alias.bvh",  "docs/shared",
+                                  "docs/moves.bin", "docs/moves.gltf", "outside/moves.bin" };
     for (size_t i = 0; i < sizeof links / sizeof links[0]; i++)
         remove(at(path, links[i]));
 }
@@ -206,8 +210,8 @@ typedef struct pack {
     int count;
     char asked[8][128]; /* the paths it was asked for */
     int asked_count;
-    int bad_allocator;  /* set when a read came without both allocator hooks */
-    int counted_reads;  /* reads into the counting allocator's memory */
+    int bad_allocator; /* set when a read came without both allocator hooks */
+    int counted_reads; /* reads into the counting allocator's memory */
 } pack;
 
 static tdn_result pack_read(void *user, const char *path, void **data, size_t *size, const tdn_allocator *allocator,
@@ -237,10 +241,12 @@ static void a_reader_serves_files_from_memory(void)
     take_text(hero, sizeof hero, "PackHero");
     take_text(other, sizeof other, "PackHero"); /* the clip file: the character's rig */
     take_text(far, sizeof far, "Far");
-    const char *doc = "{\"character\": {\"file\": \"chars/hero.bvh\"}, \"clips\": [{\"name\": \"w\", "
-                      "\"file\": \"moves/../moves/walk.bvh\", \"source\": \"walk\"}], \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
+    const char *doc =
+        "{\"character\": {\"file\": \"chars/hero.bvh\"}, \"clips\": [{\"name\": \"w\", "
+        "\"file\": \"moves/../moves/walk.bvh\", \"source\": \"walk\"}], \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
     pack p = { .names = { "pack/graph.json", "pack/chars/hero.bvh", "pack/moves/walk.bvh", "/far.bvh" },
-               .texts = { doc, hero, other, far }, .count = 4 };
+               .texts = { doc, hero, other, far },
+               .count = 4 };
     for (int i = 0; i < p.count; i++)
         p.sizes[i] = strlen(p.texts[i]);
     const tdn_file_access access = { .read = pack_read, .user = &p };
@@ -279,8 +285,9 @@ static void a_reader_serves_files_from_memory(void)
     CHECK(strstr(err.message, "absolute path") != NULL && p.asked_count == 1);
     const char *roots[] = { "/" };
     const tdn_file_access rooted = { .read = pack_read, .user = &p, .roots = roots, .root_count = 1 };
-    CHECK_EQ_INT(tdn_graph_document_load("pack/graph.json", &(tdn_graph_document_load_options){ .file_access = &rooted },
-                                         &d, NULL, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_document_load("pack/graph.json",
+                                         &(tdn_graph_document_load_options){ .file_access = &rooted }, &d, NULL, &err),
+                 TDN_OK);
     CHECK(d && strcmp(tdn_skeleton_joint_name(tdn_graph_document_skeleton(d), 0), "Far") == 0);
     tdn_graph_document_destroy(d);
 
@@ -289,16 +296,20 @@ static void a_reader_serves_files_from_memory(void)
     const float times[] = { 0, 2 }, moves[] = { 0, 0, 0, 1, 0, 0 };
     gb_floats(&b, "SCALAR", 2, times);
     gb_floats(&b, "VEC3", 2, moves);
-    char *json = gb_json(&b, "\"nodes\":[{\"name\":\"a\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
-                             "{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]",
+    char *json = gb_json(&b,
+                         "\"nodes\":[{\"name\":\"a\"}],\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":"
+                         "{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{\"input\":0,\"output\":1}]}]",
                          GB_EXTERNAL, "data/a%20b.bin");
-    pack g = { .names = { "pack/hero.gltf", "pack/data/a b.bin" }, .texts = { json, (const char *)b.bin },
-               .sizes = { strlen(json), b.bin_size }, .count = 2 };
+    pack g = { .names = { "pack/hero.gltf", "pack/data/a b.bin" },
+               .texts = { json, (const char *)b.bin },
+               .sizes = { strlen(json), b.bin_size },
+               .count = 2 };
     const tdn_file_access gltf_access = { .read = pack_read, .user = &g };
     tdn_asset *asset = NULL;
     err = (tdn_error){ 0 };
-    CHECK_EQ_INT(tdn_asset_load("pack/hero.gltf", &(tdn_asset_load_options){ .file_access = &gltf_access }, &asset, NULL,
-                                &err), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_asset_load("pack/hero.gltf", &(tdn_asset_load_options){ .file_access = &gltf_access }, &asset, NULL, &err),
+        TDN_OK);
     CHECK(asset && tdn_keyed_clip_duration(tdn_asset_clip(asset, 0)) == 2.0f);
     CHECK(g.asked_count == 2 && strcmp(g.asked[1], "pack/data/a b.bin") == 0 && !g.bad_allocator);
     tdn_asset_destroy(asset);
@@ -320,18 +331,23 @@ static void a_reader_serves_blend_spaces_and_databases(void)
     tdn_mm_database_destroy(made);
     const char *space = "{\"blend_space\": {\"mode\": \"linear\", \"samples\": [{\"clip\": \"slow\", \"at\": [0]}, "
                         "{\"clip\": \"fast\", \"at\": [1]}]}}";
-    pack p = { .names = { "pack/moves.json", "pack/moves.tdnmm" }, .texts = { space, saved },
-               .sizes = { strlen(space), saved_size }, .count = 2 };
+    pack p = { .names = { "pack/moves.json", "pack/moves.tdnmm" },
+               .texts = { space, saved },
+               .sizes = { strlen(space), saved_size },
+               .count = 2 };
     const tdn_file_access access = { .read = pack_read, .user = &p };
     const long blocks = live_blocks;
     tdn_error err = { 0 };
     tdn_blend_space_file *f = NULL;
-    CHECK_EQ_INT(tdn_blend_space_file_load("pack/moves.json", &(tdn_blend_space_file_load_options){ .file_access = &access },
-                                           &f, &counting, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_blend_space_file_load("pack/moves.json",
+                                           &(tdn_blend_space_file_load_options){ .file_access = &access }, &f,
+                                           &counting, &err),
+                 TDN_OK);
     CHECK(f && strcmp(tdn_blend_space_file_clip_name(f, 1), "fast") == 0);
     tdn_mm_database *db = NULL;
-    CHECK_EQ_INT(tdn_mm_database_load("pack/moves.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access }, &db,
-                                      &counting, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_mm_database_load("pack/moves.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access },
+                                      &db, &counting, &err),
+                 TDN_OK);
     CHECK(db && tdn_mm_database_frame_count(db) == 5 && tdn_mm_database_features(db, 4)[1] == 2.0f);
     CHECK_EQ_INT(p.asked_count, 2);
     CHECK(strcmp(p.asked[0], "pack/moves.json") == 0 && strcmp(p.asked[1], "pack/moves.tdnmm") == 0);
@@ -342,8 +358,9 @@ static void a_reader_serves_blend_spaces_and_databases(void)
     CHECK_EQ_INT(live_blocks, blocks); /* the files' bytes went back to the allocator */
     /* a file the reader does not have: its reason, the path */
     err = (tdn_error){ 0 };
-    CHECK_EQ_INT(tdn_mm_database_load("pack/other.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access }, &db,
-                                      NULL, &err), TDN_ERR_IO);
+    CHECK_EQ_INT(tdn_mm_database_load("pack/other.tdnmm", &(tdn_mm_database_load_options){ .file_access = &access },
+                                      &db, NULL, &err),
+                 TDN_ERR_IO);
     CHECK(db == NULL && strcmp(err.where, "pack/other.tdnmm") == 0 && strcmp(err.message, "not in the pack") == 0);
 }
 
@@ -382,8 +399,8 @@ int main(void)
     RUN(a_reader_serves_files_from_memory);
     RUN(a_reader_serves_blend_spaces_and_databases);
     RUN(the_default_reader_can_be_called);
-    const char *const files[] = { "docs/graph.json", "docs/near.bvh", "outside/far.bvh", "outside/walk.bvh",
-                                  "outside_too/x.bvh", "docs", "outside", "outside_too" };
+    const char *const files[] = { "docs/graph.json",   "docs/near.bvh", "outside/far.bvh", "outside/walk.bvh",
+                                  "outside_too/x.bvh", "docs",          "outside",         "outside_too" };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         remove(at(path, files[i]));
     CHECK(rmdir(scratch) == 0);

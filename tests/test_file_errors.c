@@ -137,7 +137,8 @@ static void asset_errors_name_the_file(void)
     expect_where(load_asset(path, &err), TDN_ERR_IO, &err, where, "cannot open: No such file");
     write_gltf("short.gltf", "short%20bin.bin", "short bin.bin", 8);
     snprintf(where, sizeof where, "%s: buffers[0] (short bin.bin)", in_scratch(path, sizeof path, "short.gltf"));
-    expect_where(load_asset(path, &err), TDN_ERR_INVALID_DATA, &err, where, "byteLength is 32 but the data has 8 bytes");
+    expect_where(load_asset(path, &err), TDN_ERR_INVALID_DATA, &err, where,
+                 "byteLength is 32 but the data has 8 bytes");
 
     /* neither format, and a file that cannot be read: the path alone */
     write_text(in_scratch(path, sizeof path, "neither.txt"), "hello");
@@ -149,7 +150,8 @@ static void asset_errors_name_the_file(void)
     tdn_asset *asset = NULL;
     err = (tdn_error){ 0 };
     CHECK_EQ_INT(tdn_asset_load_memory(broken_bvh, strlen(broken_bvh), &(tdn_asset_load_options){ .name = "b.bvh" },
-                                       &asset, NULL, &err), TDN_ERR_PARSE);
+                                       &asset, NULL, &err),
+                 TDN_ERR_PARSE);
     CHECK(strcmp(err.where, "b.bvh: line 5") == 0);
     err = (tdn_error){ 0 };
     CHECK_EQ_INT(tdn_asset_load_memory(broken_bvh, strlen(broken_bvh), NULL, &asset, NULL, &err), TDN_ERR_PARSE);
@@ -167,7 +169,11 @@ static void document_errors_name_the_field_and_the_file(void)
     write_cut_glb("cut.glb", 60);
     write_gltf("nobin.gltf", "data/missing.bin", NULL, 0);
     in_scratch(doc, sizeof doc, "graph.json");
-    const struct { const char *json; tdn_result code; const char *where, *says; } cases[] = {
+    const struct {
+        const char *json;
+        tdn_result code;
+        const char *where, *says;
+    } cases[] = {
         { "{\"character\": {\"file\": \"cut.glb\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE,
           "character.file (cut.glb): byte 60", "bytes but the data has 60" },
         { "{\"character\": {\"file\": \"broken.bvh\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE,
@@ -176,9 +182,11 @@ static void document_errors_name_the_field_and_the_file(void)
         { "{\"character\": {\"file\": \"./nobin.gltf\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_IO,
           "character.file (./nobin.gltf): buffers[0] (data/missing.bin)", "No such file" },
         { "{\"character\": {\"file\": \"good.bvh\"}, \"clips\": [{\"name\": \"w\", \"file\": \"broken.bvh\"}],"
-          " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}", TDN_ERR_PARSE, "clips[0].file (broken.bvh): line 5", "BOGUS" },
+          " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}",
+          TDN_ERR_PARSE, "clips[0].file (broken.bvh): line 5", "BOGUS" },
         { "{\"character\": {\"file\": \"good.bvh\"}, \"clips\": [{\"name\": \"w\", \"file\": \"gone.bvh\"}],"
-          " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}", TDN_ERR_IO, "clips[0].file (gone.bvh)", "cannot open" },
+          " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}",
+          TDN_ERR_IO, "clips[0].file (gone.bvh)", "cannot open" },
         /* an error of the document itself: its path, then the JSON path */
         { "{\"character\": {\"file\": \"good.bvh\"}, \"root\": {\"type\": \"clip\", \"clip\": \"nope\"}}",
           TDN_ERR_INVALID_DATA, "root.clip", "no clip named \"nope\"" },
@@ -197,8 +205,9 @@ static void document_errors_name_the_field_and_the_file(void)
     const char *json = "{\"character\": {\"file\": \"broken.bvh\"}, \"root\": {\"type\": \"rest\"}}";
     tdn_graph_document *d = NULL;
     err = (tdn_error){ 0 };
-    CHECK_EQ_INT(tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = scratch },
-                                                &d, NULL, &err), TDN_ERR_PARSE);
+    CHECK_EQ_INT(tdn_graph_document_load_memory(
+                     json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = scratch }, &d, NULL, &err),
+                 TDN_ERR_PARSE);
     CHECK(strcmp(err.where, "character.file (broken.bvh): line 5") == 0);
 }
 
@@ -215,9 +224,11 @@ static void other_loaders_name_the_file(void)
     CHECK(db == NULL);
     tdn_blend_space_file *space = NULL;
     err = (tdn_error){ 0 };
-    write_text(in_scratch(path, sizeof path, "space.json"), "{\"blend_space\": {\"mode\": \"linaer\", \"samples\": []}}");
+    write_text(in_scratch(path, sizeof path, "space.json"),
+               "{\"blend_space\": {\"mode\": \"linaer\", \"samples\": []}}");
     snprintf(where, sizeof where, "%s: blend_space.mode", path);
-    expect_where(tdn_blend_space_file_load(path, NULL, &space, NULL, &err), TDN_ERR_INVALID_DATA, &err, where, "linear");
+    expect_where(tdn_blend_space_file_load(path, NULL, &space, NULL, &err), TDN_ERR_INVALID_DATA, &err, where,
+                 "linear");
     CHECK(space == NULL);
 }
 
@@ -270,8 +281,8 @@ int main(void)
     RUN(document_errors_name_the_field_and_the_file);
     RUN(other_loaders_name_the_file);
     RUN(long_paths_keep_their_ends);
-    const char *const files[] = { "broken.bvh", "good.bvh", "cut.glb", "nobin.gltf", "short.gltf", "short bin.bin",
-                                  "neither.txt", "graph.json", "junk.tdnmm", "space.json" };
+    const char *const files[] = { "broken.bvh",    "good.bvh",    "cut.glb",    "nobin.gltf", "short.gltf",
+                                  "short bin.bin", "neither.txt", "graph.json", "junk.tdnmm", "space.json" };
     char path[256];
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         remove(in_scratch(path, sizeof path, files[i]));

@@ -25,7 +25,7 @@ static tdn_root_track *walk_track;
 /* ---- grounds (world space) ---- */
 
 typedef struct plane_ground {
-    tdn_vec3 point, normal;   /* normal unit, facing up */
+    tdn_vec3 point, normal; /* normal unit, facing up */
     int calls;
 } plane_ground;
 
@@ -85,7 +85,8 @@ static int field_query(void *user, tdn_vec3 from, tdn_vec3 dir, float max_distan
     g->calls++;
     double gx, gz;
     double lo = 0.0, hi = max_distance;
-#define ABOVE(t) ((double)from.y + (t) * dir.y - g->f(g, (double)from.x + (t) * dir.x, (double)from.z + (t) * dir.z, &gx, &gz))
+#define ABOVE(t) \
+  ((double)from.y + (t)*dir.y - g->f(g, (double)from.x + (t)*dir.x, (double)from.z + (t)*dir.z, &gx, &gz))
     if (ABOVE(lo) < 0.0 || ABOVE(hi) > 0.0)
         return 0;
     for (int i = 0; i < 60; i++) {
@@ -119,7 +120,7 @@ typedef struct character {
     tdn_player player;
     tdn_vec3 position;
     tdn_quat facing;
-    float scale;                 /* of the world matrix (uniform) */
+    float scale; /* of the world matrix (uniform) */
     tdn_mat4 world;
     tdn_pose pose;
     tdn_mat4 *model;
@@ -167,7 +168,8 @@ static void character_pose(character *c, float dt)
         if (dt > 0.0f) {
             tdn_root_motion m;
             tdn_root_track_motion(c->track, &c->player, dt, &m, NULL);
-            c->position = tdn_vec3_add(c->position, tdn_vec3_scale(tdn_quat_rotate(c->facing, m.translation), c->scale));
+            c->position = tdn_vec3_add(c->position,
+                                       tdn_vec3_scale(tdn_quat_rotate(c->facing, m.translation), c->scale));
             c->facing = tdn_quat_normalize(tdn_quat_mul(c->facing, m.rotation));
         }
         tdn_root_motion_remove(c->track, &c->pose, NULL);
@@ -184,10 +186,7 @@ static tdn_vec3 world_of(const character *c, int joint)
     return tdn_mat4_transform_point(&c->world, p);
 }
 
-static tdn_quat model_rotation(const character *c, int joint)
-{
-    return tdn_transform_from_mat4(&c->model[joint]).r;
-}
+static tdn_quat model_rotation(const character *c, int joint) { return tdn_transform_from_mat4(&c->model[joint]).r; }
 
 static tdn_foot_placement_desc humanoid_desc(void)
 {
@@ -341,10 +340,11 @@ static void idle_on_plane(const char *label, tdn_vec3 normal, float max_tilt, do
         CHECK_NEAR(rest_ankle, scale * 0.06, 1e-6);
     }
     const double slope = acos((double)g.normal.y);
-    printf("idle on %s (slope %.2f deg, limit %.1f deg, world scale %.1f): ankle-to-plane minus rest %.4f mm, ball of foot %.4f mm, "
-           "foot tilt %.3f deg (off by %.2e), from the normal %.3f deg, pelvis %.2f cm\n",
-           label, slope / DEG, max_tilt / DEG, scale, 1000.0 * worst_ankle, 1000.0 * worst_toe, expect_tilt / DEG,
-           worst_tilt / DEG, worst_align / DEG, 100.0 * rep.pelvis_offset);
+    printf(
+        "idle on %s (slope %.2f deg, limit %.1f deg, world scale %.1f): ankle-to-plane minus rest %.4f mm, ball of foot %.4f mm, "
+        "foot tilt %.3f deg (off by %.2e), from the normal %.3f deg, pelvis %.2f cm\n",
+        label, slope / DEG, max_tilt / DEG, scale, 1000.0 * worst_ankle, 1000.0 * worst_toe, expect_tilt / DEG,
+        worst_tilt / DEG, worst_align / DEG, 100.0 * rep.pelvis_offset);
     /* the ankle lies its animated (rest) height from the hit along the limited normal: from the
      * plane that is rest * cos(slope - tilt), the rest height itself when the foot is aligned */
     CHECK(worst_ankle < 1e-3);
@@ -372,8 +372,8 @@ static void test_idle_slopes(void)
     tdn_vec3 n40 = tdn_vec3_add(tdn_vec3_scale(dir, sinf(s40)), tdn_vec3_make(0, cosf(s40), 0));
     idle_on_plane("flat", tdn_vec3_make(0, 1, 0), 0.0f, 0.0, 1.0f);
     idle_on_plane("a 10 degree slope", n10, 0.0f, 10.0 * DEG, 1.0f);
-    idle_on_plane("a 10 degree slope", n10, 0.0f, 10.0 * DEG, 1.5f);  /* a bigger character */
-    idle_on_plane("a 40 degree slope", n40, 0.0f, 30.0 * DEG, 1.0f);  /* limited to the default 30 */
+    idle_on_plane("a 10 degree slope", n10, 0.0f, 10.0 * DEG, 1.5f); /* a bigger character */
+    idle_on_plane("a 40 degree slope", n40, 0.0f, 30.0 * DEG, 1.0f); /* limited to the default 30 */
     idle_on_plane("a 10 degree slope, limit 4", n10, 4.0f * (float)DEG, 4.0 * DEG, 1.0f);
 }
 
@@ -435,11 +435,11 @@ static void test_idle_step(void)
 typedef struct walk_stats {
     double pelvis_step, ankle_step[2];
     double skate_cm_s;
-    double ankle_rise[2];      /* largest per-frame change of an ankle's height */
-    int unreached;             /* leg-frames in contact whose IK did not reach its target */
-    int unreached_air;         /* the same in the air */
-    double worst_planted;      /* largest |ankle above the field at it - animated height| in contact */
-    double worst_turn;         /* largest angle a foot was turned from its animated model rotation */
+    double ankle_rise[2]; /* largest per-frame change of an ankle's height */
+    int unreached;        /* leg-frames in contact whose IK did not reach its target */
+    int unreached_air;    /* the same in the air */
+    double worst_planted; /* largest |ankle above the field at it - animated height| in contact */
+    double worst_turn;    /* largest angle a foot was turned from its animated model rotation */
 } walk_stats;
 
 static walk_stats run_walk(const tdn_foot_placement_desc *d, tdn_ground_query ground, void *user, int frames)
@@ -485,7 +485,8 @@ static walk_stats run_walk(const tdn_foot_placement_desc *d, tdn_ground_query gr
             if (c.contact[f] == 1.0f && fp && user) {
                 const field_ground *fg = user;
                 double gx, gz, under = fg->f(fg, ankle.x, ankle.z, &gx, &gz);
-                w.worst_planted = fmax(w.worst_planted, fabs(ankle.y - under - anim_height[f] * sqrt(1.0 + gx * gx + gz * gz)));
+                w.worst_planted = fmax(w.worst_planted,
+                                       fabs(ankle.y - under - anim_height[f] * sqrt(1.0 + gx * gx + gz * gz)));
             }
             prev_ankle[f] = ankle;
             prev_contact[f] = c.contact[f];
@@ -565,7 +566,7 @@ static void test_skate(void)
     printf("foot skate (cm/s) of the walk: the animation on flat ground %.4f; over sine bumps without locking %.4f, "
            "with locking %.4f\n",
            flat.skate_cm_s, unlocked.skate_cm_s, locked.skate_cm_s);
-    CHECK(unlocked.skate_cm_s > 0.3);     /* there is skate to remove */
+    CHECK(unlocked.skate_cm_s > 0.3); /* there is skate to remove */
     CHECK(locked.skate_cm_s < 0.05);
     CHECK(locked.skate_cm_s < 0.1 * unlocked.skate_cm_s);
     CHECK_EQ_INT(locked.unreached, 0);
@@ -621,8 +622,8 @@ static void test_weight(void)
                                                0.5 * (model_full[pelvis_j].m[13] - model_given[pelvis_j].m[13])));
         for (int f = 0; f < 2; f++)
             for (int k = 12; k < 15; k++)
-                worst_half = fmax(worst_half, fabs(c.model[foot_j[f]].m[k] - 0.5 * (model_given[foot_j[f]].m[k] +
-                                                                                      model_full[foot_j[f]].m[k])));
+                worst_half = fmax(worst_half, fabs(c.model[foot_j[f]].m[k] -
+                                                   0.5 * (model_given[foot_j[f]].m[k] + model_full[foot_j[f]].m[k])));
         /* the state does not depend on the weight */
         CHECK_NEAR(rep[0].legs[0].ground_height, rep[1].legs[0].ground_height, 0.0);
         CHECK_NEAR(rep[0].pelvis_offset, 0.0, 0.0);
@@ -735,27 +736,27 @@ static void test_arguments(void)
     CHECK_EQ_INT(tdn_foot_placement_create(NULL, &fp, NULL, &err), TDN_ERR_ARGUMENT);
     CHECK_EQ_INT(tdn_foot_placement_create(&d, NULL, NULL, &err), TDN_ERR_ARGUMENT);
     tdn_foot_placement_desc b;
-#define EXPECT_BAD(edit, where_text)                                                                              \
-    do {                                                                                                          \
-        b = d;                                                                                                    \
-        edit;                                                                                                     \
-        memset(&err, 0, sizeof err);                                                                              \
-        fp = (tdn_foot_placement *)&b;                                                                            \
-        CHECK_EQ_INT(tdn_foot_placement_create(&b, &fp, NULL, &err), TDN_ERR_ARGUMENT);                    \
-        CHECK(fp == NULL);                                                                                        \
-        if (!CHECK(strcmp(err.where, where_text) == 0))                                                           \
-            fprintf(stderr, "  where '%s' (%s)\n", err.where, err.message);                                       \
-    } while (0)
+#define EXPECT_BAD(edit, where_text)                                                \
+  do {                                                                              \
+    b = d;                                                                          \
+    edit;                                                                           \
+    memset(&err, 0, sizeof err);                                                    \
+    fp = (tdn_foot_placement *)&b;                                                  \
+    CHECK_EQ_INT(tdn_foot_placement_create(&b, &fp, NULL, &err), TDN_ERR_ARGUMENT); \
+    CHECK(fp == NULL);                                                              \
+    if (!CHECK(strcmp(err.where, where_text) == 0))                                 \
+      fprintf(stderr, "  where '%s' (%s)\n", err.where, err.message);               \
+  } while (0)
     EXPECT_BAD(b.leg_count = 0, "desc.leg_count");
     EXPECT_BAD(b.leg_count = TDN_FOOT_MAX_LEGS + 1, "desc.leg_count");
     EXPECT_BAD(b.legs[1].middle = joint_count, "desc.legs[1]");
     EXPECT_BAD(b.legs[0].end = -1, "desc.legs[0]");
-    EXPECT_BAD(b.legs[1].middle = calf[0], "desc.legs[1]");           /* not below the right thigh */
+    EXPECT_BAD(b.legs[1].middle = calf[0], "desc.legs[1]"); /* not below the right thigh */
     EXPECT_BAD(b.legs[0].end = b.legs[0].middle, "desc.legs[0]");
-    EXPECT_BAD(b.pelvis = foot_j[0], "desc.pelvis");                  /* not above the thighs */
+    EXPECT_BAD(b.pelvis = foot_j[0], "desc.pelvis"); /* not above the thighs */
     EXPECT_BAD(b.pelvis = joint_count, "desc.pelvis");
     EXPECT_BAD(b.up = tdn_vec3_make(NAN, 1, 0), "desc.up");
-    EXPECT_BAD(b.forward = tdn_vec3_make(0, 2, 0), "desc.forward");   /* along up */
+    EXPECT_BAD(b.forward = tdn_vec3_make(0, 2, 0), "desc.forward"); /* along up */
     EXPECT_BAD(b.half_life = -1.0f, "desc.half_life");
     EXPECT_BAD(b.pelvis_half_life = INFINITY, "desc.pelvis_half_life");
     EXPECT_BAD(b.max_tilt = NAN, "desc.max_tilt");
@@ -765,7 +766,8 @@ static void test_arguments(void)
     /* The filled-in desc: the pelvis found, lengths from the rest pose (thigh to calf to foot). */
     fp = make_fp(&d);
     tdn_foot_placement_desc got = tdn_foot_placement_desc_of(fp);
-    double leg = tdn_vec3_length(tdn_skeleton_rest(skel, calf[0]).t) + tdn_vec3_length(tdn_skeleton_rest(skel, foot_j[0]).t);
+    double leg = tdn_vec3_length(tdn_skeleton_rest(skel, calf[0]).t) +
+                 tdn_vec3_length(tdn_skeleton_rest(skel, foot_j[0]).t);
     CHECK_EQ_INT(got.pelvis, pelvis_j);
     CHECK_NEAR(got.half_life, 0.05, 1e-7);
     CHECK_NEAR(got.pelvis_half_life, 0.2, 1e-7);
@@ -846,7 +848,8 @@ static void test_memory(void)
     const size_t bytes = tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 2 });
     CHECK(bytes > 0 && bytes <= 512);
     CHECK(tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 4 }) > bytes);
-    printf("memory: %zu bytes for two legs, %zu for four\n", bytes, tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 4 }));
+    printf("memory: %zu bytes for two legs, %zu for four\n", bytes,
+           tdn_foot_placement_bytes(&(tdn_foot_placement_desc){ .leg_count = 4 }));
 
     _Alignas(TDN_FOOT_PLACEMENT_ALIGN) unsigned char buffer[1024];
     tdn_foot_placement *fp = NULL;

@@ -62,8 +62,7 @@ static inline int gb_view(gltf_builder *b, const void *bytes, size_t size, int s
     }
     memset(b->bin + b->bin_size, 0, start - b->bin_size);
     memcpy(b->bin + start, bytes, size);
-    text_add(&b->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", b->view_count ? "," : "", start,
-             size);
+    text_add(&b->views, "%s{\"buffer\":0,\"byteOffset\":%zu,\"byteLength\":%zu", b->view_count ? "," : "", start, size);
     if (stride)
         text_add(&b->views, ",\"byteStride\":%d", stride);
     text_add(&b->views, "}");
@@ -73,7 +72,7 @@ static inline int gb_view(gltf_builder *b, const void *bytes, size_t size, int s
 
 /* An accessor; view < 0 for none; `more` is extra JSON members (",\"sparse\":{...}") or "". */
 static inline int gb_accessor(gltf_builder *b, int view, int offset, int component_type, int normalized, int count,
-                       const char *type, const char *more)
+                              const char *type, const char *more)
 {
     text_add(&b->accessors, "%s{\"componentType\":%d,\"count\":%d,\"type\":\"%s\"%s", b->accessor_count ? "," : "",
              component_type, count, type, normalized ? ",\"normalized\":true" : "");
@@ -96,7 +95,8 @@ static inline int gb_floats(gltf_builder *b, const char *type, int count, const 
 }
 
 /* Integers (one per component) stored as component_type (5120 byte .. 5123 unsigned short). */
-static inline int gb_ints(gltf_builder *b, const char *type, int count, int component_type, int normalized, const int *values)
+static inline int gb_ints(gltf_builder *b, const char *type, int count, int component_type, int normalized,
+                          const int *values)
 {
     const int n = count * gb_components(type), size = component_type <= 5121 ? 1 : 2;
     unsigned char *bytes = malloc((size_t)n * 2 + 4);
@@ -153,7 +153,8 @@ static inline char *gb_json(const gltf_builder *b, const char *body, gb_form for
 
 static inline void put32(unsigned char *p, size_t v)
 {
-    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16),
+    p[3] = (unsigned char)(v >> 24);
 }
 
 /* A GLB of the document: header, JSON chunk (space-padded), BIN chunk (zero-padded). */

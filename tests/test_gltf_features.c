@@ -64,26 +64,28 @@ static tdn_mat4 model_at_rest(const tdn_asset *asset, const char *joint)
     return m;
 }
 
-#define CHECK_VEC3(v, ex, ey, ez, tol)                                                             \
-    do {                                                                                           \
-        const tdn_vec3 v_ = (v);                                                                   \
-        CHECK_NEAR(v_.x, ex, tol);                                                                 \
-        CHECK_NEAR(v_.y, ey, tol);                                                                 \
-        CHECK_NEAR(v_.z, ez, tol);                                                                 \
-    } while (0)
-#define CHECK_QUAT(q, ex, ey, ez, ew, tol)                                                         \
-    do {                                                                                           \
-        const tdn_quat q_ = (q);                                                                   \
-        CHECK_NEAR(q_.x, ex, tol);                                                                 \
-        CHECK_NEAR(q_.y, ey, tol);                                                                 \
-        CHECK_NEAR(q_.z, ez, tol);                                                                 \
-        CHECK_NEAR(q_.w, ew, tol);                                                                 \
-    } while (0)
+#define CHECK_VEC3(v, ex, ey, ez, tol) \
+  do {                                 \
+    const tdn_vec3 v_ = (v);           \
+    CHECK_NEAR(v_.x, ex, tol);         \
+    CHECK_NEAR(v_.y, ey, tol);         \
+    CHECK_NEAR(v_.z, ez, tol);         \
+  } while (0)
+#define CHECK_QUAT(q, ex, ey, ez, ew, tol) \
+  do {                                     \
+    const tdn_quat q_ = (q);               \
+    CHECK_NEAR(q_.x, ex, tol);             \
+    CHECK_NEAR(q_.y, ey, tol);             \
+    CHECK_NEAR(q_.z, ez, tol);             \
+    CHECK_NEAR(q_.w, ew, tol);             \
+  } while (0)
 
 /* ---- interpolation ---- */
 
 /* Hermite basis at s (the spec's CUBICSPLINE), worked out for s = 0.5 and 0.25. */
-typedef struct hermite { double h00, h10, h01, h11; } hermite;
+typedef struct hermite {
+    double h00, h10, h01, h11;
+} hermite;
 static const hermite at_half = { 0.5, 0.125, 0.5, -0.125 };
 static const hermite at_quarter = { 0.84375, 0.140625, 0.15625, -0.046875 };
 
@@ -95,7 +97,7 @@ static void every_interpolation_on_every_path(void)
     const float times[] = { 1, 3 };
     const float r = sqrtf(0.5f);
     const float translation[] = { 1, 2, 3, 5, -2, 7 };
-    const float translation_cubic[] = { 9, 9, 9, 1, 2, 3, 2, 0, -1, /* a0 (unused), v0, b0 */
+    const float translation_cubic[] = { 9,  9, 9, 1, 2,  3, 2, 0, -1,  /* a0 (unused), v0, b0 */
                                         -1, 4, 0, 5, -2, 7, 8, 8, 8 }; /* a1, v1, b1 (unused) */
     const float rotation[] = { 0, 0, 0, 1, 0, 0, r, r };
     const float rotation_cubic[] = { 9, 9, 9, 9, 0, 0, 0, 1, 0, 0, 0.4f, 0, 0, 0, 0, 0, 0, 0, r, r, 9, 9, 9, 9 };
@@ -154,8 +156,8 @@ static void every_interpolation_on_every_path(void)
     /* rotation: identity to 90 degrees about z */
     const double s8 = sin(M_PI / 8), c8 = cos(M_PI / 8);
     CHECK_QUAT(local_at(asset, 3, "N", 2.9f).r, 0, 0, 0, 1, 0);
-    CHECK_QUAT(local_at(asset, 4, "N", 2.0f).r, 0, 0, s8, c8, 1e-6);             /* slerp: 45 degrees */
-    tdn_quat q = local_at(asset, 4, "N", 1.5f).r;                                /* slerp: 22.5 degrees */
+    CHECK_QUAT(local_at(asset, 4, "N", 2.0f).r, 0, 0, s8, c8, 1e-6); /* slerp: 45 degrees */
+    tdn_quat q = local_at(asset, 4, "N", 1.5f).r;                    /* slerp: 22.5 degrees */
     CHECK_QUAT(q, 0, 0, sin(M_PI / 16), cos(M_PI / 16), 1e-6);
     {
         const double z = 0.5 * 0 + 0.125 * 2 * 0.4 + 0.5 * sqrt(0.5) - 0.125 * 2 * 0;
@@ -169,8 +171,7 @@ static void every_interpolation_on_every_path(void)
     CHECK_VEC3(local_at(asset, 6, "N", 1.0f).s, 1, 1, 1, 0);
     CHECK_VEC3(local_at(asset, 6, "N", 2.99f).s, 1, 1, 1, 0);
     CHECK_VEC3(local_at(asset, 7, "N", 2.0f).s, 2, 3, 0.75, 1e-6);
-    CHECK_VEC3(local_at(asset, 8, "N", 2.0f).s, 0.5 + 0.125 * 2 * 1 + 1.5, 0.5 + 2.5 - 0.125 * 2 * 2, 0.5 + 0.25,
-               1e-5);
+    CHECK_VEC3(local_at(asset, 8, "N", 2.0f).s, 0.5 + 0.125 * 2 * 1 + 1.5, 0.5 + 2.5 - 0.125 * 2 * 2, 0.5 + 0.25, 1e-5);
     tdn_asset_destroy(asset);
 }
 
@@ -180,9 +181,9 @@ static void normalized_integer_rotations(void)
 {
     gltf_builder b = { 0 };
     const float times[] = { 0, 1 };
-    const int bytes[] = { 0, 0, 127, 127, 0, 0, -128, 127 };          /* -128 clamps to -1 */
+    const int bytes[] = { 0, 0, 127, 127, 0, 0, -128, 127 }; /* -128 clamps to -1 */
     const int shorts[] = { 0, 0, 32767, 32767, 0, -32768, 0, 32767 };
-    const float unnormalized[] = { 0, 0, 0, 2, 0, 3, 0, 0 };          /* renormalized */
+    const float unnormalized[] = { 0, 0, 0, 2, 0, 3, 0, 0 }; /* renormalized */
     int input = gb_floats(&b, "SCALAR", 2, times);
     int as_byte = gb_ints(&b, "VEC4", 2, BYTE, 1, bytes);
     int as_short = gb_ints(&b, "VEC4", 2, SHORT, 1, shorts);
@@ -215,10 +216,10 @@ static void normalized_integer_rotations(void)
  * normalized UNSIGNED_BYTE and UNSIGNED_SHORT, positions and normals interleaved (stride 24). */
 static int skinned_document(gltf_builder *b, char *body, size_t size)
 {
-    const float ibm[48] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, -2, -3, 1,  /* Head */
-                            2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1,     /* Hips */
-                            1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 5, 0, 1 };   /* Spine */
-    const float interleaved[] = { 1, 2, 3, 0, 1, 0, /* position, normal of vertex 0 */
+    const float ibm[48] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -1, -2, -3, 1,   /* Head */
+                            2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 0,  0,  0,  1,   /* Hips */
+                            1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0,  5,  0,  1 }; /* Spine */
+    const float interleaved[] = { 1, 2, 3, 0, 1, 0,                              /* position, normal of vertex 0 */
                                   4, 5, 6, 0, 0, 1 };
     const int joints[] = { 0, 1, 2, 0, 2, 2, 1, 1 };
     const int weights_ubyte[] = { 255, 0, 0, 0, 128, 127, 0, 0 };
@@ -257,8 +258,8 @@ static void skin_with_ancestors_and_out_of_order_joints(void)
     if (!asset)
         return;
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
-    CHECK_EQ_INT(tdn_skeleton_joint_count(skel), 4); /* Armature is a joint of the skeleton ... */
-    CHECK_EQ_INT(tdn_asset_joint_count(asset), 3);    /* ... but not listed */
+    CHECK_EQ_INT(tdn_skeleton_joint_count(skel), 4);                 /* Armature is a joint of the skeleton ... */
+    CHECK_EQ_INT(tdn_asset_joint_count(asset), 3);                   /* ... but not listed */
     static const char *const listed[] = { "Hips", "Spine", "Head" }; /* skeleton order */
     for (int i = 0; i < 3; i++) {
         CHECK(strcmp(tdn_skeleton_joint_name(skel, tdn_asset_joint(asset, i)), listed[i]) == 0);
@@ -336,13 +337,15 @@ static void scale_multiplies_lengths_only(void)
         return;
     }
     for (int j = 0; j < 4; j++) {
-        tdn_transform a = tdn_skeleton_rest(tdn_asset_skeleton(one), j), h = tdn_skeleton_rest(tdn_asset_skeleton(half), j);
+        tdn_transform a = tdn_skeleton_rest(tdn_asset_skeleton(one), j),
+                      h = tdn_skeleton_rest(tdn_asset_skeleton(half), j);
         CHECK_VEC3(h.t, a.t.x * 0.5, a.t.y * 0.5, a.t.z * 0.5, 1e-6);
         CHECK_QUAT(h.r, a.r.x, a.r.y, a.r.z, a.r.w, 0);
         CHECK_VEC3(h.s, a.s.x, a.s.y, a.s.z, 0);
         for (int e = 0; e < 16; e++)
             CHECK_NEAR(tdn_skeleton_inverse_bind(tdn_asset_skeleton(half))[j].m[e],
-                       tdn_skeleton_inverse_bind(tdn_asset_skeleton(one))[j].m[e] * (e >= 12 && e < 15 ? 0.5 : 1), 1e-6);
+                       tdn_skeleton_inverse_bind(tdn_asset_skeleton(one))[j].m[e] * (e >= 12 && e < 15 ? 0.5 : 1),
+                       1e-6);
     }
     for (float t = 0.0f; t < 3.5f; t += 0.25f) {
         tdn_vec3 a = local_at(one, 0, "Spine", t).t, h = local_at(half, 0, "Spine", t).t;
@@ -479,7 +482,8 @@ static void matrix_nodes_are_decomposed(void)
     tdn_asset *asset = load_json(json, NULL);
     if (!asset)
         return;
-    tdn_transform m = tdn_skeleton_rest(tdn_asset_skeleton(asset), tdn_skeleton_find_joint(tdn_asset_skeleton(asset), "M"));
+    tdn_transform m = tdn_skeleton_rest(tdn_asset_skeleton(asset),
+                                        tdn_skeleton_find_joint(tdn_asset_skeleton(asset), "M"));
     CHECK_VEC3(m.t, 1, 2, 3, 0);
     CHECK_NEAR(fabs(m.r.z), sqrt(0.5), 1e-6);
     CHECK_NEAR(m.r.z * m.r.w, 0.5, 1e-6); /* +90 degrees about z (q or -q) */
@@ -495,7 +499,10 @@ static void two_skins_chosen_by_name_or_index(void)
     const char *json = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"Root\",\"children\":[1,2]},"
                        "{\"name\":\"L\"},{\"name\":\"R\"}],\"skins\":[{\"name\":\"both\",\"joints\":[1,2]},"
                        "{\"joints\":[2]}]}";
-    static const struct { const char *choice; int skin, listed; } cases[] = {
+    static const struct {
+        const char *choice;
+        int skin, listed;
+    } cases[] = {
         { NULL, 0, 2 }, { "both", 0, 2 }, { "skin_1", 1, 1 }, { "1", 1, 1 }, { "0", 0, 2 },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -514,9 +521,9 @@ static void two_skins_chosen_by_name_or_index(void)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .skin = bad[i] }, &asset, NULL,
-                                          &err),
-                     TDN_ERR_ARGUMENT);
+        CHECK_EQ_INT(
+            tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .skin = bad[i] }, &asset, NULL, &err),
+            TDN_ERR_ARGUMENT);
         CHECK(asset == NULL && strcmp(err.where, "skin") == 0);
     }
 }
@@ -534,7 +541,12 @@ static void default_and_repeated_names(void)
     if (!asset)
         return;
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
-    static const char *const names[] = { "Bone", "Bone_1", "Bone_1_2", "node_3", "node_4", "node_3_5",
+    static const char *const names[] = { "Bone",
+                                         "Bone_1",
+                                         "Bone_1_2",
+                                         "node_3",
+                                         "node_4",
+                                         "node_3_5",
                                          "a_very_long_name_that_goes_on_and_on_past_the_sixty_three_bytes" };
     CHECK_EQ_INT(tdn_skeleton_joint_count(skel), 7);
     for (int i = 0; i < 7; i++)
@@ -554,7 +566,7 @@ static void morph_weights_become_float_tracks(void)
     gltf_builder b = { 0 };
     const float times[] = { 0, 2 }, later[] = { 0, 4 };
     const float linear[] = { 0, 1, 1, 0.5f };
-    const float cubic[] = { 9, 9, 0, 1, 1, 0, /* key 0: in-tangents, values, out-tangents of both targets */
+    const float cubic[] = { 9, 9,  0, 1,    1, 0, /* key 0: in-tangents, values, out-tangents of both targets */
                             0, -1, 1, 0.5f, 9, 9 };
     const int ubytes[] = { 0, 255, 51, 102 };
     const float target_positions[6] = { 0 };
@@ -579,21 +591,25 @@ static void morph_weights_become_float_tracks(void)
     if (!asset)
         return;
     CHECK(tdn_skeleton_find_joint(tdn_asset_skeleton(asset), "Face") < 0);
-    const tdn_keyed_clip *lin = tdn_asset_clip(asset, 0), *cub = tdn_asset_clip(asset, 1), *ints = tdn_asset_clip(asset, 2);
+    const tdn_keyed_clip *lin = tdn_asset_clip(asset, 0), *cub = tdn_asset_clip(asset, 1),
+                         *ints = tdn_asset_clip(asset, 2);
     CHECK_EQ_INT(tdn_keyed_clip_float_track_count(lin), 2);
     CHECK_EQ_INT(tdn_keyed_clip_track_count(lin), 0);
     CHECK_NEAR(tdn_keyed_clip_duration(lin), 2, 0);
     CHECK_NEAR(tdn_keyed_clip_duration(ints), 4, 0);
-    int w0 = tdn_keyed_clip_find_float_track(lin, "Face.weights[0]"), w1 = tdn_keyed_clip_find_float_track(lin, "Face.weights[1]");
+    int w0 = tdn_keyed_clip_find_float_track(lin, "Face.weights[0]"),
+        w1 = tdn_keyed_clip_find_float_track(lin, "Face.weights[1]");
     CHECK(w0 >= 0 && w1 >= 0);
     CHECK_NEAR(tdn_keyed_clip_sample_float(lin, w0, 1), 0.5, 1e-6);
     CHECK_NEAR(tdn_keyed_clip_sample_float(lin, w1, 1), 0.75, 1e-6);
     /* cubic at s = 0.5, dt = 2: w0 = 0.5*0 + 0.125*2*1 + 0.5*1 - 0.125*2*0 = 0.75,
      * w1 = 0.5*1 + 0.125*2*0 + 0.5*0.5 - 0.125*2*(-1) = 1.0 */
-    CHECK_NEAR(tdn_keyed_clip_sample_float(cub, tdn_keyed_clip_find_float_track(cub, "Face.weights[0]"), 1), 0.75, 1e-6);
+    CHECK_NEAR(tdn_keyed_clip_sample_float(cub, tdn_keyed_clip_find_float_track(cub, "Face.weights[0]"), 1), 0.75,
+               1e-6);
     CHECK_NEAR(tdn_keyed_clip_sample_float(cub, tdn_keyed_clip_find_float_track(cub, "Face.weights[1]"), 1), 1.0, 1e-6);
     /* normalized UNSIGNED_BYTE: 255 -> 1, 51 -> 0.2, 102 -> 0.4 */
-    const int i0 = tdn_keyed_clip_find_float_track(ints, "Face.weights[0]"), i1 = tdn_keyed_clip_find_float_track(ints, "Face.weights[1]");
+    const int i0 = tdn_keyed_clip_find_float_track(ints, "Face.weights[0]"),
+              i1 = tdn_keyed_clip_find_float_track(ints, "Face.weights[1]");
     CHECK_NEAR(tdn_keyed_clip_sample_float(ints, i1, 0), 1.0, 0);
     CHECK_NEAR(tdn_keyed_clip_sample_float(ints, i0, 4), 0.2, 1e-6);
     CHECK_NEAR(tdn_keyed_clip_sample_float(ints, i1, 2), 0.5 * 1.0 + 0.5 * 0.4, 1e-6);
@@ -672,22 +688,26 @@ static void triangles_in_every_mode(void)
     int i32 = gb_accessor(&b, gb_view(&b, quad32, sizeof quad32, 0), 0, 5125, 0, 6, "SCALAR", "");
     int s8 = gb_ints(&b, "SCALAR", 5, UBYTE, 0, strip);
     char attributes[128], body[2048];
-    snprintf(attributes, sizeof attributes, "\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}", p, j, w);
-    snprintf(body, sizeof body,
-             "\"nodes\":[{\"name\":\"J\"},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],"
-             "\"meshes\":[{\"name\":\"M\",\"primitives\":[{%s,\"indices\":%d},{%s,\"indices\":%d,\"mode\":4},"
-             "{%s,\"indices\":%d},{%s},{%s,\"indices\":%d,\"mode\":5},{%s,\"mode\":6},{%s,\"indices\":%d,\"mode\":0}]}]",
-             attributes, i8, attributes, i16, attributes, i32, attributes, attributes, s8, attributes, attributes, i8);
+    snprintf(attributes, sizeof attributes, "\"attributes\":{\"POSITION\":%d,\"JOINTS_0\":%d,\"WEIGHTS_0\":%d}", p, j,
+             w);
+    snprintf(
+        body, sizeof body,
+        "\"nodes\":[{\"name\":\"J\"},{\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[0]}],"
+        "\"meshes\":[{\"name\":\"M\",\"primitives\":[{%s,\"indices\":%d},{%s,\"indices\":%d,\"mode\":4},"
+        "{%s,\"indices\":%d},{%s},{%s,\"indices\":%d,\"mode\":5},{%s,\"mode\":6},{%s,\"indices\":%d,\"mode\":0}]}]",
+        attributes, i8, attributes, i16, attributes, i32, attributes, attributes, s8, attributes, attributes, i8);
     tdn_asset *asset = build_and_load(&b, body, NULL);
     gb_free(&b);
     if (!asset)
         return;
-    static const uint32_t expected_strip[9] = { 0, 1, 2, 1, 3, 2, 2, 3, 4 }, expected_fan[9] = { 1, 2, 0, 2, 3, 0, 3, 4, 0 };
+    static const uint32_t expected_strip[9] = { 0, 1, 2, 1, 3, 2, 2, 3, 4 },
+                          expected_fan[9] = { 1, 2, 0, 2, 3, 0, 3, 4, 0 };
     static const uint32_t expected_plain[3] = { 0, 1, 2 };
-    const struct { int count; const uint32_t *indices; } expected[7] = {
-        { 6, quad32 }, { 6, quad32 }, { 6, quad32 }, { 3, expected_plain }, { 9, expected_strip }, { 9, expected_fan },
-        { 0, NULL }
-    };
+    const struct {
+        int count;
+        const uint32_t *indices;
+    } expected[7] = { { 6, quad32 },         { 6, quad32 },       { 6, quad32 }, { 3, expected_plain },
+                      { 9, expected_strip }, { 9, expected_fan }, { 0, NULL } };
     if (CHECK_EQ_INT(tdn_asset_mesh_count(asset), 7))
         for (int m = 0; m < 7; m++) {
             tdn_asset_mesh mesh = tdn_asset_mesh_at(asset, m);

@@ -17,8 +17,8 @@ enum { BYTE = 5120, UBYTE = 5121, SHORT = 5122, USHORT = 5123, FLOAT = 5126 };
 
 /* Loads data with the counting allocator; checks the code, the exact `where` (NULL: any
  * "byte N"), no asset and no leak. */
-static void expect_failure_at(const void *data, size_t size, const char *base_dir, tdn_result code,
-                              const char *where, const char *message_part, int line)
+static void expect_failure_at(const void *data, size_t size, const char *base_dir, tdn_result code, const char *where,
+                              const char *message_part, int line)
 {
     tdn_asset *asset = NULL;
     tdn_error err = { 0 };
@@ -128,8 +128,8 @@ static char *document(const char *body)
 }
 
 /* One animation of node 0 ("N", or a matrix node when asked) with one sampler. */
-static void expect_channel_failure(const char *path, int input, int output, const char *interpolation,
-                                   tdn_result code, const char *where, int line)
+static void expect_channel_failure(const char *path, int input, int output, const char *interpolation, tdn_result code,
+                                   const char *where, int line)
 {
     char body[512];
     snprintf(body, sizeof body,
@@ -141,7 +141,7 @@ static void expect_channel_failure(const char *path, int input, int output, cons
     free(json);
 }
 #define EXPECT_CHANNEL_FAILURE(path, input, output, interpolation, code, where) \
-    expect_channel_failure(path, input, output, interpolation, code, where, __LINE__)
+  expect_channel_failure(path, input, output, interpolation, code, where, __LINE__)
 
 /* ---- GLB container ---- */
 
@@ -149,17 +149,19 @@ static unsigned char *valid_glb(size_t *size)
 {
     gltf_builder b = { 0 };
     build_everything(&b);
-    unsigned char *glb = gb_glb(&b,
-                                "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
-                                "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]",
-                                size);
+    unsigned char *glb = gb_glb(
+        &b,
+        "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]",
+        size);
     gb_free(&b);
     return glb;
 }
 
 static void put_u32(unsigned char *p, uint32_t v)
 {
-    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16), p[3] = (unsigned char)(v >> 24);
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16),
+    p[3] = (unsigned char)(v >> 24);
 }
 
 static void truncated_glb_at_every_length(void)
@@ -196,17 +198,22 @@ static void wrong_glb_headers_and_chunk_lengths(void)
     unsigned char *copy = malloc(size);
     const uint32_t json_length = (uint32_t)(glb[12] | glb[13] << 8 | glb[14] << 16 | (uint32_t)glb[15] << 24);
     const size_t bin_header = 20 + json_length;
-    struct { size_t at; uint32_t value; tdn_result code; const char *where; } cases[] = {
-        { 4, 1, TDN_ERR_UNSUPPORTED, "byte 4" },                                     /* version 1 */
-        { 8, (uint32_t)size + 4, TDN_ERR_PARSE, NULL },                              /* longer than the data */
-        { 8, (uint32_t)size - 4, TDN_ERR_PARSE, "byte 8" },                          /* shorter than the data */
-        { 12, json_length - 1, TDN_ERR_PARSE, "byte 12" },                           /* not a multiple of 4 */
-        { 12, json_length + 4 * 1000, TDN_ERR_PARSE, "byte 12" },                    /* past the end */
-        { 12, 0xFFFFFFFCu, TDN_ERR_PARSE, "byte 12" },                               /* absurd */
-        { 16, 0x004E4942u, TDN_ERR_PARSE, "byte 16" },                               /* BIN first */
-        { bin_header, (uint32_t)(size - bin_header), TDN_ERR_PARSE, NULL },          /* BIN past the end */
-        { bin_header + 4, 0x4E4F534Au, TDN_ERR_PARSE, NULL },                        /* a second JSON chunk */
-        { bin_header + 4, 0x12345678u, TDN_ERR_INVALID_DATA, "buffers[0]" },         /* unknown chunk: no BIN */
+    struct {
+        size_t at;
+        uint32_t value;
+        tdn_result code;
+        const char *where;
+    } cases[] = {
+        { 4, 1, TDN_ERR_UNSUPPORTED, "byte 4" },                             /* version 1 */
+        { 8, (uint32_t)size + 4, TDN_ERR_PARSE, NULL },                      /* longer than the data */
+        { 8, (uint32_t)size - 4, TDN_ERR_PARSE, "byte 8" },                  /* shorter than the data */
+        { 12, json_length - 1, TDN_ERR_PARSE, "byte 12" },                   /* not a multiple of 4 */
+        { 12, json_length + 4 * 1000, TDN_ERR_PARSE, "byte 12" },            /* past the end */
+        { 12, 0xFFFFFFFCu, TDN_ERR_PARSE, "byte 12" },                       /* absurd */
+        { 16, 0x004E4942u, TDN_ERR_PARSE, "byte 16" },                       /* BIN first */
+        { bin_header, (uint32_t)(size - bin_header), TDN_ERR_PARSE, NULL },  /* BIN past the end */
+        { bin_header + 4, 0x4E4F534Au, TDN_ERR_PARSE, NULL },                /* a second JSON chunk */
+        { bin_header + 4, 0x12345678u, TDN_ERR_INVALID_DATA, "buffers[0]" }, /* unknown chunk: no BIN */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         memcpy(copy, glb, size);
@@ -302,7 +309,13 @@ static void accessors_and_views_out_of_bounds(void)
     EXPECT_CHANNEL_FAILURE("translation", TIMES, HUGE_ZEROS, "LINEAR", TDN_ERR_INVALID_DATA, "accessors[11]");
     /* a buffer view past its buffer; bad base64; URIs that leave the folder, name a scheme, or
      * a missing file */
-    static const struct { const char *uri; int offset; const char *base_dir; tdn_result code; const char *where; } uris[] = {
+    static const struct {
+        const char *uri;
+        int offset;
+        const char *base_dir;
+        tdn_result code;
+        const char *where;
+    } uris[] = {
         { "data:application/octet-stream;base64,AAAAAA==", 2, NULL, TDN_ERR_INVALID_DATA, "bufferViews[0]" },
         { "data:application/octet-stream;base64,AA*AAA==", 0, NULL, TDN_ERR_PARSE, "buffers[0].uri" },
         { "data:application/octet-stream,AAAAAA==", 0, NULL, TDN_ERR_UNSUPPORTED, "buffers[0].uri" },
@@ -365,7 +378,11 @@ static void wrong_accessor_types_counts_and_values(void)
 
 static void indices_out_of_range_cycles_and_bad_nodes(void)
 {
-    static const struct { const char *body; tdn_result code; const char *where; } cases[] = {
+    static const struct {
+        const char *body;
+        tdn_result code;
+        const char *where;
+    } cases[] = {
         { "\"nodes\":[{\"children\":[1]},{\"children\":[0]}]", TDN_ERR_INVALID_DATA, "nodes[0]" },
         { "\"nodes\":[{\"children\":[1]},{\"children\":[2]},{\"children\":[1]}]", TDN_ERR_INVALID_DATA,
           "nodes[2].children[0]" },
@@ -386,7 +403,8 @@ static void indices_out_of_range_cycles_and_bad_nodes(void)
         { "\"nodes\":[{}],\"skins\":[{\"joints\":[1]}]", TDN_ERR_INVALID_DATA, "skins[0].joints[0]" },
         { "\"nodes\":[{}],\"skins\":[{\"joints\":[0,0]}]", TDN_ERR_INVALID_DATA, "skins[0].joints[1]" },
         { "\"nodes\":[{}],\"skins\":[{\"joints\":[0],\"skeleton\":4}]", TDN_ERR_INVALID_DATA, "skins[0].skeleton" },
-        { "\"nodes\":[{}],\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":13}]", TDN_ERR_INVALID_DATA, "accessors[13]" },
+        { "\"nodes\":[{}],\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":13}]", TDN_ERR_INVALID_DATA,
+          "accessors[13]" },
         { "\"nodes\":[{}],\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":1}]", TDN_ERR_INVALID_DATA,
           "skins[0].inverseBindMatrices" },
         { "\"nodes\":[{\"name\":\"N\"}],\"animations\":[{\"samplers\":[{\"input\":0,\"output\":1}],\"channels\":"
@@ -452,9 +470,10 @@ static void random_corruption_never_crashes(void)
 {
     size_t size;
     unsigned char *glb = valid_glb(&size);
-    char *json = document("\"nodes\":[{\"name\":\"N\",\"children\":[1]},{\"name\":\"M\"}],\"skins\":[{\"joints\":[0,1]}],"
-                          "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":2,\"interpolation\":\"STEP\"}],"
-                          "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]");
+    char *json = document(
+        "\"nodes\":[{\"name\":\"N\",\"children\":[1]},{\"name\":\"M\"}],\"skins\":[{\"joints\":[0,1]}],"
+        "\"animations\":[{\"samplers\":[{\"input\":0,\"output\":2,\"interpolation\":\"STEP\"}],"
+        "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]");
     const size_t json_size = strlen(json);
     unsigned char *copy = malloc(size > json_size ? size : json_size);
     check_rng rng = { 0x9e3779b97f4a7c15ull };
@@ -506,12 +525,15 @@ static void bad_arguments(void)
     CHECK(asset == NULL);
     CHECK_EQ_INT(tdn_asset_load_memory("{}", 2, NULL, NULL, NULL, &err), TDN_ERR_ARGUMENT);
     const char *json = "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}]}";
-    CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .scale = -1 }, &asset, NULL, &err),
-                 TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .scale = NAN }, &asset, NULL, &err),
-                 TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .skin = "0" }, &asset, NULL, &err),
-                 TDN_ERR_ARGUMENT); /* no skins at all */
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .scale = -1 }, &asset, NULL, &err),
+        TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .scale = NAN }, &asset, NULL, &err),
+        TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(json, strlen(json), &(tdn_asset_load_options){ .skin = "0" }, &asset, NULL, &err),
+        TDN_ERR_ARGUMENT); /* no skins at all */
 }
 
 int main(void)

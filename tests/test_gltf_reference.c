@@ -6,8 +6,8 @@
  * node hierarchy. For each file, each skin and each clip, at every key, between keys, before
  * the first key and after the end, the world positions of the skin's joints must agree with
  * tendon's model space (tdn_keyed_clip_sample + tdn_model_space) within 1e-5 of the
- * skeleton's size (the largest extent of its joints' positions over the samples); morph weights, durations, channel counts, inverse binds and mesh joint
- * indices are checked too. */
+ * skeleton's size (the largest extent of its joints' positions over the samples); morph weights, durations, channel
+ * counts, inverse binds and mesh joint indices are checked too. */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <math.h>
@@ -50,7 +50,7 @@ typedef struct ref_doc {
     unsigned char *file;
     cJSON *json;
     int buffer_count;
-    unsigned char **buffers;  /* owned copies */
+    unsigned char **buffers; /* owned copies */
 } ref_doc;
 
 static int b64(int c)
@@ -145,19 +145,37 @@ static double number(const cJSON *json, const char *key, double fallback)
 static double component(const unsigned char *p, int type, int normalized)
 {
     switch (type) {
-    case 5120: return normalized ? fmax((signed char)p[0] / 127.0, -1.0) : (signed char)p[0];
-    case 5121: return normalized ? p[0] / 255.0 : p[0];
-    case 5122: { short v = (short)(p[0] | p[1] << 8); return normalized ? fmax(v / 32767.0, -1.0) : v; }
-    case 5123: { unsigned v = p[0] | p[1] << 8; return normalized ? v / 65535.0 : v; }
-    case 5125: return le32(p);
-    default: { unsigned bits = le32(p); float f; memcpy(&f, &bits, 4); return f; }
+    case 5120:
+        return normalized ? fmax((signed char)p[0] / 127.0, -1.0) : (signed char)p[0];
+    case 5121:
+        return normalized ? p[0] / 255.0 : p[0];
+    case 5122: {
+        short v = (short)(p[0] | p[1] << 8);
+        return normalized ? fmax(v / 32767.0, -1.0) : v;
+    }
+    case 5123: {
+        unsigned v = p[0] | p[1] << 8;
+        return normalized ? v / 65535.0 : v;
+    }
+    case 5125:
+        return le32(p);
+    default: {
+        unsigned bits = le32(p);
+        float f;
+        memcpy(&f, &bits, 4);
+        return f;
+    }
     }
 }
 
 static int type_components(const char *type)
 {
-    return !strcmp(type, "SCALAR") ? 1 : !strcmp(type, "VEC2") ? 2 : !strcmp(type, "VEC3") ? 3
-         : !strcmp(type, "VEC4") || !strcmp(type, "MAT2") ? 4 : !strcmp(type, "MAT3") ? 9 : 16;
+    return !strcmp(type, "SCALAR")                          ? 1
+           : !strcmp(type, "VEC2")                          ? 2
+           : !strcmp(type, "VEC3")                          ? 3
+           : !strcmp(type, "VEC4") || !strcmp(type, "MAT2") ? 4
+           : !strcmp(type, "MAT3")                          ? 9
+                                                            : 16;
 }
 
 static int component_bytes(int type) { return type == 5120 || type == 5121 ? 1 : type == 5122 || type == 5123 ? 2 : 4; }
@@ -238,9 +256,9 @@ static void local_matrix(const ref_node *n, double *m)
     }
     const double len = sqrt(n->r[0] * n->r[0] + n->r[1] * n->r[1] + n->r[2] * n->r[2] + n->r[3] * n->r[3]);
     const double x = n->r[0] / len, y = n->r[1] / len, z = n->r[2] / len, w = n->r[3] / len;
-    const double r[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-                          2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-                          2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y) };
+    const double r[9] = { 1 - 2 * (y * y + z * z), 2 * (x * y + z * w),     2 * (x * z - y * w),
+                          2 * (x * y - z * w),     1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
+                          2 * (x * z + y * w),     2 * (y * z - x * w),     1 - 2 * (x * x + y * y) };
     memset(m, 0, 16 * sizeof(double));
     for (int c = 0; c < 3; c++)
         for (int row = 0; row < 3; row++)
@@ -275,12 +293,10 @@ static ref_node *ref_nodes(const ref_doc *d, int *count)
         double *dst[] = { r->t, r->r, r->s, r->m };
         for (int k = 0; k < 4; k++) {
             int j = 0;
-            cJSON_ArrayForEach(v, cJSON_GetObjectItem(n, keys[k]))
-                dst[k][j++] = v->valuedouble;
+            cJSON_ArrayForEach(v, cJSON_GetObjectItem(n, keys[k])) dst[k][j++] = v->valuedouble;
         }
         r->has_matrix = cJSON_GetObjectItem(n, "matrix") != NULL;
-        cJSON_ArrayForEach(v, cJSON_GetObjectItem(n, "children"))
-            out[(int)v->valuedouble].parent = i;
+        cJSON_ArrayForEach(v, cJSON_GetObjectItem(n, "children")) out[(int)v->valuedouble].parent = i;
         const cJSON *name = cJSON_GetObjectItem(n, "name");
         if (name && *name->valuestring)
             snprintf(r->name, sizeof r->name, "%s", name->valuestring);
@@ -369,15 +385,24 @@ static ref_channel *ref_channels(const ref_doc *d, int a, int *count)
     /* room for up to 64 morph targets per channel */
     ref_channel *out = calloc((size_t)cJSON_GetArraySize(cJSON_GetObjectItem(anim, "channels")) * 64 + 1, sizeof *out);
     *count = 0;
-    cJSON_ArrayForEach(ch, cJSON_GetObjectItem(anim, "channels")) {
+    cJSON_ArrayForEach(ch, cJSON_GetObjectItem(anim, "channels"))
+    {
         const cJSON *target = cJSON_GetObjectItem(ch, "target");
         const cJSON *sampler = item(anim, "samplers", (int)number(ch, "sampler", 0));
         const char *path = cJSON_GetObjectItem(target, "path")->valuestring;
         const cJSON *interp = cJSON_GetObjectItem(sampler, "interpolation");
         ref_channel c = { (int)number(target, "node", -1),
-                          !strcmp(path, "translation") ? 0 : !strcmp(path, "rotation") ? 1 : !strcmp(path, "scale") ? 2 : 3,
-                          !interp || !strcmp(interp->valuestring, "LINEAR") ? 0 : !strcmp(interp->valuestring, "STEP") ? 1 : 2,
-                          0, 0, NULL, NULL };
+                          !strcmp(path, "translation") ? 0
+                          : !strcmp(path, "rotation")  ? 1
+                          : !strcmp(path, "scale")     ? 2
+                                                       : 3,
+                          !interp || !strcmp(interp->valuestring, "LINEAR") ? 0
+                          : !strcmp(interp->valuestring, "STEP")            ? 1
+                                                                            : 2,
+                          0,
+                          0,
+                          NULL,
+                          NULL };
         int comps, n;
         c.times = ref_accessor(d, (int)number(sampler, "input", 0), &c.keys, &comps);
         double *values = ref_accessor(d, (int)number(sampler, "output", 0), &n, &c.width);
@@ -473,7 +498,8 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
         double *ibm = cJSON_GetObjectItem(skin_json, "inverseBindMatrices")
                           ? ref_accessor(&d, (int)number(skin_json, "inverseBindMatrices", 0), &ibm_count, &comps)
                           : NULL;
-        cJSON_ArrayForEach(v, cJSON_GetObjectItem(skin_json, "joints")) {
+        cJSON_ArrayForEach(v, cJSON_GetObjectItem(skin_json, "joints"))
+        {
             int j = tdn_skeleton_find_joint(skel, nodes[(int)v->valuedouble].name);
             CHECK(j >= 0);
             for (int e = 0; ibm && j >= 0 && e < 16; e++)
@@ -497,7 +523,8 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
             is_listed |= tdn_asset_joint(asset, i) == j;
         tdn_mat4 palette = tdn_mat4_mul(&model[j], &tdn_skeleton_inverse_bind(skel)[j]);
         for (int e = 0; !is_listed && e < 16; e++)
-            CHECK_NEAR(palette.m[e], e % 5 == 0, 1e-4 * (1 + fabs(model[j].m[12]) + fabs(model[j].m[13]) + fabs(model[j].m[14])));
+            CHECK_NEAR(palette.m[e], e % 5 == 0,
+                       1e-4 * (1 + fabs(model[j].m[12]) + fabs(model[j].m[13]) + fabs(model[j].m[14])));
     }
     for (int a = 0; a < tdn_asset_clip_count(asset); a++) {
         const tdn_keyed_clip *clip = tdn_asset_clip(asset, a);
@@ -551,8 +578,9 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                         CHECK_NEAR(tdn_keyed_clip_sample_float(clip, f, t), value[0], 1e-5);
                     continue;
                 }
-                double *dst = channels[c].path == 0 ? posed[channels[c].node].t
-                            : channels[c].path == 1 ? posed[channels[c].node].r : posed[channels[c].node].s;
+                double *dst = channels[c].path == 0   ? posed[channels[c].node].t
+                              : channels[c].path == 1 ? posed[channels[c].node].r
+                                                      : posed[channels[c].node].s;
                 memcpy(dst, value, sizeof(double) * (size_t)channels[c].width);
             }
             tdn_keyed_clip_sample(clip, t, &pose, NULL, NULL);
@@ -607,8 +635,10 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
             const cJSON *n = item(d.json, "nodes", i);
             used |= number(n, "mesh", -1) == mi && number(n, "skin", -1) == skin;
         }
-        const cJSON *primitive, *primitives = used ? cJSON_GetObjectItem(item(d.json, "meshes", mi), "primitives") : NULL;
-        cJSON_ArrayForEach(primitive, primitives) {
+        const cJSON *primitive,
+            *primitives = used ? cJSON_GetObjectItem(item(d.json, "meshes", mi), "primitives") : NULL;
+        cJSON_ArrayForEach(primitive, primitives)
+        {
             const cJSON *attributes = cJSON_GetObjectItem(primitive, "attributes");
             if (!cJSON_GetObjectItem(attributes, "JOINTS_0") || !cJSON_GetObjectItem(attributes, "POSITION"))
                 continue;
@@ -622,7 +652,8 @@ static void check_file(const char *path, int skin, int skin_count, float scale)
                 for (int e = 0; e < count * 3; e++)
                     bad += fabs(mesh.positions[e] - positions[e] * scale) > 1e-6 * (1 + fabs(positions[e] * scale));
                 for (int e = 0; e < count * 4; e++) {
-                    const cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItem(skin_json, "joints"), (int)file_joints[e]);
+                    const cJSON *node = cJSON_GetArrayItem(cJSON_GetObjectItem(skin_json, "joints"),
+                                                           (int)file_joints[e]);
                     bad += fabs(mesh.weights[e] - weights[e]) > 1e-7;
                     bad += mesh.joints[e] != tdn_skeleton_find_joint(skel, nodes[(int)node->valuedouble].name);
                 }
@@ -749,7 +780,10 @@ static void triangle_counts_by_hand(void)
     const char *data = test_data_dir();
     if (!data)
         return;
-    static const struct { const char *file; int vertices, triangles; } known[] = {
+    static const struct {
+        const char *file;
+        int vertices, triangles;
+    } known[] = {
         { "gltf/khronos/RiggedSimple/glTF-Embedded/RiggedSimple.gltf", 160, 188 },
         { "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 3273, 4672 },
         { "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb", 370, 256 },
@@ -759,8 +793,9 @@ static void triangle_counts_by_hand(void)
         char path[1024];
         tdn_asset *asset = NULL;
         tdn_error err = { 0 };
-        if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, data, known[i].file), NULL, &asset, NULL, &err),
-                          TDN_OK)) {
+        if (!CHECK_EQ_INT(
+                tdn_asset_load(test_data_path(path, sizeof path, data, known[i].file), NULL, &asset, NULL, &err),
+                TDN_OK)) {
             fprintf(stderr, "  %s: %s: %s\n", known[i].file, err.where, err.message);
             continue;
         }

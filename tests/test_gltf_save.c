@@ -135,7 +135,7 @@ static void expected_pose(const tdn_baked_clip *clip, int f, float alpha, tdn_po
 }
 
 typedef struct motion_error {
-    double worst;      /* largest model-space position error over the checked samples */
+    double worst; /* largest model-space position error over the checked samples */
     int samples;
 } motion_error;
 
@@ -246,8 +246,9 @@ static void humanoid_round_trips(void)
     baked b = bake_asset(h, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(h);
     const double size = skeleton_size(skel);
-    const tdn_gltf_save_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
-                                        .binary = TDN_GLTF_BINARY };
+    const tdn_gltf_save_desc desc = {
+        .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count, .binary = TDN_GLTF_BINARY
+    };
     motion_error e = { 0, 0 };
     size_t glb_size = 0, gltf_size = 0;
     void *glb = export_ok(&desc, &glb_size);
@@ -318,7 +319,8 @@ static const float *accessor_floats(const cJSON *json, const unsigned char *bin,
     const cJSON *acc = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "accessors"), index);
     const cJSON *view = cJSON_GetArrayItem(cJSON_GetObjectItem(json, "bufferViews"),
                                            cJSON_GetObjectItem(acc, "bufferView")->valueint);
-    const cJSON *offset = cJSON_GetObjectItem(acc, "byteOffset"), *view_offset = cJSON_GetObjectItem(view, "byteOffset");
+    const cJSON *offset = cJSON_GetObjectItem(acc, "byteOffset"),
+                *view_offset = cJSON_GetObjectItem(view, "byteOffset");
     *count = cJSON_GetObjectItem(acc, "count")->valueint;
     CHECK(!cJSON_GetObjectItem(view, "byteStride") && !cJSON_GetObjectItem(view, "target"));
     return (const float *)(bin + (offset ? offset->valueint : 0) + (view_offset ? view_offset->valueint : 0));
@@ -335,9 +337,9 @@ static void small_clip_structure(void)
     rest[1].t = tdn_vec3_make(0, 1, 0);
     rest[2].t = tdn_vec3_make(0, 0.5f, 0);
     tdn_skeleton *skel = NULL;
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 3, .names = names, .parents = parents,
-                                                           .rest_pose = rest },
-                                     &skel, NULL, NULL),
+    CHECK_EQ_INT(tdn_skeleton_create(
+                     &(tdn_skeleton_desc){ .joint_count = 3, .names = names, .parents = parents, .rest_pose = rest },
+                     &skel, NULL, NULL),
                  TDN_OK);
     enum { FRAMES = 13 };
     tdn_pose poses[FRAMES];
@@ -355,9 +357,8 @@ static void small_clip_structure(void)
     }
     const tdn_baked_clip clips[2] = { { "spin", FRAMES, 24.0f, poses }, { "still", 1, 24.0f, poses } };
     size_t size = 0;
-    unsigned char *data = export_ok(&(tdn_gltf_save_desc){ .skeleton = skel, .clips = clips, .clip_count = 2,
-                                                             .binary = TDN_GLTF_BINARY },
-                                    &size);
+    unsigned char *data = export_ok(
+        &(tdn_gltf_save_desc){ .skeleton = skel, .clips = clips, .clip_count = 2, .binary = TDN_GLTF_BINARY }, &size);
     if (!data) {
         tdn_skeleton_destroy(skel);
         return;
@@ -380,7 +381,8 @@ static void small_clip_structure(void)
         CHECK_EQ_INT(cJSON_GetArrayItem(skin_joints, j)->valueint, j);
     CHECK_EQ_INT(cJSON_GetObjectItem(skin, "skeleton")->valueint, 0);
     int bind_count = 0;
-    const float *binds = accessor_floats(json, bin, cJSON_GetObjectItem(skin, "inverseBindMatrices")->valueint, &bind_count);
+    const float *binds = accessor_floats(json, bin, cJSON_GetObjectItem(skin, "inverseBindMatrices")->valueint,
+                                         &bind_count);
     CHECK_EQ_INT(bind_count, 3);
     const float rest_height[3] = { 0.0f, 1.0f, 1.5f };
     for (int j = 0; j < 3; j++)
@@ -421,10 +423,12 @@ static void small_clip_structure(void)
         int unit = 1, continuous = 1;
         for (int f = 0; f < FRAMES; f++) {
             unit &= fabs(sqrt(q[f * 4] * q[f * 4] + q[f * 4 + 1] * q[f * 4 + 1] + q[f * 4 + 2] * q[f * 4 + 2] +
-                              q[f * 4 + 3] * q[f * 4 + 3]) - 1.0) < 1e-6;
+                              q[f * 4 + 3] * q[f * 4 + 3]) -
+                         1.0) < 1e-6;
             if (f > 0)
                 continuous &= q[f * 4] * q[f * 4 - 4] + q[f * 4 + 1] * q[f * 4 - 3] + q[f * 4 + 2] * q[f * 4 - 2] +
-                                  q[f * 4 + 3] * q[f * 4 - 1] >= 0.0f;
+                                  q[f * 4 + 3] * q[f * 4 - 1] >=
+                              0.0f;
         }
         CHECK(unit);
         CHECK(continuous);
@@ -448,7 +452,8 @@ static void small_clip_structure(void)
         for (int i = 0; i <= 48; i++) {
             const double t = 0.5 * i / 48.0;
             tdn_keyed_clip_sample(clip, (float)t, &pose, NULL, NULL);
-            const tdn_quat want = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), (float)(2 * 3.14159265358979 * t / 0.5));
+            const tdn_quat want = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0),
+                                                           (float)(2 * 3.14159265358979 * t / 0.5));
             worst = fmax(worst, check_quat_angle(tdn_pose_get(&pose, 1).r, want));
             const tdn_transform hand = tdn_pose_get(&pose, 2);
             CHECK(hand.t.x == 0.25f && hand.t.y == 0.5f);
@@ -485,8 +490,9 @@ static void skinned_asset_round_trip(const tdn_asset *src, const char *path, mot
 {
     baked b = bake_asset(src, RATE);
     const tdn_skeleton *skel = tdn_asset_skeleton(src);
-    const tdn_gltf_save_desc desc = { .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count,
-                                        .source = src, .binary = TDN_GLTF_BINARY };
+    const tdn_gltf_save_desc desc = {
+        .skeleton = skel, .clips = b.clips, .clip_count = b.clip_count, .source = src, .binary = TDN_GLTF_BINARY
+    };
     size_t size = 0;
     void *data = export_ok(&desc, &size);
     tdn_asset *read = data ? load_ok(data, size) : NULL;
@@ -625,7 +631,9 @@ static void save_memory_uses_the_allocator(void)
 {
     tdn_asset *human = NULL;
     CHECK_EQ_INT(tdn_humanoid_create(NULL, &human, NULL, NULL), TDN_OK);
-    const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(human), .source = human, .binary = TDN_GLTF_BINARY };
+    const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(human),
+                                      .source = human,
+                                      .binary = TDN_GLTF_BINARY };
     const long blocks = live_blocks, allocations = total_allocations;
     const size_t bytes = live_bytes;
     void *data = NULL;
@@ -776,8 +784,11 @@ static int write_files(const char *dir)
     tdn_asset *h = humanoid();
     if (h) {
         baked b = bake_asset(h, RATE);
-        tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(h), .clips = b.clips, .clip_count = b.clip_count,
-                                      .source = h, .binary = TDN_GLTF_BY_EXTENSION }; /* with the body */
+        tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(h),
+                                    .clips = b.clips,
+                                    .clip_count = b.clip_count,
+                                    .source = h,
+                                    .binary = TDN_GLTF_BY_EXTENSION }; /* with the body */
         write_file(dir, "humanoid.glb", &desc);
         write_file(dir, "humanoid.gltf", &desc);
         baked_free(&b);
@@ -796,9 +807,11 @@ static int write_files(const char *dir)
             continue;
         }
         baked b = bake_asset(src, RATE);
-        const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(src), .clips = b.clips,
-                                            .clip_count = b.clip_count, .source = src,
-                                            .binary = TDN_GLTF_BY_EXTENSION };
+        const tdn_gltf_save_desc desc = { .skeleton = tdn_asset_skeleton(src),
+                                          .clips = b.clips,
+                                          .clip_count = b.clip_count,
+                                          .source = src,
+                                          .binary = TDN_GLTF_BY_EXTENSION };
         write_file(dir, files[i][1], &desc);
         baked_free(&b);
         tdn_asset_destroy(src);

@@ -17,8 +17,13 @@ static void smoothing_half_life_is_exact(void)
     tdn_param_desc params[] = { { .name = "speed", .type = TDN_PARAM_FLOAT, .half_life = 0.2f },
                                 { .name = "raw", .type = TDN_PARAM_FLOAT } };
     tdn_node_desc nodes[] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP } };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = &clip, .clip_count = 1, .params = params, .param_count = 2,
-                          .nodes = nodes, .node_count = 1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = &clip,
+                          .clip_count = 1,
+                          .params = params,
+                          .param_count = 2,
+                          .nodes = nodes,
+                          .node_count = 1 };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *a = NULL, *b = NULL;
@@ -65,7 +70,8 @@ static void node_weights_by_hand(void)
 {
     tdn_clip *c[4];
     for (int i = 0; i < 4; i++)
-        c[i] = make_clip((clip_spec){ "c", 1.0f + 0.25f * (float)i, (float)(i + 1), 0.3f * (float)i, 1, { 0, 0, 1 }, NULL, 0 }, 0);
+        c[i] = make_clip(
+            (clip_spec){ "c", 1.0f + 0.25f * (float)i, (float)(i + 1), 0.3f * (float)i, 1, { 0, 0, 1 }, NULL, 0 }, 0);
     tdn_param_desc params[] = { { .name = "x", .type = TDN_PARAM_FLOAT, .value = { 0.25f } },
                                 { .name = "a", .type = TDN_PARAM_FLOAT, .value = { 1 } },
                                 { .name = "b", .type = TDN_PARAM_FLOAT, .value = { 3 } } };
@@ -80,8 +86,15 @@ static void node_weights_by_hand(void)
         { .type = TDN_NODE_BLEND2, .name = "top", .inputs = b2_inputs, .input_count = 2, .value = { "x", 0 } },
         { .type = TDN_NODE_BLENDN, .inputs = bn_inputs, .input_count = 3, .values = bn_values },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 4, .params = params,
-                          .param_count = 3, .nodes = nodes, .node_count = 6, .root = 4, .cull_threshold = -1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 4,
+                          .params = params,
+                          .param_count = 3,
+                          .nodes = nodes,
+                          .node_count = 6,
+                          .root = 4,
+                          .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     CHECK(tdn_graph_create(&gd, &g, NULL, &err) == TDN_OK);
@@ -125,8 +138,15 @@ static void switch_cross_fades(void)
         { .type = TDN_NODE_CLIP, .clip = 2, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_SWITCH, .inputs = inputs, .input_count = 3, .value = { "pick", 0 }, .fade = 0.4f },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 3, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 4, .root = 3, .cull_threshold = -1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 3,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 4,
+                          .root = 3,
+                          .cull_threshold = -1 };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
@@ -159,16 +179,24 @@ static void triggers_last_one_update_and_names_set_every_type(void)
 {
     tdn_clip *c[2] = { make_clip((clip_spec){ "a", 1, 1, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0),
                        make_clip((clip_spec){ "b", 1, 2, 0, 1, { 0, 1, 0 }, NULL, 0 }, 0) };
-    tdn_param_desc params[] = { { .name = "hit", .type = TDN_PARAM_TRIGGER }, { .name = "n", .type = TDN_PARAM_INT },
-                                { .name = "on", .type = TDN_PARAM_BOOL }, { .name = "v", .type = TDN_PARAM_VEC3 } };
+    tdn_param_desc params[] = { { .name = "hit", .type = TDN_PARAM_TRIGGER },
+                                { .name = "n", .type = TDN_PARAM_INT },
+                                { .name = "on", .type = TDN_PARAM_BOOL },
+                                { .name = "v", .type = TDN_PARAM_VEC3 } };
     int inputs[] = { 0, 1 };
     tdn_node_desc nodes[] = {
         { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_SWITCH, .inputs = inputs, .input_count = 2, .value = { "hit", 0 } },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 4, .nodes = nodes, .node_count = 3, .root = 2 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 4,
+                          .nodes = nodes,
+                          .node_count = 3,
+                          .root = 2 };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
@@ -261,9 +289,9 @@ static void flat_list_matches_recursive_evaluation(void)
 {
     /* additive(blend2(blend_space(4 clips at the corners of a square), blendN(clip4, time_scale(clip5)), x), diff6) */
     clip_spec specs[7] = {
-        { "a", 1.0f, 1, 0.4f, 1.2f, { 0, 1, 0 }, NULL, 0 },  { "b", 1.3f, 2, -0.3f, 0.9f, { 1, 0, 0 }, NULL, 0 },
-        { "c", 0.7f, -1, 0.2f, 1.1f, { 0, 0, 1 }, NULL, 0 }, { "d", 0.9f, 0.5f, 0.5f, 1, { 0, 1, 0 }, NULL, 0 },
-        { "e", 1.1f, 3, -0.2f, 1.3f, { 0, 1, 0 }, NULL, 0 }, { "f", 0.8f, -2, 0.3f, 0.8f, { 1, 0, 0 }, NULL, 0 },
+        { "a", 1.0f, 1, 0.4f, 1.2f, { 0, 1, 0 }, NULL, 0 },       { "b", 1.3f, 2, -0.3f, 0.9f, { 1, 0, 0 }, NULL, 0 },
+        { "c", 0.7f, -1, 0.2f, 1.1f, { 0, 0, 1 }, NULL, 0 },      { "d", 0.9f, 0.5f, 0.5f, 1, { 0, 1, 0 }, NULL, 0 },
+        { "e", 1.1f, 3, -0.2f, 1.3f, { 0, 1, 0 }, NULL, 0 },      { "f", 0.8f, -2, 0.3f, 0.8f, { 1, 0, 0 }, NULL, 0 },
         { "diff", 1.0f, 0.3f, 0.6f, 1.5f, { 0, 0, 1 }, NULL, 0 },
     };
     tdn_clip *c[7];
@@ -271,7 +299,9 @@ static void flat_list_matches_recursive_evaluation(void)
         c[i] = make_clip(specs[i], i == 6);
     float corners[8] = { 0, 0, 1, 0, 0, 1, 1, 1 };
     tdn_blend_space *space = NULL;
-    tdn_blend_space_desc sd = { .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2, .sample_count = 4, .points = corners };
+    tdn_blend_space_desc sd = {
+        .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2, .sample_count = 4, .points = corners
+    };
     CHECK(tdn_blend_space_create(&sd, &space, NULL, NULL) == TDN_OK);
     tdn_param_desc params[] = { { .name = "x", .type = TDN_PARAM_FLOAT, .value = { 0.6f } },
                                 { .name = "p", .type = TDN_PARAM_VEC2, .value = { 0.3f, 0.8f } },
@@ -294,8 +324,15 @@ static void flat_list_matches_recursive_evaluation(void)
         [11] = { .type = TDN_NODE_REST },
         [12] = { .type = TDN_NODE_TIME_SCALE, .inputs = ts_in, .input_count = 1, .value = { "speed", 0 } },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 7, .params = params,
-                          .param_count = 4, .nodes = nodes, .node_count = 13, .root = 8, .cull_threshold = -1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 7,
+                          .params = params,
+                          .param_count = 4,
+                          .nodes = nodes,
+                          .node_count = 13,
+                          .root = 8,
+                          .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     CHECK(tdn_graph_create(&gd, &g, NULL, &err) == TDN_OK);
@@ -374,8 +411,14 @@ static void duplicates_merge_and_light_entries_cull(void)
         { .type = TDN_NODE_BLEND2, .inputs = inner, .input_count = 2, .value = { "x", 0 } },
         { .type = TDN_NODE_BLEND2, .inputs = outer, .input_count = 2, .value = { NULL, 0.5f } },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 5, .root = 4 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 5,
+                          .root = 4 };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
     tdn_graph_instance *in = NULL;
@@ -418,9 +461,17 @@ static tdn_graph *sync_graph(tdn_clip **c, const tdn_sync_group_desc *groups, in
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP, .sync_group = "feet", .start = start1 },
         { .type = TDN_NODE_BLEND2, .inputs = inputs, .input_count = 2, .value = { "x", 0 } },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .sync_groups = groups,
-                          .sync_group_count = group_count, .cull_threshold = -1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 3,
+                          .root = 2,
+                          .sync_groups = groups,
+                          .sync_group_count = group_count,
+                          .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     if (tdn_graph_create(&gd, &g, NULL, &err) != TDN_OK)
@@ -566,29 +617,63 @@ static void bad_graphs_name_the_place(void)
         const char *where;
     } cases[] = {
         { { { .type = TDN_NODE_CLIP, .clip = 5 } }, 1, TDN_ERR_INVALID_DATA, "nodes[0]" },
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_BLEND2, .name = "mix", .inputs = two, .input_count = 2, .value = { "nope", 0 } } },
-          3, TDN_ERR_INVALID_DATA, "nodes[2] 'mix'" },
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_BLEND2, .inputs = two, .input_count = 1 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[2]" },
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_BLEND2, .inputs = self, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[2]" },
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_BLEND2, .inputs = far, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[2]" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_BLEND2, .name = "mix", .inputs = two, .input_count = 2, .value = { "nope", 0 } } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[2] 'mix'" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_BLEND2, .inputs = two, .input_count = 1 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[2]" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_BLEND2, .inputs = self, .input_count = 2 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[2]" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_BLEND2, .inputs = far, .input_count = 2 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[2]" },
         /* an additive clip as a pose, a plain clip as a difference (messages below) */
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP, .clip = 1 }, { .type = TDN_NODE_BLEND2, .inputs = two, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[1]" },
-        { { { .type = TDN_NODE_CLIP, .clip = 1 }, { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_ADDITIVE, .inputs = two, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[1]" },
-        { { { .type = TDN_NODE_CLIP }, { .type = TDN_NODE_CLIP, .clip = 1 }, { .type = TDN_NODE_ADDITIVE, .inputs = swapped, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[0]" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP, .clip = 1 },
+            { .type = TDN_NODE_BLEND2, .inputs = two, .input_count = 2 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[1]" },
+        { { { .type = TDN_NODE_CLIP, .clip = 1 },
+            { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_ADDITIVE, .inputs = two, .input_count = 2 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[1]" },
+        { { { .type = TDN_NODE_CLIP },
+            { .type = TDN_NODE_CLIP, .clip = 1 },
+            { .type = TDN_NODE_ADDITIVE, .inputs = swapped, .input_count = 2 } },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[0]" },
         { { { .type = TDN_NODE_CLIP, .sync_group = "g" } }, 1, TDN_ERR_INVALID_DATA, "nodes[0]" },
         { { { .type = TDN_NODE_CLIP, .mirror = 1, .wrap = TDN_WRAP_LOOP } }, 1, TDN_ERR_INVALID_DATA, "nodes[0]" },
         { { { .type = 42 } }, 1, TDN_ERR_INVALID_DATA, "nodes[0]" },
         { { { .type = TDN_NODE_CLIP, .start = 1.0f } }, 1, TDN_ERR_INVALID_DATA, "nodes[0]" },
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tdn_graph_desc gd = { .skeleton = skeleton, .clips = clips, .clip_count = 2, .params = params, .param_count = 2,
-                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1 };
+        tdn_graph_desc gd = { .skeleton = skeleton,
+                              .clips = clips,
+                              .clip_count = 2,
+                              .params = params,
+                              .param_count = 2,
+                              .nodes = cases[k].nodes,
+                              .node_count = cases[k].count,
+                              .root = cases[k].count - 1 };
         tdn_graph *g = (tdn_graph *)1;
         tdn_error err = { 0 };
         CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), cases[k].code);
@@ -596,7 +681,8 @@ static void bad_graphs_name_the_place(void)
         if (!CHECK(strcmp(err.where, cases[k].where) == 0))
             fprintf(stderr, "case %zu: where '%s': %s\n", k, err.where, err.message);
         /* the two additivity cases name the clip that does not fit, not its index */
-        const char *message = k == 5   ? "\"diff\" is additive: an additive clip can only be an additive node's difference"
+        const char *message = k == 5
+                                  ? "\"diff\" is additive: an additive clip can only be an additive node's difference"
                               : k == 6 ? "\"plain\" is not additive: an additive difference needs an additive clip"
                                        : NULL;
         if (message && !CHECK(strcmp(err.message, message) == 0))
@@ -606,13 +692,23 @@ static void bad_graphs_name_the_place(void)
     /* A duplicate parameter, a smoothed bool, a blend space whose position does not fit. */
     float line[3] = { 0, 1, 2 };
     tdn_blend_space *space = NULL;
-    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_LINEAR, .dimensions = 1,
-                                                          .sample_count = 3, .points = line }, &space, NULL, NULL) == TDN_OK);
+    CHECK(tdn_blend_space_create(
+              &(tdn_blend_space_desc){
+                  .mode = TDN_BLEND_SPACE_LINEAR, .dimensions = 1, .sample_count = 3, .points = line },
+              &space, NULL, NULL) == TDN_OK);
     int three[] = { 0, 0, 0 };
-    tdn_node_desc bs[] = { { .type = TDN_NODE_CLIP },
-                           { .type = TDN_NODE_BLEND_SPACE, .inputs = three, .input_count = 3, .space = space, .position = "v" } };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = clips, .clip_count = 2, .params = params, .param_count = 2,
-                          .nodes = bs, .node_count = 2, .root = 1 };
+    tdn_node_desc bs[] = {
+        { .type = TDN_NODE_CLIP },
+        { .type = TDN_NODE_BLEND_SPACE, .inputs = three, .input_count = 3, .space = space, .position = "v" }
+    };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = clips,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 2,
+                          .nodes = bs,
+                          .node_count = 2,
+                          .root = 1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA);
@@ -656,13 +752,20 @@ static void frames_never_allocate(void)
     };
     int table[JOINTS];
     tdn_mirror_table_from_names(skeleton, table, NULL);
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)c, .clip_count = 2, .params = params,
-                          .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2, .mirror_table = table };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)c,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 3,
+                          .root = 2,
+                          .mirror_table = table };
     tdn_graph *g = NULL;
     CHECK(tdn_graph_create(&gd, &g, &counting, NULL) == TDN_OK);
     size_t bytes = tdn_graph_instance_bytes(g);
-    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN,
-                                 (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) / TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) /
+                                                               TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     tdn_graph_instance *in = NULL;
     CHECK(tdn_graph_instance_init(g, memory, bytes - 1, &in, NULL) == TDN_ERR_OUT_OF_MEMORY);
     CHECK(tdn_graph_instance_init(g, memory, bytes, &in, NULL) == TDN_OK);

@@ -13,13 +13,14 @@
 #include "tendon/io/humanoid.h"
 
 #ifndef TENDON_SOURCE_DIR
-#define TENDON_SOURCE_DIR "."
+#  define TENDON_SOURCE_DIR "."
 #endif
 
 static tdn_graph_document *parse(const char *json, const char *base_dir, tdn_error *err)
 {
     tdn_graph_document *d = NULL;
-    tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir }, &d, &counting, err);
+    tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir }, &d,
+                                   &counting, err);
     return d;
 }
 
@@ -38,7 +39,8 @@ static void example_graph_runs(void)
 {
     tdn_graph_document *d = NULL;
     tdn_error err = { 0 };
-    CHECK(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &d, &counting, &err) == TDN_OK);
+    CHECK(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &d, &counting, &err) ==
+          TDN_OK);
     if (!d) {
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return;
@@ -137,7 +139,8 @@ static void sweep(tdn_graph_document *d, const char *foot_l, const char *foot_r,
                   step_log *log)
 {
     const tdn_skeleton *s = tdn_graph_document_skeleton(d);
-    int joints = tdn_skeleton_joint_count(s), feet[2] = { tdn_skeleton_find_joint(s, foot_l), tdn_skeleton_find_joint(s, foot_r) };
+    int joints = tdn_skeleton_joint_count(s),
+        feet[2] = { tdn_skeleton_find_joint(s, foot_l), tdn_skeleton_find_joint(s, foot_r) };
     CHECK(feet[0] >= 0 && feet[1] >= 0);
     tdn_graph_instance *in = NULL;
     CHECK(tdn_graph_instance_create(tdn_graph_document_graph(d), &in, NULL, NULL) == TDN_OK);
@@ -202,8 +205,8 @@ static const char *const walk_run_template =
     " \"root\": {\"type\": \"blend2\", \"weight\": \"x\", \"inputs\": ["
     "   {\"type\": \"clip\", \"clip\": \"%s\"%s}, {\"type\": \"clip\", \"clip\": \"%s\"%s}]}}";
 
-static tdn_graph_document *walk_run(const char *character, const char *walk, const char *run, int sync,
-                                    int markers, const char *base_dir)
+static tdn_graph_document *walk_run(const char *character, const char *walk, const char *run, int sync, int markers,
+                                    const char *base_dir)
 {
     char json[1024];
     const char *groups = markers ? "\"sync_groups\": [{\"name\": \"feet\", \"markers\": [\"foot_down_l\", "
@@ -213,7 +216,8 @@ static tdn_graph_document *walk_run(const char *character, const char *walk, con
     snprintf(json, sizeof json, walk_run_template, character, groups, walk, in_group, run, in_group);
     tdn_error err = { 0 };
     tdn_graph_document *d = NULL;
-    if (tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir }, &d, NULL, &err) != TDN_OK)
+    if (tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = base_dir },
+                                       &d, NULL, &err) != TDN_OK)
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return d;
 }
@@ -290,23 +294,23 @@ static void real_pairs_stay_in_phase(void)
 
 /* ---- state machines, layers, masks and root motion in documents ---- */
 
-#define MACHINE_DOC                                                                                                  \
-    "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 15},"                                            \
-    " \"parameters\": [{\"name\": \"speed\"}, {\"name\": \"hit\", \"type\": \"trigger\"}, {\"name\": \"aim\", \"value\": 1}],"   \
-    " \"masks\": {\"upper\": {\"subtree\": \"spine_01\", \"blend_depth\": 2}},"                                     \
-    " \"root_motion\": {\"joint\": \"root\", \"rotation\": \"yaw\"},"                                                \
-    " \"layers\": ["                                                                                                  \
-    "  {\"name\": \"locomotion\", \"root\": {\"type\": \"state_machine\", \"initial\": \"idle\","                      \
-    "     \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", \"clip\": \"idle\"}},"                        \
-    "                {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}},"                \
-    "                {\"name\": \"run\", \"node\": {\"type\": \"clip\", \"clip\": \"run_forward\"}}],"                  \
-    "     \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\","  \
-    "                      \"value\": 0.1}], \"duration\": 0.3},"                                                      \
-    "                     {\"from\": \"walk\", \"to\": \"run\", \"conditions\": [{\"param\": \"speed\", \"op\": \">=\","   \
-    "                      \"value\": 2}], \"duration\": 0.3, \"sync_phase\": true, \"curve\": \"smoothstep\"},"       \
-    "                     {\"from\": \"any\", \"to\": \"idle\", \"conditions\": [{\"param\": \"hit\"}],"                \
-    "                      \"mode\": \"inertialize\", \"duration\": 0.4}]}},"                                            \
-    "  {\"name\": \"upper\", \"weight\": \"aim\", \"mask\": \"upper\", \"root\": {\"type\": \"clip\", \"clip\": \"turn_left\"}}]}"
+#define MACHINE_DOC                                                                                                          \
+  "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 15},"                                                      \
+  " \"parameters\": [{\"name\": \"speed\"}, {\"name\": \"hit\", \"type\": \"trigger\"}, {\"name\": \"aim\", \"value\": 1}]," \
+  " \"masks\": {\"upper\": {\"subtree\": \"spine_01\", \"blend_depth\": 2}},"                                                \
+  " \"root_motion\": {\"joint\": \"root\", \"rotation\": \"yaw\"},"                                                          \
+  " \"layers\": ["                                                                                                           \
+  "  {\"name\": \"locomotion\", \"root\": {\"type\": \"state_machine\", \"initial\": \"idle\","                              \
+  "     \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", \"clip\": \"idle\"}},"                              \
+  "                {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}},"                        \
+  "                {\"name\": \"run\", \"node\": {\"type\": \"clip\", \"clip\": \"run_forward\"}}],"                         \
+  "     \"transitions\": [{\"from\": \"idle\", \"to\": \"walk\", \"conditions\": [{\"param\": \"speed\", \"op\": \">\","     \
+  "                      \"value\": 0.1}], \"duration\": 0.3},"                                                              \
+  "                     {\"from\": \"walk\", \"to\": \"run\", \"conditions\": [{\"param\": \"speed\", \"op\": \">=\","       \
+  "                      \"value\": 2}], \"duration\": 0.3, \"sync_phase\": true, \"curve\": \"smoothstep\"},"               \
+  "                     {\"from\": \"any\", \"to\": \"idle\", \"conditions\": [{\"param\": \"hit\"}],"                       \
+  "                      \"mode\": \"inertialize\", \"duration\": 0.4}]}},"                                                  \
+  "  {\"name\": \"upper\", \"weight\": \"aim\", \"mask\": \"upper\", \"root\": {\"type\": \"clip\", \"clip\": \"turn_left\"}}]}"
 
 static void machines_and_layers_from_documents(void)
 {
@@ -341,7 +345,7 @@ static void machines_and_layers_from_documents(void)
         travelled += m.translation.z;
     }
     tdn_graph_state_machine_status(in, machine, &st, NULL);
-    CHECK_EQ_INT(st.state, 1); /* walking */
+    CHECK_EQ_INT(st.state, 1);                 /* walking */
     CHECK(travelled > 0.5 && travelled < 1.4); /* 0.3 s fading in from idle, then 1.4 m/s */
     /* root motion extracted: the pose's root stays put on the ground plane */
     CHECK_NEAR(tdn_pose_get(&pose, 0).t.z, 0, 1e-4);
@@ -377,8 +381,10 @@ static void hints_name_the_path_and_the_nearest_name(void)
         { "\"initial\": \"idle\"", "\"initial\": \"Idle2\"", "layers[0].root.initial", "did you mean \"idle\"?" },
         { "\"param\": \"speed\", \"op\": \">=\"", "\"param\": \"sped\", \"op\": \">=\"",
           "layers[0].root.transitions[1].conditions[0].param", "did you mean \"speed\"?" },
-        { "\"op\": \">=\"", "\"op\": \"ture\"", "layers[0].root.transitions[1].conditions[0].op", "did you mean \"true\"?" },
-        { "\"subtree\": \"spine_01\"", "\"subtree\": \"spine01\"", "masks.upper.subtree", "did you mean \"spine_01\"?" },
+        { "\"op\": \">=\"", "\"op\": \"ture\"", "layers[0].root.transitions[1].conditions[0].op",
+          "did you mean \"true\"?" },
+        { "\"subtree\": \"spine_01\"", "\"subtree\": \"spine01\"", "masks.upper.subtree",
+          "did you mean \"spine_01\"?" },
         { "\"mode\": \"inertialize\"", "\"mode\": \"inertialise\"", "layers[0].root.transitions[2].mode",
           "did you mean \"inertialize\"?" },
         { "\"clip\": \"run_forward\"", "\"clip\": \"run_froward\"", "layers[0].root.states[2].node.clip",
@@ -430,7 +436,8 @@ static void clips_from_other_files(void)
                        " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
     tdn_error err = { 0 };
     tdn_graph_document *d = NULL;
-    CHECK(tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = "." }, &d, &counting, &err) == TDN_OK);
+    CHECK(tdn_graph_document_load_memory(json, strlen(json), &(tdn_graph_document_load_options){ .base_dir = "." }, &d,
+                                         &counting, &err) == TDN_OK);
     if (d) {
         tdn_pose p;
         tdn_pose_create(tdn_skeleton_joint_count(s), &p, NULL, NULL);
@@ -458,7 +465,8 @@ static void clips_from_other_files(void)
                         " \"clips\": [{\"name\": \"w\", \"file\": \"graph_clip_other.glb\", \"source\": \"tiny\"}],"
                         " \"root\": {\"type\": \"clip\", \"clip\": \"w\"}}";
     d = NULL;
-    CHECK(tdn_graph_document_load_memory(other, strlen(other), &(tdn_graph_document_load_options){ .base_dir = "." }, &d, &counting, &err) == TDN_ERR_INVALID_DATA);
+    CHECK(tdn_graph_document_load_memory(other, strlen(other), &(tdn_graph_document_load_options){ .base_dir = "." },
+                                         &d, &counting, &err) == TDN_ERR_INVALID_DATA);
     CHECK(strcmp(err.where, "clips[0].file") == 0);
     CHECK(d == NULL);
     CHECK_EQ_INT(live_blocks, 0);
@@ -626,7 +634,8 @@ static void malformed_documents_name_their_path(void)
           "character.generated" },
         { "{\"character\": {\"generated\": \"humanoid\", \"height\": -1}, \"root\": {\"type\": \"rest\"}}",
           TDN_ERR_ARGUMENT, "character.height" },
-        { "{\"character\": {\"file\": \"x.glb\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_ARGUMENT, "character.file" },
+        { "{\"character\": {\"file\": \"x.glb\"}, \"root\": {\"type\": \"rest\"}}", TDN_ERR_ARGUMENT,
+          "character.file" },
         { "{" HUMANOID "}", TDN_ERR_PARSE, "root" },
         { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"fly\"}}", TDN_ERR_INVALID_DATA, "root.clip" },
         { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"idle\", \"speed\": 2}}", TDN_ERR_PARSE,
@@ -634,32 +643,40 @@ static void malformed_documents_name_their_path(void)
         { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}]}}", TDN_ERR_PARSE,
           "root.inputs" },
         { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"weight\": \"nope\", \"inputs\": [{\"type\": \"rest\"}, "
-          "{\"type\": \"rest\"}]}}", TDN_ERR_INVALID_DATA, "root.weight" },
+          "{\"type\": \"rest\"}]}}",
+          TDN_ERR_INVALID_DATA, "root.weight" },
         { "{" HUMANOID ", \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}, {\"type\": \"jump\"}]}}",
           TDN_ERR_INVALID_DATA, "root.inputs[1].type" },
-        { "{" HUMANOID ", \"nodes\": {\"a\": {\"type\": \"time_scale\", \"input\": \"b\"}, \"b\": \"a\"}, \"root\": \"a\"}",
+        { "{" HUMANOID
+          ", \"nodes\": {\"a\": {\"type\": \"time_scale\", \"input\": \"b\"}, \"b\": \"a\"}, \"root\": \"a\"}",
           TDN_ERR_INVALID_DATA, "nodes." },
         { "{" HUMANOID ", \"root\": \"missing\"}", TDN_ERR_INVALID_DATA, "root" },
         { "{" HUMANOID ", \"root\": {\"type\": \"blend_space\", \"mode\": \"linear\", \"position\": \"x\", "
           "\"samples\": [{\"clip\": \"idle\", \"at\": [0]}, {\"clip\": \"idle\", \"at\": [0, 1]}]}, "
-          "\"parameters\": [{\"name\": \"x\"}]}", TDN_ERR_INVALID_DATA, "root.samples[1].at" },
+          "\"parameters\": [{\"name\": \"x\"}]}",
+          TDN_ERR_INVALID_DATA, "root.samples[1].at" },
         { "{" HUMANOID ", \"root\": {\"type\": \"blend_space\", \"mode\": \"linear\", \"position\": \"y\", "
           "\"samples\": [{\"clip\": \"idle\", \"at\": [0]}, {\"clip\": \"walk_forward\", \"at\": [1]}]}, "
-          "\"parameters\": [{\"name\": \"x\"}]}", TDN_ERR_INVALID_DATA, "root.position" },
+          "\"parameters\": [{\"name\": \"x\"}]}",
+          TDN_ERR_INVALID_DATA, "root.position" },
         /* refused by the core, named by the document's path */
         { "{" HUMANOID ", \"root\": {\"type\": \"clip\", \"clip\": \"idle\", \"wrap\": \"clamp\", \"sync\": \"g\"}}",
           TDN_ERR_INVALID_DATA, "root" },
         { "{" HUMANOID ", \"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, "
-          "\"difference\": {\"type\": \"clip\", \"clip\": \"idle\"}}}", TDN_ERR_INVALID_DATA, "root.difference" },
+          "\"difference\": {\"type\": \"clip\", \"clip\": \"idle\"}}}",
+          TDN_ERR_INVALID_DATA, "root.difference" },
         { "{" HUMANOID ", \"parameters\": [{\"name\": \"q\", \"type\": \"quat\"}], \"root\": {\"type\": \"rest\"}}",
           TDN_ERR_INVALID_DATA, "parameters[0].type" },
         { "{" HUMANOID ", \"parameters\": [{\"name\": \"q\"}, {\"name\": \"q\"}], \"root\": {\"type\": \"rest\"}}",
           TDN_ERR_INVALID_DATA, "parameters[1]" },
         { "{" HUMANOID ", \"parameters\": [{\"name\": \"v\", \"type\": \"vec2\", \"value\": [1]}], "
-          "\"root\": {\"type\": \"rest\"}}", TDN_ERR_PARSE, "parameters[0].value" },
-        { "{" HUMANOID ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": {\"reference\": \"zzz\"}}], "
+          "\"root\": {\"type\": \"rest\"}}",
+          TDN_ERR_PARSE, "parameters[0].value" },
+        { "{" HUMANOID
+          ", \"clips\": [{\"name\": \"d\", \"source\": \"idle\", \"additive\": {\"reference\": \"zzz\"}}], "
           "\"root\": {\"type\": \"additive\", \"base\": {\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", "
-          "\"clip\": \"d\"}}}", TDN_ERR_INVALID_DATA, "clips[0]" },
+          "\"clip\": \"d\"}}}",
+          TDN_ERR_INVALID_DATA, "clips[0]" },
         { "{" HUMANOID ", \"root\": {\"type\": \"switch\", \"fade\": \"slow\", \"inputs\": [{\"type\": \"rest\"}]}}",
           TDN_ERR_PARSE, "root.fade" },
     };
@@ -681,7 +698,8 @@ static void malformed_documents_name_their_path(void)
     } misplaced[] = {
         { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\"}], \"root\": {\"type\": "
           "\"additive\", \"base\": {\"type\": \"rest\"}, \"difference\": {\"type\": \"clip\", \"clip\": \"lean\"}}}",
-          "root.difference", "\"lean\" (source \"aim_left\") is not additive: an additive difference needs an additive clip" },
+          "root.difference",
+          "\"lean\" (source \"aim_left\") is not additive: an additive difference needs an additive clip" },
         { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
           "\"rest\"}}], \"root\": {\"type\": \"blend2\", \"inputs\": [{\"type\": \"rest\"}, {\"type\": \"clip\", "
           "\"clip\": \"lean\"}]}}",
@@ -694,8 +712,10 @@ static void malformed_documents_name_their_path(void)
     for (size_t k = 0; k < sizeof misplaced / sizeof misplaced[0]; k++) {
         tdn_error err = { 0 };
         tdn_graph_document *d = (tdn_graph_document *)1;
-        tdn_result r = tdn_graph_document_load_memory(misplaced[k].json, strlen(misplaced[k].json), NULL, &d, &counting, &err);
-        if (!(CHECK_EQ_INT(r, TDN_ERR_INVALID_DATA) & CHECK(d == NULL) & CHECK(strcmp(err.where, misplaced[k].where) == 0) &
+        tdn_result r = tdn_graph_document_load_memory(misplaced[k].json, strlen(misplaced[k].json), NULL, &d, &counting,
+                                                      &err);
+        if (!(CHECK_EQ_INT(r, TDN_ERR_INVALID_DATA) & CHECK(d == NULL) &
+              CHECK(strcmp(err.where, misplaced[k].where) == 0) &
               CHECK(strcmp(err.message, misplaced[k].message) == 0)))
             fprintf(stderr, "misplaced %zu: %s: %s\n", k, err.where, err.message);
         CHECK_EQ_INT(live_blocks, 0);
@@ -718,12 +738,12 @@ static void typos_where_nothing_plays_them(void)
 {
 #define HUMANOID "\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10}"
 #define PLAYS_IDLE "\"root\": {\"type\": \"clip\", \"clip\": \"idle\"}"
-#define SELF(T)                                                                                                        \
-    "{" HUMANOID ", \"parameters\": [{\"name\": \"b\", \"type\": \"bool\"}, {\"name\": \"n\", \"type\": \"int\"}, "  \
-    "{\"name\": \"x\"}, {\"name\": \"v\", \"type\": \"vec2\"}, {\"name\": \"go\", \"type\": \"trigger\"}], "          \
-    "\"root\": {\"type\": \"state_machine\", \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", "        \
-    "\"clip\": \"idle\"}}, {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}], "       \
-    "\"transitions\": [{\"from\": \"walk\", \"to\": \"idle\"}, " T "]}}"
+#define SELF(T)                                                                                                   \
+  "{" HUMANOID ", \"parameters\": [{\"name\": \"b\", \"type\": \"bool\"}, {\"name\": \"n\", \"type\": \"int\"}, " \
+  "{\"name\": \"x\"}, {\"name\": \"v\", \"type\": \"vec2\"}, {\"name\": \"go\", \"type\": \"trigger\"}], "        \
+  "\"root\": {\"type\": \"state_machine\", \"states\": [{\"name\": \"idle\", \"node\": {\"type\": \"clip\", "     \
+  "\"clip\": \"idle\"}}, {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}], "     \
+  "\"transitions\": [{\"from\": \"walk\", \"to\": \"idle\"}, " T "]}}"
     const struct {
         const char *json, *where, *message; /* message: a part of it */
     } refused[] = {
@@ -734,10 +754,13 @@ static void typos_where_nothing_plays_them(void)
           "clips[1].name", "did you mean \"walk_forward\"?" },
         { "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
           "\"aim_centre\"}}], " PLAYS_IDLE "}",
-          "clips[0].additive.reference", "no clip named \"aim_centre\" to be the additive reference; did you mean "
-                                          "\"aim_center\"?" },
-        { "{" HUMANOID ", \"clips\": [{\"name\": \"a\", \"source\": \"idle\"}, {\"name\": \"a\", \"source\": \"wave\"}], "
-          PLAYS_IDLE "}", "clips[1].name", "a second clip named \"a\" (clips[0])" },
+          "clips[0].additive.reference",
+          "no clip named \"aim_centre\" to be the additive reference; did you mean "
+          "\"aim_center\"?" },
+        { "{" HUMANOID
+          ", \"clips\": [{\"name\": \"a\", \"source\": \"idle\"}, {\"name\": \"a\", \"source\": \"wave\"}], " PLAYS_IDLE
+          "}",
+          "clips[1].name", "a second clip named \"a\" (clips[0])" },
         { "{" HUMANOID ", \"clips\": [{\"source\": \"idle\"}], " PLAYS_IDLE "}", "clips[0].name", "" },
         { "{" HUMANOID ", \"clips\": [{\"name\": \"a\", \"sorce\": \"idle\"}], " PLAYS_IDLE "}", "clips[0].sorce",
           "did you mean \"source\"?" },
@@ -746,16 +769,21 @@ static void typos_where_nothing_plays_them(void)
          * value of their parameter's type */
         { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"duration\": 0.2}"), "root.transitions[1]",
           "a transition from \"idle\" to itself with no condition and no exit_time would be taken on every update" },
-        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}]}"),
+        { SELF(
+              "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}]}"),
           "root.transitions[1]", "conditions that always hold (\"b\" >= 0 holds for every bool)" },
-        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \"!=\", \"value\": 0.5}]}"),
+        { SELF(
+              "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \"!=\", \"value\": 0.5}]}"),
           "root.transitions[1]", "(\"b\" != 0.5 holds for every bool)" },
-        { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2.5}]}"),
+        { SELF(
+              "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2.5}]}"),
           "root.transitions[1]", "(\"n\" != 2.5 holds for every int)" },
         { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \">\", "
-               "\"value\": -3e9}]}"), "root.transitions[1]", "holds for every int" },
+               "\"value\": -3e9}]}"),
+          "root.transitions[1]", "holds for every int" },
         { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"x\", \"op\": \"<=\", "
-               "\"value\": 3.4028234663852886e38}]}"), "root.transitions[1]", "holds for every float" },
+               "\"value\": 3.4028234663852886e38}]}"),
+          "root.transitions[1]", "holds for every float" },
         { SELF("{\"from\": \"idle\", \"to\": \"idle\", \"interruptible\": false, \"duration\": 0.5}"),
           "root.transitions[1]", "no condition" },
     };
@@ -772,11 +800,15 @@ static void typos_where_nothing_plays_them(void)
         SELF("{\"from\": \"idle\", \"to\": \"idle\", \"exit_time\": 1}"),
         SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"go\"}]}"),
         SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\"}]}"),
-        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">\", \"value\": 0}]}"),
-        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2}]}"),
-        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"x\", \"op\": \">=\", \"value\": -1e30}]}"),
-        SELF("{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}, "
-             "{\"param\": \"v\", \"op\": \">\", \"value\": 1}]}"),
+        SELF(
+            "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">\", \"value\": 0}]}"),
+        SELF(
+            "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"n\", \"op\": \"!=\", \"value\": 2}]}"),
+        SELF(
+            "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"x\", \"op\": \">=\", \"value\": -1e30}]}"),
+        SELF(
+            "{\"from\": \"idle\", \"to\": \"idle\", \"conditions\": [{\"param\": \"b\", \"op\": \">=\", \"value\": 0}, "
+            "{\"param\": \"v\", \"op\": \">\", \"value\": 1}]}"),
         SELF("{\"from\": \"any\", \"to\": \"idle\"}"),
         "{" HUMANOID ", \"clips\": [{\"name\": \"lean\", \"source\": \"aim_left\", \"additive\": {\"reference\": "
         "\"aim_center\"}}], " PLAYS_IDLE "}",

@@ -36,8 +36,14 @@ static tdn_graph *graph_with(const tdn_graph_ik_desc *ik, int ik_count, tdn_grap
                                              { .name = "look", .type = TDN_PARAM_VEC3 },
                                              { .name = "w", .value = { 1 } } };
     tdn_node_desc node = { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP };
-    tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)&idle, .clip_count = 1,
-                          .params = params, .param_count = 3, .nodes = &node, .node_count = 1, .ik = ik,
+    tdn_graph_desc gd = { .skeleton = skel,
+                          .clips = (const tdn_clip *const *)&idle,
+                          .clip_count = 1,
+                          .params = params,
+                          .param_count = 3,
+                          .nodes = &node,
+                          .node_count = 1,
+                          .ik = ik,
                           .ik_count = ik_count };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
@@ -53,10 +59,17 @@ static void arm_head_and_chain(void)
 {
     /* jobs run in order: the look-at turns spine_05, which carries the arms, so it goes first */
     tdn_graph_ik_desc ik[] = {
-        { .kind = TDN_GRAPH_IK_LOOK_AT, .root = joint("spine_05"), .end = joint("head"), .target = "look",
+        { .kind = TDN_GRAPH_IK_LOOK_AT,
+          .root = joint("spine_05"),
+          .end = joint("head"),
+          .target = "look",
           .axis = { 0, 0, 1 } },
-        { .kind = TDN_GRAPH_IK_TWO_BONE, .root = joint("upperarm_r"), .middle = joint("lowerarm_r"),
-          .end = joint("hand_r"), .target = "reach", .weight = { "w", 0 } },
+        { .kind = TDN_GRAPH_IK_TWO_BONE,
+          .root = joint("upperarm_r"),
+          .middle = joint("lowerarm_r"),
+          .end = joint("hand_r"),
+          .target = "reach",
+          .weight = { "w", 0 } },
         { .kind = TDN_GRAPH_IK_FABRIK, .root = joint("clavicle_l"), .end = joint("hand_l"), .target = "reach" },
     };
     tdn_graph_instance *in = NULL;
@@ -81,8 +94,8 @@ static void arm_head_and_chain(void)
     CHECK(tdn_graph_ik_reached(in, 1));
     /* the head's +z points at the look target */
     tdn_vec3 head = position(&model[joint("head")]);
-    tdn_vec3 face = tdn_vec3_normalize(tdn_vec3_make(model[joint("head")].m[8], model[joint("head")].m[9],
-                                                     model[joint("head")].m[10]));
+    tdn_vec3 face = tdn_vec3_normalize(
+        tdn_vec3_make(model[joint("head")].m[8], model[joint("head")].m[9], model[joint("head")].m[10]));
     tdn_vec3 to = tdn_vec3_normalize(tdn_vec3_sub(tdn_vec3_make(look[0], look[1], look[2]), head));
     CHECK(acosf(fminf(1.0f, tdn_vec3_dot(face, to))) < 1e-3f);
     /* weight 0 on the arm: the right arm is the clip's own */
@@ -166,7 +179,10 @@ static void feet_on_raised_ground(void)
 static void bad_jobs_are_named(void)
 {
     tdn_graph_ik_desc cases[] = {
-        { .kind = TDN_GRAPH_IK_TWO_BONE, .root = joint("hand_r"), .middle = joint("lowerarm_r"), .end = joint("upperarm_r"),
+        { .kind = TDN_GRAPH_IK_TWO_BONE,
+          .root = joint("hand_r"),
+          .middle = joint("lowerarm_r"),
+          .end = joint("upperarm_r"),
           .target = "reach" },
         { .kind = TDN_GRAPH_IK_FABRIK, .root = joint("hand_r"), .end = joint("head"), .target = "reach" },
         { .kind = TDN_GRAPH_IK_LOOK_AT, .root = joint("spine_05"), .end = joint("head"), .target = "w" },
@@ -177,8 +193,14 @@ static void bad_jobs_are_named(void)
         tdn_graph_instance *in = NULL;
         tdn_param_desc params[] = { { .name = "reach", .type = TDN_PARAM_VEC3 }, { .name = "w" } };
         tdn_node_desc node = { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP };
-        tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)&idle, .clip_count = 1,
-                              .params = params, .param_count = 2, .nodes = &node, .node_count = 1, .ik = &cases[k],
+        tdn_graph_desc gd = { .skeleton = skel,
+                              .clips = (const tdn_clip *const *)&idle,
+                              .clip_count = 1,
+                              .params = params,
+                              .param_count = 2,
+                              .nodes = &node,
+                              .node_count = 1,
+                              .ik = &cases[k],
                               .ik_count = 1 };
         tdn_graph *g = NULL;
         tdn_error err = { 0 };

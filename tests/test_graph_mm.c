@@ -39,9 +39,9 @@ static const tdn_vec3 up = { 0.0f, 1.0f, 0.0f };
 /* ---- a goal in the world, read in the character's frame as a game would ---- */
 
 static const segment humanoid_path[] = {
-    { 2, 1.4f, 0, 0 }, { 2, 1.4f, 90, 90 }, { 1.5f, 3.5f, 90, 90 }, { 1.5f, 0, 90, 90 },
-    { 2, 1.4f, 0, 90 }, /* strafing */
-    { 2, 1.4f, 180, 180 }, { 1, 0, 180, 180 }, { 2, 1.4f, -90, -90 },
+    { 2, 1.4f, 0, 0 },     { 2, 1.4f, 90, 90 }, { 1.5f, 3.5f, 90, 90 },
+    { 1.5f, 0, 90, 90 },   { 2, 1.4f, 0, 90 }, /* strafing */
+    { 2, 1.4f, 180, 180 }, { 1, 0, 180, 180 },  { 2, 1.4f, -90, -90 },
 };
 
 static const segment lafan1_path[] = {
@@ -88,7 +88,7 @@ static void drive(tdn_graph_instance *in, const float move[2], float turn, float
 
 typedef struct bare {
     tdn_mm_controller *c;
-    tdn_vec3 position;   /* its character after the last update */
+    tdn_vec3 position; /* its character after the last update */
     float facing, goal;
     tdn_mm_status status;
     tdn_root_motion motion; /* from its positions and facings, in double */
@@ -129,14 +129,16 @@ static void root_to_character(tdn_pose *pose, int root, tdn_vec3 position, float
     tdn_pose_set(pose, root, &x);
 }
 
-static double root_error(const tdn_pose *graph_pose, const tdn_pose *world_pose, int root, tdn_vec3 position, float facing)
+static double root_error(const tdn_pose *graph_pose, const tdn_pose *world_pose, int root, tdn_vec3 position,
+                         float facing)
 {
     const tdn_transform g = tdn_pose_get(graph_pose, root), w = tdn_pose_get(world_pose, root);
     const double c = cos(facing), s = sin(facing), dx = (double)w.t.x - position.x, dz = (double)w.t.z - position.z;
     const double t[3] = { c * dx - s * dz, w.t.y, s * dx + c * dz };
     /* yaw(-facing) * r in double */
     const double hc = cos(-facing / 2.0), hs = sin(-facing / 2.0);
-    const double q[4] = { hc * w.r.x + hs * w.r.z, hc * w.r.y + hs * w.r.w, hc * w.r.z - hs * w.r.x, hc * w.r.w - hs * w.r.y };
+    const double q[4] = { hc * w.r.x + hs * w.r.z, hc * w.r.y + hs * w.r.w, hc * w.r.z - hs * w.r.x,
+                          hc * w.r.w - hs * w.r.y };
     const double dot = q[0] * g.r.x + q[1] * g.r.y + q[2] * g.r.z + q[3] * g.r.w;
     double e = fmax(fmax(fabs(t[0] - g.t.x), fabs(t[1] - g.t.y)), fabs(t[2] - g.t.z));
     return fmax(e, 1.0 - fabs(dot));
@@ -166,8 +168,12 @@ static double motion_diff(const tdn_root_motion *a, const tdn_root_motion *b)
 
 static tdn_mm_controller_desc controller_desc(const mm_fixture *f)
 {
-    return (tdn_mm_controller_desc){ .database = f->db, .skeleton = f->skeleton, .clips = f->clips,
-                                     .clip_count = f->clip_count, .mirror_table = f->mirror, .bias = 0.05f };
+    return (tdn_mm_controller_desc){ .database = f->db,
+                                     .skeleton = f->skeleton,
+                                     .clips = f->clips,
+                                     .clip_count = f->clip_count,
+                                     .mirror_table = f->mirror,
+                                     .bias = 0.05f };
 }
 
 static const tdn_param_desc params[] = { { .name = "move", .type = TDN_PARAM_VEC2 },
@@ -175,7 +181,10 @@ static const tdn_param_desc params[] = { { .name = "move", .type = TDN_PARAM_VEC
                                          { .name = "stop", .type = TDN_PARAM_BOOL } };
 
 /* The root-motion settings a motion-matching graph needs: its database's root, yaw, on the ground. */
-static tdn_root_track_desc root_motion_of(const mm_fixture *f) { return (tdn_root_track_desc){ .joint = f->desc.root }; }
+static tdn_root_track_desc root_motion_of(const mm_fixture *f)
+{
+    return (tdn_root_track_desc){ .joint = f->desc.root };
+}
 
 static tdn_clip *runtime_clip(const mm_fixture *f, const char *name)
 {
@@ -193,11 +202,20 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
                                          int with_facing)
 {
     const tdn_mm_controller_desc mm = controller_desc(f);
-    const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move",
+    const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH,
+                                 .name = "mm",
+                                 .motion_match = &mm,
+                                 .velocity = "move",
                                  .facing = with_facing ? "turn" : NULL };
     const tdn_root_track_desc rm = root_motion_of(f);
-    const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
-                                .node_count = 1, .root = 0, .root_motion = &rm, .extract_root_motion = 1 };
+    const tdn_graph_desc gd = { .skeleton = f->skeleton,
+                                .params = params,
+                                .param_count = 3,
+                                .nodes = &node,
+                                .node_count = 1,
+                                .root = 0,
+                                .root_motion = &rm,
+                                .extract_root_motion = 1 };
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     tdn_error err = { 0 };
@@ -241,11 +259,12 @@ static void node_alone_is_the_controller(const mm_fixture *f, const char *name, 
         switches += b.status.switched;
     }
     const double where = hypot(ch.x - b.position.x, ch.z - b.position.z), facing = fabs(wrap(ch.facing - b.facing));
-    printf("(a) %s, %s: %d frames, %d switches; joints but the root differ by %.3g, the root (in the character's frame) "
-           "by %.3g, root motion by %.3g; the graph's character integrated ends %.3g m and %.3g rad from the "
-           "controller's (%.1f m out)\n",
-           name, with_facing ? "facing parameter" : "facing where it moves", frames, switches, joints, roots, motions, where,
-           facing, hypot(b.position.x, b.position.z));
+    printf(
+        "(a) %s, %s: %d frames, %d switches; joints but the root differ by %.3g, the root (in the character's frame) "
+        "by %.3g, root motion by %.3g; the graph's character integrated ends %.3g m and %.3g rad from the "
+        "controller's (%.1f m out)\n",
+        name, with_facing ? "facing parameter" : "facing where it moves", frames, switches, joints, roots, motions,
+        where, facing, hypot(b.position.x, b.position.z));
     CHECK(joints == 0.0);
     CHECK(roots <= 1e-5);
     CHECK(motions <= 1e-6);
@@ -283,21 +302,33 @@ static void machine_graph_make(machine_graph *m, const mm_fixture *f, const tdn_
     m->states[1] = (tdn_state_desc){ "walk" };
     m->to_walk = (tdn_condition_desc){ .param = "stop", .compare = TDN_COMPARE_TRUE };
     m->to_move = (tdn_condition_desc){ .param = "stop", .compare = TDN_COMPARE_FALSE };
-    m->transitions[0] = (tdn_transition_desc){ .from = 0, .to = 1, .duration = 0.5f, .conditions = &m->to_walk,
-                                               .condition_count = 1 };
-    m->transitions[1] = (tdn_transition_desc){ .from = 1, .to = 0, .duration = 0.4f, .conditions = &m->to_move,
-                                               .condition_count = 1 };
+    m->transitions[0] = (tdn_transition_desc){
+        .from = 0, .to = 1, .duration = 0.5f, .conditions = &m->to_walk, .condition_count = 1
+    };
+    m->transitions[1] = (tdn_transition_desc){
+        .from = 1, .to = 0, .duration = 0.4f, .conditions = &m->to_move, .condition_count = 1
+    };
     m->sm = (tdn_state_machine_desc){ m->states, 2, m->transitions, 2, 0 };
-    m->nodes[0] = (tdn_node_desc){ .type = TDN_NODE_STATE_MACHINE, .inputs = m->inputs, .input_count = 2,
-                                   .state_machine = &m->sm };
-    m->nodes[1] = (tdn_node_desc){ .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &m->mm,
-                                   .velocity = "move", .facing = "turn" };
+    m->nodes[0] = (tdn_node_desc){
+        .type = TDN_NODE_STATE_MACHINE, .inputs = m->inputs, .input_count = 2, .state_machine = &m->sm
+    };
+    m->nodes[1] = (tdn_node_desc){
+        .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &m->mm, .velocity = "move", .facing = "turn"
+    };
     m->nodes[2] = (tdn_node_desc){ .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP };
     m->rm = root_motion_of(f);
     m->clips[0] = walk;
-    m->gd = (tdn_graph_desc){ .skeleton = f->skeleton, .clips = m->clips, .clip_count = 1, .params = params,
-                              .param_count = 3, .nodes = m->nodes, .node_count = 3, .root = 0, .root_motion = &m->rm,
-                              .extract_root_motion = 1, .cull_threshold = -1.0f };
+    m->gd = (tdn_graph_desc){ .skeleton = f->skeleton,
+                              .clips = m->clips,
+                              .clip_count = 1,
+                              .params = params,
+                              .param_count = 3,
+                              .nodes = m->nodes,
+                              .node_count = 3,
+                              .root = 0,
+                              .root_motion = &m->rm,
+                              .extract_root_motion = 1,
+                              .cull_threshold = -1.0f };
 }
 
 static void cross_fade_with_a_clip_state(const mm_fixture *f)
@@ -397,16 +428,26 @@ static void masked_layer_over_a_clip(const mm_fixture *f)
     const tdn_clip *clips[1] = { walk };
     const int n = tdn_skeleton_joint_count(f->skeleton), root = f->desc.root;
     float *mask = calloc((size_t)tdn_pose_stride(n), sizeof(float));
-    CHECK_EQ_INT(tdn_mask_set_subtree(mask, f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, NULL), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_mask_set_subtree(mask, f->skeleton, tdn_skeleton_find_joint(f->skeleton, "spine_01"), 1.0f, 0, NULL),
+        TDN_OK);
     const tdn_mm_controller_desc mm = controller_desc(f);
-    const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP },
-                                     { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm,
-                                       .velocity = "move", .facing = "turn" } };
-    const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
-                                       { .name = "upper", .root = 1, .mask = mask } };
+    const tdn_node_desc nodes[2] = {
+        { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move", .facing = "turn" }
+    };
+    const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 }, { .name = "upper", .root = 1, .mask = mask } };
     const tdn_root_track_desc rm = root_motion_of(f);
-    tdn_graph_desc gd = { .skeleton = f->skeleton, .clips = clips, .clip_count = 1, .params = params, .param_count = 3,
-                          .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2, .root_motion = &rm,
+    tdn_graph_desc gd = { .skeleton = f->skeleton,
+                          .clips = clips,
+                          .clip_count = 1,
+                          .params = params,
+                          .param_count = 3,
+                          .nodes = nodes,
+                          .node_count = 2,
+                          .layers = layers,
+                          .layer_count = 2,
+                          .root_motion = &rm,
                           .extract_root_motion = 1 };
     tdn_graph *g = NULL, *g0 = NULL;
     tdn_graph_instance *in = NULL, *in0 = NULL;
@@ -478,8 +519,8 @@ static void frames_never_allocate(const mm_fixture *f)
     CHECK_EQ_INT(tdn_graph_create(&mg.gd, &g, &counting, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_graph_instance_create(g, &created, &counting, NULL), TDN_OK);
     const size_t bytes = tdn_graph_instance_bytes(g);
-    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN,
-                                 (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) / TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) /
+                                                               TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose a, b, va, vb;
@@ -583,8 +624,13 @@ static void running_far(const mm_fixture *f)
     const tdn_mm_controller_desc mm = controller_desc(f);
     const tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .motion_match = &mm, .velocity = "move" };
     const tdn_root_track_desc rm = root_motion_of(f);
-    const tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node,
-                                .node_count = 1, .root_motion = &rm, .extract_root_motion = 1 };
+    const tdn_graph_desc gd = { .skeleton = f->skeleton,
+                                .params = params,
+                                .param_count = 3,
+                                .nodes = &node,
+                                .node_count = 1,
+                                .root_motion = &rm,
+                                .extract_root_motion = 1 };
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
     CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK);
@@ -609,9 +655,10 @@ static void running_far(const mm_fixture *f)
             shortest = fmin(shortest, step);
         }
     }
-    const double along = ch.x * sin(30 * DEG) + ch.z * cos(30 * DEG), aside = ch.x * cos(30 * DEG) - ch.z * sin(30 * DEG);
-    printf("running 100 s: %.1f m along the heading (%.1f m aside); steps %.4f-%.4f m a frame (3.5 m/s is %.4f)\n", along,
-           aside, shortest, longest, 3.5 / 60);
+    const double along = ch.x * sin(30 * DEG) + ch.z * cos(30 * DEG),
+                 aside = ch.x * cos(30 * DEG) - ch.z * sin(30 * DEG);
+    printf("running 100 s: %.1f m along the heading (%.1f m aside); steps %.4f-%.4f m a frame (3.5 m/s is %.4f)\n",
+           along, aside, shortest, longest, 3.5 / 60);
     CHECK(fabs(along - 350.0) < 0.05 * 350.0 && fabs(aside) < 1.0);
     CHECK(longest < 1.5 * 3.5 / 60 && shortest > 0.5 * 3.5 / 60);
     tdn_pose_destroy(&pose);
@@ -625,8 +672,13 @@ static void bad_descriptions(const mm_fixture *f)
     tdn_mm_controller_desc mm = controller_desc(f);
     tdn_node_desc node = { .type = TDN_NODE_MOTION_MATCH, .name = "mm", .motion_match = &mm, .velocity = "move" };
     tdn_root_track_desc rm = root_motion_of(f);
-    tdn_graph_desc gd = { .skeleton = f->skeleton, .params = params, .param_count = 3, .nodes = &node, .node_count = 1,
-                          .root_motion = &rm, .extract_root_motion = 1 };
+    tdn_graph_desc gd = { .skeleton = f->skeleton,
+                          .params = params,
+                          .param_count = 3,
+                          .nodes = &node,
+                          .node_count = 1,
+                          .root_motion = &rm,
+                          .extract_root_motion = 1 };
     struct {
         const char *what, *where, *says;
     } cases[] = {
@@ -641,8 +693,9 @@ static void bad_descriptions(const mm_fixture *f)
     };
     const float features[2] = { 0.0f, 1.0f };
     tdn_mm_database *from_features = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 1, .features = features },
-                                               &from_features, NULL, NULL),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(
+                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 1, .features = features }, &from_features,
+                     NULL, NULL),
                  TDN_OK);
     for (int k = 0; k < (int)(sizeof cases / sizeof cases[0]); k++) {
         tdn_mm_controller_desc m = mm;
@@ -687,21 +740,22 @@ static const char *const mm_clip_list =
  * `extra` more top-level keys (each with its comma). */
 static int document(char *out, size_t size, const char *mm, const char *extra)
 {
-    return snprintf(out, size,
-                    "{\"character\": {\"generated\": \"humanoid\"},\n"
-                    " \"parameters\": [{\"name\": \"move\", \"type\": \"vec2\"}, {\"name\": \"turn\"},\n"
-                    "                {\"name\": \"stop\", \"type\": \"bool\"}],\n"
-                    " %s\n"
-                    " \"nodes\": {\"mm\": {\"type\": \"motion_match\", %s}},\n"
-                    " \"root\": {\"type\": \"state_machine\",\n"
-                    "          \"states\": [{\"name\": \"move\", \"node\": \"mm\"},\n"
-                    "                     {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}],\n"
-                    "          \"transitions\": [{\"from\": \"move\", \"to\": \"walk\", \"duration\": 0.5, \"conditions\": "
-                    "[{\"param\": \"stop\"}]},\n"
-                    "                          {\"from\": \"walk\", \"to\": \"move\", \"duration\": 0.4, \"conditions\": "
-                    "[{\"param\": \"stop\", \"op\": \"false\"}]}]},\n"
-                    " \"cull_threshold\": -1}\n",
-                    extra, mm);
+    return snprintf(
+        out, size,
+        "{\"character\": {\"generated\": \"humanoid\"},\n"
+        " \"parameters\": [{\"name\": \"move\", \"type\": \"vec2\"}, {\"name\": \"turn\"},\n"
+        "                {\"name\": \"stop\", \"type\": \"bool\"}],\n"
+        " %s\n"
+        " \"nodes\": {\"mm\": {\"type\": \"motion_match\", %s}},\n"
+        " \"root\": {\"type\": \"state_machine\",\n"
+        "          \"states\": [{\"name\": \"move\", \"node\": \"mm\"},\n"
+        "                     {\"name\": \"walk\", \"node\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}],\n"
+        "          \"transitions\": [{\"from\": \"move\", \"to\": \"walk\", \"duration\": 0.5, \"conditions\": "
+        "[{\"param\": \"stop\"}]},\n"
+        "                          {\"from\": \"walk\", \"to\": \"move\", \"duration\": 0.4, \"conditions\": "
+        "[{\"param\": \"stop\", \"op\": \"false\"}]}]},\n"
+        " \"cull_threshold\": -1}\n",
+        extra, mm);
 }
 
 static void documents(const mm_fixture *f)
@@ -718,12 +772,16 @@ static void documents(const mm_fixture *f)
 
     /* the document runs like the graph made in C, bit for bit */
     char mm[1024], text[4096];
-    snprintf(mm, sizeof mm, "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"facing\": \"turn\", "
-             "\"bias\": 0.05", mm_clip_list);
+    snprintf(mm, sizeof mm,
+             "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"facing\": \"turn\", "
+             "\"bias\": 0.05",
+             mm_clip_list);
     document(text, sizeof text, mm, "\"root_motion\": {\"joint\": \"root\"},");
     tdn_graph_document *doc = NULL;
     tdn_error err = { 0 };
-    if (!CHECK_EQ_INT(tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err), TDN_OK)) {
+    if (!CHECK_EQ_INT(tdn_graph_document_load_memory(
+                          text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err),
+                      TDN_OK)) {
         printf("%s: %s\n", err.where, err.message);
     } else {
         tdn_clip *walk = runtime_clip(f, "walk_forward");
@@ -755,7 +813,8 @@ static void documents(const mm_fixture *f)
             character_move(&ch, &m[0]);
             same &= memcmp(pa.data, pb.data, tdn_pose_bytes(n)) == 0 && memcmp(&m[0], &m[1], sizeof m[0]) == 0;
         }
-        printf("(e) the document's graph and the one built in C: the same bits for 480 frames: %s\n", same ? "yes" : "no");
+        printf("(e) the document's graph and the one built in C: the same bits for 480 frames: %s\n",
+               same ? "yes" : "no");
         CHECK(same);
         tdn_pose_destroy(&pa);
         tdn_pose_destroy(&pb);
@@ -774,7 +833,8 @@ static void documents(const mm_fixture *f)
         for (long n = 0; r == TDN_ERR_OUT_OF_MEMORY && n < 10000; n++) {
             allocations_before_failure = n;
             doc = NULL;
-            r = tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, &counting, NULL);
+            r = tdn_graph_document_load_memory(
+                text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, &counting, NULL);
             allocations_before_failure = -1;
             failures += r == TDN_ERR_OUT_OF_MEMORY;
             clean &= r == TDN_OK || (doc == NULL && live_blocks == blocks);
@@ -813,9 +873,10 @@ static void documents(const mm_fixture *f)
           NULL, "nodes.mm.clips[2]", "did you mean \"run_forward\"" },
         { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"curve\": \"quintc\"", NULL,
           "nodes.mm.curve", "did you mean \"quintic\"" },
-        { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"bias\": -1", NULL, "nodes.mm.bias",
-          ">= 0" },
-        { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", "", "nodes.mm", "needs root motion" },
+        { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\", \"bias\": -1", NULL,
+          "nodes.mm.bias", ">= 0" },
+        { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"", "", "nodes.mm",
+          "needs root motion" },
         { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"",
           "\"root_motion\": {\"joint\": \"pelvis\"},", "nodes.mm", "root motion must be the database's" },
         { "\"database\": \"humanoid.tdnmm\", \"clips\": %s, \"velocity\": \"move\"",
@@ -828,7 +889,8 @@ static void documents(const mm_fixture *f)
         document(text, sizeof text, mm, cases[k].extra ? cases[k].extra : good_root_motion);
         doc = NULL;
         memset(&err, 0, sizeof err);
-        const tdn_result r = tdn_graph_document_load_memory(text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err);
+        const tdn_result r = tdn_graph_document_load_memory(
+            text, strlen(text), &(tdn_graph_document_load_options){ .base_dir = dir }, &doc, NULL, &err);
         int ok = CHECK(r != TDN_OK && doc == NULL) &
                  CHECK(strncmp(err.where, cases[k].where, strlen(cases[k].where)) == 0) &
                  CHECK(strstr(err.message, cases[k].says) != NULL);
@@ -863,7 +925,8 @@ int main(void)
         mm_fixture_free(&f);
     }
     if (mm_fixture_lafan1(&f)) {
-        RUN_ARGS(node_alone_is_the_controller(&f, "LAFAN1", lafan1_path, sizeof lafan1_path / sizeof lafan1_path[0], 1));
+        RUN_ARGS(
+            node_alone_is_the_controller(&f, "LAFAN1", lafan1_path, sizeof lafan1_path / sizeof lafan1_path[0], 1));
         mm_fixture_free(&f);
     }
     return check_summary();

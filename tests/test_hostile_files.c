@@ -101,13 +101,14 @@ static void a_fifo_is_refused_without_waiting(void)
     CHECK_EQ_INT(o.code, TDN_ERR_IO);
     CHECK(strcmp(o.where, fifo) == 0 && strstr(o.message, "FIFO") != NULL);
 
-    write_text(gltf, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],"
-                     "\"buffers\":[{\"uri\":\"pipe.bin\",\"byteLength\":16}],"
-                     "\"bufferViews\":[{\"buffer\":0,\"byteLength\":4},{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
-                     "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
-                     "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
-                     "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
-                     "\"samplers\":[{\"input\":0,\"output\":1}]}]}");
+    write_text(gltf,
+               "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],"
+               "\"buffers\":[{\"uri\":\"pipe.bin\",\"byteLength\":16}],"
+               "\"bufferViews\":[{\"buffer\":0,\"byteLength\":4},{\"buffer\":0,\"byteOffset\":4,\"byteLength\":12}],"
+               "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":1,\"type\":\"SCALAR\"},"
+               "{\"bufferView\":1,\"componentType\":5126,\"count\":1,\"type\":\"VEC3\"}],"
+               "\"animations\":[{\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],"
+               "\"samplers\":[{\"input\":0,\"output\":1}]}]}");
     o = load_in_child(gltf);
     CHECK(!o.hung);
     CHECK_EQ_INT(o.code, TDN_ERR_IO);
@@ -168,14 +169,19 @@ static void uris_that_leave_the_folder_are_refused(void)
     snprintf(absolute, sizeof absolute, "%s", outside);
     snprintf(file_uri, sizeof file_uri, "file://%s", outside);
     /* the URI's syntax is told at buffers[0].uri, the file it names at buffers[0] (the path) */
-    const struct { const char *uri; tdn_result code; const char *where, *says; } cases[] = {
+    const struct {
+        const char *uri;
+        tdn_result code;
+        const char *where, *says;
+    } cases[] = {
         { absolute, TDN_ERR_INVALID_DATA, NULL, "absolute path" }, /* the file exists and is readable */
         { "%2Ftmp%2Fx.bin", TDN_ERR_INVALID_DATA, "buffers[0] (/tmp/x.bin)", "absolute path" },
         { "../outside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (../outside.bin)", "'..'" },
         { "%2e%2e/outside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (../outside.bin)", "'..'" },
-        { "sub%20dir/%2E%2E%2F..%2Foutside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (sub dir/../../outside.bin)", "'..'" },
-        { "sub%20dir/../../asset/sub%20dir/key.bin", TDN_ERR_INVALID_DATA, "buffers[0] (sub dir/../../asset/sub dir/key.bin)",
-          "'..'" }, /* out and back in: refused as text */
+        { "sub%20dir/%2E%2E%2F..%2Foutside.bin", TDN_ERR_INVALID_DATA, "buffers[0] (sub dir/../../outside.bin)",
+          "'..'" },
+        { "sub%20dir/../../asset/sub%20dir/key.bin", TDN_ERR_INVALID_DATA,
+          "buffers[0] (sub dir/../../asset/sub dir/key.bin)", "'..'" }, /* out and back in: refused as text */
         { file_uri, TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
         { "FILE:outside.bin", TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
         { "C:/outside.bin", TDN_ERR_UNSUPPORTED, "buffers[0].uri", "scheme" },
@@ -214,7 +220,8 @@ static void build_values(gltf_builder *b)
 {
     const float times[] = { 0, 1 }, far_vec3[] = { 0, 0, 0, 0, 3e38f, 0 }, far_times[] = { 0, 2e6f };
     const float far_scalar[] = { 0, -2e6f }, positions[] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 };
-    float far_positions[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 }, identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
+    float far_positions[9] = { 0, 0, 0, 1, 0, 0, 0, 1, 0 },
+          identity[16] = { 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1 };
     float far_matrix[16];
     memcpy(far_matrix, identity, sizeof identity);
     far_matrix[13] = 3e38f;
@@ -242,7 +249,8 @@ static tdn_result load_values(const char *body, float scale, tdn_error *err)
     size_t size;
     unsigned char *glb = gb_glb(&b, body, &size);
     tdn_asset *asset = NULL;
-    const tdn_result r = tdn_asset_load_memory(glb, size, &(tdn_asset_load_options){ .scale = scale }, &asset, NULL, err);
+    const tdn_result r = tdn_asset_load_memory(glb, size, &(tdn_asset_load_options){ .scale = scale }, &asset, NULL,
+                                               err);
     tdn_asset_destroy(asset);
     free(glb);
     gb_free(&b);
@@ -252,7 +260,11 @@ static tdn_result load_values(const char *body, float scale, tdn_error *err)
 static void gltf_values_beyond_the_ranges_are_refused(void)
 {
     char animated[512], skinned[512];
-    const struct { const char *body; tdn_result code; const char *where; } cases[] = {
+    const struct {
+        const char *body;
+        tdn_result code;
+        const char *where;
+    } cases[] = {
         /* a node's scale of 1e38 made "s": [null, null, null] in tendon sample --json */
         { "\"nodes\":[{\"name\":\"N\",\"scale\":[1e38,1,1]}]", TDN_ERR_INVALID_DATA, "nodes[0].scale" },
         { "\"nodes\":[{\"name\":\"N\",\"translation\":[0,-1.0000001e6,0]}]", TDN_ERR_INVALID_DATA,
@@ -269,7 +281,11 @@ static void gltf_values_beyond_the_ranges_are_refused(void)
             fprintf(stderr, "  case %zu: %s: %s\n", i, err.where, err.message);
     }
     /* animation outputs (translation, scale, weights) and key times */
-    const struct { const char *path; int input, output; const char *where; } channels[] = {
+    const struct {
+        const char *path;
+        int input, output;
+        const char *where;
+    } channels[] = {
         { "translation", TIMES, FAR_VEC3, "animations[0].samplers[0].output" },
         { "scale", TIMES, FAR_VEC3, "animations[0].samplers[0].output" },
         { "weights", TIMES, FAR_SCALAR, "animations[0].samplers[0].output" },
@@ -286,7 +302,11 @@ static void gltf_values_beyond_the_ranges_are_refused(void)
             fprintf(stderr, "  channel %s: %s: %s\n", channels[i].path, err.where, err.message);
     }
     /* a skinned mesh: its positions (a preview rasterizes them) and the inverse binds */
-    const struct { int positions, binds; tdn_result code; const char *where; } meshes[] = {
+    const struct {
+        int positions, binds;
+        tdn_result code;
+        const char *where;
+    } meshes[] = {
         { FAR_POSITIONS, IDENTITY, TDN_ERR_INVALID_DATA, "meshes[0].primitives[0].attributes.POSITION" },
         { POSITIONS, FAR_MATRIX, TDN_ERR_INVALID_DATA, "skins[0].inverseBindMatrices" },
         { POSITIONS, IDENTITY, TDN_OK, "" },

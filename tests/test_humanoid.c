@@ -62,7 +62,7 @@ static void test_skeleton_layout(void)
     CHECK_EQ_INT(n, 67);
     CHECK_EQ_INT(tdn_asset_format_of(asset), TDN_FORMAT_GENERATED);
     CHECK_EQ_INT(tdn_asset_joint_count(asset), 67);
-    CHECK_EQ_INT(tdn_asset_skin_count(asset), 1);  /* the body: test_humanoid_mesh.c */
+    CHECK_EQ_INT(tdn_asset_skin_count(asset), 1); /* the body: test_humanoid_mesh.c */
     CHECK_EQ_INT(tdn_asset_mesh_count(asset), 1);
     CHECK_EQ_INT(tdn_asset_chosen_skin(asset), 0);
     CHECK_EQ_INT(tdn_asset_clip_count(asset), 8 + 18 + 1); /* the jump: test_humanoid_jump.c */
@@ -91,9 +91,10 @@ static void test_skeleton_layout(void)
     CHECK_EQ_INT(roots, 1);
     CHECK_EQ_INT(sided, 2 + 2 * 23 + 2 * 4); /* eyes, arms, legs */
     /* The named parts of the brief and the benchmarks. */
-    const char *required[] = { "spine_01", "spine_05", "neck_01", "neck_02", "head", "jaw", "clavicle_l", "upperarm_l",
-                               "lowerarm_r", "hand_r", "thumb_03_l", "index_metacarpal_l", "pinky_03_r", "thigh_l",
-                               "calf_r", "foot_l", "foot_r", "toe_l", "toe_r" };
+    const char *required[] = { "spine_01",   "spine_05",   "neck_01",    "neck_02", "head",       "jaw",
+                               "clavicle_l", "upperarm_l", "lowerarm_r", "hand_r",  "thumb_03_l", "index_metacarpal_l",
+                               "pinky_03_r", "thigh_l",    "calf_r",     "foot_l",  "foot_r",     "toe_l",
+                               "toe_r" };
     for (size_t i = 0; i < sizeof required / sizeof required[0]; i++)
         joint(asset, required[i]);
     CHECK_EQ_INT(tdn_skeleton_parent(skel, joint(asset, "toe_l")), joint(asset, "foot_l"));
@@ -163,10 +164,10 @@ static void test_scaling(void)
 typedef struct clip_spec {
     const char *name;
     double duration;
-    double vx, vz;   /* m/s */
-    double turn;     /* rad/s */
-    int steps;       /* 1: locomotion with footfalls */
-    double duty;     /* contact fraction */
+    double vx, vz; /* m/s */
+    double turn;   /* rad/s */
+    int steps;     /* 1: locomotion with footfalls */
+    double duty;   /* contact fraction */
 } clip_spec;
 
 static int specs(const tdn_humanoid_desc *d, clip_spec *out)
@@ -174,14 +175,10 @@ static int specs(const tdn_humanoid_desc *d, clip_spec *out)
     const double wv = d->walk_speed ? d->walk_speed : 1.4, wc = d->walk_cycle ? d->walk_cycle : 1.0;
     const double rv = d->run_speed ? d->run_speed : 3.5, rc = d->run_cycle ? d->run_cycle : 0.6;
     const clip_spec all[8] = {
-        { "idle", 3.0, 0, 0, 0, 0, 1.0 },
-        { "walk_forward", wc, 0, wv, 0, 1, 0.6 },
-        { "run_forward", rc, 0, rv, 0, 1, 0.35 },
-        { "walk_backward", wc, 0, -wv, 0, 1, 0.6 },
-        { "strafe_left", wc, wv, 0, 0, 1, 0.6 },
-        { "strafe_right", wc, -wv, 0, 0, 1, 0.6 },
-        { "turn_left", wc, 0, 0, PI / 2, 1, 0.6 },
-        { "turn_right", wc, 0, 0, -PI / 2, 1, 0.6 },
+        { "idle", 3.0, 0, 0, 0, 0, 1.0 },          { "walk_forward", wc, 0, wv, 0, 1, 0.6 },
+        { "run_forward", rc, 0, rv, 0, 1, 0.35 },  { "walk_backward", wc, 0, -wv, 0, 1, 0.6 },
+        { "strafe_left", wc, wv, 0, 0, 1, 0.6 },   { "strafe_right", wc, -wv, 0, 0, 1, 0.6 },
+        { "turn_left", wc, 0, 0, PI / 2, 1, 0.6 }, { "turn_right", wc, 0, 0, -PI / 2, 1, 0.6 },
     };
     memcpy(out, all, sizeof all);
     return 8;
@@ -302,7 +299,8 @@ static void check_clip(const tdn_asset *asset, const clip_spec *spec, const char
             for (int k = 0; k < 10; k++)
                 finite &= isfinite(v[k]) != 0;
             unit &= fabs(sqrt((double)x.r.x * x.r.x + (double)x.r.y * x.r.y + (double)x.r.z * x.r.z +
-                              (double)x.r.w * x.r.w) - 1.0) < 1e-5;
+                              (double)x.r.w * x.r.w) -
+                         1.0) < 1e-5;
         }
         /* Largest change of any non-root local rotation between samples, at the seam (the last
          * 1/30 s and the first) and inside. */
@@ -449,8 +447,12 @@ static void test_clips_dense(void)
 static void test_clips_varied(void)
 {
     /* A short character, slower cycles, an odd sample rate. */
-    tdn_humanoid_desc desc = { .height = 1.2f, .walk_speed = 0.9f, .walk_cycle = 1.3f, .run_speed = 2.5f,
-                               .run_cycle = 0.7f, .sample_rate = 47.0f };
+    tdn_humanoid_desc desc = { .height = 1.2f,
+                               .walk_speed = 0.9f,
+                               .walk_cycle = 1.3f,
+                               .run_speed = 2.5f,
+                               .run_cycle = 0.7f,
+                               .sample_rate = 47.0f };
     check_all_clips(&desc, "1.2m", 1.0, 3.0);
 }
 
@@ -588,7 +590,8 @@ static void test_upper_clips(void)
                 for (int k = 0; k < 10; k++)
                     finite &= isfinite(v[k]) != 0;
                 unit &= fabs(sqrt((double)x.r.x * x.r.x + (double)x.r.y * x.r.y + (double)x.r.z * x.r.z +
-                                  (double)x.r.w * x.r.w) - 1.0) < 1e-5;
+                                  (double)x.r.w * x.r.w) -
+                             1.0) < 1e-5;
                 still &= memcmp(&x.t, &r.t, sizeof x.t) == 0 && memcmp(&x.s, &r.s, sizeof x.s) == 0;
                 const int part = part_of(tdn_skeleton_joint_name(skel, j));
                 const int allowed = u->kind == 3 ? part == 3 : part == 1 || part == 2;
@@ -608,7 +611,8 @@ static void test_upper_clips(void)
              * are not theirs), within float rounding. */
             double ends = fmax(largest_angle(skel, &first, &idle.pose, 1), largest_angle(skel, &first, &idle.pose, 2));
             sample(&s, u->duration);
-            ends = fmax(ends, fmax(largest_angle(skel, &s.pose, &idle.pose, 1), largest_angle(skel, &s.pose, &idle.pose, 2)));
+            ends = fmax(ends,
+                        fmax(largest_angle(skel, &s.pose, &idle.pose, 1), largest_angle(skel, &s.pose, &idle.pose, 2)));
             worst_ends = fmax(worst_ends, ends);
             if (!CHECK(ends < 1e-5))
                 fprintf(stderr, "  %s ends %.3g rad off the idle pose\n", u->name, ends);
@@ -633,8 +637,8 @@ static void test_upper_clips(void)
     {
         sampler s = sampler_make(asset, "wave");
         sample(&s, 1.0);
-        CHECK(pos(&s, hand_r).y > pos(&s, head).y - 0.1f);     /* the hand up beside the head */
-        CHECK(pos(&s, hand_r).x < pos(&s, upperarm_r).x);     /* on the right side */
+        CHECK(pos(&s, hand_r).y > pos(&s, head).y - 0.1f); /* the hand up beside the head */
+        CHECK(pos(&s, hand_r).x < pos(&s, upperarm_r).x);  /* on the right side */
         sampler_free(&s);
         s = sampler_make(asset, "point");
         sample(&s, 0.6);
@@ -706,7 +710,7 @@ static void test_upper_clips(void)
         printf("hand poses: index tip / knuckle distance from the wrist open %.2f fist %.2f point %.2f; ring "
                "%.2f %.2f %.2f\n",
                reach[0][0], reach[1][0], reach[2][0], reach[0][1], reach[1][1], reach[2][1]);
-        CHECK(reach[0][0] > 4.0 && reach[0][1] > 5.0);                 /* straight: 4.4 and 5.3 */
+        CHECK(reach[0][0] > 4.0 && reach[0][1] > 5.0); /* straight: 4.4 and 5.3 */
         CHECK(reach[1][0] < 0.6 * reach[0][0] && reach[1][1] < 0.6 * reach[0][1]);
         CHECK(reach[2][0] > 0.95 * reach[0][0] && reach[2][1] < 0.6 * reach[0][1]);
     }
@@ -757,14 +761,14 @@ static void expect_argument(const tdn_humanoid_desc *desc, const char *where)
 
 static void test_bad_desc(void)
 {
-    const char *fields[6] = { "desc.height", "desc.walk_speed", "desc.walk_cycle", "desc.run_speed", "desc.run_cycle",
-                              "desc.sample_rate" };
+    const char *fields[6] = { "desc.height",    "desc.walk_speed", "desc.walk_cycle",
+                              "desc.run_speed", "desc.run_cycle",  "desc.sample_rate" };
     const float bad[4] = { -1.0f, NAN, INFINITY, -INFINITY };
     for (int f = 0; f < 6; f++)
         for (int b = 0; b < 4; b++) {
             tdn_humanoid_desc desc = { 0 };
-            float *field[6] = { &desc.height, &desc.walk_speed, &desc.walk_cycle, &desc.run_speed, &desc.run_cycle,
-                                &desc.sample_rate };
+            float *field[6] = { &desc.height,    &desc.walk_speed, &desc.walk_cycle,
+                                &desc.run_speed, &desc.run_cycle,  &desc.sample_rate };
             *field[f] = bad[b];
             expect_argument(&desc, fields[f]);
         }

@@ -13,10 +13,10 @@
 
 /* The documented phases, in key intervals of dt. */
 typedef struct jump_spec {
-    int n;                  /* key intervals over 1.5 s */
+    int n; /* key intervals over 1.5 s */
     double dt;
-    int take_off, land;     /* keys */
-    double flight, height;  /* s, m */
+    int take_off, land;    /* keys */
+    double flight, height; /* s, m */
 } jump_spec;
 
 static jump_spec spec_of(double height, double rate)
@@ -141,15 +141,16 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
         }
         for (int k = 0; k < 67; k++) {
             tdn_quat r = tdn_pose_get(&s.pose, k).r;
-            worst_unit = fmax(worst_unit, fabs(sqrt((double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z +
-                                                    (double)r.w * r.w) - 1.0));
+            worst_unit = fmax(
+                worst_unit,
+                fabs(sqrt((double)r.x * r.x + (double)r.y * r.y + (double)r.z * r.z + (double)r.w * r.w) - 1.0));
         }
     }
-    CHECK(worst_key_parabola < 1e-4);           /* exact at the keys */
-    CHECK(worst_parabola < interp + 1e-4);      /* and within a chord's sag between them */
+    CHECK(worst_key_parabola < 1e-4);      /* exact at the keys */
+    CHECK(worst_parabola < interp + 1e-4); /* and within a chord's sag between them */
     CHECK(fabs(apex - j.height) < interp + 1e-4);
-    CHECK(worst_key_foot < 1e-3);               /* feet exactly planted at the keys */
-    CHECK(worst_foot < 0.01);                   /* and within a centimetre between them */
+    CHECK(worst_key_foot < 1e-3); /* feet exactly planted at the keys */
+    CHECK(worst_foot < 0.01);     /* and within a centimetre between them */
     CHECK(worst_unit < 1e-5);
     /* Starts and ends in the same standing pose; loops seamlessly. */
     tdn_mat4 first[67];
@@ -172,8 +173,8 @@ static void check_jump(const tdn_humanoid_desc *desc, double height, double rate
         printf("  jump (height %.2f, %g keys/s): %d intervals, take-off %.4f s, land %.4f s, flight %.4f s, "
                "height %.4f m (measured %.4f), pelvis vs parabola %.2f mm (keys %.4f mm, bound %.2f mm), "
                "ankle in contact %.3f mm at keys, %.2f mm between\n",
-               height, rate, j.n, t0, t1, j.flight, j.height, apex, 1000 * worst_parabola,
-               1000 * worst_key_parabola, 1000 * interp, 1000 * worst_key_foot, 1000 * worst_foot);
+               height, rate, j.n, t0, t1, j.flight, j.height, apex, 1000 * worst_parabola, 1000 * worst_key_parabola,
+               1000 * interp, 1000 * worst_key_foot, 1000 * worst_foot);
     sampler_free(&s);
     tdn_asset_destroy(asset);
 }
@@ -196,32 +197,19 @@ static void test_existing_clips_unchanged(void)
         int keys;
         double sum;
     } WANT[26] = {
-        { "idle", 1824, 12056.712365 },
-        { "walk_forward", 627, 13701.675855 },
-        { "run_forward", 387, 14996.469380 },
-        { "walk_backward", 627, 9856.616232 },
-        { "strafe_left", 627, 13894.955547 },
-        { "strafe_right", 627, 9752.625592 },
-        { "turn_left", 627, 11317.229342 },
-        { "turn_right", 627, 9296.448950 },
-        { "wave", 976, 12115.678952 },
-        { "point", 592, 12979.485800 },
-        { "reload", 752, 11994.603938 },
-        { "aim_center", 32, 11699.111393 },
-        { "aim_up", 32, 10783.436262 },
-        { "aim_down", 32, 11135.118453 },
-        { "aim_left", 32, 13533.559885 },
-        { "aim_right", 32, 8846.460918 },
-        { "hit_front", 368, 12958.628958 },
-        { "hit_back", 368, 12696.505489 },
-        { "hit_left", 368, 12762.302905 },
-        { "hit_right", 368, 12665.968139 },
-        { "hand_open", 76, 15510.983941 },
-        { "hand_fist", 76, 12029.195000 },
-        { "hand_point", 76, 12750.510436 },
-        { "lean_center", 32, 12105.519745 },
-        { "lean_left", 32, 11857.661703 },
-        { "lean_right", 32, 12120.012131 },
+        { "idle", 1824, 12056.712365 },       { "walk_forward", 627, 13701.675855 },
+        { "run_forward", 387, 14996.469380 }, { "walk_backward", 627, 9856.616232 },
+        { "strafe_left", 627, 13894.955547 }, { "strafe_right", 627, 9752.625592 },
+        { "turn_left", 627, 11317.229342 },   { "turn_right", 627, 9296.448950 },
+        { "wave", 976, 12115.678952 },        { "point", 592, 12979.485800 },
+        { "reload", 752, 11994.603938 },      { "aim_center", 32, 11699.111393 },
+        { "aim_up", 32, 10783.436262 },       { "aim_down", 32, 11135.118453 },
+        { "aim_left", 32, 13533.559885 },     { "aim_right", 32, 8846.460918 },
+        { "hit_front", 368, 12958.628958 },   { "hit_back", 368, 12696.505489 },
+        { "hit_left", 368, 12762.302905 },    { "hit_right", 368, 12665.968139 },
+        { "hand_open", 76, 15510.983941 },    { "hand_fist", 76, 12029.195000 },
+        { "hand_point", 76, 12750.510436 },   { "lean_center", 32, 12105.519745 },
+        { "lean_left", 32, 11857.661703 },    { "lean_right", 32, 12120.012131 },
     };
     tdn_asset *asset = create_ok(NULL);
     if (!asset)
@@ -238,7 +226,8 @@ static void test_existing_clips_unchanged(void)
                     sum += s.model[k].m[e] * (1 + (k + e + i) % 7);
         }
         if (print)
-            printf("        { \"%s\", %d, %.6f },\n", tdn_keyed_clip_name(s.clip), tdn_keyed_clip_key_count(s.clip), sum);
+            printf("        { \"%s\", %d, %.6f },\n", tdn_keyed_clip_name(s.clip), tdn_keyed_clip_key_count(s.clip),
+                   sum);
         CHECK(strcmp(tdn_keyed_clip_name(s.clip), WANT[c].name) == 0);
         CHECK_EQ_INT(tdn_keyed_clip_key_count(s.clip), WANT[c].keys);
         CHECK_NEAR(sum, WANT[c].sum, 1e-3);

@@ -54,7 +54,8 @@ static void test_skin_and_counts(void)
         }
         worst_sum = fmax(worst_sum, fabs(sum - 1.0));
         max_influences = influences > max_influences ? influences : max_influences;
-        const double n = sqrt((double)m.normals[3 * v] * m.normals[3 * v] + (double)m.normals[3 * v + 1] * m.normals[3 * v + 1] +
+        const double n = sqrt((double)m.normals[3 * v] * m.normals[3 * v] +
+                              (double)m.normals[3 * v + 1] * m.normals[3 * v + 1] +
                               (double)m.normals[3 * v + 2] * m.normals[3 * v + 2]);
         bad_normals += fabs(n - 1.0) > 1e-5;
     }
@@ -96,7 +97,8 @@ static void test_closed_surfaces(void)
         degenerate += tdn_vec3_length(face) < 1e-9f;
         tdn_vec3 normals = tdn_vec3_make(0, 0, 0);
         for (int k = 0; k < 3; k++)
-            normals = tdn_vec3_add(normals, tdn_vec3_make(m.normals[3 * c[k]], m.normals[3 * c[k] + 1], m.normals[3 * c[k] + 2]));
+            normals = tdn_vec3_add(
+                normals, tdn_vec3_make(m.normals[3 * c[k]], m.normals[3 * c[k] + 1], m.normals[3 * c[k] + 2]));
         against_normals += tdn_vec3_dot(face, normals) <= 0.0f;
     }
     qsort(directed, (size_t)edges, sizeof *directed, compare_edges);
@@ -177,17 +179,24 @@ static void test_encloses_skeleton(void)
 }
 
 /* Skins a mesh by the pose's palette. */
-static void skin_pose(const tdn_asset *asset, const tdn_pose *pose, const tdn_asset_mesh *m, float *out, float *out_normals,
-                      tdn_mat4 *model)
+static void skin_pose(const tdn_asset *asset, const tdn_pose *pose, const tdn_asset_mesh *m, float *out,
+                      float *out_normals, tdn_mat4 *model)
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     const int n = tdn_skeleton_joint_count(skel);
     tdn_mat4 *palette = malloc(sizeof *palette * (size_t)n);
     tdn_model_space(skel, pose, NULL, model, NULL);
     CHECK_EQ_INT(tdn_palette(skel, model, palette, NULL), TDN_OK);
-    tdn_skin_job job = { .vertex_count = m->vertex_count, .influences = 4 * m->influence_sets,
-                         .positions = m->positions, .normals = m->normals, .joints = m->joints, .weights = m->weights,
-                         .palette = palette, .palette_count = n, .out_positions = out, .out_normals = out_normals };
+    tdn_skin_job job = { .vertex_count = m->vertex_count,
+                         .influences = 4 * m->influence_sets,
+                         .positions = m->positions,
+                         .normals = m->normals,
+                         .joints = m->joints,
+                         .weights = m->weights,
+                         .palette = palette,
+                         .palette_count = n,
+                         .out_positions = out,
+                         .out_normals = out_normals };
     CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
     free(palette);
 }
@@ -213,7 +222,8 @@ static void test_rest_and_walk(void)
     tdn_pose pose;
     tdn_pose_create(n, &pose, NULL, NULL);
     tdn_mat4 *model = malloc(sizeof *model * (size_t)n), *rest_model = malloc(sizeof *rest_model * (size_t)n);
-    float *out = malloc(sizeof(float) * 3 * (size_t)m.vertex_count), *normals = malloc(sizeof(float) * 3 * (size_t)m.vertex_count);
+    float *out = malloc(sizeof(float) * 3 * (size_t)m.vertex_count),
+          *normals = malloc(sizeof(float) * 3 * (size_t)m.vertex_count);
 
     /* the rest pose gives the bind positions and normals back */
     CHECK_EQ_INT(tdn_pose_set_rest(&pose, skel, NULL), TDN_OK);
@@ -257,7 +267,8 @@ static void test_scale_and_determinism(void)
 {
     tdn_asset *a = create_ok(NULL), *b = create_ok(NULL), *twice = create_ok(&(tdn_humanoid_desc){ .height = 3.6f });
     if (a && b && twice) {
-        const tdn_asset_mesh ma = tdn_asset_mesh_at(a, 0), mb = tdn_asset_mesh_at(b, 0), mt = tdn_asset_mesh_at(twice, 0);
+        const tdn_asset_mesh ma = tdn_asset_mesh_at(a, 0), mb = tdn_asset_mesh_at(b, 0),
+                             mt = tdn_asset_mesh_at(twice, 0);
         CHECK_EQ_INT(ma.vertex_count, mb.vertex_count);
         CHECK_EQ_INT(ma.index_count, mb.index_count);
         CHECK(memcmp(ma.positions, mb.positions, sizeof(float) * 3 * (size_t)ma.vertex_count) == 0);

@@ -49,10 +49,10 @@ typedef struct fixture {
     tdn_pose reach[SAMPLES];
     const tdn_pose *reach_ptr[SAMPLES];
     float points[SAMPLES * 3];
-    tdn_vec3 lo, hi;       /* the grid's box */
-    float arm;             /* upper arm + forearm length */
+    tdn_vec3 lo, hi; /* the grid's box */
+    float arm;       /* upper arm + forearm length */
     tdn_blend_space *space;
-    tdn_mat4 *model;       /* n matrices of scratch */
+    tdn_mat4 *model; /* n matrices of scratch */
 } fixture;
 
 static int sample_clip(const fixture *f, const char *name, float time, tdn_pose *out)
@@ -217,7 +217,8 @@ static void reach_grid_solved_against_naive(void)
         iters[q] = r.iterations;
         evals[q] = r.evaluations;
         reported_vs_model = fmax(reported_vs_model, fabs(distance(position(&model[f.hand]), t) - r.error));
-        blend_vs_reference = fmax(blend_vs_reference, fabs(distance(reference_effector(&f, params, &scratch), t) - r.blend_error));
+        blend_vs_reference = fmax(blend_vs_reference,
+                                  fabs(distance(reference_effector(&f, params, &scratch), t) - r.blend_error));
         const float lo[3] = { f.lo.x, f.lo.y, f.lo.z }, hi[3] = { f.hi.x, f.hi.y, f.hi.z };
         for (int d = 0; d < 3; d++)
             max_outside_box = fmax(max_outside_box, fmax(lo[d] - params[d], params[d] - hi[d]));
@@ -227,31 +228,35 @@ static void reach_grid_solved_against_naive(void)
         CHECK_NEAR(distance(position(&fresh[f.hand]), position(&model[f.hand])), 0, 1e-6);
     }
     double naive_max = maximum(naive, QUERIES), solved_max = maximum(solved, QUERIES);
-    double corrected_max = maximum(corrected, QUERIES), iter_max = maximum(iters, QUERIES), eval_max = maximum(evals, QUERIES);
+    double corrected_max = maximum(corrected, QUERIES), iter_max = maximum(iters, QUERIES),
+           eval_max = maximum(evals, QUERIES);
     double naive_med = median(naive, QUERIES), solved_med = median(solved, QUERIES); /* sorts them */
     double naive_p90 = naive[QUERIES * 9 / 10], solved_p90 = solved[QUERIES * 9 / 10];
-    double corrected_med = median(corrected, QUERIES), iter_med = median(iters, QUERIES), eval_med = median(evals, QUERIES);
+    double corrected_med = median(corrected, QUERIES), iter_med = median(iters, QUERIES),
+           eval_med = median(evals, QUERIES);
     printf("reach grid (arm %.3f m, box %.3f m, %d targets between the 27 grid points, cold starts):\n", f.arm,
            f.hi.x - f.lo.x, QUERIES);
-    printf("  naive (target as blend point): median %.2f mm, 90%% %.2f mm, max %.2f mm\n", naive_med * 1e3, naive_p90 * 1e3,
-           naive_max * 1e3);
+    printf("  naive (target as blend point): median %.2f mm, 90%% %.2f mm, max %.2f mm\n", naive_med * 1e3,
+           naive_p90 * 1e3, naive_max * 1e3);
     printf("  solved pure blend:             median %.4f mm, 90%% %.4f mm, max %.4f mm\n", solved_med * 1e3,
            solved_p90 * 1e3, solved_max * 1e3);
     printf("  %d targets beyond the blend's reach (pure blend > 1 mm off): all within %.1f%% of the box's near face, "
-           "%d with the parameters held on that face\n", unreached, unreached_depth * 100, unreached_on_face);
+           "%d with the parameters held on that face\n",
+           unreached, unreached_depth * 100, unreached_on_face);
     printf("  after two-bone correction:     median %.2e m, max %.2e m\n", corrected_med, corrected_max);
-    printf("  iterations median %.0f max %.0f, evaluations median %.0f max %.0f\n", iter_med, iter_max, eval_med, eval_max);
-    CHECK_NEAR(chain_vs_full, 0, 1e-6);      /* the chain's evaluation is the whole skeleton's */
+    printf("  iterations median %.0f max %.0f, evaluations median %.0f max %.0f\n", iter_med, iter_max, eval_med,
+           eval_max);
+    CHECK_NEAR(chain_vs_full, 0, 1e-6); /* the chain's evaluation is the whole skeleton's */
     CHECK_NEAR(blend_vs_reference, 0, 1e-6);
     CHECK_NEAR(reported_vs_model, 0, 1e-6);
     CHECK(max_outside_box <= 0.0);
     CHECK(corrected_max <= 1e-4);
-    CHECK(solved_med * 20 < naive_med);      /* the solver beats the naive mapping by far */
+    CHECK(solved_med * 20 < naive_med); /* the solver beats the naive mapping by far */
     CHECK(solved_p90 * 20 < naive_p90);
     CHECK(solved_max < naive_max);
-    CHECK_EQ_INT(worse_than_naive, 0);       /* never worse than the naive blend point */
+    CHECK_EQ_INT(worse_than_naive, 0); /* never worse than the naive blend point */
     CHECK(unreached < QUERIES / 10 && unreached_depth < 0.1 && unreached_on_face == unreached);
-    CHECK(naive_med > 5e-3);                 /* and the naive mapping is visibly off */
+    CHECK(naive_med > 5e-3); /* and the naive mapping is visibly off */
     CHECK(iter_max <= 10);
     free(model);
     tdn_pose_destroy(&pose);
@@ -299,16 +304,18 @@ static void moving_target_moves_parameters_smoothly(void)
                              pow(params[2] - prev_params[2], 2));
             worst_ratio = fmax(worst_ratio, dp / moved);
             worst_step = fmax(worst_step, dp);
-            worst_pose_step = fmax(worst_pose_step, fmax(check_quat_angle(up, prev_upper), check_quat_angle(low, prev_lower)));
+            worst_pose_step = fmax(worst_pose_step,
+                                   fmax(check_quat_angle(up, prev_upper), check_quat_angle(low, prev_lower)));
         }
         prev_upper = up;
         prev_lower = low;
         prev_t = t;
     }
     double iter_med = median(iters, total), iter_max = maximum(iters, total);
-    printf("moving target (600 frames, warm starts): iterations median %.0f max %.0f, parameter step <= %.2f x the "
-           "target's step (<= %.2f mm/frame), arm rotations <= %.3f deg/frame, blend error <= %.4f mm, corrected <= %.1e m\n",
-           iter_med, iter_max, worst_ratio, worst_step * 1e3, worst_pose_step * 180 / PI, worst_blend * 1e3, worst_error);
+    printf(
+        "moving target (600 frames, warm starts): iterations median %.0f max %.0f, parameter step <= %.2f x the "
+        "target's step (<= %.2f mm/frame), arm rotations <= %.3f deg/frame, blend error <= %.4f mm, corrected <= %.1e m\n",
+        iter_med, iter_max, worst_ratio, worst_step * 1e3, worst_pose_step * 180 / PI, worst_blend * 1e3, worst_error);
     CHECK(worst_ratio < 3.0);
     CHECK(worst_pose_step < 2.0 * PI / 180.0);
     CHECK(worst_error <= 1e-4);
@@ -378,8 +385,9 @@ static void masked_reach_over_a_walk(void)
         }
         rounds++;
     }
-    printf("masked reach over walk_forward (40 frames): naive mean %.2f mm, solved pure blend mean %.4f mm, corrected <= %.1e m\n",
-           naive_sum / rounds * 1e3, solved_sum / rounds * 1e3, worst);
+    printf(
+        "masked reach over walk_forward (40 frames): naive mean %.2f mm, solved pure blend mean %.4f mm, corrected <= %.1e m\n",
+        naive_sum / rounds * 1e3, solved_sum / rounds * 1e3, worst);
     CHECK(worst <= 1e-4);
     CHECK_NEAR(worst_outside, 0, 1e-6);
     CHECK_NEAR(worst_arm, 0, 1e-6);
@@ -403,8 +411,13 @@ static void weights_rotate_and_borrowed_poses(void)
         return;
     tdn_ik_blend *ik = make_ik(&f, TDN_IK_BLEND_CORRECT_TWO_BONE, f.upper, NULL, NULL);
     tdn_ik_blend *rot = make_ik(&f, TDN_IK_BLEND_CORRECT_ROTATE, f.upper, NULL, NULL);
-    tdn_ik_blend_desc bd = { .skeleton = f.skel, .space = f.space, .poses = f.reach_ptr, .borrow_poses = 1,
-                             .effector = f.hand, .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper,
+    tdn_ik_blend_desc bd = { .skeleton = f.skel,
+                             .space = f.space,
+                             .poses = f.reach_ptr,
+                             .borrow_poses = 1,
+                             .effector = f.hand,
+                             .correction = TDN_IK_BLEND_CORRECT_TWO_BONE,
+                             .upper = f.upper,
                              .middle = f.middle };
     tdn_ik_blend *borrowed = NULL;
     CHECK(tdn_ik_blend_create(&bd, &borrowed, NULL, NULL) == TDN_OK);
@@ -489,8 +502,9 @@ static void foot_on_slopes(void)
     const tdn_vec3 knee0 = position(&f.model[calf]);
     const float ankle_height = 0.06f * (1.8f / 1.8f);
     /* where the ankle goes on a slope, and how the foot turns */
-#define SLOPE_ANKLE(theta) tdn_vec3_add(tdn_vec3_make(ankle0.x, ankle0.x * tanf(theta), ankle0.z), \
-                                        tdn_vec3_make(-sinf(theta) * ankle_height, cosf(theta) * ankle_height, 0.0f))
+#define SLOPE_ANKLE(theta)                                               \
+  tdn_vec3_add(tdn_vec3_make(ankle0.x, ankle0.x *tanf(theta), ankle0.z), \
+               tdn_vec3_make(-sinf(theta) * ankle_height, cosf(theta) * ankle_height, 0.0f))
     float points[SLOPES];
     int reached_all = 1;
     for (int i = 0; i < SLOPES; i++) {
@@ -499,7 +513,8 @@ static void foot_on_slopes(void)
         tdn_pose_create(f.n, &samples[i], NULL, NULL);
         tdn_pose_copy(&samples[i], &base, NULL);
         tdn_model_space(f.skel, &samples[i], NULL, f.model, NULL);
-        tdn_ik_two_bone_job leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+        tdn_ik_two_bone_job leg = { thigh, calf, foot, SLOPE_ANKLE(theta), tdn_vec3_add(knee0, tdn_vec3_make(0, 0, 1)),
+                                    1,     1.0f, 0.0f };
         int reached = 0;
         CHECK(tdn_ik_two_bone(f.skel, &leg, &samples[i], f.model, &reached, NULL) == TDN_OK);
         reached_all &= reached;
@@ -513,10 +528,15 @@ static void foot_on_slopes(void)
     }
     CHECK(reached_all);
     tdn_blend_space *space = NULL;
-    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ TDN_BLEND_SPACE_LINEAR, 1, SLOPES, points }, &space, NULL, NULL) == TDN_OK);
+    CHECK(tdn_blend_space_create(&(tdn_blend_space_desc){ TDN_BLEND_SPACE_LINEAR, 1, SLOPES, points }, &space, NULL,
+                                 NULL) == TDN_OK);
     tdn_ik_blend *ik = NULL;
-    CHECK(tdn_ik_blend_create(&(tdn_ik_blend_desc){ .skeleton = f.skel, .space = space, .poses = ptr, .effector = foot,
-                                                    .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = thigh,
+    CHECK(tdn_ik_blend_create(&(tdn_ik_blend_desc){ .skeleton = f.skel,
+                                                    .space = space,
+                                                    .poses = ptr,
+                                                    .effector = foot,
+                                                    .correction = TDN_IK_BLEND_CORRECT_TWO_BONE,
+                                                    .upper = thigh,
                                                     .middle = calf },
                               &ik, NULL, NULL) == TDN_OK);
     if (!CHECK(ik != NULL))
@@ -548,11 +568,12 @@ static void foot_on_slopes(void)
         CHECK(r.blend_error <= naive + 1e-6);
         count++;
     }
-    printf("foot on side slopes (-19.5..19.5 deg, %d targets, samples every 10 deg): naive (slope as parameter) mean %.3f "
-           "max %.3f mm, solved pure blend mean %.3f max %.3f mm, iterations <= %d, slope found within %.2f deg, "
-           "corrected <= %.1e m, sole off the slope by <= %.2f deg\n",
-           count, naive_sum / count * 1e3, naive_max * 1e3, solved_sum / count * 1e3, solved_max * 1e3, iter_max,
-           slope_err * 180 / PI, corrected_max, sole_err * 180 / PI);
+    printf(
+        "foot on side slopes (-19.5..19.5 deg, %d targets, samples every 10 deg): naive (slope as parameter) mean %.3f "
+        "max %.3f mm, solved pure blend mean %.3f max %.3f mm, iterations <= %d, slope found within %.2f deg, "
+        "corrected <= %.1e m, sole off the slope by <= %.2f deg\n",
+        count, naive_sum / count * 1e3, naive_max * 1e3, solved_sum / count * 1e3, solved_max * 1e3, iter_max,
+        slope_err * 180 / PI, corrected_max, sole_err * 180 / PI);
     CHECK(corrected_max <= 1e-4);
     CHECK(solved_sum < naive_sum);
     CHECK(slope_err < 2.0 * PI / 180);
@@ -575,8 +596,13 @@ static void bad_arguments(void)
         return;
     tdn_ik_blend *ik = (tdn_ik_blend *)&f; /* must come back NULL */
     tdn_error err = { 0 };
-    tdn_ik_blend_desc good = { .skeleton = f.skel, .space = f.space, .poses = f.reach_ptr, .effector = f.hand,
-                               .correction = TDN_IK_BLEND_CORRECT_TWO_BONE, .upper = f.upper, .middle = f.middle };
+    tdn_ik_blend_desc good = { .skeleton = f.skel,
+                               .space = f.space,
+                               .poses = f.reach_ptr,
+                               .effector = f.hand,
+                               .correction = TDN_IK_BLEND_CORRECT_TWO_BONE,
+                               .upper = f.upper,
+                               .middle = f.middle };
     CHECK(tdn_ik_blend_create(NULL, &ik, NULL, &err) == TDN_ERR_ARGUMENT && ik == NULL);
     CHECK(tdn_ik_blend_create(&good, NULL, NULL, &err) == TDN_ERR_ARGUMENT);
     tdn_ik_blend_desc d = good;
@@ -620,7 +646,8 @@ static void bad_arguments(void)
     mask[7] = NAN;
     d = good;
     d.joint_weights = mask;
-    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "desc.joint_weights[7]") == 0);
+    CHECK(tdn_ik_blend_create(&d, &ik, NULL, &err) == TDN_ERR_ARGUMENT &&
+          strcmp(err.where, "desc.joint_weights[7]") == 0);
     d = good;
     const tdn_allocator alloc_only = { counting.alloc, NULL, NULL };
     CHECK(tdn_ik_blend_create(&d, &ik, &alloc_only, &err) == TDN_ERR_ARGUMENT && strcmp(err.where, "allocator") == 0);

@@ -103,8 +103,9 @@ static void limits_hold(void)
         char what[64];
         snprintf(what, sizeof what, "%2d bones, %3.0f%% converge:", chain_bones[c], 100.0 * reached / rounds);
         print_distribution(what, iterations, rounds);
-        printf("     largest swing past its cone %.2e rad, twist past its limit %.2e rad, mean error %.2e of the length\n",
-               worst_swing, worst_twist, mean_error);
+        printf(
+            "     largest swing past its cone %.2e rad, twist past its limit %.2e rad, mean error %.2e of the length\n",
+            worst_swing, worst_twist, mean_error);
         CHECK(worst_swing <= 2e-4);
         CHECK(worst_twist <= 2e-4);
         CHECK_NEAR(worst_bone, 0, 1e-5);
@@ -134,7 +135,8 @@ static void damping_bounds_each_turn(void)
         CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
         CHECK_EQ_INT(res.iterations, 1);
         for (int i = 0; i + 1 < r.count; i++)
-            worst = fmax(worst, check_quat_angle(tdn_pose_get(&start, r.joints[i]).r, tdn_pose_get(&r.pose, r.joints[i]).r));
+            worst = fmax(worst,
+                         check_quat_angle(tdn_pose_get(&start, r.joints[i]).r, tdn_pose_get(&r.pose, r.joints[i]).r));
         tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
         ik.max_iterations = CONVERGE_LIMIT;
@@ -168,7 +170,9 @@ static void unreachable_targets_straighten_the_chain(void)
             dvec t = { a.x + dir.x * distance, a.y + dir.y * distance, a.z + dir.z * distance };
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_ik_ccd_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT, NULL, 0, 1 };
+            tdn_ik_ccd_job ik = {
+                r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT, NULL, 0, 1
+            };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.reached, 0);
@@ -184,8 +188,9 @@ static void unreachable_targets_straighten_the_chain(void)
             worst_error = fmax(worst_error, fabs(res.error - (distance - r.total)) / r.total);
             rig_free(&r);
         }
-    printf("CCD unreachable: largest bone direction off the root-to-target line %.2e rad, error above the gap %.2e of the length\n",
-           worst_angle, worst_error);
+    printf(
+        "CCD unreachable: largest bone direction off the root-to-target line %.2e rad, error above the gap %.2e of the length\n",
+        worst_angle, worst_error);
     print_distribution("passes until the end stops closing in:", iterations, rounds);
     CHECK(worst_angle <= 1e-3);
     CHECK_NEAR(worst_bone, 0, 1e-5);
@@ -260,7 +265,8 @@ static void bad_arguments_change_nothing(void)
     memcpy(model_before, r.model, sizeof model_before);
     const tdn_vec3 t = tdn_vec3_make(0.4f, 1.1f, 0.0f);
     const int side = r.joint_count - 1; /* the side joint hangs off joints[2]: not below joints[3] */
-    int reversed[5], skipping_side[3] = { r.joints[0], r.joints[3], side }, out_of_range[3] = { r.joints[0], r.joints[1], 999 };
+    int reversed[5], skipping_side[3] = { r.joints[0], r.joints[3], side },
+                     out_of_range[3] = { r.joints[0], r.joints[1], 999 };
     int repeated[3] = { r.joints[0], r.joints[1], r.joints[1] };
     for (int i = 0; i < 5; i++)
         reversed[i] = r.joints[4 - i];
@@ -295,7 +301,8 @@ static void bad_arguments_change_nothing(void)
     CHECK(memcmp(r.pose.data, before.data, tdn_pose_bytes(r.joint_count)) == 0);
     CHECK(memcmp(r.model, model_before, sizeof model_before) == 0);
     /* degenerate but valid: the target on the root, a zero-length bone; finite */
-    tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13], r.model[r.joints[0]].m[14]);
+    tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13],
+                                     r.model[r.joints[0]].m[14]);
     tdn_transform x = tdn_pose_get(&r.pose, r.joints[2]);
     x.t = tdn_vec3_make(0, 0, 0);
     tdn_pose_set(&r.pose, r.joints[2], &x);
@@ -322,8 +329,10 @@ static void solving_never_allocates(void)
         limits[i] = (tdn_ik_limit){ 0.6f, 0.3f };
     const long blocks = live_blocks, calls = malloc_calls;
     for (int k = 0; k < 200; k++) {
-        tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
-        tdn_ik_ccd_job ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 4 ? 0.0f : 0.1f, k % 3 ? 1.0f : 0.5f };
+        tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3),
+                                   check_rng_float(&rng, -2, 2));
+        tdn_ik_ccd_job ik = { r.joints,           r.count, t, 0, 0, k % 2 ? limits : NULL, k % 4 ? 0.0f : 0.1f,
+                              k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
         tdn_ik_ccd(r.skel, &ik, &r.pose, r.model, &res, NULL);
     }

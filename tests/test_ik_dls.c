@@ -26,9 +26,11 @@ static tdn_skeleton *make_chain(int bones, check_rng *rng, const tdn_allocator *
         parents[j] = j - 1;
         rest[j] = tdn_transform_identity();
         if (j > 0 && j <= bones) {
-            rest[j].t = tdn_vec3_scale(tdn_vec3_normalize(tdn_vec3_add(tdn_vec3_make(0, 1, 0), check_rng_vec3(rng, -0.3f, 0.3f))),
-                                       1.0f / (float)bones);
-            rest[j].r = tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(rng, -1, 1)), check_rng_float(rng, 0, 0.3f));
+            rest[j].t = tdn_vec3_scale(
+                tdn_vec3_normalize(tdn_vec3_add(tdn_vec3_make(0, 1, 0), check_rng_vec3(rng, -0.3f, 0.3f))),
+                1.0f / (float)bones);
+            rest[j].r = tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(rng, -1, 1)),
+                                                 check_rng_float(rng, 0, 0.3f));
         }
     }
     parents[bones + 1] = 1;
@@ -75,24 +77,35 @@ static void reachable_single_targets_converge(void)
         tdn_pose pose, start;
         tdn_pose_create(n, &pose, NULL, NULL);
         tdn_pose_create(n, &start, NULL, NULL);
-        tdn_transform place = { { 0.5f, 0.2f, -1.0f }, tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f), { 1, 1, 1 } };
+        tdn_transform place = { { 0.5f, 0.2f, -1.0f },
+                                tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), 0.7f),
+                                { 1, 1, 1 } };
         tdn_mat4 root = tdn_transform_to_mat4(&place), model[MAXJ], before[MAXJ];
         int rounds = 400, reached = 0;
         double worst = 0, worst_model = 0, worst_length = 0, worst_still = 0;
         for (int round = 0; round < rounds; round++) {
             tdn_pose_set_rest(&start, s, NULL);
             for (int j = 0; j <= bones; j++) /* a random start */
-                turn_local(&start, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.5f)));
+                turn_local(&start, j,
+                           tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
+                                                    check_rng_float(&rng, 0, 0.5f)));
             tdn_pose_copy(&pose, &start, NULL);
             for (int j = 0; j < bones; j++) /* the chain posed elsewhere: the target */
-                turn_local(&pose, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 1.2f)));
+                turn_local(&pose, j,
+                           tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
+                                                    check_rng_float(&rng, 0, 1.2f)));
             tdn_model_space(s, &pose, &root, model, NULL);
             tdn_dls_target target = { bones, position(&model[bones]), 1.0f };
             tdn_pose_copy(&pose, &start, NULL);
             tdn_model_space(s, &pose, &root, model, NULL);
             memcpy(before, model, sizeof(tdn_mat4) * (size_t)n);
-            tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
-                              .tolerance = 1e-5f, .max_iterations = 200 };
+            tdn_ik_dls_job ik = { .joints = joints,
+                                  .joint_count = bones,
+                                  .targets = &target,
+                                  .target_count = 1,
+                                  .weight = 1.0f,
+                                  .tolerance = 1e-5f,
+                                  .max_iterations = 200 };
             tdn_ik_result result = { -1, -1, -1 };
             CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &result, NULL), TDN_OK);
             double err = distance(position(&model[bones]), target.position);
@@ -112,10 +125,11 @@ static void reachable_single_targets_converge(void)
             worst_still = fmax(worst_still, (memcmp(&a, &b, sizeof a) != 0) + (memcmp(&a2, &b2, sizeof a2) != 0));
         }
         qsort(iters, (size_t)rounds, sizeof iters[0], compare_ints);
-        printf("dls %2d bones: %d/%d reached (tolerance 1e-5, chain length 1), worst error %.2e; iterations min %d median %d "
-               "p90 %d p99 %d max %d\n",
-               bones, reached, rounds, worst, iters[0], iters[rounds / 2], iters[rounds * 9 / 10], iters[rounds * 99 / 100],
-               iters[rounds - 1]);
+        printf(
+            "dls %2d bones: %d/%d reached (tolerance 1e-5, chain length 1), worst error %.2e; iterations min %d median %d "
+            "p90 %d p99 %d max %d\n",
+            bones, reached, rounds, worst, iters[0], iters[rounds / 2], iters[rounds * 9 / 10],
+            iters[rounds * 99 / 100], iters[rounds - 1]);
         CHECK_EQ_INT(reached, rounds);
         CHECK(worst <= 1e-5);
         CHECK_NEAR(worst_model, 0, 1e-5);
@@ -146,7 +160,9 @@ static void error_never_grows_pass_by_pass(void)
     for (int round = 0; round < 40; round++) {
         tdn_pose_set_rest(&start, s, NULL);
         for (int j = 0; j < bones; j++)
-            turn_local(&start, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.6f)));
+            turn_local(&start, j,
+                       tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
+                                                check_rng_float(&rng, 0, 0.6f)));
         tdn_model_space(s, &start, NULL, start_model, NULL);
         /* anywhere within 1.5 chain lengths of the root: a third out of reach */
         tdn_vec3 dir = tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1));
@@ -156,8 +172,13 @@ static void error_never_grows_pass_by_pass(void)
         for (int k = 1; k <= 40; k++) {
             tdn_pose_copy(&pose, &start, NULL);
             memcpy(model, start_model, sizeof(tdn_mat4) * (size_t)n);
-            tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
-                              .tolerance = 1e-7f, .max_iterations = k };
+            tdn_ik_dls_job ik = { .joints = joints,
+                                  .joint_count = bones,
+                                  .targets = &target,
+                                  .target_count = 1,
+                                  .weight = 1.0f,
+                                  .tolerance = 1e-7f,
+                                  .max_iterations = k };
             tdn_ik_result r;
             tdn_ik_dls(s, &ik, &pose, model, &r, NULL);
             CHECK(r.iterations <= k);
@@ -168,8 +189,8 @@ static void error_never_grows_pass_by_pass(void)
         worst_rise_count += rises;
         sequences++;
     }
-    printf("dls monotone: %d sequences of 40 passes, %d rises; mean error after 40 passes %.3f of the start's\n", sequences,
-           worst_rise_count, ratio_sum / sequences);
+    printf("dls monotone: %d sequences of 40 passes, %d rises; mean error after 40 passes %.3f of the start's\n",
+           sequences, worst_rise_count, ratio_sum / sequences);
     CHECK_EQ_INT(worst_rise_count, 0);
     tdn_pose_destroy(&pose);
     tdn_pose_destroy(&start);
@@ -190,8 +211,8 @@ static int humanoid_init(humanoid *h)
         return 0;
     h->skel = tdn_asset_skeleton(h->asset);
     h->n = tdn_skeleton_joint_count(h->skel);
-    const char *names[] = { "spine_01", "spine_02", "spine_03", "spine_04", "spine_05", "clavicle_l", "upperarm_l",
-                            "lowerarm_l", "clavicle_r", "upperarm_r", "lowerarm_r" };
+    const char *names[] = { "spine_01",   "spine_02",   "spine_03",   "spine_04",   "spine_05",  "clavicle_l",
+                            "upperarm_l", "lowerarm_l", "clavicle_r", "upperarm_r", "lowerarm_r" };
     h->count = 0;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         h->joints[h->count++] = tdn_skeleton_find_joint(h->skel, names[i]);
@@ -257,14 +278,21 @@ static void two_hands_on_one_spine(void)
     for (int round = 0; round < rounds; round++) {
         tdn_pose_copy(&pose, &rest, NULL);
         for (int i = 0; i < h.count; i++)
-            turn_local(&pose, h.joints[i], tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
-                                                                   check_rng_float(&rng, 0, i < 5 ? 0.3f : 1.0f)));
+            turn_local(&pose, h.joints[i],
+                       tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
+                                                check_rng_float(&rng, 0, i < 5 ? 0.3f : 1.0f)));
         tdn_model_space(h.skel, &pose, NULL, model, NULL);
-        tdn_dls_target targets[2] = { { h.hand_l, position(&model[h.hand_l]), 1.0f }, { h.hand_r, position(&model[h.hand_r]), 1.0f } };
+        tdn_dls_target targets[2] = { { h.hand_l, position(&model[h.hand_l]), 1.0f },
+                                      { h.hand_r, position(&model[h.hand_r]), 1.0f } };
         tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
-        tdn_ik_dls_job ik = { .joints = h.joints, .joint_count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
-                          .tolerance = 1e-4f, .max_iterations = 200 };
+        tdn_ik_dls_job ik = { .joints = h.joints,
+                              .joint_count = h.count,
+                              .targets = targets,
+                              .target_count = 2,
+                              .weight = 1.0f,
+                              .tolerance = 1e-4f,
+                              .max_iterations = 200 };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
         reached += r.reached;
@@ -272,7 +300,8 @@ static void two_hands_on_one_spine(void)
             worst = fmax(worst, distance(position(&model[targets[k].effector]), targets[k].position));
         CHECK_NEAR(model_mismatch(h.skel, &pose, NULL, model), 0, 1e-5);
     }
-    printf("dls two hands on the spine: %d/%d reachable pairs reached, worst hand error %.2e m\n", reached, rounds, worst);
+    printf("dls two hands on the spine: %d/%d reachable pairs reached, worst hand error %.2e m\n", reached, rounds,
+           worst);
     CHECK_EQ_INT(reached, rounds);
     CHECK(worst <= 1e-4);
 
@@ -285,8 +314,12 @@ static void two_hands_on_one_spine(void)
         tdn_pose_copy(&pose, &rest, NULL);
         memcpy(model, rest_model, sizeof(tdn_mat4) * (size_t)h.n);
         double g0 = gradient_norm(&h, &pose, targets);
-        tdn_ik_dls_job ik = { .joints = h.joints, .joint_count = h.count, .targets = targets, .target_count = 2, .weight = 1.0f,
-                          .max_iterations = 1000 };
+        tdn_ik_dls_job ik = { .joints = h.joints,
+                              .joint_count = h.count,
+                              .targets = targets,
+                              .target_count = 2,
+                              .weight = 1.0f,
+                              .max_iterations = 1000 };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(h.skel, &ik, &pose, model, &r, NULL), TDN_OK);
         double g1 = gradient_norm(&h, &pose, targets);
@@ -313,7 +346,8 @@ static void measure_limit(tdn_quat rest, tdn_quat q, tdn_vec3 b, double *swing, 
     tdn_vec3 u = tdn_vec3_normalize(b), moved = tdn_quat_rotate(rel, u);
     *swing = atan2(tdn_vec3_length(tdn_vec3_cross(u, moved)), tdn_vec3_dot(u, moved));
     /* undo the swing by the shortest turn back, then see how far a vector across the bone went */
-    tdn_vec3 across = tdn_vec3_normalize(tdn_vec3_cross(u, fabsf(u.x) < 0.6f ? tdn_vec3_make(1, 0, 0) : tdn_vec3_make(0, 1, 0)));
+    tdn_vec3 across = tdn_vec3_normalize(
+        tdn_vec3_cross(u, fabsf(u.x) < 0.6f ? tdn_vec3_make(1, 0, 0) : tdn_vec3_make(0, 1, 0)));
     tdn_vec3 v = tdn_quat_rotate(tdn_quat_from_to(moved, u), tdn_quat_rotate(rel, across));
     *twist = fabs(atan2(tdn_vec3_dot(tdn_vec3_cross(across, v), u), tdn_vec3_dot(across, v)));
 }
@@ -339,17 +373,26 @@ static void limits_are_respected(void)
     for (int round = 0; round < rounds; round++) {
         tdn_pose_set_rest(&pose, s, NULL);
         for (int j = 0; j < bones; j++) /* inputs partly outside the limits */
-            turn_local(&pose, j, tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0, 0.8f)));
+            turn_local(&pose, j,
+                       tdn_quat_from_axis_angle(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)),
+                                                check_rng_float(&rng, 0, 0.8f)));
         tdn_model_space(s, &pose, NULL, model, NULL);
-        tdn_dls_target target = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 1.0f)), 1 };
-        tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 1.0f,
-                          .limits = limits };
+        tdn_dls_target target = {
+            bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), check_rng_float(&rng, 0.3f, 1.0f)), 1
+        };
+        tdn_ik_dls_job ik = { .joints = joints,
+                              .joint_count = bones,
+                              .targets = &target,
+                              .target_count = 1,
+                              .weight = 1.0f,
+                              .limits = limits };
         tdn_ik_result r;
         CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, &r, NULL), TDN_OK);
         mean_error += r.error / rounds;
         for (int j = 0; j < bones; j++) {
             double swing, twist;
-            measure_limit(tdn_skeleton_rest(s, j).r, tdn_pose_get(&pose, j).r, tdn_skeleton_rest(s, j + 1).t, &swing, &twist);
+            measure_limit(tdn_skeleton_rest(s, j).r, tdn_pose_get(&pose, j).r, tdn_skeleton_rest(s, j + 1).t, &swing,
+                          &twist);
             if (limits[j].cone > 0)
                 worst_cone = fmax(worst_cone, swing - limits[j].cone);
             if (limits[j].twist > 0)
@@ -382,7 +425,9 @@ static void weights_fade_the_solve(void)
     tdn_mat4 model[MAXJ], input_model[MAXJ];
     tdn_model_space(s, &input, NULL, input_model, NULL);
     tdn_dls_target target = { bones, tdn_vec3_make(0.4f, 0.5f, 0.3f), 1 };
-    tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 0.0f };
+    tdn_ik_dls_job ik = {
+        .joints = joints, .joint_count = bones, .targets = &target, .target_count = 1, .weight = 0.0f
+    };
     tdn_pose_copy(&pose, &input, NULL);
     memcpy(model, input_model, sizeof(tdn_mat4) * (size_t)n);
     tdn_ik_result r;
@@ -437,8 +482,13 @@ static void bad_arguments_change_nothing(void)
     const tdn_ik_dls_job ok = { .joints = good, .joint_count = 3, .targets = &t, .target_count = 1, .weight = 1.0f };
     tdn_ik_limit bad_limit[3] = { { 0, 0 }, { -0.1f, 0 }, { 0, 0 } }, nan_limit[3] = { { 0, 0 }, { 0, NAN }, { 0, 0 } };
     tdn_dls_target bad_targets[][1] = {
-        { { 9, t.position, 1 } }, { { -1, t.position, 1 } }, { { 0, t.position, 1 } }, { { 3, tdn_vec3_make(NAN, 0, 0), 1 } },
-        { { 3, tdn_vec3_make(0, INFINITY, 0), 1 } }, { { 3, t.position, -1 } }, { { 3, t.position, NAN } },
+        { { 9, t.position, 1 } },
+        { { -1, t.position, 1 } },
+        { { 0, t.position, 1 } },
+        { { 3, tdn_vec3_make(NAN, 0, 0), 1 } },
+        { { 3, tdn_vec3_make(0, INFINITY, 0), 1 } },
+        { { 3, t.position, -1 } },
+        { { 3, t.position, NAN } },
     };
     tdn_dls_target four[4] = { t, t, t, t };
     tdn_ik_dls_job cases[32];
@@ -508,8 +558,12 @@ static void solves_never_allocate(void)
     tdn_ik_limit limits[MAXJ] = { { 0.5f, 0.3f } };
     for (int i = 0; i < 50; i++) {
         tdn_dls_target t = { bones, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.8f), 1 };
-        tdn_ik_dls_job ik = { .joints = joints, .joint_count = bones, .targets = &t, .target_count = 1, .weight = 1.0f,
-                          .limits = i % 2 ? limits : NULL };
+        tdn_ik_dls_job ik = { .joints = joints,
+                              .joint_count = bones,
+                              .targets = &t,
+                              .target_count = 1,
+                              .weight = 1.0f,
+                              .limits = i % 2 ? limits : NULL };
         CHECK_EQ_INT(tdn_ik_dls(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }
     allocations_before_failure = -1;

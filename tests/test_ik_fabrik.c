@@ -109,8 +109,9 @@ static void limits_hold(void)
         char what[64];
         snprintf(what, sizeof what, "%2d bones, %3.0f%% converge:", chain_bones[c], 100.0 * reached / rounds);
         print_distribution(what, iterations, rounds);
-        printf("     largest swing past its cone %.2e rad, twist past its limit %.2e rad, mean error %.2e of the length\n",
-               worst_swing, worst_twist, mean_error);
+        printf(
+            "     largest swing past its cone %.2e rad, twist past its limit %.2e rad, mean error %.2e of the length\n",
+            worst_swing, worst_twist, mean_error);
         CHECK(worst_swing <= 2e-4);
         CHECK(worst_twist <= 2e-4);
         CHECK_NEAR(worst_bone, 0, 1e-5);
@@ -135,7 +136,9 @@ static void unreachable_targets_straighten_the_chain(void)
             dvec t = { a.x + dir.x * distance, a.y + dir.y * distance, a.z + dir.z * distance };
             tdn_mat4 before[MAX_JOINTS];
             memcpy(before, r.model, sizeof before);
-            tdn_ik_fabrik_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1 };
+            tdn_ik_fabrik_job ik = {
+                r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, 0, NULL, 1
+            };
             tdn_ik_result res;
             CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL), TDN_OK);
             CHECK_EQ_INT(res.iterations, 1);
@@ -249,8 +252,9 @@ static void warm_starts(void)
             double angle = f * step;
             dvec t = { centre.x + u.x * cos(angle) + v.x * sin(angle), centre.y + u.y * cos(angle) + v.y * sin(angle),
                        centre.z + u.z * cos(angle) + v.z * sin(angle) };
-            tdn_ik_fabrik_job ik = { r.joints, r.count, tdn_vec3_make((float)t.x, (float)t.y, (float)t.z), 0, CONVERGE_LIMIT,
-                                 NULL, 1 };
+            tdn_ik_fabrik_job ik = { r.joints, r.count,        tdn_vec3_make((float)t.x, (float)t.y, (float)t.z),
+                                     0,        CONVERGE_LIMIT, NULL,
+                                     1 };
             tdn_ik_result res;
             tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);
             iterations[f] = res.iterations;
@@ -284,7 +288,9 @@ static void chain_at_the_skeleton_root(void)
     rig r;
     if (!CHECK(rig_init(&r, 6, &rng, 0.4f, 1, NULL)))
         return;
-    tdn_transform place = { { 5, 0, 1 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f), { 2, 2, 2 } };
+    tdn_transform place = { { 5, 0, 1 },
+                            tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f),
+                            { 2, 2, 2 } };
     tdn_mat4 root = tdn_transform_to_mat4(&place);
     tdn_model_space(r.skel, &r.pose, &root, r.model, NULL);
     r.total *= 2;
@@ -319,8 +325,10 @@ static void degenerate_cases_stay_finite(void)
     if (!CHECK(rig_init(&r, 4, &rng, 0.3f, 0, NULL)))
         return;
     /* the target on the root, on a middle joint; then a zero-length bone */
-    tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13], r.model[r.joints[0]].m[14]);
-    tdn_vec3 on_middle = tdn_vec3_make(r.model[r.joints[2]].m[12], r.model[r.joints[2]].m[13], r.model[r.joints[2]].m[14]);
+    tdn_vec3 on_root = tdn_vec3_make(r.model[r.joints[0]].m[12], r.model[r.joints[0]].m[13],
+                                     r.model[r.joints[0]].m[14]);
+    tdn_vec3 on_middle = tdn_vec3_make(r.model[r.joints[2]].m[12], r.model[r.joints[2]].m[13],
+                                       r.model[r.joints[2]].m[14]);
     tdn_ik_fabrik_job ik = { r.joints, r.count, on_root, 0, 0, NULL, 1 };
     CHECK_EQ_INT(tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, NULL, NULL), TDN_OK);
     CHECK(all_finite(&r));
@@ -355,7 +363,8 @@ static void bad_arguments_change_nothing(void)
     memcpy(model_before, r.model, sizeof model_before);
     const tdn_vec3 t = tdn_vec3_make(0.4f, 1.1f, 0.0f);
     const int side = r.joint_count - 1; /* the side joint: not below the chain's end */
-    int reversed[5], skipping_side[3] = { r.joints[0], r.joints[3], side }, out_of_range[3] = { r.joints[0], r.joints[1], 999 };
+    int reversed[5], skipping_side[3] = { r.joints[0], r.joints[3], side },
+                     out_of_range[3] = { r.joints[0], r.joints[1], 999 };
     int repeated[3] = { r.joints[0], r.joints[1], r.joints[1] }, negative[2] = { -1, r.joints[1] };
     for (int i = 0; i < 5; i++)
         reversed[i] = r.joints[4 - i];
@@ -408,7 +417,8 @@ static void solving_never_allocates(void)
         limits[i] = (tdn_ik_limit){ 0.6f, 0.3f };
     const long blocks = live_blocks, calls = malloc_calls;
     for (int k = 0; k < 200; k++) {
-        tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3), check_rng_float(&rng, -2, 2));
+        tdn_vec3 t = tdn_vec3_make(check_rng_float(&rng, -2, 2), check_rng_float(&rng, -1, 3),
+                                   check_rng_float(&rng, -2, 2));
         tdn_ik_fabrik_job ik = { r.joints, r.count, t, 0, 0, k % 2 ? limits : NULL, k % 3 ? 1.0f : 0.5f };
         tdn_ik_result res;
         tdn_ik_fabrik(r.skel, &ik, &r.pose, r.model, &res, NULL);

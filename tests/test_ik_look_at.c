@@ -28,7 +28,8 @@ static double model_mismatch(const tdn_skeleton *s, const tdn_pose *pose, const 
 
 /* The angle between joint `end`'s local axis and the line to the target, from fresh model
  * space, in double. */
-static double aim_error(const tdn_skeleton *s, const tdn_pose *pose, const tdn_mat4 *root, int end, tdn_vec3 axis, tdn_vec3 target)
+static double aim_error(const tdn_skeleton *s, const tdn_pose *pose, const tdn_mat4 *root, int end, tdn_vec3 axis,
+                        tdn_vec3 target)
 {
     tdn_mat4 m[MAXJ];
     tdn_model_space(s, pose, root, m, NULL);
@@ -52,7 +53,7 @@ typedef struct humanoid {
     tdn_asset *asset;
     const tdn_skeleton *skel;
     int n, chain[3];
-    tdn_pose input;    /* rest with the pelvis, spine and neck turned a little */
+    tdn_pose input; /* rest with the pelvis, spine and neck turned a little */
     tdn_mat4 input_model[MAXJ];
 } humanoid;
 
@@ -102,8 +103,12 @@ static void unlimited_chain_aims_exactly(void)
         /* anywhere around the head, behind it too, 0.3 to 3 m away */
         const float distance = check_rng_float(&rng, 0.3f, 3); /* drawn before the direction, whatever the compiler */
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
-        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
-                              .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
+        tdn_ik_look_at_job ik = { .joints = h.chain,
+                                  .joint_count = 3,
+                                  .axis = { 0, 0, 1 },
+                                  .target = target,
+                                  .weight = 1.0f,
+                                  .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float reported = -1;
         CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &reported, NULL), TDN_OK);
         double e = aim_error(h.skel, &pose, NULL, h.chain[2], ik.axis, target);
@@ -144,12 +149,19 @@ static void limits_hold_joint_by_joint(void)
         const float distance = check_rng_float(&rng, 0.5f, 3); /* drawn before the direction, whatever the compiler */
         tdn_vec3 target = tdn_vec3_add(head, tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), distance));
         double start = aim_error(h.skel, &h.input, NULL, h.chain[2], tdn_vec3_make(0, 0, 1), target);
-        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = target, .weight = 1.0f,
-                              .max_angles = max_angles, .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
+        tdn_ik_look_at_job ik = { .joints = h.chain,
+                                  .joint_count = 3,
+                                  .axis = { 0, 0, 1 },
+                                  .target = target,
+                                  .weight = 1.0f,
+                                  .max_angles = max_angles,
+                                  .up_hint = round % 2 ? tdn_vec3_make(0, 1, 0) : tdn_vec3_make(0, 0, 0) };
         float e = 0;
         CHECK_EQ_INT(tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL), TDN_OK);
         for (int i = 0; i < 3; i++)
-            over[i] = fmax(over[i], check_quat_angle(tdn_pose_get(&pose, h.chain[i]).r, tdn_pose_get(&h.input, h.chain[i]).r) - max_angles[i]);
+            over[i] = fmax(over[i],
+                           check_quat_angle(tdn_pose_get(&pose, h.chain[i]).r, tdn_pose_get(&h.input, h.chain[i]).r) -
+                               max_angles[i]);
         if (start < 0.8 * 1.15 && round % 2 == 0) { /* well within reach (no roll to pay for) */
             inside++;
             worst_inside = fmax(worst_inside, e);
@@ -171,33 +183,36 @@ static void limits_hold_joint_by_joint(void)
 static void spread_and_clamps_by_hand(void)
 {
     const int parents[4] = { -1, 0, 1, 2 };
-    tdn_transform rest[4] = { tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity() };
+    tdn_transform rest[4] = { tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity(),
+                              tdn_transform_identity() };
     rest[1].t = tdn_vec3_make(0, 0.3f, 0);
     rest[2].t = tdn_vec3_make(0, 0.3f, 0);
     rest[3].t = tdn_vec3_make(0, 0.1f, 0.1f);
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest }, &s, NULL,
+                        NULL);
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
     tdn_pose_create(4, &pose, NULL, NULL);
     const int chain[3] = { 0, 1, 2 };
-    const float half[2] = { 0.5f, 0.5f }, quarter_half[2] = { 0.25f, 0.5f }, limits[3] = { 25 * DEG, 10 * DEG, 40 * DEG };
+    const float half[2] = { 0.5f, 0.5f }, quarter_half[2] = { 0.25f, 0.5f },
+                limits[3] = { 25 * DEG, 10 * DEG, 40 * DEG };
     struct {
         float yaw;
         const float *weights, *limits;
         float expect[3]; /* degrees about +Y */
     } cases[] = {
-        { 60, NULL, NULL, { 20, 20, 20 } },          /* even spread: 1/3, then 1/2 of the rest, then the rest */
+        { 60, NULL, NULL, { 20, 20, 20 } }, /* even spread: 1/3, then 1/2 of the rest, then the rest */
         { 60, half, NULL, { 30, 15, 15 } },
         { 60, quarter_half, NULL, { 15, 22.5f, 22.5f } },
         { -60, half, NULL, { -30, -15, -15 } },
-        { 60, half, limits, { 25, 10, 25 } },        /* 30 -> 25; 17.5 -> 10; 25 left */
-        { 70, half, limits, { 25, 10, 35 } },        /* 35 -> 25 (not less: 70 - 50 = 20); 22.5 -> 10; 35 */
+        { 60, half, limits, { 25, 10, 25 } }, /* 30 -> 25; 17.5 -> 10; 25 left */
+        { 70, half, limits, { 25, 10, 35 } }, /* 35 -> 25 (not less: 70 - 50 = 20); 22.5 -> 10; 35 */
         { 70, (const float[2]){ 0.1f, 0.1f }, limits, { 20, 10, 40 } }, /* 7 < 70 - 50: the first takes 20 */
-        { 100, half, limits, { 25, 10, 40 } },       /* beyond the 75 degrees in all: held at 75 */
-        { 160, half, limits, { 50.0f / 3, 25.0f / 3, 25.0f / 3 } }, /* behind: 75 (180 - 160) / 45 = 33.3 asked */
-        { 180, half, limits, { 0, 0, 0 } },          /* straight behind: back to the input */
+        { 100, half, limits, { 25, 10, 40 } },                          /* beyond the 75 degrees in all: held at 75 */
+        { 160, half, limits, { 50.0f / 3, 25.0f / 3, 25.0f / 3 } },     /* behind: 75 (180 - 160) / 45 = 33.3 asked */
+        { 180, half, limits, { 0, 0, 0 } },                             /* straight behind: back to the input */
         { 120, NULL, (const float[3]){ 1.2f, 1.2f, 1.2f }, { 40, 40, 40 } }, /* 3.6 rad of limits: all of 120 */
         { 150, NULL, (const float[3]){ 1.2f, 1.2f, 1.2f }, { 30, 30, 30 } }, /* 135 (180 - 150) / 45 = 90 asked */
     };
@@ -207,8 +222,13 @@ static void spread_and_clamps_by_hand(void)
         tdn_mat4 model[4];
         tdn_model_space(s, &pose, NULL, model, NULL);
         float yaw = cases[c].yaw * DEG;
-        tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 3, .joint_weights = cases[c].weights, .axis = { 0, 0, 2 },
-                              .target = { 3 * sinf(yaw), 0.6f, 3 * cosf(yaw) }, .max_angles = cases[c].limits, .weight = 1 };
+        tdn_ik_look_at_job ik = { .joints = chain,
+                                  .joint_count = 3,
+                                  .joint_weights = cases[c].weights,
+                                  .axis = { 0, 0, 2 },
+                                  .target = { 3 * sinf(yaw), 0.6f, 3 * cosf(yaw) },
+                                  .max_angles = cases[c].limits,
+                                  .weight = 1 };
         CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
         for (int i = 0; i < 3; i++) {
             tdn_quat expect = tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), cases[c].expect[i] * DEG);
@@ -236,25 +256,35 @@ static void sweep(const humanoid *h, const float *max_angles, int vertical, tdn_
     *largest_step = 0, *over_limit = -1, *behind = -1;
     for (int frame = 0; frame <= 720; frame++) {
         float a = (float)frame * 0.5f * DEG;
-        tdn_vec3 offset = vertical ? tdn_vec3_make(0, 2 * sinf(a), 2 * cosf(a)) : tdn_vec3_make(2 * sinf(a), 0, 2 * cosf(a));
+        tdn_vec3 offset = vertical ? tdn_vec3_make(0, 2 * sinf(a), 2 * cosf(a))
+                                   : tdn_vec3_make(2 * sinf(a), 0, 2 * cosf(a));
         tdn_pose_copy(&pose, &h->input, NULL);
         memcpy(model, h->input_model, sizeof(tdn_mat4) * (size_t)h->n);
-        tdn_ik_look_at_job ik = { .joints = h->chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, offset),
-                              .max_angles = max_angles, .up_hint = up, .weight = 1 };
+        tdn_ik_look_at_job ik = { .joints = h->chain,
+                                  .joint_count = 3,
+                                  .axis = { 0, 0, 1 },
+                                  .target = tdn_vec3_add(head, offset),
+                                  .max_angles = max_angles,
+                                  .up_hint = up,
+                                  .weight = 1 };
         tdn_ik_look_at(h->skel, &ik, &pose, model, NULL, NULL);
         for (int i = 0; i < 3; i++) {
             int j = h->chain[i];
             if (frame > 0)
-                *largest_step = fmax(*largest_step, check_quat_angle(tdn_pose_get(&pose, j).r, tdn_pose_get(&prev, j).r));
-            *over_limit = fmax(*over_limit, check_quat_angle(tdn_pose_get(&pose, j).r, tdn_pose_get(&h->input, j).r) - max_angles[i]);
+                *largest_step = fmax(*largest_step,
+                                     check_quat_angle(tdn_pose_get(&pose, j).r, tdn_pose_get(&prev, j).r));
+            *over_limit = fmax(*over_limit, check_quat_angle(tdn_pose_get(&pose, j).r, tdn_pose_get(&h->input, j).r) -
+                                                max_angles[i]);
         }
         if (frame > 0) {
-            tdn_quat now = tdn_quat_from_mat4(&model[h->chain[2]]), before = tdn_quat_from_mat4(&prev_model[h->chain[2]]);
+            tdn_quat now = tdn_quat_from_mat4(&model[h->chain[2]]),
+                     before = tdn_quat_from_mat4(&prev_model[h->chain[2]]);
             *largest_step = fmax(*largest_step, check_quat_angle(now, before));
         }
         if (frame == 360) /* straight behind: every joint back at its input */
             for (int i = 0; i < 3; i++)
-                *behind = fmax(*behind, check_quat_angle(tdn_pose_get(&pose, h->chain[i]).r, tdn_pose_get(&h->input, h->chain[i]).r));
+                *behind = fmax(*behind, check_quat_angle(tdn_pose_get(&pose, h->chain[i]).r,
+                                                         tdn_pose_get(&h->input, h->chain[i]).r));
         tdn_pose_copy(&prev, &pose, NULL);
         memcpy(prev_model, model, sizeof(tdn_mat4) * (size_t)h->n);
     }
@@ -268,7 +298,13 @@ static void target_circling_behind_moves_the_head_continuously(void)
     if (!humanoid_init(&h, NULL)) /* the rest pose: looking straight ahead */
         return;
     const float tight[3] = { 0.3f, 0.25f, 0.6f }, wide[3] = { 1.0f, 1.0f, 1.0f };
-    const struct { const float *limits; int vertical; tdn_vec3 up; const char *name; double bound; } runs[] = {
+    const struct {
+        const float *limits;
+        int vertical;
+        tdn_vec3 up;
+        const char *name;
+        double bound;
+    } runs[] = {
         /* 66 degrees in all: at most 66/45 = 1.47 times the target's 0.5 degrees per frame */
         { tight, 0, { 0, 0, 0 }, "around, 66 deg reach", 0.5 * 1.47 },
         { tight, 0, { 0, 1, 0 }, "around, 66 deg reach, up hint", 0.5 * 1.47 },
@@ -306,15 +342,21 @@ static void up_hint_keeps_the_head_level(void)
     for (int c = 0; c < 2; c++) {
         tdn_pose_copy(&pose, &h.input, NULL);
         memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
-        tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = tdn_vec3_add(head, tdn_vec3_make(1.5f, 1.2f, 1.0f)),
-                              .up_hint = c ? tdn_vec3_make(0, 2, 0) : tdn_vec3_make(0, 0, 0), .weight = 1 };
+        tdn_ik_look_at_job ik = { .joints = h.chain,
+                                  .joint_count = 3,
+                                  .axis = { 0, 0, 1 },
+                                  .target = tdn_vec3_add(head, tdn_vec3_make(1.5f, 1.2f, 1.0f)),
+                                  .up_hint = c ? tdn_vec3_make(0, 2, 0) : tdn_vec3_make(0, 0, 0),
+                                  .weight = 1 };
         float e;
         tdn_ik_look_at(h.skel, &ik, &pose, model, &e, NULL);
         CHECK(e < 1e-4);
-        tdn_vec3 side = tdn_vec3_normalize(tdn_vec3_make(model[h.chain[2]].m[0], model[h.chain[2]].m[1], model[h.chain[2]].m[2]));
+        tdn_vec3 side = tdn_vec3_normalize(
+            tdn_vec3_make(model[h.chain[2]].m[0], model[h.chain[2]].m[1], model[h.chain[2]].m[2]));
         tilt[c] = asin(side.y);
     }
-    printf("look-at up hint: the head's side axis %.2f deg off level without it, %.1e deg with it\n", tilt[0] / DEG, tilt[1] / DEG);
+    printf("look-at up hint: the head's side axis %.2f deg off level without it, %.1e deg with it\n", tilt[0] / DEG,
+           tilt[1] / DEG);
     CHECK(fabs(tilt[0]) > 2 * DEG);
     CHECK(fabs(tilt[1]) < 1e-4);
     tdn_pose_destroy(&pose);
@@ -332,8 +374,13 @@ static void weights_fade_the_aim(void)
     tdn_pose_create(h.n, &full, NULL, NULL);
     tdn_mat4 model[MAXJ];
     const float max_angles[3] = { 0.3f, 0.3f, 0.5f };
-    tdn_ik_look_at_job ik = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .max_angles = max_angles,
-                          .target = tdn_vec3_add(position(&h.input_model[h.chain[2]]), tdn_vec3_make(-1, 0.5f, 1)), .weight = 0 };
+    tdn_ik_look_at_job ik = { .joints = h.chain,
+                              .joint_count = 3,
+                              .axis = { 0, 0, 1 },
+                              .up_hint = { 0, 1, 0 },
+                              .max_angles = max_angles,
+                              .target = tdn_vec3_add(position(&h.input_model[h.chain[2]]), tdn_vec3_make(-1, 0.5f, 1)),
+                              .weight = 0 };
     tdn_pose_copy(&pose, &h.input, NULL);
     memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
     float e0 = -1;
@@ -354,7 +401,8 @@ static void weights_fade_the_aim(void)
         ik.weight = w;
         tdn_ik_look_at(h.skel, &ik, &pose, model, NULL, NULL);
         for (int i = 0; i < 3; i++) {
-            tdn_quat q0 = tdn_pose_get(&h.input, h.chain[i]).r, q1 = tdn_pose_get(&full, h.chain[i]).r, q = tdn_pose_get(&pose, h.chain[i]).r;
+            tdn_quat q0 = tdn_pose_get(&h.input, h.chain[i]).r, q1 = tdn_pose_get(&full, h.chain[i]).r,
+                     q = tdn_pose_get(&pose, h.chain[i]).r;
             double whole = check_quat_angle(q0, q1);
             CHECK(whole > 0.05);
             CHECK_NEAR(check_quat_angle(q0, q), w * whole, 1e-5);
@@ -379,9 +427,13 @@ static void bad_arguments_change_nothing(void)
     tdn_mat4 model[MAXJ];
     memcpy(model, h.input_model, sizeof(tdn_mat4) * (size_t)h.n);
     const int reversed[3] = { h.chain[2], h.chain[1], h.chain[0] }, outside[2] = { h.chain[0], 999 };
-    const int side[2] = { h.chain[1], tdn_skeleton_find_joint(h.skel, "hand_l") }, twice[2] = { h.chain[0], h.chain[0] };
-    const float nan3[3] = { 0, NAN, 0 }, negative3[3] = { 0, -0.1f, 0 }, big3[3] = { 0, 1.5f, 0 }, inf3[3] = { 0, INFINITY, 0 };
-    const tdn_ik_look_at_job ok = { .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = { 1, 1.6f, 1 }, .weight = 1 };
+    const int side[2] = { h.chain[1], tdn_skeleton_find_joint(h.skel, "hand_l") },
+              twice[2] = { h.chain[0], h.chain[0] };
+    const float nan3[3] = { 0, NAN, 0 }, negative3[3] = { 0, -0.1f, 0 }, big3[3] = { 0, 1.5f, 0 },
+                inf3[3] = { 0, INFINITY, 0 };
+    const tdn_ik_look_at_job ok = {
+        .joints = h.chain, .joint_count = 3, .axis = { 0, 0, 1 }, .target = { 1, 1.6f, 1 }, .weight = 1
+    };
     tdn_ik_look_at_job cases[32];
     int count = 0;
     cases[count] = ok, cases[count++].joints = NULL;
@@ -434,17 +486,22 @@ static void root_joint_with_a_placement(void)
     tdn_transform rest[2] = { tdn_transform_identity(), tdn_transform_identity() };
     rest[1].t = tdn_vec3_make(0, 0, 1);
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents, .rest_pose = rest }, &s, NULL,
+                        NULL);
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
     tdn_pose_create(2, &pose, NULL, NULL);
     tdn_pose_set_rest(&pose, s, NULL);
-    tdn_transform place = { { 3, 1, -2 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 2, 0)), 0.8f), { 1.5f, 1.5f, 1.5f } };
+    tdn_transform place = { { 3, 1, -2 },
+                            tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 2, 0)), 0.8f),
+                            { 1.5f, 1.5f, 1.5f } };
     tdn_mat4 root = tdn_transform_to_mat4(&place), model[2];
     tdn_model_space(s, &pose, &root, model, NULL);
     const int chain[1] = { 0 };
-    tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 1, .axis = { 1, 0, 0 }, .target = { -4, 5, 2 }, .weight = 1 };
+    tdn_ik_look_at_job ik = {
+        .joints = chain, .joint_count = 1, .axis = { 1, 0, 0 }, .target = { -4, 5, 2 }, .weight = 1
+    };
     float e;
     CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, &e, NULL), TDN_OK);
     CHECK(e < 1e-4);
@@ -457,11 +514,13 @@ static void root_joint_with_a_placement(void)
 static void solves_never_allocate(void)
 {
     const int parents[4] = { -1, 0, 1, 2 };
-    tdn_transform rest[4] = { tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity() };
+    tdn_transform rest[4] = { tdn_transform_identity(), tdn_transform_identity(), tdn_transform_identity(),
+                              tdn_transform_identity() };
     for (int j = 1; j < 4; j++)
         rest[j].t = tdn_vec3_make(0, 0.3f, 0);
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest }, &s, &counting, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .parents = parents, .rest_pose = rest }, &s, &counting,
+                        NULL);
     if (!CHECK(s != NULL))
         return;
     tdn_pose pose;
@@ -475,8 +534,13 @@ static void solves_never_allocate(void)
     const int chain[3] = { 1, 2, 3 };
     const float max_angles[3] = { 0.3f, 0.3f, 0.5f };
     for (int i = 0; i < 100; i++) {
-        tdn_ik_look_at_job ik = { .joints = chain, .joint_count = 3, .axis = { 0, 0, 1 }, .up_hint = { 0, 1, 0 }, .target = check_rng_vec3(&rng, -3, 3),
-                              .max_angles = i % 2 ? max_angles : NULL, .weight = 0.8f };
+        tdn_ik_look_at_job ik = { .joints = chain,
+                                  .joint_count = 3,
+                                  .axis = { 0, 0, 1 },
+                                  .up_hint = { 0, 1, 0 },
+                                  .target = check_rng_vec3(&rng, -3, 3),
+                                  .max_angles = i % 2 ? max_angles : NULL,
+                                  .weight = 0.8f };
         CHECK_EQ_INT(tdn_ik_look_at(s, &ik, &pose, model, NULL, NULL), TDN_OK);
     }
     allocations_before_failure = -1;

@@ -30,7 +30,8 @@ static tdn_skeleton *make_skeleton(float root_scale)
     rest[7].t = tdn_vec3_make(0, 0.2f, 0);
     rest[4].r = tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), -0.3f); /* a slightly bent knee */
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = N, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = N, .parents = parents, .rest_pose = rest }, &s, NULL,
+                        NULL);
     return s;
 }
 
@@ -103,7 +104,8 @@ static void reachable_targets_are_reached(void)
         tdn_vec3 target = tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d));
         tdn_vec3 off = tdn_vec3_scale(tdn_vec3_normalize(check_rng_vec3(&rng, -1, 1)), 0.5f);
         tdn_vec3 pole = tdn_vec3_add(tdn_vec3_scale(tdn_vec3_add(a, target), 0.5f), off);
-        if (fabs(tdn_vec3_dot(tdn_vec3_normalize(tdn_vec3_sub(pole, a)), dir)) > 0.95) { /* keep the pole off the line */
+        if (fabs(tdn_vec3_dot(tdn_vec3_normalize(tdn_vec3_sub(pole, a)), dir)) >
+            0.95) { /* keep the pole off the line */
             rig_free(&r);
             continue;
         }
@@ -124,7 +126,8 @@ static void reachable_targets_are_reached(void)
     }
     CHECK(rounds > 300);
     printf("two-bone: %d reachable targets, worst end error %.3g m (%.3g of the chain), worst bone length change "
-           "%.3g of the chain\n", rounds, worst_metres, worst_error, worst_length);
+           "%.3g of the chain\n",
+           rounds, worst_metres, worst_error, worst_length);
     CHECK_NEAR(worst_metres, 0, 1e-5); /* the bars: 1e-5 m, lengths to 1e-6 relative */
     CHECK_NEAR(worst_length, 0, 1e-6);
     CHECK_NEAR(worst_model, 0, 1e-5);
@@ -147,8 +150,9 @@ static void unreachable_targets_straighten_the_chain_towards_them(void)
         tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, target, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
         tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, &reached, NULL);
         tdn_vec3 b2 = position(&r.model[MIDDLE]), c2 = position(&r.model[END]);
-        CHECK_NEAR(distance(c2, a), full, 1e-5 * full);                      /* fully extended */
-        CHECK_NEAR(distance(b2, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)l1))), 0, 1e-4 * full); /* knee on the line */
+        CHECK_NEAR(distance(c2, a), full, 1e-5 * full); /* fully extended */
+        CHECK_NEAR(distance(b2, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)l1))), 0,
+                   1e-4 * full); /* knee on the line */
         CHECK_NEAR(distance(c2, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full))), 0, 1e-4 * full);
         CHECK_EQ_INT(reached, 0);
         rig_free(&r);
@@ -165,8 +169,14 @@ static void too_close_targets_fold_the_chain_towards_them(void)
     tdn_vec3 a = position(&r.model[UPPER]), b = position(&r.model[MIDDLE]), c = position(&r.model[END]);
     double l1 = distance(a, b), l2 = distance(b, c), gap = fabs(l1 - l2);
     tdn_vec3 dir = tdn_vec3_normalize(tdn_vec3_make(0.3f, -0.8f, 0.4f));
-    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
-                           tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.0f };
+    tdn_ik_two_bone_job ik = { UPPER,
+                               MIDDLE,
+                               END,
+                               tdn_vec3_add(a, tdn_vec3_scale(dir, (float)(0.4 * gap))),
+                               tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)),
+                               1,
+                               1.0f,
+                               0.0f };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     tdn_vec3 c2 = position(&r.model[END]);
     CHECK_NEAR(distance(c2, a), gap, 1e-5);
@@ -266,7 +276,9 @@ static void solved_pose_is_a_fixed_point_and_axis_hint_bends_about_it(void)
     CHECK(knee_side(a, b, target, tdn_vec3_add(a, side)) > 0.01);
     /* the plane of the chain is perpendicular to the axis */
     tdn_vec3 n = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_sub(b, a), tdn_vec3_sub(c, b)));
-    CHECK_NEAR(fabs(tdn_vec3_dot(n, tdn_vec3_normalize(tdn_vec3_sub(axis, tdn_vec3_scale(dir, tdn_vec3_dot(axis, dir)))))), 1, 1e-4);
+    CHECK_NEAR(
+        fabs(tdn_vec3_dot(n, tdn_vec3_normalize(tdn_vec3_sub(axis, tdn_vec3_scale(dir, tdn_vec3_dot(axis, dir)))))), 1,
+        1e-4);
 
     tdn_pose solved;
     tdn_pose_create(N, &solved, NULL, NULL);
@@ -298,8 +310,14 @@ static void softening_pulls_in_near_full_extension(void)
         double d = full * (0.9 + 0.01 * i); /* 0.9 .. 1.3 of full length */
         tdn_pose_copy(&r.pose, &start, NULL);
         memcpy(r.model, start_model, sizeof start_model);
-        tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
-                               tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
+        tdn_ik_two_bone_job ik = { UPPER,
+                                   MIDDLE,
+                                   END,
+                                   tdn_vec3_add(a, tdn_vec3_scale(dir, (float)d)),
+                                   tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)),
+                                   1,
+                                   1.0f,
+                                   0.95f };
         tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
         double reach = distance(position(&r.model[END]), a);
         if (d <= 0.949 * full)
@@ -313,8 +331,10 @@ static void softening_pulls_in_near_full_extension(void)
     /* the soft distance by hand at d = full: start + span (1 - e^-1), span = 0.05 full */
     tdn_pose_copy(&r.pose, &start, NULL);
     memcpy(r.model, start_model, sizeof start_model);
-    tdn_ik_two_bone_job ik = { UPPER, MIDDLE, END, tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)),
-                           tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1, 1.0f, 0.95f };
+    tdn_ik_two_bone_job ik = {
+        UPPER, MIDDLE, END,  tdn_vec3_add(a, tdn_vec3_scale(dir, (float)full)), tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)),
+        1,     1.0f,   0.95f
+    };
     tdn_ik_two_bone(r.skel, &ik, &r.pose, r.model, NULL, NULL);
     CHECK_NEAR(distance(position(&r.model[END]), a), full * (0.95 + 0.05 * (1 - exp(-1.0))), 2e-5 * full);
     tdn_pose_destroy(&start);
@@ -335,7 +355,9 @@ static void root_upper_joint_with_a_placement(void)
     tdn_pose pose;
     tdn_pose_create(3, &pose, NULL, NULL);
     tdn_pose_set_rest(&pose, s, NULL);
-    tdn_transform place = { { 5, 0, 1 }, tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f), { 2, 2, 2 } };
+    tdn_transform place = { { 5, 0, 1 },
+                            tdn_quat_from_axis_angle(tdn_vec3_normalize(tdn_vec3_make(1, 1, 0)), 0.7f),
+                            { 2, 2, 2 } };
     tdn_mat4 root = tdn_transform_to_mat4(&place), model[3];
     tdn_model_space(s, &pose, &root, model, NULL);
     tdn_vec3 a = position(&model[0]);
@@ -383,13 +405,17 @@ static void degenerate_chains_stay_finite(void)
     tdn_pose_copy(&start, &r.pose, NULL);
     tdn_mat4 start_model[N];
     memcpy(start_model, r.model, sizeof start_model);
-    struct { tdn_vec3 target, pole; int use_pole; } cases[] = {
-        { a, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1 },                         /* target on the upper joint */
-        { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), tdn_vec3_add(a, tdn_vec3_make(0, -1, 0)), 1 }, /* pole on the line */
-        { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), a, 1 },                     /* pole on the upper joint */
+    struct {
+        tdn_vec3 target, pole;
+        int use_pole;
+    } cases[] = {
+        { a, tdn_vec3_add(a, tdn_vec3_make(0, 0, 1)), 1 }, /* target on the upper joint */
+        { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), tdn_vec3_add(a, tdn_vec3_make(0, -1, 0)),
+          1 },                                                                      /* pole on the line */
+        { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), a, 1 },                      /* pole on the upper joint */
         { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), tdn_vec3_make(0, 1, 0), 0 }, /* axis along the line */
         { tdn_vec3_add(a, tdn_vec3_make(0, -0.5f, 0)), tdn_vec3_make(0, 0, 0), 0 }, /* zero axis */
-        { b, b, 1 },                                                                 /* target and pole on the knee */
+        { b, b, 1 },                                                                /* target and pole on the knee */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tdn_pose_copy(&r.pose, &start, NULL);
@@ -437,8 +463,14 @@ static void degenerate_chains_stay_finite(void)
         x.t = tdn_vec3_make(0, 0, 0);
         tdn_pose_set(&z.pose, MIDDLE, &x);
         tdn_model_space(z.skel, &z.pose, NULL, z.model, NULL);
-        tdn_ik_two_bone_job zi = { UPPER, MIDDLE, END, tdn_vec3_add(position(&z.model[UPPER]), tdn_vec3_make(0.3f, -0.1f, 0)),
-                               tdn_vec3_make(0, 0, 1), 1, 1.0f, 0.9f };
+        tdn_ik_two_bone_job zi = { UPPER,
+                                   MIDDLE,
+                                   END,
+                                   tdn_vec3_add(position(&z.model[UPPER]), tdn_vec3_make(0.3f, -0.1f, 0)),
+                                   tdn_vec3_make(0, 0, 1),
+                                   1,
+                                   1.0f,
+                                   0.9f };
         CHECK_EQ_INT(tdn_ik_two_bone(z.skel, &zi, &z.pose, z.model, NULL, NULL), TDN_OK);
         CHECK(all_finite(&z.pose, z.model, N));
         /* the one real bone points at the target */
@@ -462,12 +494,17 @@ static void bad_arguments_change_nothing(void)
     memcpy(model_before, r.model, sizeof model_before);
     tdn_vec3 t = tdn_vec3_make(0, 0, 0), p = tdn_vec3_make(0, 0, 1);
     const tdn_ik_two_bone_job bad[] = {
-        { -1, MIDDLE, END, t, p, 1, 1, 0 }, { UPPER, N, END, t, p, 1, 1, 0 }, { UPPER, MIDDLE, N + 3, t, p, 1, 1, 0 },
-        { UPPER, UPPER, END, t, p, 1, 1, 0 }, { UPPER, MIDDLE, MIDDLE, t, p, 1, 1, 0 },
-        { MIDDLE, UPPER, END, t, p, 1, 1, 0 },  /* middle is not below upper */
-        { UPPER, MIDDLE, 7, t, p, 1, 1, 0 },    /* end (the spine) is not below middle */
-        { UPPER, MIDDLE, END, { NAN, 0, 0 }, p, 1, 1, 0 }, { UPPER, MIDDLE, END, t, { 0, INFINITY, 0 }, 1, 1, 0 },
-        { UPPER, MIDDLE, END, t, p, 1, NAN, 0 }, { UPPER, MIDDLE, END, t, p, 1, 1, NAN },
+        { -1, MIDDLE, END, t, p, 1, 1, 0 },
+        { UPPER, N, END, t, p, 1, 1, 0 },
+        { UPPER, MIDDLE, N + 3, t, p, 1, 1, 0 },
+        { UPPER, UPPER, END, t, p, 1, 1, 0 },
+        { UPPER, MIDDLE, MIDDLE, t, p, 1, 1, 0 },
+        { MIDDLE, UPPER, END, t, p, 1, 1, 0 }, /* middle is not below upper */
+        { UPPER, MIDDLE, 7, t, p, 1, 1, 0 },   /* end (the spine) is not below middle */
+        { UPPER, MIDDLE, END, { NAN, 0, 0 }, p, 1, 1, 0 },
+        { UPPER, MIDDLE, END, t, { 0, INFINITY, 0 }, 1, 1, 0 },
+        { UPPER, MIDDLE, END, t, p, 1, NAN, 0 },
+        { UPPER, MIDDLE, END, t, p, 1, 1, NAN },
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         CHECK_EQ_INT(tdn_ik_two_bone(r.skel, &bad[i], &r.pose, r.model, NULL, NULL), TDN_ERR_ARGUMENT);

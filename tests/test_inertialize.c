@@ -19,9 +19,12 @@
 static void solve_quintic(double x0, double v0, double a0, double t1, double c[6])
 {
     double m[6][7] = { { 0 } };
-    m[0][0] = 1; m[0][6] = x0;
-    m[1][1] = 1; m[1][6] = v0;
-    m[2][2] = 2; m[2][6] = a0;
+    m[0][0] = 1;
+    m[0][6] = x0;
+    m[1][1] = 1;
+    m[1][6] = v0;
+    m[2][2] = 2;
+    m[2][6] = a0;
     for (int n = 0; n < 6; n++) {
         m[3][n] = pow(t1, n);
         m[4][n] = n >= 1 ? n * pow(t1, n - 1) : 0.0;
@@ -147,8 +150,10 @@ static void test_quintic(void)
             CHECK(curve(TDN_INERTIA_QUINTIC, x0, v0, T, T + 1) == 0.0f);
             /* its starting slope (one-sided, second order, float values) */
             const double hf = t1 * 1e-3;
-            const double lib_d0 = (-3 * curve(TDN_INERTIA_QUINTIC, x0, v0, T, 0) + 4 * curve(TDN_INERTIA_QUINTIC, x0, v0, T, hf) -
-                                   curve(TDN_INERTIA_QUINTIC, x0, v0, T, 2 * hf)) / (2 * hf);
+            const double lib_d0 = (-3 * curve(TDN_INERTIA_QUINTIC, x0, v0, T, 0) +
+                                   4 * curve(TDN_INERTIA_QUINTIC, x0, v0, T, hf) -
+                                   curve(TDN_INERTIA_QUINTIC, x0, v0, T, 2 * hf)) /
+                                  (2 * hf);
             const double e0 = fabs(lib_d0 - v0c) * t1 / (scale + fabs(v0c) * t1);
             worst_v0 = e0 > worst_v0 ? e0 : worst_v0;
             /* never past 0, never beyond x0 */
@@ -171,7 +176,8 @@ static void test_quintic(void)
     CHECK(worst_over < 1e-6);
     /* v0 = 0: x0 (1 - smootherstep), by hand at the middle: x0 / 2 */
     CHECK_NEAR(curve(TDN_INERTIA_QUINTIC, 2.0, 0.0, 1.0, 0.5), 1.0, 1e-6);
-    CHECK_NEAR(curve(TDN_INERTIA_QUINTIC, 2.0, 0.0, 1.0, 0.25), 2.0 * (1 - (10 * pow(0.25, 3) - 15 * pow(0.25, 4) + 6 * pow(0.25, 5))), 1e-6);
+    CHECK_NEAR(curve(TDN_INERTIA_QUINTIC, 2.0, 0.0, 1.0, 0.25),
+               2.0 * (1 - (10 * pow(0.25, 3) - 15 * pow(0.25, 4) + 6 * pow(0.25, 5))), 1e-6);
     /* degenerate arguments */
     CHECK(tdn_inertia_curve_value(TDN_INERTIA_QUINTIC, 1.0f, 0.0f, 0.0f, 0.0f) == 0.0f);
     CHECK(tdn_inertia_curve_value(TDN_INERTIA_QUINTIC, NAN, 0.0f, 1.0f, 0.0f) == 0.0f);
@@ -195,7 +201,7 @@ static void spring_reference(double x0, double v0, double T, int n_out, double *
     double x = x0, v = v0;
     xs[0] = x;
     for (int i = 0; i < steps; i++) {
-#define ACC(px, pv) (-2 * y * (pv) - y * y * (px))
+#define ACC(px, pv) (-2 * y * (pv)-y * y * (px))
         double k1x = v, k1v = ACC(x, v);
         double k2x = v + 0.5 * h * k1v, k2v = ACC(x + 0.5 * h * k1x, v + 0.5 * h * k1v);
         double k3x = v + 0.5 * h * k2v, k3v = ACC(x + 0.5 * h * k2x, v + 0.5 * h * k2v);
@@ -239,7 +245,8 @@ static void test_spring(void)
         }
         double h = T * 1e-3;
         double d0 = (-3 * curve(TDN_INERTIA_SPRING, x0, v0, T, 0) + 4 * curve(TDN_INERTIA_SPRING, x0, v0, T, h) -
-                     curve(TDN_INERTIA_SPRING, x0, v0, T, 2 * h)) / (2 * h);
+                     curve(TDN_INERTIA_SPRING, x0, v0, T, 2 * h)) /
+                    (2 * h);
         double e0 = fabs(d0 - v0) / (fabs(x0) / T + fabs(v0));
         worst_v0 = e0 > worst_v0 ? e0 : worst_v0;
         CHECK(curve(TDN_INERTIA_SPRING, x0, v0, T, 0) == (float)x0);
@@ -255,7 +262,10 @@ static void test_spring(void)
 
 /* ---- poses ---- */
 
-static tdn_quat axis_angle(tdn_vec3 axis, float angle) { return tdn_quat_from_axis_angle(tdn_vec3_normalize(axis), angle); }
+static tdn_quat axis_angle(tdn_vec3 axis, float angle)
+{
+    return tdn_quat_from_axis_angle(tdn_vec3_normalize(axis), angle);
+}
 
 /* A random pose: translations in [-1, 1], rotations uniform, scales in [0.5, 2]. */
 static void random_pose(check_rng *rng, tdn_pose *p)
@@ -300,7 +310,9 @@ static void motion_at(const motion *m, float t, tdn_pose *out)
 }
 
 /* The largest per-joint differences between two poses: rotation (radians), translation, scale. */
-typedef struct diff3 { double r, t, s; } diff3;
+typedef struct diff3 {
+    double r, t, s;
+} diff3;
 
 static diff3 pose_diff(const tdn_pose *a, const tdn_pose *b)
 {
@@ -420,8 +432,8 @@ static void whole_pose_case(tdn_inertia_curve kind, double ratio_limit)
     const double ratio_s = step_max.s / (motion_max.s + sw.s / frames);
     printf("  switch %.1f deg, %.3f, %.3f; largest step %.2f deg/frame (bound %.2f): pop ratio rotation %.2f, "
            "translation %.2f, scale %.2f; ended after %d frames; |q| - 1 <= %.2g\n",
-           sw.r * RAD2DEG, sw.t, sw.s, step_max.r * RAD2DEG, (motion_max.r + sw.r / frames) * RAD2DEG, ratio_r,
-           ratio_t, ratio_s, k - 1, unit);
+           sw.r * RAD2DEG, sw.t, sw.s, step_max.r * RAD2DEG, (motion_max.r + sw.r / frames) * RAD2DEG, ratio_r, ratio_t,
+           ratio_s, k - 1, unit);
     CHECK(ratio_r <= ratio_limit && ratio_t <= ratio_limit && ratio_s <= ratio_limit);
     CHECK(unit < 2e-6);
     /* a hard cut would put the whole switch into one frame */
@@ -591,7 +603,8 @@ static void test_bad_arguments(void)
     enum { J = 5 };
     const size_t bytes = tdn_inertializer_bytes(J);
     CHECK(bytes > 0);
-    CHECK(tdn_inertializer_bytes(0) == 0 && tdn_inertializer_bytes(-1) == 0 && tdn_inertializer_bytes(TDN_MAX_JOINTS + 1) == 0);
+    CHECK(tdn_inertializer_bytes(0) == 0 && tdn_inertializer_bytes(-1) == 0 &&
+          tdn_inertializer_bytes(TDN_MAX_JOINTS + 1) == 0);
     unsigned char *memory = aligned_alloc(TDN_INERTIALIZER_ALIGN, bytes + TDN_INERTIALIZER_ALIGN);
     unsigned char *snapshot = malloc(bytes);
     tdn_inertializer *in = (tdn_inertializer *)1;
@@ -618,7 +631,8 @@ static void test_bad_arguments(void)
     tdn_pose_copy(&out, &dst, NULL);
     CHECK(tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK);
     memcpy(snapshot, memory, bytes);
-#define BAD_START(...) CHECK(tdn_inertializer_start(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0)
+#define BAD_START(...) \
+  CHECK(tdn_inertializer_start(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0)
     BAD_START(NULL, &cur, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC);
     BAD_START(in, NULL, &prev, DT, &dst, 0.4f, TDN_INERTIA_QUINTIC);
     BAD_START(in, &cur, &prev, DT, NULL, 0.4f, TDN_INERTIA_QUINTIC);
@@ -633,7 +647,9 @@ static void test_bad_arguments(void)
     BAD_START(in, &cur, &prev, DT, &dst, INFINITY, TDN_INERTIA_QUINTIC);
     BAD_START(in, &cur, &prev, DT, &dst, 0.4f, (tdn_inertia_curve)2);
 #undef BAD_START
-#define BAD_APPLY(...) CHECK(tdn_inertializer_apply(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0 && rows_equal(&out, &dst))
+#define BAD_APPLY(...)                                                                                           \
+  CHECK(tdn_inertializer_apply(__VA_ARGS__, NULL) == TDN_ERR_ARGUMENT && memcmp(snapshot, memory, bytes) == 0 && \
+        rows_equal(&out, &dst))
     tdn_pose_copy(&out, &dst, NULL);
     BAD_APPLY(NULL, DT, &out);
     BAD_APPLY(in, DT, NULL);
@@ -691,7 +707,8 @@ static void test_allocation(void)
     int ok = 1;
     for (int i = 0; i < 100; i++) {
         if (i % 10 == 0)
-            ok &= tdn_inertializer_start(in, &cur, &cur, DT, &dst, 0.2f, (tdn_inertia_curve)(i / 10 % 2), NULL) == TDN_OK;
+            ok &= tdn_inertializer_start(in, &cur, &cur, DT, &dst, 0.2f, (tdn_inertia_curve)(i / 10 % 2), NULL) ==
+                  TDN_OK;
         tdn_pose_copy(&out, &dst, NULL);
         ok &= tdn_inertializer_apply(in, DT, &out, NULL) == TDN_OK;
     }

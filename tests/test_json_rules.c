@@ -58,7 +58,8 @@ static void expect_refused(reader r, const char *text, size_t size, const char *
     const tdn_result code = read_as(r, text, size, &err);
     if (!CHECK_EQ_INT(code, TDN_ERR_PARSE) || !CHECK(strcmp(err.where, where) == 0) ||
         !CHECK(strstr(err.message, says) != NULL))
-        fprintf(stderr, "  %s: expected '%s' at %s; got %s: %s\n", reader_names[r], says, where, err.where, err.message);
+        fprintf(stderr, "  %s: expected '%s' at %s; got %s: %s\n", reader_names[r], says, where, err.where,
+                err.message);
 }
 
 /* A valid-looking start of each reader's document, for the bad part to follow: after it comes
@@ -73,22 +74,27 @@ static const char *const openings[] = {
 
 static void bad_strings_are_refused_at_their_byte(void)
 {
-    static const struct { const char *value; size_t length; size_t bad; const char *says; } cases[] = {
+    static const struct {
+        const char *value;
+        size_t length;
+        size_t bad;
+        const char *says;
+    } cases[] = {
         /* value bytes, its length, the offset of the bad byte in it */
         { "\"ab\0cd\"", 7, 3, "NUL byte" },
         { "\"ab\\u0000cd\"", 12, 3, "\\u0000" },
         { "\"ab\033[31mcd\"", 11, 3, "control character 0x1B" },
         { "\"ab\tcd\"", 7, 3, "control character 0x09" },
-        { "\"ab\xC3\x28\"", 6, 3, "invalid UTF-8" },       /* a lead byte without its continuation */
-        { "\"ab\xC0\xAF\"", 6, 3, "invalid UTF-8" },       /* an overlong '/' */
-        { "\"ab\xED\xA0\x80\"", 7, 3, "invalid UTF-8" },   /* a surrogate written in UTF-8 */
+        { "\"ab\xC3\x28\"", 6, 3, "invalid UTF-8" },         /* a lead byte without its continuation */
+        { "\"ab\xC0\xAF\"", 6, 3, "invalid UTF-8" },         /* an overlong '/' */
+        { "\"ab\xED\xA0\x80\"", 7, 3, "invalid UTF-8" },     /* a surrogate written in UTF-8 */
         { "\"ab\xF4\x90\x80\x80\"", 8, 3, "invalid UTF-8" }, /* beyond U+10FFFF */
         { "\"ab\xFF\"", 5, 3, "invalid UTF-8" },
         { "\"ab\\ud800cd\"", 12, 3, "surrogate" },
         { "\"ab\\udc00\"", 10, 3, "surrogate" },
         { "\"ab\\ud800\\Qdc00\"", 16, 3, "surrogate" }, /* a second half needs its \\u */
         { "\"ab\\x\"", 6, 3, "unknown escape" },
-        { "01", 2, 0, "not a JSON number" },                    /* cJSON reads these two */
+        { "01", 2, 0, "not a JSON number" }, /* cJSON reads these two */
         { "1.", 2, 0, "not a JSON number" },
     };
     for (int r = GLTF; r <= BLEND_SPACE; r++)
@@ -104,8 +110,9 @@ static void bad_strings_are_refused_at_their_byte(void)
             free(text);
         }
     /* the same characters in valid forms are read: an escaped tab, a 4-byte character, a pair */
-    const char *fine = "{\"blend_space\":{\"mode\":\"linear\",\"samples\":[{\"clip\":\"a\\tb\xF0\x9F\x98\x80\\ud83d\\ude00\","
-                       "\"at\":[0]},{\"clip\":\"b\",\"at\":[1]}]}}";
+    const char
+        *fine = "{\"blend_space\":{\"mode\":\"linear\",\"samples\":[{\"clip\":\"a\\tb\xF0\x9F\x98\x80\\ud83d\\ude00\","
+                "\"at\":[0]},{\"clip\":\"b\",\"at\":[1]}]}}";
     tdn_blend_space_file *f = NULL;
     tdn_error err = { 0 };
     if (CHECK_EQ_INT(tdn_blend_space_file_load_memory(fine, strlen(fine), &f, NULL, &err), TDN_OK))
@@ -117,9 +124,9 @@ static void bad_strings_are_refused_at_their_byte(void)
 
 static void repeated_keys_are_refused_by_path(void)
 {
-    expect_refused(GRAPH,
-                   "{\"character\":{\"generated\":\"humanoid\"},\"root\":{\"type\":\"rest\"},\"root\":{\"type\":\"x\"}}",
-                   SIZE_MAX, "root", "\"root\" appears twice");
+    expect_refused(
+        GRAPH, "{\"character\":{\"generated\":\"humanoid\"},\"root\":{\"type\":\"rest\"},\"root\":{\"type\":\"x\"}}",
+        SIZE_MAX, "root", "\"root\" appears twice");
     expect_refused(GLTF, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{}],\"nodes\":[{},{}]}", SIZE_MAX, "nodes",
                    "\"nodes\" appears twice");
     expect_refused(GLTF, "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{},{\"name\":\"a\",\"name\":\"b\"}]}", SIZE_MAX,

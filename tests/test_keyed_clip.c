@@ -6,7 +6,6 @@
 #include "check.h"
 #include "counting_allocator.h"
 
-
 /* Hips > Spine > LeftFoot, with a rest pose that is not the identity. */
 enum { JOINTS = 3 };
 static tdn_skeleton *make_skeleton(void)
@@ -21,8 +20,9 @@ static tdn_skeleton *make_skeleton(void)
         rest[j].s = tdn_vec3_make(1.0f, 1.5f + (float)j, 2.0f);
     }
     tdn_skeleton *skel = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents,
-                                              .rest_pose = rest }, &skel, NULL, NULL);
+    tdn_skeleton_create(
+        &(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents, .rest_pose = rest }, &skel,
+        NULL, NULL);
     return skel;
 }
 
@@ -30,9 +30,9 @@ static tdn_keyed_clip *make_clip(const tdn_skeleton *skel, const tdn_track_desc 
 {
     tdn_keyed_clip *clip = NULL;
     tdn_error err = { 0 };
-    tdn_result r = tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks,
-                                                                 .track_count = count, .duration = duration },
-                                         &clip, NULL, &err);
+    tdn_result r = tdn_keyed_clip_create(
+        &(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = count, .duration = duration }, &clip,
+        NULL, &err);
     if (!CHECK_EQ_INT(r, TDN_OK))
         fprintf(stderr, "  %s: %s\n", err.where, err.message);
     return clip;
@@ -45,11 +45,15 @@ static void cubic_spline_matches_hand_worked_hermite(void)
      * in-tangent and the last out-tangent are never used: they hold junk that must not leak. */
     const float times[] = { 1.0f, 3.0f };
     const float values[] = {
-        99, 99, 99,   1, -2, 0.5f,   2, 0, -1,     /* key 0: a0 (unused), v0, b0 */
-        -1, 4, 0,     3, 2, 0.5f,    77, 77, 77,   /* key 1: a1, v1, b1 (unused) */
+        99, 99, 99, 1, -2, 0.5f, 2,  0,  -1, /* key 0: a0 (unused), v0, b0 */
+        -1, 4,  0,  3, 2,  0.5f, 77, 77, 77, /* key 1: a1, v1, b1 (unused) */
     };
-    tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_CUBIC,
-                             .key_count = 2, .times = times, .values = values };
+    tdn_track_desc track = { .joint = 1,
+                             .target = TDN_TARGET_TRANSLATION,
+                             .interp = TDN_INTERP_CUBIC,
+                             .key_count = 2,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
@@ -60,8 +64,8 @@ static void cubic_spline_matches_hand_worked_hermite(void)
     /* s = 0.5 (t = 2): h00 = 0.5, h10 = 0.125, h01 = 0.5, h11 = -0.125, tangents scaled by dt = 2. */
     tdn_keyed_clip_sample(clip, 2.0f, &pose, NULL, NULL);
     tdn_transform x = tdn_pose_get(&pose, 1);
-    CHECK_NEAR(x.t.x, 0.5 * 1 + 0.125 * 2 * 2 + 0.5 * 3 + -0.125 * 2 * -1, 1e-6);  /* 2.75 */
-    CHECK_NEAR(x.t.y, 0.5 * -2 + 0.125 * 2 * 0 + 0.5 * 2 + -0.125 * 2 * 4, 1e-6);  /* -1.0 */
+    CHECK_NEAR(x.t.x, 0.5 * 1 + 0.125 * 2 * 2 + 0.5 * 3 + -0.125 * 2 * -1, 1e-6);     /* 2.75 */
+    CHECK_NEAR(x.t.y, 0.5 * -2 + 0.125 * 2 * 0 + 0.5 * 2 + -0.125 * 2 * 4, 1e-6);     /* -1.0 */
     CHECK_NEAR(x.t.z, 0.5 * 0.5 + 0.125 * 2 * -1 + 0.5 * 0.5 + -0.125 * 2 * 0, 1e-6); /* 0.25 */
     CHECK_NEAR(x.t.x, 2.75, 1e-6);
 
@@ -93,10 +97,13 @@ static void cubic_rotation_is_normalized(void)
      * unit in between; at s = 0.5 it is (q0 + q1) / 2, normalized. */
     const float times[] = { 0.0f, 1.0f };
     const float c = 0.70710678f;
-    const float values[] = { 0, 0, 0, 0,  0, 0, 0, 1,  0, 0, 0, 0,
-                             0, 0, 0, 0,  0, 0, c, c,  0, 0, 0, 0 };
-    tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_CUBIC,
-                             .key_count = 2, .times = times, .values = values };
+    const float values[] = { 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, c, c, 0, 0, 0, 0 };
+    tdn_track_desc track = { .joint = 0,
+                             .target = TDN_TARGET_ROTATION,
+                             .interp = TDN_INTERP_CUBIC,
+                             .key_count = 2,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
@@ -117,9 +124,13 @@ static void step_holds_each_key_until_the_next(void)
 {
     tdn_skeleton *skel = make_skeleton();
     const float times[] = { 0.0f, 1.0f, 2.0f };
-    const float values[] = { 10, 1, 1,  20, 2, 2,  30, 3, 3 };
-    tdn_track_desc track = { .joint = 2, .target = TDN_TARGET_SCALE, .interp = TDN_INTERP_STEP,
-                             .key_count = 3, .times = times, .values = values };
+    const float values[] = { 10, 1, 1, 20, 2, 2, 30, 3, 3 };
+    tdn_track_desc track = { .joint = 2,
+                             .target = TDN_TARGET_SCALE,
+                             .interp = TDN_INTERP_STEP,
+                             .key_count = 3,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
@@ -152,8 +163,12 @@ static void linear_rotation_is_shortest_path_slerp(void)
     /* Key 0 is the identity scaled by 3 (renormalized on build); key 1 is -q90, the same
      * rotation on the far side: the short way is still 90 degrees. */
     const float values[] = { 0, 0, 0, 3, -q90.x, -q90.y, -q90.z, -q90.w };
-    tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR,
-                             .key_count = 2, .times = times, .values = values };
+    tdn_track_desc track = { .joint = 1,
+                             .target = TDN_TARGET_ROTATION,
+                             .interp = TDN_INTERP_LINEAR,
+                             .key_count = 2,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
@@ -180,18 +195,23 @@ static void linear_translation_and_clamping(void)
 {
     tdn_skeleton *skel = make_skeleton();
     const float times[] = { 0.5f, 1.5f };
-    const float values[] = { 1, 2, 3,  5, -2, 3 };
-    tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR,
-                             .key_count = 2, .times = times, .values = values };
+    const float values[] = { 1, 2, 3, 5, -2, 3 };
+    tdn_track_desc track = { .joint = 0,
+                             .target = TDN_TARGET_TRANSLATION,
+                             .interp = TDN_INTERP_LINEAR,
+                             .key_count = 2,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 2.5f); /* explicit duration past the last key */
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
     if (!clip)
         return;
     CHECK_NEAR(tdn_keyed_clip_duration(clip), 2.5, 0);
-    struct { float t, x, y; } cases[] = { { -1.0f, 1, 2 }, { 0.2f, 1, 2 }, { 0.5f, 1, 2 }, { 0.75f, 2, 1 },
-                                          { 1.0f, 3, 0 }, { 1.5f, 5, -2 }, { 2.0f, 5, -2 }, { 100.0f, 5, -2 },
-                                          { NAN, 1, 2 } };
+    struct {
+        float t, x, y;
+    } cases[] = { { -1.0f, 1, 2 }, { 0.2f, 1, 2 },  { 0.5f, 1, 2 },    { 0.75f, 2, 1 }, { 1.0f, 3, 0 },
+                  { 1.5f, 5, -2 }, { 2.0f, 5, -2 }, { 100.0f, 5, -2 }, { NAN, 1, 2 } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         CHECK_EQ_INT(tdn_keyed_clip_sample(clip, cases[i].t, &pose, NULL, NULL), TDN_OK);
         tdn_transform x = tdn_pose_get(&pose, 0);
@@ -208,9 +228,13 @@ static void absent_tracks_keep_rest_values(void)
 {
     tdn_skeleton *skel = make_skeleton();
     const float times[] = { 0.0f, 1.0f };
-    const float values[] = { 0, 0, 0, 1,  1, 0, 0, 0 };
-    tdn_track_desc track = { .joint = 1, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR,
-                             .key_count = 2, .times = times, .values = values };
+    const float values[] = { 0, 0, 0, 1, 1, 0, 0, 0 };
+    tdn_track_desc track = { .joint = 1,
+                             .target = TDN_TARGET_ROTATION,
+                             .interp = TDN_INTERP_LINEAR,
+                             .key_count = 2,
+                             .times = times,
+                             .values = values };
     tdn_keyed_clip *clip = make_clip(skel, &track, 1, 0.0f);
     tdn_pose pose;
     tdn_pose_create(JOINTS, &pose, NULL, NULL);
@@ -250,9 +274,14 @@ static void hints_match_binary_search(void)
         }
         for (int k = 0; k < KEYS * 12; k++)
             values[i][k] = check_rng_float(&rng, -1.0f, 1.0f);
-        tracks[i] = (tdn_track_desc){ .joint = i / 3, .target = (tdn_track_target)(i % 3),
-                                      .interp = (tdn_interp)(i % 3 == 0 ? 2 : i % 3 == 1 ? 0 : 1),
-                                      .key_count = KEYS, .times = times[i], .values = values[i] };
+        tracks[i] = (tdn_track_desc){ .joint = i / 3,
+                                      .target = (tdn_track_target)(i % 3),
+                                      .interp = (tdn_interp)(i % 3 == 0   ? 2
+                                                             : i % 3 == 1 ? 0
+                                                                          : 1),
+                                      .key_count = KEYS,
+                                      .times = times[i],
+                                      .values = values[i] };
         if (i == 4)
             tracks[i].interp = TDN_INTERP_CUBIC; /* a cubic rotation too */
     }
@@ -269,9 +298,9 @@ static void hints_match_binary_search(void)
     for (int step = 0; step < 3000; step++) {
         int mode = (int)(check_rng_u32(&rng) % 10);
         if (mode < 5)
-            t += check_rng_float(&rng, 0.0f, 0.05f);  /* forward, usually within an interval */
+            t += check_rng_float(&rng, 0.0f, 0.05f); /* forward, usually within an interval */
         else if (mode < 8)
-            t -= check_rng_float(&rng, 0.0f, 0.05f);  /* backward */
+            t -= check_rng_float(&rng, 0.0f, 0.05f); /* backward */
         else if (mode < 9)
             t = check_rng_float(&rng, -0.5f, duration + 0.5f); /* jump anywhere, outside too */
         else
@@ -293,22 +322,33 @@ static void float_tracks_events_and_duration(void)
 {
     tdn_skeleton *skel = make_skeleton();
     const float jt[] = { 0.0f, 2.0f }, jv[] = { 0, 0, 0, 1, 1, 1 };
-    tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR,
-                             .key_count = 2, .times = jt, .values = jv };
+    tdn_track_desc track = { .joint = 0,
+                             .target = TDN_TARGET_TRANSLATION,
+                             .interp = TDN_INTERP_LINEAR,
+                             .key_count = 2,
+                             .times = jt,
+                             .values = jv };
     const float ct[] = { 0.0f, 1.0f, 3.0f }, cv[] = { 0.0f, 1.0f, 0.0f };
     const float st[] = { 0.5f, 1.5f }, sv[] = { 7.0f, 9.0f };
-    const float ht[] = { 0.0f, 2.0f }, hv[] = { 0, 1, 2,  0, 3, 0 }; /* (in, value, out) */
+    const float ht[] = { 0.0f, 2.0f }, hv[] = { 0, 1, 2, 0, 3, 0 }; /* (in, value, out) */
     tdn_float_track_desc curves[] = {
         { "contact", TDN_INTERP_LINEAR, 3, ct, cv },
         { "weapon", TDN_INTERP_STEP, 2, st, sv },
         { "smooth", TDN_INTERP_CUBIC, 2, ht, hv },
     };
-    tdn_event_desc events[] = { { "c", 1.0f }, { "a", 0.25f }, { "d", 1.0f }, { "b", 0.25f }, { "e", 3.0f }, { "z", 0.0f } };
+    tdn_event_desc events[] = { { "c", 1.0f },  { "a", 0.25f }, { "d", 1.0f },
+                                { "b", 0.25f }, { "e", 3.0f },  { "z", 0.0f } };
     tdn_keyed_clip *clip = NULL;
     tdn_error err = { 0 };
-    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1,
-                                                               .float_tracks = curves, .float_track_count = 3,
-                                                               .events = events, .event_count = 6 }, &clip, NULL, &err), TDN_OK);
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel,
+                                                               .tracks = &track,
+                                                               .track_count = 1,
+                                                               .float_tracks = curves,
+                                                               .float_track_count = 3,
+                                                               .events = events,
+                                                               .event_count = 6 },
+                                       &clip, NULL, &err),
+                 TDN_OK);
     if (!clip)
         return;
     /* The float track's last key (3 s) is later than any joint key (2 s). */
@@ -322,14 +362,14 @@ static void float_tracks_events_and_duration(void)
     CHECK(strcmp(tdn_keyed_clip_float_track_name(clip, 2), "smooth") == 0);
     CHECK(tdn_keyed_clip_float_track_name(clip, 3) == NULL);
     CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 0, 0.25f), 0.25, 1e-7);
-    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 0, 2.0f), 0.5, 1e-7);  /* halfway down from 1 to 0 */
+    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 0, 2.0f), 0.5, 1e-7); /* halfway down from 1 to 0 */
     CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 0, 5.0f), 0.0, 0);
-    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 1, 0.0f), 7.0, 0);     /* before the first key */
+    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 1, 0.0f), 7.0, 0); /* before the first key */
     CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 1, 1.49f), 7.0, 0);
     CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 1, 1.5f), 9.0, 0);
     /* cubic at s = 0.5, dt = 2: 0.5 * 1 + 0.125 * 2 * 2 + 0.5 * 3 - 0.125 * 2 * 0 = 2.5 */
     CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 2, 1.0f), 2.5, 1e-6);
-    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 3, 1.0f), 0.0, 0);     /* bad index */
+    CHECK_NEAR(tdn_keyed_clip_sample_float(clip, 3, 1.0f), 0.0, 0); /* bad index */
 
     /* Events by time, ties in description order. */
     const char *order[] = { "z", "a", "b", "c", "d", "e" };
@@ -349,16 +389,25 @@ static void memory_is_counted_and_returned(void)
 {
     tdn_skeleton *skel = make_skeleton();
     const float t[] = { 0.0f, 1.0f }, v[] = { 0, 0, 0, 1, 1, 1 };
-    tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR,
-                             .key_count = 2, .times = t, .values = v };
+    tdn_track_desc track = { .joint = 0,
+                             .target = TDN_TARGET_TRANSLATION,
+                             .interp = TDN_INTERP_LINEAR,
+                             .key_count = 2,
+                             .times = t,
+                             .values = v };
     tdn_float_track_desc curve = { "contact", TDN_INTERP_LINEAR, 2, t, v };
     tdn_event_desc event = { "step", 0.5f };
     tdn_keyed_clip *clip = NULL;
-    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk", .skeleton = skel, .tracks = &track,
-                                                               .track_count = 1, .float_tracks = &curve,
-                                                               .float_track_count = 1, .events = &event,
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk",
+                                                               .skeleton = skel,
+                                                               .tracks = &track,
+                                                               .track_count = 1,
+                                                               .float_tracks = &curve,
+                                                               .float_track_count = 1,
+                                                               .events = &event,
                                                                .event_count = 1 },
-                                       &clip, &counting, NULL), TDN_OK);
+                                       &clip, &counting, NULL),
+                 TDN_OK);
     CHECK(live_blocks > 0);
     CHECK_EQ_INT((long long)tdn_keyed_clip_memory_size(clip), (long long)live_bytes); /* honest: all of it */
     CHECK(strcmp(tdn_keyed_clip_name(clip), "walk") == 0);
@@ -392,8 +441,12 @@ static void bad_descriptions_are_named(void)
     const float negative[] = { -0.5f, 1.0f }, nan_time[] = { 0.0f, NAN };
     const float v3[] = { 0, 0, 0, 1, 1, 1, 2, 2, 2 }, v3nan[] = { 0, 0, 0, 1, NAN, 1 };
     const float quats[] = { 0, 0, 0, 1, 0, 0, 0, 0 }, quat_inf[] = { 0, 0, 0, 1, INFINITY, 0, 0, 1 };
-    tdn_track_desc good = { .joint = 1, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR,
-                            .key_count = 2, .times = t2, .values = v3 };
+    tdn_track_desc good = { .joint = 1,
+                            .target = TDN_TARGET_TRANSLATION,
+                            .interp = TDN_INTERP_LINEAR,
+                            .key_count = 2,
+                            .times = t2,
+                            .values = v3 };
     tdn_track_desc tracks[2];
     tdn_keyed_clip_desc d = { .skeleton = skel, .tracks = tracks, .track_count = 2 };
 
@@ -408,37 +461,61 @@ static void bad_descriptions_are_named(void)
     expect_failure(&(tdn_keyed_clip_desc){ .skeleton = skel, .duration = -1 }, TDN_ERR_ARGUMENT, "duration", __LINE__);
 
     /* Track 1 broken in each way, track 0 fine. */
-    struct { tdn_track_desc track; tdn_result code; const char *where; } cases[] = {
+    struct {
+        tdn_track_desc track;
+        tdn_result code;
+        const char *where;
+    } cases[] = {
         { { .joint = 3, .target = TDN_TARGET_TRANSLATION, .key_count = 2, .times = t2, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1" },
         { { .joint = -1, .target = TDN_TARGET_TRANSLATION, .key_count = 2, .times = t2, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1" },
         { { .joint = 2, .target = TDN_TARGET_SCALE, .key_count = 3, .times = unsorted, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'LeftFoot' scale) key 2" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'LeftFoot' scale) key 2" },
         { { .joint = 2, .target = TDN_TARGET_SCALE, .key_count = 3, .times = dup, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'LeftFoot' scale) key 2" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'LeftFoot' scale) key 2" },
         { { .joint = 2, .target = TDN_TARGET_SCALE, .key_count = 2, .times = negative, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'LeftFoot' scale) key 0" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'LeftFoot' scale) key 0" },
         { { .joint = 2, .target = TDN_TARGET_SCALE, .key_count = 2, .times = nan_time, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'LeftFoot' scale) key 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'LeftFoot' scale) key 1" },
         { { .joint = 0, .target = TDN_TARGET_TRANSLATION, .key_count = 2, .times = t2, .values = v3nan },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'Hips' translation) key 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'Hips' translation) key 1" },
         { { .joint = 0, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = t2, .values = quats },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'Hips' rotation) key 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'Hips' rotation) key 1" },
         { { .joint = 0, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = t2, .values = quat_inf },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'Hips' rotation) key 1" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'Hips' rotation) key 1" },
         { { .joint = 1, .target = TDN_TARGET_TRANSLATION, .key_count = 2, .times = t2, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'Spine' translation)" }, /* the same as track 0 */
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'Spine' translation)" }, /* the same as track 0 */
         { { .joint = 0, .target = TDN_TARGET_SCALE, .key_count = 0, .times = t2, .values = v3 },
-          TDN_ERR_INVALID_DATA, "track 1 (joint 'Hips' scale)" },
+          TDN_ERR_INVALID_DATA,
+          "track 1 (joint 'Hips' scale)" },
         { { .joint = 0, .target = TDN_TARGET_SCALE, .key_count = 2, .times = NULL, .values = v3 },
-          TDN_ERR_ARGUMENT, "track 1 (joint 'Hips' scale)" },
+          TDN_ERR_ARGUMENT,
+          "track 1 (joint 'Hips' scale)" },
         { { .joint = 0, .target = TDN_TARGET_SCALE, .key_count = 2, .times = t2, .values = NULL },
-          TDN_ERR_ARGUMENT, "track 1 (joint 'Hips' scale)" },
+          TDN_ERR_ARGUMENT,
+          "track 1 (joint 'Hips' scale)" },
         { { .joint = 0, .target = (tdn_track_target)7, .key_count = 2, .times = t2, .values = v3 },
-          TDN_ERR_ARGUMENT, "track 1" },
-        { { .joint = 0, .target = TDN_TARGET_SCALE, .interp = (tdn_interp)9, .key_count = 2, .times = t2, .values = v3 },
-          TDN_ERR_ARGUMENT, "track 1 (joint 'Hips' scale)" },
+          TDN_ERR_ARGUMENT,
+          "track 1" },
+        { { .joint = 0,
+            .target = TDN_TARGET_SCALE,
+            .interp = (tdn_interp)9,
+            .key_count = 2,
+            .times = t2,
+            .values = v3 },
+          TDN_ERR_ARGUMENT,
+          "track 1 (joint 'Hips' scale)" },
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tracks[0] = good;
@@ -449,7 +526,8 @@ static void bad_descriptions_are_named(void)
     /* Float tracks and events. */
     tracks[0] = good;
     d.track_count = 1;
-    tdn_float_track_desc curves[2] = { { "contact", TDN_INTERP_LINEAR, 2, t2, v3 }, { "contact", TDN_INTERP_LINEAR, 2, t2, v3 } };
+    tdn_float_track_desc curves[2] = { { "contact", TDN_INTERP_LINEAR, 2, t2, v3 },
+                                       { "contact", TDN_INTERP_LINEAR, 2, t2, v3 } };
     d.float_tracks = curves;
     d.float_track_count = 2;
     expect_failure(&d, TDN_ERR_INVALID_DATA, "float track 1 ('contact')", __LINE__);

@@ -28,14 +28,22 @@ static int make_layered(layered *l, tdn_layer_mode mode, const float *mask)
     if (mask)
         memcpy(l->mask, mask, sizeof(float) * JOINTS);
     static const tdn_param_desc params[] = { { .name = "w", .value = { 1 } } };
-    tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = BASE, .wrap = TDN_WRAP_LOOP },
-                               { .type = TDN_NODE_CLIP, .clip = mode == TDN_LAYER_ADDITIVE ? DIFF : TOP,
-                                 .wrap = TDN_WRAP_LOOP } };
-    tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
-                                 { .name = "top", .root = 1, .weight = { "w", 0 }, .mode = mode,
-                                   .mask = mask ? l->mask : NULL } };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)l->clips, .clip_count = CLIPS,
-                          .params = params, .param_count = 1, .nodes = nodes, .node_count = 2, .layers = layers,
+    tdn_node_desc nodes[2] = {
+        { .type = TDN_NODE_CLIP, .clip = BASE, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_CLIP, .clip = mode == TDN_LAYER_ADDITIVE ? DIFF : TOP, .wrap = TDN_WRAP_LOOP }
+    };
+    tdn_layer_desc layers[2] = {
+        { .name = "base", .root = 0 },
+        { .name = "top", .root = 1, .weight = { "w", 0 }, .mode = mode, .mask = mask ? l->mask : NULL }
+    };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)l->clips,
+                          .clip_count = CLIPS,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 2,
+                          .layers = layers,
                           .layer_count = 2 };
     tdn_error err = { 0 };
     if (tdn_graph_create(&gd, &l->graph, NULL, &err) != TDN_OK) {
@@ -166,14 +174,20 @@ static tdn_clip *turning_clip(int joint, tdn_vec3 axis, float angle)
  * the root does; blended locally it turns with the root. */
 static void model_space_rotation_holds_direction(void)
 {
-    tdn_clip *clips[2] = { turning_clip(0, tdn_vec3_make(0, 1, 0), 1.5f), turning_clip(1, tdn_vec3_make(0, 0, 1), 0.8f) };
+    tdn_clip *clips[2] = { turning_clip(0, tdn_vec3_make(0, 1, 0), 1.5f),
+                           turning_clip(1, tdn_vec3_make(0, 0, 1), 0.8f) };
     const float mask[JOINTS] = { 0, 1, 0 };
     for (int model_space = 0; model_space < 2; model_space++) {
         tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_CLAMP },
                                    { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_CLAMP } };
         tdn_layer_desc layers[2] = { { .root = 0 }, { .root = 1, .mask = mask, .model_space_rotation = model_space } };
-        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = 2,
-                              .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2 };
+        tdn_graph_desc gd = { .skeleton = skeleton,
+                              .clips = (const tdn_clip *const *)clips,
+                              .clip_count = 2,
+                              .nodes = nodes,
+                              .node_count = 2,
+                              .layers = layers,
+                              .layer_count = 2 };
         tdn_graph *g = NULL;
         tdn_graph_instance *in = NULL;
         CHECK(tdn_graph_create(&gd, &g, NULL, NULL) == TDN_OK);
@@ -224,7 +238,8 @@ static void velocities_compose_like_poses(void)
         tdn_clip_sample_velocity(l.clips[TOP], tdn_graph_clip_time(l.in, 1), &scratch, &vt, NULL);
         for (int r = 0; r < TDN_POSE_ROWS; r++)
             for (int j = 0; j < JOINTS; j++) {
-                double want = tdn_pose_crow(&vb, r)[j] + (tdn_pose_crow(&vt, r)[j] - tdn_pose_crow(&vb, r)[j]) * 0.3 * mask[j];
+                double want = tdn_pose_crow(&vb, r)[j] +
+                              (tdn_pose_crow(&vt, r)[j] - tdn_pose_crow(&vb, r)[j]) * 0.3 * mask[j];
                 worst = fmax(worst, fabs(tdn_pose_crow(&v, r)[j] - want));
             }
     }
@@ -243,8 +258,13 @@ static void a_node_in_two_layers_is_refused(void)
     tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
                                { .type = TDN_NODE_BLEND2, .inputs = inputs, .input_count = 2 } };
     tdn_layer_desc layers[2] = { { .root = 1 }, { .root = 0 } };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                          .nodes = nodes, .node_count = 2, .layers = layers, .layer_count = 2 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)&clip,
+                          .clip_count = 1,
+                          .nodes = nodes,
+                          .node_count = 2,
+                          .layers = layers,
+                          .layer_count = 2 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), TDN_ERR_INVALID_DATA);

@@ -13,22 +13,22 @@
 #include "tendon/model_space.h"
 
 static const segment humanoid_path[] = {
-    { 3, 1.4f, 0, 0 },   { 3, 1.4f, 90, 90 },   { 2, 3.5f, 90, 90 }, { 2, 0, 90, 90 },
-    { 3, 1.4f, 0, 90 },  /* strafing: moving along +z while facing +x */
-    { 3, 1.4f, 180, 180 }, { 2, 0, 180, 180 }, { 3, 1.4f, -90, -90 },
+    { 3, 1.4f, 0, 0 },     { 3, 1.4f, 90, 90 }, { 2, 3.5f, 90, 90 },
+    { 2, 0, 90, 90 },      { 3, 1.4f, 0, 90 }, /* strafing: moving along +z while facing +x */
+    { 3, 1.4f, 180, 180 }, { 2, 0, 180, 180 },  { 3, 1.4f, -90, -90 },
 };
 
 static const segment lafan1_path[] = {
-    { 4, 1.4f, 0, 0 },     { 4, 1.4f, 90, 90 },   { 3, 3.5f, 90, 90 },     { 4, 3.0f, -90, -90 },
-    { 3, 0, -90, -90 },    { 4, 1.2f, 0, 0 },     { 4, 1.2f, 180, 180 },   { 3, 0, 180, 180 },
-    { 5, 1.6f, 45, 45 },
+    { 4, 1.4f, 0, 0 }, { 4, 1.4f, 90, 90 },   { 3, 3.5f, 90, 90 }, { 4, 3.0f, -90, -90 }, { 3, 0, -90, -90 },
+    { 4, 1.2f, 0, 0 }, { 4, 1.2f, 180, 180 }, { 3, 0, 180, 180 },  { 5, 1.6f, 45, 45 },
 };
 
 static tdn_mm_input input_at(const segment *path, int count, float t)
 {
     const segment *s = segment_at(path, count, t);
     const float heading = s->heading * 0.01745329f;
-    return (tdn_mm_input){ tdn_vec3_make(s->speed * sinf(heading), 0, s->speed * cosf(heading)), s->facing * 0.01745329f };
+    return (tdn_mm_input){ tdn_vec3_make(s->speed * sinf(heading), 0, s->speed * cosf(heading)),
+                           s->facing * 0.01745329f };
 }
 
 typedef struct run_figures {
@@ -99,8 +99,8 @@ static void follows_the_path(const mm_fixture *f, const char *name, const segmen
 {
     const tdn_mm_controller_desc settings = { .bias = 0.05f };
     run_figures r = run_path(f, &settings, path, count, NULL);
-    printf("%s: %d frames, %d searches, %d switches; character to path: mean %.3f m (max %.3f), facing %.2f degrees\n", name,
-           r.frames, r.searches, r.switches, r.position_error, r.max_position_error, r.facing_error);
+    printf("%s: %d frames, %d searches, %d switches; character to path: mean %.3f m (max %.3f), facing %.2f degrees\n",
+           name, r.frames, r.searches, r.switches, r.position_error, r.max_position_error, r.facing_error);
     CHECK(r.position_error <= 0.3);
     CHECK(r.max_position_error <= 0.6);
     CHECK(r.facing_error <= 15.0);
@@ -114,8 +114,13 @@ static void follows_the_path(const mm_fixture *f, const char *name, const segmen
 static void root_motion_carries_the_character(const mm_fixture *f, double tolerance)
 {
     const segment straight[] = { { 4, 1.4f, 0, 0 } };
-    tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
-                                 .mirror_table = f->mirror, .adjust_half_life = -1.0f, .bias = 0.05f };
+    tdn_mm_controller_desc d = { .database = f->db,
+                                 .skeleton = f->skeleton,
+                                 .clips = f->clips,
+                                 .clip_count = f->clip_count,
+                                 .mirror_table = f->mirror,
+                                 .adjust_half_life = -1.0f,
+                                 .bias = 0.05f };
     tdn_mm_controller *c = NULL;
     CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL, NULL), TDN_OK);
     tdn_pose pose;
@@ -172,8 +177,13 @@ static int compare_float(const void *a, const void *b)
  * percentile of its height over the run) and moving at most 0.5 m/s. From 1 s on. */
 static double foot_skate(const mm_fixture *f, const segment *path, int count, int locking)
 {
-    tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
-                                 .mirror_table = f->mirror, .bias = 0.05f, .foot_locking = locking };
+    tdn_mm_controller_desc d = { .database = f->db,
+                                 .skeleton = f->skeleton,
+                                 .clips = f->clips,
+                                 .clip_count = f->clip_count,
+                                 .mirror_table = f->mirror,
+                                 .bias = 0.05f,
+                                 .foot_locking = locking };
     tdn_mm_controller *c = NULL;
     CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, NULL, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton), frames = (int)(path_seconds(path, count) * 60.0f);
@@ -225,7 +235,10 @@ static void foot_locking_holds_planted_feet(const mm_fixture *f, const char *nam
 
 static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixture *f)
 {
-    tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips, .clip_count = f->clip_count,
+    tdn_mm_controller_desc d = { .database = f->db,
+                                 .skeleton = f->skeleton,
+                                 .clips = f->clips,
+                                 .clip_count = f->clip_count,
                                  .mirror_table = f->mirror };
     tdn_mm_controller *c = NULL;
     CHECK_EQ_INT(tdn_mm_controller_create(&d, &c, &counting, NULL), TDN_OK);
@@ -245,7 +258,8 @@ static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixtur
     tdn_pose small;
     tdn_pose_create(3, &small, NULL, NULL);
     CHECK_EQ_INT(tdn_mm_controller_update(c, &fine, 0.01f, &small, NULL, NULL), TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_controller_reset(c, tdn_mm_database_frame_count(f->db), tdn_vec3_make(0, 0, 0), 0, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_mm_controller_reset(c, tdn_mm_database_frame_count(f->db), tdn_vec3_make(0, 0, 0), 0, NULL),
+                 TDN_ERR_ARGUMENT);
     tdn_pose_destroy(&small);
     tdn_pose_destroy(&pose);
     tdn_mm_controller_destroy(c);
@@ -266,13 +280,16 @@ static void updates_never_allocate_and_bad_arguments_are_refused(const mm_fixtur
  * small or missing is refused naming it. */
 static void a_controller_in_caller_memory_is_the_created_one(const mm_fixture *f)
 {
-    const tdn_mm_controller_desc d = { .database = f->db, .skeleton = f->skeleton, .clips = f->clips,
-                                       .clip_count = f->clip_count, .mirror_table = f->mirror };
+    const tdn_mm_controller_desc d = { .database = f->db,
+                                       .skeleton = f->skeleton,
+                                       .clips = f->clips,
+                                       .clip_count = f->clip_count,
+                                       .mirror_table = f->mirror };
     const size_t bytes = tdn_mm_controller_bytes(&d);
     CHECK(bytes > 0);
-    unsigned char *memory = aligned_alloc(TDN_MM_CONTROLLER_ALIGN,
-                                          (bytes + 1 + TDN_MM_CONTROLLER_ALIGN) / TDN_MM_CONTROLLER_ALIGN *
-                                              TDN_MM_CONTROLLER_ALIGN);
+    unsigned char *memory = aligned_alloc(TDN_MM_CONTROLLER_ALIGN, (bytes + 1 + TDN_MM_CONTROLLER_ALIGN) /
+                                                                       TDN_MM_CONTROLLER_ALIGN *
+                                                                       TDN_MM_CONTROLLER_ALIGN);
     tdn_mm_controller *created = NULL, *placed = (tdn_mm_controller *)memory;
     tdn_error err = { 0 };
     CHECK_EQ_INT(tdn_mm_controller_init(&d, memory + 1, bytes, &placed, &err), TDN_ERR_ARGUMENT);

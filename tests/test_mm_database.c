@@ -70,9 +70,9 @@ static void features_reproduce_the_clips_motion(void)
                 for (int foot = 0; foot < 2; foot++) {
                     const float *m = model[foot ? f.desc.right_foot : f.desc.left_foot].m;
                     tdn_vec3 p = to_root_frame(tdn_vec3_sub(tdn_vec3_make(m[12], m[13], m[14]), here), facing);
-                    worst_feet = fmax(worst_feet, tdn_vec3_length(tdn_vec3_sub(p, tdn_vec3_make(raw[fp + 3 * foot],
-                                                                                                 raw[fp + 3 * foot + 1],
-                                                                                                 raw[fp + 3 * foot + 2]))));
+                    worst_feet = fmax(worst_feet, tdn_vec3_length(tdn_vec3_sub(
+                                                      p, tdn_vec3_make(raw[fp + 3 * foot], raw[fp + 3 * foot + 1],
+                                                                       raw[fp + 3 * foot + 2]))));
                 }
                 if (i > first && i + 1 < first + count) {
                     tdn_vec3 before, after;
@@ -82,9 +82,11 @@ static void features_reproduce_the_clips_motion(void)
                     tdn_vec3 foot_before = tdn_vec3_make(m0[12], m0[13], m0[14]);
                     root_of_pose(&f, f.clips[c], mirrored, fr.time + 1.0f / 30.0f, &pose, model, &after, &unused);
                     const float *m1 = model[f.desc.left_foot].m;
-                    tdn_vec3 v = to_root_frame(tdn_vec3_scale(tdn_vec3_sub(tdn_vec3_make(m1[12], m1[13], m1[14]), foot_before), 15.0f),
-                                               facing);
-                    worst_velocity = fmax(worst_velocity, tdn_vec3_length(tdn_vec3_sub(v, tdn_vec3_make(raw[fv], raw[fv + 1], raw[fv + 2]))));
+                    tdn_vec3 v = to_root_frame(
+                        tdn_vec3_scale(tdn_vec3_sub(tdn_vec3_make(m1[12], m1[13], m1[14]), foot_before), 15.0f),
+                        facing);
+                    worst_velocity = fmax(worst_velocity, tdn_vec3_length(tdn_vec3_sub(
+                                                              v, tdn_vec3_make(raw[fv], raw[fv + 1], raw[fv + 2]))));
                 }
                 /* the trajectory: where the clip's root is 5, 10, 15 frames later (the last
                  * frame's where the clip has ended) */
@@ -92,7 +94,8 @@ static void features_reproduce_the_clips_motion(void)
                     const int j = i - first + 5 * (k + 1) < count ? i - first + 5 * (k + 1) : count - 1;
                     root_of_pose(&f, f.clips[c], mirrored, (float)j / 30.0f, &pose, model, &ahead, &ahead_facing);
                     tdn_vec3 rel = to_root_frame(tdn_vec3_sub(ahead, here), facing);
-                    worst_trajectory = fmax(worst_trajectory, fabs(rel.x - raw[tp + 2 * k]) + fabs(rel.z - raw[tp + 2 * k + 1]));
+                    worst_trajectory = fmax(worst_trajectory,
+                                            fabs(rel.x - raw[tp + 2 * k]) + fabs(rel.z - raw[tp + 2 * k + 1]));
                     worst_facing = fmax(worst_facing, fabs(sinf(ahead_facing - facing) - raw[tf + 2 * k]) +
                                                           fabs(cosf(ahead_facing - facing) - raw[tf + 2 * k + 1]));
                 }
@@ -100,8 +103,9 @@ static void features_reproduce_the_clips_motion(void)
             }
         }
     CHECK_EQ_INT(tdn_mm_database_frame_count(db), expected_frames);
-    printf("mm database: %d frames checked; worst trajectory %.2g m, facing %.2g, feet %.2g m, foot velocity %.2g m/s\n",
-           frames_seen, worst_trajectory, worst_facing, worst_feet, worst_velocity);
+    printf(
+        "mm database: %d frames checked; worst trajectory %.2g m, facing %.2g, feet %.2g m, foot velocity %.2g m/s\n",
+        frames_seen, worst_trajectory, worst_facing, worst_feet, worst_velocity);
     CHECK(frames_seen > 100);
     CHECK_NEAR(worst_trajectory, 0, 2e-4);
     CHECK_NEAR(worst_facing, 0, 2e-4);
@@ -179,7 +183,8 @@ static void groups_are_normalized_and_weighted(void)
     }
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
         double spread = 0;
-        for (int d = tdn_mm_database_group_start(db, g); d < tdn_mm_database_group_start(db, g) + tdn_mm_database_group_size(db, g); d++) {
+        for (int d = tdn_mm_database_group_start(db, g);
+             d < tdn_mm_database_group_start(db, g) + tdn_mm_database_group_size(db, g); d++) {
             CHECK_NEAR(sum[d] / count, 0.0, 1e-4);
             spread += sqrt(fmax(0.0, sum2[d] / count - (sum[d] / count) * (sum[d] / count)));
         }
@@ -235,8 +240,9 @@ static void bytes_round_trip_and_bad_bytes_are_refused(void)
     } edits[] = {
         { 0, 0x58585858u, TDN_ERR_PARSE, "byte 0" },
         { 8, 2u, TDN_ERR_PARSE, "byte 8" },
-        { size - 4, 0x7fc00000u, TDN_ERR_INVALID_DATA, "byte" },                  /* the last feature */
-        { size - 4 * (size_t)(27 * tdn_mm_database_frame_count(f.db)) - 28, 99u, TDN_ERR_INVALID_DATA, "byte" }, /* last frame's clip */
+        { size - 4, 0x7fc00000u, TDN_ERR_INVALID_DATA, "byte" }, /* the last feature */
+        { size - 4 * (size_t)(27 * tdn_mm_database_frame_count(f.db)) - 28, 99u, TDN_ERR_INVALID_DATA,
+          "byte" }, /* last frame's clip */
         /* the foot positions' group moved to the last feature: not where 3 offsets put it (words:
          * magic 2, counts and rate 6, joints and forward 6, the offsets, then the group starts) */
         { 4 * (14 + TDN_MM_MAX_OFFSETS + TDN_MM_FOOT_POSITION), 26u, TDN_ERR_INVALID_DATA, "byte" },
@@ -292,8 +298,9 @@ static void bad_descriptions_are_refused(void)
     tdn_asset *other = NULL;
     const char *bvh = "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n"
                       "End Site\n{\nOFFSET 0 1 0\n}\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 0 0\n1 0 0\n";
-    CHECK_EQ_INT(tdn_asset_load_memory(bvh, strlen(bvh), &(tdn_asset_load_options){ .name = "other" }, &other, NULL, NULL),
-                 TDN_OK);
+    CHECK_EQ_INT(
+        tdn_asset_load_memory(bvh, strlen(bvh), &(tdn_asset_load_options){ .name = "other" }, &other, NULL, NULL),
+        TDN_OK);
     if (other) {
         const tdn_keyed_clip *clips[2] = { f.clips[0], tdn_asset_clip(other, 0) };
         d.clips = clips;
@@ -322,7 +329,8 @@ static void bad_descriptions_are_refused(void)
     CHECK_EQ_INT(live_blocks, 0);
     /* features made elsewhere */
     const float bad[4] = { 0, 1, NAN, 2 };
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = bad }, &db, NULL, &err),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(
+                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = bad }, &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
     mm_fixture_free(&f);

@@ -35,15 +35,19 @@ static void beyond_the_ranges_bytes_are_refused(const mm_fixture *f)
     const size_t frame0 = scales + 4 * (size_t)dims + 16 * (size_t)tdn_mm_database_clip_count(f->db);
     const size_t features = frame0 + 28 * (size_t)frames;
     CHECK(features + 4 * (size_t)frames * (size_t)dims == size);
-    const struct { size_t at; float value; size_t named; } edits[] = {
-        { 28, 3e38f, 28 },                        /* the rate */
+    const struct {
+        size_t at;
+        float value;
+        size_t named;
+    } edits[] = {
+        { 28, 3e38f, 28 }, /* the rate */
         { 28, 1000.5f, 28 },
-        { 44, 2e6f, 44 },                         /* forward x (named where the axis starts) */
-        { weights + 8, 1.5e6f, weights + 8 },     /* a weight */
-        { means + 4, -2e6f, means + 4 },          /* a mean */
-        { scales, 1e11f, scales },                /* a scale, too large and too small */
+        { 44, 2e6f, 44 },                     /* forward x (named where the axis starts) */
+        { weights + 8, 1.5e6f, weights + 8 }, /* a weight */
+        { means + 4, -2e6f, means + 4 },      /* a mean */
+        { scales, 1e11f, scales },            /* a scale, too large and too small */
         { scales + 8, 5e-7f, scales + 8 },
-        { frame0 + 8, 3e38f, frame0 },            /* frame 0's time, named where the frame starts */
+        { frame0 + 8, 3e38f, frame0 }, /* frame 0's time, named where the frame starts */
         { frame0 + 8, 1.0000001e6f, frame0 },
         { frame0 + 28 + 12, 3e38f, frame0 + 28 }, /* frame 1's root x */
         { frame0 + 28 + 24, 7.0f, frame0 + 28 },  /* its facing, beyond 2 pi */
@@ -70,7 +74,10 @@ static void beyond_the_ranges_bytes_are_refused(const mm_fixture *f)
     /* the limits themselves load: the rate 1000, a weight and a feature of exactly 1e6 */
     unsigned char *copy = malloc(size);
     memcpy(copy, bytes, size);
-    const struct { size_t at; float value; } edges[] = { { 28, 1000.0f }, { weights, 1e6f }, { size - 4, 1e6f } };
+    const struct {
+        size_t at;
+        float value;
+    } edges[] = { { 28, 1000.0f }, { weights, 1e6f }, { size - 4, 1e6f } };
     for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++)
         for (int b = 0; b < 4; b++)
             copy[edges[e].at + (size_t)b] = (unsigned char)(bits_of(edges[e].value) >> (8 * b));
@@ -96,10 +103,15 @@ static void builders_refuse_what_a_loader_would(const mm_fixture *f)
     CHECK(strcmp(err.where, "desc.weights") == 0);
     /* a clip of 1e9 s: its frame count, 6e10 at 60 Hz, is refused as a float, before it is an int */
     const float times[2] = { 0.0f, 1e9f }, values[8] = { 0, 0, 0, 1, 0, 0, 0, 1 };
-    const tdn_track_desc track = { .joint = 0, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR,
-                                   .key_count = 2, .times = times, .values = values };
-    const tdn_keyed_clip_desc long_desc = { .name = "long", .skeleton = f->skeleton, .tracks = &track,
-                                            .track_count = 1, .duration = 1e9f };
+    const tdn_track_desc track = { .joint = 0,
+                                   .target = TDN_TARGET_ROTATION,
+                                   .interp = TDN_INTERP_LINEAR,
+                                   .key_count = 2,
+                                   .times = times,
+                                   .values = values };
+    const tdn_keyed_clip_desc long_desc = {
+        .name = "long", .skeleton = f->skeleton, .tracks = &track, .track_count = 1, .duration = 1e9f
+    };
     tdn_keyed_clip *long_clip = NULL;
     if (CHECK_EQ_INT(tdn_keyed_clip_create(&long_desc, &long_clip, NULL, NULL), TDN_OK)) {
         const tdn_keyed_clip *clips[1] = { long_clip };
@@ -113,16 +125,20 @@ static void builders_refuse_what_a_loader_would(const mm_fixture *f)
     tdn_keyed_clip_destroy(long_clip);
     /* features made elsewhere: a feature of 3e38, a rate of 3e38, 2 frames at 1e-7 Hz (1e7 s) */
     const float far[4] = { 0, 1, 3e38f, 2 }, near[4] = { 0, 1, 2, 3 };
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = far },
-                                               &db, NULL, &err),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(
+                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = far }, &db, NULL, &err),
                  TDN_ERR_INVALID_DATA);
     CHECK(strstr(err.message, "frame 1 feature 0") != NULL);
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(
-                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 3e38f }, &db, NULL, &err),
-                 TDN_ERR_ARGUMENT);
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(
-                     &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 1e-7f }, &db, NULL, &err),
-                 TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_mm_database_create_from_features(
+            &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 3e38f }, &db,
+            NULL, &err),
+        TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(
+        tdn_mm_database_create_from_features(
+            &(tdn_mm_features_desc){ .frame_count = 2, .dimensions = 2, .features = near, .sample_rate = 1e-7f }, &db,
+            NULL, &err),
+        TDN_ERR_ARGUMENT);
     CHECK(db == NULL);
 }
 

@@ -30,9 +30,10 @@ static tdn_mm_database *walk_database(int frames, int dims, check_rng *rng)
         searchable[i] = i % 7 != 3;
     }
     tdn_mm_database *db = NULL;
-    CHECK_EQ_INT(tdn_mm_database_create_from_features(&(tdn_mm_features_desc){ .frame_count = frames, .dimensions = dims, .features = x,
-                                                                        .searchable = searchable },
-                                               &db, NULL, NULL),
+    CHECK_EQ_INT(tdn_mm_database_create_from_features(
+                     &(tdn_mm_features_desc){
+                         .frame_count = frames, .dimensions = dims, .features = x, .searchable = searchable },
+                     &db, NULL, NULL),
                  TDN_OK);
     free(x);
     free(searchable);
@@ -60,8 +61,11 @@ static void compare(const tdn_mm_database *db, const float *q, int current, floa
      * best's): the same cost both ways, never a frame in the range but the current one */
     const int around = current >= 0 ? current : brute.frame;
     tdn_mm_match skip_brute, skip_fast;
-    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_BRUTE, &skip_brute, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_ACCELERATED, &skip_fast, NULL),
+    CHECK_EQ_INT(
+        tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_BRUTE, &skip_brute, NULL),
+        TDN_OK);
+    CHECK_EQ_INT(tdn_mm_search_skipping(db, q, current, bias, around - 20, around + 20, TDN_MM_SEARCH_ACCELERATED,
+                                        &skip_fast, NULL),
                  TDN_OK);
     CHECK(skip_brute.cost == skip_fast.cost);
     CHECK(skip_fast.frame == current || skip_fast.frame < around - 20 || skip_fast.frame >= around + 20);
@@ -82,8 +86,8 @@ static void random_queries(const tdn_mm_database *db, check_rng *rng, int count,
         const int near = (int)(check_rng_u32(rng) % (uint32_t)frames), kind = k % 4;
         const float *x = tdn_mm_database_features(db, near);
         for (int d = 0; d < dims; d++)
-            q[d] = kind == 0   ? check_rng_float(rng, -3, 3)           /* anywhere */
-                   : kind == 1 ? x[d]                                  /* exactly a frame: cost 0 */
+            q[d] = kind == 0   ? check_rng_float(rng, -3, 3)               /* anywhere */
+                   : kind == 1 ? x[d]                                      /* exactly a frame: cost 0 */
                                : x[d] + check_rng_float(rng, -0.3f, 0.3f); /* near one */
         compare(db, q, kind == 3 ? near : -1, kind == 3 ? 0.05f : 0.0f, t);
     }
@@ -98,7 +102,8 @@ static void realistic_queries(const tdn_mm_database *db, check_rng *rng, int cou
                            tdn_mm_database_group_size(db, TDN_MM_TRAJECTORY_FACING);
     float q[TDN_MM_MAX_DIMENSIONS];
     for (int k = 0; k < count; k++) {
-        const int here = (int)(check_rng_u32(rng) % (uint32_t)frames), there = (int)(check_rng_u32(rng) % (uint32_t)frames);
+        const int here = (int)(check_rng_u32(rng) % (uint32_t)frames),
+                  there = (int)(check_rng_u32(rng) % (uint32_t)frames);
         memcpy(q, tdn_mm_database_features(db, here), sizeof(float) * (size_t)dims);
         memcpy(q, tdn_mm_database_features(db, there), sizeof(float) * (size_t)trajectory);
         compare(db, q, here, 0.05f, t);

@@ -187,7 +187,8 @@ static void palette_is_model_times_inverse_bind(void)
         rest[i].s = tdn_vec3_make(sc, sc, sc);
     }
     tdn_skeleton *s = NULL;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = N, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = N, .parents = parents, .rest_pose = rest }, &s, NULL,
+                        NULL);
     if (!CHECK(s != NULL))
         return;
     tdn_pose p;

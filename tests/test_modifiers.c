@@ -35,9 +35,15 @@ static void lift_root(void *user, const tdn_graph_instance *in, int node, float 
 static tdn_graph *make(tdn_clip **clips, int clip_count, const tdn_node_desc *nodes, int count, int root,
                        const tdn_param_desc *params, int param_count, tdn_graph_instance **in)
 {
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = clip_count,
-                          .params = params, .param_count = param_count, .nodes = nodes, .node_count = count,
-                          .root = root, .cull_threshold = -1 };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = clip_count,
+                          .params = params,
+                          .param_count = param_count,
+                          .nodes = nodes,
+                          .node_count = count,
+                          .root = root,
+                          .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
     if (tdn_graph_create(&gd, &g, &counting, &err) != TDN_OK) {
@@ -97,8 +103,12 @@ static void modifiers_change_a_blend_then_blend_on(void)
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_CLIP, .clip = 2, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_BLEND2, .inputs = inner, .input_count = 2, .value = { NULL, 0.5f } },
-        { .type = TDN_NODE_MODIFIER, .inputs = lifted, .input_count = 1, .modifier = TDN_MODIFIER_CALLBACK,
-          .callback = lift_root, .user = &lift },
+        { .type = TDN_NODE_MODIFIER,
+          .inputs = lifted,
+          .input_count = 1,
+          .modifier = TDN_MODIFIER_CALLBACK,
+          .callback = lift_root,
+          .user = &lift },
         { .type = TDN_NODE_BLEND2, .inputs = outer, .input_count = 2, .value = { NULL, 0.3f } },
     };
     tdn_graph_instance *in = NULL;
@@ -151,8 +161,15 @@ static void rotations_spread_from_a_parameter(void)
     float weights[2] = { 0.25f, 0.75f };
     tdn_node_desc nodes[] = {
         { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
-        { .type = TDN_NODE_MODIFIER, .inputs = input, .input_count = 1, .modifier = TDN_MODIFIER_ROTATE,
-          .value = { "twist", 0 }, .joints = joints, .joint_count = 2, .joint_weights = weights, .axis = { 0, 2, 0 } },
+        { .type = TDN_NODE_MODIFIER,
+          .inputs = input,
+          .input_count = 1,
+          .modifier = TDN_MODIFIER_ROTATE,
+          .value = { "twist", 0 },
+          .joints = joints,
+          .joint_count = 2,
+          .joint_weights = weights,
+          .axis = { 0, 2, 0 } },
     };
     tdn_graph_instance *in = NULL;
     tdn_graph *g = make(&clip, 1, nodes, 2, 1, params, 1, &in);
@@ -187,15 +204,21 @@ static void damping_lags_by_its_half_life(void)
     float turn[8] = { 0, 0, 0, 1, q.x, q.y, q.z, q.w };
     tdn_track_desc track = { 1, TDN_TARGET_ROTATION, TDN_INTERP_STEP, 2, times, turn };
     tdn_keyed_clip *keys = NULL;
-    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skeleton, .tracks = &track, .track_count = 1, .duration = 10 },
-                          &keys, NULL, NULL);
+    tdn_keyed_clip_create(
+        &(tdn_keyed_clip_desc){ .skeleton = skeleton, .tracks = &track, .track_count = 1, .duration = 10 }, &keys, NULL,
+        NULL);
     tdn_clip *clip = NULL;
     tdn_clip_create(&(tdn_clip_desc){ .source = keys, .storage = TDN_STORAGE_FLOAT32 }, &clip, NULL, NULL);
     int input[1] = { 0 }, joints[1] = { 1 };
     tdn_node_desc nodes[] = {
         { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_CLAMP },
-        { .type = TDN_NODE_MODIFIER, .inputs = input, .input_count = 1, .modifier = TDN_MODIFIER_DAMP,
-          .joints = joints, .joint_count = 1, .half_life = 0.2f },
+        { .type = TDN_NODE_MODIFIER,
+          .inputs = input,
+          .input_count = 1,
+          .modifier = TDN_MODIFIER_DAMP,
+          .joints = joints,
+          .joint_count = 1,
+          .half_life = 0.2f },
     };
     tdn_graph_instance *in = NULL;
     tdn_graph *g = make(&clip, 1, nodes, 2, 1, NULL, 0, &in);
@@ -210,7 +233,7 @@ static void damping_lags_by_its_half_life(void)
         tdn_graph_evaluate(in, &out, NULL);
     }
     float angle = tdn_quat_angle_between(tdn_pose_get(&out, 1).r, tdn_quat_identity());
-    CHECK(angle < 0.05f); /* the step has just come */
+    CHECK(angle < 0.05f);           /* the step has just come */
     for (int f = 0; f < 200; f++) { /* one half-life after the step */
         tdn_graph_update(in, 0.001f, NULL);
         tdn_graph_evaluate(in, &out, NULL);
@@ -245,30 +268,62 @@ static void bad_modifiers_name_the_place(void)
         { { { .type = TDN_NODE_PROCEDURAL } }, 1, TDN_ERR_ARGUMENT, "nodes[0]" },
         { { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
             { .type = TDN_NODE_MODIFIER, .inputs = zero, .input_count = 1, .modifier = TDN_MODIFIER_CALLBACK } },
-          2, TDN_ERR_ARGUMENT, "nodes[1]" },
+          2,
+          TDN_ERR_ARGUMENT,
+          "nodes[1]" },
         { { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
-            { .type = TDN_NODE_MODIFIER, .inputs = zero, .input_count = 1, .modifier = TDN_MODIFIER_DAMP,
-              .joints = far, .joint_count = 1, .half_life = 1 } },
-          2, TDN_ERR_INVALID_DATA, "nodes[1]" },
+            { .type = TDN_NODE_MODIFIER,
+              .inputs = zero,
+              .input_count = 1,
+              .modifier = TDN_MODIFIER_DAMP,
+              .joints = far,
+              .joint_count = 1,
+              .half_life = 1 } },
+          2,
+          TDN_ERR_INVALID_DATA,
+          "nodes[1]" },
         { { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
-            { .type = TDN_NODE_MODIFIER, .inputs = zero, .input_count = 1, .modifier = TDN_MODIFIER_DAMP,
-              .joints = zero, .joint_count = 1 } },
-          2, TDN_ERR_INVALID_DATA, "nodes[1]" },
+            { .type = TDN_NODE_MODIFIER,
+              .inputs = zero,
+              .input_count = 1,
+              .modifier = TDN_MODIFIER_DAMP,
+              .joints = zero,
+              .joint_count = 1 } },
+          2,
+          TDN_ERR_INVALID_DATA,
+          "nodes[1]" },
         /* the clip is below the modifier and, through the blend, beside it */
         { { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
-            { .type = TDN_NODE_MODIFIER, .inputs = zero, .input_count = 1, .modifier = TDN_MODIFIER_ROTATE,
-              .joints = zero, .joint_count = 1, .axis = { 0, 1, 0 } },
+            { .type = TDN_NODE_MODIFIER,
+              .inputs = zero,
+              .input_count = 1,
+              .modifier = TDN_MODIFIER_ROTATE,
+              .joints = zero,
+              .joint_count = 1,
+              .axis = { 0, 1, 0 } },
             { .type = TDN_NODE_BLEND2, .inputs = (int[]){ 1, 0 }, .input_count = 2 } },
-          3, TDN_ERR_INVALID_DATA, "nodes[0]" },
+          3,
+          TDN_ERR_INVALID_DATA,
+          "nodes[0]" },
         { { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
-            { .type = TDN_NODE_MODIFIER, .inputs = zero, .input_count = 1, .modifier = TDN_MODIFIER_ROTATE,
-              .joints = zero, .joint_count = 1 } },
-          2, TDN_ERR_INVALID_DATA, "nodes[1]" },
+            { .type = TDN_NODE_MODIFIER,
+              .inputs = zero,
+              .input_count = 1,
+              .modifier = TDN_MODIFIER_ROTATE,
+              .joints = zero,
+              .joint_count = 1 } },
+          2,
+          TDN_ERR_INVALID_DATA,
+          "nodes[1]" },
     };
     (void)one, (void)both;
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                              .nodes = cases[k].nodes, .node_count = cases[k].count, .root = cases[k].count - 1 };
+        tdn_graph_desc gd = { .skeleton = skeleton,
+                              .clips = (const tdn_clip *const *)&clip,
+                              .clip_count = 1,
+                              .nodes = cases[k].nodes,
+                              .node_count = cases[k].count,
+                              .root = cases[k].count - 1 };
         tdn_graph *g = NULL;
         tdn_error err = { 0 };
         CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), cases[k].code);

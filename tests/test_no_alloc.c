@@ -31,11 +31,31 @@ void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *ptr, size_t size);
 void *__real_aligned_alloc(size_t align, size_t size);
 void __real_free(void *ptr);
-void *__wrap_malloc(size_t size) { libc_calls++; return __real_malloc(size); }
-void *__wrap_calloc(size_t n, size_t size) { libc_calls++; return __real_calloc(n, size); }
-void *__wrap_realloc(void *ptr, size_t size) { libc_calls++; return __real_realloc(ptr, size); }
-void *__wrap_aligned_alloc(size_t align, size_t size) { libc_calls++; return __real_aligned_alloc(align, size); }
-void __wrap_free(void *ptr) { libc_calls++; __real_free(ptr); }
+void *__wrap_malloc(size_t size)
+{
+    libc_calls++;
+    return __real_malloc(size);
+}
+void *__wrap_calloc(size_t n, size_t size)
+{
+    libc_calls++;
+    return __real_calloc(n, size);
+}
+void *__wrap_realloc(void *ptr, size_t size)
+{
+    libc_calls++;
+    return __real_realloc(ptr, size);
+}
+void *__wrap_aligned_alloc(size_t align, size_t size)
+{
+    libc_calls++;
+    return __real_aligned_alloc(align, size);
+}
+void __wrap_free(void *ptr)
+{
+    libc_calls++;
+    __real_free(ptr);
+}
 static long allocations(void) { return hook_calls + libc_calls; }
 #else
 static long allocations(void) { return hook_calls; }
@@ -56,8 +76,11 @@ static void frame_pipeline_never_allocates(void)
     rest[4].t.x = -0.1f;
     rest[2].t.y = rest[3].t.y = rest[5].t.y = rest[6].t.y = -0.45f;
     tdn_skeleton *skel = NULL;
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents,
-                                                           .rest_pose = rest }, &skel, &hooks, NULL), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_skeleton_create(
+            &(tdn_skeleton_desc){ .joint_count = JOINTS, .names = names, .parents = parents, .rest_pose = rest }, &skel,
+            &hooks, NULL),
+        TDN_OK);
 
     /* Two clips swinging the thighs, with a float curve and events. */
     const float times[] = { 0.0f, 0.5f, 1.0f };
@@ -65,22 +88,47 @@ static void frame_pipeline_never_allocates(void)
     const float pelvis[] = { 0, 1, 0, 0, 0.95f, 0, 0, 1, 0 };
     const float contact[] = { 1, 0, 1 };
     tdn_track_desc tracks[] = {
-        { .joint = 1, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = swing },
-        { .joint = 4, .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_STEP, .key_count = 3, .times = times, .values = swing },
-        { .joint = 0, .target = TDN_TARGET_TRANSLATION, .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = pelvis },
+        { .joint = 1,
+          .target = TDN_TARGET_ROTATION,
+          .interp = TDN_INTERP_LINEAR,
+          .key_count = 3,
+          .times = times,
+          .values = swing },
+        { .joint = 4,
+          .target = TDN_TARGET_ROTATION,
+          .interp = TDN_INTERP_STEP,
+          .key_count = 3,
+          .times = times,
+          .values = swing },
+        { .joint = 0,
+          .target = TDN_TARGET_TRANSLATION,
+          .interp = TDN_INTERP_LINEAR,
+          .key_count = 3,
+          .times = times,
+          .values = pelvis },
     };
-    tdn_float_track_desc curve = { .name = "contact_l", .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = contact };
+    tdn_float_track_desc curve = {
+        .name = "contact_l", .interp = TDN_INTERP_LINEAR, .key_count = 3, .times = times, .values = contact
+    };
     tdn_event_desc events[] = { { "step_l", 0.25f }, { "step_r", 0.75f } };
     tdn_keyed_clip *keyed = NULL;
-    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk", .skeleton = skel, .tracks = tracks, .track_count = 3,
-                                                               .float_tracks = &curve, .float_track_count = 1,
-                                                               .events = events, .event_count = 2 },
-                                       &keyed, &hooks, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "walk",
+                                                               .skeleton = skel,
+                                                               .tracks = tracks,
+                                                               .track_count = 3,
+                                                               .float_tracks = &curve,
+                                                               .float_track_count = 1,
+                                                               .events = events,
+                                                               .event_count = 2 },
+                                       &keyed, &hooks, NULL),
+                 TDN_OK);
     tdn_clip *clip = NULL, *additive = NULL;
     CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, &clip, &hooks, NULL), TDN_OK);
-    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .additive_reference_clip = keyed,
-                                                   .additive_reference_first_frame = 1 },
-                                 &additive, &hooks, NULL), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_clip_create(
+            &(tdn_clip_desc){ .source = keyed, .additive_reference_clip = keyed, .additive_reference_first_frame = 1 },
+            &additive, &hooks, NULL),
+        TDN_OK);
     if (!skel || !keyed || !clip || !additive)
         return;
 
@@ -118,16 +166,35 @@ static void frame_pipeline_never_allocates(void)
         float fade = tdn_ease_eval(&ease, (float)(frame % 60) / 60.0f);
         tdn_blend_input layers[2] = { { &a, 1.0f - fade, NULL }, { &b, fade, mask } };
         tdn_blend_input adds[1] = { { &delta, 0.5f, NULL } };
-        tdn_blend(&(tdn_blend_job){ .layers = layers, .layer_count = 2, .additives = adds, .additive_count = 1,
-                                    .fallback = &rest_pose, .out = &out }, NULL);
+        tdn_blend(&(tdn_blend_job){ .layers = layers,
+                                    .layer_count = 2,
+                                    .additives = adds,
+                                    .additive_count = 1,
+                                    .fallback = &rest_pose,
+                                    .out = &out },
+                  NULL);
         tdn_model_space(skel, &out, NULL, model, NULL);
-        tdn_ik_two_bone(skel, &(tdn_ik_two_bone_job){ .upper = 1, .middle = 2, .end = 3, .target = { 0.12f, 0.15f, 0.05f },
-                                                  .pole = { 0.1f, 0.5f, 1.0f }, .use_pole = 1, .weight = 1.0f, .soften = 0.97f },
+        tdn_ik_two_bone(skel,
+                        &(tdn_ik_two_bone_job){ .upper = 1,
+                                                .middle = 2,
+                                                .end = 3,
+                                                .target = { 0.12f, 0.15f, 0.05f },
+                                                .pole = { 0.1f, 0.5f, 1.0f },
+                                                .use_pole = 1,
+                                                .weight = 1.0f,
+                                                .soften = 0.97f },
                         &out, model, NULL, NULL);
         tdn_palette(skel, model, palette, NULL);
-        tdn_skin_job skin = { .vertex_count = 4, .influences = 4, .positions = positions, .normals = normals,
-                              .joints = joint_ids, .weights = weights, .palette = palette, .palette_count = JOINTS,
-                              .out_positions = skinned, .out_normals = skinned_normals };
+        tdn_skin_job skin = { .vertex_count = 4,
+                              .influences = 4,
+                              .positions = positions,
+                              .normals = normals,
+                              .joints = joint_ids,
+                              .weights = weights,
+                              .palette = palette,
+                              .palette_count = JOINTS,
+                              .out_positions = skinned,
+                              .out_normals = skinned_normals };
         tdn_skin_lbs(&skin, NULL);
         tdn_skin_dqs(&skin, NULL);
         skin.influences = 3; /* the same arrays read 3 per vertex: the padded path */
@@ -165,7 +232,8 @@ static void frame_pipeline_never_allocates(void)
 static void graph_frames_never_allocate(void)
 {
     tdn_graph_document *doc = NULL;
-    CHECK_EQ_INT(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &doc, &hooks, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/strafe.json", NULL, &doc, &hooks, NULL),
+                 TDN_OK);
     if (!doc)
         return;
     const tdn_graph *graph = tdn_graph_document_graph(doc);

@@ -24,7 +24,8 @@ static int crossed_is(const tdn_player *p, const int *expect, int n)
     }
     return ok;
 }
-#define CROSSED(p, ...) CHECK(crossed_is(p, (const int[]){ __VA_ARGS__ }, (int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))))
+#define CROSSED(p, ...) \
+  CHECK(crossed_is(p, (const int[]){ __VA_ARGS__ }, (int)(sizeof((const int[]){ __VA_ARGS__ }) / sizeof(int))))
 #define CROSSED_NONE(p) CHECK(tdn_player_events(p, events, EVENTS, NULL, 0) == 0)
 
 static void loop_forward_across_the_wrap(void)
@@ -35,7 +36,7 @@ static void loop_forward_across_the_wrap(void)
     CHECK_EQ_INT(tdn_player_advance(&p, 0.125f), 0);
     CROSSED_NONE(&p); /* the event at 0 is where the player starts: not crossed */
     CHECK_EQ_INT(tdn_player_advance(&p, 0.125f), 0);
-    CROSSED(&p, 1);   /* landing exactly on 0.25 crosses it */
+    CROSSED(&p, 1); /* landing exactly on 0.25 crosses it */
     tdn_player_advance(&p, 0.125f);
     CROSSED_NONE(&p); /* ... once */
     tdn_player_set_time(&p, 0.875f);
@@ -83,7 +84,7 @@ static void loop_backward(void)
     CHECK_EQ_INT(p.last_forward, 0);
     CROSSED(&p, 1, 0, 3); /* down through 0.25 and 0, jump onto the end */
     CHECK_EQ_INT(tdn_player_advance(&p, 0.375f), 0);
-    CROSSED(&p, 2);       /* 0.875 -> 0.5 */
+    CROSSED(&p, 2); /* 0.875 -> 0.5 */
     tdn_player_advance(&p, 0.5f);
     CHECK_NEAR(p.time, 1.0, 0); /* reaching 0 going backward jumps to the end */
     CROSSED(&p, 1, 0, 3);
@@ -99,7 +100,7 @@ static void pingpong_turns(void)
     CHECK_EQ_INT(tdn_player_advance(&p, 0.5f), 1);
     CHECK_NEAR(p.time, 0.75, 1e-6);
     CHECK_EQ_INT(p.direction, -1);
-    CROSSED(&p, 3);          /* the far end once, nothing on the way back to 0.75 */
+    CROSSED(&p, 3); /* the far end once, nothing on the way back to 0.75 */
     CHECK_EQ_INT(tdn_player_advance(&p, 1.0f), 1);
     CHECK_NEAR(p.time, 0.25, 1e-6);
     CHECK_EQ_INT(p.direction, 1);

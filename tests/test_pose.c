@@ -66,7 +66,8 @@ static void rest_and_copy(void)
     rest[1].t = tdn_vec3_make(0, 0.5f, 0);
     rest[1].s = tdn_vec3_make(2, 2, 2);
     tdn_skeleton *s;
-    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents, .rest_pose = rest }, &s, NULL, NULL);
+    tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = parents, .rest_pose = rest }, &s, NULL,
+                        NULL);
     tdn_pose a, b, c;
     tdn_pose_create(2, &a, NULL, NULL);
     tdn_pose_create(2, &b, NULL, NULL);

@@ -164,7 +164,8 @@ static void test_horizon(void)
         CHECK_NEAR(r.depth[(size_t)rows[q] * 200 + 100] / (eye_y / -fall), 1.0, 1e-3);
     }
     /* the sky above is the sky's colour, the ground below hazed ground: they differ */
-    const unsigned char *sky = r.image.pixels + (34 * 200 + 100) * 3, *ground_px = r.image.pixels + (35 * 200 + 100) * 3;
+    const unsigned char *sky = r.image.pixels + (34 * 200 + 100) * 3,
+                        *ground_px = r.image.pixels + (35 * 200 + 100) * 3;
     CHECK(abs(sky[0] - ground_px[0]) + abs(sky[1] - ground_px[1]) + abs(sky[2] - ground_px[2]) > 20);
     render_canvas_destroy(&r);
 }
@@ -382,9 +383,16 @@ static void test_skinned_translation(void)
         albedos[3 * k] = 0.8f, albedos[3 * k + 1] = 0.5f, albedos[3 * k + 2] = 0.3f;
         joints[4 * k] = 1, weights[4 * k] = 1.0f;
     }
-    const preview_mesh mesh = { .vertex_count = 4, .triangle_count = 2, .influences = 4, .positions = positions,
-                                .normals = normals, .joints = joints, .weights = weights, .albedos = albedos,
-                                .indices = indices, .ids = ids };
+    const preview_mesh mesh = { .vertex_count = 4,
+                                .triangle_count = 2,
+                                .influences = 4,
+                                .positions = positions,
+                                .normals = normals,
+                                .joints = joints,
+                                .weights = weights,
+                                .albedos = albedos,
+                                .indices = indices,
+                                .ids = ids };
     tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_identity() };
     float scratch[24];
     render_canvas r[2];
@@ -405,7 +413,8 @@ static void test_skinned_translation(void)
             covered += r[1].id[k] == 2;
             wrong += (r[1].id[k] == 2) != before;
             if (before && r[1].id[k] == 2)
-                colour += memcmp(r[1].image.pixels + 3 * k, r[0].image.pixels + 3 * ((size_t)(j - 2) * w + (size_t)(i - 5)), 3) != 0;
+                colour += memcmp(r[1].image.pixels + 3 * k,
+                                 r[0].image.pixels + 3 * ((size_t)(j - 2) * w + (size_t)(i - 5)), 3) != 0;
         }
     }
     CHECK(covered > 1500);
@@ -498,7 +507,8 @@ static void test_ground_slope_and_step(void)
     for (int j = 0; j < h; j += 7) {
         for (int i = 0; i < w; i += 9) {
             /* the ray e + s d (d . forward = 1) meets y = slope z where s = (slope e.z - e.y) / (d.y - slope d.z) */
-            const tdn_vec3 d = tdn_vec3_scale(camera_ray(&c, i + 0.5f, j + 0.5f), 1.0f / tdn_vec3_dot(camera_ray(&c, i + 0.5f, j + 0.5f), c.forward));
+            const tdn_vec3 d = tdn_vec3_scale(camera_ray(&c, i + 0.5f, j + 0.5f),
+                                              1.0f / tdn_vec3_dot(camera_ray(&c, i + 0.5f, j + 0.5f), c.forward));
             const double s = (slope * c.eye.z - c.eye.y) / (d.y - slope * d.z);
             const float got = r.depth[(size_t)j * w + (size_t)i];
             if (!(s > 0.0)) {
@@ -551,10 +561,10 @@ static void test_ground_bumps(void)
      * cells are under 0.3 m) lies on the height field, within the
      * error of linear interpolation over the relief's triangles: A k^2 L^2 / 8 with k = 2 pi /
      * wavelength (A k^2 bounds the height's second derivatives) and L the longest side of a
-     * triangle (its cell's diagonal, at most a row's step plus a column's): rows an eighth of a wavelength of depth apart (a pixel's row is less: t^2 /
-     * (f eye.y) < 0.13 m), which is |d_h| times that along the ground (d_h: the horizontal part
-     * of a ray scaled to d . forward = 1, largest at the picture's corners), columns
-     * RENDER_RELIEF_CELL pixels, RENDER_RELIEF_CELL t / f metres */
+     * triangle (its cell's diagonal, at most a row's step plus a column's): rows an eighth of a wavelength of depth
+     * apart (a pixel's row is less: t^2 / (f eye.y) < 0.13 m), which is |d_h| times that along the ground (d_h: the
+     * horizontal part of a ray scaled to d . forward = 1, largest at the picture's corners), columns RENDER_RELIEF_CELL
+     * pixels, RENDER_RELIEF_CELL t / f metres */
     const int w = 320, h = 180;
     render_canvas r;
     CHECK(render_canvas_create(&r, w, h));

@@ -24,8 +24,8 @@ static tdn_clip *humanoid_clip(const char *name, tdn_clip_storage storage)
     CHECK(k >= 0);
     tdn_clip *clip = NULL;
     tdn_error err = { 0 };
-    tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, k), .storage = storage },
-                                   &clip, NULL, &err);
+    tdn_result r = tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, k), .storage = storage }, &clip,
+                                   NULL, &err);
     if (!CHECK(r == TDN_OK))
         fprintf(stderr, "%s: %s\n", err.where, err.message);
     return clip;
@@ -256,7 +256,7 @@ static void test_turn_left(void)
 
 /* ---- a clip of our own: the root walks a circle, a child hangs below it ---- */
 
-#define CIRCLE_KEYS 121 /* one second, keys every 1/120 s */
+#define CIRCLE_KEYS 121                                   /* one second, keys every 1/120 s */
 static const double OMEGA = 3.14159265358979323846 / 2.0; /* rad/s */
 static const double BOB = 0.05;                           /* vertical bob, metres */
 
@@ -295,16 +295,16 @@ static circle circle_make(void)
     const int parents[] = { -1, 0 };
     tdn_transform rest[2] = { tdn_transform_identity(), tdn_transform_identity() };
     rest[1].t = tdn_vec3_make(0.1f, 0.9f, 0.2f);
-    CHECK(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .names = names, .parents = parents,
-                                                    .rest_pose = rest },
-                              &c.skeleton, NULL, NULL) == TDN_OK);
+    CHECK(tdn_skeleton_create(
+              &(tdn_skeleton_desc){ .joint_count = 2, .names = names, .parents = parents, .rest_pose = rest },
+              &c.skeleton, NULL, NULL) == TDN_OK);
     const tdn_track_desc tracks[] = {
         { 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, CIRCLE_KEYS, times, pos },
         { 0, TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, CIRCLE_KEYS, times, rot },
     };
-    CHECK(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = "circle", .skeleton = c.skeleton, .tracks = tracks,
-                                                        .track_count = 2 },
-                                &c.keyed, NULL, NULL) == TDN_OK);
+    CHECK(tdn_keyed_clip_create(
+              &(tdn_keyed_clip_desc){ .name = "circle", .skeleton = c.skeleton, .tracks = tracks, .track_count = 2 },
+              &c.keyed, NULL, NULL) == TDN_OK);
     CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = c.keyed, .storage = TDN_STORAGE_FLOAT32 }, &c.clip, NULL, NULL) ==
           TDN_OK);
     return c;
@@ -414,8 +414,7 @@ static tdn_mat4 world_matrix(const world *w)
 /* After removal: the root's ground-plane translation and yaw are t = 0's at every sampled time,
  * its vertical and tilt are the sampled ones, and every joint placed by the root motion
  * integrated from t = 0 (F(0) then motion_between(0, t)) lands where the sampled pose has it. */
-static void check_remove(const tdn_clip *clip, const tdn_skeleton *skel, const int *joints, int joint_count,
-                         double tol)
+static void check_remove(const tdn_clip *clip, const tdn_skeleton *skel, const int *joints, int joint_count, double tol)
 {
     tdn_root_track *track = track_of(clip, NULL);
     const int n = tdn_clip_joint_count(clip);
@@ -609,7 +608,8 @@ static void test_velocity(void)
                 double lin[3] = { (xb.t.x - (double)xa.t.x) / (b - a), (xb.t.y - (double)xa.t.y) / (b - a),
                                   (xb.t.z - (double)xa.t.z) / (b - a) };
                 /* angular: b * a^-1 as an angle about its axis, in double */
-                double qa_inv[4] = { -xa.r.x, -xa.r.y, -xa.r.z, xa.r.w }, qb[4] = { xb.r.x, xb.r.y, xb.r.z, xb.r.w }, d[4];
+                double qa_inv[4] = { -xa.r.x, -xa.r.y, -xa.r.z, xa.r.w }, qb[4] = { xb.r.x, xb.r.y, xb.r.z, xb.r.w },
+                       d[4];
                 qmul(qb, qa_inv, d);
                 if (d[3] < 0)
                     for (int k = 0; k < 4; ++k)
@@ -770,8 +770,8 @@ static void test_arguments_and_memory(void)
     CHECK(strcmp(err.where, "desc.rotation") == 0);
     CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ .up = { 0, NAN, 0 } }, &track, NULL, &err) ==
           TDN_ERR_ARGUMENT);
-    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ 0 }, &track,
-                                &(tdn_allocator){ count_alloc, NULL, NULL }, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_root_track_create(clip, &(tdn_root_track_desc){ 0 }, &track, &(tdn_allocator){ count_alloc, NULL, NULL },
+                                &err) == TDN_ERR_ARGUMENT);
     CHECK(!track);
     /* an additive clip is refused */
     {
@@ -863,7 +863,8 @@ static void test_zero_length(void)
 {
     tdn_skeleton *skel = NULL;
     const int parent[1] = { -1 };
-    CHECK(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 1, .parents = parent }, &skel, NULL, NULL) == TDN_OK);
+    CHECK(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 1, .parents = parent }, &skel, NULL, NULL) ==
+          TDN_OK);
     const float t[1] = { 0 }, v[3] = { 1, 2, 3 };
     const tdn_track_desc tr = { 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, 1, t, v };
     tdn_keyed_clip *keyed = NULL;

@@ -28,7 +28,7 @@ static void builds_parent_first_from_any_order(void)
     }
     CHECK_EQ_INT(tdn_skeleton_find_joint(s, "arm"), 3);
     CHECK_EQ_INT(tdn_skeleton_find_joint(s, "tail"), -1);
-    CHECK_EQ_INT(tdn_skeleton_depth(s, 4), 3); /* hand: hips > spine > arm > hand */
+    CHECK_EQ_INT(tdn_skeleton_depth(s, 4), 3);       /* hand: hips > spine > arm > hand */
     CHECK_EQ_INT(tdn_skeleton_subtree_end(s, 1), 5); /* spine: spine, head, arm, hand */
     CHECK_EQ_INT(tdn_skeleton_subtree_end(s, 0), 6);
     CHECK_EQ_INT(tdn_skeleton_subtree_end(s, 5), 6);
@@ -96,21 +96,27 @@ static void rejects_bad_hierarchies(void)
 {
     const char *names[] = { "a", "b", "c", "d" };
     int cycle[] = { -1, 2, 3, 1 }; /* b -> c -> d -> b */
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = cycle }, TDN_ERR_INVALID_DATA, "'b'");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = cycle }, TDN_ERR_INVALID_DATA,
+                   "'b'");
     int self[] = { -1, 1, 0, 0 };
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = self }, TDN_ERR_INVALID_DATA, "'b'");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = self }, TDN_ERR_INVALID_DATA,
+                   "'b'");
     int out_of_range[] = { -1, 0, 7, 0 };
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = out_of_range }, TDN_ERR_INVALID_DATA, "'c'");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = out_of_range },
+                   TDN_ERR_INVALID_DATA, "'c'");
     int fine[] = { -1, 0, 0, 1 };
     const char *dup[] = { "a", "b", "a", "d" };
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = dup, .parents = fine }, TDN_ERR_INVALID_DATA, "'a'");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = dup, .parents = fine }, TDN_ERR_INVALID_DATA,
+                   "'a'");
     const char *empty[] = { "a", "", "c", "d" };
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = empty, .parents = fine }, TDN_ERR_INVALID_DATA, "joint 1");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = empty, .parents = fine }, TDN_ERR_INVALID_DATA,
+                   "joint 1");
     char long_name[100];
     memset(long_name, 'x', 99);
     long_name[99] = 0;
     const char *longn[] = { "a", "b", long_name, "d" };
-    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = longn, .parents = fine }, TDN_ERR_INVALID_DATA, "joint 2");
+    expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4, .names = longn, .parents = fine }, TDN_ERR_INVALID_DATA,
+                   "joint 2");
     expect_invalid(&(tdn_skeleton_desc){ .joint_count = 0, .parents = fine }, TDN_ERR_ARGUMENT, "joint_count");
     expect_invalid(&(tdn_skeleton_desc){ .joint_count = 4 }, TDN_ERR_ARGUMENT, "parents");
     tdn_skeleton *s;
@@ -149,8 +155,10 @@ static void rejects_bad_hierarchies(void)
     ib[1].m[3] = 3e-6f;
     ib[1].m[15] = 1.0f - 4e-6f;
     tdn_skeleton *kept;
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
-                                     &kept, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_skeleton_create(
+                     &(tdn_skeleton_desc){ .joint_count = 4, .names = names, .parents = fine, .inverse_bind = ib },
+                     &kept, NULL, NULL),
+                 TDN_OK);
     CHECK(tdn_skeleton_inverse_bind(kept)[1].m[3] == 0.0f && tdn_skeleton_inverse_bind(kept)[1].m[15] == 1.0f);
     tdn_skeleton_destroy(kept);
 }
@@ -166,8 +174,10 @@ static void rest_pose_and_inverse_binds(void)
     rest[1].r = tdn_quat_make(0, 0, 2.0f * 0.70710678f, 2.0f * 0.70710678f); /* 90deg about z, length 2: renormalized */
     rest[2].t = tdn_vec3_make(0, 3, 0);
     tdn_skeleton *s = NULL;
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 3, .names = names, .parents = parents, .rest_pose = rest },
-                                     &s, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_skeleton_create(
+                     &(tdn_skeleton_desc){ .joint_count = 3, .names = names, .parents = parents, .rest_pose = rest },
+                     &s, NULL, NULL),
+                 TDN_OK);
     tdn_transform mid = tdn_skeleton_rest(s, 1);
     CHECK_NEAR(tdn_quat_dot(mid.r, mid.r), 1.0, 1e-6);
     /* tip in model space: root (0,1,0) + mid (0,2,0) + rotate_z90 (0,3,0) = (-3, 3, 0). Its
@@ -185,9 +195,11 @@ static void rest_pose_and_inverse_binds(void)
     given[0].m[12] = 42; /* joint 0 of the description is the child */
     int child_first[] = { 1, -1 };
     int remap[2];
-    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2, .parents = child_first, .inverse_bind = given,
-                                                            .remap = remap },
-                                     &s, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(
+        tdn_skeleton_create(
+            &(tdn_skeleton_desc){ .joint_count = 2, .parents = child_first, .inverse_bind = given, .remap = remap }, &s,
+            NULL, NULL),
+        TDN_OK);
     CHECK_EQ_INT(remap[0], 1);
     CHECK_NEAR(tdn_skeleton_inverse_bind(s)[1].m[12], 42, 0);
     CHECK(strcmp(tdn_skeleton_joint_name(s, 1), "joint_0") == 0);

@@ -57,8 +57,8 @@ static void random_mesh(check_rng *rng, mesh *m, int count, int influences, int 
         memcpy(&m->nrm[3 * v], &n, sizeof n);
         for (int k = 0; k < influences; k++) {
             m->joints[influences * v + k] = (uint16_t)(check_rng_u32(rng) % (uint32_t)joint_count);
-            m->weights[influences * v + k] =
-                (k > 0 && check_rng_u32(rng) % 4 == 0) ? 0.0f : check_rng_float(rng, 0.05f, 2.0f);
+            m->weights[influences * v + k] = (k > 0 && check_rng_u32(rng) % 4 == 0) ? 0.0f
+                                                                                    : check_rng_float(rng, 0.05f, 2.0f);
         }
     }
     for (int i = 0; i < 3 * MAX_VERTS + 1; i++)
@@ -288,8 +288,15 @@ static void test_second_influence_set_moves_the_vertex(void)
     for (int method = 0; method < 2; method++) {
         tdn_result (*skin)(const tdn_skin_job *, tdn_error *) = method ? tdn_skin_dqs : tdn_skin_lbs;
         float out_pos[6] = { 0 }, out_nrm[6] = { 0 };
-        tdn_skin_job job = { .vertex_count = 1, .influences = 8, .positions = pos, .normals = nrm, .joints = joints,
-                             .weights = weights, .palette = palette, .palette_count = 8, .out_positions = out_pos,
+        tdn_skin_job job = { .vertex_count = 1,
+                             .influences = 8,
+                             .positions = pos,
+                             .normals = nrm,
+                             .joints = joints,
+                             .weights = weights,
+                             .palette = palette,
+                             .palette_count = 8,
+                             .out_positions = out_pos,
                              .out_normals = out_nrm };
         CHECK_EQ_INT(skin(&job, NULL), TDN_OK);
         CHECK_NEAR(out_pos[0], 0.25 + 3.5, 1e-6);
@@ -344,7 +351,7 @@ static void test_lbs_dqs_agree_on_rigid_vertices(void)
             for (int k = 1; k < n; k++) {
                 if (v % 2) /* odd vertices: the same joint n times with split weights */
                     g_mesh.joints[n * v + k] = j;
-                else      /* even: one influence, the others weigh 0 */
+                else /* even: one influence, the others weigh 0 */
                     g_mesh.weights[n * v + k] = 0.0f;
             }
         }
@@ -375,13 +382,21 @@ static void test_lbs_dqs_agree_on_rigid_vertices(void)
 static void test_twist_dqs_keeps_volume(void)
 {
     const float r = 0.3f, x = 0.7f;
-    tdn_mat4 palette[2] = { tdn_mat4_identity(), tdn_mat4_from_quat(tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), 0.5f * TDN_PI)) };
+    tdn_mat4 palette[2] = { tdn_mat4_identity(),
+                            tdn_mat4_from_quat(tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), 0.5f * TDN_PI)) };
     float pos[3] = { x, r, 0.0f }, nrm[3] = { 0.0f, 1.0f, 0.0f };
     uint16_t joints[4] = { 0, 1, 0, 0 };
     float weights[4] = { 0.5f, 0.5f, 0.0f, 0.0f };
     float out_pos[3], out_nrm[3];
-    tdn_skin_job job = { .vertex_count = 1, .influences = 4, .positions = pos, .normals = nrm, .joints = joints,
-                         .weights = weights, .palette = palette, .palette_count = 2, .out_positions = out_pos,
+    tdn_skin_job job = { .vertex_count = 1,
+                         .influences = 4,
+                         .positions = pos,
+                         .normals = nrm,
+                         .joints = joints,
+                         .weights = weights,
+                         .palette = palette,
+                         .palette_count = 2,
+                         .out_positions = out_pos,
                          .out_normals = out_nrm };
     const float c45 = cosf(0.25f * TDN_PI);
 
@@ -452,7 +467,9 @@ static void test_normals_unit_length(void)
 /* DQS drops scale: a scaled joint skins as its rotation and translation alone. */
 static void test_dqs_drops_scale(void)
 {
-    tdn_transform x = { { 1.0f, 2.0f, 3.0f }, tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.3f), { 2.0f, 0.5f, 3.0f } };
+    tdn_transform x = { { 1.0f, 2.0f, 3.0f },
+                        tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.3f),
+                        { 2.0f, 0.5f, 3.0f } };
     tdn_mat4 scaled = tdn_transform_to_mat4(&x);
     x.s = tdn_vec3_make(1, 1, 1);
     tdn_mat4 rigid = tdn_transform_to_mat4(&x);
@@ -474,11 +491,18 @@ static void test_zero_weights_copy(void)
     for (int n = 1; n <= MAX_INFLUENCES; n++) {
         float weights[2 * MAX_INFLUENCES];
         for (int k = 0; k < n; k++) {
-            weights[k] = 0.0f;                         /* vertex 0: all zero */
-            weights[n + k] = k == 0 ? NAN : 1.0f;      /* vertex 1: a NaN among ones */
+            weights[k] = 0.0f;                    /* vertex 0: all zero */
+            weights[n + k] = k == 0 ? NAN : 1.0f; /* vertex 1: a NaN among ones */
         }
-        tdn_skin_job job = { .vertex_count = 2, .influences = n, .positions = pos, .normals = nrm, .joints = joints,
-                             .weights = weights, .palette = palette, .palette_count = 1, .out_positions = out_pos,
+        tdn_skin_job job = { .vertex_count = 2,
+                             .influences = n,
+                             .positions = pos,
+                             .normals = nrm,
+                             .joints = joints,
+                             .weights = weights,
+                             .palette = palette,
+                             .palette_count = 1,
+                             .out_positions = out_pos,
                              .out_normals = out_nrm };
         for (int method = 0; method < 2; method++) {
             memset(out_pos, 0, sizeof out_pos);
@@ -517,7 +541,7 @@ static void test_bad_arguments_leave_output(void)
         CHECK(strcmp(err.where, where) == 0);
         CHECK(strstr(err.message, "vertex 19 names palette entry 4") != NULL);
         g_mesh.joints[last] = 3;
-        job.palette_count = 3;         /* now index 3 is out of range */
+        job.palette_count = 3; /* now index 3 is out of range */
         CHECK_EQ_INT(skin(&job, NULL), TDN_ERR_ARGUMENT);
         const int counts[] = { 0, -1, MAX_INFLUENCES + 1 };
         for (int c = 0; c < 3; c++) {
@@ -597,10 +621,16 @@ static void skin_gltf(int third_set)
         if (!CHECK_EQ_INT(am.influence_sets, m ? 1 : 2) || !CHECK_EQ_INT(am.vertex_count, EIGHT_VERTICES))
             continue;
         float out_pos[3 * EIGHT_VERTICES], out_nrm[3 * EIGHT_VERTICES];
-        tdn_skin_job job = { .vertex_count = am.vertex_count, .influences = 4 * am.influence_sets,
-                             .positions = am.positions, .normals = am.normals, .joints = am.joints,
-                             .weights = am.weights, .palette = palette, .palette_count = joints,
-                             .out_positions = out_pos, .out_normals = out_nrm };
+        tdn_skin_job job = { .vertex_count = am.vertex_count,
+                             .influences = 4 * am.influence_sets,
+                             .positions = am.positions,
+                             .normals = am.normals,
+                             .joints = am.joints,
+                             .weights = am.weights,
+                             .palette = palette,
+                             .palette_count = joints,
+                             .out_positions = out_pos,
+                             .out_normals = out_nrm };
         CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
         double ref_pos[3 * EIGHT_VERTICES], ref_nrm[3 * EIGHT_VERTICES];
         for (int v = 0; v < EIGHT_VERTICES; v++)

@@ -16,7 +16,7 @@ typedef struct machine {
     tdn_clip *clips[4];
     tdn_graph *graph;
     tdn_graph_instance *in;
-    int node;                /* the machine's node */
+    int node; /* the machine's node */
 } machine;
 
 static const tdn_state_desc states[4] = { { "idle" }, { "walk" }, { "run" }, { "hit" } };
@@ -30,17 +30,27 @@ static int make_machine(machine *m, const tdn_transition_desc *transitions, int 
                            { "hit", 0.5f, -0.2f, 1.0f, 1, { 0, 0, 1 }, NULL, 0 } };
     for (int i = 0; i < 4; i++)
         m->clips[i] = make_clip(specs[i], 0);
-    static const tdn_param_desc params[] = { { .name = "speed" }, { .name = "hit", .type = TDN_PARAM_TRIGGER },
+    static const tdn_param_desc params[] = { { .name = "speed" },
+                                             { .name = "hit", .type = TDN_PARAM_TRIGGER },
                                              { .name = "go", .type = TDN_PARAM_BOOL } };
     static const int inputs[4] = { 0, 1, 2, 3 };
     tdn_state_machine_desc sm = { states, 4, transitions, count, IDLE };
     tdn_node_desc nodes[5];
     for (int i = 0; i < 4; i++)
-        nodes[i] = (tdn_node_desc){ .type = TDN_NODE_CLIP, .clip = i, .wrap = i == HIT ? TDN_WRAP_CLAMP : TDN_WRAP_LOOP };
-    nodes[4] = (tdn_node_desc){ .type = TDN_NODE_STATE_MACHINE, .name = "loco", .inputs = inputs, .input_count = 4,
-                                .state_machine = &sm };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)m->clips, .clip_count = 4,
-                          .params = params, .param_count = 3, .nodes = nodes, .node_count = 5, .root = 4,
+        nodes[i] = (tdn_node_desc){ .type = TDN_NODE_CLIP,
+                                    .clip = i,
+                                    .wrap = i == HIT ? TDN_WRAP_CLAMP : TDN_WRAP_LOOP };
+    nodes[4] = (tdn_node_desc){
+        .type = TDN_NODE_STATE_MACHINE, .name = "loco", .inputs = inputs, .input_count = 4, .state_machine = &sm
+    };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)m->clips,
+                          .clip_count = 4,
+                          .params = params,
+                          .param_count = 3,
+                          .nodes = nodes,
+                          .node_count = 5,
+                          .root = 4,
                           .cull_threshold = -1 };
     tdn_error err = { 0 };
     m->node = 4;
@@ -82,7 +92,11 @@ static void conditions_priorities_and_fades(void)
         { .from = IDLE, .to = WALK, .conditions = moving, .condition_count = 1, .duration = 0.2f },
         /* listed first but checked after the run transition (priority 1 > 0) */
         { .from = WALK, .to = IDLE, .conditions = still, .condition_count = 1, .duration = 0.2f, .priority = 1 },
-        { .from = WALK, .to = RUN, .conditions = fast, .condition_count = 1, .duration = 0.4f,
+        { .from = WALK,
+          .to = RUN,
+          .conditions = fast,
+          .condition_count = 1,
+          .duration = 0.4f,
           .curve = { TDN_EASE_SMOOTHSTEP, 0, 0, 0, 0 } },
     };
     machine m;
@@ -155,7 +169,11 @@ static void triggers_any_state_and_modes(void)
     tdn_condition_desc hit[] = { { "hit", TDN_COMPARE_TRUE, 0 } };
     tdn_condition_desc moving[] = { { "speed", TDN_COMPARE_GREATER, 0.1f } };
     tdn_transition_desc t[] = {
-        { .from = TDN_ANY_STATE, .to = HIT, .conditions = hit, .condition_count = 1, .duration = 0.1f,
+        { .from = TDN_ANY_STATE,
+          .to = HIT,
+          .conditions = hit,
+          .condition_count = 1,
+          .duration = 0.1f,
           .mode = TDN_TRANSITION_FROZEN },
         { .from = HIT, .to = IDLE, .exit_time = 1.0f, .duration = 0.2f },
         { .from = IDLE, .to = WALK, .conditions = moving, .condition_count = 1, .duration = 0.2f },
@@ -222,7 +240,12 @@ static void interruptions_blend_from_the_current_pose(void)
         { .from = IDLE, .to = WALK, .conditions = to_walk, .condition_count = 1, .duration = 0.4f },
         { .from = WALK, .to = RUN, .conditions = to_run, .condition_count = 1, .duration = 0.4f },
         { .from = RUN, .to = HIT, .conditions = to_hit, .condition_count = 1, .duration = 0.4f, .uninterruptible = 0 },
-        { .from = HIT, .to = IDLE, .conditions = to_walk, .condition_count = 1, .duration = 1.0f, .uninterruptible = 1 },
+        { .from = HIT,
+          .to = IDLE,
+          .conditions = to_walk,
+          .condition_count = 1,
+          .duration = 1.0f,
+          .uninterruptible = 1 },
     };
     machine m;
     if (!CHECK(make_machine(&m, t, 4)))
@@ -293,8 +316,9 @@ static void phase_matching_and_travel(void)
 static void events_in_order(void)
 {
     tdn_condition_desc moving[] = { { "speed", TDN_COMPARE_GREATER, 0.1f } };
-    tdn_transition_desc t[] = { { .from = IDLE, .to = WALK, .conditions = moving, .condition_count = 1,
-                                  .duration = 0.2f } };
+    tdn_transition_desc t[] = {
+        { .from = IDLE, .to = WALK, .conditions = moving, .condition_count = 1, .duration = 0.2f }
+    };
     machine m;
     if (!CHECK(make_machine(&m, t, 1)))
         return;
@@ -326,8 +350,10 @@ static void lead_ins_and_lead_outs(void)
                            make_clip((clip_spec){ "idle", 1.0f, 0, 0.1f, 1, { 0, 1, 0 }, NULL, 0 }, 0) };
     tdn_param_desc params[] = { { .name = "go", .type = TDN_PARAM_BOOL } };
     tdn_condition_desc go[] = { { "go", TDN_COMPARE_TRUE, 0 } }, stop[] = { { "go", TDN_COMPARE_FALSE, 0 } };
-    tdn_transition_desc t[] = { { .from = 0, .to = 1, .conditions = go, .condition_count = 1, .mode = TDN_TRANSITION_CUT },
-                                { .from = 1, .to = 0, .conditions = stop, .condition_count = 1, .mode = TDN_TRANSITION_CUT } };
+    tdn_transition_desc t[] = {
+        { .from = 0, .to = 1, .conditions = go, .condition_count = 1, .mode = TDN_TRANSITION_CUT },
+        { .from = 1, .to = 0, .conditions = stop, .condition_count = 1, .mode = TDN_TRANSITION_CUT }
+    };
     tdn_state_desc st[2] = { { "act" }, { "idle" } };
     tdn_state_machine_desc sm = { st, 2, t, 2, 0 };
     int inputs[2] = { 0, 1 };
@@ -336,8 +362,14 @@ static void lead_ins_and_lead_outs(void)
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_STATE_MACHINE, .inputs = inputs, .input_count = 2, .state_machine = &sm },
     };
-    tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)clips, .clip_count = 2,
-                          .params = params, .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2,
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = 2,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 3,
+                          .root = 2,
                           .cull_threshold = -1 };
     tdn_graph *g = NULL;
     tdn_graph_instance *in = NULL;
@@ -412,10 +444,19 @@ static void bad_machines_name_the_place(void)
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .wrap = TDN_WRAP_LOOP },
-                                   { .type = TDN_NODE_STATE_MACHINE, .name = "m", .inputs = inputs, .input_count = 2,
+                                   { .type = TDN_NODE_STATE_MACHINE,
+                                     .name = "m",
+                                     .inputs = inputs,
+                                     .input_count = 2,
                                      .state_machine = &cases[k].sm } };
-        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)&clip, .clip_count = 1,
-                              .params = params, .param_count = 2, .nodes = nodes, .node_count = 2, .root = 1 };
+        tdn_graph_desc gd = { .skeleton = skeleton,
+                              .clips = (const tdn_clip *const *)&clip,
+                              .clip_count = 1,
+                              .params = params,
+                              .param_count = 2,
+                              .nodes = nodes,
+                              .node_count = 2,
+                              .root = 1 };
         tdn_graph *g = NULL;
         tdn_error err = { 0 };
         CHECK_EQ_INT(tdn_graph_create(&gd, &g, &counting, &err), TDN_ERR_INVALID_DATA);

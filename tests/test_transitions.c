@@ -58,13 +58,12 @@ static const char *const clip_names[CLIP_COUNT] = { "idle",        "walk_forward
 
 static tdn_asset *humanoid;
 static const tdn_skeleton *skel;
-static int J;                               /* 67 joints */
+static int J; /* 67 joints */
 static tdn_clip *clips[CLIP_COUNT];
-static tdn_root_track *tracks[CLIP_COUNT];  /* default desc: joint 0, yaw, ground plane */
-static double clip_change[CLIP_COUNT];      /* largest per-frame change alone, degrees */
+static tdn_root_track *tracks[CLIP_COUNT]; /* default desc: joint 0, yaw, ground plane */
+static double clip_change[CLIP_COUNT];     /* largest per-frame change alone, degrees */
 /* The defaults, written out: 1.4 m/s, 1 s cycles, 3.5 m/s, 0.6 s runs. */
-static const tdn_humanoid_desc hdesc = { .walk_speed = 1.4f, .walk_cycle = 1.0f, .run_speed = 3.5f,
-                                         .run_cycle = 0.6f };
+static const tdn_humanoid_desc hdesc = { .walk_speed = 1.4f, .walk_cycle = 1.0f, .run_speed = 3.5f, .run_cycle = 0.6f };
 
 static double deg(double radians) { return radians * 180.0 / PI; }
 
@@ -128,8 +127,19 @@ static int make_pair(int a, int b, tdn_transition_mode mode, float duration, tdn
     static const tdn_condition_desc back[] = { { "go", TDN_COMPARE_FALSE, 0 } };
     static const int inputs[2] = { 0, 1 };
     tdn_transition_desc t[2] = {
-        { .from = 0, .to = 1, .conditions = go, .condition_count = 1, .duration = duration, .curve = curve, .mode = mode },
-        { .from = 1, .to = 0, .conditions = back, .condition_count = 1, .duration = duration, .curve = curve,
+        { .from = 0,
+          .to = 1,
+          .conditions = go,
+          .condition_count = 1,
+          .duration = duration,
+          .curve = curve,
+          .mode = mode },
+        { .from = 1,
+          .to = 0,
+          .conditions = back,
+          .condition_count = 1,
+          .duration = duration,
+          .curve = curve,
           .mode = mode },
     };
     tdn_state_machine_desc sm = { states, 2, t, 2, 0 };
@@ -139,9 +149,16 @@ static int make_pair(int a, int b, tdn_transition_mode mode, float duration, tdn
         { .type = TDN_NODE_STATE_MACHINE, .name = "m", .inputs = inputs, .input_count = 2, .state_machine = &sm },
     };
     tdn_root_track_desc rm = { 0 };
-    tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
-                          .params = params, .param_count = 1, .nodes = nodes, .node_count = 3, .root = 2,
-                          .root_motion = &rm, .extract_root_motion = 1 };
+    tdn_graph_desc gd = { .skeleton = skel,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = CLIP_COUNT,
+                          .params = params,
+                          .param_count = 1,
+                          .nodes = nodes,
+                          .node_count = 3,
+                          .root = 2,
+                          .root_motion = &rm,
+                          .extract_root_motion = 1 };
     tdn_error err = { 0 };
     *in = NULL;
     if (tdn_graph_create(&gd, g, &counting, &err) != TDN_OK) {
@@ -384,7 +401,6 @@ static void pop_of_interruptions(void)
 
 /* ---- 2. masked layers ---- */
 
-
 static int same_bits(const tdn_pose *a, const tdn_pose *b, int joint)
 {
     for (int r = 0; r < TDN_POSE_ROWS; r++)
@@ -403,11 +419,23 @@ static const tdn_condition_desc side_on[] = { { "side", TDN_COMPARE_TRUE, 0 } };
 static const tdn_condition_desc side_off[] = { { "side", TDN_COMPARE_FALSE, 0 } };
 static const tdn_transition_desc loco_transitions[4] = {
     { .from = 0, .to = 1, .conditions = fast_on, .condition_count = 1, .duration = 0.3f },
-    { .from = 1, .to = 0, .conditions = fast_off, .condition_count = 1, .duration = 0.25f,
+    { .from = 1,
+      .to = 0,
+      .conditions = fast_off,
+      .condition_count = 1,
+      .duration = 0.25f,
       .mode = TDN_TRANSITION_INERTIALIZE },
-    { .from = 0, .to = 2, .conditions = side_on, .condition_count = 1, .duration = 0.4f,
+    { .from = 0,
+      .to = 2,
+      .conditions = side_on,
+      .condition_count = 1,
+      .duration = 0.4f,
       .curve = { TDN_EASE_SMOOTHSTEP, 0, 0, 0, 0 } },
-    { .from = 2, .to = 0, .conditions = side_off, .condition_count = 1, .duration = 0.2f,
+    { .from = 2,
+      .to = 0,
+      .conditions = side_off,
+      .condition_count = 1,
+      .duration = 0.2f,
       .mode = TDN_TRANSITION_FROZEN },
 };
 static const tdn_param_desc loco_params[] = { { .name = "fast", .type = TDN_PARAM_BOOL },
@@ -431,10 +459,18 @@ static int make_loco(int layered, const float *mask, const tdn_allocator *alloca
     tdn_layer_desc layers[2] = { { .name = "loco", .root = 3 },
                                  { .name = "upper", .root = 4, .weight = { "aim", 0 }, .mask = mask } };
     tdn_root_track_desc rm = { 0 };
-    tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
-                          .params = loco_params, .param_count = 3, .nodes = nodes, .node_count = layered ? 5 : 4,
-                          .root = 3, .layers = layered ? layers : NULL, .layer_count = layered ? 2 : 0,
-                          .root_motion = &rm, .extract_root_motion = 1 };
+    tdn_graph_desc gd = { .skeleton = skel,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = CLIP_COUNT,
+                          .params = loco_params,
+                          .param_count = 3,
+                          .nodes = nodes,
+                          .node_count = layered ? 5 : 4,
+                          .root = 3,
+                          .layers = layered ? layers : NULL,
+                          .layer_count = layered ? 2 : 0,
+                          .root_motion = &rm,
+                          .extract_root_motion = 1 };
     tdn_error err = { 0 };
     *in = NULL;
     if (tdn_graph_create(&gd, g, allocator, &err) != TDN_OK) {
@@ -547,8 +583,8 @@ static void world_apply(world *w, const tdn_root_motion *m)
     qrot(w->q, t, d);
     for (int i = 0; i < 3; i++)
         w->p[i] += d[i];
-    double a[4] = { w->q[0], w->q[1], w->q[2], w->q[3] }, b[4] = { m->rotation.x, m->rotation.y, m->rotation.z,
-                                                                  m->rotation.w };
+    double a[4] = { w->q[0], w->q[1], w->q[2], w->q[3] },
+           b[4] = { m->rotation.x, m->rotation.y, m->rotation.z, m->rotation.w };
     w->q[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
     w->q[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
     w->q[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
@@ -558,13 +594,21 @@ static void world_apply(world *w, const tdn_root_motion *m)
         w->q[i] /= n;
 }
 
-static tdn_graph *make_graph(const tdn_node_desc *nodes, int node_count, const tdn_param_desc *params,
-                             int param_count, int extract, const int *mirror)
+static tdn_graph *make_graph(const tdn_node_desc *nodes, int node_count, const tdn_param_desc *params, int param_count,
+                             int extract, const int *mirror)
 {
     tdn_root_track_desc rm = { .joint = 0 };
-    tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
-                          .params = params, .param_count = param_count, .nodes = nodes, .node_count = node_count,
-                          .root = node_count - 1, .mirror_table = mirror, .cull_threshold = -1, .root_motion = &rm,
+    tdn_graph_desc gd = { .skeleton = skel,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = CLIP_COUNT,
+                          .params = params,
+                          .param_count = param_count,
+                          .nodes = nodes,
+                          .node_count = node_count,
+                          .root = node_count - 1,
+                          .mirror_table = mirror,
+                          .cull_threshold = -1,
+                          .root_motion = &rm,
                           .extract_root_motion = extract };
     tdn_graph *g = NULL;
     tdn_error err = { 0 };
@@ -617,7 +661,9 @@ static void root_motion_laps_and_blends(void)
             static const int inputs[2] = { 0, 1 };
             tdn_node_desc blend[3] = {
                 { .type = TDN_NODE_CLIP, .clip = WALK, .wrap = TDN_WRAP_LOOP, .sync_group = synced ? "feet" : NULL },
-                { .type = TDN_NODE_CLIP, .clip = STRAFE_L, .wrap = TDN_WRAP_LOOP,
+                { .type = TDN_NODE_CLIP,
+                  .clip = STRAFE_L,
+                  .wrap = TDN_WRAP_LOOP,
                   .sync_group = synced ? "feet" : NULL },
                 { .type = TDN_NODE_BLEND2, .inputs = inputs, .input_count = 2, .value = { NULL, 0.5f } },
             };
@@ -750,18 +796,28 @@ static void one_trigger_two_machines(void)
             { .type = TDN_NODE_CLIP, .clip = IDLE, .wrap = TDN_WRAP_LOOP },
             { .type = TDN_NODE_CLIP, .clip = WALK, .wrap = TDN_WRAP_LOOP },
             { .type = TDN_NODE_STATE_MACHINE, .name = "first", .inputs = in_a, .input_count = 2, .state_machine = &sm },
-            { .type = TDN_NODE_STATE_MACHINE, .name = "second", .inputs = in_b, .input_count = 2,
+            { .type = TDN_NODE_STATE_MACHINE,
+              .name = "second",
+              .inputs = in_b,
+              .input_count = 2,
               .state_machine = &sm },
         };
         tdn_layer_desc layers[2] = { { .name = "bottom", .root = top_first ? 5 : 4 },
                                      { .name = "top", .root = top_first ? 4 : 5, .weight = { NULL, 0.5f } } };
-        tdn_graph_desc gd = { .skeleton = skel, .clips = (const tdn_clip *const *)clips, .clip_count = CLIP_COUNT,
-                              .params = params, .param_count = 1, .nodes = nodes, .node_count = 6, .layers = layers,
+        tdn_graph_desc gd = { .skeleton = skel,
+                              .clips = (const tdn_clip *const *)clips,
+                              .clip_count = CLIP_COUNT,
+                              .params = params,
+                              .param_count = 1,
+                              .nodes = nodes,
+                              .node_count = 6,
+                              .layers = layers,
                               .layer_count = 2 };
         tdn_graph *g = NULL;
         tdn_graph_instance *in = NULL;
         tdn_error err = { 0 };
-        if (!CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK && tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK)) {
+        if (!CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK &&
+                   tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK)) {
             fprintf(stderr, "%s: %s\n", err.where, err.message);
             tdn_graph_destroy(g);
             return;
@@ -856,8 +912,9 @@ int main(void)
     for (int c = 0; c < CLIP_COUNT; c++) {
         int k = tdn_asset_find_clip(humanoid, clip_names[c]);
         if (!CHECK(k >= 0) ||
-            !CHECK(tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, k), .storage = TDN_STORAGE_FLOAT32 },
-                                   &clips[c], NULL, &err) == TDN_OK) ||
+            !CHECK(tdn_clip_create(
+                       &(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, k), .storage = TDN_STORAGE_FLOAT32 },
+                       &clips[c], NULL, &err) == TDN_OK) ||
             !CHECK(tdn_root_track_create(clips[c], NULL, &tracks[c], NULL, &err) == TDN_OK)) {
             fprintf(stderr, "%s: %s: %s\n", clip_names[c], err.where, err.message);
             return check_summary();

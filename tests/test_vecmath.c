@@ -1,10 +1,7 @@
 /* Math: closed forms and properties over random inputs. */
 #include "check.h"
 
-static void check_quat_near(tdn_quat a, tdn_quat b, double tol)
-{
-    CHECK_NEAR(check_quat_angle(a, b), 0.0, tol);
-}
+static void check_quat_near(tdn_quat a, tdn_quat b, double tol) { CHECK_NEAR(check_quat_angle(a, b), 0.0, tol); }
 
 static void slerp_midpoint_of_90_degrees_is_45(void)
 {
@@ -60,7 +57,8 @@ static void fast_slerp_error_matches_its_stated_bound(void)
         double e = check_quat_angle(tdn_quat_slerp_fast(p, q, t), tdn_quat_slerp(p, q, t));
         worst = e > worst ? e : worst;
     }
-    printf("fast slerp: measured max angular error %.3g rad (stated bound %.3g)\n", worst, (double)TDN_FAST_SLERP_MAX_ERROR);
+    printf("fast slerp: measured max angular error %.3g rad (stated bound %.3g)\n", worst,
+           (double)TDN_FAST_SLERP_MAX_ERROR);
     CHECK(worst <= TDN_FAST_SLERP_MAX_ERROR);
     CHECK(worst >= 0.5 * TDN_FAST_SLERP_MAX_ERROR); /* the bound is not padded */
     /* nlerp alone would be far off: the correction matters. */

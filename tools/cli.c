@@ -212,10 +212,7 @@ int cli_ends_with(const char *s, const char *suffix, int ignore_case)
     return n >= m && (ignore_case ? strcasecmp(s + n - m, suffix) : strcmp(s + n - m, suffix)) == 0;
 }
 
-int cli_is_gltf_path(const char *path)
-{
-    return cli_ends_with(path, ".glb", 1) || cli_ends_with(path, ".gltf", 1);
-}
+int cli_is_gltf_path(const char *path) { return cli_ends_with(path, ".glb", 1) || cli_ends_with(path, ".gltf", 1); }
 
 int cli_json_print(cJSON *doc)
 {

@@ -37,10 +37,10 @@ const tdn_file_access *cli_file_access(cli_access *out, const cli_files *files, 
 
 /* The options every command that reads an asset takes. */
 typedef struct cli_common {
-    const char *skin;   /* --skin NAME|INDEX */
-    float scale;        /* --scale S (0: not given) */
-    int json;           /* --json */
-    cli_files files;    /* --allow-files DIR */
+    const char *skin; /* --skin NAME|INDEX */
+    float scale;      /* --scale S (0: not given) */
+    int json;         /* --json */
+    cli_files files;  /* --allow-files DIR */
 } cli_common;
 
 /* If argv[*i] is a common option, consumes it (and its value) and returns 1; returns 0 when it

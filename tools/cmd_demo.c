@@ -23,14 +23,16 @@
 #include <cjson/cJSON.h>
 
 /* The targets the summary holds the run to (docs/metrics.md, the demo's targets). */
-#define TARGET_POP 2.0          /* observed / bound: easing curves peak at 1.5-1.9 */
-#define TARGET_SKATE 5.0        /* cm/s, feet in contact, with foot locking (what is left comes from
-                                 * blends whose clips disagree about contact: walk/run while the
-                                 * speed changes, idle/walk cross-fades) */
-#define TARGET_IK_MM 0.1        /* mm, the ankle's largest distance from its target where the job
-                                 * reached it (the solver's accuracy) */
-#define TARGET_UNREACHED 0.02   /* the share of leg-frames whose target was out of the leg's reach */
-#define TARGET_BONE_MM 0.1      /* mm, the legs' bones' largest length change */
+#define TARGET_POP 2.0 /* observed / bound: easing curves peak at 1.5-1.9 */
+#define TARGET_SKATE                                                       \
+  5.0 /* cm/s, feet in contact, with foot locking (what is left comes from \
+       * blends whose clips disagree about contact: walk/run while the     \
+       * speed changes, idle/walk cross-fades) */
+#define TARGET_IK_MM                                                                            \
+  0.1                         /* mm, the ankle's largest distance from its target where the job \
+                               * reached it (the solver's accuracy) */
+#define TARGET_UNREACHED 0.02 /* the share of leg-frames whose target was out of the leg's reach */
+#define TARGET_BONE_MM 0.1    /* mm, the legs' bones' largest length change */
 
 #define DEMO_SECONDS_TEXT "17.5" /* the run's length, in the help text too */
 #define DEMO_GROUND "bumps:0.04,2.5"
@@ -239,9 +241,11 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
                 c->v[f] = (isnan(c->v[f]) ? 0.0f : c->v[f]) +
                           (float)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(e, "weight"));
         }
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fr, "root_motion"), "linear_velocity");
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(fr, "root_motion"),
+                                                          "linear_velocity");
         if (speed && cJSON_GetArraySize(v) == 3) {
-            const double x = cJSON_GetNumberValue(cJSON_GetArrayItem(v, 0)), z = cJSON_GetNumberValue(cJSON_GetArrayItem(v, 2));
+            const double x = cJSON_GetNumberValue(cJSON_GetArrayItem(v, 0)),
+                         z = cJSON_GetNumberValue(cJSON_GetArrayItem(v, 2));
             speed->v[f] = (float)sqrt(x * x + z * z);
             if (speed->v[f] > top_speed)
                 top_speed = speed->v[f];
@@ -256,12 +260,13 @@ static int plot(const cJSON *trace, const char *path, char *why, size_t why_size
     int ok = image_create(&im, PLOT_W, PLOT_H, (rgb){ 255, 255, 255 });
     if (ok) {
         image_text(&im, 70, 10, "TENDON DEMO: THE RUN OVER TIME (SECONDS)", (rgb){ 0, 0, 0 });
-        plot_panel(&im, 50, 170, "STATE WEIGHT PER STATE MACHINE (DIPS: TRANSITIONS FADING IN)", "W", tw, ntw, n, fps, 0.0, 1.0);
+        plot_panel(&im, 50, 170, "STATE WEIGHT PER STATE MACHINE (DIPS: TRANSITIONS FADING IN)", "W", tw, ntw, n, fps,
+                   0.0, 1.0);
         plot_panel(&im, 290, 200, "LOCOMOTION LAYER: BLEND WEIGHT PER CLIP", "W", bw, nbw, n, fps, 0.0, 1.0);
         if (speed)
             speed->color = (rgb){ 20, 20, 20 };
         plot_panel(&im, 560, 170, "ROOT SPEED (HORIZONTAL, FROM ROOT MOTION)", "M/S", sp, nsp, n, fps, 0.0,
-              ceil(top_speed));
+                   ceil(top_speed));
         ok = png_write_rgb(path, &im, why, why_size) == 0;
         image_destroy(&im);
     } else {
@@ -283,7 +288,8 @@ typedef struct text {
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif
-static void say(text *t, const char *fmt, ...)
+static void
+say(text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -314,8 +320,10 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
     const double fps = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(trace, "fps"));
     say(t, "tendon demo: the generated humanoid (no asset files), a 4-layer graph with foot placement on %s\n",
         DEMO_GROUND);
-    say(t, "run: %d frames, %.3g s at %.3g fps, driven by the built-in timeline (walk, wave, run leaning, stop, turn, "
-           "walk aiming, stop, jump)\n", rep->frames, (rep->frames - 1) / fps, fps);
+    say(t,
+        "run: %d frames, %.3g s at %.3g fps, driven by the built-in timeline (walk, wave, run leaning, stop, turn, "
+        "walk aiming, stop, jump)\n",
+        rep->frames, (rep->frames - 1) / fps, fps);
     say(t, "\ntimings:\n");
     say(t, "  evaluation: %.4f ms per frame (graph update + evaluate with foot placement), %.1f ms for all %d frames\n",
         rep->eval_ms / rep->frames, rep->eval_ms, rep->frames);
@@ -328,7 +336,8 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
     double worst = 0.0;
     cJSON_ArrayForEach(x, cJSON_GetObjectItemCaseSensitive(trace, "transitions"))
     {
-        const double pop = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(x, "pop"), "pop"));
+        const double pop = cJSON_GetNumberValue(
+            cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(x, "pop"), "pop"));
         const int ok = isfinite(pop) && pop <= TARGET_POP;
         outside += !ok;
         if (pop > worst)
@@ -349,18 +358,22 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
         cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(skate, "without_locking"), "mean_cm_per_s"));
     const int skate_ok = isfinite(locked) && locked <= TARGET_SKATE;
     outside += !skate_ok;
-    say(t, "  foot skate: %.4f cm/s with foot locking (target <= %.1f cm/s: %s); %.3f cm/s without locking, for "
-           "comparison\n", locked, TARGET_SKATE, verdict(skate_ok), unlocked);
+    say(t,
+        "  foot skate: %.4f cm/s with foot locking (target <= %.1f cm/s: %s); %.3f cm/s without locking, for "
+        "comparison\n",
+        locked, TARGET_SKATE, verdict(skate_ok), unlocked);
     const int ik_ok = rep->ik_samples > 0 && rep->ik_error_max_reached * 1e3 <= TARGET_IK_MM;
     const double unreached = rep->ik_samples ? (double)rep->ik_unreached / rep->ik_samples : 1.0;
     const int reach_ok = unreached <= TARGET_UNREACHED;
     outside += !ik_ok + !reach_ok;
-    say(t, "  IK error: ankle to its foot placement target over %d leg-frames: max %.5f mm where reached (target <= "
-           "%.1f mm: %s), mean %.4f mm over all\n", rep->ik_samples, rep->ik_error_max_reached * 1e3, TARGET_IK_MM,
-        verdict(ik_ok), rep->ik_error_mean * 1e3);
-    say(t, "  IK reach: %d leg-frames (%.2f%%) with the target out of the leg's reach, their error up to %.2f mm "
-           "(target <= %.0f%%: %s)\n", rep->ik_unreached, 100.0 * unreached, rep->ik_error_max * 1e3,
-        100.0 * TARGET_UNREACHED, verdict(reach_ok));
+    say(t,
+        "  IK error: ankle to its foot placement target over %d leg-frames: max %.5f mm where reached (target <= "
+        "%.1f mm: %s), mean %.4f mm over all\n",
+        rep->ik_samples, rep->ik_error_max_reached * 1e3, TARGET_IK_MM, verdict(ik_ok), rep->ik_error_mean * 1e3);
+    say(t,
+        "  IK reach: %d leg-frames (%.2f%%) with the target out of the leg's reach, their error up to %.2f mm "
+        "(target <= %.0f%%: %s)\n",
+        rep->ik_unreached, 100.0 * unreached, rep->ik_error_max * 1e3, 100.0 * TARGET_UNREACHED, verdict(reach_ok));
     const int bone_ok = rep->ik_samples > 0 && rep->bone_change_max * 1e3 <= TARGET_BONE_MM;
     outside += !bone_ok;
     say(t, "  IK bone-length change: max %.5f mm (thigh, calf; target <= %.1f mm: %s)\n", rep->bone_change_max * 1e3,
@@ -368,7 +381,8 @@ static int summarize(text *t, const cJSON *trace, const run_report *rep, const c
     say(t, "\nfiles in %s:\n", dir);
     say(t, "  demo.glb (baked motion, skinned mesh)  demo_sheet.png  demo.gif  demo_plot.png  demo_trace.json\n"
            "  demo_graph.json  demo_timeline.json  summary.txt\n");
-    say(t, "%s\n", outside ? "RESULT: some figures are outside their targets" : "RESULT: every figure within its target");
+    say(t, "%s\n",
+        outside ? "RESULT: some figures are outside their targets" : "RESULT: every figure within its target");
     return outside;
 }
 

@@ -108,24 +108,24 @@ static void print_text(const char *path, const tdn_asset *a)
         printf("\nclips:\n");
         for (int i = 0; i < tdn_asset_clip_count(a); i++) {
             const tdn_keyed_clip *clip = tdn_asset_clip(a, i);
-            printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i, cli_text(tdn_keyed_clip_name(clip), name, sizeof name),
-                   (double)tdn_keyed_clip_duration(clip), clip_channels(a, i), tdn_keyed_clip_key_count(clip));
+            printf("  %4d  %-24s %9.4f s  %5d channels  %7d keys\n", i,
+                   cli_text(tdn_keyed_clip_name(clip), name, sizeof name), (double)tdn_keyed_clip_duration(clip),
+                   clip_channels(a, i), tdn_keyed_clip_key_count(clip));
         }
     }
     if (tdn_asset_skin_count(a) > 0) {
         printf("\nskins:\n");
         for (int i = 0; i < tdn_asset_skin_count(a); i++)
             printf("  %4d  %-24s %5d joints%s\n", i, cli_text(tdn_asset_skin_name(a, i), name, sizeof name),
-                   tdn_asset_skin_joint_count(a, i),
-                   i == tdn_asset_chosen_skin(a) ? "  (listed above)" : "");
+                   tdn_asset_skin_joint_count(a, i), i == tdn_asset_chosen_skin(a) ? "  (listed above)" : "");
     }
     if (tdn_asset_mesh_count(a) > 0) {
         printf("\nskinned meshes:\n");
         for (int i = 0; i < tdn_asset_mesh_count(a); i++) {
             tdn_asset_mesh m = tdn_asset_mesh_at(a, i);
-            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s\n", i, cli_text(m.name, name, sizeof name),
-                   m.vertex_count,
-                   m.index_count / 3, 4 * m.influence_sets, m.normals ? ", normals" : "");
+            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s\n", i,
+                   cli_text(m.name, name, sizeof name), m.vertex_count, m.index_count / 3, 4 * m.influence_sets,
+                   m.normals ? ", normals" : "");
         }
     }
 }

@@ -173,7 +173,8 @@ static int build_parse(int argc, char **argv, build_args *a)
             for (int k = 0; k < 10; k++)
                 ok |= strcmp(a->forward, axes[k]) == 0;
             if (!ok) {
-                fprintf(stderr, "tendon mm build: --forward wants auto, +x, -x, +y, -y, +z or -z, not '%s'\n", a->forward);
+                fprintf(stderr, "tendon mm build: --forward wants auto, +x, -x, +y, -y, +z or -z, not '%s'\n",
+                        a->forward);
                 return CLI_BAD_INPUT;
             }
         } else if (strcmp(arg, "--offsets") == 0) {
@@ -218,15 +219,17 @@ static int build_parse(int argc, char **argv, build_args *a)
         }
     }
     if (!a->out || a->file_count == 0) {
-        fprintf(stderr, "tendon mm build: %s\n", !a->out ? "an OUT.tdnmm file and clips are required"
-                                                         : "at least one FILE of clips is required after OUT.tdnmm");
+        fprintf(stderr, "tendon mm build: %s\n",
+                !a->out ? "an OUT.tdnmm file and clips are required"
+                        : "at least one FILE of clips is required after OUT.tdnmm");
         build_usage(stderr);
         return CLI_BAD_INPUT;
     }
     static const char *const inputs[] = { ".bvh", ".gltf", ".glb", ".json" };
     for (int k = 0; k < 4; k++)
         if (cli_ends_with(a->out, inputs[k], 1)) {
-            fprintf(stderr, "tendon mm build: '%s' would be overwritten: the output (OUT.tdnmm) comes first, then the FILEs\n",
+            fprintf(stderr,
+                    "tendon mm build: '%s' would be overwritten: the output (OUT.tdnmm) comes first, then the FILEs\n",
                     a->out);
             return CLI_BAD_INPUT;
         }
@@ -254,8 +257,10 @@ static int parse_exclude(const char *text, const mm_source *src, tdn_mm_range *o
         }
     }
     if (!ok) {
-        fprintf(stderr, "tendon mm build: --exclude wants CLIP:START-END (a clip's name or index, seconds from START to "
-                        "END >= START), not '%s'\n", text);
+        fprintf(stderr,
+                "tendon mm build: --exclude wants CLIP:START-END (a clip's name or index, seconds from START to "
+                "END >= START), not '%s'\n",
+                text);
         return CLI_BAD_INPUT;
     }
     int found = -1, matches = 0;
@@ -287,7 +292,8 @@ static int parse_exclude(const char *text, const mm_source *src, tdn_mm_range *o
                 near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "");
         char name[CLI_TEXT_SIZE];
         for (int c = 0; c < src->clip_count && c < 12; c++)
-            fprintf(stderr, "%s%d \"%s\"", c ? ", " : "", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name));
+            fprintf(stderr, "%s%d \"%s\"", c ? ", " : "", c,
+                    cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name));
         fprintf(stderr, "%s)\n", src->clip_count > 12 ? ", ..." : "");
         free(names);
         return CLI_BAD_INPUT;
@@ -393,10 +399,10 @@ typedef struct build_state {
     mm_source src;
     int src_loaded;
     tdn_mm_range *ranges;
-    int calibration_count;        /* ranges after the --exclude ones */
-    int has_arms;                 /* hands found by name: calibration poses looked for */
-    int axis, automatic;          /* 0..5 (AXIS_NAMES); automatic: --forward auto */
-    double agreement[6];          /* automatic: each axis's agreement with the root's velocity */
+    int calibration_count; /* ranges after the --exclude ones */
+    int has_arms;          /* hands found by name: calibration poses looked for */
+    int axis, automatic;   /* 0..5 (AXIS_NAMES); automatic: --forward auto */
+    double agreement[6];   /* automatic: each axis's agreement with the root's velocity */
     tdn_mm_database *db;
     double load_ms, build_ms, write_ms;
 } build_state;
@@ -412,7 +418,8 @@ static int choose_joints(const build_args *a, const mm_source *src, tdn_mm_datab
         return CLI_BAD_INPUT;
     }
     if (tdn_skeleton_parent(skel, desc->root) >= 0) {
-        fprintf(stderr, "tendon mm build: --root '%s': joint %d (%s) has a parent: the root must be a root of the skeleton\n",
+        fprintf(stderr,
+                "tendon mm build: --root '%s': joint %d (%s) has a parent: the root must be a root of the skeleton\n",
                 a->root ? a->root : "0", desc->root, tdn_skeleton_joint_name(skel, desc->root));
         return CLI_BAD_INPUT;
     }
@@ -420,7 +427,8 @@ static int choose_joints(const build_args *a, const mm_source *src, tdn_mm_datab
         const char *comma = strchr(a->feet, ',');
         char left[256];
         if (!comma || (size_t)(comma - a->feet) >= sizeof left || strchr(comma + 1, ',')) {
-            fprintf(stderr, "tendon mm build: --feet wants LEFT,RIGHT (two joint names or indices), not '%s'\n", a->feet);
+            fprintf(stderr, "tendon mm build: --feet wants LEFT,RIGHT (two joint names or indices), not '%s'\n",
+                    a->feet);
             return CLI_BAD_INPUT;
         }
         memcpy(left, a->feet, (size_t)(comma - a->feet));
@@ -433,8 +441,9 @@ static int choose_joints(const build_args *a, const mm_source *src, tdn_mm_datab
             return CLI_BAD_INPUT;
         }
     } else if (!feet_by_name(skel, &desc->left_foot, &desc->right_foot)) {
-        fprintf(stderr, "tendon mm build: %s: no %s foot joint found by name (LeftAnkle, LeftFoot, foot_l, l_foot, ...): "
-                        "name them with --feet LEFT,RIGHT\n",
+        fprintf(stderr,
+                "tendon mm build: %s: no %s foot joint found by name (LeftAnkle, LeftFoot, foot_l, l_foot, ...): "
+                "name them with --feet LEFT,RIGHT\n",
                 a->files[0], desc->left_foot < 0 ? "left" : "right");
         return CLI_BAD_INPUT;
     }
@@ -495,8 +504,10 @@ static int choose_forward(const build_args *a, build_state *b, float rate, tdn_m
             return CLI_FAILURE;
         }
         if (b->axis < 0) {
-            fprintf(stderr, "tendon mm build: --forward auto: the root (%s) never moves on the ground; give the axis "
-                            "with --forward\n", tdn_skeleton_joint_name(b->src.skeleton, desc->root));
+            fprintf(stderr,
+                    "tendon mm build: --forward auto: the root (%s) never moves on the ground; give the axis "
+                    "with --forward\n",
+                    tdn_skeleton_joint_name(b->src.skeleton, desc->root));
             return CLI_BAD_INPUT;
         }
     } else {
@@ -623,7 +634,8 @@ static void print_summary_text(const build_args *a, const build_state *b, const 
            (double)tdn_mm_database_sample_rate(b->db));
     char name[CLI_TEXT_SIZE], left[CLI_TEXT_SIZE], right[CLI_TEXT_SIZE];
     for (int c = 0; c < src->clip_count && c < 20; c++)
-        printf("    %d %s: %.4g s, %d frames (%s)\n", c, cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name),
+        printf("    %d %s: %.4g s, %d frames (%s)\n", c,
+               cli_text(tdn_keyed_clip_name(src->clips[c]), name, sizeof name),
                (double)tdn_keyed_clip_duration(src->clips[c]), tdn_mm_database_clip_frame_count(b->db, c, 0),
                a->files[src->clip_file[c]]);
     if (src->clip_count > 20)
@@ -653,8 +665,12 @@ static void print_summary_text(const build_args *a, const build_state *b, const 
         printf("excluded (--keep-calibration keeps them):");
     for (int i = 0; i < b->calibration_count; i++) {
         const int same = i && calibration[i].clip == calibration[i - 1].clip;
-        printf("%s %s%s%.4g-%.4g s", same ? "," : i ? ";" : "", same ? "" : tdn_keyed_clip_name(src->clips[calibration[i].clip]),
-               same ? "" : " ", (double)calibration[i].start, (double)calibration[i].end);
+        printf("%s %s%s%.4g-%.4g s",
+               same ? ","
+               : i  ? ";"
+                    : "",
+               same ? "" : tdn_keyed_clip_name(src->clips[calibration[i].clip]), same ? "" : " ",
+               (double)calibration[i].start, (double)calibration[i].end);
     }
     printf("\n  loaded in %.0f ms, built in %.0f ms, written in %.0f ms\n", b->load_ms, b->build_ms, b->write_ms);
 }
@@ -690,8 +706,10 @@ int cmd_mm_build(int argc, char **argv)
     if (code == CLI_OK) {
         const float rate = a.rate > 0.0f ? a.rate : 60.0f;
         tdn_mm_database_desc desc = describe(&a, &b.src);
-        if ((code = choose_joints(&a, &b.src, &desc)) == CLI_OK && (code = exclude_ranges(&a, &b, rate, &desc)) == CLI_OK &&
-            (code = choose_forward(&a, &b, rate, &desc)) == CLI_OK && (code = create_and_save(&a, &b, &desc)) == CLI_OK) {
+        if ((code = choose_joints(&a, &b.src, &desc)) == CLI_OK &&
+            (code = exclude_ranges(&a, &b, rate, &desc)) == CLI_OK &&
+            (code = choose_forward(&a, &b, rate, &desc)) == CLI_OK &&
+            (code = create_and_save(&a, &b, &desc)) == CLI_OK) {
             const build_summary m = summarize(&a, &b, &desc);
             if (a.common.json)
                 code = print_summary_json(&a, &b, &m);

@@ -46,7 +46,6 @@ static void usage(FILE *out)
           out);
 }
 
-
 static int parse(int argc, char **argv, mm_run_args *a)
 {
     a->fps = 60.0f;
@@ -117,9 +116,10 @@ static int parse(int argc, char **argv, mm_run_args *a)
         }
     }
     if (!a->db || a->file_count == 0 || !a->path) {
-        fprintf(stderr, "tendon mm run: %s\n", !a->db           ? "a DB.tdnmm file is required"
-                                               : !a->file_count ? "the FILEs the database was built from are required"
-                                                                : "--path PATH.json is required");
+        fprintf(stderr, "tendon mm run: %s\n",
+                !a->db           ? "a DB.tdnmm file is required"
+                : !a->file_count ? "the FILEs the database was built from are required"
+                                 : "--path PATH.json is required");
         usage(stderr);
         return CLI_BAD_INPUT;
     }

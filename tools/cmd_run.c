@@ -10,7 +10,6 @@
 #include "preview.h"
 #include "run_graph.h"
 
-
 /* --out and --render keep every frame until the run ends (the bake is one clip; the preview
  * frames the whole run); without them a run streams and is bounded only by the frame counter. */
 #define MAX_KEPT_FRAMES 1000000
@@ -18,48 +17,49 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
-          "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
-          "                  [--render OUT] [--render-style capsules|mesh] [--render-size WxH] [--sheet N]\n"
-          "                  [--camera AZ,EL[,DIST]] [--allow-files DIR]...\n"
-          "  GRAPH.json        a graph document (docs/graph-format.md). The files it names are read below its\n"
-          "                    folder, the current folder and TENDON_DATA (when set); absolute paths and '..'\n"
-          "                    elsewhere are refused\n"
-          "  --allow-files DIR also allow files below DIR (repeatable, up to 16 folders)\n"
-          "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
-          "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
-          "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
-          "                                {\"time\": 2, \"fire\": \"jump\"},\n"
-          "                                {\"time\": 3, \"travel\": {\"state_machine\": NODE, \"state\": NAME}}]}\n"
-          "  --seconds S       how long to run (default 5). A run streams: the trace is written as it goes and\n"
-          "                    the metrics are kept up to date, so memory does not grow with the frames, up to\n"
-          "                    2147483646 frames; but --out and --render keep every frame until the end: with\n"
-          "                    either, at most 1000000 frames (4 h 37 min at 60 fps; exit 2 beyond)\n"
-          "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
-          "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
-          "  --ground SPEC     the ground the graph's foot placement jobs stand on, and the foot skate measures\n"
-          "                    heights against (world space, metres, +Y up). The character is placed in it by\n"
-          "                    its integrated root motion when the graph extracts it (so it does not climb: its\n"
-          "                    root stays at the height the clips give it):\n"
-          "                      flat[:HEIGHT]               the plane y = HEIGHT (default 0)\n"
-          "                      slope:DEGREES[:AZIMUTH]     a plane through the origin rising DEGREES along the\n"
-          "                                                  direction AZIMUTH degrees from +Z towards +X (default +Z)\n"
-          "                      step:HEIGHT@DISTANCE        a step up of HEIGHT (down if negative) at z = DISTANCE\n"
-          "                      bumps:AMPLITUDE,WAVELENGTH  y = AMPLITUDE cos(2 pi x / WAVELENGTH) sin(2 pi z / WAVELENGTH)\n"
-          "                    Without it there is no ground: foot placement does nothing. Ground further than\n"
-          "                    the job's rays reach (by default half a leg above or below the animated ankle)\n"
-          "                    is not found: the feet then stay on the animation's own ground\n"
-          "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
-          "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
-          "                    extracts root motion (\"root_motion\" with \"extract\": true, its default),\n"
-          "                    the integrated root transform is put back on the root-motion joint\n"
-          "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
-          "                    flat lists, state machines, root motion, events, the feet's world positions and\n"
-          "                    contacts; then every transition with its pop metric and the foot skate\n"
-          "                    (docs/metrics.md)\n"
-          "  --trace-rotations also list every joint's local rotation in every frame of the trace\n"
-          , out);
-    fputs(          "  --render OUT      a preview of the run, drawn by tendon's software renderer (docs/cli.md): the\n"
+    fputs(
+        "usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
+        "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
+        "                  [--render OUT] [--render-style capsules|mesh] [--render-size WxH] [--sheet N]\n"
+        "                  [--camera AZ,EL[,DIST]] [--allow-files DIR]...\n"
+        "  GRAPH.json        a graph document (docs/graph-format.md). The files it names are read below its\n"
+        "                    folder, the current folder and TENDON_DATA (when set); absolute paths and '..'\n"
+        "                    elsewhere are refused\n"
+        "  --allow-files DIR also allow files below DIR (repeatable, up to 16 folders)\n"
+        "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
+        "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
+        "                                {\"time\": 1, \"ramp\": {\"speed\": 3}, \"duration\": 0.5},\n"
+        "                                {\"time\": 2, \"fire\": \"jump\"},\n"
+        "                                {\"time\": 3, \"travel\": {\"state_machine\": NODE, \"state\": NAME}}]}\n"
+        "  --seconds S       how long to run (default 5). A run streams: the trace is written as it goes and\n"
+        "                    the metrics are kept up to date, so memory does not grow with the frames, up to\n"
+        "                    2147483646 frames; but --out and --render keep every frame until the end: with\n"
+        "                    either, at most 1000000 frames (4 h 37 min at 60 fps; exit 2 beyond)\n"
+        "  --fps F           frames per second (default 60). Frame 0 is t = 0 (a zero-length update),\n"
+        "                    then one update of 1/F per frame: round(S x F) + 1 frames\n"
+        "  --ground SPEC     the ground the graph's foot placement jobs stand on, and the foot skate measures\n"
+        "                    heights against (world space, metres, +Y up). The character is placed in it by\n"
+        "                    its integrated root motion when the graph extracts it (so it does not climb: its\n"
+        "                    root stays at the height the clips give it):\n"
+        "                      flat[:HEIGHT]               the plane y = HEIGHT (default 0)\n"
+        "                      slope:DEGREES[:AZIMUTH]     a plane through the origin rising DEGREES along the\n"
+        "                                                  direction AZIMUTH degrees from +Z towards +X (default +Z)\n"
+        "                      step:HEIGHT@DISTANCE        a step up of HEIGHT (down if negative) at z = DISTANCE\n"
+        "                      bumps:AMPLITUDE,WAVELENGTH  y = AMPLITUDE cos(2 pi x / WAVELENGTH) sin(2 pi z / WAVELENGTH)\n"
+        "                    Without it there is no ground: foot placement does nothing. Ground further than\n"
+        "                    the job's rays reach (by default half a leg above or below the animated ankle)\n"
+        "                    is not found: the feet then stay on the animation's own ground\n"
+        "  --out FILE        bake every frame's pose into one clip named after GRAPH.json, written as\n"
+        "                    glTF (.glb or .gltf) with the character's skinned meshes; when the graph\n"
+        "                    extracts root motion (\"root_motion\" with \"extract\": true, its default),\n"
+        "                    the integrated root transform is put back on the root-motion joint\n"
+        "  --trace FILE      per-frame trace as JSON (docs/trace.schema.json): parameters, layers and their\n"
+        "                    flat lists, state machines, root motion, events, the feet's world positions and\n"
+        "                    contacts; then every transition with its pop metric and the foot skate\n"
+        "                    (docs/metrics.md)\n"
+        "  --trace-rotations also list every joint's local rotation in every frame of the trace\n",
+        out);
+    fputs("  --render OUT      a preview of the run, drawn by tendon's software renderer (docs/cli.md): the\n"
           "                    skinned mesh or the skeleton as shaded capsules (left side blue, right orange;\n"
           "                    --render-style) on a ground grid (the --ground, relief and all; without it\n"
           "                    y = 0), feet in contact on green discs, IK targets as red crosses, the\n"
@@ -96,7 +96,6 @@ static void usage(FILE *out)
           "for an .mp4 included).\n",
           out);
 }
-
 
 /* --render-size WxH */
 static int parse_size(const char *text, int *w, int *h)
@@ -157,11 +156,11 @@ static int parse(int argc, char **argv, run_args *a)
             return CLI_BAD_INPUT;
         if (files > 0)
             continue;
-        int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 ||
-                          strcmp(arg, "--fps") == 0 || strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 ||
-                          strcmp(arg, "--render") == 0 || strcmp(arg, "--ground") == 0 ||
-                          strcmp(arg, "--render-size") == 0 || strcmp(arg, "--sheet") == 0 ||
-                          strcmp(arg, "--camera") == 0 || strcmp(arg, "--render-style") == 0;
+        int wants_value = strcmp(arg, "--params") == 0 || strcmp(arg, "--seconds") == 0 || strcmp(arg, "--fps") == 0 ||
+                          strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 || strcmp(arg, "--render") == 0 ||
+                          strcmp(arg, "--ground") == 0 || strcmp(arg, "--render-size") == 0 ||
+                          strcmp(arg, "--sheet") == 0 || strcmp(arg, "--camera") == 0 ||
+                          strcmp(arg, "--render-style") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -227,8 +226,10 @@ static int parse(int argc, char **argv, run_args *a)
             a->render.sheet_frames = (int)n;
         } else if (strcmp(arg, "--camera") == 0) {
             if (!parse_camera(argv[++i], &a->render)) {
-                fprintf(stderr, "tendon run: --camera wants AZIMUTH,ELEVATION[,DISTANCE] (degrees, elevation between "
-                                "-90 and 90, degrees, metres above 0), not '%s'\n", argv[i]);
+                fprintf(stderr,
+                        "tendon run: --camera wants AZIMUTH,ELEVATION[,DISTANCE] (degrees, elevation between "
+                        "-90 and 90, degrees, metres above 0), not '%s'\n",
+                        argv[i]);
                 return CLI_BAD_INPUT;
             }
         } else if (arg[0] != '-' && !a->graph) {
@@ -246,10 +247,13 @@ static int parse(int argc, char **argv, run_args *a)
     }
     const double frames = floor((double)a->seconds * a->fps + 0.5) + 1.0; /* round(S x F) + 1 */
     if ((a->out || a->render.path) && frames > MAX_KEPT_FRAMES) {
-        fprintf(stderr, "tendon run: %s keeps every frame in memory, at most %d frames: --seconds %g at --fps %g is "
-                        "%.0f frames (without --out and --render a run of any length streams)\n",
-                a->out && a->render.path ? "--out with --render" : a->out ? "--out" : "--render", MAX_KEPT_FRAMES,
-                (double)a->seconds, (double)a->fps, frames);
+        fprintf(stderr,
+                "tendon run: %s keeps every frame in memory, at most %d frames: --seconds %g at --fps %g is "
+                "%.0f frames (without --out and --render a run of any length streams)\n",
+                a->out && a->render.path ? "--out with --render"
+                : a->out                 ? "--out"
+                                         : "--render",
+                MAX_KEPT_FRAMES, (double)a->seconds, (double)a->fps, frames);
         return CLI_BAD_INPUT;
     }
     if (frames > MAX_FRAMES) {

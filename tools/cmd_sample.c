@@ -118,16 +118,16 @@ static void print_text(const sample_args *a, const tdn_asset *asset, const char 
 {
     const tdn_skeleton *skel = tdn_asset_skeleton(asset);
     char name[CLI_TEXT_SIZE];
-    printf("%s at %.6g s, %s space%s\n", clip_name ? cli_text(clip_name, name, sizeof name) : "rest pose", (double)a->time,
-           a->model_space ? "model" : "local", a->runtime ? ", runtime clip" : "");
+    printf("%s at %.6g s, %s space%s\n", clip_name ? cli_text(clip_name, name, sizeof name) : "rest pose",
+           (double)a->time, a->model_space ? "model" : "local", a->runtime ? ", runtime clip" : "");
     printf("  %4s  %-32s %6s  %-34s  %-43s  %s\n", "#", "joint", "parent", "t", "r (x y z w)", "s");
     for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
         int j = tdn_asset_joint(asset, i);
         tdn_transform x = joint_transform(a, pose, model, j);
         printf("  %4d  %-32s %6d  %10.5f %10.5f %10.5f  %10.6f %10.6f %10.6f %10.6f  %.5g %.5g %.5g\n", i,
-               cli_text(tdn_skeleton_joint_name(skel, j), name, sizeof name), tdn_asset_joint_parent(asset, i), (double)x.t.x, (double)x.t.y,
-               (double)x.t.z, (double)x.r.x, (double)x.r.y, (double)x.r.z, (double)x.r.w, (double)x.s.x, (double)x.s.y,
-               (double)x.s.z);
+               cli_text(tdn_skeleton_joint_name(skel, j), name, sizeof name), tdn_asset_joint_parent(asset, i),
+               (double)x.t.x, (double)x.t.y, (double)x.t.z, (double)x.r.x, (double)x.r.y, (double)x.r.z, (double)x.r.w,
+               (double)x.s.x, (double)x.s.y, (double)x.s.z);
     }
 }
 
@@ -147,8 +147,9 @@ static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pos
     tdn_result res = tdn_clip_create(&desc, &clip, NULL, &err);
     if (res != TDN_OK)
         return cli_report("sample", res, &err);
-    fprintf(stderr, "tendon sample: runtime clip: %d frames at %.6g/s, %zu bytes, max error %.3g (position, file units),"
-                    " %.3g rad (rotation)\n",
+    fprintf(stderr,
+            "tendon sample: runtime clip: %d frames at %.6g/s, %zu bytes, max error %.3g (position, file units),"
+            " %.3g rad (rotation)\n",
             report.frame_count, (double)tdn_clip_sample_rate(clip), report.bytes, (double)report.max_position_error,
             (double)report.max_rotation_error);
     res = tdn_clip_sample(clip, a->time, pose, NULL);
@@ -167,8 +168,9 @@ static void no_clip(const sample_args *a, const tdn_asset *asset)
             names[c] = tdn_keyed_clip_name(tdn_asset_clip(asset, c));
         near = tdn_nearest_name(a->clip, names, count);
     }
-    fprintf(stderr, "tendon sample: %s: --clip: no clip named \"%s\"%s%s%s (tendon info lists the %d clip%s)\n", a->path,
-            a->clip, near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "", count, count == 1 ? "" : "s");
+    fprintf(stderr, "tendon sample: %s: --clip: no clip named \"%s\"%s%s%s (tendon info lists the %d clip%s)\n",
+            a->path, a->clip, near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "", count,
+            count == 1 ? "" : "s");
     free(names);
 }
 

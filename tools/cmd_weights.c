@@ -11,21 +11,22 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: tendon weights SPACE.json --at X[,Y[,...]] [--json] [--png OUT.png]\n"
-          "  SPACE.json       {\"blend_space\": {\"mode\": MODE, \"samples\": [{\"clip\": NAME, \"at\": [x, ...]}, ...]}}\n"
-          "                   MODE: linear (1 coordinate), gradient_band, rbf (1 to 8), polar_gradient_band,\n"
-          "                   barycentric, grid (2)\n"
-          "  --at X[,Y[,...]] the point: as many comma-separated numbers as the space has dimensions\n"
-          "  --json           {\"at\": [...], \"weights\": [{\"clip\": NAME, \"weight\": W}, ...]} in sample order\n"
-          "  --png OUT.png    also draw each sample's weight field, one panel per sample (160x160 pixels,\n"
-          "                   colour from dark violet at 0 to yellow at 1) over the samples' bounding box\n"
-          "                   (and the --at point) padded by 15%; the panel's own sample is a bright dot,\n"
-          "                   the others dim dots, the --at point a red cross. A 1D space draws weight\n"
-          "                   curves over its line; a space of more than 2 dimensions draws the 2D slice\n"
-          "                   through its first two axes at the --at point's other coordinates\n"
-          "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed SPACE.json, an OUT.png\n"
-          "that cannot be created), 1 any other failure.\n",
-          out);
+    fputs(
+        "usage: tendon weights SPACE.json --at X[,Y[,...]] [--json] [--png OUT.png]\n"
+        "  SPACE.json       {\"blend_space\": {\"mode\": MODE, \"samples\": [{\"clip\": NAME, \"at\": [x, ...]}, ...]}}\n"
+        "                   MODE: linear (1 coordinate), gradient_band, rbf (1 to 8), polar_gradient_band,\n"
+        "                   barycentric, grid (2)\n"
+        "  --at X[,Y[,...]] the point: as many comma-separated numbers as the space has dimensions\n"
+        "  --json           {\"at\": [...], \"weights\": [{\"clip\": NAME, \"weight\": W}, ...]} in sample order\n"
+        "  --png OUT.png    also draw each sample's weight field, one panel per sample (160x160 pixels,\n"
+        "                   colour from dark violet at 0 to yellow at 1) over the samples' bounding box\n"
+        "                   (and the --at point) padded by 15%; the panel's own sample is a bright dot,\n"
+        "                   the others dim dots, the --at point a red cross. A 1D space draws weight\n"
+        "                   curves over its line; a space of more than 2 dimensions draws the 2D slice\n"
+        "                   through its first two axes at the --at point's other coordinates\n"
+        "Exit codes: 0 success, 2 bad input (arguments, a missing or malformed SPACE.json, an OUT.png\n"
+        "that cannot be created), 1 any other failure.\n",
+        out);
 }
 
 typedef struct weights_args {
@@ -62,7 +63,8 @@ static int parse(int argc, char **argv, weights_args *a)
         }
     }
     if (!a->path || !a->at_text) {
-        fprintf(stderr, "tendon weights: %s\n", !a->path ? "a SPACE.json file is required" : "--at X[,Y...] is required");
+        fprintf(stderr, "tendon weights: %s\n",
+                !a->path ? "a SPACE.json file is required" : "--at X[,Y...] is required");
         usage(stderr);
         return CLI_BAD_INPUT;
     }
@@ -127,16 +129,15 @@ static void format_point(char *out, size_t size, const float *p, int n)
         snprintf(out + at, size - at, ")");
 }
 
-static void print_text(const weights_args *a, const tdn_blend_space_file *file, const float *at,
-                       const float *weights)
+static void print_text(const weights_args *a, const tdn_blend_space_file *file, const float *at, const float *weights)
 {
     const tdn_blend_space *space = tdn_blend_space_file_space(file);
     const int dims = tdn_blend_space_dimensions(space), n = tdn_blend_space_sample_count(space);
     char point[256], name[CLI_TEXT_SIZE];
     format_point(point, sizeof point, at, dims);
     printf("%s: %s blend space, %d dimension%s, %d sample%s\nweights at %s\n", cli_text(a->path, name, sizeof name),
-           tdn_blend_space_mode_name(tdn_blend_space_mode_of(space)), dims, dims == 1 ? "" : "s", n,
-           n == 1 ? "" : "s", point);
+           tdn_blend_space_mode_name(tdn_blend_space_mode_of(space)), dims, dims == 1 ? "" : "s", n, n == 1 ? "" : "s",
+           point);
     printf("  %3s  %-24s %-28s %s\n", "#", "clip", "at", "weight");
     for (int s = 0; s < n; s++) {
         format_point(point, sizeof point, tdn_blend_space_point(space, s), dims);

@@ -12,9 +12,9 @@
 #define PROGRESS_DELAY_MS 250.0
 
 typedef struct progress_bar {
-    char label[160];   /* "tendon run: baking" */
-    int enabled;       /* stderr is a terminal (or forced) */
-    int last_percent;  /* -1 before the first drawing */
+    char label[160];  /* "tendon run: baking" */
+    int enabled;      /* stderr is a terminal (or forced) */
+    int last_percent; /* -1 before the first drawing */
     double start_ms;
     double delay_ms;
 } progress_bar;

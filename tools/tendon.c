@@ -23,8 +23,9 @@ static const command COMMANDS[] = {
 
 static void usage(FILE *out)
 {
-    fprintf(out, "tendon %s: real-time character animation, from the command line\n\n"
-                 "usage: tendon COMMAND [OPTIONS]   (tendon COMMAND --help for its options)\n\ncommands:\n",
+    fprintf(out,
+            "tendon %s: real-time character animation, from the command line\n\n"
+            "usage: tendon COMMAND [OPTIONS]   (tendon COMMAND --help for its options)\n\ncommands:\n",
             tdn_version_string());
     for (size_t i = 0; i < sizeof COMMANDS / sizeof COMMANDS[0]; i++)
         fprintf(out, "  %-8s %s\n", COMMANDS[i].name, COMMANDS[i].summary);

@@ -27,10 +27,10 @@ int main(void)
     tdn_mat4 model[128];
     tdn_pose_create(joints, &pose, NULL, NULL);
     tdn_player player = tdn_player_make(tdn_clip_duration(walk), TDN_WRAP_LOOP);
-    for (int frame = 0; frame < 75; frame++) {             /* 75 frames of 1/60 s: 1.25 s */
+    for (int frame = 0; frame < 75; frame++) { /* 75 frames of 1/60 s: 1.25 s */
         tdn_player_advance(&player, 1.0f / 60.0f);
-        tdn_clip_sample(walk, player.time, &pose, NULL);          /* local transforms */
-        tdn_model_space(skel, &pose, NULL, model, NULL);          /* parent * local, root first */
+        tdn_clip_sample(walk, player.time, &pose, NULL); /* local transforms */
+        tdn_model_space(skel, &pose, NULL, model, NULL); /* parent * local, root first */
     }
     int root = tdn_skeleton_find_joint(skel, "root");
     printf("%d joints, walk_forward lasts %.2f s\n", joints, (double)tdn_clip_duration(walk));

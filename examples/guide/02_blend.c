@@ -47,15 +47,17 @@ int main(void)
     float phase = 0.5f;
     tdn_clip_sample(walk[0], phase * tdn_clip_duration(walk[0]), &sampled[0], NULL);
     tdn_clip_sample(run, phase * tdn_clip_duration(run), &sampled[1], NULL);
-    tdn_blend2(&sampled[0], &sampled[1], 0.25f, NULL, &out, NULL);   /* 0: all a, 1: all b; NULL: every joint */
+    tdn_blend2(&sampled[0], &sampled[1], 0.25f, NULL, &out, NULL); /* 0: all a, 1: all b; NULL: every joint */
     printf("walk/run 25%%: root z = %.4f m\n", (double)tdn_pose_get(&out, root).t.z);
 
     /* 2. A 2D blend space: sample points are velocities (x left, z forward). */
     const float points[4 * 2] = { 0, 1.4f, 0, -1.4f, 1.4f, 0, -1.4f, 0 };
     tdn_blend_space *space = NULL;
     tdn_error err = { 0 };
-    if (tdn_blend_space_create(&(tdn_blend_space_desc){ .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2,
-                                                        .sample_count = 4, .points = points }, &space, NULL, &err) != TDN_OK)
+    if (tdn_blend_space_create(
+            &(tdn_blend_space_desc){
+                .mode = TDN_BLEND_SPACE_GRADIENT_BAND, .dimensions = 2, .sample_count = 4, .points = points },
+            &space, NULL, &err) != TDN_OK)
         return fprintf(stderr, "%s: %s\n", err.where, err.message), 1;
     float velocity[2] = { 0.7f, 0.7f }, weights[4];
     tdn_blend_space_weights(space, velocity, weights, NULL);

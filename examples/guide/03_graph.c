@@ -46,22 +46,22 @@ int main(void)
     tdn_graph_document_load_options options = { .base_dir = "." };
     if (tdn_graph_document_load_memory(document, strlen(document), &options, &doc, NULL, &err) != TDN_OK)
         return fprintf(stderr, "%s: %s\n", err.where, err.message), 1;
-    const tdn_graph *graph = tdn_graph_document_graph(doc);       /* shared, read-only */
-    tdn_graph_instance *character = NULL;                          /* one per character */
+    const tdn_graph *graph = tdn_graph_document_graph(doc); /* shared, read-only */
+    tdn_graph_instance *character = NULL;                   /* one per character */
     tdn_pose pose;
     if (tdn_graph_instance_create(graph, &character, NULL, NULL) != TDN_OK ||
         tdn_pose_create(tdn_skeleton_joint_count(tdn_graph_document_skeleton(doc)), &pose, NULL, NULL) != TDN_OK)
         return 1;
-    int speed = tdn_graph_find_param(graph, "speed");             /* handles, resolved once */
+    int speed = tdn_graph_find_param(graph, "speed"); /* handles, resolved once */
 
     const float dt = 1.0f / 60.0f;
-    for (int frame = 0; frame < 30; frame++)                        /* half a second standing */
+    for (int frame = 0; frame < 30; frame++) /* half a second standing */
         tdn_graph_update(character, dt, NULL);
     print_entries(doc, character, "standing");
     tdn_graph_set_float(character, speed, 2.45f, NULL);
-    for (int frame = 0; frame < 6; frame++) {                       /* 0.1 s */
+    for (int frame = 0; frame < 6; frame++) { /* 0.1 s */
         tdn_graph_update(character, dt, NULL);
-        tdn_graph_evaluate(character, &pose, NULL);                       /* the pose of this frame */
+        tdn_graph_evaluate(character, &pose, NULL); /* the pose of this frame */
     }
     print_entries(doc, character, "0.1 s after speed = 2.45");
     for (int frame = 0; frame < 60; frame++)

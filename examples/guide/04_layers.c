@@ -50,7 +50,7 @@ int main(void)
     for (int i = 0; i < 5; i++)
         tdn_pose_create(joints, poses[i], NULL, NULL);
 
-    for (int frame = 0; frame < 45; frame++)         /* 0.75 s */
+    for (int frame = 0; frame < 45; frame++) /* 0.75 s */
         tdn_graph_update(character, 1.0f / 60.0f, NULL);
     tdn_graph_evaluate(character, &graph_pose, NULL);
 
@@ -87,7 +87,8 @@ int main(void)
     printf("graph vs by hand: largest joint rotation difference %.3f degrees\n", (double)(worst * 180 / TDN_PI));
     printf("legs vs the walk alone: %.3f degrees\n", (double)(legs * 180 / TDN_PI));
     printf("spine_05 turned %.1f degrees from the walk by the wave and the aim\n",
-           (double)(tdn_quat_angle_between(tdn_pose_get(&graph_pose, chest).r, tdn_pose_get(&walk, chest).r) * 180 / TDN_PI));
+           (double)(tdn_quat_angle_between(tdn_pose_get(&graph_pose, chest).r, tdn_pose_get(&walk, chest).r) * 180 /
+                    TDN_PI));
 
     for (int i = 0; i < 5; i++)
         tdn_pose_destroy(poses[i]);

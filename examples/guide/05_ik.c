@@ -36,24 +36,33 @@ int main(void)
 
     int shoulder = tdn_skeleton_find_joint(skel, "upperarm_l"), elbow = tdn_skeleton_find_joint(skel, "lowerarm_l");
     int wrist = tdn_skeleton_find_joint(skel, "hand_l");
-    float upper_before = distance(&model[shoulder], &model[elbow]), lower_before = distance(&model[elbow], &model[wrist]);
-    tdn_vec3 target = tdn_vec3_make(0.15f, 1.25f, 0.35f);   /* metres: left of centre, chest height, ahead */
+    float upper_before = distance(&model[shoulder], &model[elbow]),
+          lower_before = distance(&model[elbow], &model[wrist]);
+    tdn_vec3 target = tdn_vec3_make(0.15f, 1.25f, 0.35f); /* metres: left of centre, chest height, ahead */
     printf("wrist %.3f m from the target before IK\n",
-           (double)tdn_vec3_length(tdn_vec3_sub(tdn_vec3_make(model[wrist].m[12], model[wrist].m[13], model[wrist].m[14]), target)));
+           (double)tdn_vec3_length(
+               tdn_vec3_sub(tdn_vec3_make(model[wrist].m[12], model[wrist].m[13], model[wrist].m[14]), target)));
 
-    tdn_ik_two_bone_job arm = { .upper = shoulder, .middle = elbow, .end = wrist, .target = target,
-                                .pole = tdn_vec3_make(0.6f, 0.6f, 0.3f), .use_pole = 1, .weight = 1.0f };
+    tdn_ik_two_bone_job arm = { .upper = shoulder,
+                                .middle = elbow,
+                                .end = wrist,
+                                .target = target,
+                                .pole = tdn_vec3_make(0.6f, 0.6f, 0.3f),
+                                .use_pole = 1,
+                                .weight = 1.0f };
     int reached = 0;
     if (tdn_ik_two_bone(skel, &arm, &pose, model, &reached, NULL) != TDN_OK)
         return 1;
 
-    tdn_model_space(skel, &pose, NULL, check, NULL);               /* from scratch, from the local pose */
+    tdn_model_space(skel, &pose, NULL, check, NULL); /* from scratch, from the local pose */
     tdn_vec3 hand = tdn_vec3_make(check[wrist].m[12], check[wrist].m[13], check[wrist].m[14]);
-    printf("reached %d: wrist at (%.4f, %.4f, %.4f), %.4f m from the target\n", reached, (double)hand.x,
-           (double)hand.y, (double)hand.z, (double)tdn_vec3_length(tdn_vec3_sub(hand, target)));
-    printf("bone lengths change by %.5f and %.5f m\n", (double)fabsf(distance(&check[shoulder], &check[elbow]) - upper_before),
+    printf("reached %d: wrist at (%.4f, %.4f, %.4f), %.4f m from the target\n", reached, (double)hand.x, (double)hand.y,
+           (double)hand.z, (double)tdn_vec3_length(tdn_vec3_sub(hand, target)));
+    printf("bone lengths change by %.5f and %.5f m\n",
+           (double)fabsf(distance(&check[shoulder], &check[elbow]) - upper_before),
            (double)fabsf(distance(&check[elbow], &check[wrist]) - lower_before));
-    printf("elbow at y = %.3f m, below the shoulder's %.3f\n", (double)check[elbow].m[13], (double)check[shoulder].m[13]);
+    printf("elbow at y = %.3f m, below the shoulder's %.3f\n", (double)check[elbow].m[13],
+           (double)check[shoulder].m[13]);
 
     tdn_pose_destroy(&pose);
     tdn_clip_destroy(idle);

@@ -29,8 +29,9 @@ int main(void)
     int joints = tdn_skeleton_joint_count(skel);
     tdn_asset_mesh body = tdn_asset_mesh_at(humanoid, 0);
     tdn_clip *walk = NULL;
-    if (tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) },
-                        &walk, NULL, NULL) != TDN_OK)
+    if (tdn_clip_create(
+            &(tdn_clip_desc){ .source = tdn_asset_clip(humanoid, tdn_asset_find_clip(humanoid, "walk_forward")) },
+            &walk, NULL, NULL) != TDN_OK)
         return 1;
     tdn_pose pose;
     tdn_mat4 rest_model[128], model[128], palette[128];
@@ -39,10 +40,16 @@ int main(void)
     float *skinned_normals = malloc(sizeof(float) * 3 * (size_t)body.vertex_count);
     if (!skinned || !skinned_normals)
         return 1;
-    tdn_skin_job job = { .vertex_count = body.vertex_count, .influences = 4 * body.influence_sets,
-                         .positions = body.positions, .normals = body.normals, .joints = body.joints,
-                         .weights = body.weights, .palette = palette, .palette_count = joints,
-                         .out_positions = skinned, .out_normals = skinned_normals };
+    tdn_skin_job job = { .vertex_count = body.vertex_count,
+                         .influences = 4 * body.influence_sets,
+                         .positions = body.positions,
+                         .normals = body.normals,
+                         .joints = body.joints,
+                         .weights = body.weights,
+                         .palette = palette,
+                         .palette_count = joints,
+                         .out_positions = skinned,
+                         .out_normals = skinned_normals };
     printf("mesh %s: %d vertices, %d triangles\n", body.name, body.vertex_count, body.index_count / 3);
 
     /* The rest pose: the palette is the identity up to rounding, the mesh its bind pose. */
@@ -55,15 +62,15 @@ int main(void)
 
     /* 0.3 s into the walk. */
     tdn_clip_sample(walk, 0.3f, &pose, NULL);
-    tdn_model_space(skel, &pose, NULL, model, NULL);       /* one pass, parents first */
-    tdn_palette(skel, model, palette, NULL);               /* model[j] * inverse_bind[j] */
+    tdn_model_space(skel, &pose, NULL, model, NULL); /* one pass, parents first */
+    tdn_palette(skel, model, palette, NULL);         /* model[j] * inverse_bind[j] */
     tdn_skin_lbs(&job, NULL);
     float worst = 0;
     int rigid = 0;
     for (int v = 0; v < body.vertex_count; v++) {
         const float *w = &body.weights[4 * v];
         if (w[0] != 1.0f)
-            continue;                                /* blended vertices: not this check */
+            continue; /* blended vertices: not this check */
         int j = body.joints[4 * v];
         tdn_mat4 rest_inverse, carry;
         tdn_mat4_invert(&rest_model[j], &rest_inverse);

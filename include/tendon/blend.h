@@ -56,8 +56,8 @@ TDN_API tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err);
 
 /* Two-pose cross-fade: out = a at w = 0, b at w = 1 (w clamped to [0, 1]; NaN counts as 0).
  * `joint_weights` (optional) scales the clamped w per joint. */
-TDN_API tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights,
-                              tdn_pose *out, tdn_error *err);
+TDN_API tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
+                              tdn_error *err);
 
 /* The difference pose D = source * reference^-1 per joint. Where a reference scale is 0 the
  * scale difference is 1 (there is no ratio to take). */
@@ -82,13 +82,13 @@ TDN_API void tdn_mask_fill(float *mask, int joint_count, float weight);
  * below root gets weight * min(1, (d + 1) / (blend_depth + 1)), so 0 gives the whole subtree
  * full weight. Joints outside the subtree are left as they are. TDN_ERR_ARGUMENT for NULL, a
  * root out of range, a negative blend_depth or a NaN weight. */
-TDN_API tdn_result tdn_mask_set_subtree(float *mask, const struct tdn_skeleton *skeleton, int root,
-                                        float weight, int blend_depth, tdn_error *err);
+TDN_API tdn_result tdn_mask_set_subtree(float *mask, const struct tdn_skeleton *skeleton, int root, float weight,
+                                        int blend_depth, tdn_error *err);
 /* The named joints to `weight`; an unknown name is TDN_ERR_INVALID_DATA naming it (the mask is
  * then unchanged). TDN_ERR_ARGUMENT for NULL pointers (a NULL name included), a negative count
  * or a NaN weight. */
-TDN_API tdn_result tdn_mask_set_joints(float *mask, const struct tdn_skeleton *skeleton,
-                                       const char *const *names, int name_count, float weight, tdn_error *err);
+TDN_API tdn_result tdn_mask_set_joints(float *mask, const struct tdn_skeleton *skeleton, const char *const *names,
+                                       int name_count, float weight, tdn_error *err);
 
 #ifdef __cplusplus
 }

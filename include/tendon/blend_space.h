@@ -84,9 +84,9 @@ typedef enum tdn_blend_space_mode {
 /* Describes a blend space. */
 typedef struct tdn_blend_space_desc {
     tdn_blend_space_mode mode;
-    int dimensions;          /* floats per point */
+    int dimensions; /* floats per point */
     int sample_count;
-    const float *points;     /* sample_count * dimensions, cartesian coordinates */
+    const float *points; /* sample_count * dimensions, cartesian coordinates */
 } tdn_blend_space_desc;
 
 typedef struct tdn_blend_space tdn_blend_space;
@@ -120,8 +120,9 @@ TDN_API const float *tdn_blend_space_point(const tdn_blend_space *space, int sam
 /* weights: sample_count floats written, each >= 0, summing to 1. No allocation, thread-safe.
  * `point` holds `dimensions` floats. Cost for n samples in d dimensions: linear and grid
  * O(log n), barycentric O(n), gradient_band n^2 d multiply-adds, polar_gradient_band n atan2
- * and O(n^2), rbf n exp and 2 n^2 multiply-adds (64 samples: well under 20 microseconds). TDN_ERR_ARGUMENT for a NULL space, point or weights, or a
- * NaN or infinite coordinate in point: the weights (when not NULL) are then all on sample 0. */
+ * and O(n^2), rbf n exp and 2 n^2 multiply-adds (64 samples: well under 20 microseconds). TDN_ERR_ARGUMENT for a NULL
+ * space, point or weights, or a NaN or infinite coordinate in point: the weights (when not NULL) are then all on sample
+ * 0. */
 TDN_API tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *point, float *weights,
                                            tdn_error *err);
 

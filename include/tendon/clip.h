@@ -22,13 +22,13 @@ extern "C" {
 #endif
 
 typedef enum tdn_clip_storage {
-    TDN_STORAGE_AUTO = 0,  /* 16-bit if within tolerance, else 32-bit float */
+    TDN_STORAGE_AUTO = 0, /* 16-bit if within tolerance, else 32-bit float */
     TDN_STORAGE_FLOAT32,
     TDN_STORAGE_INT16
 } tdn_clip_storage;
 
 typedef struct tdn_clip_desc {
-    const tdn_keyed_clip *source;     /* required */
+    const tdn_keyed_clip *source; /* required */
     /* Frames per second; 0: on the source's own key grid when its keys are evenly spaced (as in
      * glTF exports and BVH: the key rate times the smallest whole number reaching 30), else
      * the key rate of its densest track kept within 30..240. Frames are evenly
@@ -36,11 +36,11 @@ typedef struct tdn_clip_desc {
      * frame_count = ceil(duration * sample_rate) + 1, so the spacing is at most 1 / sample_rate. */
     float sample_rate;
     tdn_clip_storage storage;
-    float position_tolerance;         /* largest model-space joint position error, skeleton units; 0: 1e-3 */
-    float rotation_tolerance;         /* largest local rotation error, radians; 0: 1e-3 */
+    float position_tolerance; /* largest model-space joint position error, skeleton units; 0: 1e-3 */
+    float rotation_tolerance; /* largest local rotation error, radians; 0: 1e-3 */
     /* Additive clip: store D(t) = S(t) * R^-1. Give at most one reference; none: a plain clip. */
-    const tdn_pose *additive_reference_pose;        /* R is this pose */
-    const tdn_keyed_clip *additive_reference_clip;  /* R(t) is this clip at the same time */
+    const tdn_pose *additive_reference_pose;       /* R is this pose */
+    const tdn_keyed_clip *additive_reference_clip; /* R(t) is this clip at the same time */
     /* R is the reference clip's pose at t = 0; without a reference clip, the source's own. */
     int additive_reference_first_frame;
     /* Optional out: receives what the build measured (tdn_clip_report, below), also on
@@ -53,18 +53,18 @@ typedef struct tdn_clip_desc {
  * clip). An additive clip is measured applied to its reference (A = D * R) against the source,
  * which is what a character playing it at full weight on that reference shows. */
 struct tdn_clip_report {
-    float max_position_error;         /* model space, skeleton units */
+    float max_position_error; /* model space, skeleton units */
     int position_error_joint;
     float position_error_time;
-    float max_rotation_error;         /* local rotation angle, radians */
+    float max_rotation_error; /* local rotation angle, radians */
     int rotation_error_joint;
     float rotation_error_time;
-    float max_scale_error;            /* largest absolute local scale difference */
-    tdn_clip_storage storage;         /* what the build chose */
+    float max_scale_error;    /* largest absolute local scale difference */
+    tdn_clip_storage storage; /* what the build chose */
     int frame_count;
-    int animated_components;          /* components stored per frame */
-    int constant_components;          /* components stored once */
-    size_t bytes;                     /* all memory the clip holds */
+    int animated_components; /* components stored per frame */
+    int constant_components; /* components stored once */
+    size_t bytes;            /* all memory the clip holds */
 };
 typedef struct tdn_clip_report tdn_clip_report;
 
@@ -77,8 +77,8 @@ typedef struct tdn_clip tdn_clip;
  * than one additive reference or a reference of another joint count; TDN_ERR_INVALID_DATA
  * when a difference is not finite (a zero scale in the reference). On failure *out is NULL
  * and nothing stays allocated. Not for the frame loop: it allocates scratch memory. */
-TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out,
-                                   const tdn_allocator *allocator, tdn_error *err);
+TDN_API tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_allocator *allocator,
+                                   tdn_error *err);
 /* Frees the clip; NULL is ignored. */
 TDN_API void tdn_clip_destroy(tdn_clip *clip);
 

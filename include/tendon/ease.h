@@ -10,8 +10,8 @@ extern "C" {
 
 typedef enum tdn_ease_kind {
     TDN_EASE_LINEAR = 0,
-    TDN_EASE_SMOOTHSTEP,  /* 3t^2 - 2t^3 */
-    TDN_EASE_BEZIER       /* cubic Bezier from (0,0) to (1,1) with control points (x1,y1), (x2,y2) */
+    TDN_EASE_SMOOTHSTEP, /* 3t^2 - 2t^3 */
+    TDN_EASE_BEZIER      /* cubic Bezier from (0,0) to (1,1) with control points (x1,y1), (x2,y2) */
 } tdn_ease_kind;
 
 /* A curve mapping t in [0, 1] to a weight. For BEZIER, x1 and x2 are clamped to [0, 1] so the

@@ -65,30 +65,30 @@ typedef struct tdn_foot_leg {
 /* Zero-initialisable apart from the skeleton and the legs. Lengths are in skeleton units; L below is the
  * longest leg's length at rest (upper to middle plus middle to end). */
 typedef struct tdn_foot_placement_desc {
-    const tdn_skeleton *skeleton;           /* required; must outlive the instance */
-    int leg_count;                          /* 1..TDN_FOOT_MAX_LEGS */
+    const tdn_skeleton *skeleton; /* required; must outlive the instance */
+    int leg_count;                /* 1..TDN_FOOT_MAX_LEGS */
     tdn_foot_leg legs[TDN_FOOT_MAX_LEGS];
-    int pelvis;                             /* the joint lowered (its local translation): an
-                                             * ancestor of every leg's upper joint; 0: the legs'
-                                             * nearest common ancestor (the humanoid's pelvis);
-                                             * -1: the pelvis is never moved */
-    tdn_vec3 up;                            /* model space; 0,0,0: +Y; normalized */
-    tdn_vec3 forward;                       /* model space, the way a straight leg's knee bends;
-                                             * 0,0,0: +Z (glTF's facing) */
-    float half_life;                        /* seconds the feet's springs (ground height and
-                                             * normal, a released lock) take to cover half of a
-                                             * change; 0: 0.05 */
-    float pelvis_half_life;                 /* the same for the pelvis; 0: 0.2 */
-    float max_tilt;                         /* radians a foot may turn from up to the ground
-                                             * normal; 0: 30 degrees (0.5236); negative: feet
-                                             * are never turned (and placed straight up) */
-    float lock_distance;                    /* a locked ankle lets go when the animation has
-                                             * moved on from it by more than this (along the
-                                             * ground); 0: 0.1 L; negative: no locking */
-    float ray_above;                        /* the ray starts this far above the animated
-                                             * ankle; 0: 0.5 L */
-    float ray_below;                        /* and reaches this far below it; 0: 0.5 L */
-    float soften;                           /* tdn_ik_two_bone_job.soften (0: off) */
+    int pelvis;             /* the joint lowered (its local translation): an
+                             * ancestor of every leg's upper joint; 0: the legs'
+                             * nearest common ancestor (the humanoid's pelvis);
+                             * -1: the pelvis is never moved */
+    tdn_vec3 up;            /* model space; 0,0,0: +Y; normalized */
+    tdn_vec3 forward;       /* model space, the way a straight leg's knee bends;
+                             * 0,0,0: +Z (glTF's facing) */
+    float half_life;        /* seconds the feet's springs (ground height and
+                             * normal, a released lock) take to cover half of a
+                             * change; 0: 0.05 */
+    float pelvis_half_life; /* the same for the pelvis; 0: 0.2 */
+    float max_tilt;         /* radians a foot may turn from up to the ground
+                             * normal; 0: 30 degrees (0.5236); negative: feet
+                             * are never turned (and placed straight up) */
+    float lock_distance;    /* a locked ankle lets go when the animation has
+                             * moved on from it by more than this (along the
+                             * ground); 0: 0.1 L; negative: no locking */
+    float ray_above;        /* the ray starts this far above the animated
+                             * ankle; 0: 0.5 L */
+    float ray_below;        /* and reaches this far below it; 0: 0.5 L */
+    float soften;           /* tdn_ik_two_bone_job.soften (0: off) */
 } tdn_foot_placement_desc;
 
 /* What one solve did, per leg (in the character's frame, model space). */
@@ -103,19 +103,19 @@ typedef struct tdn_foot_leg_report {
 } tdn_foot_leg_report;
 
 typedef struct tdn_foot_placement_report {
-    float pelvis_offset;                   /* along up, <= 0 (the weight applied) */
+    float pelvis_offset; /* along up, <= 0 (the weight applied) */
     tdn_foot_leg_report legs[TDN_FOOT_MAX_LEGS];
 } tdn_foot_placement_report;
 
 /* Per frame. */
 typedef struct tdn_foot_placement_frame {
-    float dt;                              /* seconds since the last solve, >= 0 */
-    const tdn_mat4 *world;                 /* the character's frame in the world (affine,
-                                            * invertible); NULL: the identity */
-    tdn_ground_query ground;               /* required */
-    void *ground_user;                     /* passed to ground */
-    float contact[TDN_FOOT_MAX_LEGS];      /* per leg, 0..1: in contact (locks) at >= 0.5 */
-    float weight;                          /* 0..1 (clamped): 0 leaves the pose untouched */
+    float dt;                         /* seconds since the last solve, >= 0 */
+    const tdn_mat4 *world;            /* the character's frame in the world (affine,
+                                       * invertible); NULL: the identity */
+    tdn_ground_query ground;          /* required */
+    void *ground_user;                /* passed to ground */
+    float contact[TDN_FOOT_MAX_LEGS]; /* per leg, 0..1: in contact (locks) at >= 0.5 */
+    float weight;                     /* 0..1 (clamped): 0 leaves the pose untouched */
 } tdn_foot_placement_frame;
 
 typedef struct tdn_foot_placement tdn_foot_placement; /* opaque; one per character */

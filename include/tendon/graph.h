@@ -116,9 +116,9 @@ typedef enum tdn_param_type {
 } tdn_param_type;
 
 typedef struct tdn_param_desc {
-    const char *name;      /* required, unique, at most TDN_MAX_PARAM_NAME - 1 bytes */
+    const char *name; /* required, unique, at most TDN_MAX_PARAM_NAME - 1 bytes */
     tdn_param_type type;
-    float value[3];        /* initial value (ints and bools as whole numbers) */
+    float value[3]; /* initial value (ints and bools as whole numbers) */
     /* FLOAT and vectors: when > 0, the value the graph uses follows what is set through a
      * critically damped spring that covers half of a step change in exactly `half_life`
      * seconds (0.94% of it is left after 4 half-lives), so a blend-space position glides
@@ -138,9 +138,9 @@ typedef enum tdn_node_type {
     TDN_NODE_BLEND_SPACE,
     TDN_NODE_REST,
     TDN_NODE_STATE_MACHINE,
-    TDN_NODE_PROCEDURAL,   /* a pose from a user callback */
-    TDN_NODE_MODIFIER,     /* its input's pose, changed by a built-in modifier or a callback */
-    TDN_NODE_MOTION_MATCH  /* a motion-matching controller's pose */
+    TDN_NODE_PROCEDURAL,  /* a pose from a user callback */
+    TDN_NODE_MODIFIER,    /* its input's pose, changed by a built-in modifier or a callback */
+    TDN_NODE_MOTION_MATCH /* a motion-matching controller's pose */
 } tdn_node_type;
 
 struct tdn_graph_instance;
@@ -171,29 +171,29 @@ typedef struct tdn_node_value {
 
 typedef struct tdn_node_desc {
     tdn_node_type type;
-    const char *name;            /* optional: names the node in errors and the flat list */
-    const int *inputs;           /* node indices: 2 for BLEND2 and ADDITIVE, 1 for TIME_SCALE,
-                                  * 1..TDN_MAX_NODE_INPUTS for BLENDN, SWITCH, BLEND_SPACE,
-                                  * 1..TDN_MAX_STATES for STATE_MACHINE */
+    const char *name;  /* optional: names the node in errors and the flat list */
+    const int *inputs; /* node indices: 2 for BLEND2 and ADDITIVE, 1 for TIME_SCALE,
+                        * 1..TDN_MAX_NODE_INPUTS for BLENDN, SWITCH, BLEND_SPACE,
+                        * 1..TDN_MAX_STATES for STATE_MACHINE */
     int input_count;
     /* BLEND2 weight, SWITCH selector, ADDITIVE weight, TIME_SCALE factor. */
     tdn_node_value value;
     const tdn_node_value *values; /* BLENDN: one per input */
     /* CLIP */
-    int clip;                    /* index into tdn_graph_desc.clips */
-    float rate;                  /* playback rate; 0 means 1 (a TIME_SCALE node can stop it) */
-    tdn_wrap wrap;               /* CLAMP (the zero default), LOOP or PINGPONG; synced clips loop */
-    float start;                 /* start offset as a fraction of the duration, [0, 1) */
+    int clip;      /* index into tdn_graph_desc.clips */
+    float rate;    /* playback rate; 0 means 1 (a TIME_SCALE node can stop it) */
+    tdn_wrap wrap; /* CLAMP (the zero default), LOOP or PINGPONG; synced clips loop */
+    float start;   /* start offset as a fraction of the duration, [0, 1) */
     /* Lead-in and lead-out (MechWarrior 4's header and trailer), seconds at the clip's start
      * and end that are not part of its loop: a looping clip cycles between them; entering its
      * state starts it at 0 (the header plays), leaving its state lets it run on into the
      * trailer; and a transition into or out of it lasts at least the header or trailer (a cut
      * becomes a fade over them), so even a cut has frames to blend over. */
     float lead_in, lead_out;
-    int mirror;                  /* 1: sampled then mirrored through tdn_graph_desc.mirror_table */
-    const char *sync_group;      /* NULL: plays on its own */
+    int mirror;             /* 1: sampled then mirrored through tdn_graph_desc.mirror_table */
+    const char *sync_group; /* NULL: plays on its own */
     /* SWITCH */
-    float fade;                  /* cross-fade seconds when the selection changes; 0: a cut */
+    float fade; /* cross-fade seconds when the selection changes; 0: a cut */
     /* BLEND_SPACE: the space (not owned; must outlive the graph) and where the point comes
      * from: `position` (a FLOAT for a 1D space, a VEC2/VEC3 of the space's dimensions) or
      * `axes` (one FLOAT parameter per dimension). */
@@ -242,44 +242,44 @@ typedef enum tdn_layer_mode { TDN_LAYER_OVERRIDE = 0, TDN_LAYER_ADDITIVE } tdn_l
 
 typedef struct tdn_layer_desc {
     const char *name;
-    int root;                    /* the node the layer evaluates */
-    tdn_node_value weight;       /* clamped to [0, 1]; a constant 0 means 1 (leave out a layer
-                                  * that never shows) */
+    int root;              /* the node the layer evaluates */
+    tdn_node_value weight; /* clamped to [0, 1]; a constant 0 means 1 (leave out a layer
+                            * that never shows) */
     tdn_layer_mode mode;
-    const float *mask;           /* joint_count weights in [0, 1] (tdn_mask_* build them); NULL:
-                                  * every joint. Copied. */
+    const float *mask; /* joint_count weights in [0, 1] (tdn_mask_* build them); NULL:
+                        * every joint. Copied. */
     int model_space_rotation;
 } tdn_layer_desc;
 
 /* IK after the layers: each job changes the composed pose in order, fading with its weight,
  * its targets from parameters (model space). Chains run from `root` down to `end`. */
 typedef enum tdn_graph_ik_kind {
-    TDN_GRAPH_IK_TWO_BONE = 0,     /* root, middle, end: tdn_ik_two_bone */
-    TDN_GRAPH_IK_FABRIK,           /* tdn_ik_fabrik */
-    TDN_GRAPH_IK_CCD,              /* tdn_ik_ccd */
-    TDN_GRAPH_IK_DLS,              /* tdn_ik_dls, one target on the chain's end */
-    TDN_GRAPH_IK_LOOK_AT,          /* tdn_ik_look_at: the end joint's axis towards the target */
-    TDN_GRAPH_IK_FOOT_PLACEMENT    /* tdn_foot_placement on the instance's ground (tdn_graph_set_ground) */
+    TDN_GRAPH_IK_TWO_BONE = 0,  /* root, middle, end: tdn_ik_two_bone */
+    TDN_GRAPH_IK_FABRIK,        /* tdn_ik_fabrik */
+    TDN_GRAPH_IK_CCD,           /* tdn_ik_ccd */
+    TDN_GRAPH_IK_DLS,           /* tdn_ik_dls, one target on the chain's end */
+    TDN_GRAPH_IK_LOOK_AT,       /* tdn_ik_look_at: the end joint's axis towards the target */
+    TDN_GRAPH_IK_FOOT_PLACEMENT /* tdn_foot_placement on the instance's ground (tdn_graph_set_ground) */
 } tdn_graph_ik_kind;
 
 typedef struct tdn_graph_ik_desc {
     tdn_graph_ik_kind kind;
     const char *name;
-    int root, middle, end;         /* joints (middle: TWO_BONE only) */
-    const char *target;            /* a VEC3 parameter: the model-space target (not FOOT_PLACEMENT) */
-    const char *pole;              /* TWO_BONE: a VEC3 parameter, the pole point; NULL: the knee keeps
-                                    * the plane it bends in */
-    tdn_node_value weight;         /* clamped to [0, 1]; a constant 0 means 1 (leave out a job that
-                                    * never acts) */
-    float soften;                  /* TWO_BONE (and FOOT_PLACEMENT through its desc) */
-    float tolerance;               /* chains: as in their solvers (0: their defaults) */
+    int root, middle, end; /* joints (middle: TWO_BONE only) */
+    const char *target;    /* a VEC3 parameter: the model-space target (not FOOT_PLACEMENT) */
+    const char *pole;      /* TWO_BONE: a VEC3 parameter, the pole point; NULL: the knee keeps
+                            * the plane it bends in */
+    tdn_node_value weight; /* clamped to [0, 1]; a constant 0 means 1 (leave out a job that
+                            * never acts) */
+    float soften;          /* TWO_BONE (and FOOT_PLACEMENT through its desc) */
+    float tolerance;       /* chains: as in their solvers (0: their defaults) */
     int max_iterations;
-    const tdn_ik_limit *limits;    /* chains: one per chain joint, root first; NULL: free */
-    float max_step;                /* CCD */
-    float damping;                 /* DLS */
-    tdn_vec3 axis, up_hint;        /* LOOK_AT */
-    const float *joint_weights;    /* LOOK_AT: one per chain joint; NULL: an even spread */
-    const float *max_angles;       /* LOOK_AT: one per chain joint; NULL: free */
+    const tdn_ik_limit *limits; /* chains: one per chain joint, root first; NULL: free */
+    float max_step;             /* CCD */
+    float damping;              /* DLS */
+    tdn_vec3 axis, up_hint;     /* LOOK_AT */
+    const float *joint_weights; /* LOOK_AT: one per chain joint; NULL: an even spread */
+    const float *max_angles;    /* LOOK_AT: one per chain joint; NULL: free */
     /* FOOT_PLACEMENT: the legs and settings (its `skeleton` is not read: the graph's is used),
      * and per leg the name of the clips' float curve that says the foot is in contact (blended
      * with the bottom layer's weights; clips without it count as not in contact), or NULL */
@@ -290,14 +290,14 @@ typedef struct tdn_graph_ik_desc {
 #define TDN_MAX_GRAPH_IK 16
 
 typedef struct tdn_graph_desc {
-    const tdn_skeleton *skeleton;          /* required; clips must have its joint count */
-    const tdn_clip *const *clips;          /* not owned; must outlive the graph */
+    const tdn_skeleton *skeleton; /* required; clips must have its joint count */
+    const tdn_clip *const *clips; /* not owned; must outlive the graph */
     int clip_count;
     const tdn_param_desc *params;
     int param_count;
     const tdn_node_desc *nodes;
     int node_count;
-    int root;                              /* the node whose pose the graph outputs (no layers) */
+    int root; /* the node whose pose the graph outputs (no layers) */
     /* Layers in order, the first at the bottom; none: one override layer of `root`. A node
      * belongs to one layer. */
     const tdn_layer_desc *layers;
@@ -364,8 +364,8 @@ TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
  * Release it by dropping the memory (tdn_graph_instance_destroy is for created ones only).
  * TDN_ERR_ARGUMENT for NULL or misaligned memory, TDN_ERR_OUT_OF_MEMORY when `bytes` is too
  * small; on failure *out is NULL. */
-TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes,
-                                           tdn_graph_instance **out, tdn_error *err);
+TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out,
+                                           tdn_error *err);
 /* The same in memory from `allocator` (NULL: malloc): TDN_ERR_ARGUMENT for NULL or half-set
  * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
@@ -502,11 +502,11 @@ TDN_API tdn_result tdn_graph_travel(tdn_graph_instance *instance, int node, int 
 /* ---- events ---- */
 
 typedef enum tdn_graph_event_type {
-    TDN_EVENT_STATE_ENTERED = 0,     /* node: the machine; index: the state */
-    TDN_EVENT_STATE_EXITED,          /* index: the state (its fade-out completed) */
-    TDN_EVENT_TRANSITION_STARTED,    /* index: the transition */
-    TDN_EVENT_TRANSITION_FINISHED,   /* index: the transition */
-    TDN_EVENT_CLIP                   /* node: the clip node; index: the clip's event; clip: the clip */
+    TDN_EVENT_STATE_ENTERED = 0,   /* node: the machine; index: the state */
+    TDN_EVENT_STATE_EXITED,        /* index: the state (its fade-out completed) */
+    TDN_EVENT_TRANSITION_STARTED,  /* index: the transition */
+    TDN_EVENT_TRANSITION_FINISHED, /* index: the transition */
+    TDN_EVENT_CLIP                 /* node: the clip node; index: the clip's event; clip: the clip */
 } tdn_graph_event_type;
 
 typedef struct tdn_graph_event {
@@ -514,7 +514,7 @@ typedef struct tdn_graph_event {
     int node;
     int index;
     int clip;
-    float weight;                    /* CLIP: the clip node's weight in its layer */
+    float weight; /* CLIP: the clip node's weight in its layer */
 } tdn_graph_event;
 
 #define TDN_MAX_GRAPH_EVENTS 64

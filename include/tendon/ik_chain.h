@@ -28,9 +28,9 @@ typedef struct tdn_ik_limit {
 
 /* What an iterative solve did. */
 typedef struct tdn_ik_result {
-    int iterations;     /* passes made */
-    float error;        /* end effector to target distance after the solve (skeleton units) */
-    int reached;        /* error within the tolerance */
+    int iterations; /* passes made */
+    float error;    /* end effector to target distance after the solve (skeleton units) */
+    int reached;    /* error within the tolerance */
 } tdn_ik_result;
 
 /* The joints from `root` down to `end` into joints[] (at most `capacity`, root first).

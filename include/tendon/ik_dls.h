@@ -28,35 +28,35 @@ extern "C" {
 
 /* An effector joint (its origin) and where it should go. */
 typedef struct tdn_dls_target {
-    int effector;       /* joint index: below the chain's root (a listed joint or a descendant of one) */
-    tdn_vec3 position;  /* model space */
-    float weight;       /* relative importance, >= 0 (only ratios matter; 0: ignored). When the
-                         * targets cannot all be reached the solve settles where
-                         * sum(weight_t |effector_t - position_t|^2) is stationary */
+    int effector;      /* joint index: below the chain's root (a listed joint or a descendant of one) */
+    tdn_vec3 position; /* model space */
+    float weight;      /* relative importance, >= 0 (only ratios matter; 0: ignored). When the
+                        * targets cannot all be reached the solve settles where
+                        * sum(weight_t |effector_t - position_t|^2) is stationary */
 } tdn_dls_target;
 
 /* Fields left 0 take the default shown, except `weight`. */
 typedef struct tdn_ik_dls_job {
-    const int *joints;  /* the joints that turn, in skeleton order (strictly increasing index,
-                         * so parents come first); joints[0] is the root and every other lies in
-                         * its subtree. For two hands on a spine: the spine joints, then one
-                         * arm's, then the other's (the union of the root-to-effector paths).
-                         * Joints in between that are not listed (twist joints) are carried
-                         * along; listed joints above no effector are left alone */
-    int joint_count;    /* 1 .. TDN_MAX_IK_CHAIN */
+    const int *joints; /* the joints that turn, in skeleton order (strictly increasing index,
+                        * so parents come first); joints[0] is the root and every other lies in
+                        * its subtree. For two hands on a spine: the spine joints, then one
+                        * arm's, then the other's (the union of the root-to-effector paths).
+                        * Joints in between that are not listed (twist joints) are carried
+                        * along; listed joints above no effector are left alone */
+    int joint_count;   /* 1 .. TDN_MAX_IK_CHAIN */
     const tdn_dls_target *targets;
-    int target_count;   /* 1 .. TDN_DLS_MAX_TARGETS */
-    float damping;      /* the starting lambda as a fraction of the reach (the longest
-                         * root-to-effector path length): 0: 0.1. Larger is steadier and slower */
-    float tolerance;    /* skeleton units: stop when every weighted effector is this close; 0:
-                         * 1e-4 of the reach */
-    int max_iterations; /* passes at most; 0: 100 */
+    int target_count;           /* 1 .. TDN_DLS_MAX_TARGETS */
+    float damping;              /* the starting lambda as a fraction of the reach (the longest
+                                 * root-to-effector path length): 0: 0.1. Larger is steadier and slower */
+    float tolerance;            /* skeleton units: stop when every weighted effector is this close; 0:
+                                 * 1e-4 of the reach */
+    int max_iterations;         /* passes at most; 0: 100 */
     const tdn_ik_limit *limits; /* NULL, or `joint_count` limits (one per joint, 0 fields free). The
-                         * swing is measured along the bone to the joint's first child on an
-                         * effector path (its rest offset). The pose is moved inside the limits
-                         * before the first pass, and every pass is clamped to them */
-    float weight;       /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each joint's
-                         * solved rotation is slerped from its input rotation by it */
+                                 * swing is measured along the bone to the joint's first child on an
+                                 * effector path (its rest offset). The pose is moved inside the limits
+                                 * before the first pass, and every pass is clamped to them */
+    float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; each joint's
+                                 * solved rotation is slerped from its input rotation by it */
 } tdn_ik_dls_job;
 
 /* Turns the listed joints' local rotations (nothing else) so the effectors approach their

@@ -18,8 +18,8 @@ extern "C" {
  * thigh, knee, ankle), where middle is a descendant of upper and end of middle (joints in
  * between, such as twist joints, are carried along). */
 typedef struct tdn_ik_two_bone_job {
-    int upper, middle, end;     /* joint indices */
-    tdn_vec3 target;            /* model-space position for `end` */
+    int upper, middle, end; /* joint indices */
+    tdn_vec3 target;        /* model-space position for `end` */
     /* Bend hint: the middle joint bends towards the side of the pole point (model space). When
      * use_pole is 0, `pole` is instead a model-space bend axis: the middle joint turns about it
      * by a positive angle (right-hand rule), so the knee goes towards cross(upper-to-target,
@@ -27,12 +27,12 @@ typedef struct tdn_ik_two_bone_job {
      * the plane it bends in now. */
     tdn_vec3 pole;
     int use_pole;
-    float weight;               /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; the
-                                 * rotation changes are slerped from identity by it */
-    float soften;               /* 0 (or >= 1): off; else the fraction of full extension where
-                                 * softening starts (for example 0.97): past it the end
-                                 * approaches full extension exponentially, avoiding the knee
-                                 * pop near the limit */
+    float weight; /* 0: pose unchanged, 1: fully solved; clamped to [0, 1]; the
+                   * rotation changes are slerped from identity by it */
+    float soften; /* 0 (or >= 1): off; else the fraction of full extension where
+                   * softening starts (for example 0.97): past it the end
+                   * approaches full extension exponentially, avoiding the knee
+                   * pop near the limit */
 } tdn_ik_two_bone_job;
 
 /* Rotates `upper` and `middle` in `pose` (their local rotations only) so that `end` reaches the

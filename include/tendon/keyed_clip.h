@@ -57,15 +57,15 @@ typedef struct tdn_event_desc {
 } tdn_event_desc;
 
 typedef struct tdn_keyed_clip_desc {
-    const char *name;                 /* NULL: "clip" */
-    const tdn_skeleton *skeleton;     /* required: joint count and rest values of absent tracks */
+    const char *name;             /* NULL: "clip" */
+    const tdn_skeleton *skeleton; /* required: joint count and rest values of absent tracks */
     const tdn_track_desc *tracks;
     int track_count;
     const tdn_float_track_desc *float_tracks;
     int float_track_count;
     const tdn_event_desc *events;
     int event_count;
-    float duration;                   /* 0: the last key time over all tracks */
+    float duration; /* 0: the last key time over all tracks */
 } tdn_keyed_clip_desc;
 
 typedef struct tdn_keyed_clip tdn_keyed_clip;
@@ -101,8 +101,8 @@ TDN_API size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip);
  * tdn_keyed_clip_track_count ints, zeroed before first use) remembers the last key interval of each
  * track so that playing forward or backward finds keys in O(1); without it keys are found by binary
  * search. */
-TDN_API tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose,
-                                         int *hints, tdn_error *err);
+TDN_API tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose, int *hints,
+                                         tdn_error *err);
 
 /* Named float tracks (curves); a track's name is owned by the clip, NULL for a bad index. */
 TDN_API int tdn_keyed_clip_float_track_count(const tdn_keyed_clip *clip);

@@ -40,29 +40,29 @@ extern "C" {
 #define TDN_MM_DEFAULT_SEARCH_INTERVAL 0.1f /* seconds */
 
 typedef struct tdn_mm_controller_desc {
-    const tdn_mm_database *database;     /* built from clips (it knows the root and feet) */
-    const tdn_skeleton *skeleton;        /* the clips' skeleton */
-    const tdn_keyed_clip *const *clips;  /* the database's clips, in the same order */
+    const tdn_mm_database *database;    /* built from clips (it knows the root and feet) */
+    const tdn_skeleton *skeleton;       /* the clips' skeleton */
+    const tdn_keyed_clip *const *clips; /* the database's clips, in the same order */
     int clip_count;
-    const int *mirror_table;             /* the table the database was built with; needed when it
-                                          * has mirrored frames */
-    float search_interval;               /* seconds between searches (0: TDN_MM_DEFAULT_SEARCH_INTERVAL) */
-    float bias;                          /* cost another frame must beat continuing by (>= 0) */
-    float inertialize_time;              /* seconds a switch is hidden over (0: 0.2) */
+    const int *mirror_table; /* the table the database was built with; needed when it
+                              * has mirrored frames */
+    float search_interval;   /* seconds between searches (0: TDN_MM_DEFAULT_SEARCH_INTERVAL) */
+    float bias;              /* cost another frame must beat continuing by (>= 0) */
+    float inertialize_time;  /* seconds a switch is hidden over (0: 0.2) */
     tdn_inertia_curve curve;
-    float velocity_half_life;            /* of the simulated character's velocity (0: 0.2) */
-    float facing_half_life;              /* of its facing (0: 0.2) */
-    float adjust_half_life;              /* the character pulled towards the simulation (0: 0.15;
-                                          * negative: never) */
-    float adjust_max_ratio;              /* the pull moves the character along the ground at most
-                                          * this fraction of the clip's own motion this frame, so
-                                          * a standing character is never slid (0: 1;
-                                          * negative: no limit); its facing is pulled freely */
-    float skip_window;                   /* seconds around the playing frame, in its clip, that a
-                                          * search passes over (a winner there would only stutter
-                                          * back or ahead; 0: 0.35; negative: none) */
-    float sharp_velocity;                /* a desired-velocity change (m/s) searching at once (0: 1) */
-    float sharp_facing;                  /* a desired-facing change (radians) searching at once (0: 0.5) */
+    float velocity_half_life; /* of the simulated character's velocity (0: 0.2) */
+    float facing_half_life;   /* of its facing (0: 0.2) */
+    float adjust_half_life;   /* the character pulled towards the simulation (0: 0.15;
+                               * negative: never) */
+    float adjust_max_ratio;   /* the pull moves the character along the ground at most
+                               * this fraction of the clip's own motion this frame, so
+                               * a standing character is never slid (0: 1;
+                               * negative: no limit); its facing is pulled freely */
+    float skip_window;        /* seconds around the playing frame, in its clip, that a
+                               * search passes over (a winner there would only stutter
+                               * back or ahead; 0: 0.35; negative: none) */
+    float sharp_velocity;     /* a desired-velocity change (m/s) searching at once (0: 1) */
+    float sharp_facing;       /* a desired-facing change (radians) searching at once (0: 0.5) */
     /* A foot is in contact (status.contact) while the playing frame has it within
      * contact_height of its ground (the 5th percentile of its height over the database) and
      * slower than contact_speed along the ground (0: 0.05 and 0.5, units of metres). */
@@ -84,15 +84,15 @@ typedef struct tdn_mm_input {
 } tdn_mm_input;
 
 typedef struct tdn_mm_status {
-    int frame;                /* the database frame playing */
-    int clip, mirrored;       /* its clip, and whether mirrored */
-    float time;               /* seconds into that clip */
-    int contact[2];           /* left and right foot in contact (see the desc) */
-    int searched, switched;   /* this update searched; it jumped to another frame */
-    float cost;               /* the last search's best cost */
-    tdn_vec3 position;        /* the character: its root on the ground (y = 0) */
+    int frame;              /* the database frame playing */
+    int clip, mirrored;     /* its clip, and whether mirrored */
+    float time;             /* seconds into that clip */
+    int contact[2];         /* left and right foot in contact (see the desc) */
+    int searched, switched; /* this update searched; it jumped to another frame */
+    float cost;             /* the last search's best cost */
+    tdn_vec3 position;      /* the character: its root on the ground (y = 0) */
     float facing;
-    tdn_vec3 simulated;       /* the simulated character */
+    tdn_vec3 simulated; /* the simulated character */
     float simulated_facing;
 } tdn_mm_status;
 

@@ -72,20 +72,20 @@ typedef struct tdn_mm_database_desc {
     const tdn_skeleton *skeleton;
     const tdn_keyed_clip *const *clips;
     int clip_count;
-    const int *mirror_table;   /* NULL: no mirrored copies; else (a checked table, mirror.h) every
-                                * clip is added a second time mirrored */
-    float sample_rate;         /* frames per second (0: 60) */
-    int root;                  /* the root joint (a root of the skeleton, e.g. the hips) */
-    int left_foot, right_foot; /* joints */
-    tdn_vec3 forward;          /* the root joint's local axis that points forward (0: +z) */
+    const int *mirror_table;         /* NULL: no mirrored copies; else (a checked table, mirror.h) every
+                                      * clip is added a second time mirrored */
+    float sample_rate;               /* frames per second (0: 60) */
+    int root;                        /* the root joint (a root of the skeleton, e.g. the hips) */
+    int left_foot, right_foot;       /* joints */
+    tdn_vec3 forward;                /* the root joint's local axis that points forward (0: +z) */
     int offsets[TDN_MM_MAX_OFFSETS]; /* trajectory offsets in frames, increasing (all 0: 20, 40, 60) */
     int offset_count;
     float weights[TDN_MM_GROUP_COUNT]; /* per group, each > 0 (features are stored scaled by their
                                         * weight, and the controller reads the feet back), or all
                                         * 0: 2, 2, 1, 1, 1 (the trajectory counts double, see
                                         * docs/motion-matching.md) */
-    float smoothing;           /* seconds: the Gaussian's sigma smoothing the simulation root's
-                                * position and facing (0: TDN_MM_DEFAULT_SMOOTHING; negative: none) */
+    float smoothing;                   /* seconds: the Gaussian's sigma smoothing the simulation root's
+                                        * position and facing (0: TDN_MM_DEFAULT_SMOOTHING; negative: none) */
     const tdn_mm_range *excluded;
     int excluded_count;
     /* Called now and then while building (fraction done in [0, 1]); may be NULL. */
@@ -98,12 +98,12 @@ typedef struct tdn_mm_database tdn_mm_database;
 /* One database frame: where it comes from and where its simulation root is (the source clip's
  * model space, on the ground). */
 typedef struct tdn_mm_frame {
-    int clip;          /* index into the clips the database was built from */
-    int mirrored;      /* 1: the clip's mirror image */
-    float time;        /* seconds into the clip */
-    int searchable;    /* 0: near a clip's end or excluded */
-    tdn_vec3 root;     /* simulation root position (y = 0) */
-    float facing;      /* its yaw, radians: forward is (sin facing, 0, cos facing) */
+    int clip;       /* index into the clips the database was built from */
+    int mirrored;   /* 1: the clip's mirror image */
+    float time;     /* seconds into the clip */
+    int searchable; /* 0: near a clip's end or excluded */
+    tdn_vec3 root;  /* simulation root position (y = 0) */
+    float facing;   /* its yaw, radians: forward is (sin facing, 0, cos facing) */
 } tdn_mm_frame;
 
 /* Builds a database: samples every clip (and its mirror) at the sample rate, computes the

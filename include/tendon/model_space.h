@@ -24,14 +24,12 @@ TDN_API tdn_result tdn_model_space(const tdn_skeleton *skeleton, const tdn_pose 
                                    tdn_mat4 *model, tdn_error *err);
 /* Recomputes model[begin..end) only, reading model[] of their parents, for example one
  * subtree [j, tdn_skeleton_subtree_end(j)) after IK changed j. */
-TDN_API tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose,
-                                         const tdn_mat4 *root, int begin, int end, tdn_mat4 *model,
-                                         tdn_error *err);
+TDN_API tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root,
+                                         int begin, int end, tdn_mat4 *model, tdn_error *err);
 /* palette[j] = model[j] * inverse_bind[j] for every joint. Both are taken as affine (last row
  * 0 0 0 1), as model space from an affine root and a skeleton's inverse binds always are;
  * palette may be model itself (computed in place). */
-TDN_API tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette,
-                               tdn_error *err);
+TDN_API tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_mat4 *palette, tdn_error *err);
 
 #ifdef __cplusplus
 }

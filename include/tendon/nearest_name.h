@@ -16,8 +16,7 @@ extern "C" {
 TDN_API const char *tdn_nearest_name(const char *name, const char *const *names, int count);
 /* The same over names read through `name_at` (index -> name; NULL skips the index), for lists
  * that are not an array of strings (a skeleton's joints, a document's clips). */
-TDN_API const char *tdn_nearest_name_from_callback(const char *name,
-                                                   const char *(*name_at)(const void *list, int i),
+TDN_API const char *tdn_nearest_name_from_callback(const char *name, const char *(*name_at)(const void *list, int i),
                                                    const void *list, int count);
 
 #ifdef __cplusplus

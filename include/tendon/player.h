@@ -30,21 +30,21 @@ typedef enum tdn_wrap {
 } tdn_wrap;
 
 typedef struct tdn_player {
-    float duration;     /* seconds, >= 0 */
-    float time;         /* where to sample, in [0, duration] */
-    float rate;         /* playback speed: 1 normal, -1 backwards */
-    float frame_rate;   /* frames per second for tdn_player_advance_frames */
+    float duration;   /* seconds, >= 0 */
+    float time;       /* where to sample, in [0, duration] */
+    float rate;       /* playback speed: 1 normal, -1 backwards */
+    float frame_rate; /* frames per second for tdn_player_advance_frames */
     tdn_wrap wrap;
-    int loop_limit;     /* LOOP/PINGPONG: wraps (ends reached) before stopping; 0: forever */
-    int loops;          /* ends reached so far (wraps, plus the end a loop limit stopped at) */
-    int finished;       /* 1 once a CLAMP player reaches an end or loop_limit is used up; a
-                         * finished player no longer moves until a tdn_player_set_* call */
-    int direction;      /* PINGPONG: +1 or -1, the direction of travel before applying rate */
+    int loop_limit; /* LOOP/PINGPONG: wraps (ends reached) before stopping; 0: forever */
+    int loops;      /* ends reached so far (wraps, plus the end a loop limit stopped at) */
+    int finished;   /* 1 once a CLAMP player reaches an end or loop_limit is used up; a
+                     * finished player no longer moves until a tdn_player_set_* call */
+    int direction;  /* PINGPONG: +1 or -1, the direction of travel before applying rate */
     /* What the last advance covered: the cursor moved from last_from to `time` passing
      * `last_wraps` ends (each a jump for LOOP, a turn for PINGPONG). */
     float last_from;
     int last_wraps;
-    int last_forward;   /* 1 if the last advance started moving towards the end */
+    int last_forward; /* 1 if the last advance started moving towards the end */
 } tdn_player;
 
 /* A player at time 0, rate 1, frame rate 30, looping forever for LOOP/PINGPONG. */
@@ -69,8 +69,8 @@ TDN_API float tdn_player_frame(const tdn_player *player);
  * the order they were passed, at most `capacity` of them, and returns how many were crossed
  * in all (which may exceed capacity). An event is crossed when the cursor moves onto or past
  * it, so an event at the start time of a step is not reported again. */
-TDN_API int tdn_player_events(const tdn_player *player, const float *event_times, int event_count,
-                              int *out_indices, int capacity);
+TDN_API int tdn_player_events(const tdn_player *player, const float *event_times, int event_count, int *out_indices,
+                              int capacity);
 
 #ifdef __cplusplus
 }

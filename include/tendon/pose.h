@@ -20,24 +20,22 @@ struct tdn_skeleton;
 #define TDN_POSE_LANES 8
 #define TDN_POSE_ALIGN 32
 
-enum {
-    TDN_TX, TDN_TY, TDN_TZ,
-    TDN_RX, TDN_RY, TDN_RZ, TDN_RW,
-    TDN_SX, TDN_SY, TDN_SZ,
-    TDN_POSE_ROWS
-};
+enum { TDN_TX, TDN_TY, TDN_TZ, TDN_RX, TDN_RY, TDN_RZ, TDN_RW, TDN_SX, TDN_SY, TDN_SZ, TDN_POSE_ROWS };
 
 typedef struct tdn_pose {
     int joint_count;
-    int stride;          /* floats per row: joint_count rounded up to TDN_POSE_LANES */
-    float *data;         /* TDN_POSE_ROWS * stride floats */
+    int stride;              /* floats per row: joint_count rounded up to TDN_POSE_LANES */
+    float *data;             /* TDN_POSE_ROWS * stride floats */
     tdn_allocator allocator; /* how data was allocated by tdn_pose_create; unused by tdn_pose_init */
     int owns_data;
 } tdn_pose;
 
 /* Row r (TDN_TX..TDN_SZ) of a pose. */
 static inline float *tdn_pose_row(tdn_pose *pose, int row) { return pose->data + (size_t)row * (size_t)pose->stride; }
-static inline const float *tdn_pose_crow(const tdn_pose *pose, int row) { return pose->data + (size_t)row * (size_t)pose->stride; }
+static inline const float *tdn_pose_crow(const tdn_pose *pose, int row)
+{
+    return pose->data + (size_t)row * (size_t)pose->stride;
+}
 
 /* Padded row length for joint_count joints. */
 TDN_API int tdn_pose_stride(int joint_count);

@@ -46,18 +46,18 @@ extern "C" {
 #endif
 
 typedef enum tdn_root_rotation {
-    TDN_ROOT_YAW = 0,        /* the twist about `up` is root motion; the rest (tilt) stays in the pose */
-    TDN_ROOT_FULL_ROTATION,  /* the joint's whole rotation is root motion */
-    TDN_ROOT_NO_ROTATION     /* only translation is root motion; the rotation stays in the pose */
+    TDN_ROOT_YAW = 0,       /* the twist about `up` is root motion; the rest (tilt) stays in the pose */
+    TDN_ROOT_FULL_ROTATION, /* the joint's whole rotation is root motion */
+    TDN_ROOT_NO_ROTATION    /* only translation is root motion; the rotation stays in the pose */
 } tdn_root_rotation;
 
 /* Zero-initialisable. */
 typedef struct tdn_root_track_desc {
-    int joint;                  /* the joint carrying root motion; 0: the first root */
+    int joint; /* the joint carrying root motion; 0: the first root */
     tdn_root_rotation rotation;
-    int keep_vertical;          /* 0: only the ground-plane translation is root motion (the vertical
-                                 * bob stays in the pose); 1: the whole translation is */
-    tdn_vec3 up;                /* 0,0,0: +Y; normalized */
+    int keep_vertical; /* 0: only the ground-plane translation is root motion (the vertical
+                        * bob stays in the pose); 1: the whole translation is */
+    tdn_vec3 up;       /* 0,0,0: +Y; normalized */
 } tdn_root_track_desc;
 
 /* A step's motion in the character's frame at the step's start: move by `translation` (rotated
@@ -81,8 +81,8 @@ typedef struct tdn_root_track tdn_root_track;
  * clip (its root is a difference, not a place); TDN_ERR_OUT_OF_MEMORY. On failure *out is NULL and
  * nothing stays allocated. The clip need not outlive the track. Memory: 7 floats per clip frame
  * plus a pose of scratch while building. */
-TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc,
-                                         tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
+TDN_API tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc, tdn_root_track **out,
+                                         const tdn_allocator *allocator, tdn_error *err);
 /* Frees the track; NULL is ignored. */
 TDN_API void tdn_root_track_destroy(tdn_root_track *track);
 TDN_API float tdn_root_track_duration(const tdn_root_track *track);
@@ -139,13 +139,13 @@ TDN_API tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose 
  * clip's joint count that is overwritten (a pose cannot be sampled twice into one buffer).
  * A zero-length clip gives zeros. TDN_ERR_ARGUMENT for NULL pointers, mismatched joint
  * counts, scratch == velocity. */
-TDN_API tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *scratch,
-                                            tdn_pose *velocity, tdn_error *err);
+TDN_API tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *scratch, tdn_pose *velocity,
+                                            tdn_error *err);
 /* The same difference between two poses `seconds` apart (before -> after), for example the
  * last two output poses of a character (inertialization). seconds <= 0 or non-finite: zeros.
  * `velocity` may not be `before` or `after`. */
-TDN_API tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, float seconds,
-                                     tdn_pose *velocity, tdn_error *err);
+TDN_API tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, float seconds, tdn_pose *velocity,
+                                     tdn_error *err);
 /* Velocities blended with the weights of a pose blend (tdn_blend's layers, masks included):
  * every row a per-joint normalized weighted sum (angular velocities add linearly, not as
  * quaternions, which is what tdn_blend would do to them). Weight rules as tdn_blend: negative,

@@ -24,14 +24,14 @@ typedef struct tdn_skeleton tdn_skeleton;
 
 /* Describes a skeleton in any joint order. Fields left zero get defaults. */
 typedef struct tdn_skeleton_desc {
-    int joint_count;                 /* 1..TDN_MAX_JOINTS */
-    const char *const *names;        /* joint_count unique, non-empty names; NULL: "joint_<i>" */
-    const int *parents;              /* joint_count parent indices into this array, -1 for a root */
-    const tdn_transform *rest_pose;  /* local rest transforms; NULL: identity for every joint */
-    const tdn_mat4 *inverse_bind;    /* per joint, affine (last row 0 0 0 1 within 1e-5, stored
-                                      * exact); NULL: inverted model-space rest pose */
-    int *remap;                      /* optional out: joint_count ints, receiving for each joint
-                                      * index of the description its index in the skeleton */
+    int joint_count;                /* 1..TDN_MAX_JOINTS */
+    const char *const *names;       /* joint_count unique, non-empty names; NULL: "joint_<i>" */
+    const int *parents;             /* joint_count parent indices into this array, -1 for a root */
+    const tdn_transform *rest_pose; /* local rest transforms; NULL: identity for every joint */
+    const tdn_mat4 *inverse_bind;   /* per joint, affine (last row 0 0 0 1 within 1e-5, stored
+                                     * exact); NULL: inverted model-space rest pose */
+    int *remap;                     /* optional out: joint_count ints, receiving for each joint
+                                     * index of the description its index in the skeleton */
 } tdn_skeleton_desc;
 
 /* Builds a skeleton through `allocator` (NULL: malloc). Fails with TDN_ERR_ARGUMENT for bad counts or

@@ -31,24 +31,26 @@ extern "C" {
 #define TDN_SKIN_MAX_INFLUENCES 8
 
 /* A unit dual quaternion: real part the rotation, dual part 0.5 * (t, 0) * real. */
-typedef struct tdn_dual_quat { tdn_quat real, dual; } tdn_dual_quat;
+typedef struct tdn_dual_quat {
+    tdn_quat real, dual;
+} tdn_dual_quat;
 
 /* One skinning call. Arrays are tightly packed per vertex; outputs must not overlap inputs. */
 typedef struct tdn_skin_job {
-    int vertex_count;            /* >= 0 */
-    int influences;              /* joints and weights per vertex: 1..TDN_SKIN_MAX_INFLUENCES;
-                                  * 0 is refused (there is no default: it says how the arrays
-                                  * are laid out) */
-    const float *positions;      /* 3 floats per vertex */
-    const float *normals;        /* 3 floats per vertex, or NULL */
-    const uint16_t *joints;      /* `influences` palette indices per vertex, vertex after vertex
-                                  * (all checked, weight 0 or not) */
-    const float *weights;        /* `influences` weights per vertex, in the order of joints */
-    const tdn_mat4 *palette;     /* palette_count matrices (tdn_palette); DQS: may be NULL when
-                                  * dual_quats is given */
-    int palette_count;           /* joints[] entries must be below this */
-    float *out_positions;        /* 3 floats per vertex */
-    float *out_normals;          /* 3 floats per vertex; required when normals are given */
+    int vertex_count;                /* >= 0 */
+    int influences;                  /* joints and weights per vertex: 1..TDN_SKIN_MAX_INFLUENCES;
+                                      * 0 is refused (there is no default: it says how the arrays
+                                      * are laid out) */
+    const float *positions;          /* 3 floats per vertex */
+    const float *normals;            /* 3 floats per vertex, or NULL */
+    const uint16_t *joints;          /* `influences` palette indices per vertex, vertex after vertex
+                                      * (all checked, weight 0 or not) */
+    const float *weights;            /* `influences` weights per vertex, in the order of joints */
+    const tdn_mat4 *palette;         /* palette_count matrices (tdn_palette); DQS: may be NULL when
+                                      * dual_quats is given */
+    int palette_count;               /* joints[] entries must be below this */
+    float *out_positions;            /* 3 floats per vertex */
+    float *out_normals;              /* 3 floats per vertex; required when normals are given */
     const tdn_dual_quat *dual_quats; /* DQS only, optional: the palette already converted by
                                       * tdn_dual_quat_palette (once per frame instead of once
                                       * per influence); ignored by LBS */

@@ -43,7 +43,7 @@ typedef enum tdn_compare {
     TDN_COMPARE_LESS_EQUAL,
     TDN_COMPARE_EQUAL,
     TDN_COMPARE_NOT_EQUAL,
-    TDN_COMPARE_TRUE,        /* a bool set, a trigger fired (value unused) */
+    TDN_COMPARE_TRUE, /* a bool set, a trigger fired (value unused) */
     TDN_COMPARE_FALSE
 } tdn_compare;
 
@@ -61,25 +61,25 @@ typedef enum tdn_transition_mode {
 } tdn_transition_mode;
 
 typedef struct tdn_transition_desc {
-    int from;                  /* a state index, or TDN_ANY_STATE */
+    int from; /* a state index, or TDN_ANY_STATE */
     int to;
     const tdn_condition_desc *conditions; /* all must hold; none: taken at the exit time (or at once) */
     int condition_count;
     /* When > 0: the transition waits until the state's normalized time reaches it. */
     float exit_time;
-    float duration;            /* seconds, or a fraction of the state left when duration_normalized */
+    float duration; /* seconds, or a fraction of the state left when duration_normalized */
     int duration_normalized;
-    tdn_ease curve;            /* the weight over the fade; zero: linear */
+    tdn_ease curve; /* the weight over the fade; zero: linear */
     tdn_transition_mode mode;
-    int priority;              /* lower is checked first */
-    int uninterruptible;       /* 1: no transition is checked until this one completes */
-    int sync_phase;            /* 1: the destination starts at the left state's normalized phase */
+    int priority;        /* lower is checked first */
+    int uninterruptible; /* 1: no transition is checked until this one completes */
+    int sync_phase;      /* 1: the destination starts at the left state's normalized phase */
 } tdn_transition_desc;
 
 #define TDN_ANY_STATE (-1)
 
 typedef struct tdn_state_desc {
-    const char *name;          /* required, unique in its machine */
+    const char *name; /* required, unique in its machine */
 } tdn_state_desc;
 
 /* The states are the node's inputs, in order; states[i] names input i. */
@@ -88,17 +88,17 @@ typedef struct tdn_state_machine_desc {
     int state_count;
     const tdn_transition_desc *transitions;
     int transition_count;
-    int initial;               /* the state it starts in */
+    int initial; /* the state it starts in */
 } tdn_state_machine_desc;
 
 /* What a machine is doing (tdn_graph_state_machine_status). */
 typedef struct tdn_state_machine_status {
-    int state;                 /* the current state: the destination of a fade in progress */
-    float time_in_state;       /* seconds since it was entered */
-    float normalized_time;     /* its laps since entered (see the top of this file) */
-    int transition;            /* the transition fading in, or -1 */
-    float transition_weight;   /* the current state's weight in the machine, 1 when settled */
-    int previous_state;        /* the state it came from last, or -1 */
+    int state;               /* the current state: the destination of a fade in progress */
+    float time_in_state;     /* seconds since it was entered */
+    float normalized_time;   /* its laps since entered (see the top of this file) */
+    int transition;          /* the transition fading in, or -1 */
+    float transition_weight; /* the current state's weight in the machine, 1 when settled */
+    int previous_state;      /* the state it came from last, or -1 */
 } tdn_state_machine_status;
 
 #ifdef __cplusplus

@@ -16,14 +16,28 @@
 extern "C" {
 #endif
 
-typedef struct tdn_vec3 { float x, y, z; } tdn_vec3;
-typedef struct tdn_quat { float x, y, z, w; } tdn_quat;
-typedef struct tdn_transform { tdn_vec3 t; tdn_quat r; tdn_vec3 s; } tdn_transform;
-typedef struct tdn_mat4 { float m[16]; } tdn_mat4;
+typedef struct tdn_vec3 {
+    float x, y, z;
+} tdn_vec3;
+typedef struct tdn_quat {
+    float x, y, z, w;
+} tdn_quat;
+typedef struct tdn_transform {
+    tdn_vec3 t;
+    tdn_quat r;
+    tdn_vec3 s;
+} tdn_transform;
+typedef struct tdn_mat4 {
+    float m[16];
+} tdn_mat4;
 
 #define TDN_PI 3.14159265358979323846f
 
-static inline tdn_vec3 tdn_vec3_make(float x, float y, float z) { tdn_vec3 v = { x, y, z }; return v; }
+static inline tdn_vec3 tdn_vec3_make(float x, float y, float z)
+{
+    tdn_vec3 v = { x, y, z };
+    return v;
+}
 static inline tdn_vec3 tdn_vec3_add(tdn_vec3 a, tdn_vec3 b) { return tdn_vec3_make(a.x + b.x, a.y + b.y, a.z + b.z); }
 static inline tdn_vec3 tdn_vec3_sub(tdn_vec3 a, tdn_vec3 b) { return tdn_vec3_make(a.x - b.x, a.y - b.y, a.z - b.z); }
 static inline tdn_vec3 tdn_vec3_scale(tdn_vec3 a, float s) { return tdn_vec3_make(a.x * s, a.y * s, a.z * s); }
@@ -45,7 +59,11 @@ static inline tdn_vec3 tdn_vec3_normalize(tdn_vec3 a)
     return len > 0.0f ? tdn_vec3_scale(a, 1.0f / len) : a;
 }
 
-static inline tdn_quat tdn_quat_make(float x, float y, float z, float w) { tdn_quat q = { x, y, z, w }; return q; }
+static inline tdn_quat tdn_quat_make(float x, float y, float z, float w)
+{
+    tdn_quat q = { x, y, z, w };
+    return q;
+}
 static inline tdn_quat tdn_quat_identity(void) { return tdn_quat_make(0.0f, 0.0f, 0.0f, 1.0f); }
 static inline float tdn_quat_dot(tdn_quat a, tdn_quat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
 /* The inverse of a unit quaternion. */
@@ -54,10 +72,8 @@ static inline tdn_quat tdn_quat_negate(tdn_quat q) { return tdn_quat_make(-q.x, 
 /* a * b: the rotation b followed by a. */
 static inline tdn_quat tdn_quat_mul(tdn_quat a, tdn_quat b)
 {
-    return tdn_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-                         a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                         a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-                         a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+    return tdn_quat_make(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                         a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
 }
 /* Unit quaternion along q; a zero quaternion becomes the identity. */
 static inline tdn_quat tdn_quat_normalize(tdn_quat q)

@@ -10,8 +10,14 @@
 #include "internal.h"
 
 /* Sort records: ties broken by the description index, which makes qsort stable. */
-typedef struct name_rec { const char *name; int index; } name_rec;
-typedef struct time_rec { float time; int index; } time_rec;
+typedef struct name_rec {
+    const char *name;
+    int index;
+} name_rec;
+typedef struct time_rec {
+    float time;
+    int index;
+} time_rec;
 
 static int compare_names(const void *a, const void *b)
 {
@@ -51,8 +57,7 @@ static tdn_result check_tracks(const tdn_float_track_desc *tracks, int count, na
     for (int i = 1; i < count; ++i) {
         if (strcmp(names[i - 1].name, names[i].name) == 0) {
             snprintf(place, sizeof place, "float track %d ('%s')", names[i].index, names[i].name);
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "float track %d has the same name",
-                             names[i - 1].index);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "float track %d has the same name", names[i - 1].index);
         }
     }
     return TDN_OK;
@@ -121,13 +126,14 @@ static void layout(tdn__block *block, tdn__annotations *a, const tdn_float_track
     }
 }
 
-tdn_result tdn__annotations_create(const tdn_float_track_desc *tracks, int track_count,
-                                   const tdn_event_desc *events, int event_count,
-                                   const tdn_allocator *allocator, tdn__annotations **out, tdn_error *err)
+tdn_result tdn__annotations_create(const tdn_float_track_desc *tracks, int track_count, const tdn_event_desc *events,
+                                   int event_count, const tdn_allocator *allocator, tdn__annotations **out,
+                                   tdn_error *err)
 {
     *out = NULL;
     if (track_count < 0 || event_count < 0 || (track_count > 0 && !tracks) || (event_count > 0 && !events))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, track_count < 0 || (track_count > 0 && !tracks) ? "float_tracks" : "events",
+        return tdn__fail(err, TDN_ERR_ARGUMENT,
+                         track_count < 0 || (track_count > 0 && !tracks) ? "float_tracks" : "events",
                          "negative count or NULL array");
 
     size_t scratch_bytes = (size_t)track_count * sizeof(name_rec) + (size_t)event_count * sizeof(time_rec);
@@ -175,8 +181,8 @@ static void *rebase(const void *p, const tdn__annotations *from, tdn__annotation
     return (char *)to + ((const char *)p - (const char *)from);
 }
 
-tdn_result tdn__annotations_clone(const tdn__annotations *src, const tdn_allocator *allocator,
-                                  tdn__annotations **out, tdn_error *err)
+tdn_result tdn__annotations_clone(const tdn__annotations *src, const tdn_allocator *allocator, tdn__annotations **out,
+                                  tdn_error *err)
 {
     *out = NULL;
     tdn__annotations *a = tdn__alloc(allocator, src->bytes, alignof(tdn__annotations));

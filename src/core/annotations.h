@@ -13,13 +13,13 @@ typedef struct tdn__float_track {
 
 typedef struct tdn__annotations {
     tdn_allocator allocator;
-    size_t bytes;                /* the one allocation holding all of this */
+    size_t bytes; /* the one allocation holding all of this */
     int float_track_count;
     int event_count;
-    int key_count;               /* keys over all float tracks */
-    float last_key_time;         /* latest float-track key, 0 with none */
+    int key_count;       /* keys over all float tracks */
+    float last_key_time; /* latest float-track key, 0 with none */
     tdn__float_track *float_tracks;
-    const char **event_names;    /* sorted by time, ties in description order */
+    const char **event_names; /* sorted by time, ties in description order */
     float *event_times;
 } tdn__annotations;
 
@@ -27,12 +27,12 @@ typedef struct tdn__annotations {
  * curves as tdn__curve_check, event times finite and >= 0 (the clip checks them against its
  * duration). Errors name "float track <i> ('<name>') key <k>" or "event <i> ('<name>')".
  * On failure nothing stays allocated and *out is NULL. */
-tdn_result tdn__annotations_create(const tdn_float_track_desc *tracks, int track_count,
-                                   const tdn_event_desc *events, int event_count,
-                                   const tdn_allocator *allocator, tdn__annotations **out, tdn_error *err);
+tdn_result tdn__annotations_create(const tdn_float_track_desc *tracks, int track_count, const tdn_event_desc *events,
+                                   int event_count, const tdn_allocator *allocator, tdn__annotations **out,
+                                   tdn_error *err);
 /* An independent copy in one allocation through `allocator`. */
-tdn_result tdn__annotations_clone(const tdn__annotations *src, const tdn_allocator *allocator,
-                                  tdn__annotations **out, tdn_error *err);
+tdn_result tdn__annotations_clone(const tdn__annotations *src, const tdn_allocator *allocator, tdn__annotations **out,
+                                  tdn_error *err);
 void tdn__annotations_destroy(tdn__annotations *annotations);
 
 /* Index of the float track called `name`, or -1. */

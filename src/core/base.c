@@ -10,14 +10,22 @@
 const char *tdn_result_name(tdn_result code)
 {
     switch (code) {
-    case TDN_OK: return "TDN_OK";
-    case TDN_ERR_ARGUMENT: return "TDN_ERR_ARGUMENT";
-    case TDN_ERR_OUT_OF_MEMORY: return "TDN_ERR_OUT_OF_MEMORY";
-    case TDN_ERR_INVALID_DATA: return "TDN_ERR_INVALID_DATA";
-    case TDN_ERR_TOLERANCE: return "TDN_ERR_TOLERANCE";
-    case TDN_ERR_IO: return "TDN_ERR_IO";
-    case TDN_ERR_PARSE: return "TDN_ERR_PARSE";
-    case TDN_ERR_UNSUPPORTED: return "TDN_ERR_UNSUPPORTED";
+    case TDN_OK:
+        return "TDN_OK";
+    case TDN_ERR_ARGUMENT:
+        return "TDN_ERR_ARGUMENT";
+    case TDN_ERR_OUT_OF_MEMORY:
+        return "TDN_ERR_OUT_OF_MEMORY";
+    case TDN_ERR_INVALID_DATA:
+        return "TDN_ERR_INVALID_DATA";
+    case TDN_ERR_TOLERANCE:
+        return "TDN_ERR_TOLERANCE";
+    case TDN_ERR_IO:
+        return "TDN_ERR_IO";
+    case TDN_ERR_PARSE:
+        return "TDN_ERR_PARSE";
+    case TDN_ERR_UNSUPPORTED:
+        return "TDN_ERR_UNSUPPORTED";
     }
     return NULL;
 }

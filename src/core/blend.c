@@ -77,8 +77,9 @@ static tdn_result pose_fail(tdn_error *err, const tdn_pose *p, const tdn_pose *l
     if (!p || !p->data)
         return tdn__null(err, where);
     if (!like || p->joint_count < 1 || p->stride < p->joint_count || p->stride % TDN_POSE_LANES != 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, where, "not a pose made by tdn_pose_create or tdn_pose_init (%d joints, stride %d)",
-                         p->joint_count, p->stride);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, where,
+                         "not a pose made by tdn_pose_create or tdn_pose_init (%d joints, stride %d)", p->joint_count,
+                         p->stride);
     return tdn__pose_size(err, where, p->joint_count, like->joint_count, "the output");
 }
 
@@ -124,8 +125,8 @@ static inline float clamp01_lane(float x)
 }
 
 /* dst = weight * clamp01(mask) * scale per joint (no mask: weight * scale) */
-TDN__KERNEL void lane_weights(float *restrict dst, float weight, const float *restrict mask, const float *restrict scale,
-                              int n)
+TDN__KERNEL void lane_weights(float *restrict dst, float weight, const float *restrict mask,
+                              const float *restrict scale, int n)
 {
     if (mask)
         for (int k = 0; k < n; k++)
@@ -157,7 +158,8 @@ TDN__KERNEL void row_translation(float *restrict dst, const float *restrict x0, 
                                  const float *restrict d, const float *restrict wd, int n)
 {
     for (int k = 0; k < n; k++)
-        dst[k] = (ck->w[0][k] * x0[k] + ck->w[1][k] * x1[k]) + (ck->w[2][k] * x2[k] + ck->w[3][k] * x3[k]) + wd[k] * d[k];
+        dst[k] = (ck->w[0][k] * x0[k] + ck->w[1][k] * x1[k]) + (ck->w[2][k] * x2[k] + ck->w[3][k] * x3[k]) +
+                 wd[k] * d[k];
 }
 
 /* the same, adding to what dst holds (inputs after the first group of four) */
@@ -166,14 +168,15 @@ TDN__KERNEL void row_translation_more(float *restrict dst, const float *restrict
                                       const float *restrict d, const float *restrict wd, int n)
 {
     for (int k = 0; k < n; k++)
-        dst[k] += (ck->w[0][k] * x0[k] + ck->w[1][k] * x1[k]) + (ck->w[2][k] * x2[k] + ck->w[3][k] * x3[k]) + wd[k] * d[k];
+        dst[k] += (ck->w[0][k] * x0[k] + ck->w[1][k] * x1[k]) + (ck->w[2][k] * x2[k] + ck->w[3][k] * x3[k]) +
+                  wd[k] * d[k];
 }
 
 /* scale: dst = the weighted sum * ((1 - wd) + wd D.s): exactly D.s times at wd = 1, exactly
  * unchanged at wd = 0 */
-TDN__KERNEL void row_scale(float *restrict dst, const float *restrict x0, const float *restrict x1, const float *restrict x2,
-                           const float *restrict x3, const chunk *restrict ck, const float *restrict d,
-                           const float *restrict wd, int n)
+TDN__KERNEL void row_scale(float *restrict dst, const float *restrict x0, const float *restrict x1,
+                           const float *restrict x2, const float *restrict x3, const chunk *restrict ck,
+                           const float *restrict d, const float *restrict wd, int n)
 {
     for (int k = 0; k < n; k++)
         dst[k] = ((ck->w[0][k] * x0[k] + ck->w[1][k] * x1[k]) + (ck->w[2][k] * x2[k] + ck->w[3][k] * x3[k])) *
@@ -265,7 +268,8 @@ TDN__KERNEL void rot_normalize(float *restrict ox, float *restrict oy, float *re
 /* dst = normalize(nlerp(identity, D, w) * rot), the nlerp along the short way (D taken with
  * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. */
 TDN__KERNEL void rot_add_normalize(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                                   const sums4 *restrict rot, const float *restrict d, size_t s, const float *restrict w, int n)
+                                   const sums4 *restrict rot, const float *restrict d, size_t s,
+                                   const float *restrict w, int n)
 {
     for (int k = 0; k < n; k++) {
         float dw = d[3 * s + k];
@@ -295,12 +299,14 @@ static void blend_group(const tdn_pose *const *in, int count, int more, const td
     const float *wd = add ? ck->wd : zeros;
     for (int r = TDN_TX; r <= TDN_TZ; r++)
         (more ? row_translation_more : row_translation)(t->row[r], row_at(p[0], r, c), row_at(p[1], r, c),
-                                                        row_at(p[2], r, c), row_at(p[3], r, c), ck, row_at(d, r, c), wd, n);
+                                                        row_at(p[2], r, c), row_at(p[3], r, c), ck, row_at(d, r, c), wd,
+                                                        n);
     for (int r = TDN_SX; r <= TDN_SZ; r++)
         (more ? row_scale_more : row_scale)(t->row[r], row_at(p[0], r, c), row_at(p[1], r, c), row_at(p[2], r, c),
                                             row_at(p[3], r, c), ck, row_at(d, r, c), wd, n);
     const size_t s = (size_t)p[0]->stride;
-    (more ? rot_pair_more : rot_pair)(&ck->rot, row_at(p[0], TDN_RX, c), row_at(p[1], TDN_RX, c), s, ck->w[0], ck->w[1], n);
+    (more ? rot_pair_more : rot_pair)(&ck->rot, row_at(p[0], TDN_RX, c), row_at(p[1], TDN_RX, c), s, ck->w[0], ck->w[1],
+                                      n);
     if (count > 2)
         rot_pair_more(&ck->rot, row_at(p[2], TDN_RX, c), row_at(p[3], TDN_RX, c), s, ck->w[2], ck->w[3], n);
 }
@@ -416,8 +422,8 @@ tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
         target t = target_for(out, staged, &ck, c);
         int use_fallback = layer_totals(job, &ck, c, n);
         if (fused_add)
-            additive_weights(&ck, tdn__clamp01(job->additives[first_add].weight), job->additives[first_add].joint_weights,
-                             c, n);
+            additive_weights(&ck, tdn__clamp01(job->additives[first_add].weight),
+                             job->additives[first_add].joint_weights, c, n);
 
         /* the inputs in order: every layer that has a weight, then the fallback if needed;
          * blended SLOTS at a time with their normalized per-joint weights */
@@ -427,8 +433,8 @@ tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
         for (int i = 0; i <= job->layer_count; i++) {
             if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
                 const tdn_blend_input *layer = &job->layers[i];
-                lane_weights(ck.w[count], sane_weight(layer->weight), layer->joint_weights ? layer->joint_weights + c : NULL,
-                             ck.inv, n);
+                lane_weights(ck.w[count], sane_weight(layer->weight),
+                             layer->joint_weights ? layer->joint_weights + c : NULL, ck.inv, n);
                 group[count++] = layer->pose;
             } else if (i == job->layer_count && use_fallback) {
                 for (int k = 0; k < n; k++)
@@ -586,8 +592,8 @@ static tdn_result combine(const tdn_pose *a, const tdn_pose *b, tdn_pose *out, i
             t_op(t.row[r], row_at(a, r, c), row_at(b, r, c), n);
         for (int r = TDN_SX; r <= TDN_SZ; r++)
             s_op(t.row[r], row_at(a, r, c), row_at(b, r, c), n);
-        rot_product(t.row[TDN_RX], t.row[TDN_RY], t.row[TDN_RZ], t.row[TDN_RW], row_at(a, TDN_RX, c), row_at(b, TDN_RX, c),
-                    (size_t)a->stride, conjugate_b, n);
+        rot_product(t.row[TDN_RX], t.row[TDN_RY], t.row[TDN_RZ], t.row[TDN_RW], row_at(a, TDN_RX, c),
+                    row_at(b, TDN_RX, c), (size_t)a->stride, conjugate_b, n);
         target_flush(&t, out, c, n);
     }
     return TDN_OK;

@@ -27,11 +27,14 @@ void tdn__blend2_model_rotations(const tdn_skeleton *skeleton, const tdn_pose *a
     w = tdn__clamp01(w);
     for (int j = 0; j < out->joint_count; j++) {
         float wj = joint_weights ? w * tdn__clamp01(joint_weights[j]) : w;
-        tdn__pose_set_rotation(out, j, tdn_quat_nlerp(tdn__pose_rotation(scratch_a, j), tdn__pose_rotation(scratch_b, j), wj));
+        tdn__pose_set_rotation(out, j,
+                               tdn_quat_nlerp(tdn__pose_rotation(scratch_a, j), tdn__pose_rotation(scratch_b, j), wj));
     }
     /* Back to local, children first so every parent's model rotation is still there. */
     for (int j = out->joint_count - 1; j >= 0; j--)
         if (parents[j] >= 0)
-            tdn__pose_set_rotation(out, j,
-                         tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(tdn__pose_rotation(out, parents[j])), tdn__pose_rotation(out, j))));
+            tdn__pose_set_rotation(
+                out, j,
+                tdn_quat_normalize(
+                    tdn_quat_mul(tdn_quat_conjugate(tdn__pose_rotation(out, parents[j])), tdn__pose_rotation(out, j))));
 }

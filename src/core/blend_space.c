@@ -7,7 +7,9 @@
 
 #include "blend_space_internal.h"
 
-static const char *const mode_names[] = { "linear", "gradient_band", "polar_gradient_band", "barycentric", "grid", "rbf" };
+static const char *const mode_names[] = {
+    "linear", "gradient_band", "polar_gradient_band", "barycentric", "grid", "rbf"
+};
 enum { MODE_COUNT = (int)(sizeof mode_names / sizeof mode_names[0]) };
 
 const char *tdn_blend_space_mode_name(tdn_blend_space_mode mode)
@@ -71,7 +73,8 @@ tdn_result tdn__bs_line_build(tdn_blend_space *s, const float *origin, const flo
             snprintf(where, sizeof where, "samples[%d] and samples[%d]", a, b);
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
                              "the samples are collinear and these two land on the same place of their line "
-                             "(parameter %g): no triangle can separate them", (double)s->line_t[k]);
+                             "(parameter %g): no triangle can separate them",
+                             (double)s->line_t[k]);
         }
         s->line_inv_gap[k] = 1.0f / (s->line_t[k + 1] - s->line_t[k]);
     }
@@ -206,11 +209,12 @@ static tdn_result grid_detect(const float *pts, int n, grid_shape *g, tdn_error 
                 b++;
             char where[32];
             snprintf(where, sizeof where, "samples[%d]", a);
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
-                             "not a grid: no sample at (%g, %g), where the column of samples[%d] (x = %g) meets the row "
-                             "of samples[%d] (y = %g); %d distinct x and %d distinct y values need %d samples, %d given",
-                             (double)g->x[ix], (double)g->y[iy], a, (double)g->x[ix], b, (double)g->y[iy], g->nx, g->ny,
-                             g->nx * g->ny, n);
+            return tdn__fail(
+                err, TDN_ERR_INVALID_DATA, where,
+                "not a grid: no sample at (%g, %g), where the column of samples[%d] (x = %g) meets the row "
+                "of samples[%d] (y = %g); %d distinct x and %d distinct y values need %d samples, %d given",
+                (double)g->x[ix], (double)g->y[iy], a, (double)g->x[ix], b, (double)g->y[iy], g->nx, g->ny,
+                g->nx * g->ny, n);
         }
     return TDN_OK; /* not reached: distinct points fewer than nx * ny leave a combination out */
 }
@@ -300,9 +304,9 @@ static tdn_result check_points(const float *pts, int n, int d, tdn_error *err)
                 same = pts[(size_t)i * (size_t)d + (size_t)k] == pts[(size_t)j * (size_t)d + (size_t)k];
             if (same) {
                 snprintf(where, sizeof where, "samples[%d] and samples[%d]", i, j);
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
-                                 "samples[%d] and samples[%d] are at the same point: two samples must not share a point", i,
-                                 j);
+                return tdn__fail(
+                    err, TDN_ERR_INVALID_DATA, where,
+                    "samples[%d] and samples[%d] are at the same point: two samples must not share a point", i, j);
             }
         }
     return TDN_OK;
@@ -314,17 +318,29 @@ static void layout(tdn_blend_space *s, const grid_shape *g, const tdn__bs_triang
     (void)tdn__bs_carve(c, sizeof *s, 64);
     s->points = tdn__bs_carve(c, (size_t)s->sample_count * (size_t)s->dimensions * sizeof(float), 16);
     switch (s->mode) {
-    case TDN_BLEND_SPACE_LINEAR: tdn__bs_line_layout(s, c); break;
-    case TDN_BLEND_SPACE_GRADIENT_BAND: band_layout(s, c); break;
-    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND: tdn__bs_polar_layout(s, c); break;
-    case TDN_BLEND_SPACE_BARYCENTRIC: tdn__bs_barycentric_layout(s, tri, c); break;
-    case TDN_BLEND_SPACE_GRID: grid_layout(s, g, c); break;
-    case TDN_BLEND_SPACE_RBF: tdn__bs_rbf_layout(s, c); break;
+    case TDN_BLEND_SPACE_LINEAR:
+        tdn__bs_line_layout(s, c);
+        break;
+    case TDN_BLEND_SPACE_GRADIENT_BAND:
+        band_layout(s, c);
+        break;
+    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND:
+        tdn__bs_polar_layout(s, c);
+        break;
+    case TDN_BLEND_SPACE_BARYCENTRIC:
+        tdn__bs_barycentric_layout(s, tri, c);
+        break;
+    case TDN_BLEND_SPACE_GRID:
+        grid_layout(s, g, c);
+        break;
+    case TDN_BLEND_SPACE_RBF:
+        tdn__bs_rbf_layout(s, c);
+        break;
     }
 }
 
-tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out, const tdn_allocator *allocator,
-                                  tdn_error *err)
+tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_space **out,
+                                  const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -339,8 +355,9 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     if (d < 1 || d > TDN_MAX_BLEND_SPACE_DIMENSIONS)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.dimensions", "dimensions %d is outside 1..%d", d,
                          TDN_MAX_BLEND_SPACE_DIMENSIONS);
-    const int need = mode == TDN_BLEND_SPACE_LINEAR ? 1
-                     : mode == TDN_BLEND_SPACE_GRADIENT_BAND || mode == TDN_BLEND_SPACE_RBF ? 0 : 2;
+    const int need = mode == TDN_BLEND_SPACE_LINEAR                                         ? 1
+                     : mode == TDN_BLEND_SPACE_GRADIENT_BAND || mode == TDN_BLEND_SPACE_RBF ? 0
+                                                                                            : 2;
     if (need && d != need)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.dimensions", "%s blend spaces have %d dimension%s, not %d",
                          mode_names[mode], need, need == 1 ? "" : "s", d);
@@ -368,8 +385,7 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
     const size_t bytes = counter.used;
     unsigned char *block = tdn__alloc(allocator, bytes, 64);
     if (!block)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "the allocator returned NULL for %zu bytes",
-                         bytes);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "the allocator returned NULL for %zu bytes", bytes);
     memset(block, 0, bytes);
     tdn_blend_space *s = (tdn_blend_space *)block;
     *s = shape;
@@ -382,12 +398,24 @@ tdn_result tdn_blend_space_create(const tdn_blend_space_desc *desc, tdn_blend_sp
 
     static const float zero[1] = { 0.0f }, one[1] = { 1.0f };
     switch (s->mode) {
-    case TDN_BLEND_SPACE_LINEAR: r = tdn__bs_line_build(s, zero, one, err); break;
-    case TDN_BLEND_SPACE_GRADIENT_BAND: band_build(s); break;
-    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND: tdn__bs_polar_build(s); break;
-    case TDN_BLEND_SPACE_BARYCENTRIC: r = tdn__bs_barycentric_build(s, &tri, err); break;
-    case TDN_BLEND_SPACE_GRID: grid_build(s, &grid); break;
-    case TDN_BLEND_SPACE_RBF: r = tdn__bs_rbf_build(s, err); break;
+    case TDN_BLEND_SPACE_LINEAR:
+        r = tdn__bs_line_build(s, zero, one, err);
+        break;
+    case TDN_BLEND_SPACE_GRADIENT_BAND:
+        band_build(s);
+        break;
+    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND:
+        tdn__bs_polar_build(s);
+        break;
+    case TDN_BLEND_SPACE_BARYCENTRIC:
+        r = tdn__bs_barycentric_build(s, &tri, err);
+        break;
+    case TDN_BLEND_SPACE_GRID:
+        grid_build(s, &grid);
+        break;
+    case TDN_BLEND_SPACE_RBF:
+        r = tdn__bs_rbf_build(s, err);
+        break;
     }
     if (r != TDN_OK) {
         tdn__free(allocator, block, bytes);
@@ -477,12 +505,24 @@ tdn_result tdn_blend_space_weights(const tdn_blend_space *space, const float *po
         return TDN_OK;
     }
     switch (space->mode) {
-    case TDN_BLEND_SPACE_LINEAR: tdn__bs_line_weights(space, point[0], weights); break;
-    case TDN_BLEND_SPACE_GRADIENT_BAND: band_weights(space, point, weights); break;
-    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND: tdn__bs_polar_weights(space, point, weights); break;
-    case TDN_BLEND_SPACE_BARYCENTRIC: tdn__bs_barycentric_weights(space, point, weights); break;
-    case TDN_BLEND_SPACE_GRID: grid_weights(space, point, weights); break;
-    case TDN_BLEND_SPACE_RBF: tdn__bs_rbf_weights(space, point, weights); break;
+    case TDN_BLEND_SPACE_LINEAR:
+        tdn__bs_line_weights(space, point[0], weights);
+        break;
+    case TDN_BLEND_SPACE_GRADIENT_BAND:
+        band_weights(space, point, weights);
+        break;
+    case TDN_BLEND_SPACE_POLAR_GRADIENT_BAND:
+        tdn__bs_polar_weights(space, point, weights);
+        break;
+    case TDN_BLEND_SPACE_BARYCENTRIC:
+        tdn__bs_barycentric_weights(space, point, weights);
+        break;
+    case TDN_BLEND_SPACE_GRID:
+        grid_weights(space, point, weights);
+        break;
+    case TDN_BLEND_SPACE_RBF:
+        tdn__bs_rbf_weights(space, point, weights);
+        break;
     }
     normalize(space, point, weights);
     return TDN_OK;

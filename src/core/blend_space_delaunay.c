@@ -87,7 +87,8 @@ static int overlap(const float *pts, const int *t, const int *u)
             if ((t0 == u0 && t1 == u1) || (t0 == u1 && t1 == u0)) {
                 int tc = t[(a + 2) % 3], uc = u[(b + 2) % 3];
                 if (sign_of(orient(pts + 2 * t0, pts + 2 * t1, pts + 2 * tc)) *
-                        sign_of(orient(pts + 2 * t0, pts + 2 * t1, pts + 2 * uc)) > 0)
+                        sign_of(orient(pts + 2 * t0, pts + 2 * t1, pts + 2 * uc)) >
+                    0)
                     return 1;
             }
         }
@@ -179,7 +180,8 @@ tdn_result tdn__bs_barycentric_build(tdn_blend_space *s, const tdn__bs_triangula
         for (int e = 0; e < 3; e++)
             s->triangles[3 * u + e] = v[e];
         const float *a = pts + 2 * v[0], *b = pts + 2 * v[1], *c = pts + 2 * v[2];
-        double e1x = (double)b[0] - a[0], e1y = (double)b[1] - a[1], e2x = (double)c[0] - a[0], e2y = (double)c[1] - a[1];
+        double e1x = (double)b[0] - a[0], e1y = (double)b[1] - a[1], e2x = (double)c[0] - a[0],
+               e2y = (double)c[1] - a[1];
         double inv_det = 1.0 / (e1x * e2y - e2x * e1y);
         float *f = s->triangle_frames + 6 * u;
         f[0] = a[0];

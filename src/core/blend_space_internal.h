@@ -21,21 +21,21 @@ struct tdn_blend_space {
     /* linear, and barycentric over collinear samples: samples sorted along a line. A point's
      * line parameter is (p - line_origin) . line_dir. */
     int line_used;
-    int *line_order;        /* sample indices by increasing parameter */
-    float *line_t;          /* their parameters */
-    float *line_inv_gap;    /* 1 / (line_t[k + 1] - line_t[k]) */
+    int *line_order;     /* sample indices by increasing parameter */
+    float *line_t;       /* their parameters */
+    float *line_inv_gap; /* 1 / (line_t[k + 1] - line_t[k]) */
     float line_origin[2], line_dir[2];
 
     /* gradient_band: for i != j, (p_j - p_i) / |p_j - p_i|^2 at band[(i * n + j) * d] */
     float *band;
 
     /* polar_gradient_band */
-    int polar_origin;       /* index of the sample at (0, 0), or -1 */
-    float *polar_mag;       /* n magnitudes */
-    float *polar_dir;       /* n unit directions (0, 0 for the origin sample) */
-    float *polar_angle;     /* n * n signed angles from i's direction to j's (pi when opposite) */
-    float *polar_inv_mean;  /* n * n: 2 / (m_i + m_j) */
-    float *polar_inv_len2;  /* n * n: 1 / |pair vector|^2 (pairs without the origin sample) */
+    int polar_origin;              /* index of the sample at (0, 0), or -1 */
+    float *polar_mag;              /* n magnitudes */
+    float *polar_dir;              /* n unit directions (0, 0 for the origin sample) */
+    float *polar_angle;            /* n * n signed angles from i's direction to j's (pi when opposite) */
+    float *polar_inv_mean;         /* n * n: 2 / (m_i + m_j) */
+    float *polar_inv_len2;         /* n * n: 1 / |pair vector|^2 (pairs without the origin sample) */
     unsigned char *polar_opposite; /* n * n: 1 when i and j point in exactly opposite directions */
 
     /* barycentric */
@@ -43,7 +43,7 @@ struct tdn_blend_space {
     int *triangles;         /* 3 sample indices per triangle, counter-clockwise */
     float *triangle_frames; /* per triangle: a.x, a.y, then the inverse of [b - a, c - a] (4) */
     int hull_edge_count;
-    int *hull_edges;        /* 2 sample indices per edge */
+    int *hull_edges; /* 2 sample indices per edge */
 
     /* grid */
     int grid_nx, grid_ny;
@@ -52,10 +52,10 @@ struct tdn_blend_space {
     int *grid_cell;                   /* sample at (ix, iy): grid_cell[ix * ny + iy] */
 
     /* rbf */
-    double *rbf_lu;         /* (n + 1)^2, LU factors row-major, unit lower part implicit */
-    double *rbf_inv_diag;   /* n + 1 reciprocals of U's diagonal */
-    int *rbf_pivot;         /* n + 1 row permutation */
-    double rbf_inv_width2;  /* 1 / s^2 */
+    double *rbf_lu;        /* (n + 1)^2, LU factors row-major, unit lower part implicit */
+    double *rbf_inv_diag;  /* n + 1 reciprocals of U's diagonal */
+    int *rbf_pivot;        /* n + 1 row permutation */
+    double rbf_inv_width2; /* 1 / s^2 */
 };
 
 /* Creation lays the object out twice with the same calls: once with a NULL base to add up the
@@ -83,7 +83,7 @@ void tdn__bs_polar_weights(const tdn_blend_space *s, const float *p, float *raw)
 /* Delaunay triangulation and barycentric weights (blend_space_delaunay.c). The triangulation
  * is made before the allocation (on the stack) so the block holds exactly what it needs. */
 typedef struct tdn__bs_triangulation {
-    int triangle_count;                     /* 0: every triple degenerate (collinear samples) */
+    int triangle_count;                       /* 0: every triple degenerate (collinear samples) */
     int triangles[3 * TDN__BS_MAX_TRIANGLES]; /* counter-clockwise */
     int hull_edge_count;
     int hull_edges[2 * TDN__BS_MAX_TRIANGLES];

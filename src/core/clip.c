@@ -40,28 +40,28 @@ typedef struct clip_run {
 
 struct tdn_clip {
     tdn_allocator allocator;
-    size_t bytes;                 /* this block; the annotations count separately */
+    size_t bytes; /* this block; the annotations count separately */
     const char *name;
     float duration;
-    float sample_rate;            /* as asked */
-    double frames_per_second;     /* (frame_count - 1) / duration, 0 for a single frame */
+    float sample_rate;        /* as asked */
+    double frames_per_second; /* (frame_count - 1) / duration, 0 for a single frame */
     int frame_count;
     int joint_count;
     int additive;
-    tdn_clip_storage storage;     /* FLOAT32 or INT16 */
-    int animated_count;           /* components per frame */
+    tdn_clip_storage storage; /* FLOAT32 or INT16 */
+    int animated_count;       /* components per frame */
     int constant_count;
-    int run_count;                /* lerped runs */
-    int hold_run_count;           /* held (STEP) runs */
+    int run_count;      /* lerped runs */
+    int hold_run_count; /* held (STEP) runs */
     int constant_run_count;
-    int animates_rotation;        /* 1 if a rotation row has an animated component */
+    int animates_rotation; /* 1 if a rotation row has an animated component */
     clip_run *runs;
     clip_run *hold_runs;
     clip_run *constant_runs;
     float *constants;
-    const float *frames_f32;      /* FLOAT32: frame_count * animated_count */
-    const uint16_t *frames_q16;   /* INT16: the same, quantized */
-    const float *offsets;         /* INT16: per animated component, value = offset + scale * q */
+    const float *frames_f32;    /* FLOAT32: frame_count * animated_count */
+    const uint16_t *frames_q16; /* INT16: the same, quantized */
+    const float *offsets;       /* INT16: per animated component, value = offset + scale * q */
     const float *scales;
     tdn__annotations *annotations;
 };
@@ -154,12 +154,14 @@ tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn
         const float *v0 = clip->frames_f32 + (size_t)f0 * n, *v1 = clip->frames_f32 + (size_t)f1 * n;
         for (int r = 0; r < clip->run_count; ++r) {
             const clip_run *run = &clip->runs[r];
-            lerp_f32(data + (size_t)run->row * stride + (size_t)run->joint, v0 + run->src, v1 + run->src, a, run->count);
+            lerp_f32(data + (size_t)run->row * stride + (size_t)run->joint, v0 + run->src, v1 + run->src, a,
+                     run->count);
         }
         const float *vh = clip->frames_f32 + (size_t)held * n;
         for (int r = 0; r < clip->hold_run_count; ++r) {
             const clip_run *run = &clip->hold_runs[r];
-            memcpy(data + (size_t)run->row * stride + (size_t)run->joint, vh + run->src, (size_t)run->count * sizeof(float));
+            memcpy(data + (size_t)run->row * stride + (size_t)run->joint, vh + run->src,
+                   (size_t)run->count * sizeof(float));
         }
     }
     if (clip->animates_rotation)
@@ -179,12 +181,12 @@ typedef struct build {
     int joint_count;
     int frame_count;
     float duration;
-    int components;          /* 10 * joint_count */
-    float *values;           /* frame_count * components, [frame][row * joint_count + joint] */
-    float *lo, *hi;          /* per component: range over frames */
-    float *times;            /* error measurement times, sorted, unique */
+    int components; /* 10 * joint_count */
+    float *values;  /* frame_count * components, [frame][row * joint_count + joint] */
+    float *lo, *hi; /* per component: range over frames */
+    float *times;   /* error measurement times, sorted, unique */
     int time_count;
-    int *hints;              /* source track hints */
+    int *hints; /* source track hints */
     int *reference_hints;
     tdn_pose sample, reference, actual;
     tdn_mat4 *model_expect, *model_actual;
@@ -204,10 +206,7 @@ static const tdn_keyed_clip *reference_clip(const tdn_clip_desc *desc)
     return desc->additive_reference_first_frame ? desc->source : NULL;
 }
 
-static int is_additive(const tdn_clip_desc *desc)
-{
-    return desc->additive_reference_pose || reference_clip(desc);
-}
+static int is_additive(const tdn_clip_desc *desc) { return desc->additive_reference_pose || reference_clip(desc); }
 
 /* The additive reference at time t into b->reference. */
 static void sample_reference(build *b, float t)
@@ -251,7 +250,8 @@ static tdn_result build_alloc(build *b, tdn_error *err)
     const tdn_keyed_clip *ref = reference_clip(b->desc);
     const size_t frames = (size_t)b->frame_count, comps = (size_t)b->components;
     size_t max_times = 2 * frames + (size_t)joint_keys(b->source) + (ref ? (size_t)joint_keys(ref) : 0);
-    size_t hint_count = (size_t)tdn_keyed_clip_track_count(b->source) + (ref ? (size_t)tdn_keyed_clip_track_count(ref) : 0);
+    size_t hint_count = (size_t)tdn_keyed_clip_track_count(b->source) +
+                        (ref ? (size_t)tdn_keyed_clip_track_count(ref) : 0);
     size_t pose_bytes = tdn_pose_bytes(b->joint_count);
 
     for (int pass = 0; pass < 2; ++pass) {
@@ -268,7 +268,8 @@ static tdn_result build_alloc(build *b, tdn_error *err)
             b->memory_bytes = block.size;
             b->memory = tdn__alloc(b->allocator, block.size, TDN_POSE_ALIGN);
             if (!b->memory)
-                return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "clip", "out of memory (%zu bytes of build scratch)", block.size);
+                return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "clip", "out of memory (%zu bytes of build scratch)",
+                                 block.size);
         } else {
             memset(b->hints, 0, hint_count * sizeof(int));
             b->reference_hints = b->hints + tdn_keyed_clip_track_count(b->source);
@@ -303,7 +304,8 @@ static tdn_result make_difference(build *b, float t, tdn_error *err)
         tdn_transform s = tdn_pose_get(&b->sample, j), r = tdn_pose_get(&b->reference, j);
         if (r.s.x == 0.0f || r.s.y == 0.0f || r.s.z == 0.0f) {
             char where[128];
-            snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j), (double)t);
+            snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j),
+                     (double)t);
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "the additive reference has a zero scale");
         }
         tdn_transform d;
@@ -348,9 +350,12 @@ static tdn_result resample(build *b, tdn_error *err)
             if (!tdn__finite(v)) {
                 char where[128];
                 int j = c % J;
-                snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j), (double)t);
+                snprintf(where, sizeof where, "joint %d ('%s') at t = %g s", j, tdn_skeleton_joint_name(b->skeleton, j),
+                         (double)t);
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "the %s difference is not finite",
-                                 c / J < TDN_RX ? "translation" : c / J < TDN_SX ? "rotation" : "scale");
+                                 c / J < TDN_RX   ? "translation"
+                                 : c / J < TDN_SX ? "rotation"
+                                                  : "scale");
             }
             if (f == 0 || v < b->lo[c])
                 b->lo[c] = v;
@@ -557,7 +562,8 @@ static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep)
 }
 
 /* A clip over the build's resampled values in one storage, without annotations. */
-static tdn_result make_clip(const build *b, const tdn_clip *plan, tdn_clip_storage storage, tdn_clip **out, tdn_error *err)
+static tdn_result make_clip(const build *b, const tdn_clip *plan, tdn_clip_storage storage, tdn_clip **out,
+                            tdn_error *err)
 {
     const char *name = tdn_keyed_clip_name(b->source);
     tdn_clip clip = *plan;
@@ -599,8 +605,8 @@ static tdn_result check_desc(const tdn_clip_desc *desc, int joint_count, tdn_err
                          "give one additive reference: a pose, a clip, or a first frame");
     if (pose && (!pose->data || pose->joint_count != joint_count))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "additive_reference_pose",
-                         "the reference pose has %d joints, the source's skeleton %d", pose->data ? pose->joint_count : 0,
-                         joint_count);
+                         "the reference pose has %d joints, the source's skeleton %d",
+                         pose->data ? pose->joint_count : 0, joint_count);
     const tdn_keyed_clip *ref = desc->additive_reference_clip;
     if (ref && tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(ref)) != joint_count)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "additive_reference_clip",

@@ -77,8 +77,8 @@ void tdn__curve_eval(const tdn__curve *curve, float t, int *hint, float *out)
 
     if (curve->interp == TDN_INTERP_LINEAR) {
         if (curve->rotation) {
-            tdn_quat q = tdn_quat_slerp(tdn_quat_make(a[0], a[1], a[2], a[3]),
-                                        tdn_quat_make(b[0], b[1], b[2], b[3]), s);
+            tdn_quat q = tdn_quat_slerp(tdn_quat_make(a[0], a[1], a[2], a[3]), tdn_quat_make(b[0], b[1], b[2], b[3]),
+                                        s);
             out[0] = q.x, out[1] = q.y, out[2] = q.z, out[3] = q.w;
         } else {
             for (int i = 0; i < w; ++i)

@@ -8,12 +8,12 @@
 /* A curve over borrowed key arrays. Values follow tdn_track_desc: `width` floats per key, or
  * (in-tangent, value, out-tangent) triples for TDN_INTERP_CUBIC. */
 typedef struct tdn__curve {
-    const float *times;  /* key_count strictly increasing seconds */
+    const float *times; /* key_count strictly increasing seconds */
     const float *values;
     int key_count;
-    int width;           /* 1 (float track), 3 (translation, scale) or 4 (rotation) */
+    int width; /* 1 (float track), 3 (translation, scale) or 4 (rotation) */
     tdn_interp interp;
-    int rotation;        /* 1: values are quaternions: slerp for LINEAR, renormalized CUBIC */
+    int rotation; /* 1: values are quaternions: slerp for LINEAR, renormalized CUBIC */
 } tdn__curve;
 
 /* Floats one key occupies in `values`. */

@@ -24,12 +24,11 @@
 #include "tendon/ik_two_bone.h"
 #include "tendon/model_space.h"
 
-
 typedef struct leg_state {
-    float ground, ground_v;      /* smoothed ground height along up, and its rate */
-    tdn_vec3 normal, normal_v;   /* smoothed ground normal (not unit), and its rate */
-    tdn_vec3 lock_offset, lock_v;/* model space, perpendicular to up */
-    tdn_vec3 lock_world;         /* where a locked ankle is held, world space */
+    float ground, ground_v;       /* smoothed ground height along up, and its rate */
+    tdn_vec3 normal, normal_v;    /* smoothed ground normal (not unit), and its rate */
+    tdn_vec3 lock_offset, lock_v; /* model space, perpendicular to up */
+    tdn_vec3 lock_world;          /* where a locked ankle is held, world space */
     int locked;
     int pad_;
 } leg_state;
@@ -38,9 +37,9 @@ struct tdn_foot_placement {
     const tdn_skeleton *skeleton;
     tdn_foot_placement_desc desc; /* defaults filled in */
     tdn_allocator allocator;
-    int created;                  /* 1: from tdn_foot_placement_create */
-    int started;                  /* 0 until the first solve after init or reset */
-    float rate, pelvis_rate;      /* the springs' y */
+    int created;             /* 1: from tdn_foot_placement_create */
+    int started;             /* 0 until the first solve after init or reset */
+    float rate, pelvis_rate; /* the springs' y */
     float pelvis, pelvis_v;
     leg_state legs[];
 };
@@ -117,8 +116,7 @@ tdn_result tdn_foot_placement_init(const tdn_foot_placement_desc *desc, void *me
     if ((uintptr_t)memory % TDN_FOOT_PLACEMENT_ALIGN != 0)
         return bad(err, "memory", "not aligned to TDN_FOOT_PLACEMENT_ALIGN");
     if (desc->leg_count < 1 || desc->leg_count > TDN_FOOT_MAX_LEGS)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.leg_count", "%d legs: 1..%d", desc->leg_count,
-                         TDN_FOOT_MAX_LEGS);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.leg_count", "%d legs: 1..%d", desc->leg_count, TDN_FOOT_MAX_LEGS);
 
     tdn_foot_placement_desc d = *desc;
     const int n = tdn_skeleton_joint_count(skeleton);
@@ -187,9 +185,14 @@ tdn_result tdn_foot_placement_init(const tdn_foot_placement_desc *desc, void *me
     if (fabsf(tdn_vec3_dot(d.up, d.forward)) > 0.999f)
         return bad(err, "desc.forward", "along up");
 
-    const struct { const char *name; float value; } fields[] = {
-        { "desc.half_life", d.half_life }, { "desc.pelvis_half_life", d.pelvis_half_life }, { "desc.max_tilt", d.max_tilt }, { "desc.lock_distance", d.lock_distance },
-        { "desc.ray_above", d.ray_above }, { "desc.ray_below", d.ray_below }, { "desc.soften", d.soften },
+    const struct {
+        const char *name;
+        float value;
+    } fields[] = {
+        { "desc.half_life", d.half_life }, { "desc.pelvis_half_life", d.pelvis_half_life },
+        { "desc.max_tilt", d.max_tilt },   { "desc.lock_distance", d.lock_distance },
+        { "desc.ray_above", d.ray_above }, { "desc.ray_below", d.ray_below },
+        { "desc.soften", d.soften },
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
         if (!tdn__finite(fields[i].value))
@@ -240,8 +243,7 @@ tdn_result tdn_foot_placement_create(const tdn_foot_placement_desc *desc, tdn_fo
         return bad(err, "desc", "NULL");
     const size_t bytes = bytes_for(desc->leg_count);
     if (bytes == 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.leg_count", "%d legs: 1..%d", desc->leg_count,
-                         TDN_FOOT_MAX_LEGS);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.leg_count", "%d legs: 1..%d", desc->leg_count, TDN_FOOT_MAX_LEGS);
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     void *memory = tdn__alloc(allocator, bytes, TDN_FOOT_PLACEMENT_ALIGN);
@@ -302,8 +304,8 @@ tdn_foot_placement_desc tdn_foot_placement_desc_of(const tdn_foot_placement *fp)
 /* What the ground query gave, in the character's frame. */
 typedef struct ground_sample {
     int hit;
-    float height;     /* along up */
-    tdn_vec3 normal;  /* unit */
+    float height;    /* along up */
+    tdn_vec3 normal; /* unit */
 } ground_sample;
 
 static ground_sample query_ground(const tdn_foot_placement *fp, const tdn_foot_placement_frame *frame,
@@ -318,7 +320,8 @@ static ground_sample query_ground(const tdn_foot_placement *fp, const tdn_foot_p
         return g;
     down = tdn_vec3_scale(down, 1.0f / scale);
     tdn_vec3 hit = from, normal = tdn_vec3_scale(down, -1.0f);
-    if (!frame->ground(frame->ground_user, from, down, (fp->desc.ray_above + fp->desc.ray_below) * scale, &hit, &normal))
+    if (!frame->ground(frame->ground_user, from, down, (fp->desc.ray_above + fp->desc.ray_below) * scale, &hit,
+                       &normal))
         return g;
     if (tdn__bad_vec3(hit) || tdn__bad_vec3(normal) || !(tdn_vec3_dot(normal, down) < 0.0f))
         return g;
@@ -368,7 +371,8 @@ static void move_joint(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *m
 static void turn_joint_to(const tdn_skeleton *skeleton, tdn_pose *pose, tdn_mat4 *model, int j, tdn_quat rotation)
 {
     int parent = tdn_skeleton_parent(skeleton, j);
-    tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(tdn__model_rotation(&model[parent])), rotation) : rotation;
+    tdn_quat local = parent >= 0 ? tdn_quat_mul(tdn_quat_conjugate(tdn__model_rotation(&model[parent])), rotation)
+                                 : rotation;
     local = tdn_quat_normalize(local);
     tdn__pose_set_rotation(pose, j, local);
     tdn_model_space_range(skeleton, pose, NULL, j, tdn_skeleton_subtree_end(skeleton, j), model, NULL);
@@ -378,7 +382,11 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
                                     tdn_mat4 *model, tdn_foot_placement_report *report, tdn_error *err)
 {
     if (!fp || !frame || !frame->ground || !pose || !pose->data || !model)
-        return tdn__null(err, !fp ? "fp" : !frame ? "frame" : !frame->ground ? "frame.ground" : !model ? "model" : "pose");
+        return tdn__null(err, !fp              ? "fp"
+                              : !frame         ? "frame"
+                              : !frame->ground ? "frame.ground"
+                              : !model         ? "model"
+                                               : "pose");
     const tdn_skeleton *skeleton = fp->skeleton;
     const tdn_foot_placement_desc *d = &fp->desc;
     if (pose->joint_count != tdn_skeleton_joint_count(skeleton))
@@ -496,8 +504,9 @@ tdn_result tdn_foot_placement_solve(tdn_foot_placement *fp, const tdn_foot_place
          * towards `forward`. */
         tdn_vec3 line = tdn_vec3_sub(c, a), knee = tdn_vec3_sub(b, a);
         float line_len2 = tdn_vec3_dot(line, line);
-        tdn_vec3 side = line_len2 > 0.0f ? tdn_vec3_sub(knee, tdn_vec3_scale(line, tdn_vec3_dot(knee, line) / line_len2))
-                                         : tdn_vec3_make(0, 0, 0);
+        tdn_vec3 side = line_len2 > 0.0f
+                            ? tdn_vec3_sub(knee, tdn_vec3_scale(line, tdn_vec3_dot(knee, line) / line_len2))
+                            : tdn_vec3_make(0, 0, 0);
         float side_len = tdn_vec3_length(side);
         tdn_vec3 towards = side_len > 1e-3f * (l1 + l2) ? tdn_vec3_scale(side, 1.0f / side_len) : d->forward;
         tdn_ik_two_bone_job ik;

@@ -5,9 +5,9 @@
 #include "internal.h"
 #include "tendon/mirror.h"
 
-static const char *const node_type_names[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                               "blend_space", "rest", "state_machine", "procedural", "modifier",
-                                               "motion_match" };
+static const char *const node_type_names[] = { "clip",          "blend2",     "blendN",      "switch",
+                                               "additive",      "time_scale", "blend_space", "rest",
+                                               "state_machine", "procedural", "modifier",    "motion_match" };
 
 /* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
@@ -24,8 +24,7 @@ static const char *place_of(char *buf, size_t size, const void *nodes, int i)
     return node_place(buf, size, nodes, i);
 }
 
-#define FAIL_NODE(code, ...) \
-    return tdn__fail(err, code, node_place(where, sizeof where, desc->nodes, i), __VA_ARGS__)
+#define FAIL_NODE(code, ...) return tdn__fail(err, code, node_place(where, sizeof where, desc->nodes, i), __VA_ARGS__)
 
 static int find_param(const tdn_graph *g, const char *name)
 {
@@ -89,8 +88,8 @@ static tdn_result resolve_value(const tdn_graph *g, const tdn_node_value *v, tdn
     return TDN_OK;
 }
 
-static tdn_result check_position(const tdn_graph *g, const tdn_node_desc *d, tdn__node *n, int *axes,
-                                 const char *place, tdn_error *err)
+static tdn_result check_position(const tdn_graph *g, const tdn_node_desc *d, tdn__node *n, int *axes, const char *place,
+                                 tdn_error *err)
 {
     int dims = tdn_blend_space_dimensions(d->space);
     if (d->input_count != tdn_blend_space_sample_count(d->space))
@@ -104,12 +103,14 @@ static tdn_result check_position(const tdn_graph *g, const tdn_node_desc *d, tdn
         if (p < 0)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'", d->position);
         const tdn__param *param = &g->params[p];
-        int fits = dims == 1 ? param->type == TDN_PARAM_FLOAT
-                             : (param->type == TDN_PARAM_VEC2 || param->type == TDN_PARAM_VEC3) && param->components == dims;
+        int fits = dims == 1
+                       ? param->type == TDN_PARAM_FLOAT
+                       : (param->type == TDN_PARAM_VEC2 || param->type == TDN_PARAM_VEC3) && param->components == dims;
         if (!fits)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, place,
-                             "position '%s' does not fit a %d-dimensional space (a float for 1, a vec2 or vec3 for 2 or 3)",
-                             param->name, dims);
+            return tdn__fail(
+                err, TDN_ERR_INVALID_DATA, place,
+                "position '%s' does not fit a %d-dimensional space (a float for 1, a vec2 or vec3 for 2 or 3)",
+                param->name, dims);
         axes[0] = p;
         n->axis_count = 1;
         return TDN_OK;
@@ -237,8 +238,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             float duration = tdn_clip_duration(g->clips[d->clip]);
             if (!tdn__finite(d->lead_in) || !tdn__finite(d->lead_out) || d->lead_in < 0.0f || d->lead_out < 0.0f ||
                 ((d->lead_in > 0.0f || d->lead_out > 0.0f) && !(d->lead_in + d->lead_out < duration)))
-                FAIL_NODE(TDN_ERR_INVALID_DATA, "lead-in %g and lead-out %g must be >= 0 and leave part of the %g s clip",
-                          (double)d->lead_in, (double)d->lead_out, (double)duration);
+                FAIL_NODE(TDN_ERR_INVALID_DATA,
+                          "lead-in %g and lead-out %g must be >= 0 and leave part of the %g s clip", (double)d->lead_in,
+                          (double)d->lead_out, (double)duration);
             n->lead_in = d->lead_in;
             n->lead_out = d->lead_out;
             n->wrap = d->wrap;
@@ -291,8 +293,8 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
                                           ? "the node belongs to two layers"
                                           : NULL;
                 if (problem) {
-                    r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, child),
-                                  "%s", problem);
+                    r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, child), "%s",
+                                  problem);
                     goto done;
                 }
                 if (color[child] == WHITE) {
@@ -346,8 +348,7 @@ static tdn_result mark_additive(tdn_graph *g, const tdn_graph_desc *desc, tdn_er
                               "the node is reached both as a pose and as an additive difference");
             reach[child] = as;
         }
-        if (r == TDN_OK && n->type == TDN_NODE_CLIP &&
-            tdn_clip_is_additive(g->clips[n->clip]) != (reach[i] == 2)) {
+        if (r == TDN_OK && n->type == TDN_NODE_CLIP && tdn_clip_is_additive(g->clips[n->clip]) != (reach[i] == 2)) {
             const char *why = reach[i] == 2 ? "is not additive: an additive difference needs an additive clip"
                                             : "is additive: an additive clip can only be an additive node's difference";
             r = tdn__fail(err, TDN_ERR_INVALID_DATA, node_place(where, sizeof where, desc->nodes, i), "\"%.60s\" %s",
@@ -453,11 +454,11 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
     if (!desc->skeleton)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.skeleton", "a graph needs its skeleton");
     if (desc->node_count < 1 || desc->node_count > TDN_MAX_GRAPH_NODES || !desc->nodes)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.nodes", "1..%d nodes are needed, not %d",
-                         TDN_MAX_GRAPH_NODES, desc->node_count);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.nodes", "1..%d nodes are needed, not %d", TDN_MAX_GRAPH_NODES,
+                         desc->node_count);
     if (desc->param_count < 0 || desc->param_count > TDN_MAX_GRAPH_PARAMS || (desc->param_count && !desc->params))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.params", "0..%d parameters, not %d",
-                         TDN_MAX_GRAPH_PARAMS, desc->param_count);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.params", "0..%d parameters, not %d", TDN_MAX_GRAPH_PARAMS,
+                         desc->param_count);
     if (desc->clip_count < 0 || (desc->clip_count && !desc->clips))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.clips", "NULL clips or a negative count");
     if (desc->sync_group_count < 0 || (desc->sync_group_count && !desc->sync_groups))
@@ -573,12 +574,12 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
 static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, const graph_totals *t)
 {
     size_t at = tdn__align_up(sizeof(tdn_graph), 16);
-#define PLACE(field, count)                                                    \
-    do {                                                                       \
-        if (base)                                                              \
-            g->field = (void *)(base + at);                                    \
-        at = tdn__align_up(at + sizeof *g->field * (size_t)(count), 16);      \
-    } while (0)
+#define PLACE(field, count)                                          \
+  do {                                                               \
+    if (base)                                                        \
+      g->field = (void *)(base + at);                                \
+    at = tdn__align_up(at + sizeof *g->field * (size_t)(count), 16); \
+  } while (0)
     PLACE(clips, desc->clip_count);
     PLACE(params, desc->param_count);
     PLACE(nodes, desc->node_count);
@@ -747,7 +748,10 @@ int tdn_graph_find_state(const tdn_graph *graph, int node, const char *name)
     return -1;
 }
 
-int tdn_graph_find_param(const tdn_graph *graph, const char *name) { return graph && name ? find_param(graph, name) : -1; }
+int tdn_graph_find_param(const tdn_graph *graph, const char *name)
+{
+    return graph && name ? find_param(graph, name) : -1;
+}
 
 const char *tdn_graph_param_name(const tdn_graph *graph, int param)
 {

@@ -125,8 +125,8 @@ static void evaluate_layer(tdn_graph_instance *in, int layer, const tdn__layer_s
 static void inertialize(tdn__layer_state *ls, tdn_pose *pose)
 {
     if (ls->pending >= 0.0f && ls->frames_shown > 0)
-        tdn_inertializer_start(ls->inertia, &ls->shown, ls->frames_shown > 1 ? &ls->before : NULL, ls->shown_step,
-                               pose, ls->pending, TDN_INERTIA_QUINTIC, NULL);
+        tdn_inertializer_start(ls->inertia, &ls->shown, ls->frames_shown > 1 ? &ls->before : NULL, ls->shown_step, pose,
+                               ls->pending, TDN_INERTIA_QUINTIC, NULL);
     ls->pending = -1.0f;
     tdn_inertializer_apply(ls->inertia, ls->unapplied, pose, NULL);
     tdn_pose kept = ls->before; /* the oldest result's memory takes the newest */

@@ -72,8 +72,10 @@ static tdn_result copy_job(tdn_graph *g, const tdn_graph_ik_desc *d, tdn__ik *jo
     }
     job->count = tdn_ik_chain_path(g->skeleton, d->root, d->end, job->chain, TDN_MAX_IK_CHAIN);
     if (job->count < 2)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "joint %d is not below joint %d (or the chain is longer "
-                         "than %d)", d->end, d->root, TDN_MAX_IK_CHAIN);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place,
+                         "joint %d is not below joint %d (or the chain is longer "
+                         "than %d)",
+                         d->end, d->root, TDN_MAX_IK_CHAIN);
     for (int k = 0; k < job->count; k++) {
         job->limits[k] = d->limits ? d->limits[k] : (tdn_ik_limit){ 0, 0 };
         job->joint_weights[k] = d->joint_weights ? d->joint_weights[k] : 0.0f;
@@ -99,8 +101,7 @@ static tdn_result contact_tracks(tdn_graph *g, const tdn_graph_ik_desc *d, tdn__
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     if (desc->ik_count < 0 || desc->ik_count > TDN_MAX_GRAPH_IK || (desc->ik_count > 0 && !desc->ik))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.ik", "0..%d IK jobs, not %d", TDN_MAX_GRAPH_IK,
-                         desc->ik_count);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.ik", "0..%d IK jobs, not %d", TDN_MAX_GRAPH_IK, desc->ik_count);
     if (desc->ik_count == 0)
         return TDN_OK;
     size_t contacts = sizeof(int) * (size_t)(g->clip_count + 1) * TDN_FOOT_MAX_LEGS;
@@ -149,8 +150,8 @@ void tdn__graph_free_ik(tdn_graph *g)
 
 /* ---- at run time, and what the graph reports of its jobs ---- */
 
-tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user, const tdn_mat4 *world,
-                                tdn_error *err)
+tdn_result tdn_graph_set_ground(tdn_graph_instance *instance, tdn_ground_query ground, void *user,
+                                const tdn_mat4 *world, tdn_error *err)
 {
     if (!instance)
         return tdn__null(err, "instance");
@@ -189,7 +190,7 @@ int tdn_graph_foot_joint(const tdn_graph *graph, int job, int leg)
 float tdn_graph_foot_contact(const tdn_graph_instance *instance, int job, int leg)
 {
     return instance && leg >= 0 && leg < tdn_graph_foot_count(instance->graph, job) ? instance->foot_contact[job][leg]
-                                                                                     : 0.0f;
+                                                                                    : 0.0f;
 }
 
 int tdn_graph_foot_target(const tdn_graph_instance *instance, int job, int leg, tdn_vec3 *target)
@@ -244,48 +245,74 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     const tdn_ik_limit *limits = job->has_limits ? job->limits : NULL;
     switch (job->kind) {
     case TDN_GRAPH_IK_TWO_BONE: {
-        tdn_ik_two_bone_job ik = { .upper = job->chain[0], .middle = job->chain[1], .end = job->chain[2],
+        tdn_ik_two_bone_job ik = { .upper = job->chain[0],
+                                   .middle = job->chain[1],
+                                   .end = job->chain[2],
                                    .target = target,
                                    .pole = job->pole >= 0 ? param_vec3(in, job->pole) : tdn_vec3_make(0, 0, 0),
-                                   .use_pole = job->pole >= 0, .weight = weight, .soften = job->soften };
+                                   .use_pole = job->pole >= 0,
+                                   .weight = weight,
+                                   .soften = job->soften };
         tdn_ik_two_bone(s, &ik, pose, model, &reached, NULL);
         return reached;
     }
     case TDN_GRAPH_IK_FABRIK: {
-        tdn_ik_fabrik_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
-                                 .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
+        tdn_ik_fabrik_job ik = { .joints = job->chain,
+                                 .joint_count = job->count,
+                                 .target = target,
+                                 .tolerance = job->tolerance,
+                                 .max_iterations = job->max_iterations,
+                                 .limits = limits,
                                  .weight = weight };
         tdn_ik_fabrik(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_CCD: {
-        tdn_ik_ccd_job ik = { .joints = job->chain, .joint_count = job->count, .target = target,
-                              .tolerance = job->tolerance, .max_iterations = job->max_iterations, .limits = limits,
-                              .max_step = job->max_step, .weight = weight };
+        tdn_ik_ccd_job ik = { .joints = job->chain,
+                              .joint_count = job->count,
+                              .target = target,
+                              .tolerance = job->tolerance,
+                              .max_iterations = job->max_iterations,
+                              .limits = limits,
+                              .max_step = job->max_step,
+                              .weight = weight };
         tdn_ik_ccd(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_DLS: {
         tdn_dls_target t = { .effector = job->chain[job->count - 1], .position = target, .weight = 1.0f };
-        tdn_ik_dls_job ik = { .joints = job->chain, .joint_count = job->count, .targets = &t, .target_count = 1,
-                          .damping = job->damping, .tolerance = job->tolerance, .max_iterations = job->max_iterations,
-                          .limits = limits, .weight = weight };
+        tdn_ik_dls_job ik = { .joints = job->chain,
+                              .joint_count = job->count,
+                              .targets = &t,
+                              .target_count = 1,
+                              .damping = job->damping,
+                              .tolerance = job->tolerance,
+                              .max_iterations = job->max_iterations,
+                              .limits = limits,
+                              .weight = weight };
         tdn_ik_dls(s, &ik, pose, model, &result, NULL);
         return result.reached;
     }
     case TDN_GRAPH_IK_LOOK_AT: {
-        tdn_ik_look_at_job ik = { .joints = job->chain, .joint_count = job->count,
-                              .joint_weights = job->has_joint_weights ? job->joint_weights : NULL, .axis = job->axis,
-                              .up_hint = job->up_hint, .target = target,
-                              .max_angles = job->has_max_angles ? job->max_angles : NULL, .weight = weight };
+        tdn_ik_look_at_job ik = { .joints = job->chain,
+                                  .joint_count = job->count,
+                                  .joint_weights = job->has_joint_weights ? job->joint_weights : NULL,
+                                  .axis = job->axis,
+                                  .up_hint = job->up_hint,
+                                  .target = target,
+                                  .max_angles = job->has_max_angles ? job->max_angles : NULL,
+                                  .weight = weight };
         float angle_error = 0.0f;
         return tdn_ik_look_at(s, &ik, pose, model, &angle_error, NULL) == TDN_OK && angle_error < 1e-3f;
     }
     case TDN_GRAPH_IK_FOOT_PLACEMENT: {
         if (!in->ground)
             return 0;
-        tdn_foot_placement_frame frame = { .dt = dt, .world = in->has_world ? &in->world : NULL, .ground = in->ground,
-                                           .ground_user = in->ground_user, .weight = weight };
+        tdn_foot_placement_frame frame = { .dt = dt,
+                                           .world = in->has_world ? &in->world : NULL,
+                                           .ground = in->ground,
+                                           .ground_user = in->ground_user,
+                                           .weight = weight };
         for (int leg = 0; leg < job->feet.leg_count; leg++) {
             in->foot_contact[k][leg] = contact(in, job, leg);
             frame.contact[leg] = in->no_foot_lock ? 0.0f : in->foot_contact[k][leg]; /* contact drives locking */

@@ -6,13 +6,13 @@
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base)
 {
     size_t at = tdn__align_up(sizeof(tdn_graph_instance), 64);
-#define PLACE(field, count, align)                                            \
-    do {                                                                      \
-        at = tdn__align_up(at, align);                                        \
-        if (base)                                                             \
-            instance->field = (void *)(base + at);                            \
-        at += sizeof *instance->field * (size_t)(count);                      \
-    } while (0)
+#define PLACE(field, count, align)                   \
+  do {                                               \
+    at = tdn__align_up(at, align);                   \
+    if (base)                                        \
+      instance->field = (void *)(base + at);         \
+    at += sizeof *instance->field * (size_t)(count); \
+  } while (0)
     PLACE(params, g->param_count, 16);
     PLACE(node_weight, g->node_count, 16);
     PLACE(node_rate, g->node_count, 16);
@@ -51,7 +51,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     for (int k = 0; k < g->entry_capacity + 3; k++) {
         at = tdn__align_up(at, TDN_POSE_ALIGN);
         if (base) {
-            tdn_pose *pose = k < g->entry_capacity       ? &instance->poses[k]
+            tdn_pose *pose = k < g->entry_capacity        ? &instance->poses[k]
                              : k == g->entry_capacity     ? &instance->rest
                              : k == g->entry_capacity + 1 ? &instance->layer_pose
                                                           : &instance->spare;
@@ -134,8 +134,8 @@ tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t 
     if (((uintptr_t)memory % TDN_GRAPH_INSTANCE_ALIGN) != 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_GRAPH_INSTANCE_ALIGN);
     if (bytes < graph->instance_bytes)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, the instance needs %zu (tdn_graph_instance_bytes)",
-                         bytes, graph->instance_bytes);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes",
+                         "%zu bytes, the instance needs %zu (tdn_graph_instance_bytes)", bytes, graph->instance_bytes);
     memset(memory, 0, graph->instance_bytes);
     tdn_graph_instance *in = memory;
     tdn__graph_instance_layout(graph, in, memory);
@@ -179,7 +179,10 @@ void tdn_graph_instance_destroy(tdn_graph_instance *instance)
     }
 }
 
-const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance) { return instance ? instance->graph : NULL; }
+const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance)
+{
+    return instance ? instance->graph : NULL;
+}
 
 /* A handle by name, or -1 (which every setter refuses). */
 static int handle_of(const tdn_graph_instance *instance, const char *name)
@@ -304,7 +307,8 @@ tdn_result tdn_graph_fire_trigger_named(tdn_graph_instance *instance, const char
     return r == TDN_OK ? r : named_fail(instance, name, r, err);
 }
 
-tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value, tdn_error *err)
+tdn_result tdn_graph_set_vector_named(tdn_graph_instance *instance, const char *name, const float *value,
+                                      tdn_error *err)
 {
     tdn_result r = tdn_graph_set_vector(instance, handle_of(instance, name), value, err);
     return r == TDN_OK ? r : named_fail(instance, name, r, err);

@@ -15,7 +15,7 @@ typedef struct tdn__value {
 typedef struct tdn__param {
     char name[TDN_MAX_PARAM_NAME];
     tdn_param_type type;
-    int components;      /* 1, 2 or 3 */
+    int components; /* 1, 2 or 3 */
     float initial[3];
     float half_life;
 } tdn__param;
@@ -23,9 +23,9 @@ typedef struct tdn__param {
 typedef struct tdn__node {
     tdn_node_type type;
     char name[64];
-    int first_input, input_count;   /* into tdn_graph.inputs */
+    int first_input, input_count; /* into tdn_graph.inputs */
     tdn__value value;
-    int first_value;                /* BLENDN: into tdn_graph.values */
+    int first_value; /* BLENDN: into tdn_graph.values */
     /* CLIP */
     int clip;
     float rate, start;
@@ -37,26 +37,26 @@ typedef struct tdn__node {
     int first_marker, marker_count; /* sync markers of this clip node, sorted by time */
     /* SWITCH */
     float fade;
-    int switch_slot;                /* first of its input weights in the instance */
+    int switch_slot; /* first of its input weights in the instance */
     /* BLEND_SPACE */
     const tdn_blend_space *space;
-    int first_axis, axis_count;     /* float parameters into tdn_graph.axes, or one vector */
+    int first_axis, axis_count; /* float parameters into tdn_graph.axes, or one vector */
     /* STATE_MACHINE */
-    int machine;                    /* index into tdn_graph.machines */
+    int machine; /* index into tdn_graph.machines */
     /* PROCEDURAL and MODIFIER */
     tdn_pose_callback callback;
     void *user;
     tdn_modifier_kind modifier;
-    int first_joint, joint_count;   /* into tdn_graph.mod_joints and mod_weights */
+    int first_joint, joint_count; /* into tdn_graph.mod_joints and mod_weights */
     tdn_vec3 axis;
     float half_life;
-    int slot;                       /* MODIFIER: its group pose in the instance; MOTION_MATCH: its
-                                     * index in tdn_graph.mm and the instance's mm_states */
-    int state_offset;               /* DAMP: its floats in the instance's modifier state */
-    int group;                      /* the modifier whose input it is part of; -1: its layer's */
+    int slot;         /* MODIFIER: its group pose in the instance; MOTION_MATCH: its
+                       * index in tdn_graph.mm and the instance's mm_states */
+    int state_offset; /* DAMP: its floats in the instance's modifier state */
+    int group;        /* the modifier whose input it is part of; -1: its layer's */
     /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
     int additive;
-    int layer;                      /* the layer that reaches it, -1: none */
+    int layer; /* the layer that reaches it, -1: none */
 } tdn__node;
 
 typedef struct tdn__condition {
@@ -66,8 +66,8 @@ typedef struct tdn__condition {
 } tdn__condition;
 
 typedef struct tdn__transition {
-    int index;                      /* in the description (events name it) */
-    int from, to;                   /* states; from TDN_ANY_STATE */
+    int index;    /* in the description (events name it) */
+    int from, to; /* states; from TDN_ANY_STATE */
     int first_condition, condition_count;
     float exit_time, duration;
     int duration_normalized;
@@ -79,7 +79,7 @@ typedef struct tdn__transition {
 typedef struct tdn__machine {
     int node;
     int state_count;
-    int first_state;                /* into state_names, state_clip_first, state_clip_count */
+    int first_state;                        /* into state_names, state_clip_first, state_clip_count */
     int first_transition, transition_count; /* sorted by priority */
     int initial;
 } tdn__machine;
@@ -89,7 +89,7 @@ typedef struct tdn__ik {
     tdn_graph_ik_kind kind;
     int chain[TDN_MAX_IK_CHAIN];
     int count;
-    int target, pole;               /* VEC3 parameters; pole -1: none */
+    int target, pole; /* VEC3 parameters; pole -1: none */
     tdn__value weight;
     float soften, tolerance, max_step, damping;
     int max_iterations;
@@ -98,8 +98,8 @@ typedef struct tdn__ik {
     float joint_weights[TDN_MAX_IK_CHAIN], max_angles[TDN_MAX_IK_CHAIN];
     int has_limits, has_joint_weights, has_max_angles;
     tdn_foot_placement_desc feet;
-    int *contact_track;             /* FOOT_PLACEMENT: per clip and leg, its own allocation */
-    size_t state_bytes;             /* FOOT_PLACEMENT: the instance's solver state */
+    int *contact_track; /* FOOT_PLACEMENT: per clip and leg, its own allocation */
+    size_t state_bytes; /* FOOT_PLACEMENT: the instance's solver state */
 } tdn__ik;
 
 typedef struct tdn__layer {
@@ -107,9 +107,9 @@ typedef struct tdn__layer {
     int root;
     tdn__value weight;
     tdn_layer_mode mode;
-    float *mask;                    /* stride floats, or NULL */
+    float *mask; /* stride floats, or NULL */
     int model_space_rotation;
-    int inertializes;               /* a machine in it has INERTIALIZE transitions */
+    int inertializes; /* a machine in it has INERTIALIZE transitions */
 } tdn__layer;
 
 /* A motion-matching node's controller description (its clip list and mirror table in the
@@ -117,16 +117,16 @@ typedef struct tdn__layer {
 typedef struct tdn__motion_match {
     int node;
     tdn_mm_controller_desc desc;
-    int root;                       /* the database's root joint */
-    int velocity, facing;           /* a VEC2 parameter; a FLOAT parameter or -1 */
+    int root;             /* the database's root joint */
+    int velocity, facing; /* a VEC2 parameter; a FLOAT parameter or -1 */
     size_t controller_bytes;
 } tdn__motion_match;
 
 /* One sync marker of a clip node: its time and which of the group's marker names it is. */
 typedef struct tdn__marker {
     float time;
-    int name;                       /* index into the group's names */
-    int occurrence;                 /* how many earlier markers of the clip share the name */
+    int name;       /* index into the group's names */
+    int occurrence; /* how many earlier markers of the clip share the name */
 } tdn__marker;
 
 typedef struct tdn__sync_group {
@@ -150,16 +150,16 @@ struct tdn_graph {
     int *inputs;
     tdn__value *values;
     int *axes;
-    int *order;                     /* reachable nodes, every node before its inputs */
+    int *order; /* reachable nodes, every node before its inputs */
     int order_count;
-    int *clip_nodes;                /* node index of each clip slot */
+    int *clip_nodes; /* node index of each clip slot */
     int clip_node_count;
     int switch_weight_count;
     tdn__sync_group *groups;
     int group_count;
     int *members;
     tdn__marker *markers;
-    int *mirror;                    /* NULL when no node mirrors */
+    int *mirror; /* NULL when no node mirrors */
     float cull_threshold;
     tdn__machine *machines;
     int machine_count;
@@ -167,28 +167,28 @@ struct tdn_graph {
     tdn__condition *conditions;
     char (*state_names)[64];
     int *state_clip_first, *state_clip_count; /* per state (all machines): its clip nodes */
-    int *state_clips;               /* its own allocation */
+    int *state_clips;                         /* its own allocation */
     size_t state_clips_bytes;
     int state_total;
     tdn__layer *layers;
     int layer_count;
-    tdn__motion_match *mm;          /* per MOTION_MATCH node */
+    tdn__motion_match *mm; /* per MOTION_MATCH node */
     int mm_count;
     const tdn_keyed_clip **mm_clips; /* their clip lists */
-    int *mm_mirror;                 /* their mirror tables (joint_count each) */
-    int *mod_joints;                /* modifiers' joints and their weights */
+    int *mm_mirror;                  /* their mirror tables (joint_count each) */
+    int *mod_joints;                 /* modifiers' joints and their weights */
     float *mod_weights;
     int modifier_count, procedural_count;
-    int damp_floats;                /* the instance's modifier state */
-    tdn__ik *ik;                    /* its own allocation */
+    int damp_floats; /* the instance's modifier state */
+    tdn__ik *ik;     /* its own allocation */
     int ik_count;
     size_t ik_bytes;
-    tdn_root_track **root_tracks;   /* per clip (NULL for additive clips), or NULL: no root motion;
-                                     * their own allocation */
+    tdn_root_track **root_tracks; /* per clip (NULL for additive clips), or NULL: no root motion;
+                                   * their own allocation */
     int extract_root_motion;
     int root_joint;
-    int entry_capacity;             /* clip nodes + one rest entry per layer */
-    size_t inertializer_bytes;      /* per layer that inertializes */
+    int entry_capacity;        /* clip nodes + one rest entry per layer */
+    size_t inertializer_bytes; /* per layer that inertializes */
     size_t instance_bytes;
 };
 
@@ -200,17 +200,17 @@ typedef struct tdn__param_state {
 } tdn__param_state;
 
 typedef struct tdn__group_state {
-    float phase;                    /* the leader's normalized time */
-    int leader;                     /* clip node, or -1 before the first update */
+    float phase; /* the leader's normalized time */
+    int leader;  /* clip node, or -1 before the first update */
 } tdn__group_state;
 
 /* One state fading in on a machine's stack (the bottom one is settled). */
 typedef struct tdn__fade {
     int state;
-    int transition;                 /* tdn__transition index, -1 for the bottom */
+    int transition; /* tdn__transition index, -1 for the bottom */
     float elapsed, duration;
     tdn_ease curve;
-    int frozen;                     /* the states below it hold */
+    int frozen; /* the states below it hold */
 } tdn__fade;
 
 typedef struct tdn__machine_state {
@@ -220,51 +220,51 @@ typedef struct tdn__machine_state {
     int previous;
     int travel[TDN_MAX_STATES];
     int travel_count, travel_at;
-    float inertialize;              /* a duration to start this frame, or -1 */
+    float inertialize; /* a duration to start this frame, or -1 */
 } tdn__machine_state;
 
 /* A motion-matching node's run-time state: its controller, its last two poses (the root
  * relative to the character) and the character's motion over the last update. */
 typedef struct tdn__mm_state {
     tdn_mm_controller *controller;
-    tdn_pose pose, before;          /* the last update's pose and the one before it */
-    float step;                     /* seconds between them */
+    tdn_pose pose, before; /* the last update's pose and the one before it */
+    float step;            /* seconds between them */
     tdn_root_motion motion;
-    tdn_vec3 position;              /* the controller's character after the last update */
+    tdn_vec3 position; /* the controller's character after the last update */
     float facing;
-    float goal;                     /* the facing asked for last (world, of the controller) */
-    int frame;                      /* the database frame playing */
+    float goal; /* the facing asked for last (world, of the controller) */
+    int frame;  /* the database frame playing */
 } tdn__mm_state;
 
 typedef struct tdn__layer_state {
     float weight;
-    int first_entry, entry_count;   /* all of the layer's entries, its modifiers' included */
-    int base_first, base_count;     /* the entries of the layer itself (after its modifiers') */
-    tdn_inertializer *inertia;      /* layers that inertialize */
-    tdn_pose shown, before;         /* its last two outputs, for inertialization */
+    int first_entry, entry_count; /* all of the layer's entries, its modifiers' included */
+    int base_first, base_count;   /* the entries of the layer itself (after its modifiers') */
+    tdn_inertializer *inertia;    /* layers that inertialize */
+    tdn_pose shown, before;       /* its last two outputs, for inertialization */
     int frames_shown;
-    float pending;                  /* an inertialization to start at evaluate, or -1 */
-    float unapplied;                /* seconds updated since the layer was last evaluated */
-    float shown_step;               /* seconds between `before` and `shown` */
+    float pending;    /* an inertialization to start at evaluate, or -1 */
+    float unapplied;  /* seconds updated since the layer was last evaluated */
+    float shown_step; /* seconds between `before` and `shown` */
 } tdn__layer_state;
 
 struct tdn_graph_instance {
     const tdn_graph *graph;
-    tdn_allocator allocator;        /* set when created, zero when in caller memory */
+    tdn_allocator allocator; /* set when created, zero when in caller memory */
     size_t bytes;
     int created;
     tdn__param_state *params;
     float *node_weight;
     float *node_rate;
-    unsigned char *node_leaving;    /* under a state that is fading out */
-    tdn_player *players;            /* per clip slot */
+    unsigned char *node_leaving; /* under a state that is fading out */
+    tdn_player *players;         /* per clip slot */
     float *switch_weights;
     tdn__group_state *groups;
     tdn_graph_entry *entries;
     int entry_count;
     int culled;
     float culled_weight;
-    tdn_pose *poses;                /* entry_capacity scratch poses */
+    tdn_pose *poses; /* entry_capacity scratch poses */
     tdn_pose rest;
     tdn_pose layer_pose;            /* a layer's result before it is composed */
     tdn_pose *group_poses;          /* one per modifier: its input blended, then changed */
@@ -277,18 +277,18 @@ struct tdn_graph_instance {
     void *ground_user;
     tdn_mat4 world;
     int has_world;
-    float ik_dt;                    /* seconds updated since the last evaluate */
-    float (*foot_contact)[TDN_FOOT_MAX_LEGS]; /* per IK job: the contacts last used */
+    float ik_dt;                                /* seconds updated since the last evaluate */
+    float (*foot_contact)[TDN_FOOT_MAX_LEGS];   /* per IK job: the contacts last used */
     tdn_vec3 (*foot_target)[TDN_FOOT_MAX_LEGS]; /* per IK job: the ankles' targets last solved for */
-    unsigned char *foot_solved;     /* per IK job: its foot placement ran in the last evaluate */
+    unsigned char *foot_solved;                 /* per IK job: its foot placement ran in the last evaluate */
     int no_foot_lock;
-    tdn_pose spare;                 /* a layer's velocities */
+    tdn_pose spare; /* a layer's velocities */
     tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
     tdn__layer_state *layer_states;
-    tdn__mm_state *mm_states;       /* per MOTION_MATCH node */
-    tdn_root_motion root_motion;    /* of the last update */
-    tdn_root_motion *motions;       /* entry_capacity scratch motions */
+    tdn__mm_state *mm_states;    /* per MOTION_MATCH node */
+    tdn_root_motion root_motion; /* of the last update */
+    tdn_root_motion *motions;    /* entry_capacity scratch motions */
     float *motion_weights;
     tdn_graph_event events[TDN_MAX_GRAPH_EVENTS];
     int event_count, events_dropped;
@@ -301,15 +301,15 @@ struct tdn_graph_instance {
 /* State machine nodes (graph_machines.c): their states, transitions and conditions (conditions
  * go from *condition_at on), and each state's clip nodes. */
 int tdn__graph_count_conditions(const tdn_state_machine_desc *sm);
-tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
-                                   int *condition_at, tdn_error *err);
+tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place, int *condition_at,
+                                   tdn_error *err);
 tdn_result tdn__graph_list_state_clips(tdn_graph *g, tdn_error *err);
 
 /* Procedural and modifier nodes (graph_modifiers.c): their fields, which modifier's input every
  * node is part of (after the nodes are ordered), and a modifier's change to its group's pose,
  * dt seconds on. */
-tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
-                                    int *joint_at, tdn_error *err);
+tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place, int *joint_at,
+                                    tdn_error *err);
 tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, size_t, const void *, int),
                                     const void *ctx, tdn_error *err);
 void tdn__graph_apply_modifier(tdn_graph_instance *instance, int node, float dt, tdn_pose *pose);

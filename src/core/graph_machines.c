@@ -14,7 +14,8 @@ static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn_
 {
     out->param = c->param ? tdn_graph_find_param(g, c->param) : -1;
     if (out->param < 0)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'", c->param ? c->param : "(null)");
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'",
+                         c->param ? c->param : "(null)");
     if ((int)c->compare < TDN_COMPARE_GREATER || c->compare > TDN_COMPARE_FALSE)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "unknown comparison %d", (int)c->compare);
     tdn_param_type type = g->params[out->param].type;
@@ -22,7 +23,8 @@ static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn_
     if (type == TDN_PARAM_TRIGGER && c->compare != TDN_COMPARE_TRUE)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a trigger can only be tested for being fired (true)");
     if (truth && type != TDN_PARAM_BOOL && type != TDN_PARAM_TRIGGER)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "'%s' is not a bool or a trigger", g->params[out->param].name);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "'%s' is not a bool or a trigger",
+                         g->params[out->param].name);
     if (!tdn__finite(c->value))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "the value to compare with is not finite");
     out->compare = c->compare;
@@ -30,8 +32,8 @@ static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn_
     return TDN_OK;
 }
 
-static tdn_result copy_transition(const tdn_state_machine_desc *sm, int t, tdn__transition *out,
-                                  const char *node_place, tdn_error *err)
+static tdn_result copy_transition(const tdn_state_machine_desc *sm, int t, tdn__transition *out, const char *node_place,
+                                  tdn_error *err)
 {
     const tdn_transition_desc *d = &sm->transitions[t];
     char place[160];
@@ -51,9 +53,15 @@ static tdn_result copy_transition(const tdn_state_machine_desc *sm, int t, tdn__
         (d->condition_count > 0 && !d->conditions))
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "0..%d conditions, not %d", TDN_MAX_TRANSITION_CONDITIONS,
                          d->condition_count);
-    *out = (tdn__transition){ .index = t, .from = d->from, .to = d->to, .exit_time = d->exit_time,
-                              .duration = d->duration, .duration_normalized = d->duration_normalized != 0,
-                              .curve = d->curve, .mode = d->mode, .uninterruptible = d->uninterruptible != 0,
+    *out = (tdn__transition){ .index = t,
+                              .from = d->from,
+                              .to = d->to,
+                              .exit_time = d->exit_time,
+                              .duration = d->duration,
+                              .duration_normalized = d->duration_normalized != 0,
+                              .curve = d->curve,
+                              .mode = d->mode,
+                              .uninterruptible = d->uninterruptible != 0,
                               .sync_phase = d->sync_phase != 0 };
     return TDN_OK;
 }
@@ -62,13 +70,14 @@ int tdn__graph_count_conditions(const tdn_state_machine_desc *sm)
 {
     int n = 0;
     for (int t = 0; sm->transitions && t < sm->transition_count; t++)
-        n += sm->transitions[t].conditions && sm->transitions[t].condition_count > 0 ? sm->transitions[t].condition_count
-                                                                                    : 0;
+        n += sm->transitions[t].conditions && sm->transitions[t].condition_count > 0
+                 ? sm->transitions[t].condition_count
+                 : 0;
     return n;
 }
 
-tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
-                                   int *condition_at, tdn_error *err)
+tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int node, const char *place, int *condition_at,
+                                   tdn_error *err)
 {
     const tdn_state_machine_desc *sm = d->state_machine;
     if (!sm)
@@ -231,14 +240,22 @@ static int holds(const tdn_graph_instance *in, const tdn__condition *c)
 {
     float v = in->params[c->param].value[0];
     switch (c->compare) {
-    case TDN_COMPARE_GREATER: return v > c->value;
-    case TDN_COMPARE_LESS: return v < c->value;
-    case TDN_COMPARE_GREATER_EQUAL: return v >= c->value;
-    case TDN_COMPARE_LESS_EQUAL: return v <= c->value;
-    case TDN_COMPARE_EQUAL: return v == c->value;
-    case TDN_COMPARE_NOT_EQUAL: return v != c->value;
-    case TDN_COMPARE_TRUE: return v != 0.0f;
-    default: return v == 0.0f;
+    case TDN_COMPARE_GREATER:
+        return v > c->value;
+    case TDN_COMPARE_LESS:
+        return v < c->value;
+    case TDN_COMPARE_GREATER_EQUAL:
+        return v >= c->value;
+    case TDN_COMPARE_LESS_EQUAL:
+        return v <= c->value;
+    case TDN_COMPARE_EQUAL:
+        return v == c->value;
+    case TDN_COMPARE_NOT_EQUAL:
+        return v != c->value;
+    case TDN_COMPARE_TRUE:
+        return v != 0.0f;
+    default:
+        return v == 0.0f;
     }
 }
 

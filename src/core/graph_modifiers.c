@@ -11,24 +11,22 @@
 
 /* ---- the definition: copied and checked when the graph is created ---- */
 
-tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place,
-                                    int *joint_at, tdn_error *err)
+tdn_result tdn__graph_copy_modifier(tdn_graph *g, const tdn_node_desc *d, int node, const char *place, int *joint_at,
+                                    tdn_error *err)
 {
     tdn__node *n = &g->nodes[node];
     n->callback = d->callback;
     n->user = d->user;
     if (d->type == TDN_NODE_PROCEDURAL) {
         g->procedural_count++;
-        return d->callback ? TDN_OK
-                           : tdn__fail(err, TDN_ERR_ARGUMENT, place, "a procedural node needs its callback");
+        return d->callback ? TDN_OK : tdn__fail(err, TDN_ERR_ARGUMENT, place, "a procedural node needs its callback");
     }
     if ((int)d->modifier < TDN_MODIFIER_CALLBACK || d->modifier > TDN_MODIFIER_DAMP)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "unknown modifier kind %d", (int)d->modifier);
     n->modifier = d->modifier;
     n->slot = g->modifier_count++;
     if (d->modifier == TDN_MODIFIER_CALLBACK)
-        return d->callback ? TDN_OK
-                           : tdn__fail(err, TDN_ERR_ARGUMENT, place, "a callback modifier needs its callback");
+        return d->callback ? TDN_OK : tdn__fail(err, TDN_ERR_ARGUMENT, place, "a callback modifier needs its callback");
     if (d->joint_count < 1 || d->joint_count > g->joint_count || !d->joints)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a modifier needs 1..%d joints, not %d", g->joint_count,
                          d->joint_count);
@@ -73,7 +71,8 @@ tdn_result tdn__graph_assign_groups(tdn_graph *g, const char *(*place)(char *, s
             tdn__node *child = &g->nodes[g->inputs[n->first_input + c]];
             if (child->group != -2 && child->group != below) {
                 char where[96];
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, place(where, sizeof where, ctx, g->inputs[n->first_input + c]),
+                return tdn__fail(err, TDN_ERR_INVALID_DATA,
+                                 place(where, sizeof where, ctx, g->inputs[n->first_input + c]),
                                  "the node is below two different modifiers (or below one and not)");
             }
             child->group = below;

@@ -39,16 +39,19 @@ static tdn_result check_root_motion(const tdn_graph_desc *desc, int root, const 
 {
     const tdn_root_track_desc *rm = desc->root_motion;
     if (!rm)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a motion_match node moves the character: the graph "
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place,
+                         "a motion_match node moves the character: the graph "
                          "needs root motion (tdn_graph_desc.root_motion, a document's \"root_motion\")");
     const float len = tdn_vec3_length(rm->up);
     const int y_up = len == 0.0f || (rm->up.x == 0.0f && rm->up.z == 0.0f && rm->up.y > 0.0f);
     const int joints = tdn_skeleton_joint_count(desc->skeleton);
     if (rm->joint != root || rm->rotation != TDN_ROOT_YAW || rm->keep_vertical || !y_up)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "the graph's root motion must be the database's: on joint "
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place,
+                         "the graph's root motion must be the database's: on joint "
                          "'%.40s' (not '%.40s'), yaw, +y up, the vertical left in the pose",
                          tdn_skeleton_joint_name(desc->skeleton, root),
-                         rm->joint >= 0 && rm->joint < joints ? tdn_skeleton_joint_name(desc->skeleton, rm->joint) : "?");
+                         rm->joint >= 0 && rm->joint < joints ? tdn_skeleton_joint_name(desc->skeleton, rm->joint)
+                                                              : "?");
     return TDN_OK;
 }
 
@@ -58,7 +61,8 @@ tdn_result tdn__graph_copy_motion_match(tdn_graph *g, const tdn_graph_desc *desc
     const tdn_node_desc *d = &desc->nodes[node];
     const tdn_mm_controller_desc *md = d->motion_match;
     if (!md || !md->database || !md->skeleton || !md->clips || md->clip_count < 1)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, place, "a motion_match node needs its controller description "
+        return tdn__fail(err, TDN_ERR_ARGUMENT, place,
+                         "a motion_match node needs its controller description "
                          "(a database, its skeleton and clips)");
     if (tdn_skeleton_joint_count(md->skeleton) != g->joint_count)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "the clips' skeleton has %d joints, the graph's %d",

@@ -80,7 +80,8 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
 {
     const tdn_graph *g = in->graph;
     const int *inputs = g->inputs + n->first_input;
-    float x, share[TDN_MAX_NODE_INPUTS > TDN_MAX_BLEND_SPACE_SAMPLES ? TDN_MAX_NODE_INPUTS : TDN_MAX_BLEND_SPACE_SAMPLES];
+    float x,
+        share[TDN_MAX_NODE_INPUTS > TDN_MAX_BLEND_SPACE_SAMPLES ? TDN_MAX_NODE_INPUTS : TDN_MAX_BLEND_SPACE_SAMPLES];
     switch (n->type) {
     case TDN_NODE_BLEND2:
         x = tdn__clamp01(tdn__graph_value(in, n->value));

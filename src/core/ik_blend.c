@@ -15,15 +15,20 @@
 #include "tendon/ik_blend.h"
 #include "tendon/model_space.h"
 
-enum { MAX_SAMPLES = TDN_MAX_BLEND_SPACE_SAMPLES, MAX_DIMS = TDN_MAX_BLEND_SPACE_DIMENSIONS,
-       MAX_CHAIN = TDN_IK_BLEND_MAX_CHAIN, MAX_REJECTS = 8, DEFAULT_ITERATIONS = 10 };
+enum {
+    MAX_SAMPLES = TDN_MAX_BLEND_SPACE_SAMPLES,
+    MAX_DIMS = TDN_MAX_BLEND_SPACE_DIMENSIONS,
+    MAX_CHAIN = TDN_IK_BLEND_MAX_CHAIN,
+    MAX_REJECTS = 8,
+    DEFAULT_ITERATIONS = 10
+};
 
 struct tdn_ik_blend {
     tdn_allocator allocator;
     size_t bytes;
     const tdn_skeleton *skeleton;
     const tdn_blend_space *space;
-    tdn_skeleton *chain_skeleton;   /* owned */
+    tdn_skeleton *chain_skeleton; /* owned */
     int joint_count, sample_count, dims, chain_count, effector;
     tdn_ik_blend_correction correction;
     int upper, middle;
@@ -127,7 +132,10 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     if (!desc || !out)
         return tdn__fail(err, TDN_ERR_ARGUMENT, desc ? "out" : "desc", "a NULL argument");
     if (!desc->skeleton || !desc->space || !desc->poses)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, !desc->skeleton ? "desc.skeleton" : !desc->space ? "desc.space" : "desc.poses",
+        return tdn__fail(err, TDN_ERR_ARGUMENT,
+                         !desc->skeleton ? "desc.skeleton"
+                         : !desc->space  ? "desc.space"
+                                         : "desc.poses",
                          "is NULL");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
@@ -138,11 +146,13 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
         if (!pose_fits(desc->poses[i], n)) {
             char where[64];
             snprintf(where, sizeof where, "desc.poses[%d]", i);
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where, desc->poses[i] ? "has %d joints, the skeleton %d" : "is NULL",
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where,
+                             desc->poses[i] ? "has %d joints, the skeleton %d" : "is NULL",
                              desc->poses[i] ? desc->poses[i]->joint_count : 0, n);
         }
     if (desc->effector < 0 || desc->effector >= n)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.effector", "joint %d out of range (%d joints)", desc->effector, n);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.effector", "joint %d out of range (%d joints)", desc->effector,
+                         n);
     int chain[MAX_CHAIN], m = 0;
     for (int j = desc->effector; j >= 0; j = tdn_skeleton_parent(skel, j)) {
         if (m == MAX_CHAIN)
@@ -159,8 +169,10 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
         break;
     case TDN_IK_BLEND_CORRECT_TWO_BONE:
         if (desc->upper < 0 || desc->upper >= n || desc->middle < 0 || desc->middle >= n ||
-            !is_proper_ancestor(skel, desc->middle, desc->effector) || !is_proper_ancestor(skel, desc->upper, desc->middle))
-            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.upper", "two_bone needs upper above middle above the effector");
+            !is_proper_ancestor(skel, desc->middle, desc->effector) ||
+            !is_proper_ancestor(skel, desc->upper, desc->middle))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.upper",
+                             "two_bone needs upper above middle above the effector");
         break;
     case TDN_IK_BLEND_CORRECT_ROTATE:
         if (desc->upper < 0 || desc->upper >= n || !is_proper_ancestor(skel, desc->upper, desc->effector))
@@ -200,9 +212,13 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
         rest[k] = tdn_skeleton_rest(skel, chain[k]);
     }
     tdn_skeleton *chain_skel = NULL;
-    tdn_result r = tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = m, .parents = parents, .rest_pose = rest,
-                                                              },
-                                       &chain_skel, allocator, err);
+    tdn_result r = tdn_skeleton_create(
+        &(tdn_skeleton_desc){
+            .joint_count = m,
+            .parents = parents,
+            .rest_pose = rest,
+        },
+        &chain_skel, allocator, err);
     if (r != TDN_OK)
         return r;
     char *block = tdn__alloc(allocator, size, 64);
@@ -231,7 +247,8 @@ tdn_result tdn_ik_blend_create(const tdn_ik_blend_desc *desc, tdn_ik_blend **out
     ik->poses = (const tdn_pose **)(block + o_ptrs);
     tdn_pose *owned = copy ? (tdn_pose *)(block + o_owned) : NULL;
     for (int i = 0; i < samples; i++) {
-        tdn_pose_init(m, block + o_cdata + tdn_pose_bytes(m) * (size_t)i, tdn_pose_bytes(m), &ik->chain_samples[i], NULL);
+        tdn_pose_init(m, block + o_cdata + tdn_pose_bytes(m) * (size_t)i, tdn_pose_bytes(m), &ik->chain_samples[i],
+                      NULL);
         extract_chain(ik, desc->poses[i], &ik->chain_samples[i]);
         if (copy) {
             tdn_pose_init(n, block + o_odata + tdn_pose_bytes(n) * (size_t)i, tdn_pose_bytes(n), &owned[i], NULL);
@@ -377,8 +394,8 @@ static tdn_result input_fail(const tdn_ik_blend *ik, const tdn_pose *pose, const
     return tdn__pose_size(err, where, pose->joint_count, ik->joint_count, "the definition's skeleton");
 }
 
-tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *params, const tdn_pose *input, const tdn_mat4 *root,
-                                 tdn_vec3 *out, tdn_error *err)
+tdn_result tdn_ik_blend_effector(const tdn_ik_blend *ik, const float *params, const tdn_pose *input,
+                                 const tdn_mat4 *root, tdn_vec3 *out, tdn_error *err)
 {
     if (!ik || !params || !out)
         return tdn__null(err, !ik ? "ik" : !params ? "params" : "out");
@@ -437,8 +454,9 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_job *re
     if (tdn__bad_vec3(req->target))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "req.target", "the target is not finite");
     if (!(req->tolerance >= 0.0f) || req->max_iterations < 0 || isnan(req->weight))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "req", "tolerance %g and max_iterations %d must be >= 0, the weight not NaN",
-                         (double)req->tolerance, req->max_iterations);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "req",
+                         "tolerance %g and max_iterations %d must be >= 0, the weight not NaN", (double)req->tolerance,
+                         req->max_iterations);
     const int dims = ik->dims;
     if (req->start)
         for (int d = 0; d < dims; d++)
@@ -474,7 +492,8 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_job *re
         int best = 0;
         float best_d = INFINITY;
         for (int i = 0; i < ik->sample_count; i++) {
-            tdn_vec3 e = req->root ? tdn_mat4_transform_point(req->root, ik->sample_effector[i]) : ik->sample_effector[i];
+            tdn_vec3 e = req->root ? tdn_mat4_transform_point(req->root, ik->sample_effector[i])
+                                   : ik->sample_effector[i];
             float dd = tdn_vec3_length(tdn_vec3_sub(e, target));
             if (dd < best_d) {
                 best_d = dd;
@@ -571,8 +590,9 @@ tdn_result tdn_ik_blend_solve(const tdn_ik_blend *ik, const tdn_ik_blend_job *re
     tdn_model_space(ik->skeleton, pose, req->root, model, NULL);
 
     if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_TWO_BONE) {
-        tdn_ik_two_bone_job tb = { ik->upper, ik->middle, ik->effector, target, tdn_vec3_make(0, 0, 0), 0,
-                                   weight, 0.0f };
+        tdn_ik_two_bone_job tb = {
+            ik->upper, ik->middle, ik->effector, target, tdn_vec3_make(0, 0, 0), 0, weight, 0.0f
+        };
         tdn_ik_two_bone(ik->skeleton, &tb, pose, model, NULL, NULL);
     } else if (weight > 0.0f && ik->correction == TDN_IK_BLEND_CORRECT_ROTATE) {
         rotate_correction(ik, target, req->root, weight, pose, model);

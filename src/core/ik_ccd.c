@@ -34,8 +34,10 @@ tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ik_ccd_job *ik, td
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target", "the target is not finite");
     if (isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0 || !(ik->max_step >= 0.0f))
         return tdn__fail(err, TDN_ERR_ARGUMENT,
-                         isnan(ik->weight) ? "ik.weight" : isnan(ik->tolerance) ? "ik.tolerance"
-                         : ik->max_iterations < 0 ? "ik.max_iterations" : "ik.max_step",
+                         isnan(ik->weight)        ? "ik.weight"
+                         : isnan(ik->tolerance)   ? "ik.tolerance"
+                         : ik->max_iterations < 0 ? "ik.max_iterations"
+                                                  : "ik.max_step",
                          "NaN or negative");
 
     const int n = ik->joint_count;
@@ -83,7 +85,8 @@ tdn_result tdn_ik_ccd(const tdn_skeleton *skeleton, const tdn_ik_ccd_job *ik, td
         float along = 0.0f;
         for (int i = 1; i < n; i++) {
             along += chain.length[i - 1];
-            x[i] = chain.root.x + dir.x * along, y[i] = chain.root.y + dir.y * along, z[i] = chain.root.z + dir.z * along;
+            x[i] = chain.root.x + dir.x * along, y[i] = chain.root.y + dir.y * along,
+            z[i] = chain.root.z + dir.z * along;
         }
         tdn__ik_chain_aim(&chain, x, y, z, limits, x, y, z);
         iterations = 1;

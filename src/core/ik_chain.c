@@ -32,8 +32,7 @@ int tdn_ik_chain_path(const tdn_skeleton *skeleton, int root, int end, int *join
 #include "model_frame.h"
 #include "pose_rotation.h"
 
-tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                              tdn_error *err)
+tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model, tdn_error *err)
 {
     if (!skeleton || !pose || !pose->data || !model)
         return tdn__null(err, !skeleton ? "skeleton" : !model ? "model" : "pose");
@@ -41,8 +40,8 @@ tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose
     if (pose->joint_count != n)
         return tdn__pose_size(err, "pose", pose->joint_count, n, "the skeleton");
     if (pose->stride < n || pose->stride % TDN_POSE_LANES != 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose", "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)",
-                         pose->stride);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose",
+                         "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)", pose->stride);
     return TDN_OK;
 }
 
@@ -55,7 +54,8 @@ tdn_result tdn__ik_check_chain(const tdn_skeleton *skeleton, const tdn_pose *pos
     if (!joints)
         return tdn__null(err, "ik.joints");
     if (count < 2 || count > TDN_MAX_IK_CHAIN)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 2..%d", count, TDN_MAX_IK_CHAIN);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 2..%d", count,
+                         TDN_MAX_IK_CHAIN);
     const int n = tdn_skeleton_joint_count(skeleton);
     char where[32];
     for (int i = 0; i < count; i++) {
@@ -96,8 +96,8 @@ static tdn_mat4 root_matrix_of(const tdn_pose *pose, const tdn_mat4 *model, int 
     return tdn_mat4_mul(&model[joint], &inverse);
 }
 
-void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const int *joints, int count)
+void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose,
+                          const tdn_mat4 *model, const int *joints, int count)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     chain->count = count;
@@ -115,8 +115,8 @@ void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, co
 
 /* Joint i's rotation (local, original) and how it hangs from joint i - 1 (direct, carry);
  * *w is the model rotation of joints[i - 1], renormalized when a carry is read. */
-static inline void read_joint(tdn__ik_chain *chain, int i, const int16_t *parents, const tdn_pose *pose, const tdn_mat4 *model,
-                       tdn_quat *w)
+static inline void read_joint(tdn__ik_chain *chain, int i, const int16_t *parents, const tdn_pose *pose,
+                              const tdn_mat4 *model, tdn_quat *w)
 {
     const int j = chain->joints[i];
     chain->local[i] = chain->original[i] = tdn__pose_rotation(pose, j);
@@ -133,7 +133,8 @@ static inline void read_joint(tdn__ik_chain *chain, int i, const int16_t *parent
         chain->direct[i] = 0;
         /* renormalized, with w: through a carry the rotation's norm would be squared */
         *w = tdn_quat_normalize(*w);
-        chain->carry[i] = tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(*w), tdn__model_rotation(&model[parents[j]])));
+        chain->carry[i] = tdn_quat_normalize(
+            tdn_quat_mul(tdn_quat_conjugate(*w), tdn__model_rotation(&model[parents[j]])));
     }
 }
 
@@ -276,8 +277,8 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
 
 static inline tdn_quat quat_scale(tdn_quat q, float s) { return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s); }
 
-void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const float *gx, const float *gy, const float *gz)
+void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose,
+                          const tdn_mat4 *model, const float *gx, const float *gy, const float *gz)
 {
     const int16_t *parents = tdn_skeleton_parents(skeleton);
     const int *joints = chain->joints, count = chain->count;
@@ -330,7 +331,8 @@ void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleto
         tdn__pose_set_rotation(pose, chain->joints[i],
                                weight < 1.0f ? tdn_quat_slerp(chain->original[i], chain->local[i], weight)
                                              : tdn_quat_normalize(chain->local[i]));
-    tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0, tdn_skeleton_subtree_end(skeleton, j0), model, NULL);
+    tdn_model_space_range(skeleton, pose, chain->is_root ? &chain->root_matrix : NULL, j0,
+                          tdn_skeleton_subtree_end(skeleton, j0), model, NULL);
 }
 
 float tdn__ik_end_error(const tdn_mat4 *model, const int *joints, int count, tdn_vec3 target)

@@ -84,8 +84,8 @@ typedef struct solver {
     tdn_quat rest[TDN_MAX_IK_CHAIN];  /* their rest rotations and bone axes, for the limits */
     tdn_vec3 bone[TDN_MAX_IK_CHAIN];
     int moving_count;
-    int targets[MAX_T];               /* indices into ik->targets with weight > 0 */
-    float sqrt_w[MAX_T];              /* their weights over the largest, square-rooted */
+    int targets[MAX_T];  /* indices into ik->targets with weight > 0 */
+    float sqrt_w[MAX_T]; /* their weights over the largest, square-rooted */
     int target_count;
     float reach;
 } solver;
@@ -181,7 +181,8 @@ static float pass_step(const solver *s, float lambda, tdn_vec3 *step)
         double r[MAX_T][3];
         for (int t = 0; t < nt; t++) {
             double on = (s->masks[k] >> t) & 1u ? s->sqrt_w[t] : 0.0;
-            r[t][0] = on * ((double)q[t].x - p.x), r[t][1] = on * ((double)q[t].y - p.y), r[t][2] = on * ((double)q[t].z - p.z);
+            r[t][0] = on * ((double)q[t].x - p.x), r[t][1] = on * ((double)q[t].y - p.y),
+            r[t][2] = on * ((double)q[t].z - p.z);
         }
         for (int t = 0; t < nt; t++)
             for (int u = 0; u <= t; u++) { /* block (t, u) += (r_t . r_u) I - r_u r_t^T */
@@ -236,7 +237,8 @@ static void apply_limits(const solver *s)
         int i = s->moving[k], j = s->ik->joints[i];
         tdn_ik_limit limit = s->ik->limits[i];
         if (limit.cone > 0.0f || limit.twist > 0.0f)
-            tdn__pose_set_rotation(s->pose, j, limit_rotation(tdn__pose_rotation(s->pose, j), s->rest[k], s->bone[k], limit));
+            tdn__pose_set_rotation(s->pose, j,
+                                   limit_rotation(tdn__pose_rotation(s->pose, j), s->rest[k], s->bone[k], limit));
     }
 }
 
@@ -282,7 +284,8 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_dls_job 
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joint_count", "%d joints, not within 1..%d", ik->joint_count,
                          TDN_MAX_IK_CHAIN);
     if (ik->target_count < 1 || ik->target_count > MAX_T)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target_count", "%d targets, not within 1..%d", ik->target_count, MAX_T);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target_count", "%d targets, not within 1..%d", ik->target_count,
+                         MAX_T);
     int root = ik->joints[0];
     if (root < 0 || root >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", root, n - 1);
@@ -290,21 +293,23 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_dls_job 
     for (int i = 1; i < ik->joint_count; i++)
         if (ik->joints[i] <= ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], root)) {
             snprintf(where, sizeof where, "ik.joints[%d]", i);
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not after ik.joints[%d] in the subtree of ik.joints[0]",
-                             ik->joints[i], i - 1);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where,
+                             "joint %d is not after ik.joints[%d] in the subtree of ik.joints[0]", ik->joints[i],
+                             i - 1);
         }
     for (int t = 0; t < ik->target_count; t++) {
         const tdn_dls_target *target = &ik->targets[t];
         if (target->effector == root || !tdn_skeleton_is_in_subtree(skeleton, target->effector, root) ||
             tdn__bad_vec3(target->position) || !(target->weight >= 0.0f) || !tdn__finite(target->weight)) {
             snprintf(where, sizeof where, "ik.targets[%d]", t);
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where,
-                             "the effector (%d) must lie below ik.joints[0], its position be finite and its weight >= 0",
-                             target->effector);
+            return tdn__fail(
+                err, TDN_ERR_ARGUMENT, where,
+                "the effector (%d) must lie below ik.joints[0], its position be finite and its weight >= 0",
+                target->effector);
         }
     }
-    if (!(ik->damping >= 0.0f) || !tdn__finite(ik->damping) || !(ik->tolerance >= 0.0f) || !tdn__finite(ik->tolerance) ||
-        ik->max_iterations < 0 || isnan(ik->weight))
+    if (!(ik->damping >= 0.0f) || !tdn__finite(ik->damping) || !(ik->tolerance >= 0.0f) ||
+        !tdn__finite(ik->tolerance) || ik->max_iterations < 0 || isnan(ik->weight))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik",
                          "damping %g, tolerance %g and max_iterations %d must be >= 0 and finite, the weight not NaN",
                          (double)ik->damping, (double)ik->tolerance, ik->max_iterations);
@@ -362,7 +367,8 @@ static int build(solver *s)
     for (int k = 0; k < s->target_count; k++) {
         float length = 0.0f;
         for (int j = ik->targets[s->targets[k]].effector; j != s->root; j = s->parents[j])
-            length += tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&s->model[j]), tdn__model_position(parent_matrix(s, j))));
+            length += tdn_vec3_length(
+                tdn_vec3_sub(tdn__model_position(&s->model[j]), tdn__model_position(parent_matrix(s, j))));
         s->reach = length > s->reach ? length : s->reach;
     }
     return 1;
@@ -390,8 +396,8 @@ tdn_result tdn_ik_dls(const tdn_skeleton *skeleton, const tdn_ik_dls_job *ik, td
         s.root_matrix = tdn_mat4_identity();
     }
     if (!build(&s))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.targets", "the paths from ik.joints[0] to the effectors hold more than %d joints",
-                         MAX_PATH - 1);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.targets",
+                         "the paths from ik.joints[0] to the effectors hold more than %d joints", MAX_PATH - 1);
 
     const float weight = tdn__clamp01(ik->weight);
     const float tolerance = ik->tolerance > 0.0f ? ik->tolerance : 1e-4f * s.reach;

@@ -97,7 +97,10 @@ tdn_result tdn_ik_fabrik(const tdn_skeleton *skeleton, const tdn_ik_fabrik_job *
     if (tdn__bad_vec3(ik->target))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.target", "the target is not finite");
     if (isnan(ik->weight) || isnan(ik->tolerance) || ik->max_iterations < 0)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, isnan(ik->weight) ? "ik.weight" : isnan(ik->tolerance) ? "ik.tolerance" : "ik.max_iterations",
+        return tdn__fail(err, TDN_ERR_ARGUMENT,
+                         isnan(ik->weight)      ? "ik.weight"
+                         : isnan(ik->tolerance) ? "ik.tolerance"
+                                                : "ik.max_iterations",
                          "NaN or negative");
 
     const int n = ik->joint_count;

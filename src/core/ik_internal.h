@@ -63,25 +63,25 @@ static inline float tdn__ik_scaled_rsqrt(float scale, float x)
 #define TDN__IK_INNER_TOLERANCE 0.98f
 
 typedef struct tdn__ik_chain {
-    int count;                          /* chain joints, 2 .. TDN_MAX_IK_CHAIN */
-    const int *joints;                  /* skeleton indices, root first */
-    tdn_vec3 root;                      /* model position of joints[0]: the anchor */
-    tdn_quat frame;                     /* model rotation (scale and mirror divided out) of joints[0]'s parent,
-                                         * or of the root matrix model space was computed with */
+    int count;                              /* chain joints, 2 .. TDN_MAX_IK_CHAIN */
+    const int *joints;                      /* skeleton indices, root first */
+    tdn_vec3 root;                          /* model position of joints[0]: the anchor */
+    tdn_quat frame;                         /* model rotation (scale and mirror divided out) of joints[0]'s parent,
+                                             * or of the root matrix model space was computed with */
     unsigned char direct[TDN_MAX_IK_CHAIN]; /* 1: carry[i] is the identity (parent is joints[i-1], unscaled) */
-    tdn_quat carry[TDN_MAX_IK_CHAIN];   /* [i >= 1]: from joints[i-1]'s rotation to joints[i]'s parent's */
-    tdn_quat local[TDN_MAX_IK_CHAIN];   /* current local rotations (what the solver changes) */
-    tdn_quat original[TDN_MAX_IK_CHAIN];/* the pose's local rotations before the solve */
-    tdn_vec3 bone[TDN_MAX_IK_CHAIN];    /* [i < count-1]: joints[i] to joints[i+1] in joints[i]'s frame */
-    float length[TDN_MAX_IK_CHAIN];     /* [i < count-1]: |bone[i]| */
-    int is_root;                        /* joints[0] is a root of the skeleton: */
-    tdn_mat4 root_matrix;               /* the root matrix model space was computed with */
+    tdn_quat carry[TDN_MAX_IK_CHAIN];       /* [i >= 1]: from joints[i-1]'s rotation to joints[i]'s parent's */
+    tdn_quat local[TDN_MAX_IK_CHAIN];       /* current local rotations (what the solver changes) */
+    tdn_quat original[TDN_MAX_IK_CHAIN];    /* the pose's local rotations before the solve */
+    tdn_vec3 bone[TDN_MAX_IK_CHAIN];        /* [i < count-1]: joints[i] to joints[i+1] in joints[i]'s frame */
+    float length[TDN_MAX_IK_CHAIN];         /* [i < count-1]: |bone[i]| */
+    int is_root;                            /* joints[0] is a root of the skeleton: */
+    tdn_mat4 root_matrix;                   /* the root matrix model space was computed with */
 } tdn__ik_chain;
 
 /* 1 when the pose fits the skeleton and joints[0..count) is a chain: 2 <= count <=
  * TDN_MAX_IK_CHAIN, every index in range, each joint strictly below the one before it. */
 tdn_result tdn__ik_check_chain(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                                const int *joints, int count, tdn_error *err);
+                               const int *joints, int count, tdn_error *err);
 
 /* 1 when limits is NULL or its count entries are finite and non-negative. */
 tdn_result tdn__ik_check_limits(const tdn_ik_limit *limits, int count, tdn_error *err);
@@ -91,8 +91,8 @@ tdn_result tdn__ik_check_pose(const tdn_skeleton *skeleton, const tdn_pose *pose
 
 /* Reads the chain's joints (checked with tdn__ik_chain_valid), anchor and frame (count,
  * joints, root, frame, is_root, root_matrix) from pose and model. */
-void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const int *joints, int count);
+void tdn__ik_chain_anchor(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose,
+                          const tdn_mat4 *model, const int *joints, int count);
 
 /* Reads the whole chain (tdn__ik_chain_anchor and every joint) from pose and model. */
 void tdn__ik_chain_read(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
@@ -118,7 +118,7 @@ tdn_quat tdn__ik_swing(tdn_vec3 from, tdn_vec3 to);
 typedef struct tdn__ik_joint_limit {
     tdn_quat rest;
     tdn_vec3 axis;
-    int has_cone, has_twist;            /* 0 when free (0, or >= pi) */
+    int has_cone, has_twist; /* 0 when free (0, or >= pi) */
     float cone_cos, cone_sin, twist_cos, twist_sin;
 } tdn__ik_joint_limit;
 
@@ -148,8 +148,8 @@ void tdn__ik_chain_aim(tdn__ik_chain *chain, const float *gx, const float *gy, c
  * FABRIK's passes leave them): each joint's bone turned from its current direction onto
  * goal i -> goal i+1 by the shortest swing, keeping each joint's twist. Fills what
  * tdn__ik_chain_write uses (bone and length are not read). */
-void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *model,
-                          const float *gx, const float *gy, const float *gz);
+void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, const tdn_pose *pose,
+                          const tdn_mat4 *model, const float *gx, const float *gy, const float *gz);
 
 /* Writes local[] into the pose's rotations of the chain joints, each slerped from original[]
  * by weight (in (0, 1]), and recomputes model[] for the subtree of joints[0] (with the root

@@ -64,14 +64,18 @@ static tdn_result check_args(const tdn_skeleton *skeleton, const tdn_ik_look_at_
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.joints[0]", "joint %d is not within 0..%d", ik->joints[0], n - 1);
     char where[32];
     for (int i = 1; i < ik->joint_count; i++)
-        if (ik->joints[i] == ik->joints[i - 1] || !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1])) {
+        if (ik->joints[i] == ik->joints[i - 1] ||
+            !tdn_skeleton_is_in_subtree(skeleton, ik->joints[i], ik->joints[i - 1])) {
             snprintf(where, sizeof where, "ik.joints[%d]", i);
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "joint %d is not below ik.joints[%d]", ik->joints[i], i - 1);
         }
     if (tdn__bad_vec3(ik->axis) || !(tdn_vec3_dot(ik->axis, ik->axis) > 0.0f))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.axis", "the axis is zero or not finite");
     if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->up_hint) || isnan(ik->weight))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : tdn__bad_vec3(ik->up_hint) ? "ik.up_hint" : "ik.weight",
+        return tdn__fail(err, TDN_ERR_ARGUMENT,
+                         tdn__bad_vec3(ik->target)    ? "ik.target"
+                         : tdn__bad_vec3(ik->up_hint) ? "ik.up_hint"
+                                                      : "ik.weight",
                          "not finite");
     for (int i = 0; i < ik->joint_count; i++) {
         if (ik->joint_weights && i < ik->joint_count - 1 &&
@@ -147,7 +151,9 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_ik_look_at_job
             tdn_quat turn = tdn_quat_identity();
             float theta = angle_between(aim, to);
             if (theta > 0.0f) {
-                float fraction = i == count - 1 ? 1.0f : ik->joint_weights ? ik->joint_weights[i] : 1.0f / (float)(count - i);
+                float fraction = i == count - 1      ? 1.0f
+                                 : ik->joint_weights ? ik->joint_weights[i]
+                                                     : 1.0f / (float)(count - i);
                 float take = fraction * theta;
                 if (take < theta - left[i + 1])
                     take = theta - left[i + 1]; /* what the joints after this one cannot take */
@@ -168,7 +174,8 @@ tdn_result tdn_ik_look_at(const tdn_skeleton *skeleton, const tdn_ik_look_at_job
                 float fade = smoothstep(0.1f, 0.3f, s0 < s1 ? s0 : s1);
                 if (fade > 0.0f) {
                     tdn_vec3 side = tdn_quat_rotate(tdn_quat_mul(turn, moved), tdn_vec3_scale(side0, 1.0f / s0));
-                    float roll = atan2f(tdn_vec3_dot(tdn_vec3_cross(side, level), aim_final), tdn_vec3_dot(side, level));
+                    float roll = atan2f(tdn_vec3_dot(tdn_vec3_cross(side, level), aim_final),
+                                        tdn_vec3_dot(side, level));
                     /* past the top (aiming up and over, behind) level would be upside down:
                      * rolls beyond 45 degrees fade out by 90, so the wrap at 180 is never met */
                     fade *= 1.0f - smoothstep(0.25f * TDN_PI, 0.5f * TDN_PI, fabsf(roll));

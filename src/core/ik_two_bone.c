@@ -167,10 +167,11 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
         return r;
     int n = tdn_skeleton_joint_count(skeleton);
     if (ik->upper < 0 || ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik", "joints %d, %d, %d are not all within 0..%d", ik->upper, ik->middle,
-                         ik->end, n - 1);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik", "joints %d, %d, %d are not all within 0..%d", ik->upper,
+                         ik->middle, ik->end, n - 1);
     if (ik->middle == ik->upper || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.middle", "joint %d is not below ik.upper (%d)", ik->middle, ik->upper);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.middle", "joint %d is not below ik.upper (%d)", ik->middle,
+                         ik->upper);
     if (ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.end", "joint %d is not below ik.middle (%d)", ik->end, ik->middle);
     if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole))

@@ -22,13 +22,13 @@ struct tdn_inertializer {
     int joint_count;
     int stride;
     tdn_inertia_curve curve;
-    int created;            /* 1: from tdn_inertializer_create (destroy frees it) */
-    float elapsed;          /* seconds since start */
-    float duration;         /* of the last start */
-    float end;              /* apply changes poses while elapsed < end */
+    int created;    /* 1: from tdn_inertializer_create (destroy frees it) */
+    float elapsed;  /* seconds since start */
+    float duration; /* of the last start */
+    float end;      /* apply changes poses while elapsed < end */
     float pad_;
     tdn_allocator allocator;
-    float *rows;            /* STATE_ROWS * stride floats, 64-byte aligned, after the header */
+    float *rows; /* STATE_ROWS * stride floats, 64-byte aligned, after the header */
 };
 
 #define HEADER_BYTES 64
@@ -155,7 +155,8 @@ static void spring_factors(float t, float duration, float *p, float *q)
 static inline float quintic_at(const float *restrict c, size_t s, size_t j, float t)
 {
     const float u = t * c[(CH_INV - CH_K0) * s + j];
-    const float x = c[j] + u * (c[s + j] + u * (c[2 * s + j] + u * (c[3 * s + j] + u * (c[4 * s + j] + u * c[5 * s + j]))));
+    const float x = c[j] +
+                    u * (c[s + j] + u * (c[2 * s + j] + u * (c[3 * s + j] + u * (c[4 * s + j] + u * c[5 * s + j]))));
     return tdn__select((u < 1.0f) & (x > 0.0f), x, 0.0f); /* rounding near t1 must not cross 0 */
 }
 
@@ -172,10 +173,14 @@ static inline void half_sincos(float th, float *sn, float *cs)
     const float r = (th - kf * 3.14159274f) - kf * -8.74227766e-8f;
     const float r2 = r * r;
     const float sgn = (float)(1 - 2 * (k & 1));
-    const float sp = r * (1.0f + r2 * (-1.0f / 6.0f + r2 * (1.0f / 120.0f + r2 * (-1.0f / 5040.0f +
-                     r2 * (1.0f / 362880.0f + r2 * (-1.0f / 39916800.0f))))));
-    const float cp = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24.0f + r2 * (-1.0f / 720.0f + r2 * (1.0f / 40320.0f +
-                     r2 * (-1.0f / 3628800.0f + r2 * (1.0f / 479001600.0f))))));
+    const float sp = r * (1.0f +
+                          r2 * (-1.0f / 6.0f +
+                                r2 * (1.0f / 120.0f +
+                                      r2 * (-1.0f / 5040.0f + r2 * (1.0f / 362880.0f + r2 * (-1.0f / 39916800.0f))))));
+    const float cp = 1.0f + r2 * (-0.5f + r2 * (1.0f / 24.0f +
+                                                r2 * (-1.0f / 720.0f +
+                                                      r2 * (1.0f / 40320.0f +
+                                                            r2 * (-1.0f / 3628800.0f + r2 * (1.0f / 479001600.0f))))));
     *sn = sgn * sp;
     *cs = sgn * cp;
 }
@@ -195,8 +200,8 @@ TDN__KERNEL void add_vector_quintic(float *restrict ox, float *restrict oy, floa
     }
 }
 
-TDN__KERNEL void add_vector_spring(float *restrict ox, float *restrict oy, float *restrict oz,
-                                   const float *restrict ch, int stride, float p, float q)
+TDN__KERNEL void add_vector_spring(float *restrict ox, float *restrict oy, float *restrict oz, const float *restrict ch,
+                                   int stride, float p, float q)
 {
     const size_t s = (size_t)stride;
     for (size_t j = 0; j < s; j++) {
@@ -359,9 +364,8 @@ static int pose_matches(const tdn_inertializer *in, const tdn_pose *pose)
     return pose && pose->data && pose->joint_count == in->joint_count && pose->stride == in->stride;
 }
 
-tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current, const tdn_pose *previous,
-                                  float dt, const tdn_pose *destination, float duration, tdn_inertia_curve curve,
-                                  tdn_error *err)
+tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current, const tdn_pose *previous, float dt,
+                                  const tdn_pose *destination, float duration, tdn_inertia_curve curve, tdn_error *err)
 {
     if (!in)
         return tdn__null(err, "in");

@@ -39,7 +39,10 @@ tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err);
 
 static inline int tdn__finite(float x) { return isfinite(x); }
 static inline float tdn__clamp01(float x) { return x > 0.0f ? (x < 1.0f ? x : 1.0f) : 0.0f; } /* NaN -> 0 */
-static inline float tdn__clamp_time(float t, float duration) { return t > 0.0f ? (t < duration ? t : duration) : 0.0f; } /* NaN -> 0 */
+static inline float tdn__clamp_time(float t, float duration)
+{
+    return t > 0.0f ? (t < duration ? t : duration) : 0.0f;
+} /* NaN -> 0 */
 static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
 
 /* For a function whose loops rely on its restrict-qualified parameters: gcc drops that
@@ -47,9 +50,9 @@ static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align -
  * apart, and then needs more run-time alias checks than it will emit, so the loop stays scalar.
  * Kept out of line, the loop vectorizes with no checks at all. */
 #if defined(__GNUC__)
-#define TDN__KERNEL __attribute__((noinline)) static
+#  define TDN__KERNEL __attribute__((noinline)) static
 #else
-#define TDN__KERNEL static
+#  define TDN__KERNEL static
 #endif
 
 /* cond ? a : b as bit operations, for hot loops over joints. gcc keeps a plain ?: as a branch

@@ -49,7 +49,8 @@ static tdn_result difference(const tdn_pose *before, const tdn_pose *after, doub
         for (int r = TDN_SX; r <= TDN_SZ; ++r)
             v[r] = (b[r] - a[r]) * inv;
         if (inv > 0.0)
-            angular(a[TDN_RX], a[TDN_RY], a[TDN_RZ], a[TDN_RW], b[TDN_RX], b[TDN_RY], b[TDN_RZ], b[TDN_RW], inv, &v[TDN_RX]);
+            angular(a[TDN_RX], a[TDN_RY], a[TDN_RZ], a[TDN_RW], b[TDN_RX], b[TDN_RY], b[TDN_RZ], b[TDN_RW], inv,
+                    &v[TDN_RX]);
         else
             v[TDN_RX] = v[TDN_RY] = v[TDN_RZ] = 0.0;
         v[TDN_RW] = 0.0;
@@ -64,7 +65,9 @@ tdn_result tdn_pose_velocity(const tdn_pose *before, const tdn_pose *after, floa
                              tdn_error *err)
 {
     if (!before || !after || !velocity || !before->data || !after->data || !velocity->data)
-        return tdn__null(err, !velocity || !velocity->data ? "velocity" : !before || !before->data ? "before" : "after");
+        return tdn__null(err, !velocity || !velocity->data ? "velocity"
+                              : !before || !before->data   ? "before"
+                                                           : "after");
     if (before->joint_count != velocity->joint_count || after->joint_count != velocity->joint_count)
         return tdn__pose_size(err, before->joint_count != velocity->joint_count ? "before" : "after",
                               before->joint_count != velocity->joint_count ? before->joint_count : after->joint_count,
@@ -82,7 +85,8 @@ tdn_result tdn_clip_sample_velocity(const tdn_clip *clip, float time, tdn_pose *
     if (scratch->joint_count != tdn_clip_joint_count(clip))
         return tdn__pose_size(err, "scratch", scratch->joint_count, tdn_clip_joint_count(clip), "the clip's skeleton");
     if (velocity->joint_count != scratch->joint_count)
-        return tdn__pose_size(err, "velocity", velocity->joint_count, tdn_clip_joint_count(clip), "the clip's skeleton");
+        return tdn__pose_size(err, "velocity", velocity->joint_count, tdn_clip_joint_count(clip),
+                              "the clip's skeleton");
     const float duration = tdn_clip_duration(clip), rate = tdn_clip_sample_rate(clip);
     if (!(duration > 0.0f) || !(rate > 0.0f)) {
         for (int r = 0; r < TDN_POSE_ROWS; ++r)

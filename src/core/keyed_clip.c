@@ -14,15 +14,15 @@
 
 struct tdn_keyed_clip {
     tdn_allocator allocator;
-    size_t bytes;                   /* this block; the annotations count separately */
+    size_t bytes; /* this block; the annotations count separately */
     const tdn_skeleton *skeleton;
     const char *name;
     float duration;
     int joint_count;
     int track_count;
-    int key_count;                  /* joint and float tracks */
-    tdn__curve *tracks;             /* description order, which hints index */
-    int *track_of;                  /* joint * 3 + target -> track index, -1 when absent */
+    int key_count;      /* joint and float tracks */
+    tdn__curve *tracks; /* description order, which hints index */
+    int *track_of;      /* joint * 3 + target -> track index, -1 when absent */
     tdn__annotations *annotations;
 };
 
@@ -38,8 +38,8 @@ static void track_place(char *place, size_t size, const tdn_keyed_clip_desc *des
 
 /* Validates the joint tracks, filling track_of (joint_count * 3 ints), the latest key time and
  * the key count. */
-static tdn_result check_tracks(const tdn_keyed_clip_desc *desc, int joint_count, int *track_of,
-                               float *last_key, long long *keys, tdn_error *err)
+static tdn_result check_tracks(const tdn_keyed_clip_desc *desc, int joint_count, int *track_of, float *last_key,
+                               long long *keys, tdn_error *err)
 {
     char place[128];
     for (int i = 0; i < joint_count * 3; ++i)
@@ -60,8 +60,9 @@ static tdn_result check_tracks(const tdn_keyed_clip_desc *desc, int joint_count,
             return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "track %d already animates this joint's %s", *slot,
                              target_names[d->target]);
         *slot = i;
-        tdn__curve c = { d->times, d->values, d->key_count, target_widths[d->target], d->interp,
-                         d->target == TDN_TARGET_ROTATION };
+        tdn__curve c = { d->times,     d->values,
+                         d->key_count, target_widths[d->target],
+                         d->interp,    d->target == TDN_TARGET_ROTATION };
         tdn_result r = tdn__curve_check(&c, place, err);
         if (r != TDN_OK)
             return r;
@@ -94,8 +95,9 @@ static void layout(tdn__block *block, tdn_keyed_clip *clip, const tdn_keyed_clip
     }
     for (int i = 0; i < desc->track_count; ++i) {
         const tdn_track_desc *d = &desc->tracks[i];
-        tdn__curve c = { d->times, d->values, d->key_count, target_widths[d->target], d->interp,
-                         d->target == TDN_TARGET_ROTATION };
+        tdn__curve c = { d->times,     d->values,
+                         d->key_count, target_widths[d->target],
+                         d->interp,    d->target == TDN_TARGET_ROTATION };
         int key_floats = tdn__curve_key_floats(&c);
         size_t floats = (size_t)d->key_count * (size_t)key_floats;
         float *times = tdn__block_take(block, (size_t)d->key_count, sizeof(float), alignof(float));
@@ -203,7 +205,10 @@ float tdn_keyed_clip_duration(const tdn_keyed_clip *clip) { return clip ? clip->
 const tdn_skeleton *tdn_keyed_clip_skeleton(const tdn_keyed_clip *clip) { return clip ? clip->skeleton : NULL; }
 int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip) { return clip ? clip->track_count : 0; }
 int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip) { return clip ? clip->key_count : 0; }
-size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip) { return clip ? clip->bytes + clip->annotations->bytes : 0; }
+size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip)
+{
+    return clip ? clip->bytes + clip->annotations->bytes : 0;
+}
 
 tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pose *pose, int *hints, tdn_error *err)
 {
@@ -240,7 +245,10 @@ tdn_result tdn_keyed_clip_sample(const tdn_keyed_clip *clip, float time, tdn_pos
     return TDN_OK;
 }
 
-int tdn_keyed_clip_float_track_count(const tdn_keyed_clip *clip) { return clip ? clip->annotations->float_track_count : 0; }
+int tdn_keyed_clip_float_track_count(const tdn_keyed_clip *clip)
+{
+    return clip ? clip->annotations->float_track_count : 0;
+}
 
 const char *tdn_keyed_clip_float_track_name(const tdn_keyed_clip *clip, int index)
 {
@@ -264,7 +272,10 @@ const char *tdn_keyed_clip_event_name(const tdn_keyed_clip *clip, int index)
     return clip ? tdn__annotations_event_name(clip->annotations, index) : NULL;
 }
 
-const float *tdn_keyed_clip_event_times(const tdn_keyed_clip *clip) { return clip ? clip->annotations->event_times : NULL; }
+const float *tdn_keyed_clip_event_times(const tdn_keyed_clip *clip)
+{
+    return clip ? clip->annotations->event_times : NULL;
+}
 
 const tdn__curve *tdn__keyed_clip_tracks(const tdn_keyed_clip *clip) { return clip->tracks; }
 const tdn__annotations *tdn__keyed_clip_annotations(const tdn_keyed_clip *clip) { return clip->annotations; }

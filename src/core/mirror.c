@@ -10,9 +10,8 @@ typedef struct side_marker {
 } side_marker;
 
 static const side_marker markers[] = {
-    { "_l", "_r", AT_END },     { "_L", "_R", AT_END },       { ".l", ".r", AT_END },
-    { ".L", ".R", AT_END },     { "l_", "r_", AT_START },     { "L_", "R_", AT_START },
-    { "left", "right", AT_START }, { "Left", "Right", ANYWHERE },
+    { "_l", "_r", AT_END },   { "_L", "_R", AT_END },   { ".l", ".r", AT_END },        { ".L", ".R", AT_END },
+    { "l_", "r_", AT_START }, { "L_", "R_", AT_START }, { "left", "right", AT_START }, { "Left", "Right", ANYWHERE },
 };
 
 /* Writes into `out` the name with `from` (found at `at` in `name`) replaced by `to`; 0 when
@@ -113,7 +112,8 @@ tdn_result tdn_pose_mirror(const tdn_pose *pose, const int *table, tdn_pose *out
         if (p < 0 || p >= pose->joint_count) {
             char where[32];
             snprintf(where, sizeof where, "table[%d]", j);
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "partner %d is not a joint (0..%d)", p, pose->joint_count - 1);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "partner %d is not a joint (0..%d)", p,
+                             pose->joint_count - 1);
         }
         if (p < j)
             continue;

@@ -33,17 +33,17 @@ typedef struct simulation {
 } simulation;
 
 struct tdn_mm_controller {
-    tdn_mm_controller_desc desc;  /* with defaults applied */
+    tdn_mm_controller_desc desc; /* with defaults applied */
     const tdn_mm_database *db;
-    size_t bytes;                 /* of its memory */
-    int created;                  /* 1: tdn_mm_controller_create allocated it (destroy frees it) */
-    tdn_allocator allocator;      /* what create allocated it with */
-    float velocity_y, facing_y;   /* spring rates */
+    size_t bytes;               /* of its memory */
+    int created;                /* 1: tdn_mm_controller_create allocated it (destroy frees it) */
+    tdn_allocator allocator;    /* what create allocated it with */
+    float velocity_y, facing_y; /* spring rates */
     int joint_count, root;
     /* playback */
     int run_first, run_frames, clip, mirrored;
     float time;
-    int *hints;                   /* for the playing clip's sampling */
+    int *hints; /* for the playing clip's sampling */
     int hint_count;
     /* the character and the simulation */
     tdn_vec3 position;
@@ -53,13 +53,13 @@ struct tdn_mm_controller {
     float since_search, last_cost, previous_dt;
     int searched_once, shown_frames;
     tdn_inertializer *inertializer;
-    tdn_pose shown[2];            /* the last two poses shown: [0] the last */
-    float *query, *raw;           /* dims floats each */
+    tdn_pose shown[2];  /* the last two poses shown: [0] the last */
+    float *query, *raw; /* dims floats each */
     tdn_vec3 ahead[TDN_MM_MAX_OFFSETS];
     float ahead_facing[TDN_MM_MAX_OFFSETS];
-    float ground[2];              /* each foot's ground height in the database (5th percentile) */
-    tdn_foot_placement *feet;     /* foot locking, or NULL */
-    tdn_mat4 *model;              /* joint_count matrices for it */
+    float ground[2];          /* each foot's ground height in the database (5th percentile) */
+    tdn_foot_placement *feet; /* foot locking, or NULL */
+    tdn_mat4 *model;          /* joint_count matrices for it */
 };
 
 static float or_default(float v, float fallback) { return v > 0.0f ? v : fallback; }
@@ -109,7 +109,8 @@ static size_t lay_out(tdn_mm_controller *c, char *base, int joint_count, int hin
         for (int k = 0; k < 2; k++)
             tdn_pose_init(joint_count, base + shown + (size_t)k * tdn__align_up(pose_bytes, TDN_POSE_ALIGN), pose_bytes,
                           &c->shown[k], NULL);
-        tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer, NULL);
+        tdn_inertializer_init(joint_count, base + inertializer, tdn_inertializer_bytes(joint_count), &c->inertializer,
+                              NULL);
         c->model = foot_locking ? (tdn_mat4 *)(base + model) : NULL;
     }
     return at;
@@ -128,7 +129,8 @@ static tdn_foot_placement_desc legs_of(const tdn_skeleton *skeleton, const tdn_m
 }
 
 /* The ground of the plane y = 0, for foot locking without a ground of the caller's. */
-static int flat_ground(void *user, tdn_vec3 from, tdn_vec3 direction, float max_distance, tdn_vec3 *hit, tdn_vec3 *normal)
+static int flat_ground(void *user, tdn_vec3 from, tdn_vec3 direction, float max_distance, tdn_vec3 *hit,
+                       tdn_vec3 *normal)
 {
     (void)user;
     if (!(direction.y < 0.0f) || from.y < 0.0f || from.y > -direction.y * max_distance)
@@ -187,7 +189,8 @@ static void contacts(const tdn_mm_controller *c, int frame, int contact[2])
     const tdn_mm_database *db = c->db;
     const float *row = tdn__mm_row(db, frame);
     for (int foot = 0; foot < 2; foot++) {
-        const int p = db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot, v = db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot;
+        const int p = db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot,
+                  v = db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot;
         const float height = tdn__mm_raw(db, row, p + 1);
         const float vx = tdn__mm_raw(db, row, v), vz = tdn__mm_raw(db, row, v + 2);
         contact[foot] = height <= c->ground[foot] + c->desc.contact_height &&
@@ -215,16 +218,18 @@ static tdn_result check_desc(const tdn_mm_controller_desc *desc, tdn_error *err)
         if (!desc->clips[i] || tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(desc->clips[i])) != n)
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "a missing clip or one of another skeleton");
         if (db->clip_frames[2 * i + 1] > 0 && !desc->mirror_table)
-            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.mirror_table", "the database has mirrored frames of clip %d", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.mirror_table", "the database has mirrored frames of clip %d",
+                             i);
     }
     if (desc->mirror_table && tdn_mirror_table_check(desc->mirror_table, n, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     if (bad_setting(desc->search_interval) || bad_setting(desc->bias) || bad_setting(desc->inertialize_time) ||
-        bad_setting(desc->velocity_half_life) || bad_setting(desc->facing_half_life) || !tdn__finite(desc->adjust_half_life) ||
-        bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) || !tdn__finite(desc->adjust_max_ratio) ||
-        !tdn__finite(desc->skip_window) || bad_setting(desc->contact_height) || bad_setting(desc->contact_speed) ||
-        (desc->curve != TDN_INERTIA_QUINTIC && desc->curve != TDN_INERTIA_SPRING))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc", "times, bias and thresholds must be finite and >= 0, the curve known");
+        bad_setting(desc->velocity_half_life) || bad_setting(desc->facing_half_life) ||
+        !tdn__finite(desc->adjust_half_life) || bad_setting(desc->sharp_velocity) || bad_setting(desc->sharp_facing) ||
+        !tdn__finite(desc->adjust_max_ratio) || !tdn__finite(desc->skip_window) || bad_setting(desc->contact_height) ||
+        bad_setting(desc->contact_speed) || (desc->curve != TDN_INERTIA_QUINTIC && desc->curve != TDN_INERTIA_SPRING))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc",
+                         "times, bias and thresholds must be finite and >= 0, the curve known");
     return TDN_OK;
 }
 
@@ -244,7 +249,8 @@ tdn_result tdn_mm_controller_init(const tdn_mm_controller_desc *desc, void *memo
     const int n = tdn_skeleton_joint_count(desc->skeleton), hint_count = most_tracks(desc);
     const size_t needed = lay_out(NULL, NULL, n, hint_count, db->dims, desc->foot_locking);
     if (bytes < needed)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes for a controller that needs %zu", bytes, needed);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes for a controller that needs %zu", bytes,
+                         needed);
     tdn_mm_controller *c = memory;
     memset(c, 0, sizeof *c);
     lay_out(c, memory, n, hint_count, db->dims, desc->foot_locking);
@@ -436,7 +442,8 @@ static void sample_placed(tdn_mm_controller *c, tdn_pose *pose)
     tdn_transform x = tdn_pose_get(pose, c->root);
     const tdn_vec3 offset = tdn__mm_into_root(tdn_vec3_sub(x.t, root), root_facing);
     x.t = tdn_vec3_add(c->position, tdn__mm_from_root(offset, c->facing));
-    x.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), c->facing - root_facing), x.r));
+    x.r = tdn_quat_normalize(
+        tdn_quat_mul(tdn_quat_from_axis_angle(tdn_vec3_make(0, 1, 0), c->facing - root_facing), x.r));
     tdn_pose_set(pose, c->root, &x);
 }
 
@@ -493,8 +500,10 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
         const float window = c->desc.skip_window * db->rate; /* frames, clamped before it is an int */
         const int skip = window > 0.0f ? (window < (float)db->frame_count ? (int)window : db->frame_count) : 0;
         const int skip_first = frame - skip > c->run_first ? frame - skip : c->run_first;
-        const int skip_end = frame + skip + 1 < c->run_first + c->run_frames ? frame + skip + 1 : c->run_first + c->run_frames;
-        tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m, NULL);
+        const int skip_end = frame + skip + 1 < c->run_first + c->run_frames ? frame + skip + 1
+                                                                             : c->run_first + c->run_frames;
+        tdn_mm_search_skipping(db, c->query, frame, c->desc.bias, skip_first, skip_end, TDN_MM_SEARCH_ACCELERATED, &m,
+                               NULL);
         searched = 1;
         c->searched_once = 1;
         c->since_search = 0.0f;
@@ -509,8 +518,8 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
 
     sample_placed(c, pose);
     if (switched && c->shown_frames > 0)
-        tdn_inertializer_start(c->inertializer, &c->shown[0], c->shown_frames > 1 ? &c->shown[1] : NULL, c->previous_dt, pose,
-                               c->desc.inertialize_time, c->desc.curve, NULL);
+        tdn_inertializer_start(c->inertializer, &c->shown[0], c->shown_frames > 1 ? &c->shown[1] : NULL, c->previous_dt,
+                               pose, c->desc.inertialize_time, c->desc.curve, NULL);
     tdn_inertializer_apply(c->inertializer, dt, pose, NULL);
     tdn_pose_copy(&c->shown[1], &c->shown[0], NULL);
     tdn_pose_copy(&c->shown[0], pose, NULL);
@@ -521,15 +530,24 @@ tdn_result tdn_mm_controller_update(tdn_mm_controller *c, const tdn_mm_input *in
     contacts(c, frame, contact);
     if (c->feet) {
         tdn_model_space(c->desc.skeleton, pose, NULL, c->model, NULL);
-        tdn_foot_placement_frame feet = { .dt = dt, .ground = c->desc.ground ? c->desc.ground : flat_ground,
-                                          .ground_user = c->desc.ground_user, .contact = { (float)contact[0], (float)contact[1] },
+        tdn_foot_placement_frame feet = { .dt = dt,
+                                          .ground = c->desc.ground ? c->desc.ground : flat_ground,
+                                          .ground_user = c->desc.ground_user,
+                                          .contact = { (float)contact[0], (float)contact[1] },
                                           .weight = 1.0f };
         tdn_foot_placement_solve(c->feet, &feet, pose, c->model, NULL, NULL);
     }
     if (status) {
-        *status = (tdn_mm_status){ .frame = frame, .clip = c->clip, .mirrored = c->mirrored, .time = c->time,
-                                   .searched = searched, .switched = switched, .cost = c->last_cost,
-                                   .position = c->position, .facing = c->facing, .simulated = c->sim.position,
+        *status = (tdn_mm_status){ .frame = frame,
+                                   .clip = c->clip,
+                                   .mirrored = c->mirrored,
+                                   .time = c->time,
+                                   .searched = searched,
+                                   .switched = switched,
+                                   .cost = c->last_cost,
+                                   .position = c->position,
+                                   .facing = c->facing,
+                                   .simulated = c->sim.position,
                                    .simulated_facing = c->sim.facing };
         status->contact[0] = contact[0], status->contact[1] = contact[1];
     }

@@ -100,7 +100,8 @@ int tdn__mm_clip_layout(int offset_count, int group_start[TDN_MM_GROUP_COUNT], i
 void tdn__mm_trajectory_features(const tdn_mm_database *db, tdn_vec3 here, float facing, const tdn_vec3 *ahead,
                                  const float *ahead_facing, float *raw)
 {
-    float *position = raw + db->group_start[TDN_MM_TRAJECTORY_POSITION], *direction = raw + db->group_start[TDN_MM_TRAJECTORY_FACING];
+    float *position = raw + db->group_start[TDN_MM_TRAJECTORY_POSITION],
+          *direction = raw + db->group_start[TDN_MM_TRAJECTORY_FACING];
     for (int k = 0; k < db->offset_count; k++) {
         tdn_vec3 p = tdn__mm_into_root(tdn_vec3_sub(ahead[k], here), facing);
         position[2 * k] = p.x;
@@ -115,25 +116,28 @@ tdn_result tdn__mm_database_check_ranges(const tdn_mm_database *db, tdn_error *e
     for (int d = 0; d < db->dims; d++)
         if (!tdn__mm_within(db->mean[d], TDN__MM_MAX_VALUE) ||
             !(db->scale[d] >= TDN__MM_MIN_SCALE && db->scale[d] <= TDN__MM_MAX_SCALE))
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "feature %d's mean %g or scale %g is beyond the "
-                             "ranges a database keeps (|mean| <= %g, scale in [%g, %g])", d, (double)db->mean[d],
-                             (double)db->scale[d], (double)TDN__MM_MAX_VALUE, (double)TDN__MM_MIN_SCALE,
-                             (double)TDN__MM_MAX_SCALE);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "features",
+                             "feature %d's mean %g or scale %g is beyond the "
+                             "ranges a database keeps (|mean| <= %g, scale in [%g, %g])",
+                             d, (double)db->mean[d], (double)db->scale[d], (double)TDN__MM_MAX_VALUE,
+                             (double)TDN__MM_MIN_SCALE, (double)TDN__MM_MAX_SCALE);
     for (int i = 0; i < db->frame_count; i++) {
         const tdn_mm_frame *f = &db->frames[i];
         if (!(f->time >= 0.0f && f->time <= TDN__MM_MAX_TIME) || !tdn__mm_within(f->root.x, TDN__MM_MAX_VALUE) ||
             !tdn__mm_within(f->root.y, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) ||
             !tdn__mm_within(f->facing, TDN__MM_MAX_FACING))
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "frames", "frame %d: time %g s, root (%g, %g, %g) or facing %g "
-                             "beyond the ranges a database keeps (%g s, %g m)", i, (double)f->time, (double)f->root.x,
-                             (double)f->root.y, (double)f->root.z, (double)f->facing, (double)TDN__MM_MAX_TIME,
-                             (double)TDN__MM_MAX_VALUE);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "frames",
+                             "frame %d: time %g s, root (%g, %g, %g) or facing %g "
+                             "beyond the ranges a database keeps (%g s, %g m)",
+                             i, (double)f->time, (double)f->root.x, (double)f->root.y, (double)f->root.z,
+                             (double)f->facing, (double)TDN__MM_MAX_TIME, (double)TDN__MM_MAX_VALUE);
         const float *row = tdn__mm_row(db, i);
         for (int d = 0; d < db->dims; d++)
             if (!tdn__mm_within(row[d], TDN__MM_MAX_VALUE))
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, "features", "frame %d, feature %d is %g: beyond +-%g, "
-                                 "where every search cost would be infinite", i, d, (double)row[d],
-                                 (double)TDN__MM_MAX_VALUE);
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, "features",
+                                 "frame %d, feature %d is %g: beyond +-%g, "
+                                 "where every search cost would be infinite",
+                                 i, d, (double)row[d], (double)TDN__MM_MAX_VALUE);
     }
     return TDN_OK;
 }
@@ -167,9 +171,11 @@ tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc
                          desc->frame_count, (double)desc->sample_rate, (double)TDN__MM_MAX_TIME);
     for (size_t i = 0; i < (size_t)desc->frame_count * (size_t)desc->dimensions; i++)
         if (!tdn__mm_within(desc->features[i], TDN__MM_MAX_VALUE))
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.features", "frame %zu feature %zu (%g) is not finite "
-                             "and within +-%g", i / (size_t)desc->dimensions, i % (size_t)desc->dimensions,
-                             (double)desc->features[i], (double)TDN__MM_MAX_VALUE);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.features",
+                             "frame %zu feature %zu (%g) is not finite "
+                             "and within +-%g",
+                             i / (size_t)desc->dimensions, i % (size_t)desc->dimensions, (double)desc->features[i],
+                             (double)TDN__MM_MAX_VALUE);
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_mm_database *db = tdn__mm_database_alloc(allocator, desc->frame_count, desc->dimensions, 1);
@@ -180,7 +186,8 @@ tdn_result tdn_mm_database_create_from_features(const tdn_mm_features_desc *desc
     db->clip_first[0] = 0;
     db->clip_frames[0] = desc->frame_count;
     for (int i = 0; i < desc->frame_count; i++) {
-        db->frames[i] = (tdn_mm_frame){ .clip = 0, .time = (float)i / db->rate,
+        db->frames[i] = (tdn_mm_frame){ .clip = 0,
+                                        .time = (float)i / db->rate,
                                         .searchable = desc->searchable ? desc->searchable[i] != 0 : 1 };
         memcpy(tdn__mm_row(db, i), desc->features + (size_t)i * (size_t)desc->dimensions,
                sizeof(float) * (size_t)desc->dimensions);
@@ -201,8 +208,8 @@ int tdn_mm_database_offset(const tdn_mm_database *db, int k)
     return db && k >= 0 && k < db->offset_count ? db->offsets[k] : 0;
 }
 
-tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot, tdn_vec3 *forward,
-                                  tdn_error *err)
+tdn_result tdn_mm_database_joints(const tdn_mm_database *db, int *root, int *left_foot, int *right_foot,
+                                  tdn_vec3 *forward, tdn_error *err)
 {
     if (!db)
         return tdn__null(err, "db");

@@ -27,7 +27,7 @@ typedef struct build_plan {
     int offsets[TDN_MM_MAX_OFFSETS], offset_count;
     float weights[TDN_MM_GROUP_COUNT];
     tdn_vec3 forward;
-    int runs;         /* clip_count * (1 or 2) */
+    int runs; /* clip_count * (1 or 2) */
     int total_frames, longest_run, most_tracks;
 } build_plan;
 
@@ -49,8 +49,8 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     if (desc->root < 0 || desc->root >= n || parents[desc->root] >= 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.root", "joint %d is not a root of the skeleton", desc->root);
     if (desc->left_foot < 0 || desc->left_foot >= n || desc->right_foot < 0 || desc->right_foot >= n)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.left_foot", "feet %d and %d must be joints (0..%d)", desc->left_foot,
-                         desc->right_foot, n - 1);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.left_foot", "feet %d and %d must be joints (0..%d)",
+                         desc->left_foot, desc->right_foot, n - 1);
     if (!(desc->sample_rate >= 0.0f && desc->sample_rate <= TDN__MM_MAX_RATE))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "%g is not in [0, %g] (0: 60)",
                          (double)desc->sample_rate, (double)TDN__MM_MAX_RATE);
@@ -58,7 +58,9 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.smoothing", "%g is not finite and at most 10 s",
                          (double)desc->smoothing);
     plan->rate = desc->sample_rate > 0.0f ? desc->sample_rate : DEFAULT_RATE;
-    plan->smoothing = desc->smoothing == 0.0f ? TDN_MM_DEFAULT_SMOOTHING : desc->smoothing > 0.0f ? desc->smoothing : 0.0f;
+    plan->smoothing = desc->smoothing == 0.0f  ? TDN_MM_DEFAULT_SMOOTHING
+                      : desc->smoothing > 0.0f ? desc->smoothing
+                                               : 0.0f;
     if (desc->offset_count == 0) {
         static const int defaults[3] = { 20, 40, 60 };
         memcpy(plan->offsets, defaults, sizeof defaults);
@@ -69,8 +71,9 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
                              TDN_MM_MAX_OFFSETS);
         for (int k = 0; k < desc->offset_count; k++)
             if (desc->offsets[k] <= (k > 0 ? desc->offsets[k - 1] : 0))
-                return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.offsets", "offset %d (%d frames) must be positive and above the one before",
-                                 k, desc->offsets[k]);
+                return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.offsets",
+                                 "offset %d (%d frames) must be positive and above the one before", k,
+                                 desc->offsets[k]);
         memcpy(plan->offsets, desc->offsets, sizeof(int) * (size_t)desc->offset_count);
         plan->offset_count = desc->offset_count;
     }
@@ -94,7 +97,8 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     static const float default_weights[TDN_MM_GROUP_COUNT] = { 2.0f, 2.0f, 1.0f, 1.0f, 1.0f };
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
         plan->weights[g] = any_weight ? desc->weights[g] : default_weights[g];
-    plan->forward = tdn_vec3_dot(desc->forward, desc->forward) > 0.0f ? tdn_vec3_normalize(desc->forward) : tdn_vec3_make(0, 0, 1);
+    plan->forward = tdn_vec3_dot(desc->forward, desc->forward) > 0.0f ? tdn_vec3_normalize(desc->forward)
+                                                                      : tdn_vec3_make(0, 0, 1);
     if (!tdn__finite(plan->forward.x) || !tdn__finite(plan->forward.y) || !tdn__finite(plan->forward.z))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.forward", "the forward axis must be finite");
     if (desc->mirror_table && tdn_mirror_table_check(desc->mirror_table, n, err) != TDN_OK)
@@ -104,7 +108,8 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
     for (int i = 0; i < desc->excluded_count; i++) {
         const tdn_mm_range *r = &desc->excluded[i];
         if (r->clip < 0 || r->clip >= desc->clip_count || !tdn__finite(r->start) || !tdn__finite(r->end))
-            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.excluded", "range %d: a clip out of range or a non-finite time", i);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.excluded",
+                             "range %d: a clip out of range or a non-finite time", i);
     }
     plan->runs = desc->clip_count * (desc->mirror_table ? 2 : 1);
     plan->total_frames = plan->longest_run = plan->most_tracks = 0;
@@ -115,8 +120,10 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
         if (!clip)
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "a NULL clip");
         const tdn_skeleton *s = tdn_keyed_clip_skeleton(clip);
-        if (tdn_skeleton_joint_count(s) != n || memcmp(tdn_skeleton_parents(s), parents, sizeof(int16_t) * (size_t)n) != 0)
-            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "clip \"%s\" animates another skeleton", tdn_keyed_clip_name(clip));
+        if (tdn_skeleton_joint_count(s) != n ||
+            memcmp(tdn_skeleton_parents(s), parents, sizeof(int16_t) * (size_t)n) != 0)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where, "clip \"%s\" animates another skeleton",
+                             tdn_keyed_clip_name(clip));
         const int frames = frames_of(clip, plan->rate);
         if (frames < 0 || frames > (1 << 24) / (desc->mirror_table ? 2 : 1) - plan->total_frames)
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "too many frames: %g s at %g Hz with the clips before it",
@@ -130,8 +137,8 @@ static tdn_result check_desc(const tdn_mm_database_desc *desc, build_plan *plan,
 }
 
 /* Samples a run's frames into out (frames entries). */
-static void sample_run(const tdn_mm_database_desc *desc, const build_plan *plan, const tdn_keyed_clip *clip, int mirrored,
-                       int frames, tdn_pose *pose, tdn_mat4 *model, int *hints, sampled *out)
+static void sample_run(const tdn_mm_database_desc *desc, const build_plan *plan, const tdn_keyed_clip *clip,
+                       int mirrored, int frames, tdn_pose *pose, tdn_mat4 *model, int *hints, sampled *out)
 {
     memset(hints, 0, sizeof(int) * (size_t)plan->most_tracks);
     const float duration = tdn_keyed_clip_duration(clip);
@@ -198,17 +205,20 @@ static int excluded(const tdn_mm_database_desc *desc, int clip, float t)
 }
 
 /* Writes the run's frames (first at db frame `first`) and their raw features. */
-static void write_run(const tdn_mm_database_desc *desc, const build_plan *plan, tdn_mm_database *db, int clip, int mirrored,
-                      int first, const sampled *s, int frames)
+static void write_run(const tdn_mm_database_desc *desc, const build_plan *plan, tdn_mm_database *db, int clip,
+                      int mirrored, int first, const sampled *s, int frames)
 {
     const float sigma = plan->smoothing * plan->rate;
     for (int f = 0; f < frames; f++) {
         float x, z, facing;
         smoothed_root(s, frames, f, sigma, &x, &z, &facing);
-        db->frames[first + f] = (tdn_mm_frame){ .clip = clip, .mirrored = mirrored, .time = (float)f / plan->rate,
+        db->frames[first + f] = (tdn_mm_frame){ .clip = clip,
+                                                .mirrored = mirrored,
+                                                .time = (float)f / plan->rate,
                                                 .searchable = f + plan->offsets[plan->offset_count - 1] < frames &&
                                                               !excluded(desc, clip, (float)f / plan->rate),
-                                                .root = tdn_vec3_make(x, 0.0f, z), .facing = facing };
+                                                .root = tdn_vec3_make(x, 0.0f, z),
+                                                .facing = facing };
     }
     for (int f = 0; f < frames; f++) {
         const tdn_mm_frame *here = &db->frames[first + f];
@@ -216,15 +226,15 @@ static void write_run(const tdn_mm_database_desc *desc, const build_plan *plan, 
         tdn_vec3 ahead[TDN_MM_MAX_OFFSETS];
         float ahead_facing[TDN_MM_MAX_OFFSETS];
         for (int k = 0; k < plan->offset_count; k++) {
-            const tdn_mm_frame *a = &db->frames[first + (f + plan->offsets[k] < frames ? f + plan->offsets[k] : frames - 1)];
+            const tdn_mm_frame
+                *a = &db->frames[first + (f + plan->offsets[k] < frames ? f + plan->offsets[k] : frames - 1)];
             ahead[k] = a->root;
             ahead_facing[k] = a->facing;
         }
         tdn__mm_trajectory_features(db, here->root, here->facing, ahead, ahead_facing, out);
         for (int foot = 0; foot < 2; foot++) {
             tdn_vec3 p = tdn__mm_into_root(tdn_vec3_sub(point_of(&s[f], foot), here->root), here->facing);
-            tdn_vec3 v = tdn__mm_into_root(velocity(s, frames, f, foot, plan->rate),
-                                   here->facing);
+            tdn_vec3 v = tdn__mm_into_root(velocity(s, frames, f, foot, plan->rate), here->facing);
             memcpy(out + db->group_start[TDN_MM_FOOT_POSITION] + 3 * foot, &p, sizeof(float) * 3);
             memcpy(out + db->group_start[TDN_MM_FOOT_VELOCITY] + 3 * foot, &v, sizeof(float) * 3);
         }
@@ -274,8 +284,8 @@ static void normalize_all(tdn_mm_database *db, const build_plan *plan)
     }
 }
 
-tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out, const tdn_allocator *allocator,
-                                  tdn_error *err)
+tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_database **out,
+                                  const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
         *out = NULL;
@@ -323,8 +333,10 @@ tdn_result tdn_mm_database_create(const tdn_mm_database_desc *desc, tdn_mm_datab
     for (int i = 0; i < db->frame_count; i++)
         searchable += db->frames[i].searchable;
     if (searchable == 0) {
-        res = tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.clips", "no frame is searchable: clips must be longer than the "
-                        "longest trajectory offset (%d frames at %g Hz)", plan.offsets[plan.offset_count - 1], plan.rate);
+        res = tdn__fail(err, TDN_ERR_INVALID_DATA, "desc.clips",
+                        "no frame is searchable: clips must be longer than the "
+                        "longest trajectory offset (%d frames at %g Hz)",
+                        plan.offsets[plan.offset_count - 1], plan.rate);
         goto done;
     }
     normalize_all(db, &plan);

@@ -55,8 +55,9 @@ tdn_result tdn_mm_database_save_memory(const tdn_mm_database *db, void *buffer, 
     if (!db || !buffer)
         return tdn__null(err, !db ? "db" : "buffer");
     if (capacity < tdn_mm_database_save_size(db))
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "capacity", "%zu bytes, the database needs %zu (tdn_mm_database_save_size)",
-                         capacity, tdn_mm_database_save_size(db));
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "capacity",
+                         "%zu bytes, the database needs %zu (tdn_mm_database_save_size)", capacity,
+                         tdn_mm_database_save_size(db));
     writer w = { buffer };
     memcpy(w.at, MAGIC, 8);
     w.at += 8;
@@ -144,16 +145,18 @@ static tdn_result check_runs(const tdn_mm_database *db, tdn_error *err)
         if (first == -1 && count == 0)
             continue;
         if (first < 0 || count < 1 || first > db->frame_count - count)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "run %d (clip %d%s) has %d frames from frame %d, out of the %d frames",
-                             run, run / 2, run % 2 ? " mirrored" : "", count, first, db->frame_count);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs",
+                             "run %d (clip %d%s) has %d frames from frame %d, out of the %d frames", run, run / 2,
+                             run % 2 ? " mirrored" : "", count, first, db->frame_count);
         for (int i = first; i < first + count; i++)
             if (db->frames[i].clip != run / 2 || db->frames[i].mirrored != run % 2)
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "frame %d is not clip %d%s as its run says", i, run / 2,
-                                 run % 2 ? " mirrored" : "");
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "frame %d is not clip %d%s as its run says", i,
+                                 run / 2, run % 2 ? " mirrored" : "");
         covered += count;
     }
     if (covered != db->frame_count)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "runs cover %ld frames of %d", covered, db->frame_count);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "runs cover %ld frames of %d", covered,
+                         db->frame_count);
     return TDN_OK;
 }
 
@@ -168,11 +171,13 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         return TDN_ERR_ARGUMENT;
     reader r = { bytes, bytes };
     if (size < 4 * (size_t)HEADER_WORDS || memcmp(bytes, MAGIC, 8) != 0)
-        return tdn__fail(err, TDN_ERR_PARSE, "byte 0", "not a tendon motion-matching database (no \"%s\" header)", MAGIC);
+        return tdn__fail(err, TDN_ERR_PARSE, "byte 0", "not a tendon motion-matching database (no \"%s\" header)",
+                         MAGIC);
     r.at += 8;
     const uint32_t version = get_u32(&r);
     if (version != VERSION)
-        return tdn__fail(err, TDN_ERR_PARSE, "byte 8", "database version %u; this tendon reads version %u", version, VERSION);
+        return tdn__fail(err, TDN_ERR_PARSE, "byte 8", "database version %u; this tendon reads version %u", version,
+                         VERSION);
     const int frame_count = get_i32(&r), dims = get_i32(&r), clip_count = get_i32(&r), offset_count = get_i32(&r);
     if (frame_count < 1 || frame_count > (1 << 26) || dims < 1 || dims > TDN_MM_MAX_DIMENSIONS || clip_count < 1 ||
         clip_count > (1 << 20) || offset_count < 0 || offset_count > TDN_MM_MAX_OFFSETS)
@@ -184,7 +189,8 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
                          frame_count, dims, clip_count, expected);
     tdn_mm_database *db = tdn__mm_database_alloc(allocator, frame_count, dims, clip_count);
     if (!db)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", frame_count, dims);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", frame_count,
+                         dims);
     tdn_result res = TDN_OK;
     db->offset_count = offset_count;
     db->rate = get_f32(&r);
@@ -213,7 +219,8 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         db->offsets[k] = get_i32(&r);
         int ok = k < offset_count ? db->offsets[k] > (k > 0 ? db->offsets[k - 1] : 0) : db->offsets[k] == 0;
         if (!ok) {
-            res = bad(err, &r, 4, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k, db->offsets[k]);
+            res = bad(err, &r, 4, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k,
+                      db->offsets[k]);
             goto fail;
         }
     }
@@ -249,8 +256,9 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         float v = get_f32(&r);
         (d < dims ? db->mean : db->scale)[d % dims] = v;
         if (d < dims ? !tdn__mm_within(v, TDN__MM_MAX_VALUE) : !(v >= TDN__MM_MIN_SCALE && v <= TDN__MM_MAX_SCALE)) {
-            res = d < dims ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
-                           : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
+            res = d < dims
+                      ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
+                      : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
             goto fail;
         }
     }
@@ -272,8 +280,10 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         if (f->clip < 0 || f->clip >= clip_count || flags > 3u || !(f->time >= 0.0f && f->time <= TDN__MM_MAX_TIME) ||
             !tdn__mm_within(f->root.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->root.y, TDN__MM_MAX_VALUE) ||
             !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->facing, TDN__MM_MAX_FACING)) {
-            res = bad(err, &r, 28, "%s %ld: a clip out of range (%ld), unknown flags, or a time, root or facing beyond "
-                      "the database's ranges", "frame", i, f->clip);
+            res = bad(err, &r, 28,
+                      "%s %ld: a clip out of range (%ld), unknown flags, or a time, root or facing beyond "
+                      "the database's ranges",
+                      "frame", i, f->clip);
             goto fail;
         }
     }
@@ -281,8 +291,9 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         for (int d = 0; d < dims; d++) {
             float v = get_f32(&r);
             if (!tdn__mm_within(v, TDN__MM_MAX_VALUE)) {
-                res = bad(err, &r, 4, "%s of frame %ld, feature %ld, is not within +-1e6 (every cost would be infinite)",
-                          "value", i, d);
+                res = bad(err, &r, 4,
+                          "%s of frame %ld, feature %ld, is not within +-1e6 (every cost would be infinite)", "value",
+                          i, d);
                 goto fail;
             }
             tdn__mm_row(db, i)[d] = v;

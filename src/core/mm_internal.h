@@ -32,7 +32,7 @@ static inline int tdn__mm_within(float v, float limit) { return v >= -limit && v
 
 struct tdn_mm_database {
     tdn_allocator allocator;
-    size_t bytes;                    /* of the allocation */
+    size_t bytes; /* of the allocation */
     int frame_count, dims, stride, clip_count;
     float rate;
     int root, left_foot, right_foot; /* joints (-1: made from features) */
@@ -41,10 +41,10 @@ struct tdn_mm_database {
     int offsets[TDN_MM_MAX_OFFSETS];
     int group_start[TDN_MM_GROUP_COUNT], group_size[TDN_MM_GROUP_COUNT];
     float weights[TDN_MM_GROUP_COUNT];
-    float *mean, *scale;             /* dims each: normalized = (raw - mean) * scale */
-    int *clip_first, *clip_frames;   /* [clip * 2 + mirrored]; -1 / 0 when absent */
+    float *mean, *scale;           /* dims each: normalized = (raw - mean) * scale */
+    int *clip_first, *clip_frames; /* [clip * 2 + mirrored]; -1 / 0 when absent */
     tdn_mm_frame *frames;
-    float *features;                 /* frame_count rows of stride floats */
+    float *features; /* frame_count rows of stride floats */
     int small_count, large_count;
     float *small_boxes, *large_boxes; /* per box two rows of stride floats: least, greatest */
 };

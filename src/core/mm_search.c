@@ -151,8 +151,9 @@ static void search_boxes(const tdn_mm_database *db, const float *q, skip_range s
     }
 }
 
-tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias, int skip_first,
-                                  int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out, tdn_error *err)
+tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query, int current, float bias,
+                                  int skip_first, int skip_end, tdn_mm_search_mode mode, tdn_mm_match *out,
+                                  tdn_error *err)
 {
     if (!db || !query || !out || current < -1 || current >= db->frame_count || !(bias >= 0.0f) || !tdn__finite(bias) ||
         (mode != TDN_MM_SEARCH_ACCELERATED && mode != TDN_MM_SEARCH_BRUTE)) {
@@ -182,8 +183,8 @@ tdn_result tdn_mm_search_skipping(const tdn_mm_database *db, const float *query,
     return TDN_OK;
 }
 
-tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias, tdn_mm_search_mode mode,
-                         tdn_mm_match *out, tdn_error *err)
+tdn_result tdn_mm_search(const tdn_mm_database *db, const float *query, int current, float bias,
+                         tdn_mm_search_mode mode, tdn_mm_match *out, tdn_error *err)
 {
     return tdn_mm_search_skipping(db, query, current, bias, 0, 0, mode, out, err);
 }

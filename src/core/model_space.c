@@ -30,7 +30,8 @@ static void local_matrices(const float *restrict d, size_t s, int j0, float l[12
         size_t j = (size_t)j0 + (size_t)i;
         float x = d[TDN_RX * s + j], y = d[TDN_RY * s + j], z = d[TDN_RZ * s + j], w = d[TDN_RW * s + j];
         float sx = d[TDN_SX * s + j], sy = d[TDN_SY * s + j], sz = d[TDN_SZ * s + j];
-        float xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y, wz = w * z;
+        float xx = x * x, yy = y * y, zz = z * z, xy = x * y, xz = x * z, yz = y * z, wx = w * x, wy = w * y,
+              wz = w * z;
         l[0][i] = (1.0f - 2.0f * (yy + zz)) * sx;
         l[1][i] = 2.0f * (xy + wz) * sx;
         l[2][i] = 2.0f * (xz - wy) * sx;
@@ -63,7 +64,7 @@ static inline void multiply_local(const float *p, float l[12][BLOCK], int i, flo
 #else
 static inline void multiply_local(const float *restrict p, float l[12][BLOCK], int i, float *restrict out)
 {
-#pragma GCC unroll 1 /* kept rolled: see the top of the file (clang reads this pragma too) */
+#  pragma GCC unroll 1 /* kept rolled: see the top of the file (clang reads this pragma too) */
     for (int c = 0; c < 3; c++) {
         const float e0 = l[c * 3][i], e1 = l[c * 3 + 1][i], e2 = l[c * 3 + 2][i];
         for (int r = 0; r < 4; r++)
@@ -93,14 +94,14 @@ static tdn_result range_fail(const tdn_skeleton *skeleton, const tdn_pose *pose,
     if (pose->joint_count != tdn_skeleton_joint_count(skeleton))
         return tdn__pose_size(err, "pose", pose->joint_count, tdn_skeleton_joint_count(skeleton), "the skeleton");
     if (!pose_fits(skeleton, pose))
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose", "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)",
-                         pose->stride);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "pose",
+                         "not a pose made by tdn_pose_create or tdn_pose_init (stride %d)", pose->stride);
     return tdn__fail(err, TDN_ERR_ARGUMENT, "begin", "joints [%d, %d) are not a range within 0..%d", begin, end,
                      pose->joint_count);
 }
 
-tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root,
-                                 int begin, int end, tdn_mat4 *model, tdn_error *err)
+tdn_result tdn_model_space_range(const tdn_skeleton *skeleton, const tdn_pose *pose, const tdn_mat4 *root, int begin,
+                                 int end, tdn_mat4 *model, tdn_error *err)
 {
     if (!pose_fits(skeleton, pose) || !model || begin < 0 || begin > end || end > pose->joint_count)
         return range_fail(skeleton, pose, begin, end, model, err);

@@ -23,10 +23,7 @@ tdn_player tdn_player_make(float duration, tdn_wrap wrap)
     return p;
 }
 
-static int clamp_count(double n)
-{
-    return n < (double)INT_MAX ? (int)n : INT_MAX;
-}
+static int clamp_count(double n) { return n < (double)INT_MAX ? (int)n : INT_MAX; }
 
 /* Moves by `delta` seconds of clip time (rate already applied; PINGPONG's direction not yet). */
 static int move(tdn_player *p, double delta)
@@ -88,10 +85,7 @@ static int move(tdn_player *p, double delta)
     return wraps;
 }
 
-int tdn_player_advance(tdn_player *player, float dt)
-{
-    return player ? move(player, (double)dt * player->rate) : 0;
-}
+int tdn_player_advance(tdn_player *player, float dt) { return player ? move(player, (double)dt * player->rate) : 0; }
 
 int tdn_player_advance_frames(tdn_player *player, float frames)
 {
@@ -133,10 +127,7 @@ float tdn_player_normalized(const tdn_player *player)
     return player && player->duration > 0.0f ? player->time / player->duration : 0.0f;
 }
 
-float tdn_player_frame(const tdn_player *player)
-{
-    return player ? player->time * player->frame_rate : 0.0f;
-}
+float tdn_player_frame(const tdn_player *player) { return player ? player->time * player->frame_rate : 0.0f; }
 
 /* ---- events ---- */
 

@@ -23,11 +23,22 @@
 
 /* ---- double-precision vectors and quaternions ---- */
 
-typedef struct dvec { double x, y, z; } dvec;
-typedef struct dquat { double x, y, z, w; } dquat;
-typedef struct dmotion { dvec d; dquat r; } dmotion;
+typedef struct dvec {
+    double x, y, z;
+} dvec;
+typedef struct dquat {
+    double x, y, z, w;
+} dquat;
+typedef struct dmotion {
+    dvec d;
+    dquat r;
+} dmotion;
 
-static dvec dv(double x, double y, double z) { dvec v = { x, y, z }; return v; }
+static dvec dv(double x, double y, double z)
+{
+    dvec v = { x, y, z };
+    return v;
+}
 static dvec dv_add(dvec a, dvec b) { return dv(a.x + b.x, a.y + b.y, a.z + b.z); }
 static dvec dv_sub(dvec a, dvec b) { return dv(a.x - b.x, a.y - b.y, a.z - b.z); }
 static dvec dv_scale(dvec a, double s) { return dv(a.x * s, a.y * s, a.z * s); }
@@ -36,7 +47,11 @@ static dvec dv_cross(dvec a, dvec b) { return dv(a.y * b.z - a.z * b.y, a.z * b.
 static dvec dv_from(tdn_vec3 v) { return dv(v.x, v.y, v.z); }
 static tdn_vec3 dv_to(dvec v) { return tdn_vec3_make((float)v.x, (float)v.y, (float)v.z); }
 
-static dquat dq(double x, double y, double z, double w) { dquat q = { x, y, z, w }; return q; }
+static dquat dq(double x, double y, double z, double w)
+{
+    dquat q = { x, y, z, w };
+    return q;
+}
 static const dquat dq_identity = { 0.0, 0.0, 0.0, 1.0 };
 static dquat dq_conj(dquat q) { return dq(-q.x, -q.y, -q.z, q.w); }
 static double dq_dot(dquat a, dquat b) { return a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w; }
@@ -126,9 +141,9 @@ struct tdn_root_track {
     float duration;
     double frames_per_second; /* (frame_count - 1) / duration; 0 for one frame */
     int frame_count;
-    int joint_count;          /* the clip's */
-    dmotion lap;              /* step(0 -> duration) */
-    float *frames;            /* frame_count * TRACK_FLOATS */
+    int joint_count; /* the clip's */
+    dmotion lap;     /* step(0 -> duration) */
+    float *frames;   /* frame_count * TRACK_FLOATS */
 };
 
 /* The joint's local translation and rotation at clip time t, as tdn_clip_sample computes them. */
@@ -157,9 +172,15 @@ static void reference_of(const tdn_root_track *tr, dvec p, dquat q, dvec *g, dqu
 {
     *g = tr->desc.keep_vertical ? p : dv_sub(p, dv_scale(tr->up, dv_dot(p, tr->up)));
     switch (tr->desc.rotation) {
-    case TDN_ROOT_FULL_ROTATION: *h = dq_normalize(q); break;
-    case TDN_ROOT_NO_ROTATION: *h = dq_identity; break;
-    default: *h = twist_about(q, tr->up); break;
+    case TDN_ROOT_FULL_ROTATION:
+        *h = dq_normalize(q);
+        break;
+    case TDN_ROOT_NO_ROTATION:
+        *h = dq_identity;
+        break;
+    default:
+        *h = twist_about(q, tr->up);
+        break;
     }
 }
 
@@ -369,10 +390,7 @@ tdn_root_motion tdn_root_motion_compose(const tdn_root_motion *a, const tdn_root
     return out;
 }
 
-static double clean_weight(float w)
-{
-    return w > 0.0f && isfinite(w) ? (double)w : 0.0;
-}
+static double clean_weight(float w) { return w > 0.0f && isfinite(w) ? (double)w : 0.0; }
 
 void tdn_root_motion_blend(const tdn_root_motion *motions, const float *weights, int count, tdn_root_motion *out)
 {

@@ -17,7 +17,7 @@ struct tdn_skeleton {
     int *subtree_end;
     int *depth;
     char (*names)[TDN_MAX_JOINT_NAME];
-    int *by_name;             /* joint indices sorted by name, for binary search */
+    int *by_name; /* joint indices sorted by name, for binary search */
     tdn_transform *rest;
     tdn_mat4 *inverse_bind;
 };
@@ -107,8 +107,8 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
         return tdn__null(err, !desc ? "desc" : "out");
     const int n = desc->joint_count;
     if (n < 1 || n > TDN_MAX_JOINTS)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.joint_count",
-                         "joint_count %d is outside 1..%d", n, TDN_MAX_JOINTS);
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.joint_count", "joint_count %d is outside 1..%d", n,
+                         TDN_MAX_JOINTS);
     if (!desc->parents)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.parents", "parents must not be NULL");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
@@ -119,12 +119,13 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
         desc_name(desc, i, name);
         snprintf(where, sizeof where, "joint %d '%.64s'", i, name);
         if (desc->parents[i] < -1 || desc->parents[i] >= n || desc->parents[i] == i)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "parent index %d is not -1 or another joint's index (0..%d)",
-                             desc->parents[i], n - 1);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
+                             "parent index %d is not -1 or another joint's index (0..%d)", desc->parents[i], n - 1);
         if (name[0] == '\0')
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "joint name is empty");
         if (strlen(name) >= TDN_MAX_JOINT_NAME)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "joint name is longer than %d bytes", TDN_MAX_JOINT_NAME - 1);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "joint name is longer than %d bytes",
+                             TDN_MAX_JOINT_NAME - 1);
         if (desc->rest_pose) {
             tdn_result r = check_rest(&desc->rest_pose[i], i, name, err);
             if (r != TDN_OK)
@@ -139,8 +140,8 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
             if (fabsf(m[3]) > AFFINE_TOLERANCE || fabsf(m[7]) > AFFINE_TOLERANCE || fabsf(m[11]) > AFFINE_TOLERANCE ||
                 fabsf(m[15] - 1.0f) > AFFINE_TOLERANCE)
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, where,
-                                 "inverse bind matrix is not affine: its last row is %g %g %g %g, not 0 0 0 1", m[3], m[7],
-                                 m[11], m[15]);
+                                 "inverse bind matrix is not affine: its last row is %g %g %g %g, not 0 0 0 1", m[3],
+                                 m[7], m[11], m[15]);
         }
     }
 
@@ -177,7 +178,8 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
             bad++;
         desc_name(desc, bad, name);
         snprintf(where, sizeof where, "joint %d '%.64s'", bad, name);
-        result = tdn__fail(err, TDN_ERR_INVALID_DATA, where, "the parent chain of this joint is a cycle (it never reaches a root)");
+        result = tdn__fail(err, TDN_ERR_INVALID_DATA, where,
+                           "the parent chain of this joint is a cycle (it never reaches a root)");
         goto fail;
     }
 
@@ -192,7 +194,7 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
     s->subtree_end = (int *)(block + off_end);
     s->depth = (int *)(block + off_depth);
     s->by_name = (int *)(block + off_by_name);
-    s->names = (char (*)[TDN_MAX_JOINT_NAME])(block + off_names);
+    s->names = (char(*)[TDN_MAX_JOINT_NAME])(block + off_names);
 
     for (int k = 0; k < n; k++)
         new_index[order[k]] = k;
@@ -242,7 +244,8 @@ tdn_result tdn_skeleton_create(const tdn_skeleton_desc *desc, tdn_skeleton **out
             tdn_mat4 model = s->inverse_bind[k];
             if (!tdn_mat4_invert(&model, &s->inverse_bind[k])) {
                 snprintf(where, sizeof where, "joint %d '%.64s'", order[k], s->names[k]);
-                result = tdn__fail(err, TDN_ERR_INVALID_DATA, where, "model-space rest matrix is singular, no inverse bind matrix");
+                result = tdn__fail(err, TDN_ERR_INVALID_DATA, where,
+                                   "model-space rest matrix is singular, no inverse bind matrix");
                 goto fail;
             }
         }
@@ -280,9 +283,15 @@ static int valid_joint(const tdn_skeleton *s, int joint) { return s && joint >= 
 int tdn_skeleton_joint_count(const tdn_skeleton *s) { return s ? s->joint_count : 0; }
 int tdn_skeleton_parent(const tdn_skeleton *s, int joint) { return valid_joint(s, joint) ? s->parents[joint] : -1; }
 const int16_t *tdn_skeleton_parents(const tdn_skeleton *s) { return s ? s->parents : NULL; }
-const char *tdn_skeleton_joint_name(const tdn_skeleton *s, int joint) { return valid_joint(s, joint) ? s->names[joint] : NULL; }
+const char *tdn_skeleton_joint_name(const tdn_skeleton *s, int joint)
+{
+    return valid_joint(s, joint) ? s->names[joint] : NULL;
+}
 int tdn_skeleton_depth(const tdn_skeleton *s, int joint) { return valid_joint(s, joint) ? s->depth[joint] : -1; }
-int tdn_skeleton_subtree_end(const tdn_skeleton *s, int joint) { return valid_joint(s, joint) ? s->subtree_end[joint] : joint; }
+int tdn_skeleton_subtree_end(const tdn_skeleton *s, int joint)
+{
+    return valid_joint(s, joint) ? s->subtree_end[joint] : joint;
+}
 const tdn_mat4 *tdn_skeleton_inverse_bind(const tdn_skeleton *s) { return s ? s->inverse_bind : NULL; }
 
 int tdn_skeleton_is_in_subtree(const tdn_skeleton *s, int joint, int ancestor)

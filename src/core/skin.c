@@ -49,8 +49,10 @@ static tdn_result check_job(const tdn_skin_job *job, int need_palette, tdn_error
     if (job->vertex_count == 0)
         return TDN_OK;
     if (!job->positions || !job->joints || !job->weights || !job->out_positions)
-        return tdn__null(err, !job->positions ? "job.positions" : !job->joints ? "job.joints"
-                              : !job->weights ? "job.weights" : "job.out_positions");
+        return tdn__null(err, !job->positions ? "job.positions"
+                              : !job->joints  ? "job.joints"
+                              : !job->weights ? "job.weights"
+                                              : "job.out_positions");
     if (need_palette && !job->palette)
         return tdn__null(err, "job.palette");
     if (job->normals && !job->out_normals)
@@ -113,7 +115,7 @@ static void copy_unweighted(const tdn_skin_job *job)
  * being the scarcest unit. Inputs and outputs are read and written 4 floats at a time; the 4th
  * float is the next vertex's, rewritten by it, so the last quad goes through padded copies. */
 
-#if defined(TDN_SKIN_AVX2)
+#  if defined(TDN_SKIN_AVX2)
 /* 8 multiply-adds blend 4 influences' matrices as two 256-bit rows: columns 0|1 and 2|3. */
 static TDN_SKIN_INLINE void blend_group(const tdn_mat4 *palette, const uint16_t *j, const float *w, __m256 *c01,
                                         __m256 *c23)
@@ -160,12 +162,14 @@ static TDN_SKIN_INLINE __m256 load_pair(const float *x)
     return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(x)), _mm_loadu_ps(x + 3), 1);
 }
 
-#define SPLAT8(v, i) _mm256_permute_ps((v), _MM_SHUFFLE(i, i, i, i)) /* lane i of each half */
+#    define SPLAT8(v, i) _mm256_permute_ps((v), _MM_SHUFFLE(i, i, i, i)) /* lane i of each half */
 
 /* A pair of vertices between the two stages: blended point and normal, not yet divided, and
  * [W, |r|^2] in lanes 0 and 1 of each half. Vertex a is the low half, vertex b the high half,
  * so each step serves both. */
-typedef struct lbs_pending { __m256 q, r, s; } lbs_pending;
+typedef struct lbs_pending {
+    __m256 q, r, s;
+} lbs_pending;
 
 /* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
 static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w,
@@ -183,7 +187,8 @@ static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const
     out.r = _mm256_setzero_ps();
     if (with_normals) {
         __m256 nv = load_pair(n);
-        out.r = _mm256_fmadd_ps(c0, SPLAT8(nv, 0), _mm256_fmadd_ps(c1, SPLAT8(nv, 1), _mm256_mul_ps(c2, SPLAT8(nv, 2))));
+        out.r = _mm256_fmadd_ps(c0, SPLAT8(nv, 0),
+                                _mm256_fmadd_ps(c1, SPLAT8(nv, 1), _mm256_mul_ps(c2, SPLAT8(nv, 2))));
     }
     /* [W, |r|^2] by one transpose of weights and r * r. Lane 3 of r is 0 for affine matrices.
      * W adds as (w0 + w2) + (w1 + w3), like weight_sum. */
@@ -222,11 +227,11 @@ typedef __m256 bad_mask;
 static inline bad_mask bad_none(void) { return _mm256_setzero_ps(); }
 static inline int bad_any(bad_mask m) { return (_mm256_movemask_ps(m) & 0x55) != 0; } /* lanes of W */
 
-#else /* SSE2 */
+#  else /* SSE2 */
 
 /* Lane i in every lane. pshufd rather than shufps: it does not overwrite its source, which
  * saves a register copy per splat in SSE2 code. */
-#define SPLAT(v, i) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(i, i, i, i)))
+#    define SPLAT(v, i) _mm_castsi128_ps(_mm_shuffle_epi32(_mm_castps_si128(v), _MM_SHUFFLE(i, i, i, i)))
 
 /* 4 influences' matrices (into m) and weights, each in every lane (into ws). */
 static TDN_SKIN_INLINE void load_group(const tdn_mat4 *palette, const uint16_t *j, const float *w, const float **m,
@@ -285,7 +290,9 @@ static TDN_SKIN_INLINE __m128 vertex_weights(const float *w, int influences)
 
 /* A pair of vertices between the two stages: blended points and normals, not yet divided, and
  * [Wa, |ra|^2, Wb, |rb|^2]. */
-typedef struct lbs_pending { __m128 qa, qb, ra, rb, s; } lbs_pending;
+typedef struct lbs_pending {
+    __m128 qa, qb, ra, rb, s;
+} lbs_pending;
 
 /* Stage 1 for vertices v and v+1 (the arrays point at vertex v). */
 static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const uint16_t *j, const float *w,
@@ -333,7 +340,7 @@ typedef __m128 bad_mask;
 static inline bad_mask bad_none(void) { return _mm_setzero_ps(); }
 static inline int bad_any(bad_mask m) { return _mm_movemask_ps(m) != 0; }
 
-#endif
+#  endif
 
 /* The loop for 4 or 8 influences. Returns 1 if some vertex's weights do not sum to a positive
  * number. */
@@ -381,10 +388,10 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
             n[3 * k + i] = with_normals ? nrm[3 * src + i] : 0.0f;
         }
     }
-    lbs_quad_finish(lbs_pair_blend(palette, j, w, influences, p, n, with_normals),
-                    lbs_pair_blend(palette, j + 2 * influences, w + 2 * influences, influences, p + 6, n + 6,
-                                   with_normals),
-                    with_normals, op, on, &bad);
+    lbs_quad_finish(
+        lbs_pair_blend(palette, j, w, influences, p, n, with_normals),
+        lbs_pair_blend(palette, j + 2 * influences, w + 2 * influences, influences, p + 6, n + 6, with_normals),
+        with_normals, op, on, &bad);
     for (int i = 0; i < 3 * left; i++) {
         out_p[3 * v + i] = op[i];
         if (with_normals)
@@ -446,10 +453,7 @@ static TDN_SKIN_NOINLINE int lbs_eight(const tdn_skin_job *job)
 }
 
 /* A job of 4 or 8 influences through its instance of the loop. */
-static int lbs_four_or_eight(const tdn_skin_job *job)
-{
-    return job->influences == 4 ? lbs_four(job) : lbs_eight(job);
-}
+static int lbs_four_or_eight(const tdn_skin_job *job) { return job->influences == 4 ? lbs_four(job) : lbs_eight(job); }
 
 /* Vertices per block of a padded job. */
 #define PAD_BLOCK 64

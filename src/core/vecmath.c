@@ -46,8 +46,8 @@ tdn_quat tdn_quat_nlerp(tdn_quat a, tdn_quat b, float t)
 {
     if (tdn_quat_dot(a, b) < 0.0f)
         b = tdn_quat_negate(b);
-    return tdn_quat_normalize(tdn_quat_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t,
-                                            a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
+    return tdn_quat_normalize(
+        tdn_quat_make(a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t, a.z + (b.z - a.z) * t, a.w + (b.w - a.w) * t));
 }
 
 tdn_quat tdn_quat_slerp(tdn_quat a, tdn_quat b, float t)
@@ -63,8 +63,8 @@ tdn_quat tdn_quat_slerp(tdn_quat a, tdn_quat b, float t)
     float inv = 1.0f / sinf(theta);
     float wa = sinf((1.0f - t) * theta) * inv;
     float wb = sinf(t * theta) * inv;
-    return tdn_quat_normalize(tdn_quat_make(wa * a.x + wb * b.x, wa * a.y + wb * b.y,
-                                            wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+    return tdn_quat_normalize(
+        tdn_quat_make(wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w));
 }
 
 tdn_quat tdn_quat_slerp_fast(tdn_quat a, tdn_quat b, float t)
@@ -83,8 +83,8 @@ tdn_quat tdn_quat_slerp_fast(tdn_quat a, tdn_quat b, float t)
     float k = 0.8507819f + d * (-1.1014691f + d * (0.3230332f + d * -0.0726980f));
     float m = 1.0391149f + d * (-2.8424043f + d * (2.6670253f + d * -0.8699529f));
     float u = t + g * (k + h * m);
-    return tdn_quat_normalize(tdn_quat_make(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u,
-                                            a.z + (b.z - a.z) * u, a.w + (b.w - a.w) * u));
+    return tdn_quat_normalize(
+        tdn_quat_make(a.x + (b.x - a.x) * u, a.y + (b.y - a.y) * u, a.z + (b.z - a.z) * u, a.w + (b.w - a.w) * u));
 }
 
 tdn_mat4 tdn_mat4_identity(void)
@@ -98,10 +98,9 @@ tdn_mat4 tdn_mat4_from_quat(tdn_quat q)
     float xx = q.x * q.x, yy = q.y * q.y, zz = q.z * q.z;
     float xy = q.x * q.y, xz = q.x * q.z, yz = q.y * q.z;
     float wx = q.w * q.x, wy = q.w * q.y, wz = q.w * q.z;
-    tdn_mat4 m = { { 1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz), 2.0f * (xz - wy), 0.0f,
-                     2.0f * (xy - wz), 1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx), 0.0f,
-                     2.0f * (xz + wy), 2.0f * (yz - wx), 1.0f - 2.0f * (xx + yy), 0.0f,
-                     0.0f, 0.0f, 0.0f, 1.0f } };
+    tdn_mat4 m = { { 1.0f - 2.0f * (yy + zz), 2.0f * (xy + wz), 2.0f * (xz - wy), 0.0f, 2.0f * (xy - wz),
+                     1.0f - 2.0f * (xx + zz), 2.0f * (yz + wx), 0.0f, 2.0f * (xz + wy), 2.0f * (yz - wx),
+                     1.0f - 2.0f * (xx + yy), 0.0f, 0.0f, 0.0f, 0.0f, 1.0f } };
     return m;
 }
 
@@ -145,22 +144,38 @@ int tdn_mat4_invert(const tdn_mat4 *mat, tdn_mat4 *out)
     double m[16], inv[16];
     for (int i = 0; i < 16; i++)
         m[i] = mat->m[i];
-    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] + m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
-    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] - m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
-    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] + m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
-    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] - m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
-    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] - m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
-    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] + m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
-    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] - m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
-    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] + m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
-    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] + m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
-    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] - m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
-    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] + m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
-    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] - m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
-    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] - m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
-    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] + m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
-    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] - m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
-    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] - m[8] * m[2] * m[5];
+    inv[0] = m[5] * m[10] * m[15] - m[5] * m[11] * m[14] - m[9] * m[6] * m[15] + m[9] * m[7] * m[14] +
+             m[13] * m[6] * m[11] - m[13] * m[7] * m[10];
+    inv[4] = -m[4] * m[10] * m[15] + m[4] * m[11] * m[14] + m[8] * m[6] * m[15] - m[8] * m[7] * m[14] -
+             m[12] * m[6] * m[11] + m[12] * m[7] * m[10];
+    inv[8] = m[4] * m[9] * m[15] - m[4] * m[11] * m[13] - m[8] * m[5] * m[15] + m[8] * m[7] * m[13] +
+             m[12] * m[5] * m[11] - m[12] * m[7] * m[9];
+    inv[12] = -m[4] * m[9] * m[14] + m[4] * m[10] * m[13] + m[8] * m[5] * m[14] - m[8] * m[6] * m[13] -
+              m[12] * m[5] * m[10] + m[12] * m[6] * m[9];
+    inv[1] = -m[1] * m[10] * m[15] + m[1] * m[11] * m[14] + m[9] * m[2] * m[15] - m[9] * m[3] * m[14] -
+             m[13] * m[2] * m[11] + m[13] * m[3] * m[10];
+    inv[5] = m[0] * m[10] * m[15] - m[0] * m[11] * m[14] - m[8] * m[2] * m[15] + m[8] * m[3] * m[14] +
+             m[12] * m[2] * m[11] - m[12] * m[3] * m[10];
+    inv[9] = -m[0] * m[9] * m[15] + m[0] * m[11] * m[13] + m[8] * m[1] * m[15] - m[8] * m[3] * m[13] -
+             m[12] * m[1] * m[11] + m[12] * m[3] * m[9];
+    inv[13] = m[0] * m[9] * m[14] - m[0] * m[10] * m[13] - m[8] * m[1] * m[14] + m[8] * m[2] * m[13] +
+              m[12] * m[1] * m[10] - m[12] * m[2] * m[9];
+    inv[2] = m[1] * m[6] * m[15] - m[1] * m[7] * m[14] - m[5] * m[2] * m[15] + m[5] * m[3] * m[14] +
+             m[13] * m[2] * m[7] - m[13] * m[3] * m[6];
+    inv[6] = -m[0] * m[6] * m[15] + m[0] * m[7] * m[14] + m[4] * m[2] * m[15] - m[4] * m[3] * m[14] -
+             m[12] * m[2] * m[7] + m[12] * m[3] * m[6];
+    inv[10] = m[0] * m[5] * m[15] - m[0] * m[7] * m[13] - m[4] * m[1] * m[15] + m[4] * m[3] * m[13] +
+              m[12] * m[1] * m[7] - m[12] * m[3] * m[5];
+    inv[14] = -m[0] * m[5] * m[14] + m[0] * m[6] * m[13] + m[4] * m[1] * m[14] - m[4] * m[2] * m[13] -
+              m[12] * m[1] * m[6] + m[12] * m[2] * m[5];
+    inv[3] = -m[1] * m[6] * m[11] + m[1] * m[7] * m[10] + m[5] * m[2] * m[11] - m[5] * m[3] * m[10] -
+             m[9] * m[2] * m[7] + m[9] * m[3] * m[6];
+    inv[7] = m[0] * m[6] * m[11] - m[0] * m[7] * m[10] - m[4] * m[2] * m[11] + m[4] * m[3] * m[10] +
+             m[8] * m[2] * m[7] - m[8] * m[3] * m[6];
+    inv[11] = -m[0] * m[5] * m[11] + m[0] * m[7] * m[9] + m[4] * m[1] * m[11] - m[4] * m[3] * m[9] -
+              m[8] * m[1] * m[7] + m[8] * m[3] * m[5];
+    inv[15] = m[0] * m[5] * m[10] - m[0] * m[6] * m[9] - m[4] * m[1] * m[10] + m[4] * m[2] * m[9] + m[8] * m[1] * m[6] -
+              m[8] * m[2] * m[5];
     double det = m[0] * inv[0] + m[1] * inv[4] + m[2] * inv[8] + m[3] * inv[12];
     double scale = 0.0;
     for (int i = 0; i < 16; i++)
@@ -178,16 +193,14 @@ int tdn_mat4_invert(const tdn_mat4 *mat, tdn_mat4 *out)
 tdn_vec3 tdn_mat4_transform_point(const tdn_mat4 *a, tdn_vec3 p)
 {
     const float *m = a->m;
-    return tdn_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12],
-                         m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
+    return tdn_vec3_make(m[0] * p.x + m[4] * p.y + m[8] * p.z + m[12], m[1] * p.x + m[5] * p.y + m[9] * p.z + m[13],
                          m[2] * p.x + m[6] * p.y + m[10] * p.z + m[14]);
 }
 
 tdn_vec3 tdn_mat4_transform_vector(const tdn_mat4 *a, tdn_vec3 v)
 {
     const float *m = a->m;
-    return tdn_vec3_make(m[0] * v.x + m[4] * v.y + m[8] * v.z,
-                         m[1] * v.x + m[5] * v.y + m[9] * v.z,
+    return tdn_vec3_make(m[0] * v.x + m[4] * v.y + m[8] * v.z, m[1] * v.x + m[5] * v.y + m[9] * v.z,
                          m[2] * v.x + m[6] * v.y + m[10] * v.z);
 }
 
@@ -216,7 +229,8 @@ tdn_transform tdn_transform_from_mat4(const tdn_mat4 *mat)
     for (int col = 0; col < 3; col++)
         for (int row = 0; row < 3; row++)
             a[col * 3 + row] = r[col * 3 + row] = m[col * 4 + row];
-    double det = r[0] * (r[4] * r[8] - r[7] * r[5]) - r[3] * (r[1] * r[8] - r[7] * r[2]) + r[6] * (r[1] * r[5] - r[4] * r[2]);
+    double det = r[0] * (r[4] * r[8] - r[7] * r[5]) - r[3] * (r[1] * r[8] - r[7] * r[2]) +
+                 r[6] * (r[1] * r[5] - r[4] * r[2]);
     if (!(fabs(det) > 1e-30)) {
         /* Degenerate (a zero scale): keep the column lengths, no rotation. */
         x.s = tdn_vec3_make(sqrtf(m[0] * m[0] + m[1] * m[1] + m[2] * m[2]),
@@ -228,7 +242,8 @@ tdn_transform tdn_transform_from_mat4(const tdn_mat4 *mat)
     for (int i = 0; i < 3; i++)
         r[i] *= sign;
     for (int iter = 0; iter < 32; iter++) {
-        double d = r[0] * (r[4] * r[8] - r[7] * r[5]) - r[3] * (r[1] * r[8] - r[7] * r[2]) + r[6] * (r[1] * r[5] - r[4] * r[2]);
+        double d = r[0] * (r[4] * r[8] - r[7] * r[5]) - r[3] * (r[1] * r[8] - r[7] * r[2]) +
+                   r[6] * (r[1] * r[5] - r[4] * r[2]);
         /* inverse transpose = cofactor matrix / det */
         double c[9] = {
             (r[4] * r[8] - r[5] * r[7]) / d, (r[5] * r[6] - r[3] * r[8]) / d, (r[3] * r[7] - r[4] * r[6]) / d,

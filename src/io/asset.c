@@ -10,7 +10,7 @@
 
 struct tdn_io__block {
     tdn_io__block *next;
-    size_t size;            /* of the whole allocation, this header included */
+    size_t size; /* of the whole allocation, this header included */
 };
 
 enum { BLOCK_ALIGN = 64, HEADER = 64 /* keeps the payload 64-aligned */ };
@@ -226,8 +226,8 @@ tdn_result tdn_io__asset_load_named(const char *dir, const char *name, const cha
     *out = NULL;
     tdn_io__file file;
     char *path;
-    tdn_result res = tdn_io__read_named(options ? options->file_access : NULL, dir, name, whose, allocator, &file, &path,
-                                        err);
+    tdn_result res = tdn_io__read_named(options ? options->file_access : NULL, dir, name, whose, allocator, &file,
+                                        &path, err);
     if (res != TDN_OK)
         return res;
     res = load_file(&file, path, options, out, allocator, err);
@@ -294,7 +294,10 @@ int tdn_asset_find_clip(const tdn_asset *a, const char *name_or_index)
 }
 
 int tdn_asset_skin_count(const tdn_asset *a) { return a ? a->skin_count : 0; }
-const char *tdn_asset_skin_name(const tdn_asset *a, int i) { return a && i >= 0 && i < a->skin_count ? a->skin_names[i] : NULL; }
+const char *tdn_asset_skin_name(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->skin_count ? a->skin_names[i] : NULL;
+}
 int tdn_asset_skin_joint_count(const tdn_asset *a, int i)
 {
     return a && i >= 0 && i < a->skin_count ? a->skin_joint_counts[i] : 0;
@@ -309,4 +312,7 @@ tdn_asset_mesh tdn_asset_mesh_at(const tdn_asset *a, int i)
 }
 
 int tdn_asset_warning_count(const tdn_asset *a) { return a ? a->warning_count : 0; }
-const char *tdn_asset_warning(const tdn_asset *a, int i) { return a && i >= 0 && i < a->warning_count ? a->warnings[i] : NULL; }
+const char *tdn_asset_warning(const tdn_asset *a, int i)
+{
+    return a && i >= 0 && i < a->warning_count ? a->warnings[i] : NULL;
+}

@@ -15,12 +15,12 @@ typedef struct tdn_io__block tdn_io__block;
 struct tdn_asset {
     tdn_asset_format format;
     tdn_allocator allocator;
-    tdn_io__block *blocks;      /* every allocation, freed at destroy */
+    tdn_io__block *blocks; /* every allocation, freed at destroy */
 
     tdn_skeleton *skeleton;
-    int joint_count;            /* listed joints */
-    int *joints;                /* skeleton index of each listed joint */
-    int *joint_parents;         /* listed index of the nearest listed ancestor, or -1 */
+    int joint_count;    /* listed joints */
+    int *joints;        /* skeleton index of each listed joint */
+    int *joint_parents; /* listed index of the nearest listed ancestor, or -1 */
 
     int clip_count;
     tdn_keyed_clip **clips;
@@ -29,7 +29,7 @@ struct tdn_asset {
     int skin_count;
     const char **skin_names;
     int *skin_joint_counts;
-    int chosen_skin;            /* -1: none */
+    int chosen_skin; /* -1: none */
 
     int mesh_count;
     tdn_asset_mesh *meshes;

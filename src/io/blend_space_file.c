@@ -18,7 +18,7 @@
 
 struct tdn_blend_space_file {
     tdn_allocator allocator;
-    size_t bytes;           /* of this block: the struct, the name pointers and the names */
+    size_t bytes; /* of this block: the struct, the name pointers and the names */
     tdn_blend_space *space;
     int sample_count;
     char **clips;
@@ -92,7 +92,8 @@ static tdn_result read_point(const cJSON *sample, const char *sample_path, int i
     }
     int i = 0;
     const cJSON *value;
-    cJSON_ArrayForEach(value, at) {
+    cJSON_ArrayForEach(value, at)
+    {
         tdn_io__path coordinate;
         tdn_io__json_item(coordinate, where, i);
         if (!cJSON_IsNumber(value))
@@ -118,12 +119,14 @@ static void core_where(tdn_io__path out, const char *path, const char *core)
     if (!strstr(core, "samples[")) { /* not a sample: the node and the core's place */
         at = tdn_io__json_append(out, 0, path);
         if (core[0])
-            tdn_io__json_append(out, tdn_io__json_append(out, tdn_io__json_append(out, at, at ? " (" : ""), core), at ? ")" : "");
+            tdn_io__json_append(out, tdn_io__json_append(out, tdn_io__json_append(out, at, at ? " (" : ""), core),
+                                at ? ")" : "");
         return;
     }
     for (size_t i = 0; core[i] && at < room; i++) {
         const int starts = strncmp(core + i, "samples[", 8) == 0 &&
-                           (i == 0 || !(isalnum((unsigned char)core[i - 1]) || core[i - 1] == '_' || core[i - 1] == '.'));
+                           (i == 0 ||
+                            !(isalnum((unsigned char)core[i - 1]) || core[i - 1] == '_' || core[i - 1] == '.'));
         for (size_t k = 0; starts && path[0] && k <= strlen(path) && at < room; k++)
             out[at++] = path[k] ? path[k] : '.';
         if (at < room)
@@ -194,11 +197,13 @@ tdn_result tdn_io__blend_space_from_json(const cJSON *node, const char *path, co
     const cJSON *names[TDN_MAX_BLEND_SPACE_SAMPLES];
     int dimensions = 0, i = 0;
     const cJSON *sample;
-    cJSON_ArrayForEach(sample, samples) {
+    cJSON_ArrayForEach(sample, samples)
+    {
         tdn_io__path sample_path, where;
         tdn_io__json_item(sample_path, samples_path, i);
         if (!cJSON_IsObject(sample))
-            return tdn_io__fail(err, TDN_ERR_PARSE, sample_path, "must be an object {\"clip\": NAME, \"at\": [x, ...]}");
+            return tdn_io__fail(err, TDN_ERR_PARSE, sample_path,
+                                "must be an object {\"clip\": NAME, \"at\": [x, ...]}");
         tdn_io__json_join(where, sample_path, "clip");
         const cJSON *clip = cJSON_GetObjectItemCaseSensitive(sample, "clip");
         if (!clip)
@@ -290,10 +295,7 @@ void tdn_blend_space_file_destroy(tdn_blend_space_file *f)
     tdn_io__free(&allocator, f, f->bytes);
 }
 
-const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f)
-{
-    return f ? f->space : NULL;
-}
+const tdn_blend_space *tdn_blend_space_file_space(const tdn_blend_space_file *f) { return f ? f->space : NULL; }
 
 const char *tdn_blend_space_file_clip_name(const tdn_blend_space_file *f, int sample)
 {

@@ -84,7 +84,7 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
     if (!inverse_bind)
         return tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for %d joints", n);
     tdn_transform *rest = (tdn_transform *)(void *)(inverse_bind + n);
-    double (*position)[3] = (double (*)[3])(void *)(rest + n);
+    double(*position)[3] = (double(*)[3])(void *)(rest + n);
     const char **names = (const char **)(void *)(position + n);
     int *parents = (int *)(void *)(names + n), *listed = parents + n;
     for (int j = 0; j < n; j++) {
@@ -93,7 +93,7 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
         parents[j] = joint->parent;
         rest[j] = tdn_transform_identity();
         rest[j].t = joint->offset;
-        listed[j] = j; /* every joint, and skeleton order is sorted */
+        listed[j] = j;                    /* every joint, and skeleton order is sorted */
         const int parent = joint->parent; /* parents come first */
         const double offset[3] = { joint->offset.x, joint->offset.y, joint->offset.z };
         inverse_bind[j] = tdn_mat4_identity();
@@ -102,8 +102,12 @@ static tdn_result build_skeleton(tdn_io__bvh *bvh, tdn_asset *asset, int *remap)
             inverse_bind[j].m[12 + i] = (float)-position[j][i];
         }
     }
-    tdn_skeleton_desc desc = { .joint_count = n, .names = names, .parents = parents, .rest_pose = rest,
-                               .inverse_bind = inverse_bind, .remap = remap };
+    tdn_skeleton_desc desc = { .joint_count = n,
+                               .names = names,
+                               .parents = parents,
+                               .rest_pose = rest,
+                               .inverse_bind = inverse_bind,
+                               .remap = remap };
     tdn_result r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, bvh->err);
     if (r == TDN_OK && tdn_io__asset_set_listed_joints(asset, listed, n) != TDN_OK)
         r = tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->at.line, "out of memory for the listed joints");
@@ -136,12 +140,18 @@ static tdn_result build_clip(tdn_io__bvh *bvh, tdn_asset *asset, const tdn_io__b
         const tdn_track_target targets[2] = { TDN_TARGET_TRANSLATION, TDN_TARGET_ROTATION };
         for (int k = 0; k < 2; k++)
             if (values[k])
-                tracks[count++] = (tdn_track_desc){ .joint = remap[j], .target = targets[k], .interp = TDN_INTERP_LINEAR,
-                                                    .key_count = take->frame_count, .times = take->times,
+                tracks[count++] = (tdn_track_desc){ .joint = remap[j],
+                                                    .target = targets[k],
+                                                    .interp = TDN_INTERP_LINEAR,
+                                                    .key_count = take->frame_count,
+                                                    .times = take->times,
                                                     .values = values[k] };
     }
-    tdn_keyed_clip_desc desc = { .name = clip_name ? clip_name : "take", .skeleton = asset->skeleton,
-                                 .tracks = tracks, .track_count = count, .duration = duration };
+    tdn_keyed_clip_desc desc = { .name = clip_name ? clip_name : "take",
+                                 .skeleton = asset->skeleton,
+                                 .tracks = tracks,
+                                 .track_count = count,
+                                 .duration = duration };
     tdn_result r = tdn_keyed_clip_create(&desc, &asset->clips[0], &asset->allocator, bvh->err);
     tdn_io__bvh_scratch_free(bvh, tracks, bytes);
     if (r != TDN_OK)
@@ -208,7 +218,9 @@ tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for the asset");
     if (!text)
         text = ""; /* size is 0: no arithmetic on a null pointer */
-    tdn_io__bvh bvh = { .at = { text, text, text + size, 1 }, .err = err, .allocator = asset->allocator, .scale = scale };
+    tdn_io__bvh bvh = {
+        .at = { text, text, text + size, 1 }, .err = err, .allocator = asset->allocator, .scale = scale
+    };
     if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) /* a UTF-8 byte-order mark */
         bvh.at.p += 3;
     r = load(&bvh, asset, clip_name);

@@ -15,9 +15,8 @@
 #include "bvh_internal.h"
 #include "bvh_number.h"
 
-static const char *const channel_names[TDN_IO__BVH_MAX_CHANNELS] = {
-    "xposition", "yposition", "zposition", "xrotation", "yrotation", "zrotation"
-};
+static const char *const channel_names[TDN_IO__BVH_MAX_CHANNELS] = { "xposition", "yposition", "zposition",
+                                                                     "xrotation", "yrotation", "zrotation" };
 
 /* The channel kind a token names (any case), or -1. */
 static int channel_kind(tdn_io__bvh_token t)
@@ -155,8 +154,8 @@ static tdn_result read_channels(tdn_io__bvh *bvh, tdn_io__bvh_joint *j, long lon
     if (t.n == 0)
         return ended(bvh, "after CHANNELS");
     if (t.n != 1 || t.s[0] < '0' || t.s[0] > '0' + TDN_IO__BVH_MAX_CHANNELS)
-        return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "CHANNELS count '%.*s' is not 0 to %d",
-                                TDN_IO__BVH_SHOW(t), TDN_IO__BVH_MAX_CHANNELS);
+        return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "CHANNELS count '%.*s' is not 0 to %d", TDN_IO__BVH_SHOW(t),
+                                TDN_IO__BVH_MAX_CHANNELS);
     int count = t.s[0] - '0';
     unsigned listed = 0;
     for (int i = 0; i < count; i++) {
@@ -166,8 +165,8 @@ static tdn_result read_channels(tdn_io__bvh *bvh, tdn_io__bvh_joint *j, long lon
         int kind = channel_kind(t);
         if (kind < 0)
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line,
-                                    "CHANNELS %d lists %d names, then '%.*s' (expected Xposition .. Zrotation)",
-                                    count, i, TDN_IO__BVH_SHOW(t));
+                                    "CHANNELS %d lists %d names, then '%.*s' (expected Xposition .. Zrotation)", count,
+                                    i, TDN_IO__BVH_SHOW(t));
         if (listed & (1u << kind))
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "channel '%.*s' is listed twice", TDN_IO__BVH_SHOW(t));
         listed |= 1u << kind;
@@ -264,8 +263,9 @@ tdn_result tdn_io__bvh_read_hierarchy(tdn_io__bvh *bvh)
                 suspect = open;
             open = j->parent;
         } else if (channel_kind(t) >= 0) {
-            return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "channel name '%.*s' after joint '%s' listed its CHANNELS",
-                                    TDN_IO__BVH_SHOW(t), j->name);
+            return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line,
+                                    "channel name '%.*s' after joint '%s' listed its CHANNELS", TDN_IO__BVH_SHOW(t),
+                                    j->name);
         } else {
             return tdn_io__bvh_fail(bvh, TDN_ERR_PARSE, t.line, "unknown keyword '%.*s' in joint '%s'",
                                     TDN_IO__BVH_SHOW(t), j->name);

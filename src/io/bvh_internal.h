@@ -11,32 +11,38 @@
 
 typedef struct tdn_io__bvh_cursor {
     const char *begin, *p, *end;
-    long long line;  /* 1-based line of *p */
+    long long line; /* 1-based line of *p */
 } tdn_io__bvh_cursor;
 
 typedef struct tdn_io__bvh_token {
     const char *s;
-    size_t n;        /* 0: the text ended */
+    size_t n; /* 0: the text ended */
     long long line;
 } tdn_io__bvh_token;
 
 /* Channel kinds; axis = kind % 3 (x, y, z). */
-enum { TDN_IO__BVH_XPOSITION, TDN_IO__BVH_YPOSITION, TDN_IO__BVH_ZPOSITION,
-       TDN_IO__BVH_XROTATION, TDN_IO__BVH_YROTATION, TDN_IO__BVH_ZROTATION };
+enum {
+    TDN_IO__BVH_XPOSITION,
+    TDN_IO__BVH_YPOSITION,
+    TDN_IO__BVH_ZPOSITION,
+    TDN_IO__BVH_XROTATION,
+    TDN_IO__BVH_YROTATION,
+    TDN_IO__BVH_ZROTATION
+};
 #define TDN_IO__BVH_MAX_CHANNELS 6
 /* Frame Time in [this, TDN_IO_MAX_TIME] seconds: up to 10,000 frames a second. */
 #define TDN_IO__BVH_MIN_FRAME_TIME 1e-4
 
 typedef struct tdn_io__bvh_joint {
     char name[TDN_MAX_JOINT_NAME];
-    int parent;                  /* index in file order, -1 for a root */
-    long long line;              /* of its ROOT or JOINT keyword */
-    long long brace_line;        /* of its '{' */
-    long long brace_indent;      /* spaces and tabs that line starts with */
-    tdn_vec3 offset;             /* OFFSET times the import scale */
+    int parent;             /* index in file order, -1 for a root */
+    long long line;         /* of its ROOT or JOINT keyword */
+    long long brace_line;   /* of its '{' */
+    long long brace_indent; /* spaces and tabs that line starts with */
+    tdn_vec3 offset;        /* OFFSET times the import scale */
     int has_offset;
-    int channel_count;           /* -1 until its CHANNELS line */
-    int first_column;            /* of its channels in a motion line */
+    int channel_count;                                /* -1 until its CHANNELS line */
+    int first_column;                                 /* of its channels in a motion line */
     unsigned char channels[TDN_IO__BVH_MAX_CHANNELS]; /* kinds in listed order */
 } tdn_io__bvh_joint;
 
@@ -44,16 +50,16 @@ typedef struct tdn_io__bvh_joint {
 typedef struct tdn_io__bvh {
     tdn_io__bvh_cursor at;
     tdn_error *err;
-    tdn_allocator allocator;     /* the asset's, for temporary memory */
+    tdn_allocator allocator; /* the asset's, for temporary memory */
     float scale;
 
-    tdn_io__bvh_joint *joints;   /* file order: depth-first, parents first */
+    tdn_io__bvh_joint *joints; /* file order: depth-first, parents first */
     int joint_count, joint_capacity;
-    int column_count;            /* channels of all joints: values per motion line */
+    int column_count; /* channels of all joints: values per motion line */
 
-    int declared_frames;         /* the Frames: line */
+    int declared_frames; /* the Frames: line */
     long long frames_line;
-    double frame_time;           /* seconds, finite and > 0 */
+    double frame_time; /* seconds, finite and > 0 */
     long long frame_time_line;
 } tdn_io__bvh;
 
@@ -124,11 +130,11 @@ tdn_result tdn_io__bvh_read_motion_header(tdn_io__bvh *bvh);
 /* Keys of the take: per joint, a translation track (3 floats per frame) when it has position
  * channels and a rotation track (4 floats per frame) when it has rotation channels. */
 typedef struct tdn_io__bvh_take {
-    int frame_count;             /* complete frames read */
-    float *times;                /* frame_count times */
-    float **translations;        /* per joint, NULL when it has no position channel */
-    float **rotations;           /* per joint, NULL when it has no rotation channel */
-    void *memory;                /* everything above, one scratch block */
+    int frame_count;      /* complete frames read */
+    float *times;         /* frame_count times */
+    float **translations; /* per joint, NULL when it has no position channel */
+    float **rotations;    /* per joint, NULL when it has no rotation channel */
+    void *memory;         /* everything above, one scratch block */
     size_t memory_bytes;
 } tdn_io__bvh_take;
 

@@ -32,14 +32,14 @@ static tdn_result allocate_take(const tdn_io__bvh *bvh, int capacity, tdn_io__bv
 {
     unsigned long long floats = (unsigned long long)capacity; /* the times */
     for (int j = 0; j < bvh->joint_count; j++)
-        floats += (unsigned long long)capacity * (3u * (unsigned)joint_has(&bvh->joints[j], 0) +
-                                                  4u * (unsigned)joint_has(&bvh->joints[j], 1));
+        floats += (unsigned long long)capacity *
+                  (3u * (unsigned)joint_has(&bvh->joints[j], 0) + 4u * (unsigned)joint_has(&bvh->joints[j], 1));
     const unsigned long long pointers = 2ull * (unsigned long long)bvh->joint_count;
     const unsigned long long bytes = pointers * sizeof(float *) + floats * sizeof(float);
     void *memory = bytes <= SIZE_MAX ? tdn_io__bvh_scratch(bvh, (size_t)bytes) : NULL;
     if (!memory)
-        return tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->frames_line, "out of memory for %d frames (%llu bytes)",
-                                capacity, bytes);
+        return tdn_io__bvh_fail(bvh, TDN_ERR_OUT_OF_MEMORY, bvh->frames_line,
+                                "out of memory for %d frames (%llu bytes)", capacity, bytes);
     take->memory = memory;
     take->memory_bytes = (size_t)bytes;
     take->translations = memory;
@@ -117,7 +117,10 @@ static tdn_result store_frame(const tdn_io__bvh *bvh, tdn_io__bvh_take *take, co
             float *key = take->rotations[j] + (size_t)frame * 4;
             const float *previous = key - 4;
             const double sign = frame > 0 && q[0] * previous[0] + q[1] * previous[1] + q[2] * previous[2] +
-                                                     q[3] * previous[3] < 0.0 ? -1.0 : 1.0;
+                                                     q[3] * previous[3] <
+                                                 0.0
+                                    ? -1.0
+                                    : 1.0;
             for (int i = 0; i < 4; i++)
                 key[i] = (float)(sign * q[i]);
         }
@@ -276,9 +279,11 @@ tdn_result tdn_io__bvh_read_frames(tdn_io__bvh *bvh, tdn_asset *asset, tdn_io__b
     tdn_io__bvh_skip_space(&bvh->at);
     const int rest = bvh->at.p != bvh->at.end; /* short of the declared frames, only a cut one can be left */
     if (take->frame_count < declared)
-        r = tdn_io__asset_warn(asset, "Frames: %d, but the motion holds %d complete frames%s (it ends at line %lld); "
-                               "loaded %d", declared, take->frame_count, cut || rest ? " and a cut one" : "",
-                               last_line, take->frame_count);
+        r = tdn_io__asset_warn(asset,
+                               "Frames: %d, but the motion holds %d complete frames%s (it ends at line %lld); "
+                               "loaded %d",
+                               declared, take->frame_count, cut || rest ? " and a cut one" : "", last_line,
+                               take->frame_count);
     else if (rest)
         r = tdn_io__asset_warn(asset, "text after the %d declared frames (from line %lld) is ignored", declared,
                                bvh->at.line);

@@ -19,9 +19,9 @@
 enum { MAX_SIGNIFICANT_DIGITS = 19 /* fit in a uint64_t */ };
 
 typedef struct decimal {
-    uint64_t digits;  /* the first significant digits as an integer */
-    int exponent;     /* the value is digits * 10^exponent, exactly when !inexact */
-    int inexact;      /* nonzero digits after the first 19 significant ones were dropped */
+    uint64_t digits; /* the first significant digits as an integer */
+    int exponent;    /* the value is digits * 10^exponent, exactly when !inexact */
+    int inexact;     /* nonzero digits after the first 19 significant ones were dropped */
     int negative;
 } decimal;
 
@@ -96,9 +96,8 @@ static tdn_io__number_status scan(const char *s, size_t n, decimal *d)
 static int fast_double(const decimal *d, double *out)
 {
 #if FLT_EVAL_METHOD == 0 /* one rounding per operation (not x87's extended registers) */
-    static const double powers_of_ten[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+    static const double powers_of_ten[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                            1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
     if (d->inexact || d->digits > ((uint64_t)1 << 53) || d->exponent < -22 || d->exponent > 22)
         return 0;
     double v = (double)d->digits;

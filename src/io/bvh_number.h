@@ -7,8 +7,8 @@
 
 typedef enum tdn_io__number_status {
     TDN_IO__NUMBER_OK = 0,
-    TDN_IO__NUMBER_MALFORMED,  /* not a decimal number (or longer than TDN_IO__NUMBER_MAX_CHARS) */
-    TDN_IO__NUMBER_NOT_FINITE  /* "nan", "inf", MSVC's "1.#IND", or too large for the type */
+    TDN_IO__NUMBER_MALFORMED, /* not a decimal number (or longer than TDN_IO__NUMBER_MAX_CHARS) */
+    TDN_IO__NUMBER_NOT_FINITE /* "nan", "inf", MSVC's "1.#IND", or too large for the type */
 } tdn_io__number_status;
 
 /* Longest number token read; longer ones are malformed (no real file writes 128 digits). */

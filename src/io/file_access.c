@@ -130,7 +130,8 @@ static int backslash_escape(const char *name)
     if (name[0] == '\\')
         return 1;
     for (const char *p = name; (p = strstr(p, "..")) != NULL; p += 2) {
-        const int before = p == name || p[-1] == '/' || p[-1] == '\\', after = p[2] == '\0' || p[2] == '/' || p[2] == '\\';
+        const int before = p == name || p[-1] == '/' || p[-1] == '\\',
+                  after = p[2] == '\0' || p[2] == '/' || p[2] == '\\';
         if (before && after && ((p > name && p[-1] == '\\') || p[2] == '\\'))
             return 1;
     }
@@ -145,13 +146,17 @@ tdn_result tdn_io__read_named(const tdn_file_access *access, const char *dir, co
         *path = NULL;
     const int scheme = scheme_length(name);
     if (scheme)
-        return tdn_io__fail(err, TDN_ERR_UNSUPPORTED, "", "a URI scheme ('%.*s:'), not a path; tendon reads files by "
-                            "path", scheme < 16 ? scheme : 16, name);
+        return tdn_io__fail(err, TDN_ERR_UNSUPPORTED, "",
+                            "a URI scheme ('%.*s:'), not a path; tendon reads files by "
+                            "path",
+                            scheme < 16 ? scheme : 16, name);
     if (!name[0])
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", "an empty path names no file");
     if (backslash_escape(name))
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", "a '..' segment or a leading '\\' in a path written with "
-                            "backslashes; write paths with '/', below %s folder", whose);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "",
+                            "a '..' segment or a leading '\\' in a path written with "
+                            "backslashes; write paths with '/', below %s folder",
+                            whose);
     const int by_default = !access || !access->read; /* files of the file system: links can be resolved */
     const int absolute = name[0] == '/';
     char *own = malloc(strlen(name) + 3);
@@ -161,7 +166,8 @@ tdn_result tdn_io__read_named(const tdn_file_access *access, const char *dir, co
     free(own);
     if (!dir && !absolute) {
         if (inside)
-            return tdn_io__fail(err, TDN_ERR_ARGUMENT, "", "read from memory without a folder (options.base_dir), so "
+            return tdn_io__fail(err, TDN_ERR_ARGUMENT, "",
+                                "read from memory without a folder (options.base_dir), so "
                                 "the files it names cannot be read");
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", "its '..' leads outside %s folder", whose);
     }
@@ -172,16 +178,21 @@ tdn_result tdn_io__read_named(const tdn_file_access *access, const char *dir, co
     if (!joined || (!inside && !compared))
         r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory (or the current folder is gone)");
     else if (!inside && !in_a_root(access, compared, by_default, 0))
-        r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", absolute ? "an absolute path, outside %s folder and the allowed "
-                         "roots" : "its '..' leads outside %s folder and the allowed roots", whose);
+        r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "",
+                         absolute ? "an absolute path, outside %s folder and the allowed "
+                                    "roots"
+                                  : "its '..' leads outside %s folder and the allowed roots",
+                         whose);
     if (r == TDN_OK && by_default && (real = realpath(joined, NULL)) != NULL) {
         /* the file as it really is: a symbolic link on the way may lead anywhere */
         char *folder = inside ? realpath(dir, NULL) : NULL;
         const int allowed = (folder && below(real, folder)) || in_a_root(access, real, 1, 1);
         free(folder);
         if (!allowed)
-            r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "", "a symbolic link on the way leads to '%.100s', outside %s "
-                             "folder and the allowed roots", real, whose);
+            r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "",
+                             "a symbolic link on the way leads to '%.100s', outside %s "
+                             "folder and the allowed roots",
+                             real, whose);
     }
     if (r == TDN_OK) { /* the reader's reason; the caller names the place */
         r = tdn_io__read_with(access, real ? real : joined, allocator, file, err);

@@ -18,13 +18,20 @@ enum { BYTE = 5120, UNSIGNED_BYTE = 5121, SHORT = 5122, UNSIGNED_SHORT = 5123, U
 static const char *component_name(int type)
 {
     switch (type) {
-    case BYTE: return "BYTE";
-    case UNSIGNED_BYTE: return "UNSIGNED_BYTE";
-    case SHORT: return "SHORT";
-    case UNSIGNED_SHORT: return "UNSIGNED_SHORT";
-    case UNSIGNED_INT: return "UNSIGNED_INT";
-    case FLOAT: return "FLOAT";
-    default: return NULL;
+    case BYTE:
+        return "BYTE";
+    case UNSIGNED_BYTE:
+        return "UNSIGNED_BYTE";
+    case SHORT:
+        return "SHORT";
+    case UNSIGNED_SHORT:
+        return "UNSIGNED_SHORT";
+    case UNSIGNED_INT:
+        return "UNSIGNED_INT";
+    case FLOAT:
+        return "FLOAT";
+    default:
+        return NULL;
     }
 }
 
@@ -37,13 +44,20 @@ static int component_size(int type)
 static unsigned format_of(int type, int normalized)
 {
     switch (type) {
-    case FLOAT: return TDN_GLTF_FLOAT;
-    case BYTE: return normalized ? TDN_GLTF_BYTE_NORM : TDN_GLTF_BYTE;
-    case UNSIGNED_BYTE: return normalized ? TDN_GLTF_UBYTE_NORM : TDN_GLTF_UBYTE;
-    case SHORT: return normalized ? TDN_GLTF_SHORT_NORM : TDN_GLTF_SHORT;
-    case UNSIGNED_SHORT: return normalized ? TDN_GLTF_USHORT_NORM : TDN_GLTF_USHORT;
-    case UNSIGNED_INT: return normalized ? 0u : TDN_GLTF_UINT;
-    default: return 0;
+    case FLOAT:
+        return TDN_GLTF_FLOAT;
+    case BYTE:
+        return normalized ? TDN_GLTF_BYTE_NORM : TDN_GLTF_BYTE;
+    case UNSIGNED_BYTE:
+        return normalized ? TDN_GLTF_UBYTE_NORM : TDN_GLTF_UBYTE;
+    case SHORT:
+        return normalized ? TDN_GLTF_SHORT_NORM : TDN_GLTF_SHORT;
+    case UNSIGNED_SHORT:
+        return normalized ? TDN_GLTF_USHORT_NORM : TDN_GLTF_USHORT;
+    case UNSIGNED_INT:
+        return normalized ? 0u : TDN_GLTF_UINT;
+    default:
+        return 0;
     }
 }
 
@@ -55,15 +69,21 @@ static const char *type_name(int components)
 /* "FLOAT, normalized BYTE or normalized SHORT" for an error message. */
 static void describe_formats(unsigned formats, char *text, size_t size)
 {
-    static const char *const names[] = { "FLOAT", "normalized BYTE", "normalized UNSIGNED_BYTE",
-                                         "normalized SHORT", "normalized UNSIGNED_SHORT", "BYTE", "UNSIGNED_BYTE",
-                                         "SHORT", "UNSIGNED_SHORT", "UNSIGNED_INT" };
+    static const char *const names[] = { "FLOAT",
+                                         "normalized BYTE",
+                                         "normalized UNSIGNED_BYTE",
+                                         "normalized SHORT",
+                                         "normalized UNSIGNED_SHORT",
+                                         "BYTE",
+                                         "UNSIGNED_BYTE",
+                                         "SHORT",
+                                         "UNSIGNED_SHORT",
+                                         "UNSIGNED_INT" };
     size_t used = 0;
     text[0] = '\0';
     for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
         if (formats & (1u << i))
-            used += (size_t)snprintf(text + used, used < size ? size - used : 0, "%s%s", used ? " or " : "",
-                                     names[i]);
+            used += (size_t)snprintf(text + used, used < size ? size - used : 0, "%s%s", used ? " or " : "", names[i]);
 }
 
 static float read_component(const unsigned char *p, int type, int normalized)
@@ -119,7 +139,7 @@ static void read_elements(float *out, const unsigned char *data, uint64_t stride
 
 typedef struct accessor_info {
     int index;
-    int type;            /* component type */
+    int type; /* component type */
     int normalized;
     int count;
     int components;
@@ -143,8 +163,7 @@ static tdn_result read_sparse(tdn_gltf__doc *doc, const cJSON *sparse, const acc
     if (r == TDN_OK && (!indices || !replacements))
         return tdn_gltf__fail(doc, TDN_ERR_PARSE, where, "sparse needs 'indices' and 'values'");
     if (r == TDN_OK)
-        r = tdn_gltf__required_index(doc, indices, "bufferView", doc->buffer_views.count, indices_where,
-                                     &indices_view);
+        r = tdn_gltf__required_index(doc, indices, "bufferView", doc->buffer_views.count, indices_where, &indices_view);
     if (r == TDN_OK)
         r = tdn_gltf__integer(doc, indices, "byteOffset", 0, (uint64_t)1 << 53, indices_where, &indices_offset);
     if (r == TDN_OK)
@@ -180,9 +199,9 @@ static tdn_result read_sparse(tdn_gltf__doc *doc, const cJSON *sparse, const acc
     for (uint64_t k = 0; k < count; k++) {
         const unsigned char *p = index_data + k * index_size;
         uint64_t i = index_size == 1 ? p[0]
-                   : index_size == 2 ? (uint64_t)(p[0] | p[1] << 8)
-                                     : (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
-                                           (uint64_t)p[3] << 24;
+                     : index_size == 2
+                         ? (uint64_t)(p[0] | p[1] << 8)
+                         : (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 | (uint64_t)p[3] << 24;
         if (i >= (uint64_t)a->count)
             return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, indices_where,
                                   "index %llu is %llu but the accessor has %d elements", (unsigned long long)k,
@@ -289,8 +308,8 @@ tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *us
                                   "%llu elements exceed what tendon decodes from a file of this size (%llu more "
                                   "values)",
                                   (unsigned long long)n, (unsigned long long)doc->values_left);
-        accessor_info a = { index, (int)type, normalized, (int)n, components,
-                            (uint64_t)component_size((int)type) * (uint64_t)components };
+        accessor_info a = { index,  (int)type,  normalized,
+                            (int)n, components, (uint64_t)component_size((int)type) * (uint64_t)components };
         float *decoded = malloc(sizeof(float) * (size_t)total);
         if (!decoded)
             return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory for %llu values",

@@ -63,7 +63,7 @@ typedef struct sampler {
     tdn_interp interp;
     const float *times;
     int key_count;
-    int output;              /* accessor index */
+    int output; /* accessor index */
     char output_where[128];
 } sampler;
 
@@ -131,8 +131,8 @@ static tdn_result add_weights(tdn_gltf__doc *doc, const tdn_gltf__node *node, co
     const int targets = (int)(count / per_target);
     if (count % per_target != 0)
         return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, s->output_where,
-                              "%d weights are not a whole number of morph targets for %d keys%s", count,
-                              s->key_count, per_key == 3 ? " of CUBICSPLINE" : "");
+                              "%d weights are not a whole number of morph targets for %d keys%s", count, s->key_count,
+                              per_key == 3 ? " of CUBICSPLINE" : "");
     if (targets > TDN_GLTF_MAX_MORPH_TARGETS)
         return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, s->output_where,
                               "%d morph targets; tendon reads at most %d per channel", targets,
@@ -164,9 +164,9 @@ static tdn_result add_weights(tdn_gltf__doc *doc, const tdn_gltf__node *node, co
         for (int key = 0; key < s->key_count; key++)
             for (int part = 0; part < per_key; part++)
                 track[key * per_key + part] = values[((size_t)key * per_key + part) * targets + k];
-        parts->floats[parts->float_count++] =
-            (tdn_float_track_desc){ .name = name, .interp = s->interp, .key_count = s->key_count,
-                                    .times = s->times, .values = track };
+        parts->floats[parts->float_count++] = (tdn_float_track_desc){
+            .name = name, .interp = s->interp, .key_count = s->key_count, .times = s->times, .values = track
+        };
     }
     return TDN_OK;
 }
@@ -196,9 +196,12 @@ static tdn_result add_joint_track(tdn_gltf__doc *doc, const tdn_gltf__scene *sce
         values = scaled;
     }
     static const tdn_track_target targets[] = { TDN_TARGET_TRANSLATION, TDN_TARGET_ROTATION, TDN_TARGET_SCALE };
-    parts->tracks[parts->track_count++] =
-        (tdn_track_desc){ .joint = node->joint, .target = targets[path], .interp = s->interp,
-                          .key_count = s->key_count, .times = s->times, .values = values };
+    parts->tracks[parts->track_count++] = (tdn_track_desc){ .joint = node->joint,
+                                                            .target = targets[path],
+                                                            .interp = s->interp,
+                                                            .key_count = s->key_count,
+                                                            .times = s->times,
+                                                            .values = values };
     return TDN_OK;
 }
 
@@ -213,7 +216,7 @@ static int path_of(const char *name)
 
 typedef struct animation_scratch {
     const cJSON **samplers;
-    int *target_used;        /* per node and path: 1 + the last animation that animated it */
+    int *target_used; /* per node and path: 1 + the last animation that animated it */
 } animation_scratch;
 
 static tdn_result read_channel(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, int a, const char *animation_where,
@@ -304,15 +307,15 @@ static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, t
     if (r != TDN_OK)
         return r;
     int sampler_count = 0, channel_count = 0;
-    cJSON_ArrayForEach(item, samplers) {
+    cJSON_ArrayForEach(item, samplers)
+    {
         if (!cJSON_IsObject(item)) {
             tdn_gltf__item(sampler_where, where, "samplers", sampler_count);
             return tdn_gltf__fail(doc, TDN_ERR_PARSE, sampler_where, "must be a JSON object");
         }
         sampler_count++;
     }
-    cJSON_ArrayForEach(item, channels)
-        channel_count++;
+    cJSON_ArrayForEach(item, channels) channel_count++;
     clip_parts parts = { 0 };
     scratch->samplers = malloc(sizeof(cJSON *) * (size_t)(sampler_count + 1));
     parts.tracks = malloc(sizeof(tdn_track_desc) * (size_t)(channel_count + 1));
@@ -322,19 +325,22 @@ static tdn_result build_clip(tdn_gltf__doc *doc, const tdn_gltf__scene *scene, t
         return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
     }
     int i = 0;
-    cJSON_ArrayForEach(item, samplers)
-        scratch->samplers[i++] = item;
+    cJSON_ArrayForEach(item, samplers) scratch->samplers[i++] = item;
     i = 0;
-    cJSON_ArrayForEach(item, channels) {
+    cJSON_ArrayForEach(item, channels)
+    {
         if ((r = read_channel(doc, scene, a, where, i++, item, sampler_count, scratch, &parts)) != TDN_OK)
             break;
     }
     if (r == TDN_OK) {
         char fallback[32];
         snprintf(fallback, sizeof fallback, "animation_%d", a);
-        tdn_keyed_clip_desc desc = { .name = name && *name ? name : fallback, .skeleton = asset->skeleton,
-                                     .tracks = parts.tracks, .track_count = parts.track_count,
-                                     .float_tracks = parts.floats, .float_track_count = parts.float_count };
+        tdn_keyed_clip_desc desc = { .name = name && *name ? name : fallback,
+                                     .skeleton = asset->skeleton,
+                                     .tracks = parts.tracks,
+                                     .track_count = parts.track_count,
+                                     .float_tracks = parts.floats,
+                                     .float_track_count = parts.float_count };
         r = tdn_keyed_clip_create(&desc, &asset->clips[a], &asset->allocator, doc->err);
     }
     if (r == TDN_OK) {

@@ -84,7 +84,10 @@ static int has_scheme(const char *uri)
 
 static int hex_digit(char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* The path a relative URI stands for: *out (malloc'ed) = the URI percent-decoded, or an error
@@ -96,9 +99,9 @@ static tdn_result decode_uri(const tdn_gltf__doc *doc, const char *uri, const ch
         return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where,
                               "URI '%.80s' is not a relative path or a data: URI (tendon reads no other scheme)", uri);
     if (strpbrk(uri, "?#"))
-        return tdn_gltf__fail(doc, TDN_ERR_UNSUPPORTED, where,
-                              "URI '%.80s' has a query or a fragment (a '?' or '#' in a file name is written %%3F, %%23)",
-                              uri);
+        return tdn_gltf__fail(
+            doc, TDN_ERR_UNSUPPORTED, where,
+            "URI '%.80s' has a query or a fragment (a '?' or '#' in a file name is written %%3F, %%23)", uri);
     const size_t length = strlen(uri);
     char *decoded = malloc(length + 1);
     if (!decoded)
@@ -114,7 +117,8 @@ static tdn_result decode_uri(const tdn_gltf__doc *doc, const char *uri, const ch
         if (lo < 0) {
             free(decoded);
             return tdn_gltf__fail(doc, TDN_ERR_PARSE, where,
-                                  "URI '%.80s': '%%' at character %zu is not followed by two hexadecimal digits", uri, i);
+                                  "URI '%.80s': '%%' at character %zu is not followed by two hexadecimal digits", uri,
+                                  i);
         }
         if (hi == 0 && lo == 0) {
             free(decoded);

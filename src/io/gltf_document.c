@@ -128,11 +128,11 @@ static tdn_result read_extensions(tdn_gltf__doc *doc)
         r = tdn_gltf__array(doc, doc->json, "extensionsRequired", "", &required);
     if (r != TDN_OK)
         return r;
-    cJSON_ArrayForEach(item, used)
-        if (cJSON_IsString(item) && strcmp(item->valuestring, "KHR_mesh_quantization") == 0)
-            doc->quantized = 1;
+    cJSON_ArrayForEach(item, used) if (cJSON_IsString(item) && strcmp(item->valuestring, "KHR_mesh_quantization") == 0)
+        doc->quantized = 1;
     int i = 0;
-    cJSON_ArrayForEach(item, required) {
+    cJSON_ArrayForEach(item, required)
+    {
         tdn_gltf__path where;
         snprintf(where, sizeof where, "extensionsRequired[%d]", i++);
         if (!cJSON_IsString(item))
@@ -178,13 +178,13 @@ static tdn_result read_list(tdn_gltf__doc *doc, const char *key, tdn_gltf__list 
     if (r != TDN_OK || !array)
         return r;
     int count = 0;
-    cJSON_ArrayForEach(item, array)
-        count++;
+    cJSON_ArrayForEach(item, array) count++;
     list->items = malloc(sizeof *list->items * (size_t)(count > 0 ? count : 1));
     if (!list->items)
         return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, key, "out of memory for %d items", count);
     int i = 0;
-    cJSON_ArrayForEach(item, array) {
+    cJSON_ArrayForEach(item, array)
+    {
         if (!cJSON_IsObject(item)) {
             tdn_gltf__path where;
             snprintf(where, sizeof where, "%s[%d]", key, i);
@@ -232,7 +232,10 @@ tdn_result tdn_gltf__open(tdn_gltf__doc *doc, const unsigned char *data, size_t 
         r = read_version(doc);
     if (r == TDN_OK)
         r = read_extensions(doc);
-    static const struct { const char *key; size_t offset; } lists[] = {
+    static const struct {
+        const char *key;
+        size_t offset;
+    } lists[] = {
         { "nodes", offsetof(tdn_gltf__doc, nodes) },
         { "accessors", offsetof(tdn_gltf__doc, accessors) },
         { "bufferViews", offsetof(tdn_gltf__doc, buffer_views) },
@@ -287,10 +290,7 @@ void tdn_gltf__close(tdn_gltf__doc *doc)
 
 /* Paths are built for every channel, sampler and accessor, so they are appended by hand
  * (json_reader.c): snprintf took a fifth of the import time. */
-void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key)
-{
-    tdn_io__json_join(where, path, key);
-}
+void tdn_gltf__join(tdn_gltf__path where, const char *path, const char *key) { tdn_io__json_join(where, path, key); }
 
 void tdn_gltf__item(tdn_gltf__path where, const char *path, const char *key, int index)
 {
@@ -310,8 +310,8 @@ tdn_result tdn_gltf__integer(const tdn_gltf__doc *doc, const cJSON *obj, const c
     if (!cJSON_IsNumber(item) || item->valuedouble != floor(item->valuedouble))
         return tdn_gltf__fail(doc, TDN_ERR_PARSE, where, "must be an integer");
     if (!(item->valuedouble >= (double)min && item->valuedouble <= (double)max))
-        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "%.17g is out of range [%llu, %llu]",
-                              item->valuedouble, (unsigned long long)min, (unsigned long long)max);
+        return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, where, "%.17g is out of range [%llu, %llu]", item->valuedouble,
+                              (unsigned long long)min, (unsigned long long)max);
     *out = (uint64_t)item->valuedouble;
     return TDN_OK;
 }
@@ -372,7 +372,8 @@ tdn_result tdn_gltf__floats(const tdn_gltf__doc *doc, const cJSON *obj, const ch
     float values[16];
     int i = 0;
     const cJSON *number;
-    cJSON_ArrayForEach(number, item) {
+    cJSON_ArrayForEach(number, item)
+    {
         if (!cJSON_IsNumber(number))
             return tdn_gltf__fail(doc, TDN_ERR_PARSE, where, "element %d is not a number", i);
         values[i] = (float)number->valuedouble;

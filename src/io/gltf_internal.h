@@ -49,26 +49,26 @@ typedef struct tdn_gltf__buffer {
 } tdn_gltf__buffer;
 
 typedef struct tdn_gltf__decoded {
-    float *values;             /* count * components floats, NULL until first read */
+    float *values; /* count * components floats, NULL until first read */
     int count;
     int components;
-    unsigned format;           /* TDN_GLTF_FLOAT ... as stored */
+    unsigned format; /* TDN_GLTF_FLOAT ... as stored */
 } tdn_gltf__decoded;
 
 typedef struct tdn_gltf__doc {
     tdn_error *err;
     cJSON *json;
-    const unsigned char *bin;  /* the GLB BIN chunk, or NULL */
+    const unsigned char *bin; /* the GLB BIN chunk, or NULL */
     uint64_t bin_size;
-    const char *base_dir;      /* for external buffers; NULL: none allowed */
-    const tdn_file_access *access;     /* how they are read (NULL: the default reader) */
-    const tdn_allocator *allocator;    /* what their bytes come from (NULL: malloc) */
-    int quantized;             /* KHR_mesh_quantization is used: more mesh attribute types */
+    const char *base_dir;           /* for external buffers; NULL: none allowed */
+    const tdn_file_access *access;  /* how they are read (NULL: the default reader) */
+    const tdn_allocator *allocator; /* what their bytes come from (NULL: malloc) */
+    int quantized;                  /* KHR_mesh_quantization is used: more mesh attribute types */
 
     tdn_gltf__list nodes, accessors, buffer_views, buffers, meshes, skins, animations;
-    tdn_gltf__buffer *buffer_data;     /* buffers.count */
-    tdn_gltf__decoded *decoded;        /* accessors.count */
-    uint64_t values_left;              /* see TDN_GLTF_BASE_VALUES */
+    tdn_gltf__buffer *buffer_data; /* buffers.count */
+    tdn_gltf__decoded *decoded;    /* accessors.count */
+    uint64_t values_left;          /* see TDN_GLTF_BASE_VALUES */
 } tdn_gltf__doc;
 
 /* ---- gltf_document.c ---- */
@@ -152,8 +152,8 @@ enum {
     TDN_GLTF_UBYTE = 1 << 6,
     TDN_GLTF_SHORT = 1 << 7,
     TDN_GLTF_USHORT = 1 << 8,
-    TDN_GLTF_UINT = 1 << 9     /* decoded exactly up to 2^24; larger values round (indices
-                                * are checked against vertex counts kept at or below 2^24) */
+    TDN_GLTF_UINT = 1 << 9 /* decoded exactly up to 2^24; larger values round (indices
+                            * are checked against vertex counts kept at or below 2^24) */
 };
 
 /* Accessor `index` as floats (normalized integers converted as the spec says, plain integers
@@ -167,11 +167,11 @@ tdn_result tdn_gltf__read_accessor(tdn_gltf__doc *doc, int index, const char *us
 /* ---- gltf_nodes.c ---- */
 
 typedef struct tdn_gltf__node {
-    int parent;                  /* node index, or -1 */
-    int mesh, skin;              /* indices, or -1 */
+    int parent;     /* node index, or -1 */
+    int mesh, skin; /* indices, or -1 */
     int has_matrix;
-    int joint;                   /* skeleton index, or -1 when outside the skeleton */
-    tdn_transform rest;          /* lengths already multiplied by the import scale */
+    int joint;          /* skeleton index, or -1 when outside the skeleton */
+    tdn_transform rest; /* lengths already multiplied by the import scale */
     char name[TDN_MAX_JOINT_NAME];
 } tdn_gltf__node;
 
@@ -179,9 +179,9 @@ typedef struct tdn_gltf__scene {
     float scale;
     int node_count;
     tdn_gltf__node *nodes;
-    int skin;                    /* the chosen skin, or -1 when the file has none */
+    int skin; /* the chosen skin, or -1 when the file has none */
     int skin_joint_count;
-    int *skin_joints;            /* skeleton index of each joint of the chosen skin, in its order */
+    int *skin_joints; /* skeleton index of each joint of the chosen skin, in its order */
 } tdn_gltf__scene;
 
 /* Reads every node: hierarchy (a child with two parents or a cycle is an error), rest

@@ -22,14 +22,13 @@
 
 typedef struct attribute {
     const char *name;
-    int accessor;           /* -1: absent */
+    int accessor; /* -1: absent */
     const float *values;
     int count;
 } attribute;
 
 /* Reads a present attribute (its accessor index already looked up). */
-static tdn_result read_attribute(tdn_gltf__doc *doc, const char *where, attribute *a, int components,
-                                 unsigned formats)
+static tdn_result read_attribute(tdn_gltf__doc *doc, const char *where, attribute *a, int components, unsigned formats)
 {
     if (a->accessor < 0)
         return TDN_OK;
@@ -84,7 +83,8 @@ static tdn_result read_triangles(tdn_gltf__doc *doc, tdn_asset *asset, const cha
         return TDN_OK;
     uint32_t *indices = tdn_io__asset_alloc(asset, sizeof(uint32_t) * 3 * (size_t)triangles);
     if (!indices)
-        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, use, "out of memory for %lld triangles", (long long)triangles);
+        return tdn_gltf__fail(doc, TDN_ERR_OUT_OF_MEMORY, use, "out of memory for %lld triangles",
+                              (long long)triangles);
     for (int64_t t = 0; t < triangles; t++) {
         int64_t corner[3] = { 3 * t, 3 * t + 1, 3 * t + 2 };
         if (mode == TRIANGLE_STRIP) { /* every other triangle flips to keep the winding */
@@ -112,9 +112,10 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
     tdn_result r = tdn_gltf__object(doc, json, "attributes", where, &attributes);
     if (r != TDN_OK)
         return r;
-    attribute a[ATTRIBUTES] = { { "POSITION", -1, NULL, 0 }, { "NORMAL", -1, NULL, 0 },
-                                { "JOINTS_0", -1, NULL, 0 }, { "WEIGHTS_0", -1, NULL, 0 },
-                                { "JOINTS_1", -1, NULL, 0 }, { "WEIGHTS_1", -1, NULL, 0 } };
+    attribute a[ATTRIBUTES] = {
+        { "POSITION", -1, NULL, 0 },  { "NORMAL", -1, NULL, 0 },   { "JOINTS_0", -1, NULL, 0 },
+        { "WEIGHTS_0", -1, NULL, 0 }, { "JOINTS_1", -1, NULL, 0 }, { "WEIGHTS_1", -1, NULL, 0 }
+    };
     for (int i = 0; i < ATTRIBUTES && r == TDN_OK; i++)
         r = tdn_gltf__index(doc, attributes, a[i].name, doc->accessors.count, attributes_where, &a[i].accessor);
     if (r != TDN_OK)
@@ -128,16 +129,17 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
     if (a[POSITION].accessor < 0)
         return TDN_OK; /* nothing to skin */
     if (cJSON_GetObjectItemCaseSensitive(attributes, "JOINTS_2") &&
-        (r = tdn_gltf__warn(doc, asset, "%s: JOINTS_2 and later influence sets are ignored: tendon skins 8 "
-                                        "influences per vertex (JOINTS_0 and JOINTS_1)",
+        (r = tdn_gltf__warn(doc, asset,
+                            "%s: JOINTS_2 and later influence sets are ignored: tendon skins 8 "
+                            "influences per vertex (JOINTS_0 and JOINTS_1)",
                             attributes_where)) != TDN_OK)
         return r;
 
-    const unsigned position_formats =
-        TDN_GLTF_FLOAT | (doc->quantized ? TDN_GLTF_BYTE | TDN_GLTF_BYTE_NORM | TDN_GLTF_UBYTE | TDN_GLTF_UBYTE_NORM |
-                                               TDN_GLTF_SHORT | TDN_GLTF_SHORT_NORM | TDN_GLTF_USHORT |
-                                               TDN_GLTF_USHORT_NORM
-                                         : 0u);
+    const unsigned position_formats = TDN_GLTF_FLOAT |
+                                      (doc->quantized ? TDN_GLTF_BYTE | TDN_GLTF_BYTE_NORM | TDN_GLTF_UBYTE |
+                                                            TDN_GLTF_UBYTE_NORM | TDN_GLTF_SHORT | TDN_GLTF_SHORT_NORM |
+                                                            TDN_GLTF_USHORT | TDN_GLTF_USHORT_NORM
+                                                      : 0u);
     const unsigned normal_formats = TDN_GLTF_FLOAT | (doc->quantized ? TDN_GLTF_BYTE_NORM | TDN_GLTF_SHORT_NORM : 0u);
     const unsigned joint_formats = TDN_GLTF_UBYTE | TDN_GLTF_USHORT;
     const unsigned weight_formats = TDN_GLTF_FLOAT | TDN_GLTF_UBYTE_NORM | TDN_GLTF_USHORT_NORM;
@@ -191,7 +193,8 @@ static tdn_result read_primitive(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
     for (int v = 0; v < vertices; v++)
         for (int set = 0; set < sets; set++)
             for (int k = 0; k < 4; k++) {
-                const size_t at = (size_t)v * 4 + (size_t)k, out = ((size_t)v * (size_t)sets + (size_t)set) * 4 + (size_t)k;
+                const size_t at = (size_t)v * 4 + (size_t)k,
+                             out = ((size_t)v * (size_t)sets + (size_t)set) * 4 + (size_t)k;
                 const float joint = a[JOINTS_0 + 2 * set].values[at];
                 if (joint >= (float)scene->skin_joint_count)
                     return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, attributes_where,
@@ -250,7 +253,8 @@ tdn_result tdn_gltf__build_meshes(tdn_gltf__doc *doc, const tdn_gltf__scene *sce
         const int count = cJSON_GetArraySize(primitives);
         int p = 0;
         const cJSON *primitive;
-        cJSON_ArrayForEach(primitive, primitives) {
+        cJSON_ArrayForEach(primitive, primitives)
+        {
             if ((r = read_primitive(doc, scene, asset, m, p++, count, name && *name ? name : fallback, primitive)) !=
                 TDN_OK)
                 break;

@@ -98,7 +98,7 @@ static tdn_result name_nodes(tdn_gltf__doc *doc, tdn_gltf__scene *scene, tdn_ass
     free(set.slots);
     if (r == TDN_OK && renamed > 0)
         r = tdn_gltf__warn(doc, asset, "nodes: %d node names repeat an earlier one; each became '<name>_<node index>'",
-                               renamed);
+                           renamed);
     return r;
 }
 
@@ -111,7 +111,8 @@ static tdn_result read_children(tdn_gltf__doc *doc, tdn_gltf__scene *scene, int 
     if (r != TDN_OK)
         return r;
     int k = 0;
-    cJSON_ArrayForEach(child, children) {
+    cJSON_ArrayForEach(child, children)
+    {
         tdn_gltf__path child_where;
         snprintf(child_where, sizeof child_where, "nodes[%d].children[%d]", i, k++);
         if (!cJSON_IsNumber(child) || child->valuedouble != floor(child->valuedouble))
@@ -154,8 +155,7 @@ static tdn_result decompose_matrix(tdn_gltf__doc *doc, const float *m, const cha
     return TDN_OK;
 }
 
-static tdn_result read_transform(tdn_gltf__doc *doc, tdn_gltf__scene *scene, int i, const char *where,
-                                 tdn_asset *asset)
+static tdn_result read_transform(tdn_gltf__doc *doc, tdn_gltf__scene *scene, int i, const char *where, tdn_asset *asset)
 {
     const cJSON *json = doc->nodes.items[i];
     tdn_gltf__node *node = &scene->nodes[i];
@@ -175,8 +175,9 @@ static tdn_result read_transform(tdn_gltf__doc *doc, tdn_gltf__scene *scene, int
     if (node->has_matrix) {
         tdn_gltf__join(part, where, "matrix");
         if (has_t || has_r || has_s)
-            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, part, "a node has a matrix or translation/rotation/scale, "
-                                                                   "not both");
+            return tdn_gltf__fail(doc, TDN_ERR_INVALID_DATA, part,
+                                  "a node has a matrix or translation/rotation/scale, "
+                                  "not both");
         if ((r = decompose_matrix(doc, matrix, part, &x, asset)) != TDN_OK)
             return r;
     }

@@ -229,8 +229,8 @@ static tdn_result export_memory(const tdn_gltf_save_desc *desc, int binary, cons
     return r;
 }
 
-tdn_result tdn_gltf_save_memory(const tdn_gltf_save_desc *desc, void **data, size_t *size, const tdn_allocator *allocator,
-                                tdn_error *err)
+tdn_result tdn_gltf_save_memory(const tdn_gltf_save_desc *desc, void **data, size_t *size,
+                                const tdn_allocator *allocator, tdn_error *err)
 {
     if (data)
         *data = NULL;

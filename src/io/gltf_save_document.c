@@ -29,11 +29,11 @@ typedef struct builder {
     const tdn_skeleton *skeleton;
     int joints;
     tdn_error *err;
-    int oom;                     /* a cJSON or buffer allocation failed */
+    int oom; /* a cJSON or buffer allocation failed */
     cJSON *root;
     unsigned char *bin;
     size_t size, capacity;
-    size_t view_start;           /* where the view being filled starts */
+    size_t view_start; /* where the view being filled starts */
 } builder;
 
 /* ---- JSON helpers: each records a failed allocation in b->oom ---- */
@@ -113,10 +113,7 @@ static size_t append(builder *b, const void *data, size_t bytes)
     return at;
 }
 
-static void view_begin(builder *b)
-{
-    b->view_start = b->size;
-}
+static void view_begin(builder *b) { b->view_start = b->size; }
 
 /* Closes the view being filled (when it holds anything); target 0: none. */
 static void view_end(builder *b, int target)
@@ -134,8 +131,8 @@ static void view_end(builder *b, int target)
 
 /* An accessor over `count` elements of `type` appended to the view being filled; min/max
  * (components floats each) are written when given. Returns its index. */
-static int add_accessor(builder *b, int component_type, const char *type, int count, const void *data,
-                        size_t bytes, const float *min, const float *max, int components)
+static int add_accessor(builder *b, int component_type, const char *type, int count, const void *data, size_t bytes,
+                        const float *min, const float *max, int components)
 {
     const size_t at = append(b, data, bytes);
     cJSON *accessors = top_array(b, "accessors");
@@ -170,10 +167,7 @@ static void bounds(const float *values, int count, int n, float *min, float *max
 
 /* ---- nodes ---- */
 
-static int is_identity_rotation(tdn_quat q)
-{
-    return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 1.0f;
-}
+static int is_identity_rotation(tdn_quat q) { return q.x == 0.0f && q.y == 0.0f && q.z == 0.0f && q.w == 1.0f; }
 
 static void write_nodes(builder *b, cJSON **node_json)
 {
@@ -226,8 +220,8 @@ static void write_skin(builder *b)
         matrices[(size_t)j * 16 + 15] = 1.0f;
     }
     view_begin(b);
-    const int accessor =
-        add_accessor(b, GLTF_FLOAT, "MAT4", b->joints, matrices, sizeof(float) * 16 * (size_t)b->joints, NULL, NULL, 0);
+    const int accessor = add_accessor(b, GLTF_FLOAT, "MAT4", b->joints, matrices,
+                                      sizeof(float) * 16 * (size_t)b->joints, NULL, NULL, 0);
     view_end(b, 0);
     free(matrices);
     cJSON *skin = add_to_array(b, top_array(b, "skins"), cJSON_CreateObject());
@@ -241,8 +235,8 @@ static void write_skin(builder *b)
 }
 
 /* One tightly packed vertex attribute in a view of its own. */
-static int vertex_attribute(builder *b, int component_type, const char *type, int count, const void *data,
-                            size_t bytes, const float *min, const float *max, int components)
+static int vertex_attribute(builder *b, int component_type, const char *type, int count, const void *data, size_t bytes,
+                            const float *min, const float *max, int components)
 {
     view_begin(b);
     const int accessor = add_accessor(b, component_type, type, count, data, bytes, min, max, components);
@@ -328,13 +322,13 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
     }
     float min[3], max[3];
     bounds(mesh.positions, mesh.vertex_count, 3, min, max);
-    add_number(b, attributes, "POSITION",
-               vertex_attribute(b, GLTF_FLOAT, "VEC3", mesh.vertex_count, mesh.positions, sizeof(float) * 3 * n, min,
-                                max, 3));
+    add_number(
+        b, attributes, "POSITION",
+        vertex_attribute(b, GLTF_FLOAT, "VEC3", mesh.vertex_count, mesh.positions, sizeof(float) * 3 * n, min, max, 3));
     if (mesh.normals)
         add_number(b, attributes, "NORMAL",
-                   vertex_attribute(b, GLTF_FLOAT, "VEC3", mesh.vertex_count, mesh.normals, sizeof(float) * 3 * n,
-                                    NULL, NULL, 0));
+                   vertex_attribute(b, GLTF_FLOAT, "VEC3", mesh.vertex_count, mesh.normals, sizeof(float) * 3 * n, NULL,
+                                    NULL, 0));
     for (int set = 0; set < sets; set++) {
         for (size_t v = 0; v < n; v++)
             for (size_t k = 0; k < 4; k++) {
@@ -346,11 +340,11 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
             }
         const char *joints_key = set ? "JOINTS_1" : "JOINTS_0", *weights_key = set ? "WEIGHTS_1" : "WEIGHTS_0";
         add_number(b, attributes, joints_key,
-                   vertex_attribute(b, GLTF_UNSIGNED_SHORT, "VEC4", mesh.vertex_count, joints,
-                                    sizeof(uint16_t) * 4 * n, NULL, NULL, 0));
-        add_number(b, attributes, weights_key,
-                   vertex_attribute(b, GLTF_FLOAT, "VEC4", mesh.vertex_count, weights, sizeof(float) * 4 * n, NULL,
-                                    NULL, 0));
+                   vertex_attribute(b, GLTF_UNSIGNED_SHORT, "VEC4", mesh.vertex_count, joints, sizeof(uint16_t) * 4 * n,
+                                    NULL, NULL, 0));
+        add_number(
+            b, attributes, weights_key,
+            vertex_attribute(b, GLTF_FLOAT, "VEC4", mesh.vertex_count, weights, sizeof(float) * 4 * n, NULL, NULL, 0));
     }
     free(joints), free(weights);
     cJSON *nodes = top_array(b, "nodes");
@@ -504,8 +498,9 @@ float tdn_gltf_x__frame_time(const tdn_baked_clip *clip, int f)
 tdn_result tdn_gltf_x__build(const tdn_gltf_save_desc *desc, int with_meshes, tdn_gltf_x__doc *doc, tdn_error *err)
 {
     memset(doc, 0, sizeof *doc);
-    builder b = { .desc = desc, .skeleton = desc->skeleton, .joints = tdn_skeleton_joint_count(desc->skeleton),
-                  .err = err };
+    builder b = {
+        .desc = desc, .skeleton = desc->skeleton, .joints = tdn_skeleton_joint_count(desc->skeleton), .err = err
+    };
     cJSON **node_json = calloc((size_t)b.joints, sizeof(cJSON *));
     b.root = checked(&b, cJSON_CreateObject());
     if (!node_json || !b.root) {

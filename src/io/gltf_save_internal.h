@@ -14,8 +14,8 @@
 #include "tendon/io/gltf_save.h"
 
 typedef struct tdn_gltf_x__doc {
-    cJSON *json;            /* the glTF document; buffers[0] has no uri yet */
-    unsigned char *bin;     /* the buffer's bytes (a multiple of 4 long), NULL when there is none */
+    cJSON *json;        /* the glTF document; buffers[0] has no uri yet */
+    unsigned char *bin; /* the buffer's bytes (a multiple of 4 long), NULL when there is none */
     size_t bin_size;
 } tdn_gltf_x__doc;
 
@@ -23,8 +23,7 @@ typedef struct tdn_gltf_x__doc {
  * TDN_ERR_INVALID_DATA for a source mesh naming a joint out of range or with a bad triangle
  * list, TDN_ERR_OUT_OF_MEMORY.
  * On failure doc is empty. */
-tdn_result tdn_gltf_x__build(const tdn_gltf_save_desc *desc, int with_meshes, tdn_gltf_x__doc *doc,
-                             tdn_error *err);
+tdn_result tdn_gltf_x__build(const tdn_gltf_save_desc *desc, int with_meshes, tdn_gltf_x__doc *doc, tdn_error *err);
 void tdn_gltf_x__free(tdn_gltf_x__doc *doc);
 
 /* Frame f's time in seconds, as written (f / frame_rate rounded to float). */

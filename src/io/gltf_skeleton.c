@@ -16,14 +16,16 @@
 
 /* ---- rest world matrices, in double ---- */
 
-typedef struct dmat4 { double m[16]; } dmat4; /* column-major like tdn_mat4 */
+typedef struct dmat4 {
+    double m[16];
+} dmat4; /* column-major like tdn_mat4 */
 
 static dmat4 dmat4_from_transform(const tdn_transform *x)
 {
     const double qx = x->r.x, qy = x->r.y, qz = x->r.z, qw = x->r.w;
-    const double r[9] = { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qz * qw), 2 * (qx * qz - qy * qw),
-                          2 * (qx * qy - qz * qw), 1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz + qx * qw),
-                          2 * (qx * qz + qy * qw), 2 * (qy * qz - qx * qw), 1 - 2 * (qx * qx + qy * qy) };
+    const double r[9] = { 1 - 2 * (qy * qy + qz * qz), 2 * (qx * qy + qz * qw),     2 * (qx * qz - qy * qw),
+                          2 * (qx * qy - qz * qw),     1 - 2 * (qx * qx + qz * qz), 2 * (qy * qz + qx * qw),
+                          2 * (qx * qz + qy * qw),     2 * (qy * qz - qx * qw),     1 - 2 * (qx * qx + qy * qy) };
     const double s[3] = { x->s.x, x->s.y, x->s.z };
     dmat4 out = { { 0 } };
     for (int col = 0; col < 3; col++)
@@ -52,7 +54,7 @@ static int invert_affine(const dmat4 *a, tdn_mat4 *out)
     const double *m = a->m;
     const double c[9] = { m[5] * m[10] - m[6] * m[9], m[2] * m[9] - m[1] * m[10], m[1] * m[6] - m[2] * m[5],
                           m[6] * m[8] - m[4] * m[10], m[0] * m[10] - m[2] * m[8], m[2] * m[4] - m[0] * m[6],
-                          m[4] * m[9] - m[5] * m[8], m[1] * m[8] - m[0] * m[9], m[0] * m[5] - m[1] * m[4] };
+                          m[4] * m[9] - m[5] * m[8],  m[1] * m[8] - m[0] * m[9],  m[0] * m[5] - m[1] * m[4] };
     const double det = m[0] * c[0] + m[4] * c[1] + m[8] * c[2];
     if (!(fabs(det) > 0.0))
         return 0;
@@ -123,7 +125,8 @@ static tdn_result read_skin_list(tdn_gltf__doc *doc, const tdn_gltf__scene *scen
             break;
         }
         int k = 0;
-        cJSON_ArrayForEach(joint, joints) {
+        cJSON_ArrayForEach(joint, joints)
+        {
             tdn_gltf__path joint_where;
             snprintf(joint_where, sizeof joint_where, "skins[%d].joints[%d]", s, k);
             if (!cJSON_IsNumber(joint) || joint->valuedouble != floor(joint->valuedouble)) {
@@ -219,16 +222,16 @@ static tdn_result read_chosen_skin(tdn_gltf__doc *doc, const tdn_gltf__scene *sc
 /* ---- the skeleton ---- */
 
 typedef struct skeleton_work {
-    int count;                /* nodes in the skeleton */
-    int *desc_of_node;        /* description index of each node, or -1 */
+    int count;         /* nodes in the skeleton */
+    int *desc_of_node; /* description index of each node, or -1 */
     int *node_of_desc;
     const char **names;
     int *parents;
     tdn_transform *rest;
     tdn_mat4 *inverse_bind;
-    unsigned char *has_bind;  /* by description index: the skin gave its inverse bind */
+    unsigned char *has_bind; /* by description index: the skin gave its inverse bind */
     int *remap;
-    int *skin_nodes;          /* chosen skin's joints */
+    int *skin_nodes; /* chosen skin's joints */
     tdn_mat4 *skin_binds;
     dmat4 *world;
     unsigned char *world_done;
@@ -262,9 +265,9 @@ static int alloc_work(skeleton_work *w, int node_count, int skin_joints)
     w->stack = malloc(sizeof(int) * slots);
     w->is_listed = calloc(slots, 1);
     w->listed = malloc(sizeof(int) * slots);
-    return w->desc_of_node && w->node_of_desc && w->names && w->parents && w->rest && w->inverse_bind &&
-           w->has_bind && w->remap && w->skin_nodes && w->skin_binds && w->world && w->world_done && w->stack &&
-           w->is_listed && w->listed;
+    return w->desc_of_node && w->node_of_desc && w->names && w->parents && w->rest && w->inverse_bind && w->has_bind &&
+           w->remap && w->skin_nodes && w->skin_binds && w->world && w->world_done && w->stack && w->is_listed &&
+           w->listed;
 }
 
 static tdn_result check_invertible(tdn_gltf__doc *doc, int node, const tdn_transform *x)
@@ -374,8 +377,12 @@ tdn_result tdn_gltf__build_skeleton(tdn_gltf__doc *doc, tdn_gltf__scene *scene, 
     if (r == TDN_OK)
         r = describe_nodes(doc, scene, skin_joints, &w);
     if (r == TDN_OK) {
-        tdn_skeleton_desc desc = { .joint_count = w.count, .names = w.names, .parents = w.parents,
-                                   .rest_pose = w.rest, .inverse_bind = w.inverse_bind, .remap = w.remap };
+        tdn_skeleton_desc desc = { .joint_count = w.count,
+                                   .names = w.names,
+                                   .parents = w.parents,
+                                   .rest_pose = w.rest,
+                                   .inverse_bind = w.inverse_bind,
+                                   .remap = w.remap };
         r = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, doc->err);
     }
     if (r == TDN_OK)

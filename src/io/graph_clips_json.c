@@ -10,7 +10,6 @@
 #include "graph_document_internal.h"
 #include "json_hint.h"
 
-
 static const char *const clip_def_keys[] = { "name", "source", "file", "additive", "sample_rate", NULL };
 
 /* The document's definition of clip `name` ("clips" entry), or NULL: the asset's clip of that name. */
@@ -57,8 +56,10 @@ static tdn_result clip_file(tdn_graph_document *d, const char *base_dir, const c
         same = strcmp(tdn_skeleton_joint_name(mine, j), tdn_skeleton_joint_name(theirs, j)) == 0;
     if (!same) {
         tdn_asset_destroy(asset);
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "'%.60s' does not have the character's %d joints in its "
-                            "order", file, joints);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
+                            "'%.60s' does not have the character's %d joints in its "
+                            "order",
+                            file, joints);
     }
     memcpy(d->source_paths[d->source_count], file, strlen(file) + 1);
     d->sources[d->source_count++] = asset;
@@ -173,7 +174,8 @@ tdn_result tdn_io__graph_check_clip_definitions(const cJSON *doc, tdn_graph_docu
         for (int k = 0; r == TDN_OK && k < i; k++)
             if (strcmp(definition_name_at(clips, k), name) == 0) {
                 tdn_io__json_join(where, path, "name");
-                r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "a second clip named \"%.60s\" (clips[%d])", name, k);
+                r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "a second clip named \"%.60s\" (clips[%d])", name,
+                                 k);
             }
         /* the source, in the character or its file, whether or not a node plays it */
         const cJSON *def;
@@ -206,8 +208,10 @@ tdn_result tdn_io__graph_keyed_clip(const cJSON *doc, tdn_graph_document *d, con
     if (r != TDN_OK)
         return r;
     if (cJSON_GetObjectItemCaseSensitive(def, "additive")) /* the definition is fine for clip nodes */
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path, "\"%.60s\" is made additive (%.40s); motion "
-                            "matching plays source clips as they are", name, path);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path,
+                            "\"%.60s\" is made additive (%.40s); motion "
+                            "matching plays source clips as they are",
+                            name, path);
     *out = tdn_asset_clip(asset, clip);
     return TDN_OK;
 }
@@ -257,8 +261,8 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
         tdn_error why = *err;
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, def ? path : use_path,
                             "clip \"%.40s\" cannot be resampled within tendon's tolerance %s (%.60s: %.100s)", name,
-                            sample_rate > 0.0f ? "at its sample_rate" : "at up to 240 frames/s", why.where, why.message);
+                            sample_rate > 0.0f ? "at its sample_rate" : "at up to 240 frames/s", why.where,
+                            why.message);
     }
     return r == TDN_ERR_TOLERANCE ? TDN_ERR_INVALID_DATA : r;
 }
-

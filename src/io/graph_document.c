@@ -11,7 +11,6 @@
 #include "tendon/io/humanoid.h"
 #include "tendon/mirror.h"
 
-
 void tdn_graph_document_destroy(tdn_graph_document *d)
 {
     if (!d)
@@ -38,8 +37,8 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
 
 /* ---- the character ---- */
 
-static const char *const generated_keys[] = { "generated", "height", "walk_speed", "walk_cycle", "run_speed",
-                                              "run_cycle", "sample_rate", NULL };
+static const char *const generated_keys[] = { "generated", "height",    "walk_speed",  "walk_cycle",
+                                              "run_speed", "run_cycle", "sample_rate", NULL };
 static const char *const file_keys[] = { "file", "skin", "scale", NULL };
 
 static tdn_result load_generated(const cJSON *c, tdn_graph_document *d, tdn_error *err)
@@ -49,8 +48,10 @@ static tdn_result load_generated(const cJSON *c, tdn_graph_document *d, tdn_erro
     if (r == TDN_OK)
         r = tdn_io__json_string(c, "generated", "character", 1, &kind, err);
     if (r == TDN_OK && strcmp(kind, "humanoid") != 0)
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.generated", "'%.40s' is not a generated character "
-                            "(tendon generates \"humanoid\")", kind);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.generated",
+                            "'%.40s' is not a generated character "
+                            "(tendon generates \"humanoid\")",
+                            kind);
     tdn_humanoid_desc h = { 0 };
     float *fields[] = { &h.height, &h.walk_speed, &h.walk_cycle, &h.run_speed, &h.run_cycle, &h.sample_rate };
     for (int k = 0; k < 6 && r == TDN_OK; k++)
@@ -97,8 +98,8 @@ static tdn_result load_character(const cJSON *doc, const char *base_dir, tdn_gra
 {
     const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "character");
     if (!cJSON_IsObject(c))
-        return tdn_io__fail(err, TDN_ERR_PARSE, "character", c ? "an object is needed"
-                                                              : "the required 'character' object is missing");
+        return tdn_io__fail(err, TDN_ERR_PARSE, "character",
+                            c ? "an object is needed" : "the required 'character' object is missing");
     if (cJSON_GetObjectItemCaseSensitive(c, "generated"))
         return load_generated(c, d, err);
     return load_file(c, base_dir, d, err);
@@ -142,8 +143,9 @@ static tdn_result read_param(const cJSON *p, const char *path, tdn_param_desc *o
     if (components == 1 && cJSON_IsNumber(value))
         return tdn_io__json_float(p, "value", path, 0.0f, &out->value[0], err);
     if (!cJSON_IsArray(value) || cJSON_GetArraySize(value) != components || components == 1)
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, components == 1 ? "a number or true/false is needed"
-                                                                       : "an array of %d numbers is needed", components);
+        return tdn_io__fail(err, TDN_ERR_PARSE, where,
+                            components == 1 ? "a number or true/false is needed" : "an array of %d numbers is needed",
+                            components);
     for (int c = 0; c < components; c++) {
         const cJSON *v = cJSON_GetArrayItem(value, c);
         tdn_io__path item;
@@ -202,9 +204,9 @@ static tdn_result read_group(const cJSON *g, const char *path, tdn_sync_group_de
 
 /* ---- the document ---- */
 
-static const char *const document_keys[] = { "character", "clips", "parameters", "sync_groups", "nodes", "root",
-                                              "layers", "masks", "root_motion", "ik", "cull_threshold", "version",
-                                              "$schema", NULL };
+static const char *const document_keys[] = { "character",      "clips",   "parameters", "sync_groups", "nodes",
+                                             "root",           "layers",  "masks",      "root_motion", "ik",
+                                             "cull_threshold", "version", "$schema",    NULL };
 
 /* A core error about a clip node names its runtime clip ("\"aim_left\" is not additive..."), which
  * has its source's name: give the name the document calls it by. */
@@ -216,7 +218,8 @@ static void clip_name_in_document(const tdn_io__graph_build *b, int node, tdn_er
     char quoted[96], rest[sizeof err->message];
     snprintf(quoted, sizeof quoted, "\"%.60s\"", tdn_clip_name(b->document->clips[c]));
     const size_t n = strlen(quoted);
-    if (strncmp(err->message, quoted, n) != 0 || strcmp(b->document->clip_names[c], tdn_clip_name(b->document->clips[c])) == 0)
+    if (strncmp(err->message, quoted, n) != 0 ||
+        strcmp(b->document->clip_names[c], tdn_clip_name(b->document->clips[c])) == 0)
         return;
     snprintf(rest, sizeof rest, "%s", err->message + n);
     snprintf(err->message, sizeof err->message, "\"%.60s\" (source %.62s)%.120s", b->document->clip_names[c], quoted,
@@ -356,13 +359,24 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     if (r == TDN_OK)
         r = tdn_io__json_float(doc, "cull_threshold", "", 0.0f, &cull, err);
     if (r == TDN_OK) {
-        tdn_graph_desc gd = { .skeleton = skeleton, .clips = (const tdn_clip *const *)d->clips,
-                              .clip_count = d->clip_count, .params = params, .param_count = param_count,
-                              .nodes = b->nodes, .node_count = b->node_count, .root = layers.root,
-                              .layers = layers.layers, .layer_count = layers.count, .sync_groups = groups,
-                              .sync_group_count = group_count, .mirror_table = mirror, .cull_threshold = cull,
+        tdn_graph_desc gd = { .skeleton = skeleton,
+                              .clips = (const tdn_clip *const *)d->clips,
+                              .clip_count = d->clip_count,
+                              .params = params,
+                              .param_count = param_count,
+                              .nodes = b->nodes,
+                              .node_count = b->node_count,
+                              .root = layers.root,
+                              .layers = layers.layers,
+                              .layer_count = layers.count,
+                              .sync_groups = groups,
+                              .sync_group_count = group_count,
+                              .mirror_table = mirror,
+                              .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
-                              .extract_root_motion = layers.extract, .ik = ik->descs, .ik_count = ik->count };
+                              .extract_root_motion = layers.extract,
+                              .ik = ik->descs,
+                              .ik_count = ik->count };
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
         if (r != TDN_OK)
             where_in_document(b, err);
@@ -421,7 +435,10 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
     if (r == TDN_OK)
         r = load_character(doc, base_dir, d, err);
-    tdn_io__graph_build b = { .doc = doc, .asset = d->asset, .allocator = &d->allocator, .document = d,
+    tdn_io__graph_build b = { .doc = doc,
+                              .asset = d->asset,
+                              .allocator = &d->allocator,
+                              .document = d,
                               .base_dir = base_dir,
                               .callbacks = options ? options->callbacks : NULL,
                               .callback_count = options ? options->callback_count : 0 };

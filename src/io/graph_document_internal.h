@@ -66,13 +66,13 @@ typedef struct tdn_io__graph_build {
     const cJSON *doc;
     const tdn_asset *asset;
     const tdn_allocator *allocator;
-    tdn_graph_document *document;  /* for clip files motion-matching nodes load */
+    tdn_graph_document *document; /* for clip files motion-matching nodes load */
     const char *base_dir;
     /* nodes */
     tdn_node_desc *nodes;
     tdn_io__path *node_paths;
     int node_count, node_capacity;
-    int *inputs;                   /* pools the node descs point into; never reallocated */
+    int *inputs; /* pools the node descs point into; never reallocated */
     int input_count, input_capacity;
     tdn_node_value *values;
     int value_count, value_capacity;
@@ -137,15 +137,15 @@ tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, con
 tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                            tdn_error *err);
 /* A state machine node's fields (graph_machines_json.c). */
-tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json,
-                                            const char *path, int depth, tdn_error *err);
+tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
+                                            int depth, tdn_error *err);
 /* A document's layers (or its one "root"), their masks, and its root motion
  * (graph_layers_json.c). */
 typedef struct tdn_io__layers {
     tdn_layer_desc layers[TDN_MAX_LAYERS];
-    int count;                   /* 0: the document has one "root" */
+    int count; /* 0: the document has one "root" */
     int root;
-    float *masks;                /* malloc'ed: a pose stride per layer */
+    float *masks; /* malloc'ed: a pose stride per layer */
     tdn_root_track_desc root_motion;
     int has_root_motion, extract;
 } tdn_io__layers;

@@ -22,10 +22,31 @@
 #include "json_hint.h"
 
 static const char *const kinds[] = { "two_bone", "fabrik", "ccd", "dls", "look_at", "foot_placement", NULL };
-static const char *const ik_keys[] = { "kind", "name", "joints", "root", "end", "target", "pole", "weight", "soften",
-                                       "tolerance", "max_iterations", "limits", "max_step", "damping", "axis",
-                                       "up_hint", "joint_weights", "max_angles", "legs", "pelvis", "half_life",
-                                       "pelvis_half_life", "max_tilt", "lock_distance", NULL };
+static const char *const ik_keys[] = { "kind",
+                                       "name",
+                                       "joints",
+                                       "root",
+                                       "end",
+                                       "target",
+                                       "pole",
+                                       "weight",
+                                       "soften",
+                                       "tolerance",
+                                       "max_iterations",
+                                       "limits",
+                                       "max_step",
+                                       "damping",
+                                       "axis",
+                                       "up_hint",
+                                       "joint_weights",
+                                       "max_angles",
+                                       "legs",
+                                       "pelvis",
+                                       "half_life",
+                                       "pelvis_half_life",
+                                       "max_tilt",
+                                       "lock_distance",
+                                       NULL };
 static const char *const leg_keys[] = { "upper", "middle", "end", "contact", NULL };
 static const char *const limit_keys[] = { "cone", "twist", NULL };
 
@@ -39,8 +60,8 @@ static int joint_field(const tdn_skeleton *s, const cJSON *object, const char *k
 }
 
 /* A vec3 parameter's name in field `key` (NULL when absent and not required). */
-static tdn_result vec3_param(tdn_io__graph_build *b, const cJSON *json, const char *key, const char *path,
-                             int required, const char **out, tdn_error *err)
+static tdn_result vec3_param(tdn_io__graph_build *b, const cJSON *json, const char *key, const char *path, int required,
+                             const char **out, tdn_error *err)
 {
     tdn_result r = tdn_io__json_string(json, key, path, required, out, err);
     if (r == TDN_OK && *out && !tdn_io__graph_has_param(b, *out)) {
@@ -125,8 +146,9 @@ static tdn_result read_legs(const tdn_skeleton *s, const cJSON *json, const char
         tdn_io__path item;
         tdn_io__json_item(item, where, k);
         const cJSON *leg = cJSON_GetArrayItem(legs, k);
-        r = cJSON_IsObject(leg) ? tdn_io__json_known_keys(leg, item, leg_keys, err)
-                                : tdn_io__fail(err, TDN_ERR_PARSE, item, "a leg {\"upper\", \"middle\", \"end\"} is needed");
+        r = cJSON_IsObject(leg)
+                ? tdn_io__json_known_keys(leg, item, leg_keys, err)
+                : tdn_io__fail(err, TDN_ERR_PARSE, item, "a leg {\"upper\", \"middle\", \"end\"} is needed");
         if (r == TDN_OK)
             job->feet.legs[k].upper = joint_field(s, leg, "upper", item, err, &r);
         if (r == TDN_OK)

@@ -76,7 +76,8 @@ static tdn_result apply_mask_part(const tdn_skeleton *s, const cJSON *part, cons
     if (r == TDN_OK)
         r = tdn_io__json_float(part, "blend_depth", path, 0.0f, &depth, err);
     tdn_io__json_join(where, path, "subtree");
-    int root = r == TDN_OK ? tdn_io__graph_joint(s, cJSON_GetObjectItemCaseSensitive(part, "subtree"), where, err, &r) : -1;
+    int root = r == TDN_OK ? tdn_io__graph_joint(s, cJSON_GetObjectItemCaseSensitive(part, "subtree"), where, err, &r)
+                           : -1;
     if (r == TDN_OK && (!(weight >= 0.0f && weight <= 1.0f) || !(depth >= 0.0f && depth <= 1000.0f)))
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "weight in [0, 1] and blend_depth in 0..1000 are needed");
     if (r == TDN_OK)
@@ -187,8 +188,7 @@ tdn_result tdn_io__graph_read_layers(tdn_io__graph_build *b, const tdn_skeleton 
     return r;
 }
 
-tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *s, tdn_io__layers *out,
-                                          tdn_error *err)
+tdn_result tdn_io__graph_read_root_motion(const cJSON *doc, const tdn_skeleton *s, tdn_io__layers *out, tdn_error *err)
 {
     static const char *const rotations[] = { "yaw", "full", "none", NULL };
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(doc, "root_motion");

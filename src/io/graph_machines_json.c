@@ -27,8 +27,9 @@
 
 static const char *const machine_keys[] = { "type", "initial", "states", "transitions", NULL };
 static const char *const state_keys[] = { "name", "node", NULL };
-static const char *const transition_keys[] = { "from", "to", "conditions", "exit_time", "duration",
-                                               "normalized_duration", "curve", "mode", "priority",
+static const char *const transition_keys[] = { "from",          "to",         "conditions",
+                                               "exit_time",     "duration",   "normalized_duration",
+                                               "curve",         "mode",       "priority",
                                                "interruptible", "sync_phase", NULL };
 static const char *const condition_keys[] = { "param", "op", "value", NULL };
 static const char *const ops[] = { ">", "<", ">=", "<=", "==", "!=", "true", "false", NULL };
@@ -114,7 +115,8 @@ static int always_holds(const tdn_io__graph_build *b, const tdn_condition_desc *
     const cJSON *p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"))
     {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"), *t = cJSON_GetObjectItemCaseSensitive(p, "type");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"),
+                    *t = cJSON_GetObjectItemCaseSensitive(p, "type");
         if (cJSON_IsString(name) && strcmp(name->valuestring, c->param) == 0 && cJSON_IsString(t))
             type = t->valuestring;
     }
@@ -126,12 +128,18 @@ static int always_holds(const tdn_io__graph_build *b, const tdn_condition_desc *
     const double hi = is_bool ? 1.0 : is_int ? (double)INT_MAX : (double)FLT_MAX;
     const double v = c->value;
     switch (c->compare) {
-    case TDN_COMPARE_GREATER: return lo > v;
-    case TDN_COMPARE_GREATER_EQUAL: return lo >= v;
-    case TDN_COMPARE_LESS: return hi < v;
-    case TDN_COMPARE_LESS_EQUAL: return hi <= v;
-    case TDN_COMPARE_NOT_EQUAL: return v < lo || v > hi || ((is_bool || is_int) && v != floor(v));
-    default: return 0; /* ==, true, false */
+    case TDN_COMPARE_GREATER:
+        return lo > v;
+    case TDN_COMPARE_GREATER_EQUAL:
+        return lo >= v;
+    case TDN_COMPARE_LESS:
+        return hi < v;
+    case TDN_COMPARE_LESS_EQUAL:
+        return hi <= v;
+    case TDN_COMPARE_NOT_EQUAL:
+        return v < lo || v > hi || ((is_bool || is_int) && v != floor(v));
+    default:
+        return 0; /* ==, true, false */
     }
 }
 
@@ -149,9 +157,11 @@ static tdn_result refuse_restart_every_update(const tdn_io__graph_build *b, cons
     if (t->condition_count) /* the first, as an example */
         snprintf(conditions, sizeof conditions, "conditions that always hold (\"%.40s\" %s %g holds for every %s)",
                  t->conditions[0].param, ops[t->conditions[0].compare], (double)t->conditions[0].value, type);
-    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "a transition from \"%.40s\" to itself with %s and no "
+    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
+                        "a transition from \"%.40s\" to itself with %s and no "
                         "exit_time would be taken on every update, restarting the state each time; give it a condition "
-                        "that can fail or an exit_time", names->states[t->from].name, conditions);
+                        "that can fail or an exit_time",
+                        names->states[t->from].name, conditions);
 }
 
 static tdn_result read_curve(const cJSON *json, const char *path, tdn_ease *curve, tdn_error *err)
@@ -261,7 +271,8 @@ tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *b, int self, co
         return tdn_io__fail(err, TDN_ERR_PARSE, transitions_path, "an array of transitions is needed");
     if (b->machine_count == b->machine_capacity || b->state_count + ns > b->state_capacity ||
         b->transition_count + nt > b->transition_capacity || b->input_count + ns > b->input_capacity)
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the graph has more states or transitions than tendon takes");
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
+                            "the graph has more states or transitions than tendon takes");
     tdn_state_machine_desc *sm = &b->machines[b->machine_count++];
     tdn_state_desc *st = b->states + b->state_count;
     tdn_transition_desc *tr = b->transitions + b->transition_count;

@@ -15,8 +15,8 @@
 #include "json_hint.h"
 
 static const char *const procedural_keys[] = { "type", "callback", NULL };
-static const char *const modifier_keys[] = { "type", "modify", "input", "callback", "joints", "weights", "axis",
-                                             "angle", "half_life", NULL };
+static const char *const modifier_keys[] = { "type",    "modify", "input", "callback",  "joints",
+                                             "weights", "axis",   "angle", "half_life", NULL };
 static const char *const kinds[] = { "callback", "rotate", "damp", NULL };
 
 static const char *callback_at(const void *ctx, int i) { return ((const tdn_io__graph_build *)ctx)->callbacks[i].name; }

@@ -21,9 +21,11 @@
 #include "tendon/mirror.h"
 #include "tendon/io/mm_database_file.h"
 
-static const char *const mm_keys[] = { "type", "database", "clips", "velocity", "facing", "search_interval", "bias",
-                                       "inertialize_time", "curve", "velocity_half_life", "facing_half_life",
-                                       "adjust_half_life", "sharp_velocity", "sharp_facing", NULL };
+static const char *const mm_keys[] = {
+    "type",           "database",         "clips", "velocity",           "facing",           "search_interval",
+    "bias",           "inertialize_time", "curve", "velocity_half_life", "facing_half_life", "adjust_half_life",
+    "sharp_velocity", "sharp_facing",     NULL
+};
 static const char *const curves[] = { "quintic", "spring", NULL };
 
 /* The database file `file` (relative to the document's folder), loaded once per document. */
@@ -58,8 +60,8 @@ static tdn_result load_database(tdn_io__graph_build *b, const char *file, const 
 }
 
 /* A parameter name field: declared in "parameters" with the type `type` ("vec2", "float"). */
-static tdn_result read_param(tdn_io__graph_build *b, const cJSON *json, const char *key, const char *path,
-                             int required, const char *type, const char **out, tdn_error *err)
+static tdn_result read_param(tdn_io__graph_build *b, const cJSON *json, const char *key, const char *path, int required,
+                             const char *type, const char **out, tdn_error *err)
 {
     tdn_result r = tdn_io__json_string(json, key, path, required, out, err);
     if (r != TDN_OK || !*out)
@@ -71,11 +73,12 @@ static tdn_result read_param(tdn_io__graph_build *b, const cJSON *json, const ch
     const cJSON *p;
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(b->doc, "parameters"))
     {
-        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"), *t = cJSON_GetObjectItemCaseSensitive(p, "type");
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(p, "name"),
+                    *t = cJSON_GetObjectItemCaseSensitive(p, "type");
         const char *declared = cJSON_IsString(t) ? t->valuestring : "float";
         if (cJSON_IsString(name) && strcmp(name->valuestring, *out) == 0 && strcmp(declared, type) != 0)
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "\"%.60s\" is a %.10s parameter; the %s is a %s", *out,
-                                declared, key, type);
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "\"%.60s\" is a %.10s parameter; the %s is a %s",
+                                *out, declared, key, type);
     }
     return TDN_OK;
 }
@@ -89,11 +92,14 @@ static tdn_result read_clips(tdn_io__graph_build *b, const cJSON *json, const ch
     tdn_io__json_join(where, path, "clips");
     const int want = tdn_mm_database_clip_count(db), n = cJSON_GetArraySize(list);
     if (!cJSON_IsArray(list))
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, list ? "an array of clip names is needed"
-                                                            : "the required clips (the database's, in its order) are missing");
+        return tdn_io__fail(err, TDN_ERR_PARSE, where,
+                            list ? "an array of clip names is needed"
+                                 : "the required clips (the database's, in its order) are missing");
     if (n != want)
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "%d clip%s for a database built from %d (its clips, in "
-                            "its order)", n, n == 1 ? "" : "s", want);
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
+                            "%d clip%s for a database built from %d (its clips, in "
+                            "its order)",
+                            n, n == 1 ? "" : "s", want);
     const tdn_keyed_clip **clips = calloc((size_t)n + 1, sizeof *clips);
     if (!clips)
         return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
@@ -104,7 +110,8 @@ static tdn_result read_clips(tdn_io__graph_build *b, const cJSON *json, const ch
         tdn_io__json_item(at, where, k);
         if (!cJSON_IsString(item))
             return tdn_io__fail(err, TDN_ERR_PARSE, at, "a clip name is needed");
-        tdn_result r = tdn_io__graph_keyed_clip(b->doc, b->document, b->base_dir, item->valuestring, at, &clips[k], err);
+        tdn_result r = tdn_io__graph_keyed_clip(b->doc, b->document, b->base_dir, item->valuestring, at, &clips[k],
+                                                err);
         if (r != TDN_OK)
             return r;
     }
@@ -116,10 +123,10 @@ static tdn_result read_clips(tdn_io__graph_build *b, const cJSON *json, const ch
 /* The settings: numbers >= 0 (adjust_half_life may be negative: never pull) and the curve. */
 static tdn_result read_settings(const cJSON *json, const char *path, tdn_mm_controller_desc *d, tdn_error *err)
 {
-    static const char *const keys[] = { "search_interval", "bias", "inertialize_time", "velocity_half_life",
-                                        "facing_half_life", "sharp_velocity", "sharp_facing", "adjust_half_life" };
-    float *fields[] = { &d->search_interval, &d->bias, &d->inertialize_time, &d->velocity_half_life,
-                        &d->facing_half_life, &d->sharp_velocity, &d->sharp_facing, &d->adjust_half_life };
+    static const char *const keys[] = { "search_interval",  "bias",           "inertialize_time", "velocity_half_life",
+                                        "facing_half_life", "sharp_velocity", "sharp_facing",     "adjust_half_life" };
+    float *fields[] = { &d->search_interval,  &d->bias,           &d->inertialize_time, &d->velocity_half_life,
+                        &d->facing_half_life, &d->sharp_velocity, &d->sharp_facing,     &d->adjust_half_life };
     tdn_result r = TDN_OK;
     for (int k = 0; k < 8 && r == TDN_OK; k++) {
         r = tdn_io__json_float(json, keys[k], path, 0.0f, fields[k], err);
@@ -160,8 +167,10 @@ static tdn_result mirror_table(tdn_io__graph_build *b, const tdn_mm_database *db
         if (tdn_mirror_table_from_names(skeleton, b->mm_mirror, &inner) != TDN_OK) {
             free(b->mm_mirror);
             b->mm_mirror = NULL;
-            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the database has mirrored frames, but the "
-                                "character's joints do not pair by name: %.150s", inner.message);
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
+                                "the database has mirrored frames, but the "
+                                "character's joints do not pair by name: %.150s",
+                                inner.message);
         }
     }
     d->mirror_table = b->mm_mirror;

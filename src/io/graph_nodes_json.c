@@ -18,14 +18,16 @@ static tdn_result out_of_memory(tdn_error *err)
 /* A pool of node inputs, weights or axes is full: the document is larger than tendon takes. */
 static tdn_result too_large(const char *path, tdn_error *err)
 {
-    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "the graph has more nodes, inputs or blend spaces than "
-                                                        "tendon takes (%d nodes)", TDN_MAX_GRAPH_NODES);
+    return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
+                        "the graph has more nodes, inputs or blend spaces than "
+                        "tendon takes (%d nodes)",
+                        TDN_MAX_GRAPH_NODES);
 }
 
 /* Reserves `count` slots of a pool whose capacity was fixed at the start (so pointers into it
  * stay valid); NULL when it is full. */
 #define POOL_TAKE(pool, used, capacity, count) \
-    ((used) + (count) <= (capacity) ? ((used) += (count), (pool) + (used) - (count)) : NULL)
+  ((used) + (count) <= (capacity) ? ((used) += (count), (pool) + (used) - (count)) : NULL)
 
 static int new_node(tdn_io__graph_build *b, const char *path)
 {
@@ -143,7 +145,6 @@ static tdn_result read_value(const tdn_io__graph_build *b, const cJSON *node, co
     return read_value_item(b, item, where, out, err);
 }
 
-
 /* A list of child nodes under `key` (an array of 1..TDN_MAX_NODE_INPUTS nodes, or exactly
  * `exact` when it is not 0) into the node's inputs. */
 static tdn_result read_inputs(tdn_io__graph_build *b, int self, const cJSON *json, const char *key, const char *path,
@@ -154,8 +155,8 @@ static tdn_result read_inputs(tdn_io__graph_build *b, int self, const cJSON *jso
     tdn_io__json_join(where, path, key);
     int n = cJSON_GetArraySize(list);
     if (!cJSON_IsArray(list) || n < 1 || n > TDN_MAX_NODE_INPUTS || (exact && n != exact))
-        return tdn_io__fail(err, TDN_ERR_PARSE, where, exact == 2 ? "an array of two nodes is needed"
-                                                                   : "an array of 1..%d nodes is needed",
+        return tdn_io__fail(err, TDN_ERR_PARSE, where,
+                            exact == 2 ? "an array of two nodes is needed" : "an array of 1..%d nodes is needed",
                             TDN_MAX_NODE_INPUTS);
     int *inputs = POOL_TAKE(b->inputs, b->input_count, b->input_capacity, n);
     if (!inputs)
@@ -227,15 +228,15 @@ static tdn_result read_playback(tdn_io__graph_build *b, tdn_node_desc *d, const 
     return r;
 }
 
-static const char *const clip_keys[] = { "type", "clip", "rate", "wrap", "start", "mirror", "sync", "lead_in",
-                                         "lead_out", NULL };
+static const char *const clip_keys[] = { "type",   "clip", "rate",    "wrap",     "start",
+                                         "mirror", "sync", "lead_in", "lead_out", NULL };
 static const char *const blend2_keys[] = { "type", "inputs", "weight", NULL };
 static const char *const blendn_keys[] = { "type", "inputs", "weights", NULL };
 static const char *const switch_keys[] = { "type", "inputs", "select", "fade", NULL };
 static const char *const additive_keys[] = { "type", "base", "difference", "weight", NULL };
 static const char *const time_scale_keys[] = { "type", "input", "scale", NULL };
-static const char *const blend_space_keys[] = { "type", "mode", "samples", "position", "axes", "rate", "wrap",
-                                                "start", "mirror", "sync", NULL };
+static const char *const blend_space_keys[] = { "type", "mode",  "samples", "position", "axes", "rate",
+                                                "wrap", "start", "mirror",  "sync",     NULL };
 static const char *const rest_keys[] = { "type", NULL };
 
 static tdn_result read_blendn(tdn_io__graph_build *b, int self, const cJSON *json, const char *path, int depth,
@@ -426,9 +427,9 @@ static tdn_result read_object(tdn_io__graph_build *b, const cJSON *json, const c
         d->type = TDN_NODE_MOTION_MATCH;
         r = tdn_io__graph_read_motion_match(b, self, json, path, err);
     } else {
-        static const char *const types[] = { "clip", "blend2", "blendN", "switch", "additive", "time_scale",
-                                             "blend_space", "rest", "state_machine", "procedural", "modifier",
-                                             "motion_match", NULL };
+        static const char *const types[] = { "clip",       "blend2",       "blendN", "switch",        "additive",
+                                             "time_scale", "blend_space",  "rest",   "state_machine", "procedural",
+                                             "modifier",   "motion_match", NULL };
         tdn_io__path where;
         tdn_io__json_join(where, path, "type");
         tdn_io__choose(type, types, where, "node type", err, &r);

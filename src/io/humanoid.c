@@ -104,8 +104,9 @@ tdn_result tdn_io__humanoid_skeleton(tdn_asset *asset, float scale, tdn_error *e
         names[i] = r.names[i];
         listed[i] = i;
     }
-    tdn_skeleton_desc desc = { .joint_count = r.count, .names = names, .parents = r.parents, .rest_pose = r.rest,
-                               .remap = remap };
+    tdn_skeleton_desc desc = {
+        .joint_count = r.count, .names = names, .parents = r.parents, .rest_pose = r.rest, .remap = remap
+    };
     tdn_result res = tdn_skeleton_create(&desc, &asset->skeleton, &asset->allocator, err);
     if (res != TDN_OK)
         return res;

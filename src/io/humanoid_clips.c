@@ -20,33 +20,42 @@
 
 typedef struct gait {
     const char *name;
-    int idle;          /* no steps: both feet stay put, no events */
-    float cycle;       /* s */
-    float vx, vz;      /* root velocity along the ground, m/s */
-    float turn;        /* root turn rate about +Y, rad/s */
-    float duty;        /* contact fraction of the cycle */
-    float lift;        /* swing arc height, m at height 1.8 */
-    float bob;         /* pelvis bob, m at 1.8: > 0 highest at mid-contact (walk), < 0 lowest (run) */
-    float sway;        /* pelvis sway towards the foot in contact, m at 1.8 */
-    float twist;       /* pelvis yaw amplitude, rad: > 0 turns the hip of the leading leg forward */
-    float roll;        /* pelvis roll amplitude, rad: the side of the swinging leg drops */
-    float lean;        /* forward lean of the spine, rad */
-    float arm_swing;   /* rad, forward when the opposite leg is forward */
-    float elbow;       /* forearm bend, rad */
-    float foot_z;      /* left foot's neutral position moved along +Z (the right's along -Z), m at 1.8 */
-    float head_lead;   /* head turned ahead of the root, s of turn */
+    int idle;        /* no steps: both feet stay put, no events */
+    float cycle;     /* s */
+    float vx, vz;    /* root velocity along the ground, m/s */
+    float turn;      /* root turn rate about +Y, rad/s */
+    float duty;      /* contact fraction of the cycle */
+    float lift;      /* swing arc height, m at height 1.8 */
+    float bob;       /* pelvis bob, m at 1.8: > 0 highest at mid-contact (walk), < 0 lowest (run) */
+    float sway;      /* pelvis sway towards the foot in contact, m at 1.8 */
+    float twist;     /* pelvis yaw amplitude, rad: > 0 turns the hip of the leading leg forward */
+    float roll;      /* pelvis roll amplitude, rad: the side of the swinging leg drops */
+    float lean;      /* forward lean of the spine, rad */
+    float arm_swing; /* rad, forward when the opposite leg is forward */
+    float elbow;     /* forearm bend, rad */
+    float foot_z;    /* left foot's neutral position moved along +Z (the right's along -Z), m at 1.8 */
+    float head_lead; /* head turned ahead of the root, s of turn */
 } gait;
 
 /* Tracks: translation for root and pelvis, rotation for these. */
-static const int ROTATED[] = {
-    TDN_HU_ROOT, TDN_HU_PELVIS, TDN_HU_SPINE_01, TDN_HU_SPINE_01 + 1, TDN_HU_SPINE_01 + 2, TDN_HU_SPINE_01 + 3,
-    TDN_HU_SPINE_01 + 4, TDN_HU_NECK_01,
-    TDN_HU_ARM + TDN_HU_UPPERARM, TDN_HU_ARM + TDN_HU_LOWERARM,
-    TDN_HU_ARM + TDN_HU_ARM_JOINTS + TDN_HU_UPPERARM, TDN_HU_ARM + TDN_HU_ARM_JOINTS + TDN_HU_LOWERARM,
-    TDN_HU_LEG + TDN_HU_THIGH, TDN_HU_LEG + TDN_HU_CALF, TDN_HU_LEG + TDN_HU_FOOT,
-    TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_THIGH, TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_CALF,
-    TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_FOOT
-};
+static const int ROTATED[] = { TDN_HU_ROOT,
+                               TDN_HU_PELVIS,
+                               TDN_HU_SPINE_01,
+                               TDN_HU_SPINE_01 + 1,
+                               TDN_HU_SPINE_01 + 2,
+                               TDN_HU_SPINE_01 + 3,
+                               TDN_HU_SPINE_01 + 4,
+                               TDN_HU_NECK_01,
+                               TDN_HU_ARM + TDN_HU_UPPERARM,
+                               TDN_HU_ARM + TDN_HU_LOWERARM,
+                               TDN_HU_ARM + TDN_HU_ARM_JOINTS + TDN_HU_UPPERARM,
+                               TDN_HU_ARM + TDN_HU_ARM_JOINTS + TDN_HU_LOWERARM,
+                               TDN_HU_LEG + TDN_HU_THIGH,
+                               TDN_HU_LEG + TDN_HU_CALF,
+                               TDN_HU_LEG + TDN_HU_FOOT,
+                               TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_THIGH,
+                               TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_CALF,
+                               TDN_HU_LEG + TDN_HU_LEG_JOINTS + TDN_HU_FOOT };
 enum { ROTATED_COUNT = sizeof ROTATED / sizeof ROTATED[0], TRACK_COUNT = ROTATED_COUNT + 2 };
 
 /* Key i (of `keys`) of the body tracks from a local pose: the root's and pelvis's translations,
@@ -71,12 +80,18 @@ static void body_tracks(tdn_track_desc tracks[TRACK_COUNT], size_t keys, const f
                         const float *rotations)
 {
     for (int k = 0; k < 2; k++)
-        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT, .target = TDN_TARGET_TRANSLATION,
-                                      .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+        tracks[k] = (tdn_track_desc){ .joint = k ? TDN_HU_PELVIS : TDN_HU_ROOT,
+                                      .target = TDN_TARGET_TRANSLATION,
+                                      .interp = TDN_INTERP_LINEAR,
+                                      .key_count = (int)keys,
+                                      .times = times,
                                       .values = translations + k * keys * 3 };
     for (int k = 0; k < ROTATED_COUNT; k++)
-        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k], .target = TDN_TARGET_ROTATION,
-                                          .interp = TDN_INTERP_LINEAR, .key_count = (int)keys, .times = times,
+        tracks[2 + k] = (tdn_track_desc){ .joint = ROTATED[k],
+                                          .target = TDN_TARGET_ROTATION,
+                                          .interp = TDN_INTERP_LINEAR,
+                                          .key_count = (int)keys,
+                                          .times = times,
                                           .values = rotations + k * keys * 4 };
 }
 
@@ -125,9 +140,9 @@ typedef struct builder {
     int intervals, stance; /* key intervals per cycle; of them in contact */
     float dt;              /* seconds per interval */
     tdn_transform rest[TDN_HU_JOINTS];
-    tdn_vec3 neutral[2];   /* foot rest positions in root space */
+    tdn_vec3 neutral[2]; /* foot rest positions in root space */
     float thigh_len, calf_len;
-    float pelvis_drop;     /* the constant offset below rest height */
+    float pelvis_drop; /* the constant offset below rest height */
 } builder;
 
 /* Root motion at time t. */
@@ -385,15 +400,22 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
                 cv[n++] = c;
             }
         }
-        floats_desc[side] = (tdn_float_track_desc){ .name = CONTACT_NAMES[side], .interp = TDN_INTERP_STEP,
-                                                    .key_count = n, .times = ct, .values = cv };
+        floats_desc[side] = (tdn_float_track_desc){
+            .name = CONTACT_NAMES[side], .interp = TDN_INTERP_STEP, .key_count = n, .times = ct, .values = cv
+        };
     }
     tdn_track_desc tracks[TRACK_COUNT];
     body_tracks(tracks, keys, times, translations, rotations);
     const tdn_event_desc events[2] = { { "foot_down_l", 0.0f }, { "foot_down_r", (float)(b.intervals / 2) * b.dt } };
-    tdn_keyed_clip_desc desc = { .name = g->name, .skeleton = asset->skeleton, .tracks = tracks,
-                                 .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
-                                 .events = events, .event_count = g->idle ? 0 : 2, .duration = g->cycle };
+    tdn_keyed_clip_desc desc = { .name = g->name,
+                                 .skeleton = asset->skeleton,
+                                 .tracks = tracks,
+                                 .track_count = TRACK_COUNT,
+                                 .float_tracks = floats_desc,
+                                 .float_track_count = 2,
+                                 .events = events,
+                                 .event_count = g->idle ? 0 : 2,
+                                 .duration = g->cycle };
     r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;
@@ -407,9 +429,9 @@ static tdn_result build_clip(tdn_asset *asset, const tdn_io__humanoid_params *p,
 /* Phases of the jump in key intervals, and the pelvis heights (see humanoid.h). */
 typedef struct jump_plan {
     int crouch0, crouch1, take_off, land, absorb, recover; /* keys */
-    float top;          /* pelvis local height standing and at take-off / landing (legs at 98%) */
-    float crouch, low;  /* pelvis local height at the bottom of the crouch and of the landing */
-    float v0;           /* take-off speed, m/s: g * flight / 2 */
+    float top;         /* pelvis local height standing and at take-off / landing (legs at 98%) */
+    float crouch, low; /* pelvis local height at the bottom of the crouch and of the landing */
+    float v0;          /* take-off speed, m/s: g * flight / 2 */
 } jump_plan;
 
 static int key_at(float t, float dt) { return (int)lroundf(t / dt); }
@@ -418,8 +440,7 @@ static int key_at(float t, float dt) { return (int)lroundf(t / dt); }
 static float hermite(float y0, float v0, float y1, float v1, float span, float u)
 {
     const float u2 = u * u, u3 = u2 * u;
-    return (2 * u3 - 3 * u2 + 1) * y0 + (u3 - 2 * u2 + u) * span * v0 + (-2 * u3 + 3 * u2) * y1 +
-           (u3 - u2) * span * v1;
+    return (2 * u3 - 3 * u2 + 1) * y0 + (u3 - 2 * u2 + u) * span * v0 + (-2 * u3 + 3 * u2) * y1 + (u3 - u2) * span * v1;
 }
 
 /* Pelvis local height at key i. */
@@ -432,7 +453,8 @@ static float jump_pelvis_y(const builder *b, const jump_plan *j, int i)
         return j->top + (j->crouch - j->top) * smoother((float)(i - j->crouch0) / (float)(j->crouch1 - j->crouch0));
     if (i <= j->take_off) {
         const float span = (float)(j->take_off - j->crouch1) * dt;
-        return hermite(j->crouch, 0.0f, j->top, j->v0, span, (float)(i - j->crouch1) / (float)(j->take_off - j->crouch1));
+        return hermite(j->crouch, 0.0f, j->top, j->v0, span,
+                       (float)(i - j->crouch1) / (float)(j->take_off - j->crouch1));
     }
     if (i <= j->land) {
         const float tau = (float)(i - j->take_off) * dt;
@@ -449,12 +471,10 @@ static float jump_pelvis_y(const builder *b, const jump_plan *j, int i)
  * between stations at the phase boundaries. */
 static void jump_angles(const jump_plan *j, int i, float out[3])
 {
-    const int at[8] = { 0, j->crouch0, j->crouch1, j->take_off, (j->take_off + j->land) / 2, j->land, j->absorb,
-                        j->recover };
-    static const float value[8][3] = {
-        { 0, 10, 0 }, { 0, 10, 0 }, { -50, 25, 30 }, { 150, 15, 6 }, { 165, 15, 0 }, { 70, 20, 8 }, { 25, 30, 24 },
-        { 0, 10, 0 }
-    };
+    const int at[8] = { 0,       j->crouch0, j->crouch1, j->take_off, (j->take_off + j->land) / 2,
+                        j->land, j->absorb,  j->recover };
+    static const float value[8][3] = { { 0, 10, 0 },   { 0, 10, 0 },  { -50, 25, 30 }, { 150, 15, 6 },
+                                       { 165, 15, 0 }, { 70, 20, 8 }, { 25, 30, 24 },  { 0, 10, 0 } };
     int k = 0;
     while (k < 7 && i >= at[k + 1])
         k++;
@@ -531,7 +551,7 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
     if (j.recover > n || j.crouch1 <= j.crouch0) /* not reached: N >= 8 leaves room for every phase */
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "desc.sample_rate", "too few keys for the jump clip's phases");
     j.v0 = 0.5f * JUMP_G * (float)flight * dt;
-    {   /* standing: the legs at 98% of their length, or the rest height if lower */
+    { /* standing: the legs at 98% of their length, or the rest height if lower */
         const float reach = 0.98f * (b.thigh_len + b.calf_len);
         tdn_transform rest_model[TDN_HU_JOINTS];
         tdn_io__humanoid_model(b.skeleton, b.rest, rest_model);
@@ -570,15 +590,22 @@ static tdn_result build_jump(tdn_asset *asset, const tdn_io__humanoid_params *p,
         ct[1] = times[j.take_off], cv[1] = 0.0f;
         ct[2] = times[j.land], cv[2] = 1.0f;
         ct[3] = JUMP_DURATION, cv[3] = 1.0f;
-        floats_desc[side] = (tdn_float_track_desc){ .name = CONTACT_NAMES[side], .interp = TDN_INTERP_STEP,
-                                                    .key_count = 4, .times = ct, .values = cv };
+        floats_desc[side] = (tdn_float_track_desc){
+            .name = CONTACT_NAMES[side], .interp = TDN_INTERP_STEP, .key_count = 4, .times = ct, .values = cv
+        };
     }
     tdn_track_desc tracks[TRACK_COUNT];
     body_tracks(tracks, keys, times, translations, rotations);
     const tdn_event_desc events[2] = { { "take_off", times[j.take_off] }, { "land", times[j.land] } };
-    tdn_keyed_clip_desc desc = { .name = "jump", .skeleton = asset->skeleton, .tracks = tracks,
-                                 .track_count = TRACK_COUNT, .float_tracks = floats_desc, .float_track_count = 2,
-                                 .events = events, .event_count = 2, .duration = JUMP_DURATION };
+    tdn_keyed_clip_desc desc = { .name = "jump",
+                                 .skeleton = asset->skeleton,
+                                 .tracks = tracks,
+                                 .track_count = TRACK_COUNT,
+                                 .float_tracks = floats_desc,
+                                 .float_track_count = 2,
+                                 .events = events,
+                                 .event_count = 2,
+                                 .duration = JUMP_DURATION };
     tdn_result r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;
@@ -590,8 +617,14 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
     /* Walking gaits share walk_speed and walk_cycle; lengths are at height 1.8. */
     const gait walk = { .cycle = wc, .duty = 0.6f, .lift = 0.08f, .bob = 0.015f, .roll = 2 * DEG, .elbow = 15 * DEG };
     gait gaits[8];
-    gaits[0] = (gait){ .name = "idle", .idle = 1, .cycle = 3.0f, .duty = 1.0f, .sway = 0.012f, .twist = 1.5f * DEG,
-                       .roll = 1.5f * DEG, .elbow = 10 * DEG };
+    gaits[0] = (gait){ .name = "idle",
+                       .idle = 1,
+                       .cycle = 3.0f,
+                       .duty = 1.0f,
+                       .sway = 0.012f,
+                       .twist = 1.5f * DEG,
+                       .roll = 1.5f * DEG,
+                       .elbow = 10 * DEG };
     gaits[1] = walk;
     gaits[1].name = "walk_forward";
     gaits[1].vz = wv;
@@ -602,9 +635,18 @@ tdn_result tdn_io__humanoid_clips(tdn_asset *asset, const tdn_io__humanoid_param
     gaits[1].roll = 4 * DEG;
     gaits[1].lean = 3 * DEG;
     gaits[1].arm_swing = 18 * DEG;
-    gaits[2] = (gait){ .name = "run_forward", .cycle = p->run_cycle, .vz = p->run_speed, .duty = 0.35f, .lift = 0.14f,
-                       .bob = -0.03f, .sway = 0.01f, .twist = 6 * DEG, .roll = 3 * DEG, .lean = 8 * DEG,
-                       .arm_swing = 30 * DEG, .elbow = 85 * DEG };
+    gaits[2] = (gait){ .name = "run_forward",
+                       .cycle = p->run_cycle,
+                       .vz = p->run_speed,
+                       .duty = 0.35f,
+                       .lift = 0.14f,
+                       .bob = -0.03f,
+                       .sway = 0.01f,
+                       .twist = 6 * DEG,
+                       .roll = 3 * DEG,
+                       .lean = 8 * DEG,
+                       .arm_swing = 30 * DEG,
+                       .elbow = 85 * DEG };
     gaits[3] = walk;
     gaits[3].name = "walk_backward";
     gaits[3].vz = -wv;

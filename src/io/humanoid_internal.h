@@ -19,9 +19,9 @@ enum {
     TDN_HU_JAW = 10,
     TDN_HU_EYE_L = 11,
     TDN_HU_EYE_R = 12,
-    TDN_HU_ARM = 13,       /* + 23 * side: clavicle, then the offsets below */
+    TDN_HU_ARM = 13, /* + 23 * side: clavicle, then the offsets below */
     TDN_HU_ARM_JOINTS = 23,
-    TDN_HU_LEG = 59,       /* + 4 * side: thigh, calf, foot, toe */
+    TDN_HU_LEG = 59, /* + 4 * side: thigh, calf, foot, toe */
     TDN_HU_LEG_JOINTS = 4,
     TDN_HU_JOINTS = 67
 };

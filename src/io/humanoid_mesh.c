@@ -28,17 +28,17 @@
 enum { MAX_ANCHORS = 6, CAP_RINGS = 4 };
 
 typedef struct anchor {
-    int joint;      /* the joint it binds to (a TDN_HU_ index; per side: see side_joint) */
-    int at;         /* the joint whose rest position, projected on the axis, places it */
-    float shift;    /* metres (at height 1.8) along the axis from there */
+    int joint;   /* the joint it binds to (a TDN_HU_ index; per side: see side_joint) */
+    int at;      /* the joint whose rest position, projected on the axis, places it */
+    float shift; /* metres (at height 1.8) along the axis from there */
 } anchor;
 
 typedef struct segment {
-    int a, b;                    /* joints whose rest positions (plus the offsets) end the axis */
-    float a_off[3], b_off[3];    /* metres at height 1.8, X mirrored for the right side */
-    float ra, rb, cap;           /* radii and cap length, metres at height 1.8 */
-    float hint[3];               /* the ra direction (made perpendicular to the axis) */
-    int around;                  /* vertices per ring */
+    int a, b;                 /* joints whose rest positions (plus the offsets) end the axis */
+    float a_off[3], b_off[3]; /* metres at height 1.8, X mirrored for the right side */
+    float ra, rb, cap;        /* radii and cap length, metres at height 1.8 */
+    float hint[3];            /* the ra direction (made perpendicular to the axis) */
+    int around;               /* vertices per ring */
     int anchor_count;
     anchor anchors[MAX_ANCHORS];
 } segment;
@@ -63,7 +63,9 @@ enum { THUMB_01 = 4, THUMB_02 = 5, THUMB_03 = 6 }; /* after the hand in each arm
 #define ARM_ZONE 0.04f
 #define LEG_ZONE 0.06f
 
-/* The middle segment list (sided ones are written for the left, +X, and mirrored). */
+/* The middle segment list (sided ones are written for the left, +X, and mirrored), one segment
+ * per entry with its fields on a line or two (kept so by hand). */
+/* clang-format off */
 static const segment CENTRE[] = {
     /* torso with the pelvis: from below the hips to above the chest, bending along the spine */
     { TDN_HU_PELVIS, TDN_HU_SPINE_01 + 4, { 0, -0.11f, 0 }, { 0, 0, 0 }, 0.155f, 0.105f, 0.08f, { 1, 0, 0 }, 24, 6,
@@ -78,7 +80,9 @@ static const segment CENTRE[] = {
     { TDN_HU_HEAD, TDN_HU_HEAD, { 0, 0.02f, 0.02f }, { 0, 0.09f, 0.02f }, 0.08f, 0.095f, 0.08f, { 1, 0, 0 }, 20, 2,
       { { TDN_HU_NECK_02, TDN_HU_HEAD, -0.04f }, { TDN_HU_HEAD, TDN_HU_HEAD, 0.02f } } },
 };
+/* clang-format on */
 
+/* clang-format off */
 static const segment SIDED[] = {
     /* upper arm, shoulder to elbow (the T-pose's arm lies along +X) */
     { A_(TDN_HU_UPPERARM), A_(TDN_HU_LOWERARM), { 0, 0, 0 }, { 0, 0, 0 }, 0.055f, 0.05f, 0.05f, { 0, 0, 1 }, 16, 4,
@@ -108,6 +112,7 @@ static const segment SIDED[] = {
     { L_(TDN_HU_FOOT), L_(TDN_HU_TOE), { 0, -0.015f, -0.05f }, { 0, 0.025f, 0.05f }, 0.05f, 0.035f, 0.04f, { 1, 0, 0 },
       12, 2, { { L_(TDN_HU_FOOT), L_(TDN_HU_TOE), -0.03f }, { L_(TDN_HU_TOE), L_(TDN_HU_TOE), 0.03f } } },
 };
+/* clang-format on */
 
 enum { CENTRE_COUNT = sizeof CENTRE / sizeof CENTRE[0], SIDED_COUNT = sizeof SIDED / sizeof SIDED[0] };
 
@@ -115,11 +120,11 @@ enum { CENTRE_COUNT = sizeof CENTRE / sizeof CENTRE[0], SIDED_COUNT = sizeof SID
 static int body_rings(float length, float scale) { return (int)ceilf(length / (0.05f * scale) - 1e-3f); }
 
 typedef struct placed {
-    tdn_vec3 a, axis, u, w;      /* start, unit axis, unit ra and rb directions */
+    tdn_vec3 a, axis, u, w; /* start, unit axis, unit ra and rb directions */
     float length, ra, rb, cap;
     int around, body, anchor_count;
     int joints[MAX_ANCHORS];
-    float at[MAX_ANCHORS];       /* sorted increasing */
+    float at[MAX_ANCHORS]; /* sorted increasing */
 } placed;
 
 static tdn_vec3 offset(const float *o, float mirror, float scale)
@@ -234,19 +239,20 @@ static void emit_capsule(mesh_out *m, const placed *p)
         ring(p, r, &along, &theta);
         const tdn_vec3 centre = tdn_vec3_add(p->a, tdn_vec3_scale(p->axis, along));
         for (int j = 0; j < n; j++) {
-            const float phi = 2.0f * PI_F * (float)j / (float)n, c = cosf(phi) * cosf(theta), s = sinf(phi) * cosf(theta);
-            const tdn_vec3 position =
-                tdn_vec3_add(centre, tdn_vec3_add(tdn_vec3_scale(p->u, c * p->ra), tdn_vec3_scale(p->w, s * p->rb)));
+            const float phi = 2.0f * PI_F * (float)j / (float)n, c = cosf(phi) * cosf(theta),
+                        s = sinf(phi) * cosf(theta);
+            const tdn_vec3 position = tdn_vec3_add(
+                centre, tdn_vec3_add(tdn_vec3_scale(p->u, c * p->ra), tdn_vec3_scale(p->w, s * p->rb)));
             /* the gradient of the ellipsoid (x/ra)^2 + (y/rb)^2 + (z/cap)^2 */
-            const tdn_vec3 normal = tdn_vec3_add(tdn_vec3_scale(p->axis, sinf(theta) / p->cap),
-                                                 tdn_vec3_add(tdn_vec3_scale(p->u, c / p->ra),
-                                                              tdn_vec3_scale(p->w, s / p->rb)));
+            const tdn_vec3 normal = tdn_vec3_add(
+                tdn_vec3_scale(p->axis, sinf(theta) / p->cap),
+                tdn_vec3_add(tdn_vec3_scale(p->u, c / p->ra), tdn_vec3_scale(p->w, s / p->rb)));
             emit_vertex(m, p, position, normal, along);
         }
     }
     emit_vertex(m, p, tdn_vec3_add(p->a, tdn_vec3_scale(p->axis, p->length + p->cap)), p->axis, p->length + p->cap);
     const int end = m->vertices - 1;
-#define RING(r, j) (base + 1 + (r) * n + ((j) % n))
+#define RING(r, j) (base + 1 + (r)*n + ((j) % n))
     for (int j = 0; j < n; j++) {
         emit_triangle(m, base, RING(0, j + 1), RING(0, j));
         for (int r = 0; r + 1 < rings; r++) {
@@ -294,11 +300,18 @@ tdn_result tdn_io__humanoid_mesh(tdn_asset *asset, float scale, tdn_error *err)
     for (int i = 0; i < count; i++)
         emit_capsule(&m, &parts[i]);
     if (m.vertices != vertices || m.indices_used != 3 * triangles) /* the counts above describe the loops */
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "body", "generated %d vertices and %d indices, expected %d and %d",
-                            m.vertices, m.indices_used, vertices, 3 * triangles);
-    *mesh = (tdn_asset_mesh){ .name = mesh_name, .vertex_count = vertices, .influence_sets = 1,
-                              .positions = m.positions, .normals = m.normals, .joints = m.joints,
-                              .weights = m.weights, .indices = m.indices, .index_count = 3 * triangles };
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "body",
+                            "generated %d vertices and %d indices, expected %d and %d", m.vertices, m.indices_used,
+                            vertices, 3 * triangles);
+    *mesh = (tdn_asset_mesh){ .name = mesh_name,
+                              .vertex_count = vertices,
+                              .influence_sets = 1,
+                              .positions = m.positions,
+                              .normals = m.normals,
+                              .joints = m.joints,
+                              .weights = m.weights,
+                              .indices = m.indices,
+                              .index_count = 3 * triangles };
     asset->meshes = mesh;
     asset->mesh_count = 1;
     skin_names[0] = skin_name;

@@ -31,8 +31,8 @@ typedef struct arm_angles {
 } arm_angles;
 
 typedef struct upper_angles {
-    arm_angles arm[2];                 /* side 0 left, 1 right */
-    float spine[3];                    /* yaw, pitch, roll over the whole spine, degrees */
+    arm_angles arm[2]; /* side 0 left, 1 right */
+    float spine[3];    /* yaw, pitch, roll over the whole spine, degrees */
     float neck[3], neck2[3], head[3];
 } upper_angles;
 
@@ -52,14 +52,15 @@ static tdn_quat ypr(const float a[3])
 }
 
 static float clamp01(float x) { return x < 0.0f ? 0.0f : x > 1.0f ? 1.0f : x; }
-static float smoother(float u) { u = clamp01(u); return u * u * u * (u * (u * 6.0f - 15.0f) + 10.0f); }
+static float smoother(float u)
+{
+    u = clamp01(u);
+    return u * u * u * (u * (u * 6.0f - 15.0f) + 10.0f);
+}
 static float mix(float a, float b, float w) { return a + (b - a) * w; }
 
 /* 0 at t <= 0 and t >= T, 1 on [in, T - out], smooth ramps between. */
-static float envelope(float t, float T, float in, float out)
-{
-    return smoother(t / in) * smoother((T - t) / out);
-}
+static float envelope(float t, float T, float in, float out) { return smoother(t / in) * smoother((T - t) / out); }
 
 static arm_angles arm_mix(arm_angles a, arm_angles b, float w)
 {
@@ -88,7 +89,7 @@ typedef struct upper_clip {
     const char *name;
     float duration;
     int kind;
-    int hold;          /* 1: a held pose, two equal keys */
+    int hold;                                                     /* 1: a held pose, two equal keys */
     void (*pose)(float t, float T, upper_angles *a, float *curl); /* curl: KIND_HAND only */
 } upper_clip;
 
@@ -144,11 +145,31 @@ static void aim_stance(upper_angles *a, float yaw, float pitch)
     scale3(a->head, 0.0f, 0.1f * pitch, 0.0f, 1.0f);
 }
 
-static void aim_center(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; aim_stance(a, 0.0f, 0.0f); }
-static void aim_up(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; aim_stance(a, 0.0f, -45.0f); }
-static void aim_down(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; aim_stance(a, 0.0f, 45.0f); }
-static void aim_left(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; aim_stance(a, 60.0f, 0.0f); }
-static void aim_right(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; aim_stance(a, -60.0f, 0.0f); }
+static void aim_center(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    aim_stance(a, 0.0f, 0.0f);
+}
+static void aim_up(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    aim_stance(a, 0.0f, -45.0f);
+}
+static void aim_down(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    aim_stance(a, 0.0f, 45.0f);
+}
+static void aim_left(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    aim_stance(a, 60.0f, 0.0f);
+}
+static void aim_right(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    aim_stance(a, -60.0f, 0.0f);
+}
 
 /* A jerk: 0 at both ends, its peak 1 at a quarter of the clip, back to 0 with zero slope. */
 static float jerk(float t, float T)
@@ -177,10 +198,26 @@ static void hit(int dir, float t, float T, upper_angles *a)
     }
 }
 
-static void hit_front(float t, float T, upper_angles *a, float *c) { (void)c; hit(0, t, T, a); }
-static void hit_back(float t, float T, upper_angles *a, float *c) { (void)c; hit(1, t, T, a); }
-static void hit_left(float t, float T, upper_angles *a, float *c) { (void)c; hit(2, t, T, a); }
-static void hit_right(float t, float T, upper_angles *a, float *c) { (void)c; hit(3, t, T, a); }
+static void hit_front(float t, float T, upper_angles *a, float *c)
+{
+    (void)c;
+    hit(0, t, T, a);
+}
+static void hit_back(float t, float T, upper_angles *a, float *c)
+{
+    (void)c;
+    hit(1, t, T, a);
+}
+static void hit_left(float t, float T, upper_angles *a, float *c)
+{
+    (void)c;
+    hit(2, t, T, a);
+}
+static void hit_right(float t, float T, upper_angles *a, float *c)
+{
+    (void)c;
+    hit(3, t, T, a);
+}
 
 /* Hand poses: curl[f * 3 + k] is the bend of phalanx k + 1 of finger f (0 thumb, 1 index,
  * 2 middle, 3 ring, 4 pinky) towards the palm, degrees; the metacarpals bend 0.1 of the first. */
@@ -198,9 +235,21 @@ static const float OPEN[3] = { 8.0f, 10.0f, 6.0f }, FIST[3] = { 85.0f, 100.0f, 6
 static const float THUMB_OPEN[3] = { 10.0f, 8.0f, 5.0f }, THUMB_FIST[3] = { 35.0f, 40.0f, 45.0f };
 static const float STRAIGHT[3] = { 2.0f, 2.0f, 1.0f };
 
-static void hand_open(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a; hand(c, THUMB_OPEN, OPEN, OPEN); }
-static void hand_fist(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a; hand(c, THUMB_FIST, FIST, FIST); }
-static void hand_point(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a; hand(c, THUMB_FIST, STRAIGHT, FIST); }
+static void hand_open(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)a;
+    hand(c, THUMB_OPEN, OPEN, OPEN);
+}
+static void hand_fist(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)a;
+    hand(c, THUMB_FIST, FIST, FIST);
+}
+static void hand_point(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)a;
+    hand(c, THUMB_FIST, STRAIGHT, FIST);
+}
 
 /* Leans, held poses for an additive layer (made additive against lean_center in a graph):
  * lean_center is the idle upper body; lean_left and lean_right bend the spine 16 degrees
@@ -217,8 +266,16 @@ static void lean(int left, upper_angles *a)
 }
 
 static void lean_center(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)a, (void)c; }
-static void lean_left(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; lean(1, a); }
-static void lean_right(float t, float T, upper_angles *a, float *c) { (void)t, (void)T, (void)c; lean(0, a); }
+static void lean_left(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    lean(1, a);
+}
+static void lean_right(float t, float T, upper_angles *a, float *c)
+{
+    (void)t, (void)T, (void)c;
+    lean(0, a);
+}
 
 static const upper_clip CLIPS[] = {
     { "wave", 2.0f, KIND_BODY, 0, wave },
@@ -338,10 +395,15 @@ static tdn_result build(tdn_asset *asset, const tdn_io__humanoid_params *p, cons
     }
     tdn_track_desc tracks[MAX_TRACKS];
     for (int k = 0; k < tracks_n; k++)
-        tracks[k] = (tdn_track_desc){ .joint = joints[k], .target = TDN_TARGET_ROTATION, .interp = TDN_INTERP_LINEAR,
-                                      .key_count = (int)keys, .times = times, .values = rotations + (size_t)k * keys * 4 };
-    tdn_keyed_clip_desc desc = { .name = c->name, .skeleton = asset->skeleton, .tracks = tracks,
-                                 .track_count = tracks_n, .duration = c->duration };
+        tracks[k] = (tdn_track_desc){ .joint = joints[k],
+                                      .target = TDN_TARGET_ROTATION,
+                                      .interp = TDN_INTERP_LINEAR,
+                                      .key_count = (int)keys,
+                                      .times = times,
+                                      .values = rotations + (size_t)k * keys * 4 };
+    tdn_keyed_clip_desc desc = {
+        .name = c->name, .skeleton = asset->skeleton, .tracks = tracks, .track_count = tracks_n, .duration = c->duration
+    };
     tdn_result r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
     tdn_io__free(&asset->allocator, block, bytes);
     return r;

@@ -18,7 +18,7 @@
 
 typedef struct camera {
     tdn_vec3 eye, forward, right, up;
-    float focal;          /* pixels */
+    float focal; /* pixels */
     int width, height;
 } camera;
 

@@ -55,8 +55,8 @@ int ground_parse(const char *spec, ground *g, char *why, size_t why_size)
         g->kind = GROUND_SLOPE;
         if (!colon || !number(&p, ":", &g->degrees) || !(fabs(g->degrees) < 90.0)) {
             part(at, ":", bad, sizeof bad);
-            snprintf(why, why_size, "slope wants slope:DEGREES[:AZIMUTH_DEGREES] with -90 < DEGREES < 90, not DEGREES '%s'",
-                     bad);
+            snprintf(why, why_size,
+                     "slope wants slope:DEGREES[:AZIMUTH_DEGREES] with -90 < DEGREES < 90, not DEGREES '%s'", bad);
             return 0;
         }
         if (*p == ':') {
@@ -92,25 +92,28 @@ int ground_parse(const char *spec, ground *g, char *why, size_t why_size)
         if (!colon || !number(&p, ",", &g->amplitude) || g->amplitude < 0.0 || *p != ',') {
             part(at, ",", bad, sizeof bad);
             if (colon && !strchr(at, ','))
-                snprintf(why, why_size, "bumps wants bumps:AMPLITUDE,WAVELENGTH (metres): no ,WAVELENGTH after '%s'", bad);
-            else
-                snprintf(why, why_size, "bumps wants bumps:AMPLITUDE,WAVELENGTH (metres, AMPLITUDE >= 0), not AMPLITUDE '%s'",
+                snprintf(why, why_size, "bumps wants bumps:AMPLITUDE,WAVELENGTH (metres): no ,WAVELENGTH after '%s'",
                          bad);
+            else
+                snprintf(why, why_size,
+                         "bumps wants bumps:AMPLITUDE,WAVELENGTH (metres, AMPLITUDE >= 0), not AMPLITUDE '%s'", bad);
             return 0;
         }
         at = ++p;
         if (!number(&p, "", &g->wavelength) || !(g->wavelength > 0.0)) {
             part(at, "", bad, sizeof bad);
-            snprintf(why, why_size, "bumps wants bumps:AMPLITUDE,WAVELENGTH with WAVELENGTH > 0 (metres), not WAVELENGTH '%s'",
-                     bad);
+            snprintf(why, why_size,
+                     "bumps wants bumps:AMPLITUDE,WAVELENGTH with WAVELENGTH > 0 (metres), not WAVELENGTH '%s'", bad);
             return 0;
         }
         return 1;
     }
 #undef KIND
     part(spec, ":", bad, sizeof bad);
-    snprintf(why, why_size, "'%s' is not a ground (flat[:HEIGHT], slope:DEGREES[:AZIMUTH_DEGREES], step:HEIGHT@DISTANCE, "
-             "bumps:AMPLITUDE,WAVELENGTH)", bad);
+    snprintf(why, why_size,
+             "'%s' is not a ground (flat[:HEIGHT], slope:DEGREES[:AZIMUTH_DEGREES], step:HEIGHT@DISTANCE, "
+             "bumps:AMPLITUDE,WAVELENGTH)",
+             bad);
     return 0;
 }
 
@@ -212,7 +215,7 @@ int ground_query(void *user, tdn_vec3 from, tdn_vec3 direction, float max_distan
     }
     case GROUND_BUMPS: {
         /* f(t) = y - height along the ray: march to the first sign change, then bisect */
-#define F(s) (o[1] + (s) * d[1] - ground_height(g, o[0] + (s) * d[0], o[2] + (s) * d[2], NULL))
+#define F(s) (o[1] + (s)*d[1] - ground_height(g, o[0] + (s)*d[0], o[2] + (s)*d[2], NULL))
         double f0 = F(0.0);
         if (f0 < 0.0)
             return 0;

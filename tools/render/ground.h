@@ -28,11 +28,11 @@ typedef enum { GROUND_FLAT, GROUND_SLOPE, GROUND_STEP, GROUND_BUMPS } ground_kin
 
 typedef struct ground {
     ground_kind kind;
-    double height;              /* FLAT: y; STEP: the step's height */
-    double degrees, azimuth;    /* SLOPE */
-    double distance;            /* STEP: z of the step's face */
+    double height;                /* FLAT: y; STEP: the step's height */
+    double degrees, azimuth;      /* SLOPE */
+    double distance;              /* STEP: z of the step's face */
     double amplitude, wavelength; /* BUMPS */
-    char spec[64];              /* the SPEC as given (cut to fit) */
+    char spec[64];                /* the SPEC as given (cut to fit) */
 } ground;
 
 /* Parses SPEC; 1 on success, else 0 with the reason in `why` (naming the bad part). */

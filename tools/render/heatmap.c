@@ -84,10 +84,7 @@ static view fit(const tdn_blend_space *space, const float *at, int axes)
     return v;
 }
 
-static float to_float(double d)
-{
-    return d > FLT_MAX ? FLT_MAX : d < -FLT_MAX ? -FLT_MAX : (float)d;
-}
+static float to_float(double d) { return d > FLT_MAX ? FLT_MAX : d < -FLT_MAX ? -FLT_MAX : (float)d; }
 
 /* Panel coordinates (0..HEATMAP_PANEL, y down) of a point of the view. */
 static float panel_x(const view *v, double x) { return (float)((x - v->x0) / (v->x1 - v->x0) * HEATMAP_PANEL); }

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const rgb PALETTE[PLOT_MAX_CURVES] = { { 31, 119, 180 }, { 255, 127, 14 }, { 44, 160, 44 }, { 214, 39, 40 },
-                                         { 148, 103, 189 }, { 140, 86, 75 }, { 227, 119, 194 }, { 23, 190, 207 } };
+static const rgb PALETTE[PLOT_MAX_CURVES] = {
+    { 31, 119, 180 },  { 255, 127, 14 }, { 44, 160, 44 },   { 214, 39, 40 },
+    { 148, 103, 189 }, { 140, 86, 75 },  { 227, 119, 194 }, { 23, 190, 207 }
+};
 
 static void line(image_rgb *im, float x0, float y0, float x1, float y1, rgb c)
 {
@@ -21,10 +23,7 @@ static void line(image_rgb *im, float x0, float y0, float x1, float y1, rgb c)
     }
 }
 
-static void fmt_tick(char *buf, size_t size, double v)
-{
-    snprintf(buf, size, "%.3g", v);
-}
+static void fmt_tick(char *buf, size_t size, double v) { snprintf(buf, size, "%.3g", v); }
 
 void plot_panel(image_rgb *im, int top, int height, const char *title, const char *unit, const plot_curve *c, int n,
                 int frames, double fps, double lo, double hi)

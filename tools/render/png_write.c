@@ -53,8 +53,8 @@ int png_write_rgb(const char *path, const image_rgb *im, char *why, size_t why_s
         return 1;
     }
     png_init_io(png, out.file);
-    png_set_IHDR(png, info, (png_uint_32)im->width, (png_uint_32)im->height, 8, PNG_COLOR_TYPE_RGB,
-                 PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_set_IHDR(png, info, (png_uint_32)im->width, (png_uint_32)im->height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     for (int y = 0; y < im->height; y++)
         png_write_row(png, im->pixels + (size_t)y * (size_t)im->width * 3);

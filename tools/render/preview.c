@@ -78,10 +78,12 @@ int preview_check(const preview_options *o, char *why, size_t why_size)
         return 2;
     }
     if (o->kind == PREVIEW_MP4 && !preview_find_program("ffmpeg")) { /* a missing tool, not bad input */
-        snprintf(why, why_size, "%s: writing an MP4 needs the ffmpeg program, which is not on PATH: install it "
-                                "(Debian and Ubuntu: apt-get install ffmpeg; Fedora: dnf install ffmpeg-free; macOS: "
-                                "brew install ffmpeg; others: https://ffmpeg.org/download.html) or render a .gif or "
-                                ".png instead", o->path);
+        snprintf(why, why_size,
+                 "%s: writing an MP4 needs the ffmpeg program, which is not on PATH: install it "
+                 "(Debian and Ubuntu: apt-get install ffmpeg; Fedora: dnf install ffmpeg-free; macOS: "
+                 "brew install ffmpeg; others: https://ffmpeg.org/download.html) or render a .gif or "
+                 ".png instead",
+                 o->path);
         return 1;
     }
     return 0;
@@ -126,14 +128,16 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
     c->contact = calloc(frames * (size_t)foot_count + 1, 1);
     c->targets = calloc(frames * (size_t)target_count + 1, sizeof *c->targets);
     c->target_on = calloc(frames * (size_t)target_count + 1, 1);
-    if (!c->draw_bone || !c->side || !c->head || !c->joints || !c->feet || !c->contact || !c->targets || !c->target_on) {
+    if (!c->draw_bone || !c->side || !c->head || !c->joints || !c->feet || !c->contact || !c->targets ||
+        !c->target_on) {
         preview_clip_free(c);
         return 0;
     }
     for (int j = 0; j < joint_count; j++) {
         const char *name = names ? names[j] : NULL;
         c->side[j] = (signed char)side_of(name);
-        c->head[j] = name && (strcmp(name, "head") == 0 || strcmp(name, "Head") == 0 || cli_ends_with(name, ":Head", 0));
+        c->head[j] = name &&
+                     (strcmp(name, "head") == 0 || strcmp(name, "Head") == 0 || cli_ends_with(name, ":Head", 0));
         const int p = parents[j];
         if (p < 0)
             continue;
@@ -149,10 +153,7 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
     return 1;
 }
 
-static rgb colour_of_side(int side)
-{
-    return side == 1 ? LEFT : side == -1 ? RIGHT : CENTRE;
-}
+static rgb colour_of_side(int side) { return side == 1 ? LEFT : side == -1 ? RIGHT : CENTRE; }
 
 int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset)
 {
@@ -189,9 +190,9 @@ void preview_clip_free(preview_clip *c)
 /* ---- framing ---- */
 
 typedef struct framing {
-    float size;               /* S: the largest extent of one frame's joints */
+    float size; /* S: the largest extent of one frame's joints */
     float distance, azimuth, elevation, spacing;
-    tdn_vec3 *targets;        /* per frame: where the camera looks */
+    tdn_vec3 *targets; /* per frame: where the camera looks */
 } framing;
 
 static void box_of(const tdn_vec3 *p, int n, tdn_vec3 *lo, tdn_vec3 *hi)
@@ -310,7 +311,8 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
     }
     const tdn_vec3 *joints = c->joints + (size_t)f * (size_t)c->joint_count;
     if (style->mesh)
-        preview_mesh_draw(&c->mesh, r, c->palettes + (size_t)f * (size_t)c->joint_count, c->joint_count, style->skinned);
+        preview_mesh_draw(&c->mesh, r, c->palettes + (size_t)f * (size_t)c->joint_count, c->joint_count,
+                          style->skinned);
     for (int j = 0; !style->mesh && j < c->joint_count; j++) {
         const int p = c->parents[j];
         const rgb colour = colour_of_side(c->side[j]);
@@ -535,9 +537,10 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
         gif = NULL;
     }
     /* loop forever: the NETSCAPE2.0 application extension */
-    if (gif && (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
-                EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
-                EGifPutExtensionBlock(gif, 3, "\x01\x00\x00") == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)) {
+    if (gif &&
+        (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR ||
+         EGifPutExtensionBlock(gif, 11, "NETSCAPE2.0") == GIF_ERROR ||
+         EGifPutExtensionBlock(gif, 3, "\x01\x00\x00") == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)) {
         code = gif_fail(gif, &out, gif->Error, why, why_size);
         gif = NULL;
     }
@@ -625,9 +628,30 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
         dup2(fds[0], 0);
         close(fds[0]);
         close(fds[1]);
-        char *argv[] = { "ffmpeg", "-hide_banner", "-loglevel", "error", "-nostdin", "-y", "-f", "rawvideo",
-                         "-pix_fmt", "rgb24", "-s", size, "-framerate", rate, "-i", "pipe:0", "-pix_fmt", "yuv420p",
-                         "-movflags", "+faststart", "-f", "mp4", (char *)tdn_io__output_file_path(&out), NULL };
+        char *argv[] = { "ffmpeg",
+                         "-hide_banner",
+                         "-loglevel",
+                         "error",
+                         "-nostdin",
+                         "-y",
+                         "-f",
+                         "rawvideo",
+                         "-pix_fmt",
+                         "rgb24",
+                         "-s",
+                         size,
+                         "-framerate",
+                         rate,
+                         "-i",
+                         "pipe:0",
+                         "-pix_fmt",
+                         "yuv420p",
+                         "-movflags",
+                         "+faststart",
+                         "-f",
+                         "mp4",
+                         (char *)tdn_io__output_file_path(&out),
+                         NULL };
         execvp("ffmpeg", argv);
         _exit(127);
     }
@@ -665,7 +689,9 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         snprintf(why, why_size, "%s: ffmpeg failed (%s %d)", o->path, WIFEXITED(status) ? "exit" : "signal",
-                 WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? WTERMSIG(status) : -1);
+                 WIFEXITED(status)     ? WEXITSTATUS(status)
+                 : WIFSIGNALED(status) ? WTERMSIG(status)
+                                       : -1);
         code = 1;
     } else if (code) {
         snprintf(why, why_size, "%s: ffmpeg stopped reading frames", o->path);

@@ -45,32 +45,32 @@ typedef enum { PREVIEW_STYLE_AUTO, PREVIEW_STYLE_CAPSULES, PREVIEW_STYLE_MESH } 
 typedef struct preview_options {
     const char *path;
     preview_kind kind;
-    int width, height;       /* 0: 640 x 360 (a contact sheet's cells: 320 x 180) */
-    int sheet_frames;        /* PNG: the frames on the sheet (0: 12) */
-    int columns;             /* PNG: the sheet's columns (0: 4, or fewer frames) */
+    int width, height;                  /* 0: 640 x 360 (a contact sheet's cells: 320 x 180) */
+    int sheet_frames;                   /* PNG: the frames on the sheet (0: 12) */
+    int columns;                        /* PNG: the sheet's columns (0: 4, or fewer frames) */
     float azimuth, elevation, distance; /* degrees, degrees, metres (distance 0: framed) */
-    float fps;               /* the run's frame rate */
+    float fps;                          /* the run's frame rate */
     preview_style style;
 } preview_options;
 
 /* The frames of a run (world space, metres). Index [frame * count + i]. */
 typedef struct preview_clip {
     int frame_count, joint_count;
-    const int *parents;            /* per joint, -1 for a root */
-    unsigned char *draw_bone;      /* per joint: its bone (to its parent) is drawn */
-    signed char *side;             /* per joint: +1 left (blue), -1 right (orange), 0 centre */
-    unsigned char *head;           /* per joint: gets a head sphere */
-    tdn_vec3 *joints;              /* frame_count * joint_count */
+    const int *parents;       /* per joint, -1 for a root */
+    unsigned char *draw_bone; /* per joint: its bone (to its parent) is drawn */
+    signed char *side;        /* per joint: +1 left (blue), -1 right (orange), 0 centre */
+    unsigned char *head;      /* per joint: gets a head sphere */
+    tdn_vec3 *joints;         /* frame_count * joint_count */
     int foot_count;
-    tdn_vec3 *feet;                /* frame_count * foot_count: the contact disc's centre (on the ground) */
-    unsigned char *contact;        /* frame_count * foot_count */
+    tdn_vec3 *feet;         /* frame_count * foot_count: the contact disc's centre (on the ground) */
+    unsigned char *contact; /* frame_count * foot_count */
     int target_count;
-    tdn_vec3 *targets;             /* frame_count * target_count */
-    unsigned char *target_on;      /* frame_count * target_count */
-    const ground *ground;          /* the ground drawn (not owned), or NULL: the plane y = 0 */
-    preview_mesh mesh;             /* the skinned mesh (preview_clip_add_mesh), or none (0 triangles) */
-    tdn_mat4 *palettes;            /* with a mesh: frame_count * joint_count skinning matrices (tdn_palette
-                                    * of the frame's model space, the character placed in the world) */
+    tdn_vec3 *targets;        /* frame_count * target_count */
+    unsigned char *target_on; /* frame_count * target_count */
+    const ground *ground;     /* the ground drawn (not owned), or NULL: the plane y = 0 */
+    preview_mesh mesh;        /* the skinned mesh (preview_clip_add_mesh), or none (0 triangles) */
+    tdn_mat4 *palettes;       /* with a mesh: frame_count * joint_count skinning matrices (tdn_palette
+                               * of the frame's model space, the character placed in the world) */
 } preview_clip;
 
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */

@@ -86,7 +86,8 @@ int preview_mesh_init(preview_mesh *m, const tdn_asset *asset, int joint_count, 
                     j[k] = 0, w[k] = 0.0f;
                 if (!(w[k] > 0.0f))
                     continue;
-                float c[3] = { joint_colour[j[k]].r / 255.0f, joint_colour[j[k]].g / 255.0f, joint_colour[j[k]].b / 255.0f };
+                float c[3] = { joint_colour[j[k]].r / 255.0f, joint_colour[j[k]].g / 255.0f,
+                               joint_colour[j[k]].b / 255.0f };
                 for (int q = 0; q < 3; q++)
                     colour[q] += w[k] * c[q];
                 sum += w[k];
@@ -96,7 +97,8 @@ int preview_mesh_init(preview_mesh *m, const tdn_asset *asset, int joint_count, 
         }
         for (int t = 0; t < count; t++)
             for (int k = 0; k < 3; k++)
-                m->indices[3 * (size_t)(first_triangle + t) + (size_t)k] = (uint32_t)first + am.indices[3 * (size_t)t + (size_t)k];
+                m->indices[3 * (size_t)(first_triangle + t) + (size_t)k] = (uint32_t)first +
+                                                                           am.indices[3 * (size_t)t + (size_t)k];
         m->vertex_count += am.vertex_count;
         m->triangle_count += count;
         if (am.normals)
@@ -131,9 +133,16 @@ void preview_mesh_draw(const preview_mesh *m, render_canvas *r, const tdn_mat4 *
                        float *scratch)
 {
     float *positions = scratch, *normals = scratch + 3 * (size_t)m->vertex_count;
-    const tdn_skin_job job = { .vertex_count = m->vertex_count, .influences = m->influences, .positions = m->positions,
-                               .normals = m->normals, .joints = m->joints, .weights = m->weights, .palette = palette,
-                               .palette_count = palette_count, .out_positions = positions, .out_normals = normals };
+    const tdn_skin_job job = { .vertex_count = m->vertex_count,
+                               .influences = m->influences,
+                               .positions = m->positions,
+                               .normals = m->normals,
+                               .joints = m->joints,
+                               .weights = m->weights,
+                               .palette = palette,
+                               .palette_count = palette_count,
+                               .out_positions = positions,
+                               .out_normals = normals };
     if (tdn_skin_lbs(&job, NULL) != TDN_OK)
         return; /* a joint beyond the palette: nothing to draw */
     const render_mesh draw = { m->triangle_count, m->indices, positions, normals, m->albedos, m->ids };

@@ -23,13 +23,13 @@
 
 typedef struct preview_mesh {
     int vertex_count, triangle_count;
-    int influences;              /* joints and weights per vertex: 4 or 8 */
-    float *positions, *normals;  /* the bind pose: 3 per vertex */
-    uint16_t *joints;            /* `influences` per vertex (skeleton indices) */
-    float *weights;              /* `influences` per vertex */
-    float *albedos;              /* 3 per vertex, 0..1 */
-    uint32_t *indices;           /* 3 per triangle */
-    unsigned short *ids;         /* per triangle */
+    int influences;             /* joints and weights per vertex: 4 or 8 */
+    float *positions, *normals; /* the bind pose: 3 per vertex */
+    uint16_t *joints;           /* `influences` per vertex (skeleton indices) */
+    float *weights;             /* `influences` per vertex */
+    float *albedos;             /* 3 per vertex, 0..1 */
+    uint32_t *indices;          /* 3 per triangle */
+    unsigned short *ids;        /* per triangle */
 } preview_mesh;
 
 /* Gathers asset's meshes (joint_colour: per skeleton joint, joint_count of them). Returns 1

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#define SUBPIXEL 256 /* snapped vertex positions: 1/256 pixel */
+#define SUBPIXEL 256  /* snapped vertex positions: 1/256 pixel */
 #define MAX_POLYGON 9 /* a triangle clipped by 5 planes has at most 8 corners */
 
 /* A vertex in camera space: x along right, y along up, z (the depth) along forward. */
@@ -106,7 +106,8 @@ static void fill(const raster_target *t, const screen_vertex *v0, const screen_v
     /* w0 weighs v0 (the edge opposite it), and so on; the biases make ties on edges that are
      * not top-left fail the test w >= bias */
     const int64_t bias0 = top_left(v1, v2) ? 0 : 1, bias1 = top_left(v2, v0) ? 0 : 1, bias2 = top_left(v0, v1) ? 0 : 1;
-    const int64_t step0 = -(v2->y - v1->y) * SUBPIXEL, step1 = -(v0->y - v2->y) * SUBPIXEL, step2 = -(v1->y - v0->y) * SUBPIXEL;
+    const int64_t step0 = -(v2->y - v1->y) * SUBPIXEL, step1 = -(v0->y - v2->y) * SUBPIXEL,
+                  step2 = -(v1->y - v0->y) * SUBPIXEL;
     const float area_f = (float)area;
     float attributes[RASTER_MAX_ATTRIBUTES];
     for (int64_t j = j0; j <= j1; j++) {
@@ -147,7 +148,10 @@ void raster_triangle(const raster_target *t, const raster_vertex *a, const raste
     }
     const float f = cam->focal, g = RASTER_GUARD;
     const clip_plane planes[5] = {
-        { 0.0f, 0.0f, 1.0f, -RASTER_NEAR }, { f, 0.0f, g, 0.0f }, { -f, 0.0f, g, 0.0f }, { 0.0f, f, g, 0.0f },
+        { 0.0f, 0.0f, 1.0f, -RASTER_NEAR },
+        { f, 0.0f, g, 0.0f },
+        { -f, 0.0f, g, 0.0f },
+        { 0.0f, f, g, 0.0f },
         { 0.0f, -f, g, 0.0f },
     };
     int count = 3, cur = 0;

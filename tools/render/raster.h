@@ -28,8 +28,8 @@
 #define RASTER_GUARD 16384.0f
 
 typedef struct raster_vertex {
-    tdn_vec3 position;                        /* world space, metres */
-    float attributes[RASTER_MAX_ATTRIBUTES];  /* the first attribute_count are interpolated */
+    tdn_vec3 position;                       /* world space, metres */
+    float attributes[RASTER_MAX_ATTRIBUTES]; /* the first attribute_count are interpolated */
 } raster_vertex;
 
 /* Called for every pixel (column x, row y) a triangle covers nearer than the depth buffer, after

@@ -84,7 +84,8 @@ void render_capsule(render_canvas *r, tdn_vec3 a, tdn_vec3 b, float radius, rgb 
              * (Inigo Quilez's capsule intersection) */
             if (baba > 1e-12f) {
                 const float bard = tdn_vec3_dot(ba, rd), rdoa = tdn_vec3_dot(rd, oa);
-                const float qa = baba - bard * bard, qb = baba * rdoa - baoa * bard, qc = baba * oaoa - baoa * baoa - rr * baba;
+                const float qa = baba - bard * bard, qb = baba * rdoa - baoa * bard,
+                            qc = baba * oaoa - baoa * baoa - rr * baba;
                 const float disc = qb * qb - qa * qc;
                 if (disc >= 0.0f && qa > 1e-12f) {
                     const float tb = (-qb - sqrtf(disc)) / qa, y = baoa + tb * bard;
@@ -131,7 +132,8 @@ void render_disc(render_canvas *r, tdn_vec3 c, float radius, rgb colour, float a
     int x0, y0, x1, y1;
     bounds(r, c, c, radius, &x0, &y0, &x1, &y1);
     const tdn_vec3 e = r->cam.eye;
-    const rgb rim = { (unsigned char)(colour.r * 2 / 3), (unsigned char)(colour.g * 2 / 3), (unsigned char)(colour.b * 2 / 3) };
+    const rgb rim = { (unsigned char)(colour.r * 2 / 3), (unsigned char)(colour.g * 2 / 3),
+                      (unsigned char)(colour.b * 2 / 3) };
     for (int j = y0; j < y1; j++) {
         for (int i = x0; i < x1; i++) {
             const tdn_vec3 d = camera_ray(&r->cam, (float)i + 0.5f, (float)j + 0.5f);

@@ -50,28 +50,25 @@ extern const rgb RENDER_SKY_TOP, RENDER_SKY_HORIZON, RENDER_GROUND, RENDER_HAZE,
 
 typedef struct render_canvas {
     image_rgb image;
-    float *depth;           /* width * height */
-    unsigned short *id;     /* per pixel: the solid drawn there (0: none) */
-    float *normal;          /* 3 per pixel: the ground's unit normal where a relief mesh is drawn */
+    float *depth;               /* width * height */
+    unsigned short *id;         /* per pixel: the solid drawn there (0: none) */
+    float *normal;              /* 3 per pixel: the ground's unit normal where a relief mesh is drawn */
     raster_vertex *relief_rows; /* two rows of the relief mesh's grid */
-    int relief_columns;     /* the most vertices a row of that grid holds */
+    int relief_columns;         /* the most vertices a row of that grid holds */
     camera cam;
 } render_canvas;
 
 /* The relief grid's columns for a width x height canvas (its margin is at most the height). */
-static inline int render_relief_columns(int width, int height)
-{
-    return (width + 2 * height) / RENDER_RELIEF_CELL + 3;
-}
+static inline int render_relief_columns(int width, int height) { return (width + 2 * height) / RENDER_RELIEF_CELL + 3; }
 
 /* A triangle mesh in world space (render_triangles). */
 typedef struct render_mesh {
     int triangle_count;
-    const uint32_t *indices;     /* 3 per triangle */
-    const float *positions;      /* 3 per vertex, metres */
-    const float *normals;        /* 3 per vertex, unit */
-    const float *albedos;        /* 3 per vertex, 0..1 */
-    const unsigned short *ids;   /* per triangle (> 0): names it for the outline */
+    const uint32_t *indices;   /* 3 per triangle */
+    const float *positions;    /* 3 per vertex, metres */
+    const float *normals;      /* 3 per vertex, unit */
+    const float *albedos;      /* 3 per vertex, 0..1 */
+    const unsigned short *ids; /* per triangle (> 0): names it for the outline */
 } render_mesh;
 
 /* A canvas of width x height; 0 when out of memory. */

@@ -88,7 +88,8 @@ static void draw_relief(render_canvas *r, const camera *cam, const ground *g)
 
 /* ---- the ground's pixels ---- */
 
-void render_ground(render_canvas *r, const camera *cam, const ground *g, float spacing, float fade_start, float fade_end)
+void render_ground(render_canvas *r, const camera *cam, const ground *g, float spacing, float fade_start,
+                   float fade_end)
 {
     r->cam = *cam;
     const int w = r->image.width, h = r->image.height;

@@ -29,14 +29,15 @@ void baked_frames_free(baked_frames *b)
     *b = (baked_frames){ 0 };
 }
 
-int baked_frames_write(const baked_frames *b, const char *command, const char *path, const char *named_after,
-                       float fps, const tdn_skeleton *skeleton, const tdn_asset *source)
+int baked_frames_write(const baked_frames *b, const char *command, const char *path, const char *named_after, float fps,
+                       const tdn_skeleton *skeleton, const tdn_asset *source)
 {
     char name[256];
     cli_file_stem(named_after, name, sizeof name);
     const tdn_baked_clip clip = { name, b->count, fps, b->poses };
-    const tdn_gltf_save_desc desc = { .skeleton = skeleton, .clips = &clip, .clip_count = 1, .source = source,
-                                        .binary = TDN_GLTF_BY_EXTENSION };
+    const tdn_gltf_save_desc desc = {
+        .skeleton = skeleton, .clips = &clip, .clip_count = 1, .source = source, .binary = TDN_GLTF_BY_EXTENSION
+    };
     tdn_error err = { 0 };
     const tdn_result r = tdn_gltf_save(&desc, path, &err);
     return r == TDN_OK ? CLI_OK : cli_report(command, r, &err);

@@ -8,7 +8,7 @@
 #include "tendon/tendon.h"
 
 typedef struct baked_frames {
-    tdn_pose *poses;   /* count of them, over `block` */
+    tdn_pose *poses; /* count of them, over `block` */
     int count;
     void *block;
 } baked_frames;
@@ -19,7 +19,7 @@ void baked_frames_free(baked_frames *b);
 /* Writes the frames as one clip at fps, its name the file stem of `named_after`, with the
  * source's skinned meshes when it has any, to path; a CLI exit code (the error reported as
  * "tendon COMMAND: ..."). */
-int baked_frames_write(const baked_frames *b, const char *command, const char *path, const char *named_after,
-                       float fps, const tdn_skeleton *skeleton, const tdn_asset *source);
+int baked_frames_write(const baked_frames *b, const char *command, const char *path, const char *named_after, float fps,
+                       const tdn_skeleton *skeleton, const tdn_asset *source);
 
 #endif

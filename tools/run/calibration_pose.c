@@ -29,9 +29,9 @@ static float distance(tdn_vec3 a, tdn_vec3 b) { return tdn_vec3_length(tdn_vec3_
 
 /* What one frame shows of the arms and the root. */
 typedef struct arms_frame {
-    float elevation[2];  /* degrees: shoulder to hand above the horizontal */
-    float hands;         /* the hands' distance */
-    float x, z;          /* the root on the ground */
+    float elevation[2]; /* degrees: shoulder to hand above the horizontal */
+    float hands;        /* the hands' distance */
+    float x, z;         /* the root on the ground */
     unsigned char t_pose, down;
 } arms_frame;
 

@@ -19,12 +19,12 @@
 
 #include "tendon/mm_database.h"
 
-#define CALIBRATION_LEVEL 20.0f  /* degrees */
+#define CALIBRATION_LEVEL 20.0f /* degrees */
 #define CALIBRATION_SPREAD 0.8f
-#define CALIBRATION_HOLD 0.25f   /* seconds */
-#define CALIBRATION_STILL 0.1f   /* of the hands' distance */
-#define CALIBRATION_DOWN 60.0f   /* degrees */
-#define CALIBRATION_MOVE 2.0f    /* seconds */
+#define CALIBRATION_HOLD 0.25f /* seconds */
+#define CALIBRATION_STILL 0.1f /* of the hands' distance */
+#define CALIBRATION_DOWN 60.0f /* degrees */
+#define CALIBRATION_MOVE 2.0f  /* seconds */
 
 typedef struct calibration_arms {
     int shoulder[2], elbow[2], hand[2]; /* left, right */

@@ -20,8 +20,8 @@ static void squeeze(const char *name, char *out, size_t size)
 
 /* A name pass: the whole squeezed name or its end against each side's names. */
 typedef struct name_pass {
-    int whole;                         /* 1: the whole name; 0: its end */
-    const char *const names[2][5];     /* left, right; NULL ends */
+    int whole;                     /* 1: the whole name; 0: its end */
+    const char *const names[2][5]; /* left, right; NULL ends */
 } name_pass;
 
 /* The first joint in skeleton order matching each side, the passes tried in order. */
@@ -50,7 +50,9 @@ static int by_name(const tdn_skeleton *skel, const name_pass *passes, size_t pas
  * foot. Within each, the whole squeezed name, then its end (Bip01 L Foot, Character1_LeftFoot,
  * DEF-foot.L). */
 static const name_pass foot_passes[] = {
-    { 1, { { "leftankle", "ankleleft", "lankle", "anklel", NULL }, { "rightankle", "ankleright", "rankle", "ankler", NULL } } },
+    { 1,
+      { { "leftankle", "ankleleft", "lankle", "anklel", NULL },
+        { "rightankle", "ankleright", "rankle", "ankler", NULL } } },
     { 0, { { "leftankle", "lankle", "anklel", NULL }, { "rightankle", "rankle", "ankler", NULL } } },
     { 1, { { "leftfoot", "footleft", "lfoot", "footl", NULL }, { "rightfoot", "footright", "rfoot", "footr", NULL } } },
     { 0, { { "leftfoot", "lfoot", "footl", NULL }, { "rightfoot", "rfoot", "footr", NULL } } },
@@ -58,7 +60,9 @@ static const name_pass foot_passes[] = {
 
 /* A wrist first, as an ankle (the CMU 3ds Max rig's LeftWrist has a child lhand). */
 static const name_pass hand_passes[] = {
-    { 1, { { "leftwrist", "wristleft", "lwrist", "wristl", NULL }, { "rightwrist", "wristright", "rwrist", "wristr", NULL } } },
+    { 1,
+      { { "leftwrist", "wristleft", "lwrist", "wristl", NULL },
+        { "rightwrist", "wristright", "rwrist", "wristr", NULL } } },
     { 0, { { "leftwrist", "lwrist", "wristl", NULL }, { "rightwrist", "rwrist", "wristr", NULL } } },
     { 1, { { "lefthand", "handleft", "lhand", "handl", NULL }, { "righthand", "handright", "rhand", "handr", NULL } } },
     { 0, { { "lefthand", "lhand", "handl", NULL }, { "righthand", "rhand", "handr", NULL } } },

@@ -101,8 +101,8 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
     return 1;
 }
 
-int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights, int count,
-                         float fps, float max_speed)
+int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights,
+                         int count, float fps, float max_speed)
 {
     memset(s, 0, sizeof *s);
     s->skel = skel;
@@ -165,7 +165,8 @@ static float curve_contact(const foot_skate *s, const tdn_graph_instance *in, co
         float w = e[k].weight * (e[k].group >= 0 ? tdn_graph_node_weight(in, e[k].group) : 1.0f);
         weight += w;
         if (foot->track[e[k].clip] >= 0)
-            sum += w * tdn_clip_sample_float(tdn_graph_document_clip(s->doc, e[k].clip), foot->track[e[k].clip], e[k].time);
+            sum += w *
+                   tdn_clip_sample_float(tdn_graph_document_clip(s->doc, e[k].clip), foot->track[e[k].clip], e[k].time);
     }
     return weight > 0.0f ? sum / weight : 0.0f;
 }

@@ -43,42 +43,42 @@
 
 #define FOOT_SKATE_MAX_FEET 8
 #define FOOT_SKATE_CONTACT_HEIGHT 0.05 /* metres above the rest height */
-#define FOOT_SKATE_IN_PLACE_SLIDE 0.1   /* of the character's size */
-#define FOOT_SKATE_IN_PLACE_TRAVEL 0.1  /* of the feet's mean slide, or of the size when larger */
+#define FOOT_SKATE_IN_PLACE_SLIDE 0.1  /* of the character's size */
+#define FOOT_SKATE_IN_PLACE_TRAVEL 0.1 /* of the feet's mean slide, or of the size when larger */
 
 typedef struct foot_skate_result {
-    int contact_frames;   /* frames in contact */
-    int pairs;            /* consecutive frames both in contact */
-    double slide;         /* metres moved horizontally over those pairs */
-    double cm_per_s;      /* NaN when pairs == 0 */
+    int contact_frames; /* frames in contact */
+    int pairs;          /* consecutive frames both in contact */
+    double slide;       /* metres moved horizontally over those pairs */
+    double cm_per_s;    /* NaN when pairs == 0 */
 } foot_skate_result;
 
 typedef struct foot_skate_foot {
     int joint;
-    int job, leg;         /* the foot placement job and its leg, or -1 (found by name) */
-    char curve[64];       /* the leg's contact curve ("" for none) */
-    int by_curve;         /* 1: contact from the curve; 0: by height */
+    int job, leg;   /* the foot placement job and its leg, or -1 (found by name) */
+    char curve[64]; /* the leg's contact curve ("" for none) */
+    int by_curve;   /* 1: contact from the curve; 0: by height */
     float rest_height;
-    int *track;           /* per graph clip: the curve's float track, or -1 */
-    int prev_contact;     /* after foot_skate_frame: this frame's contact and world position */
+    int *track;       /* per graph clip: the curve's float track, or -1 */
+    int prev_contact; /* after foot_skate_frame: this frame's contact and world position */
     tdn_vec3 prev;
 } foot_skate_foot;
 
 typedef struct foot_skate {
-    const tdn_graph_document *doc;  /* NULL: feet given as joints (foot_skate_init_feet) */
+    const tdn_graph_document *doc; /* NULL: feet given as joints (foot_skate_init_feet) */
     const tdn_skeleton *skel;
-    const ground *ground;      /* NULL: y = 0 and foot placement off */
+    const ground *ground; /* NULL: y = 0 and foot placement off */
     float fps;
     int count;
-    int by_name;               /* the feet were found by name (no foot placement job) */
-    float max_speed;           /* > 0: in contact only when no faster than this (m/s, horizontal) */
+    int by_name;     /* the feet were found by name (no foot placement job) */
+    float max_speed; /* > 0: in contact only when no faster than this (m/s, horizontal) */
     foot_skate_foot feet[FOOT_SKATE_MAX_FEET];
-    tdn_mat4 *model;           /* scratch, one per joint */
+    tdn_mat4 *model; /* scratch, one per joint */
     int run, frame;
     foot_skate_result results[2][FOOT_SKATE_MAX_FEET]; /* run 0: foot locking on; 1: off */
-    float size;                /* the rest pose's largest extent (0: never in place) */
-    tdn_vec3 start;            /* the centre of the joints in the run's first frame */
-    double travel[2];          /* per run: the largest horizontal distance of the centre from start */
+    float size;                                        /* the rest pose's largest extent (0: never in place) */
+    tdn_vec3 start;                                    /* the centre of the joints in the run's first frame */
+    double travel[2]; /* per run: the largest horizontal distance of the centre from start */
 } foot_skate;
 
 /* Finds the feet (`json`: the graph document, for the legs' contact curve names). 0 when out
@@ -88,8 +88,8 @@ int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *j
  * rest_heights[f] (the ground being y = 0) and, with max_speed > 0, when the foot's horizontal
  * speed since the frame before is at most max_speed (m/s; the first frame by height alone).
  * 0 when out of memory or for more than FOOT_SKATE_MAX_FEET feet. */
-int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights, int count,
-                         float fps, float max_speed);
+int foot_skate_init_feet(foot_skate *s, const tdn_skeleton *skel, const int *joints, const float *rest_heights,
+                         int count, float fps, float max_speed);
 void foot_skate_free(foot_skate *s);
 /* Starts run 0 or 1 (its results zeroed). */
 void foot_skate_begin(foot_skate *s, int run);

@@ -112,7 +112,7 @@ void graph_extras_character_warnings(const graph_extras *x, const char *graph, c
 }
 
 int graph_extras_ik_targets(const graph_extras *x, const tdn_graph *g, int max, int *target_param, int *weight_param,
-                           float *weight_const)
+                            float *weight_const)
 {
     int count = 0;
     const cJSON *ik = cJSON_GetObjectItemCaseSensitive(x->json, "ik");

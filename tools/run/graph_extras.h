@@ -11,8 +11,8 @@
 #include "tendon/tendon.h"
 
 typedef struct graph_extras {
-    cJSON *json;                   /* the document (NULL when it cannot be read again) */
-    int extract;                   /* the graph extracts root motion */
+    cJSON *json; /* the document (NULL when it cannot be read again) */
+    int extract; /* the graph extracts root motion */
     tdn_root_track_desc root_motion;
 } graph_extras;
 
@@ -28,8 +28,8 @@ void graph_extras_transition(const graph_extras *x, const tdn_graph *graph, int 
 /* The IK jobs ("ik" entries) with a vec3 "target" parameter, at most max: each one's target
  * parameter, weight parameter (-1: none) and constant weight (a number, or 1 when absent).
  * Returns how many. */
-int graph_extras_ik_targets(const graph_extras *x, const tdn_graph *graph, int max, int *target_param, int *weight_param,
-                            float *weight_const);
+int graph_extras_ik_targets(const graph_extras *x, const tdn_graph *graph, int max, int *target_param,
+                            int *weight_param, float *weight_const);
 
 /* The importer's warnings about the character's file (as info and sample print them), the file
  * named as the document names it, from the document's folder (graph_path's). */

@@ -61,15 +61,16 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
     static const char *const top_keys[] = { "segments", "$schema", "description", NULL };
     static const char *const keys[] = { "duration", "speed", "heading", "facing", "description", NULL };
     if (!cJSON_IsObject(doc))
-        return fail(why, size, "the path must be an object: {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, "
-                               "\"heading\": DEGREES}, ...]}");
+        return fail(why, size,
+                    "the path must be an object: {\"segments\": [{\"duration\": S, \"speed\": M_PER_S, "
+                    "\"heading\": DEGREES}, ...]}");
     int code = json_check_keys(doc, "(top level)", top_keys, why, size);
     if (code != CLI_OK)
         return code;
     const cJSON *segments = cJSON_GetObjectItemCaseSensitive(doc, "segments");
     if (!cJSON_IsArray(segments) || cJSON_GetArraySize(segments) == 0)
-        return fail(why, size, "segments: %s", segments ? "must be an array of at least one segment"
-                                                        : "required: an array of segments");
+        return fail(why, size, "segments: %s",
+                    segments ? "must be an array of at least one segment" : "required: an array of segments");
     const int count = cJSON_GetArraySize(segments);
     if (count > MAX_SEGMENTS)
         return fail(why, size, "segments: %d segments, at most %d", count, MAX_SEGMENTS);
@@ -84,14 +85,16 @@ static int read_segments(const cJSON *doc, mm_path *out, char *why, size_t size)
         char where[32];
         snprintf(where, sizeof where, "segments[%d]", i);
         if (!cJSON_IsObject(s))
-            return fail(why, size, "%s: must be an object {\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES}", where);
+            return fail(why, size, "%s: must be an object {\"duration\": S, \"speed\": M_PER_S, \"heading\": DEGREES}",
+                        where);
         if ((code = json_check_keys(s, where, keys, why, size)) != CLI_OK)
             return code;
         mm_segment *seg = &out->segments[i];
         if ((code = number(s, "duration", where, 1, 0.0, MAX_SECONDS, 1, &seg->duration, NULL, why, size)) != CLI_OK ||
             (code = number(s, "speed", where, 1, 0.0, 100.0, 0, &seg->speed, NULL, why, size)) != CLI_OK ||
             (code = number(s, "heading", where, 1, -3600.0, 3600.0, 0, &seg->heading, NULL, why, size)) != CLI_OK ||
-            (code = number(s, "facing", where, 0, -3600.0, 3600.0, 0, &seg->facing, &seg->has_facing, why, size)) != CLI_OK)
+            (code = number(s, "facing", where, 0, -3600.0, 3600.0, 0, &seg->facing, &seg->has_facing, why, size)) !=
+                CLI_OK)
             return code;
         if (!seg->has_facing)
             seg->facing = seg->heading;

@@ -17,16 +17,16 @@
 #include "tendon/mm_controller.h"
 
 typedef struct mm_segment {
-    double start;                  /* seconds: the sum of the durations before it */
+    double start; /* seconds: the sum of the durations before it */
     float duration, speed, heading, facing;
     int has_facing;
-    char description[128];         /* its "description", or "" */
+    char description[128]; /* its "description", or "" */
 } mm_segment;
 
 typedef struct mm_path {
     mm_segment *segments;
     int count;
-    double duration;               /* of all segments */
+    double duration; /* of all segments */
 } mm_path;
 
 /* Loads and checks the file. Returns an exit code (CLI_OK, or CLI_BAD_INPUT / CLI_FAILURE with

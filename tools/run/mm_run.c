@@ -34,8 +34,10 @@ static int match_database(const mm_run_args *a, const tdn_mm_database *db, const
 {
     const int clips = tdn_mm_database_clip_count(db);
     if (clips != src->clip_count) {
-        fprintf(stderr, "tendon mm run: %s has %d clip%s, the FILEs give %d: give the files it was built from, in the "
-                        "same order\n", a->db, clips, clips == 1 ? "" : "s", src->clip_count);
+        fprintf(stderr,
+                "tendon mm run: %s has %d clip%s, the FILEs give %d: give the files it was built from, in the "
+                "same order\n",
+                a->db, clips, clips == 1 ? "" : "s", src->clip_count);
         return CLI_BAD_INPUT;
     }
     int root, left, right;
@@ -54,8 +56,9 @@ static int match_database(const mm_run_args *a, const tdn_mm_database *db, const
         const int want = mm_clip_frames(src->clips[c], rate), have = tdn_mm_database_clip_frame_count(db, c, 0);
         const int have_mirrored = tdn_mm_database_clip_frame_count(db, c, 1);
         if (have != want || (have_mirrored != 0 && have_mirrored != want)) {
-            fprintf(stderr, "tendon mm run: clip %d (\"%s\" of %s) has %d frames at %g Hz, the database's clip %d has %d: "
-                            "give the files it was built from, in the same order\n",
+            fprintf(stderr,
+                    "tendon mm run: clip %d (\"%s\" of %s) has %d frames at %g Hz, the database's clip %d has %d: "
+                    "give the files it was built from, in the same order\n",
                     c, tdn_keyed_clip_name(src->clips[c]), a->files[src->clip_file[c]], want, (double)rate, c, have);
             return CLI_BAD_INPUT;
         }
@@ -92,12 +95,14 @@ static int match_database(const mm_run_args *a, const tdn_mm_database *db, const
             const float *m = model[side ? right : left].m;
             tdn_vec3 p = into_root(tdn_vec3_sub(tdn_vec3_make(m[12], m[13], m[14]), frame.root), frame.facing);
             const float *q = raw + foot_at + 3 * side;
-            const float d = sqrtf((p.x - q[0]) * (p.x - q[0]) + (p.y - q[1]) * (p.y - q[1]) + (p.z - q[2]) * (p.z - q[2]));
+            const float d = sqrtf((p.x - q[0]) * (p.x - q[0]) + (p.y - q[1]) * (p.y - q[1]) +
+                                  (p.z - q[2]) * (p.z - q[2]));
             const float size = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
             if (!(d <= 1e-3f + 0.01f * size)) {
-                fprintf(stderr, "tendon mm run: clip %d (\"%s\" of %s) at %g s: its %s foot is at (%.4g, %.4g, %.4g) "
-                                "from the simulation root, in the database at (%.4g, %.4g, %.4g): not the clips the "
-                                "database was built from (another --scale, or other files?)\n",
+                fprintf(stderr,
+                        "tendon mm run: clip %d (\"%s\" of %s) at %g s: its %s foot is at (%.4g, %.4g, %.4g) "
+                        "from the simulation root, in the database at (%.4g, %.4g, %.4g): not the clips the "
+                        "database was built from (another --scale, or other files?)\n",
                         c, tdn_keyed_clip_name(src->clips[c]), a->files[src->clip_file[c]], (double)t,
                         side ? "right" : "left", (double)p.x, (double)p.y, (double)p.z, (double)q[0], (double)q[1],
                         (double)q[2]);
@@ -196,10 +201,10 @@ typedef struct run_state {
     mm_path path;
     tdn_mm_controller *controller;
     tdn_pose pose;
-    baked_frames baked;    /* --out: every frame's pose */
+    baked_frames baked; /* --out: every frame's pose */
     foot_skate skate;
-    float grounds[2];      /* each foot's ground height */
-    trace_writer trace;    /* --trace (its file NULL when closed) */
+    float grounds[2];   /* each foot's ground height */
+    trace_writer trace; /* --trace (its file NULL when closed) */
     measures m;
 } run_state;
 
@@ -395,7 +400,8 @@ static void summary_text(const run_state *s, const mm_run_args *a, int frame_cou
         const foot_skate_result *r = &s->skate.results[0][i];
         printf("  %s: ", cli_text(foot_skate_name(&s->skate, i), name, sizeof name));
         print_cm_s(r->cm_per_s);
-        printf(" (%d frames in contact; ground %.3g m; the clips as they are: ", r->contact_frames, (double)s->grounds[i]);
+        printf(" (%d frames in contact; ground %.3g m; the clips as they are: ", r->contact_frames,
+               (double)s->grounds[i]);
         print_cm_s(s->skate.results[1][i].cm_per_s);
         printf(")\n");
     }

@@ -12,7 +12,7 @@ typedef struct mm_run_args {
     const char *db, *path, *out, *trace; /* DB.tdnmm, --path, --out, --trace */
     char **files;                        /* the FILEs the database was built from */
     int file_count;
-    cli_common common;                   /* --scale, --skin, --json */
+    cli_common common; /* --scale, --skin, --json */
     float seconds, fps, bias, interval;
     int has_seconds, lock_feet;
 } mm_run_args;

@@ -53,14 +53,15 @@ int mm_source_load(const char *command, char **files, int count, const cli_commo
         for (int j = 0; !why && j < n; j++)
             if (tdn_skeleton_parent(skel, j) != tdn_skeleton_parent(first, j)) {
                 int p = tdn_skeleton_parent(skel, j), q = tdn_skeleton_parent(first, j);
-                snprintf(detail, sizeof detail, "joint %d (%s) has parent %d (%s), in %s joint %d (%s) has parent %d (%s)", j,
-                         joint_name(skel, j), p, p >= 0 ? joint_name(skel, p) : "none", files[0], j, joint_name(first, j), q,
-                         q >= 0 ? joint_name(first, q) : "none");
+                snprintf(detail, sizeof detail,
+                         "joint %d (%s) has parent %d (%s), in %s joint %d (%s) has parent %d (%s)", j,
+                         joint_name(skel, j), p, p >= 0 ? joint_name(skel, p) : "none", files[0], j,
+                         joint_name(first, j), q, q >= 0 ? joint_name(first, q) : "none");
                 why = detail;
             }
         if (why) {
-            fprintf(stderr, "tendon %s: %s: another skeleton: %s (every file must be the same rig)\n", command, files[i],
-                    why);
+            fprintf(stderr, "tendon %s: %s: another skeleton: %s (every file must be the same rig)\n", command,
+                    files[i], why);
             mm_source_free(out);
             return CLI_BAD_INPUT;
         }

@@ -8,8 +8,8 @@
 
 typedef struct mm_source {
     int file_count;
-    char **files;                 /* the paths, as given */
-    tdn_asset **assets;           /* one per file */
+    char **files;       /* the paths, as given */
+    tdn_asset **assets; /* one per file */
     int clip_count;
     const tdn_keyed_clip **clips; /* every file's clips */
     int *clip_file;               /* per clip: the file it comes from */

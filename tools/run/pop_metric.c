@@ -11,26 +11,26 @@
  * clip nodes' weights and times at the frames pick_node and the switch difference read (the frame
  * before the start, the start, the end). Memory grows with the transitions, not the frames. */
 typedef struct pop_pair {
-    double change;                 /* the largest joint rotation change from the frame before */
+    double change; /* the largest joint rotation change from the frame before */
     int joint;
 } pop_pair;
 
 struct pop_recorder {
     const tdn_graph *graph;
     int joints;
-    int margin;                    /* 0.1 s in frames */
-    int frames;                    /* recorded so far, the one being recorded included */
-    float *rotations[2];           /* joints x 4: the frame before and this frame */
-    pop_pair *pairs;               /* ring of margin + 1: pair f (frames f - 1, f) at f % (margin + 1) */
+    int margin;          /* 0.1 s in frames */
+    int frames;          /* recorded so far, the one being recorded included */
+    float *rotations[2]; /* joints x 4: the frame before and this frame */
+    pop_pair *pairs;     /* ring of margin + 1: pair f (frames f - 1, f) at f % (margin + 1) */
     int *clip_nodes, clip_node_count;
-    float *weights[2], *times[2];  /* clip_node_count: the frame before and this frame */
-    int *node_clip, *node_mirror;  /* per graph node, from the flat lists (-1: not seen) */
+    float *weights[2], *times[2]; /* clip_node_count: the frame before and this frame */
+    int *node_clip, *node_mirror; /* per graph node, from the flat lists (-1: not seen) */
     pop_transition *transitions;
     int transition_count, transition_capacity;
-    float *snapshots;              /* per transition: weights before the start, times at the start, weights at the end */
+    float *snapshots; /* per transition: weights before the start, times at the start, weights at the end */
     int snapshot_capacity;
     int *windows, window_count, window_capacity; /* transitions whose window may still take pairs */
-    int *open;                     /* per graph node: the open transition of that machine, or -1 */
+    int *open;                                   /* per graph node: the open transition of that machine, or -1 */
 };
 
 int pop_recorder_create(const tdn_graph *graph, int joint_count, float fps, pop_recorder **out)
@@ -44,7 +44,8 @@ int pop_recorder_create(const tdn_graph *graph, int joint_count, float fps, pop_
     r->joints = joint_count;
     r->margin = (int)lround(0.1 * fps);
     r->clip_node_count = -1; /* found at the first frame */
-    const size_t rotations = sizeof(float) * 4 * (size_t)(joint_count + 1), per_node = sizeof(float) * (size_t)(nodes + 1);
+    const size_t rotations = sizeof(float) * 4 * (size_t)(joint_count + 1),
+                 per_node = sizeof(float) * (size_t)(nodes + 1);
     r->rotations[0] = malloc(rotations);
     r->rotations[1] = malloc(rotations);
     r->pairs = calloc((size_t)r->margin + 1, sizeof *r->pairs);
@@ -152,10 +153,7 @@ static float *snapshot(const pop_recorder *r, int k, int which)
 }
 
 /* The clip nodes' weights at frame f, which is the latest frame or the one before. */
-static const float *weights_at(const pop_recorder *r, int f)
-{
-    return r->weights[f == r->frames - 1 ? 1 : 0];
-}
+static const float *weights_at(const pop_recorder *r, int f) { return r->weights[f == r->frames - 1 ? 1 : 0]; }
 
 static void swap(float **a, float **b)
 {
@@ -437,4 +435,3 @@ int pop_recorder_transitions(const pop_recorder *r, const pop_transition **out)
     *out = r->transitions;
     return r->transition_count;
 }
-

@@ -43,19 +43,19 @@
 #include "tendon/tendon.h"
 
 typedef struct pop_transition {
-    int machine;               /* the state machine's node */
-    int index;                 /* the transition's index in its machine */
-    int from, to;              /* states */
+    int machine;  /* the state machine's node */
+    int index;    /* the transition's index in its machine */
+    int from, to; /* states */
     int start_frame, end_frame;
-    int cut;                   /* started and finished in one update */
-    int finished;              /* 0: interrupted, or still fading when the run ended */
+    int cut;      /* started and finished in one update */
+    int finished; /* 0: interrupted, or still fading when the run ended */
     int interrupted;
-    int from_node, to_node;    /* the clip nodes the bound is computed from, or -1 */
-    int from_clip, to_clip;    /* their clips (graph clip indices), or -1 */
+    int from_node, to_node; /* the clip nodes the bound is computed from, or -1 */
+    int from_clip, to_clip; /* their clips (graph clip indices), or -1 */
     int frames;
-    int declared_frames;       /* 0: not known (pop_recorder_declare) */
-    double declared_seconds;   /* the document's duration in seconds; 0: none, or normalized */
-    const char *mode;          /* "smooth", "frozen", "cut", "inertialize" as declared, or NULL */
+    int declared_frames;     /* 0: not known (pop_recorder_declare) */
+    double declared_seconds; /* the document's duration in seconds; 0: none, or normalized */
+    const char *mode;        /* "smooth", "frozen", "cut", "inertialize" as declared, or NULL */
     double observed, clip_change, switch_difference, bound, pop; /* degrees/frame; pop: ratio */
     int peak_frame, peak_joint; /* where `observed` was (the later frame of the pair) */
 } pop_transition;

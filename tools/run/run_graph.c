@@ -26,17 +26,17 @@ typedef struct run_state {
     tdn_graph_instance *instance;
     timeline *tl;
     tdn_pose pose;
-    baked_frames baked;    /* --out: every frame's pose */
+    baked_frames baked; /* --out: every frame's pose */
     pop_recorder *pop;
-    trace_writer trace;    /* --trace (its file NULL when closed) */
-    tdn_vec3 *positions;   /* --out: the integrated root transform per frame */
+    trace_writer trace;  /* --trace (its file NULL when closed) */
+    tdn_vec3 *positions; /* --out: the integrated root transform per frame */
     tdn_quat *facings;
     graph_extras extras;
     foot_skate skate;
     int skate_ready;
-    ground ground;         /* --ground (what ground_query reads) */
-    int second_run;        /* a foot placement job and a ground: run again without foot locking */
-    tdn_mat4 *model;       /* this frame's model space, placed in the world (one per joint) */
+    ground ground;   /* --ground (what ground_query reads) */
+    int second_run;  /* a foot placement job and a ground: run again without foot locking */
+    tdn_mat4 *model; /* this frame's model space, placed in the world (one per joint) */
     /* --render: the frames drawn, the skeleton's parents as ints, and the IK jobs' target
      * parameters (and weight: a parameter, or a constant) */
     preview_clip preview;
@@ -44,10 +44,10 @@ typedef struct run_state {
     int target_count;
     int target_param[TDN_MAX_GRAPH_IK], weight_param[TDN_MAX_GRAPH_IK];
     float weight_const[TDN_MAX_GRAPH_IK];
-    run_report rep;        /* timings and the IK error (run_graph's report) */
+    run_report rep; /* timings and the IK error (run_graph's report) */
     double ik_error_sum;
-    tdn_mat4 *ik_model;    /* when the IK error is measured (a report asked for, a ground): the
-                            * character-frame model space it is measured in */
+    tdn_mat4 *ik_model; /* when the IK error is measured (a report asked for, a ground): the
+                         * character-frame model space it is measured in */
 } run_state;
 
 static void release(run_state *s)
@@ -108,12 +108,14 @@ static void skate_summary(const run_args *a, const run_state *s)
             print_cm_s(k->results[1][f].cm_per_s);
             printf(" without");
         }
-        printf(" (%d frames in contact, contact by %s)\n", r->contact_frames, foot_skate_contact_rule(k, f, rule, sizeof rule));
+        printf(" (%d frames in contact, contact by %s)\n", r->contact_frames,
+               foot_skate_contact_rule(k, f, rule, sizeof rule));
     }
     printf("foot skate: ");
     if (in_place) { /* the figure would read as a failure: say what it is */
         printf("n/a, in place (the character's centre stayed within %.3g m of where it started while each foot slid "
-               "%.3g m in contact, ", travel, slide);
+               "%.3g m in contact, ",
+               travel, slide);
         print_cm_s(foot_skate_mean(k, 0));
         printf(": clips made to play on the spot slide their planted feet by design; ");
     } else {
@@ -152,8 +154,8 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
                     const tdn_vec3 *position, tdn_quat facing)
 {
     const tdn_graph *g = tdn_graph_document_graph(s->doc);
-    printf("%s: %d frames, %.6g s at %.6g fps (frame 0 at t = 0)", a->graph, frame_count, (double)(frame_count - 1) / a->fps,
-           (double)a->fps);
+    printf("%s: %d frames, %.6g s at %.6g fps (frame 0 at t = 0)", a->graph, frame_count,
+           (double)(frame_count - 1) / a->fps, (double)a->fps);
     if (a->params)
         printf(", %d of %d timeline events applied", timeline_applied_count(s->tl), timeline_event_count(s->tl));
     printf("\n");
@@ -180,14 +182,19 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
                x->start_frame / (double)a->fps,
                x->declared_seconds > 0.0 ? x->declared_seconds : (x->end_frame - x->start_frame + 1) / (double)a->fps,
                trace_transition_mode(x),
-               x->interrupted ? " (interrupted)" : !x->finished ? " (unfinished)" : "", x->pop);
+               x->interrupted ? " (interrupted)"
+               : !x->finished ? " (unfinished)"
+                              : "",
+               x->pop);
         if (worst < 0 || x->pop > t[worst].pop)
             worst = k;
     }
     if (worst >= 0)
         printf("worst pop: %.3f (%s: %s -> %s at %.4f s)\n", t[worst].pop,
                cli_text(trace_node_name(g, t[worst].machine, name, sizeof name), node, sizeof node),
-               t[worst].from >= 0 ? cli_text(tdn_graph_state_name(g, t[worst].machine, t[worst].from), from, sizeof from) : "?",
+               t[worst].from >= 0
+                   ? cli_text(tdn_graph_state_name(g, t[worst].machine, t[worst].from), from, sizeof from)
+                   : "?",
                t[worst].to >= 0 ? cli_text(tdn_graph_state_name(g, t[worst].machine, t[worst].to), to, sizeof to) : "?",
                t[worst].start_frame / (double)a->fps);
     else
@@ -198,7 +205,8 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     if (a->out)
         printf("baked: %s (%d frames at %.6g fps%s%s%s)\n", a->out, frame_count, (double)a->fps,
                apply_root ? ", the integrated root motion put back on joint " : "",
-               apply_root ? tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->extras.root_motion.joint) : "",
+               apply_root ? tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->extras.root_motion.joint)
+                          : "",
                apply_root ? " (the graph extracts it)" : "");
 }
 
@@ -224,7 +232,8 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
     for (int t = 0; t < c->target_count; t++) {
         const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
         const int p = s->target_param[t];
-        const tdn_vec3 model = tdn_vec3_make(tdn_graph_param_value(instance, p, 0), tdn_graph_param_value(instance, p, 1),
+        const tdn_vec3 model = tdn_vec3_make(tdn_graph_param_value(instance, p, 0),
+                                             tdn_graph_param_value(instance, p, 1),
                                              tdn_graph_param_value(instance, p, 2));
         const float weight = s->weight_param[t] >= 0 ? tdn_graph_param_value(instance, s->weight_param[t], 0)
                                                      : s->weight_const[t];
@@ -288,10 +297,12 @@ static void ik_measure(run_state *s, const tdn_graph_instance *instance)
             s->ik_error_sum += e;
             if (e > s->rep.ik_error_max)
                 s->rep.ik_error_max = e;
-            for (int j = end, k = 0; k < 2 && tdn_skeleton_parent(skel, j) >= 0; k++, j = tdn_skeleton_parent(skel, j)) {
+            for (int j = end, k = 0; k < 2 && tdn_skeleton_parent(skel, j) >= 0;
+                 k++, j = tdn_skeleton_parent(skel, j)) {
                 const tdn_transform rest = tdn_skeleton_rest(skel, j);
                 const double rest_len = tdn_vec3_length(rest.t);
-                const double change = fabs(distance(s->ik_model[j].m, s->ik_model[tdn_skeleton_parent(skel, j)].m) - rest_len);
+                const double change = fabs(distance(s->ik_model[j].m, s->ik_model[tdn_skeleton_parent(skel, j)].m) -
+                                           rest_len);
                 if (change > s->rep.bone_change_max)
                     s->rep.bone_change_max = change;
             }
@@ -312,9 +323,9 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
     foot_skate_begin(&s->skate, run ? 0 : 1);
     progress_bar bar;
     progress_begin(&bar,
-                   !run         ? "tendon run: running again without foot locking"
-                   : a->out     ? "tendon run: running and baking"
-                                : "tendon run: running",
+                   !run     ? "tendon run: running again without foot locking"
+                   : a->out ? "tendon run: running and baking"
+                            : "tendon run: running",
                    -1);
     for (int f = 0; f < frame_count; f++) {
         progress_update(&bar, f, frame_count);
@@ -322,7 +333,8 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         code = timeline_apply(tl, instance, time, why, sizeof why);
         if (code != CLI_OK) {
             char safe[CLI_TEXT_SIZE];
-            fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline", cli_text(why, safe, sizeof safe));
+            fprintf(stderr, "tendon run: %s: %s\n", a->params ? a->params : "timeline",
+                    cli_text(why, safe, sizeof safe));
             break;
         }
         const double started = run ? cli_now_ms() : 0.0;
@@ -480,8 +492,10 @@ static int keep_frames(const run_args *a, run_state *s, int frame_count)
         return CLI_FAILURE;
     }
     if (a->render.path && a->render.style == PREVIEW_STYLE_MESH && s->preview.mesh.triangle_count == 0) {
-        fprintf(stderr, "tendon run: --render-style mesh: %s: the character has no skinned mesh with triangles "
-                        "(use --render-style capsules)\n", a->graph);
+        fprintf(stderr,
+                "tendon run: --render-style mesh: %s: the character has no skinned mesh with triangles "
+                "(use --render-style capsules)\n",
+                a->graph);
         return CLI_BAD_INPUT;
     }
     if (a->out) {

@@ -22,13 +22,13 @@ typedef struct run_args {
 /* What a run measured besides the trace (run_graph's report, optional). */
 typedef struct run_report {
     int frames;
-    double eval_ms;             /* total wall time of tdn_graph_update + set_ground + evaluate, first run */
-    int ik_samples;             /* foot placement legs x frames the job ran on a ground */
-    int ik_unreached;           /* of those, frames the job said it did not reach */
-    double ik_error_mean, ik_error_max;       /* metres: the ankle's distance from its target */
-    double ik_error_max_reached;              /* the largest over the frames the job reached */
-    double bone_change_max;     /* metres: the legs' bone lengths against the rest pose */
-    double render_ms[2];        /* ms per drawn frame of render and render2 */
+    double eval_ms;                     /* total wall time of tdn_graph_update + set_ground + evaluate, first run */
+    int ik_samples;                     /* foot placement legs x frames the job ran on a ground */
+    int ik_unreached;                   /* of those, frames the job said it did not reach */
+    double ik_error_mean, ik_error_max; /* metres: the ankle's distance from its target */
+    double ik_error_max_reached;        /* the largest over the frames the job reached */
+    double bone_change_max;             /* metres: the legs' bone lengths against the rest pose */
+    double render_ms[2];                /* ms per drawn frame of render and render2 */
 } run_report;
 
 /* Runs a->graph as `tendon run` does (a parsed and checked). Returns an exit code; prints the

@@ -22,9 +22,9 @@ typedef struct tl_item {
 typedef struct tl_event {
     double time, duration;
     event_kind kind;
-    int first, count;      /* SET, RAMP, FIRE: items[first .. first + count) */
-    int node, state;       /* TRAVEL */
-    int order;             /* index in the file */
+    int first, count; /* SET, RAMP, FIRE: items[first .. first + count) */
+    int node, state;  /* TRAVEL */
+    int order;        /* index in the file */
 } tl_event;
 
 typedef struct tl_ramp {
@@ -55,7 +55,7 @@ typedef struct loader {
     char *why;
     size_t why_size;
     int item_capacity;
-    const char **param_names;  /* the graph's parameters */
+    const char **param_names; /* the graph's parameters */
     int param_count;
     const char **machine_names; /* the graph's state machine nodes */
     int *machines, machine_count;
@@ -102,7 +102,6 @@ static void hint(char *out, size_t size, const char *name, const char *const *na
         snprintf(out, size, " (the graph's %ss: %s)", noun, list);
     }
 }
-
 
 static int add_item(loader *l, int param, const float *value)
 {
@@ -160,7 +159,8 @@ static int read_values(loader *l, const cJSON *obj, const char *path, int ramp, 
         } else if (type == TDN_PARAM_VEC2 || type == TDN_PARAM_VEC3) {
             int n = type == TDN_PARAM_VEC2 ? 2 : 3;
             if (!cJSON_IsArray(c) || cJSON_GetArraySize(c) != n)
-                return fail(l, "%s: \"%s\" is a %s: an array of %d numbers", where, c->string, tdn_param_type_name(type), n);
+                return fail(l, "%s: \"%s\" is a %s: an array of %d numbers", where, c->string,
+                            tdn_param_type_name(type), n);
             for (int i = 0; i < n; i++) {
                 const cJSON *x = cJSON_GetArrayItem(c, i);
                 if (!cJSON_IsNumber(x) || !isfinite(x->valuedouble) || fabs(x->valuedouble) > 3.4e38)
@@ -296,10 +296,14 @@ static int read_event(loader *l, const cJSON *e, int index, tl_event *ev)
     }
     const cJSON *action = cJSON_GetObjectItemCaseSensitive(e, actions[found]);
     switch (ev->kind) {
-    case EV_SET: return read_values(l, action, where, 0, ev);
-    case EV_RAMP: return read_values(l, action, where, 1, ev);
-    case EV_FIRE: return read_fire(l, action, where, ev);
-    case EV_TRAVEL: return read_travel(l, action, where, ev);
+    case EV_SET:
+        return read_values(l, action, where, 0, ev);
+    case EV_RAMP:
+        return read_values(l, action, where, 1, ev);
+    case EV_FIRE:
+        return read_fire(l, action, where, ev);
+    case EV_TRAVEL:
+        return read_travel(l, action, where, ev);
     }
     return CLI_OK;
 }
@@ -417,12 +421,17 @@ done:
 static int set_value(tdn_graph_instance *in, int p, const float *v)
 {
     switch (tdn_graph_param_type(tdn_graph_instance_graph(in), p)) {
-    case TDN_PARAM_FLOAT: return tdn_graph_set_float(in, p, v[0], NULL) == TDN_OK;
-    case TDN_PARAM_INT: return tdn_graph_set_int(in, p, (int)lroundf(v[0]), NULL) == TDN_OK;
-    case TDN_PARAM_BOOL: return tdn_graph_set_bool(in, p, v[0] != 0.0f, NULL) == TDN_OK;
-    case TDN_PARAM_TRIGGER: return v[0] == 0.0f || tdn_graph_fire_trigger(in, p, NULL) == TDN_OK;
+    case TDN_PARAM_FLOAT:
+        return tdn_graph_set_float(in, p, v[0], NULL) == TDN_OK;
+    case TDN_PARAM_INT:
+        return tdn_graph_set_int(in, p, (int)lroundf(v[0]), NULL) == TDN_OK;
+    case TDN_PARAM_BOOL:
+        return tdn_graph_set_bool(in, p, v[0] != 0.0f, NULL) == TDN_OK;
+    case TDN_PARAM_TRIGGER:
+        return v[0] == 0.0f || tdn_graph_fire_trigger(in, p, NULL) == TDN_OK;
     case TDN_PARAM_VEC2:
-    case TDN_PARAM_VEC3: return tdn_graph_set_vector(in, p, v, NULL) == TDN_OK;
+    case TDN_PARAM_VEC3:
+        return tdn_graph_set_vector(in, p, v, NULL) == TDN_OK;
     }
     return 0;
 }
@@ -434,7 +443,8 @@ int timeline_apply(timeline *tl, tdn_graph_instance *in, double time, char *why,
     if (!tl->started) {
         for (int p = 0; p < params; p++)
             for (int c = 0; c < 3; c++)
-                tl->target[p][c] = tdn_graph_param_type(g, p) == TDN_PARAM_TRIGGER ? 0.0f : tdn_graph_param_value(in, p, c);
+                tl->target[p][c] = tdn_graph_param_type(g, p) == TDN_PARAM_TRIGGER ? 0.0f
+                                                                                   : tdn_graph_param_value(in, p, c);
         tl->started = 1;
     }
     for (int p = 0; p < params; p++)
@@ -445,8 +455,9 @@ int timeline_apply(timeline *tl, tdn_graph_instance *in, double time, char *why,
         if (ev->kind == EV_TRAVEL) {
             tdn_result r = tdn_graph_travel(in, ev->node, ev->state, NULL);
             if (r != TDN_OK) {
-                snprintf(why, why_size, "events[%d].travel: at %.4g s no chain of transitions of \"%s\" leads to \"%s\"",
-                         ev->order, time, tdn_graph_node_name(g, ev->node), tdn_graph_state_name(g, ev->node, ev->state));
+                snprintf(why, why_size,
+                         "events[%d].travel: at %.4g s no chain of transitions of \"%s\" leads to \"%s\"", ev->order,
+                         time, tdn_graph_node_name(g, ev->node), tdn_graph_state_name(g, ev->node, ev->state));
                 return r == TDN_ERR_INVALID_DATA ? CLI_BAD_INPUT : CLI_FAILURE;
             }
             continue;

@@ -120,11 +120,16 @@ static void write_entries(trace_writer *w, const tdn_graph_document *doc, const 
 static const char *event_type_name(tdn_graph_event_type t)
 {
     switch (t) {
-    case TDN_EVENT_STATE_ENTERED: return "state_entered";
-    case TDN_EVENT_STATE_EXITED: return "state_exited";
-    case TDN_EVENT_TRANSITION_STARTED: return "transition_started";
-    case TDN_EVENT_TRANSITION_FINISHED: return "transition_finished";
-    case TDN_EVENT_CLIP: return "clip";
+    case TDN_EVENT_STATE_ENTERED:
+        return "state_entered";
+    case TDN_EVENT_STATE_EXITED:
+        return "state_exited";
+    case TDN_EVENT_TRANSITION_STARTED:
+        return "transition_started";
+    case TDN_EVENT_TRANSITION_FINISHED:
+        return "transition_finished";
+    case TDN_EVENT_CLIP:
+        return "clip";
     }
     return "?";
 }
@@ -225,10 +230,13 @@ static void write_events(trace_writer *w, const tdn_graph_document *doc, const t
             break;
         case TDN_EVENT_CLIP: {
             const tdn_clip *clip = ev->clip >= 0 && ev->clip < tdn_graph_document_clip_count(doc)
-                                       ? tdn_graph_document_clip(doc, ev->clip) : NULL;
+                                       ? tdn_graph_document_clip(doc, ev->clip)
+                                       : NULL;
             tw_string(w, "clip", clip ? tdn_graph_document_clip_name(doc, ev->clip) : NULL);
-            tw_string(w, "event", clip && ev->index >= 0 && ev->index < tdn_clip_event_count(clip)
-                                      ? tdn_clip_event_name(clip, ev->index) : NULL);
+            tw_string(w, "event",
+                      clip && ev->index >= 0 && ev->index < tdn_clip_event_count(clip)
+                          ? tdn_clip_event_name(clip, ev->index)
+                          : NULL);
             tw_float(w, "weight", ev->weight);
             break;
         }
@@ -277,8 +285,8 @@ void trace_write_frame(trace_writer *w, const trace_run *run, const trace_frame 
         const tdn_pose *pose = fr->pose;
         tw_begin_array(w, "rotations");
         for (int j = 0; j < pose->joint_count; j++) {
-            float q[4] = { tdn_pose_crow(pose, TDN_RX)[j], tdn_pose_crow(pose, TDN_RY)[j], tdn_pose_crow(pose, TDN_RZ)[j],
-                           tdn_pose_crow(pose, TDN_RW)[j] };
+            float q[4] = { tdn_pose_crow(pose, TDN_RX)[j], tdn_pose_crow(pose, TDN_RY)[j],
+                           tdn_pose_crow(pose, TDN_RZ)[j], tdn_pose_crow(pose, TDN_RW)[j] };
             tw_floats(w, NULL, q, 4);
         }
         tw_end_array(w);

@@ -14,12 +14,12 @@
 /* What the header says about the run. */
 typedef struct trace_run {
     const char *graph_path;
-    const char *timeline_path;     /* NULL: none */
+    const char *timeline_path; /* NULL: none */
     const tdn_graph_document *document;
     float fps;
     double seconds;
     int frame_count;
-    int rotations;                 /* 1: every frame lists every joint's local rotation */
+    int rotations; /* 1: every frame lists every joint's local rotation */
 } trace_run;
 
 /* One frame, after its update and evaluation. */
@@ -29,18 +29,18 @@ typedef struct trace_frame {
     const tdn_graph_instance *instance;
     const timeline *timeline;
     const tdn_root_motion *motion;
-    tdn_vec3 root_position;        /* the integrated root transform after this frame's motion */
+    tdn_vec3 root_position; /* the integrated root transform after this frame's motion */
     tdn_quat root_facing;
-    const tdn_pose *pose;          /* for the rotations */
-    const foot_skate *skate;       /* the feet's world positions and contacts this frame, or NULL */
+    const tdn_pose *pose;    /* for the rotations */
+    const foot_skate *skate; /* the feet's world positions and contacts this frame, or NULL */
 } trace_frame;
 
 /* The foot skate of the run (foot_skate.h): the traced run's (with foot locking), and the
  * second run's without foot locking when there was one. */
 typedef struct trace_skate {
     const foot_skate *skate;
-    int without_locking;           /* results[1] holds the run without foot locking */
-    const char *ground;            /* the --ground SPEC, or NULL */
+    int without_locking; /* results[1] holds the run without foot locking */
+    const char *ground;  /* the --ground SPEC, or NULL */
 } trace_skate;
 
 /* Opens the file (tw_open: a file at path is replaced only when the trace is finished) and

@@ -10,7 +10,7 @@
 #include "tendon/base.h"
 
 typedef struct trace_writer {
-    tdn_io__output output;       /* output.file: NULL once closed */
+    tdn_io__output output; /* output.file: NULL once closed */
     int depth;
     unsigned char has_items[64]; /* per open level: a comma is needed before the next item */
 } trace_writer;

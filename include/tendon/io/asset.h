@@ -45,8 +45,8 @@ typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2, TDN_FOR
 
 /* Zero-initialisable. */
 typedef struct tdn_asset_load_options {
-    const char *skin;        /* glTF: a skin's name or decimal index; NULL: the first skin */
-    float scale;             /* every length is multiplied by it (0: 1), e.g. 0.01 for cm */
+    const char *skin; /* glTF: a skin's name or decimal index; NULL: the first skin */
+    float scale;      /* every length is multiplied by it (0: 1), e.g. 0.01 for cm */
     /* tdn_asset_load_memory only: the folder external glTF buffers are read from (NULL:
      * external buffers are an error; tdn_asset_load reads them beside the file) */
     const char *base_dir;
@@ -121,11 +121,11 @@ typedef struct tdn_asset_mesh {
     const char *name;
     int vertex_count;
     int influence_sets;
-    const float *positions;   /* 3 per vertex */
-    const float *normals;     /* 3 per vertex, or NULL */
-    const uint16_t *joints;   /* 4 * influence_sets per vertex */
-    const float *weights;     /* 4 * influence_sets per vertex */
-    const uint32_t *indices;  /* index_count, 3 per triangle, or NULL */
+    const float *positions;  /* 3 per vertex */
+    const float *normals;    /* 3 per vertex, or NULL */
+    const uint16_t *joints;  /* 4 * influence_sets per vertex */
+    const float *weights;    /* 4 * influence_sets per vertex */
+    const uint32_t *indices; /* index_count, 3 per triangle, or NULL */
     int index_count;
 } tdn_asset_mesh;
 

@@ -40,8 +40,8 @@ typedef tdn_result (*tdn_file_read_fn)(void *user, const char *path, void **data
 /* Zero-initialisable; the strings and the roots array must live as long as the call that
  * uses them. */
 typedef struct tdn_file_access {
-    tdn_file_read_fn read;     /* NULL: tdn_file_read */
-    void *user;                /* passed to read */
+    tdn_file_read_fn read; /* NULL: tdn_file_read */
+    void *user;            /* passed to read */
     /* root_count folders (absolute, or relative to the current folder) below which the files
      * a file names may also be, through absolute paths or ".." */
     const char *const *roots;
@@ -54,8 +54,8 @@ typedef struct tdn_file_access {
  * the path; half-set allocator hooks are TDN_ERR_ARGUMENT ("allocator"). The bytes are released
  * with tdn_free(data, size, allocator). Thread-safe. A custom reader may call it for the files it
  * does not serve itself; tendon may call a custom reader from any thread that loads. */
-TDN_API tdn_result tdn_file_read(void *user, const char *path, void **data, size_t *size, const tdn_allocator *allocator,
-                                 tdn_error *err);
+TDN_API tdn_result tdn_file_read(void *user, const char *path, void **data, size_t *size,
+                                 const tdn_allocator *allocator, tdn_error *err);
 
 #ifdef __cplusplus
 }

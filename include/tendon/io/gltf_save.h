@@ -59,10 +59,10 @@ extern "C" {
 /* One clip baked at a fixed rate: frame f is the local pose at f / frame_rate seconds, so the
  * clip lasts (frame_count - 1) / frame_rate seconds. */
 typedef struct tdn_baked_clip {
-    const char *name;           /* NULL or "": "animation_<i>" (i = index in the clips array) */
-    int frame_count;            /* >= 1 */
-    float frame_rate;           /* frames per second, finite and > 0 */
-    const tdn_pose *frames;     /* frame_count local poses of the skeleton's joint count */
+    const char *name;       /* NULL or "": "animation_<i>" (i = index in the clips array) */
+    int frame_count;        /* >= 1 */
+    float frame_rate;       /* frames per second, finite and > 0 */
+    const tdn_pose *frames; /* frame_count local poses of the skeleton's joint count */
 } tdn_baked_clip;
 
 /* Output container: by the path's extension (.glb or .gltf, any case; memory export: GLB),
@@ -74,11 +74,11 @@ typedef enum tdn_gltf_container {
 } tdn_gltf_container;
 
 typedef struct tdn_gltf_save_desc {
-    const tdn_skeleton *skeleton;       /* required: nodes, names, hierarchy, rest pose as node TRS */
-    const tdn_baked_clip *clips;        /* clip_count of them (may be NULL when clip_count is 0) */
+    const tdn_skeleton *skeleton; /* required: nodes, names, hierarchy, rest pose as node TRS */
+    const tdn_baked_clip *clips;  /* clip_count of them (may be NULL when clip_count is 0) */
     int clip_count;
-    const tdn_asset *source;            /* optional: its skinned meshes and a skin are written too */
-    int binary;                         /* a tdn_gltf_container: 1 .glb, 0 .gltf, -1 by extension */
+    const tdn_asset *source; /* optional: its skinned meshes and a skin are written too */
+    int binary;              /* a tdn_gltf_container: 1 .glb, 0 .gltf, -1 by extension */
 } tdn_gltf_save_desc;
 
 /* Writes the file at `path`: a new file beside it, renamed over it only once complete, so that

@@ -53,7 +53,7 @@ typedef struct tdn_graph_callback {
 
 /* Zero-initialisable. */
 typedef struct tdn_graph_document_load_options {
-    const tdn_graph_callback *callbacks;     /* what documents may name; copied */
+    const tdn_graph_callback *callbacks; /* what documents may name; copied */
     int callback_count;
     /* tdn_graph_document_load_memory only: the folder of the files the document names (NULL:
      * naming a file is an error; tdn_graph_document_load reads them from the document's) */
@@ -68,8 +68,7 @@ typedef struct tdn_graph_document_load_options {
  * everything the document keeps, and the bytes of files while they are read; the JSON tree is
  * read with malloc while loading. */
 TDN_API tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_load_options *options,
-                                           tdn_graph_document **out, const tdn_allocator *allocator,
-                                           tdn_error *err);
+                                           tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err);
 /* The same from `size` bytes of JSON text; the files it names are read from options->base_dir.
  * Errors' `where` is the JSON path, without a file. */
 TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,

@@ -90,9 +90,9 @@
  * aim_center only in the spine, neck and head: made additive against aim_center (a graph
  * document's "additive": {"reference": "aim_center"}) they turn the chest and head of any pose
  * by up to 45 degrees in pitch and 60 in yaw. lean_left and lean_right, made additive against
- * lean_center, bend any pose's upper body sideways (leaning into a turn). Hand poses have 38 rotation tracks, the fingers
- * and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to
- * the fingers sets the hands' shape over anything else.
+ * lean_center, bend any pose's upper body sideways (leaning into a turn). Hand poses have 38 rotation tracks, the
+ * fingers and thumbs of both hands (not the wrists), left and right mirror images: a layer masked to the fingers sets
+ * the hands' shape over anything else.
  *
  * Last comes "jump" (1.5 s, a standing jump in place, no root motion; the same 20 tracks, key
  * layout, IK and contact curves as the locomotion clips). Its keys are evenly spaced, N key
@@ -138,12 +138,12 @@ extern "C" {
 
 /* Fields left 0 take the default shown. */
 typedef struct tdn_humanoid_desc {
-    float height;        /* metres to the top of the head, 0: 1.8; all lengths scale with it */
-    float walk_speed;    /* m/s, 0: 1.4 (walk, walk_backward, strafes) */
-    float walk_cycle;    /* seconds per full cycle (two steps), 0: 1.0 (walk, strafes, turns) */
-    float run_speed;     /* m/s, 0: 3.5 */
-    float run_cycle;     /* seconds per full cycle, 0: 0.6 */
-    float sample_rate;   /* keys per second, 0: 30 (rounded per clip as described above) */
+    float height;      /* metres to the top of the head, 0: 1.8; all lengths scale with it */
+    float walk_speed;  /* m/s, 0: 1.4 (walk, walk_backward, strafes) */
+    float walk_cycle;  /* seconds per full cycle (two steps), 0: 1.0 (walk, strafes, turns) */
+    float run_speed;   /* m/s, 0: 3.5 */
+    float run_cycle;   /* seconds per full cycle, 0: 0.6 */
+    float sample_rate; /* keys per second, 0: 30 (rounded per clip as described above) */
 } tdn_humanoid_desc;
 
 /* Generates the humanoid asset into *out (destroy it with tdn_asset_destroy) through

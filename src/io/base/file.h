@@ -11,9 +11,9 @@
 #define TDN_IO_MAX_FILE_BYTES ((size_t)1 << 31)
 
 typedef struct tdn_io__file {
-    char *data;                /* size bytes (no terminating zero) */
+    char *data; /* size bytes (no terminating zero) */
     size_t size;
-    tdn_allocator allocator;   /* what data came from */
+    tdn_allocator allocator; /* what data came from */
 } tdn_io__file;
 
 /* Reads the whole file at path with access's reader (NULL access or reader: tdn_file_read) into

@@ -116,8 +116,8 @@ tdn_result tdn_io__json_float(const cJSON *object, const char *key, const char *
     return TDN_OK;
 }
 
-tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
-                               const char **out, tdn_error *err)
+tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required, const char **out,
+                               tdn_error *err)
 {
     const cJSON *item = cJSON_GetObjectItemCaseSensitive(object, key);
     *out = NULL;

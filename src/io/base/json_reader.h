@@ -43,7 +43,7 @@ tdn_result tdn_io__json_bool(const cJSON *object, const char *key, const char *p
 tdn_result tdn_io__json_floats(const cJSON *a, const char *where, int count, const char *each, float *out,
                                tdn_error *err);
 /* A string field: absent gives NULL (or an error when `required`). */
-tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required,
-                               const char **out, tdn_error *err);
+tdn_result tdn_io__json_string(const cJSON *object, const char *key, const char *path, int required, const char **out,
+                               tdn_error *err);
 
 #endif

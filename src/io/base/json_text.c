@@ -11,7 +11,7 @@
 
 typedef struct scan {
     const unsigned char *s;
-    size_t n, i;                 /* the text and the byte being read */
+    size_t n, i; /* the text and the byte being read */
     long values;
     int depth, deepest;
     unsigned char in_object[TDN_IO_JSON_MAX_DEPTH + 1]; /* per open container: object (1) or array */
@@ -65,7 +65,10 @@ static void skip_space(scan *sc)
 
 static int hex_value(unsigned char c)
 {
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    return c >= '0' && c <= '9'   ? c - '0'
+           : c >= 'a' && c <= 'f' ? c - 'a' + 10
+           : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                  : -1;
 }
 
 /* The four hex digits after "\u" at s[at] (at points at the 'u'); -1 when they are not. */
@@ -162,7 +165,8 @@ static int scan_string(scan *sc)
         if (u >= 0xD800 && u <= 0xDBFF) {
             const long low = sc->n - sc->i >= 6 && sc->s[sc->i] == '\\' ? unicode_escape(sc, sc->i + 1) : -1;
             if (low < 0xDC00 || low > 0xDFFF)
-                return problem_at(sc, escape, "\\u%04lX is the first half of a UTF-16 surrogate pair without a second", u);
+                return problem_at(sc, escape, "\\u%04lX is the first half of a UTF-16 surrogate pair without a second",
+                                  u);
             sc->i += 6;
         }
     }
@@ -227,8 +231,10 @@ static int count_value(scan *sc)
 {
     if (++sc->values <= TDN_IO_JSON_MAX_VALUES)
         return 1;
-    return problem_at(sc, sc->i, "more than %d JSON values (objects, arrays, strings, numbers, true, false, null); "
-                      "tendon reads documents of at most %d", TDN_IO_JSON_MAX_VALUES, TDN_IO_JSON_MAX_VALUES);
+    return problem_at(sc, sc->i,
+                      "more than %d JSON values (objects, arrays, strings, numbers, true, false, null); "
+                      "tendon reads documents of at most %d",
+                      TDN_IO_JSON_MAX_VALUES, TDN_IO_JSON_MAX_VALUES);
 }
 
 static int open_container(scan *sc, int object)
@@ -267,11 +273,12 @@ static int scan_text(scan *sc, unsigned flags)
                     return 0;
                 state = FIRST_VALUE;
             } else {
-                const int ok = c == '"' ? scan_string(sc)
-                             : c == '-' || is_digit(c) ? scan_number(sc)
-                             : c == 't' ? scan_word(sc, "true")
-                             : c == 'f' ? scan_word(sc, "false")
-                             : c == 'n' ? scan_word(sc, "null") : found(sc, "a value");
+                const int ok = c == '"'                  ? scan_string(sc)
+                               : c == '-' || is_digit(c) ? scan_number(sc)
+                               : c == 't'                ? scan_word(sc, "true")
+                               : c == 'f'                ? scan_word(sc, "false")
+                               : c == 'n'                ? scan_word(sc, "null")
+                                                         : found(sc, "a value");
                 if (!ok)
                     return 0;
                 state = AFTER;
@@ -455,8 +462,7 @@ static tdn_result check_keys(const cJSON *root, int deepest, tdn_io__json_proble
 
 /* ---- both ---- */
 
-tdn_result tdn_io__json_parse(const char *text, size_t size, unsigned flags, cJSON **out,
-                              tdn_io__json_problem *problem)
+tdn_result tdn_io__json_parse(const char *text, size_t size, unsigned flags, cJSON **out, tdn_io__json_problem *problem)
 {
     *out = NULL;
     memset(problem, 0, sizeof *problem);

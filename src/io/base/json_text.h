@@ -33,9 +33,9 @@ enum {
 
 /* What was wrong and where: a byte of the text (path[0] == '\0'), or a JSON path. */
 typedef struct tdn_io__json_problem {
-    tdn_result code;  /* TDN_ERR_PARSE, or TDN_ERR_OUT_OF_MEMORY */
-    size_t at;        /* byte offset into the text given, a byte-order mark counted */
-    char path[128];   /* "nodes[2].name", as long as tdn_error's `where` */
+    tdn_result code; /* TDN_ERR_PARSE, or TDN_ERR_OUT_OF_MEMORY */
+    size_t at;       /* byte offset into the text given, a byte-order mark counted */
+    char path[128];  /* "nodes[2].name", as long as tdn_error's `where` */
     char message[160];
 } tdn_io__json_problem;
 

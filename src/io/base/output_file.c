@@ -193,8 +193,8 @@ tdn_result tdn_io__output_commit(tdn_io__output *out, tdn_error *err)
     }
     if (out->temp)
         unlink(out->temp);
-    const tdn_result r =
-        tdn_io__fail(err, TDN_ERR_IO, out->path, "writing failed: %s", e > 0 ? strerror(e) : "a write failed");
+    const tdn_result r = tdn_io__fail(err, TDN_ERR_IO, out->path, "writing failed: %s",
+                                      e > 0 ? strerror(e) : "a write failed");
     release(out);
     return r;
 }

@@ -22,10 +22,10 @@
 #include "tendon/base.h"
 
 typedef struct tdn_io__output {
-    FILE *file;    /* where the bytes go (binary); NULL once committed or discarded */
-    char *path;    /* the path as given, for messages */
-    char *temp;    /* the temporary file, renamed to `target` by commit; NULL: path is written as it is */
-    char *target;  /* path with its symbolic links followed: the file the temporary replaces */
+    FILE *file;   /* where the bytes go (binary); NULL once committed or discarded */
+    char *path;   /* the path as given, for messages */
+    char *temp;   /* the temporary file, renamed to `target` by commit; NULL: path is written as it is */
+    char *target; /* path with its symbolic links followed: the file the temporary replaces */
 } tdn_io__output;
 
 /* Opens `path` for writing by the rule above. On failure (TDN_ERR_IO, or TDN_ERR_OUT_OF_MEMORY)
