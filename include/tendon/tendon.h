@@ -24,6 +24,7 @@
 #include "foot_placement.h"
 #include "skin.h"
 #include "mirror.h"
+#include "body_map.h"
 #include "graph.h"
 #include "inertialize.h"
 #include "root_motion.h"
