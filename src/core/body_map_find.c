@@ -92,20 +92,6 @@ static void walk(const finder *f, int start, path *p)
     }
 }
 
-/* Number of joints below and the subtree's height: two legs (or two arms) have the same. */
-static int same_shape(const finder *f, int a, int b)
-{
-    const int size_a = tdn_skeleton_subtree_end(f->skeleton, a) - a;
-    const int size_b = tdn_skeleton_subtree_end(f->skeleton, b) - b;
-    if (size_a != size_b)
-        return 0;
-    for (int i = 0; i < size_a; i++)
-        if (tdn_skeleton_depth(f->skeleton, a + i) - tdn_skeleton_depth(f->skeleton, a) !=
-            tdn_skeleton_depth(f->skeleton, b + i) - tdn_skeleton_depth(f->skeleton, b))
-            return 0;
-    return 1;
-}
-
 static int height(const finder *f, int joint)
 {
     int h = 0;
@@ -115,6 +101,16 @@ static int height(const finder *f, int joint)
         h = d > h ? d : h;
     }
     return h;
+}
+
+/* Two legs or two arms: subtrees of one height whose walks (walk) are as long. Not the whole
+ * shape: Soldier's thumbs have two joints on the left and three on the right. */
+static int alike(const finder *f, int a, int b)
+{
+    path pa, pb;
+    walk(f, a, &pa);
+    walk(f, b, &pb);
+    return pa.count == pb.count && height(f, a) == height(f, b);
 }
 
 static int is_leg_word(tdn__body_word word)
@@ -140,7 +136,7 @@ static int common_ancestor(const finder *f, int a, int b)
 
 /* The hips and their two leg children. By names: the lowest common ancestor of the root-most
  * sided leg joint of each side (*named = 1, legs[0] left). Otherwise by the hierarchy: the
- * root-most joint with two children of the same shape at least three joints deep (thigh,
+ * root-most joint with two children alike (alike) at least three joints deep (thigh,
  * shin, foot) and a third child (the spine); sides are settled later by geometry. */
 static int find_hips(const finder *f, int legs[2], int *named)
 {
@@ -169,7 +165,7 @@ static int find_hips(const finder *f, int legs[2], int *named)
             continue;
         for (int a = 0; a < n; a++)
             for (int b = a + 1; b < n; b++)
-                if (height(f, c[a]) >= 2 && same_shape(f, c[a], c[b])) {
+                if (height(f, c[a]) >= 2 && alike(f, c[a], c[b])) {
                     legs[0] = c[a];
                     legs[1] = c[b];
                     *named = 0;
@@ -230,6 +226,11 @@ static tdn_result find_leg(const finder *f, int start, int side, tdn_body_part t
         return tdn__fail(f->err, TDN_ERR_INVALID_DATA, joint_name(f, thigh),
                          "not a humanoid: the %s leg has no shin below its thigh '%s'", leg, joint_name(f, thigh));
     const int shin = p.joints[t + 1];
+    const tdn__body_word shin_word = name_of(f, shin).word;
+    if (shin_word == TDN__WORD_FOOT || shin_word == TDN__WORD_TOES)
+        return tdn__fail(f->err, TDN_ERR_INVALID_DATA, joint_name(f, thigh),
+                         "not a humanoid: the %s leg has no shin between its thigh '%s' and '%s'", leg,
+                         joint_name(f, thigh), joint_name(f, shin));
     set_part(f->map, thigh_part + 1, &shin, 1, by_word(f, shin, TDN__WORD_SHIN, TDN_BODY_MAP_EVIDENCE_TOPOLOGY));
     int foot = t + 2 < p.count ? p.joints[t + 2] : -1;
     tdn_body_map_evidence foot_how = foot >= 0 ? by_word(f, foot, TDN__WORD_FOOT, TDN_BODY_MAP_EVIDENCE_TOPOLOGY)
@@ -239,7 +240,7 @@ static tdn_result find_leg(const finder *f, int start, int side, tdn_body_part t
         if (nm.word == TDN__WORD_FOOT && nm.side == side && !tdn_skeleton_is_in_subtree(f->skeleton, j, start))
             foot = j;
     }
-    if (foot < 0)
+    if (foot < 0 || name_of(f, foot).word == TDN__WORD_TOES)
         return tdn__fail(f->err, TDN_ERR_INVALID_DATA, joint_name(f, shin),
                          "not a humanoid: the %s leg has no foot below its shin '%s'", leg, joint_name(f, shin));
     set_part(f->map, thigh_part + 2, &foot, 1, foot_how);
@@ -429,7 +430,7 @@ static tdn_result find_trunk(const finder *f, int hips, const int legs[2], int a
             arms[0] = arms[1] = -1;
         for (int a = 0; a < branches && !*named && arms[0] < 0; a++)
             for (int b = a + 1; b < branches && arms[0] < 0; b++)
-                if (same_shape(f, top[a], top[b])) {
+                if (alike(f, top[a], top[b])) {
                     arms[0] = top[a];
                     arms[1] = top[b];
                 }
