@@ -9,7 +9,6 @@ typedef enum tdn__body_word {
     TDN__WORD_NONE,   /* nothing known */
     TDN__WORD_END,    /* a bone's end marker: *End, *Nub */
     TDN__WORD_HELPER, /* eye, jaw, IK target or pole, twist or roll */
-    TDN__WORD_ROOT,   /* root */
     TDN__WORD_HIPS,   /* hips, pelvis, an unsided hip */
     TDN__WORD_SPINE,  /* spine, chest, abdomen, torso, back */
     TDN__WORD_NECK,

@@ -158,8 +158,6 @@ static tdn__body_word word_of(const words *ws)
         return TDN__WORD_SPINE;
     if (has(ws, LIST("hip", "hips", "pelvis", "buttock")))
         return TDN__WORD_HIPS; /* sided, it becomes TDN__WORD_SIDED_HIP */
-    if (has(ws, LIST("root")))
-        return TDN__WORD_ROOT;
     return TDN__WORD_NONE;
 }
 
