@@ -76,6 +76,14 @@ static tdn_result inertializer_create(const tdn_allocator *h, void **out, tdn_er
     return tdn_inertializer_create(3, (tdn_inertializer **)out, h, err);
 }
 
+static tdn_result retarget_create(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    static tdn_body_map map;
+    tdn_body_map_find(skeleton, NULL, &map, NULL);
+    const tdn_retarget_desc desc = { { skeleton, &map, NULL }, { skeleton, &map, NULL }, 0.0f };
+    return tdn_retarget_create(&desc, (tdn_retarget **)out, h, err);
+}
+
 static tdn_result foot_placement_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     tdn_foot_placement_desc desc = { .skeleton = skeleton, .leg_count = 1 };
@@ -205,6 +213,7 @@ static void destroy_clip(void *p) { tdn_clip_destroy(p); }
 static void destroy_blend_space(void *p) { tdn_blend_space_destroy(p); }
 static void destroy_pose(void *p) { tdn_pose_destroy(p); }
 static void destroy_inertializer(void *p) { tdn_inertializer_destroy(p); }
+static void destroy_retarget(void *p) { tdn_retarget_destroy(p); }
 static void destroy_foot_placement(void *p) { tdn_foot_placement_destroy(p); }
 static void destroy_graph(void *p) { tdn_graph_destroy(p); }
 static void destroy_graph_instance(void *p) { tdn_graph_instance_destroy(p); }
@@ -224,6 +233,7 @@ static const hooks_case cases[] = {
     { "tdn_blend_space_create", blend_space_create, destroy_blend_space },
     { "tdn_pose_create", pose_create, destroy_pose },
     { "tdn_inertializer_create", inertializer_create, destroy_inertializer },
+    { "tdn_retarget_create", retarget_create, destroy_retarget },
     { "tdn_foot_placement_create", foot_placement_create, destroy_foot_placement },
     { "tdn_graph_create", graph_create, destroy_graph },
     { "tdn_graph_instance_create", graph_instance_create, destroy_graph_instance },

@@ -25,6 +25,7 @@
 #include "skin.h"
 #include "mirror.h"
 #include "body_map.h"
+#include "retarget.h"
 #include "graph.h"
 #include "inertialize.h"
 #include "root_motion.h"

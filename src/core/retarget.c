@@ -1,0 +1,387 @@
+/* tendon core: the retarget definition (what each mapped target joint needs, precomputed from the
+ * two skeletons, maps and reference poses) and the per-frame pose retarget. */
+#include <stdio.h>
+
+#include "internal.h"
+#include "pose_rotation.h"
+#include "retarget_internal.h"
+#include "tendon/retarget.h"
+
+/* The most joints the parts of one map can hold: the per-frame scratch's bound. */
+#define MAX_BONES (TDN_BODY_PART_COUNT * TDN_BODY_MAP_MAX_CHAIN)
+
+/* A mapped source joint. Its model rotation is its anchor's (the nearest mapped ancestor's, or
+ * the identity) times the local rotations of the path's joints, the anchor's child down to it. */
+typedef struct source_bone {
+    int joint;
+    int anchor;
+    int path_begin, path_count; /* in tdn_retarget.path, root-most first */
+    tdn_quat reference_inverse; /* the inverse of its model rotation in the source's reference */
+} source_bone;
+
+/* A mapped target joint: its model rotation is D * reference, D being the source's turn
+ * slerp(D[base], D[last], weight) (base -1: the identity), written under its parent, whose model
+ * rotation is its anchor's (or the identity) times `above` (the reference's locals between). */
+typedef struct target_bone {
+    int joint;
+    int anchor;
+    tdn_quat above;
+    tdn_quat reference;
+    int base, last;
+    float weight;
+} target_bone;
+
+struct tdn_retarget {
+    tdn_allocator allocator;
+    size_t bytes;
+    float scale;
+    int source_joints;
+    int source_count, target_count;
+    int source_hips;                                       /* its source bone; its path runs from the skeleton's root */
+    int target_hips;                                       /* the joint */
+    tdn_vec3 source_hips_reference, target_hips_reference; /* model positions */
+    int target_hips_parent;                                /* -1: the hips are the root */
+    tdn_transform target_hips_parent_inverse;              /* the parent's model transform, inverted */
+    source_bone *source;
+    target_bone *target;
+    int *path;
+    tdn_pose reference; /* the target's reference pose */
+};
+
+/* The joints of every part of a map, sorted (so parents come first); returns their count. */
+static int mapped_joints(const tdn_body_map *map, int *joints)
+{
+    int n = 0;
+    for (int p = 0; p < TDN_BODY_PART_COUNT; p++)
+        for (int i = 0; i < map->parts[p].joint_count; i++) {
+            int j = map->parts[p].joints[i], k = n++;
+            for (; k > 0 && joints[k - 1] > j; k--)
+                joints[k] = joints[k - 1];
+            joints[k] = j;
+        }
+    return n;
+}
+
+static int index_of(const int *joints, int n, int joint)
+{
+    for (int k = 0; k < n; k++)
+        if (joints[k] == joint)
+            return k;
+    return -1;
+}
+
+/* The index in `joints` of joint j's nearest ancestor among them, or -1. */
+static int nearest_mapped_ancestor(const tdn_skeleton *skeleton, const int *joints, int n, int j)
+{
+    for (int a = tdn_skeleton_parent(skeleton, j); a >= 0; a = tdn_skeleton_parent(skeleton, a)) {
+        int k = index_of(joints, n, a);
+        if (k >= 0)
+            return k;
+    }
+    return -1;
+}
+
+static tdn_vec3 rest_position(const tdn_skeleton *skeleton, int joint)
+{
+    tdn_transform x = tdn_skeleton_rest(skeleton, joint);
+    for (int a = tdn_skeleton_parent(skeleton, joint); a >= 0; a = tdn_skeleton_parent(skeleton, a)) {
+        tdn_transform p = tdn_skeleton_rest(skeleton, a);
+        x = tdn_transform_mul(&p, &x);
+    }
+    return x.t;
+}
+
+/* Hip to knee plus knee to ankle at rest, averaged over both legs, in model space. */
+static float leg_length(const tdn_skeleton *skeleton, const tdn_body_map *map)
+{
+    static const tdn_body_part thighs[] = { TDN_BODY_PART_LEFT_THIGH, TDN_BODY_PART_RIGHT_THIGH };
+    float sum = 0.0f;
+    for (int s = 0; s < 2; s++) {
+        tdn_vec3 p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = rest_position(skeleton, tdn_body_map_joint(map, (tdn_body_part)(thighs[s] + k)));
+        sum += tdn_vec3_length(tdn_vec3_sub(p[1], p[0])) + tdn_vec3_length(tdn_vec3_sub(p[2], p[1]));
+    }
+    return 0.5f * sum;
+}
+
+static tdn_result check_character(const tdn_retarget_character *c, const char *side, tdn_error *err)
+{
+    char where[48];
+    if (!c->skeleton || !c->map) {
+        snprintf(where, sizeof where, "desc.%s.%s", side, c->skeleton ? "map" : "skeleton");
+        return tdn__null(err, where);
+    }
+    const int joints = tdn_skeleton_joint_count(c->skeleton);
+    if (c->reference && c->reference->joint_count != joints) {
+        snprintf(where, sizeof where, "desc.%s.reference", side);
+        return tdn__pose_size(err, where, c->reference->joint_count, joints, "skeleton");
+    }
+    return tdn_body_map_check(c->skeleton, c->map, err);
+}
+
+/* Joints from the one below `stop` (-1: the root) down to `joint`, into path (root-most first,
+ * when path is not NULL); returns their count. */
+static int path_between(const tdn_skeleton *skeleton, int stop, int joint, int *path)
+{
+    int n = 0;
+    for (int a = joint; a != stop; a = tdn_skeleton_parent(skeleton, a))
+        n++;
+    if (path) {
+        int i = n;
+        for (int a = joint; a != stop; a = tdn_skeleton_parent(skeleton, a))
+            path[--i] = a;
+    }
+    return n;
+}
+
+/* Fills the source bones (and their paths) of the sorted mapped joints; returns the paths' length. */
+static int fill_source(tdn_retarget *rt, const tdn_skeleton *skeleton, const int *joints, int n,
+                       const tdn_pose *reference)
+{
+    int used = 0;
+    for (int k = 0; k < n; k++) {
+        source_bone *b = rt ? &rt->source[k] : NULL;
+        const int anchor = nearest_mapped_ancestor(skeleton, joints, n, joints[k]);
+        const int count = path_between(skeleton, anchor >= 0 ? joints[anchor] : -1, joints[k],
+                                       rt ? rt->path + used : NULL);
+        if (b) {
+            b->joint = joints[k];
+            b->anchor = anchor;
+            b->path_begin = used;
+            b->path_count = count;
+            b->reference_inverse = tdn_quat_conjugate(tdn__retarget_model_transform(skeleton, reference, joints[k]).r);
+        }
+        used += count;
+    }
+    return used;
+}
+
+/* The target's joints in parts the source also has, sorted; returns their count. */
+static int shared_joints(const tdn_body_map *target, const tdn_body_map *source, int *joints)
+{
+    tdn_body_map shared = *target;
+    for (int p = 0; p < TDN_BODY_PART_COUNT; p++)
+        if (source->parts[p].joint_count == 0)
+            shared.parts[p].joint_count = 0;
+    return mapped_joints(&shared, joints);
+}
+
+/* Where target joint j's turn comes from: its part's joint of the same place in the source, or,
+ * for chains of different counts, the turn from the chain's anchor to its last joint, weighed
+ * by the target's cumulative length along the chain. */
+static void fill_turn(target_bone *b, const tdn_retarget_desc *desc, const int *source_joints, int ns,
+                      const tdn_pose *target_reference)
+{
+    const tdn_body_map *smap = desc->source.map, *tmap = desc->target.map;
+    const tdn_skeleton *ts = desc->target.skeleton;
+    for (int p = 0; p < TDN_BODY_PART_COUNT; p++) {
+        const tdn_body_map_part *tp = &tmap->parts[p], *sp = &smap->parts[p];
+        for (int i = 0; i < tp->joint_count; i++) {
+            if (tp->joints[i] != b->joint)
+                continue;
+            b->weight = 1.0f;
+            b->base = -1;
+            if (sp->joint_count == tp->joint_count) {
+                b->last = index_of(source_joints, ns, sp->joints[i]);
+                return;
+            }
+            b->last = index_of(source_joints, ns, sp->joints[sp->joint_count - 1]);
+            b->base = nearest_mapped_ancestor(desc->source.skeleton, source_joints, ns, sp->joints[0]);
+            float along = 0.0f, total = 0.0f;
+            int parent = tdn_skeleton_parent(ts, tp->joints[0]);
+            tdn_vec3 before = parent >= 0 ? tdn__retarget_model_transform(ts, target_reference, parent).t
+                                          : tdn_vec3_make(0.0f, 0.0f, 0.0f);
+            for (int k = 0; k < tp->joint_count; k++) {
+                tdn_vec3 at = tdn__retarget_model_transform(ts, target_reference, tp->joints[k]).t;
+                total += tdn_vec3_length(tdn_vec3_sub(at, before));
+                before = at;
+                if (k == i)
+                    along = total;
+            }
+            b->weight = total > 0.0f ? along / total : (float)(i + 1) / (float)tp->joint_count;
+            return;
+        }
+    }
+}
+
+static void fill_target(tdn_retarget *rt, const tdn_retarget_desc *desc, const int *joints, int n,
+                        const int *source_joints, int ns)
+{
+    const tdn_skeleton *ts = desc->target.skeleton;
+    for (int k = 0; k < n; k++) {
+        target_bone *b = &rt->target[k];
+        b->joint = joints[k];
+        b->anchor = nearest_mapped_ancestor(ts, joints, n, joints[k]);
+        const int stop = b->anchor >= 0 ? joints[b->anchor] : -1;
+        b->above = tdn_quat_identity();
+        for (int a = tdn_skeleton_parent(ts, joints[k]); a != stop; a = tdn_skeleton_parent(ts, a))
+            b->above = tdn_quat_mul(tdn__pose_rotation(&rt->reference, a), b->above);
+        b->reference = tdn__retarget_model_transform(ts, &rt->reference, joints[k]).r;
+        fill_turn(b, desc, source_joints, ns, &rt->reference);
+    }
+}
+
+tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out, const tdn_allocator *allocator,
+                               tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!desc)
+        return tdn__null(err, "desc");
+    if (!out)
+        return tdn__null(err, "out");
+    tdn_result r = tdn__check_allocator(allocator, err);
+    if (r == TDN_OK)
+        r = check_character(&desc->source, "source", err);
+    if (r == TDN_OK)
+        r = check_character(&desc->target, "target", err);
+    if (r != TDN_OK)
+        return r;
+    if (!(desc->scale >= 0.0f) || !tdn__finite(desc->scale))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.scale",
+                         "the scale is %g: give a positive number, or 0 for the ratio of the leg lengths",
+                         (double)desc->scale);
+    const tdn_skeleton *ss = desc->source.skeleton, *ts = desc->target.skeleton;
+    float scale = desc->scale;
+    if (scale == 0.0f) {
+        const float source_leg = leg_length(ss, desc->source.map), target_leg = leg_length(ts, desc->target.map);
+        if (!(source_leg > 0.0f) || !(target_leg > 0.0f) || !tdn__finite(target_leg / source_leg))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.scale",
+                             "the scale is 0 (the ratio of the leg lengths) but the %s's legs have length %g: give one",
+                             source_leg > 0.0f ? "target" : "source",
+                             (double)(source_leg > 0.0f ? target_leg : source_leg));
+        scale = target_leg / source_leg;
+    }
+
+    int source_joints[MAX_BONES], target_joints[MAX_BONES];
+    const int ns = mapped_joints(desc->source.map, source_joints);
+    const int nt = shared_joints(desc->target.map, desc->source.map, target_joints);
+    const int path_length = fill_source(NULL, ss, source_joints, ns, NULL);
+    const int tj = tdn_skeleton_joint_count(ts);
+    size_t at = tdn__align_up(sizeof(tdn_retarget), TDN_POSE_ALIGN);
+    const size_t pose_at = at;
+    at = tdn__align_up(at + tdn_pose_bytes(tj), 16);
+    const size_t source_at = at;
+    at += (size_t)ns * sizeof(source_bone);
+    const size_t target_at = tdn__align_up(at, 16);
+    at = target_at + (size_t)nt * sizeof(target_bone);
+    const size_t path_at = at;
+    const size_t bytes = path_at + (size_t)path_length * sizeof(int);
+    char *memory = tdn__alloc(allocator, bytes, TDN_POSE_ALIGN);
+    if (!memory)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for a retarget of %zu bytes", bytes);
+    tdn_retarget *rt = (tdn_retarget *)memory;
+    memset(rt, 0, sizeof *rt);
+    rt->allocator = tdn__allocator_of(allocator);
+    rt->bytes = bytes;
+    rt->scale = scale;
+    rt->source_joints = tdn_skeleton_joint_count(ss);
+    rt->source_count = ns;
+    rt->target_count = nt;
+    rt->source = (source_bone *)(memory + source_at);
+    rt->target = (target_bone *)(memory + target_at);
+    rt->path = (int *)(memory + path_at);
+    tdn_pose_init(tj, memory + pose_at, tdn_pose_bytes(tj), &rt->reference, NULL);
+    r = desc->target.reference ? tdn_pose_copy(&rt->reference, desc->target.reference, err)
+                               : tdn_retarget_reference_pose(ts, desc->target.map, NULL, &rt->reference, err);
+
+    tdn_pose built = { 0 };
+    const tdn_pose *source_reference = desc->source.reference;
+    if (r == TDN_OK && !source_reference) {
+        r = tdn_pose_create(rt->source_joints, &built, allocator, err);
+        if (r == TDN_OK)
+            r = tdn_retarget_reference_pose(ss, desc->source.map, NULL, &built, err);
+        source_reference = &built;
+    }
+    if (r != TDN_OK) {
+        tdn_pose_destroy(&built);
+        tdn__free(allocator, memory, bytes);
+        return r;
+    }
+    fill_source(rt, ss, source_joints, ns, source_reference);
+    fill_target(rt, desc, target_joints, nt, source_joints, ns);
+
+    const int source_hips = tdn_body_map_joint(desc->source.map, TDN_BODY_PART_HIPS);
+    rt->source_hips = index_of(source_joints, ns, source_hips);
+    rt->source_hips_reference = tdn__retarget_model_transform(ss, source_reference, source_hips).t;
+    rt->target_hips = tdn_body_map_joint(desc->target.map, TDN_BODY_PART_HIPS);
+    rt->target_hips_reference = tdn__retarget_model_transform(ts, &rt->reference, rt->target_hips).t;
+    rt->target_hips_parent = tdn_skeleton_parent(ts, rt->target_hips);
+    if (rt->target_hips_parent >= 0) {
+        tdn_transform parent = tdn__retarget_model_transform(ts, &rt->reference, rt->target_hips_parent);
+        rt->target_hips_parent_inverse = tdn_transform_inverse(&parent);
+    }
+    tdn_pose_destroy(&built);
+    *out = rt;
+    return TDN_OK;
+}
+
+void tdn_retarget_destroy(tdn_retarget *retarget)
+{
+    if (retarget)
+        tdn__free(&retarget->allocator, retarget, retarget->bytes);
+}
+
+float tdn_retarget_scale(const tdn_retarget *retarget) { return retarget ? retarget->scale : 0.0f; }
+
+tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
+                             tdn_error *err)
+{
+    if (!retarget)
+        return tdn__null(err, "retarget");
+    if (!source_pose || !source_pose->data)
+        return tdn__null(err, "source_pose");
+    if (!target_pose || !target_pose->data)
+        return tdn__null(err, "target_pose");
+    if (source_pose->joint_count != retarget->source_joints)
+        return tdn__pose_size(err, "source_pose", source_pose->joint_count, retarget->source_joints, "source skeleton");
+    if (target_pose->joint_count != retarget->reference.joint_count)
+        return tdn__pose_size(err, "target_pose", target_pose->joint_count, retarget->reference.joint_count,
+                              "target skeleton");
+
+    /* The source's model rotations, then in place their turns away from the reference. */
+    tdn_quat turn[MAX_BONES], target_model[MAX_BONES];
+    tdn_vec3 hips = tdn_vec3_make(0.0f, 0.0f, 0.0f);
+    for (int k = 0; k < retarget->source_count; k++) {
+        const source_bone *b = &retarget->source[k];
+        const int *path = retarget->path + b->path_begin;
+        if (k == retarget->source_hips) { /* its path starts at the root: its position too */
+            tdn_transform x = tdn_pose_get(source_pose, path[0]);
+            for (int i = 1; i < b->path_count; i++) {
+                tdn_transform child = tdn_pose_get(source_pose, path[i]);
+                x = tdn_transform_mul(&x, &child);
+            }
+            hips = x.t;
+            turn[k] = x.r;
+            continue;
+        }
+        tdn_quat q = b->anchor >= 0 ? turn[b->anchor] : tdn_quat_identity();
+        for (int i = 0; i < b->path_count; i++)
+            q = tdn_quat_mul(q, tdn__pose_rotation(source_pose, path[i]));
+        turn[k] = tdn_quat_normalize(q);
+    }
+    for (int k = 0; k < retarget->source_count; k++)
+        turn[k] = tdn_quat_mul(turn[k], retarget->source[k].reference_inverse);
+
+    tdn_pose_copy(target_pose, &retarget->reference, NULL);
+    for (int k = 0; k < retarget->target_count; k++) {
+        const target_bone *b = &retarget->target[k];
+        tdn_quat d = b->base < 0 && b->weight == 1.0f
+                         ? turn[b->last]
+                         : tdn_quat_slerp(b->base >= 0 ? turn[b->base] : tdn_quat_identity(), turn[b->last], b->weight);
+        tdn_quat q = tdn_quat_normalize(tdn_quat_mul(d, b->reference));
+        tdn_quat parent = tdn_quat_mul(b->anchor >= 0 ? target_model[b->anchor] : tdn_quat_identity(), b->above);
+        tdn__pose_set_rotation(target_pose, b->joint, tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), q)));
+        target_model[k] = q;
+    }
+
+    tdn_vec3 p = tdn_vec3_add(retarget->target_hips_reference,
+                              tdn_vec3_scale(tdn_vec3_sub(hips, retarget->source_hips_reference), retarget->scale));
+    if (retarget->target_hips_parent >= 0)
+        p = tdn_transform_point(&retarget->target_hips_parent_inverse, p);
+    tdn_pose_row(target_pose, TDN_TX)[retarget->target_hips] = p.x;
+    tdn_pose_row(target_pose, TDN_TY)[retarget->target_hips] = p.y;
+    tdn_pose_row(target_pose, TDN_TZ)[retarget->target_hips] = p.z;
+    return TDN_OK;
+}

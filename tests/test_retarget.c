@@ -1,0 +1,447 @@
+/* Retargeting (tdn_retarget_reference_pose, tdn_retarget_create, tdn_retarget_pose). Every figure
+ * is measured here from model-space positions (tdn_model_space), not from the code under test:
+ * - the reference pose of every humanoid of the shared data points its legs down, its arms out
+ *   sideways and its spine up, faces +Z, and is its own reference;
+ * - a skeleton retargeted onto itself, or onto a copy with its joints renamed, gets the source's
+ *   local rotations back;
+ * - on real pairs (GAMES-105 onto tendon's humanoid, LAFAN1 onto Soldier, RiggedFigure onto
+ *   CesiumMan), over every frame of a take, the angle between the source's and the target's bone
+ *   directions, each in its own character's facing frame (right = the horizontal direction from
+ *   the left thigh to the right thigh, up = +Y, forward = up x right): median <= 3 degrees,
+ *   99th percentile <= 10; the hips' horizontal travel is the source's times the scale within 2%;
+ * - retargeting a pose allocates nothing (counting allocator). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "counting_allocator.h"
+#include "tendon/tendon_io.h"
+#include "test_data.h"
+
+#define DEG (180.0 / 3.14159265358979323846)
+
+typedef struct character {
+    tdn_asset *asset;
+    const tdn_skeleton *skel;
+    tdn_body_map map;
+} character;
+
+static int load_character(const char *dir, const char *file, character *c)
+{
+    char path[1024];
+    tdn_error err = { 0 };
+    memset(c, 0, sizeof *c);
+    tdn_result r = file ? tdn_asset_load(test_data_path(path, sizeof path, dir, file), NULL, &c->asset, NULL, &err)
+                        : tdn_humanoid_create(NULL, &c->asset, NULL, &err);
+    if (!CHECK(r == TDN_OK)) {
+        fprintf(stderr, "%s: %s\n", file ? file : "humanoid", err.message);
+        return 0;
+    }
+    c->skel = tdn_asset_skeleton(c->asset);
+    if (!CHECK(tdn_body_map_find(c->skel, NULL, &c->map, &err) == TDN_OK)) {
+        fprintf(stderr, "%s: %s: %s\n", file ? file : "humanoid", err.where, err.message);
+        tdn_asset_destroy(c->asset);
+        return 0;
+    }
+    return 1;
+}
+
+static tdn_vec3 position(const tdn_mat4 *model, int j)
+{
+    return tdn_vec3_make(model[j].m[12], model[j].m[13], model[j].m[14]);
+}
+
+static double angle_deg(tdn_vec3 a, tdn_vec3 b)
+{
+    double la = tdn_vec3_length(a), lb = tdn_vec3_length(b);
+    double c = tdn_vec3_dot(a, b) / (la * lb);
+    return acos(c > 1.0 ? 1.0 : (c < -1.0 ? -1.0 : c)) * DEG;
+}
+
+static int part(const tdn_body_map *map, tdn_body_part p) { return tdn_body_map_joint(map, p); }
+
+/* The joint that ends the spine's direction: the first neck joint, else the head. */
+static int neck_of(const tdn_body_map *map)
+{
+    int neck = part(map, TDN_BODY_PART_NECK);
+    return neck >= 0 ? neck : part(map, TDN_BODY_PART_HEAD);
+}
+
+/* 1 when `joint` lies below `ancestor`, read from the parents. */
+static int below(const tdn_skeleton *skel, int joint, int ancestor)
+{
+    for (int a = tdn_skeleton_parent(skel, joint); a >= 0; a = tdn_skeleton_parent(skel, a))
+        if (a == ancestor)
+            return 1;
+    return 0;
+}
+
+/* The facing frame's forward (up x right, right = horizontal left thigh -> right thigh). */
+static tdn_vec3 forward_of(const tdn_body_map *map, const tdn_mat4 *model)
+{
+    tdn_vec3 right = tdn_vec3_sub(position(model, part(map, TDN_BODY_PART_RIGHT_THIGH)),
+                                  position(model, part(map, TDN_BODY_PART_LEFT_THIGH)));
+    right.y = 0.0f;
+    return tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_make(0.0f, 1.0f, 0.0f), tdn_vec3_normalize(right)));
+}
+
+/* The limbs the metric measures: bone from `from` to `to` (parts), and the reference direction. */
+typedef struct limb {
+    tdn_body_part from, to;
+    float x, y, z;
+} limb;
+static const limb limbs[] = {
+    { TDN_BODY_PART_LEFT_THIGH, TDN_BODY_PART_LEFT_SHIN, 0, -1, 0 },
+    { TDN_BODY_PART_LEFT_SHIN, TDN_BODY_PART_LEFT_FOOT, 0, -1, 0 },
+    { TDN_BODY_PART_RIGHT_THIGH, TDN_BODY_PART_RIGHT_SHIN, 0, -1, 0 },
+    { TDN_BODY_PART_RIGHT_SHIN, TDN_BODY_PART_RIGHT_FOOT, 0, -1, 0 },
+    { TDN_BODY_PART_LEFT_UPPER_ARM, TDN_BODY_PART_LEFT_FOREARM, 1, 0, 0 },
+    { TDN_BODY_PART_LEFT_FOREARM, TDN_BODY_PART_LEFT_HAND, 1, 0, 0 },
+    { TDN_BODY_PART_RIGHT_UPPER_ARM, TDN_BODY_PART_RIGHT_FOREARM, -1, 0, 0 },
+    { TDN_BODY_PART_RIGHT_FOREARM, TDN_BODY_PART_RIGHT_HAND, -1, 0, 0 },
+    { TDN_BODY_PART_HIPS, TDN_BODY_PART_NECK, 0, 1, 0 }, /* NECK: the neck, else the head */
+};
+#define LIMB_COUNT (int)(sizeof limbs / sizeof limbs[0])
+
+static int limb_ends(const character *c, int k, int *a, int *b)
+{
+    *a = part(&c->map, limbs[k].from);
+    *b = limbs[k].to == TDN_BODY_PART_NECK ? neck_of(&c->map) : part(&c->map, limbs[k].to);
+    return *a >= 0 && *b >= 0 && below(c->skel, *b, *a);
+}
+
+static int same_rotation(tdn_quat a, tdn_quat b, float tol)
+{
+    float d = fabsf(tdn_quat_dot(a, b));
+    return 1.0f - d <= tol;
+}
+
+static tdn_quat rotation_of(const tdn_pose *p, int j) { return tdn_pose_get(p, j).r; }
+
+/* The reference pose from `pose` (NULL: rest): limbs canonical within 0.5 degrees, facing +Z,
+ * its own reference within 1e-5. */
+static void check_reference(const char *what, const character *c, const tdn_pose *pose)
+{
+    const int n = tdn_skeleton_joint_count(c->skel);
+    tdn_pose ref, again;
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+    tdn_error err = { 0 };
+    if (!CHECK(model && tdn_pose_create(n, &ref, NULL, NULL) == TDN_OK &&
+               tdn_pose_create(n, &again, NULL, NULL) == TDN_OK))
+        return;
+    if (CHECK(tdn_retarget_reference_pose(c->skel, &c->map, pose, &ref, &err) == TDN_OK) &&
+        CHECK(tdn_model_space(c->skel, &ref, NULL, model, NULL) == TDN_OK)) {
+        for (int k = 0; k < LIMB_COUNT; k++) {
+            int a, b;
+            if (!limb_ends(c, k, &a, &b))
+                continue; /* RobotExpressive: no hand, feet parented to the root */
+            double off = angle_deg(tdn_vec3_sub(position(model, b), position(model, a)),
+                                   tdn_vec3_make(limbs[k].x, limbs[k].y, limbs[k].z));
+            if (!CHECK(off <= 0.5))
+                fprintf(stderr, "%s: %s is %.2f degrees off\n", what, tdn_body_part_name(limbs[k].from), off);
+        }
+        double facing = angle_deg(forward_of(&c->map, model), tdn_vec3_make(0.0f, 0.0f, 1.0f));
+        if (!CHECK(facing <= 0.5))
+            fprintf(stderr, "%s: faces %.2f degrees away from +Z\n", what, facing);
+        CHECK(tdn_retarget_reference_pose(c->skel, &c->map, &ref, &again, NULL) == TDN_OK);
+        int same = 1;
+        for (int j = 0; j < n; j++)
+            same &= same_rotation(rotation_of(&ref, j), rotation_of(&again, j), 1e-5f);
+        if (!CHECK(same))
+            fprintf(stderr, "%s: the reference of the reference differs\n", what);
+    } else
+        fprintf(stderr, "%s: %s: %s\n", what, err.where, err.message);
+    free(model);
+    tdn_pose_destroy(&ref);
+    tdn_pose_destroy(&again);
+}
+
+static void reference_poses(void)
+{
+    character h;
+    if (load_character(NULL, NULL, &h)) {
+        check_reference("humanoid", &h, NULL);
+        tdn_asset_destroy(h.asset);
+    }
+    const char *dir = test_data_dir();
+    if (!dir)
+        return;
+    static const char *const files[] = {
+        "bvh/lafan1/walk4_subject1.bvh",
+        "bvh/lafan1-resolved/Geno_bind.bvh",
+        "bvh/cmu/cgspeed-mb/walk.bvh",
+        "bvh/cmu/cgspeed-3dsmax/131_01.bvh",
+        "bvh/cmu/cgspeed-daz/02_03.bvh",
+        "bvh/games105/walk_forward.bvh",
+        "bvh/games105/idle.bvh",
+        "bvh/misc/test_freebvh.bvh",
+        "gltf/threejs/Soldier.glb",
+        "gltf/threejs/RobotExpressive/RobotExpressive.glb",
+        "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb",
+        "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb",
+    };
+    for (size_t k = 0; k < sizeof files / sizeof files[0]; k++) {
+        character c;
+        if (!load_character(dir, files[k], &c))
+            continue;
+        check_reference(files[k], &c, NULL);
+        /* from the take's first frame too (LAFAN1's actor stance, GAMES-105's idle facing -X) */
+        const tdn_keyed_clip *clip = tdn_asset_clip_count(c.asset) > 0 ? tdn_asset_clip(c.asset, 0) : NULL;
+        tdn_pose frame;
+        if (clip && CHECK(tdn_pose_create(tdn_skeleton_joint_count(c.skel), &frame, NULL, NULL) == TDN_OK)) {
+            if (CHECK(tdn_keyed_clip_sample(clip, 0.0f, &frame, NULL, NULL) == TDN_OK))
+                check_reference(files[k], &c, &frame);
+            tdn_pose_destroy(&frame);
+        }
+        tdn_asset_destroy(c.asset);
+    }
+}
+
+/* A pose with every mapped joint turned (the rest of the skeleton at its reference) and the
+ * hips moved: what a source can do that a target must reproduce exactly on itself. */
+static void posed(const character *c, const tdn_pose *reference, tdn_pose *pose, unsigned seed)
+{
+    tdn_pose_copy(pose, reference, NULL);
+    for (int p = 0; p < TDN_BODY_PART_COUNT; p++)
+        for (int i = 0; i < c->map.parts[p].joint_count; i++) {
+            seed = seed * 1103515245u + 12345u;
+            tdn_vec3 axis = tdn_vec3_make((float)(seed % 97) - 48.0f, (float)(seed / 97 % 89) - 44.0f, 7.0f);
+            tdn_transform x = tdn_pose_get(pose, c->map.parts[p].joints[i]);
+            x.r = tdn_quat_mul(x.r,
+                               tdn_quat_from_axis_angle(tdn_vec3_normalize(axis), 0.1f + (float)(seed % 13) * 0.1f));
+            if (p == TDN_BODY_PART_HIPS)
+                x.t = tdn_vec3_add(x.t, tdn_vec3_make(0.3f, -0.1f, 0.7f));
+            tdn_pose_set(pose, c->map.parts[p].joints[i], &x);
+        }
+}
+
+/* Retargets `source` through a retarget made from source and target, and checks every joint
+ * mapped on both (by joint, as the target's map names them) against the source's locals. */
+static void check_onto_itself(const char *what, const character *source, const character *target)
+{
+    const int n = tdn_skeleton_joint_count(source->skel);
+    tdn_retarget_desc desc = { { source->skel, &source->map, NULL }, { target->skel, &target->map, NULL }, 0.0f };
+    tdn_retarget *rt = NULL;
+    tdn_pose reference, in, out;
+    tdn_error err = { 0 };
+    if (!CHECK(tdn_retarget_create(&desc, &rt, NULL, &err) == TDN_OK)) {
+        fprintf(stderr, "%s: %s: %s\n", what, err.where, err.message);
+        return;
+    }
+    CHECK_NEAR(tdn_retarget_scale(rt), 1.0, 1e-6);
+    tdn_pose_create(n, &reference, NULL, NULL);
+    tdn_pose_create(n, &in, NULL, NULL);
+    tdn_pose_create(n, &out, NULL, NULL);
+    tdn_retarget_reference_pose(source->skel, &source->map, NULL, &reference, NULL);
+    for (unsigned trial = 0; trial < 4; trial++) {
+        posed(source, &reference, &in, trial + 1u);
+        if (!CHECK(tdn_retarget_pose(rt, &in, &out, NULL) == TDN_OK))
+            break;
+        int same = 1;
+        for (int p = 0; p < TDN_BODY_PART_COUNT; p++)
+            for (int i = 0; i < target->map.parts[p].joint_count && source->map.parts[p].joint_count; i++) {
+                int j = target->map.parts[p].joints[i];
+                same &= same_rotation(rotation_of(&in, j), rotation_of(&out, j), 1e-5f);
+            }
+        int hips = part(&source->map, TDN_BODY_PART_HIPS);
+        tdn_vec3 d = tdn_vec3_sub(tdn_pose_get(&in, hips).t, tdn_pose_get(&out, hips).t);
+        if (!CHECK(same) || !CHECK(tdn_vec3_length(d) < 1e-5f))
+            fprintf(stderr, "%s: trial %u differs from the source\n", what, trial);
+    }
+    tdn_pose_destroy(&reference);
+    tdn_pose_destroy(&in);
+    tdn_pose_destroy(&out);
+    tdn_retarget_destroy(rt);
+}
+
+/* A copy of a skeleton with its joints named j0..jN. */
+static tdn_skeleton *renamed(const tdn_skeleton *skel, char (*names)[16], const char **name_ptrs)
+{
+    const int n = tdn_skeleton_joint_count(skel);
+    int *parents = malloc(sizeof *parents * (size_t)n);
+    tdn_transform *rest = malloc(sizeof *rest * (size_t)n);
+    tdn_skeleton *out = NULL;
+    if (parents && rest) {
+        for (int j = 0; j < n; j++) {
+            snprintf(names[j], 16, "j%d", j);
+            name_ptrs[j] = names[j];
+            parents[j] = tdn_skeleton_parent(skel, j);
+            rest[j] = tdn_skeleton_rest(skel, j);
+        }
+        tdn_skeleton_desc desc = { 0 };
+        desc.joint_count = n;
+        desc.parents = parents;
+        desc.names = name_ptrs;
+        desc.rest_pose = rest;
+        tdn_skeleton_create(&desc, &out, NULL, NULL);
+    }
+    free(parents);
+    free(rest);
+    return out;
+}
+
+static void identity_and_renames(void)
+{
+    character h;
+    if (!load_character(NULL, NULL, &h))
+        return;
+    check_onto_itself("humanoid onto itself", &h, &h);
+    const int n = tdn_skeleton_joint_count(h.skel);
+    char(*names)[16] = malloc(sizeof *names * (size_t)n);
+    const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
+    character plain = { NULL, NULL, { 0 } };
+    plain.skel = names && ptrs ? renamed(h.skel, names, ptrs) : NULL;
+    if (CHECK(plain.skel != NULL) && CHECK(tdn_body_map_find(plain.skel, NULL, &plain.map, NULL) == TDN_OK)) {
+        check_onto_itself("humanoid onto its renamed copy", &h, &plain);
+        check_onto_itself("renamed copy onto the humanoid", &plain, &h);
+    }
+    tdn_skeleton_destroy((tdn_skeleton *)plain.skel);
+    free(names);
+    free(ptrs);
+    tdn_asset_destroy(h.asset);
+}
+
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The limb-direction metric and the root path over every frame of the source's first clip. */
+static void check_pair(const char *dir, const char *source_file, const char *target_file, float rate)
+{
+    character s, t;
+    if (!load_character(dir, source_file, &s))
+        return;
+    if (!load_character(dir, target_file, &t)) {
+        tdn_asset_destroy(s.asset);
+        return;
+    }
+    const int ns = tdn_skeleton_joint_count(s.skel), nt = tdn_skeleton_joint_count(t.skel);
+    tdn_retarget_desc desc = { { s.skel, &s.map, NULL }, { t.skel, &t.map, NULL }, 0.0f };
+    tdn_retarget *rt = NULL;
+    tdn_error err = { 0 };
+    const tdn_keyed_clip *clip = tdn_asset_clip(s.asset, 0);
+    tdn_pose sp, tp;
+    tdn_mat4 *sm = malloc(sizeof(tdn_mat4) * (size_t)ns), *tm = malloc(sizeof(tdn_mat4) * (size_t)nt);
+    const int frames = clip ? (int)floorf(tdn_keyed_clip_duration(clip) * rate + 0.5f) + 1 : 0;
+    double *angles = malloc(sizeof(double) * (size_t)(frames * LIMB_COUNT + 1));
+    if (CHECK(clip && sm && tm && angles) && CHECK(tdn_retarget_create(&desc, &rt, &counting, &err) == TDN_OK) &&
+        CHECK(tdn_pose_create(ns, &sp, NULL, NULL) == TDN_OK) &&
+        CHECK(tdn_pose_create(nt, &tp, NULL, NULL) == TDN_OK)) {
+        int count = 0;
+        double source_travel = 0.0, target_travel = 0.0;
+        tdn_vec3 last_s = { 0 }, last_t = { 0 };
+        const long allocations = total_allocations;
+        for (int f = 0; f < frames; f++) {
+            tdn_keyed_clip_sample(clip, (float)f / rate, &sp, NULL, NULL);
+            if (!CHECK(tdn_retarget_pose(rt, &sp, &tp, &err) == TDN_OK))
+                break;
+            tdn_model_space(s.skel, &sp, NULL, sm, NULL);
+            tdn_model_space(t.skel, &tp, NULL, tm, NULL);
+            /* each character's facing frame: right, up, forward */
+            tdn_vec3 fs = forward_of(&s.map, sm), ft = forward_of(&t.map, tm), up = tdn_vec3_make(0.0f, 1.0f, 0.0f);
+            tdn_vec3 rs = tdn_vec3_cross(fs, up), rt_ = tdn_vec3_cross(ft, up);
+            for (int k = 0; k < LIMB_COUNT; k++) {
+                int sa, sb, ta, tb;
+                if (!limb_ends(&s, k, &sa, &sb) || !limb_ends(&t, k, &ta, &tb))
+                    continue;
+                tdn_vec3 ds = tdn_vec3_sub(position(sm, sb), position(sm, sa));
+                tdn_vec3 dt = tdn_vec3_sub(position(tm, tb), position(tm, ta));
+                tdn_vec3 ls = tdn_vec3_make(tdn_vec3_dot(ds, rs), ds.y, tdn_vec3_dot(ds, fs));
+                tdn_vec3 lt = tdn_vec3_make(tdn_vec3_dot(dt, rt_), dt.y, tdn_vec3_dot(dt, ft));
+                angles[count++] = angle_deg(ls, lt);
+            }
+            tdn_vec3 hs = position(sm, part(&s.map, TDN_BODY_PART_HIPS)),
+                     ht = position(tm, part(&t.map, TDN_BODY_PART_HIPS));
+            if (f > 0) {
+                source_travel += hypot(hs.x - last_s.x, hs.z - last_s.z);
+                target_travel += hypot(ht.x - last_t.x, ht.z - last_t.z);
+            }
+            last_s = hs, last_t = ht;
+        }
+        CHECK_EQ_INT(total_allocations, allocations); /* retargeting a pose allocates nothing */
+        qsort(angles, (size_t)count, sizeof *angles, compare_doubles);
+        const double median = count ? angles[count / 2] : 0.0, p99 = count ? angles[(int)(0.99 * (count - 1))] : 0.0;
+        const double max = count ? angles[count - 1] : 0.0;
+        const double travel = source_travel * tdn_retarget_scale(rt);
+        const double path_error = travel > 0.0 ? 100.0 * fabs(target_travel - travel) / travel : 0.0;
+        printf("%s -> %s: %d frames, %d bones: median %.3f, p99 %.3f, max %.3f degrees; scale %.5f; hips travel "
+               "%.3f vs %.3f x scale (%.3f%%)\n",
+               source_file ? source_file : "humanoid", target_file ? target_file : "humanoid", frames, count, median,
+               p99, max, tdn_retarget_scale(rt), target_travel, travel, path_error);
+        CHECK(count >= frames * 5);
+        CHECK(median <= 3.0);
+        CHECK(p99 <= 10.0);
+        CHECK(fabs(target_travel - travel) <= 0.02 * travel + 1e-4); /* a take in place: no travel */
+        tdn_pose_destroy(&sp);
+        tdn_pose_destroy(&tp);
+    } else if (err.code != TDN_OK)
+        fprintf(stderr, "%s: %s: %s\n", source_file, err.where, err.message);
+    tdn_retarget_destroy(rt);
+    CHECK_EQ_INT(live_blocks, 0);
+    free(sm);
+    free(tm);
+    free(angles);
+    tdn_asset_destroy(s.asset);
+    tdn_asset_destroy(t.asset);
+}
+
+static void real_pairs(void)
+{
+    const char *dir = test_data_dir();
+    if (!dir)
+        return;
+    check_pair(dir, "bvh/games105/walk_forward.bvh", NULL, 100.0f);
+    check_pair(dir, "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f);
+    check_pair(dir, "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb",
+               "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f);
+}
+
+/* Bad arguments are refused naming the argument or field. */
+static void refusals(void)
+{
+    character h;
+    if (!load_character(NULL, NULL, &h))
+        return;
+    tdn_retarget *rt = (tdn_retarget *)&h;
+    tdn_error err = { 0 };
+    tdn_retarget_desc desc = { { h.skel, &h.map, NULL }, { h.skel, NULL, NULL }, 0.0f };
+    CHECK(tdn_retarget_create(&desc, &rt, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(rt == NULL);
+    CHECK(strcmp(err.where, "desc.target.map") == 0);
+    desc.target.map = &h.map;
+    desc.scale = -1.0f;
+    CHECK(tdn_retarget_create(&desc, &rt, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "desc.scale") == 0);
+    desc.scale = 2.0f;
+    tdn_pose small, big;
+    tdn_pose_create(3, &small, NULL, NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(h.skel), &big, NULL, NULL);
+    if (CHECK(tdn_retarget_create(&desc, &rt, NULL, NULL) == TDN_OK)) {
+        CHECK_NEAR(tdn_retarget_scale(rt), 2.0, 0.0);
+        CHECK(tdn_retarget_pose(rt, &small, &big, &err) == TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "source_pose") == 0);
+        CHECK(tdn_retarget_pose(rt, &big, &small, &err) == TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "target_pose") == 0);
+    }
+    CHECK(tdn_retarget_reference_pose(h.skel, &h.map, NULL, &small, &err) == TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "out") == 0);
+    CHECK(tdn_retarget_scale(NULL) == 0.0f);
+    tdn_retarget_destroy(NULL);
+    tdn_retarget_destroy(rt);
+    tdn_pose_destroy(&small);
+    tdn_pose_destroy(&big);
+    tdn_asset_destroy(h.asset);
+}
+
+int main(void)
+{
+    RUN(reference_poses);
+    RUN(identity_and_renames);
+    RUN(real_pairs);
+    RUN(refusals);
+    return check_summary();
+}
