@@ -77,10 +77,12 @@ TDN_API float tdn_retarget_scale(const tdn_retarget *retarget);
  * Qt_model(b) = D * Qt_reference_model(b), written as a local rotation under the target's
  * parent. Chains (spine, neck, fingers) of equal joint counts map joint to joint; of different
  * counts, the rotation from the chain's parent to its last joint is spread over the target's
- * joints by their cumulative length. Unmapped target joints, and target parts the source
+ * joints by their cumulative length. Then the target's spine joints turn together about the
+ * first of them so that its hips-to-neck direction (the neck's first joint, else the head) is
+ * the source's, whatever the proportions of the two spines' bones. Unmapped target joints, and target parts the source
  * lacks, keep the reference pose's local transforms. The hips move by the source hips' model
  * offset from their reference position times the scale. Never allocates: the scratch (about
- * 12 KB) is on the stack. TDN_ERR_ARGUMENT for NULL or a pose of the wrong size. Thread-safe
+ * 8 KB) is on the stack. TDN_ERR_ARGUMENT for NULL or a pose of the wrong size. Thread-safe
  * for distinct target poses. */
 TDN_API tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
                                      tdn_error *err);

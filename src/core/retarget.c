@@ -46,6 +46,16 @@ struct tdn_retarget {
     target_bone *target;
     int *path;
     tdn_pose reference; /* the target's reference pose */
+    /* The spine's lean (spine_lean), when both skeletons have a spine and a neck or head. */
+    struct {
+        int on;
+        int source_path_begin, source_path_count; /* the source's hips' child down to its top, in path */
+        int hips;                                 /* the target bone of the hips */
+        tdn_vec3 hips_offset;                     /* hips to the first spine joint, in the hips' frame */
+        int count;                                /* the target's spine joints: */
+        int bones[TDN_BODY_MAP_MAX_CHAIN];        /* their target bones */
+        tdn_vec3 offsets[TDN_BODY_MAP_MAX_CHAIN]; /* to the next spine joint or the top, in their frames */
+    } lean;
 };
 
 /* The joints of every part of a map, sorted (so parents come first); returns their count. */
@@ -133,6 +143,65 @@ static int path_between(const tdn_skeleton *skeleton, int stop, int joint, int *
             path[--i] = a;
     }
     return n;
+}
+
+/* The top of the spine, where its lean is measured to: the first neck joint, else the head. */
+static int spine_top(const tdn_body_map *map)
+{
+    const int neck = tdn_body_map_joint(map, TDN_BODY_PART_NECK);
+    return neck >= 0 ? neck : tdn_body_map_joint(map, TDN_BODY_PART_HEAD);
+}
+
+/* The turn, about the target's first spine joint, that leans the target's spine (hips to top)
+ * the way the source's leans (`source`), given the target's hips-to-first-spine-joint `h` and
+ * first-spine-joint-to-top `r`: the point t * source at distance |r| from h, reached by turning
+ * r. Bone by bone the chains already point alike; this corrects what different proportions of
+ * the spine's bones make of the whole. The identity when no such point exists. */
+static tdn_quat spine_lean(tdn_vec3 h, tdn_vec3 r, tdn_vec3 source)
+{
+    const tdn_vec3 d = tdn_vec3_normalize(source);
+    const float dh = tdn_vec3_dot(d, h), disc = dh * dh - tdn_vec3_dot(h, h) + tdn_vec3_dot(r, r);
+    if (!(disc >= 0.0f) || tdn_vec3_dot(d, d) == 0.0f || tdn_vec3_dot(r, r) == 0.0f)
+        return tdn_quat_identity();
+    const tdn_vec3 want = tdn_vec3_sub(tdn_vec3_scale(d, dh + sqrtf(disc)), h);
+    return tdn_quat_from_to(tdn_vec3_normalize(r), tdn_vec3_normalize(want));
+}
+
+/* Sets up the spine's lean: the source's path from its hips to its top (at rt->path + used) and
+ * the target's spine bones with their offsets. Returns the path's length (rt NULL: counts only). */
+static int fill_lean(tdn_retarget *rt, const tdn_retarget_desc *desc, int used)
+{
+    const tdn_body_map *smap = desc->source.map, *tmap = desc->target.map;
+    const int source_top = spine_top(smap), target_top = spine_top(tmap);
+    if (source_top < 0 || target_top < 0 || smap->parts[TDN_BODY_PART_SPINE].joint_count == 0 ||
+        tmap->parts[TDN_BODY_PART_SPINE].joint_count == 0)
+        return 0;
+    const tdn_skeleton *ss = desc->source.skeleton, *ts = desc->target.skeleton;
+    const int source_hips = tdn_body_map_joint(smap, TDN_BODY_PART_HIPS);
+    const int count = path_between(ss, source_hips, source_top, rt ? rt->path + used : NULL);
+    if (!rt)
+        return count;
+    const tdn_body_map_part *spine = &tmap->parts[TDN_BODY_PART_SPINE];
+    const int hips = tdn_body_map_joint(tmap, TDN_BODY_PART_HIPS);
+    rt->lean.on = 1;
+    rt->lean.source_path_begin = used;
+    rt->lean.source_path_count = count;
+    rt->lean.count = spine->joint_count;
+    for (int i = -1; i < spine->joint_count; i++) {
+        const int from = i < 0 ? hips : spine->joints[i];
+        const int to = i + 1 < spine->joint_count ? spine->joints[i + 1] : target_top;
+        tdn_transform a = tdn__retarget_model_transform(ts, &rt->reference, from);
+        tdn_vec3 offset = tdn_quat_rotate(tdn_quat_conjugate(a.r),
+                                          tdn_vec3_sub(tdn__retarget_model_transform(ts, &rt->reference, to).t, a.t));
+        for (int k = 0; k < rt->target_count; k++)
+            if (rt->target[k].joint == from) {
+                if (i < 0)
+                    rt->lean.hips = k, rt->lean.hips_offset = offset;
+                else
+                    rt->lean.bones[i] = k, rt->lean.offsets[i] = offset;
+            }
+    }
+    return count;
 }
 
 /* Fills the source bones (and their paths) of the sorted mapped joints; returns the paths' length. */
@@ -257,7 +326,8 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
     int source_joints[MAX_BONES], target_joints[MAX_BONES];
     const int ns = mapped_joints(desc->source.map, source_joints);
     const int nt = shared_joints(desc->target.map, desc->source.map, target_joints);
-    const int path_length = fill_source(NULL, ss, source_joints, ns, NULL);
+    const int bone_paths = fill_source(NULL, ss, source_joints, ns, NULL);
+    const int path_length = bone_paths + fill_lean(NULL, desc, 0);
     const int tj = tdn_skeleton_joint_count(ts);
     size_t at = tdn__align_up(sizeof(tdn_retarget), TDN_POSE_ALIGN);
     const size_t pose_at = at;
@@ -301,6 +371,7 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
     }
     fill_source(rt, ss, source_joints, ns, source_reference);
     fill_target(rt, desc, target_joints, nt, source_joints, ns);
+    fill_lean(rt, desc, bone_paths);
 
     const int source_hips = tdn_body_map_joint(desc->source.map, TDN_BODY_PART_HIPS);
     rt->source_hips = index_of(source_joints, ns, source_hips);
@@ -342,7 +413,8 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
 
     /* The source's model rotations, then in place their turns away from the reference. */
     tdn_quat turn[MAX_BONES], target_model[MAX_BONES];
-    tdn_vec3 hips = tdn_vec3_make(0.0f, 0.0f, 0.0f);
+    tdn_vec3 hips = tdn_vec3_make(0.0f, 0.0f, 0.0f), hips_scale = tdn_vec3_make(1.0f, 1.0f, 1.0f);
+    tdn_quat hips_rotation = tdn_quat_identity();
     for (int k = 0; k < retarget->source_count; k++) {
         const source_bone *b = &retarget->source[k];
         const int *path = retarget->path + b->path_begin;
@@ -352,7 +424,7 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
                 tdn_transform child = tdn_pose_get(source_pose, path[i]);
                 x = tdn_transform_mul(&x, &child);
             }
-            hips = x.t;
+            hips = x.t, hips_rotation = x.r, hips_scale = x.s;
             turn[k] = x.r;
             continue;
         }
@@ -364,16 +436,35 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
     for (int k = 0; k < retarget->source_count; k++)
         turn[k] = tdn_quat_mul(turn[k], retarget->source[k].reference_inverse);
 
-    tdn_pose_copy(target_pose, &retarget->reference, NULL);
+    /* The target's model rotations, the spine leaned as the source's, then written as locals. */
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
         tdn_quat d = b->base < 0 && b->weight == 1.0f
                          ? turn[b->last]
                          : tdn_quat_slerp(b->base >= 0 ? turn[b->base] : tdn_quat_identity(), turn[b->last], b->weight);
-        tdn_quat q = tdn_quat_normalize(tdn_quat_mul(d, b->reference));
+        target_model[k] = tdn_quat_normalize(tdn_quat_mul(d, b->reference));
+    }
+    if (retarget->lean.on) {
+        tdn_transform top = { hips, hips_rotation, hips_scale }; /* the source's top, composed from its hips */
+        const int *path = retarget->path + retarget->lean.source_path_begin;
+        for (int i = 0; i < retarget->lean.source_path_count; i++) {
+            tdn_transform child = tdn_pose_get(source_pose, path[i]);
+            top = tdn_transform_mul(&top, &child);
+        }
+        tdn_vec3 h = tdn_quat_rotate(target_model[retarget->lean.hips], retarget->lean.hips_offset);
+        tdn_vec3 r = tdn_vec3_make(0.0f, 0.0f, 0.0f);
+        for (int i = 0; i < retarget->lean.count; i++)
+            r = tdn_vec3_add(r, tdn_quat_rotate(target_model[retarget->lean.bones[i]], retarget->lean.offsets[i]));
+        const tdn_quat lean = spine_lean(h, r, tdn_vec3_sub(top.t, hips));
+        for (int i = 0; i < retarget->lean.count; i++)
+            target_model[retarget->lean.bones[i]] = tdn_quat_mul(lean, target_model[retarget->lean.bones[i]]);
+    }
+    tdn_pose_copy(target_pose, &retarget->reference, NULL);
+    for (int k = 0; k < retarget->target_count; k++) {
+        const target_bone *b = &retarget->target[k];
         tdn_quat parent = tdn_quat_mul(b->anchor >= 0 ? target_model[b->anchor] : tdn_quat_identity(), b->above);
-        tdn__pose_set_rotation(target_pose, b->joint, tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), q)));
-        target_model[k] = q;
+        tdn__pose_set_rotation(target_pose, b->joint,
+                               tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), target_model[k])));
     }
 
     tdn_vec3 p = tdn_vec3_add(retarget->target_hips_reference,
