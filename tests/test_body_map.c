@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "renamed_skeleton.h"
 #include "tendon/tendon_io.h"
 #include "test_data.h"
 
@@ -311,23 +312,6 @@ static void non_humanoids(void)
     }
 }
 
-/* A copy of `skel` with other names (names[j] for joint j), the same parents and rest pose. */
-static tdn_skeleton *renamed(const tdn_skeleton *skel, const char *const *names)
-{
-    const int n = tdn_skeleton_joint_count(skel);
-    static int parents[512];
-    static tdn_transform rest[512];
-    if (n > 512)
-        return NULL;
-    for (int j = 0; j < n; j++) {
-        parents[j] = tdn_skeleton_parent(skel, j);
-        rest[j] = tdn_skeleton_rest(skel, j);
-    }
-    tdn_skeleton_desc desc = { .joint_count = n, .names = names, .parents = parents, .rest_pose = rest };
-    tdn_skeleton *out = NULL;
-    return tdn_skeleton_create(&desc, &out, NULL, NULL) == TDN_OK ? out : NULL;
-}
-
 static int same_part(const tdn_body_map *a, int part_a, const tdn_body_map *b, int part_b)
 {
     if (a->parts[part_a].joint_count != b->parts[part_b].joint_count)
@@ -377,7 +361,7 @@ static void without_names(void)
             snprintf(storage[j], sizeof storage[j], "j%d", j);
             names[j] = storage[j];
         }
-        tdn_skeleton *plain = renamed(l.skel, names);
+        tdn_skeleton *plain = skeleton_renamed(l.skel, names);
         tdn_body_map named, nameless;
         tdn_error err = { 0 };
         if (CHECK(plain != NULL) && CHECK(tdn_body_map_find(l.skel, NULL, &named, NULL) == TDN_OK) &&
@@ -428,7 +412,7 @@ static void mirrored_names(void)
         CHECK(n <= 512 && tdn_mirror_table_from_names(l.skel, partner, NULL) == TDN_OK);
         for (int j = 0; j < n; j++)
             names[j] = tdn_skeleton_joint_name(l.skel, partner[j]);
-        tdn_skeleton *swapped = renamed(l.skel, names);
+        tdn_skeleton *swapped = skeleton_renamed(l.skel, names);
         tdn_body_map map, mirror;
         if (CHECK(swapped != NULL) && CHECK(tdn_body_map_find(l.skel, NULL, &map, NULL) == TDN_OK) &&
             CHECK(tdn_body_map_find(swapped, NULL, &mirror, NULL) == TDN_OK)) {

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "renamed_skeleton.h"
 #include "counting_allocator.h"
 #include "tendon/tendon_io.h"
 #include "test_data.h"
@@ -256,32 +257,6 @@ static void check_onto_itself(const char *what, const character *source, const c
     tdn_retarget_destroy(rt);
 }
 
-/* A copy of a skeleton with its joints named j0..jN. */
-static tdn_skeleton *renamed(const tdn_skeleton *skel, char (*names)[16], const char **name_ptrs)
-{
-    const int n = tdn_skeleton_joint_count(skel);
-    int *parents = malloc(sizeof *parents * (size_t)n);
-    tdn_transform *rest = malloc(sizeof *rest * (size_t)n);
-    tdn_skeleton *out = NULL;
-    if (parents && rest) {
-        for (int j = 0; j < n; j++) {
-            snprintf(names[j], 16, "j%d", j);
-            name_ptrs[j] = names[j];
-            parents[j] = tdn_skeleton_parent(skel, j);
-            rest[j] = tdn_skeleton_rest(skel, j);
-        }
-        tdn_skeleton_desc desc = { 0 };
-        desc.joint_count = n;
-        desc.parents = parents;
-        desc.names = name_ptrs;
-        desc.rest_pose = rest;
-        tdn_skeleton_create(&desc, &out, NULL, NULL);
-    }
-    free(parents);
-    free(rest);
-    return out;
-}
-
 static void identity_and_renames(void)
 {
     character h;
@@ -292,7 +267,12 @@ static void identity_and_renames(void)
     char(*names)[16] = malloc(sizeof *names * (size_t)n);
     const char **ptrs = malloc(sizeof *ptrs * (size_t)n);
     character plain = { NULL, NULL, { 0 } };
-    plain.skel = names && ptrs ? renamed(h.skel, names, ptrs) : NULL;
+    if (names && ptrs)
+        for (int j = 0; j < n; j++) {
+            snprintf(names[j], 16, "j%d", j);
+            ptrs[j] = names[j];
+        }
+    plain.skel = names && ptrs ? skeleton_renamed(h.skel, ptrs) : NULL;
     if (CHECK(plain.skel != NULL) && CHECK(tdn_body_map_find(plain.skel, NULL, &plain.map, NULL) == TDN_OK)) {
         check_onto_itself("humanoid onto its renamed copy", &h, &plain);
         check_onto_itself("renamed copy onto the humanoid", &plain, &h);
