@@ -15,6 +15,7 @@
 #include "bench_inertialize.h"
 #include "bench_mesh.h"
 #include "bench_mm.h"
+#include "bench_retarget.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
 
@@ -23,8 +24,8 @@
 #define SKIN_VERTICES 5000
 #define BENCH_MAX_THREADS 256
 
-const char *const bench_workload_names[] = { "sample",      "blend",       "ltm",   "frame", "crowd", "skin",
-                                             "blend_space", "inertialize", "graph", "ik",    "mm",    NULL };
+const char *const bench_workload_names[] = { "sample",      "blend", "ltm", "frame", "crowd",    "skin", "blend_space",
+                                             "inertialize", "graph", "ik",  "mm",    "retarget", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -434,12 +435,13 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     bench_scene scenes[2];
     memset(scenes, 0, sizeof scenes);
     tdn_result res = TDN_OK;
-    /* skin, blend_space, inertialize and graph (on its own humanoid) run on S67 alone: build S256
-     * only when another workload needs it. */
+    /* skin, blend_space, inertialize, graph (on its own humanoid), ik, mm and retarget run once
+     * (on S67, or on skeletons of their own): build S256 only when another workload needs it. */
     int s67_only = options->workload &&
                    (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
-                    strcmp(options->workload, "ik") == 0 || strcmp(options->workload, "mm") == 0);
+                    strcmp(options->workload, "ik") == 0 || strcmp(options->workload, "mm") == 0 ||
+                    strcmp(options->workload, "retarget") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -463,6 +465,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "mm") == 0) {
                 if (s == 0) /* databases of its own */
                     res = bench_run_mm(options->quick, emit, user, err);
+            } else if (strcmp(name, "retarget") == 0) {
+                if (s == 0) /* skeletons of its own */
+                    res = bench_run_retarget(options->quick, emit, user, err);
             } else if (strcmp(name, "graph") == 0) {
                 if (s == 0)
                     res = bench_run_graph(options->quick, emit, user, err);
