@@ -4,6 +4,7 @@
 
 #include "internal.h"
 #include "pose_rotation.h"
+#include "quat_arc.h"
 #include "retarget_internal.h"
 #include "tendon/retarget.h"
 
@@ -21,7 +22,8 @@ typedef struct source_bone {
 
 /* A mapped target joint: its model rotation is D * reference, D being the source's turn
  * slerp(D[base], D[last], weight) (base -1: the identity), written under its parent, whose model
- * rotation is its anchor's (or the identity) times `above` (the reference's locals between). */
+ * rotation is its anchor's (or the identity) times `above` (the reference's locals between).
+ * The joints of a spread chain share their (base, last): their arc, set up once a frame. */
 typedef struct target_bone {
     int joint;
     int anchor;
@@ -29,6 +31,7 @@ typedef struct target_bone {
     tdn_quat reference;
     int base, last;
     float weight;
+    int arc; /* in tdn_retarget.arcs; -1: D is D[last] */
 } target_bone;
 
 struct tdn_retarget {
@@ -44,6 +47,10 @@ struct tdn_retarget {
     tdn_transform target_hips_parent_inverse;              /* the parent's model transform, inverted */
     source_bone *source;
     target_bone *target;
+    int arc_count;
+    struct {
+        int base, last;
+    } arcs[TDN_BODY_PART_COUNT]; /* one per spread chain: a chain's joints share base and last */
     int *path;
     tdn_pose reference; /* the target's reference pose */
     /* The spine's lean (spine_lean), when both skeletons have a spine and a neck or head. */
@@ -291,6 +298,25 @@ static void fill_target(tdn_retarget *rt, const tdn_retarget_desc *desc, const i
     }
 }
 
+/* Gives each target joint of a spread chain its arc, one per (base, last). */
+static void fill_arcs(tdn_retarget *rt)
+{
+    for (int k = 0; k < rt->target_count; k++) {
+        target_bone *b = &rt->target[k];
+        b->arc = -1;
+        if (b->base < 0 && b->weight == 1.0f)
+            continue;
+        for (int a = 0; a < rt->arc_count && b->arc < 0; a++)
+            if (rt->arcs[a].base == b->base && rt->arcs[a].last == b->last)
+                b->arc = a;
+        if (b->arc < 0) {
+            b->arc = rt->arc_count++;
+            rt->arcs[b->arc].base = b->base;
+            rt->arcs[b->arc].last = b->last;
+        }
+    }
+}
+
 tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out, const tdn_allocator *allocator,
                                tdn_error *err)
 {
@@ -371,6 +397,7 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
     }
     fill_source(rt, ss, source_joints, ns, source_reference);
     fill_target(rt, desc, target_joints, nt, source_joints, ns);
+    fill_arcs(rt);
     fill_lean(rt, desc, bone_paths);
 
     const int source_hips = tdn_body_map_joint(desc->source.map, TDN_BODY_PART_HIPS);
@@ -431,18 +458,26 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         tdn_quat q = b->anchor >= 0 ? turn[b->anchor] : tdn_quat_identity();
         for (int i = 0; i < b->path_count; i++)
             q = tdn_quat_mul(q, tdn__pose_rotation(source_pose, path[i]));
-        turn[k] = tdn_quat_normalize(q);
+        turn[k] = q;
     }
+    /* Normalized once here rather than along the chains (the same rotations): these are
+     * independent, where normalizing each in its chain waits on the one above. */
     for (int k = 0; k < retarget->source_count; k++)
-        turn[k] = tdn_quat_mul(turn[k], retarget->source[k].reference_inverse);
+        turn[k] = tdn_quat_mul(tdn_quat_normalize(turn[k]), retarget->source[k].reference_inverse);
 
     /* The target's model rotations, the spine leaned as the source's, then written as locals. */
+    tdn__quat_arc arcs[TDN_BODY_PART_COUNT];
+    for (int a = 0; a < retarget->arc_count; a++) {
+        const int base = retarget->arcs[a].base;
+        arcs[a] = tdn__quat_arc_make(base >= 0 ? turn[base] : tdn_quat_identity(), turn[retarget->arcs[a].last]);
+    }
+    /* Unit products of unit quaternions, to float precision: the locals below are normalized. */
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
-        tdn_quat d = b->base < 0 && b->weight == 1.0f
-                         ? turn[b->last]
-                         : tdn_quat_slerp(b->base >= 0 ? turn[b->base] : tdn_quat_identity(), turn[b->last], b->weight);
-        target_model[k] = tdn_quat_normalize(tdn_quat_mul(d, b->reference));
+        const tdn_quat d = b->arc < 0          ? turn[b->last]
+                           : b->weight == 1.0f ? arcs[b->arc].b /* the arc's end */
+                                               : tdn__quat_arc_at(&arcs[b->arc], b->weight);
+        target_model[k] = tdn_quat_mul(d, b->reference);
     }
     if (retarget->lean.on) {
         tdn_transform top = { hips, hips_rotation, hips_scale }; /* the source's top, composed from its hips */

@@ -1,6 +1,8 @@
 /* tendon core: the non-inline parts of vecmath.h. */
 #include "tendon/vecmath.h"
 
+#include "quat_arc.h"
+
 tdn_quat tdn_quat_from_axis_angle(tdn_vec3 axis, float angle)
 {
     tdn_vec3 n = tdn_vec3_normalize(axis);
@@ -52,19 +54,8 @@ tdn_quat tdn_quat_nlerp(tdn_quat a, tdn_quat b, float t)
 
 tdn_quat tdn_quat_slerp(tdn_quat a, tdn_quat b, float t)
 {
-    float d = tdn_quat_dot(a, b);
-    if (d < 0.0f) {
-        b = tdn_quat_negate(b);
-        d = -d;
-    }
-    if (d > 0.9995f) /* sin(theta) ~ 0: nlerp is exact to float precision here */
-        return tdn_quat_nlerp(a, b, t);
-    float theta = acosf(d);
-    float inv = 1.0f / sinf(theta);
-    float wa = sinf((1.0f - t) * theta) * inv;
-    float wb = sinf(t * theta) * inv;
-    return tdn_quat_normalize(
-        tdn_quat_make(wa * a.x + wb * b.x, wa * a.y + wb * b.y, wa * a.z + wb * b.z, wa * a.w + wb * b.w));
+    const tdn__quat_arc arc = tdn__quat_arc_make(a, b);
+    return tdn__quat_arc_at(&arc, t);
 }
 
 tdn_quat tdn_quat_slerp_fast(tdn_quat a, tdn_quat b, float t)
