@@ -23,12 +23,15 @@ typedef struct source_bone {
 /* A mapped target joint: its model rotation is D * reference, D being the source's turn
  * slerp(D[base], D[last], weight) (base -1: the identity), written under its parent, whose model
  * rotation is its anchor's (or the identity) times `above` (the reference's locals between).
- * The joints of a spread chain share their (base, last): their arc, set up once a frame. */
+ * The joints of a spread chain share their (base, last): their arc, set up once a frame. A joint
+ * whose D is D[last] keeps in `after` the source reference's inverse times its reference, so
+ * that its model rotation is the source's model rotation of `last` times `after`. */
 typedef struct target_bone {
     int joint;
     int anchor;
     tdn_quat above;
-    tdn_quat reference;
+    int above_identity; /* the anchor is the parent */
+    tdn_quat after;     /* D[last] is the turn: reference_inverse(last) * reference; else reference */
     int base, last;
     float weight;
     int arc; /* in tdn_retarget.arcs; -1: D is D[last] */
@@ -291,21 +294,25 @@ static void fill_target(tdn_retarget *rt, const tdn_retarget_desc *desc, const i
         b->anchor = nearest_mapped_ancestor(ts, joints, n, joints[k]);
         const int stop = b->anchor >= 0 ? joints[b->anchor] : -1;
         b->above = tdn_quat_identity();
+        b->above_identity = tdn_skeleton_parent(ts, joints[k]) == stop;
         for (int a = tdn_skeleton_parent(ts, joints[k]); a != stop; a = tdn_skeleton_parent(ts, a))
             b->above = tdn_quat_mul(tdn__pose_rotation(&rt->reference, a), b->above);
-        b->reference = tdn__retarget_model_transform(ts, &rt->reference, joints[k]).r;
+        b->after = tdn__retarget_model_transform(ts, &rt->reference, joints[k]).r;
         fill_turn(b, desc, source_joints, ns, &rt->reference);
     }
 }
 
-/* Gives each target joint of a spread chain its arc, one per (base, last). */
+/* Gives each target joint of a spread chain its arc, one per (base, last); folds the source's
+ * reference into the others' `after`. */
 static void fill_arcs(tdn_retarget *rt)
 {
     for (int k = 0; k < rt->target_count; k++) {
         target_bone *b = &rt->target[k];
         b->arc = -1;
-        if (b->base < 0 && b->weight == 1.0f)
+        if (b->base < 0 && b->weight == 1.0f) {
+            b->after = tdn_quat_mul(rt->source[b->last].reference_inverse, b->after);
             continue;
+        }
         for (int a = 0; a < rt->arc_count && b->arc < 0; a++)
             if (rt->arcs[a].base == b->base && rt->arcs[a].last == b->last)
                 b->arc = a;
@@ -423,6 +430,12 @@ void tdn_retarget_destroy(tdn_retarget *retarget)
 
 float tdn_retarget_scale(const tdn_retarget *retarget) { return retarget ? retarget->scale : 0.0f; }
 
+/* Source bone k's turn away from its reference, from its model rotation. */
+static tdn_quat source_turn(const tdn_retarget *retarget, const tdn_quat *model, int k)
+{
+    return tdn_quat_mul(tdn_quat_normalize(model[k]), retarget->source[k].reference_inverse);
+}
+
 tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
                              tdn_error *err)
 {
@@ -438,8 +451,9 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         return tdn__pose_size(err, "target_pose", target_pose->joint_count, retarget->reference.joint_count,
                               "target skeleton");
 
-    /* The source's model rotations, then in place their turns away from the reference. */
-    tdn_quat turn[MAX_BONES], target_model[MAX_BONES];
+    /* The source's model rotations, not normalized along the chains (the same rotations):
+     * normalized where they are used, they do not wait on each other. */
+    tdn_quat source_model[MAX_BONES], target_model[MAX_BONES];
     tdn_vec3 hips = tdn_vec3_make(0.0f, 0.0f, 0.0f), hips_scale = tdn_vec3_make(1.0f, 1.0f, 1.0f);
     tdn_quat hips_rotation = tdn_quat_identity();
     for (int k = 0; k < retarget->source_count; k++) {
@@ -452,32 +466,29 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
                 x = tdn_transform_mul(&x, &child);
             }
             hips = x.t, hips_rotation = x.r, hips_scale = x.s;
-            turn[k] = x.r;
+            source_model[k] = x.r;
             continue;
         }
-        tdn_quat q = b->anchor >= 0 ? turn[b->anchor] : tdn_quat_identity();
+        tdn_quat q = b->anchor >= 0 ? source_model[b->anchor] : tdn_quat_identity();
         for (int i = 0; i < b->path_count; i++)
             q = tdn_quat_mul(q, tdn__pose_rotation(source_pose, path[i]));
-        turn[k] = q;
+        source_model[k] = q;
     }
-    /* Normalized once here rather than along the chains (the same rotations): these are
-     * independent, where normalizing each in its chain waits on the one above. */
-    for (int k = 0; k < retarget->source_count; k++)
-        turn[k] = tdn_quat_mul(tdn_quat_normalize(turn[k]), retarget->source[k].reference_inverse);
 
     /* The target's model rotations, the spine leaned as the source's, then written as locals. */
     tdn__quat_arc arcs[TDN_BODY_PART_COUNT];
     for (int a = 0; a < retarget->arc_count; a++) {
-        const int base = retarget->arcs[a].base;
-        arcs[a] = tdn__quat_arc_make(base >= 0 ? turn[base] : tdn_quat_identity(), turn[retarget->arcs[a].last]);
+        const int base = retarget->arcs[a].base, last = retarget->arcs[a].last;
+        const tdn_quat from = base >= 0 ? source_turn(retarget, source_model, base) : tdn_quat_identity();
+        arcs[a] = tdn__quat_arc_make(from, source_turn(retarget, source_model, last));
     }
     /* Unit products of unit quaternions, to float precision: the locals below are normalized. */
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
-        const tdn_quat d = b->arc < 0          ? turn[b->last]
+        const tdn_quat q = b->arc < 0          ? tdn_quat_normalize(source_model[b->last])
                            : b->weight == 1.0f ? arcs[b->arc].b /* the arc's end */
                                                : tdn__quat_arc_at(&arcs[b->arc], b->weight);
-        target_model[k] = tdn_quat_mul(d, b->reference);
+        target_model[k] = tdn_quat_mul(q, b->after);
     }
     if (retarget->lean.on) {
         tdn_transform top = { hips, hips_rotation, hips_scale }; /* the source's top, composed from its hips */
@@ -497,7 +508,9 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
     tdn_pose_copy(target_pose, &retarget->reference, NULL);
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
-        tdn_quat parent = tdn_quat_mul(b->anchor >= 0 ? target_model[b->anchor] : tdn_quat_identity(), b->above);
+        const tdn_quat parent = b->anchor < 0       ? b->above
+                                : b->above_identity ? target_model[b->anchor]
+                                                    : tdn_quat_mul(target_model[b->anchor], b->above);
         tdn__pose_set_rotation(target_pose, b->joint,
                                tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), target_model[k])));
     }
