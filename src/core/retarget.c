@@ -482,26 +482,38 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         const tdn_quat from = base >= 0 ? source_turn(retarget, source_model, base) : tdn_quat_identity();
         arcs[a] = tdn__quat_arc_make(from, source_turn(retarget, source_model, last));
     }
-    /* Unit products of unit quaternions, to float precision: the locals below are normalized. */
+    /* Not normalized where the source's model rotation is taken as it is: the locals written
+     * below are, and their norms cancel there. The spine's bones, which the lean turns, come
+     * from its arc (unit); the hips' is normalized where the lean reads it. */
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
-        const tdn_quat q = b->arc < 0          ? tdn_quat_normalize(source_model[b->last])
+        const tdn_quat q = b->arc < 0          ? source_model[b->last]
                            : b->weight == 1.0f ? arcs[b->arc].b /* the arc's end */
                                                : tdn__quat_arc_at(&arcs[b->arc], b->weight);
         target_model[k] = tdn_quat_mul(q, b->after);
     }
     if (retarget->lean.on) {
-        tdn_transform top = { hips, hips_rotation, hips_scale }; /* the source's top, composed from its hips */
+        /* The source's top, composed from its hips: its position alone, the rotations on the
+         * way not normalized (a direction is all the lean takes from it). */
+        tdn_vec3 top = hips, scale = hips_scale;
+        tdn_quat rotation = hips_rotation;
         const int *path = retarget->path + retarget->lean.source_path_begin;
         for (int i = 0; i < retarget->lean.source_path_count; i++) {
-            tdn_transform child = tdn_pose_get(source_pose, path[i]);
-            top = tdn_transform_mul(&top, &child);
+            const int j = path[i];
+            const tdn_vec3 t = tdn_vec3_make(tdn_pose_crow(source_pose, TDN_TX)[j],
+                                             tdn_pose_crow(source_pose, TDN_TY)[j],
+                                             tdn_pose_crow(source_pose, TDN_TZ)[j]);
+            top = tdn_vec3_add(top, tdn_quat_rotate(rotation, tdn_vec3_mul(scale, t)));
+            rotation = tdn_quat_normalize(tdn_quat_mul(rotation, tdn__pose_rotation(source_pose, j)));
+            scale = tdn_vec3_mul(scale, tdn_vec3_make(tdn_pose_crow(source_pose, TDN_SX)[j],
+                                                      tdn_pose_crow(source_pose, TDN_SY)[j],
+                                                      tdn_pose_crow(source_pose, TDN_SZ)[j]));
         }
-        tdn_vec3 h = tdn_quat_rotate(target_model[retarget->lean.hips], retarget->lean.hips_offset);
+        tdn_vec3 h = tdn_quat_rotate(tdn_quat_normalize(target_model[retarget->lean.hips]), retarget->lean.hips_offset);
         tdn_vec3 r = tdn_vec3_make(0.0f, 0.0f, 0.0f);
         for (int i = 0; i < retarget->lean.count; i++)
             r = tdn_vec3_add(r, tdn_quat_rotate(target_model[retarget->lean.bones[i]], retarget->lean.offsets[i]));
-        const tdn_quat lean = spine_lean(h, r, tdn_vec3_sub(top.t, hips));
+        const tdn_quat lean = spine_lean(h, r, tdn_vec3_sub(top, hips));
         for (int i = 0; i < retarget->lean.count; i++)
             target_model[retarget->lean.bones[i]] = tdn_quat_mul(lean, target_model[retarget->lean.bones[i]]);
     }
