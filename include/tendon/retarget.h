@@ -82,7 +82,7 @@ TDN_API float tdn_retarget_scale(const tdn_retarget *retarget);
  * the source's, whatever the proportions of the two spines' bones. Unmapped target joints, and target parts the source
  * lacks, keep the reference pose's local transforms. The hips move by the source hips' model
  * offset from their reference position times the scale. Never allocates: the scratch (about
- * 8 KB) is on the stack. TDN_ERR_ARGUMENT for NULL or a pose of the wrong size. Thread-safe
+ * 9 KB) is on the stack. TDN_ERR_ARGUMENT for NULL or a pose of the wrong size. Thread-safe
  * for distinct target poses. */
 TDN_API tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
                                      tdn_error *err);
