@@ -436,6 +436,12 @@ static tdn_quat source_turn(const tdn_retarget *retarget, const tdn_quat *model,
     return tdn_quat_mul(tdn_quat_normalize(model[k]), retarget->source[k].reference_inverse);
 }
 
+/* Target bone k's model rotation as a unit quaternion (an arc's already is). */
+static tdn_quat unit_model(const tdn_retarget *retarget, const tdn_quat *model, int k)
+{
+    return retarget->target[k].arc < 0 ? tdn_quat_normalize(model[k]) : model[k];
+}
+
 tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
                              tdn_error *err)
 {
@@ -482,9 +488,8 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         const tdn_quat from = base >= 0 ? source_turn(retarget, source_model, base) : tdn_quat_identity();
         arcs[a] = tdn__quat_arc_make(from, source_turn(retarget, source_model, last));
     }
-    /* Not normalized where the source's model rotation is taken as it is: the locals written
-     * below are, and their norms cancel there. The spine's bones, which the lean turns, come
-     * from its arc (unit); the hips' is normalized where the lean reads it. */
+    /* Not normalized where the source's model rotation is taken as it is (no arc): the locals
+     * written below are, and their norms cancel there; the lean normalizes what it reads. */
     for (int k = 0; k < retarget->target_count; k++) {
         const target_bone *b = &retarget->target[k];
         const tdn_quat q = b->arc < 0          ? source_model[b->last]
@@ -509,10 +514,12 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
                                                       tdn_pose_crow(source_pose, TDN_SY)[j],
                                                       tdn_pose_crow(source_pose, TDN_SZ)[j]));
         }
-        tdn_vec3 h = tdn_quat_rotate(tdn_quat_normalize(target_model[retarget->lean.hips]), retarget->lean.hips_offset);
+        tdn_vec3 h = tdn_quat_rotate(unit_model(retarget, target_model, retarget->lean.hips),
+                                     retarget->lean.hips_offset);
         tdn_vec3 r = tdn_vec3_make(0.0f, 0.0f, 0.0f);
         for (int i = 0; i < retarget->lean.count; i++)
-            r = tdn_vec3_add(r, tdn_quat_rotate(target_model[retarget->lean.bones[i]], retarget->lean.offsets[i]));
+            r = tdn_vec3_add(r, tdn_quat_rotate(unit_model(retarget, target_model, retarget->lean.bones[i]),
+                                                retarget->lean.offsets[i]));
         const tdn_quat lean = spine_lean(h, r, tdn_vec3_sub(top, hips));
         for (int i = 0; i < retarget->lean.count; i++)
             target_model[retarget->lean.bones[i]] = tdn_quat_mul(lean, target_model[retarget->lean.bones[i]]);
