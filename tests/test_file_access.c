@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "write_file.h"
 #include "counting_allocator.h"
 #include "test_gltf_builder.h"
 #include "tendon/io/asset.h"
@@ -21,15 +22,6 @@
 #include "tendon/io/mm_database_file.h"
 
 static char scratch[64];
-
-static void write_text(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "wb");
-    if (!CHECK(f != NULL))
-        return;
-    CHECK(fwrite(text, 1, strlen(text), f) == strlen(text));
-    fclose(f);
-}
 
 /* scratch/name */
 static char *at(char *out, const char *name)

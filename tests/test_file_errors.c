@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "write_file.h"
 #include "test_gltf_builder.h"
 #include "tendon/io/asset.h"
 #include "tendon/io/blend_space_file.h"
@@ -18,17 +19,6 @@
 #include "tendon/io/mm_database_file.h"
 
 static char scratch[64];
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!CHECK(f != NULL))
-        return;
-    CHECK(fwrite(data, 1, size, f) == size);
-    fclose(f);
-}
-
-static void write_text(const char *path, const char *text) { write_file(path, text, strlen(text)); }
 
 /* scratch/name */
 static const char *in_scratch(char *out, size_t size, const char *name)

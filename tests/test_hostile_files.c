@@ -13,21 +13,11 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "write_file.h"
 #include "test_gltf_builder.h"
 #include "tendon/io/asset.h"
 
 static char scratch[64];
-
-static void write_file(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (!CHECK(f != NULL))
-        return;
-    CHECK(fwrite(data, 1, size, f) == size);
-    fclose(f);
-}
-
-static void write_text(const char *path, const char *text) { write_file(path, text, strlen(text)); }
 
 /* One load's outcome, as a child process reports it. */
 typedef struct outcome {
