@@ -15,6 +15,7 @@
 
 #include "internal.h"
 #include "tendon/ik_chain.h"
+#include "tendon/ik_two_bone.h"
 #include "tendon/model_space.h"
 
 #if !defined(TENDON_NO_SIMD) && (defined(__SSE__) || defined(_M_X64))
@@ -159,5 +160,11 @@ void tdn__ik_chain_write(const tdn__ik_chain *chain, const tdn_skeleton *skeleto
 
 /* Distance from joints[count-1] in model[] to the target. */
 float tdn__ik_end_error(const tdn_mat4 *model, const int *joints, int count, tdn_vec3 target);
+
+/* The model-space rotations of a two-bone solve (tdn_ik_two_bone) for a chain at a -> b -> c
+ * with bones l1 and l2 long: `hinge` turns the middle joint about b, `swing` then turns the
+ * upper joint (and all below it) about a. Reads ik's target, pole, use_pole and soften. */
+void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2,
+                            tdn_quat *hinge, tdn_quat *swing);
 
 #endif

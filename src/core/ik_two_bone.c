@@ -93,11 +93,8 @@ static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
     return tdn_quat_normalize(q);
 }
 
-/* The model-space rotations of the solve for a chain at a -> b -> c with bones l1 and l2 long:
- * `hinge` turns the middle joint about b, `swing` turns the upper joint (and all below it)
- * about a. */
-static void solve_chain(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2,
-                        tdn_quat *hinge, tdn_quat *swing)
+void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2,
+                            tdn_quat *hinge, tdn_quat *swing)
 {
     const float full = l1 + l2;
     const float tiny = 1e-6f * full;
@@ -185,7 +182,7 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
     const float weight = tdn__clamp01(ik->weight);
     if (weight > 0.0f && full > 0.0f) {
         tdn_quat hinge, swing;
-        solve_chain(ik, a, b, c, l1, l2, &hinge, &swing);
+        tdn__ik_two_bone_solve(ik, a, b, c, l1, l2, &hinge, &swing);
         if (weight < 1.0f) { /* conj(P) Q P commutes with slerping Q from the identity */
             hinge = tdn_quat_slerp(tdn_quat_identity(), hinge, weight);
             swing = tdn_quat_slerp(tdn_quat_identity(), swing, weight);
