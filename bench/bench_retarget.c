@@ -33,17 +33,22 @@ static const float rt_offsets[RT_SOURCE_JOINTS][3] = {
 
 typedef struct rt_ctx {
     const tdn_retarget *rt;
-    tdn_pose *sources; /* RT_FRAMES, or one per character */
-    tdn_pose *targets; /* 1, or one per character */
-    int count, cursor; /* sources; round-robin position */
-    int cold;          /* 1: target `cursor` too */
+    tdn_pose *sources;         /* RT_FRAMES, or one per character */
+    tdn_pose *targets;         /* 1, or one per character */
+    int count, cursor;         /* sources; round-robin position */
+    int cold;                  /* 1: target `cursor` too */
+    tdn_retarget_state *state; /* the contact fix-up's; NULL: without it */
 } rt_ctx;
 
 static void run_pose(void *p, long n)
 {
     rt_ctx *c = p;
     for (long i = 0; i < n; i++) {
-        tdn_retarget_pose(c->rt, &c->sources[c->cursor], &c->targets[c->cold ? c->cursor : 0], NULL);
+        tdn_pose *target = &c->targets[c->cold ? c->cursor : 0];
+        tdn_retarget_pose(c->rt, &c->sources[c->cursor], target, NULL);
+        if (c->state)
+            tdn_retarget_contacts(c->rt, c->state, &c->sources[c->cursor], NULL, NULL, RT_CYCLE_SECONDS / RT_FRAMES,
+                                  target, NULL);
         if (++c->cursor == c->count)
             c->cursor = 0;
     }
@@ -140,7 +145,8 @@ tdn_result bench_run_retarget(int quick, bench_emit_fn emit, void *user, tdn_err
     if (res == TDN_OK)
         res = tdn_body_map_find(ts, NULL, &tmap, err);
     if (res == TDN_OK) {
-        const tdn_retarget_desc desc = { { source, &smap, NULL }, { ts, &tmap, NULL }, 0.0f };
+        const tdn_retarget_desc desc = { .source = { .skeleton = source, .map = &smap },
+                                         .target = { .skeleton = ts, .map = &tmap } };
         res = tdn_retarget_create(&desc, &rt, NULL, err);
     }
     if (res == TDN_OK)
@@ -159,9 +165,13 @@ tdn_result bench_run_retarget(int quick, bench_emit_fn emit, void *user, tdn_err
         lafan_pose(source, RT_CYCLE_SECONDS * (float)i / (float)cold_count, &cold_sources[i]);
     if (res == TDN_OK) {
         const int mapped = mapped_target_joints(&smap, &tmap);
-        rt_ctx hot = { rt, frames, target, RT_FRAMES, 0, 0 };
+        rt_ctx hot = { rt, frames, target, RT_FRAMES, 0, 0, NULL };
         emit_row(&cfg, &hot, "pose", joints, mapped, emit, user);
-        rt_ctx cold = { rt, cold_sources, cold_targets, cold_count, 0, 1 };
+        tdn_retarget_state state;
+        tdn_retarget_state_reset(&state);
+        rt_ctx planted = { rt, frames, target, RT_FRAMES, 0, 0, &state };
+        emit_row(&cfg, &planted, "pose_contacts", joints, mapped, emit, user);
+        rt_ctx cold = { rt, cold_sources, cold_targets, cold_count, 0, 1, NULL };
         emit_row(&cfg, &cold, "pose_cold", joints, mapped, emit, user);
     }
     destroy_poses(cold_targets, cold_count);

@@ -80,7 +80,8 @@ static tdn_result retarget_create(const tdn_allocator *h, void **out, tdn_error 
 {
     static tdn_body_map map;
     tdn_body_map_find(skeleton, NULL, &map, NULL);
-    const tdn_retarget_desc desc = { { skeleton, &map, NULL }, { skeleton, &map, NULL }, 0.0f };
+    const tdn_retarget_desc desc = { .source = { .skeleton = skeleton, .map = &map },
+                                     .target = { .skeleton = skeleton, .map = &map } };
     return tdn_retarget_create(&desc, (tdn_retarget **)out, h, err);
 }
 

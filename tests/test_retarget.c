@@ -4,12 +4,17 @@
  *   sideways and its spine up, faces +Z, and is its own reference;
  * - a skeleton retargeted onto itself, or onto a copy with its joints renamed, gets the source's
  *   local rotations back;
- * - on real pairs (GAMES-105 onto tendon's humanoid, LAFAN1 onto Soldier, RiggedFigure onto
- *   CesiumMan), over every frame of a take, the angle between the source's and the target's bone
- *   directions, each in its own character's facing frame (right = the horizontal direction from
- *   the left thigh to the right thigh, up = +Y, forward = up x right): median <= 3 degrees,
- *   99th percentile <= 10; the hips' horizontal travel is the source's times the scale within 2%;
- * - retargeting a pose allocates nothing (counting allocator). */
+ * - on real pairs (GAMES-105 onto tendon's humanoid; LAFAN1 and CMU onto Soldier, CesiumMan and
+ *   RobotExpressive; RiggedFigure and Soldier onto CesiumMan), over every frame of a take, the angle between the
+ * source's and the target's bone directions, each in its own character's facing frame (right = the horizontal direction
+ * from the left thigh to the right thigh, up = +Y, forward = up x right): median <= 3 degrees, 99th percentile <= 10;
+ * the hips' horizontal travel is the source's times the scale within 2%;
+ * - no pops: the largest per-frame change of a mapped joint's local rotation on the target is
+ *   within 1.2 times the source's own over the same frames;
+ * - with the contact fix-up, during the source's heel contacts (its ankle within 2 cm of its
+ *   lowest height and slower than 15 cm/s), the target's ankle slides at most 1 cm/s and stays
+ *   within 1 cm of its rest height (in the source's scale: target lengths over the scale);
+ * - retargeting a pose, contacts and all, allocates nothing (counting allocator). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -223,7 +228,8 @@ static void posed(const character *c, const tdn_pose *reference, tdn_pose *pose,
 static void check_onto_itself(const char *what, const character *source, const character *target)
 {
     const int n = tdn_skeleton_joint_count(source->skel);
-    tdn_retarget_desc desc = { { source->skel, &source->map, NULL }, { target->skel, &target->map, NULL }, 0.0f };
+    tdn_retarget_desc desc = { .source = { .skeleton = source->skel, .map = &source->map },
+                               .target = { .skeleton = target->skel, .map = &target->map } };
     tdn_retarget *rt = NULL;
     tdn_pose reference, in, out;
     tdn_error err = { 0 };
@@ -289,38 +295,143 @@ static int compare_doubles(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The limb-direction metric and the root path over every frame of the source's first clip. */
-static void check_pair(const char *dir, const char *source_file, const char *target_file, float rate)
+/* A pair of the shared data: the source's first clip sampled at `rate`, its lengths in units of
+ * `meter` per metre (for the contact thresholds, which are real distances). */
+typedef struct pair {
+    const char *source, *target;
+    float rate, meter;
+    int first; /* the take's first frame (CMU's cgspeed takes start with a frame of T-pose) */
+} pair;
+
+/* The two feet's ankles: the foot parts' joints. */
+static const tdn_body_part feet[2] = { TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT };
+
+/* The source's heel contacts over the take, per frame and foot: the ankle within 2 cm of its
+ * lowest height and slower than 15 cm/s (from the previous frame; the first frame from the
+ * next). `lowest` gets each ankle's lowest height. */
+static unsigned char *source_contacts(const character *s, const tdn_keyed_clip *clip, int frames, const pair *p,
+                                      float *lowest)
+{
+    const int n = tdn_skeleton_joint_count(s->skel);
+    unsigned char *planted = calloc((size_t)frames * 2, 1);
+    tdn_vec3 *ankles = malloc(sizeof(tdn_vec3) * (size_t)frames * 2);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+    tdn_pose pose;
+    if (!CHECK(planted && ankles && model) || !CHECK(tdn_pose_create(n, &pose, NULL, NULL) == TDN_OK)) {
+        free(ankles);
+        free(model);
+        return planted;
+    }
+    lowest[0] = lowest[1] = 1e30f;
+    for (int f = 0; f < frames; f++) {
+        tdn_keyed_clip_sample(clip, (float)(f + p->first) / p->rate, &pose, NULL, NULL);
+        tdn_model_space(s->skel, &pose, NULL, model, NULL);
+        for (int k = 0; k < 2; k++) {
+            ankles[f * 2 + k] = position(model, part(&s->map, feet[k]));
+            lowest[k] = fminf(lowest[k], ankles[f * 2 + k].y);
+        }
+    }
+    for (int f = 0; f < frames && frames > 1; f++)
+        for (int k = 0; k < 2; k++) {
+            const int g = f > 0 ? f - 1 : 1;
+            const double speed = tdn_vec3_length(tdn_vec3_sub(ankles[f * 2 + k], ankles[g * 2 + k])) * p->rate;
+            planted[f * 2 + k] = ankles[f * 2 + k].y <= lowest[k] + 0.02f * p->meter && speed < 0.15 * p->meter;
+        }
+    tdn_pose_destroy(&pose);
+    free(ankles);
+    free(model);
+    return planted;
+}
+
+/* The largest change of a mapped joint's local rotation between two poses, in degrees. */
+static double largest_turn(const tdn_body_map *map, const tdn_pose *a, const tdn_pose *b)
+{
+    double most = 0.0;
+    for (int p = 0; p < TDN_BODY_PART_COUNT; p++)
+        for (int i = 0; i < map->parts[p].joint_count; i++) {
+            const int j = map->parts[p].joints[i];
+            const double d = fabs(
+                tdn_quat_dot(tdn_quat_normalize(rotation_of(a, j)), tdn_quat_normalize(rotation_of(b, j))));
+            most = fmax(most, 2.0 * acos(d > 1.0 ? 1.0 : d) * DEG);
+        }
+    return most;
+}
+
+/* What one run over a take measures on the target. */
+typedef struct run_figures {
+    double source_travel, target_travel;
+    double source_pop, target_pop;              /* degrees per frame, the largest */
+    double slide_mean, slide_max, height_error; /* cm/s and cm in the source's scale, during contacts */
+    int contact_frames;
+} run_figures;
+
+/* The limb-direction metric (without contacts), the root path, the pops and the contacts (with
+ * and without the fix-up) over every frame of the source's first clip. */
+static void check_pair(const char *dir, const pair *p)
 {
     character s, t;
-    if (!load_character(dir, source_file, &s))
+    if (!load_character(dir, p->source, &s))
         return;
-    if (!load_character(dir, target_file, &t)) {
+    if (!load_character(dir, p->target, &t)) {
         tdn_asset_destroy(s.asset);
         return;
     }
+    const char *source_name = p->source ? p->source : "humanoid", *target_name = p->target ? p->target : "humanoid";
     const int ns = tdn_skeleton_joint_count(s.skel), nt = tdn_skeleton_joint_count(t.skel);
-    tdn_retarget_desc desc = { { s.skel, &s.map, NULL }, { t.skel, &t.map, NULL }, 0.0f };
-    tdn_retarget *rt = NULL;
-    tdn_error err = { 0 };
     const tdn_keyed_clip *clip = tdn_asset_clip(s.asset, 0);
-    tdn_pose sp, tp;
+    const int frames = clip ? (int)floorf(tdn_keyed_clip_duration(clip) * p->rate + 0.5f) + 1 - p->first : 0;
+    float lowest[2] = { 0.0f, 0.0f };
+    unsigned char *planted = clip ? source_contacts(&s, clip, frames, p, lowest) : NULL;
+    /* the contacts the fix-up keeps are the metric's (the take's lowest ankles, 2 cm, 15 cm/s) */
+    tdn_retarget_desc desc = {
+        .source = { .skeleton = s.skel, .map = &s.map },
+        .target = { .skeleton = t.skel, .map = &t.map },
+        .contacts = { .height = 0.02f * p->meter, .speed = 0.15f * p->meter, .floor = { lowest[0], lowest[1] } }
+    };
+    tdn_retarget *rt = NULL;
+    tdn_retarget_state state;
+    tdn_retarget_state_reset(&state);
+    tdn_error err = { 0 };
+    tdn_pose sp, tp, tc, last_sp, last_tp, last_tc; /* source, target, target with contacts; their last frames */
     tdn_mat4 *sm = malloc(sizeof(tdn_mat4) * (size_t)ns), *tm = malloc(sizeof(tdn_mat4) * (size_t)nt);
-    const int frames = clip ? (int)floorf(tdn_keyed_clip_duration(clip) * rate + 0.5f) + 1 : 0;
+    tdn_mat4 *cm = malloc(sizeof(tdn_mat4) * (size_t)nt);
     double *angles = malloc(sizeof(double) * (size_t)(frames * LIMB_COUNT + 1)); /* per limb, per frame */
     int counts[LIMB_COUNT] = { 0 };
-    if (CHECK(clip && sm && tm && angles) && CHECK(tdn_retarget_create(&desc, &rt, &counting, &err) == TDN_OK) &&
+    run_figures fig = { 0 };
+    if (CHECK(clip && planted && sm && tm && cm && angles) &&
+        CHECK(tdn_retarget_create(&desc, &rt, &counting, &err) == TDN_OK) &&
         CHECK(tdn_pose_create(ns, &sp, NULL, NULL) == TDN_OK) &&
-        CHECK(tdn_pose_create(nt, &tp, NULL, NULL) == TDN_OK)) {
-        double source_travel = 0.0, target_travel = 0.0;
-        tdn_vec3 last_s = { 0 }, last_t = { 0 };
+        CHECK(tdn_pose_create(ns, &last_sp, NULL, NULL) == TDN_OK) &&
+        CHECK(tdn_pose_create(nt, &tp, NULL, NULL) == TDN_OK) &&
+        CHECK(tdn_pose_create(nt, &last_tp, NULL, NULL) == TDN_OK) &&
+        CHECK(tdn_pose_create(nt, &tc, NULL, NULL) == TDN_OK) &&
+        CHECK(tdn_pose_create(nt, &last_tc, NULL, NULL) == TDN_OK)) {
+        const double scale = tdn_retarget_scale(rt), cm_per_unit = 100.0 / p->meter;
+        double contact_pop = 0.0, slide_sum = 0.0;
+        int slides = 0;
+        tdn_vec3 last_s = { 0 }, last_t = { 0 }, last_ankle[2] = { { 0 } };
+        float rest_ankle[2];
+        {
+            tdn_pose rest;
+            tdn_pose_create(nt, &rest, NULL, NULL);
+            tdn_pose_set_rest(&rest, t.skel, NULL);
+            tdn_model_space(t.skel, &rest, NULL, tm, NULL);
+            for (int k = 0; k < 2; k++)
+                rest_ankle[k] = position(tm, part(&t.map, feet[k])).y;
+            tdn_pose_destroy(&rest);
+        }
         const long allocations = total_allocations;
         for (int f = 0; f < frames; f++) {
-            tdn_keyed_clip_sample(clip, (float)f / rate, &sp, NULL, NULL);
+            tdn_keyed_clip_sample(clip, (float)(f + p->first) / p->rate, &sp, NULL, NULL);
             if (!CHECK(tdn_retarget_pose(rt, &sp, &tp, &err) == TDN_OK))
+                break;
+            tdn_pose_copy(&tc, &tp, NULL);
+            if (!CHECK(tdn_retarget_contacts(rt, &state, &sp, NULL, NULL, f > 0 ? 1.0f / p->rate : 0.0f, &tc, &err) ==
+                       TDN_OK))
                 break;
             tdn_model_space(s.skel, &sp, NULL, sm, NULL);
             tdn_model_space(t.skel, &tp, NULL, tm, NULL);
+            tdn_model_space(t.skel, &tc, NULL, cm, NULL);
             /* each character's facing frame: right, up, forward */
             tdn_vec3 fs = forward_of(&s.map, sm), ft = forward_of(&t.map, tm), up = tdn_vec3_make(0.0f, 1.0f, 0.0f);
             tdn_vec3 rs = tdn_vec3_cross(fs, up), rt_ = tdn_vec3_cross(ft, up);
@@ -336,18 +447,43 @@ static void check_pair(const char *dir, const char *source_file, const char *tar
             }
             tdn_vec3 hs = position(sm, part(&s.map, TDN_BODY_PART_HIPS)),
                      ht = position(tm, part(&t.map, TDN_BODY_PART_HIPS));
+            for (int k = 0; k < 2; k++) {
+                const tdn_vec3 ankle = position(cm, part(&t.map, feet[k]));
+                if (planted[f * 2 + k]) {
+                    fig.contact_frames++;
+                    fig.height_error = fmax(fig.height_error, fabs(ankle.y - rest_ankle[k]) / scale * cm_per_unit);
+                }
+                if (f > 0 && planted[f * 2 + k] && planted[(f - 1) * 2 + k]) {
+                    const double slide = hypot(ankle.x - last_ankle[k].x, ankle.z - last_ankle[k].z) * p->rate / scale *
+                                         cm_per_unit;
+                    fig.slide_max = fmax(fig.slide_max, slide);
+                    slide_sum += slide, slides++;
+                }
+                last_ankle[k] = ankle;
+            }
             if (f > 0) {
-                source_travel += hypot(hs.x - last_s.x, hs.z - last_s.z);
-                target_travel += hypot(ht.x - last_t.x, ht.z - last_t.z);
+                fig.source_travel += hypot(hs.x - last_s.x, hs.z - last_s.z);
+                fig.target_travel += hypot(ht.x - last_t.x, ht.z - last_t.z);
+                fig.source_pop = fmax(fig.source_pop, largest_turn(&s.map, &sp, &last_sp));
+                fig.target_pop = fmax(fig.target_pop, largest_turn(&t.map, &tp, &last_tp));
+                contact_pop = fmax(contact_pop, largest_turn(&t.map, &tc, &last_tc));
             }
             last_s = hs, last_t = ht;
+            tdn_pose_copy(&last_sp, &sp, NULL);
+            tdn_pose_copy(&last_tp, &tp, NULL);
+            tdn_pose_copy(&last_tc, &tc, NULL);
         }
-        CHECK_EQ_INT(total_allocations, allocations); /* retargeting a pose allocates nothing */
-        const double travel = source_travel * tdn_retarget_scale(rt);
-        const double path_error = travel > 0.0 ? 100.0 * fabs(target_travel - travel) / travel : 0.0;
-        printf("%s -> %s: %d frames, scale %.5f, hips travel %.4f vs the source's x scale %.4f (%.3f%%)\n",
-               source_file ? source_file : "humanoid", target_file ? target_file : "humanoid", frames,
-               tdn_retarget_scale(rt), target_travel, travel, path_error);
+        CHECK_EQ_INT(total_allocations, allocations); /* retargeting a pose, contacts and all, allocates nothing */
+        fig.slide_mean = slides ? slide_sum / slides : 0.0;
+        const double travel = fig.source_travel * scale;
+        const double path_error = travel > 0.0 ? 100.0 * fabs(fig.target_travel - travel) / travel : 0.0;
+        printf("%s -> %s: %d frames, scale %.5f, hips travel %.4f vs the source's x scale %.4f (%.3f%%)\n", source_name,
+               target_name, frames, scale, fig.target_travel, travel, path_error);
+        printf("  pops: source %.2f, target %.2f (%.3fx), with contacts %.2f (%.3fx) degrees per frame\n",
+               fig.source_pop, fig.target_pop, fig.target_pop / fig.source_pop, contact_pop,
+               contact_pop / fig.source_pop);
+        printf("  contacts: %d foot-frames, slide mean %.3f max %.3f cm/s, ankle height within %.3f cm\n",
+               fig.contact_frames, fig.slide_mean, fig.slide_max, fig.height_error);
         for (int k = 0; k < LIMB_COUNT; k++) {
             double *a = angles + k * frames;
             if (counts[k] == 0)
@@ -361,15 +497,24 @@ static void check_pair(const char *dir, const char *source_file, const char *tar
         }
         CHECK_EQ_INT(counts[0], frames); /* every frame measured (thighs present on both) */
         CHECK_EQ_INT(counts[LIMB_COUNT - 1], frames);
-        CHECK(fabs(target_travel - travel) <= 0.02 * travel + 1e-4); /* a take in place: no travel */
-        tdn_pose_destroy(&sp);
-        tdn_pose_destroy(&tp);
+        CHECK(fabs(fig.target_travel - travel) <= 0.02 * travel + 1e-4); /* a take in place: no travel */
+        CHECK(fig.target_pop <= 1.2 * fig.source_pop);
+        /* with the fix-up, some pairs turn a knee faster than the source ever does (GAMES-105
+         * 2.3x, RobotExpressive 2-3.3x, where a planted foot's height is met at once): printed
+         * above and in docs/retarget.md, not yet within the 1.2x the others keep */
+        CHECK(fig.slide_max <= 1.0);
+        CHECK(fig.height_error <= 1.0);
+        tdn_pose_destroy(&sp), tdn_pose_destroy(&last_sp);
+        tdn_pose_destroy(&tp), tdn_pose_destroy(&last_tp);
+        tdn_pose_destroy(&tc), tdn_pose_destroy(&last_tc);
     } else if (err.code != TDN_OK)
-        fprintf(stderr, "%s: %s: %s\n", source_file, err.where, err.message);
+        fprintf(stderr, "%s: %s: %s\n", source_name, err.where, err.message);
     tdn_retarget_destroy(rt);
     CHECK_EQ_INT(live_blocks, 0);
+    free(planted);
     free(sm);
     free(tm);
+    free(cm);
     free(angles);
     tdn_asset_destroy(s.asset);
     tdn_asset_destroy(t.asset);
@@ -380,10 +525,21 @@ static void real_pairs(void)
     const char *dir = test_data_dir();
     if (!dir)
         return;
-    check_pair(dir, "bvh/games105/walk_forward.bvh", NULL, 100.0f);
-    check_pair(dir, "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f);
-    check_pair(dir, "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb",
-               "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f);
+    /* CMU's unit is 1/0.45 inch (5.644 cm); LAFAN1's the centimetre; the others' the metre */
+    static const pair pairs[] = {
+        { "bvh/games105/walk_forward.bvh", NULL, 100.0f, 1.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f, 100.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 100.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 30.0f, 100.0f, 0 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/Soldier.glb", 120.0f, 17.7165f, 1 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 120.0f, 17.7165f, 1 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 120.0f, 17.7165f, 1 },
+        { "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb",
+          30.0f, 1.0f, 0 },
+        { "gltf/threejs/Soldier.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 1.0f, 0 },
+    };
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
+        check_pair(dir, &pairs[k]);
 }
 
 /* Bad arguments are refused naming the argument or field. */
@@ -394,7 +550,8 @@ static void refusals(void)
         return;
     tdn_retarget *rt = (tdn_retarget *)&h;
     tdn_error err = { 0 };
-    tdn_retarget_desc desc = { { h.skel, &h.map, NULL }, { h.skel, NULL, NULL }, 0.0f };
+    tdn_retarget_desc desc = { .source = { .skeleton = h.skel, .map = &h.map },
+                               .target = { .skeleton = h.skel, .map = NULL } };
     CHECK(tdn_retarget_create(&desc, &rt, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(rt == NULL);
     CHECK(strcmp(err.where, "desc.target.map") == 0);
@@ -413,6 +570,27 @@ static void refusals(void)
         CHECK(tdn_retarget_pose(rt, &big, &small, &err) == TDN_ERR_ARGUMENT);
         CHECK(strcmp(err.where, "target_pose") == 0);
     }
+    tdn_retarget_state state;
+    tdn_retarget_state_reset(&state);
+    tdn_retarget_state_reset(NULL);
+    CHECK(state.floor[0] > 1e30f && state.limbs[0].weight == 0.0f); /* nothing seen, nothing held */
+    if (rt) {
+        CHECK(tdn_retarget_contacts(rt, NULL, &big, NULL, NULL, 0.0f, &big, &err) == TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "state") == 0);
+        CHECK(tdn_retarget_contacts(rt, &state, &big, NULL, NULL, -1.0f, &big, &err) == TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "dt") == 0);
+        CHECK(tdn_retarget_contacts(rt, &state, &big, NULL, NULL, NAN, &big, &err) == TDN_ERR_ARGUMENT);
+        CHECK(tdn_retarget_contacts(rt, &state, &big, NULL, NULL, 0.0f, &small, &err) == TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "target_pose") == 0);
+    }
+    tdn_retarget *none = NULL;
+    desc.contacts.floor[1] = -0.1f;
+    CHECK(tdn_retarget_create(&desc, &none, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "desc.contacts.floor[1]") == 0 && none == NULL);
+    desc.contacts.floor[1] = 0.0f;
+    desc.target.ground = INFINITY;
+    CHECK(tdn_retarget_create(&desc, &none, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "desc.target.ground") == 0 && none == NULL);
     CHECK(tdn_retarget_reference_pose(h.skel, &h.map, NULL, &small, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "out") == 0);
     CHECK(tdn_retarget_scale(NULL) == 0.0f);

@@ -8,66 +8,6 @@
 #include "retarget_internal.h"
 #include "tendon/retarget.h"
 
-/* The most joints the parts of one map can hold: the per-frame scratch's bound. */
-#define MAX_BONES (TDN_BODY_PART_COUNT * TDN_BODY_MAP_MAX_CHAIN)
-
-/* A mapped source joint. Its model rotation is its anchor's (the nearest mapped ancestor's, or
- * the identity) times the local rotations of the path's joints, the anchor's child down to it. */
-typedef struct source_bone {
-    int joint;
-    int anchor;
-    int path_begin, path_count; /* in tdn_retarget.path, root-most first */
-    tdn_quat reference_inverse; /* the inverse of its model rotation in the source's reference */
-} source_bone;
-
-/* A mapped target joint: its model rotation is D * reference, D being the source's turn
- * slerp(D[base], D[last], weight) (base -1: the identity), written under its parent, whose model
- * rotation is its anchor's (or the identity) times `above` (the reference's locals between).
- * The joints of a spread chain share their (base, last): their arc, set up once a frame. A joint
- * whose D is D[last] keeps in `after` the source reference's inverse times its reference, so
- * that its model rotation is the source's model rotation of `last` times `after`. */
-typedef struct target_bone {
-    int joint;
-    int anchor;
-    tdn_quat above;
-    int above_identity; /* the anchor is the parent */
-    tdn_quat after;     /* D[last] is the turn: reference_inverse(last) * reference; else reference */
-    int base, last;
-    float weight;
-    int arc; /* in tdn_retarget.arcs; -1: D is D[last] */
-} target_bone;
-
-struct tdn_retarget {
-    tdn_allocator allocator;
-    size_t bytes;
-    float scale;
-    int source_joints;
-    int source_count, target_count;
-    int source_hips;                                       /* its source bone; its path runs from the skeleton's root */
-    int target_hips;                                       /* the joint */
-    tdn_vec3 source_hips_reference, target_hips_reference; /* model positions */
-    int target_hips_parent;                                /* -1: the hips are the root */
-    tdn_transform target_hips_parent_inverse;              /* the parent's model transform, inverted */
-    source_bone *source;
-    target_bone *target;
-    int arc_count;
-    struct {
-        int base, last;
-    } arcs[TDN_BODY_PART_COUNT]; /* one per spread chain: a chain's joints share base and last */
-    int *path;
-    tdn_pose reference; /* the target's reference pose */
-    /* The spine's lean (spine_lean), when both skeletons have a spine and a neck or head. */
-    struct {
-        int on;
-        int source_path_begin, source_path_count; /* the source's hips' child down to its top, in path */
-        int hips;                                 /* the target bone of the hips */
-        tdn_vec3 hips_offset;                     /* hips to the first spine joint, in the hips' frame */
-        int count;                                /* the target's spine joints: */
-        int bones[TDN_BODY_MAP_MAX_CHAIN];        /* their target bones */
-        tdn_vec3 offsets[TDN_BODY_MAP_MAX_CHAIN]; /* to the next spine joint or the top, in their frames */
-    } lean;
-};
-
 /* The joints of every part of a map, sorted (so parents come first); returns their count. */
 static int mapped_joints(const tdn_body_map *map, int *joints)
 {
@@ -101,7 +41,8 @@ static int nearest_mapped_ancestor(const tdn_skeleton *skeleton, const int *join
     return -1;
 }
 
-static tdn_vec3 rest_position(const tdn_skeleton *skeleton, int joint)
+/* See retarget_internal.h. */
+tdn_vec3 tdn__retarget_rest_position(const tdn_skeleton *skeleton, int joint)
 {
     tdn_transform x = tdn_skeleton_rest(skeleton, joint);
     for (int a = tdn_skeleton_parent(skeleton, joint); a >= 0; a = tdn_skeleton_parent(skeleton, a)) {
@@ -119,10 +60,26 @@ static float leg_length(const tdn_skeleton *skeleton, const tdn_body_map *map)
     for (int s = 0; s < 2; s++) {
         tdn_vec3 p[3];
         for (int k = 0; k < 3; k++)
-            p[k] = rest_position(skeleton, tdn_body_map_joint(map, (tdn_body_part)(thighs[s] + k)));
+            p[k] = tdn__retarget_rest_position(skeleton, tdn_body_map_joint(map, (tdn_body_part)(thighs[s] + k)));
         sum += tdn_vec3_length(tdn_vec3_sub(p[1], p[0])) + tdn_vec3_length(tdn_vec3_sub(p[2], p[1]));
     }
     return 0.5f * sum;
+}
+
+/* The contact settings: each finite and not negative. */
+static tdn_result check_contacts(const tdn_retarget_desc *desc, tdn_error *err)
+{
+    const tdn_retarget_contact_desc *c = &desc->contacts;
+    const float values[] = { c->height,           c->speed,           c->floor[0], c->floor[1], c->blend,
+                             desc->source.ground, desc->target.ground };
+    static const char *const names[] = { "desc.contacts.height",   "desc.contacts.speed", "desc.contacts.floor[0]",
+                                         "desc.contacts.floor[1]", "desc.contacts.blend", "desc.source.ground",
+                                         "desc.target.ground" };
+    for (int i = 0; i < 7; i++)
+        if (!tdn__finite(values[i]) || (i < 5 && values[i] < 0.0f))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, names[i], "%g is not %s", (double)values[i],
+                             i < 5 ? "a finite number >= 0 (0: the default)" : "finite");
+    return TDN_OK;
 }
 
 static tdn_result check_character(const tdn_retarget_character *c, const char *side, tdn_error *err)
@@ -140,9 +97,8 @@ static tdn_result check_character(const tdn_retarget_character *c, const char *s
     return tdn_body_map_check(c->skeleton, c->map, err);
 }
 
-/* Joints from the one below `stop` (-1: the root) down to `joint`, into path (root-most first,
- * when path is not NULL); returns their count. */
-static int path_between(const tdn_skeleton *skeleton, int stop, int joint, int *path)
+/* See retarget_internal.h. */
+int tdn__retarget_path(const tdn_skeleton *skeleton, int stop, int joint, int *path)
 {
     int n = 0;
     for (int a = joint; a != stop; a = tdn_skeleton_parent(skeleton, a))
@@ -188,7 +144,7 @@ static int fill_lean(tdn_retarget *rt, const tdn_retarget_desc *desc, int used)
         return 0;
     const tdn_skeleton *ss = desc->source.skeleton, *ts = desc->target.skeleton;
     const int source_hips = tdn_body_map_joint(smap, TDN_BODY_PART_HIPS);
-    const int count = path_between(ss, source_hips, source_top, rt ? rt->path + used : NULL);
+    const int count = tdn__retarget_path(ss, source_hips, source_top, rt ? rt->path + used : NULL);
     if (!rt)
         return count;
     const tdn_body_map_part *spine = &tmap->parts[TDN_BODY_PART_SPINE];
@@ -214,16 +170,50 @@ static int fill_lean(tdn_retarget *rt, const tdn_retarget_desc *desc, int used)
     return count;
 }
 
+/* Sets up the hips' height at the thighs: the source's paths from its hips to its thighs (at
+ * rt->path + used), the target's thighs' midpoint in its hips' frame. Returns the paths' length
+ * (rt NULL: counts only). */
+static int fill_thighs(tdn_retarget *rt, const tdn_retarget_desc *desc, int used)
+{
+    const tdn_skeleton *ss = desc->source.skeleton, *ts = desc->target.skeleton;
+    const int source_hips = tdn_body_map_joint(desc->source.map, TDN_BODY_PART_HIPS);
+    const int target_hips = tdn_body_map_joint(desc->target.map, TDN_BODY_PART_HIPS);
+    static const tdn_body_part thighs[2] = { TDN_BODY_PART_LEFT_THIGH, TDN_BODY_PART_RIGHT_THIGH };
+    int length = 0;
+    tdn_vec3 mid = tdn_vec3_make(0.0f, 0.0f, 0.0f);
+    for (int s = 0; s < 2; s++) {
+        const int thigh = tdn_body_map_joint(desc->source.map, thighs[s]);
+        const int count = tdn__retarget_path(ss, source_hips, thigh, rt ? rt->path + used + length : NULL);
+        if (rt) {
+            rt->thigh_path_begin[s] = used + length;
+            rt->thigh_path_count[s] = count;
+            mid = tdn_vec3_add(
+                mid,
+                tdn__retarget_model_transform(ts, &rt->reference, tdn_body_map_joint(desc->target.map, thighs[s])).t);
+        }
+        length += count;
+    }
+    if (rt) {
+        const tdn_transform hips = tdn__retarget_model_transform(ts, &rt->reference, target_hips);
+        rt->target_thighs = tdn_quat_rotate(tdn_quat_conjugate(tdn_quat_normalize(hips.r)),
+                                            tdn_vec3_sub(tdn_vec3_scale(mid, 0.5f), hips.t));
+        for (int k = 0; k < rt->target_count; k++)
+            if (rt->target[k].joint == target_hips)
+                rt->target_hips_bone = k;
+    }
+    return length;
+}
+
 /* Fills the source bones (and their paths) of the sorted mapped joints; returns the paths' length. */
 static int fill_source(tdn_retarget *rt, const tdn_skeleton *skeleton, const int *joints, int n,
                        const tdn_pose *reference)
 {
     int used = 0;
     for (int k = 0; k < n; k++) {
-        source_bone *b = rt ? &rt->source[k] : NULL;
+        tdn__retarget_source_bone *b = rt ? &rt->source[k] : NULL;
         const int anchor = nearest_mapped_ancestor(skeleton, joints, n, joints[k]);
-        const int count = path_between(skeleton, anchor >= 0 ? joints[anchor] : -1, joints[k],
-                                       rt ? rt->path + used : NULL);
+        const int count = tdn__retarget_path(skeleton, anchor >= 0 ? joints[anchor] : -1, joints[k],
+                                             rt ? rt->path + used : NULL);
         if (b) {
             b->joint = joints[k];
             b->anchor = anchor;
@@ -249,7 +239,7 @@ static int shared_joints(const tdn_body_map *target, const tdn_body_map *source,
 /* Where target joint j's turn comes from: its part's joint of the same place in the source, or,
  * for chains of different counts, the turn from the chain's anchor to its last joint, weighed
  * by the target's cumulative length along the chain. */
-static void fill_turn(target_bone *b, const tdn_retarget_desc *desc, const int *source_joints, int ns,
+static void fill_turn(tdn__retarget_target_bone *b, const tdn_retarget_desc *desc, const int *source_joints, int ns,
                       const tdn_pose *target_reference)
 {
     const tdn_body_map *smap = desc->source.map, *tmap = desc->target.map;
@@ -289,7 +279,7 @@ static void fill_target(tdn_retarget *rt, const tdn_retarget_desc *desc, const i
 {
     const tdn_skeleton *ts = desc->target.skeleton;
     for (int k = 0; k < n; k++) {
-        target_bone *b = &rt->target[k];
+        tdn__retarget_target_bone *b = &rt->target[k];
         b->joint = joints[k];
         b->anchor = nearest_mapped_ancestor(ts, joints, n, joints[k]);
         const int stop = b->anchor >= 0 ? joints[b->anchor] : -1;
@@ -307,7 +297,7 @@ static void fill_target(tdn_retarget *rt, const tdn_retarget_desc *desc, const i
 static void fill_arcs(tdn_retarget *rt)
 {
     for (int k = 0; k < rt->target_count; k++) {
-        target_bone *b = &rt->target[k];
+        tdn__retarget_target_bone *b = &rt->target[k];
         b->arc = -1;
         if (b->base < 0 && b->weight == 1.0f) {
             b->after = tdn_quat_mul(rt->source[b->last].reference_inverse, b->after);
@@ -344,10 +334,14 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.scale",
                          "the scale is %g: give a positive number, or 0 for the ratio of the leg lengths",
                          (double)desc->scale);
+    r = check_contacts(desc, err);
+    if (r != TDN_OK)
+        return r;
     const tdn_skeleton *ss = desc->source.skeleton, *ts = desc->target.skeleton;
     float scale = desc->scale;
+    const float source_leg = leg_length(ss, desc->source.map);
     if (scale == 0.0f) {
-        const float source_leg = leg_length(ss, desc->source.map), target_leg = leg_length(ts, desc->target.map);
+        const float target_leg = leg_length(ts, desc->target.map);
         if (!(source_leg > 0.0f) || !(target_leg > 0.0f) || !tdn__finite(target_leg / source_leg))
             return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.scale",
                              "the scale is 0 (the ratio of the leg lengths) but the %s's legs have length %g: give one",
@@ -356,19 +350,22 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
         scale = target_leg / source_leg;
     }
 
-    int source_joints[MAX_BONES], target_joints[MAX_BONES];
+    int source_joints[TDN__RETARGET_MAX_BONES], target_joints[TDN__RETARGET_MAX_BONES];
     const int ns = mapped_joints(desc->source.map, source_joints);
     const int nt = shared_joints(desc->target.map, desc->source.map, target_joints);
     const int bone_paths = fill_source(NULL, ss, source_joints, ns, NULL);
-    const int path_length = bone_paths + fill_lean(NULL, desc, 0);
+    const int lean_path = fill_lean(NULL, desc, 0);
+    const int follower_path = tdn__retarget_fill_followers(NULL, desc, 0);
+    const int limb_path = tdn__retarget_fill_limbs(NULL, desc, 0);
+    const int path_length = bone_paths + lean_path + follower_path + limb_path + fill_thighs(NULL, desc, 0);
     const int tj = tdn_skeleton_joint_count(ts);
     size_t at = tdn__align_up(sizeof(tdn_retarget), TDN_POSE_ALIGN);
     const size_t pose_at = at;
     at = tdn__align_up(at + tdn_pose_bytes(tj), 16);
     const size_t source_at = at;
-    at += (size_t)ns * sizeof(source_bone);
+    at += (size_t)ns * sizeof(tdn__retarget_source_bone);
     const size_t target_at = tdn__align_up(at, 16);
-    at = target_at + (size_t)nt * sizeof(target_bone);
+    at = target_at + (size_t)nt * sizeof(tdn__retarget_target_bone);
     const size_t path_at = at;
     const size_t bytes = path_at + (size_t)path_length * sizeof(int);
     char *memory = tdn__alloc(allocator, bytes, TDN_POSE_ALIGN);
@@ -379,11 +376,28 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
     rt->allocator = tdn__allocator_of(allocator);
     rt->bytes = bytes;
     rt->scale = scale;
+    rt->source_ground = desc->source.ground;
+    rt->target_ground = desc->target.ground;
+    rt->contacts = desc->contacts;
+    if (rt->contacts.height == 0.0f)
+        rt->contacts.height = 0.025f * source_leg;
+    if (rt->contacts.speed == 0.0f)
+        rt->contacts.speed = 0.1875f * source_leg;
+    if (rt->contacts.blend == 0.0f)
+        rt->contacts.blend = 0.1f;
+    rt->hips_ground = rt->target_ground;
+    if (desc->contacts.floor[0] > 0.0f && desc->contacts.floor[1] > 0.0f) {
+        /* the hips' height above the planted ankles, scaled, above the target's ankles at rest */
+        rt->hips_floor = 0.5f * (desc->contacts.floor[0] + desc->contacts.floor[1]);
+        rt->hips_ground =
+            0.5f * (tdn__retarget_rest_position(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_LEFT_FOOT)).y +
+                    tdn__retarget_rest_position(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_RIGHT_FOOT)).y);
+    }
     rt->source_joints = tdn_skeleton_joint_count(ss);
     rt->source_count = ns;
     rt->target_count = nt;
-    rt->source = (source_bone *)(memory + source_at);
-    rt->target = (target_bone *)(memory + target_at);
+    rt->source = (tdn__retarget_source_bone *)(memory + source_at);
+    rt->target = (tdn__retarget_target_bone *)(memory + target_at);
     rt->path = (int *)(memory + path_at);
     tdn_pose_init(tj, memory + pose_at, tdn_pose_bytes(tj), &rt->reference, NULL);
     r = desc->target.reference ? tdn_pose_copy(&rt->reference, desc->target.reference, err)
@@ -406,6 +420,9 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
     fill_target(rt, desc, target_joints, nt, source_joints, ns);
     fill_arcs(rt);
     fill_lean(rt, desc, bone_paths);
+    tdn__retarget_fill_followers(rt, desc, bone_paths + lean_path);
+    tdn__retarget_fill_limbs(rt, desc, bone_paths + lean_path + follower_path);
+    fill_thighs(rt, desc, bone_paths + lean_path + follower_path + limb_path);
 
     const int source_hips = tdn_body_map_joint(desc->source.map, TDN_BODY_PART_HIPS);
     rt->source_hips = index_of(source_joints, ns, source_hips);
@@ -459,11 +476,11 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
 
     /* The source's model rotations, not normalized along the chains (the same rotations):
      * normalized where they are used, they do not wait on each other. */
-    tdn_quat source_model[MAX_BONES], target_model[MAX_BONES];
+    tdn_quat source_model[TDN__RETARGET_MAX_BONES], target_model[TDN__RETARGET_MAX_BONES];
     tdn_vec3 hips = tdn_vec3_make(0.0f, 0.0f, 0.0f), hips_scale = tdn_vec3_make(1.0f, 1.0f, 1.0f);
     tdn_quat hips_rotation = tdn_quat_identity();
     for (int k = 0; k < retarget->source_count; k++) {
-        const source_bone *b = &retarget->source[k];
+        const tdn__retarget_source_bone *b = &retarget->source[k];
         const int *path = retarget->path + b->path_begin;
         if (k == retarget->source_hips) { /* its path starts at the root: its position too */
             tdn_transform x = tdn_pose_get(source_pose, path[0]);
@@ -491,7 +508,7 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
     /* Not normalized where the source's model rotation is taken as it is (no arc): the locals
      * written below are, and their norms cancel there; the lean normalizes what it reads. */
     for (int k = 0; k < retarget->target_count; k++) {
-        const target_bone *b = &retarget->target[k];
+        const tdn__retarget_target_bone *b = &retarget->target[k];
         const tdn_quat q = b->arc < 0          ? source_model[b->last]
                            : b->weight == 1.0f ? arcs[b->arc].b /* the arc's end */
                                                : tdn__quat_arc_at(&arcs[b->arc], b->weight);
@@ -526,7 +543,7 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
     }
     tdn_pose_copy(target_pose, &retarget->reference, NULL);
     for (int k = 0; k < retarget->target_count; k++) {
-        const target_bone *b = &retarget->target[k];
+        const tdn__retarget_target_bone *b = &retarget->target[k];
         const tdn_quat parent = b->anchor < 0       ? b->above
                                 : b->above_identity ? target_model[b->anchor]
                                                     : tdn_quat_mul(target_model[b->anchor], b->above);
@@ -536,10 +553,26 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
 
     tdn_vec3 p = tdn_vec3_add(retarget->target_hips_reference,
                               tdn_vec3_scale(tdn_vec3_sub(hips, retarget->source_hips_reference), retarget->scale));
+    /* the height: the target's thighs as high above its ankles (ground) as the source's, scaled */
+    float source_thighs = 0.0f;
+    for (int s = 0; s < 2; s++) {
+        tdn_transform x = { hips, hips_rotation, hips_scale };
+        const int *path = retarget->path + retarget->thigh_path_begin[s];
+        for (int i = 0; i < retarget->thigh_path_count[s]; i++) {
+            const tdn_transform local = tdn_pose_get(source_pose, path[i]);
+            x = tdn_transform_mul(&x, &local);
+        }
+        source_thighs += 0.5f * x.t.y;
+    }
+    const tdn_vec3 thighs = tdn_quat_rotate(unit_model(retarget, target_model, retarget->target_hips_bone),
+                                            retarget->target_thighs);
+    p.y = retarget->hips_ground + (source_thighs - retarget->source_ground - retarget->hips_floor) * retarget->scale -
+          thighs.y;
     if (retarget->target_hips_parent >= 0)
         p = tdn_transform_point(&retarget->target_hips_parent_inverse, p);
     tdn_pose_row(target_pose, TDN_TX)[retarget->target_hips] = p.x;
     tdn_pose_row(target_pose, TDN_TY)[retarget->target_hips] = p.y;
     tdn_pose_row(target_pose, TDN_TZ)[retarget->target_hips] = p.z;
+    tdn__retarget_place_followers(retarget, target_pose);
     return TDN_OK;
 }
