@@ -301,6 +301,11 @@ typedef struct pair {
     const char *source, *target;
     float rate, meter;
     int first; /* the take's first frame (CMU's cgspeed takes start with a frame of T-pose) */
+    /* With the contact fix-up, the largest per-frame turn over the source's (0: 1.2). Only
+     * RobotExpressive, whose thighs are short and shins long, needs more: its planted feet are
+     * corrected far from where its legs put them, and letting go of a lifted one turns the
+     * knee fast (1.7x and 2.6x measured): a known shortfall, in docs/retarget.md. */
+    float contact_pops;
 } pair;
 
 /* The two feet's ankles: the foot parts' joints. */
@@ -499,9 +504,7 @@ static void check_pair(const char *dir, const pair *p)
         CHECK_EQ_INT(counts[LIMB_COUNT - 1], frames);
         CHECK(fabs(fig.target_travel - travel) <= 0.02 * travel + 1e-4); /* a take in place: no travel */
         CHECK(fig.target_pop <= 1.2 * fig.source_pop);
-        /* with the fix-up, some pairs turn a knee faster than the source ever does (GAMES-105
-         * 2.3x, RobotExpressive 2-3.3x, where a planted foot's height is met at once): printed
-         * above and in docs/retarget.md, not yet within the 1.2x the others keep */
+        CHECK(contact_pop <= (p->contact_pops > 0.0f ? p->contact_pops : 1.2) * fig.source_pop);
         CHECK(fig.slide_max <= 1.0);
         CHECK(fig.height_error <= 1.0);
         tdn_pose_destroy(&sp), tdn_pose_destroy(&last_sp);
@@ -527,16 +530,18 @@ static void real_pairs(void)
         return;
     /* CMU's unit is 1/0.45 inch (5.644 cm); LAFAN1's the centimetre; the others' the metre */
     static const pair pairs[] = {
-        { "bvh/games105/walk_forward.bvh", NULL, 100.0f, 1.0f, 0 },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f, 100.0f, 0 },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 100.0f, 0 },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 30.0f, 100.0f, 0 },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/Soldier.glb", 120.0f, 17.7165f, 1 },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 120.0f, 17.7165f, 1 },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 120.0f, 17.7165f, 1 },
+        { "bvh/games105/walk_forward.bvh", NULL, 100.0f, 1.0f, 0, 0.0f },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f, 100.0f, 0, 0.0f },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 100.0f, 0, 0.0f },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 30.0f, 100.0f, 0, 1.8f },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/Soldier.glb", 120.0f, 17.7165f, 1, 0.0f },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 120.0f, 17.7165f, 1,
+          0.0f },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 120.0f, 17.7165f, 1,
+          2.7f },
         { "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb",
-          30.0f, 1.0f, 0 },
-        { "gltf/threejs/Soldier.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 1.0f, 0 },
+          30.0f, 1.0f, 0, 0.0f },
+        { "gltf/threejs/Soldier.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 1.0f, 0, 0.0f },
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         check_pair(dir, &pairs[k]);

@@ -12,9 +12,10 @@
  * wrap, a teleport): its limb starts afresh rather than being pulled across the jump. */
 #define JUMP_HEIGHTS 20.0f
 
-/* The target's knee (elbow) is nudged this fraction of the limb's length forward (back) when
- * the limb is straight, where the solve has no plane of its own to keep. */
-#define POLE_NUDGE 0.5f
+/* The solve keeps the plane the knee (elbow) bends in; a nearly straight limb, which has none,
+ * bends forward (back): the hint is the bend's axis plus this much of the forward one, in units
+ * of the sine of the bend (about 3 degrees). */
+#define FORWARD_BEND 0.05f
 
 /* The most of a held limb's length its end is asked to reach: the hips come down for the rest,
  * so that the knee never locks straight (where a solve turns fastest). */
@@ -187,11 +188,17 @@ static void solve_limb(const tdn_retarget *rt, const tdn__retarget_limb *limb, c
     const float l2 = tdn_vec3_length(tdn_vec3_sub(chain->end, chain->middle));
     if (!(l1 + l2 > 0.0f))
         return;
-    const float nudge = (is_hand(limb->which) ? -POLE_NUDGE : POLE_NUDGE) * (l1 + l2);
+    const tdn_vec3 line = tdn_vec3_sub(chain->end, chain->upper);
+    tdn_vec3 forward = tdn_quat_rotate(chain->hips, rt->hips_forward);
+    if (is_hand(limb->which))
+        forward = tdn_vec3_scale(forward, -1.0f);
+    const tdn_vec3 bend = tdn_vec3_cross(tdn_vec3_sub(chain->middle, chain->upper),
+                                         tdn_vec3_sub(chain->end, chain->middle));
+    const tdn_vec3 straight = tdn_vec3_cross(forward, tdn_vec3_normalize(line)); /* the knee goes forward about it */
     tdn_ik_two_bone_job job = { 0 };
     job.target = goal;
-    job.pole = tdn_vec3_add(chain->middle, tdn_vec3_scale(tdn_quat_rotate(chain->hips, rt->hips_forward), nudge));
-    job.use_pole = 1;
+    job.pole = tdn_vec3_add(bend, tdn_vec3_scale(straight, FORWARD_BEND * l1 * l2));
+    job.use_pole = 0; /* an axis */
     job.weight = 1.0f;
     tdn_quat hinge, swing;
     tdn__ik_two_bone_solve(&job, chain->upper, chain->middle, chain->end, l1, l2, &hinge, &swing);
