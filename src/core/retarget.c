@@ -453,6 +453,26 @@ static tdn_quat source_turn(const tdn_retarget *retarget, const tdn_quat *model,
     return tdn_quat_mul(tdn_quat_normalize(model[k]), retarget->source[k].reference_inverse);
 }
 
+/* The model position of a path's last joint, its first joint's parent being at `at` with
+ * `rotation` and `scale`: the position alone, from the pose's rows (cheaper than composing
+ * transforms). */
+static tdn_vec3 position_along(const tdn_pose *pose, tdn_vec3 at, tdn_quat rotation, tdn_vec3 scale, const int *path,
+                               int count)
+{
+    for (int i = 0; i < count; i++) {
+        const int j = path[i];
+        const tdn_vec3 t = tdn_vec3_make(tdn_pose_crow(pose, TDN_TX)[j], tdn_pose_crow(pose, TDN_TY)[j],
+                                         tdn_pose_crow(pose, TDN_TZ)[j]);
+        at = tdn_vec3_add(at, tdn_quat_rotate(rotation, tdn_vec3_mul(scale, t)));
+        if (i + 1 == count)
+            break;
+        rotation = tdn_quat_normalize(tdn_quat_mul(rotation, tdn__pose_rotation(pose, j)));
+        scale = tdn_vec3_mul(scale, tdn_vec3_make(tdn_pose_crow(pose, TDN_SX)[j], tdn_pose_crow(pose, TDN_SY)[j],
+                                                  tdn_pose_crow(pose, TDN_SZ)[j]));
+    }
+    return at;
+}
+
 /* Target bone k's model rotation as a unit quaternion (an arc's already is). */
 static tdn_quat unit_model(const tdn_retarget *retarget, const tdn_quat *model, int k)
 {
@@ -515,22 +535,9 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         target_model[k] = tdn_quat_mul(q, b->after);
     }
     if (retarget->lean.on) {
-        /* The source's top, composed from its hips: its position alone, the rotations on the
-         * way not normalized (a direction is all the lean takes from it). */
-        tdn_vec3 top = hips, scale = hips_scale;
-        tdn_quat rotation = hips_rotation;
-        const int *path = retarget->path + retarget->lean.source_path_begin;
-        for (int i = 0; i < retarget->lean.source_path_count; i++) {
-            const int j = path[i];
-            const tdn_vec3 t = tdn_vec3_make(tdn_pose_crow(source_pose, TDN_TX)[j],
-                                             tdn_pose_crow(source_pose, TDN_TY)[j],
-                                             tdn_pose_crow(source_pose, TDN_TZ)[j]);
-            top = tdn_vec3_add(top, tdn_quat_rotate(rotation, tdn_vec3_mul(scale, t)));
-            rotation = tdn_quat_normalize(tdn_quat_mul(rotation, tdn__pose_rotation(source_pose, j)));
-            scale = tdn_vec3_mul(scale, tdn_vec3_make(tdn_pose_crow(source_pose, TDN_SX)[j],
-                                                      tdn_pose_crow(source_pose, TDN_SY)[j],
-                                                      tdn_pose_crow(source_pose, TDN_SZ)[j]));
-        }
+        const tdn_vec3 top = position_along(source_pose, hips, hips_rotation, hips_scale,
+                                            retarget->path + retarget->lean.source_path_begin,
+                                            retarget->lean.source_path_count);
         tdn_vec3 h = tdn_quat_rotate(unit_model(retarget, target_model, retarget->lean.hips),
                                      retarget->lean.hips_offset);
         tdn_vec3 r = tdn_vec3_make(0.0f, 0.0f, 0.0f);
@@ -555,15 +562,11 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
                               tdn_vec3_scale(tdn_vec3_sub(hips, retarget->source_hips_reference), retarget->scale));
     /* the height: the target's thighs as high above its ankles (ground) as the source's, scaled */
     float source_thighs = 0.0f;
-    for (int s = 0; s < 2; s++) {
-        tdn_transform x = { hips, hips_rotation, hips_scale };
-        const int *path = retarget->path + retarget->thigh_path_begin[s];
-        for (int i = 0; i < retarget->thigh_path_count[s]; i++) {
-            const tdn_transform local = tdn_pose_get(source_pose, path[i]);
-            x = tdn_transform_mul(&x, &local);
-        }
-        source_thighs += 0.5f * x.t.y;
-    }
+    for (int s = 0; s < 2; s++)
+        source_thighs += 0.5f * position_along(source_pose, hips, hips_rotation, hips_scale,
+                                               retarget->path + retarget->thigh_path_begin[s],
+                                               retarget->thigh_path_count[s])
+                                    .y;
     const tdn_vec3 thighs = tdn_quat_rotate(unit_model(retarget, target_model, retarget->target_hips_bone),
                                             retarget->target_thighs);
     p.y = retarget->hips_ground + (source_thighs - retarget->source_ground - retarget->hips_floor) * retarget->scale -
