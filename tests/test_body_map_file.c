@@ -75,6 +75,10 @@ static void load_errors(void)
           "unknown part \"left_thihg\"; did you mean \"left_thigh\"?" },
         { "{\"tendon_body_map\": 1, \"source\": {\"tail\": \"tail_01\"}}", TDN_ERR_PARSE, "source.tail",
           "unknown part \"tail\" (parts are named as" },
+        /* words longer together than the hint reads: cut, no hint */
+        { "{\"tendon_body_map\": 1, \"source\": {\"aaaaaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbb_cccccccccccccccccccccc_dd\": 1}}",
+          TDN_ERR_PARSE, "source.aaaaaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbb_cccccccccccccccccccccc_dd",
+          "unknown part \"aaaaaaaaaaaaaaaaaaaaaa_bbbbbbbbbbbbbbbbbbbbbb_cccccccccccccc\" (parts are named as" },
         { "{\"tendon_body_map\": 1, \"target\": {\"left_thigh\": [\"thigh_l\"]}}", TDN_ERR_PARSE, "target.left_thigh",
           "left_thigh is one joint: a joint name is needed" },
         { "{\"tendon_body_map\": 1, \"target\": {\"head\": 3}}", TDN_ERR_PARSE, "target.head",

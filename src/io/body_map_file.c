@@ -103,8 +103,12 @@ static void sorted_words(const char *name, char *out, size_t size)
         }
     size_t at = 0;
     out[0] = '\0';
-    for (int i = 0; i < count; i++)
-        at += (size_t)snprintf(out + at, size - at, "%s%s", i ? "_" : "", words[i]);
+    for (int i = 0; i < count; i++) { /* words that do not fit are left off */
+        const int n = snprintf(out + at, size - at, "%s%s", i ? "_" : "", words[i]);
+        if (n < 0 || (size_t)n >= size - at)
+            break;
+        at += (size_t)n;
+    }
 }
 
 typedef char part_words[TDN_BODY_PART_COUNT][48];
