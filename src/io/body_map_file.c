@@ -223,7 +223,7 @@ static tdn_result read_side(const cJSON *json, const char *key, side_parts *out,
     cJSON_ArrayForEach(item, json)
     {
         tdn_io__path where;
-        tdn_io__json_join(where, key, item->string);
+        tdn_io__json_join(where, key, item->string[0] ? item->string : "\"\""); /* as json_known_keys names "" */
         const int part = part_named(item->string);
         if (part < 0) {
             char hint[96];
