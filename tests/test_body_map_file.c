@@ -249,7 +249,8 @@ static void check_overridden(const char *what, const tdn_skeleton *skel, const t
 
 /* Overrides on tendon's humanoid: a shorter spine with a longer neck, a thumb of two joints, toes
  * left out, the jaw (a helper, in a note) as the head, and the same joint for the hips (evidence
- * caller); applying the document again changes nothing. */
+ * caller); applying the document again changes nothing, and another document meets these parts as
+ * the caller's. */
 static void humanoid_overrides(void)
 {
     const char *json = "{\"$schema\": \"body-map.schema.json\", \"tendon_body_map\": 1, \"target\": {"
@@ -275,6 +276,14 @@ static void humanoid_overrides(void)
     /* applied again, the same map */
     tdn_body_map twice = map;
     CHECK(tdn_body_map_file_apply(f, TARGET, humanoid_skeleton, &twice, NULL) == TDN_OK);
+    CHECK(memcmp(&twice, &map, sizeof map) == 0);
+    tdn_body_map_file_destroy(f);
+    /* a second document meets the first one's parts as the map's, given by the caller */
+    f = NULL;
+    if (CHECK(load("{\"tendon_body_map\": 1, \"target\": {\"head\": \"neck_02\"}}", &f, &err) == TDN_OK))
+        expect("a second document", tdn_body_map_file_apply(f, TARGET, humanoid_skeleton, &twice, &err), &err,
+               TDN_ERR_INVALID_DATA, "target.head",
+               "joint \"neck_02\" is mapped to two parts: neck (kept from the map, given by the caller) and head");
     CHECK(memcmp(&twice, &map, sizeof map) == 0);
     tdn_body_map_file_destroy(f);
     CHECK_EQ_INT(live_blocks, 0);

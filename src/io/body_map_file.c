@@ -355,19 +355,31 @@ int tdn_body_map_file_has_side(const tdn_body_map_file *file, tdn_body_map_file_
 
 static const char *joint_at(const void *ctx, int i) { return tdn_skeleton_joint_name(ctx, i); }
 
-/* The part other than `part` that holds joint (or -1), and the index of joint in `part` before
- * `before` (or -1). */
-static int holder(const tdn_body_map *map, int part, int before, int joint, int *twice)
+/* The part other than `except` (-1: any) that holds joint, or -1. */
+static int part_holding(const tdn_body_map *map, int joint, int except)
 {
-    *twice = -1;
-    for (int i = 0; i < before; i++)
-        if (map->parts[part].joints[i] == joint)
-            *twice = i;
     for (int q = 0; q < TDN_BODY_PART_COUNT; q++)
-        for (int i = 0; q != part && i < map->parts[q].joint_count; i++)
+        for (int i = 0; q != except && i < map->parts[q].joint_count; i++)
             if (map->parts[q].joints[i] == joint)
                 return q;
     return -1;
+}
+
+/* How a kept part came to be in the map, for a message. */
+static const char *how_found(tdn_body_map_evidence evidence)
+{
+    switch (evidence) {
+    case TDN_BODY_MAP_EVIDENCE_NAME:
+        return "found by name";
+    case TDN_BODY_MAP_EVIDENCE_TOPOLOGY:
+        return "found by topology";
+    case TDN_BODY_MAP_EVIDENCE_GEOMETRY:
+        return "found by geometry";
+    case TDN_BODY_MAP_EVIDENCE_CALLER:
+        return "given by the caller";
+    default:
+        return "with no evidence";
+    }
 }
 
 /* Resolves and checks one named part into map->parts[np->part] (which is empty; the parts the
@@ -389,8 +401,10 @@ static tdn_result apply_part(const named_part *np, const char *side, const int *
             tdn_io__hint(hint, sizeof hint, np->joints[i], joint_at, skeleton, tdn_skeleton_joint_count(skeleton));
             return tdn_io__fail(err, TDN_ERR_INVALID_DATA, place, "no joint named \"%.60s\"%s", np->joints[i], hint);
         }
-        int twice;
-        const int other = holder(map, np->part, i, j, &twice);
+        int twice = -1;
+        for (int k = 0; k < i; k++)
+            twice = out->joints[k] == j ? k : twice;
+        const int other = part_holding(map, j, np->part);
         if (twice >= 0)
             return tdn_io__fail(err, TDN_ERR_INVALID_DATA, place, "joint \"%.60s\" is twice in %s (also at [%d])",
                                 np->joints[i], name, twice);
@@ -400,11 +414,10 @@ static tdn_result apply_part(const named_part *np, const char *side, const int *
                                 tdn_body_part_name((tdn_body_part)other), side, name);
         if (other >= 0)
             return tdn_io__fail(err, TDN_ERR_INVALID_DATA, place,
-                                "joint \"%.60s\" is mapped to two parts: %s (kept from the map, found by %s) and %s; "
+                                "joint \"%.60s\" is mapped to two parts: %s (kept from the map, %s) and %s; "
                                 "name %s in the document too",
                                 np->joints[i], tdn_body_part_name((tdn_body_part)other),
-                                tdn_body_map_evidence_name(map->parts[other].evidence), name,
-                                tdn_body_part_name((tdn_body_part)other));
+                                how_found(map->parts[other].evidence), name, tdn_body_part_name((tdn_body_part)other));
         const int parent = tdn_skeleton_parent(skeleton, j);
         if (i > 0 && parent != out->joints[i - 1]) {
             char parent_name[80] = "none: it is a root";
@@ -428,9 +441,9 @@ static void drop_stale_notes(tdn_body_map *map)
     int kept = 0;
     for (int n = 0; n < map->note_count; n++) {
         const tdn_body_map_note *note = &map->notes[n];
-        int twice, stale;
+        int stale;
         if (note->joint >= 0)
-            stale = holder(map, -1, 0, note->joint, &twice) >= 0;
+            stale = part_holding(map, note->joint, -1) >= 0;
         else
             stale = note->part >= 0 && note->part < TDN_BODY_PART_COUNT && map->parts[note->part].joint_count > 0;
         if (!stale)
