@@ -66,7 +66,8 @@ typedef enum tdn_body_map_evidence {
     TDN_BODY_MAP_EVIDENCE_NAME,     /* the joint's name says what it is */
     TDN_BODY_MAP_EVIDENCE_TOPOLOGY, /* its place in the hierarchy (a chain's order, a branch point) */
     TDN_BODY_MAP_EVIDENCE_GEOMETRY, /* the reference pose (bone lengths, which side is left) */
-    TDN_BODY_MAP_EVIDENCE_CALLER    /* given by the caller (set in the map by hand) */
+    TDN_BODY_MAP_EVIDENCE_CALLER    /* given by the caller (by hand, or by a body map file: io/body_map_file.h);
+                                     * with no joints, the caller left the part out */
 } tdn_body_map_evidence;
 
 /* Why a note's joint (or part) was left out of the map. */

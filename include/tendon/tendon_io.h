@@ -6,6 +6,7 @@
 #include "tendon.h"
 #include "io/asset.h"
 #include "io/blend_space_file.h"
+#include "io/body_map_file.h"
 #include "io/file_access.h"
 #include "io/gltf_save.h"
 #include "io/graph_document.h"

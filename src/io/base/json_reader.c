@@ -86,7 +86,8 @@ tdn_result tdn_io__json_known_keys(const cJSON *json, const char *path, const ch
         if (!known) { /* a misspelt setting would otherwise do nothing: the nearest as a hint */
             tdn_io__path where;
             char hint[96];
-            tdn_io__json_join(where, path, item->string ? item->string : "?");
+            /* a key "" is named "" (at the root, the path would be empty) */
+            tdn_io__json_join(where, path, item->string && item->string[0] ? item->string : "\"\"");
             int count = 0;
             while (allowed[count])
                 count++;

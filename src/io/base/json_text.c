@@ -344,7 +344,8 @@ static void path_of(const walk_level *levels, int count, tdn_io__json_problem *p
         const cJSON *child = levels[l].child;
         int written;
         if (cJSON_IsObject(levels[l].node)) {
-            written = snprintf(out + at, size - at, at ? ".%s" : "%s", child->string);
+            /* a key "" is named "", as tdn_io__json_known_keys names it */
+            written = snprintf(out + at, size - at, at ? ".%s" : "%s", child->string[0] ? child->string : "\"\"");
         } else {
             int index = 0;
             for (const cJSON *c = levels[l].node->child; c != child; c = c->next)
