@@ -369,20 +369,19 @@ static void draw_clip(render_canvas *r, const preview_clip *c, float size, int m
     }
 }
 
-/* Clip c's label centred above its joints' box in frame f (kept inside the picture). */
-static void draw_label(render_canvas *r, const camera *cam, const scene *s, int k, float size, int f)
+/* The clips' labels along the bottom of the picture: the first at the left, the last at the
+ * right, any others evenly between (so that they read as the characters stand, left to right). */
+static void draw_labels(render_canvas *r, const scene *s)
 {
-    const char *label = s->clips[k]->label;
-    tdn_vec3 lo, hi;
-    float x, y, depth;
-    clip_box(s, k, f, &lo, &hi);
-    const tdn_vec3 top = { 0.5f * (lo.x + hi.x), hi.y + 0.08f * size, 0.5f * (lo.z + hi.z) };
-    if (!label || !camera_project(cam, top, &x, &y, &depth))
-        return;
-    const int w = (int)strlen(label) * IMAGE_CHAR_W, width = r->image.width;
-    int left = image_pixel(x) - w / 2, down = image_pixel(y) - IMAGE_CHAR_H - 2;
-    left = left + w > width - 4 ? width - 4 - w : left;
-    image_text(&r->image, left < 4 ? 4 : left, down < 4 ? 4 : down, label, TEXT);
+    const int width = r->image.width, y = r->image.height - IMAGE_CHAR_H - 5;
+    for (int k = 0; k < s->count; k++) {
+        const char *label = s->clips[k]->label;
+        if (!label)
+            continue;
+        const int w = (int)strlen(label) * IMAGE_CHAR_W;
+        const int x = s->count == 1 ? 6 : 6 + (width - 12 - w) * k / (s->count - 1);
+        image_text(&r->image, x, y, label, TEXT);
+    }
 }
 
 static void draw_frame(render_canvas *r, const scene *s, const framing *fr, const frame_style *style, int f)
@@ -420,8 +419,8 @@ static void draw_frame(render_canvas *r, const scene *s, const framing *fr, cons
             if (c->target_on[i] && camera_project(&cam, c->targets[i], &x, &y, &z))
                 image_cross(&r->image, image_pixel(x), image_pixel(y), 5, TARGET);
         }
-        draw_label(r, &cam, s, k, fr->sizes[k], f);
     }
+    draw_labels(r, s);
 }
 
 /* ---- progress and labels ---- */

@@ -29,8 +29,8 @@
  * Several characters in one picture (preview_write_many: tendon retarget's source beside its
  * target) are each drawn as above with their own size S (their bones' radii, head, discs), on
  * the first one's ground; the camera frames them together (per frame, the box of every
- * character's joints), and each character's label, when it has one, is written above its
- * head. */
+ * character's joints); their labels, when they have them, are written along the bottom of the
+ * picture, the first at the left, the last at the right. */
 #ifndef TENDON_PREVIEW_H
 #define TENDON_PREVIEW_H
 
@@ -78,7 +78,7 @@ typedef struct preview_clip {
     preview_mesh mesh;        /* the skinned mesh (preview_clip_add_mesh), or none (0 triangles) */
     tdn_mat4 *palettes;       /* with a mesh: frame_count * joint_count skinning matrices (tdn_palette
                                * of the frame's model space, the character placed in the world) */
-    const char *label;        /* written above the character (not owned), or NULL */
+    const char *label;        /* written under the picture (not owned), or NULL */
 } preview_clip;
 
 /* The most characters preview_write_many draws in one picture. */
