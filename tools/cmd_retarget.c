@@ -230,9 +230,10 @@ static int prepare(const retarget_args *a, const retarget_pair *p, retarget_run 
         tdn_error err = { 0 };
         const tdn_result res = retarget_take_of(p->source.asset, a->clip ? first : k, &r->takes[k], &err);
         if (res != TDN_OK) {
-            char path[CLI_TEXT_SIZE];
-            fprintf(stderr, "tendon retarget: %s: ", cli_text(a->source, path, sizeof path));
-            return cli_report("retarget", res, &err);
+            char path[CLI_TEXT_SIZE], where[CLI_TEXT_SIZE];
+            fprintf(stderr, "tendon retarget: %s: %s: %s\n", cli_text(a->source, path, sizeof path),
+                    cli_text(err.where, where, sizeof where), err.message);
+            return cli_exit_code(res);
         }
         if (r->frame_count > RETARGET_MAX_TAKE_FRAMES - r->takes[k].frame_count) {
             fprintf(stderr,
@@ -319,8 +320,10 @@ static int run(const retarget_args *a)
         code = retarget_bake(&p, r.takes, r.take_count, &outputs, &retarget_ms);
     }
     bake_ms = cli_now_ms() - bake_ms;
-    if (a->trace && r.trace.output.file)
-        code = code == CLI_OK ? retarget_trace_finish(&r.trace, &p, &r.limbs) : (tw_discard(&r.trace), code);
+    if (a->trace && r.trace.output.file && code == CLI_OK)
+        code = retarget_trace_finish(&r.trace, &p, &r.limbs);
+    else if (a->trace && r.trace.output.file)
+        tw_discard(&r.trace); /* no half-written trace */
     if (code == CLI_OK && a->out)
         code = write_baked(a, &p, &r);
     double render_ms = 0.0;

@@ -26,8 +26,7 @@ static int load_side(const retarget_args *a, retarget_side *s, const char *path,
     s->path = path;
     s->role = role;
     s->reference_frame = -1;
-    cli_common common = { .skin = skin, .scale = scale };
-    common.files = a->files;
+    const cli_common common = { .skin = skin, .scale = scale, .files = a->files };
     const int code = cli_load("retarget", path, &common, &s->asset);
     if (code != CLI_OK)
         return code;
