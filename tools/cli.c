@@ -160,6 +160,25 @@ int cli_load(const char *command, const char *path, const cli_common *common, td
     return CLI_OK;
 }
 
+int cli_no_clip(const char *command, const char *path, const char *option, const char *name, const tdn_asset *asset)
+{
+    const int count = tdn_asset_clip_count(asset);
+    const char **names = malloc(sizeof(char *) * (size_t)(count + 1));
+    const char *near = NULL;
+    if (names) {
+        for (int c = 0; c < count; c++)
+            names[c] = tdn_keyed_clip_name(tdn_asset_clip(asset, c));
+        near = tdn_nearest_name(name, names, count);
+    }
+    char safe_path[CLI_TEXT_SIZE], safe_name[CLI_TEXT_SIZE], safe_near[CLI_TEXT_SIZE];
+    fprintf(stderr, "tendon %s: %s: %s: no clip named \"%s\"%s%s%s (tendon info lists the %d clip%s)\n", command,
+            cli_text(path, safe_path, sizeof safe_path), option, cli_text(name, safe_name, sizeof safe_name),
+            near ? "; did you mean \"" : "", near ? cli_text(near, safe_near, sizeof safe_near) : "", near ? "\"?" : "",
+            count, count == 1 ? "" : "s");
+    free(names);
+    return CLI_BAD_INPUT;
+}
+
 void cli_print_warnings(const char *command, const char *path, const tdn_asset *asset)
 {
     char warning[CLI_TEXT_SIZE];

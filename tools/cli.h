@@ -57,6 +57,11 @@ int cli_load(const char *command, const char *path, const cli_common *common, td
  * declares...). */
 void cli_print_warnings(const char *command, const char *path, const tdn_asset *asset);
 
+/* A clip named on the command line (`option` NAME|INDEX) that the asset at `path` does not have:
+ * prints "tendon COMMAND: PATH: OPTION: no clip named "NAME"; did you mean "X"? (tendon info lists
+ * the N clips)" and returns CLI_BAD_INPUT. */
+int cli_no_clip(const char *command, const char *path, const char *option, const char *name, const tdn_asset *asset);
+
 /* The exit code for a failure of the library. */
 int cli_exit_code(tdn_result res);
 

@@ -157,32 +157,13 @@ static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pos
     return res == TDN_OK ? CLI_OK : cli_report("sample", res, &err);
 }
 
-/* --clip names no clip: say so with the nearest name, as the other commands do. */
-static void no_clip(const sample_args *a, const tdn_asset *asset)
-{
-    const int count = tdn_asset_clip_count(asset);
-    const char **names = malloc(sizeof(char *) * (size_t)(count + 1));
-    const char *near = NULL;
-    if (names) {
-        for (int c = 0; c < count; c++)
-            names[c] = tdn_keyed_clip_name(tdn_asset_clip(asset, c));
-        near = tdn_nearest_name(a->clip, names, count);
-    }
-    fprintf(stderr, "tendon sample: %s: --clip: no clip named \"%s\"%s%s%s (tendon info lists the %d clip%s)\n",
-            a->path, a->clip, near ? "; did you mean \"" : "", near ? near : "", near ? "\"?" : "", count,
-            count == 1 ? "" : "s");
-    free(names);
-}
-
 static int run(const sample_args *a, const tdn_asset *asset, tdn_pose *pose, tdn_mat4 *model)
 {
     const tdn_keyed_clip *keys = NULL;
     if (a->clip || tdn_asset_clip_count(asset) > 0) {
         int index = a->clip ? tdn_asset_find_clip(asset, a->clip) : 0;
-        if (index < 0) {
-            no_clip(a, asset);
-            return CLI_BAD_INPUT;
-        }
+        if (index < 0)
+            return cli_no_clip("sample", a->path, "--clip", a->clip, asset);
         keys = tdn_asset_clip(asset, index);
         int code = sample_clip(a, keys, pose);
         if (code != CLI_OK)

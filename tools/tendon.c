@@ -17,6 +17,7 @@ static const command COMMANDS[] = {
     { "weights", cmd_weights, "the weight of every sample of a blend space at a point (--png: a picture)" },
     { "run", cmd_run, "run a graph over time with scripted parameters: trace, pop metric, baked glTF" },
     { "mm", cmd_mm, "motion matching: build a database from clips (mm build), follow a path (mm run)" },
+    { "retarget", cmd_retarget, "play one character's motion on another's skeleton (BVH or glTF), baked to glTF" },
     { "demo", cmd_demo, "the whole pipeline on tendon's generated humanoid: glb, previews, plot, summary" },
     { "bench", cmd_bench, "the benchmark workloads (the rows of tendon_bench)" },
 };

@@ -270,6 +270,27 @@ static int write_indices(builder *b, const tdn_asset_mesh *mesh)
     return accessor;
 }
 
+/* What vertex weights (4 per set, `sets` sets) are written times: 1, or 1 / their sum when the
+ * Khronos validator would reject that sum (it adds the non-zero ones as float32, each set's
+ * first, then each set's second..., and allows 2e-7 per non-zero weight; shipped files such as
+ * three.js's Soldier.glb are off by up to 2%). Skinning divides by the sum anyway (tdn_skin_lbs). */
+static double weight_factor(const float *weights, int sets)
+{
+    float sum = 0.0f;
+    double exact = 0.0;
+    int nonzero = 0;
+    for (int k = 0; k < 4; k++)
+        for (int set = 0; set < sets; set++) {
+            const float w = weights[set * 4 + k];
+            if (w != 0.0f) {
+                sum += w;
+                exact += w;
+                nonzero++;
+            }
+        }
+    return nonzero > 0 && fabsf(sum - 1.0f) > 2e-7f * (float)nonzero ? 1.0 / exact : 1.0;
+}
+
 static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
 {
     const tdn_asset_mesh mesh = tdn_asset_mesh_at(b->desc->source, m);
@@ -330,14 +351,16 @@ static tdn_result write_mesh(builder *b, int m, cJSON *scene_nodes)
                    vertex_attribute(b, GLTF_FLOAT, "VEC3", mesh.vertex_count, mesh.normals, sizeof(float) * 3 * n, NULL,
                                     NULL, 0));
     for (int set = 0; set < sets; set++) {
-        for (size_t v = 0; v < n; v++)
+        for (size_t v = 0; v < n; v++) {
+            const double factor = weight_factor(mesh.weights + v * 4 * (size_t)sets, sets);
             for (size_t k = 0; k < 4; k++) {
                 const size_t from = (v * (size_t)sets + (size_t)set) * 4 + k;
                 /* a joint without weight is 0: the validator warns about any other (its index
                  * means nothing, and the file's own may lie outside the skin) */
                 joints[v * 4 + k] = mesh.weights[from] != 0.0f ? mesh.joints[from] : 0;
-                weights[v * 4 + k] = mesh.weights[from];
+                weights[v * 4 + k] = factor == 1.0 ? mesh.weights[from] : (float)(mesh.weights[from] * factor);
             }
+        }
         const char *joints_key = set ? "JOINTS_1" : "JOINTS_0", *weights_key = set ? "WEIGHTS_1" : "WEIGHTS_0";
         add_number(b, attributes, joints_key,
                    vertex_attribute(b, GLTF_UNSIGNED_SHORT, "VEC4", mesh.vertex_count, joints, sizeof(uint16_t) * 4 * n,

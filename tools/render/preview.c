@@ -187,10 +187,27 @@ void preview_clip_free(preview_clip *c)
     memset(c, 0, sizeof *c);
 }
 
+void preview_clip_set_pose(preview_clip *c, int f, const tdn_skeleton *skeleton, const tdn_mat4 *world_model)
+{
+    for (int j = 0; j < c->joint_count; j++) {
+        const float *m = world_model[j].m;
+        c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
+    }
+    if (c->palettes)
+        tdn_palette(skeleton, world_model, c->palettes + (size_t)f * (size_t)c->joint_count, NULL);
+}
+
 /* ---- framing ---- */
 
+/* What a picture draws: one or more clips of frame_count frames each. */
+typedef struct scene {
+    const preview_clip *const *clips;
+    int count, frame_count;
+} scene;
+
 typedef struct framing {
-    float size; /* S: the largest extent of one frame's joints */
+    float size;                     /* S: the largest of the clips' sizes */
+    float sizes[PREVIEW_MAX_CLIPS]; /* each clip's S: the largest extent of one frame's joints */
     float distance, azimuth, elevation, spacing;
     tdn_vec3 *targets; /* per frame: where the camera looks */
 } framing;
@@ -204,6 +221,31 @@ static void box_of(const tdn_vec3 *p, int n, tdn_vec3 *lo, tdn_vec3 *hi)
     }
 }
 
+static void join_box(tdn_vec3 *lo, tdn_vec3 *hi, tdn_vec3 lo2, tdn_vec3 hi2)
+{
+    lo->x = fminf(lo->x, lo2.x), lo->y = fminf(lo->y, lo2.y), lo->z = fminf(lo->z, lo2.z);
+    hi->x = fmaxf(hi->x, hi2.x), hi->y = fmaxf(hi->y, hi2.y), hi->z = fmaxf(hi->z, hi2.z);
+}
+
+/* The box of clip k's joints in frame f, down to the ground (y = 0) at least. */
+static void clip_box(const scene *s, int k, int f, tdn_vec3 *lo, tdn_vec3 *hi)
+{
+    const preview_clip *c = s->clips[k];
+    box_of(c->joints + (size_t)f * (size_t)c->joint_count, c->frame_count > 0 ? c->joint_count : 0, lo, hi);
+    lo->y = fminf(lo->y, 0.0f); /* the ground is in the picture */
+}
+
+/* The box of every clip's joints in frame f. */
+static void scene_box(const scene *s, int f, tdn_vec3 *lo, tdn_vec3 *hi)
+{
+    clip_box(s, 0, f, lo, hi);
+    for (int k = 1; k < s->count; k++) {
+        tdn_vec3 lo2, hi2;
+        clip_box(s, k, f, &lo2, &hi2);
+        join_box(lo, hi, lo2, hi2);
+    }
+}
+
 /* A 1-2-5 number near x. */
 static float nice(float x)
 {
@@ -212,9 +254,9 @@ static float nice(float x)
     return (m < 1.5f ? 1.0f : m < 3.5f ? 2.0f : m < 7.5f ? 5.0f : 10.0f) * e;
 }
 
-static int frame_camera(const preview_clip *c, const preview_options *o, float fps, framing *fr)
+static int frame_camera(const scene *s, const preview_options *o, float fps, framing *fr)
 {
-    const int F = c->frame_count > 0 ? c->frame_count : 1, J = c->joint_count;
+    const int F = s->frame_count > 0 ? s->frame_count : 1;
     fr->targets = malloc(sizeof *fr->targets * (size_t)F);
     tdn_vec3 *centres = malloc(sizeof *centres * (size_t)F);
     if (!fr->targets || !centres) {
@@ -224,20 +266,25 @@ static int frame_camera(const preview_clip *c, const preview_options *o, float f
         return 0;
     }
     float size = 0.01f, frame_radius = 0.0f;
+    for (int k = 0; k < s->count; k++)
+        fr->sizes[k] = 0.01f;
     tdn_vec3 all_lo = { 0 }, all_hi = { 0 };
     for (int f = 0; f < F; f++) {
+        for (int k = 0; k < s->count; k++) {
+            tdn_vec3 lo, hi;
+            clip_box(s, k, f, &lo, &hi);
+            const tdn_vec3 e = tdn_vec3_sub(hi, lo);
+            fr->sizes[k] = fmaxf(fr->sizes[k], fmaxf(e.x, fmaxf(e.y, e.z)));
+            size = fmaxf(size, fr->sizes[k]);
+        }
         tdn_vec3 lo, hi;
-        box_of(c->joints + (size_t)f * (size_t)J, c->frame_count > 0 ? J : 0, &lo, &hi);
-        lo.y = fminf(lo.y, 0.0f); /* the ground is in the picture */
-        const tdn_vec3 e = tdn_vec3_sub(hi, lo);
-        size = fmaxf(size, fmaxf(e.x, fmaxf(e.y, e.z)));
-        frame_radius = fmaxf(frame_radius, 0.5f * tdn_vec3_length(e));
+        scene_box(s, f, &lo, &hi);
+        frame_radius = fmaxf(frame_radius, 0.5f * tdn_vec3_length(tdn_vec3_sub(hi, lo)));
         centres[f] = tdn_vec3_scale(tdn_vec3_add(lo, hi), 0.5f);
         if (f == 0) {
             all_lo = lo, all_hi = hi;
         } else {
-            all_lo.x = fminf(all_lo.x, lo.x), all_lo.y = fminf(all_lo.y, lo.y), all_lo.z = fminf(all_lo.z, lo.z);
-            all_hi.x = fmaxf(all_hi.x, hi.x), all_hi.y = fmaxf(all_hi.y, hi.y), all_hi.z = fmaxf(all_hi.z, hi.z);
+            join_box(&all_lo, &all_hi, lo, hi);
         }
     }
     const float clip_radius = 0.5f * tdn_vec3_length(tdn_vec3_sub(all_hi, all_lo));
@@ -260,8 +307,7 @@ static int frame_camera(const preview_clip *c, const preview_options *o, float f
                 sum = tdn_vec3_add(sum, centres[g]);
             fr->targets[f] = tdn_vec3_scale(sum, 1.0f / (float)(b - a + 1));
             tdn_vec3 lo, hi;
-            box_of(c->joints + (size_t)f * (size_t)J, c->frame_count > 0 ? J : 0, &lo, &hi);
-            lo.y = fminf(lo.y, 0.0f);
+            scene_box(s, f, &lo, &hi);
             const tdn_vec3 t = fr->targets[f];
             const tdn_vec3 far = { fmaxf(hi.x - t.x, t.x - lo.x), fmaxf(hi.y - t.y, t.y - lo.y),
                                    fmaxf(hi.z - t.z, t.z - lo.z) }; /* the box's farthest corner */
@@ -288,58 +334,93 @@ static float bone_radius(const preview_clip *c, int j, float len, float size)
     return fminf(fmaxf(0.14f * len, 0.014f * size), 0.04f * size);
 }
 
-/* What draw_frame draws with: the style, and scratch for the skinned mesh. */
+/* What draw_frame draws with: per clip its style, and scratch for the largest skinned mesh. */
 typedef struct frame_style {
-    int mesh;
+    int mesh[PREVIEW_MAX_CLIPS];
     float *skinned; /* 6 floats per mesh vertex */
 } frame_style;
 
-static void draw_frame(render_canvas *r, const preview_clip *c, const framing *fr, const frame_style *style, int f)
+/* Clip c's solids in frame f (its size: its bones' radii), named from `id` on for the outline. */
+static void draw_clip(render_canvas *r, const preview_clip *c, float size, int mesh, float *skinned, int f,
+                      unsigned short id)
 {
-    const float size = fr->size, rad = 3.14159265358979f / 180.0f;
-    camera cam;
-    camera_orbit(&cam, fr->targets[f], fr->azimuth, fr->elevation, fr->distance, FOV_Y_DEG * rad, r->image.width,
-                 r->image.height);
-    render_ground(r, &cam, c->ground, fr->spacing, 1.5f * fr->distance, 4.0f * fr->distance);
-    for (int k = 0; k < c->foot_count; k++) {
-        const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
-        if (c->contact[i]) {
-            tdn_vec3 p = c->feet[i];
-            p.y += 0.002f * size; /* just above the ground */
-            render_disc(r, p, 0.09f * size, CONTACT, 0.85f);
-        }
-    }
     const tdn_vec3 *joints = c->joints + (size_t)f * (size_t)c->joint_count;
-    if (style->mesh)
-        preview_mesh_draw(&c->mesh, r, c->palettes + (size_t)f * (size_t)c->joint_count, c->joint_count,
-                          style->skinned);
-    for (int j = 0; !style->mesh && j < c->joint_count; j++) {
+    if (mesh)
+        preview_mesh_draw(&c->mesh, r, c->palettes + (size_t)f * (size_t)c->joint_count, c->joint_count, skinned);
+    for (int j = 0; !mesh && j < c->joint_count; j++) {
         const int p = c->parents[j];
         const rgb colour = colour_of_side(c->side[j]);
         if (p >= 0 && c->draw_bone[j]) {
             const float len = tdn_vec3_length(tdn_vec3_sub(joints[j], joints[p]));
-            render_capsule(r, joints[p], joints[j], bone_radius(c, j, len, size), colour, (unsigned short)(j + 1));
+            render_capsule(r, joints[p], joints[j], bone_radius(c, j, len, size), colour, (unsigned short)(id + j));
         }
         if (c->head[j]) {
             tdn_vec3 up = p >= 0 ? tdn_vec3_sub(joints[j], joints[p]) : tdn_vec3_make(0.0f, 1.0f, 0.0f);
             const float n = tdn_vec3_length(up);
             up = n > 1e-6f ? tdn_vec3_scale(up, 1.0f / n) : tdn_vec3_make(0.0f, 1.0f, 0.0f);
             render_sphere(r, tdn_vec3_add(joints[j], tdn_vec3_scale(up, 0.04f * size)), 0.06f * size, CENTRE,
-                          (unsigned short)(j + 1));
+                          (unsigned short)(id + j));
         }
     }
     for (int t = 0; t < c->target_count; t++) {
         const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
         if (c->target_on[i])
-            render_sphere(r, c->targets[i], 0.02f * size, TARGET, (unsigned short)(c->joint_count + 1 + t));
+            render_sphere(r, c->targets[i], 0.02f * size, TARGET, (unsigned short)(id + c->joint_count + t));
     }
-    render_outline(r, 0.03f * size);
-    for (int t = 0; t < c->target_count; t++) {
-        const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
-        float x, y, z;
-        if (c->target_on[i] && camera_project(&cam, c->targets[i], &x, &y, &z))
-            image_cross(&r->image, image_pixel(x), image_pixel(y), 5, TARGET);
+}
+
+/* The clips' labels along the bottom of the picture: the first at the left, the last at the
+ * right, any others evenly between (so that they read as the characters stand, left to right). */
+static void draw_labels(render_canvas *r, const scene *s)
+{
+    const int width = r->image.width, y = r->image.height - IMAGE_CHAR_H - 5;
+    for (int k = 0; k < s->count; k++) {
+        const char *label = s->clips[k]->label;
+        if (!label)
+            continue;
+        const int w = (int)strlen(label) * IMAGE_CHAR_W;
+        const int x = s->count == 1 ? 6 : 6 + (width - 12 - w) * k / (s->count - 1);
+        image_text(&r->image, x, y, label, TEXT);
     }
+}
+
+static void draw_frame(render_canvas *r, const scene *s, const framing *fr, const frame_style *style, int f)
+{
+    const float rad = 3.14159265358979f / 180.0f;
+    camera cam;
+    camera_orbit(&cam, fr->targets[f], fr->azimuth, fr->elevation, fr->distance, FOV_Y_DEG * rad, r->image.width,
+                 r->image.height);
+    render_ground(r, &cam, s->clips[0]->ground, fr->spacing, 1.5f * fr->distance, 4.0f * fr->distance);
+    float smallest = fr->sizes[0];
+    for (int k = 0; k < s->count; k++) {
+        const preview_clip *c = s->clips[k];
+        smallest = fminf(smallest, fr->sizes[k]);
+        for (int i = 0; i < c->foot_count; i++) {
+            const size_t at = (size_t)f * (size_t)c->foot_count + (size_t)i;
+            if (c->contact[at]) {
+                tdn_vec3 p = c->feet[at];
+                p.y += 0.002f * fr->sizes[k]; /* just above the ground */
+                render_disc(r, p, 0.09f * fr->sizes[k], CONTACT, 0.85f);
+            }
+        }
+    }
+    /* each clip's solids named apart, so that the outline runs between two characters too */
+    unsigned short id = 1;
+    for (int k = 0; k < s->count; k++) {
+        draw_clip(r, s->clips[k], fr->sizes[k], style->mesh[k], style->skinned, f, id);
+        id = (unsigned short)(id + s->clips[k]->joint_count + s->clips[k]->target_count);
+    }
+    render_outline(r, 0.03f * smallest);
+    for (int k = 0; k < s->count; k++) {
+        const preview_clip *c = s->clips[k];
+        for (int t = 0; t < c->target_count; t++) {
+            const size_t i = (size_t)f * (size_t)c->target_count + (size_t)t;
+            float x, y, z;
+            if (c->target_on[i] && camera_project(&cam, c->targets[i], &x, &y, &z))
+                image_cross(&r->image, image_pixel(x), image_pixel(y), 5, TARGET);
+        }
+    }
+    draw_labels(r, s);
 }
 
 /* ---- progress and labels ---- */
@@ -347,7 +428,7 @@ static void draw_frame(render_canvas *r, const preview_clip *c, const framing *f
 static void begin_progress(const preview_options *o, progress_bar *bar)
 {
     char label[sizeof bar->label];
-    snprintf(label, sizeof label, "tendon run: rendering %s", o->path);
+    snprintf(label, sizeof label, "tendon %s: rendering %s", o->command ? o->command : "run", o->path);
     progress_begin(bar, label, -1);
 }
 
@@ -357,11 +438,11 @@ static void time_label(char *buf, size_t size, int frame, float fps)
 }
 
 /* An animation's frame f, its time in the corner; returns the milliseconds drawing took. */
-static double draw_animation_frame(render_canvas *r, const preview_clip *c, const framing *fr, const frame_style *style,
-                                   int f, float fps)
+static double draw_animation_frame(render_canvas *r, const scene *s, const framing *fr, const frame_style *style, int f,
+                                   float fps)
 {
     const double t0 = cli_now_ms();
-    draw_frame(r, c, fr, style, f);
+    draw_frame(r, s, fr, style, f);
     const double ms = cli_now_ms() - t0;
     char label[64];
     time_label(label, sizeof label, f, fps);
@@ -373,11 +454,11 @@ static double draw_animation_frame(render_canvas *r, const preview_clip *c, cons
 
 enum { SHEET_MARGIN = 8, SHEET_LABEL = 13 };
 
-static int write_sheet(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+static int write_sheet(const scene *s, const preview_options *o, const framing *fr, const frame_style *style,
                        render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
     const int w = r->image.width, h = r->image.height;
-    const int F = c->frame_count;
+    const int F = s->frame_count;
     const int n = (o->sheet_frames > 0 ? o->sheet_frames : 12) < F ? (o->sheet_frames > 0 ? o->sheet_frames : 12) : F;
     const int cols = o->columns > 0 ? (o->columns < n ? o->columns : n) : (n < 4 ? n : 4);
     const int rows = (n + cols - 1) / cols;
@@ -394,7 +475,7 @@ static int write_sheet(const preview_clip *c, const preview_options *o, const fr
     for (int i = 0; i < n; i++) {
         const int f = n > 1 ? (int)lround((double)i * (F - 1) / (n - 1)) : 0;
         const double t0 = cli_now_ms();
-        draw_frame(r, c, fr, style, f);
+        draw_frame(r, s, fr, style, f);
         total += cli_now_ms() - t0;
         const int x0 = SHEET_MARGIN + (i % cols) * (w + SHEET_MARGIN);
         const int y0 = SHEET_MARGIN + (i / cols) * (h + SHEET_LABEL + SHEET_MARGIN);
@@ -501,10 +582,10 @@ static int gif_step(float fps)
     return step < 1 ? 1 : step;
 }
 
-static int write_gif(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+static int write_gif(const scene *s, const preview_options *o, const framing *fr, const frame_style *style,
                      render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
-    const int w = r->image.width, h = r->image.height, F = c->frame_count;
+    const int w = r->image.width, h = r->image.height, F = s->frame_count;
     gif_palette *pal = malloc(sizeof *pal);
     GifByteType *line = malloc((size_t)w);
     if (!pal || !line) {
@@ -551,7 +632,7 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
     begin_progress(o, &bar);
     for (int i = 0; gif && i < frames; i++) {
         const int f = i * step;
-        total += draw_animation_frame(r, c, fr, style, f, o->fps);
+        total += draw_animation_frame(r, s, fr, style, f, o->fps);
         /* the delay: hundredths of a second from this frame to the next, rounded on the
          * clip's clock so that the whole lasts as long as the run */
         const double cs = 100.0 * step / (double)o->fps;
@@ -594,10 +675,10 @@ static int write_gif(const preview_clip *c, const preview_options *o, const fram
 
 /* ---- MP4: raw RGB frames into ffmpeg ---- */
 
-static int write_mp4(const preview_clip *c, const preview_options *o, const framing *fr, const frame_style *style,
+static int write_mp4(const scene *s, const preview_options *o, const framing *fr, const frame_style *style,
                      render_canvas *r, char *why, size_t why_size, double *ms, int *drawn)
 {
-    const int w = r->image.width, h = r->image.height, F = c->frame_count; /* ffmpeg found: preview_check */
+    const int w = r->image.width, h = r->image.height, F = s->frame_count; /* ffmpeg found: preview_check */
     char size[32], rate[32];
     snprintf(size, sizeof size, "%dx%d", w, h);
     snprintf(rate, sizeof rate, "%.9g", (double)o->fps);
@@ -662,7 +743,7 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
     progress_bar bar;
     begin_progress(o, &bar);
     for (int f = 0; f < F; f++) {
-        total += draw_animation_frame(r, c, fr, style, f, o->fps);
+        total += draw_animation_frame(r, s, fr, style, f, o->fps);
         const unsigned char *p = r->image.pixels;
         size_t left = (size_t)w * (size_t)h * 3;
         while (left > 0) {
@@ -710,12 +791,20 @@ static int write_mp4(const preview_clip *c, const preview_options *o, const fram
 int preview_write(const preview_clip *c, const preview_options *o, char *why, size_t why_size, double *ms_per_frame,
                   int *frames_drawn)
 {
+    return preview_write_many(&c, 1, o, why, why_size, ms_per_frame, frames_drawn);
+}
+
+int preview_write_many(const preview_clip *const *clips, int count, const preview_options *o, char *why,
+                       size_t why_size, double *ms_per_frame, int *frames_drawn)
+{
     *ms_per_frame = 0.0;
     *frames_drawn = 0;
     int code = preview_check(o, why, why_size);
     if (code)
         return code;
-    if (c->frame_count <= 0) {
+    const scene s = { clips, count < PREVIEW_MAX_CLIPS ? count : PREVIEW_MAX_CLIPS,
+                      count > 0 ? clips[0]->frame_count : 0 };
+    if (s.frame_count <= 0) {
         snprintf(why, why_size, "no frames to render");
         return 1;
     }
@@ -723,13 +812,19 @@ int preview_write(const preview_clip *c, const preview_options *o, char *why, si
     frame_size(o, &w, &h);
     framing fr;
     render_canvas r;
-    if (!frame_camera(c, o, o->fps, &fr)) {
+    if (!frame_camera(&s, o, o->fps, &fr)) {
         snprintf(why, why_size, "out of memory");
         return 1;
     }
-    frame_style style = { 0, NULL };
-    style.mesh = o->style != PREVIEW_STYLE_CAPSULES && c->mesh.triangle_count > 0 && c->palettes;
-    if (style.mesh && !(style.skinned = malloc(6 * sizeof(float) * (size_t)c->mesh.vertex_count))) {
+    frame_style style = { { 0 }, NULL };
+    int vertices = 0;
+    for (int k = 0; k < s.count; k++) {
+        const preview_clip *c = clips[k];
+        style.mesh[k] = o->style != PREVIEW_STYLE_CAPSULES && c->mesh.triangle_count > 0 && c->palettes;
+        if (style.mesh[k] && c->mesh.vertex_count > vertices)
+            vertices = c->mesh.vertex_count;
+    }
+    if (vertices > 0 && !(style.skinned = malloc(6 * sizeof(float) * (size_t)vertices))) {
         free(fr.targets);
         snprintf(why, why_size, "out of memory for the skinned mesh");
         return 1;
@@ -742,13 +837,13 @@ int preview_write(const preview_clip *c, const preview_options *o, char *why, si
     }
     switch (o->kind) {
     case PREVIEW_PNG:
-        code = write_sheet(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_sheet(&s, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     case PREVIEW_GIF:
-        code = write_gif(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_gif(&s, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     case PREVIEW_MP4:
-        code = write_mp4(c, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
+        code = write_mp4(&s, o, &fr, &style, &r, why, why_size, ms_per_frame, frames_drawn);
         break;
     }
     render_canvas_destroy(&r);

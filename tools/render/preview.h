@@ -24,7 +24,13 @@
  * follows the character, heights included (looking at its box's centre averaged over half a
  * second either side), at 1.05 x R / sin(fov_y / 2), R the largest distance from a frame's
  * target to its box's farthest corner plus 0.06 S, so that every frame is in the picture.
- * fov_y is 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance). */
+ * fov_y is 35 degrees. --camera AZ,EL[,DIST] sets the angles (and the distance).
+ *
+ * Several characters in one picture (preview_write_many: tendon retarget's source beside its
+ * target) are each drawn as above with their own size S (their bones' radii, head, discs), on
+ * the first one's ground; the camera frames them together (per frame, the box of every
+ * character's joints); their labels, when they have them, are written along the bottom of the
+ * picture, the first at the left, the last at the right. */
 #ifndef TENDON_PREVIEW_H
 #define TENDON_PREVIEW_H
 
@@ -51,6 +57,7 @@ typedef struct preview_options {
     float azimuth, elevation, distance; /* degrees, degrees, metres (distance 0: framed) */
     float fps;                          /* the run's frame rate */
     preview_style style;
+    const char *command; /* the progress bar's "tendon COMMAND: rendering OUT" (NULL: run) */
 } preview_options;
 
 /* The frames of a run (world space, metres). Index [frame * count + i]. */
@@ -71,7 +78,11 @@ typedef struct preview_clip {
     preview_mesh mesh;        /* the skinned mesh (preview_clip_add_mesh), or none (0 triangles) */
     tdn_mat4 *palettes;       /* with a mesh: frame_count * joint_count skinning matrices (tdn_palette
                                * of the frame's model space, the character placed in the world) */
+    const char *label;        /* written under the picture (not owned), or NULL */
 } preview_clip;
+
+/* The most characters preview_write_many draws in one picture. */
+#define PREVIEW_MAX_CLIPS 4
 
 /* The kind OUT's extension names (case-insensitive .png, .gif, .mp4): 1, or 0 for another. */
 int preview_kind_of(const char *path, preview_kind *kind);
@@ -90,10 +101,17 @@ int preview_clip_init(preview_clip *c, int frame_count, int joint_count, const i
  * triangles, the storage for every frame's palette. 0 when out of memory. */
 int preview_clip_add_mesh(preview_clip *c, const tdn_asset *asset);
 void preview_clip_free(preview_clip *c);
+/* Frame f's joints and (with a mesh) palette from its model space placed in the world (one
+ * matrix per joint of skeleton, whose joint count is the clip's). */
+void preview_clip_set_pose(preview_clip *c, int f, const tdn_skeleton *skeleton, const tdn_mat4 *world_model);
 /* Renders and writes the preview. Returns 0, or an exit code (2 when the file cannot be
  * created, 1 otherwise, ffmpeg missing included) with the reason in why. *ms_per_frame: the mean
  * time to draw one frame (not encoding), *frames_drawn how many. */
 int preview_write(const preview_clip *c, const preview_options *o, char *why, size_t why_size, double *ms_per_frame,
                   int *frames_drawn);
+/* The same with count characters (1..PREVIEW_MAX_CLIPS) in every frame, clips[0]'s frame count
+ * (the others have as many), drawn in their order. */
+int preview_write_many(const preview_clip *const *clips, int count, const preview_options *o, char *why,
+                       size_t why_size, double *ms_per_frame, int *frames_drawn);
 
 #endif

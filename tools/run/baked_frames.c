@@ -4,7 +4,6 @@
 #include <stdlib.h>
 
 #include "cli.h"
-#include "tendon/io/gltf_save.h"
 
 int baked_frames_alloc(baked_frames *b, int count, int joint_count)
 {
@@ -35,8 +34,14 @@ int baked_frames_write(const baked_frames *b, const char *command, const char *p
     char name[256];
     cli_file_stem(named_after, name, sizeof name);
     const tdn_baked_clip clip = { name, b->count, fps, b->poses };
+    return baked_clips_write(&clip, 1, command, path, skeleton, source);
+}
+
+int baked_clips_write(const tdn_baked_clip *clips, int count, const char *command, const char *path,
+                      const tdn_skeleton *skeleton, const tdn_asset *source)
+{
     const tdn_gltf_save_desc desc = {
-        .skeleton = skeleton, .clips = &clip, .clip_count = 1, .source = source, .binary = TDN_GLTF_BY_EXTENSION
+        .skeleton = skeleton, .clips = clips, .clip_count = count, .source = source, .binary = TDN_GLTF_BY_EXTENSION
     };
     tdn_error err = { 0 };
     const tdn_result r = tdn_gltf_save(&desc, path, &err);

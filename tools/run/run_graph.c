@@ -216,12 +216,7 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
 {
     preview_clip *c = &s->preview;
     const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    for (int j = 0; j < c->joint_count; j++) { /* s->model: this frame's, in the world */
-        const float *m = s->model[j].m;
-        c->joints[(size_t)f * (size_t)c->joint_count + (size_t)j] = tdn_vec3_make(m[12], m[13], m[14]);
-    }
-    if (c->palettes)
-        tdn_palette(skel, s->model, c->palettes + (size_t)f * (size_t)c->joint_count, NULL);
+    preview_clip_set_pose(c, f, skel, s->model); /* s->model: this frame's, in the world */
     for (int k = 0; k < c->foot_count; k++) {
         const foot_skate_foot *foot = &s->skate.feet[k];
         const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;

@@ -22,7 +22,9 @@
  *   meshes      when `source` has skinned meshes (tdn_asset_mesh_count > 0) of a skeleton
  *               with the same joints (count and names, in order): per source mesh one glTF mesh (one
  *               primitive: POSITION with min/max, NORMAL when present, JOINTS_0/_1 as
- *               unsigned short, WEIGHTS_0/_1 as float, and its triangles as TRIANGLES with
+ *               unsigned short, WEIGHTS_0/_1 as float: a vertex's weights as they are, or
+ *               divided by their sum when it is not 1 within what the validator allows, 2e-7
+ *               per non-zero weight added as float32; and its triangles as TRIANGLES with
  *               indices, unsigned short below 65535 vertices, else unsigned int) on its own
  *               root node beside the skeleton's root(s). A mesh without triangles
  *               (index_count 0: a source point or line primitive) is written as POINTS. The
