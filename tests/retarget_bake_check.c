@@ -3,7 +3,9 @@
  * keys, read from the file's own time accessor (the GLB's JSON and BIN chunks, parsed here), are
  * compared with a retarget made here through the library: both body maps found on the rest
  * poses, tdn_retarget_create with the references left to it and the leg ratio, and
- * tdn_retarget_pose of the source sampled at each key's time. Every joint's local rotation must
+ * tdn_retarget_pose of the source sampled at each key's time, then, unless the tool ran with
+ * --no-contacts, tdn_retarget_contacts from each clip's start, the source's feet judged against
+ * their lowest heights at the key times (as the tool measures them). Every joint's local rotation must
  * agree within 1e-5 rad (the file's rotations are normalized and sign-continuous: 4e-7 measured)
  * and its translation within 1e-6 (0 measured: floats are written exactly). Also: the file holds the target's joints
  * (names and parents) and meshes, one clip per source clip with its name and its duration, and `--scale S` on the
@@ -130,9 +132,11 @@ typedef struct worst {
 
 /* Every key of the baked clip `read` (its times) against the library's retarget of the source
  * clip at the same times. */
-static void compare_clip(const tdn_retarget *rt, const tdn_keyed_clip *source, const tdn_keyed_clip *read,
+static void compare_clip(const tdn_retarget *rt, int contacts, const tdn_keyed_clip *source, const tdn_keyed_clip *read,
                          const float *times, int count, worst *w)
 {
+    tdn_retarget_state state; /* one take: from its start */
+    tdn_retarget_state_reset(&state);
     const int ns = tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(source));
     const int nt = tdn_skeleton_joint_count(tdn_keyed_clip_skeleton(read));
     tdn_pose src, expected, got;
@@ -142,6 +146,9 @@ static void compare_clip(const tdn_retarget *rt, const tdn_keyed_clip *source, c
     for (int f = 0; f < count; f++) {
         tdn_keyed_clip_sample(source, times[f], &src, NULL, NULL);
         CHECK(tdn_retarget_pose(rt, &src, &expected, NULL) == TDN_OK);
+        if (contacts)
+            CHECK(tdn_retarget_contacts(rt, &state, &src, NULL, NULL, f > 0 ? times[f] - times[f - 1] : 0.0f, &expected,
+                                        NULL) == TDN_OK);
         tdn_keyed_clip_sample(read, times[f], &got, NULL, NULL);
         for (int j = 0; j < nt; j++) {
             const tdn_transform e = tdn_pose_get(&expected, j), g = tdn_pose_get(&got, j);
@@ -155,7 +162,36 @@ static void compare_clip(const tdn_retarget *rt, const tdn_keyed_clip *source, c
     tdn_pose_destroy(&got);
 }
 
-static tdn_retarget *make_retarget(const tdn_asset *source, const tdn_asset *target)
+/* The source's lowest left and right ankle heights over its clips at the file's key times, as
+ * the tool judges planted feet against them (0 for one below the ground). */
+static void lowest_ankles(const tdn_asset *source, const tdn_body_map *map, float *const times[], const int count[],
+                          int clips, float floors[2])
+{
+    const tdn_skeleton *skel = tdn_asset_skeleton(source);
+    const int n = tdn_skeleton_joint_count(skel);
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+    tdn_pose pose;
+    float lowest[2] = { INFINITY, INFINITY };
+    if (CHECK(model != NULL) && CHECK(tdn_pose_create(n, &pose, NULL, NULL) == TDN_OK)) {
+        for (int c = 0; c < clips; c++)
+            for (int f = 0; f < count[c]; f++) {
+                tdn_keyed_clip_sample(tdn_asset_clip(source, c), times[c][f], &pose, NULL, NULL);
+                tdn_model_space(skel, &pose, NULL, model, NULL);
+                lowest[0] = fminf(lowest[0], model[tdn_body_map_joint(map, TDN_BODY_PART_LEFT_FOOT)].m[13]);
+                lowest[1] = fminf(lowest[1], model[tdn_body_map_joint(map, TDN_BODY_PART_RIGHT_FOOT)].m[13]);
+            }
+        tdn_pose_destroy(&pose);
+    }
+    free(model);
+    for (int k = 0; k < 2; k++)
+        floors[k] = lowest[k] > 0.0f && isfinite(lowest[k]) ? lowest[k] : 0.0f;
+}
+
+/* The library's retarget of source onto target, the source's planted ankle heights (which the
+ * hips' height is measured from, and the contact fix-up judges feet against) their lowest at
+ * `times`, as the tool measures them. */
+static tdn_retarget *make_retarget(const tdn_asset *source, const tdn_asset *target, float *const times[],
+                                   const int count[], int clips)
 {
     tdn_body_map sm, tm;
     tdn_retarget *rt = NULL;
@@ -165,16 +201,16 @@ static tdn_retarget *make_retarget(const tdn_asset *source, const tdn_asset *tar
         fprintf(stderr, "%s: %s\n", err.where, err.message);
         return NULL;
     }
-    const tdn_retarget_desc desc = { { tdn_asset_skeleton(source), &sm, NULL },
-                                     { tdn_asset_skeleton(target), &tm, NULL },
-                                     0.0f };
+    tdn_retarget_desc desc = { .source = { .skeleton = tdn_asset_skeleton(source), .map = &sm },
+                               .target = { .skeleton = tdn_asset_skeleton(target), .map = &tm } };
+    lowest_ankles(source, &sm, times, count, clips, desc.contacts.floor);
     CHECK(tdn_retarget_create(&desc, &rt, NULL, NULL) == TDN_OK);
     return rt;
 }
 
 /* Retargets source onto target with the tool (extra: more options, NULL-terminated) into
  * OUT_NAME, then checks the file against the library; the worst differences into *w. */
-static void check_bake(const char *data, const char *source_file, const char *target_file, float scale,
+static void check_bake(const char *data, const char *source_file, const char *target_file, float scale, int contacts,
                        const char *out_name, worst *w)
 {
     char source_path[1024], target_path[1024], out[1024], scale_text[32];
@@ -183,15 +219,22 @@ static void check_bake(const char *data, const char *source_file, const char *ta
     snprintf(out, sizeof out, "%s/%s", scratch, out_name);
     snprintf(scale_text, sizeof scale_text, "%g", (double)scale);
     remove(out);
-    const char *args[] = { source_path, "--to", target_path, "--out", out, scale != 1.0f ? "--scale" : NULL,
-                           scale_text,  NULL };
+    const char *args[] = { source_path,
+                           "--to",
+                           target_path,
+                           "--out",
+                           out,
+                           contacts ? "--explain" : "--no-contacts",
+                           scale != 1.0f ? "--scale" : NULL,
+                           scale_text,
+                           NULL };
     if (!CHECK_EQ_INT(run_retarget(args), 0))
         return;
     tdn_asset *source = load(source_path, scale), *target = load(target_path, 0.0f), *read = load(out, 0.0f);
-    tdn_retarget *rt = source && target ? make_retarget(source, target) : NULL;
     float *times[MAX_CLIPS] = { NULL };
     int count[MAX_CLIPS] = { 0 };
     const int clips = read ? key_times(out, times, count) : 0;
+    tdn_retarget *rt = source && target ? make_retarget(source, target, times, count, clips) : NULL;
     if (rt && read) {
         const tdn_skeleton *t = tdn_asset_skeleton(target), *r = tdn_asset_skeleton(read);
         /* the target's skeleton, skin and meshes */
@@ -210,11 +253,11 @@ static void check_bake(const char *data, const char *source_file, const char *ta
             CHECK(strcmp(tdn_keyed_clip_name(s), tdn_keyed_clip_name(k)) == 0);
             /* the last key at the source's end: within a float step of its time */
             CHECK_NEAR(times[c][count[c] - 1], tdn_keyed_clip_duration(s), 4e-6 * (1.0 + tdn_keyed_clip_duration(s)));
-            compare_clip(rt, s, k, times[c], count[c], w);
+            compare_clip(rt, contacts, s, k, times[c], count[c], w);
         }
-        printf("%s -> %s%s: %d clip%s, %d frames; worst rotation %.3g rad, translation %.3g (target units)\n",
-               source_file, target_file, scale != 1.0f ? " (--scale)" : "", clips, clips == 1 ? "" : "s", w->frames,
-               w->rotation, w->translation);
+        printf("%s -> %s%s%s: %d clip%s, %d frames; worst rotation %.3g rad, translation %.3g (target units)\n",
+               source_file, target_file, scale != 1.0f ? " (--scale)" : "", contacts ? "" : " (--no-contacts)", clips,
+               clips == 1 ? "" : "s", w->frames, w->rotation, w->translation);
     }
     for (int c = 0; c < clips; c++)
         free(times[c]);
@@ -276,21 +319,22 @@ static void bakes(void)
         return;
     static const char *const lafan = "bvh/lafan1/walk4_subject1.bvh", *const soldier = "gltf/threejs/Soldier.glb",
                              *const cesium = "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb";
-    /* LAFAN1 (cm) onto Soldier (m, 0.88 m legs) and CesiumMan (0.54 m legs), every frame */
+    /* LAFAN1 (cm) onto Soldier (m, 0.88 m legs; with the contact fix-up) and CesiumMan (0.54 m
+     * legs; without), every frame */
     worst w = { 0 };
-    check_bake(data, lafan, soldier, 1.0f, "lafan_soldier.glb", &w);
+    check_bake(data, lafan, soldier, 1.0f, 1, "lafan_soldier.glb", &w);
     char path[1024];
     CHECK_EQ_INT(w.frames, bvh_frames(test_data_path(path, sizeof path, data, lafan))); /* 4918: one key a frame */
     CHECK(w.rotation <= 1e-5);
     CHECK(w.translation <= 1e-6);
     w = (worst){ 0 };
-    check_bake(data, lafan, cesium, 1.0f, "lafan_cesium.glb", &w);
+    check_bake(data, lafan, cesium, 1.0f, 0, "lafan_cesium.glb", &w);
     CHECK(w.rotation <= 1e-5);
     CHECK(w.translation <= 1e-6);
     /* the source in metres: the same motion on the target, to float rounding (4e-6 rad, 2e-6 m
      * measured) */
     w = (worst){ 0 };
-    check_bake(data, lafan, cesium, 0.01f, "lafan_cesium_scaled.glb", &w);
+    check_bake(data, lafan, cesium, 0.01f, 0, "lafan_cesium_scaled.glb", &w);
     CHECK(w.rotation <= 1e-5);
     CHECK(w.translation <= 1e-6);
     char a[1024], b[1024];
@@ -299,7 +343,7 @@ static void bakes(void)
     same_motion(a, b, 1e-4, 2e-5);
     /* a glTF source with four clips (Idle, Run, TPose, Walk) onto CesiumMan: four clips back */
     w = (worst){ 0 };
-    check_bake(data, soldier, cesium, 1.0f, "soldier_cesium.glb", &w);
+    check_bake(data, soldier, cesium, 1.0f, 1, "soldier_cesium.glb", &w);
     CHECK(w.frames > 4);
     CHECK(w.rotation <= 1e-5);
     CHECK(w.translation <= 1e-6);

@@ -172,6 +172,18 @@ static tdn_result blend_space_file_load(const tdn_allocator *h, void **out, tdn_
     return tdn_blend_space_file_load("tendon_allocator_hooks.json", NULL, (tdn_blend_space_file **)out, h, err);
 }
 
+static const char body_map_json[] = "{\"tendon_body_map\": 1, \"target\": {\"neck\": null}}";
+
+static tdn_result body_map_file_load_memory(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_body_map_file_load_memory(body_map_json, sizeof body_map_json - 1, (tdn_body_map_file **)out, h, err);
+}
+
+static tdn_result body_map_file_load(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_body_map_file_load("tendon_allocator_hooks_map.json", NULL, (tdn_body_map_file **)out, h, err);
+}
+
 static tdn_result file_read(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_file_read(NULL, TENDON_SOURCE_DIR "/tests/install/arm.bvh", out, &bytes_size, h, err);
@@ -224,6 +236,7 @@ static void destroy_mm_database(void *p) { tdn_mm_database_destroy(p); }
 static void destroy_mm_controller(void *p) { tdn_mm_controller_destroy(p); }
 static void destroy_asset(void *p) { tdn_asset_destroy(p); }
 static void destroy_blend_space_file(void *p) { tdn_blend_space_file_destroy(p); }
+static void destroy_body_map_file(void *p) { tdn_body_map_file_destroy(p); }
 static void destroy_bytes(void *p) { tdn_free(p, bytes_size, &counting); }
 static void destroy_graph_document(void *p) { tdn_graph_document_destroy(p); }
 
@@ -248,6 +261,8 @@ static const hooks_case cases[] = {
     { "tdn_asset_load_memory", asset_load_memory, destroy_asset },
     { "tdn_blend_space_file_load", blend_space_file_load, destroy_blend_space_file },
     { "tdn_blend_space_file_load_memory", blend_space_file_load_memory, destroy_blend_space_file },
+    { "tdn_body_map_file_load", body_map_file_load, destroy_body_map_file },
+    { "tdn_body_map_file_load_memory", body_map_file_load_memory, destroy_body_map_file },
     { "tdn_file_read", file_read, destroy_bytes },
     { "tdn_gltf_save_memory", gltf_save_memory, destroy_bytes },
     { "tdn_graph_document_load", graph_document_load, destroy_graph_document },
@@ -382,6 +397,11 @@ int main(void)
         fputs(space_json, f);
         fclose(f);
     }
+    f = fopen("tendon_allocator_hooks_map.json", "wb");
+    if (CHECK(f != NULL)) {
+        fputs(body_map_json, f);
+        fclose(f);
+    }
     tdn_mm_database *features_db = NULL;
     CHECK_EQ_INT(mm_database_create_from_features(NULL, (void **)&features_db, NULL), TDN_OK);
     saved_size = tdn_mm_database_save_size(features_db);
@@ -395,6 +415,7 @@ int main(void)
 
     remove("tendon_allocator_hooks.tdnmm");
     remove("tendon_allocator_hooks.json");
+    remove("tendon_allocator_hooks_map.json");
     tdn_mm_database_destroy(features_db);
     for (int i = 0; i < 2; i++)
         tdn_pose_destroy(&sample_poses[i]);

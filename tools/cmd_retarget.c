@@ -30,7 +30,7 @@ static void usage(FILE *out)
           "                    name)\n"
           "  --source-skin NAME|INDEX, --target-skin NAME|INDEX\n"
           "                    the glTF skin whose skeleton is used (default: the first skin)\n"
-          "  --map MAP.json    a body-map document overriding the joints found (not in this build yet)\n"
+          "  --map MAP.json    a body-map document overriding the joints found, for either side (docs/retarget.md)\n"
           "  --source-reference FRAME\n"
           "                    build the source's reference pose (legs down, spine up, arms out, facing +Z)\n"
           "                    from this frame of the retargeted clip (--clip, else the first) instead of its\n"
@@ -45,7 +45,9 @@ static void usage(FILE *out)
           "                    other commands do. TARGET keeps its own units: the motion's hips height and\n"
           "                    travel scale by the ratio of the two characters' leg lengths, which carries the\n"
           "                    units, so S changes what the trace and --explain show of SOURCE, not the motion\n"
-          "  --no-contacts     no contact fix-up (this build has none yet: every retarget is without it)\n"
+          "  --no-contacts     no contact fix-up: without it the source's planted feet (ankle within 2.5%% of\n"
+          "                    its leg length of its lowest in the takes, slower than 18.75%% of it a second,\n"
+          "                    or the clip's contact_l/contact_r curves) stay planted on the target\n"
           "  --explain         print both body maps (part, joints, how each was found), what was left out and\n"
           "                    why, the reference poses and the scale; alone (no --out, --trace or --render) it\n"
           "                    stops there\n"
@@ -183,10 +185,6 @@ static int parse(int argc, char **argv, retarget_args *a)
         fprintf(stderr, "tendon retarget: --out wants a .glb or .gltf file, not '%s'\n", a->out);
         return CLI_BAD_INPUT;
     }
-    if (a->map) { /* the seam where a document applies is in tools/retarget/retarget_pair.c */
-        fprintf(stderr, "tendon retarget: --map %s: this build cannot read body-map documents yet\n", a->map);
-        return CLI_FAILURE;
-    }
     char why[512];
     const int code = a->render.path ? preview_check(&a->render, why, sizeof why) : 0;
     if (code)
@@ -282,7 +280,7 @@ static void summary(const retarget_args *a, const retarget_pair *p, const retarg
                (double)r->takes[k].rate, (double)tdn_keyed_clip_duration(r->takes[k].clip));
     const double scale = tdn_retarget_scale(p->retarget);
     printf("scale: %.6g (the ratio of the leg lengths, target over source)\n", scale);
-    printf("contacts: %s\n", retarget_contacts_text(a));
+    printf("contacts: %s\n", retarget_contacts_text(a, p));
     printf("limb directions (degrees between the source's and the target's bone, each in its own facing frame):\n");
     for (int k = 0; k < LIMB_COUNT; k++) {
         double median = 0.0, p99 = 0.0, max = 0.0;
@@ -315,8 +313,12 @@ static int run(const retarget_args *a)
     code = prepare(a, &p, &r);
     double retarget_ms = 0.0, bake_ms = cli_now_ms();
     if (code == CLI_OK) {
-        const retarget_outputs outputs = { a->out ? r.baked.poses : NULL, a->trace ? &r.trace : NULL,
-                                           a->render.path ? &r.preview : NULL, a->render.azimuth, &r.limbs };
+        const retarget_outputs outputs = { a->out ? r.baked.poses : NULL,
+                                           a->trace ? &r.trace : NULL,
+                                           a->render.path ? &r.preview : NULL,
+                                           a->render.azimuth,
+                                           &r.limbs,
+                                           !a->no_contacts };
         code = retarget_bake(&p, r.takes, r.take_count, &outputs, &retarget_ms);
     }
     bake_ms = cli_now_ms() - bake_ms;

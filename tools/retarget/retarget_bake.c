@@ -6,9 +6,16 @@
 #include "progress.h"
 #include "retarget_trace.h"
 
-const char *retarget_contacts_text(const retarget_args *a)
+const char *retarget_contacts_text(const retarget_args *a, const retarget_pair *p)
 {
-    return a->no_contacts ? "not fixed up (--no-contacts)" : "not fixed up (no contact fix-up in this build)";
+    static char text[320];
+    if (a->no_contacts)
+        return "not fixed up (--no-contacts)";
+    snprintf(text, sizeof text,
+             "fixed up: a source foot is planted within %.4g of its lowest (left %.4g, right %.4g) and slower than "
+             "%.4g a second (source units), or by its clip's contact_l/contact_r curves",
+             (double)p->contact_height, (double)p->floors[0], (double)p->floors[1], (double)p->contact_speed);
+    return text;
 }
 
 /* What a bake works in: a pose and a model space for each character, and the source clip's
@@ -65,8 +72,11 @@ int retarget_bake(const retarget_pair *p, const retarget_take *takes, int take_c
         const retarget_take *take = &takes[k];
         for (int i = 0; i < tdn_keyed_clip_track_count(take->clip); i++)
             s.hints[i] = 0;
-        /* Seam for the contact fix-up: its caller-owned tdn_retarget_state is reset here, at each
-         * take's start (tdn_retarget_state_reset). */
+        tdn_retarget_state state;
+        tdn_retarget_state_reset(&state);
+        const int curves[2] = { tdn_keyed_clip_find_float_track(take->clip, "contact_l"),
+                                tdn_keyed_clip_find_float_track(take->clip, "contact_r") };
+        const int by_curves = curves[0] >= 0 && curves[1] >= 0;
         for (int f = 0; f < take->frame_count; f++, done++) {
             progress_update(&bar, done, total);
             const float time = retarget_take_time(take, f);
@@ -75,9 +85,14 @@ int retarget_bake(const retarget_pair *p, const retarget_take *takes, int take_c
             const double started = cli_now_ms();
             if (r == TDN_OK)
                 r = tdn_retarget_pose(p->retarget, &s.source, &s.target, &err);
-            /* Seam for the contact fix-up, unless --no-contacts (retarget_args.no_contacts): here,
-             * once a frame after the pose, if (r == TDN_OK) r = tdn_retarget_contacts(p->retarget,
-             * &state, &s.source, NULL, 1.0f / take->rate, &s.target, &err). */
+            if (r == TDN_OK && o->contacts) {
+                const float planted[TDN_RETARGET_LIMB_COUNT] = {
+                    by_curves ? tdn_keyed_clip_sample_float(take->clip, curves[0], time) : 0.0f,
+                    by_curves ? tdn_keyed_clip_sample_float(take->clip, curves[1], time) : 0.0f, 0.0f, 0.0f
+                };
+                r = tdn_retarget_contacts(p->retarget, &state, &s.source, NULL, by_curves ? planted : NULL,
+                                          f > 0 ? time - retarget_take_time(take, f - 1) : 0.0f, &s.target, &err);
+            }
             *retarget_ms += cli_now_ms() - started;
             if (r != TDN_OK) {
                 code = cli_report("retarget", r, &err);

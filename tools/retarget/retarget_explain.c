@@ -148,5 +148,5 @@ void retarget_explain(const retarget_args *a, const retarget_pair *p)
     if (a->scale > 0.0f)
         printf(" (the source's lengths x %g at import, --scale)", (double)a->scale);
     printf("; the hips' height and travel are the source's times it\n");
-    printf("contacts: %s\n", retarget_contacts_text(a));
+    printf("contacts: %s\n", retarget_contacts_text(a, p));
 }

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 int retarget_source_clip(const retarget_args *a, const tdn_asset *source)
 {
@@ -79,8 +80,9 @@ static int frame_pose(retarget_side *s, const char *option, int clip, int frame,
 }
 
 /* The side's body map and reference pose, judged on frame `frame` of clip `clip` (-1: the rest
- * pose). An exit code, having said why. */
-static int map_side(retarget_side *s, const char *option, int clip, int frame)
+ * pose), the map changed by `map_file`'s side when given. An exit code, having said why. */
+static int map_side(retarget_side *s, const char *option, int clip, int frame, const tdn_body_map_file *map_file,
+                    tdn_body_map_file_side side)
 {
     tdn_pose posed = { 0 };
     int code = CLI_OK;
@@ -94,11 +96,18 @@ static int map_side(retarget_side *s, const char *option, int clip, int frame)
     const tdn_pose *from = frame >= 0 ? &posed : NULL;
     tdn_error err = { 0 };
     tdn_result r;
-    if (code == CLI_OK && (r = tdn_body_map_find(s->skeleton, from, &s->map, &err)) != TDN_OK)
-        code = report(s, "body map", r, &err);
-    /* Seam for --map MAP.json: a body-map document changes the map found above (either side's)
-     * here, before the reference pose is built from it. Its reader is not in this build yet, so
-     * tools/cmd_retarget.c refuses --map before anything is loaded. */
+    if (code == CLI_OK) {
+        r = tdn_body_map_find(s->skeleton, from, &s->map, &err);
+        /* a document giving this side may complete a map the names could not find: it starts empty */
+        const int from_document = map_file && tdn_body_map_file_has_side(map_file, side);
+        if (r != TDN_OK && from_document)
+            memset(&s->map, 0, sizeof s->map);
+        else if (r != TDN_OK)
+            code = report(s, "body map", r, &err);
+        if (code == CLI_OK && from_document &&
+            (r = tdn_body_map_file_apply(map_file, side, s->skeleton, &s->map, &err)) != TDN_OK)
+            code = report(s, "body map (--map)", r, &err);
+    }
     if (code == CLI_OK && (r = tdn_retarget_reference_pose(s->skeleton, &s->map, from, &s->reference, &err)) != TDN_OK)
         code = report(s, "reference pose", r, &err);
     if (frame >= 0)
@@ -131,38 +140,54 @@ double retarget_leg_length(const tdn_skeleton *skeleton, const tdn_body_map *map
     return 0.5 * sum;
 }
 
-/* The mean height of the side's ankles (its feet's joints) in its reference pose, model space. */
-static double ankle_height(const retarget_side *s)
+/* The source's lowest left and right ankle heights over the takes the command bakes (--clip's,
+ * else every clip), above its ground (y = 0); 0 for an ankle that goes below it. */
+static void lowest_ankles(const retarget_args *a, retarget_pair *p, int first_clip)
 {
+    const retarget_side *s = &p->source;
     const int n = tdn_skeleton_joint_count(s->skeleton);
+    const int feet[2] = { tdn_body_map_joint(&s->map, TDN_BODY_PART_LEFT_FOOT),
+                          tdn_body_map_joint(&s->map, TDN_BODY_PART_RIGHT_FOOT) };
     tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
-    if (!model)
-        return 0.0;
-    tdn_model_space(s->skeleton, &s->reference, NULL, model, NULL);
-    const double y = 0.5 * ((double)model[tdn_body_map_joint(&s->map, TDN_BODY_PART_LEFT_FOOT)].m[13] +
-                            model[tdn_body_map_joint(&s->map, TDN_BODY_PART_RIGHT_FOOT)].m[13]);
+    tdn_pose pose;
+    float lowest[2] = { INFINITY, INFINITY };
+    if (model && tdn_pose_create(n, &pose, NULL, NULL) == TDN_OK) {
+        const int clips = a->clip ? 1 : tdn_asset_clip_count(s->asset);
+        for (int k = 0; k < clips; k++) {
+            retarget_take take;
+            if (retarget_take_of(s->asset, a->clip ? first_clip : k, &take, NULL) != TDN_OK)
+                continue; /* the bake says why */
+            for (int f = 0; f < take.frame_count; f++) {
+                tdn_keyed_clip_sample(take.clip, retarget_take_time(&take, f), &pose, NULL, NULL);
+                tdn_model_space(s->skeleton, &pose, NULL, model, NULL);
+                for (int side = 0; side < 2; side++)
+                    lowest[side] = fminf(lowest[side], model[feet[side]].m[13]);
+            }
+        }
+        tdn_pose_destroy(&pose);
+    }
     free(model);
-    return y;
+    for (int side = 0; side < 2; side++)
+        p->floors[side] = lowest[side] > 0.0f && isfinite(lowest[side]) ? lowest[side] : 0.0f;
 }
 
-/* The warning of the top of retarget_pair.h. */
-static void warn_heights(const retarget_pair *p)
+/* --map: the body-map document (NULL without it). An exit code, having said why. */
+static int load_map_file(const retarget_args *a, tdn_body_map_file **out)
 {
-    const double source_legs = retarget_leg_length(p->source.skeleton, &p->source.map);
-    const double target_legs = retarget_leg_length(p->target.skeleton, &p->target.map);
-    const double source = ankle_height(&p->source), target = ankle_height(&p->target);
-    if (!(source_legs > 0.0) || !(target_legs > 0.0))
-        return;
-    const double off = (target / target_legs - source / source_legs) * target_legs;
-    if (fabs(off) <= 0.25 * target_legs)
-        return;
-    char path[CLI_TEXT_SIZE];
-    fprintf(stderr,
-            "tendon retarget: warning: %s: the source's reference pose has its ankles at y = %.4g, %.2f leg lengths "
-            "%s its ground, the target's at %.2f: the target's ankles will stand about %.4g %s its own (in its "
-            "units); --source-reference FRAME builds the source's reference from a frame where it stands\n",
-            cli_text(p->source.path, path, sizeof path), source, fabs(source / source_legs),
-            source < 0.0 ? "below" : "above", target / target_legs, fabs(off), off > 0.0 ? "above" : "below");
+    *out = NULL;
+    if (!a->map)
+        return CLI_OK;
+    cli_access access;
+    const tdn_body_map_file_load_options options = { cli_file_access(&access, &a->files, a->map) };
+    tdn_error err = { 0 };
+    const tdn_result r = tdn_body_map_file_load(a->map, &options, out, NULL, &err);
+    if (r == TDN_OK)
+        return CLI_OK;
+    char path[CLI_TEXT_SIZE], where[CLI_TEXT_SIZE], message[CLI_TEXT_SIZE];
+    fprintf(stderr, "tendon retarget: --map %s: %s%s%s\n", cli_text(a->map, path, sizeof path),
+            cli_text(err.where, where, sizeof where), err.where[0] ? ": " : "",
+            cli_text(err.message, message, sizeof message));
+    return cli_exit_code(r);
 }
 
 int retarget_pair_load(const retarget_args *a, retarget_pair *p)
@@ -175,20 +200,32 @@ int retarget_pair_load(const retarget_args *a, retarget_pair *p)
     const int clip = retarget_source_clip(a, p->source.asset);
     if (clip < 0)
         return CLI_BAD_INPUT;
-    code = map_side(&p->source, "--source-reference", clip, a->source_reference);
+    tdn_body_map_file *map_file = NULL;
+    code = load_map_file(a, &map_file);
     if (code == CLI_OK)
-        code = map_side(&p->target, "--target-reference", 0, a->target_reference);
+        code = map_side(&p->source, "--source-reference", clip, a->source_reference, map_file,
+                        TDN_BODY_MAP_FILE_SIDE_SOURCE);
+    if (code == CLI_OK)
+        code = map_side(&p->target, "--target-reference", 0, a->target_reference, map_file,
+                        TDN_BODY_MAP_FILE_SIDE_TARGET);
+    tdn_body_map_file_destroy(map_file);
     if (code != CLI_OK)
         return code;
+    lowest_ankles(a, p, clip);
+    /* the fix-up's default thresholds (tdn_retarget_contact_desc), as the summary says them */
+    const double legs = retarget_leg_length(p->source.skeleton, &p->source.map);
+    p->contact_height = (float)(0.025 * legs);
+    p->contact_speed = (float)(0.1875 * legs);
     /* scale 0: the ratio of the leg lengths, which carries the two files' units too */
-    const tdn_retarget_desc desc = { { p->source.skeleton, &p->source.map, &p->source.reference },
-                                     { p->target.skeleton, &p->target.map, &p->target.reference },
-                                     0.0f };
+    const tdn_retarget_desc desc = {
+        .source = { .skeleton = p->source.skeleton, .map = &p->source.map, .reference = &p->source.reference },
+        .target = { .skeleton = p->target.skeleton, .map = &p->target.map, .reference = &p->target.reference },
+        .contacts = { .floor = { p->floors[0], p->floors[1] } }, /* the height and speed by default */
+    };
     tdn_error err = { 0 };
     const tdn_result r = tdn_retarget_create(&desc, &p->retarget, NULL, &err);
     if (r != TDN_OK)
         return cli_report("retarget", r, &err);
-    warn_heights(p);
     return CLI_OK;
 }
 

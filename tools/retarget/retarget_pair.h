@@ -4,12 +4,11 @@
  * or from a --*-reference FRAME), then the retarget definition (tdn_retarget_create, its scale
  * the ratio of the leg lengths).
  *
- * The hips keep the height the references give them (docs/retarget.md: the target's hips move
- * as the source's moved from its reference, times the scale), so a source whose reference stands
- * off its ground (CMU's BVH rest poses put the hips at y = 0, the feet a leg below) lifts the
- * target as much: when the two references' ankle heights, each over its leg length, differ by
- * more than a quarter, a warning says by how much the target's ankles will stand off its own
- * and points to --source-reference. */
+ * --map MAP.json changes each side's map found by what the document gives for that side
+ * (tdn_body_map_file_apply) before its reference pose is built. The contact fix-up judges the
+ * source's feet against their lowest heights over the takes the command bakes (`floors`),
+ * which the target's hips are measured from too (docs/retarget.md).
+ */
 #ifndef TENDON_RETARGET_PAIR_H
 #define TENDON_RETARGET_PAIR_H
 
@@ -30,6 +29,8 @@ typedef struct retarget_side {
 typedef struct retarget_pair {
     retarget_side source, target;
     tdn_retarget *retarget;
+    float floors[2]; /* the source's lowest left and right ankles over the takes, above y = 0 (0: unknown) */
+    float contact_height, contact_speed; /* the fix-up's planted thresholds (source units, per second) */
 } retarget_pair;
 
 /* Loads both files and makes the retarget, as the top of this file says. An exit code, having

@@ -16,7 +16,7 @@ int retarget_trace_open(trace_writer *w, const char *path, const retarget_args *
     tw_string(w, "target", a->target);
     tw_float(w, "scale", tdn_retarget_scale(p->retarget));
     tw_float(w, "source_import_scale", a->scale > 0.0f ? a->scale : 1.0f);
-    tw_string(w, "contacts", retarget_contacts_text(a));
+    tw_string(w, "contacts", retarget_contacts_text(a, p));
     tw_begin_array(w, "limbs");
     for (int k = 0; k < LIMB_COUNT; k++)
         tw_string(w, NULL, limb_name(k));
