@@ -12,14 +12,19 @@
  *   (c) an instance in caller memory: its size, too little memory, and the same frames as a
  *       created one;
  *   (d) refusals: a retarget made from another skeleton names `retarget`, an output pose of the
- *       graph's skeleton names `out`. */
+ *       graph's skeleton names `out`;
+ *   (e) graph documents with "retarget": the character they drive, the scale given or the leg
+ *       ratio, the same frames as a graph built by hand; every mistake named by its JSON path
+ *       (and file), nothing left allocated. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
 #include "counting_allocator.h"
 #include "mm_fixture.h"
+#include "tendon/io/graph_document.h"
 #include "tendon/io/humanoid.h"
+#include "write_file.h"
 
 enum { FRAMES = 240 };
 static const float DT = 1.0f / 60.0f;
@@ -391,6 +396,128 @@ static void refusals(const character *big)
     walk_run_free(&w);
 }
 
+/* (e) ---------------------------------------------------------------------------------------- */
+
+/* A document of `who` (the "character" object) walking, with `retarget` (a JSON value). */
+static void document_text(char *out, size_t size, const char *who, const char *retarget)
+{
+    snprintf(out, size,
+             "{\"character\": %s, \"root_motion\": {\"joint\": \"root\"},\n"
+             " \"root\": {\"type\": \"clip\", \"clip\": \"walk_forward\", \"wrap\": \"loop\"},\n"
+             " \"retarget\": %s}",
+             who, retarget);
+}
+
+static tdn_result load(const char *who, const char *retarget, tdn_graph_document **doc, tdn_error *err)
+{
+    char json[1024];
+    document_text(json, sizeof json, who, retarget);
+    const tdn_graph_document_load_options options = { .base_dir = TENDON_SOURCE_DIR "/tests/install" };
+    *err = (tdn_error){ 0 };
+    return tdn_graph_document_load_memory(json, strlen(json), &options, doc, &counting, err);
+}
+
+static void documents(const character *big, const character *small)
+{
+    static const char *const humanoid = "{\"generated\": \"humanoid\"}";
+    tdn_graph_document *doc = NULL;
+    tdn_error err = { 0 };
+    if (!CHECK_EQ_INT(load(humanoid, "{\"to\": {\"generated\": \"humanoid\", \"height\": 1.5}}", &doc, &err), TDN_OK)) {
+        printf("%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_retarget *rt = tdn_graph_document_retarget(doc);
+    const tdn_skeleton *target = tdn_graph_document_target_skeleton(doc);
+    CHECK(rt != NULL && tdn_graph_document_target_asset(doc) != NULL);
+    CHECK_EQ_INT(tdn_skeleton_joint_count(target), tdn_skeleton_joint_count(small->skel));
+    CHECK_NEAR(tdn_retarget_scale(rt), 1.5 / 1.8, 1e-5);
+    /* the 1.5 m humanoid's hips at rest, as the one made by hand */
+    const int hips = tdn_body_map_joint(&small->map, TDN_BODY_PART_HIPS);
+    CHECK_NEAR(tdn_skeleton_rest(target, hips).t.y, tdn_skeleton_rest(small->skel, hips).t.y, 1e-6);
+
+    /* its frames are those of the walk retargeted by hand with a retarget of the same two */
+    tdn_retarget *by_hand = retarget_make(big, small, NULL);
+    tdn_graph_instance *in = NULL, *plain = NULL;
+    const tdn_graph *g = tdn_graph_document_graph(doc);
+    tdn_pose source, out, expected;
+    tdn_pose_create(tdn_skeleton_joint_count(big->skel), &source, NULL, NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(target), &out, NULL, NULL);
+    tdn_pose_create(tdn_skeleton_joint_count(target), &expected, NULL, NULL);
+    double worst = 1.0;
+    if (by_hand && CHECK_EQ_INT(tdn_graph_instance_create_retargeted(g, rt, &in, NULL, NULL), TDN_OK) &&
+        CHECK_EQ_INT(tdn_graph_instance_create(g, &plain, NULL, NULL), TDN_OK)) {
+        worst = 0.0;
+        for (int f = 0; f < 90; f++) {
+            tdn_graph_update(in, DT, NULL);
+            tdn_graph_update(plain, DT, NULL);
+            tdn_graph_evaluate(in, &out, NULL);
+            tdn_graph_evaluate(plain, &source, NULL);
+            tdn_retarget_pose(by_hand, &source, &expected, NULL);
+            worst = fmax(worst, pose_diff(&out, &expected));
+        }
+    }
+    printf("(e) a document's retargeted walk differs from the walk retargeted by hand by %.3g\n", worst);
+    CHECK(worst <= 1e-6);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_instance_destroy(plain);
+    tdn_pose_destroy(&source);
+    tdn_pose_destroy(&out);
+    tdn_pose_destroy(&expected);
+    tdn_retarget_destroy(by_hand);
+    tdn_graph_document_destroy(doc);
+    CHECK_EQ_INT(live_blocks, 0);
+
+    /* a scale given is the scale; a document without "retarget" has none */
+    CHECK_EQ_INT(load(humanoid, "{\"to\": {\"generated\": \"humanoid\"}, \"scale\": 0.5}", &doc, &err), TDN_OK);
+    CHECK_NEAR(tdn_retarget_scale(tdn_graph_document_retarget(doc)), 0.5, 0.0);
+    tdn_graph_document_destroy(doc);
+    const char *plain_json = "{\"character\": {\"generated\": \"humanoid\"}, \"root\": {\"type\": \"rest\"}}";
+    CHECK_EQ_INT(tdn_graph_document_load_memory(plain_json, strlen(plain_json), NULL, &doc, NULL, NULL), TDN_OK);
+    CHECK(tdn_graph_document_retarget(doc) == NULL && tdn_graph_document_target_asset(doc) == NULL &&
+          tdn_graph_document_target_skeleton(doc) == NULL);
+    tdn_graph_document_destroy(doc);
+
+    static const struct {
+        const char *character, *retarget, *where, *message;
+    } bad[] = {
+        { NULL, "3", "retarget", "an object is needed" },
+        { NULL, "{}", "retarget.to", "missing" },
+        { NULL, "{\"to\": {\"generated\": \"humanoid\"}, \"scael\": 1}", "retarget.scael", "scale" },
+        { NULL, "{\"to\": {\"generated\": \"humanoid\", \"heigth\": 1.5}}", "retarget.to.heigth", "height" },
+        { NULL, "{\"to\": {\"generated\": \"robot\"}}", "retarget.to.generated", "humanoid" },
+        { NULL, "{\"to\": {\"generated\": \"humanoid\", \"height\": -1}}", "retarget.to.height", "" },
+        { NULL, "{\"to\": {\"generated\": \"humanoid\"}, \"scale\": -1}", "retarget.scale", "0: the ratio" },
+        { NULL, "{\"to\": {\"generated\": \"humanoid\"}, \"scale\": \"big\"}", "retarget.scale", "number" },
+        { NULL, "{\"to\": {\"file\": \"missing.glb\"}}", "retarget.to.file (missing.glb)", "cannot open" },
+        { NULL, "{\"to\": {\"file\": \"../hero.glb\"}}", "retarget.to.file (../hero.glb)", "leads outside" },
+        /* two joints make no humanoid, as the character or as the one it drives */
+        { NULL, "{\"to\": {\"file\": \"arm.bvh\"}}", "retarget.to.file (arm.bvh): hips",
+          "for \"retarget\": not a humanoid" },
+        { "{\"file\": \"arm.bvh\"}", "{\"to\": {\"generated\": \"humanoid\"}}", "character.file (arm.bvh): hips",
+          "for \"retarget\": not a humanoid" },
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        doc = (tdn_graph_document *)&err;
+        const tdn_result r = load(bad[k].character ? bad[k].character : humanoid, bad[k].retarget, &doc, &err);
+        const int ok = CHECK(r != TDN_OK) & CHECK(doc == NULL) &
+                       CHECK(strncmp(err.where, bad[k].where, strlen(bad[k].where)) == 0) &
+                       CHECK(strstr(err.message, bad[k].message) != NULL) & CHECK_EQ_INT(live_blocks, 0);
+        printf("(e) %s: %s\n", err.where, err.message);
+        if (!ok)
+            printf("    expected %s: ...%s...\n", bad[k].where, bad[k].message);
+    }
+
+    /* from a file, the document's own path comes first */
+    char json[1024];
+    document_text(json, sizeof json, humanoid, "{\"to\": {\"file\": \"missing.glb\"}}");
+    write_text("tendon_graph_retarget.json", json);
+    CHECK(tdn_graph_document_load("tendon_graph_retarget.json", NULL, &doc, &counting, &err) == TDN_ERR_IO);
+    CHECK(strcmp(err.where, "tendon_graph_retarget.json: retarget.to.file (missing.glb)") == 0);
+    printf("(e) %s: %s\n", err.where, err.message);
+    remove("tendon_graph_retarget.json");
+    CHECK_EQ_INT(live_blocks, 0);
+}
+
 int main(void)
 {
     character big, small;
@@ -401,6 +528,7 @@ int main(void)
     RUN_ARGS(motion_matching_scaled(&f, &big, &small));
     RUN_ARGS(caller_memory(&big, &small));
     RUN_ARGS(refusals(&big));
+    RUN_ARGS(documents(&big, &small));
     mm_fixture_free(&f);
     tdn_asset_destroy(big.asset);
     tdn_asset_destroy(small.asset);
