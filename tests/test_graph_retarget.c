@@ -507,6 +507,63 @@ static void documents(const character *big, const character *small)
             printf("    expected %s: ...%s...\n", bad[k].where, bad[k].message);
     }
 
+    /* a take whose rest pose stands 3.6 m from the origin (where the actor stood: LAFAN1's do),
+     * its hips' motion extracted (they stay where the take starts, tdn_root_motion_remove): the
+     * driven humanoid stands where it stands in the character's frame, scaled (measured from the
+     * two rest poses instead, it would stand at the origin, 3.6 m away) */
+    write_text("tendon_graph_retarget_off.bvh",
+               "HIERARCHY\nROOT Hips\n{\n  OFFSET 300 90 -200\n  CHANNELS 6 Xposition Yposition Zposition Zrotation "
+               "Xrotation Yrotation\n"
+               "  JOINT LeftUpLeg\n  {\n    OFFSET 10 0 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "    JOINT LeftLeg\n    {\n      OFFSET 0 -42 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "      JOINT LeftFoot\n      {\n        OFFSET 0 -42 0\n        CHANNELS 3 Zrotation Xrotation "
+               "Yrotation\n        End Site\n        {\n          OFFSET 0 -5 12\n        }\n      }\n    }\n  }\n"
+               "  JOINT RightUpLeg\n  {\n    OFFSET -10 0 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "    JOINT RightLeg\n    {\n      OFFSET 0 -42 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "      JOINT RightFoot\n      {\n        OFFSET 0 -42 0\n        CHANNELS 3 Zrotation Xrotation "
+               "Yrotation\n        End Site\n        {\n          OFFSET 0 -5 12\n        }\n      }\n    }\n  }\n"
+               "  JOINT Spine\n  {\n    OFFSET 0 10 0\n    CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "    JOINT Head\n    {\n      OFFSET 0 50 0\n      CHANNELS 3 Zrotation Xrotation Yrotation\n"
+               "      End Site\n      {\n        OFFSET 0 15 0\n      }\n    }\n  }\n}\n"
+               "MOTION\nFrames: 2\nFrame Time: 1\n"
+               "300 90 -200 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+               "300 90 -100 0 0 0 0 20 0 0 0 0 0 0 0 0 -20 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+    static const char off[] = "{\"character\": {\"file\": \"tendon_graph_retarget_off.bvh\", \"scale\": 0.01},\n"
+                              " \"root_motion\": {\"joint\": \"Hips\"},\n"
+                              " \"root\": {\"type\": \"clip\", \"clip\": \"tendon_graph_retarget_off\"},\n"
+                              " \"retarget\": {\"to\": {\"generated\": \"humanoid\"}}}";
+    const tdn_graph_document_load_options here = { .base_dir = "." };
+    if (CHECK_EQ_INT(tdn_graph_document_load_memory(off, sizeof off - 1, &here, &doc, NULL, &err), TDN_OK)) {
+        const tdn_skeleton *ts = tdn_graph_document_target_skeleton(doc);
+        const int nt = tdn_skeleton_joint_count(ts), hips_t = tdn_body_map_joint(&small->map, TDN_BODY_PART_HIPS);
+        tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)nt);
+        tdn_pose_create(nt, &out, NULL, NULL);
+        if (model && CHECK_EQ_INT(tdn_graph_instance_create_retargeted(
+                                      tdn_graph_document_graph(doc), tdn_graph_document_retarget(doc), &in, NULL, NULL),
+                                  TDN_OK)) {
+            tdn_graph_update(in, 0.5f, NULL);
+            tdn_graph_evaluate(in, &out, NULL);
+            tdn_model_space(ts, &out, NULL, model, NULL);
+            const tdn_transform source_hips = tdn_pose_get(tdn_graph_source_pose(in), 0);
+            const float scale = tdn_retarget_scale(tdn_graph_document_retarget(doc));
+            printf("(e) a take at (3, -2) m: its hips at (%.3g, %.3g), the driven humanoid's at (%.4g, %.4g), "
+                   "scale %.4f\n",
+                   (double)source_hips.t.x, (double)source_hips.t.z, (double)model[hips_t].m[12],
+                   (double)model[hips_t].m[14], (double)scale);
+            CHECK_NEAR(source_hips.t.x, 3.0, 1e-5);
+            CHECK_NEAR(source_hips.t.z, -2.0, 1e-5);
+            CHECK_NEAR(model[hips_t].m[12], 3.0 * scale, 1e-4);
+            CHECK_NEAR(model[hips_t].m[14], -2.0 * scale, 1e-4);
+            tdn_graph_instance_destroy(in);
+        }
+        free(model);
+        tdn_pose_destroy(&out);
+        tdn_graph_document_destroy(doc);
+    } else {
+        printf("%s: %s\n", err.where, err.message);
+    }
+    remove("tendon_graph_retarget_off.bvh");
+
     /* from a file, the document's own path comes first */
     char json[1024];
     document_text(json, sizeof json, humanoid, "{\"to\": {\"file\": \"missing.glb\"}}");

@@ -4,8 +4,9 @@
  *
  * "to" is a character as "character" is (a file below the document's folder, or tendon's
  * generated humanoid). Both skeletons' body maps are found on their rest poses
- * (tdn_body_map_find), the reference poses built from those (tdn_retarget_reference_pose), and
- * "scale" is the retarget's (0, the default: the ratio of the two leg lengths). */
+ * (tdn_body_map_find), the reference poses built from those (tdn_retarget_reference_pose) with
+ * the hips moved over the origin, and "scale" is the retarget's (0, the default: the ratio of
+ * the two leg lengths). */
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,33 @@ static tdn_result find_map(const tdn_asset *asset, const cJSON *character, const
     snprintf(message, sizeof message, "for \"retarget\": %.200s", err->message);
     memcpy(err->message, message, sizeof message);
     return r;
+}
+
+/* A character's reference pose (tdn_retarget_reference_pose of its rest pose) with its hips
+ * moved over the model's origin. A graph's pose stands in the character's frame, the ground
+ * under the character at the origin, and tdn_retarget_pose moves the target's hips by the
+ * source's offset from its reference: references over the origin make one character's frame
+ * the other's (a take's rest pose stands anywhere: LAFAN1's hips rest 4.4 m from the origin, where
+ * the actor stood, and the target would stand that far from where its root motion puts it). */
+static tdn_result reference_over_origin(const tdn_skeleton *skel, const tdn_body_map *map, tdn_pose *out,
+                                        tdn_error *err)
+{
+    tdn_result r = tdn_retarget_reference_pose(skel, map, NULL, out, err);
+    if (r != TDN_OK)
+        return r;
+    const int hips = tdn_body_map_joint(map, TDN_BODY_PART_HIPS);
+    tdn_transform parent = tdn_transform_identity();
+    for (int a = tdn_skeleton_parent(skel, hips); a >= 0; a = tdn_skeleton_parent(skel, a)) {
+        const tdn_transform local = tdn_pose_get(out, a);
+        parent = tdn_transform_mul(&local, &parent);
+    }
+    tdn_transform local = tdn_pose_get(out, hips);
+    tdn_vec3 model = tdn_transform_point(&parent, local.t);
+    model.x = model.z = 0.0f;
+    const tdn_transform inverse = tdn_transform_inverse(&parent);
+    local.t = tdn_transform_point(&inverse, model);
+    tdn_pose_set(out, hips, &local);
+    return TDN_OK;
 }
 
 tdn_result tdn_io__graph_read_retarget(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_error *err)
@@ -56,11 +84,21 @@ tdn_result tdn_io__graph_read_retarget(const cJSON *doc, const char *base_dir, t
         r = find_map(d->target, to, "retarget.to", &maps[1], err);
     if (r != TDN_OK)
         return r;
-    const tdn_retarget_desc desc = { { tdn_asset_skeleton(d->asset), &maps[0], NULL },
-                                     { tdn_asset_skeleton(d->target), &maps[1], NULL },
+    const tdn_skeleton *skeletons[2] = { tdn_asset_skeleton(d->asset), tdn_asset_skeleton(d->target) };
+    tdn_pose references[2] = { { 0 }, { 0 } }; /* while loading: malloc'ed */
+    for (int k = 0; k < 2 && r == TDN_OK; k++) {
+        r = tdn_pose_create(tdn_skeleton_joint_count(skeletons[k]), &references[k], NULL, err);
+        if (r == TDN_OK)
+            r = reference_over_origin(skeletons[k], &maps[k], &references[k], err);
+    }
+    const tdn_retarget_desc desc = { { skeletons[0], &maps[0], &references[0] },
+                                     { skeletons[1], &maps[1], &references[1] },
                                      scale };
-    r = tdn_retarget_create(&desc, &d->retarget, &d->allocator, err);
+    if (r == TDN_OK)
+        r = tdn_retarget_create(&desc, &d->retarget, &d->allocator, err);
     if (r != TDN_OK && err && strcmp(err->where, "desc.scale") == 0) /* legs of no length: the JSON field */
         snprintf(err->where, sizeof err->where, "retarget.scale");
+    tdn_pose_destroy(&references[0]);
+    tdn_pose_destroy(&references[1]);
     return r;
 }
