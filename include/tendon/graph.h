@@ -391,7 +391,10 @@ TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *inst
  *                       (both reference poses face +Z).
  * Everything else an instance reports (entries, joint velocities, IK and foot placement) is of
  * the graph's skeleton. Evaluating never allocates. The retarget is not copied: it must
- * outlive the instance, and any number of instances may share it. */
+ * outlive the instance, and any number of instances may share it. The retarget moves the
+ * target's hips by the source's offset from its reference pose: for the target to stand where
+ * the graph's character stands, make it from reference poses whose hips stand over the origin
+ * (graph documents do; docs/retarget.md, "Driving another character from a graph"). */
 
 /* Bytes a retargeted instance needs (NULL retarget: tdn_graph_instance_bytes). */
 TDN_API size_t tdn_graph_instance_bytes_retargeted(const tdn_graph *graph, const tdn_retarget *retarget);
