@@ -292,8 +292,8 @@ static void caller_memory(const character *big, const character *small)
     const int ns = tdn_skeleton_joint_count(big->skel), nt = tdn_skeleton_joint_count(small->skel);
     CHECK_EQ_INT(tdn_graph_instance_bytes_retargeted(w.graph, NULL), plain);
     CHECK_EQ_INT(tdn_graph_instance_bytes_retargeted(NULL, rt), 0);
-    CHECK(bytes >= plain + tdn_pose_bytes(ns)); /* room for the graph's own pose */
-    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, bytes);
+    CHECK(bytes >= plain + tdn_pose_bytes(ns));                                     /* room for the graph's own pose */
+    void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, (bytes + 63) / 64 * 64); /* a whole number of 64s */
     tdn_graph_instance *in = NULL, *created = NULL;
     tdn_error err = { 0 };
     CHECK_EQ_INT(tdn_graph_instance_init_retargeted(w.graph, rt, memory, bytes - 1, &in, &err), TDN_ERR_OUT_OF_MEMORY);
