@@ -19,7 +19,7 @@ tdn_result tdn__graph_check_retarget(const tdn_graph *g, const tdn_retarget *ret
 size_t tdn__graph_retarget_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base)
 {
     const size_t at = tdn__align_up(g->instance_bytes, TDN_POSE_ALIGN), bytes = tdn_pose_bytes(g->joint_count);
-    if (base) {
+    if (base) { /* the instance starts (and the contact fix-up's state with it: tdn__graph_retarget_output) */
         tdn_pose_init(g->joint_count, base + at, bytes, &instance->source, NULL);
         tdn_pose_set_rest(&instance->source, g->skeleton, NULL);
     }
