@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tendon/io/graph_document.h"
+#include "tendon/io/humanoid.h"
 
 #ifndef TENDON_BLENDMOTION_GRAPH
 #  define TENDON_BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
@@ -196,14 +197,17 @@ static void g_free(g_character *chars, int count)
     free(chars);
 }
 
-static g_character *g_make(const tdn_graph *graph, int joints, int count)
+/* `count` characters, each with an instance (retargeted when `retarget` is not NULL), a pose and
+ * model-space buffers of `joints` joints. */
+static g_character *g_make(const tdn_graph *graph, const tdn_retarget *retarget, int joints, int count)
 {
     g_character *chars = calloc((size_t)count, sizeof *chars);
     if (!chars)
         return NULL;
     for (int k = 0; k < count; k++) {
         chars[k].model = malloc(sizeof *chars[k].model * (size_t)joints);
-        if (!chars[k].model || tdn_graph_instance_create(graph, &chars[k].instance, NULL, NULL) != TDN_OK ||
+        if (!chars[k].model ||
+            tdn_graph_instance_create_retargeted(graph, retarget, &chars[k].instance, NULL, NULL) != TDN_OK ||
             tdn_pose_create(joints, &chars[k].pose, NULL, NULL) != TDN_OK) {
             g_free(chars, k + 1);
             return NULL;
@@ -211,6 +215,26 @@ static g_character *g_make(const tdn_graph *graph, int joints, int count)
         chars[k].frame = (k * G_PHASE) % G_FRAMES;
     }
     return chars;
+}
+
+/* The `retargeted` variant's character: the humanoid 1.5 m tall instead of 1.8 m, and the
+ * retarget of the showcase's humanoid onto it (both maps found, references from the rest poses,
+ * the leg ratio). */
+static tdn_result g_retarget_make(const tdn_skeleton *source, tdn_asset **target, tdn_retarget **out, tdn_error *err)
+{
+    const tdn_humanoid_desc small = { .height = 1.5f };
+    tdn_body_map maps[2];
+    tdn_result res = tdn_humanoid_create(&small, target, NULL, err);
+    if (res == TDN_OK)
+        res = tdn_body_map_find(source, NULL, &maps[0], err);
+    if (res == TDN_OK)
+        res = tdn_body_map_find(tdn_asset_skeleton(*target), NULL, &maps[1], err);
+    if (res == TDN_OK) {
+        const tdn_retarget_desc desc = { .source = { .skeleton = source, .map = &maps[0] },
+                                         .target = { .skeleton = tdn_asset_skeleton(*target), .map = &maps[1] } };
+        res = tdn_retarget_create(&desc, out, NULL, err);
+    }
+    return res;
 }
 
 tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err)
@@ -222,21 +246,28 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
     const tdn_graph *graph = tdn_graph_document_graph(doc);
     const tdn_skeleton *skel = tdn_graph_document_skeleton(doc);
     const int joints = tdn_skeleton_joint_count(skel);
+    tdn_asset *small = NULL;
+    tdn_retarget *retarget = NULL;
+    res = g_retarget_make(skel, &small, &retarget, err);
     g_handles h;
     static g_controls script[G_FRAMES];
     for (int f = 0; f < G_FRAMES; f++)
         script[f] = g_script(f);
-    res = g_handles_find(graph, &h, err);
+    if (res == TDN_OK)
+        res = g_handles_find(graph, &h, err);
     bench_config cfg = bench_config_default(quick);
     if (!quick) {
         cfg.batches = 101;
         cfg.batch_ns = 2e6;
         cfg.warmup_ns = 2e8; /* the cold characters each see every part of the timeline */
     }
-    const int counts[2] = { 1, quick ? G_COLD_QUICK : G_COLD };
-    const char *variants[2] = { "hot", "cold" };
-    for (int v = 0; v < 2 && res == TDN_OK; v++) {
-        g_ctx ctx = { skel, &h, script, g_make(graph, joints, counts[v]), counts[v], 0 };
+    const int counts[3] = { 1, quick ? G_COLD_QUICK : G_COLD, 1 };
+    const char *variants[3] = { "hot", "cold", "retargeted" };
+    for (int v = 0; v < 3 && res == TDN_OK; v++) {
+        /* retargeted: the hot character's frames written on the smaller humanoid (67 joints too) */
+        const tdn_retarget *rt = v == 2 ? retarget : NULL;
+        const tdn_skeleton *shown = rt ? tdn_asset_skeleton(small) : skel;
+        g_ctx ctx = { shown, &h, script, g_make(graph, rt, joints, counts[v]), counts[v], 0 };
         if (!ctx.characters) {
             res = bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph characters");
             break;
@@ -249,7 +280,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
                 g_update(&ctx, ch);
                 res = tdn_graph_evaluate(ch->instance, &ch->pose, err);
                 if (res == TDN_OK)
-                    res = tdn_model_space(skel, &ch->pose, NULL, ch->model, err);
+                    res = tdn_model_space(shown, &ch->pose, NULL, ch->model, err);
                 entries += tdn_graph_entries(ch->instance, NULL);
                 frames++;
             }
@@ -263,8 +294,8 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
             bench_row_add_number(&row, "layers", tdn_graph_layer_count(graph));
             bench_row_add_number(&row, "entries", (double)entries / (double)frames);
             bench_row_add_number(&row, "characters", counts[v]);
-            bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes(graph));
-            if (v == 0) {
+            bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes_retargeted(graph, rt));
+            if (counts[v] == 1) {
                 bench_row_add_number(&row, "update_ns", bench_measure(&cfg, g_update_only, &ctx, 1.0).median_ns);
                 bench_row_add_number(&row, "evaluate_ns", bench_measure(&cfg, g_evaluate_only, &ctx, 1.0).median_ns);
                 bench_row_add_number(&row, "ltm_ns", bench_measure(&cfg, g_ltm_only, &ctx, 1.0).median_ns);
@@ -275,6 +306,8 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
         }
         g_free(ctx.characters, ctx.count);
     }
+    tdn_retarget_destroy(retarget);
+    tdn_asset_destroy(small);
     tdn_graph_document_destroy(doc);
     return res;
 }

@@ -11,10 +11,12 @@
  * does), tdn_graph_update (1/60 s), tdn_graph_evaluate and tdn_model_space. Variants: `hot`,
  * one character in a loop; `cold`, 1,000 characters round-robin, each with its own instance,
  * pose and model-space buffers, at its own place in the timeline (character k starts k * 37
- * frames in), the document shared. Rows: median_ns per character-frame, ns_per_joint,
- * chars_per_s, and the fields layers (5), entries (mean flat-list length over the timeline),
- * instance_bytes; the hot row adds update_ns (parameters + update), evaluate_ns and ltm_ns
- * (model space), each timed alone over the same timeline. */
+ * frames in), the document shared; `retargeted`, the hot character driving the humanoid made
+ * 1.5 m tall (a retargeted instance, graph.h: evaluate writes tdn_retarget_pose of the graph's
+ * pose, model space is the smaller humanoid's). Rows: median_ns per character-frame,
+ * ns_per_joint, chars_per_s, and the fields layers (5), entries (mean flat-list length over the
+ * timeline), instance_bytes; the hot and retargeted rows add update_ns (parameters + update),
+ * evaluate_ns and ltm_ns (model space), each timed alone over the same timeline. */
 #ifndef TENDON_BENCH_GRAPH_H
 #define TENDON_BENCH_GRAPH_H
 

@@ -3,7 +3,8 @@
  * a loaded document must run: an instance updates and evaluates to finite poses whatever its
  * float parameters are set to (values taken from the input's first bytes). Documents are read
  * from a folder holding mm.tdnmm, a small motion-matching database of the generated humanoid
- * (idle and walk_forward), so "motion_match" nodes load and run too. */
+ * (idle and walk_forward), so "motion_match" nodes load and run too; a document with "retarget"
+ * runs a retargeted instance, its poses the driven character's. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stddef.h>
@@ -58,10 +59,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void run(const tdn_graph_document *d, const uint8_t *data, size_t size)
 {
     const tdn_graph *g = tdn_graph_document_graph(d);
-    const tdn_skeleton *s = tdn_graph_document_skeleton(d);
+    const tdn_retarget *rt = tdn_graph_document_retarget(d); /* "retarget": poses of the driven character */
+    const tdn_skeleton *s = rt ? tdn_graph_document_target_skeleton(d) : tdn_graph_document_skeleton(d);
     tdn_graph_instance *in = NULL;
     tdn_pose pose;
-    if (!g || !s || tdn_graph_instance_create(g, &in, NULL, NULL) != TDN_OK)
+    if (!g || !s || tdn_graph_instance_create_retargeted(g, rt, &in, NULL, NULL) != TDN_OK)
         abort();
     if (tdn_pose_create(tdn_skeleton_joint_count(s), &pose, NULL, NULL) != TDN_OK)
         abort();

@@ -5,7 +5,8 @@ back, and the pop metric of docs/metrics.md on a cut and a fade between two huma
 here from the trace's recorded rotations, as a second implementation of its observed part), foot
 placement on --ground and the foot-skate metric of docs/metrics.md with and without foot locking
 (recomputed here from the trace's per-frame feet, whose positions are checked against the baked
-file), and the traces and timelines against docs/trace.schema.json and docs/timeline.schema.json.
+file), a graph driving another character ("retarget"), and the traces and timelines against
+docs/trace.schema.json and docs/timeline.schema.json.
 Usage: run_check.py TENDON_EXECUTABLE SCRATCH_FOLDER STRAFE_JSON GLTF_VALIDATE_JS NODE_MODULES"""
 import json
 import math
@@ -126,6 +127,34 @@ gltf = os.path.join(SCRATCH, "strafe.gltf")
 r = run("run", STRAFE, "--params", os.path.join(SCRATCH, "strafe.timeline.json"), "--seconds", "1", "--out", gltf)
 check(r.returncode == 0, f"bake a .gltf: {r.stderr}")
 validate_gltf([glb, gltf], VALIDATE, MODULES, "run_check")
+
+# ---- a graph driving another character ("retarget"): the humanoid's walk shown on a humanoid 1.5 m tall
+# instead of 1.8 m, a copy at 1.5 / 1.8 of the size: its root motion and its feet in the world are the
+# first's scaled by that, frame by frame; the baked file is the smaller one's, and the Khronos validator
+# accepts it ----
+walk = {"character": {"generated": "humanoid"}, "root_motion": {"joint": "root"},
+        "root": {"type": "clip", "clip": "walk_forward", "wrap": "loop"}}
+driven = dict(walk, retarget={"to": {"generated": "humanoid", "height": 1.5}})
+scale, runs = 1.5 / 1.8, {}
+for name, doc in (("walk", walk), ("driven", driven)):
+    paths = (os.path.join(SCRATCH, f"{name}.trace.json"), os.path.join(SCRATCH, f"{name}.glb"))
+    r = run("run", write(f"{name}.json", json.dumps(doc)), "--seconds", "2", "--trace", paths[0], "--out", paths[1])
+    check(r.returncode == 0, f"run {name}: {r.stderr}")
+    runs[name] = (r.stdout, load(paths[0])["frames"] if r.returncode == 0 else [])
+check("retarget: the graph drives the generated humanoid (67 joints), root motion and hips' travel scaled by 0.8333"
+      in runs["driven"][0], f"the summary names the driven character: {runs['driven'][0]}")
+check("retarget" not in runs["walk"][0], "no retarget line without one")
+worst, compared = 0.0, 0
+for a, b in zip(runs["walk"][1], runs["driven"][1]):
+    pairs = [(a["root_motion"]["translation"], b["root_motion"]["translation"])]
+    pairs += [(a["feet"][foot]["position"], b["feet"][foot]["position"]) for foot in ("foot_l", "foot_r")]
+    worst = max([worst] + [abs(x * scale - y) for p, q in pairs for x, y in zip(p, q)])
+    compared += 1
+check(compared == 121 and worst < 1e-3, f"the driven humanoid moves as the first scaled by {scale:.4f}: {compared} "
+      f"frames, worst {worst}")
+r = run("info", os.path.join(SCRATCH, "driven.glb"), "--json")
+check(r.returncode == 0 and len(json.loads(r.stdout)["skeleton"]["joints"]) == 67, f"info reads the driven bake: {r.stderr}")
+validate_gltf([os.path.join(SCRATCH, "driven.glb")], VALIDATE, MODULES, "run_check")
 
 # ---- the character's import warnings, printed as `tendon info` prints them ----
 # a BVH of two joints declaring 2 frames and holding 3 frame lines: the importer ignores the third

@@ -34,6 +34,7 @@ bad = {
                                                                           "normalized_duration": 1}]}),
     "a parameter type misspelt": dict(base, parameters=[{"name": "x", "type": "flaot"}]),
     "a mask weight above 1": dict(base, masks={"m": {"joints": {"head": 2}}}),
+    "a retarget to no character": dict(base, retarget={"scale": 1}),
 }
 for what, document in bad.items():
     if validator.is_valid(document):

@@ -28,6 +28,7 @@ static const tdn_keyed_clip *keyed;
 static tdn_clip *clip;
 static tdn_blend_space *space;
 static tdn_graph *graph;
+static tdn_retarget *onto_itself; /* the skeleton's poses onto itself */
 static tdn_pose sample_poses[2];
 static unsigned char saved[4096];
 static size_t saved_size;
@@ -105,6 +106,11 @@ static tdn_result graph_create(const tdn_allocator *h, void **out, tdn_error *er
 static tdn_result graph_instance_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_graph_instance_create(graph, (tdn_graph_instance **)out, h, err);
+}
+
+static tdn_result graph_instance_create_retargeted(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_graph_instance_create_retargeted(graph, onto_itself, (tdn_graph_instance **)out, h, err);
 }
 
 static tdn_result ik_blend_create(const tdn_allocator *h, void **out, tdn_error *err)
@@ -251,6 +257,7 @@ static const hooks_case cases[] = {
     { "tdn_foot_placement_create", foot_placement_create, destroy_foot_placement },
     { "tdn_graph_create", graph_create, destroy_graph },
     { "tdn_graph_instance_create", graph_instance_create, destroy_graph_instance },
+    { "tdn_graph_instance_create_retargeted", graph_instance_create_retargeted, destroy_graph_instance },
     { "tdn_ik_blend_create", ik_blend_create, destroy_ik_blend },
     { "tdn_root_track_create", root_track_create, destroy_root_track },
     { "tdn_mm_database_create", mm_database_create, destroy_mm_database },
@@ -388,6 +395,7 @@ int main(void)
                                         .nodes = &(tdn_node_desc){ .type = TDN_NODE_REST },
                                         .node_count = 1 };
     CHECK_EQ_INT(tdn_graph_create(&graph_desc, &graph, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(retarget_create(NULL, (void **)&onto_itself, NULL), TDN_OK);
     for (int i = 0; i < 2; i++) {
         CHECK_EQ_INT(tdn_pose_create(tdn_skeleton_joint_count(skeleton), &sample_poses[i], NULL, NULL), TDN_OK);
         CHECK_EQ_INT(tdn_pose_set_rest(&sample_poses[i], skeleton, NULL), TDN_OK);
@@ -419,6 +427,7 @@ int main(void)
     tdn_mm_database_destroy(features_db);
     for (int i = 0; i < 2; i++)
         tdn_pose_destroy(&sample_poses[i]);
+    tdn_retarget_destroy(onto_itself);
     tdn_graph_destroy(graph);
     tdn_blend_space_destroy(space);
     tdn_clip_destroy(clip);

@@ -266,9 +266,54 @@ static void graph_frames_never_allocate(void)
     tdn_graph_document_destroy(doc);
 }
 
+/* A graph driving another character (graph.h, "retarget"): a state machine of the humanoid's
+ * walk, run and strafes on the 1.8 m humanoid, retargeted every frame onto one 1.5 m tall, its
+ * scaled root motion read too. */
+static void retargeted_graph_frames_never_allocate(void)
+{
+    static const char json[] =
+        "{\"character\": {\"generated\": \"humanoid\"}, \"root_motion\": {\"joint\": \"root\"},\n"
+        " \"parameters\": [{\"name\": \"gait\", \"type\": \"int\"}],\n"
+        " \"root\": {\"type\": \"switch\", \"select\": \"gait\", \"fade\": 0.3, \"inputs\": [\n"
+        "   {\"type\": \"clip\", \"clip\": \"walk_forward\", \"wrap\": \"loop\"},\n"
+        "   {\"type\": \"clip\", \"clip\": \"run_forward\", \"wrap\": \"loop\"},\n"
+        "   {\"type\": \"clip\", \"clip\": \"strafe_left\", \"wrap\": \"loop\"}]},\n"
+        " \"retarget\": {\"to\": {\"generated\": \"humanoid\", \"height\": 1.5}}}";
+    tdn_graph_document *doc = NULL;
+    tdn_error err = { 0 };
+    if (!CHECK_EQ_INT(tdn_graph_document_load_memory(json, sizeof json - 1, NULL, &doc, &hooks, &err), TDN_OK)) {
+        printf("%s: %s\n", err.where, err.message);
+        return;
+    }
+    const tdn_graph *graph = tdn_graph_document_graph(doc);
+    const tdn_skeleton *target = tdn_graph_document_target_skeleton(doc);
+    const int joints = tdn_skeleton_joint_count(target);
+    tdn_graph_instance *in = NULL;
+    tdn_pose pose;
+    CHECK_EQ_INT(tdn_graph_instance_create_retargeted(graph, tdn_graph_document_retarget(doc), &in, &hooks, NULL),
+                 TDN_OK);
+    tdn_pose_create(joints, &pose, &hooks, NULL);
+    double travel = 0;
+    long before = allocations();
+    for (int frame = 0; frame < 600 && in; frame++) {
+        tdn_graph_set_int(in, 0, (frame / 100) % 3, NULL);
+        tdn_graph_update(in, 1.0f / 60.0f, NULL);
+        tdn_graph_evaluate(in, &pose, NULL);
+        tdn_root_motion motion;
+        tdn_graph_root_motion(in, &motion, NULL);
+        travel += tdn_vec3_length(motion.translation);
+    }
+    CHECK_EQ_INT(allocations() - before, 0);
+    CHECK(travel > 5.0); /* 10 s of walking, running and strafing went somewhere */
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_document_destroy(doc);
+}
+
 int main(void)
 {
     RUN(frame_pipeline_never_allocates);
     RUN(graph_frames_never_allocate);
+    RUN(retargeted_graph_frames_never_allocate);
     return check_summary();
 }

@@ -91,6 +91,7 @@
 #include "foot_placement.h"
 #include "ik_chain.h"
 #include "mm_controller.h"
+#include "retarget.h"
 #include "root_motion.h"
 #include "state_machine.h"
 
@@ -375,6 +376,48 @@ TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
 /* The graph the instance runs (the caller's). */
 TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
 
+/* ---- retargeted instances: a graph driving another character ----
+ *
+ * A retargeted instance runs the graph on the graph's skeleton (the retarget's source) and
+ * writes its output on another character's (the retarget's target, retarget.h): motion
+ * matching or a state machine made for one skeleton drives any humanoid, live. Each update and
+ * evaluate is the plain instance's, then:
+ *   tdn_graph_evaluate  writes tdn_retarget_pose of the graph's own pose (kept in the
+ *                       instance's memory: tdn_graph_source_pose) into `out`, a pose of the
+ *                       target's joint count; IK jobs run before it, on the graph's pose;
+ *   tdn_graph_root_motion  reports the graph's root motion with its translation and linear
+ *                       velocity times tdn_retarget_scale, as tdn_retarget_pose scales the
+ *                       hips' travel; the turn is the same, and so is the character's frame
+ *                       (both reference poses face +Z).
+ * Everything else an instance reports (entries, joint velocities, IK and foot placement) is of
+ * the graph's skeleton. Evaluating never allocates. The retarget is not copied: it must
+ * outlive the instance, and any number of instances may share it. The retarget moves the
+ * target's hips by the source's offset from its reference pose: for the target to stand where
+ * the graph's character stands, make it from reference poses whose hips stand over the origin
+ * (graph documents do; docs/retarget.md, "Driving another character from a graph"). The output
+ * has no contact fix-up: the caller, who knows where the character stands, applies
+ * tdn_retarget_contacts to it with tdn_graph_source_pose and its own tdn_retarget_state. */
+
+/* Bytes a retargeted instance needs (NULL retarget: tdn_graph_instance_bytes). */
+TDN_API size_t tdn_graph_instance_bytes_retargeted(const tdn_graph *graph, const tdn_retarget *retarget);
+/* A retargeted instance in caller memory, as tdn_graph_instance_init (NULL retarget: a plain
+ * instance). TDN_ERR_ARGUMENT naming `retarget` when its source skeleton's joint count is not
+ * the graph's. */
+TDN_API tdn_result tdn_graph_instance_init_retargeted(const tdn_graph *graph, const tdn_retarget *retarget,
+                                                      void *memory, size_t bytes, tdn_graph_instance **out,
+                                                      tdn_error *err);
+/* The same in memory from `allocator`, as tdn_graph_instance_create; destroyed with
+ * tdn_graph_instance_destroy. */
+TDN_API tdn_result tdn_graph_instance_create_retargeted(const tdn_graph *graph, const tdn_retarget *retarget,
+                                                        tdn_graph_instance **out, const tdn_allocator *allocator,
+                                                        tdn_error *err);
+/* The retarget an instance writes its output through; NULL for a plain instance. */
+TDN_API const tdn_retarget *tdn_graph_instance_retarget(const tdn_graph_instance *instance);
+/* A retargeted instance's pose on the graph's skeleton in the last tdn_graph_evaluate (the
+ * pose the retarget read; the rest pose before the first), owned by the instance; NULL for a
+ * plain instance, whose evaluate writes that pose into `out` itself. */
+TDN_API const tdn_pose *tdn_graph_source_pose(const tdn_graph_instance *instance);
+
 /* Setting parameters (by handle; TDN_ERR_ARGUMENT for a bad handle, a type that does not
  * take the value, or a non-finite number; the value is then unchanged). A smoothed parameter
  * glides towards what is set. Ints and bools are stored as whole numbers. */
@@ -422,7 +465,8 @@ typedef struct tdn_graph_entry {
  * the top of this file. Fired triggers are cleared at the end. */
 TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *err);
 /* Samples and blends the flat list of the last update into `out` (the skeleton's joint
- * count). Before any update, the list is that of a zero-length update. */
+ * count; a retargeted instance's target's). Before any update, the list is that of a
+ * zero-length update. */
 TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err);
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
@@ -441,8 +485,8 @@ TDN_API float tdn_graph_clip_time(const tdn_graph_instance *instance, int node);
  * culling and merging). */
 TDN_API float tdn_graph_node_weight(const tdn_graph_instance *instance, int node);
 
-/* The root motion of the last update (the identity motion when the graph has none).
- * TDN_ERR_ARGUMENT for a NULL instance or out. */
+/* The root motion of the last update (the identity motion when the graph has none; scaled
+ * for a retargeted instance). TDN_ERR_ARGUMENT for a NULL instance or out. */
 TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn_root_motion *out, tdn_error *err);
 
 /* Every joint's linear and angular velocity (the layout of root_motion.h's velocity buffers:

@@ -1,8 +1,10 @@
 /* tendon core: a graph instance's frame: update (parameters, machines, weights, times, the
  * flat list) and evaluate (each layer's entries sampled once and blended once, inertialized
- * where its machines asked, composed onto the layers below). */
+ * where its machines asked, composed onto the layers below; a retargeted instance's output
+ * then goes through its retarget, graph_retarget.c). */
 #include "graph_internal.h"
 #include "internal.h"
+#include "retarget_internal.h"
 #include "tendon/mirror.h"
 
 tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *err)
@@ -22,6 +24,7 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *e
     tdn__graph_motion_match_advance(instance, dt);
     tdn__graph_flatten(instance);
     tdn__graph_root_motion(instance, dt);
+    tdn__graph_retarget_root_motion(instance);
     for (int m = 0; m < g->machine_count; m++) { /* inertializations start when the layer is evaluated */
         tdn__machine_state *ms = &instance->machines[m];
         int layer = g->nodes[g->machines[m].node].layer;
@@ -33,7 +36,7 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *e
     }
     for (int l = 0; l < g->layer_count; l++)
         instance->layer_states[l].unapplied += dt;
-    instance->ik_dt += dt;
+    instance->evaluate_dt += dt;
     for (int p = 0; p < g->param_count; p++) {
         tdn__param_state *s = &instance->params[p];
         if (g->params[p].type == TDN_PARAM_TRIGGER && s->fired) {
@@ -156,8 +159,15 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_e
     const tdn_graph *g = instance ? instance->graph : NULL;
     if (!instance || !out)
         return tdn__null(err, !instance ? "instance" : "out");
-    if (out->joint_count != g->joint_count)
+    if (instance->retarget) {
+        const int joints = tdn__retarget_target_joint_count(instance->retarget);
+        if (out->joint_count != joints)
+            return tdn__pose_size(err, "out", out->joint_count, joints, "the retarget's target skeleton");
+    } else if (out->joint_count != g->joint_count) {
         return tdn__pose_size(err, "out", out->joint_count, g->joint_count, "the graph's skeleton");
+    }
+    /* the graph's own pose: `out`, or a retargeted instance's source pose */
+    tdn_pose *pose = instance->retarget ? &instance->source : out;
     for (int l = 0; l < g->layer_count; l++) {
         const tdn__layer *L = &g->layers[l];
         tdn__layer_state *ls = &instance->layer_states[l];
@@ -168,21 +178,23 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_e
             ls->unapplied = 0.0f;
             ls->frames_shown = 0;
             if (l == 0)
-                tdn_pose_copy(out, &instance->rest, NULL);
+                tdn_pose_copy(pose, &instance->rest, NULL);
             continue;
         }
         /* The bottom layer at full weight, unmasked, is the pose itself. */
         int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE && ls->weight >= 1.0f && !L->mask &&
                      !L->model_space_rotation;
-        tdn_pose *pose = direct ? out : &instance->layer_pose;
-        evaluate_layer(instance, l, ls, ls->unapplied, pose);
+        tdn_pose *layer = direct ? pose : &instance->layer_pose;
+        evaluate_layer(instance, l, ls, ls->unapplied, layer);
         if (L->inertializes)
-            inertialize(ls, pose);
+            inertialize(ls, layer);
         ls->unapplied = 0.0f;
         if (!direct)
-            compose(instance, l, pose, out);
+            compose(instance, l, layer, pose);
     }
-    tdn__graph_run_ik(instance, instance->ik_dt, out);
-    instance->ik_dt = 0.0f;
+    tdn__graph_run_ik(instance, instance->evaluate_dt, pose);
+    if (instance->retarget)
+        tdn__graph_retarget_output(instance, out);
+    instance->evaluate_dt = 0.0f;
     return TDN_OK;
 }

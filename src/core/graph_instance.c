@@ -85,7 +85,14 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     return tdn__graph_motion_match_layout(g, instance, base, at);
 }
 
-size_t tdn_graph_instance_bytes(const tdn_graph *graph) { return graph ? graph->instance_bytes : 0; }
+size_t tdn_graph_instance_bytes(const tdn_graph *graph) { return tdn_graph_instance_bytes_retargeted(graph, NULL); }
+
+size_t tdn_graph_instance_bytes_retargeted(const tdn_graph *graph, const tdn_retarget *retarget)
+{
+    if (!graph)
+        return 0;
+    return retarget ? tdn__graph_retarget_layout(graph, NULL, NULL) : graph->instance_bytes;
+}
 
 static void start(tdn_graph_instance *in)
 {
@@ -126,21 +133,33 @@ static void start(tdn_graph_instance *in)
 tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out,
                                    tdn_error *err)
 {
+    return tdn_graph_instance_init_retargeted(graph, NULL, memory, bytes, out, err);
+}
+
+tdn_result tdn_graph_instance_init_retargeted(const tdn_graph *graph, const tdn_retarget *retarget, void *memory,
+                                              size_t bytes, tdn_graph_instance **out, tdn_error *err)
+{
     if (!out)
         return tdn__null(err, "out");
     *out = NULL;
     if (!graph || !memory)
         return tdn__null(err, !graph ? "graph" : "memory");
+    if (retarget && tdn__graph_check_retarget(graph, retarget, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (((uintptr_t)memory % TDN_GRAPH_INSTANCE_ALIGN) != 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "memory", "not aligned to %d bytes", TDN_GRAPH_INSTANCE_ALIGN);
-    if (bytes < graph->instance_bytes)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes",
-                         "%zu bytes, the instance needs %zu (tdn_graph_instance_bytes)", bytes, graph->instance_bytes);
-    memset(memory, 0, graph->instance_bytes);
+    const size_t need = tdn_graph_instance_bytes_retargeted(graph, retarget);
+    if (bytes < need)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "bytes", "%zu bytes, the instance needs %zu (%s)", bytes, need,
+                         retarget ? "tdn_graph_instance_bytes_retargeted" : "tdn_graph_instance_bytes");
+    memset(memory, 0, need);
     tdn_graph_instance *in = memory;
     tdn__graph_instance_layout(graph, in, memory);
     in->graph = graph;
-    in->bytes = graph->instance_bytes;
+    in->bytes = need;
+    in->retarget = retarget;
+    if (retarget)
+        tdn__graph_retarget_layout(graph, in, memory);
     start(in);
     *out = in;
     return TDN_OK;
@@ -149,6 +168,13 @@ tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t 
 tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out, const tdn_allocator *allocator,
                                      tdn_error *err)
 {
+    return tdn_graph_instance_create_retargeted(graph, NULL, out, allocator, err);
+}
+
+tdn_result tdn_graph_instance_create_retargeted(const tdn_graph *graph, const tdn_retarget *retarget,
+                                                tdn_graph_instance **out, const tdn_allocator *allocator,
+                                                tdn_error *err)
+{
     if (!out)
         return tdn__null(err, "out");
     *out = NULL;
@@ -156,14 +182,16 @@ tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance 
         return tdn__null(err, "graph");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
+    if (retarget && tdn__graph_check_retarget(graph, retarget, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    const size_t bytes = tdn_graph_instance_bytes_retargeted(graph, retarget);
     tdn_allocator a = tdn__allocator_of(allocator);
-    void *memory = tdn__alloc(&a, graph->instance_bytes, 64);
+    void *memory = tdn__alloc(&a, bytes, TDN_GRAPH_INSTANCE_ALIGN);
     if (!memory)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for an instance of %zu bytes",
-                         graph->instance_bytes);
-    tdn_result r = tdn_graph_instance_init(graph, memory, graph->instance_bytes, out, err);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for an instance of %zu bytes", bytes);
+    tdn_result r = tdn_graph_instance_init_retargeted(graph, retarget, memory, bytes, out, err);
     if (r != TDN_OK) {
-        tdn__free(&a, memory, graph->instance_bytes);
+        tdn__free(&a, memory, bytes);
         return r;
     }
     (*out)->allocator = a;

@@ -277,7 +277,7 @@ struct tdn_graph_instance {
     void *ground_user;
     tdn_mat4 world;
     int has_world;
-    float ik_dt;                                /* seconds updated since the last evaluate */
+    float evaluate_dt;                          /* seconds updated since the last evaluate */
     float (*foot_contact)[TDN_FOOT_MAX_LEGS];   /* per IK job: the contacts last used */
     tdn_vec3 (*foot_target)[TDN_FOOT_MAX_LEGS]; /* per IK job: the ankles' targets last solved for */
     unsigned char *foot_solved;                 /* per IK job: its foot placement ran in the last evaluate */
@@ -293,6 +293,11 @@ struct tdn_graph_instance {
     tdn_graph_event events[TDN_MAX_GRAPH_EVENTS];
     int event_count, events_dropped;
     float last_dt;
+    /* A retargeted instance (graph_retarget.c): the retarget its output goes through (NULL:
+     * none) and the graph's own pose, which the retarget reads (in the instance's memory after
+     * the plain instance's). */
+    const tdn_retarget *retarget;
+    tdn_pose source;
 };
 
 /* The node kinds with fields of their own, one file each (docs/design.md, "The source tree"):
@@ -329,6 +334,15 @@ void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int no
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
 void tdn__graph_free_ik(tdn_graph *g);
 void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
+
+/* A retargeted instance's output (graph_retarget.c): whether `retarget` can take the graph's
+ * poses; the source pose placed after the plain instance's memory (base NULL: only measured;
+ * returns the instance's bytes); the graph's root motion scaled; and the output written from
+ * the source pose, after the IK stage. */
+tdn_result tdn__graph_check_retarget(const tdn_graph *g, const tdn_retarget *retarget, tdn_error *err);
+size_t tdn__graph_retarget_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
+void tdn__graph_retarget_root_motion(tdn_graph_instance *instance);
+void tdn__graph_retarget_output(tdn_graph_instance *instance, tdn_pose *out);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);

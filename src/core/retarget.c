@@ -447,6 +447,9 @@ void tdn_retarget_destroy(tdn_retarget *retarget)
 
 float tdn_retarget_scale(const tdn_retarget *retarget) { return retarget ? retarget->scale : 0.0f; }
 
+int tdn__retarget_source_joint_count(const tdn_retarget *retarget) { return retarget->source_joints; }
+int tdn__retarget_target_joint_count(const tdn_retarget *retarget) { return retarget->reference.joint_count; }
+
 /* Source bone k's turn away from its reference, from its model rotation. */
 static tdn_quat source_turn(const tdn_retarget *retarget, const tdn_quat *model, int k)
 {

@@ -1,4 +1,5 @@
-/* tendon core: what the retarget's reference poses and its definition share (not installed). */
+/* tendon core: what the retarget's reference poses, its definition and the graph instances that
+ * retarget their output share (not installed). */
 #ifndef TENDON_RETARGET_INTERNAL_H
 #define TENDON_RETARGET_INTERNAL_H
 
@@ -129,5 +130,9 @@ void tdn__retarget_place_followers(const tdn_retarget *rt, tdn_pose *pose);
 /* Sets up the contact fix-up's limbs (rt NULL: counts the path they need from `used` on);
  * returns the path's length. */
 int tdn__retarget_fill_limbs(tdn_retarget *rt, const tdn_retarget_desc *desc, int used);
+/* The joint counts of the poses a retarget reads and writes (its source's and its target's
+ * skeleton), for the graph instances that retarget their output (graph_retarget.c). */
+int tdn__retarget_source_joint_count(const tdn_retarget *retarget);
+int tdn__retarget_target_joint_count(const tdn_retarget *retarget);
 
 #endif

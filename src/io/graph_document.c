@@ -31,6 +31,8 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
         tdn_mm_database_destroy(d->databases[k]);
     for (int k = 0; k < d->source_count; k++)
         tdn_asset_destroy(d->sources[k]);
+    tdn_retarget_destroy(d->retarget);
+    tdn_asset_destroy(d->target);
     tdn_asset_destroy(d->asset);
     tdn_io__free(&a, d, sizeof *d);
 }
@@ -41,68 +43,81 @@ static const char *const generated_keys[] = { "generated", "height",    "walk_sp
                                               "run_speed", "run_cycle", "sample_rate", NULL };
 static const char *const file_keys[] = { "file", "skin", "scale", NULL };
 
-static tdn_result load_generated(const cJSON *c, tdn_graph_document *d, tdn_error *err)
+/* A field of the character object at `path`, for errors: "character.generated". */
+static void field_of(char *out, size_t size, const char *path, const char *field)
+{
+    snprintf(out, size, "%.80s.%.40s", path, field);
+}
+
+static tdn_result load_generated(const cJSON *c, const char *path, tdn_graph_document *d, tdn_asset **out,
+                                 tdn_error *err)
 {
     const char *kind;
-    tdn_result r = tdn_io__json_known_keys(c, "character", generated_keys, err);
+    char where[128];
+    tdn_result r = tdn_io__json_known_keys(c, path, generated_keys, err);
     if (r == TDN_OK)
-        r = tdn_io__json_string(c, "generated", "character", 1, &kind, err);
+        r = tdn_io__json_string(c, "generated", path, 1, &kind, err);
+    field_of(where, sizeof where, path, "generated");
     if (r == TDN_OK && strcmp(kind, "humanoid") != 0)
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "character.generated",
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
                             "'%.40s' is not a generated character "
                             "(tendon generates \"humanoid\")",
                             kind);
     tdn_humanoid_desc h = { 0 };
     float *fields[] = { &h.height, &h.walk_speed, &h.walk_cycle, &h.run_speed, &h.run_cycle, &h.sample_rate };
     for (int k = 0; k < 6 && r == TDN_OK; k++)
-        r = tdn_io__json_float(c, generated_keys[k + 1], "character", 0.0f, fields[k], err);
+        r = tdn_io__json_float(c, generated_keys[k + 1], path, 0.0f, fields[k], err);
     if (r != TDN_OK)
         return r;
-    r = tdn_humanoid_create(&h, &d->asset, &d->allocator, err);
+    r = tdn_humanoid_create(&h, out, &d->allocator, err);
     if (r != TDN_OK && err && strncmp(err->where, "desc.", 5) == 0) { /* "desc.walk_speed": the JSON field */
-        char field[96];
-        snprintf(field, sizeof field, "character.%.80s", err->where + 5);
-        snprintf(err->where, sizeof err->where, "%s", field);
+        field_of(where, sizeof where, path, err->where + 5);
+        snprintf(err->where, sizeof err->where, "%s", where);
     }
     return r;
 }
 
-static tdn_result load_file(const cJSON *c, const char *base_dir, tdn_graph_document *d, tdn_error *err)
+static tdn_result load_file(const cJSON *c, const char *path, const char *base_dir, tdn_graph_document *d,
+                            tdn_asset **out, float *scale, tdn_error *err)
 {
     const char *file, *skin = NULL;
-    tdn_result r = tdn_io__json_known_keys(c, "character", file_keys, err);
+    tdn_result r = tdn_io__json_known_keys(c, path, file_keys, err);
     if (r == TDN_OK)
-        r = tdn_io__json_string(c, "file", "character", 1, &file, err);
+        r = tdn_io__json_string(c, "file", path, 1, &file, err);
     const cJSON *skin_item = cJSON_GetObjectItemCaseSensitive(c, "skin");
     char skin_index[16];
     if (r == TDN_OK && cJSON_IsNumber(skin_item)) {
         snprintf(skin_index, sizeof skin_index, "%d", skin_item->valueint);
         skin = skin_index;
     } else if (r == TDN_OK) {
-        r = tdn_io__json_string(c, "skin", "character", 0, &skin, err);
+        r = tdn_io__json_string(c, "skin", path, 0, &skin, err);
     }
     tdn_asset_load_options options = { .skin = skin };
     if (r == TDN_OK)
-        r = tdn_io__json_float(c, "scale", "character", 0.0f, &options.scale, err);
+        r = tdn_io__json_float(c, "scale", path, 0.0f, &options.scale, err);
     if (r != TDN_OK)
         return r;
-    d->scale = options.scale; /* clip files are the same rig */
+    *scale = options.scale;
     options.file_access = d->file_access;
-    r = tdn_io__asset_load_named(base_dir, file, "the document's", &options, &d->asset, &d->allocator, err);
-    if (r != TDN_OK) /* the field and the file, then the file's own place */
-        tdn_io__where_in(err, "character.file", file);
+    r = tdn_io__asset_load_named(base_dir, file, "the document's", &options, out, &d->allocator, err);
+    if (r != TDN_OK) { /* the field and the file, then the file's own place */
+        char where[128];
+        field_of(where, sizeof where, path, "file");
+        tdn_io__where_in(err, where, file);
+    }
     return r;
 }
 
-static tdn_result load_character(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_error *err)
+tdn_result tdn_io__graph_read_character(const cJSON *c, const char *path, const char *base_dir, tdn_graph_document *d,
+                                        tdn_asset **out, float *scale, tdn_error *err)
 {
-    const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "character");
+    *scale = 0.0f;
     if (!cJSON_IsObject(c))
-        return tdn_io__fail(err, TDN_ERR_PARSE, "character",
-                            c ? "an object is needed" : "the required 'character' object is missing");
+        return c ? tdn_io__fail(err, TDN_ERR_PARSE, path, "an object is needed")
+                 : tdn_io__fail(err, TDN_ERR_PARSE, path, "the required '%.60s' object is missing", path);
     if (cJSON_GetObjectItemCaseSensitive(c, "generated"))
-        return load_generated(c, d, err);
-    return load_file(c, base_dir, d, err);
+        return load_generated(c, path, d, out, err);
+    return load_file(c, path, base_dir, d, out, scale, err);
 }
 
 /* ---- parameters and sync groups ---- */
@@ -204,9 +219,9 @@ static tdn_result read_group(const cJSON *g, const char *path, tdn_sync_group_de
 
 /* ---- the document ---- */
 
-static const char *const document_keys[] = { "character",      "clips",   "parameters", "sync_groups", "nodes",
-                                             "root",           "layers",  "masks",      "root_motion", "ik",
-                                             "cull_threshold", "version", "$schema",    NULL };
+static const char *const document_keys[] = { "character", "clips",          "parameters", "sync_groups", "nodes",
+                                             "root",      "layers",         "masks",      "root_motion", "ik",
+                                             "retarget",  "cull_threshold", "version",    "$schema",     NULL };
 
 /* A core error about a clip node names its runtime clip ("\"aim_left\" is not additive..."), which
  * has its source's name: give the name the document calls it by. */
@@ -433,8 +448,11 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     d->allocator = a;
     d->file_access = options ? options->file_access : NULL;
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
+    if (r == TDN_OK) /* clip files are the same rig: at its scale */
+        r = tdn_io__graph_read_character(cJSON_GetObjectItemCaseSensitive(doc, "character"), "character", base_dir, d,
+                                         &d->asset, &d->scale, err);
     if (r == TDN_OK)
-        r = load_character(doc, base_dir, d, err);
+        r = tdn_io__graph_read_retarget(doc, base_dir, d, err);
     tdn_io__graph_build b = { .doc = doc,
                               .asset = d->asset,
                               .allocator = &d->allocator,
@@ -501,4 +519,10 @@ const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *d, int clip)
 const char *tdn_graph_document_clip_name(const tdn_graph_document *d, int clip)
 {
     return d && clip >= 0 && clip < d->clip_count ? d->clip_names[clip] : NULL;
+}
+const tdn_retarget *tdn_graph_document_retarget(const tdn_graph_document *d) { return d ? d->retarget : NULL; }
+const tdn_asset *tdn_graph_document_target_asset(const tdn_graph_document *d) { return d ? d->target : NULL; }
+const tdn_skeleton *tdn_graph_document_target_skeleton(const tdn_graph_document *d)
+{
+    return d && d->target ? tdn_asset_skeleton(d->target) : NULL;
 }

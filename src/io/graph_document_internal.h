@@ -32,9 +32,20 @@ struct tdn_graph_document {
     /* motion-matching databases its nodes loaded */
     tdn_mm_database *databases[TDN_IO_MAX_MM_NODES];
     int database_count;
+    /* "retarget": the character the graph drives and the retarget onto it (NULL: none) */
+    tdn_asset *target;
+    tdn_retarget *retarget;
     /* while it is loaded: how the files it names are read (options->file_access), then NULL */
     const tdn_file_access *file_access;
 };
+
+/* A character object at `path` ("character", "retarget.to"): tendon's generated humanoid or a
+ * file relative to base_dir, into *out; *scale is the file's "scale" (0: none). */
+tdn_result tdn_io__graph_read_character(const cJSON *c, const char *path, const char *base_dir, tdn_graph_document *d,
+                                        tdn_asset **out, float *scale, tdn_error *err);
+/* The document's "retarget" (graph_retarget_json.c), when it has one: the character it names
+ * loaded into d->target and the retarget from the document's character onto it. */
+tdn_result tdn_io__graph_read_retarget(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_error *err);
 
 /* Builds the runtime clip the nodes call `name` (graph_clips_json.c): the document's
  * definition in "clips" (a source clip, maybe from another file, maybe made additive) or the

@@ -51,14 +51,17 @@ static void curve_name(const cJSON *json, const tdn_skeleton *skel, int job, int
 int foot_skate_init(foot_skate *s, const tdn_graph_document *doc, const cJSON *json, const ground *g, float fps)
 {
     memset(s, 0, sizeof *s);
+    /* a graph driving another character ("retarget"): that character's feet, by name (the
+     * graph's foot placement jobs are on its own skeleton) */
+    const tdn_skeleton *driven = tdn_graph_document_target_skeleton(doc);
+    const tdn_skeleton *skel = driven ? driven : tdn_graph_document_skeleton(doc);
     s->doc = doc;
-    s->skel = tdn_graph_document_skeleton(doc);
+    s->skel = skel;
     s->ground = g;
     s->fps = fps;
     const tdn_graph *graph = tdn_graph_document_graph(doc);
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(doc);
     const int joints = tdn_skeleton_joint_count(skel);
-    for (int k = 0; k < tdn_graph_ik_count(graph); k++) {
+    for (int k = 0; k < tdn_graph_ik_count(graph) && !driven; k++) {
         if (tdn_graph_ik_kind_of(graph, k) != TDN_GRAPH_IK_FOOT_PLACEMENT)
             continue;
         for (int leg = 0; leg < tdn_graph_foot_count(graph, k); leg++)

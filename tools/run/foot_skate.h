@@ -2,7 +2,9 @@
  *
  * Feet: every leg's foot (end joint) of every foot placement job of the graph; when the graph
  * has none, the feet found by name (feet_by_name.h: LeftAnkle, L_Ankle, LeftFoot/RightFoot,
- * foot_l/foot_r, Foot.L, mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET.
+ * foot_l/foot_r, Foot.L, mixamorig:LeftFoot, Bip01 L Foot...), at most FOOT_SKATE_MAX_FEET. A
+ * graph driving another character (a document with "retarget") is measured on that
+ * character's feet, found by name.
  *
  * Per frame (after tdn_graph_evaluate) each foot's world position is its model-space position
  * placed by the character's world matrix (the integrated root motion when the graph extracts

@@ -23,9 +23,14 @@ static int is_identity(const tdn_root_motion *m)
 
 typedef struct run_state {
     tdn_graph_document *doc;
+    /* the character the run shows: the document's, or the one its graph drives ("retarget":
+     * then the instance writes that character's poses, the graph's own is its source pose) */
+    const tdn_retarget *retarget;
+    const tdn_skeleton *skel;
+    const tdn_asset *asset;
     tdn_graph_instance *instance;
     timeline *tl;
-    tdn_pose pose;
+    tdn_pose pose;      /* the shown character's */
     baked_frames baked; /* --out: every frame's pose */
     pop_recorder *pop;
     trace_writer trace;  /* --trace (its file NULL when closed) */
@@ -134,12 +139,20 @@ static void skate_summary(const run_args *a, const run_state *s)
         printf("no ground%s)\n", foot_skate_has_job(k) ? ": foot placement off" : ", y = 0");
 }
 
+/* Whether the integrated root motion goes on `joint` of the shown character: the root-motion
+ * joint, in its parent frame, which is the character's frame root motion is in; on a character
+ * the graph drives, its roots, whose parent frame is its model frame (the frame of its root
+ * motion, scaled). */
+static int carries_root_motion(const run_state *s, int joint)
+{
+    return s->retarget ? tdn_skeleton_parent(s->skel, joint) < 0 : joint == s->extras.root_motion.joint;
+}
+
 static int bake(const run_args *a, run_state *s, int frame_count, int apply_root)
 {
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    const int joint = s->extras.root_motion.joint;
-    if (apply_root && joint < tdn_skeleton_joint_count(skel)) {
-        /* in the joint's parent frame, which is the character's frame root motion is in */
+    for (int joint = 0; apply_root && joint < tdn_skeleton_joint_count(s->skel); joint++) {
+        if (!carries_root_motion(s, joint))
+            continue;
         for (int f = 0; f < frame_count; f++) {
             tdn_transform world = { s->positions[f], s->facings[f], { 1.0f, 1.0f, 1.0f } };
             tdn_transform root = tdn_pose_get(&s->baked.poses[f], joint);
@@ -147,7 +160,7 @@ static int bake(const run_args *a, run_state *s, int frame_count, int apply_root
             tdn_pose_set(&s->baked.poses[f], joint, &placed);
         }
     }
-    return baked_frames_write(&s->baked, "run", a->out, a->graph, a->fps, skel, tdn_graph_document_asset(s->doc));
+    return baked_frames_write(&s->baked, "run", a->out, a->graph, a->fps, s->skel, s->asset);
 }
 
 static void summary(const run_args *a, run_state *s, int frame_count, int any_motion, int apply_root,
@@ -159,6 +172,15 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     if (a->params)
         printf(", %d of %d timeline events applied", timeline_applied_count(s->tl), timeline_event_count(s->tl));
     printf("\n");
+    if (s->retarget) {
+        const cJSON *to = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s->extras.json, "retarget"),
+                                                           "to");
+        const cJSON *file = cJSON_GetObjectItemCaseSensitive(to, "file");
+        char shown[CLI_TEXT_SIZE];
+        printf("retarget: the graph drives %s (%d joints), root motion and hips' travel scaled by %.4g\n",
+               cJSON_IsString(file) ? cli_text(file->valuestring, shown, sizeof shown) : "the generated humanoid",
+               tdn_skeleton_joint_count(s->skel), (double)tdn_retarget_scale(s->retarget));
+    }
     if (any_motion) {
         double yaw = 2.0 * atan2((double)facing.y, (double)facing.w) * 180.0 / 3.14159265358979323846;
         printf("root motion: ended at (%.4g, %.4g, %.4g), turned %.4g degrees about y\n", (double)position->x,
@@ -205,8 +227,7 @@ static void summary(const run_args *a, run_state *s, int frame_count, int any_mo
     if (a->out)
         printf("baked: %s (%d frames at %.6g fps%s%s%s)\n", a->out, frame_count, (double)a->fps,
                apply_root ? ", the integrated root motion put back on joint " : "",
-               apply_root ? tdn_skeleton_joint_name(tdn_graph_document_skeleton(s->doc), s->extras.root_motion.joint)
-                          : "",
+               apply_root ? tdn_skeleton_joint_name(s->skel, s->retarget ? 0 : s->extras.root_motion.joint) : "",
                apply_root ? " (the graph extracts it)" : "");
 }
 
@@ -215,8 +236,7 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
                            const tdn_mat4 *world)
 {
     preview_clip *c = &s->preview;
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    preview_clip_set_pose(c, f, skel, s->model); /* s->model: this frame's, in the world */
+    preview_clip_set_pose(c, f, s->skel, s->model); /* s->model: this frame's, in the world */
     for (int k = 0; k < c->foot_count; k++) {
         const foot_skate_foot *foot = &s->skate.feet[k];
         const size_t i = (size_t)f * (size_t)c->foot_count + (size_t)k;
@@ -240,10 +260,13 @@ static void record_preview(const run_args *a, run_state *s, const tdn_graph_inst
 /* --render: the frames' storage, after the feet are known. 0 when out of memory. */
 static int prepare_preview(run_state *s, int frame_count)
 {
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
+    const tdn_skeleton *skel = s->skel;
     const int joints = tdn_skeleton_joint_count(skel);
-    s->target_count = graph_extras_ik_targets(&s->extras, tdn_graph_document_graph(s->doc), TDN_MAX_GRAPH_IK,
-                                              s->target_param, s->weight_param, s->weight_const);
+    /* IK targets are in the graph's model space: on a character it drives they would not be */
+    s->target_count = s->retarget
+                          ? 0
+                          : graph_extras_ik_targets(&s->extras, tdn_graph_document_graph(s->doc), TDN_MAX_GRAPH_IK,
+                                                    s->target_param, s->weight_param, s->weight_const);
     s->parents = malloc(sizeof(int) * (size_t)(joints + 1));
     const char **names = malloc(sizeof(char *) * (size_t)(joints + 1));
     int ok = s->parents && names;
@@ -355,13 +378,15 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
             break;
         }
         /* model space once, placed in the world: for the foot skate, the IK error and the preview */
-        tdn_model_space(tdn_graph_document_skeleton(s->doc), &s->pose, &world, s->model, NULL);
+        tdn_model_space(s->skel, &s->pose, &world, s->model, NULL);
         foot_skate_frame_model(&s->skate, instance, s->model);
         if (!run)
             continue;
         if (s->ik_model)
             ik_measure(s, instance);
-        if (s->pop && !pop_recorder_frame(s->pop, instance, &s->pose)) {
+        /* the pop metric and the trace's rotations are the graph's, on its own skeleton */
+        const tdn_pose *graph_pose = s->retarget ? tdn_graph_source_pose(instance) : &s->pose;
+        if (s->pop && !pop_recorder_frame(s->pop, instance, graph_pose)) {
             fprintf(stderr, "tendon run: out of memory recording frame %d\n", f);
             code = CLI_FAILURE;
             break;
@@ -374,7 +399,7 @@ static int run_frames(const run_args *a, run_state *s, tdn_graph_instance *insta
         if (a->render.path || a->render2.path)
             record_preview(a, s, instance, f, &world);
         if (a->trace) {
-            trace_frame fr = { f, time, instance, tl, &motion, position, facing, &s->pose, &s->skate };
+            trace_frame fr = { f, time, instance, tl, &motion, position, facing, graph_pose, &s->skate };
             trace_write_frame(&s->trace, run, &fr);
         }
     }
@@ -395,7 +420,7 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
     timeline *tl = NULL;
     char why[2048] = "";
     int code = CLI_OK;
-    if (tdn_graph_instance_create(g, &instance, NULL, NULL) != TDN_OK) {
+    if (tdn_graph_instance_create_retargeted(g, s->retarget, &instance, NULL, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         return CLI_FAILURE;
     }
@@ -431,14 +456,16 @@ static int start(const run_args *a, run_state *s, int measure_ik)
     if (r != TDN_OK)
         return cli_report("run", r, &err);
     const tdn_graph *g = tdn_graph_document_graph(s->doc);
-    const tdn_skeleton *skel = tdn_graph_document_skeleton(s->doc);
-    const int joints = tdn_skeleton_joint_count(skel);
-    graph_extras_read(a->graph, skel, &s->extras);
+    s->retarget = tdn_graph_document_retarget(s->doc);
+    s->skel = s->retarget ? tdn_graph_document_target_skeleton(s->doc) : tdn_graph_document_skeleton(s->doc);
+    s->asset = s->retarget ? tdn_graph_document_target_asset(s->doc) : tdn_graph_document_asset(s->doc);
+    const int joints = tdn_skeleton_joint_count(s->skel);
+    graph_extras_read(a->graph, tdn_graph_document_skeleton(s->doc), &s->extras);
     graph_extras_character_warnings(&s->extras, a->graph, tdn_graph_document_asset(s->doc));
     s->ground = a->ground;
     s->skate_ready = foot_skate_init(&s->skate, s->doc, s->extras.json, a->has_ground ? &s->ground : NULL, a->fps);
     s->second_run = a->has_ground && foot_skate_has_job(&s->skate);
-    if (!s->skate_ready || tdn_graph_instance_create(g, &s->instance, NULL, NULL) != TDN_OK ||
+    if (!s->skate_ready || tdn_graph_instance_create_retargeted(g, s->retarget, &s->instance, NULL, NULL) != TDN_OK ||
         tdn_pose_create(joints, &s->pose, NULL, NULL) != TDN_OK) {
         fprintf(stderr, "tendon run: out of memory\n");
         return CLI_FAILURE;
@@ -457,11 +484,13 @@ static int start(const run_args *a, run_state *s, int measure_ik)
     int machines = 0;
     for (int n = 0; n < tdn_graph_node_count(g); n++)
         machines += tdn_graph_state_count(g, n) > 0;
-    if (machines && !pop_recorder_create(g, joints, a->fps, &s->pop)) {
+    if (machines &&
+        !pop_recorder_create(g, tdn_skeleton_joint_count(tdn_graph_document_skeleton(s->doc)), a->fps, &s->pop)) {
         fprintf(stderr, "tendon run: out of memory\n");
         return CLI_FAILURE;
     }
     s->model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
+    measure_ik = measure_ik && !s->retarget; /* the IK error is measured on the graph's own pose */
     if (measure_ik)
         s->ik_model = malloc(sizeof(tdn_mat4) * (size_t)(joints + 1));
     if (!s->model || (measure_ik && !s->ik_model)) {
@@ -482,7 +511,7 @@ static int keep_frames(const run_args *a, run_state *s, int frame_count)
     s->preview.ground = a->has_ground ? &s->ground : NULL;
     const int wants_mesh = (a->render.path && a->render.style != PREVIEW_STYLE_CAPSULES) ||
                            (a->render2.path && a->render2.style != PREVIEW_STYLE_CAPSULES);
-    if (wants_mesh && !preview_clip_add_mesh(&s->preview, tdn_graph_document_asset(s->doc))) {
+    if (wants_mesh && !preview_clip_add_mesh(&s->preview, s->asset)) {
         fprintf(stderr, "tendon run: out of memory for the skinned mesh to render\n");
         return CLI_FAILURE;
     }

@@ -6,7 +6,8 @@
  *      "parameters": [{"name": "move", "type": "vec2", "half_life": 0.15}, ...],
  *      "sync_groups": [{"name": "feet", "markers": ["foot_down_l", "foot_down_r"]}],
  *      "nodes": {"locomotion": NODE, ...},                optional: named nodes, shared by name
- *      "root": NODE}
+ *      "root": NODE,
+ *      "retarget": {"to": {"file": "soldier.glb"}}}       optional: the graph drives this character
  *
  * A NODE is an object with a "type" ("clip", "blend2", "blendN", "switch", "additive",
  * "time_scale", "blend_space", "rest", "state_machine", "procedural", "modifier",
@@ -16,9 +17,10 @@
  *
  * Loading reads the character (a file the document names, or tendon's generated humanoid),
  * builds a runtime clip for every clip the nodes use, the blend spaces, and the graph. The
- * files a document names (character.file, clips[].file, a motion_match node's database) are
- * read below the document's folder, or below a root options->file_access allows
- * (file_access.h): an absolute path or a ".." out of the folder is refused otherwise.
+ * files a document names (character.file, clips[].file, a motion_match node's database,
+ * retarget.to.file) are read below the document's folder, or below a root
+ * options->file_access allows (file_access.h): an absolute path or a ".." out of the folder is
+ * refused otherwise.
  * Everything is checked: unknown or missing fields, wrong types, unknown clips, parameters and
  * node names, cycles through named nodes, what the core refuses; the error's `where` is the
  * JSON path ("root.inputs[1].weight", "nodes.walk.clip") or, for bad JSON, the byte, line and
@@ -89,6 +91,15 @@ TDN_API int tdn_graph_document_clip_count(const tdn_graph_document *document);
 TDN_API const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *document, int clip);
 /* A clip's name as the document gives it; NULL for a bad index. */
 TDN_API const char *tdn_graph_document_clip_name(const tdn_graph_document *document, int clip);
+
+/* A document with "retarget" drives another character with its graph: the retarget from the
+ * document's character onto retarget.to (both body maps found on the rest poses), for
+ * tdn_graph_instance_create_retargeted, and that character's asset and skeleton, which the
+ * instance's output poses are of. NULL for a document without "retarget" (or NULL). Owned by the
+ * document, as above. */
+TDN_API const tdn_retarget *tdn_graph_document_retarget(const tdn_graph_document *document);
+TDN_API const tdn_asset *tdn_graph_document_target_asset(const tdn_graph_document *document);
+TDN_API const tdn_skeleton *tdn_graph_document_target_skeleton(const tdn_graph_document *document);
 
 #ifdef __cplusplus
 }
