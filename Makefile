@@ -4,7 +4,7 @@ BUILD    ?= build
 JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build demo mm-demo mm-retarget-demo interop test test-sanitize test-fuzz bench install clean
+.PHONY: all deps build demo mm-demo retarget-demo interop test test-sanitize test-fuzz bench install clean
 
 all: build
 
@@ -42,23 +42,32 @@ mm-demo: build
 	$(BUILD)/bin/tendon mm run demo-out/mm/cmu.tdnmm $(MM_CMU) --scale $(MM_CMU_SCALE) \
 		--path examples/mm/cmu_path.json --lock-feet --out demo-out/mm/cmu.glb --trace demo-out/mm/cmu_trace.json
 
-# Motion matching on the LAFAN1 takes driving another character live: the graph of
-# examples/graphs/lafan1_soldier.json plays the takes' database on their skeleton and its output is
-# retargeted every frame onto Soldier.glb (three.js's Mixamo soldier; docs/retarget.md, "Driving
-# another character from a graph"), steered by examples/mm/lafan1_soldier_timeline.json for 16 s.
-# The document names its files below its folder: it is copied beside a link to TENDON_DATA and the
-# database (not mirrored: docs/retarget.md says why). Writes demo-out/mm-soldier/: lafan1.tdnmm,
-# soldier.png (a contact sheet), soldier.glb (the baked soldier), soldier_trace.json.
-mm-retarget-demo: build
+# Retargeting on the shared data (TENDON_DATA; read where it is, never copied): CMU's walk onto
+# Khronos' CesiumMan and LAFAN1's walk onto three.js' Soldier with tendon retarget (each a baked
+# .glb with the target's skin and meshes, a contact sheet of the source beside the target; the
+# CMU one a GIF too), then motion matching on the LAFAN1 takes driving Soldier.glb live through a
+# retargeted graph (examples/graphs/lafan1_soldier.json, steered by
+# examples/mm/lafan1_soldier_timeline.json for 16 s; docs/retarget.md, "Driving another character
+# from a graph"). The document names its files below its folder: it is copied beside a link to
+# TENDON_DATA and the database (not mirrored: docs/retarget.md says why). Writes demo-out/retarget/.
+RETARGET_OUT = demo-out/retarget
+retarget-demo: build
 	@test -d $(TENDON_DATA)/bvh/lafan1 || { echo "tendon: no LAFAN1 takes in $(TENDON_DATA)/bvh/lafan1 (set TENDON_DATA)" >&2; exit 2; }
 	@test -f $(TENDON_DATA)/gltf/threejs/Soldier.glb || { echo "tendon: no $(TENDON_DATA)/gltf/threejs/Soldier.glb (set TENDON_DATA)" >&2; exit 2; }
-	mkdir -p demo-out/mm-soldier
-	ln -sfn $(abspath $(TENDON_DATA)) demo-out/mm-soldier/data
-	cp examples/graphs/lafan1_soldier.json demo-out/mm-soldier/
-	$(BUILD)/bin/tendon mm build demo-out/mm-soldier/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01
-	$(BUILD)/bin/tendon run demo-out/mm-soldier/lafan1_soldier.json --allow-files $(TENDON_DATA) \
-		--params examples/mm/lafan1_soldier_timeline.json --seconds 16 --render demo-out/mm-soldier/soldier.png \
-		--out demo-out/mm-soldier/soldier.glb --trace demo-out/mm-soldier/soldier_trace.json
+	mkdir -p $(RETARGET_OUT)
+	$(BUILD)/bin/tendon retarget $(TENDON_DATA)/bvh/cmu/cgspeed-mb/walk.bvh \
+		--to $(TENDON_DATA)/gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb \
+		--out $(RETARGET_OUT)/cmu_cesium.glb --render $(RETARGET_OUT)/cmu_cesium.png
+	$(BUILD)/bin/tendon retarget $(TENDON_DATA)/bvh/cmu/cgspeed-mb/walk.bvh \
+		--to $(TENDON_DATA)/gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb --render $(RETARGET_OUT)/cmu_cesium.gif
+	$(BUILD)/bin/tendon retarget $(TENDON_DATA)/bvh/lafan1/walk4_subject1.bvh --to $(TENDON_DATA)/gltf/threejs/Soldier.glb \
+		--out $(RETARGET_OUT)/lafan1_soldier.glb --render $(RETARGET_OUT)/lafan1_soldier.png
+	ln -sfn $(abspath $(TENDON_DATA)) $(RETARGET_OUT)/data
+	cp examples/graphs/lafan1_soldier.json $(RETARGET_OUT)/
+	$(BUILD)/bin/tendon mm build $(RETARGET_OUT)/lafan1.tdnmm $(TENDON_DATA)/bvh/lafan1/*.bvh --scale 0.01
+	$(BUILD)/bin/tendon run $(RETARGET_OUT)/lafan1_soldier.json --allow-files $(TENDON_DATA) \
+		--params examples/mm/lafan1_soldier_timeline.json --seconds 16 --render $(RETARGET_OUT)/mm_soldier.png \
+		--out $(RETARGET_OUT)/mm_soldier.glb --trace $(RETARGET_OUT)/mm_soldier_trace.json
 
 # Blender (installed from Debian's packages when missing, by scripts/interop.sh; nothing else needs
 # it) imports every kind of file tendon exports: an armature with the skin's joint count and an
