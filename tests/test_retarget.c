@@ -14,6 +14,8 @@
  * - with the contact fix-up, during the source's heel contacts (its ankle within 2 cm of its
  *   lowest height and slower than 15 cm/s), the target's ankle slides at most 1 cm/s and stays
  *   within 1 cm of its rest height (in the source's scale: target lengths over the scale);
+ * - a planted hand (contacts on hands) is held where it landed while the target's hips move
+ *   further than the source's, and slides as far as they do without the fix-up;
  * - retargeting a pose, contacts and all, allocates nothing (counting allocator). */
 #include <math.h>
 #include <stdio.h>
@@ -547,6 +549,92 @@ static void real_pairs(void)
         check_pair(dir, &pairs[k]);
 }
 
+/* A planted hand, hands on: the humanoid onto itself at a scale of 1.2, the source's hips moving
+ * 5 cm along +X over 11 frames while a two-bone solve holds its left hand at one point, low and
+ * in front. The
+ * target's hips move 1.2 times as far with the same arm rotations, so without the fix-up its
+ * hand slides 1 cm (0.2 x 5 cm); with it the hand stays within 0.1 mm of where it landed, at
+ * the source's planted height (the hand's, still) times the scale. */
+static void planted_hand(void)
+{
+    character h;
+    if (!load_character(NULL, NULL, &h))
+        return;
+    const int n = tdn_skeleton_joint_count(h.skel);
+    const int hips = part(&h.map, TDN_BODY_PART_HIPS), hand = part(&h.map, TDN_BODY_PART_LEFT_HAND);
+    const int upper = part(&h.map, TDN_BODY_PART_LEFT_UPPER_ARM), fore = part(&h.map, TDN_BODY_PART_LEFT_FOREARM);
+    tdn_retarget_desc desc = { .source = { .skeleton = h.skel, .map = &h.map },
+                               .target = { .skeleton = h.skel, .map = &h.map },
+                               .scale = 1.2f,
+                               .contacts = { .hands = 1 } };
+    tdn_retarget *rt = NULL;
+    tdn_pose source, free_target, held_target;
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+    if (!CHECK(model && tdn_retarget_create(&desc, &rt, NULL, NULL) == TDN_OK) ||
+        !CHECK(tdn_pose_create(n, &source, NULL, NULL) == TDN_OK &&
+               tdn_pose_create(n, &free_target, NULL, NULL) == TDN_OK &&
+               tdn_pose_create(n, &held_target, NULL, NULL) == TDN_OK)) {
+        free(model);
+        tdn_retarget_destroy(rt);
+        tdn_asset_destroy(h.asset);
+        return;
+    }
+    tdn_retarget_state state;
+    tdn_retarget_state_reset(&state);
+    tdn_pose_set_rest(&source, h.skel, NULL);
+    tdn_model_space(h.skel, &source, NULL, model, NULL);
+    /* the hand low, in front, the elbow bent (so that the target's arm has room) */
+    const tdn_vec3 shoulder = position(model, upper);
+    const tdn_vec3 source_hand = tdn_vec3_make(shoulder.x + 0.1f, position(model, hips).y + 0.15f, shoulder.z + 0.15f);
+    tdn_vec3 first_free = { 0 }, first_held = { 0 };
+    double free_slide = 0.0, held_slide = 0.0, source_slide = 0.0, held_height = 0.0;
+    for (int f = 0; f <= 10; f++) {
+        tdn_pose_set_rest(&source, h.skel, NULL);
+        tdn_transform x = tdn_pose_get(&source, hips);
+        x.t.x += 0.005f * (float)f;
+        tdn_pose_set(&source, hips, &x);
+        tdn_model_space(h.skel, &source, NULL, model, NULL);
+        /* the source's hand held there, its elbow bending back */
+        const tdn_ik_two_bone_job ik = { .upper = upper,
+                                         .middle = fore,
+                                         .end = hand,
+                                         .target = source_hand,
+                                         .pole = tdn_vec3_add(position(model, fore), tdn_vec3_make(0, 0, -0.3f)),
+                                         .use_pole = 1,
+                                         .weight = 1.0f };
+        CHECK(tdn_ik_two_bone(h.skel, &ik, &source, model, NULL, NULL) == TDN_OK);
+        source_slide = fmax(source_slide, tdn_vec3_length(tdn_vec3_sub(position(model, hand), source_hand)));
+        CHECK(tdn_retarget_pose(rt, &source, &free_target, NULL) == TDN_OK);
+        tdn_pose_copy(&held_target, &free_target, NULL);
+        CHECK(tdn_retarget_contacts(rt, &state, &source, NULL, NULL, f > 0 ? 1.0f / 30.0f : 0.0f, &held_target, NULL) ==
+              TDN_OK);
+        CHECK(state.limbs[TDN_RETARGET_LEFT_HAND].planted == 1);
+        tdn_model_space(h.skel, &free_target, NULL, model, NULL);
+        const tdn_vec3 free_hand = position(model, hand);
+        tdn_model_space(h.skel, &held_target, NULL, model, NULL);
+        const tdn_vec3 held_hand = position(model, hand);
+        if (f == 0)
+            first_free = free_hand, first_held = held_hand;
+        free_slide = fmax(free_slide, hypot(free_hand.x - first_free.x, free_hand.z - first_free.z));
+        held_slide = fmax(held_slide, hypot(held_hand.x - first_held.x, held_hand.z - first_held.z));
+        /* held at the source's planted height (its lowest, this one) times the scale */
+        held_height = fmax(held_height, fabs(held_hand.y - 1.2 * source_hand.y));
+    }
+    printf("planted hand: the source's moved %.2g m, the target's slid %.4f m without the fix-up, %.2g m with it "
+           "(height within %.2g m)\n",
+           source_slide, free_slide, held_slide, held_height);
+    CHECK(source_slide <= 1e-4);
+    CHECK_NEAR(free_slide, 0.2 * 0.05, 1e-3);
+    CHECK(held_slide <= 1e-4);
+    CHECK(held_height <= 1e-4);
+    tdn_pose_destroy(&source);
+    tdn_pose_destroy(&free_target);
+    tdn_pose_destroy(&held_target);
+    free(model);
+    tdn_retarget_destroy(rt);
+    tdn_asset_destroy(h.asset);
+}
+
 /* Bad arguments are refused naming the argument or field. */
 static void refusals(void)
 {
@@ -611,6 +699,7 @@ int main(void)
     RUN(reference_poses);
     RUN(identity_and_renames);
     RUN(real_pairs);
+    RUN(planted_hand);
     RUN(refusals);
     return check_summary();
 }
