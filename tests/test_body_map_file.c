@@ -374,8 +374,8 @@ static void lafan_onto_soldier(const char *what, const char *json, const char *c
         CHECK(tdn_body_map_file_apply(f, TARGET, soldier.skel, &target_map, &err) == TDN_OK)) {
         check_overridden(what, lafan.skel, &lafan.map, &source_map, source_expected);
         check_overridden(what, soldier.skel, &soldier.map, &target_map, target_expected);
-        const tdn_retarget_desc desc = { .source = { lafan.skel, &source_map, NULL },
-                                         .target = { soldier.skel, &target_map, NULL } };
+        const tdn_retarget_desc desc = { .source = { .skeleton = lafan.skel, .map = &source_map },
+                                         .target = { .skeleton = soldier.skel, .map = &target_map } };
         tdn_retarget *retarget = NULL;
         CHECK(tdn_retarget_create(&desc, &retarget, NULL, &err) == TDN_OK);
         tdn_retarget_destroy(retarget);
