@@ -77,15 +77,6 @@ static int neck_of(const tdn_body_map *map)
     return neck >= 0 ? neck : part(map, TDN_BODY_PART_HEAD);
 }
 
-/* 1 when `joint` lies below `ancestor`, read from the parents. */
-static int below(const tdn_skeleton *skel, int joint, int ancestor)
-{
-    for (int a = tdn_skeleton_parent(skel, joint); a >= 0; a = tdn_skeleton_parent(skel, a))
-        if (a == ancestor)
-            return 1;
-    return 0;
-}
-
 /* The facing frame's forward (up x right, right = horizontal left thigh -> right thigh). */
 static tdn_vec3 forward_of(const tdn_body_map *map, const tdn_mat4 *model)
 {
@@ -117,7 +108,7 @@ static int limb_ends(const character *c, int k, int *a, int *b)
 {
     *a = part(&c->map, limbs[k].from);
     *b = limbs[k].to == TDN_BODY_PART_NECK ? neck_of(&c->map) : part(&c->map, limbs[k].to);
-    return *a >= 0 && *b >= 0 && below(c->skel, *b, *a);
+    return *a >= 0 && *b >= 0;
 }
 
 static int same_rotation(tdn_quat a, tdn_quat b, float tol)
@@ -144,7 +135,7 @@ static void check_reference(const char *what, const character *c, const tdn_pose
         for (int k = 0; k < LIMB_COUNT; k++) {
             int a, b;
             if (!limb_ends(c, k, &a, &b))
-                continue; /* RobotExpressive: no hand, feet parented to the root */
+                continue; /* RobotExpressive: no hand joint */
             double off = angle_deg(tdn_vec3_sub(position(model, b), position(model, a)),
                                    tdn_vec3_make(limbs[k].x, limbs[k].y, limbs[k].z));
             if (!CHECK(off <= 0.5))
@@ -303,11 +294,6 @@ typedef struct pair {
     const char *source, *target;
     float rate, meter;
     int first; /* the take's first frame (CMU's cgspeed takes start with a frame of T-pose) */
-    /* With the contact fix-up, the largest per-frame turn over the source's (0: 1.2). Only
-     * RobotExpressive, whose thighs are short and shins long, needs more: its planted feet are
-     * corrected far from where its legs put them, and letting go of a lifted one turns the
-     * knee fast (1.7x and 2.6x measured): a known shortfall, in docs/retarget.md. */
-    float contact_pops;
 } pair;
 
 /* The two feet's ankles: the foot parts' joints. */
@@ -387,7 +373,7 @@ static void check_pair(const char *dir, const pair *p)
     const int ns = tdn_skeleton_joint_count(s.skel), nt = tdn_skeleton_joint_count(t.skel);
     const tdn_keyed_clip *clip = tdn_asset_clip(s.asset, 0);
     const int frames = clip ? (int)floorf(tdn_keyed_clip_duration(clip) * p->rate + 0.5f) + 1 - p->first : 0;
-    float lowest[2] = { 0.0f, 0.0f };
+    float lowest[2] = { 0.0f };
     unsigned char *planted = clip ? source_contacts(&s, clip, frames, p, lowest) : NULL;
     /* the contacts the fix-up keeps are the metric's (the take's lowest ankles, 2 cm, 15 cm/s) */
     tdn_retarget_desc desc = {
@@ -506,7 +492,7 @@ static void check_pair(const char *dir, const pair *p)
         CHECK_EQ_INT(counts[LIMB_COUNT - 1], frames);
         CHECK(fabs(fig.target_travel - travel) <= 0.02 * travel + 1e-4); /* a take in place: no travel */
         CHECK(fig.target_pop <= 1.2 * fig.source_pop);
-        CHECK(contact_pop <= (p->contact_pops > 0.0f ? p->contact_pops : 1.2) * fig.source_pop);
+        CHECK(contact_pop <= 1.2 * fig.source_pop);
         CHECK(fig.slide_max <= 1.0);
         CHECK(fig.height_error <= 1.0);
         tdn_pose_destroy(&sp), tdn_pose_destroy(&last_sp);
@@ -532,18 +518,16 @@ static void real_pairs(void)
         return;
     /* CMU's unit is 1/0.45 inch (5.644 cm); LAFAN1's the centimetre; the others' the metre */
     static const pair pairs[] = {
-        { "bvh/games105/walk_forward.bvh", NULL, 100.0f, 1.0f, 0, 0.0f },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f, 100.0f, 0, 0.0f },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 100.0f, 0, 0.0f },
-        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 30.0f, 100.0f, 0, 1.8f },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/Soldier.glb", 120.0f, 17.7165f, 1, 0.0f },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 120.0f, 17.7165f, 1,
-          0.0f },
-        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 120.0f, 17.7165f, 1,
-          2.7f },
+        { "bvh/games105/walk_forward.bvh", NULL, 100.0f, 1.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/Soldier.glb", 30.0f, 100.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 100.0f, 0 },
+        { "bvh/lafan1/walk4_subject1.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 30.0f, 100.0f, 0 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/Soldier.glb", 120.0f, 17.7165f, 1 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 120.0f, 17.7165f, 1 },
+        { "bvh/cmu/cgspeed-mb/walk.bvh", "gltf/threejs/RobotExpressive/RobotExpressive.glb", 120.0f, 17.7165f, 1 },
         { "gltf/khronos/RiggedFigure/glTF-Binary/RiggedFigure.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb",
-          30.0f, 1.0f, 0, 0.0f },
-        { "gltf/threejs/Soldier.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 1.0f, 0, 0.0f },
+          30.0f, 1.0f, 0 },
+        { "gltf/threejs/Soldier.glb", "gltf/khronos/CesiumMan/glTF-Binary/CesiumMan.glb", 30.0f, 1.0f, 0 },
     };
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++)
         check_pair(dir, &pairs[k]);

@@ -29,8 +29,9 @@ extern "C" {
  * up (each towards the next joint of spine, neck and head), the clavicles, upper arms and
  * forearms out sideways (left +X, right -X), the thighs and shins down (-Y). The hands, head,
  * feet, toes, fingers and unmapped joints keep their local rotations; translations and scales
- * are kept (the hips stay at their height). A bone whose next joint is not below it (an IK
- * target parented elsewhere) is left as it is. `out` may be `pose`. The result is its own
+ * are kept (the hips stay at their height). A shin (forearm) whose foot (hand) is not below it
+ * (an IK target parented elsewhere) is pointed at where the rest pose has that foot in its
+ * frame, and the foot is put there. `out` may be `pose`. The result is its own
  * reference pose (to float precision). TDN_ERR_ARGUMENT for NULL or a pose of another joint
  * count; the map's errors (tdn_body_map_check) as they are. Thread-safe: reads the skeleton,
  * the map and `pose`, writes only `out`. */

@@ -42,14 +42,14 @@ static int nearest_mapped_ancestor(const tdn_skeleton *skeleton, const int *join
 }
 
 /* See retarget_internal.h. */
-tdn_vec3 tdn__retarget_rest_position(const tdn_skeleton *skeleton, int joint)
+tdn_transform tdn__retarget_rest_transform(const tdn_skeleton *skeleton, int joint)
 {
     tdn_transform x = tdn_skeleton_rest(skeleton, joint);
     for (int a = tdn_skeleton_parent(skeleton, joint); a >= 0; a = tdn_skeleton_parent(skeleton, a)) {
         tdn_transform p = tdn_skeleton_rest(skeleton, a);
         x = tdn_transform_mul(&p, &x);
     }
-    return x.t;
+    return x;
 }
 
 /* Hip to knee plus knee to ankle at rest, averaged over both legs, in model space. */
@@ -60,7 +60,7 @@ static float leg_length(const tdn_skeleton *skeleton, const tdn_body_map *map)
     for (int s = 0; s < 2; s++) {
         tdn_vec3 p[3];
         for (int k = 0; k < 3; k++)
-            p[k] = tdn__retarget_rest_position(skeleton, tdn_body_map_joint(map, (tdn_body_part)(thighs[s] + k)));
+            p[k] = tdn__retarget_rest_transform(skeleton, tdn_body_map_joint(map, (tdn_body_part)(thighs[s] + k))).t;
         sum += tdn_vec3_length(tdn_vec3_sub(p[1], p[0])) + tdn_vec3_length(tdn_vec3_sub(p[2], p[1]));
     }
     return 0.5f * sum;
@@ -390,8 +390,9 @@ tdn_result tdn_retarget_create(const tdn_retarget_desc *desc, tdn_retarget **out
         /* the hips' height above the planted ankles, scaled, above the target's ankles at rest */
         rt->hips_floor = 0.5f * (desc->contacts.floor[0] + desc->contacts.floor[1]);
         rt->hips_ground =
-            0.5f * (tdn__retarget_rest_position(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_LEFT_FOOT)).y +
-                    tdn__retarget_rest_position(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_RIGHT_FOOT)).y);
+            0.5f *
+            (tdn__retarget_rest_transform(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_LEFT_FOOT)).t.y +
+             tdn__retarget_rest_transform(ts, tdn_body_map_joint(desc->target.map, TDN_BODY_PART_RIGHT_FOOT)).t.y);
     }
     rt->source_joints = tdn_skeleton_joint_count(ss);
     rt->source_count = ns;

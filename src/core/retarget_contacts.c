@@ -70,7 +70,7 @@ int tdn__retarget_fill_limbs(tdn_retarget *rt, const tdn_retarget_desc *desc, in
             limb->upper = place_in(target_path, target_count, joints[0]);
             limb->middle = place_in(target_path, target_count, joints[1]);
             limb->hips = place_in(target_path, target_count, tdn_body_map_joint(tmap, TDN_BODY_PART_HIPS));
-            limb->end_height = is_hand(limb->which) ? -1.0f : tdn__retarget_rest_position(ts, joints[2]).y;
+            limb->end_height = is_hand(limb->which) ? -1.0f : tdn__retarget_rest_transform(ts, joints[2]).t.y;
         }
         used += source_count + target_count;
     }

@@ -1,11 +1,19 @@
 /* tendon core: the retarget's followers, feet (hands) that are not below their shins (forearms)
  * in the target's skeleton, as in rigs whose feet are IK targets parented to the root. Turning
- * the leg moves no such foot: it is put each frame where the reference pose has it in the frame
- * of its shin. */
+ * the leg moves no such foot: it is put each frame where the rest pose has it in the frame of
+ * its shin. */
 #include "retarget_internal.h"
 
 static const tdn_body_part ends[TDN_RETARGET_LIMB_COUNT] = { TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT,
                                                              TDN_BODY_PART_LEFT_HAND, TDN_BODY_PART_RIGHT_HAND };
+
+tdn_vec3 tdn__retarget_rest_offset(const tdn_skeleton *skeleton, int leader, int joint)
+{
+    /* at rest, where an IK target sits at the end of its limb */
+    const tdn_transform at = tdn__retarget_rest_transform(skeleton, leader);
+    const tdn_transform into_leader = tdn_transform_inverse(&at);
+    return tdn_transform_point(&into_leader, tdn__retarget_rest_transform(skeleton, joint).t);
+}
 
 tdn_transform tdn__retarget_along(const tdn_pose *pose, const int *path, int count)
 {
@@ -39,9 +47,7 @@ int tdn__retarget_fill_followers(tdn_retarget *rt, const tdn_retarget_desc *desc
             f->leader_path_count = leader_count;
             f->parent_path_begin = used + leader_count;
             f->parent_path_count = parent_count;
-            const tdn_transform at = tdn__retarget_model_transform(ts, &rt->reference, leader);
-            const tdn_transform into_leader = tdn_transform_inverse(&at);
-            f->offset = tdn_transform_point(&into_leader, tdn__retarget_model_transform(ts, &rt->reference, joint).t);
+            f->offset = tdn__retarget_rest_offset(ts, leader, joint);
         }
         used += leader_count + parent_count;
     }

@@ -11,8 +11,8 @@
 
 /* Joint j's model transform in `pose`, its ancestors composed (for set-up, not per frame). */
 tdn_transform tdn__retarget_model_transform(const tdn_skeleton *skeleton, const tdn_pose *pose, int joint);
-/* Joint j's model position at the skeleton's rest. */
-tdn_vec3 tdn__retarget_rest_position(const tdn_skeleton *skeleton, int joint);
+/* Joint j's model transform at the skeleton's rest. */
+tdn_transform tdn__retarget_rest_transform(const tdn_skeleton *skeleton, int joint);
 /* Joints from the one below `stop` (-1: the root) down to `joint`, into path (root-most first,
  * when path is not NULL); returns their count. */
 int tdn__retarget_path(const tdn_skeleton *skeleton, int stop, int joint, int *path);
@@ -35,13 +35,13 @@ typedef struct tdn__retarget_limb {
 } tdn__retarget_limb;
 
 /* A target foot (hand) that is not below its shin (forearm), as in rigs whose feet are IK
- * targets parented to the root: placed each frame where the reference has it in the frame of
+ * targets parented to the root: placed each frame where the rest pose has it in the frame of
  * its leader, the shin (forearm). */
 typedef struct tdn__retarget_follower {
     int joint;
     int leader_path_begin, leader_path_count; /* the root down to the leader */
     int parent_path_begin, parent_path_count; /* the root down to the joint's parent (0: it is a root) */
-    tdn_vec3 offset;                          /* its position in the leader's frame, at the reference */
+    tdn_vec3 offset;                          /* its position in the leader's frame, at rest */
 } tdn__retarget_follower;
 
 /* The most joints the parts of one map can hold: the per-frame scratch's bound. */
@@ -121,6 +121,9 @@ struct tdn_retarget {
     int target_hips_bone;
 };
 
+/* Joint `joint`'s position in `leader`'s frame at the skeleton's rest: where a foot (hand) that
+ * is not below its shin (forearm) ends it. */
+tdn_vec3 tdn__retarget_rest_offset(const tdn_skeleton *skeleton, int leader, int joint);
 /* The model transform of the last joint of a path from the root (the identity for none). */
 tdn_transform tdn__retarget_along(const tdn_pose *pose, const int *path, int count);
 /* Sets up the followers (rt NULL: counts the path they need); returns the path's length. */

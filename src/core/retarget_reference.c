@@ -43,13 +43,22 @@ static void turn_joint(const tdn_skeleton *skeleton, tdn_pose *pose, int j, tdn_
     tdn__pose_set_rotation(pose, j, tdn_quat_normalize(tdn_quat_mul(local_turn, tdn__pose_rotation(pose, j))));
 }
 
-/* Points the bone from joint j to joint `end` along `dir`, when `end` is below j. */
+/* Points the bone from joint j to joint `end` along `dir`. An `end` that is not below j (an IK
+ * target parented elsewhere, as RobotExpressive's feet) is taken where the rest pose has it in
+ * j's frame: where the bone ends. */
 static void point_bone(const tdn_skeleton *skeleton, tdn_pose *pose, int j, int end, tdn_vec3 dir,
                        tdn_vec3 half_turn_axis)
 {
-    if (j < 0 || end < 0 || !tdn_skeleton_is_in_subtree(skeleton, end, j))
+    if (j < 0 || end < 0)
         return;
-    tdn_vec3 bone = tdn_vec3_sub(model_position(skeleton, pose, end), model_position(skeleton, pose, j));
+    const tdn_transform at = tdn__retarget_model_transform(skeleton, pose, j);
+    tdn_vec3 end_at;
+    if (tdn_skeleton_is_in_subtree(skeleton, end, j)) {
+        end_at = model_position(skeleton, pose, end);
+    } else {
+        end_at = tdn_transform_point(&at, tdn__retarget_rest_offset(skeleton, j, end));
+    }
+    tdn_vec3 bone = tdn_vec3_sub(end_at, at.t);
     if (tdn_vec3_length(bone) <= 0.0f)
         return;
     turn_joint(skeleton, pose, j, swing(bone, dir, half_turn_axis));
@@ -107,6 +116,27 @@ static void point_leg(const tdn_skeleton *skeleton, const tdn_body_map *map, tdn
                    tdn_body_map_joint(map, (tdn_body_part)(thigh + k + 1)), down, x);
 }
 
+/* Puts a foot (hand) that is not below its shin (forearm) at the end of it, where the rest pose
+ * has it in the shin's frame. */
+static void place_detached_end(const tdn_skeleton *skeleton, const tdn_body_map *map, tdn_pose *pose,
+                               tdn_body_part end_part)
+{
+    const int end = tdn_body_map_joint(map, end_part), leader = tdn_body_map_joint(map, (tdn_body_part)(end_part - 1));
+    if (end < 0 || leader < 0 || tdn_skeleton_is_in_subtree(skeleton, end, leader))
+        return;
+    const tdn_transform at = tdn__retarget_model_transform(skeleton, pose, leader);
+    tdn_vec3 t = tdn_transform_point(&at, tdn__retarget_rest_offset(skeleton, leader, end));
+    const int parent = tdn_skeleton_parent(skeleton, end);
+    if (parent >= 0) {
+        const tdn_transform parent_at = tdn__retarget_model_transform(skeleton, pose, parent);
+        const tdn_transform into_parent = tdn_transform_inverse(&parent_at);
+        t = tdn_transform_point(&into_parent, t);
+    }
+    tdn_pose_row(pose, TDN_TX)[end] = t.x;
+    tdn_pose_row(pose, TDN_TY)[end] = t.y;
+    tdn_pose_row(pose, TDN_TZ)[end] = t.z;
+}
+
 tdn_result tdn_retarget_reference_pose(const tdn_skeleton *skeleton, const tdn_body_map *map, const tdn_pose *pose,
                                        tdn_pose *out, tdn_error *err)
 {
@@ -138,5 +168,9 @@ tdn_result tdn_retarget_reference_pose(const tdn_skeleton *skeleton, const tdn_b
     point_arm(skeleton, map, out, TDN_BODY_PART_RIGHT_CLAVICLE, -1.0f);
     point_leg(skeleton, map, out, TDN_BODY_PART_LEFT_THIGH);
     point_leg(skeleton, map, out, TDN_BODY_PART_RIGHT_THIGH);
+    static const tdn_body_part ends[] = { TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT, TDN_BODY_PART_LEFT_HAND,
+                                          TDN_BODY_PART_RIGHT_HAND };
+    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
+        place_detached_end(skeleton, map, out, ends[k]);
     return TDN_OK;
 }
