@@ -243,7 +243,7 @@ static int prepare(const retarget_args *a, const retarget_pair *p, retarget_run 
         r->frame_count += r->takes[k].frame_count;
     }
     const tdn_skeleton *target = p->target.skeleton;
-    if (!limb_directions_init(&r->limbs, p->source.skeleton, &p->source.map, target, &p->target.map, r->frame_count) ||
+    if (!limb_directions_init(&r->limbs, &p->source.map, &p->target.map, r->frame_count) ||
         (a->out && !baked_frames_alloc(&r->baked, r->frame_count, tdn_skeleton_joint_count(target))) ||
         (a->render.path && !retarget_preview_init(&r->preview, p, r->takes[0].frame_count))) {
         fprintf(stderr, "tendon retarget: out of memory for %d frames\n", r->frame_count);

@@ -23,37 +23,27 @@ static const struct {
 
 const char *limb_name(int limb) { return limb >= 0 && limb < LIMB_COUNT ? LIMBS[limb].name : NULL; }
 
-/* 1 when `joint` lies below `ancestor`. */
-static int below(const tdn_skeleton *skel, int joint, int ancestor)
-{
-    for (int a = tdn_skeleton_parent(skel, joint); a >= 0; a = tdn_skeleton_parent(skel, a))
-        if (a == ancestor)
-            return 1;
-    return 0;
-}
-
-static void find_ends(const tdn_skeleton *skel, const tdn_body_map *map, int ends[LIMB_COUNT][2])
+static void find_ends(const tdn_body_map *map, int ends[LIMB_COUNT][2])
 {
     for (int k = 0; k < LIMB_COUNT; k++) {
         int a = tdn_body_map_joint(map, LIMBS[k].from), b = tdn_body_map_joint(map, LIMBS[k].to);
         if (LIMBS[k].to == TDN_BODY_PART_NECK && b < 0)
             b = tdn_body_map_joint(map, TDN_BODY_PART_HEAD);
-        /* a bone whose end is not below its start (RobotExpressive's feet, IK targets parented
-         * to the root) points nowhere in particular */
-        const int bone = a >= 0 && b >= 0 && below(skel, b, a);
+        /* a foot that is an IK target parented to the root (RobotExpressive's) is where the
+         * retarget puts it: at its shin's end */
+        const int bone = a >= 0 && b >= 0;
         ends[k][0] = bone ? a : -1;
         ends[k][1] = bone ? b : -1;
     }
 }
 
-int limb_directions_init(limb_directions *d, const tdn_skeleton *source, const tdn_body_map *source_map,
-                         const tdn_skeleton *target, const tdn_body_map *target_map, int capacity)
+int limb_directions_init(limb_directions *d, const tdn_body_map *source_map, const tdn_body_map *target_map,
+                         int capacity)
 {
     *d = (limb_directions){ 0 };
-    const tdn_skeleton *skels[2] = { source, target };
     const tdn_body_map *maps[2] = { source_map, target_map };
     for (int side = 0; side < 2; side++) {
-        find_ends(skels[side], maps[side], d->ends[side]);
+        find_ends(maps[side], d->ends[side]);
         d->thighs[side][0] = tdn_body_map_joint(maps[side], TDN_BODY_PART_LEFT_THIGH);
         d->thighs[side][1] = tdn_body_map_joint(maps[side], TDN_BODY_PART_RIGHT_THIGH);
         d->hips[side] = tdn_body_map_joint(maps[side], TDN_BODY_PART_HIPS);

@@ -23,8 +23,8 @@ typedef struct limb_directions {
 } limb_directions;
 
 /* Room for `capacity` frames of the two characters of these body maps; 0 when out of memory. */
-int limb_directions_init(limb_directions *d, const tdn_skeleton *source, const tdn_body_map *source_map,
-                         const tdn_skeleton *target, const tdn_body_map *target_map, int capacity);
+int limb_directions_init(limb_directions *d, const tdn_body_map *source_map, const tdn_body_map *target_map,
+                         int capacity);
 void limb_directions_free(limb_directions *d);
 /* Measures one frame (at most `capacity` of them) from both characters' model space: its
  * LIMB_COUNT angles are stored and returned; the hips' travel grows from the previous frame's
