@@ -313,7 +313,7 @@ void tdn__ik_chain_follow(tdn__ik_chain *chain, const tdn_skeleton *skeleton, co
         tdn_quat swing;
         if (k > 1e-4f * l2) {
             const tdn_vec3 c = tdn_vec3_cross(seen, want);
-            const float inv = tdn__ik_scaled_rsqrt(unit, 2.0f * l2 * k);
+            const float inv = tdn__scaled_rsqrt(unit, 2.0f * l2 * k);
             swing = tdn_quat_make(c.x * inv, c.y * inv, c.z * inv, k * inv);
         } else { /* nearly opposite, or no bone */
             swing = quat_scale(tdn__ik_swing(seen, want), unit);

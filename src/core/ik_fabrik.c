@@ -35,7 +35,7 @@ static inline void reach(int first, int step, int count, float *restrict x, floa
         const float l = len[step < 0 ? j : j - 1];
         /* r = 1 - l e (1.5 - 0.5 q e^2), e the estimate of 1 / sqrt(q) and one Newton step,
          * grouped so that three products and a sum follow the estimate */
-        const float e = tdn__ik_rsqrt_estimate(q);
+        const float e = tdn__rsqrt_estimate(q);
         const float r = (1.0f - (1.5f * l) * e) + ((0.5f * l) * q * e) * (e * e);
         const float ox = x[j], oy = y[j], oz = z[j];
         if (k == count) {

@@ -14,48 +14,10 @@
 #define TENDON_IK_INTERNAL_H
 
 #include "internal.h"
+#include "rsqrt.h"
 #include "tendon/ik_chain.h"
 #include "tendon/ik_two_bone.h"
 #include "tendon/model_space.h"
-
-#if !defined(TENDON_NO_SIMD) && (defined(__SSE__) || defined(_M_X64))
-#  include <xmmintrin.h>
-#  define TDN__IK_RSQRT 1
-#endif
-
-/* An estimate of 1 / sqrt(x) for the solvers' chains of dependent normalizations, which
- * refine it by one Newton step, y (1.5 - 0.5 x y^2): on x86 the reciprocal square root
- * estimate (3 cycles of latency on the project's machine; with the step, relative error about
- * 1e-7, the rounding of the square root and division it replaces at 24 cycles: FABRIK 10-18%
- * faster); elsewhere (or with TENDON_NO_SIMD) the exact value, which the step leaves as it is.
- * x = 0 gives a huge finite number (its product with the zero vector that gave it is 0). The
- * estimate's last bits may differ between CPU makers: results are the same bits on one
- * machine, not across vendors. */
-static inline float tdn__ik_rsqrt_estimate(float x)
-{
-#if TDN__IK_RSQRT
-#  if defined(__GNUC__) && !defined(__clang__)
-    /* x's register taken as it is (only lane 0 is used): gcc zeroes the other lanes of
-     * _mm_set_ss through an integer register and broadcasts _mm_set1_ps, 3 cycles with the
-     * move between units, on a chain of 23 */
-    __m128 v;
-    __asm__("" : "=x"(v) : "0"(x));
-#  else
-    const __m128 v = _mm_set1_ps(x);
-#  endif
-    return _mm_cvtss_f32(_mm_rsqrt_ss(_mm_max_ss(v, _mm_set1_ps(1e-30f))));
-#else
-    return 1.0f / sqrtf(x + 1e-30f);
-#endif
-}
-
-/* scale / sqrt(x) by the estimate and its Newton step, scale * y formed beside the step, not
- * after it. */
-static inline float tdn__ik_scaled_rsqrt(float scale, float x)
-{
-    const float y = tdn__ik_rsqrt_estimate(x);
-    return (scale * y) * (1.5f - (0.5f * x) * y * y);
-}
 
 /* Iterations stop when the solver's own positions are within this fraction of the tolerance:
  * the end in model space (matrices, computed after the rotations are written back) differs

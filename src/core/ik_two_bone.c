@@ -150,7 +150,7 @@ static void turn_joint(tdn_pose *pose, int j, const tdn_mat4 *parent, tdn_quat d
 {
     tdn_vec3 v = tdn__model_into_frame(parent, tdn_vec3_make(delta.x, delta.y, delta.z));
     tdn_quat r = tdn_quat_mul(tdn_quat_make(v.x, v.y, v.z, delta.w), tdn__pose_rotation(pose, j));
-    float s = tdn__ik_scaled_rsqrt(1.0f, tdn_quat_dot(r, r));
+    float s = tdn__scaled_rsqrt(1.0f, tdn_quat_dot(r, r));
     tdn__pose_set_rotation(pose, j, tdn_quat_make(r.x * s, r.y * s, r.z * s, r.w * s));
 }
 

@@ -6,6 +6,7 @@
 #include "pose_rotation.h"
 #include "quat_arc.h"
 #include "retarget_internal.h"
+#include "rsqrt.h"
 #include "tendon/retarget.h"
 
 /* The joints of every part of a map, sorted (so parents come first); returns their count. */
@@ -451,10 +452,21 @@ float tdn_retarget_scale(const tdn_retarget *retarget) { return retarget ? retar
 int tdn__retarget_source_joint_count(const tdn_retarget *retarget) { return retarget->source_joints; }
 int tdn__retarget_target_joint_count(const tdn_retarget *retarget) { return retarget->reference.joint_count; }
 
+/* q made unit by the fast reciprocal square root (rsqrt.h): the per-frame normalizations do not
+ * wait on a division; the identity for a zero q, as tdn_quat_normalize. */
+static tdn_quat unit(tdn_quat q)
+{
+    const float length2 = tdn_quat_dot(q, q);
+    if (!(length2 > 0.0f))
+        return tdn_quat_identity();
+    const float s = tdn__scaled_rsqrt(1.0f, length2);
+    return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+
 /* Source bone k's turn away from its reference, from its model rotation. */
 static tdn_quat source_turn(const tdn_retarget *retarget, const tdn_quat *model, int k)
 {
-    return tdn_quat_mul(tdn_quat_normalize(model[k]), retarget->source[k].reference_inverse);
+    return tdn_quat_mul(unit(model[k]), retarget->source[k].reference_inverse);
 }
 
 /* The model position of a path's last joint, its first joint's parent being at `at` with
@@ -470,7 +482,7 @@ static tdn_vec3 position_along(const tdn_pose *pose, tdn_vec3 at, tdn_quat rotat
         at = tdn_vec3_add(at, tdn_quat_rotate(rotation, tdn_vec3_mul(scale, t)));
         if (i + 1 == count)
             break;
-        rotation = tdn_quat_normalize(tdn_quat_mul(rotation, tdn__pose_rotation(pose, j)));
+        rotation = unit(tdn_quat_mul(rotation, tdn__pose_rotation(pose, j)));
         scale = tdn_vec3_mul(scale, tdn_vec3_make(tdn_pose_crow(pose, TDN_SX)[j], tdn_pose_crow(pose, TDN_SY)[j],
                                                   tdn_pose_crow(pose, TDN_SZ)[j]));
     }
@@ -480,7 +492,7 @@ static tdn_vec3 position_along(const tdn_pose *pose, tdn_vec3 at, tdn_quat rotat
 /* Target bone k's model rotation as a unit quaternion (an arc's already is). */
 static tdn_quat unit_model(const tdn_retarget *retarget, const tdn_quat *model, int k)
 {
-    return retarget->target[k].arc < 0 ? tdn_quat_normalize(model[k]) : model[k];
+    return retarget->target[k].arc < 0 ? unit(model[k]) : model[k];
 }
 
 tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
@@ -558,8 +570,7 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         const tdn_quat parent = b->anchor < 0       ? b->above
                                 : b->above_identity ? target_model[b->anchor]
                                                     : tdn_quat_mul(target_model[b->anchor], b->above);
-        tdn__pose_set_rotation(target_pose, b->joint,
-                               tdn_quat_normalize(tdn_quat_mul(tdn_quat_conjugate(parent), target_model[k])));
+        tdn__pose_set_rotation(target_pose, b->joint, unit(tdn_quat_mul(tdn_quat_conjugate(parent), target_model[k])));
     }
 
     tdn_vec3 p = tdn_vec3_add(retarget->target_hips_reference,
