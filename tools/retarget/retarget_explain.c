@@ -147,6 +147,6 @@ void retarget_explain(const retarget_args *a, const retarget_pair *p)
            (double)tdn_retarget_scale(p->retarget), target, target_legs, source, source_legs);
     if (a->scale > 0.0f)
         printf(" (the source's lengths x %g at import, --scale)", (double)a->scale);
-    printf("; the hips' height and travel are the source's times it\n");
+    printf("; the hips' travel and the thighs' height above the ankles are the source's times it\n");
     printf("contacts: %s\n", retarget_contacts_text(a, p));
 }
