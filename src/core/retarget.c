@@ -495,8 +495,9 @@ static tdn_quat unit_model(const tdn_retarget *retarget, const tdn_quat *model, 
     return retarget->target[k].arc < 0 ? unit(model[k]) : model[k];
 }
 
-tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
-                             tdn_error *err)
+/* See retarget_internal.h. */
+tdn_result tdn__retarget_check_poses(const tdn_retarget *retarget, const tdn_pose *source_pose,
+                                     const tdn_pose *target_pose, tdn_error *err)
 {
     if (!retarget)
         return tdn__null(err, "retarget");
@@ -509,6 +510,15 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
     if (target_pose->joint_count != retarget->reference.joint_count)
         return tdn__pose_size(err, "target_pose", target_pose->joint_count, retarget->reference.joint_count,
                               "target skeleton");
+    return TDN_OK;
+}
+
+tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *source_pose, tdn_pose *target_pose,
+                             tdn_error *err)
+{
+    const tdn_result checked = tdn__retarget_check_poses(retarget, source_pose, target_pose, err);
+    if (checked != TDN_OK)
+        return checked;
 
     /* The source's model rotations, not normalized along the chains (the same rotations):
      * normalized where they are used, they do not wait on each other. */
@@ -519,11 +529,7 @@ tdn_result tdn_retarget_pose(const tdn_retarget *retarget, const tdn_pose *sourc
         const tdn__retarget_source_bone *b = &retarget->source[k];
         const int *path = retarget->path + b->path_begin;
         if (k == retarget->source_hips) { /* its path starts at the root: its position too */
-            tdn_transform x = tdn_pose_get(source_pose, path[0]);
-            for (int i = 1; i < b->path_count; i++) {
-                tdn_transform child = tdn_pose_get(source_pose, path[i]);
-                x = tdn_transform_mul(&x, &child);
-            }
+            const tdn_transform x = tdn__retarget_along(source_pose, path, b->path_count);
             hips = x.t, hips_rotation = x.r, hips_scale = x.s;
             source_model[k] = x.r;
             continue;

@@ -127,28 +127,24 @@ static limb_chain read_chain(const tdn_retarget *rt, const tdn__retarget_limb *l
  * and whether the source's end is planted; updates the limb's state. A planted end is held where
  * it landed, at its height; a lifted one is let go of over the blend time. */
 static tdn_vec3 goal_of(const tdn_retarget *rt, const tdn__retarget_limb *limb, tdn_retarget_state *state, int planted,
-                        float dt, const tdn_transform *target_root, tdn_vec3 free)
+                        float dt, const tdn_transform *to_world, const tdn_transform *to_model, tdn_vec3 free)
 {
     tdn_retarget_limb_state *s = &state->limbs[limb->which];
-    if (planted) {
-        if (!s->planted) /* it lands where the target's end is now, correction and all */
-            s->lock = tdn_transform_point(target_root, tdn_vec3_add(free, s->offset));
-        const tdn_transform into_model = tdn_transform_inverse(target_root);
-        const tdn_vec3 lock = tdn_transform_point(&into_model, s->lock);
-        s->offset = tdn_vec3_make(lock.x - free.x, 0.0f, lock.z - free.z); /* y below */
-        s->weight = 1.0f;
-    } else {
+    if (!planted) {
         const float weight = s->weight - dt / rt->contacts.blend > 0.0f ? s->weight - dt / rt->contacts.blend : 0.0f;
         s->offset = s->weight > 0.0f ? tdn_vec3_scale(s->offset, weight / s->weight) : tdn_vec3_make(0.0f, 0.0f, 0.0f);
         s->weight = weight;
+        s->planted = 0;
+        return tdn_vec3_add(free, s->offset);
     }
-    s->planted = planted;
-    tdn_vec3 goal = tdn_vec3_add(free, s->offset);
-    if (planted) {
-        goal.y = limb->end_height >= 0.0f ? limb->end_height
-                                          : rt->target_ground + state->floor[limb->which] * rt->scale; /* a hand */
-        s->offset.y = goal.y - free.y;
-    }
+    if (!s->planted) /* it lands where the target's end is now, correction and all */
+        s->lock = tdn_transform_point(to_world, tdn_vec3_add(free, s->offset));
+    s->planted = 1;
+    s->weight = 1.0f;
+    tdn_vec3 goal = tdn_transform_point(to_model, s->lock);
+    goal.y = limb->end_height >= 0.0f ? limb->end_height
+                                      : rt->target_ground + state->floor[limb->which] * rt->scale; /* a hand */
+    s->offset = tdn_vec3_sub(goal, free);
     return goal;
 }
 
@@ -220,19 +216,11 @@ tdn_result tdn_retarget_contacts(const tdn_retarget *retarget, tdn_retarget_stat
                                  const tdn_transform *source_root, const float *contacts, float dt,
                                  tdn_pose *target_pose, tdn_error *err)
 {
-    if (!retarget)
-        return tdn__null(err, "retarget");
+    const tdn_result checked = tdn__retarget_check_poses(retarget, source_pose, target_pose, err);
+    if (checked != TDN_OK)
+        return checked;
     if (!state)
         return tdn__null(err, "state");
-    if (!source_pose || !source_pose->data)
-        return tdn__null(err, "source_pose");
-    if (!target_pose || !target_pose->data)
-        return tdn__null(err, "target_pose");
-    if (source_pose->joint_count != retarget->source_joints)
-        return tdn__pose_size(err, "source_pose", source_pose->joint_count, retarget->source_joints, "source skeleton");
-    if (target_pose->joint_count != retarget->reference.joint_count)
-        return tdn__pose_size(err, "target_pose", target_pose->joint_count, retarget->reference.joint_count,
-                              "target skeleton");
     if (!(dt >= 0.0f) || !tdn__finite(dt))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "dt", "%g is not a finite time >= 0", (double)dt);
 
@@ -244,6 +232,7 @@ tdn_result tdn_retarget_contacts(const tdn_retarget *retarget, tdn_retarget_stat
     tdn_transform target_root = root;
     target_root.t = tdn_vec3_scale(root.t, retarget->scale);
     target_root.s = tdn_vec3_make(1.0f, 1.0f, 1.0f);
+    const tdn_transform into_target_model = tdn_transform_inverse(&target_root);
     for (int l = 0; l < retarget->limb_count; l++) {
         const tdn__retarget_limb *limb = &retarget->limbs[l];
         tdn_retarget_limb_state *s = &state->limbs[limb->which];
@@ -269,7 +258,7 @@ tdn_result tdn_retarget_contacts(const tdn_retarget *retarget, tdn_retarget_stat
 
         /* Where the target's end is, and where it should be. */
         chains[l] = read_chain(retarget, limb, target_pose);
-        goals[l] = goal_of(retarget, limb, state, planted, dt, &target_root, chains[l].end);
+        goals[l] = goal_of(retarget, limb, state, planted, dt, &target_root, &into_target_model, chains[l].end);
         held[l] = s->weight > 0.0f;
         drop = fmaxf(drop, drop_to_reach(&chains[l], goals[l]));
     }

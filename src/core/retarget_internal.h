@@ -124,6 +124,10 @@ struct tdn_retarget {
 /* Joint `joint`'s position in `leader`'s frame at the skeleton's rest: where a foot (hand) that
  * is not below its shin (forearm) ends it. */
 tdn_vec3 tdn__retarget_rest_offset(const tdn_skeleton *skeleton, int leader, int joint);
+/* The arguments every per-frame call checks: the retarget and both poses, of its skeletons'
+ * joint counts (TDN_ERR_ARGUMENT naming `retarget`, `source_pose` or `target_pose`). */
+tdn_result tdn__retarget_check_poses(const tdn_retarget *retarget, const tdn_pose *source_pose,
+                                     const tdn_pose *target_pose, tdn_error *err);
 /* The model transform of the last joint of a path from the root (the identity for none). */
 tdn_transform tdn__retarget_along(const tdn_pose *pose, const int *path, int count);
 /* Sets up the followers (rt NULL: counts the path they need); returns the path's length. */
