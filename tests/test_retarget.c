@@ -671,6 +671,39 @@ static void refusals(void)
     CHECK(tdn_retarget_reference_pose(h.skel, &h.map, NULL, &small, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "out") == 0);
     CHECK(tdn_retarget_scale(NULL) == 0.0f);
+    CHECK(tdn_retarget_contact_settings(NULL).height == 0.0f && tdn_retarget_contact_settings(NULL).blend == 0.0f);
+    {
+        /* the defaults: 2.5% and 18.75% a second of the leg (hip to knee to ankle at rest), 0.1 s */
+        const int n = tdn_skeleton_joint_count(h.skel);
+        tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)n);
+        tdn_pose rest;
+        tdn_retarget *plain = NULL;
+        const tdn_retarget_desc defaults = { .source = { .skeleton = h.skel, .map = &h.map },
+                                             .target = { .skeleton = h.skel, .map = &h.map },
+                                             .contacts = { .floor = { 0.05f, 0.06f } } };
+        if (CHECK(model != NULL) && CHECK(tdn_pose_create(n, &rest, NULL, NULL) == TDN_OK)) {
+            tdn_pose_set_rest(&rest, h.skel, NULL);
+            tdn_model_space(h.skel, &rest, NULL, model, NULL);
+            double leg = 0.0;
+            for (int side = 0; side < 2; side++) {
+                const tdn_body_part thigh = side ? TDN_BODY_PART_RIGHT_THIGH : TDN_BODY_PART_LEFT_THIGH;
+                for (int k = 0; k < 2; k++)
+                    leg += 0.5 *
+                           tdn_vec3_length(tdn_vec3_sub(position(model, part(&h.map, (tdn_body_part)(thigh + k + 1))),
+                                                        position(model, part(&h.map, (tdn_body_part)(thigh + k)))));
+            }
+            if (CHECK(tdn_retarget_create(&defaults, &plain, NULL, NULL) == TDN_OK)) {
+                const tdn_retarget_contact_desc c = tdn_retarget_contact_settings(plain);
+                CHECK_NEAR(c.height, 0.025 * leg, 1e-6);
+                CHECK_NEAR(c.speed, 0.1875 * leg, 1e-6);
+                CHECK(c.blend == 0.1f);
+                CHECK(c.floor[0] == 0.05f && c.floor[1] == 0.06f && c.hands == 0);
+            }
+            tdn_retarget_destroy(plain);
+            tdn_pose_destroy(&rest);
+        }
+        free(model);
+    }
     tdn_retarget_destroy(NULL);
     tdn_retarget_destroy(rt);
     tdn_pose_destroy(&small);

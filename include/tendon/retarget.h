@@ -95,6 +95,9 @@ TDN_API void tdn_retarget_destroy(tdn_retarget *retarget);
 
 /* The scale the retarget uses (desc.scale, or the leg ratio it stood for); 0 for NULL. */
 TDN_API float tdn_retarget_scale(const tdn_retarget *retarget);
+/* The contact settings the retarget uses: desc.contacts with its defaults filled in (height,
+ * speed and blend as they stood for); zeros for NULL. */
+TDN_API tdn_retarget_contact_desc tdn_retarget_contact_settings(const tdn_retarget *retarget);
 
 /* Retargets one local pose of the source skeleton onto `target_pose` (the target skeleton's
  * joint count). Per mapped bone b: D = Qs_model(b) * Qs_reference_model(b)^-1 and

@@ -449,6 +449,11 @@ void tdn_retarget_destroy(tdn_retarget *retarget)
 
 float tdn_retarget_scale(const tdn_retarget *retarget) { return retarget ? retarget->scale : 0.0f; }
 
+tdn_retarget_contact_desc tdn_retarget_contact_settings(const tdn_retarget *retarget)
+{
+    return retarget ? retarget->contacts : (tdn_retarget_contact_desc){ 0 };
+}
+
 int tdn__retarget_source_joint_count(const tdn_retarget *retarget) { return retarget->source_joints; }
 int tdn__retarget_target_joint_count(const tdn_retarget *retarget) { return retarget->reference.joint_count; }
 

@@ -11,10 +11,11 @@ const char *retarget_contacts_text(const retarget_args *a, const retarget_pair *
     static char text[320];
     if (a->no_contacts)
         return "not fixed up (--no-contacts)";
+    const tdn_retarget_contact_desc c = tdn_retarget_contact_settings(p->retarget);
     snprintf(text, sizeof text,
              "fixed up: a source foot is planted within %.4g of its lowest (left %.4g, right %.4g) and slower than "
              "%.4g a second (source units), or by its clip's contact_l/contact_r curves",
-             (double)p->contact_height, (double)p->floors[0], (double)p->floors[1], (double)p->contact_speed);
+             (double)c.height, (double)c.floor[0], (double)c.floor[1], (double)c.speed);
     return text;
 }
 

@@ -212,10 +212,6 @@ int retarget_pair_load(const retarget_args *a, retarget_pair *p)
     if (code != CLI_OK)
         return code;
     lowest_ankles(a, p, clip);
-    /* the fix-up's default thresholds (tdn_retarget_contact_desc), as the summary says them */
-    const double legs = retarget_leg_length(p->source.skeleton, &p->source.map);
-    p->contact_height = (float)(0.025 * legs);
-    p->contact_speed = (float)(0.1875 * legs);
     /* scale 0: the ratio of the leg lengths, which carries the two files' units too */
     const tdn_retarget_desc desc = {
         .source = { .skeleton = p->source.skeleton, .map = &p->source.map, .reference = &p->source.reference },

@@ -30,7 +30,6 @@ typedef struct retarget_pair {
     retarget_side source, target;
     tdn_retarget *retarget;
     float floors[2]; /* the source's lowest left and right ankles over the takes, above y = 0 (0: unknown) */
-    float contact_height, contact_speed; /* the fix-up's planted thresholds (source units, per second) */
 } retarget_pair;
 
 /* Loads both files and makes the retarget, as the top of this file says. An exit code, having
