@@ -21,10 +21,6 @@
  * so that the knee never locks straight (where a solve turns fastest). */
 #define REACH 0.98f
 
-static const tdn_body_part limb_upper[TDN_RETARGET_LIMB_COUNT] = { TDN_BODY_PART_LEFT_THIGH, TDN_BODY_PART_RIGHT_THIGH,
-                                                                   TDN_BODY_PART_LEFT_UPPER_ARM,
-                                                                   TDN_BODY_PART_RIGHT_UPPER_ARM };
-
 static int is_hand(tdn_retarget_limb which) { return which >= TDN_RETARGET_LEFT_HAND; }
 
 static int place_in(const int *path, int count, int joint)
@@ -42,7 +38,7 @@ int tdn__retarget_fill_limbs(tdn_retarget *rt, const tdn_retarget_desc *desc, in
     const int limbs = desc->contacts.hands ? TDN_RETARGET_LIMB_COUNT : TDN_RETARGET_LEFT_HAND;
     const int start = used;
     for (int l = 0; l < limbs; l++) {
-        const tdn_body_part upper = limb_upper[l];
+        const tdn_body_part upper = (tdn_body_part)(tdn__retarget_limb_end[l] - 2); /* thigh, upper arm */
         const int source_end = tdn_body_map_joint(smap, (tdn_body_part)(upper + 2));
         const int joints[3] = { tdn_body_map_joint(tmap, upper), tdn_body_map_joint(tmap, (tdn_body_part)(upper + 1)),
                                 tdn_body_map_joint(tmap, (tdn_body_part)(upper + 2)) };

@@ -4,8 +4,9 @@
  * its shin. */
 #include "retarget_internal.h"
 
-static const tdn_body_part ends[TDN_RETARGET_LIMB_COUNT] = { TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT,
-                                                             TDN_BODY_PART_LEFT_HAND, TDN_BODY_PART_RIGHT_HAND };
+const tdn_body_part tdn__retarget_limb_end[TDN_RETARGET_LIMB_COUNT] = {
+    TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT, TDN_BODY_PART_LEFT_HAND, TDN_BODY_PART_RIGHT_HAND
+};
 
 tdn_vec3 tdn__retarget_rest_offset(const tdn_skeleton *skeleton, int leader, int joint)
 {
@@ -31,8 +32,8 @@ int tdn__retarget_fill_followers(tdn_retarget *rt, const tdn_retarget_desc *desc
     const tdn_body_map *tmap = desc->target.map;
     const int start = used;
     for (int l = 0; l < TDN_RETARGET_LIMB_COUNT; l++) {
-        const int joint = tdn_body_map_joint(tmap, ends[l]);
-        const int leader = tdn_body_map_joint(tmap, (tdn_body_part)(ends[l] - 1));
+        const int joint = tdn_body_map_joint(tmap, tdn__retarget_limb_end[l]);
+        const int leader = tdn_body_map_joint(tmap, (tdn_body_part)(tdn__retarget_limb_end[l] - 1));
         if (joint < 0 || leader < 0 || tdn_skeleton_is_in_subtree(ts, joint, leader))
             continue;
         const int parent = tdn_skeleton_parent(ts, joint);

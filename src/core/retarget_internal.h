@@ -121,6 +121,9 @@ struct tdn_retarget {
     int target_hips_bone;
 };
 
+/* The body part that ends each tdn_retarget_limb (a foot, a hand); the two before it in
+ * tdn_body_part are its upper and middle parts (thigh and shin, upper arm and forearm). */
+extern const tdn_body_part tdn__retarget_limb_end[TDN_RETARGET_LIMB_COUNT];
 /* Joint `joint`'s position in `leader`'s frame at the skeleton's rest: where a foot (hand) that
  * is not below its shin (forearm) ends it. */
 tdn_vec3 tdn__retarget_rest_offset(const tdn_skeleton *skeleton, int leader, int joint);

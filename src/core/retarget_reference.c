@@ -168,9 +168,7 @@ tdn_result tdn_retarget_reference_pose(const tdn_skeleton *skeleton, const tdn_b
     point_arm(skeleton, map, out, TDN_BODY_PART_RIGHT_CLAVICLE, -1.0f);
     point_leg(skeleton, map, out, TDN_BODY_PART_LEFT_THIGH);
     point_leg(skeleton, map, out, TDN_BODY_PART_RIGHT_THIGH);
-    static const tdn_body_part ends[] = { TDN_BODY_PART_LEFT_FOOT, TDN_BODY_PART_RIGHT_FOOT, TDN_BODY_PART_LEFT_HAND,
-                                          TDN_BODY_PART_RIGHT_HAND };
-    for (size_t k = 0; k < sizeof ends / sizeof ends[0]; k++)
-        place_detached_end(skeleton, map, out, ends[k]);
+    for (int l = 0; l < TDN_RETARGET_LIMB_COUNT; l++)
+        place_detached_end(skeleton, map, out, tdn__retarget_limb_end[l]);
     return TDN_OK;
 }
