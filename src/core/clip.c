@@ -29,8 +29,7 @@
 #include "keyed_clip_internal.h"
 #include "tendon/model_space.h"
 
-/* Contiguous joints [joint, joint + count) of one pose row, at `src` in the frame (animated)
- * or in the constants (constant). */
+/* Contiguous joints [joint, joint + count) of one pose row, at `src` in a frame. */
 typedef struct clip_run {
     int row;
     int joint;
@@ -51,14 +50,17 @@ struct tdn_clip {
     tdn_clip_storage storage; /* FLOAT32 or INT16 */
     int animated_count;       /* components per frame */
     int constant_count;
-    int run_count;      /* lerped runs */
-    int hold_run_count; /* held (STEP) runs */
-    int constant_run_count;
+    int run_count;         /* lerped runs */
+    int hold_run_count;    /* held (STEP) runs */
     int animates_rotation; /* 1 if a rotation row has an animated component */
     clip_run *runs;
     clip_run *hold_runs;
-    clip_run *constant_runs;
-    float *constants;
+    /* The constant components in the pose's own layout (TDN_POSE_ROWS rows of `stride` floats,
+     * the animated components' places and the padding lanes at identity), NULL when there are
+     * none: a sample copies it whole (a row slice each for a joint range), then writes the
+     * animated runs over it. One copy instead of one per constant run, which cost more than the
+     * interpolation on clips with many short runs of constant joints. */
+    float *constant_pose;
     const float *frames_f32;    /* FLOAT32: frame_count * animated_count */
     const uint16_t *frames_q16; /* INT16: the same, quantized */
     const float *offsets;       /* INT16: per animated component, value = offset + scale * q */
@@ -109,14 +111,19 @@ static void dequantize(float *restrict dst, const uint16_t *restrict q, const fl
         dst[i] = offset[i] + scale[i] * (float)q[i];
 }
 
-tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn_error *err)
+/* The part of a run inside joints [begin, end): its first joint and source slot and its length
+ * (0: none). */
+static int run_part(const clip_run *run, int begin, int end, int *joint, int *src)
 {
-    if (!clip)
-        return tdn__null(err, "clip");
-    if (!pose || !pose->data)
-        return tdn__null(err, "pose");
-    if (pose->joint_count != clip->joint_count)
-        return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
+    int lo = run->joint > begin ? run->joint : begin;
+    int hi = run->joint + run->count < end ? run->joint + run->count : end;
+    *joint = lo;
+    *src = run->src + (lo - run->joint);
+    return hi - lo;
+}
+
+void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, int begin, int end)
+{
     const size_t stride = (size_t)pose->stride;
     float *data = pose->data;
 
@@ -131,42 +138,53 @@ tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn
         held = (int)(u + CLIP_FRAME_SNAP) < last ? (int)(u + CLIP_FRAME_SNAP) : last;
     }
 
-    for (int r = 0; r < clip->constant_run_count; ++r) {
-        const clip_run *run = &clip->constant_runs[r];
-        memcpy(data + (size_t)run->row * stride + (size_t)run->joint, clip->constants + run->src,
-               (size_t)run->count * sizeof(float));
+    if (clip->constant_pose) {
+        if (begin == 0 && end == pose->stride)
+            memcpy(data, clip->constant_pose, (size_t)TDN_POSE_ROWS * stride * sizeof(float));
+        else
+            for (size_t r = 0; r < TDN_POSE_ROWS; ++r)
+                memcpy(data + r * stride + (size_t)begin, clip->constant_pose + r * stride + (size_t)begin,
+                       (size_t)(end - begin) * sizeof(float));
     }
     const size_t n = (size_t)clip->animated_count;
+    int joint, src, count;
     if (clip->storage == TDN_STORAGE_INT16) {
         const uint16_t *q0 = clip->frames_q16 + (size_t)f0 * n, *q1 = clip->frames_q16 + (size_t)f1 * n;
-        for (int r = 0; r < clip->run_count; ++r) {
-            const clip_run *run = &clip->runs[r];
-            lerp_q16(data + (size_t)run->row * stride + (size_t)run->joint, q0 + run->src, q1 + run->src,
-                     clip->offsets + run->src, clip->scales + run->src, a, run->count);
-        }
+        for (int r = 0; r < clip->run_count; ++r)
+            if ((count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
+                lerp_q16(data + (size_t)clip->runs[r].row * stride + (size_t)joint, q0 + src, q1 + src,
+                         clip->offsets + src, clip->scales + src, a, count);
         const uint16_t *qh = clip->frames_q16 + (size_t)held * n;
-        for (int r = 0; r < clip->hold_run_count; ++r) {
-            const clip_run *run = &clip->hold_runs[r];
-            dequantize(data + (size_t)run->row * stride + (size_t)run->joint, qh + run->src, clip->offsets + run->src,
-                       clip->scales + run->src, run->count);
-        }
+        for (int r = 0; r < clip->hold_run_count; ++r)
+            if ((count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
+                dequantize(data + (size_t)clip->hold_runs[r].row * stride + (size_t)joint, qh + src,
+                           clip->offsets + src, clip->scales + src, count);
     } else {
         const float *v0 = clip->frames_f32 + (size_t)f0 * n, *v1 = clip->frames_f32 + (size_t)f1 * n;
-        for (int r = 0; r < clip->run_count; ++r) {
-            const clip_run *run = &clip->runs[r];
-            lerp_f32(data + (size_t)run->row * stride + (size_t)run->joint, v0 + run->src, v1 + run->src, a,
-                     run->count);
-        }
+        for (int r = 0; r < clip->run_count; ++r)
+            if ((count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
+                lerp_f32(data + (size_t)clip->runs[r].row * stride + (size_t)joint, v0 + src, v1 + src, a, count);
         const float *vh = clip->frames_f32 + (size_t)held * n;
-        for (int r = 0; r < clip->hold_run_count; ++r) {
-            const clip_run *run = &clip->hold_runs[r];
-            memcpy(data + (size_t)run->row * stride + (size_t)run->joint, vh + run->src,
-                   (size_t)run->count * sizeof(float));
-        }
+        for (int r = 0; r < clip->hold_run_count; ++r)
+            if ((count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
+                memcpy(data + (size_t)clip->hold_runs[r].row * stride + (size_t)joint, vh + src,
+                       (size_t)count * sizeof(float));
     }
-    if (clip->animates_rotation)
-        normalize_rotations(data + TDN_RX * stride, data + TDN_RY * stride, data + TDN_RZ * stride,
-                            data + TDN_RW * stride, clip->joint_count);
+    const int last_joint = end < clip->joint_count ? end : clip->joint_count;
+    if (clip->animates_rotation && last_joint > begin)
+        normalize_rotations(data + TDN_RX * stride + begin, data + TDN_RY * stride + begin,
+                            data + TDN_RZ * stride + begin, data + TDN_RW * stride + begin, last_joint - begin);
+}
+
+tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn_error *err)
+{
+    if (!clip)
+        return tdn__null(err, "clip");
+    if (!pose || !pose->data)
+        return tdn__null(err, "pose");
+    if (pose->joint_count != clip->joint_count)
+        return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
+    tdn__clip_sample_range(clip, time, pose, 0, pose->stride);
     return TDN_OK;
 }
 
@@ -429,8 +447,10 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
     char *name_copy = tdn__block_take(block, name_size, 1, 1);
     clip->runs = tdn__block_take(block, (size_t)clip->run_count, sizeof(clip_run), alignof(clip_run));
     clip->hold_runs = tdn__block_take(block, (size_t)clip->hold_run_count, sizeof(clip_run), alignof(clip_run));
-    clip->constant_runs = tdn__block_take(block, (size_t)clip->constant_run_count, sizeof(clip_run), alignof(clip_run));
-    clip->constants = tdn__block_take(block, (size_t)clip->constant_count, sizeof(float), alignof(float));
+    const size_t stride = (size_t)tdn_pose_stride(J);
+    float *constant_pose = clip->constant_count > 0
+                               ? tdn__block_take(block, TDN_POSE_ROWS * stride, sizeof(float), TDN_POSE_ALIGN)
+                               : NULL;
     const size_t n = (size_t)clip->animated_count;
     float *offsets = NULL, *scales = NULL, *frames_f32 = NULL;
     uint16_t *frames_q16 = NULL;
@@ -450,16 +470,19 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
     clip->scales = scales;
     clip->frames_f32 = frames_f32;
     clip->frames_q16 = frames_q16;
-    int animated = 0, constant = 0;
+    clip->constant_pose = constant_pose;
+    if (constant_pose) { /* identity where nothing constant goes: the padding lanes stay identity */
+        tdn_pose identity;
+        tdn_pose_init(J, constant_pose, TDN_POSE_ROWS * stride * sizeof(float), &identity, NULL);
+    }
+    int animated = 0;
     run_builder runs = { clip->runs, 0, { 0, 0, 0, 0 } }, hold_runs = { clip->hold_runs, 0, { 0, 0, 0, 0 } };
-    run_builder constant_runs = { clip->constant_runs, 0, { 0, 0, 0, 0 } };
     for (int row = 0; row < TDN_POSE_ROWS; ++row) {
         for (int j = 0; j < J; ++j) {
             const int c = row * J + j;
             const enum component_kind kind = classify(b, row, j);
             if (kind == COMPONENT_CONSTANT) {
-                clip->constants[constant] = 0.5f * (b->lo[c] + b->hi[c]);
-                run_add(&constant_runs, row, j, constant++);
+                constant_pose[(size_t)row * stride + (size_t)j] = 0.5f * (b->lo[c] + b->hi[c]);
                 continue;
             }
             const float lo = b->lo[c], range = b->hi[c] - b->lo[c];
@@ -486,12 +509,11 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
 static void count_components(tdn_clip *clip, const build *b)
 {
     run_builder runs = { NULL, 0, { 0, 0, 0, 0 } }, hold_runs = { NULL, 0, { 0, 0, 0, 0 } };
-    run_builder constant_runs = { NULL, 0, { 0, 0, 0, 0 } };
     for (int row = 0; row < TDN_POSE_ROWS; ++row) {
         for (int j = 0; j < b->joint_count; ++j) {
             const enum component_kind kind = classify(b, row, j);
             if (kind == COMPONENT_CONSTANT) {
-                run_add(&constant_runs, row, j, clip->constant_count++);
+                clip->constant_count++;
                 continue;
             }
             run_add(kind == COMPONENT_HOLD ? &hold_runs : &runs, row, j, clip->animated_count++);
@@ -501,7 +523,6 @@ static void count_components(tdn_clip *clip, const build *b)
     }
     clip->run_count = runs.count;
     clip->hold_run_count = hold_runs.count;
-    clip->constant_run_count = constant_runs.count;
 }
 /* Angle of the rotation between a and b in double precision: 2 atan2(|v|, |w|) of a* b, accurate
  * for tiny angles where acos of a dot product is not. */

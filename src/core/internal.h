@@ -34,6 +34,11 @@ static inline tdn_allocator tdn__allocator_of(const tdn_allocator *allocator)
  * joints; the message says how to size it (an imported asset lists fewer joints than its
  * skeleton can have). */
 tdn_result tdn__clip_pose_size(tdn_error *err, int have, int want);
+/* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
+ * stride) into a pose of the clip's joint count, unchecked: the rest of the pose is untouched. */
+struct tdn_clip;
+struct tdn_pose;
+void tdn__clip_sample_range(const struct tdn_clip *clip, float time, struct tdn_pose *pose, int begin, int end);
 /* TDN_ERR_ARGUMENT (where "allocator") for hooks with only one of alloc and free. */
 tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err);
 
