@@ -113,6 +113,11 @@ static tdn_result graph_instance_create_retargeted(const tdn_allocator *h, void 
     return tdn_graph_instance_create_retargeted(graph, onto_itself, (tdn_graph_instance **)out, h, err);
 }
 
+static tdn_result graph_workspace_create(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_graph_workspace_create((const tdn_graph *const[]){ graph }, 1, (tdn_graph_workspace **)out, h, err);
+}
+
 static tdn_result ik_blend_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     const tdn_pose *poses[] = { &sample_poses[0], &sample_poses[1] };
@@ -236,6 +241,7 @@ static void destroy_retarget(void *p) { tdn_retarget_destroy(p); }
 static void destroy_foot_placement(void *p) { tdn_foot_placement_destroy(p); }
 static void destroy_graph(void *p) { tdn_graph_destroy(p); }
 static void destroy_graph_instance(void *p) { tdn_graph_instance_destroy(p); }
+static void destroy_graph_workspace(void *p) { tdn_graph_workspace_destroy(p); }
 static void destroy_ik_blend(void *p) { tdn_ik_blend_destroy(p); }
 static void destroy_root_track(void *p) { tdn_root_track_destroy(p); }
 static void destroy_mm_database(void *p) { tdn_mm_database_destroy(p); }
@@ -258,6 +264,7 @@ static const hooks_case cases[] = {
     { "tdn_graph_create", graph_create, destroy_graph },
     { "tdn_graph_instance_create", graph_instance_create, destroy_graph_instance },
     { "tdn_graph_instance_create_retargeted", graph_instance_create_retargeted, destroy_graph_instance },
+    { "tdn_graph_workspace_create", graph_workspace_create, destroy_graph_workspace },
     { "tdn_ik_blend_create", ik_blend_create, destroy_ik_blend },
     { "tdn_root_track_create", root_track_create, destroy_root_track },
     { "tdn_mm_database_create", mm_database_create, destroy_mm_database },

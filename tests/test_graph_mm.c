@@ -522,6 +522,11 @@ static void frames_never_allocate(const mm_fixture *f)
     void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, (bytes + TDN_GRAPH_INSTANCE_ALIGN - 1) /
                                                                TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN);
     CHECK_EQ_INT(tdn_graph_instance_init(g, memory, bytes, &placed, NULL), TDN_OK);
+    /* the placed instance has no workspace: one in caller memory too */
+    const size_t ws_bytes = tdn_graph_workspace_bytes((const tdn_graph *const[]){ g }, 1);
+    void *ws_memory = aligned_alloc(TDN_GRAPH_WORKSPACE_ALIGN, (ws_bytes + 63) / 64 * 64);
+    tdn_graph_workspace *ws = NULL;
+    CHECK_EQ_INT(tdn_graph_workspace_init((const tdn_graph *const[]){ g }, 1, ws_memory, ws_bytes, &ws, NULL), TDN_OK);
     const int n = tdn_skeleton_joint_count(f->skeleton);
     tdn_pose a, b, va, vb;
     tdn_pose_create(n, &a, NULL, NULL);
@@ -540,8 +545,13 @@ static void frames_never_allocate(const mm_fixture *f)
         tdn_graph_instance *both[2] = { created, placed };
         for (int i = 0; i < 2; i++) {
             drive(both[i], move, turn, t, 5.0f);
-            tdn_graph_evaluate(both[i], i ? &b : &a, NULL);
-            tdn_graph_joint_velocities(both[i], i ? &vb : &va, NULL);
+            if (i) {
+                tdn_graph_evaluate_with(placed, ws, &b, NULL);
+                tdn_graph_joint_velocities_with(placed, ws, &vb, NULL);
+            } else {
+                tdn_graph_evaluate(created, &a, NULL);
+                tdn_graph_joint_velocities(created, &va, NULL);
+            }
         }
         tdn_root_motion m;
         tdn_graph_root_motion(created, &m, NULL);
@@ -560,6 +570,7 @@ static void frames_never_allocate(const mm_fixture *f)
     tdn_graph_destroy(g);
     CHECK_EQ_INT(live_blocks, blocks); /* the controller lives in the instance's memory */
     free(memory);
+    free(ws_memory);
     tdn_pose_destroy(&a);
     tdn_pose_destroy(&b);
     tdn_pose_destroy(&va);

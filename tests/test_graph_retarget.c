@@ -307,15 +307,21 @@ static void caller_memory(const character *big, const character *small)
     tdn_pose a, b;
     tdn_pose_create(nt, &a, NULL, NULL);
     tdn_pose_create(nt, &b, NULL, NULL);
-    double worst = in && created ? 0.0 : 1.0;
-    for (int f = 0; f < 60 && in && created; f++) {
+    /* a placed instance evaluates in a workspace (it has none of its own) */
+    CHECK_EQ_INT(tdn_graph_evaluate(in, &a, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "instance") == 0 && strstr(err.message, "tdn_graph_evaluate_with"));
+    tdn_graph_workspace *ws = NULL;
+    CHECK_EQ_INT(tdn_graph_workspace_create((const tdn_graph *const[]){ w.graph }, 1, &ws, NULL, NULL), TDN_OK);
+    double worst = in && created && ws ? 0.0 : 1.0;
+    for (int f = 0; f < 60 && in && created && ws; f++) {
         tdn_graph_update(in, DT, NULL);
         tdn_graph_update(created, DT, NULL);
-        tdn_graph_evaluate(in, &a, NULL);
+        tdn_graph_evaluate_with(in, ws, &a, NULL);
         tdn_graph_evaluate(created, &b, NULL);
         worst = fmax(worst, pose_diff(&a, &b));
     }
     CHECK(worst == 0.0);
+    tdn_graph_workspace_destroy(ws);
     tdn_graph_instance_destroy(created);
     tdn_graph_instance_destroy(in); /* in caller memory: nothing to free */
     free(memory);

@@ -358,23 +358,58 @@ TDN_API const char *tdn_param_type_name(tdn_param_type type);
 /* Alignment of the memory tdn_graph_instance_init takes. */
 #define TDN_GRAPH_INSTANCE_ALIGN 64
 
-/* Bytes an instance of this graph needs, for tdn_graph_instance_init. */
+/* An instance holds one character's state and nothing else: parameters, players, machines,
+ * springs, inertialization offsets, root motion, foot placement. What an evaluation writes
+ * before it reads (scratch poses, the flat list's inputs, model-space matrices for IK) is in a
+ * workspace (below), which one thread reuses for every character it evaluates. */
+
+/* Bytes of an instance's state, for tdn_graph_instance_init. */
 TDN_API size_t tdn_graph_instance_bytes(const tdn_graph *graph);
 /* An instance in caller memory (aligned to TDN_GRAPH_INSTANCE_ALIGN, at least
  * tdn_graph_instance_bytes), at the parameters' initial values with every clip at its start.
- * Release it by dropping the memory (tdn_graph_instance_destroy is for created ones only).
- * TDN_ERR_ARGUMENT for NULL or misaligned memory, TDN_ERR_OUT_OF_MEMORY when `bytes` is too
- * small; on failure *out is NULL. */
+ * It has no workspace of its own: evaluate it with tdn_graph_evaluate_with or
+ * tdn_graph_evaluate_batch. Release it by dropping the memory (tdn_graph_instance_destroy is
+ * for created ones only). TDN_ERR_ARGUMENT for NULL or misaligned memory,
+ * TDN_ERR_OUT_OF_MEMORY when `bytes` is too small; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_init(const tdn_graph *graph, void *memory, size_t bytes, tdn_graph_instance **out,
                                            tdn_error *err);
-/* The same in memory from `allocator` (NULL: malloc): TDN_ERR_ARGUMENT for NULL or half-set
- * allocator hooks, TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
+/* The same in memory from `allocator` (NULL: malloc), with a workspace of its own in the same
+ * allocation so that tdn_graph_evaluate works on it alone (the simple way for a few
+ * characters; crowds share workspaces). TDN_ERR_ARGUMENT for NULL or half-set allocator hooks,
+ * TDN_ERR_OUT_OF_MEMORY when the allocator fails; on failure *out is NULL. */
 TDN_API tdn_result tdn_graph_instance_create(const tdn_graph *graph, tdn_graph_instance **out,
                                              const tdn_allocator *allocator, tdn_error *err);
 /* Frees a created instance; NULL is ignored (one from tdn_graph_instance_init is not freed). */
 TDN_API void tdn_graph_instance_destroy(tdn_graph_instance *instance);
 /* The graph the instance runs (the caller's). */
 TDN_API const tdn_graph *tdn_graph_instance_graph(const tdn_graph_instance *instance);
+
+/* ---- workspaces: scratch memory for evaluating, one per thread ----
+ *
+ * A workspace made for a set of graphs serves instances of any of them, one evaluation at a
+ * time: give each thread its own. Its contents never change a result (every evaluation writes
+ * what it reads), so any character may use any workspace. Switching a workspace between graphs
+ * sets its poses up again: sort a mixed batch by graph. */
+
+typedef struct tdn_graph_workspace tdn_graph_workspace;
+
+/* Alignment of the memory tdn_graph_workspace_init takes. */
+#define TDN_GRAPH_WORKSPACE_ALIGN 64
+
+/* Bytes a workspace for these graphs needs (the largest of each of their needs); 0 when
+ * `graphs` is NULL, `graph_count` < 1 or a graph is NULL. */
+TDN_API size_t tdn_graph_workspace_bytes(const tdn_graph *const *graphs, int graph_count);
+/* A workspace in caller memory (aligned to TDN_GRAPH_WORKSPACE_ALIGN, at least
+ * tdn_graph_workspace_bytes). TDN_ERR_ARGUMENT for NULL arguments (naming graphs[i]) or
+ * misaligned memory, TDN_ERR_OUT_OF_MEMORY when `bytes` is too small; on failure *out is NULL. */
+TDN_API tdn_result tdn_graph_workspace_init(const tdn_graph *const *graphs, int graph_count, void *memory, size_t bytes,
+                                            tdn_graph_workspace **out, tdn_error *err);
+/* The same in memory from `allocator` (NULL: malloc). */
+TDN_API tdn_result tdn_graph_workspace_create(const tdn_graph *const *graphs, int graph_count,
+                                              tdn_graph_workspace **out, const tdn_allocator *allocator,
+                                              tdn_error *err);
+/* Frees a created workspace; NULL and ones from tdn_graph_workspace_init are ignored. */
+TDN_API void tdn_graph_workspace_destroy(tdn_graph_workspace *workspace);
 
 /* ---- retargeted instances: a graph driving another character ----
  *
@@ -465,9 +500,14 @@ typedef struct tdn_graph_entry {
  * the top of this file. Fired triggers are cleared at the end. */
 TDN_API tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *err);
 /* Samples and blends the flat list of the last update into `out` (the skeleton's joint
- * count; a retargeted instance's target's). Before any update, the list is that of a
- * zero-length update. */
+ * count; a retargeted instance's target's), in the instance's own workspace (created
+ * instances). Before any update, the list is that of a zero-length update. TDN_ERR_ARGUMENT
+ * for an instance placed by tdn_graph_instance_init, which has none. */
 TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err);
+/* The same in `workspace` (made for the instance's graph, or for a set of graphs that includes
+ * one at least as large: TDN_ERR_ARGUMENT naming `workspace` otherwise). */
+TDN_API tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_graph_workspace *workspace, tdn_pose *out,
+                                           tdn_error *err);
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
 /* Flat-list entries of one layer (they are grouped by layer, in layer order). */
@@ -496,9 +536,12 @@ TDN_API tdn_result tdn_graph_root_motion(const tdn_graph_instance *instance, tdn
  * weights, mirrored with their clips, then composed as the layers are (an override layer lerps
  * by its weight times its mask, an additive layer adds its difference's velocity scaled the
  * same way); a MOTION_MATCH node's is its pose's change over its last step. Inertialization
- * offsets and extracted root motion are not in it. Uses the instance's scratch poses (call it
- * after tdn_graph_evaluate, not between update and evaluate's use of them); never allocates. */
+ * offsets and extracted root motion are not in it. Uses the instance's own workspace (as
+ * tdn_graph_evaluate does); never allocates. */
 TDN_API tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err);
+/* The same in `workspace`, for instances without one of their own. */
+TDN_API tdn_result tdn_graph_joint_velocities_with(tdn_graph_instance *instance, tdn_graph_workspace *workspace,
+                                                   tdn_pose *velocity, tdn_error *err);
 
 /* The ground foot placement queries, and the character's frame in the world (NULL: the
  * identity), for the instance's FOOT_PLACEMENT jobs; without a ground they do nothing.

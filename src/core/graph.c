@@ -609,7 +609,11 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
         if (desc->layers[l].mask)
             PLACE(layers[l].mask, stride);
 #undef PLACE
-    return at;
+    const int joints = tdn_skeleton_joint_count(desc->skeleton);
+    at = tdn__align_up(at, TDN_POSE_ALIGN);
+    if (base)
+        tdn_pose_init(joints, base + at, tdn_pose_bytes(joints), &g->rest, NULL);
+    return at + tdn_pose_bytes(joints);
 }
 
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
@@ -628,7 +632,7 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
     tdn_graph probe;
     memset(&probe, 0, sizeof probe);
     size_t bytes = lay_out(&probe, NULL, desc, &totals);
-    char *block = tdn__alloc(allocator, bytes, 16);
+    char *block = tdn__alloc(allocator, bytes, TDN_POSE_ALIGN);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory (%zu bytes)", bytes);
     memset(block, 0, bytes);
@@ -638,6 +642,7 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
     g->bytes = bytes;
     g->skeleton = desc->skeleton;
     g->joint_count = tdn_skeleton_joint_count(desc->skeleton);
+    tdn_pose_set_rest(&g->rest, desc->skeleton, NULL);
     g->clip_count = desc->clip_count;
     if (desc->clip_count > 0) /* a graph of motion matching alone has no clips (and may pass NULL) */
         memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);

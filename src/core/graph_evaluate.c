@@ -50,7 +50,8 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *e
 /* An entry's pose into `pose`: a clip sampled (root motion taken out when the graph extracts
  * it, mirrored when asked), the rest pose, a procedural node's callback pose, a modifier's
  * finished group pose, or a motion-matching node's pose (made by the update). */
-static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, float dt, tdn_pose *pose)
+static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *ws, const tdn_graph_entry *e, float dt,
+                       tdn_pose *pose)
 {
     const tdn_graph *g = in->graph;
     if (e->clip >= 0) {
@@ -58,11 +59,11 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, f
         if (g->extract_root_motion && g->root_tracks[e->clip])
             tdn_root_motion_remove(g->root_tracks[e->clip], pose, NULL);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {
-        tdn_pose_copy(pose, &in->group_poses[g->nodes[e->node].slot], NULL);
+        tdn_pose_copy(pose, &ws->group_poses[g->nodes[e->node].slot], NULL);
     } else if (e->clip == TDN_ENTRY_MOTION_MATCH) {
         tdn_pose_copy(pose, &in->mm_states[g->nodes[e->node].slot].pose, NULL);
     } else {
-        tdn_pose_copy(pose, &in->rest, NULL);
+        tdn_pose_copy(pose, &g->rest, NULL);
         if (e->clip == TDN_ENTRY_PROCEDURAL)
             g->nodes[e->node].callback(g->nodes[e->node].user, in, e->node, dt, pose);
     }
@@ -72,42 +73,44 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_entry *e, f
 
 /* The blend of entries [first, first + count) into `out`. In an additive layer every entry is a
  * difference and the result is their blend (a difference too). */
-static void blend_entries(tdn_graph_instance *in, int first, int count, int additive_layer, float dt, tdn_pose *out)
+static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int first, int count, int additive_layer,
+                          float dt, tdn_pose *out)
 {
     const tdn_graph_entry *entries = in->entries + first;
     int additive = 0;
     for (int k = 0; k < count && !additive_layer; k++)
         additive += entries[k].additive;
     if (count == 0) {
-        tdn_pose_copy(out, &in->rest, NULL);
+        tdn_pose_copy(out, &in->graph->rest, NULL);
         return;
     }
     if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
-        entry_pose(in, &entries[0], dt, out);
+        entry_pose(in, ws, &entries[0], dt, out);
         return;
     }
     int nl = 0, na = 0;
     for (int k = 0; k < count; k++) {
         const tdn_graph_entry *e = &entries[k];
         tdn_pose *pose = e->clip == TDN_ENTRY_MODIFIER && !e->mirror
-                             ? &in->group_poses[in->graph->nodes[e->node].slot] /* blended already */
+                             ? &ws->group_poses[in->graph->nodes[e->node].slot] /* blended already */
                          : e->clip == TDN_ENTRY_MOTION_MATCH ? &in->mm_states[in->graph->nodes[e->node].slot].pose
-                                                             : &in->poses[first + k];
-        if (pose == &in->poses[first + k])
-            entry_pose(in, e, dt, pose);
+                                                             : &ws->poses[first + k];
+        if (pose == &ws->poses[first + k])
+            entry_pose(in, ws, e, dt, pose);
         tdn_blend_input input = { pose, e->weight, NULL };
         if (e->additive && !additive_layer)
-            in->additives[na++] = input;
+            ws->additives[na++] = input;
         else
-            in->layers[nl++] = input;
+            ws->layers[nl++] = input;
     }
-    tdn_blend_job job = { in->layers, nl, in->additives, na, additive_layer ? NULL : &in->rest, out };
+    tdn_blend_job job = { ws->layers, nl, ws->additives, na, additive_layer ? NULL : &in->graph->rest, out };
     tdn_blend(&job, NULL);
 }
 
 /* A layer's pose: its modifiers' groups first, deepest first, each blended then changed; then
  * the layer's own entries. */
-static void evaluate_layer(tdn_graph_instance *in, int layer, const tdn__layer_state *ls, float dt, tdn_pose *out)
+static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const tdn__layer_state *ls,
+                           float dt, tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
     int additive_layer = g->layers[layer].mode == TDN_LAYER_ADDITIVE;
@@ -116,11 +119,11 @@ static void evaluate_layer(tdn_graph_instance *in, int layer, const tdn__layer_s
         const tdn__node *n = &g->nodes[i];
         if (n->type != TDN_NODE_MODIFIER || n->layer != layer || !(in->node_weight[i] > 0.0f))
             continue;
-        tdn_pose *pose = &in->group_poses[n->slot];
-        blend_entries(in, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, pose);
+        tdn_pose *pose = &ws->group_poses[n->slot];
+        blend_entries(in, ws, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, pose);
         tdn__graph_apply_modifier(in, i, dt, pose);
     }
-    blend_entries(in, ls->base_first, ls->base_count, additive_layer, dt, out);
+    blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, out);
 }
 
 /* Starts what the layer's machines asked for, then carries the offsets on `pose`, and keeps
@@ -140,25 +143,35 @@ static void inertialize(tdn__layer_state *ls, tdn_pose *pose)
     ls->frames_shown++;
 }
 
-static void compose(tdn_graph_instance *in, int layer, const tdn_pose *pose, tdn_pose *out)
+static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const tdn_pose *pose, tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
     const tdn__layer *L = &g->layers[layer];
     float w = in->layer_states[layer].weight;
-    const tdn_pose *below = layer == 0 ? &in->rest : out;
+    const tdn_pose *below = layer == 0 ? &g->rest : out;
     if (L->mode == TDN_LAYER_ADDITIVE)
         tdn_additive_apply(below, pose, w, L->mask, out, NULL);
     else if (L->model_space_rotation)
-        tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &in->poses[0], &in->poses[1], out);
+        tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &ws->poses[0], &ws->poses[1], out);
     else
         tdn_blend2(below, pose, w, L->mask, out, NULL);
 }
 
 tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err)
 {
+    if (instance && !instance->own)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "instance",
+                         "placed by tdn_graph_instance_init, it has no workspace of its own: evaluate it with "
+                         "tdn_graph_evaluate_with");
+    return tdn_graph_evaluate_with(instance, instance ? instance->own : NULL, out, err);
+}
+
+tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_graph_workspace *workspace, tdn_pose *out,
+                                   tdn_error *err)
+{
     const tdn_graph *g = instance ? instance->graph : NULL;
-    if (!instance || !out)
-        return tdn__null(err, !instance ? "instance" : "out");
+    if (!instance || !workspace || !out)
+        return tdn__null(err, !instance ? "instance" : !workspace ? "workspace" : "out");
     if (instance->retarget) {
         const int joints = tdn__retarget_target_joint_count(instance->retarget);
         if (out->joint_count != joints)
@@ -166,6 +179,15 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_e
     } else if (out->joint_count != g->joint_count) {
         return tdn__pose_size(err, "out", out->joint_count, g->joint_count, "the graph's skeleton");
     }
+    if (tdn__graph_workspace_bind(workspace, g, "workspace", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    tdn__graph_evaluate(instance, workspace, out);
+    return TDN_OK;
+}
+
+void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *out)
+{
+    const tdn_graph *g = instance->graph;
     /* the graph's own pose: `out`, or a retargeted instance's source pose */
     tdn_pose *pose = instance->retarget ? &instance->source : out;
     for (int l = 0; l < g->layer_count; l++) {
@@ -178,23 +200,22 @@ tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_e
             ls->unapplied = 0.0f;
             ls->frames_shown = 0;
             if (l == 0)
-                tdn_pose_copy(pose, &instance->rest, NULL);
+                tdn_pose_copy(pose, &g->rest, NULL);
             continue;
         }
         /* The bottom layer at full weight, unmasked, is the pose itself. */
         int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE && ls->weight >= 1.0f && !L->mask &&
                      !L->model_space_rotation;
-        tdn_pose *layer = direct ? pose : &instance->layer_pose;
-        evaluate_layer(instance, l, ls, ls->unapplied, layer);
+        tdn_pose *layer = direct ? pose : &ws->layer_pose;
+        evaluate_layer(instance, ws, l, ls, ls->unapplied, layer);
         if (L->inertializes)
             inertialize(ls, layer);
         ls->unapplied = 0.0f;
         if (!direct)
-            compose(instance, l, layer, pose);
+            compose(instance, ws, l, layer, pose);
     }
-    tdn__graph_run_ik(instance, instance->evaluate_dt, pose);
+    tdn__graph_run_ik(instance, instance->evaluate_dt, pose, ws->model);
     if (instance->retarget)
         tdn__graph_retarget_output(instance, out);
     instance->evaluate_dt = 0.0f;
-    return TDN_OK;
 }

@@ -333,15 +333,15 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     return 0;
 }
 
-void tdn__graph_run_ik(tdn_graph_instance *in, float dt, tdn_pose *pose)
+void tdn__graph_run_ik(tdn_graph_instance *in, float dt, tdn_pose *pose, tdn_mat4 *model)
 {
     const tdn_graph *g = in->graph;
     if (g->ik_count == 0)
         return;
-    tdn_model_space(g->skeleton, pose, NULL, in->model, NULL);
+    tdn_model_space(g->skeleton, pose, NULL, model, NULL);
     for (int k = 0; k < g->ik_count; k++) {
         in->foot_solved[k] = 0;
         float w = tdn__clamp01(tdn__graph_value(in, g->ik[k].weight));
-        in->ik_reached[k] = w > 0.0f ? run_job(in, k, w, dt, pose, in->model) : 0;
+        in->ik_reached[k] = w > 0.0f ? run_job(in, k, w, dt, pose, model) : 0;
     }
 }

@@ -21,17 +21,12 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(switch_weights, g->switch_weight_count, 16);
     PLACE(groups, g->group_count, 16);
     PLACE(entries, g->entry_capacity, 16);
-    PLACE(poses, g->entry_capacity, 16);
-    PLACE(layers, g->entry_capacity, 16);
-    PLACE(additives, g->entry_capacity, 16);
     PLACE(motions, g->entry_capacity, 16);
     PLACE(motion_weights, g->entry_capacity, 16);
     PLACE(machines, g->machine_count, 16);
-    PLACE(group_poses, g->modifier_count, 16);
     PLACE(group_first, g->modifier_count, 16);
     PLACE(group_count, g->modifier_count, 16);
     PLACE(mod_state, g->damp_floats, 16);
-    PLACE(model, g->ik_count > 0 ? g->joint_count : 0, 16);
     PLACE(ik_reached, g->ik_count, 16);
     PLACE(foot_states, g->ik_count, 16);
     PLACE(foot_contact, g->ik_count, 16);
@@ -40,25 +35,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(layer_states, g->layer_count, 16);
     PLACE(mm_states, g->mm_count, 16);
 #undef PLACE
-    size_t pose_bytes = tdn_pose_bytes(g->joint_count);
-    for (int k = 0; k < g->modifier_count; k++) { /* modifiers' group poses */
-        at = tdn__align_up(at, TDN_POSE_ALIGN);
-        if (base)
-            tdn_pose_init(g->joint_count, base + at, pose_bytes, &instance->group_poses[k], NULL);
-        at += pose_bytes;
-    }
-    /* scratch poses, the rest pose, the layer pose, the spare, then two per inertializing layer */
-    for (int k = 0; k < g->entry_capacity + 3; k++) {
-        at = tdn__align_up(at, TDN_POSE_ALIGN);
-        if (base) {
-            tdn_pose *pose = k < g->entry_capacity        ? &instance->poses[k]
-                             : k == g->entry_capacity     ? &instance->rest
-                             : k == g->entry_capacity + 1 ? &instance->layer_pose
-                                                          : &instance->spare;
-            tdn_pose_init(g->joint_count, base + at, pose_bytes, pose, NULL);
-        }
-        at += pose_bytes;
-    }
+    const size_t pose_bytes = tdn_pose_bytes(g->joint_count);
     for (int k = 0; k < g->ik_count; k++) { /* foot placement solver states */
         if (g->ik[k].kind != TDN_GRAPH_IK_FOOT_PLACEMENT)
             continue;
@@ -67,7 +44,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
             tdn_foot_placement_init(&g->ik[k].feet, base + at, g->ik[k].state_bytes, &instance->foot_states[k], NULL);
         at += g->ik[k].state_bytes;
     }
-    for (int l = 0; l < g->layer_count; l++) {
+    for (int l = 0; l < g->layer_count; l++) { /* an inertializing layer's last two results */
         if (!g->layers[l].inertializes)
             continue;
         tdn__layer_state *ls = base ? &instance->layer_states[l] : NULL;
@@ -115,7 +92,6 @@ static void start(tdn_graph_instance *in)
         in->groups[k].phase = 0.0f;
         in->groups[k].leader = -1;
     }
-    tdn_pose_set_rest(&in->rest, g->skeleton, NULL);
     for (int l = 0; l < g->layer_count; l++) {
         in->layer_states[l].frames_shown = 0;
         in->layer_states[l].pending = -1.0f;
@@ -184,16 +160,22 @@ tdn_result tdn_graph_instance_create_retargeted(const tdn_graph *graph, const td
         return TDN_ERR_ARGUMENT;
     if (retarget && tdn__graph_check_retarget(graph, retarget, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
-    const size_t bytes = tdn_graph_instance_bytes_retargeted(graph, retarget);
+    /* the state, then its own workspace */
+    const size_t state = tdn__align_up(tdn_graph_instance_bytes_retargeted(graph, retarget), TDN_GRAPH_WORKSPACE_ALIGN);
+    const size_t bytes = state + tdn_graph_workspace_bytes(&graph, 1);
     tdn_allocator a = tdn__allocator_of(allocator);
-    void *memory = tdn__alloc(&a, bytes, TDN_GRAPH_INSTANCE_ALIGN);
+    char *memory = tdn__alloc(&a, bytes, TDN_GRAPH_INSTANCE_ALIGN);
     if (!memory)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "no memory for an instance of %zu bytes", bytes);
-    tdn_result r = tdn_graph_instance_init_retargeted(graph, retarget, memory, bytes, out, err);
+    tdn_result r = tdn_graph_instance_init_retargeted(graph, retarget, memory, state, out, err);
+    if (r == TDN_OK)
+        r = tdn_graph_workspace_init(&graph, 1, memory + state, bytes - state, &(*out)->own, err);
     if (r != TDN_OK) {
         tdn__free(&a, memory, bytes);
+        *out = NULL;
         return r;
     }
+    (*out)->bytes = bytes;
     (*out)->allocator = a;
     (*out)->created = 1;
     return TDN_OK;

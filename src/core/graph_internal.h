@@ -187,6 +187,7 @@ struct tdn_graph {
                                    * their own allocation */
     int extract_root_motion;
     int root_joint;
+    tdn_pose rest;             /* the skeleton's rest pose, in the graph's block */
     int entry_capacity;        /* clip nodes + one rest entry per layer */
     size_t inertializer_bytes; /* per layer that inertializes */
     size_t instance_bytes;
@@ -264,13 +265,8 @@ struct tdn_graph_instance {
     int entry_count;
     int culled;
     float culled_weight;
-    tdn_pose *poses; /* entry_capacity scratch poses */
-    tdn_pose rest;
-    tdn_pose layer_pose;            /* a layer's result before it is composed */
-    tdn_pose *group_poses;          /* one per modifier: its input blended, then changed */
     int *group_first, *group_count; /* per modifier: its entries */
     float *mod_state;               /* DAMP modifiers' springs */
-    tdn_mat4 *model;                /* model space for the IK stage */
     int *ik_reached;
     tdn_foot_placement **foot_states; /* per IK job (FOOT_PLACEMENT ones) */
     tdn_ground_query ground;
@@ -282,8 +278,6 @@ struct tdn_graph_instance {
     tdn_vec3 (*foot_target)[TDN_FOOT_MAX_LEGS]; /* per IK job: the ankles' targets last solved for */
     unsigned char *foot_solved;                 /* per IK job: its foot placement ran in the last evaluate */
     int no_foot_lock;
-    tdn_pose spare; /* a layer's velocities */
-    tdn_blend_input *layers, *additives;
     tdn__machine_state *machines;
     tdn__layer_state *layer_states;
     tdn__mm_state *mm_states;    /* per MOTION_MATCH node */
@@ -298,7 +292,38 @@ struct tdn_graph_instance {
      * the plain instance's). */
     const tdn_retarget *retarget;
     tdn_pose source;
+    /* A created instance's own workspace (in its block, after the state), which
+     * tdn_graph_evaluate uses; NULL for one placed by tdn_graph_instance_init. */
+    tdn_graph_workspace *own;
 };
+
+/* Scratch memory for evaluating (graph_workspace.c): what an evaluate writes before it reads,
+ * so one workspace serves any number of characters in turn. Sized for the largest needs of the
+ * graphs it was made for; its poses are set up for the graph it last served. */
+struct tdn_graph_workspace {
+    tdn_allocator allocator; /* set when created, zero when in caller memory */
+    size_t bytes;
+    int created;
+    int joint_count, entry_capacity, modifier_count, model_joints; /* what it holds */
+    const tdn_graph *graph; /* the graph its poses are set up for, NULL: none yet */
+    char *pose_memory;      /* entry_capacity + modifier_count + 2 poses of joint_count */
+    size_t pose_bytes;
+    tdn_pose *poses;       /* entry_capacity scratch poses */
+    tdn_pose *group_poses; /* one per modifier: its input blended, then changed */
+    tdn_pose layer_pose;   /* a layer's result before it is composed */
+    tdn_pose spare;        /* a layer's velocities */
+    tdn_mat4 *model;       /* model space for the IK stage */
+    tdn_blend_input *layers, *additives;
+};
+
+/* tdn_graph_evaluate_with after its checks, the workspace bound to the instance's graph. */
+void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *out);
+/* The workspace's poses set up for `g`: TDN_ERR_ARGUMENT naming `where` when it was made for
+ * smaller graphs. */
+tdn_result tdn__graph_workspace_bind(tdn_graph_workspace *ws, const tdn_graph *g, const char *where, tdn_error *err);
+/* Bytes a workspace for these needs takes (the struct included). */
+size_t tdn__graph_workspace_layout(tdn_graph_workspace *ws, char *base, int joint_count, int entry_capacity,
+                                   int modifier_count, int model_joints);
 
 /* The node kinds with fields of their own, one file each (docs/design.md, "The source tree"):
  * the definition copied and checked when the graph is created, then what they do at run time. */
@@ -333,7 +358,7 @@ void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int no
  * (and freed), and run on the composed pose. */
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
 void tdn__graph_free_ik(tdn_graph *g);
-void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose);
+void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose, tdn_mat4 *model);
 
 /* A retargeted instance's output (graph_retarget.c): whether `retarget` can take the graph's
  * poses; the source pose placed after the plain instance's memory (base NULL: only measured;

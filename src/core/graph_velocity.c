@@ -32,13 +32,13 @@ static void add_rows(tdn_pose *out, const tdn_pose *layer, float w, const float 
 /* A layer's velocity: its entries' clip velocities blended with the entries' weights (an entry
  * inside a modifier by its weight there times the modifier's; what modifiers change is not in
  * it). */
-static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, tdn_pose *out)
+static void layer_velocity(tdn_graph_instance *in, tdn_graph_workspace *ws, const tdn__layer_state *ls, tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
     int n = 0;
     for (int k = 0; k < ls->entry_count; k++) {
         const tdn_graph_entry *e = &in->entries[ls->first_entry + k];
-        tdn_pose *v = &in->poses[ls->first_entry + k];
+        tdn_pose *v = &ws->poses[ls->first_entry + k];
         if (e->clip == TDN_ENTRY_MODIFIER)
             continue;
         if (e->clip == TDN_ENTRY_MOTION_MATCH) {
@@ -47,25 +47,37 @@ static void layer_velocity(tdn_graph_instance *in, const tdn__layer_state *ls, t
             for (int r = 0; r < TDN_POSE_ROWS; r++)
                 memset(tdn_pose_row(v, r), 0, sizeof(float) * (size_t)v->stride);
         } else {
-            tdn_clip_sample_velocity(g->clips[e->clip], e->time, &in->layer_pose, v, NULL);
+            tdn_clip_sample_velocity(g->clips[e->clip], e->time, &ws->layer_pose, v, NULL);
             if (e->mirror)
                 tdn_pose_mirror(v, g->mirror, v, NULL);
         }
-        in->layers[n++] = (tdn_blend_input){ v, e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f), NULL };
+        ws->layers[n++] = (tdn_blend_input){ v, e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f), NULL };
     }
-    tdn_velocity_blend(in->layers, n, out, NULL);
+    tdn_velocity_blend(ws->layers, n, out, NULL);
 }
 
 tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err)
 {
+    if (instance && !instance->own)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "instance",
+                         "placed by tdn_graph_instance_init, it has no workspace of its own: use "
+                         "tdn_graph_joint_velocities_with");
+    return tdn_graph_joint_velocities_with(instance, instance ? instance->own : NULL, velocity, err);
+}
+
+tdn_result tdn_graph_joint_velocities_with(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *velocity,
+                                           tdn_error *err)
+{
     const tdn_graph *g = instance ? instance->graph : NULL;
-    if (!instance || !velocity)
-        return tdn__null(err, !instance ? "instance" : "velocity");
+    if (!instance || !ws || !velocity)
+        return tdn__null(err, !instance ? "instance" : !ws ? "workspace" : "velocity");
     if (velocity->joint_count != g->joint_count)
         return tdn__pose_size(err, "velocity", velocity->joint_count, g->joint_count, "the graph's skeleton");
+    if (tdn__graph_workspace_bind(ws, g, "workspace", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     for (int r = 0; r < TDN_POSE_ROWS; r++)
         memset(tdn_pose_row(velocity, r), 0, sizeof(float) * (size_t)velocity->stride);
-    tdn_pose *layer = &instance->spare;
+    tdn_pose *layer = &ws->spare;
     for (int l = 0; l < g->layer_count; l++) {
         const tdn__layer *L = &g->layers[l];
         const tdn__layer_state *ls = &instance->layer_states[l];
@@ -73,7 +85,7 @@ tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *ve
             continue;
         int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE;
         tdn_pose *target = direct ? velocity : layer;
-        layer_velocity(instance, ls, target);
+        layer_velocity(instance, ws, ls, target);
         if (direct) {
             if (ls->weight < 1.0f || L->mask) /* the rest pose below does not move */
                 for (int r = 0; r < TDN_POSE_ROWS; r++)
