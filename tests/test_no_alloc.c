@@ -310,10 +310,73 @@ static void retargeted_graph_frames_never_allocate(void)
     tdn_graph_document_destroy(doc);
 }
 
+/* A batch of the five-layer showcase (graph.h, "batch evaluation"): 32 characters in two
+ * workspaces, tasks of 5 handed out by a parallel-for, with model space and palettes. */
+static void run_tasks_in_turn(void *user, int task_count, tdn_graph_task_fn task, void *context)
+{
+    (void)user;
+    for (int t = 0; t < task_count; t++)
+        task(context, t, t & 1);
+}
+
+static void batch_frames_never_allocate(void)
+{
+    enum { CROWD = 32 };
+    tdn_graph_document *doc = NULL;
+    CHECK_EQ_INT(
+        tdn_graph_document_load(TENDON_SOURCE_DIR "/examples/graphs/blendmotion.json", NULL, &doc, &hooks, NULL),
+        TDN_OK);
+    if (!doc)
+        return;
+    const tdn_graph *graph = tdn_graph_document_graph(doc);
+    const int joints = tdn_skeleton_joint_count(tdn_graph_document_skeleton(doc));
+    tdn_graph_workspace *ws[2] = { NULL, NULL };
+    for (int w = 0; w < 2; w++)
+        CHECK_EQ_INT(tdn_graph_workspace_create(&graph, 1, &ws[w], &hooks, NULL), TDN_OK);
+    tdn_graph_instance *in[CROWD];
+    tdn_pose poses[CROWD];
+    tdn_graph_character chars[CROWD];
+    tdn_mat4 *mats = hooks.alloc(sizeof(tdn_mat4) * (size_t)joints * 2 * CROWD, 16, NULL);
+    const int speed = tdn_graph_find_param(graph, "speed"), hit = tdn_graph_find_param(graph, "hitFront");
+    for (int k = 0; k < CROWD; k++) {
+        CHECK_EQ_INT(tdn_graph_instance_create(graph, &in[k], &hooks, NULL), TDN_OK);
+        tdn_pose_create(joints, &poses[k], &hooks, NULL);
+        chars[k] = (tdn_graph_character){ in[k],
+                                          1.0f / 60.0f,
+                                          &poses[k],
+                                          mats + (size_t)(2 * k) * (size_t)joints,
+                                          mats + (size_t)(2 * k + 1) * (size_t)joints,
+                                          NULL };
+    }
+    const tdn_graph_batch_desc desc = { chars, CROWD, ws, 2, run_tasks_in_turn, NULL, 5 };
+    double checksum = 0;
+    long before = allocations();
+    for (int frame = 0; frame < 300; frame++) {
+        for (int k = 0; k < CROWD; k++) {
+            tdn_graph_set_float(in[k], speed, (float)((frame + 9 * k) % 200) / 50.0f, NULL);
+            if ((frame + k) % 70 == 0)
+                tdn_graph_fire_trigger(in[k], hit, NULL);
+        }
+        CHECK_EQ_INT(tdn_graph_evaluate_batch(&desc, NULL), TDN_OK);
+        checksum += mats[joints - 1].m[12];
+    }
+    CHECK_EQ_INT(allocations() - before, 0);
+    CHECK(isfinite(checksum));
+    for (int k = 0; k < CROWD; k++) {
+        tdn_pose_destroy(&poses[k]);
+        tdn_graph_instance_destroy(in[k]);
+    }
+    hooks.free(mats, sizeof(tdn_mat4) * (size_t)joints * 2 * CROWD, NULL);
+    for (int w = 0; w < 2; w++)
+        tdn_graph_workspace_destroy(ws[w]);
+    tdn_graph_document_destroy(doc);
+}
+
 int main(void)
 {
     RUN(frame_pipeline_never_allocates);
     RUN(graph_frames_never_allocate);
     RUN(retargeted_graph_frames_never_allocate);
+    RUN(batch_frames_never_allocate);
     return check_summary();
 }

@@ -508,6 +508,52 @@ TDN_API tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *ou
  * one at least as large: TDN_ERR_ARGUMENT naming `workspace` otherwise). */
 TDN_API tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_graph_workspace *workspace, tdn_pose *out,
                                            tdn_error *err);
+/* ---- batch evaluation: many characters in one call ----
+ *
+ * One call updates and evaluates N characters (instances of one graph or of several) into the
+ * caller's buffers, split into tasks of a few characters that the caller's parallel-for runs
+ * (a game's job system), or serially on the calling thread. Each character's results are
+ * bit-identical to updating and evaluating it alone, whatever the split and the threads. Never
+ * allocates. */
+
+/* One character of a batch: its instance, updated by `dt` seconds (a negative dt: not
+ * updated, only evaluated) then evaluated into `pose`; with `model`, its model-space matrices
+ * (the root at the identity; joint count of `pose`), and with `palette` (which needs `model`)
+ * its skinning palette (tdn_palette). `skeleton` is the one `model` and `palette` are of: NULL
+ * for the graph's; a retargeted instance's target skeleton must be given. */
+typedef struct tdn_graph_character {
+    tdn_graph_instance *instance;
+    float dt;
+    tdn_pose *pose;
+    tdn_mat4 *model;   /* NULL: not computed */
+    tdn_mat4 *palette; /* NULL: not computed */
+    const tdn_skeleton *skeleton;
+} tdn_graph_character;
+
+/* A task of a batch: characters [task * characters_per_task, ...) in workspaces[worker]. */
+typedef void (*tdn_graph_task_fn)(void *context, int task, int worker);
+/* The caller's parallel-for: runs task(context, t, worker) once for every t in
+ * [0, task_count), on any threads, in any order, and returns when all have finished. `worker`
+ * (0 .. worker_count - 1) names the workspace a task uses: tasks running at the same time
+ * must have different workers (a thread's index in a pool does). */
+typedef void (*tdn_parallel_for_fn)(void *user, int task_count, tdn_graph_task_fn task, void *context);
+
+typedef struct tdn_graph_batch_desc {
+    tdn_graph_character *characters;
+    int character_count;
+    /* One workspace per worker, each made for every graph of the batch's instances. */
+    tdn_graph_workspace *const *workspaces;
+    int worker_count;
+    tdn_parallel_for_fn parallel_for; /* NULL: every task in turn on this thread, worker 0 */
+    void *parallel_user;
+    int characters_per_task; /* 0: 16 */
+} tdn_graph_batch_desc;
+
+/* Checks every character first (TDN_ERR_ARGUMENT naming it, "characters[12].pose", and
+ * nothing is updated), then runs the batch. Sort characters by graph: a workspace switching
+ * graphs sets its poses up again. */
+TDN_API tdn_result tdn_graph_evaluate_batch(const tdn_graph_batch_desc *desc, tdn_error *err);
+
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);
 /* Flat-list entries of one layer (they are grouped by layer, in layer order). */

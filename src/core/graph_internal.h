@@ -318,6 +318,8 @@ struct tdn_graph_workspace {
 
 /* tdn_graph_evaluate_with after its checks, the workspace bound to the instance's graph. */
 void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *out);
+/* Whether a workspace holds what evaluating `g` needs. */
+int tdn__graph_workspace_fits(const tdn_graph_workspace *ws, const tdn_graph *g);
 /* The workspace's poses set up for `g`: TDN_ERR_ARGUMENT naming `where` when it was made for
  * smaller graphs. */
 tdn_result tdn__graph_workspace_bind(tdn_graph_workspace *ws, const tdn_graph *g, const char *where, tdn_error *err);

@@ -121,12 +121,17 @@ void tdn_graph_workspace_destroy(tdn_graph_workspace *workspace)
     }
 }
 
+int tdn__graph_workspace_fits(const tdn_graph_workspace *ws, const tdn_graph *g)
+{
+    return g->joint_count <= ws->joint_count && g->entry_capacity <= ws->entry_capacity &&
+           g->modifier_count <= ws->modifier_count && (g->ik_count == 0 || g->joint_count <= ws->model_joints);
+}
+
 tdn_result tdn__graph_workspace_bind(tdn_graph_workspace *ws, const tdn_graph *g, const char *where, tdn_error *err)
 {
     if (ws->graph == g)
         return TDN_OK;
-    if (g->joint_count > ws->joint_count || g->entry_capacity > ws->entry_capacity ||
-        g->modifier_count > ws->modifier_count || (g->ik_count > 0 && g->joint_count > ws->model_joints))
+    if (!tdn__graph_workspace_fits(ws, g))
         return tdn__fail(err, TDN_ERR_ARGUMENT, where,
                          "made for graphs of up to %d joints, %d entries and %d modifiers%s; this graph has %d, %d "
                          "and %d%s (tdn_graph_workspace_bytes of a set that includes it)",
