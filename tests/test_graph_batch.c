@@ -1,5 +1,6 @@
 /* Batch evaluation (graph.h, "batch evaluation") against each character updated and evaluated
- * alone: a crowd of two graphs (the five-layer BlendMotion showcase and the strafing blend tree,
+ * alone (every third keeping its palette alone; the threaded runs set parameters in the batch's
+ * prepare callback): a crowd of two graphs (the five-layer BlendMotion showcase and the strafing blend tree,
  * interleaved so that every workspace keeps switching between them), each character at its own
  * place in a scripted timeline, run serially and through parallel-fors that split it
  * differently (tasks of 1, 5, 7 and 16 characters; tasks in reverse order; two and three
@@ -135,11 +136,17 @@ typedef struct split {
     tdn_parallel_for_fn parallel_for;
 } split;
 
-static int same_bits(const character_buffers *a, const character_buffers *b, int joints)
+static int same_bits(const character_buffers *a, const character_buffers *b, int joints, int palette_only)
 {
-    return memcmp(a->pose.data, b->pose.data, tdn_pose_bytes(joints)) == 0 &&
-           memcmp(a->model, b->model, sizeof(tdn_mat4) * (size_t)joints) == 0 &&
+    return (palette_only || (memcmp(a->pose.data, b->pose.data, tdn_pose_bytes(joints)) == 0 &&
+                             memcmp(a->model, b->model, sizeof(tdn_mat4) * (size_t)joints) == 0)) &&
            memcmp(a->palette, b->palette, sizeof(tdn_mat4) * (size_t)joints) == 0;
+}
+
+/* The timeline's step as the batch's prepare callback, on the task's thread. */
+static void drive_prepare(void *user, int character, tdn_graph_instance *instance)
+{
+    drive(instance, character, *(const int *)user);
 }
 
 static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
@@ -191,7 +198,8 @@ static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
             tdn_palette(cg->skeletons[k % 2], alone_out[k].model, alone_out[k].palette, NULL);
         }
         for (int s = 0; s < SPLITS; s++) {
-            for (int k = 0; k < CHARACTERS; k++)
+            const int in_prepare = splits[s].parallel_for == threads_for; /* the threads set parameters too */
+            for (int k = 0; k < CHARACTERS && !in_prepare; k++)
                 drive(batched[s][k], k, f);
             pool p = { .threads = splits[s].workers };
             pthread_mutex_init(&p.lock, NULL);
@@ -202,11 +210,13 @@ static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
                                                 splits[s].workers,
                                                 splits[s].parallel_for,
                                                 splits[s].parallel_for == threads_for ? (void *)&p : (void *)&workers,
-                                                splits[s].per_task };
+                                                splits[s].per_task,
+                                                in_prepare ? drive_prepare : NULL,
+                                                &f };
             CHECK_EQ_INT(tdn_graph_evaluate_batch(&desc, NULL), TDN_OK);
             pthread_mutex_destroy(&p.lock);
             for (int k = 0; k < CHARACTERS; k++) {
-                differing[s] += !same_bits(&alone_out[k], &out[s][k], joints);
+                differing[s] += !same_bits(&alone_out[k], &out[s][k], joints, k % 3 == 2);
                 /* what the update reports is the lone character's too */
                 tdn_root_motion a, b;
                 tdn_graph_root_motion(alone[k], &a, NULL);
@@ -262,12 +272,21 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
     CHECK_EQ_INT(tdn_graph_workspace_create(&cg->graphs[1], 1, &too_small, NULL, NULL), TDN_OK);
     tdn_graph_character c[2] = { { in[0], DT, &b[0].pose, b[0].model, NULL, NULL },
                                  { in[1], DT, &b[1].pose, b[1].model, b[1].palette, NULL } };
-    tdn_graph_batch_desc desc = { c, 2, &ws, 1, NULL, NULL, 0 };
-    const char *const wheres[] = { "characters[1].instance", "characters[1].pose", "characters[0].palette",
+    tdn_graph_batch_desc desc = { .characters = c, .character_count = 2, .workspaces = &ws, .worker_count = 1 };
+    const char *const wheres[] = { "characters[1].instance", "characters[1].pose", "characters[0].skeleton",
                                    "workspaces[0]", "worker_count" };
     int clip_node = 0; /* a clip node, whose time an update would move */
     while (tdn_graph_clip_time(in[0], clip_node) < 0.0f)
         clip_node++;
+    tdn_skeleton *two_joints = NULL; /* a skeleton not of the poses' joint count */
+    const char *const two_names[2] = { "a", "b" };
+    const tdn_transform two_rest[2] = { tdn_transform_identity(), tdn_transform_identity() };
+    CHECK_EQ_INT(tdn_skeleton_create(&(tdn_skeleton_desc){ .joint_count = 2,
+                                                           .names = two_names,
+                                                           .parents = (const int[]){ -1, 0 },
+                                                           .rest_pose = two_rest },
+                                     &two_joints, NULL, NULL),
+                 TDN_OK);
     tdn_error err;
     /* the checks run before any character is touched: move the clip first */
     CHECK_EQ_INT(tdn_graph_evaluate_batch(&desc, NULL), TDN_OK);
@@ -284,7 +303,7 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
             c[1].pose = &small;
             break;
         case 2:
-            c[0].model = NULL, c[0].palette = b[0].palette;
+            c[0].skeleton = two_joints;
             break;
         case 3:
             one = too_small;
@@ -306,6 +325,7 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
     CHECK_EQ_INT(tdn_graph_evaluate_batch(NULL, &err), TDN_ERR_ARGUMENT);
     tdn_graph_workspace_destroy(ws);
     tdn_graph_workspace_destroy(too_small);
+    tdn_skeleton_destroy(two_joints);
     tdn_pose_destroy(&small);
     for (int k = 0; k < 2; k++) {
         tdn_graph_instance_destroy(in[k]);

@@ -348,7 +348,12 @@ static void batch_frames_never_allocate(void)
                                           mats + (size_t)(2 * k + 1) * (size_t)joints,
                                           NULL };
     }
-    const tdn_graph_batch_desc desc = { chars, CROWD, ws, 2, run_tasks_in_turn, NULL, 5 };
+    const tdn_graph_batch_desc desc = { .characters = chars,
+                                        .character_count = CROWD,
+                                        .workspaces = ws,
+                                        .worker_count = 2,
+                                        .parallel_for = run_tasks_in_turn,
+                                        .characters_per_task = 5 };
     double checksum = 0;
     long before = allocations();
     for (int frame = 0; frame < 300; frame++) {

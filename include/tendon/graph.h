@@ -517,15 +517,17 @@ TDN_API tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_gra
  * allocates. */
 
 /* One character of a batch: its instance, updated by `dt` seconds (a negative dt: not
- * updated, only evaluated) then evaluated into `pose`; with `model`, its model-space matrices
- * (the root at the identity; joint count of `pose`), and with `palette` (which needs `model`)
- * its skinning palette (tdn_palette). `skeleton` is the one `model` and `palette` are of: NULL
- * for the graph's; a retargeted instance's target skeleton must be given. */
+ * updated, only evaluated) then evaluated; its outputs, each optional: `pose` (its local
+ * pose), `model` (model-space matrices, the root at the identity) and `palette` (its skinning
+ * palette, tdn_palette). What is not asked for stays in the workspace: a crowd that only
+ * draws keeps palettes alone. Sizes are the skeleton's joint count; `skeleton` is the one
+ * `model` and `palette` are of: NULL for the graph's (a retargeted instance's target skeleton
+ * must be given). */
 typedef struct tdn_graph_character {
     tdn_graph_instance *instance;
     float dt;
-    tdn_pose *pose;
-    tdn_mat4 *model;   /* NULL: not computed */
+    tdn_pose *pose;    /* NULL: not kept */
+    tdn_mat4 *model;   /* NULL: not kept */
     tdn_mat4 *palette; /* NULL: not computed */
     const tdn_skeleton *skeleton;
 } tdn_graph_character;
@@ -537,6 +539,9 @@ typedef void (*tdn_graph_task_fn)(void *context, int task, int worker);
  * (0 .. worker_count - 1) names the workspace a task uses: tasks running at the same time
  * must have different workers (a thread's index in a pool does). */
 typedef void (*tdn_parallel_for_fn)(void *user, int task_count, tdn_graph_task_fn task, void *context);
+/* The caller's per-character step before its update, on the task's thread: setting the
+ * character's parameters from game state there spreads that work over the threads too. */
+typedef void (*tdn_graph_prepare_fn)(void *user, int character, tdn_graph_instance *instance);
 
 typedef struct tdn_graph_batch_desc {
     tdn_graph_character *characters;
@@ -546,7 +551,9 @@ typedef struct tdn_graph_batch_desc {
     int worker_count;
     tdn_parallel_for_fn parallel_for; /* NULL: every task in turn on this thread, worker 0 */
     void *parallel_user;
-    int characters_per_task; /* 0: 16 */
+    int characters_per_task;      /* 0: 16 */
+    tdn_graph_prepare_fn prepare; /* NULL: none */
+    void *prepare_user;
 } tdn_graph_batch_desc;
 
 /* Checks every character first (TDN_ERR_ARGUMENT naming it, "characters[12].pose", and

@@ -22,19 +22,19 @@ static tdn_result check_character(const tdn_graph_batch_desc *d, int k, tdn_erro
     const tdn_graph_character *c = &d->characters[k];
     if (!c->instance)
         return character_fail(err, k, "instance", "%s", "is NULL");
-    if (!c->pose)
-        return character_fail(err, k, "pose", "%s", "is NULL");
     const tdn_graph_instance *in = c->instance;
     const int joints = in->retarget ? tdn__retarget_target_joint_count(in->retarget) : in->graph->joint_count;
-    if (c->pose->joint_count != joints) {
+    if (in->retarget && (!c->pose || !c->model))
+        return character_fail(err, k, c->pose ? "model" : "pose", "%s",
+                              "is NULL: a retargeted instance's outputs are of its target skeleton, which the "
+                              "workspace does not hold: give the pose and model buffers");
+    if (c->pose && c->pose->joint_count != joints) {
         char where[64];
         snprintf(where, sizeof where, "characters[%d].pose", k);
         return tdn__pose_size(err, where, c->pose->joint_count, joints,
                               in->retarget ? "the retarget's target skeleton" : "the graph's skeleton");
     }
-    if (c->palette && !c->model)
-        return character_fail(err, k, "palette", "%s", "needs `model` too (the palette is made from it)");
-    if (c->model) {
+    if (c->model || c->palette) {
         const tdn_skeleton *s = c->skeleton ? c->skeleton : in->retarget ? NULL : in->graph->skeleton;
         if (!s)
             return character_fail(err, k, "skeleton", "%s",
@@ -69,15 +69,19 @@ static void run_task(void *context, int task, int worker)
     for (int k = begin; k < end; k++) {
         tdn_graph_character *c = &d->characters[k];
         tdn_graph_instance *in = c->instance;
+        if (d->prepare)
+            d->prepare(d->prepare_user, k, in);
         if (c->dt >= 0.0f)
             tdn_graph_update(in, c->dt, NULL);
         tdn__graph_workspace_bind(ws, in->graph, "workspace", NULL); /* fits: checked */
-        tdn__graph_evaluate(in, ws, c->pose);
-        if (c->model) {
+        tdn_pose *pose = c->pose ? c->pose : &ws->batch_pose;
+        tdn__graph_evaluate(in, ws, pose);
+        if (c->model || c->palette) {
             const tdn_skeleton *s = c->skeleton ? c->skeleton : in->graph->skeleton;
-            tdn_model_space(s, c->pose, NULL, c->model, NULL);
+            tdn_mat4 *model = c->model ? c->model : ws->batch_model;
+            tdn_model_space(s, pose, NULL, model, NULL);
             if (c->palette)
-                tdn_palette(s, c->model, c->palette, NULL);
+                tdn_palette(s, model, c->palette, NULL);
         }
     }
 }

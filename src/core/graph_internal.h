@@ -306,13 +306,15 @@ struct tdn_graph_workspace {
     int created;
     int joint_count, entry_capacity, modifier_count, model_joints; /* what it holds */
     const tdn_graph *graph; /* the graph its poses are set up for, NULL: none yet */
-    char *pose_memory;      /* entry_capacity + modifier_count + 2 poses of joint_count */
+    char *pose_memory;      /* entry_capacity + modifier_count + 3 poses of joint_count */
     size_t pose_bytes;
     tdn_pose *poses;       /* entry_capacity scratch poses */
     tdn_pose *group_poses; /* one per modifier: its input blended, then changed */
     tdn_pose layer_pose;   /* a layer's result before it is composed */
     tdn_pose spare;        /* a layer's velocities */
     tdn_mat4 *model;       /* model space for the IK stage */
+    tdn_pose batch_pose;   /* a batch character's pose and model space, when it keeps neither */
+    tdn_mat4 *batch_model;
     tdn_blend_input *layers, *additives;
 };
 

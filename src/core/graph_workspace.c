@@ -19,6 +19,7 @@ size_t tdn__graph_workspace_layout(tdn_graph_workspace *ws, char *base, int join
     PLACE(layers, entry_capacity);
     PLACE(additives, entry_capacity);
     PLACE(model, model_joints);
+    PLACE(batch_model, joint_count);
 #undef PLACE
     const size_t pose_bytes = tdn__align_up(tdn_pose_bytes(joint_count), TDN_POSE_ALIGN);
     at = tdn__align_up(at, TDN_POSE_ALIGN);
@@ -30,7 +31,7 @@ size_t tdn__graph_workspace_layout(tdn_graph_workspace *ws, char *base, int join
         ws->modifier_count = modifier_count;
         ws->model_joints = model_joints;
     }
-    return at + pose_bytes * (size_t)(entry_capacity + modifier_count + 2);
+    return at + pose_bytes * (size_t)(entry_capacity + modifier_count + 3);
 }
 
 /* The largest of each need of `graphs` (joints, entries, modifiers, model-space joints) and the
@@ -139,12 +140,13 @@ tdn_result tdn__graph_workspace_bind(tdn_graph_workspace *ws, const tdn_graph *g
                          ws->model_joints > 0 ? "" : " without IK", g->joint_count, g->entry_capacity,
                          g->modifier_count, g->ik_count > 0 ? " with IK" : "");
     /* poses of this graph's joint count over the same memory, their padding at identity */
-    const int slots = g->entry_capacity + g->modifier_count + 2;
+    const int slots = g->entry_capacity + g->modifier_count + 3;
     for (int k = 0; k < slots; k++) {
         tdn_pose *pose = k < g->entry_capacity                       ? &ws->poses[k]
                          : k < g->entry_capacity + g->modifier_count ? &ws->group_poses[k - g->entry_capacity]
-                         : k == slots - 2                            ? &ws->layer_pose
-                                                                     : &ws->spare;
+                         : k == slots - 3                            ? &ws->layer_pose
+                         : k == slots - 2                            ? &ws->spare
+                                                                     : &ws->batch_pose;
         tdn_pose_init(g->joint_count, ws->pose_memory + (size_t)k * ws->pose_bytes, ws->pose_bytes, pose, NULL);
     }
     ws->graph = g;
