@@ -604,6 +604,9 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(mm, t->mm);
     PLACE(mm_clips, t->mm_clips);
     PLACE(mm_mirror, t->mm_mirrors * tdn_skeleton_joint_count(desc->skeleton));
+    PLACE(flat_groups, t->layers + desc->node_count);
+    PLACE(flat_nodes, desc->node_count);
+    PLACE(layer_modifiers, desc->node_count);
     int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
     for (int l = 0; l < desc->layer_count; l++)
         if (desc->layers[l].mask)
@@ -661,6 +664,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         r = order_nodes(g, desc, err);
     if (r == TDN_OK)
         r = tdn__graph_assign_groups(g, place_of, desc->nodes, err);
+    if (r == TDN_OK)
+        tdn__graph_list_flat_groups(g);
     if (r == TDN_OK)
         r = mark_additive(g, desc, err);
     if (r == TDN_OK)

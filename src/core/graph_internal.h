@@ -109,8 +109,16 @@ typedef struct tdn__layer {
     tdn_layer_mode mode;
     float *mask; /* stride floats, or NULL */
     int model_space_rotation;
-    int inertializes; /* a machine in it has INERTIALIZE transitions */
+    int inertializes;                   /* a machine in it has INERTIALIZE transitions */
+    int first_modifier, modifier_count; /* its modifiers, deepest first, in tdn_graph.layer_modifiers */
 } tdn__layer;
+
+/* The nodes one group of the flat list draws its entries from (a layer's own nodes, or a
+ * modifier's input): its clip nodes by clip slot, then its rest, procedural, modifier and
+ * motion-matching nodes in order (graph_flatten.c). */
+typedef struct tdn__flat_group {
+    int first, clip_count, other_count; /* into tdn_graph.flat_nodes */
+} tdn__flat_group;
 
 /* A motion-matching node's controller description (its clip list and mirror table in the
  * graph's block) and the parameters it reads (graph_motion_match.c). */
@@ -190,6 +198,9 @@ struct tdn_graph {
     int entry_capacity;        /* clip nodes + one rest entry per layer */
     size_t inertializer_bytes; /* per layer that inertializes */
     size_t instance_bytes;
+    tdn__flat_group *flat_groups; /* per layer, then per modifier (by its slot) */
+    int *flat_nodes;
+    int *layer_modifiers;
 };
 
 /* A parameter's state: what the caller set (target) and what nodes read (value), with the
@@ -355,6 +366,9 @@ void tdn__graph_machines_advance(tdn_graph_instance *instance, float dt);
 void tdn__graph_weights(tdn_graph_instance *instance);
 void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt);
 void tdn__graph_flatten(tdn_graph_instance *instance);
+/* Lists each flat-list group's nodes and each layer's modifiers (when the graph is created, once
+ * the nodes are ordered and their layers and groups known). */
+void tdn__graph_list_flat_groups(tdn_graph *g);
 void tdn__graph_root_motion(tdn_graph_instance *instance, float dt);
 /* A root track per plain clip (graph_root_motion.c), and their release. */
 tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err);
