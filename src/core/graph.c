@@ -236,6 +236,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->rate = d->rate == 0.0f ? 1.0f : d->rate;
             n->start = d->start;
             float duration = tdn_clip_duration(g->clips[d->clip]);
+            n->duration = duration;
+            n->event_times = tdn_clip_event_times(g->clips[d->clip]);
+            n->event_count = tdn_clip_event_count(g->clips[d->clip]);
             if (!tdn__finite(d->lead_in) || !tdn__finite(d->lead_out) || d->lead_in < 0.0f || d->lead_out < 0.0f ||
                 ((d->lead_in > 0.0f || d->lead_out > 0.0f) && !(d->lead_in + d->lead_out < duration)))
                 FAIL_NODE(TDN_ERR_INVALID_DATA,

@@ -48,13 +48,13 @@ static float cull(tdn_graph_instance *in, int first, float threshold)
     return kept;
 }
 
-static void clip_events(tdn_graph_instance *in, int node, const tdn_player *p, int clip, float weight)
+static void clip_events(tdn_graph_instance *in, int node, const tdn_player *p, float weight)
 {
-    const tdn_clip *c = in->graph->clips[clip];
+    const tdn__node *n = &in->graph->nodes[node];
     int crossed[EVENTS_PER_CLIP];
-    int n = tdn_player_events(p, tdn_clip_event_times(c), tdn_clip_event_count(c), crossed, EVENTS_PER_CLIP);
-    for (int k = 0; k < n && k < EVENTS_PER_CLIP; k++)
-        tdn__graph_event(in, TDN_EVENT_CLIP, node, crossed[k], clip, weight);
+    int count = tdn_player_events(p, n->event_times, n->event_count, crossed, EVENTS_PER_CLIP);
+    for (int k = 0; k < count && k < EVENTS_PER_CLIP; k++)
+        tdn__graph_event(in, TDN_EVENT_CLIP, node, crossed[k], n->clip, weight);
 }
 
 /* The entries of one group: the clips, procedural and motion-matching nodes, rest poses and
@@ -74,7 +74,8 @@ static void flatten_group(tdn_graph_instance *in, const tdn__flat_group *fg, int
         const tdn__node *n = &g->nodes[i];
         const tdn_player *p = &in->players[n->clip_slot];
         add_entry(in, first, n->clip, i, p->time, weight * scale, n->additive, n->mirror, group);
-        clip_events(in, i, p, n->clip, weight);
+        if (n->event_count > 0)
+            clip_events(in, i, p, weight);
     }
     for (int k = fg->clip_count; k < fg->clip_count + fg->other_count; k++) {
         int i = nodes[k];

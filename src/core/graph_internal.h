@@ -57,6 +57,10 @@ typedef struct tdn__node {
     /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
     int additive;
     int layer; /* the layer that reaches it, -1: none */
+    /* CLIP: its clip's duration and events, looked up once */
+    float duration;
+    const float *event_times;
+    int event_count;
 } tdn__node;
 
 typedef struct tdn__condition {

@@ -29,7 +29,7 @@ void tdn__graph_switches_reset(tdn_graph_instance *instance)
 void tdn__graph_switches_advance(tdn_graph_instance *instance, float dt)
 {
     const tdn_graph *g = instance->graph;
-    for (int i = 0; i < g->node_count; i++) {
+    for (int i = 0; i < g->node_count && g->switch_weight_count > 0; i++) {
         const tdn__node *n = &g->nodes[i];
         if (n->type != TDN_NODE_SWITCH)
             continue;
