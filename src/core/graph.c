@@ -540,6 +540,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 /* What the arrays of a graph count, measured from its description before it is checked. */
 typedef struct graph_totals {
     int inputs, values, axes, markers, machines, transitions, conditions, states, layers, mod_joints;
+    int state_transitions; /* each machine's states times its transitions */
     int mm, mm_clips, mm_mirrors;
 } graph_totals;
 
@@ -566,6 +567,7 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
             t.machines++;
             t.states += sm->state_count;
             t.transitions += sm->transition_count;
+            t.state_transitions += sm->state_count * sm->transition_count;
             t.conditions += tdn__graph_count_conditions(sm);
         }
     }
@@ -610,6 +612,9 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(flat_groups, t->layers + desc->node_count);
     PLACE(flat_nodes, desc->node_count);
     PLACE(layer_modifiers, desc->node_count);
+    PLACE(state_transition_first, t->states);
+    PLACE(state_transition_count, t->states);
+    PLACE(state_transitions, t->state_transitions);
     int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
     for (int l = 0; l < desc->layer_count; l++)
         if (desc->layers[l].mask)

@@ -205,6 +205,10 @@ struct tdn_graph {
     tdn__flat_group *flat_groups; /* per layer, then per modifier (by its slot) */
     int *flat_nodes;
     int *layer_modifiers;
+    /* per state (all machines): the transitions that can leave it, by priority (indices into
+     * transitions) */
+    int *state_transition_first, *state_transition_count;
+    int *state_transitions;
 };
 
 /* A parameter's state: what the caller set (target) and what nodes read (value), with the

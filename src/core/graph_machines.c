@@ -134,6 +134,19 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
         run[at] = copy;
     }
     m->transition_count = sm->transition_count;
+    /* each state's way out: the transitions from it or from any other state, in priority order */
+    int at = m->first_state > 0
+                 ? g->state_transition_first[m->first_state - 1] + g->state_transition_count[m->first_state - 1]
+                 : 0;
+    for (int s = 0; s < m->state_count; s++) {
+        g->state_transition_first[m->first_state + s] = at;
+        for (int k = 0; k < m->transition_count; k++) {
+            const tdn__transition *t = &g->transitions[m->first_transition + k];
+            if (t->from == s || (t->from == TDN_ANY_STATE && t->to != s))
+                g->state_transitions[at++] = m->first_transition + k;
+        }
+        g->state_transition_count[m->first_state + s] = at - g->state_transition_first[m->first_state + s];
+    }
     g->state_total += sm->state_count;
     g->nodes[node].machine = g->machine_count++;
     return TDN_OK;
@@ -382,10 +395,9 @@ static const tdn__transition *choose(tdn_graph_instance *in, const tdn__machine 
         return NULL;
     float length, laps = 0.0f;
     int timed = 0; /* laps worked out (for the first exit time met) */
-    for (int k = 0; k < m->transition_count; k++) {
-        const tdn__transition *t = &g->transitions[m->first_transition + k];
-        if (!(t->from == current || (t->from == TDN_ANY_STATE && t->to != current)))
-            continue;
+    const int *ways = g->state_transitions + g->state_transition_first[m->first_state + current];
+    for (int k = 0; k < g->state_transition_count[m->first_state + current]; k++) {
+        const tdn__transition *t = &g->transitions[ways[k]];
         if (*travelling && t->to != ms->travel[ms->travel_at])
             continue;
         if (t->exit_time > 0.0f && !timed) {
