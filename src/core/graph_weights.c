@@ -145,19 +145,18 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
 void tdn__graph_weights(tdn_graph_instance *instance)
 {
     const tdn_graph *g = instance->graph;
-    for (int i = 0; i < g->node_count; i++) {
-        instance->node_weight[i] = 0.0f;
+    memset(instance->node_weight, 0, sizeof(float) * (size_t)g->node_count);
+    memset(instance->node_leaving, 0, (size_t)g->node_count);
+    for (int i = 0; i < g->node_count; i++)
         instance->node_rate[i] = 1.0f;
-        instance->node_leaving[i] = 0;
-    }
     for (int l = 0; l < g->layer_count; l++)
         instance->node_weight[g->layers[l].root] = 1.0f;
     for (int k = 0; k < g->order_count; k++) {
         int i = g->order[k];
         float w = instance->node_weight[i];
         const tdn__node *n = &g->nodes[i];
-        if (w > 0.0f && g->layers[n->layer].root != i)
-            instance->node_rate[i] /= w; /* from the weighted sum to the average */
+        if (w > 0.0f) /* from the weighted sum to the average (a layer's root: 1 / 1) */
+            instance->node_rate[i] /= w;
         if (n->input_count > 0)
             distribute(instance, n, w, instance->node_rate[i], instance->node_leaving[i]);
     }
