@@ -153,6 +153,82 @@ static void modifiers_change_a_blend_then_blend_on(void)
         tdn_clip_destroy(clips[i]);
 }
 
+/* Two layers, each with a modifier over a blend, their clip nodes listed across the layers out
+ * of order: every layer's flat list holds its modifier's group (its input's entries, weights
+ * relative to the modifier's), then its own entries (clips by clip node, then the rest pose and
+ * modifier results in node order), whatever the other layer holds. */
+static void each_layer_flattens_its_own_groups(void)
+{
+    tdn_clip *clips[3] = { make_clip((clip_spec){ "a", 1, 2, 0.4f, 1.5f, { 0, 1, 0 }, NULL, 0 }, 0),
+                           make_clip((clip_spec){ "b", 1, -2, 0.2f, 1, { 1, 0, 0 }, NULL, 0 }, 0),
+                           make_clip((clip_spec){ "c", 1, 6, -0.3f, 0.5f, { 0, 0, 1 }, NULL, 0 }, 0) };
+    static float lift = 0.5f;
+    /* layer 0: modifier 4 over blend2(a 1, b 3) at 0.25; layer 1: blend2(modifier 7 over
+     * blend2(c 0, rest 5) at 0.6, a 2) at 0.5 */
+    int ab[2] = { 1, 3 }, m0[1] = { 6 }, c_rest[2] = { 0, 5 }, m1[1] = { 8 }, top[2] = { 7, 2 };
+    tdn_node_desc nodes[] = {
+        { .type = TDN_NODE_CLIP, .clip = 2, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP, .start = 0.5f },
+        { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_MODIFIER,
+          .inputs = m0,
+          .input_count = 1,
+          .modifier = TDN_MODIFIER_CALLBACK,
+          .callback = lift_root,
+          .user = &lift },
+        { .type = TDN_NODE_REST },
+        { .type = TDN_NODE_BLEND2, .inputs = ab, .input_count = 2, .value = { NULL, 0.25f } },
+        { .type = TDN_NODE_MODIFIER,
+          .inputs = m1,
+          .input_count = 1,
+          .modifier = TDN_MODIFIER_CALLBACK,
+          .callback = lift_root,
+          .user = &lift },
+        { .type = TDN_NODE_BLEND2, .inputs = c_rest, .input_count = 2, .value = { NULL, 0.6f } },
+        { .type = TDN_NODE_BLEND2, .inputs = top, .input_count = 2, .value = { NULL, 0.5f } },
+    };
+    tdn_layer_desc layers[2] = { { .name = "base", .root = 4 }, { .name = "over", .root = 9 } };
+    tdn_graph_desc gd = { .skeleton = skeleton,
+                          .clips = (const tdn_clip *const *)clips,
+                          .clip_count = 3,
+                          .nodes = nodes,
+                          .node_count = 10,
+                          .layers = layers,
+                          .layer_count = 2,
+                          .cull_threshold = -1 };
+    tdn_graph *g = NULL;
+    tdn_graph_instance *in = NULL;
+    if (!CHECK(tdn_graph_create(&gd, &g, &counting, NULL) == TDN_OK) ||
+        !CHECK(tdn_graph_instance_create(g, &in, &counting, NULL) == TDN_OK))
+        return;
+    tdn_graph_update(in, 0.1f, NULL);
+    /* {clip, node, group, weight} in the order each layer's list must hold them */
+    static const struct {
+        int clip, node, group;
+        float weight;
+    } want[2][5] = {
+        { { 0, 1, 4, 0.75f }, { 1, 3, 4, 0.25f }, { TDN_ENTRY_MODIFIER, 4, -1, 1.0f } },
+        { { 2, 0, 7, 0.4f }, { TDN_ENTRY_REST, 5, 7, 0.6f }, { 0, 2, -1, 0.5f }, { TDN_ENTRY_MODIFIER, 7, -1, 0.5f } }
+    };
+    static const int want_count[2] = { 3, 4 };
+    for (int l = 0; l < 2; l++) {
+        const tdn_graph_entry *e;
+        int n = tdn_graph_layer_entries(in, l, &e);
+        CHECK_EQ_INT(n, want_count[l]);
+        for (int k = 0; k < n && k < want_count[l]; k++) {
+            CHECK_EQ_INT(e[k].clip, want[l][k].clip);
+            CHECK_EQ_INT(e[k].node, want[l][k].node);
+            CHECK_EQ_INT(e[k].group, want[l][k].group);
+            CHECK_NEAR(e[k].weight, want[l][k].weight, 1e-6);
+        }
+    }
+    tdn_graph_instance_destroy(in);
+    tdn_graph_destroy(g);
+    for (int i = 0; i < 3; i++)
+        tdn_clip_destroy(clips[i]);
+}
+
 static void rotations_spread_from_a_parameter(void)
 {
     tdn_clip *clip = make_clip((clip_spec){ "a", 1, 1, 0.5f, 1, { 1, 0, 0 }, NULL, 0 }, 0);
@@ -340,6 +416,7 @@ int main(void)
     make_skeleton();
     RUN(procedural_poses_blend_like_clips);
     RUN(modifiers_change_a_blend_then_blend_on);
+    RUN(each_layer_flattens_its_own_groups);
     RUN(rotations_spread_from_a_parameter);
     RUN(damping_lags_by_its_half_life);
     RUN(bad_modifiers_name_the_place);

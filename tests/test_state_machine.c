@@ -341,6 +341,94 @@ static void events_in_order(void)
     free_machine(&m);
 }
 
+/* Over a long scripted run with fades interrupted at every depth, any-state transitions and
+ * priorities: each update takes the transition the rules pick (the first by priority, then by
+ * listing, that leaves the current state, or any other for an any-state one, and whose
+ * conditions hold, worked out here from the description), and the status reports as the top
+ * state's weight exactly the weight its clip node received (the machine is the root: weight 1). */
+static void choices_and_status_over_a_long_run(void)
+{
+    enum { GO = 2 };
+    tdn_condition_desc walk_on[] = { { "speed", TDN_COMPARE_GREATER, 0.5f } };
+    tdn_condition_desc walk_off[] = { { "speed", TDN_COMPARE_LESS, 0.5f } };
+    tdn_condition_desc run_on[] = { { "speed", TDN_COMPARE_GREATER, 1.5f } };
+    tdn_condition_desc run_off[] = { { "speed", TDN_COMPARE_LESS_EQUAL, 1.5f } };
+    tdn_condition_desc stop[] = { { "speed", TDN_COMPARE_LESS, 0.1f } };
+    tdn_condition_desc hit[] = { { "hit", TDN_COMPARE_TRUE, 0 } };
+    tdn_condition_desc go[] = { { "go", TDN_COMPARE_TRUE, 0 } };
+    tdn_condition_desc go_walk[] = { { "go", TDN_COMPARE_TRUE, 0 }, { "speed", TDN_COMPARE_GREATER, 0.5f } };
+    const tdn_ease smooth = { TDN_EASE_SMOOTHSTEP, 0, 0, 0, 0 };
+    tdn_transition_desc t[] = {
+        { .from = IDLE, .to = WALK, .conditions = walk_on, .condition_count = 1, .duration = 0.3f },
+        { .from = WALK, .to = RUN, .conditions = run_on, .condition_count = 1, .duration = 0.3f, .priority = 1 },
+        { .from = WALK, .to = IDLE, .conditions = walk_off, .condition_count = 1, .duration = 0.3f, .curve = smooth },
+        { .from = RUN, .to = WALK, .conditions = run_off, .condition_count = 1, .duration = 0.25f },
+        { .from = TDN_ANY_STATE, .to = HIT, .conditions = hit, .condition_count = 1, .duration = 0.1f, .priority = 2 },
+        { .from = HIT, .to = IDLE, .conditions = go, .condition_count = 1, .duration = 0.5f, .curve = smooth },
+        { .from = TDN_ANY_STATE,
+          .to = WALK,
+          .conditions = go_walk,
+          .condition_count = 2,
+          .duration = 0.2f,
+          .priority = 3 },
+        { .from = RUN, .to = IDLE, .conditions = stop, .condition_count = 1, .duration = 0.4f, .priority = -1 },
+    };
+    enum { T = sizeof t / sizeof t[0] };
+    machine m;
+    if (!CHECK(make_machine(&m, t, T)))
+        return;
+    unsigned seed = 17;
+    float speed = 0.0f;
+    int go_on = 0, wrong_choice = 0, wrong_weight = 0, taken = 0, fading = 0;
+    for (int f = 0; f < 3000; f++) {
+        seed = seed * 1664525u + 1013904223u;
+        unsigned r = seed >> 8;
+        if (r % 7 == 0)
+            speed = (float)(r % 250) / 100.0f;
+        go_on = r % 11 == 0 ? !go_on : go_on;
+        int fire = r % 37 == 0;
+        tdn_graph_set_float(m.in, 0, speed, NULL);
+        tdn_graph_set_bool(m.in, GO, go_on, NULL);
+        if (fire)
+            tdn_graph_fire_trigger(m.in, 1, NULL);
+        /* the rules' pick: lowest priority first, the listing breaks ties */
+        int current = state_of(&m), expected = -1;
+        for (int k = 0; k < T; k++) {
+            const tdn_transition_desc *d = &t[k];
+            if (!(d->from == current || (d->from == TDN_ANY_STATE && d->to != current)))
+                continue;
+            int ok = 1;
+            for (int c = 0; c < d->condition_count; c++) {
+                const tdn_condition_desc *cd = &d->conditions[c];
+                float v = strcmp(cd->param, "speed") == 0 ? speed
+                          : strcmp(cd->param, "go") == 0  ? (float)go_on
+                                                          : (float)fire;
+                ok &= cd->compare == TDN_COMPARE_GREATER      ? v > cd->value
+                      : cd->compare == TDN_COMPARE_LESS       ? v < cd->value
+                      : cd->compare == TDN_COMPARE_LESS_EQUAL ? v <= cd->value
+                                                              : v != 0.0f;
+            }
+            if (ok && (expected < 0 || d->priority < t[expected].priority))
+                expected = k;
+        }
+        tdn_graph_update(m.in, (float)(1 + r % 3) / 60.0f, NULL);
+        const tdn_graph_event *e;
+        int n = tdn_graph_events(m.in, &e, NULL), started = -1;
+        for (int k = 0; k < n; k++)
+            started = e[k].type == TDN_EVENT_TRANSITION_STARTED ? e[k].index : started;
+        wrong_choice += started != expected;
+        taken += started >= 0;
+        tdn_state_machine_status s;
+        CHECK(tdn_graph_state_machine_status(m.in, m.node, &s, NULL) == TDN_OK);
+        wrong_weight += s.transition_weight != tdn_graph_node_weight(m.in, s.state);
+        fading += s.transition >= 0;
+    }
+    CHECK_EQ_INT(wrong_choice, 0);
+    CHECK_EQ_INT(wrong_weight, 0);
+    CHECK(taken > 100 && fading > 300); /* the run did transition, and often mid-fade */
+    free_machine(&m);
+}
+
 /* Lead-in and lead-out (MechWarrior 4's header and trailer): a 1.5 s clip with a 0.2 s header
  * and a 0.3 s trailer loops in [0.2, 1.2) while its state plays; a cut out of it fades over the
  * trailer while the clip runs on into it; a cut into it fades over its header from time 0. */
@@ -478,6 +566,7 @@ int main(void)
     RUN(interruptions_blend_from_the_current_pose);
     RUN(phase_matching_and_travel);
     RUN(events_in_order);
+    RUN(choices_and_status_over_a_long_run);
     RUN(lead_ins_and_lead_outs);
     RUN(bad_machines_name_the_place);
     tdn_skeleton_destroy(skeleton);

@@ -236,6 +236,9 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             n->rate = d->rate == 0.0f ? 1.0f : d->rate;
             n->start = d->start;
             float duration = tdn_clip_duration(g->clips[d->clip]);
+            n->duration = duration;
+            n->event_times = tdn_clip_event_times(g->clips[d->clip]);
+            n->event_count = tdn_clip_event_count(g->clips[d->clip]);
             if (!tdn__finite(d->lead_in) || !tdn__finite(d->lead_out) || d->lead_in < 0.0f || d->lead_out < 0.0f ||
                 ((d->lead_in > 0.0f || d->lead_out > 0.0f) && !(d->lead_in + d->lead_out < duration)))
                 FAIL_NODE(TDN_ERR_INVALID_DATA,
@@ -537,6 +540,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 /* What the arrays of a graph count, measured from its description before it is checked. */
 typedef struct graph_totals {
     int inputs, values, axes, markers, machines, transitions, conditions, states, layers, mod_joints;
+    int state_transitions; /* each machine's states times its transitions */
     int mm, mm_clips, mm_mirrors;
 } graph_totals;
 
@@ -563,6 +567,7 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
             t.machines++;
             t.states += sm->state_count;
             t.transitions += sm->transition_count;
+            t.state_transitions += sm->state_count * sm->transition_count;
             t.conditions += tdn__graph_count_conditions(sm);
         }
     }
@@ -604,6 +609,12 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
     PLACE(mm, t->mm);
     PLACE(mm_clips, t->mm_clips);
     PLACE(mm_mirror, t->mm_mirrors * tdn_skeleton_joint_count(desc->skeleton));
+    PLACE(flat_groups, t->layers + desc->node_count);
+    PLACE(flat_nodes, desc->node_count);
+    PLACE(layer_modifiers, desc->node_count);
+    PLACE(state_transition_first, t->states);
+    PLACE(state_transition_count, t->states);
+    PLACE(state_transitions, t->state_transitions);
     int stride = tdn_pose_stride(tdn_skeleton_joint_count(desc->skeleton));
     for (int l = 0; l < desc->layer_count; l++)
         if (desc->layers[l].mask)
@@ -666,6 +677,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         r = order_nodes(g, desc, err);
     if (r == TDN_OK)
         r = tdn__graph_assign_groups(g, place_of, desc->nodes, err);
+    if (r == TDN_OK)
+        tdn__graph_list_flat_groups(g);
     if (r == TDN_OK)
         r = mark_additive(g, desc, err);
     if (r == TDN_OK)

@@ -57,6 +57,10 @@ typedef struct tdn__node {
     /* Reached through an ADDITIVE node's difference input (or in an additive layer). */
     int additive;
     int layer; /* the layer that reaches it, -1: none */
+    /* CLIP: its clip's duration and events, looked up once */
+    float duration;
+    const float *event_times;
+    int event_count;
 } tdn__node;
 
 typedef struct tdn__condition {
@@ -109,8 +113,16 @@ typedef struct tdn__layer {
     tdn_layer_mode mode;
     float *mask; /* stride floats, or NULL */
     int model_space_rotation;
-    int inertializes; /* a machine in it has INERTIALIZE transitions */
+    int inertializes;                   /* a machine in it has INERTIALIZE transitions */
+    int first_modifier, modifier_count; /* its modifiers, deepest first, in tdn_graph.layer_modifiers */
 } tdn__layer;
+
+/* The nodes one group of the flat list draws its entries from (a layer's own nodes, or a
+ * modifier's input): its clip nodes by clip slot, then its rest, procedural, modifier and
+ * motion-matching nodes in order (graph_flatten.c). */
+typedef struct tdn__flat_group {
+    int first, clip_count, other_count; /* into tdn_graph.flat_nodes */
+} tdn__flat_group;
 
 /* A motion-matching node's controller description (its clip list and mirror table in the
  * graph's block) and the parameters it reads (graph_motion_match.c). */
@@ -191,6 +203,13 @@ struct tdn_graph {
     int entry_capacity;        /* clip nodes + one rest entry per layer */
     size_t inertializer_bytes; /* per layer that inertializes */
     size_t instance_bytes;
+    tdn__flat_group *flat_groups; /* per layer, then per modifier (by its slot) */
+    int *flat_nodes;
+    int *layer_modifiers;
+    /* per state (all machines): the transitions that can leave it, by priority (indices into
+     * transitions) */
+    int *state_transition_first, *state_transition_count;
+    int *state_transitions;
 };
 
 /* A parameter's state: what the caller set (target) and what nodes read (value), with the
@@ -384,6 +403,9 @@ void tdn__graph_machines_advance(tdn_graph_instance *instance, float dt);
 void tdn__graph_weights(tdn_graph_instance *instance);
 void tdn__graph_advance_clips(tdn_graph_instance *instance, float dt);
 void tdn__graph_flatten(tdn_graph_instance *instance);
+/* Lists each flat-list group's nodes and each layer's modifiers (when the graph is created, once
+ * the nodes are ordered and their layers and groups known). */
+void tdn__graph_list_flat_groups(tdn_graph *g);
 void tdn__graph_root_motion(tdn_graph_instance *instance, float dt);
 /* A root track per plain clip (graph_root_motion.c), and their release. */
 tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err);

@@ -134,6 +134,19 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
         run[at] = copy;
     }
     m->transition_count = sm->transition_count;
+    /* each state's way out: the transitions from it or from any other state, in priority order */
+    int at = m->first_state > 0
+                 ? g->state_transition_first[m->first_state - 1] + g->state_transition_count[m->first_state - 1]
+                 : 0;
+    for (int s = 0; s < m->state_count; s++) {
+        g->state_transition_first[m->first_state + s] = at;
+        for (int k = 0; k < m->transition_count; k++) {
+            const tdn__transition *t = &g->transitions[m->first_transition + k];
+            if (t->from == s || (t->from == TDN_ANY_STATE && t->to != s))
+                g->state_transitions[at++] = m->first_transition + k;
+        }
+        g->state_transition_count[m->first_state + s] = at - g->state_transition_first[m->first_state + s];
+    }
     g->state_total += sm->state_count;
     g->nodes[node].machine = g->machine_count++;
     return TDN_OK;
@@ -380,13 +393,17 @@ static const tdn__transition *choose(tdn_graph_instance *in, const tdn__machine 
         return NULL; /* each step of a travel waits for the fade before it */
     if (fading && g->transitions[top->transition].uninterruptible)
         return NULL;
-    float length, laps = normalized_time(in, m, current, &length);
-    for (int k = 0; k < m->transition_count; k++) {
-        const tdn__transition *t = &g->transitions[m->first_transition + k];
-        if (!(t->from == current || (t->from == TDN_ANY_STATE && t->to != current)))
-            continue;
+    float length, laps = 0.0f;
+    int timed = 0; /* laps worked out (for the first exit time met) */
+    const int *ways = g->state_transitions + g->state_transition_first[m->first_state + current];
+    for (int k = 0; k < g->state_transition_count[m->first_state + current]; k++) {
+        const tdn__transition *t = &g->transitions[ways[k]];
         if (*travelling && t->to != ms->travel[ms->travel_at])
             continue;
+        if (t->exit_time > 0.0f && !timed) {
+            laps = normalized_time(in, m, current, &length);
+            timed = 1;
+        }
         if (t->exit_time > 0.0f && laps < t->exit_time)
             continue;
         int ok = 1;
@@ -443,6 +460,14 @@ void tdn__graph_machines_reset(tdn_graph_instance *in)
     }
 }
 
+/* The share of stack entry k before what the entries above it take: its fade's progress eased
+ * (the bottom entry takes all that is left). */
+static float fade_share(const tdn__machine_state *ms, int k)
+{
+    const tdn__fade *f = &ms->stack[k];
+    return k == 0 ? 1.0f : tdn_ease_eval(&f->curve, f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
+}
+
 void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float *weights, int *frozen)
 {
     const tdn__machine *m = &in->graph->machines[machine];
@@ -455,12 +480,26 @@ void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float
     int held = 0, top = ms->stack[ms->depth - 1].state;
     for (int k = ms->depth - 1; k >= 0; k--) {
         const tdn__fade *f = &ms->stack[k];
-        float w = k == 0 ? 1.0f : tdn_ease_eval(&f->curve, f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
+        float w = fade_share(ms, k);
         weights[f->state] += remaining * w;
         remaining -= remaining * w;
         frozen[f->state] |= held && f->state != top;
         held |= f->frozen;
     }
+}
+
+/* The weight tdn__graph_machine_weights gives the top state, without the other states'. */
+static float top_weight(const tdn__machine_state *ms)
+{
+    float weight = 0.0f, remaining = 1.0f;
+    int top = ms->stack[ms->depth - 1].state;
+    for (int k = ms->depth - 1; k >= 0; k--) {
+        float w = fade_share(ms, k);
+        if (ms->stack[k].state == top)
+            weight += remaining * w;
+        remaining -= remaining * w;
+    }
+    return weight;
 }
 
 tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node, tdn_state_machine_status *out,
@@ -474,15 +513,12 @@ tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node
     int mi = in->graph->nodes[node].machine;
     const tdn__machine_state *ms = &in->machines[mi];
     const tdn__fade *top = &ms->stack[ms->depth - 1];
-    float weights[TDN_MAX_STATES];
-    int frozen[TDN_MAX_STATES];
-    tdn__graph_machine_weights(in, mi, weights, frozen);
     float length;
     out->state = top->state;
     out->time_in_state = ms->time_in_state;
     out->normalized_time = normalized_time(in, m, top->state, &length);
     out->transition = ms->depth > 1 ? in->graph->transitions[top->transition].index : -1;
-    out->transition_weight = weights[top->state];
+    out->transition_weight = top_weight(ms);
     out->previous_state = ms->previous;
     return TDN_OK;
 }

@@ -67,7 +67,7 @@ static void advance_group(tdn_graph_instance *in, int group, float dt)
     for (int k = 0; k < grp->member_count; k++) {
         int i = g->members[grp->first_member + k];
         const tdn__node *n = &g->nodes[i];
-        float w = in->node_weight[i], L = tdn_clip_duration(g->clips[n->clip]), r = n->rate * in->node_rate[i];
+        float w = in->node_weight[i], L = n->duration, r = n->rate * in->node_rate[i];
         weight += w, length += w * L, rate += w * r;
         plain_length += L, plain_rate += r;
         if (w > heaviest)
@@ -77,7 +77,7 @@ static void advance_group(tdn_graph_instance *in, int group, float dt)
     float cycle = weight > 0.0f ? length / weight : plain_length / (float)grp->member_count;
     float group_rate = weight > 0.0f ? rate / weight : plain_rate / (float)grp->member_count;
     const tdn__node *lead = &g->nodes[leader];
-    float lead_length = tdn_clip_duration(g->clips[lead->clip]);
+    float lead_length = lead->duration;
     if (state->leader != leader) /* start from where the new leader already is */
         state->phase = lead_length > 0.0f ? in->players[lead->clip_slot].time / lead_length : 0.0f;
     state->leader = leader;
@@ -93,7 +93,7 @@ static void advance_group(tdn_graph_instance *in, int group, float dt)
     for (int k = 0; k < grp->member_count; k++) {
         int i = g->members[grp->first_member + k];
         const tdn__node *n = &g->nodes[i];
-        float L = tdn_clip_duration(g->clips[n->clip]);
+        float L = n->duration;
         float t = i == leader ? lead_time : -1.0f;
         if (t < 0.0f && by_markers)
             t = place(g->markers + n->first_marker, n->marker_count, L, &lead_markers[segment], fraction);

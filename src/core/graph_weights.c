@@ -29,7 +29,7 @@ void tdn__graph_switches_reset(tdn_graph_instance *instance)
 void tdn__graph_switches_advance(tdn_graph_instance *instance, float dt)
 {
     const tdn_graph *g = instance->graph;
-    for (int i = 0; i < g->node_count; i++) {
+    for (int i = 0; i < g->node_count && g->switch_weight_count > 0; i++) {
         const tdn__node *n = &g->nodes[i];
         if (n->type != TDN_NODE_SWITCH)
             continue;
@@ -82,6 +82,13 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
     const int *inputs = g->inputs + n->first_input;
     float x,
         share[TDN_MAX_NODE_INPUTS > TDN_MAX_BLEND_SPACE_SAMPLES ? TDN_MAX_NODE_INPUTS : TDN_MAX_BLEND_SPACE_SAMPLES];
+    if (!(w > 0.0f) && n->type != TDN_NODE_TIME_SCALE && n->type != TDN_NODE_STATE_MACHINE) {
+        /* no weight to share: the inputs only learn the rate and whether they are leaving (a
+         * blend space's weights are not worked out) */
+        for (int k = 0; k < n->input_count; k++)
+            give(in, inputs[k], 0.0f, r, leaving);
+        return;
+    }
     switch (n->type) {
     case TDN_NODE_BLEND2:
         x = tdn__clamp01(tdn__graph_value(in, n->value));
@@ -138,18 +145,19 @@ static void distribute(tdn_graph_instance *in, const tdn__node *n, float w, floa
 void tdn__graph_weights(tdn_graph_instance *instance)
 {
     const tdn_graph *g = instance->graph;
-    for (int i = 0; i < g->node_count; i++) {
-        instance->node_weight[i] = 0.0f;
+    memset(instance->node_weight, 0, sizeof(float) * (size_t)g->node_count);
+    memset(instance->node_leaving, 0, (size_t)g->node_count);
+    for (int i = 0; i < g->node_count; i++)
         instance->node_rate[i] = 1.0f;
-        instance->node_leaving[i] = 0;
-    }
     for (int l = 0; l < g->layer_count; l++)
         instance->node_weight[g->layers[l].root] = 1.0f;
     for (int k = 0; k < g->order_count; k++) {
         int i = g->order[k];
         float w = instance->node_weight[i];
-        if (w > 0.0f && g->layers[g->nodes[i].layer].root != i)
-            instance->node_rate[i] /= w; /* from the weighted sum to the average */
-        distribute(instance, &g->nodes[i], w, instance->node_rate[i], instance->node_leaving[i]);
+        const tdn__node *n = &g->nodes[i];
+        if (w > 0.0f) /* from the weighted sum to the average (a layer's root: 1 / 1) */
+            instance->node_rate[i] /= w;
+        if (n->input_count > 0)
+            distribute(instance, n, w, instance->node_rate[i], instance->node_leaving[i]);
     }
 }
