@@ -15,7 +15,7 @@ static void usage(FILE *out, const char *program)
     for (int i = 0; bench_workload_names[i]; i++)
         fprintf(out, " %s", bench_workload_names[i]);
     fputs("\n"
-          "  --threads N      threads for the many-thread crowd row (default: every online CPU)\n"
+          "  --threads N      threads for the many-thread crowd rows (default: every online CPU)\n"
           "  --quick          few short batches: checks that everything runs, not a measurement\n"
           "Figures are the median and minimum over batches of repeated runs, per operation and per\n"
           "joint, vertex or character.\n",

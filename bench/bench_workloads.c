@@ -10,6 +10,7 @@
 
 #include "bench_blend_space.h"
 #include "bench_character.h"
+#include "bench_crowd_graph.h"
 #include "bench_graph.h"
 #include "bench_ik.h"
 #include "bench_inertialize.h"
@@ -22,10 +23,10 @@
 #define FRAME_DT (1.0f / 60.0f)
 #define COLD_CHARACTERS 1000
 #define SKIN_VERTICES 5000
-#define BENCH_MAX_THREADS 256
 
-const char *const bench_workload_names[] = { "sample",      "blend", "ltm", "frame", "crowd",    "skin", "blend_space",
-                                             "inertialize", "graph", "ik",  "mm",    "retarget", NULL };
+const char *const bench_workload_names[] = { "sample", "blend",       "ltm",         "frame", "crowd",
+                                             "skin",   "blend_space", "inertialize", "graph", "crowd_graph",
+                                             "ik",     "mm",          "retarget",    NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -440,8 +441,8 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
     int s67_only = options->workload &&
                    (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
-                    strcmp(options->workload, "ik") == 0 || strcmp(options->workload, "mm") == 0 ||
-                    strcmp(options->workload, "retarget") == 0);
+                    strcmp(options->workload, "crowd_graph") == 0 || strcmp(options->workload, "ik") == 0 ||
+                    strcmp(options->workload, "mm") == 0 || strcmp(options->workload, "retarget") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -471,6 +472,10 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "graph") == 0) {
                 if (s == 0)
                     res = bench_run_graph(options->quick, emit, user, err);
+            } else if (strcmp(name, "crowd_graph") == 0) {
+                if (s == 0) /* the showcase's own character */
+                    res = bench_run_crowd_graph(options->quick, options->threads > 0 ? options->threads : online_cpus(),
+                                                emit, user, err);
             } else if (strcmp(name, "frame") == 0) {
                 res = run_frame(&cfg, scene, emit, user, err);
             } else if (strcmp(name, "crowd") == 0) {

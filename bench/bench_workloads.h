@@ -13,6 +13,9 @@
 #include "bench_report.h"
 #include "tendon/tendon.h"
 
+/* The most threads a crowd row runs (--threads is capped to it). */
+#define BENCH_MAX_THREADS 256
+
 typedef struct bench_options {
     int quick;            /* few short batches: a smoke test, not a measurement */
     const char *workload; /* run only this one; NULL: all */

@@ -1,0 +1,19 @@
+/* tendon_bench: the `crowd_graph` workload (docs/benchmarks.md): 10,000 characters of the
+ * BlendMotion showcase (bench_showcase.h) spread over its timeline (character k starts k * 37
+ * frames in), batch-evaluated each frame with tdn_graph_evaluate_batch: parameters set in the
+ * batch's prepare callback, update, evaluate, model space and the skinning palette. The caller
+ * keeps each character's instance, local pose and palette (model space stays in the
+ * workspaces). Rows for 1 thread and for every core (a parallel-for over a pool of threads,
+ * tasks of 16 characters): median_ns and min_ns per character-frame (a whole frame of the crowd
+ * divided by its characters), chars_per_s, and the fields characters, frame_ms (the crowd's
+ * median frame), memory_bytes (instances, workspaces, local poses and palettes),
+ * instance_bytes and workspace_bytes (one of each). --quick runs 200 characters. */
+#ifndef TENDON_BENCH_CROWD_GRAPH_H
+#define TENDON_BENCH_CROWD_GRAPH_H
+
+#include "bench_timing.h"
+#include "bench_workloads.h"
+
+tdn_result bench_run_crowd_graph(int quick, int threads, bench_emit_fn emit, void *user, tdn_error *err);
+
+#endif
