@@ -21,8 +21,6 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(switch_weights, g->switch_weight_count, 16);
     PLACE(groups, g->group_count, 16);
     PLACE(entries, g->entry_capacity, 16);
-    PLACE(motions, g->entry_capacity, 16);
-    PLACE(motion_weights, g->entry_capacity, 16);
     PLACE(machines, g->machine_count, 16);
     PLACE(group_first, g->modifier_count, 16);
     PLACE(group_count, g->modifier_count, 16);

@@ -301,8 +301,6 @@ struct tdn_graph_instance {
     tdn__layer_state *layer_states;
     tdn__mm_state *mm_states;    /* per MOTION_MATCH node */
     tdn_root_motion root_motion; /* of the last update */
-    tdn_root_motion *motions;    /* entry_capacity scratch motions */
-    float *motion_weights;
     tdn_graph_event events[TDN_MAX_GRAPH_EVENTS];
     int event_count, events_dropped;
     float last_dt;

@@ -2,6 +2,7 @@
  * blended with the entries' weights, then the layers' blended by their weights at the root. */
 #include "graph_internal.h"
 #include "internal.h"
+#include "motion_sum.h"
 
 tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err)
 {
@@ -42,30 +43,46 @@ static tdn_root_motion reflect(tdn_root_motion m)
     return m;
 }
 
-/* The motion of one layer: its base entries' clips over their last advance, weighted (an entry
- * inside a modifier by its weight there times the modifier's; the modifier's result entry
- * itself carries none: what it changes is the pose, not where the character goes). */
+/* The weight of a base entry's motion, or -1 for an entry that carries none (additives, and a
+ * modifier's result entry: what it changes is the pose, not where the character goes; an entry
+ * inside a modifier counts with its weight there times the modifier's). */
+static float motion_weight(const tdn_graph_instance *in, const tdn_graph_entry *e)
+{
+    if (e->additive || e->clip == TDN_ENTRY_MODIFIER)
+        return -1.0f;
+    return e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f);
+}
+
+/* The motion of one layer: its base entries' clips over their last advance, weighted, blended
+ * as they are made (their weights' sum first). */
 static tdn_root_motion layer_motion(tdn_graph_instance *in, const tdn__layer_state *ls, float dt)
 {
     const tdn_graph *g = in->graph;
-    int n = 0;
+    const tdn_graph_entry *entries = in->entries + ls->first_entry;
+    double total = 0.0;
     for (int k = 0; k < ls->entry_count; k++) {
-        const tdn_graph_entry *e = &in->entries[ls->first_entry + k];
-        if (e->additive || e->clip == TDN_ENTRY_MODIFIER)
+        const float w = motion_weight(in, &entries[k]);
+        total += w < 0.0f ? 0.0 : tdn__motion_weight(w);
+    }
+    tdn__motion_sum sum;
+    tdn__motion_sum_start(&sum, total);
+    for (int k = 0; k < ls->entry_count; k++) {
+        const tdn_graph_entry *e = &entries[k];
+        const float w = motion_weight(in, e);
+        if (w < 0.0f)
             continue;
-        in->motions[n] = identity;
+        tdn_root_motion m = identity;
         if (e->clip == TDN_ENTRY_MOTION_MATCH) /* its character's motion over the update */
-            in->motions[n] = in->mm_states[g->nodes[e->node].slot].motion;
+            m = in->mm_states[g->nodes[e->node].slot].motion;
         if (e->clip >= 0 && g->root_tracks[e->clip])
-            tdn_root_track_motion(g->root_tracks[e->clip], &in->players[g->nodes[e->node].clip_slot], dt,
-                                  &in->motions[n], NULL);
+            tdn_root_track_motion(g->root_tracks[e->clip], &in->players[g->nodes[e->node].clip_slot], dt, &m, NULL);
         if (e->mirror) /* reflected across x = 0, as the pose is */
-            in->motions[n] = reflect(in->motions[n]);
-        in->motion_weights[n++] = e->weight * (e->group >= 0 ? in->node_weight[e->group] : 1.0f);
+            m = reflect(m);
+        tdn__motion_sum_add(&sum, &m, w);
     }
     tdn_root_motion out = identity;
-    if (n > 0)
-        tdn_root_motion_blend(in->motions, in->motion_weights, n, &out);
+    if (sum.count > 0)
+        tdn__motion_sum_finish(&sum, &out);
     return out;
 }
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "motion_sum.h"
 
 /* ---- double-precision vectors and quaternions ---- */
 
@@ -392,6 +393,55 @@ tdn_root_motion tdn_root_motion_compose(const tdn_root_motion *a, const tdn_root
 
 static double clean_weight(float w) { return w > 0.0f && isfinite(w) ? (double)w : 0.0; }
 
+void tdn__motion_sum_start(tdn__motion_sum *sum, double total)
+{
+    memset(sum, 0, sizeof *sum);
+    sum->total = total;
+}
+
+double tdn__motion_weight(float w) { return clean_weight(w); }
+
+void tdn__motion_sum_add(tdn__motion_sum *sum, const tdn_root_motion *m, float weight)
+{
+    if (sum->count++ == 0)
+        sum->first = *m;
+    if (!(sum->total >= 1e-6))
+        return;
+    const double w = clean_weight(weight) / sum->total;
+    if (w == 0.0)
+        return;
+    const tdn_vec3 *v[3] = { &m->translation, &m->linear_velocity, &m->angular_velocity };
+    double *acc[3] = { sum->t, sum->lv, sum->av };
+    for (int i = 0; i < 3; i++) {
+        acc[i][0] += (double)v[i]->x * w;
+        acc[i][1] += (double)v[i]->y * w;
+        acc[i][2] += (double)v[i]->z * w;
+    }
+    const dquat r = dq(sum->r[0], sum->r[1], sum->r[2], sum->r[3]), q = dq_from(m->rotation);
+    const double s = dq_dot(r, q) < 0.0 ? -w : w; /* agree with the sum so far: the short way */
+    sum->r[0] = r.x + q.x * s;
+    sum->r[1] = r.y + q.y * s;
+    sum->r[2] = r.z + q.z * s;
+    sum->r[3] = r.w + q.w * s;
+}
+
+void tdn__motion_sum_finish(const tdn__motion_sum *sum, tdn_root_motion *out)
+{
+    if (sum->count == 0) {
+        identity_out(out);
+        return;
+    }
+    if (!(sum->total >= 1e-6)) {
+        *out = sum->first;
+        out->rotation = dq_to(dq_normalize(dq_from(out->rotation)));
+        return;
+    }
+    out->translation = dv_to(dv(sum->t[0], sum->t[1], sum->t[2]));
+    out->rotation = dq_to(dq_normalize(dq(sum->r[0], sum->r[1], sum->r[2], sum->r[3])));
+    out->linear_velocity = dv_to(dv(sum->lv[0], sum->lv[1], sum->lv[2]));
+    out->angular_velocity = dv_to(dv(sum->av[0], sum->av[1], sum->av[2]));
+}
+
 void tdn_root_motion_blend(const tdn_root_motion *motions, const float *weights, int count, tdn_root_motion *out)
 {
     if (!out)
@@ -403,29 +453,11 @@ void tdn_root_motion_blend(const tdn_root_motion *motions, const float *weights,
     double total = 0.0;
     for (int i = 0; i < count; ++i)
         total += weights ? clean_weight(weights[i]) : 1.0;
-    if (!(total >= 1e-6)) {
-        *out = motions[0];
-        out->rotation = dq_to(dq_normalize(dq_from(out->rotation)));
-        return;
-    }
-    dvec t = dv(0.0, 0.0, 0.0), lv = t, av = t;
-    dquat r = dq(0.0, 0.0, 0.0, 0.0);
-    for (int i = 0; i < count; ++i) {
-        const double w = (weights ? clean_weight(weights[i]) : 1.0) / total;
-        if (w == 0.0)
-            continue;
-        const tdn_root_motion *m = &motions[i];
-        t = dv_add(t, dv_scale(dv_from(m->translation), w));
-        lv = dv_add(lv, dv_scale(dv_from(m->linear_velocity), w));
-        av = dv_add(av, dv_scale(dv_from(m->angular_velocity), w));
-        dquat q = dq_from(m->rotation);
-        const double s = dq_dot(r, q) < 0.0 ? -w : w; /* agree with the sum so far: the short way */
-        r = dq(r.x + q.x * s, r.y + q.y * s, r.z + q.z * s, r.w + q.w * s);
-    }
-    out->translation = dv_to(t);
-    out->rotation = dq_to(dq_normalize(r));
-    out->linear_velocity = dv_to(lv);
-    out->angular_velocity = dv_to(av);
+    tdn__motion_sum sum;
+    tdn__motion_sum_start(&sum, total);
+    for (int i = 0; i < count; ++i)
+        tdn__motion_sum_add(&sum, &motions[i], weights ? weights[i] : 1.0f);
+    tdn__motion_sum_finish(&sum, out);
 }
 
 tdn_result tdn_root_motion_remove(const tdn_root_track *track, tdn_pose *pose, tdn_error *err)
