@@ -227,10 +227,9 @@ typedef struct tdn__group_state {
 /* One state fading in on a machine's stack (the bottom one is settled). */
 typedef struct tdn__fade {
     int state;
-    int transition; /* tdn__transition index, -1 for the bottom */
-    float elapsed, duration;
-    tdn_ease curve;
-    int frozen; /* the states below it hold */
+    int transition;          /* tdn__transition index, -1 for the bottom */
+    float elapsed, duration; /* eased by its transition's curve */
+    int frozen;              /* the states below it hold */
 } tdn__fade;
 
 typedef struct tdn__machine_state {
@@ -238,7 +237,7 @@ typedef struct tdn__machine_state {
     int depth;
     float time_in_state;
     int previous;
-    int travel[TDN_MAX_STATES];
+    unsigned char travel[TDN_MAX_STATES]; /* states (TDN_MAX_STATES <= 256) */
     int travel_count, travel_at;
     float inertialize; /* a duration to start this frame, or -1 */
 } tdn__machine_state;

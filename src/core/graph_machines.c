@@ -7,6 +7,8 @@
 #include "graph_internal.h"
 #include "internal.h"
 
+_Static_assert(TDN_MAX_STATES <= 256, "a travel keeps its states in bytes");
+
 /* ---- the definition: copied and checked when the graph is created ---- */
 
 static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn__condition *out, const char *place,
@@ -370,14 +372,14 @@ static void take(tdn_graph_instance *in, const tdn__machine *m, tdn__machine_sta
     if (ms->depth == TDN_MAX_FADE_STACK) /* the oldest fade gives way */
         drop_below(in, m, ms, 1);
     if (mode == TDN_TRANSITION_CUT || mode == TDN_TRANSITION_INERTIALIZE || !(duration > 0.0f)) {
-        ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, 0.0f, t->curve, 0 };
+        ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, 0.0f, 0 };
         drop_below(in, m, ms, ms->depth - 1);
         tdn__graph_event(in, TDN_EVENT_TRANSITION_FINISHED, m->node, t->index, -1, 0.0f);
         if (mode == TDN_TRANSITION_INERTIALIZE && duration > 0.0f)
             ms->inertialize = duration;
         return;
     }
-    ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, duration, t->curve, mode == TDN_TRANSITION_FROZEN };
+    ms->stack[ms->depth++] = (tdn__fade){ t->to, tn, 0.0f, duration, mode == TDN_TRANSITION_FROZEN };
 }
 
 /* The transition the machine takes now, or NULL: travel first, then by priority. */
@@ -453,7 +455,7 @@ void tdn__graph_machines_reset(tdn_graph_instance *in)
     for (int mi = 0; mi < g->machine_count; mi++) {
         tdn__machine_state *ms = &in->machines[mi];
         memset(ms, 0, sizeof *ms);
-        ms->stack[0] = (tdn__fade){ g->machines[mi].initial, -1, 0.0f, 0.0f, { TDN_EASE_LINEAR, 0, 0, 0, 0 }, 0 };
+        ms->stack[0] = (tdn__fade){ g->machines[mi].initial, -1, 0.0f, 0.0f, 0 };
         ms->depth = 1;
         ms->previous = -1;
         ms->inertialize = -1.0f;
@@ -461,11 +463,13 @@ void tdn__graph_machines_reset(tdn_graph_instance *in)
 }
 
 /* The share of stack entry k before what the entries above it take: its fade's progress eased
- * (the bottom entry takes all that is left). */
-static float fade_share(const tdn__machine_state *ms, int k)
+ * by its transition's curve (the bottom entry takes all that is left). */
+static float fade_share(const tdn_graph *g, const tdn__machine_state *ms, int k)
 {
     const tdn__fade *f = &ms->stack[k];
-    return k == 0 ? 1.0f : tdn_ease_eval(&f->curve, f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
+    return k == 0 ? 1.0f
+                  : tdn_ease_eval(&g->transitions[f->transition].curve,
+                                  f->duration > 0.0f ? f->elapsed / f->duration : 1.0f);
 }
 
 void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float *weights, int *frozen)
@@ -480,7 +484,7 @@ void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float
     int held = 0, top = ms->stack[ms->depth - 1].state;
     for (int k = ms->depth - 1; k >= 0; k--) {
         const tdn__fade *f = &ms->stack[k];
-        float w = fade_share(ms, k);
+        float w = fade_share(in->graph, ms, k);
         weights[f->state] += remaining * w;
         remaining -= remaining * w;
         frozen[f->state] |= held && f->state != top;
@@ -489,12 +493,12 @@ void tdn__graph_machine_weights(const tdn_graph_instance *in, int machine, float
 }
 
 /* The weight tdn__graph_machine_weights gives the top state, without the other states'. */
-static float top_weight(const tdn__machine_state *ms)
+static float top_weight(const tdn_graph *g, const tdn__machine_state *ms)
 {
     float weight = 0.0f, remaining = 1.0f;
     int top = ms->stack[ms->depth - 1].state;
     for (int k = ms->depth - 1; k >= 0; k--) {
-        float w = fade_share(ms, k);
+        float w = fade_share(g, ms, k);
         if (ms->stack[k].state == top)
             weight += remaining * w;
         remaining -= remaining * w;
@@ -518,7 +522,7 @@ tdn_result tdn_graph_state_machine_status(const tdn_graph_instance *in, int node
     out->time_in_state = ms->time_in_state;
     out->normalized_time = normalized_time(in, m, top->state, &length);
     out->transition = ms->depth > 1 ? in->graph->transitions[top->transition].index : -1;
-    out->transition_weight = top_weight(ms);
+    out->transition_weight = top_weight(in->graph, ms);
     out->previous_state = ms->previous;
     return TDN_OK;
 }
@@ -559,9 +563,9 @@ tdn_result tdn_graph_travel(tdn_graph_instance *in, int node, int state, tdn_err
                          start, state);
     int n = 0;
     for (int s = state; s != start; s = came_from[s])
-        ms->travel[n++] = s;
+        ms->travel[n++] = (unsigned char)s;
     for (int a = 0, b = n - 1; a < b; a++, b--) {
-        int t = ms->travel[a];
+        unsigned char t = ms->travel[a];
         ms->travel[a] = ms->travel[b];
         ms->travel[b] = t;
     }
