@@ -281,6 +281,47 @@ TDN__KERNEL void rot_add_normalize(float *restrict ox, float *restrict oy, float
     }
 }
 
+/* ---- unmasked layers: one weight per input for every joint, held in registers ----
+ * The same sums in the same order as the kernels above, so the results are the same bits as
+ * the per-joint path's with its weight rows all equal (tests compare the two). */
+
+/* translation: dst = the weighted sum of four inputs + wd D.t */
+TDN__KERNEL void row_translation_uniform(float *restrict dst, const float *restrict x0, const float *restrict x1,
+                                         const float *restrict x2, const float *restrict x3, const float w[SLOTS],
+                                         const float *restrict d, float wd, int n)
+{
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int k = 0; k < n; k++)
+        dst[k] = (w0 * x0[k] + w1 * x1[k]) + (w2 * x2[k] + w3 * x3[k]) + wd * d[k];
+}
+
+/* scale: dst = the weighted sum of four inputs * ((1 - wd) + wd D.s) */
+TDN__KERNEL void row_scale_uniform(float *restrict dst, const float *restrict x0, const float *restrict x1,
+                                   const float *restrict x2, const float *restrict x3, const float w[SLOTS],
+                                   const float *restrict d, float wd, int n)
+{
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int k = 0; k < n; k++)
+        dst[k] = ((w0 * x0[k] + w1 * x1[k]) + (w2 * x2[k] + w3 * x3[k])) * ((1.0f - wd) + wd * d[k]);
+}
+
+/* rot = w0 q0 + w1 q1 + w2 q2 + w3 q3 (aligned as rot_pair and rot_pair_more align them); the
+ * q point at the RX rows, RY..RW follow `s` floats apart. */
+TDN__KERNEL void rot_four_uniform(sums4 *restrict rot, const float *restrict q0, const float *restrict q1,
+                                  const float *restrict q2, const float *restrict q3, size_t s, const float w[SLOTS],
+                                  int n)
+{
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int k = 0; k < n; k++) {
+        float a[4] = { w0 * q0[k], w0 * q0[s + k], w0 * q0[2 * s + k], w0 * q0[3 * s + k] };
+        add_aligned(a, q1[k], q1[s + k], q1[2 * s + k], q1[3 * s + k], w1);
+        add_aligned(a, q2[k], q2[s + k], q2[2 * s + k], q2[3 * s + k], w2);
+        add_aligned(a, q3[k], q3[s + k], q3[2 * s + k], q3[3 * s + k], w3);
+        for (int i = 0; i < 4; i++)
+            rot->v[i][k] = a[i];
+    }
+}
+
 /* ---- the blend engine ---- */
 
 static const lanes zeros;
@@ -380,6 +421,88 @@ static int layer_totals(const tdn_blend_job *job, chunk *ck, int c, int n)
     return fallback;
 }
 
+/* One chunk through the per-joint weight rows (masks, the fallback, any number of layers):
+ * every layer that has a weight, then the fallback where a joint needs it, blended SLOTS at a
+ * time with their normalized per-joint weights into t and ck->rot, the translation and scale
+ * of `fused_add` on top. */
+static void blend_per_joint(const tdn_blend_job *job, int layers, const tdn_pose *fallback, const tdn_pose *fused_add,
+                            chunk *ck, const target *t, int c, int n)
+{
+    int use_fallback = layer_totals(job, ck, c, n);
+    const int inputs = layers + use_fallback;
+    const tdn_pose *group[SLOTS];
+    int count = 0, blended = 0;
+    for (int i = 0; i <= job->layer_count; i++) {
+        if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
+            const tdn_blend_input *layer = &job->layers[i];
+            lane_weights(ck->w[count], sane_weight(layer->weight), layer->joint_weights ? layer->joint_weights + c : NULL,
+                         ck->inv, n);
+            group[count++] = layer->pose;
+        } else if (i == job->layer_count && use_fallback) {
+            for (int k = 0; k < n; k++)
+                ck->w[count][k] = tdn__select(ck->inv[k] > 0.0f, 0.0f, 1.0f);
+            group[count++] = fallback;
+        }
+        if (count == SLOTS || (count > 0 && blended + count == inputs)) {
+            for (int s = count; s < SLOTS; s++)
+                memset(ck->w[s], 0, sizeof(float) * (size_t)n);
+            blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, ck, t, c, n);
+            blended += count;
+            count = 0;
+        }
+    }
+}
+
+/* The unmasked path's condition and weights: no layer has a mask, at most SLOTS layers have a
+ * weight, their total is above MIN_WEIGHT_SUM (no joint falls back) and the first additive that
+ * counts (first_add, or none) has no mask. Then `group` holds the layers that count (the first of
+ * them again in the slots past them) and `w` their weights normalized exactly as layer_totals and
+ * lane_weights normalize them (0 past them); returns 1. Otherwise returns 0. */
+static int uniform_weights(const tdn_blend_job *job, int first_add, const tdn_pose *group[SLOTS], float w[SLOTS])
+{
+    if (first_add >= 0 && job->additives[first_add].joint_weights)
+        return 0;
+    float total = 0.0f;
+    int count = 0;
+    for (int i = 0; i < job->layer_count; i++) {
+        if (job->layers[i].joint_weights)
+            return 0;
+        total += sane_weight(job->layers[i].weight);
+        if (sane_weight(job->layers[i].weight) > 0.0f && count++ == SLOTS)
+            return 0;
+    }
+    if (!(total > MIN_WEIGHT_SUM))
+        return 0;
+    const float inv = 1.0f / total;
+    count = 0;
+    for (int i = 0; i < job->layer_count; i++)
+        if (sane_weight(job->layers[i].weight) > 0.0f) {
+            w[count] = sane_weight(job->layers[i].weight) * inv;
+            group[count++] = job->layers[i].pose;
+        }
+    for (int i = count; i < SLOTS; i++) {
+        w[i] = 0.0f;
+        group[i] = group[0];
+    }
+    return 1;
+}
+
+/* One chunk of the unmasked path: the four inputs with the weights w into t and ck->rot, the
+ * translation and scale of `add` (weight wd) on top, as blend_group does with weight rows. */
+static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOTS], const tdn_pose *add, float wd,
+                          chunk *ck, const target *t, int c, int n)
+{
+    const tdn_pose *d = add ? add : group[0];
+    for (int r = TDN_TX; r <= TDN_TZ; r++)
+        row_translation_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
+                                row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
+    for (int r = TDN_SX; r <= TDN_SZ; r++)
+        row_scale_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
+                          row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
+    rot_four_uniform(&ck->rot, row_at(group[0], TDN_RX, c), row_at(group[1], TDN_RX, c), row_at(group[2], TDN_RX, c),
+                     row_at(group[3], TDN_RX, c), (size_t)group[0]->stride, w, n);
+}
+
 tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
 {
     if (!job)
@@ -416,39 +539,21 @@ tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
     /* the first additive is applied within the last group's loops, any others after */
     const tdn_pose *fused_add = first_add >= 0 ? job->additives[first_add].pose : NULL;
 
+    const tdn_pose *uniform_group[SLOTS];
+    float uniform[SLOTS];
+    const int uniform_path = uniform_weights(job, first_add, uniform_group, uniform);
+    const float fused_weight = fused_add ? tdn__clamp01(job->additives[first_add].weight) : 0.0f;
+
     chunk ck;
     for (int c = 0; c < out->stride; c += CHUNK) {
         int n = out->stride - c < CHUNK ? out->stride - c : CHUNK;
         target t = target_for(out, staged, &ck, c);
-        int use_fallback = layer_totals(job, &ck, c, n);
         if (fused_add)
-            additive_weights(&ck, tdn__clamp01(job->additives[first_add].weight),
-                             job->additives[first_add].joint_weights, c, n);
-
-        /* the inputs in order: every layer that has a weight, then the fallback if needed;
-         * blended SLOTS at a time with their normalized per-joint weights */
-        const int inputs = layers + use_fallback;
-        const tdn_pose *group[SLOTS];
-        int count = 0, blended = 0;
-        for (int i = 0; i <= job->layer_count; i++) {
-            if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
-                const tdn_blend_input *layer = &job->layers[i];
-                lane_weights(ck.w[count], sane_weight(layer->weight),
-                             layer->joint_weights ? layer->joint_weights + c : NULL, ck.inv, n);
-                group[count++] = layer->pose;
-            } else if (i == job->layer_count && use_fallback) {
-                for (int k = 0; k < n; k++)
-                    ck.w[count][k] = tdn__select(ck.inv[k] > 0.0f, 0.0f, 1.0f);
-                group[count++] = fallback;
-            }
-            if (count == SLOTS || (count > 0 && blended + count == inputs)) {
-                for (int s = count; s < SLOTS; s++)
-                    memset(ck.w[s], 0, sizeof(float) * (size_t)n);
-                blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, &ck, &t, c, n);
-                blended += count;
-                count = 0;
-            }
-        }
+            additive_weights(&ck, fused_weight, job->additives[first_add].joint_weights, c, n);
+        if (uniform_path)
+            blend_uniform(uniform_group, uniform, fused_add, fused_weight, &ck, &t, c, n);
+        else
+            blend_per_joint(job, layers, fallback, fused_add, &ck, &t, c, n);
         finish_rotation(fused_add, &ck, &t, c, n);
         for (int i = first_add + 1; first_add >= 0 && i < job->additive_count; i++) {
             float w = tdn__clamp01(job->additives[i].weight);
