@@ -265,19 +265,21 @@ TDN__KERNEL void rot_normalize(float *restrict ox, float *restrict oy, float *re
         normalize_into(ox, oy, oz, ow, k, rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k]);
 }
 
-/* dst = normalize(nlerp(identity, D, w) * rot), the nlerp along the short way (D taken with
- * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. */
-TDN__KERNEL void rot_add_normalize(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                                   const sums4 *restrict rot, const float *restrict d, size_t s,
-                                   const float *restrict w, int n)
+/* rot = nlerp(identity, D, w) * rot, in place, the nlerp along the short way (D taken with
+ * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. Left
+ * unnormalized for rot_normalize: a loop of its own keeps each joint's square root and
+ * division off this loop's chain, so many joints' overlap (fused, the loop waited on them). */
+TDN__KERNEL void rot_add(sums4 *restrict rot, const float *restrict d, size_t s, const float *restrict w, int n)
 {
     for (int k = 0; k < n; k++) {
         float dw = d[3 * s + k];
         float sw = copysignf(w[k], dw);
         float ax = sw * d[k], ay = sw * d[s + k], az = sw * d[2 * s + k], aw = (1.0f - w[k]) + w[k] * fabsf(dw);
         float bx = rot->v[0][k], by = rot->v[1][k], bz = rot->v[2][k], bw = rot->v[3][k];
-        normalize_into(ox, oy, oz, ow, k, aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-                       aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz);
+        rot->v[0][k] = aw * bx + ax * bw + ay * bz - az * by;
+        rot->v[1][k] = aw * by - ax * bz + ay * bw + az * bx;
+        rot->v[2][k] = aw * bz + ax * by - ay * bx + az * bw;
+        rot->v[3][k] = aw * bw - ax * bx - ay * by - az * bz;
     }
 }
 
@@ -357,10 +359,8 @@ static void blend_group(const tdn_pose *const *in, int count, int more, const td
 static void finish_rotation(const tdn_pose *add, chunk *ck, const target *t, int c, int n)
 {
     if (add)
-        rot_add_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot,
-                          row_at(add, TDN_RX, c), (size_t)add->stride, ck->wd, n);
-    else
-        rot_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot, n);
+        rot_add(&ck->rot, row_at(add, TDN_RX, c), (size_t)add->stride, ck->wd, n);
+    rot_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot, n);
 }
 
 /* A further additive (weights ck->wd) applied in place to the finished values in t. */
