@@ -307,18 +307,26 @@ TDN__KERNEL void row_scale_uniform(float *restrict dst, const float *restrict x0
         dst[k] = ((w0 * x0[k] + w1 * x1[k]) + (w2 * x2[k] + w3 * x3[k])) * ((1.0f - wd) + wd * d[k]);
 }
 
-/* rot = w0 q0 + w1 q1 + w2 q2 + w3 q3 (aligned as rot_pair and rot_pair_more align them); the
- * q point at the RX rows, RY..RW follow `s` floats apart. */
-TDN__KERNEL void rot_four_uniform(sums4 *restrict rot, const float *restrict q0, const float *restrict q1,
-                                  const float *restrict q2, const float *restrict q3, size_t s, const float w[SLOTS],
-                                  int n)
+/* rot = w0 q0 + w1 q1 + w2 q2 + w3 q3 (aligned as rot_pair and rot_pair_more align them), in two
+ * loops of two inputs; the q point at the RX rows, RY..RW follow `s` floats apart. */
+TDN__KERNEL void rot_pair_uniform(sums4 *restrict rot, const float *restrict qa, const float *restrict qb, size_t s,
+                                  float wa, float wb, int n)
 {
-    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
     for (int k = 0; k < n; k++) {
-        float a[4] = { w0 * q0[k], w0 * q0[s + k], w0 * q0[2 * s + k], w0 * q0[3 * s + k] };
-        add_aligned(a, q1[k], q1[s + k], q1[2 * s + k], q1[3 * s + k], w1);
-        add_aligned(a, q2[k], q2[s + k], q2[2 * s + k], q2[3 * s + k], w2);
-        add_aligned(a, q3[k], q3[s + k], q3[2 * s + k], q3[3 * s + k], w3);
+        float a[4] = { wa * qa[k], wa * qa[s + k], wa * qa[2 * s + k], wa * qa[3 * s + k] };
+        add_aligned(a, qb[k], qb[s + k], qb[2 * s + k], qb[3 * s + k], wb);
+        for (int i = 0; i < 4; i++)
+            rot->v[i][k] = a[i];
+    }
+}
+
+TDN__KERNEL void rot_pair_more_uniform(sums4 *restrict rot, const float *restrict qa, const float *restrict qb,
+                                       size_t s, float wa, float wb, int n)
+{
+    for (int k = 0; k < n; k++) {
+        float a[4] = { rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k] };
+        add_aligned(a, qa[k], qa[s + k], qa[2 * s + k], qa[3 * s + k], wa);
+        add_aligned(a, qb[k], qb[s + k], qb[2 * s + k], qb[3 * s + k], wb);
         for (int i = 0; i < 4; i++)
             rot->v[i][k] = a[i];
     }
@@ -499,8 +507,9 @@ static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOT
     for (int r = TDN_SX; r <= TDN_SZ; r++)
         row_scale_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
                           row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
-    rot_four_uniform(&ck->rot, row_at(group[0], TDN_RX, c), row_at(group[1], TDN_RX, c), row_at(group[2], TDN_RX, c),
-                     row_at(group[3], TDN_RX, c), (size_t)group[0]->stride, w, n);
+    const size_t s = (size_t)group[0]->stride;
+    rot_pair_uniform(&ck->rot, row_at(group[0], TDN_RX, c), row_at(group[1], TDN_RX, c), s, w[0], w[1], n);
+    rot_pair_more_uniform(&ck->rot, row_at(group[2], TDN_RX, c), row_at(group[3], TDN_RX, c), s, w[2], w[3], n);
 }
 
 tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
