@@ -627,7 +627,7 @@ static void bad_arguments_write_nothing(void)
 static void unmasked_blend_equals_the_per_joint_path(void)
 {
     check_rng rng = { 1717 };
-    enum { K = 5, A = 2, J = 300 }; /* J: more joints than one chunk holds */
+    enum { K = 5, A = 2, J = 300 };        /* J: more joints than one chunk holds */
     static float ones[J + TDN_POSE_LANES]; /* masks cover the padding lanes too */
     tdn_mask_fill(ones, J + TDN_POSE_LANES, 1.0f);
     const int sizes[2] = { N, J };
@@ -665,8 +665,9 @@ static void unmasked_blend_equals_the_per_joint_path(void)
                 masked_adds[i] = (tdn_blend_input){ &d[i], w, i == 0 ? ones : add_mask };
             }
             const int add_count = round % 3;
-            tdn_blend_job job = { .layers = layers, .layer_count = K, .additives = adds, .additive_count = add_count,
-                                  .out = &fast };
+            tdn_blend_job job = {
+                .layers = layers, .layer_count = K, .additives = adds, .additive_count = add_count, .out = &fast
+            };
             CHECK_EQ_INT(tdn_blend(&job, NULL), TDN_OK);
             tdn_blend_job general = job;
             general.layers = masked, general.additives = masked_adds, general.out = &slow;

@@ -443,8 +443,8 @@ static void blend_per_joint(const tdn_blend_job *job, int layers, const tdn_pose
     for (int i = 0; i <= job->layer_count; i++) {
         if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
             const tdn_blend_input *layer = &job->layers[i];
-            lane_weights(ck->w[count], sane_weight(layer->weight), layer->joint_weights ? layer->joint_weights + c : NULL,
-                         ck->inv, n);
+            lane_weights(ck->w[count], sane_weight(layer->weight),
+                         layer->joint_weights ? layer->joint_weights + c : NULL, ck->inv, n);
             group[count++] = layer->pose;
         } else if (i == job->layer_count && use_fallback) {
             for (int k = 0; k < n; k++)
