@@ -628,8 +628,9 @@ static void unmasked_blend_equals_the_per_joint_path(void)
 {
     check_rng rng = { 1717 };
     enum { K = 5, A = 2, J = 300 };        /* J: more joints than one chunk holds */
-    static float ones[J + TDN_POSE_LANES]; /* masks cover the padding lanes too */
-    tdn_mask_fill(ones, J + TDN_POSE_LANES, 1.0f);
+    static float ones[J + TDN_POSE_LANES]; /* all ones, the padding lanes too (tdn_mask_fill zeroes them) */
+    for (int j = 0; j < J + TDN_POSE_LANES; j++)
+        ones[j] = 1.0f;
     const int sizes[2] = { N, J };
     for (int size = 0; size < 2; size++) {
         const int joints = sizes[size];
