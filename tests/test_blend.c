@@ -620,6 +620,87 @@ static void bad_arguments_write_nothing(void)
         tdn_pose_destroy(&before);
 }
 
+/* Layers and a first additive without masks take a path with one weight per input; with
+ * all-ones masks the same job takes the per-joint path. The two give the same bits, and match the
+ * reference: 1 to 4 layers that count (zero and negative weights among them), 0 to 2 additives
+ * (a second one masked), over one chunk and several, with the output one of the inputs. */
+static void unmasked_blend_equals_the_per_joint_path(void)
+{
+    check_rng rng = { 1717 };
+    enum { K = 5, A = 2, J = 300 };        /* J: more joints than one chunk holds */
+    static float ones[J + TDN_POSE_LANES]; /* all ones, the padding lanes too (tdn_mask_fill zeroes them) */
+    for (int j = 0; j < J + TDN_POSE_LANES; j++)
+        ones[j] = 1.0f;
+    const int sizes[2] = { N, J };
+    for (int size = 0; size < 2; size++) {
+        const int joints = sizes[size];
+        tdn_pose p[K], d[A], fast, slow;
+        for (int i = 0; i < K; i++)
+            tdn_pose_create(joints, &p[i], NULL, NULL);
+        for (int i = 0; i < A; i++)
+            tdn_pose_create(joints, &d[i], NULL, NULL);
+        tdn_pose_create(joints, &fast, NULL, NULL), tdn_pose_create(joints, &slow, NULL, NULL);
+        float add_mask[J + TDN_POSE_LANES];
+        for (int round = 0; round < 60; round++) {
+            for (int i = 0; i < K; i++)
+                random_pose(&p[i], &rng);
+            for (int i = 0; i < A; i++)
+                random_pose(&d[i], &rng);
+            for (int j = 0; j < J + TDN_POSE_LANES; j++)
+                add_mask[j] = check_rng_float(&rng, 0, 1);
+            /* at most 4 of the 5 layers count: one is weightless (0 or negative) */
+            tdn_blend_input layers[K], masked[K], adds[A], masked_adds[A];
+            const int weightless = round % K;
+            for (int i = 0; i < K; i++) {
+                float w = check_rng_float(&rng, 0.05f, 2.0f);
+                if (i == weightless)
+                    w = round % 2 ? 0.0f : -1.0f;
+                else if (round % 7 == 0 && i != (weightless + 1) % K)
+                    w = 0.0f; /* a single layer counts */
+                layers[i] = (tdn_blend_input){ &p[i], w, NULL };
+                masked[i] = (tdn_blend_input){ &p[i], w, ones };
+            }
+            for (int i = 0; i < A; i++) {
+                float w = check_rng_float(&rng, 0, 1.2f);
+                adds[i] = (tdn_blend_input){ &d[i], w, i == 0 ? NULL : add_mask };
+                masked_adds[i] = (tdn_blend_input){ &d[i], w, i == 0 ? ones : add_mask };
+            }
+            const int add_count = round % 3;
+            tdn_blend_job job = {
+                .layers = layers, .layer_count = K, .additives = adds, .additive_count = add_count, .out = &fast
+            };
+            CHECK_EQ_INT(tdn_blend(&job, NULL), TDN_OK);
+            tdn_blend_job general = job;
+            general.layers = masked, general.additives = masked_adds, general.out = &slow;
+            CHECK_EQ_INT(tdn_blend(&general, NULL), TDN_OK);
+            CHECK(pose_bits_equal(&fast, &slow));
+            double worst = 0;
+            for (int j = 0; j < joints; j++) {
+                tdn_transform got = tdn_pose_get(&fast, j);
+                tdn_transform want = reference_blend(layers, K, adds, add_count, tdn_pose_get(&p[0], j), j);
+                double e = check_quat_angle(got.r, want.r);
+                e = fmax(e, fabs(got.t.x - want.t.x) + fabs(got.t.y - want.t.y) + fabs(got.t.z - want.t.z));
+                e = fmax(e, fabs(got.s.x - want.s.x) + fabs(got.s.y - want.s.y) + fabs(got.s.z - want.s.z));
+                worst = fmax(worst, e);
+            }
+            CHECK_NEAR(worst, 0, 5e-5);
+            /* the output one of the inputs (staged): the same bits again */
+            tdn_pose_copy(&slow, &p[(weightless + 1) % K], NULL);
+            tdn_pose_copy(&fast, &p[(weightless + 1) % K], NULL);
+            layers[(weightless + 1) % K].pose = &fast;
+            masked[(weightless + 1) % K].pose = &slow;
+            CHECK_EQ_INT(tdn_blend(&job, NULL), TDN_OK);
+            CHECK_EQ_INT(tdn_blend(&general, NULL), TDN_OK);
+            CHECK(pose_bits_equal(&fast, &slow));
+        }
+        for (int i = 0; i < K; i++)
+            tdn_pose_destroy(&p[i]);
+        for (int i = 0; i < A; i++)
+            tdn_pose_destroy(&d[i]);
+        tdn_pose_destroy(&fast), tdn_pose_destroy(&slow);
+    }
+}
+
 /* Garbage in (a zero quaternion) stays finite: the identity rotation. */
 static void zero_quaternions_become_identity(void)
 {
@@ -650,5 +731,6 @@ int main(void)
     RUN(output_may_be_an_input);
     RUN(bad_arguments_write_nothing);
     RUN(zero_quaternions_become_identity);
+    RUN(unmasked_blend_equals_the_per_joint_path);
     return check_summary();
 }

@@ -11,10 +11,14 @@
  * - Weights are per-joint arrays in the chunk (masks, normalization and the fallback are all
  *   folded into them beforehand), so the blend loops have no selects and no divisions. The
  *   chunk is aligned so SSE code takes them as memory operands, costing no instructions.
- * - The first additive is applied inside the last group's translation/scale loops and the
- *   rotation's normalizing loop; further additives take passes of their own.
+ *   Building the arrays costs about a fifth of a call, so unmasked layers (the usual case: up
+ *   to four that count, a first additive without a mask) take loops with one weight per input
+ *   held in registers instead, giving the same bits.
+ * - The first additive is applied inside the last group's translation/scale loops and in a
+ *   rotation loop before the normalizing one; further additives take passes of their own.
  * - Rotation sums stay unnormalized until the end: one square root per joint serves all layers
- *   and additives (quaternion products multiply lengths).
+ *   and additives (quaternion products multiply lengths). The normalization is a loop of its
+ *   own so that many joints' square roots and divisions overlap.
  * - When the output pose overlaps an input, results are staged in the chunk and copied out;
  *   otherwise they go straight to the output rows. Either way every pointer a loop writes is
  *   restrict-correct, so gcc vectorizes without runtime alias checks.
@@ -265,19 +269,70 @@ TDN__KERNEL void rot_normalize(float *restrict ox, float *restrict oy, float *re
         normalize_into(ox, oy, oz, ow, k, rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k]);
 }
 
-/* dst = normalize(nlerp(identity, D, w) * rot), the nlerp along the short way (D taken with
- * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. */
-TDN__KERNEL void rot_add_normalize(float *restrict ox, float *restrict oy, float *restrict oz, float *restrict ow,
-                                   const sums4 *restrict rot, const float *restrict d, size_t s,
-                                   const float *restrict w, int n)
+/* rot = nlerp(identity, D, w) * rot, in place, the nlerp along the short way (D taken with
+ * w >= 0) and unnormalized: (1 - w) identity + w D. At w = 1 the factor is exactly +-D. Left
+ * unnormalized for rot_normalize: a loop of its own keeps each joint's square root and
+ * division off this loop's chain, so many joints' overlap (fused, the loop waited on them). */
+TDN__KERNEL void rot_add(sums4 *restrict rot, const float *restrict d, size_t s, const float *restrict w, int n)
 {
     for (int k = 0; k < n; k++) {
         float dw = d[3 * s + k];
         float sw = copysignf(w[k], dw);
         float ax = sw * d[k], ay = sw * d[s + k], az = sw * d[2 * s + k], aw = (1.0f - w[k]) + w[k] * fabsf(dw);
         float bx = rot->v[0][k], by = rot->v[1][k], bz = rot->v[2][k], bw = rot->v[3][k];
-        normalize_into(ox, oy, oz, ow, k, aw * bx + ax * bw + ay * bz - az * by, aw * by - ax * bz + ay * bw + az * bx,
-                       aw * bz + ax * by - ay * bx + az * bw, aw * bw - ax * bx - ay * by - az * bz);
+        rot->v[0][k] = aw * bx + ax * bw + ay * bz - az * by;
+        rot->v[1][k] = aw * by - ax * bz + ay * bw + az * bx;
+        rot->v[2][k] = aw * bz + ax * by - ay * bx + az * bw;
+        rot->v[3][k] = aw * bw - ax * bx - ay * by - az * bz;
+    }
+}
+
+/* ---- unmasked layers: one weight per input for every joint, held in registers ----
+ * The same sums in the same order as the kernels above, so the results are the same bits as
+ * the per-joint path's with its weight rows all equal (tests compare the two). */
+
+/* translation: dst = the weighted sum of four inputs + wd D.t */
+TDN__KERNEL void row_translation_uniform(float *restrict dst, const float *restrict x0, const float *restrict x1,
+                                         const float *restrict x2, const float *restrict x3, const float w[SLOTS],
+                                         const float *restrict d, float wd, int n)
+{
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int k = 0; k < n; k++)
+        dst[k] = (w0 * x0[k] + w1 * x1[k]) + (w2 * x2[k] + w3 * x3[k]) + wd * d[k];
+}
+
+/* scale: dst = the weighted sum of four inputs * ((1 - wd) + wd D.s) */
+TDN__KERNEL void row_scale_uniform(float *restrict dst, const float *restrict x0, const float *restrict x1,
+                                   const float *restrict x2, const float *restrict x3, const float w[SLOTS],
+                                   const float *restrict d, float wd, int n)
+{
+    const float w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3];
+    for (int k = 0; k < n; k++)
+        dst[k] = ((w0 * x0[k] + w1 * x1[k]) + (w2 * x2[k] + w3 * x3[k])) * ((1.0f - wd) + wd * d[k]);
+}
+
+/* rot = w0 q0 + w1 q1 + w2 q2 + w3 q3 (aligned as rot_pair and rot_pair_more align them), in two
+ * loops of two inputs; the q point at the RX rows, RY..RW follow `s` floats apart. */
+TDN__KERNEL void rot_pair_uniform(sums4 *restrict rot, const float *restrict qa, const float *restrict qb, size_t s,
+                                  float wa, float wb, int n)
+{
+    for (int k = 0; k < n; k++) {
+        float a[4] = { wa * qa[k], wa * qa[s + k], wa * qa[2 * s + k], wa * qa[3 * s + k] };
+        add_aligned(a, qb[k], qb[s + k], qb[2 * s + k], qb[3 * s + k], wb);
+        for (int i = 0; i < 4; i++)
+            rot->v[i][k] = a[i];
+    }
+}
+
+TDN__KERNEL void rot_pair_more_uniform(sums4 *restrict rot, const float *restrict qa, const float *restrict qb,
+                                       size_t s, float wa, float wb, int n)
+{
+    for (int k = 0; k < n; k++) {
+        float a[4] = { rot->v[0][k], rot->v[1][k], rot->v[2][k], rot->v[3][k] };
+        add_aligned(a, qa[k], qa[s + k], qa[2 * s + k], qa[3 * s + k], wa);
+        add_aligned(a, qb[k], qb[s + k], qb[2 * s + k], qb[3 * s + k], wb);
+        for (int i = 0; i < 4; i++)
+            rot->v[i][k] = a[i];
     }
 }
 
@@ -316,10 +371,8 @@ static void blend_group(const tdn_pose *const *in, int count, int more, const td
 static void finish_rotation(const tdn_pose *add, chunk *ck, const target *t, int c, int n)
 {
     if (add)
-        rot_add_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot,
-                          row_at(add, TDN_RX, c), (size_t)add->stride, ck->wd, n);
-    else
-        rot_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot, n);
+        rot_add(&ck->rot, row_at(add, TDN_RX, c), (size_t)add->stride, ck->wd, n);
+    rot_normalize(t->row[TDN_RX], t->row[TDN_RY], t->row[TDN_RZ], t->row[TDN_RW], &ck->rot, n);
 }
 
 /* A further additive (weights ck->wd) applied in place to the finished values in t. */
@@ -380,6 +433,89 @@ static int layer_totals(const tdn_blend_job *job, chunk *ck, int c, int n)
     return fallback;
 }
 
+/* One chunk through the per-joint weight rows (masks, the fallback, any number of layers):
+ * every layer that has a weight, then the fallback where a joint needs it, blended SLOTS at a
+ * time with their normalized per-joint weights into t and ck->rot, the translation and scale
+ * of `fused_add` on top. */
+static void blend_per_joint(const tdn_blend_job *job, int layers, const tdn_pose *fallback, const tdn_pose *fused_add,
+                            chunk *ck, const target *t, int c, int n)
+{
+    int use_fallback = layer_totals(job, ck, c, n);
+    const int inputs = layers + use_fallback;
+    const tdn_pose *group[SLOTS];
+    int count = 0, blended = 0;
+    for (int i = 0; i <= job->layer_count; i++) {
+        if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
+            const tdn_blend_input *layer = &job->layers[i];
+            lane_weights(ck->w[count], sane_weight(layer->weight),
+                         layer->joint_weights ? layer->joint_weights + c : NULL, ck->inv, n);
+            group[count++] = layer->pose;
+        } else if (i == job->layer_count && use_fallback) {
+            for (int k = 0; k < n; k++)
+                ck->w[count][k] = tdn__select(ck->inv[k] > 0.0f, 0.0f, 1.0f);
+            group[count++] = fallback;
+        }
+        if (count == SLOTS || (count > 0 && blended + count == inputs)) {
+            for (int s = count; s < SLOTS; s++)
+                memset(ck->w[s], 0, sizeof(float) * (size_t)n);
+            blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, ck, t, c, n);
+            blended += count;
+            count = 0;
+        }
+    }
+}
+
+/* The unmasked path's condition and weights: no layer has a mask, at most SLOTS layers have a
+ * weight, their total is above MIN_WEIGHT_SUM (no joint falls back) and the first additive that
+ * counts (first_add, or none) has no mask. Then `group` holds the layers that count (the first of
+ * them again in the slots past them) and `w` their weights normalized exactly as layer_totals and
+ * lane_weights normalize them (0 past them); returns 1. Otherwise returns 0. */
+static int uniform_weights(const tdn_blend_job *job, int first_add, const tdn_pose *group[SLOTS], float w[SLOTS])
+{
+    if (first_add >= 0 && job->additives[first_add].joint_weights)
+        return 0;
+    float total = 0.0f;
+    int count = 0;
+    for (int i = 0; i < job->layer_count; i++) {
+        if (job->layers[i].joint_weights)
+            return 0;
+        total += sane_weight(job->layers[i].weight);
+        if (sane_weight(job->layers[i].weight) > 0.0f && count++ == SLOTS)
+            return 0;
+    }
+    if (!(total > MIN_WEIGHT_SUM))
+        return 0;
+    const float inv = 1.0f / total;
+    count = 0;
+    for (int i = 0; i < job->layer_count; i++)
+        if (sane_weight(job->layers[i].weight) > 0.0f) {
+            w[count] = sane_weight(job->layers[i].weight) * inv;
+            group[count++] = job->layers[i].pose;
+        }
+    for (int i = count; i < SLOTS; i++) {
+        w[i] = 0.0f;
+        group[i] = group[0];
+    }
+    return 1;
+}
+
+/* One chunk of the unmasked path: the four inputs with the weights w into t and ck->rot, the
+ * translation and scale of `add` (weight wd) on top, as blend_group does with weight rows. */
+static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOTS], const tdn_pose *add, float wd,
+                          chunk *ck, const target *t, int c, int n)
+{
+    const tdn_pose *d = add ? add : group[0];
+    for (int r = TDN_TX; r <= TDN_TZ; r++)
+        row_translation_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
+                                row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
+    for (int r = TDN_SX; r <= TDN_SZ; r++)
+        row_scale_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
+                          row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
+    const size_t s = (size_t)group[0]->stride;
+    rot_pair_uniform(&ck->rot, row_at(group[0], TDN_RX, c), row_at(group[1], TDN_RX, c), s, w[0], w[1], n);
+    rot_pair_more_uniform(&ck->rot, row_at(group[2], TDN_RX, c), row_at(group[3], TDN_RX, c), s, w[2], w[3], n);
+}
+
 tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
 {
     if (!job)
@@ -416,39 +552,21 @@ tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
     /* the first additive is applied within the last group's loops, any others after */
     const tdn_pose *fused_add = first_add >= 0 ? job->additives[first_add].pose : NULL;
 
+    const tdn_pose *uniform_group[SLOTS];
+    float uniform[SLOTS];
+    const int uniform_path = uniform_weights(job, first_add, uniform_group, uniform);
+    const float fused_weight = fused_add ? tdn__clamp01(job->additives[first_add].weight) : 0.0f;
+
     chunk ck;
     for (int c = 0; c < out->stride; c += CHUNK) {
         int n = out->stride - c < CHUNK ? out->stride - c : CHUNK;
         target t = target_for(out, staged, &ck, c);
-        int use_fallback = layer_totals(job, &ck, c, n);
         if (fused_add)
-            additive_weights(&ck, tdn__clamp01(job->additives[first_add].weight),
-                             job->additives[first_add].joint_weights, c, n);
-
-        /* the inputs in order: every layer that has a weight, then the fallback if needed;
-         * blended SLOTS at a time with their normalized per-joint weights */
-        const int inputs = layers + use_fallback;
-        const tdn_pose *group[SLOTS];
-        int count = 0, blended = 0;
-        for (int i = 0; i <= job->layer_count; i++) {
-            if (i < job->layer_count && sane_weight(job->layers[i].weight) > 0.0f) {
-                const tdn_blend_input *layer = &job->layers[i];
-                lane_weights(ck.w[count], sane_weight(layer->weight),
-                             layer->joint_weights ? layer->joint_weights + c : NULL, ck.inv, n);
-                group[count++] = layer->pose;
-            } else if (i == job->layer_count && use_fallback) {
-                for (int k = 0; k < n; k++)
-                    ck.w[count][k] = tdn__select(ck.inv[k] > 0.0f, 0.0f, 1.0f);
-                group[count++] = fallback;
-            }
-            if (count == SLOTS || (count > 0 && blended + count == inputs)) {
-                for (int s = count; s < SLOTS; s++)
-                    memset(ck.w[s], 0, sizeof(float) * (size_t)n);
-                blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, &ck, &t, c, n);
-                blended += count;
-                count = 0;
-            }
-        }
+            additive_weights(&ck, fused_weight, job->additives[first_add].joint_weights, c, n);
+        if (uniform_path)
+            blend_uniform(uniform_group, uniform, fused_add, fused_weight, &ck, &t, c, n);
+        else
+            blend_per_joint(job, layers, fallback, fused_add, &ck, &t, c, n);
         finish_rotation(fused_add, &ck, &t, c, n);
         for (int i = first_add + 1; first_add >= 0 && i < job->additive_count; i++) {
             float w = tdn__clamp01(job->additives[i].weight);
