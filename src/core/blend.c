@@ -111,11 +111,12 @@ static target target_for(tdn_pose *out, int staged, chunk *ck, int c)
     return t;
 }
 
-static void target_flush(const target *t, tdn_pose *out, int c, int n)
+static void target_flush(const target *t, tdn_pose *out, int c, int n, unsigned rows)
 {
     if (t->staged)
         for (int r = 0; r < TDN_POSE_ROWS; r++)
-            memcpy(tdn_pose_row(out, r) + c, t->row[r], sizeof(float) * (size_t)n);
+            if (tdn__row_in(rows, r))
+                memcpy(tdn_pose_row(out, r) + c, t->row[r], sizeof(float) * (size_t)n);
 }
 
 /* Row r of a pose from joint c on. */
@@ -345,18 +346,18 @@ static const lanes zeros;
  * `count` read the first pose's rows at weight 0. When `add` is given, its translation and
  * scale are applied on top with the weights ck->wd (its rotation is left to the caller). */
 static void blend_group(const tdn_pose *const *in, int count, int more, const tdn_pose *add, chunk *ck, const target *t,
-                        int c, int n)
+                        int c, int n, unsigned rows)
 {
     const tdn_pose *p[SLOTS];
     for (int i = 0; i < SLOTS; i++)
         p[i] = i < count ? in[i] : in[0];
     const tdn_pose *d = add ? add : in[0];
     const float *wd = add ? ck->wd : zeros;
-    for (int r = TDN_TX; r <= TDN_TZ; r++)
+    for (int r = TDN_TX; r <= TDN_TZ && (rows & TDN__ROWS_T); r++)
         (more ? row_translation_more : row_translation)(t->row[r], row_at(p[0], r, c), row_at(p[1], r, c),
                                                         row_at(p[2], r, c), row_at(p[3], r, c), ck, row_at(d, r, c), wd,
                                                         n);
-    for (int r = TDN_SX; r <= TDN_SZ; r++)
+    for (int r = TDN_SX; r <= TDN_SZ && (rows & TDN__ROWS_S); r++)
         (more ? row_scale_more : row_scale)(t->row[r], row_at(p[0], r, c), row_at(p[1], r, c), row_at(p[2], r, c),
                                             row_at(p[3], r, c), ck, row_at(d, r, c), wd, n);
     const size_t s = (size_t)p[0]->stride;
@@ -376,11 +377,11 @@ static void finish_rotation(const tdn_pose *add, chunk *ck, const target *t, int
 }
 
 /* A further additive (weights ck->wd) applied in place to the finished values in t. */
-static void apply_additive(const tdn_pose *d, chunk *ck, const target *t, int c, int n)
+static void apply_additive(const tdn_pose *d, chunk *ck, const target *t, int c, int n, unsigned rows)
 {
-    for (int r = TDN_TX; r <= TDN_TZ; r++)
+    for (int r = TDN_TX; r <= TDN_TZ && (rows & TDN__ROWS_T); r++)
         row_add(t->row[r], row_at(d, r, c), ck->wd, n);
-    for (int r = TDN_SX; r <= TDN_SZ; r++)
+    for (int r = TDN_SX; r <= TDN_SZ && (rows & TDN__ROWS_S); r++)
         row_rescale(t->row[r], row_at(d, r, c), ck->wd, n);
     for (int i = 0; i < 4; i++)
         memcpy(ck->rot.v[i], t->row[TDN_RX + i], sizeof(float) * (size_t)n);
@@ -438,7 +439,7 @@ static int layer_totals(const tdn_blend_job *job, chunk *ck, int c, int n)
  * time with their normalized per-joint weights into t and ck->rot, the translation and scale
  * of `fused_add` on top. */
 static void blend_per_joint(const tdn_blend_job *job, int layers, const tdn_pose *fallback, const tdn_pose *fused_add,
-                            chunk *ck, const target *t, int c, int n)
+                            chunk *ck, const target *t, int c, int n, unsigned rows)
 {
     int use_fallback = layer_totals(job, ck, c, n);
     const int inputs = layers + use_fallback;
@@ -458,7 +459,7 @@ static void blend_per_joint(const tdn_blend_job *job, int layers, const tdn_pose
         if (count == SLOTS || (count > 0 && blended + count == inputs)) {
             for (int s = count; s < SLOTS; s++)
                 memset(ck->w[s], 0, sizeof(float) * (size_t)n);
-            blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, ck, t, c, n);
+            blend_group(group, count, blended > 0, blended + count == inputs ? fused_add : NULL, ck, t, c, n, rows);
             blended += count;
             count = 0;
         }
@@ -502,13 +503,13 @@ static int uniform_weights(const tdn_blend_job *job, int first_add, const tdn_po
 /* One chunk of the unmasked path: the four inputs with the weights w into t and ck->rot, the
  * translation and scale of `add` (weight wd) on top, as blend_group does with weight rows. */
 static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOTS], const tdn_pose *add, float wd,
-                          chunk *ck, const target *t, int c, int n)
+                          chunk *ck, const target *t, int c, int n, unsigned rows)
 {
     const tdn_pose *d = add ? add : group[0];
-    for (int r = TDN_TX; r <= TDN_TZ; r++)
+    for (int r = TDN_TX; r <= TDN_TZ && (rows & TDN__ROWS_T); r++)
         row_translation_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
                                 row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
-    for (int r = TDN_SX; r <= TDN_SZ; r++)
+    for (int r = TDN_SX; r <= TDN_SZ && (rows & TDN__ROWS_S); r++)
         row_scale_uniform(t->row[r], row_at(group[0], r, c), row_at(group[1], r, c), row_at(group[2], r, c),
                           row_at(group[3], r, c), w, row_at(d, r, c), wd, n);
     const size_t s = (size_t)group[0]->stride;
@@ -516,7 +517,9 @@ static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOT
     rot_pair_more_uniform(&ck->rot, row_at(group[2], TDN_RX, c), row_at(group[3], TDN_RX, c), s, w[2], w[3], n);
 }
 
-tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
+tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err) { return tdn__blend_rows(job, TDN__ROWS_ALL, err); }
+
+tdn_result tdn__blend_rows(const tdn_blend_job *job, unsigned rows, tdn_error *err)
 {
     if (!job)
         return tdn__null(err, "job");
@@ -564,18 +567,18 @@ tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
         if (fused_add)
             additive_weights(&ck, fused_weight, job->additives[first_add].joint_weights, c, n);
         if (uniform_path)
-            blend_uniform(uniform_group, uniform, fused_add, fused_weight, &ck, &t, c, n);
+            blend_uniform(uniform_group, uniform, fused_add, fused_weight, &ck, &t, c, n, rows);
         else
-            blend_per_joint(job, layers, fallback, fused_add, &ck, &t, c, n);
+            blend_per_joint(job, layers, fallback, fused_add, &ck, &t, c, n, rows);
         finish_rotation(fused_add, &ck, &t, c, n);
         for (int i = first_add + 1; first_add >= 0 && i < job->additive_count; i++) {
             float w = tdn__clamp01(job->additives[i].weight);
             if (w > 0.0f) {
                 additive_weights(&ck, w, job->additives[i].joint_weights, c, n);
-                apply_additive(job->additives[i].pose, &ck, &t, c, n);
+                apply_additive(job->additives[i].pose, &ck, &t, c, n, rows);
             }
         }
-        target_flush(&t, out, c, n);
+        target_flush(&t, out, c, n, rows);
     }
     return TDN_OK;
 }
@@ -601,6 +604,12 @@ static tdn_result pair_fail(tdn_error *err, const tdn_pose *a, const char *a_nam
 tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
                       tdn_error *err)
 {
+    return tdn__blend2_rows(a, b, w, joint_weights, out, TDN__ROWS_ALL, err);
+}
+
+tdn_result tdn__blend2_rows(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
+                            unsigned rows, tdn_error *err)
+{
     if (!pose_ok(out, NULL) || !pose_ok(a, out) || !pose_ok(b, out))
         return pair_fail(err, a, "a", b, "b", out);
     w = tdn__clamp01(w);
@@ -616,17 +625,23 @@ tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float
             ck.w[0][k] = 1.0f - ck.w[1][k];
         memset(ck.w[2], 0, sizeof(float) * (size_t)n);
         memset(ck.w[3], 0, sizeof(float) * (size_t)n);
-        blend_group(pair, 2, 0, NULL, &ck, &t, c, n);
+        blend_group(pair, 2, 0, NULL, &ck, &t, c, n, rows);
         finish_rotation(NULL, &ck, &t, c, n);
         for (int r = TDN_RX; r <= TDN_RW; r++)
             exact_ends(t.row[r], row_at(a, r, c), row_at(b, r, c), ck.w[1], n);
-        target_flush(&t, out, c, n);
+        target_flush(&t, out, c, n, rows);
     }
     return TDN_OK;
 }
 
 tdn_result tdn_additive_apply(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
                               const float *joint_weights, tdn_pose *out, tdn_error *err)
+{
+    return tdn__additive_apply_rows(target_pose, difference, weight, joint_weights, out, TDN__ROWS_ALL, err);
+}
+
+tdn_result tdn__additive_apply_rows(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
+                                    const float *joint_weights, tdn_pose *out, unsigned rows, tdn_error *err)
 {
     if (!pose_ok(out, NULL) || !pose_ok(target_pose, out) || !pose_ok(difference, out))
         return pair_fail(err, target_pose, "target", difference, "difference", out);
@@ -642,9 +657,9 @@ tdn_result tdn_additive_apply(const tdn_pose *target_pose, const tdn_pose *diffe
         for (int s = 1; s < SLOTS; s++)
             memset(ck.w[s], 0, sizeof(float) * (size_t)n);
         additive_weights(&ck, weight, joint_weights, c, n);
-        blend_group(one, 1, 0, difference, &ck, &t, c, n);
+        blend_group(one, 1, 0, difference, &ck, &t, c, n, rows);
         finish_rotation(difference, &ck, &t, c, n);
-        target_flush(&t, out, c, n);
+        target_flush(&t, out, c, n, rows);
     }
     return TDN_OK;
 }
@@ -712,7 +727,7 @@ static tdn_result combine(const tdn_pose *a, const tdn_pose *b, tdn_pose *out, i
             s_op(t.row[r], row_at(a, r, c), row_at(b, r, c), n);
         rot_product(t.row[TDN_RX], t.row[TDN_RY], t.row[TDN_RZ], t.row[TDN_RW], row_at(a, TDN_RX, c),
                     row_at(b, TDN_RX, c), (size_t)a->stride, conjugate_b, n);
-        target_flush(&t, out, c, n);
+        target_flush(&t, out, c, n, TDN__ROWS_ALL);
     }
     return TDN_OK;
 }

@@ -73,6 +73,8 @@ struct tdn_clip {
 /* A time within this fraction of a frame below a frame's time counts as on it, so a step key
  * on the frame grid is held from its own frame even when time * rate rounds down. */
 #define CLIP_FRAME_SNAP 1e-4
+/* A constant this close to the reference (relative above 1) counts as at rest (tdn__clip_moved_rows). */
+#define CLIP_REST_TOLERANCE 1e-6f
 /* A component whose values all lie within this (relative) band is stored once. */
 #define CLIP_CONSTANT_EPSILON 1e-6f
 
@@ -122,7 +124,7 @@ static int run_part(const clip_run *run, int begin, int end, int *joint, int *sr
     return hi - lo;
 }
 
-void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, int begin, int end)
+void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, int begin, int end, unsigned rows)
 {
     const size_t stride = (size_t)pose->stride;
     float *data = pose->data;
@@ -139,41 +141,68 @@ void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, in
     }
 
     if (clip->constant_pose) {
-        if (begin == 0 && end == pose->stride)
+        if (begin == 0 && end == pose->stride && rows == TDN__ROWS_ALL)
             memcpy(data, clip->constant_pose, (size_t)TDN_POSE_ROWS * stride * sizeof(float));
         else
-            for (size_t r = 0; r < TDN_POSE_ROWS; ++r)
-                memcpy(data + r * stride + (size_t)begin, clip->constant_pose + r * stride + (size_t)begin,
-                       (size_t)(end - begin) * sizeof(float));
+            for (int r = 0; r < TDN_POSE_ROWS; ++r)
+                if (tdn__row_in(rows, r))
+                    memcpy(data + (size_t)r * stride + (size_t)begin,
+                           clip->constant_pose + (size_t)r * stride + (size_t)begin,
+                           (size_t)(end - begin) * sizeof(float));
     }
     const size_t n = (size_t)clip->animated_count;
     int joint, src, count;
     if (clip->storage == TDN_STORAGE_INT16) {
         const uint16_t *q0 = clip->frames_q16 + (size_t)f0 * n, *q1 = clip->frames_q16 + (size_t)f1 * n;
         for (int r = 0; r < clip->run_count; ++r)
-            if ((count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
+            if (tdn__row_in(rows, clip->runs[r].row) &&
+                (count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
                 lerp_q16(data + (size_t)clip->runs[r].row * stride + (size_t)joint, q0 + src, q1 + src,
                          clip->offsets + src, clip->scales + src, a, count);
         const uint16_t *qh = clip->frames_q16 + (size_t)held * n;
         for (int r = 0; r < clip->hold_run_count; ++r)
-            if ((count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
+            if (tdn__row_in(rows, clip->hold_runs[r].row) &&
+                (count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
                 dequantize(data + (size_t)clip->hold_runs[r].row * stride + (size_t)joint, qh + src,
                            clip->offsets + src, clip->scales + src, count);
     } else {
         const float *v0 = clip->frames_f32 + (size_t)f0 * n, *v1 = clip->frames_f32 + (size_t)f1 * n;
         for (int r = 0; r < clip->run_count; ++r)
-            if ((count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
+            if (tdn__row_in(rows, clip->runs[r].row) &&
+                (count = run_part(&clip->runs[r], begin, end, &joint, &src)) > 0)
                 lerp_f32(data + (size_t)clip->runs[r].row * stride + (size_t)joint, v0 + src, v1 + src, a, count);
         const float *vh = clip->frames_f32 + (size_t)held * n;
         for (int r = 0; r < clip->hold_run_count; ++r)
-            if ((count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
+            if (tdn__row_in(rows, clip->hold_runs[r].row) &&
+                (count = run_part(&clip->hold_runs[r], begin, end, &joint, &src)) > 0)
                 memcpy(data + (size_t)clip->hold_runs[r].row * stride + (size_t)joint, vh + src,
                        (size_t)count * sizeof(float));
     }
     const int last_joint = end < clip->joint_count ? end : clip->joint_count;
-    if (clip->animates_rotation && last_joint > begin)
+    if (clip->animates_rotation && (rows & TDN__ROWS_R) && last_joint > begin)
         normalize_rotations(data + TDN_RX * stride + begin, data + TDN_RY * stride + begin,
                             data + TDN_RZ * stride + begin, data + TDN_RW * stride + begin, last_joint - begin);
+}
+
+void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsigned char *joints)
+{
+    const int rows_of[TDN_POSE_ROWS] = { TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_R,
+                                         TDN__ROWS_R, TDN__ROWS_R, TDN__ROWS_S, TDN__ROWS_S, TDN__ROWS_S };
+    const clip_run *lists[2] = { clip->runs, clip->hold_runs };
+    const int counts[2] = { clip->run_count, clip->hold_run_count };
+    for (int l = 0; l < 2; l++)
+        for (int r = 0; r < counts[l]; r++)
+            for (int j = lists[l][r].joint; j < lists[l][r].joint + lists[l][r].count; j++)
+                joints[j] |= (unsigned char)rows_of[lists[l][r].row];
+    if (!clip->constant_pose) /* every component is animated */
+        return;
+    const size_t stride = (size_t)reference->stride;
+    for (int r = 0; r < TDN_POSE_ROWS; r++) {
+        const float *c = clip->constant_pose + (size_t)r * stride, *ref = tdn_pose_crow(reference, r);
+        for (int j = 0; j < clip->joint_count; j++) /* animated places hold identity: they are marked anyway */
+            if (!(fabsf(c[j] - ref[j]) <= CLIP_REST_TOLERANCE * (fabsf(ref[j]) > 1.0f ? fabsf(ref[j]) : 1.0f)))
+                joints[j] |= (unsigned char)rows_of[r];
+    }
 }
 
 tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn_error *err)
@@ -184,7 +213,7 @@ tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn
         return tdn__null(err, "pose");
     if (pose->joint_count != clip->joint_count)
         return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
-    tdn__clip_sample_range(clip, time, pose, 0, pose->stride);
+    tdn__clip_sample_range(clip, time, pose, 0, pose->stride, TDN__ROWS_ALL);
     return TDN_OK;
 }
 

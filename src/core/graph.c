@@ -629,6 +629,22 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
 
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 
+/* tdn__graph_layer_rows with its scratch from the graph's allocator. */
+static tdn_result find_layer_rows(tdn_graph *g, tdn_error *err)
+{
+    tdn_pose identity;
+    const size_t bytes = 2 * (size_t)g->joint_count;
+    unsigned char *marks = tdn__alloc(&g->allocator, bytes, 1);
+    if (!marks || tdn_pose_create(g->joint_count, &identity, &g->allocator, NULL) != TDN_OK) {
+        tdn__free(&g->allocator, marks, bytes);
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
+    }
+    tdn__graph_layer_rows(g, &identity, marks, marks + g->joint_count);
+    tdn_pose_destroy(&identity);
+    tdn__free(&g->allocator, marks, bytes);
+    return TDN_OK;
+}
+
 tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!out)
@@ -697,6 +713,8 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         g->extract_root_motion = desc->extract_root_motion != 0;
         r = tdn__graph_root_tracks_create(g, desc->root_motion, err);
     }
+    if (r == TDN_OK)
+        r = find_layer_rows(g, err);
     if (r != TDN_OK) {
         tdn_graph_destroy(g);
         return r;

@@ -115,6 +115,7 @@ typedef struct tdn__layer {
     int model_space_rotation;
     int inertializes;                   /* a machine in it has INERTIALIZE transitions */
     int first_modifier, modifier_count; /* its modifiers, deepest first, in tdn_graph.layer_modifiers */
+    unsigned rows;                      /* the row groups (TDN__ROWS_*) it can change (graph_rows.c) */
 } tdn__layer;
 
 /* The nodes one group of the flat list draws its entries from (a layer's own nodes, or a
@@ -388,6 +389,10 @@ tdn_result tdn__graph_check_retarget(const tdn_graph *g, const tdn_retarget *ret
 size_t tdn__graph_retarget_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 void tdn__graph_retarget_root_motion(tdn_graph_instance *instance);
 void tdn__graph_retarget_output(tdn_graph_instance *instance, tdn_pose *out);
+
+/* Each layer's rows (graph_rows.c), with scratch: a pose of the graph's joint count and two
+ * arrays of joint_count bytes. */
+void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, unsigned char *marks, unsigned char *below);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);

@@ -34,11 +34,34 @@ static inline tdn_allocator tdn__allocator_of(const tdn_allocator *allocator)
  * joints; the message says how to size it (an imported asset lists fewer joints than its
  * skeleton can have). */
 tdn_result tdn__clip_pose_size(tdn_error *err, int have, int want);
-/* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
- * stride) into a pose of the clip's joint count, unchecked: the rest of the pose is untouched. */
+
+/* Row groups of a pose (translation, rotation, scale) a function computes; the others are left as
+ * they are, for a caller that knows they hold what they would get (rows at rest in every input). */
+enum { TDN__ROWS_T = 1, TDN__ROWS_R = 2, TDN__ROWS_S = 4, TDN__ROWS_ALL = 7 };
+/* Whether pose row r (TDN_TX..TDN_SZ) is in the row groups `rows`. */
+static inline int tdn__row_in(unsigned rows, int r)
+{
+    return (r <= 2 ? rows & TDN__ROWS_T : r <= 6 ? rows & TDN__ROWS_R : rows & TDN__ROWS_S) != 0;
+}
 struct tdn_clip;
 struct tdn_pose;
-void tdn__clip_sample_range(const struct tdn_clip *clip, float time, struct tdn_pose *pose, int begin, int end);
+struct tdn_blend_job;
+/* tdn_blend, tdn_blend2 and tdn_additive_apply computing the row groups `rows` only (rotations
+ * always). */
+tdn_result tdn__blend_rows(const struct tdn_blend_job *job, unsigned rows, tdn_error *err);
+tdn_result tdn__blend2_rows(const struct tdn_pose *a, const struct tdn_pose *b, float w, const float *joint_weights,
+                            struct tdn_pose *out, unsigned rows, tdn_error *err);
+tdn_result tdn__additive_apply_rows(const struct tdn_pose *target_pose, const struct tdn_pose *difference, float weight,
+                                    const float *joint_weights, struct tdn_pose *out, unsigned rows, tdn_error *err);
+/* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
+ * stride) and the row groups `rows` (TDN__ROWS_*) into a pose of the clip's joint count,
+ * unchecked: the rest of the pose is untouched. */
+void tdn__clip_sample_range(const struct tdn_clip *clip, float time, struct tdn_pose *pose, int begin, int end,
+                            unsigned rows);
+/* Marks joints[j] with the row groups (TDN__ROWS_*) in which the clip moves joint j away from
+ * `reference` (the rest pose for a clip, the identity for an additive one): a component
+ * animated, or constant elsewhere than the reference's value (to 1e-6, relative above 1). */
+void tdn__clip_moved_rows(const struct tdn_clip *clip, const struct tdn_pose *reference, unsigned char *joints);
 /* TDN_ERR_ARGUMENT (where "allocator") for hooks with only one of alloc and free. */
 tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err);
 

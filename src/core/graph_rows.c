@@ -1,0 +1,57 @@
+/* tendon core: which row groups (translation, rotation, scale) each layer of a graph can change,
+ * worked out once when the graph is made, so that evaluating samples, blends and composes only
+ * those (graph_evaluate.c). A row group of a layer above the bottom is left alone when, at every
+ * joint its mask lets through, neither its clips (against the rest pose, or the identity for
+ * differences) nor the layers below move it: composing would give back what is there. Most
+ * characters' clips never scale a joint and move translations only at the root, so upper-body,
+ * hand and aim layers blend rotations alone. */
+#include <string.h>
+
+#include "graph_internal.h"
+#include "internal.h"
+
+/* The row groups layer l's nodes move, per joint, into marks (joint_count bytes); 0 when a node
+ * of a kind whose pose is not known before evaluating (procedural, modifier, motion matching,
+ * a mirrored clip, the rest pose used as a difference) makes the layer change everything. */
+static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, unsigned char *marks)
+{
+    memset(marks, 0, (size_t)g->joint_count);
+    for (int i = 0; i < g->node_count; i++) {
+        const tdn__node *n = &g->nodes[i];
+        if (n->layer != l)
+            continue;
+        if (n->type == TDN_NODE_PROCEDURAL || n->type == TDN_NODE_MODIFIER || n->type == TDN_NODE_MOTION_MATCH ||
+            (n->type == TDN_NODE_REST && n->additive) || (n->type == TDN_NODE_CLIP && n->mirror))
+            return 0;
+        if (n->type != TDN_NODE_CLIP)
+            continue;
+        const tdn_clip *clip = g->clips[n->clip];
+        tdn__clip_moved_rows(clip, tdn_clip_is_additive(clip) ? identity : &g->rest, marks);
+        if (g->extract_root_motion && g->root_tracks && g->root_tracks[n->clip]) /* it rewrites the root */
+            marks[g->root_joint] |= TDN__ROWS_T | TDN__ROWS_R;
+    }
+    return 1;
+}
+
+void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, unsigned char *marks, unsigned char *below)
+{
+    tdn_pose_set_identity(identity);
+    memset(below, 0, (size_t)g->joint_count); /* what the layers so far may have moved from rest */
+    for (int l = 0; l < g->layer_count; l++) {
+        tdn__layer *L = &g->layers[l];
+        const int known = layer_marks(g, l, identity, marks);
+        L->rows = TDN__ROWS_ALL;
+        if (l > 0 && known && !L->inertializes && !L->model_space_rotation) {
+            unsigned rows = TDN__ROWS_R;
+            for (int j = 0; j < g->joint_count; j++)
+                if (!L->mask || L->mask[j] > 0.0f)
+                    rows |= marks[j] | (L->mode == TDN_LAYER_OVERRIDE ? below[j] : 0u);
+            L->rows = rows;
+        }
+        for (int j = 0; j < g->joint_count; j++)
+            if (!known)
+                below[j] = TDN__ROWS_ALL;
+            else if (!L->mask || L->mask[j] > 0.0f)
+                below[j] |= marks[j];
+    }
+}
