@@ -54,8 +54,8 @@
  * (its offsets included), so its offsets start from there and nothing pops; the old offsets
  * are replaced, not kept.
  *
- * Memory: an inertializer holds 30 rows of tdn_pose_stride(joint_count) floats (per channel a
- * direction and 7 curve coefficients; 8.6 KB for 67 joints) after a 64-byte header, in caller
+ * Memory: an inertializer holds 21 rows of tdn_pose_stride(joint_count) floats (per channel a
+ * direction and 4 curve coefficients; 6.0 KB for 67 joints) after a 64-byte header, in caller
  * memory (tdn_inertializer_init) or allocated once (tdn_inertializer_create). Thread-safety:
  * functions are thread-safe for distinct inertializers; one inertializer is used by one thread
  * at a time. No function but create allocates. */

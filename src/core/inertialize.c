@@ -1,10 +1,11 @@
 /* tendon core: inertialization (see inertialize.h for the curves and the frame order).
  *
- * State: a 64-byte header, then per channel (translation, rotation, scale) ten rows of
- * `stride` floats: the direction (or rotation axis) X, Y, Z, then seven curve rows.
- * Quintic: K0..K5 are the polynomial's coefficients in the normalized time u = t / t1
+ * State: a 64-byte header, then per channel (translation, rotation, scale) seven rows of
+ * `stride` floats: the direction (or rotation axis) X, Y, Z, then four curve rows.
+ * Quintic: K0..K2 are the polynomial's first coefficients in the normalized time u = t / t1
  * (x(u) = K0 + K1 u + ... + K5 u^5, so K0 = x0, K1 = v0 t1, K2 = a0 t1^2 / 2: all of the size of
- * x0 whatever t1 is) and INV = 1 / t1, 0 where there is no offset (u stays 0, x = K0 = 0).
+ * x0 whatever t1 is; K3..K5 follow from them) and INV = 1 / t1, 0 where there is no offset
+ * (u stays 0, x = K0 = 0).
  * Spring: K0 = x0, K1 = v0 and x(t) = K0 P(t) + K1 Q(t), P and Q being the same for every
  * joint (they depend on t and the duration only), computed once per apply.
  * Padding lanes hold zeros: no offset, so they stay the identity. */
@@ -14,7 +15,7 @@
 #include "tendon/inertialize.h"
 #include "tendon/skeleton.h"
 
-enum { CH_DX, CH_DY, CH_DZ, CH_K0, CH_K1, CH_K2, CH_K3, CH_K4, CH_K5, CH_INV, CH_ROWS };
+enum { CH_DX, CH_DY, CH_DZ, CH_K0, CH_K1, CH_K2, CH_INV, CH_ROWS };
 enum { CHANNEL_T, CHANNEL_R, CHANNEL_S, CHANNELS };
 #define STATE_ROWS (CHANNELS * CH_ROWS)
 
@@ -108,11 +109,13 @@ float tdn_inertializer_elapsed(const tdn_inertializer *in) { return in ? in->ela
 
 /* ---- the curves ---- */
 
-/* Bollo's quintic for x0 >= 0 with velocity v0 over `duration`: the seven curve rows (K0..K5,
- * INV) and t1 as the return value (0: no offset). */
-static double quintic_coefficients(double x0, double v0, double duration, float k[7])
+/* Bollo's quintic for x0 >= 0 with velocity v0 over `duration`: the four curve rows (K0..K2,
+ * INV) and t1 as the return value (0: no offset). K3..K5 follow from K0..K2 (the curve ends at
+ * rest: x, x' and x'' are 0 at u = 1) and are worked out where it is evaluated, which keeps the
+ * state to seven rows per channel. */
+static double quintic_coefficients(double x0, double v0, double duration, float k[4])
 {
-    memset(k, 0, 7 * sizeof k[0]);
+    memset(k, 0, 4 * sizeof k[0]);
     if (!(x0 > 0.0) || !(duration > 0.0) || !isfinite(x0) || !isfinite(v0) || !isfinite(duration))
         return 0.0;
     if (v0 > 0.0)
@@ -132,10 +135,7 @@ static double quintic_coefficients(double x0, double v0, double duration, float 
     k[0] = (float)x0;
     k[1] = (float)v;
     k[2] = (float)(0.5 * acc);
-    k[3] = (float)(-0.5 * (3.0 * acc + 12.0 * v + 20.0 * x0));
-    k[4] = (float)(0.5 * (3.0 * acc + 16.0 * v + 30.0 * x0));
-    k[5] = (float)(-0.5 * (acc + 6.0 * v + 12.0 * x0));
-    k[6] = (float)(1.0 / t1);
+    k[3] = (float)(1.0 / t1);
     return t1;
 }
 
@@ -155,8 +155,10 @@ static void spring_factors(float t, float duration, float *p, float *q)
 static inline float quintic_at(const float *restrict c, size_t s, size_t j, float t)
 {
     const float u = t * c[(CH_INV - CH_K0) * s + j];
-    const float x = c[j] +
-                    u * (c[s + j] + u * (c[2 * s + j] + u * (c[3 * s + j] + u * (c[4 * s + j] + u * c[5 * s + j]))));
+    const float k0 = c[j], k1 = c[s + j], k2 = c[2 * s + j];
+    const float k3 = -(3.0f * k2 + 6.0f * k1 + 10.0f * k0), k4 = 3.0f * k2 + 8.0f * k1 + 15.0f * k0,
+                k5 = -(k2 + 3.0f * k1 + 6.0f * k0);
+    const float x = k0 + u * (k1 + u * (k2 + u * (k3 + u * (k4 + u * k5))));
     return tdn__select((u < 1.0f) & (x > 0.0f), x, 0.0f); /* rounding near t1 must not cross 0 */
 }
 
@@ -405,7 +407,7 @@ tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current,
             const double *pp = previous ? pv : NULL;
             if (!(c == CHANNEL_R ? rotation_offset(cv, dv, pp, inv_dt, &o) : vector_offset(cv, dv, pp, inv_dt, &o)))
                 continue;
-            float k[7] = { 0 };
+            float k[4] = { 0 };
             double t_end = duration;
             if (curve == TDN_INERTIA_QUINTIC) {
                 t_end = quintic_coefficients(o.x0, o.v0, duration, k);
@@ -416,7 +418,7 @@ tdn_result tdn_inertializer_start(tdn_inertializer *in, const tdn_pose *current,
             float *ch = channel(in, c);
             for (int i = 0; i < 3; i++)
                 ch[(size_t)(CH_DX + i) * s + j] = (float)o.dir[i];
-            for (int i = 0; i < 7; i++)
+            for (int i = 0; i < 4; i++)
                 ch[(size_t)(CH_K0 + i) * s + j] = k[i];
             if (t_end > end)
                 end = t_end;
@@ -442,7 +444,7 @@ float tdn_inertia_curve_value(tdn_inertia_curve curve, float x0, float v0, float
     if (curve != TDN_INERTIA_QUINTIC)
         return 0.0f;
     const float sign = x0 < 0.0f ? -1.0f : 1.0f;
-    float k[7];
+    float k[4];
     quintic_coefficients((double)(sign * x0), (double)(sign * v0), duration, k);
     return sign * quintic_at(k, 1, 0, t);
 }
