@@ -132,7 +132,7 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
             return res;
         c->frame[k] = (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES;
         c->characters[k] = (tdn_graph_character){
-            in, BENCH_SHOWCASE_DT, &c->poses[k], NULL, c->palettes + (size_t)joints * (size_t)k, NULL
+            in, BENCH_SHOWCASE_DT, &c->poses[k], NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
         };
     }
     for (int w = 0; w < threads; w++) {
