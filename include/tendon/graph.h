@@ -605,7 +605,8 @@ typedef struct tdn_graph_lod_budget {
     double budget_ns;       /* the batch's time per frame */
     double evaluated_ns;    /* a character-frame that evaluates (update, evaluate, model space, palette) */
     double interpolated_ns; /* one that does not (update, approach, model space, palette) */
-    int max_rate;           /* the largest rate, a power of two up to 1024; 0: 8 */
+    int max_rate;           /* the largest rate, a power of two up to 1024; 0: 4 (on the BlendMotion
+                             * crowd, rate 8 nearly triples the foot skate: docs/benchmarks.md) */
 } tdn_graph_lod_budget;
 
 /* Chooses each character's rate from its importance (larger: more important, for example the

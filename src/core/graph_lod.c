@@ -100,7 +100,7 @@ tdn_result tdn_graph_lod_choose_rates(const float *importance, int count, const 
         return tdn__fail(err, TDN_ERR_ARGUMENT, "budget.evaluated_ns",
                          "%g is not a finite time at least interpolated_ns (%g)", budget->evaluated_ns,
                          budget->interpolated_ns);
-    const int max_rate = budget->max_rate ? budget->max_rate : 8;
+    const int max_rate = budget->max_rate ? budget->max_rate : 4;
     int levels = 1;
     while (levels < MAX_LEVELS && (1 << (levels - 1)) < max_rate)
         levels++;
