@@ -147,10 +147,13 @@ static tdn_result cg_make_lod(cg_crowd *c, tdn_error *err)
     if (!c->lods || !c->targets || !c->target_data || !c->importance || !c->rates)
         return bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "crowd_graph level of detail");
     for (int k = 0; k < c->count; k++) {
-        tdn_result res = tdn_pose_init(joints, c->target_data + pose_bytes * (size_t)k, pose_bytes, &c->targets[k], err);
+        tdn_result res = tdn_pose_init(joints, c->target_data + pose_bytes * (size_t)k, pose_bytes, &c->targets[k],
+                                       err);
         if (res != TDN_OK)
             return res;
-        c->lods[k] = (tdn_graph_lod){ .rate = 1, .clock = (unsigned)k, .shown = &c->poses[k], .target = &c->targets[k] };
+        c->lods[k] = (tdn_graph_lod){
+            .rate = 1, .clock = (unsigned)k, .shown = &c->poses[k], .target = &c->targets[k]
+        };
         c->characters[k].lod = &c->lods[k];
         c->importance[k] = cg_importance(k);
         c->rates[k] = 1;

@@ -107,7 +107,8 @@ static tdn_result run_character(const tdn_graph_document *doc, const graph_extra
             continue;
         const tdn_graph_instance *transitions = in;
         if (lag) {
-            const bench_showcase_controls then = bench_showcase_script((sample->start + f - lag) % BENCH_SHOWCASE_FRAMES);
+            const bench_showcase_controls then = bench_showcase_script((sample->start + f - lag) %
+                                                                       BENCH_SHOWCASE_FRAMES);
             bench_showcase_set(h, &then, tracker);
             tdn_graph_update(tracker, BENCH_SHOWCASE_DT, NULL);
             transitions = tracker;

@@ -151,8 +151,9 @@ static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
             CHECK_EQ_INT(tdn_graph_instance_init(g, block + at, stride[k % 2], &batched[s][k], NULL), TDN_OK);
             at += stride[k % 2];
             buffers_make(&out[s][k], joints);
-            chars[s][k] = (tdn_graph_character){ batched[s][k],     DT,  &out[s][k].pose, out[s][k].model,
-                                                 out[s][k].palette, NULL, NULL };
+            chars[s][k] = (tdn_graph_character){
+                batched[s][k], DT, &out[s][k].pose, out[s][k].model, out[s][k].palette, NULL, NULL
+            };
         }
     tdn_graph_workspace *workspaces[3];
     for (int w = 0; w < 3; w++)

@@ -174,8 +174,8 @@ static void root_motion_and_events_are_full_rate(const tdn_graph_document *doc)
             const tdn_vec3 p0 = tdn_vec3_add(then.position, tdn_quat_rotate(then.facing, was.t));
             const tdn_vec3 p1 = tdn_vec3_add(w.position, tdn_quat_rotate(w.facing, now.t));
             worst_position = fmax(worst_position, tdn_vec3_length(tdn_vec3_sub(p0, p1)));
-            worst_angle = fmax(worst_angle, tdn_quat_angle_between(tdn_quat_mul(then.facing, was.r),
-                                                                   tdn_quat_mul(w.facing, now.r)));
+            worst_angle = fmax(worst_angle,
+                               tdn_quat_angle_between(tdn_quat_mul(then.facing, was.r), tdn_quat_mul(w.facing, now.r)));
         }
     }
     printf("  %d frames at rate %d: %d lagged, %d moving; shown pose against where it was evaluated: %.2g m, %.2g "
@@ -314,10 +314,11 @@ static void bad_lod_states_are_named(const tdn_graph_document *doc)
                                    { .rate = 2, .shown = &shown, .target = &small },
                                    { .rate = 2, .shown = &shown, .target = &shown },
                                    { .rate = 2, .shown = &small, .target = &target } };
-    const char *const wheres[4] = { "characters[1].lod.shown", "characters[1].lod.target",
-                                    "characters[1].lod.target", "characters[1].lod.shown" };
+    const char *const wheres[4] = { "characters[1].lod.shown", "characters[1].lod.target", "characters[1].lod.target",
+                                    "characters[1].lod.shown" };
     tdn_graph_lod other = good;
-    tdn_graph_character c[2] = { { .instance = in, .dt = DT, .lod = &good }, { .instance = in, .dt = -1, .lod = &other } };
+    tdn_graph_character c[2] = { { .instance = in, .dt = DT, .lod = &good },
+                                 { .instance = in, .dt = -1, .lod = &other } };
     const tdn_graph_batch_desc d = { .characters = c, .character_count = 2, .workspaces = &ws, .worker_count = 1 };
     for (int i = 0; i < 4; i++) {
         other = bad[i];
@@ -348,9 +349,10 @@ static void budget_is_worked_by_hand(void)
     const struct {
         double budget, cost;
         int rates[6];
-    } cases[] = { { 100, 53, { 1, 1, 1, 1, 1, 8 } }, { 53, 53, { 1, 1, 1, 1, 1, 8 } },
-                  { 50, 49, { 1, 1, 1, 1, 2, 8 } },  { 40, 36, { 1, 1, 2, 4, 8, 8 } },
-                  { 30, 29, { 1, 2, 4, 8, 8, 8 } },  { 10, 18, { 8, 8, 8, 8, 8, 8 } } };
+    } cases[] = {
+        { 100, 53, { 1, 1, 1, 1, 1, 8 } }, { 53, 53, { 1, 1, 1, 1, 1, 8 } }, { 50, 49, { 1, 1, 1, 1, 2, 8 } },
+        { 40, 36, { 1, 1, 2, 4, 8, 8 } },  { 30, 29, { 1, 2, 4, 8, 8, 8 } }, { 10, 18, { 8, 8, 8, 8, 8, 8 } }
+    };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         const tdn_graph_lod_budget b = { cases[i].budget, 10, 2, 8 };
         int rates[6];
@@ -433,12 +435,9 @@ static void bad_budgets_are_named(void)
     const struct {
         tdn_graph_lod_budget b;
         const char *where;
-    } cases[] = { { { -1, 10, 2, 8 }, "budget.budget_ns" },
-                  { { 100, 10, NAN, 8 }, "budget.interpolated_ns" },
-                  { { 100, 1, 2, 8 }, "budget.evaluated_ns" },
-                  { { 100, INFINITY, 2, 8 }, "budget.evaluated_ns" },
-                  { { 100, 10, 2, 6 }, "budget.max_rate" },
-                  { { 100, 10, 2, -4 }, "budget.max_rate" },
+    } cases[] = { { { -1, 10, 2, 8 }, "budget.budget_ns" },    { { 100, 10, NAN, 8 }, "budget.interpolated_ns" },
+                  { { 100, 1, 2, 8 }, "budget.evaluated_ns" }, { { 100, INFINITY, 2, 8 }, "budget.evaluated_ns" },
+                  { { 100, 10, 2, 6 }, "budget.max_rate" },    { { 100, 10, 2, -4 }, "budget.max_rate" },
                   { { 100, 10, 2, 2048 }, "budget.max_rate" } };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         tdn_error err = { 0 };

@@ -590,12 +590,12 @@ TDN_API tdn_result tdn_graph_evaluate_batch(const tdn_graph_batch_desc *desc, td
  * when their clock is a multiple of their rate: start the clocks at different values (the
  * character's index) so that each frame evaluates an even share of the crowd. */
 struct tdn_graph_lod {
-    int rate;          /* evaluate every rate-th frame: 1, 2, 4, 8...; below 1 counts as 1 */
-    unsigned clock;    /* the character's frame count, advanced by every batch */
-    tdn_pose *shown;   /* the pose shown (the outputs are made from it) */
-    tdn_pose *target;  /* the last evaluated pose, which `shown` approaches */
-    int primed;        /* tendon's: 0 until the first evaluation */
-    int arrived;       /* tendon's: `shown` has reached `target` */
+    int rate;         /* evaluate every rate-th frame: 1, 2, 4, 8...; below 1 counts as 1 */
+    unsigned clock;   /* the character's frame count, advanced by every batch */
+    tdn_pose *shown;  /* the pose shown (the outputs are made from it) */
+    tdn_pose *target; /* the last evaluated pose, which `shown` approaches */
+    int primed;       /* tendon's: 0 until the first evaluation */
+    int arrived;      /* tendon's: `shown` has reached `target` */
 };
 
 /* The budget mode's inputs: a frame's time for the batch and what a character-frame costs, in
