@@ -1,10 +1,12 @@
 /* tendon_bench: the `crowd_graph` workload (see bench_crowd_graph.h). */
 #include "bench_crowd_graph.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_lod_quality.h"
 #include "bench_showcase.h"
 #include "tendon/io/graph_document.h"
 
@@ -17,6 +19,10 @@
 #define CG_FRAMES 15 /* measured frames of the whole crowd */
 #define CG_WARMUP 3
 #define CG_PER_TASK 16
+#define CG_BUDGET_MS 2.0 /* the LOD rows' budget per frame */
+#define CG_SAMPLES 100   /* characters whose motion quality the LOD rows measure */
+#define CG_SAMPLES_QUICK 4
+#define CG_QUALITY_FRAMES_QUICK 120
 
 /* ---- a parallel-for over a pool of threads started per call (a frame is milliseconds) ---- */
 
@@ -85,6 +91,13 @@ typedef struct cg_crowd {
     tdn_graph_character *characters;
     tdn_graph_workspace *workspaces[BENCH_MAX_THREADS];
     size_t workspace_bytes;
+    /* the LOD rows: each character's level of detail (it shows in its pose), the pose it last
+     * evaluated, its importance and the rate the budget mode chose */
+    tdn_graph_lod *lods;
+    tdn_pose *targets;
+    char *target_data;
+    float *importance;
+    int *rates;
 } cg_crowd;
 
 static void cg_prepare(void *user, int k, tdn_graph_instance *in)
@@ -105,6 +118,47 @@ static void cg_free(cg_crowd *c)
     free(c->palettes);
     free(c->frame);
     free(c->characters);
+    free(c->lods);
+    free(c->targets);
+    free(c->target_data);
+    free(c->importance);
+    free(c->rates);
+}
+
+/* A character's importance for the budget mode: the inverse of a pseudo-distance from 2 to 200 m,
+ * spread evenly over the crowd (the golden ratio's multiples). */
+static float cg_importance(int k)
+{
+    const double f = fmod(k * 0.6180339887498949, 1.0);
+    return (float)(1.0 / (2.0 + 198.0 * f));
+}
+
+/* Level of detail for every character, at rate 1 until the budget mode chooses; clocks start
+ * at the character's index, so that each rate's evaluations spread evenly over the frames. */
+static tdn_result cg_make_lod(cg_crowd *c, tdn_error *err)
+{
+    const int joints = tdn_skeleton_joint_count(c->skeleton);
+    const size_t pose_bytes = tdn_pose_bytes(joints);
+    c->lods = calloc((size_t)c->count, sizeof *c->lods);
+    c->targets = calloc((size_t)c->count, sizeof *c->targets);
+    c->target_data = aligned_alloc(TDN_POSE_ALIGN, pose_bytes * (size_t)c->count);
+    c->importance = malloc(sizeof(float) * (size_t)c->count);
+    c->rates = malloc(sizeof(int) * (size_t)c->count);
+    if (!c->lods || !c->targets || !c->target_data || !c->importance || !c->rates)
+        return bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "crowd_graph level of detail");
+    for (int k = 0; k < c->count; k++) {
+        tdn_result res = tdn_pose_init(joints, c->target_data + pose_bytes * (size_t)k, pose_bytes, &c->targets[k],
+                                       err);
+        if (res != TDN_OK)
+            return res;
+        c->lods[k] = (tdn_graph_lod){
+            .rate = 1, .clock = (unsigned)k, .shown = &c->poses[k], .target = &c->targets[k]
+        };
+        c->characters[k].lod = &c->lods[k];
+        c->importance[k] = cg_importance(k);
+        c->rates[k] = 1;
+    }
+    return TDN_OK;
 }
 
 static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
@@ -132,7 +186,7 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
             return res;
         c->frame[k] = (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES;
         c->characters[k] = (tdn_graph_character){
-            in, BENCH_SHOWCASE_DT, &c->poses[k], NULL, c->palettes + (size_t)joints * (size_t)k, NULL
+            in, BENCH_SHOWCASE_DT, &c->poses[k], NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
         };
     }
     for (int w = 0; w < threads; w++) {
@@ -144,10 +198,84 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
     return TDN_OK;
 }
 
-/* One row: the crowd on `threads` threads. */
-static tdn_result cg_row(const tdn_graph *graph, const tdn_skeleton *skeleton, int count, int threads, int quick,
-                         bench_emit_fn emit, void *user, tdn_error *err)
+static double cg_least(const double *values, int count)
 {
+    double least = values[0];
+    for (int k = 1; k < count; k++)
+        least = values[k] < least ? values[k] : least;
+    return least;
+}
+
+static double cg_memory(const cg_crowd *c, int threads)
+{
+    const int joints = tdn_skeleton_joint_count(c->skeleton);
+    const double poses = (double)tdn_pose_bytes(joints) * c->count * (c->lods ? 2 : 1);
+    return (double)c->instance_stride * c->count + (double)c->workspace_bytes * threads + poses +
+           (double)sizeof(tdn_mat4) * joints * c->count;
+}
+
+/* The budget mode's frames: each chooses the rates from the importances and the cost estimates,
+ * runs the batch, and corrects the estimate of an interpolated character-frame from the frame's
+ * time (the evaluated one is the full-rate frames' of the warm-up). Times are the batch's wall
+ * time, per character. frame_ns: the measured frames'. */
+static tdn_result cg_budget_frames(cg_crowd *c, const tdn_graph_batch_desc *desc, int warmup, int frames,
+                                   double *frame_ns, tdn_graph_lod_budget *budget, tdn_error *err)
+{
+    double full_ns[CG_WARMUP];
+    tdn_result res = TDN_OK;
+    for (int f = 0; f < warmup && res == TDN_OK; f++) { /* every character at rate 1 */
+        const double t0 = bench_now_ns();
+        res = tdn_graph_evaluate_batch(desc, err);
+        full_ns[f] = bench_now_ns() - t0;
+    }
+    if (res != TDN_OK)
+        return res;
+    *budget = (tdn_graph_lod_budget){ CG_BUDGET_MS * 1e6, bench_median(full_ns, warmup) / c->count, 0.0, 0 };
+    budget->interpolated_ns = budget->evaluated_ns / 4.0; /* a first guess, corrected below */
+    for (int f = -warmup; f < frames && res == TDN_OK; f++) {
+        const double t0 = bench_now_ns();
+        res = tdn_graph_lod_choose_rates(c->importance, c->count, budget, c->rates, NULL, err);
+        for (int k = 0; k < c->count; k++)
+            c->lods[k].rate = c->rates[k];
+        if (res == TDN_OK)
+            res = tdn_graph_evaluate_batch(desc, err);
+        const double took = bench_now_ns() - t0;
+        if (f >= 0)
+            frame_ns[f] = took;
+        /* took = sum of interpolated + (evaluated - interpolated) / rate: solve for interpolated */
+        double evaluations = 0.0;
+        for (int k = 0; k < c->count; k++)
+            evaluations += 1.0 / c->rates[k];
+        if (evaluations < c->count - 0.5) {
+            const double guess = (took - evaluations * budget->evaluated_ns) / (c->count - evaluations);
+            const double lo = 0.05 * budget->evaluated_ns, hi = budget->evaluated_ns;
+            budget->interpolated_ns = guess < lo ? lo : guess > hi ? hi : guess;
+        }
+    }
+    return res;
+}
+
+/* The LOD row's motion quality: CG_SAMPLES characters spread over the crowd, at the rates chosen
+ * in the last frame, against themselves at full rate. */
+static tdn_result cg_quality(const cg_crowd *c, const tdn_graph_document *doc, int quick, bench_lod_quality *q,
+                             tdn_error *err)
+{
+    bench_lod_sample samples[CG_SAMPLES];
+    const int count = quick ? CG_SAMPLES_QUICK : CG_SAMPLES;
+    for (int i = 0; i < count; i++) {
+        const int k = (int)(((long)i * c->count + c->count / 2) / count);
+        samples[i] = (bench_lod_sample){ (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES, (unsigned)k, c->rates[k] };
+    }
+    return bench_lod_quality_measure(doc, TENDON_BLENDMOTION_GRAPH, samples, count,
+                                     quick ? CG_QUALITY_FRAMES_QUICK : BENCH_SHOWCASE_FRAMES, q, err);
+}
+
+/* One row: the crowd on `threads` threads, at full rate or (lod) in the budget mode. */
+static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, int lod, int quick, bench_emit_fn emit,
+                         void *user, tdn_error *err)
+{
+    const tdn_graph *graph = tdn_graph_document_graph(doc);
+    const tdn_skeleton *skeleton = tdn_graph_document_skeleton(doc);
     cg_crowd *c = calloc(1, sizeof *c);
     if (!c)
         return bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "crowd_graph");
@@ -158,6 +286,8 @@ static tdn_result cg_row(const tdn_graph *graph, const tdn_skeleton *skeleton, i
     tdn_result res = bench_showcase_handles_find(graph, &c->h, err);
     if (res == TDN_OK)
         res = cg_make(c, count, threads, err);
+    if (res == TDN_OK && lod)
+        res = cg_make_lod(c, err);
     cg_pool pool = { .threads = threads };
     pthread_mutex_init(&pool.lock, NULL);
     const tdn_graph_batch_desc desc = { .characters = c->characters,
@@ -169,32 +299,54 @@ static tdn_result cg_row(const tdn_graph *graph, const tdn_skeleton *skeleton, i
                                         .characters_per_task = CG_PER_TASK,
                                         .prepare = cg_prepare,
                                         .prepare_user = c };
-    const int frames = quick ? 2 : CG_FRAMES;
+    const int frames = quick ? 2 : CG_FRAMES, warmup = quick ? 1 : CG_WARMUP;
     double frame_ns[CG_FRAMES];
-    for (int f = -(quick ? 1 : CG_WARMUP); f < frames && res == TDN_OK; f++) {
+    tdn_graph_lod_budget budget = { 0 };
+    bench_lod_quality quality = { { 0, 0 }, { 0, 0 }, 0 };
+    if (res == TDN_OK && lod) {
+        res = cg_budget_frames(c, &desc, warmup, frames, frame_ns, &budget, err);
+        if (res == TDN_OK)
+            res = cg_quality(c, doc, quick, &quality, err);
+    }
+    for (int f = -warmup; f < frames && res == TDN_OK && !lod; f++) {
         const double t0 = bench_now_ns();
         res = tdn_graph_evaluate_batch(&desc, err);
         if (f >= 0)
             frame_ns[f] = bench_now_ns() - t0;
     }
     if (res == TDN_OK) {
-        double least = frame_ns[0];
-        for (int f = 1; f < frames; f++)
-            least = frame_ns[f] < least ? frame_ns[f] : least;
         const double median = bench_median(frame_ns, frames);
         const int joints = tdn_skeleton_joint_count(skeleton);
-        bench_row row = bench_row_make("crowd_graph", joints, "full", threads);
+        bench_row row = bench_row_make("crowd_graph", joints, lod ? "budget_2ms" : "full", threads);
         row.median_ns = median / count;
-        row.min_ns = least / count;
+        row.min_ns = cg_least(frame_ns, frames) / count;
         row.ns_per_joint = row.median_ns / joints;
         row.chars_per_s = 1e9 * count / median;
-        const double memory = (double)c->instance_stride * count + (double)c->workspace_bytes * threads +
-                              (double)tdn_pose_bytes(joints) * count + (double)sizeof(tdn_mat4) * joints * count;
         bench_row_add_number(&row, "characters", count);
         bench_row_add_number(&row, "frame_ms", median * 1e-6);
-        bench_row_add_number(&row, "memory_bytes", memory);
-        bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes(graph));
-        bench_row_add_number(&row, "workspace_bytes", (double)c->workspace_bytes);
+        bench_row_add_number(&row, "memory_bytes", cg_memory(c, threads));
+        if (!lod) {
+            bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes(graph));
+            bench_row_add_number(&row, "workspace_bytes", (double)c->workspace_bytes);
+        } else {
+            int histogram[4] = { 0, 0, 0, 0 }; /* rates 1, 2, 4, 8 in the last frame */
+            for (int k = 0; k < count; k++) {
+                int level = 0;
+                while (level < 3 && (1 << level) < c->rates[k])
+                    level++;
+                histogram[level]++;
+            }
+            static const char *const RATE_FIELDS[4] = { "rate_1", "rate_2", "rate_4", "rate_8" };
+            for (int r = 0; r < 4; r++)
+                bench_row_add_number(&row, RATE_FIELDS[r], histogram[r]);
+            bench_row_add_number(&row, "budget_ms", CG_BUDGET_MS);
+            bench_row_add_number(&row, "evaluated_ns", budget.evaluated_ns);
+            bench_row_add_number(&row, "interpolated_ns", budget.interpolated_ns);
+            bench_row_add_number(&row, "worst_pop", quality.worst_pop[1]);
+            bench_row_add_number(&row, "worst_pop_full", quality.worst_pop[0]);
+            bench_row_add_number(&row, "mean_foot_skate", quality.mean_skate[1]);
+            bench_row_add_number(&row, "mean_foot_skate_full", quality.mean_skate[0]);
+        }
         emit(&row, user);
     }
     pthread_mutex_destroy(&pool.lock);
@@ -213,8 +365,9 @@ tdn_result bench_run_crowd_graph(int quick, int threads, bench_emit_fn emit, voi
     const int every = threads < 1 ? 1 : threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : threads;
     const int thread_counts[2] = { 1, every };
     for (int i = 0; i < (every > 1 ? 2 : 1) && res == TDN_OK; i++)
-        res = cg_row(tdn_graph_document_graph(doc), tdn_graph_document_skeleton(doc), count, thread_counts[i], quick,
-                     emit, user, err);
+        res = cg_row(doc, count, thread_counts[i], 0, quick, emit, user, err);
+    if (res == TDN_OK)
+        res = cg_row(doc, count, every, 1, quick, emit, user, err);
     tdn_graph_document_destroy(doc);
     return res;
 }

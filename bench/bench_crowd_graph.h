@@ -7,7 +7,11 @@
  * tasks of 16 characters): median_ns and min_ns per character-frame (a whole frame of the crowd
  * divided by its characters), chars_per_s, and the fields characters, frame_ms (the crowd's
  * median frame), memory_bytes (instances, workspaces, local poses and palettes),
- * instance_bytes and workspace_bytes (one of each). --quick runs 200 characters. */
+ * instance_bytes and workspace_bytes (one of each). Then the row `budget_2ms` on every core:
+ * the crowd with update-rate level of detail, its rates chosen each frame by the budget mode
+ * (tdn_graph_lod_choose_rates) for 2 ms a frame from a pseudo-distance per character, with the
+ * rate histogram, the cost estimates and the motion quality of 100 sampled characters against
+ * full rate (bench_lod_quality.h). --quick runs 200 characters and 4 samples over 2 s. */
 #ifndef TENDON_BENCH_CROWD_GRAPH_H
 #define TENDON_BENCH_CROWD_GRAPH_H
 

@@ -9,7 +9,7 @@
 
 /* Marks a number field that does not apply (printed as null). */
 #define BENCH_NONE (-1.0)
-#define BENCH_MAX_EXTRA 12
+#define BENCH_MAX_EXTRA 16
 
 /* A workload-specific field: a number, a string when `text` is set, or a boolean. */
 typedef enum bench_extra_kind { BENCH_NUMBER, BENCH_TEXT, BENCH_BOOL } bench_extra_kind;

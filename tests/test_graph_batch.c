@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "graph_drive.h"
 #include "tendon/io/graph_document.h"
 
 enum { CHARACTERS = 24, FRAMES = 240, SPLITS = 5 };
@@ -22,36 +23,6 @@ typedef struct crowd_graphs {
     const tdn_skeleton *skeletons[2]; /* each document's generated humanoid (the same joints) */
     int joints;
 } crowd_graphs;
-
-/* What character k's timeline sets at its frame f: every parameter of its graph moves, the
- * triggers fire now and then, so machines transition, hits inertialize and layers fade. */
-static void drive(tdn_graph_instance *in, int k, int frame)
-{
-    const tdn_graph *g = tdn_graph_instance_graph(in);
-    const int f = (frame + 37 * k) % 600;
-    const float t = (float)f / 60.0f;
-    for (int p = 0; p < tdn_graph_param_count(g); p++) {
-        const float wave = sinf(t * (0.7f + 0.3f * (float)p) + (float)k);
-        switch (tdn_graph_param_type(g, p)) {
-        case TDN_PARAM_FLOAT:
-            tdn_graph_set_float(in, p, 0.5f + 0.5f * wave, NULL);
-            break;
-        case TDN_PARAM_INT:
-            tdn_graph_set_int(in, p, (f / 50 + p) % 3, NULL);
-            break;
-        case TDN_PARAM_BOOL:
-            tdn_graph_set_bool(in, p, (f / (40 + 7 * p)) & 1, NULL);
-            break;
-        case TDN_PARAM_TRIGGER:
-            if ((f + 13 * p) % 97 == 0)
-                tdn_graph_fire_trigger(in, p, NULL);
-            break;
-        default:
-            tdn_graph_set_vector(in, p, (const float[3]){ 2.0f * wave, 3.0f * wave * wave, 0 }, NULL);
-            break;
-        }
-    }
-}
 
 typedef struct character_buffers {
     tdn_pose pose;
@@ -180,8 +151,9 @@ static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
             CHECK_EQ_INT(tdn_graph_instance_init(g, block + at, stride[k % 2], &batched[s][k], NULL), TDN_OK);
             at += stride[k % 2];
             buffers_make(&out[s][k], joints);
-            chars[s][k] = (tdn_graph_character){ batched[s][k],     DT,  &out[s][k].pose, out[s][k].model,
-                                                 out[s][k].palette, NULL };
+            chars[s][k] = (tdn_graph_character){
+                batched[s][k], DT, &out[s][k].pose, out[s][k].model, out[s][k].palette, NULL, NULL
+            };
         }
     tdn_graph_workspace *workspaces[3];
     for (int w = 0; w < 3; w++)
@@ -270,8 +242,8 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
     CHECK_EQ_INT(tdn_graph_workspace_create(cg->graphs, 2, &ws, NULL, NULL), TDN_OK);
     /* the strafing tree alone has fewer entries than the showcase */
     CHECK_EQ_INT(tdn_graph_workspace_create(&cg->graphs[1], 1, &too_small, NULL, NULL), TDN_OK);
-    tdn_graph_character c[2] = { { in[0], DT, &b[0].pose, b[0].model, NULL, NULL },
-                                 { in[1], DT, &b[1].pose, b[1].model, b[1].palette, NULL } };
+    tdn_graph_character c[2] = { { in[0], DT, &b[0].pose, b[0].model, NULL, NULL, NULL },
+                                 { in[1], DT, &b[1].pose, b[1].model, b[1].palette, NULL, NULL } };
     tdn_graph_batch_desc desc = { .characters = c, .character_count = 2, .workspaces = &ws, .worker_count = 1 };
     const char *const wheres[] = { "characters[1].instance", "characters[1].pose", "characters[0].skeleton",
                                    "workspaces[0]", "worker_count" };

@@ -319,6 +319,8 @@ static void run_tasks_in_turn(void *user, int task_count, tdn_graph_task_fn task
         task(context, t, t & 1);
 }
 
+/* A crowd batch-evaluated through a parallel-for, half of it with level of detail at the rates
+ * the budget mode chooses every frame. */
 static void batch_frames_never_allocate(void)
 {
     enum { CROWD = 32 };
@@ -337,6 +339,12 @@ static void batch_frames_never_allocate(void)
     tdn_pose poses[CROWD];
     tdn_graph_character chars[CROWD];
     tdn_mat4 *mats = hooks.alloc(sizeof(tdn_mat4) * (size_t)joints * 2 * CROWD, 16, NULL);
+    /* every other character with level of detail, its rate chosen by the budget mode each frame */
+    tdn_graph_lod lods[CROWD];
+    tdn_pose history[CROWD];
+    float importance[CROWD];
+    int rates[CROWD];
+    memset(lods, 0, sizeof lods);
     const int speed = tdn_graph_find_param(graph, "speed"), hit = tdn_graph_find_param(graph, "hitFront");
     for (int k = 0; k < CROWD; k++) {
         CHECK_EQ_INT(tdn_graph_instance_create(graph, &in[k], &hooks, NULL), TDN_OK);
@@ -346,8 +354,14 @@ static void batch_frames_never_allocate(void)
                                           &poses[k],
                                           mats + (size_t)(2 * k) * (size_t)joints,
                                           mats + (size_t)(2 * k + 1) * (size_t)joints,
+                                          NULL,
                                           NULL };
+        tdn_pose_create(joints, &history[k], &hooks, NULL);
+        lods[k] = (tdn_graph_lod){ .clock = (unsigned)k, .shown = &poses[k], .target = &history[k] };
+        chars[k].lod = k % 2 ? &lods[k] : NULL;
+        importance[k] = 1.0f / (float)(1 + k);
     }
+    const tdn_graph_lod_budget budget = { 150000.0, 10000.0, 2000.0, 8 }; /* rates 1 to 8 */
     const tdn_graph_batch_desc desc = { .characters = chars,
                                         .character_count = CROWD,
                                         .workspaces = ws,
@@ -362,6 +376,9 @@ static void batch_frames_never_allocate(void)
             if ((frame + k) % 70 == 0)
                 tdn_graph_fire_trigger(in[k], hit, NULL);
         }
+        CHECK_EQ_INT(tdn_graph_lod_choose_rates(importance, CROWD, &budget, rates, NULL, NULL), TDN_OK);
+        for (int k = 0; k < CROWD; k++)
+            lods[k].rate = rates[k];
         CHECK_EQ_INT(tdn_graph_evaluate_batch(&desc, NULL), TDN_OK);
         checksum += mats[joints - 1].m[12];
     }
@@ -369,6 +386,7 @@ static void batch_frames_never_allocate(void)
     CHECK(isfinite(checksum));
     for (int k = 0; k < CROWD; k++) {
         tdn_pose_destroy(&poses[k]);
+        tdn_pose_destroy(&history[k]);
         tdn_graph_instance_destroy(in[k]);
     }
     hooks.free(mats, sizeof(tdn_mat4) * (size_t)joints * 2 * CROWD, NULL);

@@ -523,6 +523,7 @@ TDN_API tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_gra
  * draws keeps palettes alone. Sizes are the skeleton's joint count; `skeleton` is the one
  * `model` and `palette` are of: NULL for the graph's (a retargeted instance's target skeleton
  * must be given). */
+typedef struct tdn_graph_lod tdn_graph_lod; /* "level of detail", below */
 typedef struct tdn_graph_character {
     tdn_graph_instance *instance;
     float dt;
@@ -530,6 +531,7 @@ typedef struct tdn_graph_character {
     tdn_mat4 *model;   /* NULL: not kept */
     tdn_mat4 *palette; /* NULL: not computed */
     const tdn_skeleton *skeleton;
+    tdn_graph_lod *lod; /* NULL: evaluated every frame */
 } tdn_graph_character;
 
 /* A task of a batch: characters [task * characters_per_task, ...) in workspaces[worker]. */
@@ -560,6 +562,67 @@ typedef struct tdn_graph_batch_desc {
  * nothing is updated), then runs the batch. Sort characters by graph: a workspace switching
  * graphs sets its poses up again. */
 TDN_API tdn_result tdn_graph_evaluate_batch(const tdn_graph_batch_desc *desc, tdn_error *err);
+
+/* ---- level of detail: update rates and the budget ----
+ *
+ * A character far away need not be evaluated every frame. With a tdn_graph_lod in its batch
+ * entry, the batch still updates it every frame (tdn_graph_update is cheap, and its root motion,
+ * events and state stay exactly those of full rate), but evaluates it only every rate-th frame;
+ * in between, the pose it shows moves towards the last evaluated one (per joint: translation and
+ * scale lerped, rotation nlerped the short way, tdn_blend2), a fraction 1/(frames left before the
+ * next evaluation) each frame, so that it arrives the frame before the next evaluation. The shown
+ * pose is thus the evaluated motion delayed by rate - 1 frames, without jumps: a rate of 8 at
+ * 60 Hz shows the pose 117 ms late. Model space and the palette are computed from the shown pose
+ * every frame. At rate 1 the outputs are the same bits as without a tdn_graph_lod.
+ *
+ * When the graph extracts root motion (or plays motion matching, whose motion is always
+ * extracted), the character moves in the world by the update's root motion every frame while
+ * the shown and evaluated poses stay where they were evaluated: both are re-expressed in the
+ * character's new frame each frame (their parentless joints moved by the inverse of the root
+ * motion step), so feet planted in the world stay planted, and the body trails the character's
+ * frame by the distance it covers in rate - 1 frames.
+ *
+ * The state is the caller's: two poses of the output's joint count (`shown` may be the
+ * character's `pose` output; then leave it alone between frames), zero-initialized otherwise.
+ * The first frame of a character evaluates. A change of rate takes effect at once: the shown
+ * pose keeps moving towards the target, reaching it by the frame before the new rate's next
+ * evaluation (a rate lowered to 1 finishes the approach in one frame). Characters evaluate
+ * when their clock is a multiple of their rate: start the clocks at different values (the
+ * character's index) so that each frame evaluates an even share of the crowd. */
+struct tdn_graph_lod {
+    int rate;         /* evaluate every rate-th frame: 1, 2, 4, 8...; below 1 counts as 1 */
+    unsigned clock;   /* the character's frame count, advanced by every batch */
+    tdn_pose *shown;  /* the pose shown (the outputs are made from it) */
+    tdn_pose *target; /* the last evaluated pose, which `shown` approaches */
+    int primed;       /* tendon's: 0 until the first evaluation */
+    int arrived;      /* tendon's: `shown` has reached `target` */
+};
+
+/* The budget mode's inputs: a frame's time for the batch and what a character-frame costs, in
+ * the same unit (wall time of the batch: divide one thread's costs by the threads that share the
+ * work). tendon reads no clock: the caller times its batches and corrects the estimates. */
+typedef struct tdn_graph_lod_budget {
+    double budget_ns;       /* the batch's time per frame */
+    double evaluated_ns;    /* a character-frame that evaluates (update, evaluate, model space, palette) */
+    double interpolated_ns; /* one that does not (update, approach, model space, palette) */
+    int max_rate;           /* the largest rate, a power of two up to 1024; 0: 4 (on the BlendMotion
+                             * crowd, rate 8 nearly triples the foot skate: docs/benchmarks.md) */
+} tdn_graph_lod_budget;
+
+/* Chooses each character's rate from its importance (larger: more important, for example the
+ * inverse of its distance; 0, negative or NaN: the least): rates[k] is the largest power of two
+ * at most s / importance[k], within [1, max_rate], for the smallest scale s at which the crowd's
+ * cost fits the budget. A character at rate r costs interpolated_ns + (evaluated_ns -
+ * interpolated_ns) / r per frame (staggered clocks spread its evaluations); *cost_ns (optional)
+ * receives the crowd's. Rates so follow distance: twice as far, twice the interval, which keeps
+ * the interpolation's error on screen (the motion of an interval, seen at a size inversely
+ * proportional to distance) about even over the crowd. Rates never increase with importance;
+ * when even every character at max_rate exceeds the budget, every character gets max_rate (and
+ * *cost_ns says by how much). A pure function: no clock, no allocation. TDN_ERR_ARGUMENT for
+ * NULL arrays, a negative count, costs that are not finite and >= 0 with evaluated_ns >=
+ * interpolated_ns, or a max_rate that is not a power of two (naming the field). */
+TDN_API tdn_result tdn_graph_lod_choose_rates(const float *importance, int count, const tdn_graph_lod_budget *budget,
+                                              int *rates, double *cost_ns, tdn_error *err);
 
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);

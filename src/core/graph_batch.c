@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "graph_internal.h"
+#include "graph_lod.h"
 #include "internal.h"
 #include "retarget_internal.h"
 #include "tendon/model_space.h"
@@ -15,6 +16,24 @@ static tdn_result character_fail(tdn_error *err, int k, const char *field, const
     char where[64];
     snprintf(where, sizeof where, "characters[%d]%s%s", k, field[0] ? "." : "", field);
     return tdn__fail(err, TDN_ERR_ARGUMENT, where, fmt, what);
+}
+
+static tdn_result check_lod(const tdn_graph_character *c, int k, int joints, tdn_error *err)
+{
+    const tdn_graph_lod *lod = c->lod;
+    if (!lod->shown || !lod->target)
+        return character_fail(err, k, lod->shown ? "lod.target" : "lod.shown", "%s", "is NULL");
+    const tdn_pose *poses[2] = { lod->shown, lod->target };
+    for (int i = 0; i < 2; i++)
+        if (poses[i]->joint_count != joints) {
+            char where[64];
+            snprintf(where, sizeof where, "characters[%d].lod.%s", k, i ? "target" : "shown");
+            return tdn__pose_size(err, where, poses[i]->joint_count, joints,
+                                  c->instance->retarget ? "the retarget's target skeleton" : "the graph's skeleton");
+        }
+    if (lod->shown->data == lod->target->data)
+        return character_fail(err, k, "lod.target", "%s", "is the shown pose: the two must be apart");
+    return TDN_OK;
 }
 
 static tdn_result check_character(const tdn_graph_batch_desc *d, int k, tdn_error *err)
@@ -34,14 +53,17 @@ static tdn_result check_character(const tdn_graph_batch_desc *d, int k, tdn_erro
         return tdn__pose_size(err, where, c->pose->joint_count, joints,
                               in->retarget ? "the retarget's target skeleton" : "the graph's skeleton");
     }
-    if (c->model || c->palette) {
+    if (c->model || c->palette || c->lod) { /* level of detail moves the skeleton's roots */
         const tdn_skeleton *s = c->skeleton ? c->skeleton : in->retarget ? NULL : in->graph->skeleton;
         if (!s)
             return character_fail(err, k, "skeleton", "%s",
-                                  "is NULL: a retargeted instance's model space needs its target skeleton");
+                                  "is NULL: a retargeted instance's model space and level of detail need its "
+                                  "target skeleton");
         if (tdn_skeleton_joint_count(s) != joints)
             return character_fail(err, k, "skeleton", "%s", "is not of the pose's joint count");
     }
+    if (c->lod && check_lod(c, k, joints, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     for (int w = 0; w < d->worker_count; w++)
         if (!tdn__graph_workspace_fits(d->workspaces[w], in->graph)) {
             char where[64];
@@ -74,10 +96,17 @@ static void run_task(void *context, int task, int worker)
         if (c->dt >= 0.0f)
             tdn_graph_update(in, c->dt, NULL);
         tdn__graph_workspace_bind(ws, in->graph, "workspace", NULL); /* fits: checked */
-        tdn_pose *pose = c->pose ? c->pose : &ws->batch_pose;
-        tdn__graph_evaluate(in, ws, pose);
+        const tdn_skeleton *s = c->skeleton ? c->skeleton : in->graph->skeleton;
+        tdn_pose *pose;
+        if (c->lod) {
+            pose = tdn__graph_lod_frame(c->lod, in, ws, s, c->dt >= 0.0f);
+            if (c->pose)
+                tdn_pose_copy(c->pose, pose, NULL); /* nothing when it is the shown pose */
+        } else {
+            pose = c->pose ? c->pose : &ws->batch_pose;
+            tdn__graph_evaluate(in, ws, pose);
+        }
         if (c->model || c->palette) {
-            const tdn_skeleton *s = c->skeleton ? c->skeleton : in->graph->skeleton;
             tdn_mat4 *model = c->model ? c->model : ws->batch_model;
             tdn_model_space(s, pose, NULL, model, NULL);
             if (c->palette)

@@ -1,0 +1,148 @@
+/* tendon core: level of detail by update rate (graph.h, "level of detail"): a batch character's
+ * frame between evaluations, and the budget mode's choice of rates. */
+#include <math.h>
+
+#include "graph_lod.h"
+#include "internal.h"
+
+/* ---- a character's frame ---- */
+
+/* The pose re-expressed in the character's frame after a root motion step whose inverse is
+ * `inverse`: its parentless joints carry the whole body. */
+static void reanchor(tdn_pose *pose, const tdn_skeleton *skeleton, const tdn_transform *inverse)
+{
+    for (int j = 0; j < pose->joint_count; j++)
+        if (tdn_skeleton_parent(skeleton, j) < 0) {
+            const tdn_transform x = tdn_pose_get(pose, j);
+            const tdn_transform moved = tdn_transform_mul(inverse, &x);
+            tdn_pose_set(pose, j, &moved);
+        }
+}
+
+tdn_pose *tdn__graph_lod_frame(tdn_graph_lod *lod, tdn_graph_instance *instance, tdn_graph_workspace *ws,
+                               const tdn_skeleton *skeleton, int updated)
+{
+    const unsigned rate = lod->rate > 1 ? (unsigned)lod->rate : 1u;
+    const unsigned phase = lod->clock % rate;
+    const int evaluate = !lod->primed || lod->arrived || phase == 0;
+    /* frames until the shown pose must reach the target (the one before the next evaluation),
+     * this one included */
+    const int left = (int)(rate - phase);
+    const int into_shown = !lod->primed || (evaluate && left == 1); /* no approach: shown is evaluated */
+    const tdn_graph *g = instance->graph;
+    if (lod->primed && updated && (g->extract_root_motion || g->mm_count > 0)) {
+        tdn_root_motion m;
+        tdn_graph_root_motion(instance, &m, NULL);
+        const tdn_transform step = { m.translation, m.rotation, { 1.0f, 1.0f, 1.0f } };
+        const tdn_transform inverse = tdn_transform_inverse(&step);
+        if (!into_shown)
+            reanchor(lod->shown, skeleton, &inverse);
+        if (!lod->arrived && !evaluate)
+            reanchor(lod->target, skeleton, &inverse);
+    }
+    if (into_shown) {
+        tdn__graph_evaluate(instance, ws, lod->shown);
+        lod->arrived = 1;
+    } else {
+        if (evaluate)
+            tdn__graph_evaluate(instance, ws, lod->target);
+        /* exact at the last step (w = 1) */
+        tdn_blend2(lod->shown, lod->target, 1.0f / (float)left, NULL, lod->shown, NULL);
+        lod->arrived = left == 1;
+    }
+    lod->primed = 1;
+    lod->clock++;
+    return lod->shown;
+}
+
+/* ---- the budget mode ---- */
+
+#define MAX_LEVELS 11 /* rates 1 .. 1024 */
+
+/* How many importances are at most t (NaN, 0 and negative ones always are): written so that it
+ * vectorizes, as the bisection runs it a few dozen times over the crowd. */
+static int count_at_most(const float *importance, int count, float t)
+{
+    int n = 0;
+    for (int k = 0; k < count; k++)
+        n += !(importance[k] > t);
+    return n;
+}
+
+/* The threshold of level j at scale s: importances at most s / 2^j have a rate of at least 2^j. */
+static float level_threshold(double s, int j) { return (float)ldexp(s, -j); }
+
+/* The crowd's cost at scale s: every character starts at rate 1 and saves the difference of
+ * each level it passes. */
+static double cost_at(const float *importance, int count, double s, int levels, const double *level_cost)
+{
+    double cost = level_cost[0] * count;
+    for (int j = 1; j < levels; j++)
+        cost -= (level_cost[j - 1] - level_cost[j]) * count_at_most(importance, count, level_threshold(s, j));
+    return cost;
+}
+
+static int finite_at_least_0(double x) { return isfinite(x) && x >= 0.0; }
+
+tdn_result tdn_graph_lod_choose_rates(const float *importance, int count, const tdn_graph_lod_budget *budget,
+                                      int *rates, double *cost_ns, tdn_error *err)
+{
+    if (count < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "count", "%d is negative", count);
+    if (!budget || (count > 0 && (!importance || !rates)))
+        return tdn__null(err, !budget ? "budget" : !importance ? "importance" : "rates");
+    if (!finite_at_least_0(budget->budget_ns))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "budget.budget_ns", "%g is not a finite time >= 0", budget->budget_ns);
+    if (!finite_at_least_0(budget->interpolated_ns))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "budget.interpolated_ns", "%g is not a finite time >= 0",
+                         budget->interpolated_ns);
+    if (!finite_at_least_0(budget->evaluated_ns) || budget->evaluated_ns < budget->interpolated_ns)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "budget.evaluated_ns",
+                         "%g is not a finite time at least interpolated_ns (%g)", budget->evaluated_ns,
+                         budget->interpolated_ns);
+    const int max_rate = budget->max_rate ? budget->max_rate : 4;
+    int levels = 1;
+    while (levels < MAX_LEVELS && (1 << (levels - 1)) < max_rate)
+        levels++;
+    if (max_rate < 1 || (1 << (levels - 1)) != max_rate)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "budget.max_rate", "%d is not a power of two from 1 to %d", max_rate,
+                         1 << (MAX_LEVELS - 1));
+    double level_cost[MAX_LEVELS];
+    for (int j = 0; j < levels; j++)
+        level_cost[j] = budget->interpolated_ns + (budget->evaluated_ns - budget->interpolated_ns) / (1 << j);
+
+    /* the scale: 0 puts every character that matters at rate 1; at the largest importance times
+     * max_rate every one is at max_rate. Between, the cost falls as the scale grows: bisect (in
+     * ratios) for the smallest scale that fits. */
+    float most = 0.0f, least = INFINITY;
+    for (int k = 0; k < count; k++)
+        if (importance[k] > 0.0f && isfinite(importance[k])) {
+            most = fmaxf(most, importance[k]);
+            least = fminf(least, importance[k]);
+        }
+    double s = 0.0;
+    if (cost_at(importance, count, 0.0, levels, level_cost) > budget->budget_ns && most > 0.0f) {
+        double lo = least, hi = (double)most * max_rate; /* cost(lo) is cost(0): over the budget */
+        if (cost_at(importance, count, hi, levels, level_cost) <= budget->budget_ns)
+            for (int i = 0; i < 64 && hi > lo * (1.0 + 1e-6); i++) {
+                const double mid = sqrt(lo * hi);
+                if (cost_at(importance, count, mid, levels, level_cost) <= budget->budget_ns)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+        s = hi; /* fits, or every character at max_rate: the cheapest there is */
+    }
+    float threshold[MAX_LEVELS];
+    for (int j = 1; j < levels; j++)
+        threshold[j] = level_threshold(s, j);
+    for (int k = 0; k < count; k++) {
+        int j = 1;
+        while (j < levels && !(importance[k] > threshold[j]))
+            j++;
+        rates[k] = 1 << (j - 1);
+    }
+    if (cost_ns)
+        *cost_ns = cost_at(importance, count, s, levels, level_cost);
+    return TDN_OK;
+}
