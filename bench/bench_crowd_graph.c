@@ -155,6 +155,7 @@ static tdn_result cg_make_lod(cg_crowd *c, tdn_error *err)
             .rate = 1, .clock = (unsigned)k, .shown = &c->poses[k], .target = &c->targets[k]
         };
         c->characters[k].lod = &c->lods[k];
+        c->characters[k].pose = &c->poses[k]; /* the shown pose, kept between evaluations */
         c->importance[k] = cg_importance(k);
         c->rates[k] = 1;
     }
@@ -185,8 +186,9 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
         if (res != TDN_OK)
             return res;
         c->frame[k] = (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES;
+        /* full rate keeps the palette alone (the pose and model space stay in the workspaces) */
         c->characters[k] = (tdn_graph_character){
-            in, BENCH_SHOWCASE_DT, &c->poses[k], NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
+            in, BENCH_SHOWCASE_DT, NULL, NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
         };
     }
     for (int w = 0; w < threads; w++) {
@@ -209,7 +211,7 @@ static double cg_least(const double *values, int count)
 static double cg_memory(const cg_crowd *c, int threads)
 {
     const int joints = tdn_skeleton_joint_count(c->skeleton);
-    const double poses = (double)tdn_pose_bytes(joints) * c->count * (c->lods ? 2 : 1);
+    const double poses = c->lods ? (double)tdn_pose_bytes(joints) * c->count * 2 : 0.0; /* shown and target */
     return (double)c->instance_stride * c->count + (double)c->workspace_bytes * threads + poses +
            (double)sizeof(tdn_mat4) * joints * c->count;
 }
