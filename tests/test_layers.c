@@ -344,12 +344,132 @@ static void untouched_rows_are_the_layer_below(void)
         tdn_clip_destroy((tdn_clip *)clips[c]);
 }
 
+/* The joints a layer changes, on a chain of 30 joints (four SIMD blocks): the base turns joints
+ * 0..5 and slides the root, the top clip turns joints 17..21 (its rest elsewhere), an additive
+ * clip turns 25..27. Masks reach past those (down to joint 12, up to 29) or fall short of them,
+ * feathered; the graph then samples and composes one span of blocks per layer. Every joint must
+ * equal the core's whole-pose blend2 / additive of the sampled clips. */
+enum { CHAIN = 30 };
+
+static tdn_clip *chain_clip(const tdn_skeleton *chain, const char *name, int first, int last, int slide,
+                            int additive_of_rest)
+{
+    const float times[2] = { 0, 1 };
+    float turns[CHAIN][8], move[6] = { 0, 0, 0, 0.7f, 0, 0 };
+    tdn_track_desc tracks[CHAIN + 1];
+    int n = 0;
+    for (int j = first; j <= last; j++) {
+        const tdn_quat q = tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.1f * (float)(j - first + 1));
+        const float keys[8] = { 0, 0, 0, 1, q.x, q.y, q.z, q.w };
+        memcpy(turns[j], keys, sizeof keys);
+        tracks[n++] = (tdn_track_desc){ j, TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, 2, times, turns[j] };
+    }
+    if (slide)
+        tracks[n++] = (tdn_track_desc){ 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, 2, times, move };
+    tdn_keyed_clip *keys = NULL;
+    CHECK_EQ_INT(tdn_keyed_clip_create(
+                     &(tdn_keyed_clip_desc){ .name = name, .skeleton = chain, .tracks = tracks, .track_count = n },
+                     &keys, NULL, NULL),
+                 TDN_OK);
+    tdn_pose rest;
+    tdn_pose_create(CHAIN, &rest, NULL, NULL);
+    tdn_pose_set_rest(&rest, chain, NULL);
+    tdn_clip *clip = NULL;
+    tdn_clip_desc cd = { .source = keys, .storage = TDN_STORAGE_FLOAT32, .sample_rate = 60 };
+    if (additive_of_rest)
+        cd.additive_reference_pose = &rest;
+    CHECK_EQ_INT(tdn_clip_create(&cd, &clip, NULL, NULL), TDN_OK);
+    tdn_pose_destroy(&rest);
+    tdn_keyed_clip_destroy(keys);
+    return clip;
+}
+
+static void layers_change_their_joints_only(void)
+{
+    char names[CHAIN][8];
+    const char *name_of[CHAIN];
+    int parents[CHAIN];
+    tdn_transform rest[CHAIN];
+    for (int j = 0; j < CHAIN; j++) {
+        snprintf(names[j], sizeof names[j], "j%d", j);
+        name_of[j] = names[j];
+        parents[j] = j - 1;
+        rest[j] = tdn_transform_identity();
+        rest[j].t.y = j ? 0.1f : 1.0f;
+    }
+    tdn_skeleton *chain = NULL;
+    CHECK_EQ_INT(
+        tdn_skeleton_create(
+            &(tdn_skeleton_desc){ .joint_count = CHAIN, .names = name_of, .parents = parents, .rest_pose = rest },
+            &chain, NULL, NULL),
+        TDN_OK);
+    const tdn_clip *clips[3] = { chain_clip(chain, "base", 0, 5, 1, 0), chain_clip(chain, "top", 17, 21, 0, 0),
+                                 chain_clip(chain, "diff", 25, 27, 0, 1) };
+    float masks[3][32] = { { 0 } };  /* stride floats */
+    for (int j = 12; j < CHAIN; j++) /* reaching past the top clip's joints, feathered */
+        masks[0][j] = j < 16 ? 0.25f * (float)(j - 11) : 1.0f;
+    for (int j = 18; j < 21; j++) /* falling short of them */
+        masks[1][j] = 0.5f;
+    for (int j = 0; j < CHAIN; j++) /* everything: the base's joints too */
+        masks[2][j] = 0.8f;
+    tdn_pose out, a, b, expect;
+    tdn_pose *poses[] = { &out, &a, &b, &expect };
+    for (int i = 0; i < 4; i++)
+        tdn_pose_create(CHAIN, poses[i], NULL, NULL);
+    for (int m = 0; m < 3; m++)
+        for (int additive = 0; additive < 2; additive++) {
+            const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
+                                             { .type = TDN_NODE_CLIP, .clip = 1 + additive, .wrap = TDN_WRAP_LOOP } };
+            const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
+                                               { .name = "top",
+                                                 .root = 1,
+                                                 .weight = { NULL, 0.6f },
+                                                 .mode = additive ? TDN_LAYER_ADDITIVE : TDN_LAYER_OVERRIDE,
+                                                 .mask = masks[m] } };
+            const tdn_graph_desc gd = { .skeleton = chain,
+                                        .clips = clips,
+                                        .clip_count = 3,
+                                        .nodes = nodes,
+                                        .node_count = 2,
+                                        .layers = layers,
+                                        .layer_count = 2 };
+            tdn_graph *g = NULL;
+            tdn_graph_instance *in = NULL;
+            if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK) ||
+                !CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK))
+                continue;
+            double worst = 0;
+            for (int f = 0; f < 25; f++) {
+                tdn_graph_update(in, 0.043f, NULL);
+                tdn_graph_evaluate(in, &out, NULL);
+                tdn_clip_sample(clips[0], tdn_graph_clip_time(in, 0), &a, NULL);
+                tdn_clip_sample(clips[1 + additive], tdn_graph_clip_time(in, 1), &b, NULL);
+                if (additive)
+                    tdn_additive_apply(&a, &b, 0.6f, masks[m], &expect, NULL);
+                else
+                    tdn_blend2(&a, &b, 0.6f, masks[m], &expect, NULL);
+                for (int j = 0; j < CHAIN; j++)
+                    worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
+            }
+            if (!CHECK(worst < 1e-6))
+                printf("  mask %d, %s: worst gap %g\n", m, additive ? "additive" : "override", worst);
+            tdn_graph_instance_destroy(in);
+            tdn_graph_destroy(g);
+        }
+    for (int i = 0; i < 4; i++)
+        tdn_pose_destroy(poses[i]);
+    for (int c = 0; c < 3; c++)
+        tdn_clip_destroy((tdn_clip *)clips[c]);
+    tdn_skeleton_destroy(chain);
+}
+
 int main(void)
 {
     make_skeleton();
     RUN(masked_override);
     RUN(additive_layer);
     RUN(untouched_rows_are_the_layer_below);
+    RUN(layers_change_their_joints_only);
     RUN(model_space_rotation_holds_direction);
     RUN(velocities_compose_like_poses);
     RUN(a_node_in_two_layers_is_refused);

@@ -517,10 +517,20 @@ static void blend_uniform(const tdn_pose *const group[SLOTS], const float w[SLOT
     rot_pair_more_uniform(&ck->rot, row_at(group[2], TDN_RX, c), row_at(group[3], TDN_RX, c), s, w[2], w[3], n);
 }
 
-tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err) { return tdn__blend_rows(job, TDN__ROWS_ALL, err); }
-
-tdn_result tdn__blend_rows(const tdn_blend_job *job, unsigned rows, tdn_error *err)
+tdn__part tdn__whole(const tdn_pose *pose)
 {
+    const tdn__part part = { TDN__ROWS_ALL, 0, pose ? pose->stride : 0 };
+    return part;
+}
+
+tdn_result tdn_blend(const tdn_blend_job *job, tdn_error *err)
+{
+    return tdn__blend_part(job, tdn__whole(job ? job->out : NULL), err);
+}
+
+tdn_result tdn__blend_part(const tdn_blend_job *job, tdn__part part, tdn_error *err)
+{
+    const unsigned rows = part.rows;
     if (!job)
         return tdn__null(err, "job");
     if (!pose_ok(job->out, NULL))
@@ -561,8 +571,8 @@ tdn_result tdn__blend_rows(const tdn_blend_job *job, unsigned rows, tdn_error *e
     const float fused_weight = fused_add ? tdn__clamp01(job->additives[first_add].weight) : 0.0f;
 
     chunk ck;
-    for (int c = 0; c < out->stride; c += CHUNK) {
-        int n = out->stride - c < CHUNK ? out->stride - c : CHUNK;
+    for (int c = part.begin; c < part.end; c += CHUNK) {
+        int n = part.end - c < CHUNK ? part.end - c : CHUNK;
         target t = target_for(out, staged, &ck, c);
         if (fused_add)
             additive_weights(&ck, fused_weight, job->additives[first_add].joint_weights, c, n);
@@ -604,20 +614,21 @@ static tdn_result pair_fail(tdn_error *err, const tdn_pose *a, const char *a_nam
 tdn_result tdn_blend2(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
                       tdn_error *err)
 {
-    return tdn__blend2_rows(a, b, w, joint_weights, out, TDN__ROWS_ALL, err);
+    return tdn__blend2_part(a, b, w, joint_weights, out, tdn__whole(out), err);
 }
 
-tdn_result tdn__blend2_rows(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
-                            unsigned rows, tdn_error *err)
+tdn_result tdn__blend2_part(const tdn_pose *a, const tdn_pose *b, float w, const float *joint_weights, tdn_pose *out,
+                            tdn__part part, tdn_error *err)
 {
+    const unsigned rows = part.rows;
     if (!pose_ok(out, NULL) || !pose_ok(a, out) || !pose_ok(b, out))
         return pair_fail(err, a, "a", b, "b", out);
     w = tdn__clamp01(w);
     const tdn_pose *pair[2] = { a, b };
     int staged = overlaps(a, out) || overlaps(b, out);
     chunk ck;
-    for (int c = 0; c < out->stride; c += CHUNK) {
-        int n = out->stride - c < CHUNK ? out->stride - c : CHUNK;
+    for (int c = part.begin; c < part.end; c += CHUNK) {
+        int n = part.end - c < CHUNK ? part.end - c : CHUNK;
         target t = target_for(out, staged, &ck, c);
         /* (1 - wb) a + wb b: exactly a at wb = 0 and b at wb = 1 */
         lane_weights(ck.w[1], w, joint_weights ? joint_weights + c : NULL, ones, n);
@@ -637,20 +648,21 @@ tdn_result tdn__blend2_rows(const tdn_pose *a, const tdn_pose *b, float w, const
 tdn_result tdn_additive_apply(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
                               const float *joint_weights, tdn_pose *out, tdn_error *err)
 {
-    return tdn__additive_apply_rows(target_pose, difference, weight, joint_weights, out, TDN__ROWS_ALL, err);
+    return tdn__additive_apply_part(target_pose, difference, weight, joint_weights, out, tdn__whole(out), err);
 }
 
-tdn_result tdn__additive_apply_rows(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
-                                    const float *joint_weights, tdn_pose *out, unsigned rows, tdn_error *err)
+tdn_result tdn__additive_apply_part(const tdn_pose *target_pose, const tdn_pose *difference, float weight,
+                                    const float *joint_weights, tdn_pose *out, tdn__part part, tdn_error *err)
 {
+    const unsigned rows = part.rows;
     if (!pose_ok(out, NULL) || !pose_ok(target_pose, out) || !pose_ok(difference, out))
         return pair_fail(err, target_pose, "target", difference, "difference", out);
     weight = tdn__clamp01(weight);
     const tdn_pose *one[1] = { target_pose };
     int staged = overlaps(target_pose, out) || overlaps(difference, out);
     chunk ck;
-    for (int c = 0; c < out->stride; c += CHUNK) {
-        int n = out->stride - c < CHUNK ? out->stride - c : CHUNK;
+    for (int c = part.begin; c < part.end; c += CHUNK) {
+        int n = part.end - c < CHUNK ? part.end - c : CHUNK;
         target t = target_for(out, staged, &ck, c);
         for (int k = 0; k < n; k++)
             ck.w[0][k] = 1.0f;

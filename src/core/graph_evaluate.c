@@ -51,11 +51,11 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *e
  * it, mirrored when asked), the rest pose, a procedural node's callback pose, a modifier's
  * finished group pose, or a motion-matching node's pose (made by the update). */
 static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *ws, const tdn_graph_entry *e, float dt,
-                       unsigned rows, tdn_pose *pose)
+                       tdn__part part, tdn_pose *pose)
 {
     const tdn_graph *g = in->graph;
     if (e->clip >= 0) {
-        tdn__clip_sample_range(g->clips[e->clip], e->time, pose, 0, pose->stride, rows);
+        tdn__clip_sample_range(g->clips[e->clip], e->time, pose, part.begin, part.end, part.rows);
         if (g->extract_root_motion && g->root_tracks[e->clip])
             tdn_root_motion_remove(g->root_tracks[e->clip], pose, NULL);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {
@@ -71,11 +71,11 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *
         tdn_pose_mirror(pose, g->mirror, pose, NULL);
 }
 
-/* The blend of entries [first, first + count) into `out`, its row groups `rows` (the layer's:
- * graph_rows.c). In an additive layer every entry is a difference and the result is their blend
+/* The blend of entries [first, first + count) into `out`, the part of it the layer changes
+ * (graph_rows.c). In an additive layer every entry is a difference and the result is their blend
  * (a difference too). */
 static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int first, int count, int additive_layer,
-                          float dt, unsigned rows, tdn_pose *out)
+                          float dt, tdn__part part, tdn_pose *out)
 {
     const tdn_graph_entry *entries = in->entries + first;
     int additive = 0;
@@ -86,7 +86,7 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
         return;
     }
     if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
-        entry_pose(in, ws, &entries[0], dt, rows, out);
+        entry_pose(in, ws, &entries[0], dt, part, out);
         return;
     }
     int nl = 0, na = 0;
@@ -97,7 +97,7 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
                          : e->clip == TDN_ENTRY_MOTION_MATCH ? &in->mm_states[in->graph->nodes[e->node].slot].pose
                                                              : &ws->poses[first + k];
         if (pose == &ws->poses[first + k])
-            entry_pose(in, ws, e, dt, rows, pose);
+            entry_pose(in, ws, e, dt, part, pose);
         tdn_blend_input input = { pose, e->weight, NULL };
         if (e->additive && !additive_layer)
             ws->additives[na++] = input;
@@ -105,7 +105,7 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
             ws->layers[nl++] = input;
     }
     tdn_blend_job job = { ws->layers, nl, ws->additives, na, additive_layer ? NULL : &in->graph->rest, out };
-    tdn__blend_rows(&job, rows, NULL);
+    tdn__blend_part(&job, part, NULL);
 }
 
 /* A layer's pose: its modifiers' groups first, deepest first, each blended then changed; then
@@ -121,11 +121,11 @@ static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int 
         if (n->type != TDN_NODE_MODIFIER || n->layer != layer || !(in->node_weight[i] > 0.0f))
             continue;
         tdn_pose *pose = &ws->group_poses[n->slot];
-        blend_entries(in, ws, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, TDN__ROWS_ALL,
+        blend_entries(in, ws, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, tdn__whole(pose),
                       pose);
         tdn__graph_apply_modifier(in, i, dt, pose);
     }
-    blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, g->layers[layer].rows, out);
+    blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, g->layers[layer].part, out);
 }
 
 /* Starts what the layer's machines asked for, then carries the offsets on `pose`, and keeps
@@ -152,11 +152,11 @@ static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, 
     float w = in->layer_states[layer].weight;
     const tdn_pose *below = layer == 0 ? &g->rest : out;
     if (L->mode == TDN_LAYER_ADDITIVE)
-        tdn__additive_apply_rows(below, pose, w, L->mask, out, L->rows, NULL);
+        tdn__additive_apply_part(below, pose, w, L->mask, out, L->part, NULL);
     else if (L->model_space_rotation)
         tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &ws->poses[0], &ws->poses[1], out);
     else
-        tdn__blend2_rows(below, pose, w, L->mask, out, L->rows, NULL);
+        tdn__blend2_part(below, pose, w, L->mask, out, L->part, NULL);
 }
 
 tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err)

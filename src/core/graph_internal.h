@@ -4,6 +4,7 @@
 
 #include "tendon/blend.h"
 #include "tendon/graph.h"
+#include "internal.h"
 #include "tendon/inertialize.h"
 
 /* A number a node reads, resolved: a parameter index or -1 for the constant. */
@@ -115,7 +116,7 @@ typedef struct tdn__layer {
     int model_space_rotation;
     int inertializes;                   /* a machine in it has INERTIALIZE transitions */
     int first_modifier, modifier_count; /* its modifiers, deepest first, in tdn_graph.layer_modifiers */
-    unsigned rows;                      /* the row groups (TDN__ROWS_*) it can change (graph_rows.c) */
+    tdn__part part;                     /* the row groups and joints it can change (graph_rows.c) */
 } tdn__layer;
 
 /* The nodes one group of the flat list draws its entries from (a layer's own nodes, or a

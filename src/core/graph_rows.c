@@ -1,8 +1,10 @@
-/* tendon core: which row groups (translation, rotation, scale) each layer of a graph can change,
- * worked out once when the graph is made, so that evaluating samples, blends and composes only
- * those (graph_evaluate.c). A row group of a layer above the bottom is left alone when, at every
- * joint its mask lets through, neither its clips (against the rest pose, or the identity for
- * differences) nor the layers below move it: composing would give back what is there. Most
+/* tendon core: which joints and row groups (translation, rotation, scale) each layer of a graph
+ * can change, worked out once when the graph is made, so that evaluating samples, blends and
+ * composes only those (graph_evaluate.c). A joint of a layer above the bottom, or a row group,
+ * is left alone when the mask does not let the layer through there, or when neither its clips
+ * (against the rest pose, or the identity for differences) nor the layers below move it:
+ * composing would give back what is there. The joints are kept as one span of whole SIMD
+ * blocks (TDN_POSE_LANES joints) from the first to the last that can change. Most
  * characters' clips never scale a joint and move translations only at the root, so upper-body,
  * hand and aim layers blend rotations alone. */
 #include <string.h>
@@ -37,16 +39,28 @@ void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, unsigned char *mark
 {
     tdn_pose_set_identity(identity);
     memset(below, 0, (size_t)g->joint_count); /* what the layers so far may have moved from rest */
+    const int stride = tdn_pose_stride(g->joint_count);
     for (int l = 0; l < g->layer_count; l++) {
         tdn__layer *L = &g->layers[l];
         const int known = layer_marks(g, l, identity, marks);
-        L->rows = TDN__ROWS_ALL;
+        L->part = (tdn__part){ TDN__ROWS_ALL, 0, stride };
         if (l > 0 && known && !L->inertializes && !L->model_space_rotation) {
+            /* the joints where the mask reaches something that can move, their row groups */
             unsigned rows = TDN__ROWS_R;
-            for (int j = 0; j < g->joint_count; j++)
-                if (!L->mask || L->mask[j] > 0.0f)
-                    rows |= marks[j] | (L->mode == TDN_LAYER_OVERRIDE ? below[j] : 0u);
-            L->rows = rows;
+            int first = g->joint_count, last = -1;
+            for (int j = 0; j < g->joint_count; j++) {
+                const unsigned moved = marks[j] | (L->mode == TDN_LAYER_OVERRIDE ? below[j] : 0u);
+                if ((!L->mask || L->mask[j] > 0.0f) && moved) {
+                    rows |= moved;
+                    first = j < first ? j : first;
+                    last = j;
+                }
+            }
+            const int lanes = TDN_POSE_LANES;
+            L->part = last < 0
+                          ? (tdn__part){ rows, 0, 0 } /* it changes nothing */
+                          : (tdn__part){ rows, first / lanes * lanes,
+                                         (last / lanes + 1) * lanes < stride ? (last / lanes + 1) * lanes : stride };
         }
         for (int j = 0; j < g->joint_count; j++)
             if (!known)

@@ -46,13 +46,21 @@ static inline int tdn__row_in(unsigned rows, int r)
 struct tdn_clip;
 struct tdn_pose;
 struct tdn_blend_job;
-/* tdn_blend, tdn_blend2 and tdn_additive_apply computing the row groups `rows` only (rotations
- * always). */
-tdn_result tdn__blend_rows(const struct tdn_blend_job *job, unsigned rows, tdn_error *err);
-tdn_result tdn__blend2_rows(const struct tdn_pose *a, const struct tdn_pose *b, float w, const float *joint_weights,
-                            struct tdn_pose *out, unsigned rows, tdn_error *err);
-tdn_result tdn__additive_apply_rows(const struct tdn_pose *target_pose, const struct tdn_pose *difference, float weight,
-                                    const float *joint_weights, struct tdn_pose *out, unsigned rows, tdn_error *err);
+/* The part of a pose a blend computes: the row groups `rows` (rotations always) of joints
+ * [begin, end) (multiples of TDN_POSE_LANES, or end the stride); the rest of the output is left
+ * as it is, for a caller that knows it holds what it would get. */
+typedef struct tdn__part {
+    unsigned rows;
+    int begin, end;
+} tdn__part;
+/* Every row group of every joint (nothing for NULL). */
+tdn__part tdn__whole(const struct tdn_pose *pose);
+/* tdn_blend, tdn_blend2 and tdn_additive_apply computing `part` only. */
+tdn_result tdn__blend_part(const struct tdn_blend_job *job, tdn__part part, tdn_error *err);
+tdn_result tdn__blend2_part(const struct tdn_pose *a, const struct tdn_pose *b, float w, const float *joint_weights,
+                            struct tdn_pose *out, tdn__part part, tdn_error *err);
+tdn_result tdn__additive_apply_part(const struct tdn_pose *target_pose, const struct tdn_pose *difference, float weight,
+                                    const float *joint_weights, struct tdn_pose *out, tdn__part part, tdn_error *err);
 /* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
  * stride) and the row groups `rows` (TDN__ROWS_*) into a pose of the clip's joint count,
  * unchecked: the rest of the pose is untouched. */
