@@ -720,7 +720,8 @@ typedef struct tdn_graph_event {
     float weight; /* CLIP: the clip node's weight in its layer */
 } tdn_graph_event;
 
-#define TDN_MAX_GRAPH_EVENTS 64
+/* Events one update keeps (each instance holds them: a crowd's memory counts them). */
+#define TDN_MAX_GRAPH_EVENTS 32
 
 /* Events of the last update, in the order they happened: state-machine events first, then the
  * events of clips with weight crossed by their time cursors (tdn_player_events). At most

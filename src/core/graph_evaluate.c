@@ -3,6 +3,7 @@
  * where its machines asked, composed onto the layers below; a retargeted instance's output
  * then goes through its retarget, graph_retarget.c). */
 #include "graph_internal.h"
+#include "half.h"
 #include "internal.h"
 #include "retarget_internal.h"
 #include "tendon/mirror.h"
@@ -128,21 +129,28 @@ static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int 
     blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, g->layers[layer].part, out);
 }
 
-/* Starts what the layer's machines asked for, then carries the offsets on `pose`, and keeps
- * the layer's last two results. */
-static void inertialize(tdn__layer_state *ls, tdn_pose *pose)
+/* Starts what the layer's machines asked for (from its last two results: the one before made
+ * again in `scratch` from its difference), then carries the offsets on `pose`, and keeps the
+ * layer's newest result and its difference from the last. */
+static void inertialize(tdn__layer_state *ls, tdn_pose *scratch, tdn_pose *pose)
 {
-    if (ls->pending >= 0.0f && ls->frames_shown > 0)
-        tdn_inertializer_start(ls->inertia, &ls->shown, ls->frames_shown > 1 ? &ls->before : NULL, ls->shown_step, pose,
+    tdn__layer_inertia *li = ls->inertia;
+    const size_t n = (size_t)TDN_POSE_ROWS * (size_t)pose->stride;
+    if (ls->pending >= 0.0f && li->frames_shown > 0) {
+        if (li->frames_shown > 1)
+            for (size_t i = 0; i < n; i++)
+                scratch->data[i] = li->shown.data[i] - tdn__half_to_float(li->step[i]);
+        tdn_inertializer_start(li->inertializer, &li->shown, li->frames_shown > 1 ? scratch : NULL, li->step_time, pose,
                                ls->pending, TDN_INERTIA_QUINTIC, NULL);
+    }
     ls->pending = -1.0f;
-    tdn_inertializer_apply(ls->inertia, ls->unapplied, pose, NULL);
-    tdn_pose kept = ls->before; /* the oldest result's memory takes the newest */
-    ls->before = ls->shown;
-    ls->shown = kept;
-    tdn_pose_copy(&ls->shown, pose, NULL);
-    ls->shown_step = ls->unapplied;
-    ls->frames_shown++;
+    tdn_inertializer_apply(li->inertializer, ls->unapplied, pose, NULL);
+    for (size_t i = 0; i < n; i++) {
+        li->step[i] = tdn__half_from_float(pose->data[i] - li->shown.data[i]);
+        li->shown.data[i] = pose->data[i];
+    }
+    li->step_time = ls->unapplied;
+    li->frames_shown += li->frames_shown < 2;
 }
 
 static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const tdn_pose *pose, tdn_pose *out)
@@ -197,10 +205,11 @@ void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, 
         tdn__layer_state *ls = &instance->layer_states[l];
         /* A layer at weight 0 is skipped; one that inertializes only while no offset is carried
          * or due (its history then restarts: what it showed no longer reached the screen). */
-        int idle = L->inertializes ? ls->pending < 0.0f && !tdn_inertializer_active(ls->inertia) : 1;
+        int idle = L->inertializes ? ls->pending < 0.0f && !tdn_inertializer_active(ls->inertia->inertializer) : 1;
         if (ls->entry_count == 0 || (ls->weight <= 0.0f && idle && l > 0)) {
             ls->unapplied = 0.0f;
-            ls->frames_shown = 0;
+            if (ls->inertia)
+                ls->inertia->frames_shown = 0;
             if (l == 0)
                 tdn_pose_copy(pose, &g->rest, NULL);
             continue;
@@ -211,7 +220,7 @@ void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, 
         tdn_pose *layer = direct ? pose : &ws->layer_pose;
         evaluate_layer(instance, ws, l, ls, ls->unapplied, layer);
         if (L->inertializes)
-            inertialize(ls, layer);
+            inertialize(ls, &ws->spare, layer);
         ls->unapplied = 0.0f;
         if (!direct)
             compose(instance, ws, l, layer, pose);

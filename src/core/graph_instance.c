@@ -42,19 +42,26 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
             tdn_foot_placement_init(&g->ik[k].feet, base + at, g->ik[k].state_bytes, &instance->foot_states[k], NULL);
         at += g->ik[k].state_bytes;
     }
-    for (int l = 0; l < g->layer_count; l++) { /* an inertializing layer's last two results */
+    for (int l = 0; l < g->layer_count; l++) { /* an inertializing layer's offsets and results */
         if (!g->layers[l].inertializes)
             continue;
-        tdn__layer_state *ls = base ? &instance->layer_states[l] : NULL;
-        for (int k = 0; k < 2; k++) {
-            at = tdn__align_up(at, TDN_POSE_ALIGN);
-            if (ls)
-                tdn_pose_init(g->joint_count, base + at, pose_bytes, k ? &ls->before : &ls->shown, NULL);
-            at += pose_bytes;
-        }
+        tdn__layer_inertia *li = NULL;
+        at = tdn__align_up(at, 16);
+        if (base)
+            li = instance->layer_states[l].inertia = (tdn__layer_inertia *)(base + at);
+        at += sizeof *li;
+        at = tdn__align_up(at, TDN_POSE_ALIGN);
+        if (li)
+            tdn_pose_init(g->joint_count, base + at, pose_bytes, &li->shown, NULL);
+        at += pose_bytes;
+        const size_t halves = (size_t)TDN_POSE_ROWS * (size_t)tdn_pose_stride(g->joint_count);
+        at = tdn__align_up(at, 16);
+        if (li)
+            li->step = (uint16_t *)(base + at);
+        at += halves * sizeof(uint16_t);
         at = tdn__align_up(at, 64);
-        if (ls)
-            tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &ls->inertia, NULL);
+        if (li)
+            tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &li->inertializer, NULL);
         at += g->inertializer_bytes;
     }
     return tdn__graph_motion_match_layout(g, instance, base, at);
@@ -91,7 +98,8 @@ static void start(tdn_graph_instance *in)
         in->groups[k].leader = -1;
     }
     for (int l = 0; l < g->layer_count; l++) {
-        in->layer_states[l].frames_shown = 0;
+        if (in->layer_states[l].inertia)
+            in->layer_states[l].inertia->frames_shown = 0;
         in->layer_states[l].pending = -1.0f;
     }
     tdn__graph_switches_reset(in);

@@ -259,15 +259,24 @@ typedef struct tdn__mm_state {
 
 typedef struct tdn__layer_state {
     float weight;
-    int first_entry, entry_count; /* all of the layer's entries, its modifiers' included */
-    int base_first, base_count;   /* the entries of the layer itself (after its modifiers') */
-    tdn_inertializer *inertia;    /* layers that inertialize */
-    tdn_pose shown, before;       /* its last two outputs, for inertialization */
-    int frames_shown;
-    float pending;    /* an inertialization to start at evaluate, or -1 */
-    float unapplied;  /* seconds updated since the layer was last evaluated */
-    float shown_step; /* seconds between `before` and `shown` */
+    int first_entry, entry_count;       /* all of the layer's entries, its modifiers' included */
+    int base_first, base_count;         /* the entries of the layer itself (after its modifiers') */
+    struct tdn__layer_inertia *inertia; /* layers that inertialize; NULL for the others */
+    float pending;                      /* an inertialization to start at evaluate, or -1 */
+    float unapplied;                    /* seconds updated since the layer was last evaluated */
 } tdn__layer_state;
+
+/* What an inertializing layer keeps (graph_evaluate.c): the offsets it carries and its last two
+ * results, which an inertialization starts from: the last in full, the one before as its
+ * difference from the last in half floats (it only gives the velocity: 11 bits of a step of a
+ * frame is far below what a pose can show). */
+typedef struct tdn__layer_inertia {
+    tdn_inertializer *inertializer;
+    tdn_pose shown;
+    uint16_t *step;   /* shown - the one before, TDN_POSE_ROWS * stride halves */
+    int frames_shown; /* results kept: 0, 1 or 2 (more counts as 2) */
+    float step_time;  /* seconds between the one before and shown */
+} tdn__layer_inertia;
 
 struct tdn_graph_instance {
     const tdn_graph *graph;
