@@ -33,6 +33,7 @@ typedef struct g_ctx {
     const bench_showcase_controls *script; /* G_FRAMES */
     g_character *characters;
     int count, next;
+    tdn_graph_workspace *ws; /* one, shared by every character, as a thread of a crowd does */
 } g_ctx;
 
 /* The parameter changes of one frame, then the update. */
@@ -58,7 +59,7 @@ static void g_frame(void *p, long n)
     for (long i = 0; i < n; i++) {
         g_character *ch = g_next(c);
         g_update(c, ch);
-        tdn_graph_evaluate(ch->instance, &ch->pose, NULL);
+        tdn_graph_evaluate_with(ch->instance, c->ws, &ch->pose, NULL);
         tdn_model_space(c->skeleton, &ch->pose, NULL, ch->model, NULL);
     }
 }
@@ -77,7 +78,7 @@ static void g_evaluate_only(void *p, long n)
     g_ctx *c = p;
     for (long i = 0; i < n; i++) {
         g_character *ch = g_next(c);
-        tdn_graph_evaluate(ch->instance, &ch->pose, NULL);
+        tdn_graph_evaluate_with(ch->instance, c->ws, &ch->pose, NULL);
     }
 }
 
@@ -93,25 +94,30 @@ static void g_ltm_only(void *p, long n)
 static void g_free(g_character *chars, int count)
 {
     for (int k = 0; k < count; k++) {
-        tdn_graph_instance_destroy(chars[k].instance);
+        free(chars[k].instance); /* placed at the start of its memory */
         tdn_pose_destroy(&chars[k].pose);
         free(chars[k].model);
     }
     free(chars);
 }
 
-/* `count` characters, each with an instance (retargeted when `retarget` is not NULL), a pose and
- * model-space buffers of `joints` joints. */
+/* `count` characters, each with an instance in memory of its own (its state alone: retargeted
+ * when `retarget` is not NULL), a pose and model-space buffers of `joints` joints. */
 static g_character *g_make(const tdn_graph *graph, const tdn_retarget *retarget, int joints, int count)
 {
     g_character *chars = calloc((size_t)count, sizeof *chars);
     if (!chars)
         return NULL;
     for (int k = 0; k < count; k++) {
+        const size_t bytes = (tdn_graph_instance_bytes_retargeted(graph, retarget) + TDN_GRAPH_INSTANCE_ALIGN - 1) /
+                             TDN_GRAPH_INSTANCE_ALIGN * TDN_GRAPH_INSTANCE_ALIGN;
+        void *memory = aligned_alloc(TDN_GRAPH_INSTANCE_ALIGN, bytes);
         chars[k].model = malloc(sizeof *chars[k].model * (size_t)joints);
-        if (!chars[k].model ||
-            tdn_graph_instance_create_retargeted(graph, retarget, &chars[k].instance, NULL, NULL) != TDN_OK ||
+        if (!memory || !chars[k].model ||
+            tdn_graph_instance_init_retargeted(graph, retarget, memory, bytes, &chars[k].instance, NULL) != TDN_OK ||
             tdn_pose_create(joints, &chars[k].pose, NULL, NULL) != TDN_OK) {
+            if (!chars[k].instance)
+                free(memory);
             g_free(chars, k + 1);
             return NULL;
         }
@@ -152,6 +158,9 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
     tdn_asset *small = NULL;
     tdn_retarget *retarget = NULL;
     res = g_retarget_make(skel, &small, &retarget, err);
+    tdn_graph_workspace *workspace = NULL;
+    if (res == TDN_OK)
+        res = tdn_graph_workspace_create(&graph, 1, &workspace, NULL, err);
     bench_showcase_handles h;
     static bench_showcase_controls script[G_FRAMES];
     for (int f = 0; f < G_FRAMES; f++)
@@ -170,7 +179,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
         /* retargeted: the hot character's frames written on the smaller humanoid (67 joints too) */
         const tdn_retarget *rt = v == 2 ? retarget : NULL;
         const tdn_skeleton *shown = rt ? tdn_asset_skeleton(small) : skel;
-        g_ctx ctx = { shown, &h, script, g_make(graph, rt, joints, counts[v]), counts[v], 0 };
+        g_ctx ctx = { shown, &h, script, g_make(graph, rt, joints, counts[v]), counts[v], 0, workspace };
         if (!ctx.characters) {
             res = bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph characters");
             break;
@@ -181,7 +190,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
             for (int k = 0; k < ctx.count && res == TDN_OK; k++) {
                 g_character *ch = &ctx.characters[k];
                 g_update(&ctx, ch);
-                res = tdn_graph_evaluate(ch->instance, &ch->pose, err);
+                res = tdn_graph_evaluate_with(ch->instance, workspace, &ch->pose, err);
                 if (res == TDN_OK)
                     res = tdn_model_space(shown, &ch->pose, NULL, ch->model, err);
                 entries += tdn_graph_entries(ch->instance, NULL);
@@ -198,6 +207,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
             bench_row_add_number(&row, "entries", (double)entries / (double)frames);
             bench_row_add_number(&row, "characters", counts[v]);
             bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes_retargeted(graph, rt));
+            bench_row_add_number(&row, "workspace_bytes", (double)tdn_graph_workspace_bytes(&graph, 1));
             if (counts[v] == 1) {
                 bench_row_add_number(&row, "update_ns", bench_measure(&cfg, g_update_only, &ctx, 1.0).median_ns);
                 bench_row_add_number(&row, "evaluate_ns", bench_measure(&cfg, g_evaluate_only, &ctx, 1.0).median_ns);
@@ -209,6 +219,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
         }
         g_free(ctx.characters, ctx.count);
     }
+    tdn_graph_workspace_destroy(workspace);
     tdn_retarget_destroy(retarget);
     tdn_asset_destroy(small);
     tdn_graph_document_destroy(doc);

@@ -8,15 +8,17 @@
  * One character-frame: the parameter changes of a scripted 10 s timeline (600 frames: move and
  * speed, turn, aiming and aim, hand, the triggers of wave, point, reload and four hits, and the
  * action and hit layers' weights set from their machines' status, as examples/blendmotion.c
- * does), tdn_graph_update (1/60 s), tdn_graph_evaluate and tdn_model_space. Variants: `hot`,
- * one character in a loop; `cold`, 1,000 characters round-robin, each with its own instance,
- * pose and model-space buffers, at its own place in the timeline (character k starts k * 37
+ * does), tdn_graph_update (1/60 s), tdn_graph_evaluate_with (one workspace for every
+ * character, as one thread of a crowd has) and tdn_model_space. Variants: `hot`, one character
+ * in a loop; `cold`, 1,000 characters round-robin, each with its own instance (placed in memory
+ * of its own), pose and model-space buffers, at its own place in the timeline (character k starts k * 37
  * frames in), the document shared; `retargeted`, the hot character driving the humanoid made
  * 1.5 m tall (a retargeted instance, graph.h: evaluate writes tdn_retarget_pose of the graph's
  * pose, model space is the smaller humanoid's). Rows: median_ns per character-frame,
  * ns_per_joint, chars_per_s, and the fields layers (5), entries (mean flat-list length over the
- * timeline), instance_bytes; the hot and retargeted rows add update_ns (parameters + update),
- * evaluate_ns and ltm_ns (model space), each timed alone over the same timeline. */
+ * timeline), instance_bytes (a character's state) and workspace_bytes (the scratch memory one
+ * thread reuses for every character; created instances carry one each); the hot and retargeted rows add update_ns
+ * (parameters + update), evaluate_ns and ltm_ns (model space), each timed alone over the same timeline. */
 #ifndef TENDON_BENCH_GRAPH_H
 #define TENDON_BENCH_GRAPH_H
 
