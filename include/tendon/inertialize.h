@@ -55,7 +55,7 @@
  * are replaced, not kept.
  *
  * Memory: an inertializer holds 21 rows of tdn_pose_stride(joint_count) floats (per channel a
- * direction and 4 curve coefficients; 6.0 KB for 67 joints) after a 64-byte header, in caller
+ * direction and 4 curve coefficients; 6.0 KiB for 67 joints) after a 64-byte header, in caller
  * memory (tdn_inertializer_init) or allocated once (tdn_inertializer_create). Thread-safety:
  * functions are thread-safe for distinct inertializers; one inertializer is used by one thread
  * at a time. No function but create allocates. */
@@ -80,8 +80,8 @@ typedef enum tdn_inertia_curve { TDN_INERTIA_QUINTIC = 0, TDN_INERTIA_SPRING } t
 
 typedef struct tdn_inertializer tdn_inertializer; /* opaque; one per character (or per layer) */
 
-/* Bytes tdn_inertializer_init needs for joint_count joints; 0 for a count out of
- * 1..TDN_MAX_JOINTS. */
+/* Bytes tdn_inertializer_init needs for joint_count joints (a multiple of
+ * TDN_INERTIALIZER_ALIGN); 0 for a count out of 1..TDN_MAX_JOINTS. */
 TDN_API size_t tdn_inertializer_bytes(int joint_count);
 /* Sets up an inertializer (no transition) in caller memory: TDN_INERTIALIZER_ALIGN-aligned, at
  * least tdn_inertializer_bytes(joint_count) bytes, owned by the caller and used until it stops

@@ -41,7 +41,9 @@ size_t tdn_inertializer_bytes(int joint_count)
 {
     if (joint_count < 1 || joint_count > TDN_MAX_JOINTS)
         return 0;
-    return HEADER_BYTES + (size_t)STATE_ROWS * (size_t)tdn_pose_stride(joint_count) * sizeof(float);
+    /* a whole number of alignments, so that inertializers can be laid out one after another */
+    return tdn__align_up(HEADER_BYTES + (size_t)STATE_ROWS * (size_t)tdn_pose_stride(joint_count) * sizeof(float),
+                         TDN_INERTIALIZER_ALIGN);
 }
 
 tdn_result tdn_inertializer_init(int joint_count, void *memory, size_t bytes, tdn_inertializer **out, tdn_error *err)
