@@ -188,7 +188,7 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
         c->frame[k] = (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES;
         /* full rate keeps the palette alone (the pose and model space stay in the workspaces) */
         c->characters[k] = (tdn_graph_character){
-            in, BENCH_SHOWCASE_DT, NULL, NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
+            in, BENCH_SHOWCASE_DT, NULL, NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL, NULL
         };
     }
     for (int w = 0; w < threads; w++) {

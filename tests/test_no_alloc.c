@@ -355,6 +355,7 @@ static void batch_frames_never_allocate(void)
                                           mats + (size_t)(2 * k) * (size_t)joints,
                                           mats + (size_t)(2 * k + 1) * (size_t)joints,
                                           NULL,
+                                          NULL,
                                           NULL };
         tdn_pose_create(joints, &history[k], &hooks, NULL);
         lods[k] = (tdn_graph_lod){ .clock = (unsigned)k, .shown = &poses[k], .target = &history[k] };
