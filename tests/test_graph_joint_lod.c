@@ -1,7 +1,8 @@
 /* Joint level of detail (graph.h, "joint level of detail"):
  *  - the runs a LOD keeps against each joint's ancestry walked up its parents, and their SIMD
  *    blocks;
- *  - on the BlendMotion showcase with the humanoid's fingers and face dropped, over 300 frames
+ *  - on the BlendMotion showcase with the humanoid's fingers and face dropped (evaluated in one
+ *    span of blocks) and with its arms and face dropped (two spans), over 300 frames
  *    of a scripted timeline: every kept joint's local transform, model matrix and palette entry
  *    the same bits as the full evaluation's, the dropped joints' outputs untouched (a sentinel
  *    survives), root motion and events the same bits;
@@ -29,6 +30,18 @@ static tdn_result run_one(tdn_graph_character *c, tdn_graph_workspace *ws)
     const tdn_graph_batch_desc d = { .characters = c, .character_count = 1, .workspaces = &ws, .worker_count = 1 };
     return tdn_graph_evaluate_batch(&d, NULL);
 }
+
+/* A LOD of the humanoid by the names of the subtrees it drops. */
+static tdn_joint_lod named_lod(const tdn_skeleton *s, const char *const *names, int count)
+{
+    tdn_joint_lod lod;
+    memset(&lod, 0, sizeof lod);
+    CHECK_EQ_INT(tdn_joint_lod_init_names(s, names, count, &lod, NULL), TDN_OK);
+    return lod;
+}
+
+/* Both arms and the face: kept joints far apart, evaluated as two spans of blocks. */
+static const char *const ARMLESS[] = { "jaw", "eye_l", "eye_r", "clavicle_l", "clavicle_r" };
 
 /* The humanoid's far LOD: fingers and face dropped. */
 static tdn_joint_lod far_lod(const tdn_skeleton *s)
@@ -61,6 +74,34 @@ static int kept(const tdn_joint_lod *lod, int j)
 
 /* ---- the runs ---- */
 
+/* The spans of blocks: whole SIMD blocks, in order, more than 2 blocks apart, each beginning
+ * and ending with a block that holds a kept joint, covering every kept joint. */
+static void check_blocks(const tdn_joint_lod *lod, int joints)
+{
+    const int lanes = TDN_POSE_LANES;
+    int uncovered = 0, bad_ends = 0;
+    for (int b = 0; b < lod->block_count; b++) {
+        const tdn_joint_span span = lod->blocks[b];
+        CHECK_EQ_INT(span.begin % lanes, 0);
+        CHECK(span.end % lanes == 0 || span.end == tdn_pose_stride(joints));
+        CHECK(b == 0 || lod->blocks[b - 1].end + 2 * lanes < span.begin);
+        int first = 0, last = 0;
+        for (int j = span.begin; j < span.begin + lanes && j < joints; j++)
+            first |= kept(lod, j);
+        for (int j = (span.end - 1) / lanes * lanes; j < span.end && j < joints; j++)
+            last |= kept(lod, j);
+        bad_ends += !first || !last;
+    }
+    for (int j = 0; j < joints; j++) {
+        int in_block = 0;
+        for (int b = 0; b < lod->block_count; b++)
+            in_block |= lod->blocks[b].begin <= j && j < lod->blocks[b].end;
+        uncovered += kept(lod, j) && !in_block;
+    }
+    CHECK_EQ_INT(uncovered, 0);
+    CHECK_EQ_INT(bad_ends, 0);
+}
+
 static void runs_are_the_kept_joints(const tdn_graph_document *doc)
 {
     const tdn_skeleton *s = tdn_graph_document_skeleton(doc);
@@ -80,29 +121,14 @@ static void runs_are_the_kept_joints(const tdn_graph_document *doc)
     CHECK_EQ_INT(wrong, 0);
     for (int r = 1; r < lod.kept_count; r++) /* runs are in order, apart and not empty */
         CHECK(lod.kept[r - 1].end < lod.kept[r].begin && lod.kept[r].begin < lod.kept[r].end);
-    /* blocks: whole SIMD blocks, in order, each holding a kept joint, covering every kept one */
-    int uncovered = 0, empty_blocks = 0;
-    for (int b = 0; b < lod.block_count; b++) {
-        CHECK_EQ_INT(lod.blocks[b].begin % TDN_POSE_LANES, 0);
-        CHECK(lod.blocks[b].end % TDN_POSE_LANES == 0 || lod.blocks[b].end == tdn_pose_stride(joints));
-        CHECK(b == 0 || lod.blocks[b - 1].end < lod.blocks[b].begin);
-        for (int at = lod.blocks[b].begin; at < lod.blocks[b].end; at += TDN_POSE_LANES) {
-            int any = 0;
-            for (int j = at; j < at + TDN_POSE_LANES && j < joints; j++)
-                any |= kept(&lod, j);
-            empty_blocks += !any;
-        }
-    }
-    for (int j = 0; j < joints; j++) {
-        int in_block = 0;
-        for (int b = 0; b < lod.block_count; b++)
-            in_block |= lod.blocks[b].begin <= j && j < lod.blocks[b].end;
-        uncovered += kept(&lod, j) && !in_block;
-    }
-    CHECK_EQ_INT(uncovered, 0);
-    CHECK_EQ_INT(empty_blocks, 0);
-    printf("  %d of %d joints kept in %d runs, %d blocks evaluated\n", joints - dropped, joints, lod.kept_count,
-           lod.block_count);
+    check_blocks(&lod, joints);
+    CHECK_EQ_INT(lod.block_count, 1); /* the hands' gaps are 1 and 2 blocks: merged */
+    const tdn_joint_lod armless = named_lod(s, ARMLESS, 5);
+    check_blocks(&armless, joints);
+    CHECK_EQ_INT(armless.block_count, 2);
+    CHECK(armless.kept_count == 2 && armless.kept[0].end == 10 && armless.kept[1].begin == joints - 8);
+    printf("  fingers and face: %d of %d joints kept in %d runs, %d span of blocks\n", joints - dropped, joints,
+           lod.kept_count, lod.block_count);
     /* dropping nothing keeps everything in one run */
     tdn_joint_lod all;
     CHECK_EQ_INT(tdn_joint_lod_init(s, NULL, 0, &all, NULL), TDN_OK);
@@ -156,13 +182,13 @@ static int joint_is_sentinel(const outputs *o, int j)
     return same;
 }
 
-static void kept_joints_are_full_bits(const tdn_graph_document *doc)
+static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_joint_lod *lod_in)
 {
     enum { FRAMES = 300 };
     const tdn_graph *g = tdn_graph_document_graph(doc);
     const tdn_skeleton *s = tdn_graph_document_skeleton(doc);
     const int joints = tdn_skeleton_joint_count(s);
-    const tdn_joint_lod lod = far_lod(s);
+    const tdn_joint_lod lod = *lod_in;
     tdn_graph_workspace *ws = NULL;
     CHECK_EQ_INT(tdn_graph_workspace_create(&g, 1, &ws, NULL, NULL), TDN_OK);
     tdn_graph_instance *in[2];
@@ -316,9 +342,10 @@ static void every_split_is_each_alone(const tdn_graph_document *doc)
 {
     const tdn_graph *g = tdn_graph_document_graph(doc);
     const int joints = tdn_skeleton_joint_count(tdn_graph_document_skeleton(doc));
-    const tdn_joint_lod lod = far_lod(tdn_graph_document_skeleton(doc));
+    const tdn_joint_lod lods[2] = { far_lod(tdn_graph_document_skeleton(doc)),
+                                    named_lod(tdn_graph_document_skeleton(doc), ARMLESS, 5) };
     /* alone (batches of one), serial in tasks of 16, reversed in tasks of 1 on 3 workers and of
-     * 5 on 2; every other character with the LOD, so workspaces pass between the two kinds */
+     * 5 on 2; characters without LOD and with either, so workspaces pass between them */
     const int per_task[SPLITS] = { 1, 16, 1, 5 }, workers[SPLITS] = { 1, 1, 3, 2 };
     tdn_graph_instance *in[SPLITS][CROWD];
     outputs out[SPLITS][CROWD];
@@ -335,7 +362,7 @@ static void every_split_is_each_alone(const tdn_graph_document *doc)
                                              .pose = &out[s][k].pose,
                                              .model = out[s][k].model,
                                              .palette = out[s][k].palette,
-                                             .joint_lod = k % 2 ? &lod : NULL };
+                                             .joint_lod = k % 3 ? &lods[k % 3 - 1] : NULL };
         }
     const size_t mats = sizeof(tdn_mat4) * (size_t)joints;
     int differing[SPLITS] = { 0 };
@@ -451,7 +478,10 @@ int main(void)
     tdn_error err = { 0 };
     if (CHECK_EQ_INT(tdn_graph_document_load(BLENDMOTION, NULL, &doc, NULL, &err), TDN_OK)) {
         RUN_ARGS(runs_are_the_kept_joints(doc));
-        RUN_ARGS(kept_joints_are_full_bits(doc));
+        const tdn_skeleton *s = tdn_graph_document_skeleton(doc);
+        const tdn_joint_lod far = far_lod(s), armless = named_lod(s, ARMLESS, 5);
+        RUN_ARGS(kept_joints_are_full_bits(doc, &far));
+        RUN_ARGS(kept_joints_are_full_bits(doc, &armless));
         RUN_ARGS(every_split_is_each_alone(doc));
         RUN_ARGS(bad_lods_are_named(doc));
         tdn_graph_document_destroy(doc);

@@ -631,7 +631,8 @@ TDN_API tdn_result tdn_graph_lod_choose_rates(const float *importance, int count
  * A character far away shows no fingers or face: with a tdn_joint_lod in its batch entry, the
  * batch evaluates only the joints the LOD keeps. Sampling, blending and composing run on the
  * kept joints' SIMD blocks (TDN_POSE_LANES joints; a block holding any kept joint is evaluated
- * whole), IK jobs whose joints include a dropped one are skipped (tdn_graph_ik_reached 0), and
+ * whole, and so are gaps of up to 2 blocks between such blocks, cheaper than another call), IK
+ * jobs whose joints include a dropped one are skipped (tdn_graph_ik_reached 0), and
  * model space and the palette are computed for the kept joints alone. A dropped joint never feeds
  * a kept one (a subtree's joints depend on their ancestors, never on their descendants), so every
  * kept joint's local transform, model matrix and palette entry are the same bits as without the
@@ -652,7 +653,7 @@ struct tdn_joint_lod {
     int joint_count;                                /* the skeleton's */
     int kept_count;                                 /* runs of kept joints, in order */
     tdn_joint_span kept[TDN_JOINT_LOD_MAX_SPANS];   /* exact: model space, palette, the pose output */
-    int block_count;                                /* the same widened to whole SIMD blocks, merged */
+    int block_count;                                /* the same widened to whole SIMD blocks, near ones merged */
     tdn_joint_span blocks[TDN_JOINT_LOD_MAX_SPANS]; /* what evaluation samples and blends */
 };
 /* The LOD of `skeleton` that drops the subtrees of joints dropped[0 .. count) (each with all its

@@ -7,6 +7,12 @@
 #include "graph_joint_lod.h"
 #include "tendon/skeleton.h"
 
+/* Kept blocks at most this many blocks apart are evaluated as one span: sampling and blending a
+ * span more costs more in calls than skipping so few blocks saves (on the showcase humanoid,
+ * whose hands leave gaps of 1 and 2 blocks, the split evaluation ran more instructions than the
+ * whole one). */
+#define MERGED_GAP 2
+
 /* The end of the dropped subtrees that hold joint j (j itself when none does). */
 static int dropped_end(const tdn_skeleton *s, const int *roots, int count, int j)
 {
@@ -46,7 +52,7 @@ static tdn_result fill(const tdn_skeleton *s, const int *roots, int count, tdn_j
         const int begin = lod.kept[r].begin / lanes * lanes;
         int end = (lod.kept[r].end + lanes - 1) / lanes * lanes;
         end = end < stride ? end : stride;
-        if (lod.block_count > 0 && lod.blocks[lod.block_count - 1].end >= begin)
+        if (lod.block_count > 0 && lod.blocks[lod.block_count - 1].end + MERGED_GAP * lanes >= begin)
             lod.blocks[lod.block_count - 1].end = end;
         else
             lod.blocks[lod.block_count++] = (tdn_joint_span){ begin, end };
