@@ -9,6 +9,7 @@
 #include "bench_lod_quality.h"
 #include "bench_showcase.h"
 #include "tendon/io/graph_document.h"
+#include "tendon/io/humanoid.h"
 
 #ifndef TENDON_BLENDMOTION_GRAPH
 #  define TENDON_BLENDMOTION_GRAPH "examples/graphs/blendmotion.json"
@@ -188,7 +189,7 @@ static tdn_result cg_make(cg_crowd *c, int count, int threads, tdn_error *err)
         c->frame[k] = (k * BENCH_SHOWCASE_PHASE) % BENCH_SHOWCASE_FRAMES;
         /* full rate keeps the palette alone (the pose and model space stay in the workspaces) */
         c->characters[k] = (tdn_graph_character){
-            in, BENCH_SHOWCASE_DT, NULL, NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL
+            in, BENCH_SHOWCASE_DT, NULL, NULL, c->palettes + (size_t)joints * (size_t)k, NULL, NULL, NULL
         };
     }
     for (int w = 0; w < threads; w++) {
@@ -272,9 +273,10 @@ static tdn_result cg_quality(const cg_crowd *c, const tdn_graph_document *doc, i
                                      quick ? CG_QUALITY_FRAMES_QUICK : BENCH_SHOWCASE_FRAMES, q, err);
 }
 
-/* One row: the crowd on `threads` threads, at full rate or (lod) in the budget mode. */
-static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, int lod, int quick, bench_emit_fn emit,
-                         void *user, tdn_error *err)
+/* One row: the crowd on `threads` threads, at full rate or (lod) in the budget mode; with
+ * `joint_lod` (at full rate), every character without the subtrees it drops. */
+static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, int lod, const tdn_joint_lod *joint_lod,
+                         int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
     const tdn_graph *graph = tdn_graph_document_graph(doc);
     const tdn_skeleton *skeleton = tdn_graph_document_skeleton(doc);
@@ -290,6 +292,8 @@ static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, 
         res = cg_make(c, count, threads, err);
     if (res == TDN_OK && lod)
         res = cg_make_lod(c, err);
+    for (int k = 0; k < count && res == TDN_OK; k++)
+        c->characters[k].joint_lod = joint_lod;
     cg_pool pool = { .threads = threads };
     pthread_mutex_init(&pool.lock, NULL);
     const tdn_graph_batch_desc desc = { .characters = c->characters,
@@ -319,7 +323,11 @@ static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, 
     if (res == TDN_OK) {
         const double median = bench_median(frame_ns, frames);
         const int joints = tdn_skeleton_joint_count(skeleton);
-        bench_row row = bench_row_make("crowd_graph", joints, lod ? "budget_2ms" : "full", threads);
+        bench_row row = bench_row_make("crowd_graph", joints,
+                                       lod         ? "budget_2ms"
+                                       : joint_lod ? "joint_lod"
+                                                   : "full",
+                                       threads);
         row.median_ns = median / count;
         row.min_ns = cg_least(frame_ns, frames) / count;
         row.ns_per_joint = row.median_ns / joints;
@@ -330,6 +338,12 @@ static tdn_result cg_row(const tdn_graph_document *doc, int count, int threads, 
         if (!lod) {
             bench_row_add_number(&row, "instance_bytes", (double)tdn_graph_instance_bytes(graph));
             bench_row_add_number(&row, "workspace_bytes", (double)c->workspace_bytes);
+            if (joint_lod) {
+                int kept = 0;
+                for (int r = 0; r < joint_lod->kept_count; r++)
+                    kept += joint_lod->kept[r].end - joint_lod->kept[r].begin;
+                bench_row_add_number(&row, "kept_joints", kept);
+            }
         } else {
             int histogram[4] = { 0, 0, 0, 0 }; /* rates 1, 2, 4, 8 in the last frame */
             for (int k = 0; k < count; k++) {
@@ -367,9 +381,16 @@ tdn_result bench_run_crowd_graph(int quick, int threads, bench_emit_fn emit, voi
     const int every = threads < 1 ? 1 : threads > BENCH_MAX_THREADS ? BENCH_MAX_THREADS : threads;
     const int thread_counts[2] = { 1, every };
     for (int i = 0; i < (every > 1 ? 2 : 1) && res == TDN_OK; i++)
-        res = cg_row(doc, count, thread_counts[i], 0, quick, emit, user, err);
+        res = cg_row(doc, count, thread_counts[i], 0, NULL, quick, emit, user, err);
     if (res == TDN_OK)
-        res = cg_row(doc, count, every, 1, quick, emit, user, err);
+        res = cg_row(doc, count, every, 1, NULL, quick, emit, user, err);
+    const char *const *detail = NULL; /* the humanoid without fingers and face */
+    const int details = tdn_humanoid_detail_joints(&detail);
+    tdn_joint_lod far;
+    if (res == TDN_OK)
+        res = tdn_joint_lod_init_names(tdn_graph_document_skeleton(doc), detail, details, &far, err);
+    if (res == TDN_OK)
+        res = cg_row(doc, count, every, 0, &far, quick, emit, user, err);
     tdn_graph_document_destroy(doc);
     return res;
 }

@@ -152,7 +152,7 @@ static void batch_equals_alone_in_every_split(const crowd_graphs *cg)
             at += stride[k % 2];
             buffers_make(&out[s][k], joints);
             chars[s][k] = (tdn_graph_character){
-                batched[s][k], DT, &out[s][k].pose, out[s][k].model, out[s][k].palette, NULL, NULL
+                batched[s][k], DT, &out[s][k].pose, out[s][k].model, out[s][k].palette, NULL, NULL, NULL
             };
         }
     tdn_graph_workspace *workspaces[3];
@@ -242,8 +242,8 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
     CHECK_EQ_INT(tdn_graph_workspace_create(cg->graphs, 2, &ws, NULL, NULL), TDN_OK);
     /* the strafing tree alone has fewer entries than the showcase */
     CHECK_EQ_INT(tdn_graph_workspace_create(&cg->graphs[1], 1, &too_small, NULL, NULL), TDN_OK);
-    tdn_graph_character c[2] = { { in[0], DT, &b[0].pose, b[0].model, NULL, NULL, NULL },
-                                 { in[1], DT, &b[1].pose, b[1].model, b[1].palette, NULL, NULL } };
+    tdn_graph_character c[2] = { { in[0], DT, &b[0].pose, b[0].model, NULL, NULL, NULL, NULL },
+                                 { in[1], DT, &b[1].pose, b[1].model, b[1].palette, NULL, NULL, NULL } };
     tdn_graph_batch_desc desc = { .characters = c, .character_count = 2, .workspaces = &ws, .worker_count = 1 };
     const char *const wheres[] = { "characters[1].instance", "characters[1].pose", "characters[0].skeleton",
                                    "workspaces[0]", "worker_count" };

@@ -247,7 +247,8 @@ static void every_split_is_each_alone(const tdn_graph_document *doc)
                                               cr->model + (size_t)k * (size_t)joints,
                                               cr->palette + (size_t)k * (size_t)joints,
                                               NULL,
-                                              &cr->lod[k] };
+                                              &cr->lod[k],
+                                              NULL };
         }
     }
     int differing[SPLITS] = { 0 };

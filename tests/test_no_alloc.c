@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "tendon/io/graph_document.h"
+#include "tendon/io/humanoid.h"
 
 static long hook_calls;
 static void *hook_alloc(size_t size, size_t align, void *user)
@@ -320,7 +321,7 @@ static void run_tasks_in_turn(void *user, int task_count, tdn_graph_task_fn task
 }
 
 /* A crowd batch-evaluated through a parallel-for, half of it with level of detail at the rates
- * the budget mode chooses every frame. */
+ * the budget mode chooses every frame, a quarter without fingers and face (joint LOD). */
 static void batch_frames_never_allocate(void)
 {
     enum { CROWD = 32 };
@@ -346,6 +347,10 @@ static void batch_frames_never_allocate(void)
     int rates[CROWD];
     memset(lods, 0, sizeof lods);
     const int speed = tdn_graph_find_param(graph, "speed"), hit = tdn_graph_find_param(graph, "hitFront");
+    const char *const *detail = NULL;
+    const int details = tdn_humanoid_detail_joints(&detail);
+    tdn_joint_lod far;
+    CHECK_EQ_INT(tdn_joint_lod_init_names(tdn_graph_document_skeleton(doc), detail, details, &far, NULL), TDN_OK);
     for (int k = 0; k < CROWD; k++) {
         CHECK_EQ_INT(tdn_graph_instance_create(graph, &in[k], &hooks, NULL), TDN_OK);
         tdn_pose_create(joints, &poses[k], &hooks, NULL);
@@ -355,10 +360,12 @@ static void batch_frames_never_allocate(void)
                                           mats + (size_t)(2 * k) * (size_t)joints,
                                           mats + (size_t)(2 * k + 1) * (size_t)joints,
                                           NULL,
+                                          NULL,
                                           NULL };
         tdn_pose_create(joints, &history[k], &hooks, NULL);
         lods[k] = (tdn_graph_lod){ .clock = (unsigned)k, .shown = &poses[k], .target = &history[k] };
         chars[k].lod = k % 2 ? &lods[k] : NULL;
+        chars[k].joint_lod = k % 4 == 0 ? &far : NULL;
         importance[k] = 1.0f / (float)(1 + k);
     }
     const tdn_graph_lod_budget budget = { 150000.0, 10000.0, 2000.0, 8 }; /* rates 1 to 8 */

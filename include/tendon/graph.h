@@ -524,6 +524,7 @@ TDN_API tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_gra
  * `model` and `palette` are of: NULL for the graph's (a retargeted instance's target skeleton
  * must be given). */
 typedef struct tdn_graph_lod tdn_graph_lod; /* "level of detail", below */
+typedef struct tdn_joint_lod tdn_joint_lod; /* "joint level of detail", below */
 typedef struct tdn_graph_character {
     tdn_graph_instance *instance;
     float dt;
@@ -531,7 +532,8 @@ typedef struct tdn_graph_character {
     tdn_mat4 *model;   /* NULL: not kept */
     tdn_mat4 *palette; /* NULL: not computed */
     const tdn_skeleton *skeleton;
-    tdn_graph_lod *lod; /* NULL: evaluated every frame */
+    tdn_graph_lod *lod;             /* NULL: evaluated every frame */
+    const tdn_joint_lod *joint_lod; /* NULL: every joint */
 } tdn_graph_character;
 
 /* A task of a batch: characters [task * characters_per_task, ...) in workspaces[worker]. */
@@ -623,6 +625,50 @@ typedef struct tdn_graph_lod_budget {
  * interpolated_ns, or a max_rate that is not a power of two (naming the field). */
 TDN_API tdn_result tdn_graph_lod_choose_rates(const float *importance, int count, const tdn_graph_lod_budget *budget,
                                               int *rates, double *cost_ns, tdn_error *err);
+
+/* ---- joint level of detail: subtrees left out ----
+ *
+ * A character far away shows no fingers or face: with a tdn_joint_lod in its batch entry, the
+ * batch evaluates only the joints the LOD keeps. Sampling, blending and composing run on the
+ * kept joints' SIMD blocks (TDN_POSE_LANES joints; a block holding any kept joint is evaluated
+ * whole, and so are gaps of up to 2 blocks between such blocks, cheaper than another call), IK
+ * jobs whose joints include a dropped one are skipped (tdn_graph_ik_reached 0), and
+ * model space and the palette are computed for the kept joints alone. A dropped joint never feeds
+ * a kept one (a subtree's joints depend on their ancestors, never on their descendants), so every
+ * kept joint's local transform, model matrix and palette entry are the same bits as without the
+ * LOD. The dropped joints' entries in the character's pose, model and palette are left as they
+ * were: draw the character with a mesh LOD that does not use them, as engines do. Update (root
+ * motion, events, machines) is unchanged. Not yet with an update-rate tdn_graph_lod or a
+ * retargeted instance in the same entry (TDN_ERR_ARGUMENT). Mirrored clips, modifiers,
+ * procedural nodes, model-space-rotation layers and inertialization still work on whole poses
+ * inside the workspace (exact for the kept joints; their cost is not cut). A character's LOD may
+ * change from frame to frame: joints it brings back are evaluated from then on. */
+#define TDN_JOINT_LOD_MAX_SPANS 16
+typedef struct tdn_joint_span {
+    int begin, end; /* joints [begin, end) */
+} tdn_joint_span;
+/* Plain data, made by tdn_joint_lod_init; immutable afterwards and shared by any characters of
+ * its skeleton's joint count and threads. */
+struct tdn_joint_lod {
+    int joint_count;                                /* the skeleton's */
+    int kept_count;                                 /* runs of kept joints, in order */
+    tdn_joint_span kept[TDN_JOINT_LOD_MAX_SPANS];   /* exact: model space, palette, the pose output */
+    int block_count;                                /* the same widened to whole SIMD blocks, near ones merged */
+    tdn_joint_span blocks[TDN_JOINT_LOD_MAX_SPANS]; /* what evaluation samples and blends */
+};
+/* The LOD of `skeleton` that drops the subtrees of joints dropped[0 .. count) (each with all its
+ * descendants: [j, tdn_skeleton_subtree_end(j)); count 0 keeps every joint). TDN_ERR_ARGUMENT
+ * naming the place for a NULL skeleton, out or dropped (with count > 0), a negative count, a
+ * joint out of range ("dropped[3]"), or kept joints that fall apart into more than
+ * TDN_JOINT_LOD_MAX_SPANS runs. */
+TDN_API tdn_result tdn_joint_lod_init(const tdn_skeleton *skeleton, const int *dropped, int count, tdn_joint_lod *out,
+                                      tdn_error *err);
+/* The same naming the subtrees' root joints (tdn_skeleton_find_joint; at most
+ * 4 * TDN_JOINT_LOD_MAX_SPANS names); an unknown or NULL name is TDN_ERR_ARGUMENT naming it
+ * ("names[2]"). The generated humanoid's fingers and face:
+ * tdn_humanoid_detail_joints (tendon/io/humanoid.h). */
+TDN_API tdn_result tdn_joint_lod_init_names(const tdn_skeleton *skeleton, const char *const *names, int count,
+                                            tdn_joint_lod *out, tdn_error *err);
 
 /* The flat list of the last update (valid until the next one), and its length. */
 TDN_API int tdn_graph_entries(const tdn_graph_instance *instance, const tdn_graph_entry **entries);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "graph_internal.h"
+#include "graph_joint_lod.h"
 #include "graph_lod.h"
 #include "internal.h"
 #include "retarget_internal.h"
@@ -64,6 +65,12 @@ static tdn_result check_character(const tdn_graph_batch_desc *d, int k, tdn_erro
     }
     if (c->lod && check_lod(c, k, joints, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
+    if (c->joint_lod && (c->lod || in->retarget))
+        return character_fail(err, k, "joint_lod", "%s",
+                              c->lod ? "is not taken together with an update-rate lod yet"
+                                     : "is not taken by a retargeted instance yet");
+    if (c->joint_lod && c->joint_lod->joint_count != joints)
+        return character_fail(err, k, "joint_lod", "%s", "is not of the graph skeleton's joint count");
     for (int w = 0; w < d->worker_count; w++)
         if (!tdn__graph_workspace_fits(d->workspaces[w], in->graph)) {
             char where[64];
@@ -102,11 +109,24 @@ static void run_task(void *context, int task, int worker)
             pose = tdn__graph_lod_frame(c->lod, in, ws, s, c->dt >= 0.0f);
             if (c->pose)
                 tdn_pose_copy(c->pose, pose, NULL); /* nothing when it is the shown pose */
+        } else if (c->joint_lod) { /* evaluated in the workspace: the dropped joints' outputs stay as they were */
+            pose = &ws->batch_pose;
+            tdn__graph_evaluate_joints(in, ws, c->joint_lod, pose);
+            if (c->pose)
+                tdn__joint_lod_copy(c->joint_lod, pose, c->pose);
         } else {
             pose = c->pose ? c->pose : &ws->batch_pose;
             tdn__graph_evaluate(in, ws, pose);
         }
-        if (c->model || c->palette) {
+        if ((c->model || c->palette) && c->joint_lod) {
+            tdn_mat4 *model = c->model ? c->model : ws->batch_model;
+            for (int r = 0; r < c->joint_lod->kept_count; r++) { /* parents first: ancestors of kept joints are kept */
+                const tdn_joint_span kept = c->joint_lod->kept[r];
+                tdn_model_space_range(s, pose, NULL, kept.begin, kept.end, model, NULL);
+                if (c->palette)
+                    tdn__palette_range(s, model, kept.begin, kept.end, c->palette);
+            }
+        } else if (c->model || c->palette) {
             tdn_mat4 *model = c->model ? c->model : ws->batch_model;
             tdn_model_space(s, pose, NULL, model, NULL);
             if (c->palette)

@@ -3,6 +3,7 @@
  * where its machines asked, composed onto the layers below; a retargeted instance's output
  * then goes through its retarget, graph_retarget.c). */
 #include "graph_internal.h"
+#include "graph_joint_lod.h"
 #include "half.h"
 #include "internal.h"
 #include "retarget_internal.h"
@@ -48,15 +49,34 @@ tdn_result tdn_graph_update(tdn_graph_instance *instance, float dt, tdn_error *e
     return TDN_OK;
 }
 
+/* The parts of a pose a layer computes: its part (graph_rows.c), cut to the blocks a joint LOD
+ * evaluates. */
+typedef struct parts {
+    int count;
+    tdn__part part[TDN_JOINT_LOD_MAX_SPANS];
+} parts;
+
+static parts parts_of(const tdn_joint_lod *lod, tdn__part part)
+{
+    parts p;
+    p.count = tdn__joint_lod_parts(lod, part, p.part);
+    return p;
+}
+
 /* An entry's pose into `pose`: a clip sampled (root motion taken out when the graph extracts
- * it, mirrored when asked), the rest pose, a procedural node's callback pose, a modifier's
- * finished group pose, or a motion-matching node's pose (made by the update). */
+ * it, mirrored when asked: then whole, as mirroring reads each joint's counterpart), the rest
+ * pose, a procedural node's callback pose, a modifier's finished group pose, or a
+ * motion-matching node's pose (made by the update). */
 static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *ws, const tdn_graph_entry *e, float dt,
-                       tdn__part part, tdn_pose *pose)
+                       const parts *p, tdn_pose *pose)
 {
     const tdn_graph *g = in->graph;
     if (e->clip >= 0) {
-        tdn__clip_sample_range(g->clips[e->clip], e->time, pose, part.begin, part.end, part.rows);
+        const parts whole = { 1, { tdn__whole(pose) } };
+        const parts *sampled = e->mirror ? &whole : p;
+        for (int k = 0; k < sampled->count; k++)
+            tdn__clip_sample_range(g->clips[e->clip], e->time, pose, sampled->part[k].begin, sampled->part[k].end,
+                                   sampled->part[k].rows);
         if (g->extract_root_motion && g->root_tracks[e->clip])
             tdn_root_motion_remove(g->root_tracks[e->clip], pose, NULL);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {
@@ -76,7 +96,7 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *
  * (graph_rows.c). In an additive layer every entry is a difference and the result is their blend
  * (a difference too). */
 static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int first, int count, int additive_layer,
-                          float dt, tdn__part part, tdn_pose *out)
+                          float dt, const parts *p, tdn_pose *out)
 {
     const tdn_graph_entry *entries = in->entries + first;
     int additive = 0;
@@ -87,7 +107,7 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
         return;
     }
     if (count - additive == 1 && additive == 0) { /* one pose and nothing on top: straight into out */
-        entry_pose(in, ws, &entries[0], dt, part, out);
+        entry_pose(in, ws, &entries[0], dt, p, out);
         return;
     }
     int nl = 0, na = 0;
@@ -98,7 +118,7 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
                          : e->clip == TDN_ENTRY_MOTION_MATCH ? &in->mm_states[in->graph->nodes[e->node].slot].pose
                                                              : &ws->poses[first + k];
         if (pose == &ws->poses[first + k])
-            entry_pose(in, ws, e, dt, part, pose);
+            entry_pose(in, ws, e, dt, p, pose);
         tdn_blend_input input = { pose, e->weight, NULL };
         if (e->additive && !additive_layer)
             ws->additives[na++] = input;
@@ -106,13 +126,14 @@ static void blend_entries(tdn_graph_instance *in, tdn_graph_workspace *ws, int f
             ws->layers[nl++] = input;
     }
     tdn_blend_job job = { ws->layers, nl, ws->additives, na, additive_layer ? NULL : &in->graph->rest, out };
-    tdn__blend_part(&job, part, NULL);
+    for (int k = 0; k < p->count; k++)
+        tdn__blend_part(&job, p->part[k], NULL);
 }
 
 /* A layer's pose: its modifiers' groups first, deepest first, each blended then changed; then
  * the layer's own entries. */
 static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const tdn__layer_state *ls,
-                           float dt, tdn_pose *out)
+                           float dt, const parts *p, tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
     int additive_layer = g->layers[layer].mode == TDN_LAYER_ADDITIVE;
@@ -122,11 +143,11 @@ static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int 
         if (n->type != TDN_NODE_MODIFIER || n->layer != layer || !(in->node_weight[i] > 0.0f))
             continue;
         tdn_pose *pose = &ws->group_poses[n->slot];
-        blend_entries(in, ws, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, tdn__whole(pose),
-                      pose);
+        const parts whole = { 1, { tdn__whole(pose) } }; /* a modifier may read any joint */
+        blend_entries(in, ws, in->group_first[n->slot], in->group_count[n->slot], additive_layer, dt, &whole, pose);
         tdn__graph_apply_modifier(in, i, dt, pose);
     }
-    blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, g->layers[layer].part, out);
+    blend_entries(in, ws, ls->base_first, ls->base_count, additive_layer, dt, p, out);
 }
 
 /* Starts what the layer's machines asked for (from its last two results: the one before made
@@ -153,18 +174,22 @@ static void inertialize(tdn__layer_state *ls, tdn_pose *scratch, tdn_pose *pose)
     li->frames_shown += li->frames_shown < 2;
 }
 
-static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const tdn_pose *pose, tdn_pose *out)
+static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, const parts *p, const tdn_pose *pose,
+                    tdn_pose *out)
 {
     const tdn_graph *g = in->graph;
     const tdn__layer *L = &g->layers[layer];
     float w = in->layer_states[layer].weight;
     const tdn_pose *below = layer == 0 ? &g->rest : out;
-    if (L->mode == TDN_LAYER_ADDITIVE)
-        tdn__additive_apply_part(below, pose, w, L->mask, out, L->part, NULL);
-    else if (L->model_space_rotation)
+    if (L->model_space_rotation) {
         tdn__blend2_model_rotations(g->skeleton, below, pose, w, L->mask, &ws->poses[0], &ws->poses[1], out);
-    else
-        tdn__blend2_part(below, pose, w, L->mask, out, L->part, NULL);
+        return;
+    }
+    for (int k = 0; k < p->count; k++)
+        if (L->mode == TDN_LAYER_ADDITIVE)
+            tdn__additive_apply_part(below, pose, w, L->mask, out, p->part[k], NULL);
+        else
+            tdn__blend2_part(below, pose, w, L->mask, out, p->part[k], NULL);
 }
 
 tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err)
@@ -197,6 +222,12 @@ tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_graph_works
 
 void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *out)
 {
+    tdn__graph_evaluate_joints(instance, ws, NULL, out);
+}
+
+void tdn__graph_evaluate_joints(tdn_graph_instance *instance, tdn_graph_workspace *ws, const tdn_joint_lod *joint_lod,
+                                tdn_pose *out)
+{
     const tdn_graph *g = instance->graph;
     /* the graph's own pose: `out`, or a retargeted instance's source pose */
     tdn_pose *pose = instance->retarget ? &instance->source : out;
@@ -218,14 +249,15 @@ void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, 
         int direct = l == 0 && L->mode == TDN_LAYER_OVERRIDE && ls->weight >= 1.0f && !L->mask &&
                      !L->model_space_rotation;
         tdn_pose *layer = direct ? pose : &ws->layer_pose;
-        evaluate_layer(instance, ws, l, ls, ls->unapplied, layer);
+        const parts p = parts_of(joint_lod, L->part);
+        evaluate_layer(instance, ws, l, ls, ls->unapplied, &p, layer);
         if (L->inertializes)
             inertialize(ls, &ws->spare, layer);
         ls->unapplied = 0.0f;
         if (!direct)
-            compose(instance, ws, l, layer, pose);
+            compose(instance, ws, l, &p, layer, pose);
     }
-    tdn__graph_run_ik(instance, instance->evaluate_dt, pose, ws->model);
+    tdn__graph_run_ik(instance, instance->evaluate_dt, joint_lod, pose, ws->model);
     if (instance->retarget)
         tdn__graph_retarget_output(instance, out);
     instance->evaluate_dt = 0.0f;

@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "graph_internal.h"
+#include "graph_joint_lod.h"
 #include "internal.h"
 #include "tendon/ik_two_bone.h"
 #include "tendon/ik_ccd.h"
@@ -333,15 +334,37 @@ static int run_job(tdn_graph_instance *in, int k, float weight, float dt, tdn_po
     return 0;
 }
 
-void tdn__graph_run_ik(tdn_graph_instance *in, float dt, tdn_pose *pose, tdn_mat4 *model)
+/* Whether a joint LOD keeps every joint job k moves (its chain, or its legs). */
+static int job_kept(const tdn_graph *g, int k, const tdn_joint_lod *joint_lod)
+{
+    const tdn__ik *job = &g->ik[k];
+    int kept = 1;
+    if (job->kind == TDN_GRAPH_IK_FOOT_PLACEMENT)
+        for (int leg = 0; leg < job->feet.leg_count; leg++)
+            kept &= tdn__joint_lod_keeps(joint_lod, job->feet.legs[leg].upper) &
+                    tdn__joint_lod_keeps(joint_lod, job->feet.legs[leg].middle) &
+                    tdn__joint_lod_keeps(joint_lod, job->feet.legs[leg].end);
+    else
+        for (int i = 0; i < job->count; i++)
+            kept &= tdn__joint_lod_keeps(joint_lod, job->chain[i]);
+    return kept;
+}
+
+void tdn__graph_run_ik(tdn_graph_instance *in, float dt, const tdn_joint_lod *joint_lod, tdn_pose *pose,
+                       tdn_mat4 *model)
 {
     const tdn_graph *g = in->graph;
     if (g->ik_count == 0)
         return;
-    tdn_model_space(g->skeleton, pose, NULL, model, NULL);
+    if (joint_lod) /* kept joints' ancestors are kept: the runs in order see their parents done */
+        for (int r = 0; r < joint_lod->kept_count; r++)
+            tdn_model_space_range(g->skeleton, pose, NULL, joint_lod->kept[r].begin, joint_lod->kept[r].end, model,
+                                  NULL);
+    else
+        tdn_model_space(g->skeleton, pose, NULL, model, NULL);
     for (int k = 0; k < g->ik_count; k++) {
         in->foot_solved[k] = 0;
         float w = tdn__clamp01(tdn__graph_value(in, g->ik[k].weight));
-        in->ik_reached[k] = w > 0.0f ? run_job(in, k, w, dt, pose, model) : 0;
+        in->ik_reached[k] = w > 0.0f && job_kept(g, k, joint_lod) ? run_job(in, k, w, dt, pose, model) : 0;
     }
 }

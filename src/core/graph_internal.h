@@ -347,6 +347,10 @@ struct tdn_graph_workspace {
 
 /* tdn_graph_evaluate_with after its checks, the workspace bound to the instance's graph. */
 void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *out);
+/* The same computing only the joints a joint LOD keeps (NULL: every joint); what it drops in
+ * `out` holds no meaning afterwards. */
+void tdn__graph_evaluate_joints(tdn_graph_instance *instance, tdn_graph_workspace *ws, const tdn_joint_lod *joint_lod,
+                                tdn_pose *out);
 /* Whether a workspace holds what evaluating `g` needs. */
 int tdn__graph_workspace_fits(const tdn_graph_workspace *ws, const tdn_graph *g);
 /* The workspace's poses set up for `g`: TDN_ERR_ARGUMENT naming `where` when it was made for
@@ -389,7 +393,8 @@ void tdn__graph_motion_match_velocity(const tdn_graph_instance *instance, int no
  * (and freed), and run on the composed pose. */
 tdn_result tdn__graph_copy_ik(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
 void tdn__graph_free_ik(tdn_graph *g);
-void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, tdn_pose *pose, tdn_mat4 *model);
+void tdn__graph_run_ik(tdn_graph_instance *instance, float dt, const tdn_joint_lod *joint_lod, tdn_pose *pose,
+                       tdn_mat4 *model);
 
 /* A retargeted instance's output (graph_retarget.c): whether `retarget` can take the graph's
  * poses; the source pose placed after the plain instance's memory (base NULL: only measured;

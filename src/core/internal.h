@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "tendon/base.h"
+#include "tendon/vecmath.h"
 
 /* Allocates through the caller's hooks (NULL or zeroed hooks: aligned_alloc). */
 void *tdn__alloc(const tdn_allocator *allocator, size_t size, size_t align);
@@ -70,6 +71,10 @@ void tdn__clip_sample_range(const struct tdn_clip *clip, float time, struct tdn_
  * `reference` (the rest pose for a clip, the identity for an additive one): a component
  * animated, or constant elsewhere than the reference's value (to 1e-6, relative above 1). */
 void tdn__clip_moved_rows(const struct tdn_clip *clip, const struct tdn_pose *reference, unsigned char *joints);
+/* tdn_palette of joints [begin, end) only, unchecked. */
+struct tdn_skeleton;
+void tdn__palette_range(const struct tdn_skeleton *skeleton, const tdn_mat4 *model, int begin, int end,
+                        tdn_mat4 *palette);
 /* TDN_ERR_ARGUMENT (where "allocator") for hooks with only one of alloc and free. */
 tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err);
 

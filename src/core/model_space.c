@@ -171,9 +171,13 @@ tdn_result tdn_palette(const tdn_skeleton *skeleton, const tdn_mat4 *model, tdn_
 {
     if (!skeleton || !model || !palette)
         return tdn__null(err, !skeleton ? "skeleton" : !model ? "model" : "palette");
-    const tdn_mat4 *inverse_bind = tdn_skeleton_inverse_bind(skeleton);
-    int n = tdn_skeleton_joint_count(skeleton);
-    for (int j = 0; j < n; j++)
-        multiply_affine(model[j].m, inverse_bind[j].m, palette[j].m);
+    tdn__palette_range(skeleton, model, 0, tdn_skeleton_joint_count(skeleton), palette);
     return TDN_OK;
+}
+
+void tdn__palette_range(const tdn_skeleton *skeleton, const tdn_mat4 *model, int begin, int end, tdn_mat4 *palette)
+{
+    const tdn_mat4 *inverse_bind = tdn_skeleton_inverse_bind(skeleton);
+    for (int j = begin; j < end; j++)
+        multiply_affine(model[j].m, inverse_bind[j].m, palette[j].m);
 }

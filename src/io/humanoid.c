@@ -205,3 +205,23 @@ tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, c
     *out = asset;
     return TDN_OK;
 }
+
+int tdn_humanoid_detail_joints(const char *const **names)
+{
+    static const char *const detail[] = { "jaw",
+                                          "eye_l",
+                                          "eye_r",
+                                          "thumb_01_l",
+                                          "index_metacarpal_l",
+                                          "middle_metacarpal_l",
+                                          "ring_metacarpal_l",
+                                          "pinky_metacarpal_l",
+                                          "thumb_01_r",
+                                          "index_metacarpal_r",
+                                          "middle_metacarpal_r",
+                                          "ring_metacarpal_r",
+                                          "pinky_metacarpal_r" };
+    if (names)
+        *names = detail;
+    return (int)(sizeof detail / sizeof detail[0]);
+}

@@ -160,6 +160,13 @@ typedef struct tdn_humanoid_desc {
 TDN_API tdn_result tdn_humanoid_create(const tdn_humanoid_desc *desc, tdn_asset **out, const tdn_allocator *allocator,
                                        tdn_error *err);
 
+/* The roots of the humanoid's fine subtrees, for a far joint level of detail
+ * (tdn_joint_lod_init_names, tendon/graph.h): each hand's thumb and four fingers, the jaw and the
+ * eyes: 13 names, whose subtrees are 41 of its 67 joints. Returns the count; *names (may be
+ * NULL) receives the list, static. The mesh moves the thumbs: pair such a LOD with a mesh that
+ * does not use them. */
+TDN_API int tdn_humanoid_detail_joints(const char *const **names);
+
 #ifdef __cplusplus
 }
 #endif
