@@ -381,7 +381,9 @@ static tdn_result run_crowd(const bench_config *cfg, const bench_options *option
 }
 
 /* The rows of one mesh: LBS and DQS, 4 influences per vertex (variants lbs, dqs) or 8 (lbs_8,
- * dqs_8). */
+ * dqs_8); with 4 also LBS of weights normalized up front and normals left to the shader
+ * (lbs_normalized: the job's weights_normalized and raw_normals, the work ozz-animation's
+ * SkinningJob does). */
 static tdn_result run_skin_mesh(const bench_config *cfg, const bench_scene *scene, const tdn_mat4 *palette,
                                 int influences, bench_emit_fn emit, void *user, tdn_error *err)
 {
@@ -400,9 +402,15 @@ static tdn_result run_skin_mesh(const bench_config *cfg, const bench_scene *scen
         tdn_dual_quat_palette(palette, scene->joint_count, ctx.dual_quats);
         res = tdn_skin_dqs(&ctx.skin, err);
     }
-    for (int method = 0; method < 2 && res == TDN_OK; method++) {
-        const char *variant = method ? influences == 4 ? "dqs" : "dqs_8" : influences == 4 ? "lbs" : "lbs_8";
-        bench_row row = measured_row(cfg, method ? run_dqs : run_lbs, &ctx, "skin", variant);
+    if (res == TDN_OK)
+        res = tdn_skin_normalize_weights(mesh.weights, mesh.vertex_count, influences, err);
+    for (int method = 0; method < (influences == 4 ? 3 : 2) && res == TDN_OK; method++) {
+        const char *variant = method == 2       ? "lbs_normalized"
+                              : method          ? influences == 4 ? "dqs" : "dqs_8"
+                              : influences == 4 ? "lbs"
+                                                : "lbs_8";
+        ctx.skin.weights_normalized = ctx.skin.raw_normals = method == 2;
+        bench_row row = measured_row(cfg, method == 1 ? run_dqs : run_lbs, &ctx, "skin", variant);
         row.ns_per_vertex = row.median_ns / SKIN_VERTICES;
         bench_row_add_number(&row, "vertices", SKIN_VERTICES);
         bench_row_add_number(&row, "influences", influences);

@@ -1,9 +1,9 @@
 /* Skinning: LBS and DQS with 1 to 8 influences per vertex against per-influence sums in
- * double, LBS = DQS on rigid vertices, the closed-form twist where DQS keeps volume and LBS
- * collapses, a second influence set that moves a vertex by the worked-out amount, zero-weight
- * influences that change no bit, identities, unit normals, argument errors that leave the
- * output untouched, and a glTF file with JOINTS_1/WEIGHTS_1 skinned straight from the asset's
- * arrays against the motion worked out from the file's numbers. */
+ * double, LBS's options (weights normalized up front, raw normals) against the same sums and
+ * the general path, weight normalization, LBS = DQS on rigid vertices, the closed-form twist where DQS keeps volume and
+ * LBS collapses, a second influence set that moves a vertex by the worked-out amount, zero-weight influences that
+ * change no bit, identities, unit normals, argument errors that leave the output untouched, and a glTF file with
+ * JOINTS_1/WEIGHTS_1 skinned straight from the asset's arrays against the motion worked out from the file's numbers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,8 +96,8 @@ static double worst_distance(const float *out, const double *ref, int count)
 }
 
 /* LBS in double, influence by influence: sum_k w_k M_k p / sum_k w_k, normals sum_k w_k A_k n
- * normalized. */
-static void lbs_reference(const mesh *m, const tdn_mat4 *palette, double *pos, double *nrm)
+ * normalized (raw: divided by sum_k w_k instead). */
+static void lbs_reference_normals(const mesh *m, const tdn_mat4 *palette, int raw, double *pos, double *nrm)
 {
     for (int v = 0; v < m->count; v++) {
         const int n = m->influences;
@@ -118,9 +118,14 @@ static void lbs_reference(const mesh *m, const tdn_mat4 *palette, double *pos, d
         }
         for (int row = 0; row < 3; row++) {
             pos[3 * v + row] = p[row] / sum;
-            nrm[3 * v + row] = r[row] / length3(r);
+            nrm[3 * v + row] = raw ? r[row] / sum : r[row] / length3(r);
         }
     }
+}
+
+static void lbs_reference(const mesh *m, const tdn_mat4 *palette, double *pos, double *nrm)
+{
+    lbs_reference_normals(m, palette, 0, pos, nrm);
 }
 
 /* The 8 doubles (real x y z w, dual x y z w) of the unit dual quaternion of a rigid transform:
@@ -202,6 +207,150 @@ static void test_lbs_matches_reference(void)
         if (!CHECK_NEAR(worst_p, 0.0, 2e-5) || !CHECK_NEAR(worst_n, 0.0, 2e-5))
             fprintf(stderr, "  with %d influences\n", influences);
     }
+}
+
+/* The job's two options on normalized weights (tdn_skin_normalize_weights), with normals and
+ * without, for 1 to 8 influences and every tail length: each of the 4 combinations against the
+ * double reference (normals renormalized or raw), positions within 1e-6 of the general path's,
+ * and the same bits whether or not the palette is small enough for the SSE2 build's per-job
+ * copy of it (palette_count 40 or 300, the same first 40 matrices). */
+static void test_lbs_options_on_normalized_weights(void)
+{
+    check_rng rng = { 0x0eb5u };
+    static tdn_mat4 palette[300];
+    static double ref_pos[3 * MAX_VERTS], ref_nrm[3 * MAX_VERTS];
+    static float general_pos[3 * MAX_VERTS + 1], general_nrm[3 * MAX_VERTS + 1];
+    static float small_pos[3 * MAX_VERTS + 1], small_nrm[3 * MAX_VERTS + 1];
+    const int counts[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 64, 65, 81, MAX_VERTS };
+    for (int j = 0; j < 300; j++)
+        palette[j] = random_matrix(&rng, 0);
+    for (int influences = 1; influences <= MAX_INFLUENCES; influences++) {
+        double worst_p = 0.0, worst_n = 0.0, worst_general = 0.0;
+        for (size_t c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            random_mesh(&rng, &g_mesh, counts[c], influences, MAX_JOINTS);
+            CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, g_mesh.count, influences, NULL), TDN_OK);
+            tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
+            CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+            memcpy(general_pos, g_mesh.out_pos, sizeof general_pos);
+            memcpy(general_nrm, g_mesh.out_nrm, sizeof general_nrm);
+            for (int mode = 1; mode < 8; mode++) {
+                job = job_for(&g_mesh, palette, MAX_JOINTS);
+                job.weights_normalized = mode & 1;
+                job.raw_normals = (mode >> 1) & 1;
+                if (mode & 4)
+                    job.normals = job.out_normals = NULL;
+                for (int i = 0; i < 3 * MAX_VERTS + 1; i++)
+                    g_mesh.out_pos[i] = g_mesh.out_nrm[i] = -12345.0f;
+                CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+                memcpy(small_pos, g_mesh.out_pos, sizeof small_pos);
+                memcpy(small_nrm, g_mesh.out_nrm, sizeof small_nrm);
+                job.palette_count = 300;
+                CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+                if (!CHECK(memcmp(small_pos, g_mesh.out_pos, sizeof small_pos) == 0) ||
+                    !CHECK(memcmp(small_nrm, g_mesh.out_nrm, sizeof small_nrm) == 0))
+                    fprintf(stderr, "  palette sizes differ: %d influences, %d vertices, mode %d\n", influences,
+                            g_mesh.count, mode);
+                lbs_reference_normals(&g_mesh, palette, job.raw_normals, ref_pos, ref_nrm);
+                worst_p = fmax(worst_p, worst_distance(g_mesh.out_pos, ref_pos, g_mesh.count));
+                for (int i = 0; i < 3 * g_mesh.count; i++)
+                    worst_general = fmax(worst_general, fabs((double)g_mesh.out_pos[i] - general_pos[i]));
+                if (mode & 4) {
+                    CHECK(g_mesh.out_nrm[0] == -12345.0f);
+                } else {
+                    worst_n = fmax(worst_n, worst_distance(g_mesh.out_nrm, ref_nrm, g_mesh.count));
+                    if (!job.raw_normals) /* renormalized either way: the general path's normals */
+                        for (int i = 0; i < 3 * g_mesh.count; i++)
+                            worst_general = fmax(worst_general, fabs((double)g_mesh.out_nrm[i] - general_nrm[i]));
+                }
+                CHECK(g_mesh.out_pos[3 * g_mesh.count] == -12345.0f);
+                CHECK(g_mesh.out_nrm[3 * g_mesh.count] == -12345.0f);
+            }
+        }
+        if (!CHECK_NEAR(worst_p, 0.0, 2e-5) || !CHECK_NEAR(worst_n, 0.0, 2e-5) || !CHECK_NEAR(worst_general, 0.0, 1e-6))
+            fprintf(stderr, "  with %d influences\n", influences);
+    }
+}
+
+/* weights_normalized takes the weights as they are: doubled weights (exact in binary) double
+ * every output bit for bit, raw normals included, and a vertex whose weights are all 0 goes to
+ * the origin with a zero normal (renormalized or not). */
+static void test_weights_normalized_takes_weights_as_given(void)
+{
+    check_rng rng = { 0x2u };
+    static tdn_mat4 palette[MAX_JOINTS];
+    static float once_pos[3 * MAX_VERTS + 1], once_nrm[3 * MAX_VERTS + 1];
+    for (int j = 0; j < MAX_JOINTS; j++)
+        palette[j] = random_matrix(&rng, 0);
+    for (int influences = 4; influences <= 8; influences += 4) {
+        random_mesh(&rng, &g_mesh, MAX_VERTS, influences, MAX_JOINTS);
+        for (int k = 0; k < influences; k++)
+            g_mesh.weights[influences * 100 + k] = 0.0f;
+        tdn_skin_job job = job_for(&g_mesh, palette, MAX_JOINTS);
+        job.weights_normalized = 1;
+        job.raw_normals = 1;
+        CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+        memcpy(once_pos, g_mesh.out_pos, sizeof once_pos);
+        memcpy(once_nrm, g_mesh.out_nrm, sizeof once_nrm);
+        for (int i = 0; i < influences * MAX_VERTS; i++)
+            g_mesh.weights[i] *= 2.0f;
+        CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+        int doubled = 1;
+        for (int i = 0; i < 3 * MAX_VERTS; i++)
+            doubled &= g_mesh.out_pos[i] == 2.0f * once_pos[i] && g_mesh.out_nrm[i] == 2.0f * once_nrm[i];
+        CHECK(doubled);
+        for (int raw = 1; raw >= 0; raw--) {
+            job.raw_normals = raw;
+            CHECK_EQ_INT(tdn_skin_lbs(&job, NULL), TDN_OK);
+            for (int i = 0; i < 3; i++)
+                CHECK(g_mesh.out_pos[300 + i] == 0.0f && g_mesh.out_nrm[300 + i] == 0.0f);
+        }
+    }
+}
+
+/* tdn_skin_normalize_weights: every vertex's weights sum to 1 and keep their ratios; a vertex
+ * that cannot be normalized (sum 0, NaN, infinite) is named and leaves every weight as it was;
+ * bad arguments are refused. */
+static void test_normalize_weights(void)
+{
+    check_rng rng = { 0x3u };
+    static float before[MAX_INFLUENCES * MAX_VERTS];
+    for (int n = 1; n <= MAX_INFLUENCES; n++) {
+        random_mesh(&rng, &g_mesh, MAX_VERTS, n, MAX_JOINTS);
+        memcpy(before, g_mesh.weights, sizeof before);
+        CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, MAX_VERTS, n, NULL), TDN_OK);
+        double worst_sum = 0.0, worst_ratio = 0.0;
+        for (int v = 0; v < MAX_VERTS; v++) {
+            double sum = 0.0, sum_before = 0.0;
+            for (int k = 0; k < n; k++) {
+                sum += g_mesh.weights[n * v + k];
+                sum_before += before[n * v + k];
+            }
+            worst_sum = fmax(worst_sum, fabs(sum - 1.0));
+            for (int k = 0; k < n; k++)
+                worst_ratio = fmax(worst_ratio, fabs(g_mesh.weights[n * v + k] - before[n * v + k] / sum_before));
+        }
+        CHECK_NEAR(worst_sum, 0.0, 1e-6);
+        CHECK_NEAR(worst_ratio, 0.0, 1e-6);
+    }
+    const float bad_values[3] = { 0.0f, NAN, INFINITY };
+    for (int b = 0; b < 3; b++) {
+        random_mesh(&rng, &g_mesh, 20, 4, MAX_JOINTS);
+        for (int k = 0; k < 4; k++)
+            g_mesh.weights[4 * 5 + k] = k == 0 || b == 0 ? bad_values[b] : 0.5f;
+        memcpy(before, g_mesh.weights, sizeof before);
+        tdn_error err = { 0 };
+        CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, 20, 4, &err), TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "weights[20]") == 0);
+        CHECK(strstr(err.message, "vertex 5") != NULL);
+        CHECK(memcmp(before, g_mesh.weights, sizeof before) == 0);
+    }
+    tdn_error err = { 0 };
+    CHECK_EQ_INT(tdn_skin_normalize_weights(NULL, 1, 4, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, -1, 4, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, 1, 0, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "influences") == 0);
+    CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, 1, MAX_INFLUENCES + 1, NULL), TDN_ERR_ARGUMENT);
+    CHECK_EQ_INT(tdn_skin_normalize_weights(g_mesh.weights, 0, 4, NULL), TDN_OK);
 }
 
 /* DQS with random rigid palettes against the blend of the joints' own dual quaternions, built
@@ -656,6 +805,9 @@ static void test_gltf_two_influence_sets(void)
 int main(void)
 {
     RUN(test_lbs_matches_reference);
+    RUN(test_lbs_options_on_normalized_weights);
+    RUN(test_weights_normalized_takes_weights_as_given);
+    RUN(test_normalize_weights);
     RUN(test_dqs_matches_reference);
     RUN(test_zero_weight_influences_change_nothing);
     RUN(test_second_influence_set_moves_the_vertex);

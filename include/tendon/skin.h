@@ -13,7 +13,10 @@
  * not: a count larger than the mesh needs costs time, not accuracy, and 8 influences of which
  * the last 4 weigh 0 give exactly the results of the first 4 alone. Weights need not be
  * normalized (they are divided by their sum; a vertex whose weights sum to <= 0 or NaN is
- * copied unchanged). A blended normal of zero length stays zero. Palette matrices are affine
+ * copied unchanged). A blended normal of zero length stays zero. Two job fields trade these
+ * guarantees for speed, per job: weights_normalized (the weights were normalized once, by
+ * tdn_skin_normalize_weights, so no division per vertex) and raw_normals (normals left as the
+ * blended matrix makes them, for a shader that renormalizes). Palette matrices are affine
  * (bottom row 0 0 0 1, as tdn_palette makes them). Results can differ in the last bits between
  * builds for different instruction sets (SSE2, AVX2), never between runs of one build.
  * Thread-safe for distinct outputs; never allocates. */
@@ -54,6 +57,18 @@ typedef struct tdn_skin_job {
     const tdn_dual_quat *dual_quats; /* DQS only, optional: the palette already converted by
                                       * tdn_dual_quat_palette (once per frame instead of once
                                       * per influence); ignored by LBS */
+    int weights_normalized;          /* LBS: 1 promises every vertex's weights sum to 1 (within
+                                      * rounding; tdn_skin_normalize_weights makes them so, once per
+                                      * mesh): the sum is not divided out and not checked, so a
+                                      * vertex whose weights sum to s comes out as s times its
+                                      * skinned position (all 0: the origin). 0: divided per vertex.
+                                      * DQS ignores it */
+    int raw_normals;                 /* LBS: 1 leaves normals as the upper 3x3 of the blended matrix
+                                      * (sum w_i M_i divided by the weight sum, or not divided with
+                                      * weights_normalized) times n, not renormalized: unit for rigid
+                                      * palettes where the influences agree, shorter where they
+                                      * disagree. DQS ignores it (its normals are rotated, so unit
+                                      * normals stay unit) */
 } tdn_skin_job;
 
 /* Skin positions (and normals) with linear blending. TDN_ERR_ARGUMENT for a NULL job or array,
@@ -64,6 +79,14 @@ typedef struct tdn_skin_job {
 TDN_API tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err);
 /* The same with dual-quaternion blending (rigid part of each matrix only). Same errors. */
 TDN_API tdn_result tdn_skin_dqs(const tdn_skin_job *job, tdn_error *err);
+
+/* Divides each of vertex_count vertices' `influences` weights (laid out as in tdn_skin_job) by
+ * their sum, in place, so that the mesh can be skinned with job.weights_normalized = 1.
+ * TDN_ERR_ARGUMENT for NULL weights, a negative count, an influence count outside
+ * 1..TDN_SKIN_MAX_INFLUENCES, or a vertex whose weights do not sum to a positive finite number
+ * (`where` is "weights[i]", i the vertex's first weight, and the message names the vertex);
+ * checked before any weight is written, so on failure the weights are untouched. */
+TDN_API tdn_result tdn_skin_normalize_weights(float *weights, int vertex_count, int influences, tdn_error *err);
 
 /* The rigid part of an affine matrix as a unit dual quaternion: the rotation of its column-
  * normalized upper 3x3 (scale dropped; shear and mirroring are not representable) and its

@@ -2,15 +2,18 @@
  *
  * LBS blends the influence matrices with the raw weights into one matrix, transforms the point
  * and the normal by it, then divides the point by the weight sum W and the normal by its
- * length, with no branch. The loop exists for 4 and for 8 influences per vertex (8 blends as
- * two groups of 4, added); other counts go through it in blocks copied with the missing
- * influences weighing 0. A vertex whose W is not positive is only flagged in the loop; a
+ * length, with no branch. A job whose weights were normalized up front and whose normals stay
+ * raw skips both in a direct loop that stores each vertex as it is blended (with SSE2 from a
+ * per-job copy of the palette laid out for it). The loop exists for 4 and for 8 influences per
+ * vertex (8 blends as two groups of 4, added); other counts go through it in blocks copied with
+ * the missing influences weighing 0. A vertex whose W is not positive is only flagged in the loop; a
  * second pass copies such vertices, and runs only when one exists. The loop is bound by
  * instruction count, by the divider and by how much latency the out-of-order window can hide
  * (docs/benchmarks.md, skin), so it is written with explicit SIMD: 128-bit SSE2 on every x86-64,
  * 256-bit FMA when the build targets AVX2 (x86-64-v3), plain C elsewhere or when
  * TENDON_NO_SIMD is defined. The plain C path is the reference the others follow (tests
  * compare every path against an independent per-influence sum). */
+#include <float.h>
 #include <stdio.h>
 
 #include "internal.h"
@@ -204,23 +207,49 @@ static TDN_SKIN_INLINE void store_pair(float *out, __m256 x)
     _mm_storeu_ps(out + 3, _mm256_extractf128_ps(x, 1));
 }
 
-/* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
- * out_* point at vertex v. One square root and one division serve all four. */
-static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p,
-                                            float *out_n, __m256 *bad)
+/* Stage 2: divide (when `divide`), renormalize the normals (when `renormalize`) and store the 4
+ * vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3); out_* point at vertex v. One square
+ * root and one division serve all four. */
+static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, int divide,
+                                            int renormalize, float *out_p, float *out_n, __m256 *bad)
 {
-    /* [Wa, |ra|^2, Wc, |rc|^2 | Wb, |rb|^2, Wd, |rd|^2] */
-    __m256 t = _mm256_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(1, 0, 1, 0));
-    *bad = _mm256_or_ps(*bad, _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_NGT_UQ));
-    __m256 d = with_normals ? _mm256_blend_ps(t, _mm256_sqrt_ps(t), 0xaa) : t; /* W, |r| */
-    /* The floor keeps a zero normal zero instead of 0 * inf. */
-    __m256 inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(d, _mm256_set1_ps(1e-30f)));
-    store_pair(out_p, _mm256_mul_ps(p0.q, SPLAT8(inv, 0)));
-    store_pair(out_p + 6, _mm256_mul_ps(p1.q, SPLAT8(inv, 2)));
-    if (with_normals) {
-        store_pair(out_n, _mm256_mul_ps(p0.r, SPLAT8(inv, 1)));
-        store_pair(out_n + 6, _mm256_mul_ps(p1.r, SPLAT8(inv, 3)));
+    renormalize = with_normals && renormalize;
+    __m256 inv = _mm256_set1_ps(1.0f);
+    if (divide || renormalize) {
+        /* [Wa, |ra|^2, Wc, |rc|^2 | Wb, |rb|^2, Wd, |rd|^2] */
+        __m256 t = _mm256_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(1, 0, 1, 0));
+        if (divide)
+            *bad = _mm256_or_ps(*bad, _mm256_cmp_ps(t, _mm256_setzero_ps(), _CMP_NGT_UQ));
+        __m256 d = renormalize ? _mm256_blend_ps(t, _mm256_sqrt_ps(t), 0xaa) : t; /* W, |r| */
+        /* The floor keeps a zero normal zero instead of 0 * inf. */
+        inv = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_max_ps(d, _mm256_set1_ps(1e-30f)));
     }
+    store_pair(out_p, divide ? _mm256_mul_ps(p0.q, SPLAT8(inv, 0)) : p0.q);
+    store_pair(out_p + 6, divide ? _mm256_mul_ps(p1.q, SPLAT8(inv, 2)) : p1.q);
+    if (with_normals && (divide || renormalize)) {
+        /* Renormalized: by 1 / |r|; raw: by 1 / W, as the blended matrix is divided. */
+        store_pair(out_n, _mm256_mul_ps(p0.r, renormalize ? SPLAT8(inv, 1) : SPLAT8(inv, 0)));
+        store_pair(out_n + 6, _mm256_mul_ps(p1.r, renormalize ? SPLAT8(inv, 3) : SPLAT8(inv, 2)));
+    } else if (with_normals) {
+        store_pair(out_n, p0.r);
+        store_pair(out_n + 6, p1.r);
+    }
+}
+
+/* Vertices one step of the direct loop (no division, no renormalization) skins: a pair. */
+#    define LBS_STEP 2
+
+/* One step of the direct loop: blend and store vertices v and v+1 (the arrays point at v). The
+ * palette's rows are an SSE2 layout; here they are always NULL. */
+static TDN_SKIN_INLINE void lbs_direct_step(const tdn_mat4 *palette, const float *rows, const uint16_t *j,
+                                            const float *w, int influences, const float *p, const float *n,
+                                            int with_normals, float *out_p, float *out_n)
+{
+    (void)rows;
+    lbs_pending x = lbs_pair_blend(palette, j, w, influences, p, n, with_normals);
+    store_pair(out_p, x.q);
+    if (with_normals)
+        store_pair(out_n, x.r);
 }
 
 typedef __m256 bad_mask;
@@ -242,20 +271,26 @@ static TDN_SKIN_INLINE void load_group(const tdn_mat4 *palette, const uint16_t *
     ws[0] = SPLAT(wv, 0), ws[1] = SPLAT(wv, 1), ws[2] = SPLAT(wv, 2), ws[3] = SPLAT(wv, 3);
 }
 
-/* Column k of 4 influences' blend, weighted by the raw weights (pairwise sums: two short chains). */
-static TDN_SKIN_INLINE __m128 group_column(const float *const *m, const __m128 *w, int k)
+/* 4 floats; aligned ones let SSE2 fold the load into the multiply that uses it. */
+static TDN_SKIN_INLINE __m128 load4(const float *x, int aligned) { return aligned ? _mm_load_ps(x) : _mm_loadu_ps(x); }
+
+/* Register k (a column, or in the rows layout a row) of 4 influences' blend, weighted by the raw
+ * weights (pairwise sums: two short chains). */
+static TDN_SKIN_INLINE __m128 group_column(const float *const *m, const __m128 *w, int k, int aligned)
 {
-    __m128 a = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m[0] + 4 * k), w[0]), _mm_mul_ps(_mm_loadu_ps(m[1] + 4 * k), w[1]));
-    __m128 b = _mm_add_ps(_mm_mul_ps(_mm_loadu_ps(m[2] + 4 * k), w[2]), _mm_mul_ps(_mm_loadu_ps(m[3] + 4 * k), w[3]));
+    __m128 a = _mm_add_ps(_mm_mul_ps(load4(m[0] + 4 * k, aligned), w[0]),
+                          _mm_mul_ps(load4(m[1] + 4 * k, aligned), w[1]));
+    __m128 b = _mm_add_ps(_mm_mul_ps(load4(m[2] + 4 * k, aligned), w[2]),
+                          _mm_mul_ps(load4(m[3] + 4 * k, aligned), w[3]));
     return _mm_add_ps(a, b);
 }
 
-/* Column k of the blended matrix; 8 influences as two groups of 4, added (a second group that
+/* Register k of the blended matrix; 8 influences as two groups of 4, added (a second group that
  * weighs 0 adds exactly nothing). */
-static TDN_SKIN_INLINE __m128 blend_column(const float *const *m, const __m128 *w, int influences, int k)
+static TDN_SKIN_INLINE __m128 blend_column(const float *const *m, const __m128 *w, int influences, int k, int aligned)
 {
-    __m128 c = group_column(m, w, k);
-    return influences == 8 ? _mm_add_ps(c, group_column(m + 4, w + 4, k)) : c;
+    __m128 c = group_column(m, w, k, aligned);
+    return influences == 8 ? _mm_add_ps(c, group_column(m + 4, w + 4, k, aligned)) : c;
 }
 
 /* One vertex's blended point q = sum w_i M_i p and normal r = sum w_i A_i n, not yet divided.
@@ -270,15 +305,15 @@ static TDN_SKIN_INLINE void blend_vertex(const tdn_mat4 *palette, const uint16_t
     if (influences == 8)
         load_group(palette, j + 4, w + 4, m + 4, ws + 4);
     __m128 pv = _mm_loadu_ps(p), nv = with_normals ? _mm_loadu_ps(n) : _mm_setzero_ps();
-    __m128 c = blend_column(m, ws, influences, 0);
+    __m128 c = blend_column(m, ws, influences, 0, 0);
     __m128 qs = _mm_mul_ps(c, SPLAT(pv, 0)), rs = _mm_mul_ps(c, SPLAT(nv, 0));
-    c = blend_column(m, ws, influences, 1);
+    c = blend_column(m, ws, influences, 1, 0);
     qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 1)));
     rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 1)));
-    c = blend_column(m, ws, influences, 2);
+    c = blend_column(m, ws, influences, 2, 0);
     qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 2)));
     rs = _mm_add_ps(rs, _mm_mul_ps(c, SPLAT(nv, 2)));
-    *q = _mm_add_ps(qs, blend_column(m, ws, influences, 3));
+    *q = _mm_add_ps(qs, blend_column(m, ws, influences, 3, 0));
     *r = with_normals ? rs : _mm_setzero_ps();
 }
 
@@ -312,28 +347,114 @@ static TDN_SKIN_INLINE lbs_pending lbs_pair_blend(const tdn_mat4 *palette, const
     return out;
 }
 
-/* Stage 2: divide and store the 4 vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3);
- * out_* point at vertex v. One square root and two divisions serve all four. */
-static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, float *out_p,
-                                            float *out_n, __m128 *bad)
+/* A quad's 4 vectors (vertices v to v+3, in order) each times its lane of s. */
+static TDN_SKIN_INLINE void scale_quad(__m128 *a, __m128 *b, __m128 *c, __m128 *d, __m128 s)
 {
-    __m128 w = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(2, 0, 2, 0)); /* Wa, Wb, Wc, Wd */
-    *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(w, _mm_setzero_ps()));
+    *a = _mm_mul_ps(*a, SPLAT(s, 0));
+    *b = _mm_mul_ps(*b, SPLAT(s, 1));
+    *c = _mm_mul_ps(*c, SPLAT(s, 2));
+    *d = _mm_mul_ps(*d, SPLAT(s, 3));
+}
+
+/* Stage 2: divide (when `divide`), renormalize the normals (when `renormalize`) and store the 4
+ * vertices of pairs p0 (vertices v, v+1) and p1 (v+2, v+3); out_* point at vertex v. One square
+ * root and two divisions serve all four. */
+static TDN_SKIN_INLINE void lbs_quad_finish(lbs_pending p0, lbs_pending p1, int with_normals, int divide,
+                                            int renormalize, float *out_p, float *out_n, __m128 *bad)
+{
     const __m128 one = _mm_set1_ps(1.0f), tiny = _mm_set1_ps(1e-30f);
-    __m128 inv_w = _mm_div_ps(one, _mm_max_ps(w, tiny));
-    _mm_storeu_ps(out_p, _mm_mul_ps(p0.qa, SPLAT(inv_w, 0)));
-    _mm_storeu_ps(out_p + 3, _mm_mul_ps(p0.qb, SPLAT(inv_w, 1)));
-    _mm_storeu_ps(out_p + 6, _mm_mul_ps(p1.qa, SPLAT(inv_w, 2)));
-    _mm_storeu_ps(out_p + 9, _mm_mul_ps(p1.qb, SPLAT(inv_w, 3)));
-    if (with_normals) {
-        /* The floor keeps a zero normal zero instead of 0 * inf. */
-        __m128 rr = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(3, 1, 3, 1));
-        __m128 inv_r = _mm_div_ps(one, _mm_max_ps(_mm_sqrt_ps(rr), tiny));
-        _mm_storeu_ps(out_n, _mm_mul_ps(p0.ra, SPLAT(inv_r, 0)));
-        _mm_storeu_ps(out_n + 3, _mm_mul_ps(p0.rb, SPLAT(inv_r, 1)));
-        _mm_storeu_ps(out_n + 6, _mm_mul_ps(p1.ra, SPLAT(inv_r, 2)));
-        _mm_storeu_ps(out_n + 9, _mm_mul_ps(p1.rb, SPLAT(inv_r, 3)));
+    if (divide) {
+        __m128 w = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(2, 0, 2, 0)); /* Wa, Wb, Wc, Wd */
+        *bad = _mm_or_ps(*bad, _mm_cmpngt_ps(w, _mm_setzero_ps()));
+        __m128 inv_w = _mm_div_ps(one, _mm_max_ps(w, tiny));
+        scale_quad(&p0.qa, &p0.qb, &p1.qa, &p1.qb, inv_w);
+        if (with_normals && !renormalize) /* raw normals: by the divided blended matrix */
+            scale_quad(&p0.ra, &p0.rb, &p1.ra, &p1.rb, inv_w);
     }
+    _mm_storeu_ps(out_p, p0.qa);
+    _mm_storeu_ps(out_p + 3, p0.qb);
+    _mm_storeu_ps(out_p + 6, p1.qa);
+    _mm_storeu_ps(out_p + 9, p1.qb);
+    if (with_normals) {
+        if (renormalize) {
+            /* The floor keeps a zero normal zero instead of 0 * inf. */
+            __m128 rr = _mm_shuffle_ps(p0.s, p1.s, _MM_SHUFFLE(3, 1, 3, 1));
+            __m128 inv_r = _mm_div_ps(one, _mm_max_ps(_mm_sqrt_ps(rr), tiny));
+            scale_quad(&p0.ra, &p0.rb, &p1.ra, &p1.rb, inv_r);
+        }
+        _mm_storeu_ps(out_n, p0.ra);
+        _mm_storeu_ps(out_n + 3, p0.rb);
+        _mm_storeu_ps(out_n + 6, p1.ra);
+        _mm_storeu_ps(out_n + 9, p1.rb);
+    }
+}
+
+/* Vertices one step of the direct loop (no division, no renormalization) skins: one, stored as
+ * soon as it is blended, which holds nothing across steps (no spills with SSE2's 16 registers). */
+#    define LBS_STEP 1
+
+/* The rows layout: per joint, 3 registers (m0 m1 m2 m12 | m4 m5 m6 m13 | m8 m9 m10 m14), the
+ * upper 3x3 by columns with the translation in the 4th lanes, and 4 floats of padding (a 64-byte
+ * stride is one shift from the joint index, 48 bytes two instructions more). Built per job on
+ * the stack (tdn_skin_lbs) when the job is large enough to repay it. */
+#    define LBS_ROWS_MAX 256
+#    define LBS_ROW_FLOATS 16
+#    define LBS_HAS_ROWS 1
+
+static void palette_rows(const tdn_mat4 *palette, int count, float *rows)
+{
+    for (int i = 0; i < count; i++) {
+        float *r = rows + LBS_ROW_FLOATS * i;
+        for (int col = 0; col < 3; col++) {
+            for (int row = 0; row < 3; row++)
+                r[4 * col + row] = palette[i].m[4 * col + row];
+            r[4 * col + 3] = palette[i].m[12 + col];
+        }
+        for (int k = 12; k < LBS_ROW_FLOATS; k++)
+            r[k] = 0.0f;
+    }
+}
+
+/* One step of the direct loop: blend and store vertex v (the arrays point at it). With the
+ * palette's rows (not NULL), the blend is 3 registers instead of 4 columns, the translation
+ * riding in their 4th lanes: 12 loads, 12 multiplies and 9 adds for 4 influences instead of 16,
+ * 16 and 12 (SSE2 has no FMA, and the loop is bound by its instruction count). */
+static TDN_SKIN_INLINE void lbs_direct_step(const tdn_mat4 *palette, const float *rows, const uint16_t *j,
+                                            const float *w, int influences, const float *p, const float *n,
+                                            int with_normals, float *out_p, float *out_n)
+{
+    __m128 q, r;
+    if (!rows) {
+        blend_vertex(palette, j, w, influences, p, n, with_normals, &q, &r);
+    } else {
+        const float *m[8];
+        __m128 ws[8], wv = _mm_loadu_ps(w);
+        for (int k = 0; k < influences; k++)
+            m[k] = rows + LBS_ROW_FLOATS * (size_t)j[k];
+        ws[0] = SPLAT(wv, 0), ws[1] = SPLAT(wv, 1), ws[2] = SPLAT(wv, 2), ws[3] = SPLAT(wv, 3);
+        if (influences == 8) {
+            wv = _mm_loadu_ps(w + 4);
+            ws[4] = SPLAT(wv, 0), ws[5] = SPLAT(wv, 1), ws[6] = SPLAT(wv, 2), ws[7] = SPLAT(wv, 3);
+        }
+        __m128 pv = _mm_loadu_ps(p), nv = with_normals ? _mm_loadu_ps(n) : _mm_setzero_ps();
+        /* Summed as the columns are, so each blended entry is the column path's to the bit. */
+        __m128 a = blend_column(m, ws, influences, 0, 1), b = blend_column(m, ws, influences, 1, 1);
+        __m128 c = blend_column(m, ws, influences, 2, 1);
+        /* The translation (lanes 3 of a, b, c); lane 3 of q and r is junk, overwritten by the
+         * next vertex (the last vertices go through the padded tail). Same order of operations
+         * as blend_vertex. */
+        __m128 t = _mm_shuffle_ps(_mm_unpackhi_ps(a, b), c, _MM_SHUFFLE(3, 3, 3, 2));
+        __m128 qs = _mm_mul_ps(a, SPLAT(pv, 0));
+        qs = _mm_add_ps(qs, _mm_mul_ps(b, SPLAT(pv, 1)));
+        qs = _mm_add_ps(qs, _mm_mul_ps(c, SPLAT(pv, 2)));
+        q = _mm_add_ps(qs, t);
+        r = _mm_mul_ps(a, SPLAT(nv, 0));
+        r = _mm_add_ps(r, _mm_mul_ps(b, SPLAT(nv, 1)));
+        r = _mm_add_ps(r, _mm_mul_ps(c, SPLAT(nv, 2)));
+    }
+    _mm_storeu_ps(out_p, q);
+    if (with_normals)
+        _mm_storeu_ps(out_n, r);
 }
 
 typedef __m128 bad_mask;
@@ -342,9 +463,30 @@ static inline int bad_any(bad_mask m) { return _mm_movemask_ps(m) != 0; }
 
 #  endif
 
-/* The loop for 4 or 8 influences. Returns 1 if some vertex's weights do not sum to a positive
- * number. */
-static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, int influences)
+/* The direct loop (no division, no renormalization) up to the last 1 to 4 vertices, whose
+ * 4-float accesses would overrun the arrays; returns the first vertex it left. */
+static TDN_SKIN_INLINE int lbs_direct_loop(const tdn_skin_job *job, const float *rows, int with_normals, int influences)
+{
+    /* In locals: the stores could otherwise alias *job and force reloads every vertex. */
+    const int count = job->vertex_count;
+    const tdn_mat4 *palette = job->palette;
+    const float *pos = job->positions, *nrm = job->normals, *wts = job->weights;
+    const uint16_t *jts = job->joints;
+    float *out_p = job->out_positions, *out_n = job->out_normals;
+    int v = 0;
+    for (; v + 4 < count; v += LBS_STEP) {
+        const size_t at = (size_t)influences * (size_t)v;
+        lbs_direct_step(palette, rows, jts + at, wts + at, influences, pos + 3 * v, with_normals ? nrm + 3 * v : NULL,
+                        with_normals, out_p + 3 * v, with_normals ? out_n + 3 * v : NULL);
+    }
+    return v;
+}
+
+/* The loop for 4 or 8 influences, dividing by the weight sum (`divide`) and renormalizing normals
+ * (`renormalize`) or not, the direct loop reading the palette's rows when given. Returns 1 if
+ * some vertex's weights do not sum to a positive number (only looked at when dividing). */
+static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, const float *rows, int with_normals, int influences,
+                                   int divide, int renormalize)
 {
     const int count = job->vertex_count;
     const tdn_mat4 *palette = job->palette;
@@ -353,11 +495,17 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
     float *out_p = job->out_positions, *out_n = job->out_normals;
     bad_mask bad = bad_none();
     int v = 0;
-    /* Vertices go in quads (two pairs), software-pipelined: a quad is divided and stored one
-     * iteration after it is blended, so its square root and division overlap the next quad's
-     * blend instead of filling the out-of-order window. Quads stop before the last vertex,
-     * whose 4-float accesses would overrun the arrays. */
-    if (count > 4) {
+    /* Without a division or a square root each vertex is stored as soon as it is blended. With
+     * them, vertices go in quads (two pairs), software-pipelined: a quad is divided and stored
+     * one iteration after it is blended, so its square root and division overlap the next
+     * quad's blend instead of filling the out-of-order window. Both loops leave the last 1 to 4
+     * vertices, whose 4-float accesses would overrun the arrays, to the padded tail. */
+    if (!divide && !(with_normals && renormalize)) {
+        if (rows)
+            v = lbs_direct_loop(job, rows, with_normals, influences);
+        else
+            v = lbs_direct_loop(job, NULL, with_normals, influences);
+    } else if (count > 4) {
         lbs_pending a0 = lbs_pair_blend(palette, jts, wts, influences, pos, nrm, with_normals);
         lbs_pending a1 = lbs_pair_blend(palette, jts + 2 * influences, wts + 2 * influences, influences, pos + 6,
                                         with_normals ? nrm + 6 : NULL, with_normals);
@@ -367,11 +515,13 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
                                             with_normals ? nrm + 3 * v : NULL, with_normals);
             lbs_pending b1 = lbs_pair_blend(palette, jts + at + 2 * influences, wts + at + 2 * influences, influences,
                                             pos + 3 * v + 6, with_normals ? nrm + 3 * v + 6 : NULL, with_normals);
-            lbs_quad_finish(a0, a1, with_normals, out_p + 3 * (v - 4), with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
+            lbs_quad_finish(a0, a1, with_normals, divide, renormalize, out_p + 3 * (v - 4),
+                            with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
             a0 = b0;
             a1 = b1;
         }
-        lbs_quad_finish(a0, a1, with_normals, out_p + 3 * (v - 4), with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
+        lbs_quad_finish(a0, a1, with_normals, divide, renormalize, out_p + 3 * (v - 4),
+                        with_normals ? out_n + 3 * (v - 4) : NULL, &bad);
     }
     /* The last 1 to 4 vertices through padded copies (missing ones repeat the last). */
     const int left = count - v;
@@ -391,7 +541,7 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
     lbs_quad_finish(
         lbs_pair_blend(palette, j, w, influences, p, n, with_normals),
         lbs_pair_blend(palette, j + 2 * influences, w + 2 * influences, influences, p + 6, n + 6, with_normals),
-        with_normals, op, on, &bad);
+        with_normals, divide, renormalize, op, on, &bad);
     for (int i = 0; i < 3 * left; i++) {
         out_p[3 * v + i] = op[i];
         if (with_normals)
@@ -402,8 +552,10 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
 
 #else /* plain C */
 
-static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, int influences)
+static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, const float *rows, int with_normals, int influences,
+                                   int divide, int renormalize)
 {
+    (void)rows;
     int bad = 0;
     for (int v = 0; v < job->vertex_count; v++) {
         const uint16_t *j = job->joints + (size_t)influences * (size_t)v;
@@ -415,16 +567,19 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
                 for (int row = 0; row < 3; row++)
                     c[col * 3 + row] += w[k] * m[col * 4 + row];
         }
-        float ws = weight_sum(w, influences);
+        float ws = divide ? weight_sum(w, influences) : 1.0f;
         bad |= !(ws > 0.0f);
-        for (int row = 0; row < 3; row++)
-            job->out_positions[3 * v + row] = (c[row] * p[0] + c[3 + row] * p[1] + c[6 + row] * p[2] + c[9 + row]) / ws;
+        for (int row = 0; row < 3; row++) {
+            float q = c[row] * p[0] + c[3 + row] * p[1] + c[6 + row] * p[2] + c[9 + row];
+            job->out_positions[3 * v + row] = divide ? q / ws : q;
+        }
         if (with_normals) {
             const float *n = job->normals + 3 * v;
             float r[3];
             for (int row = 0; row < 3; row++)
                 r[row] = c[row] * n[0] + c[3 + row] * n[1] + c[6 + row] * n[2];
-            float len = sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
+            /* Renormalized, or (raw) by the divided blended matrix. */
+            float len = renormalize ? sqrtf(r[0] * r[0] + r[1] * r[1] + r[2] * r[2]) : ws;
             float inv = len > 0.0f ? 1.0f / len : 0.0f;
             for (int row = 0; row < 3; row++)
                 job->out_normals[3 * v + row] = r[row] * inv;
@@ -442,18 +597,26 @@ static TDN_SKIN_INLINE int lbs_run(const tdn_skin_job *job, int with_normals, in
 #else
 #  define TDN_SKIN_NOINLINE
 #endif
-static TDN_SKIN_NOINLINE int lbs_four(const tdn_skin_job *job)
+/* A job's instance of the loop for its normals and its two options. */
+static TDN_SKIN_INLINE int lbs_modes(const tdn_skin_job *job, const float *rows, int influences)
 {
-    return job->normals ? lbs_run(job, 1, 4) : lbs_run(job, 0, 4);
+    const int divide = !job->weights_normalized, renormalize = !job->raw_normals;
+    if (!job->normals)
+        return divide ? lbs_run(job, rows, 0, influences, 1, 0) : lbs_run(job, rows, 0, influences, 0, 0);
+    if (divide)
+        return renormalize ? lbs_run(job, rows, 1, influences, 1, 1) : lbs_run(job, rows, 1, influences, 1, 0);
+    return renormalize ? lbs_run(job, rows, 1, influences, 0, 1) : lbs_run(job, rows, 1, influences, 0, 0);
 }
 
-static TDN_SKIN_NOINLINE int lbs_eight(const tdn_skin_job *job)
-{
-    return job->normals ? lbs_run(job, 1, 8) : lbs_run(job, 0, 8);
-}
+static TDN_SKIN_NOINLINE int lbs_four(const tdn_skin_job *job, const float *rows) { return lbs_modes(job, rows, 4); }
+
+static TDN_SKIN_NOINLINE int lbs_eight(const tdn_skin_job *job, const float *rows) { return lbs_modes(job, rows, 8); }
 
 /* A job of 4 or 8 influences through its instance of the loop. */
-static int lbs_four_or_eight(const tdn_skin_job *job) { return job->influences == 4 ? lbs_four(job) : lbs_eight(job); }
+static int lbs_four_or_eight(const tdn_skin_job *job, const float *rows)
+{
+    return job->influences == 4 ? lbs_four(job, rows) : lbs_eight(job, rows);
+}
 
 /* Vertices per block of a padded job. */
 #define PAD_BLOCK 64
@@ -461,7 +624,7 @@ static int lbs_four_or_eight(const tdn_skin_job *job) { return job->influences =
 /* Any other count as the next of 4 and 8, a block at a time: the missing influences are joint 0
  * (the palette has one, the joints being checked) at weight 0, which adds exactly nothing.
  * Returns 1 if some vertex's weights do not sum to a positive number. */
-static int lbs_padded(const tdn_skin_job *job)
+static int lbs_padded(const tdn_skin_job *job, const float *rows)
 {
     const int given = job->influences, padded = given < 4 ? 4 : 8;
     uint16_t joints[PAD_BLOCK * 8];
@@ -484,7 +647,7 @@ static int lbs_padded(const tdn_skin_job *job)
         block.weights = weights;
         block.out_positions += 3 * (size_t)start;
         block.out_normals = job->normals ? job->out_normals + 3 * (size_t)start : NULL;
-        bad |= lbs_four_or_eight(&block);
+        bad |= lbs_four_or_eight(&block, rows);
     }
     return bad;
 }
@@ -494,8 +657,50 @@ tdn_result tdn_skin_lbs(const tdn_skin_job *job, tdn_error *err)
     tdn_result res = check_job(job, 1, err);
     if (res != TDN_OK || job->vertex_count == 0)
         return res;
-    if (job->influences == 4 || job->influences == 8 ? lbs_four_or_eight(job) : lbs_padded(job))
+    const float *rows = NULL;
+#if defined(LBS_HAS_ROWS)
+    /* Only the direct loop reads rows, and building them (about 20 instructions a joint) repays
+     * itself (about 9 a vertex) from about 2 vertices per palette entry. */
+    _Alignas(16) float rows_buffer[LBS_ROW_FLOATS * LBS_ROWS_MAX];
+    if (job->weights_normalized && (job->raw_normals || !job->normals) && job->palette_count <= LBS_ROWS_MAX &&
+        job->vertex_count >= 2 * job->palette_count) {
+        palette_rows(job->palette, job->palette_count, rows_buffer);
+        rows = rows_buffer;
+    }
+#endif
+    if (job->influences == 4 || job->influences == 8 ? lbs_four_or_eight(job, rows) : lbs_padded(job, rows))
         copy_unweighted(job);
+    return TDN_OK;
+}
+
+tdn_result tdn_skin_normalize_weights(float *weights, int vertex_count, int influences, tdn_error *err)
+{
+    if (!weights)
+        return tdn__null(err, "weights");
+    if (vertex_count < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "vertex_count", "%d vertices", vertex_count);
+    if (influences < 1 || influences > TDN_SKIN_MAX_INFLUENCES)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "influences", "%d influences per vertex: 1 to %d", influences,
+                         TDN_SKIN_MAX_INFLUENCES);
+    /* Every sum checked before any weight changes; summed in weight_sum's order, as the loop
+     * would sum them. */
+    for (int v = 0; v < vertex_count; v++) {
+        const size_t at = (size_t)influences * (size_t)v;
+        const float sum = weight_sum(weights + at, influences);
+        if (!(sum > 0.0f && sum <= FLT_MAX)) {
+            char where[48];
+            snprintf(where, sizeof where, "weights[%zu]", at);
+            return tdn__fail(err, TDN_ERR_ARGUMENT, where,
+                             "vertex %d's weights sum to %g: a vertex needs a positive finite sum to be normalized", v,
+                             (double)sum);
+        }
+    }
+    for (int v = 0; v < vertex_count; v++) {
+        float *w = weights + (size_t)influences * (size_t)v;
+        const float sum = weight_sum(w, influences);
+        for (int k = 0; k < influences; k++)
+            w[k] /= sum;
+    }
     return TDN_OK;
 }
 
