@@ -571,7 +571,7 @@ TDN_API tdn_result tdn_graph_evaluate_batch(const tdn_graph_batch_desc *desc, td
  * entry, the batch still updates it every frame (tdn_graph_update is cheap, and its root motion,
  * events and state stay exactly those of full rate), but evaluates it only every rate-th frame;
  * in between, the pose it shows moves towards the last evaluated one (per joint: translation and
- * scale lerped, rotation nlerped the short way, tdn_blend2), a fraction 1/(frames left before the
+ * scale lerped, rotation nlerped the short way), a fraction 1/(frames left before the
  * next evaluation) each frame, so that it arrives the frame before the next evaluation. The shown
  * pose is thus the evaluated motion delayed by rate - 1 frames, without jumps: a rate of 8 at
  * 60 Hz shows the pose 117 ms late. Model space and the palette are computed from the shown pose

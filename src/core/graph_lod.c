@@ -1,6 +1,7 @@
 /* tendon core: level of detail by update rate (graph.h, "level of detail"): a batch character's
  * frame between evaluations, and the budget mode's choice of rates. */
 #include <math.h>
+#include <string.h>
 
 #include "graph_lod.h"
 #include "internal.h"
@@ -8,15 +9,45 @@
 /* ---- a character's frame ---- */
 
 /* The pose re-expressed in the character's frame after a root motion step whose inverse is
- * `inverse`: its parentless joints carry the whole body. */
+ * `inverse`: its parentless joints carry the whole body (each root's subtree ends where the
+ * next root starts: joints are stored parent-before-child, depth first). */
 static void reanchor(tdn_pose *pose, const tdn_skeleton *skeleton, const tdn_transform *inverse)
 {
-    for (int j = 0; j < pose->joint_count; j++)
-        if (tdn_skeleton_parent(skeleton, j) < 0) {
-            const tdn_transform x = tdn_pose_get(pose, j);
-            const tdn_transform moved = tdn_transform_mul(inverse, &x);
-            tdn_pose_set(pose, j, &moved);
-        }
+    for (int j = 0; j < pose->joint_count; j = tdn_skeleton_subtree_end(skeleton, j)) {
+        const tdn_transform x = tdn_pose_get(pose, j);
+        const tdn_transform moved = tdn_transform_mul(inverse, &x);
+        tdn_pose_set(pose, j, &moved);
+    }
+}
+
+/* `shown` moved a fraction w (0 < w <= 1) of the way to `target`: translations and scales
+ * lerped, rotations nlerped the short way; at w = 1 exactly the target. A loop of its own:
+ * tdn_blend2's weight rows, masks and exact ends cost more than the approach itself. */
+static void approach(tdn_pose *shown, const tdn_pose *target, float w)
+{
+    const size_t stride = (size_t)shown->stride;
+    float *restrict s = shown->data;
+    const float *restrict t = target->data;
+    if (w >= 1.0f) {
+        memcpy(s, t, sizeof(float) * (size_t)TDN_POSE_ROWS * stride);
+        return;
+    }
+    for (size_t i = 0; i < 3 * stride; i++) /* translations */
+        s[i] += (t[i] - s[i]) * w;
+    for (size_t i = (size_t)TDN_SX * stride; i < (size_t)TDN_POSE_ROWS * stride; i++) /* scales */
+        s[i] += (t[i] - s[i]) * w;
+    float *restrict x = s + TDN_RX * stride, *restrict y = s + TDN_RY * stride, *restrict z = s + TDN_RZ * stride,
+                    *restrict q = s + TDN_RW * stride;
+    const float *tx = t + TDN_RX * stride, *ty = t + TDN_RY * stride, *tz = t + TDN_RZ * stride,
+                *tw = t + TDN_RW * stride;
+    for (size_t j = 0; j < stride; j++) {
+        const float dot = x[j] * tx[j] + y[j] * ty[j] + z[j] * tz[j] + q[j] * tw[j];
+        const float sign = tdn__select(dot < 0.0f, -1.0f, 1.0f);
+        const float nx = x[j] + (sign * tx[j] - x[j]) * w, ny = y[j] + (sign * ty[j] - y[j]) * w;
+        const float nz = z[j] + (sign * tz[j] - z[j]) * w, nw = q[j] + (sign * tw[j] - q[j]) * w;
+        const float inv = 1.0f / sqrtf(nx * nx + ny * ny + nz * nz + nw * nw);
+        x[j] = nx * inv, y[j] = ny * inv, z[j] = nz * inv, q[j] = nw * inv;
+    }
 }
 
 tdn_pose *tdn__graph_lod_frame(tdn_graph_lod *lod, tdn_graph_instance *instance, tdn_graph_workspace *ws,
@@ -46,8 +77,7 @@ tdn_pose *tdn__graph_lod_frame(tdn_graph_lod *lod, tdn_graph_instance *instance,
     } else {
         if (evaluate)
             tdn__graph_evaluate(instance, ws, lod->target);
-        /* exact at the last step (w = 1) */
-        tdn_blend2(lod->shown, lod->target, 1.0f / (float)left, NULL, lod->shown, NULL);
+        approach(lod->shown, lod->target, 1.0f / (float)left); /* exact at the last step (w = 1) */
         lod->arrived = left == 1;
     }
     lod->primed = 1;
