@@ -194,11 +194,10 @@ static void compose(tdn_graph_instance *in, tdn_graph_workspace *ws, int layer, 
 
 tdn_result tdn_graph_evaluate(tdn_graph_instance *instance, tdn_pose *out, tdn_error *err)
 {
-    if (instance && !instance->own)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "instance",
-                         "placed by tdn_graph_instance_init, it has no workspace of its own: evaluate it with "
-                         "tdn_graph_evaluate_with");
-    return tdn_graph_evaluate_with(instance, instance ? instance->own : NULL, out, err);
+    tdn_graph_workspace *own;
+    if (tdn__graph_own_workspace(instance, "tdn_graph_evaluate_with", &own, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    return tdn_graph_evaluate_with(instance, own, out, err);
 }
 
 tdn_result tdn_graph_evaluate_with(tdn_graph_instance *instance, tdn_graph_workspace *workspace, tdn_pose *out,

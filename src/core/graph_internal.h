@@ -351,6 +351,10 @@ void tdn__graph_evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, 
  * `out` holds no meaning afterwards. */
 void tdn__graph_evaluate_joints(tdn_graph_instance *instance, tdn_graph_workspace *ws, const tdn_joint_lod *joint_lod,
                                 tdn_pose *out);
+/* A created instance's own workspace into *out (NULL for a NULL instance, which the caller's
+ * checks name); TDN_ERR_ARGUMENT naming `instance` and pointing at `with` for a placed one. */
+tdn_result tdn__graph_own_workspace(const tdn_graph_instance *instance, const char *with, tdn_graph_workspace **out,
+                                    tdn_error *err);
 /* Whether a workspace holds what evaluating `g` needs. */
 int tdn__graph_workspace_fits(const tdn_graph_workspace *ws, const tdn_graph *g);
 /* The workspace's poses set up for `g`: TDN_ERR_ARGUMENT naming `where` when it was made for

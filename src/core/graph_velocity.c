@@ -58,11 +58,10 @@ static void layer_velocity(tdn_graph_instance *in, tdn_graph_workspace *ws, cons
 
 tdn_result tdn_graph_joint_velocities(tdn_graph_instance *instance, tdn_pose *velocity, tdn_error *err)
 {
-    if (instance && !instance->own)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "instance",
-                         "placed by tdn_graph_instance_init, it has no workspace of its own: use "
-                         "tdn_graph_joint_velocities_with");
-    return tdn_graph_joint_velocities_with(instance, instance ? instance->own : NULL, velocity, err);
+    tdn_graph_workspace *own;
+    if (tdn__graph_own_workspace(instance, "tdn_graph_joint_velocities_with", &own, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    return tdn_graph_joint_velocities_with(instance, own, velocity, err);
 }
 
 tdn_result tdn_graph_joint_velocities_with(tdn_graph_instance *instance, tdn_graph_workspace *ws, tdn_pose *velocity,

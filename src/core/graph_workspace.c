@@ -152,3 +152,13 @@ tdn_result tdn__graph_workspace_bind(tdn_graph_workspace *ws, const tdn_graph *g
     ws->graph = g;
     return TDN_OK;
 }
+
+tdn_result tdn__graph_own_workspace(const tdn_graph_instance *instance, const char *with, tdn_graph_workspace **out,
+                                    tdn_error *err)
+{
+    *out = instance ? instance->own : NULL;
+    if (instance && !instance->own)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "instance",
+                         "placed by tdn_graph_instance_init, it has no workspace of its own: use %s", with);
+    return TDN_OK;
+}
