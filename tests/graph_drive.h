@@ -1,5 +1,5 @@
-/* tendon tests: a scripted timeline for any graph's parameters, for the crowd tests (batch
- * evaluation, level of detail). */
+/* tendon tests: a scripted timeline for any graph's parameters and a parallel-for that splits
+ * oddly, for the crowd tests (batch evaluation, level of detail). */
 #ifndef TENDON_TEST_GRAPH_DRIVE_H
 #define TENDON_TEST_GRAPH_DRIVE_H
 
@@ -35,6 +35,15 @@ static void drive(tdn_graph_instance *in, int k, int frame)
             break;
         }
     }
+}
+
+/* A parallel-for (graph.h) running every task in reverse order on this thread, the workers
+ * (*(const int *)user of them) taken in turn: a split no real pool would make. */
+static void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
+{
+    const int workers = *(const int *)user;
+    for (int t = task_count - 1; t >= 0; t--)
+        task(context, t, t % workers);
 }
 
 #endif

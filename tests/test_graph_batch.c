@@ -45,14 +45,6 @@ static void buffers_free(character_buffers *b)
 
 /* ---- parallel-fors ---- */
 
-/* Every task in reverse order, workers taken in turn. */
-static void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
-{
-    const int workers = *(const int *)user;
-    for (int t = task_count - 1; t >= 0; t--)
-        task(context, t, t % workers);
-}
-
 /* A pool of threads taking tasks from a shared counter; each thread is one worker. */
 typedef struct pool {
     int threads;

@@ -329,13 +329,6 @@ static void ik_on_dropped_joints_is_skipped(void)
 
 /* ---- splits ---- */
 
-static void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
-{
-    const int workers = *(const int *)user;
-    for (int t = task_count - 1; t >= 0; t--)
-        task(context, t, t % workers);
-}
-
 enum { CROWD = 12, SPLIT_FRAMES = 200, SPLITS = 4 };
 
 static void every_split_is_each_alone(const tdn_graph_document *doc)

@@ -201,13 +201,6 @@ static void root_motion_and_events_are_full_rate(const tdn_graph_document *doc)
 
 /* ---- splits ---- */
 
-static void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
-{
-    const int workers = *(const int *)user;
-    for (int t = task_count - 1; t >= 0; t--)
-        task(context, t, t % workers);
-}
-
 enum { CROWD = 12, SPLIT_FRAMES = 200, SPLITS = 4 };
 
 typedef struct lod_crowd {
