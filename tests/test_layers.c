@@ -285,6 +285,60 @@ static void a_node_in_two_layers_is_refused(void)
  * (or additive) of the sampled clips: here the base slides the root, turns arm_l and scales
  * arm_r, the top clip turns arm_l alone, and the masks either reach the root (where the base's
  * translation must still be blended toward the top's) or not. */
+/* The largest gap, over `frames` updates of `dt`, between a two-layer graph on `skel` (clips[0]
+ * at the bottom; clips[top] above it, override or additive, at `weight` through `mask`) and the
+ * core's whole-pose tdn_blend2 / tdn_additive_apply of the same clips sampled at the nodes'
+ * times: what the graph leaves alone must be what composing would give. */
+static double gap_to_core_blend(const tdn_skeleton *skel, const tdn_clip *const *clips, int clip_count, int top,
+                                int additive, float weight, const float *mask, int frames, float dt)
+{
+    const int joints = tdn_skeleton_joint_count(skel);
+    const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
+                                     { .type = TDN_NODE_CLIP, .clip = top, .wrap = TDN_WRAP_LOOP } };
+    const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
+                                       { .name = "top",
+                                         .root = 1,
+                                         .weight = { NULL, weight },
+                                         .mode = additive ? TDN_LAYER_ADDITIVE : TDN_LAYER_OVERRIDE,
+                                         .mask = mask } };
+    const tdn_graph_desc gd = { .skeleton = skel,
+                                .clips = clips,
+                                .clip_count = clip_count,
+                                .nodes = nodes,
+                                .node_count = 2,
+                                .layers = layers,
+                                .layer_count = 2 };
+    tdn_graph *g = NULL;
+    tdn_graph_instance *in = NULL;
+    if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK) ||
+        !CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK)) {
+        tdn_graph_destroy(g);
+        return INFINITY;
+    }
+    tdn_pose out, a, b, expect;
+    tdn_pose *poses[] = { &out, &a, &b, &expect };
+    for (int i = 0; i < 4; i++)
+        tdn_pose_create(joints, poses[i], NULL, NULL);
+    double worst = 0;
+    for (int f = 0; f < frames; f++) {
+        tdn_graph_update(in, dt, NULL);
+        tdn_graph_evaluate(in, &out, NULL);
+        tdn_clip_sample(clips[0], tdn_graph_clip_time(in, 0), &a, NULL);
+        tdn_clip_sample(clips[top], tdn_graph_clip_time(in, 1), &b, NULL);
+        if (additive)
+            tdn_additive_apply(&a, &b, weight, mask, &expect, NULL);
+        else
+            tdn_blend2(&a, &b, weight, mask, &expect, NULL);
+        for (int j = 0; j < joints; j++)
+            worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
+    }
+    for (int i = 0; i < 4; i++)
+        tdn_pose_destroy(poses[i]);
+    tdn_graph_instance_destroy(in);
+    tdn_graph_destroy(g);
+    return worst;
+}
+
 static void untouched_rows_are_the_layer_below(void)
 {
     tdn_clip *base = make_clip((clip_spec){ "base", 1, 2, 1.2f, 1.5f, { 0, 1, 0 }, NULL, 0 }, 0);
@@ -292,54 +346,13 @@ static void untouched_rows_are_the_layer_below(void)
     tdn_clip *diff = make_clip((clip_spec){ "diff", 1, 0, 0.7f, 1, { 0, 0, 1 }, NULL, 0 }, 1);
     const tdn_clip *clips[3] = { base, turn, diff };
     const float masks[3][TDN_POSE_LANES] = { { 0, 1, 0 }, { 0.5f, 1, 0.25f }, { 0, 0.6f, 0 } };
-    tdn_pose out, a, b, expect;
-    tdn_pose *poses[] = { &out, &a, &b, &expect };
-    for (int i = 0; i < 4; i++)
-        tdn_pose_create(JOINTS, poses[i], NULL, NULL);
     for (int m = 0; m < 3; m++)
         for (int additive = 0; additive < 2; additive++) {
-            const tdn_node_desc nodes[2] = {
-                { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
-                { .type = TDN_NODE_CLIP, .clip = additive ? 2 : 1, .wrap = TDN_WRAP_LOOP }
-            };
-            const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
-                                               { .name = "top",
-                                                 .root = 1,
-                                                 .weight = { NULL, 0.7f },
-                                                 .mode = additive ? TDN_LAYER_ADDITIVE : TDN_LAYER_OVERRIDE,
-                                                 .mask = masks[m] } };
-            const tdn_graph_desc gd = { .skeleton = skeleton,
-                                        .clips = clips,
-                                        .clip_count = 3,
-                                        .nodes = nodes,
-                                        .node_count = 2,
-                                        .layers = layers,
-                                        .layer_count = 2 };
-            tdn_graph *g = NULL;
-            tdn_graph_instance *in = NULL;
-            if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK) ||
-                !CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK))
-                continue;
-            double worst = 0;
-            for (int f = 0; f < 30; f++) {
-                tdn_graph_update(in, 0.041f, NULL);
-                tdn_graph_evaluate(in, &out, NULL);
-                tdn_clip_sample(base, tdn_graph_clip_time(in, 0), &a, NULL);
-                tdn_clip_sample(clips[additive ? 2 : 1], tdn_graph_clip_time(in, 1), &b, NULL);
-                if (additive)
-                    tdn_additive_apply(&a, &b, 0.7f, masks[m], &expect, NULL);
-                else
-                    tdn_blend2(&a, &b, 0.7f, masks[m], &expect, NULL);
-                for (int j = 0; j < JOINTS; j++)
-                    worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
-            }
+            const double worst = gap_to_core_blend(skeleton, clips, 3, 1 + additive, additive, 0.7f, masks[m], 30,
+                                                   0.041f);
             if (!CHECK(worst < 1e-6))
                 printf("  mask %d, %s: worst gap %g\n", m, additive ? "additive" : "override", worst);
-            tdn_graph_instance_destroy(in);
-            tdn_graph_destroy(g);
         }
-    for (int i = 0; i < 4; i++)
-        tdn_pose_destroy(poses[i]);
     for (int c = 0; c < 3; c++)
         tdn_clip_destroy((tdn_clip *)clips[c]);
 }
@@ -412,52 +425,12 @@ static void layers_change_their_joints_only(void)
         masks[1][j] = 0.5f;
     for (int j = 0; j < CHAIN; j++) /* everything: the base's joints too */
         masks[2][j] = 0.8f;
-    tdn_pose out, a, b, expect;
-    tdn_pose *poses[] = { &out, &a, &b, &expect };
-    for (int i = 0; i < 4; i++)
-        tdn_pose_create(CHAIN, poses[i], NULL, NULL);
     for (int m = 0; m < 3; m++)
         for (int additive = 0; additive < 2; additive++) {
-            const tdn_node_desc nodes[2] = { { .type = TDN_NODE_CLIP, .clip = 0, .wrap = TDN_WRAP_LOOP },
-                                             { .type = TDN_NODE_CLIP, .clip = 1 + additive, .wrap = TDN_WRAP_LOOP } };
-            const tdn_layer_desc layers[2] = { { .name = "base", .root = 0 },
-                                               { .name = "top",
-                                                 .root = 1,
-                                                 .weight = { NULL, 0.6f },
-                                                 .mode = additive ? TDN_LAYER_ADDITIVE : TDN_LAYER_OVERRIDE,
-                                                 .mask = masks[m] } };
-            const tdn_graph_desc gd = { .skeleton = chain,
-                                        .clips = clips,
-                                        .clip_count = 3,
-                                        .nodes = nodes,
-                                        .node_count = 2,
-                                        .layers = layers,
-                                        .layer_count = 2 };
-            tdn_graph *g = NULL;
-            tdn_graph_instance *in = NULL;
-            if (!CHECK_EQ_INT(tdn_graph_create(&gd, &g, NULL, NULL), TDN_OK) ||
-                !CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK))
-                continue;
-            double worst = 0;
-            for (int f = 0; f < 25; f++) {
-                tdn_graph_update(in, 0.043f, NULL);
-                tdn_graph_evaluate(in, &out, NULL);
-                tdn_clip_sample(clips[0], tdn_graph_clip_time(in, 0), &a, NULL);
-                tdn_clip_sample(clips[1 + additive], tdn_graph_clip_time(in, 1), &b, NULL);
-                if (additive)
-                    tdn_additive_apply(&a, &b, 0.6f, masks[m], &expect, NULL);
-                else
-                    tdn_blend2(&a, &b, 0.6f, masks[m], &expect, NULL);
-                for (int j = 0; j < CHAIN; j++)
-                    worst = fmax(worst, transform_gap(tdn_pose_get(&out, j), tdn_pose_get(&expect, j)));
-            }
+            const double worst = gap_to_core_blend(chain, clips, 3, 1 + additive, additive, 0.6f, masks[m], 25, 0.043f);
             if (!CHECK(worst < 1e-6))
                 printf("  mask %d, %s: worst gap %g\n", m, additive ? "additive" : "override", worst);
-            tdn_graph_instance_destroy(in);
-            tdn_graph_destroy(g);
         }
-    for (int i = 0; i < 4; i++)
-        tdn_pose_destroy(poses[i]);
     for (int c = 0; c < 3; c++)
         tdn_clip_destroy((tdn_clip *)clips[c]);
     tdn_skeleton_destroy(chain);
