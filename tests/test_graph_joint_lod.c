@@ -182,6 +182,21 @@ static int joint_is_sentinel(const outputs *o, int j)
     return same;
 }
 
+/* Two characters of `g`: c[0] at full detail, c[1] with `lod`, its outputs filled with the
+ * sentinel so that a dropped joint's can be seen untouched. */
+static void full_and_lod(const tdn_graph *g, int joints, const tdn_joint_lod *lod, tdn_graph_instance *in[2],
+                         outputs out[2], tdn_graph_character c[2])
+{
+    for (int i = 0; i < 2; i++) {
+        CHECK_EQ_INT(tdn_graph_instance_create(g, &in[i], NULL, NULL), TDN_OK);
+        outputs_make(&out[i], joints, i ? SENTINEL : 0.0f);
+        c[i] = (tdn_graph_character){
+            .instance = in[i], .dt = DT, .pose = &out[i].pose, .model = out[i].model, .palette = out[i].palette
+        };
+    }
+    c[1].joint_lod = lod;
+}
+
 static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_joint_lod *lod_in)
 {
     enum { FRAMES = 300 };
@@ -194,14 +209,7 @@ static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_j
     tdn_graph_instance *in[2];
     outputs out[2];
     tdn_graph_character c[2];
-    for (int i = 0; i < 2; i++) {
-        CHECK_EQ_INT(tdn_graph_instance_create(g, &in[i], NULL, NULL), TDN_OK);
-        outputs_make(&out[i], joints, i ? SENTINEL : 0.0f);
-        c[i] = (tdn_graph_character){
-            .instance = in[i], .dt = DT, .pose = &out[i].pose, .model = out[i].model, .palette = out[i].palette
-        };
-    }
-    c[1].joint_lod = &lod;
+    full_and_lod(g, joints, &lod, in, out, c);
     int kept_differ = 0, dropped_touched = 0, motion_differs = 0, events_differ = 0, dropped_moved = 0;
     int kept_count = 0;
     for (int j = 0; j < joints; j++)
@@ -283,14 +291,7 @@ static void ik_on_dropped_joints_is_skipped(void)
     tdn_graph_instance *in[2];
     outputs out[2];
     tdn_graph_character c[2];
-    for (int i = 0; i < 2; i++) {
-        CHECK_EQ_INT(tdn_graph_instance_create(g, &in[i], NULL, NULL), TDN_OK);
-        outputs_make(&out[i], joints, i ? SENTINEL : 0.0f);
-        c[i] = (tdn_graph_character){
-            .instance = in[i], .dt = DT, .pose = &out[i].pose, .model = out[i].model, .palette = out[i].palette
-        };
-    }
-    c[1].joint_lod = &lod;
+    full_and_lod(g, joints, &lod, in, out, c);
     int reached[2][3] = { { 0 } }, kept_differ = 0, dropped_touched = 0;
     const int curl = tdn_graph_find_param(g, "curl"), tip = tdn_skeleton_find_joint(s, "index_03_l");
     for (int f = 0; f < FRAMES; f++) {
