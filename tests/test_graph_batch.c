@@ -297,6 +297,64 @@ static void bad_batches_name_the_place(const crowd_graphs *cg)
     }
 }
 
+/* Workspaces refuse what they cannot serve, naming the argument, and a workspace made for a
+ * smaller graph is refused by the evaluation (nothing written). */
+static void bad_workspaces_name_the_place(const crowd_graphs *cg)
+{
+    tdn_error err;
+    tdn_graph_workspace *ws = (tdn_graph_workspace *)1;
+    const size_t bytes = tdn_graph_workspace_bytes(cg->graphs, 2);
+    CHECK(bytes > tdn_graph_workspace_bytes(&cg->graphs[1], 1)); /* the showcase needs more than the tree */
+    CHECK_EQ_INT(tdn_graph_workspace_bytes(NULL, 1), 0);
+    CHECK_EQ_INT(tdn_graph_workspace_bytes(cg->graphs, 0), 0);
+    char *memory = aligned_alloc(TDN_GRAPH_WORKSPACE_ALIGN, (bytes + 64 + 63) / 64 * 64);
+    const tdn_graph *with_null[2] = { cg->graphs[0], NULL };
+    const struct {
+        const tdn_graph *const *graphs;
+        int count;
+        void *memory;
+        size_t bytes;
+        tdn_result want;
+        const char *where;
+    } cases[] = {
+        { NULL, 1, memory, bytes, TDN_ERR_ARGUMENT, "graphs" },
+        { cg->graphs, 0, memory, bytes, TDN_ERR_ARGUMENT, "graph_count" },
+        { with_null, 2, memory, bytes, TDN_ERR_ARGUMENT, "graphs" },
+        { cg->graphs, 2, NULL, bytes, TDN_ERR_ARGUMENT, "memory" },
+        { cg->graphs, 2, memory + 8, bytes, TDN_ERR_ARGUMENT, "memory" },
+        { cg->graphs, 2, memory, bytes - 1, TDN_ERR_OUT_OF_MEMORY, "bytes" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        memset(&err, 0, sizeof err);
+        ws = (tdn_graph_workspace *)1;
+        CHECK_EQ_INT(
+            tdn_graph_workspace_init(cases[i].graphs, cases[i].count, cases[i].memory, cases[i].bytes, &ws, &err),
+            cases[i].want);
+        if (!CHECK(ws == NULL && strcmp(err.where, cases[i].where) == 0))
+            printf("  case %zu: where '%s' (%s)\n", i, err.where, err.message);
+    }
+    /* made for the strafing tree alone: too small for the showcase */
+    CHECK_EQ_INT(tdn_graph_workspace_init(&cg->graphs[1], 1, memory, bytes, &ws, NULL), TDN_OK);
+    tdn_graph_instance *in = NULL;
+    tdn_pose pose;
+    CHECK_EQ_INT(tdn_graph_instance_create(cg->graphs[0], &in, NULL, NULL), TDN_OK);
+    tdn_pose_create(cg->joints, &pose, NULL, NULL);
+    tdn_pose_set_identity(&pose);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ_INT(tdn_graph_evaluate_with(in, ws, &pose, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "workspace") == 0 && strstr(err.message, "tdn_graph_workspace_bytes"));
+    tdn_pose identity;
+    tdn_pose_create(cg->joints, &identity, NULL, NULL);
+    tdn_pose_set_identity(&identity);
+    CHECK(memcmp(pose.data, identity.data, tdn_pose_bytes(cg->joints)) == 0); /* nothing written */
+    CHECK_EQ_INT(tdn_graph_evaluate_with(in, NULL, &pose, &err), TDN_ERR_ARGUMENT);
+    CHECK(strcmp(err.where, "workspace") == 0);
+    tdn_pose_destroy(&identity);
+    tdn_pose_destroy(&pose);
+    tdn_graph_instance_destroy(in);
+    free(memory);
+}
+
 int main(void)
 {
     crowd_graphs cg = { 0 };
@@ -315,6 +373,7 @@ int main(void)
     CHECK_EQ_INT(tdn_skeleton_joint_count(cg.skeletons[1]), cg.joints);
     RUN_ARGS(batch_equals_alone_in_every_split(&cg));
     RUN_ARGS(bad_batches_name_the_place(&cg));
+    RUN_ARGS(bad_workspaces_name_the_place(&cg));
     for (int g = 0; g < 2; g++)
         tdn_graph_document_destroy(cg.docs[g]);
     return check_summary();
