@@ -137,10 +137,11 @@ static void evaluate_layer(tdn_graph_instance *in, tdn_graph_workspace *ws, int 
 {
     const tdn_graph *g = in->graph;
     int additive_layer = g->layers[layer].mode == TDN_LAYER_ADDITIVE;
-    for (int k = g->order_count - 1; k >= 0 && g->modifier_count > 0; k--) {
-        int i = g->order[k];
+    const tdn__layer *L = &g->layers[layer];
+    for (int k = 0; k < L->modifier_count; k++) { /* deepest first (graph_flatten.c) */
+        const int i = g->layer_modifiers[L->first_modifier + k];
         const tdn__node *n = &g->nodes[i];
-        if (n->type != TDN_NODE_MODIFIER || n->layer != layer || !(in->node_weight[i] > 0.0f))
+        if (!(in->node_weight[i] > 0.0f))
             continue;
         tdn_pose *pose = &ws->group_poses[n->slot];
         const parts whole = { 1, { tdn__whole(pose) } }; /* a modifier may read any joint */
