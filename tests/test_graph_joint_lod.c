@@ -182,6 +182,16 @@ static int joint_is_sentinel(const outputs *o, int j)
     return same;
 }
 
+/* Joint j of an update-rate LOD's shown and target poses: never written? */
+static int history_is_sentinel(const tdn_pose history[2], int j)
+{
+    int same = 1;
+    for (int h = 0; h < 2; h++)
+        for (int r = 0; r < TDN_POSE_ROWS; r++)
+            same &= history[h].data[r * history[h].stride + j] == SENTINEL;
+    return same;
+}
+
 /* Two characters of `g`: c[0] at full detail, c[1] with `lod`, its outputs filled with the
  * sentinel so that a dropped joint's can be seen untouched. */
 static void full_and_lod(const tdn_graph *g, int joints, const tdn_joint_lod *lod, tdn_graph_instance *in[2],
@@ -197,7 +207,9 @@ static void full_and_lod(const tdn_graph *g, int joints, const tdn_joint_lod *lo
     c[1].joint_lod = lod;
 }
 
-static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_joint_lod *lod_in)
+/* With `rate` above 1 both characters also have an update-rate LOD of that rate (their clocks
+ * in step): the joint LOD then changes nothing of the kept joints either. */
+static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_joint_lod *lod_in, int rate)
 {
     enum { FRAMES = 300 };
     const tdn_graph *g = tdn_graph_document_graph(doc);
@@ -210,6 +222,17 @@ static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_j
     outputs out[2];
     tdn_graph_character c[2];
     full_and_lod(g, joints, &lod, in, out, c);
+    tdn_pose history[2][2];
+    tdn_graph_lod rates[2];
+    for (int i = 0; i < 2 && rate > 1; i++) {
+        for (int h = 0; h < 2; h++) {
+            CHECK_EQ_INT(tdn_pose_create(joints, &history[i][h], NULL, NULL), TDN_OK);
+            for (size_t v = 0; v < (size_t)TDN_POSE_ROWS * (size_t)history[i][h].stride; v++)
+                history[i][h].data[v] = SENTINEL; /* the joint LOD's dropped joints are never evaluated */
+        }
+        rates[i] = (tdn_graph_lod){ .rate = rate, .clock = 1, .shown = &history[i][0], .target = &history[i][1] };
+        c[i].lod = &rates[i];
+    }
     int kept_differ = 0, dropped_touched = 0, motion_differs = 0, events_differ = 0, dropped_moved = 0;
     int kept_count = 0;
     for (int j = 0; j < joints; j++)
@@ -224,7 +247,7 @@ static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_j
             if (kept(&lod, j))
                 kept_differ += !joint_same(&out[0], &out[1], j);
             else
-                dropped_touched += !joint_is_sentinel(&out[1], j);
+                dropped_touched += !joint_is_sentinel(&out[1], j) || (rate > 1 && !history_is_sentinel(history[1], j));
         if (f == 0)
             memcpy(first_model, out[0].model, sizeof(tdn_mat4) * (size_t)joints);
         tdn_root_motion m[2];
@@ -242,8 +265,8 @@ static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_j
      * the sentinel guards work that was really left out */
     for (int j = 0; j < joints; j++)
         dropped_moved += !kept(&lod, j) && memcmp(&first_model[j], &out[0].model[j], sizeof(tdn_mat4)) != 0;
-    printf("  %d frames, %d kept joints: %d differing joint-frames, %d dropped joint-frames touched\n", FRAMES,
-           kept_count, kept_differ, dropped_touched);
+    printf("  rate %d, %d frames, %d kept joints: %d differing joint-frames, %d dropped joint-frames touched\n", rate,
+           FRAMES, kept_count, kept_differ, dropped_touched);
     CHECK_EQ_INT(kept_differ, 0);
     CHECK_EQ_INT(dropped_touched, 0);
     CHECK_EQ_INT(motion_differs, 0);
@@ -253,6 +276,8 @@ static void kept_joints_are_full_bits(const tdn_graph_document *doc, const tdn_j
     for (int i = 0; i < 2; i++) {
         tdn_graph_instance_destroy(in[i]);
         outputs_free(&out[i]);
+        for (int h = 0; h < 2 && rate > 1; h++)
+            tdn_pose_destroy(&history[i][h]);
     }
     tdn_graph_workspace_destroy(ws);
 }
@@ -442,7 +467,7 @@ static void bad_lods_are_named(const tdn_graph_document *doc)
     CHECK_EQ_INT(lod.kept_count, TDN_JOINT_LOD_MAX_SPANS);
     tdn_skeleton_destroy(wide);
 
-    /* batch entries: another skeleton's LOD, or one with an update-rate lod */
+    /* batch entries: another skeleton's LOD, or a retargeted instance */
     const tdn_graph *g = tdn_graph_document_graph(doc);
     tdn_graph_workspace *ws = NULL;
     tdn_graph_instance *in = NULL;
@@ -450,18 +475,29 @@ static void bad_lods_are_named(const tdn_graph_document *doc)
     CHECK_EQ_INT(tdn_graph_instance_create(g, &in, NULL, NULL), TDN_OK);
     tdn_joint_lod other = { 0 };
     other.joint_count = joints - 1;
-    tdn_pose shown, target;
-    tdn_pose_create(joints, &shown, NULL, NULL);
-    tdn_pose_create(joints, &target, NULL, NULL);
-    tdn_graph_lod rate = { .rate = 2, .shown = &shown, .target = &target };
     const tdn_joint_lod good = far_lod(s);
     tdn_graph_character c[2] = { { .instance = in, .dt = DT }, { .instance = in, .dt = DT, .joint_lod = &other } };
     tdn_graph_batch_desc d = { .characters = c, .character_count = 2, .workspaces = &ws, .worker_count = 1 };
     check_where(tdn_graph_evaluate_batch(&d, &err), &err, "characters[1].joint_lod");
-    c[1] = (tdn_graph_character){ .instance = in, .dt = DT, .lod = &rate, .joint_lod = &good };
+    tdn_body_map map;
+    tdn_retarget *onto_itself = NULL;
+    tdn_graph_instance *retargeted = NULL;
+    CHECK_EQ_INT(tdn_body_map_find(s, NULL, &map, NULL), TDN_OK);
+    const tdn_retarget_desc same = { .source = { .skeleton = s, .map = &map },
+                                     .target = { .skeleton = s, .map = &map } };
+    CHECK_EQ_INT(tdn_retarget_create(&same, &onto_itself, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_graph_instance_create_retargeted(g, onto_itself, &retargeted, NULL, NULL), TDN_OK);
+    outputs o;
+    outputs_make(&o, joints, 0.0f);
+    c[1] = (tdn_graph_character){
+        .instance = retargeted, .dt = DT, .pose = &o.pose, .model = o.model, .skeleton = s, .joint_lod = &good
+    };
     check_where(tdn_graph_evaluate_batch(&d, &err), &err, "characters[1].joint_lod");
-    tdn_pose_destroy(&shown);
-    tdn_pose_destroy(&target);
+    c[1].joint_lod = NULL; /* the rest of the entry is good */
+    CHECK_EQ_INT(tdn_graph_evaluate_batch(&d, &err), TDN_OK);
+    outputs_free(&o);
+    tdn_graph_instance_destroy(retargeted);
+    tdn_retarget_destroy(onto_itself);
     tdn_graph_instance_destroy(in);
     tdn_graph_workspace_destroy(ws);
 }
@@ -474,8 +510,10 @@ int main(void)
         RUN_ARGS(runs_are_the_kept_joints(doc));
         const tdn_skeleton *s = tdn_graph_document_skeleton(doc);
         const tdn_joint_lod far = far_lod(s), armless = named_lod(s, ARMLESS, 5);
-        RUN_ARGS(kept_joints_are_full_bits(doc, &far));
-        RUN_ARGS(kept_joints_are_full_bits(doc, &armless));
+        RUN_ARGS(kept_joints_are_full_bits(doc, &far, 1));
+        RUN_ARGS(kept_joints_are_full_bits(doc, &armless, 1));
+        RUN_ARGS(kept_joints_are_full_bits(doc, &far, 4));
+        RUN_ARGS(kept_joints_are_full_bits(doc, &armless, 2));
         RUN_ARGS(every_split_is_each_alone(doc));
         RUN_ARGS(bad_lods_are_named(doc));
         tdn_graph_document_destroy(doc);

@@ -638,8 +638,11 @@ TDN_API tdn_result tdn_graph_lod_choose_rates(const float *importance, int count
  * kept joint's local transform, model matrix and palette entry are the same bits as without the
  * LOD. The dropped joints' entries in the character's pose, model and palette are left as they
  * were: draw the character with a mesh LOD that does not use them, as engines do. Update (root
- * motion, events, machines) is unchanged. Not yet with an update-rate tdn_graph_lod or a
- * retargeted instance in the same entry (TDN_ERR_ARGUMENT). Mirrored clips, modifiers,
+ * motion, events, machines) is unchanged. With an update-rate tdn_graph_lod in the same entry,
+ * the evaluations every rate-th frame and the approach between them work on the kept joints alone
+ * (the dropped joints of its shown and target poses stay as they were), and every kept joint's
+ * outputs are the same bits as with the update-rate LOD alone. Not yet with a retargeted
+ * instance (TDN_ERR_ARGUMENT). Mirrored clips, modifiers,
  * procedural nodes, model-space-rotation layers and inertialization still work on whole poses
  * inside the workspace (exact for the kept joints; their cost is not cut). A character's LOD may
  * change from frame to frame: joints it brings back are evaluated from then on. */

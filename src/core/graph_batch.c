@@ -65,10 +65,8 @@ static tdn_result check_character(const tdn_graph_batch_desc *d, int k, tdn_erro
     }
     if (c->lod && check_lod(c, k, joints, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
-    if (c->joint_lod && (c->lod || in->retarget))
-        return character_fail(err, k, "joint_lod", "%s",
-                              c->lod ? "is not taken together with an update-rate lod yet"
-                                     : "is not taken by a retargeted instance yet");
+    if (c->joint_lod && in->retarget)
+        return character_fail(err, k, "joint_lod", "%s", "is not taken by a retargeted instance yet");
     if (c->joint_lod && c->joint_lod->joint_count != joints)
         return character_fail(err, k, "joint_lod", "%s", "is not of the graph skeleton's joint count");
     for (int w = 0; w < d->worker_count; w++)
@@ -106,9 +104,9 @@ static void run_task(void *context, int task, int worker)
         const tdn_skeleton *s = c->skeleton ? c->skeleton : in->graph->skeleton;
         tdn_pose *pose;
         if (c->lod) {
-            pose = tdn__graph_lod_frame(c->lod, in, ws, s, c->dt >= 0.0f);
-            if (c->pose)
-                tdn_pose_copy(c->pose, pose, NULL); /* nothing when it is the shown pose */
+            pose = tdn__graph_lod_frame(c->lod, in, ws, s, c->joint_lod, c->dt >= 0.0f);
+            if (c->pose && c->pose->data != pose->data)
+                tdn__joint_lod_copy(c->joint_lod, pose, c->pose);
         } else if (c->joint_lod) { /* evaluated in the workspace: the dropped joints' outputs stay as they were */
             pose = &ws->batch_pose;
             tdn__graph_evaluate_joints(in, ws, c->joint_lod, pose);

@@ -128,6 +128,10 @@ int tdn__joint_lod_keeps(const tdn_joint_lod *lod, int joint)
 
 void tdn__joint_lod_copy(const tdn_joint_lod *lod, const tdn_pose *from, tdn_pose *to)
 {
+    if (!lod) {
+        tdn_pose_copy(to, from, NULL);
+        return;
+    }
     for (int row = 0; row < TDN_POSE_ROWS; row++)
         for (int r = 0; r < lod->kept_count; r++)
             memcpy(to->data + (size_t)row * (size_t)to->stride + lod->kept[r].begin,

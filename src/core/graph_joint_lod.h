@@ -11,7 +11,8 @@
 int tdn__joint_lod_parts(const tdn_joint_lod *lod, tdn__part part, tdn__part *parts);
 /* Whether the LOD keeps `joint` (every joint without a LOD). */
 int tdn__joint_lod_keeps(const tdn_joint_lod *lod, int joint);
-/* The kept joints of `from` into `to` (poses of the LOD's joint count). */
+/* The kept joints of `from` into `to` (poses of the LOD's joint count; every joint without a
+ * LOD). */
 void tdn__joint_lod_copy(const tdn_joint_lod *lod, const tdn_pose *from, tdn_pose *to);
 
 #endif

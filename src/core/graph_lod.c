@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "graph_joint_lod.h"
 #include "graph_lod.h"
 #include "internal.h"
 
@@ -20,27 +21,33 @@ static void reanchor(tdn_pose *pose, const tdn_skeleton *skeleton, const tdn_tra
     }
 }
 
-/* `shown` moved a fraction w (0 < w <= 1) of the way to `target`: translations and scales
- * lerped, rotations nlerped the short way; at w = 1 exactly the target. A loop of its own:
- * tdn_blend2's weight rows, masks and exact ends cost more than the approach itself. */
-static void approach(tdn_pose *shown, const tdn_pose *target, float w)
+/* Joints [begin, end) of `shown` moved a fraction w (0 < w <= 1) of the way to `target`:
+ * translations and scales lerped, rotations nlerped the short way; at w = 1 exactly the target.
+ * A loop of its own: tdn_blend2's weight rows, masks and exact ends cost more than the approach
+ * itself. */
+static void approach(tdn_pose *shown, const tdn_pose *target, float w, int begin, int end)
 {
-    const size_t stride = (size_t)shown->stride;
+    const size_t stride = (size_t)shown->stride, b = (size_t)begin, e = (size_t)end;
     float *restrict s = shown->data;
     const float *restrict t = target->data;
     if (w >= 1.0f) {
-        memcpy(s, t, sizeof(float) * (size_t)TDN_POSE_ROWS * stride);
+        for (size_t r = 0; r < TDN_POSE_ROWS; r++)
+            memcpy(s + r * stride + b, t + r * stride + b, sizeof(float) * (e - b));
         return;
     }
-    for (size_t i = 0; i < 3 * stride; i++) /* translations */
-        s[i] += (t[i] - s[i]) * w;
-    for (size_t i = (size_t)TDN_SX * stride; i < (size_t)TDN_POSE_ROWS * stride; i++) /* scales */
-        s[i] += (t[i] - s[i]) * w;
+    for (size_t r = 0; r < TDN_POSE_ROWS; r++) {
+        if (r == TDN_RX) { /* rotations below */
+            r = TDN_RW;
+            continue;
+        }
+        for (size_t i = r * stride + b; i < r * stride + e; i++) /* translations and scales */
+            s[i] += (t[i] - s[i]) * w;
+    }
     float *restrict x = s + TDN_RX * stride, *restrict y = s + TDN_RY * stride, *restrict z = s + TDN_RZ * stride,
                     *restrict q = s + TDN_RW * stride;
     const float *tx = t + TDN_RX * stride, *ty = t + TDN_RY * stride, *tz = t + TDN_RZ * stride,
                 *tw = t + TDN_RW * stride;
-    for (size_t j = 0; j < stride; j++) {
+    for (size_t j = b; j < e; j++) {
         const float dot = x[j] * tx[j] + y[j] * ty[j] + z[j] * tz[j] + q[j] * tw[j];
         const float sign = tdn__select(dot < 0.0f, -1.0f, 1.0f);
         const float nx = x[j] + (sign * tx[j] - x[j]) * w, ny = y[j] + (sign * ty[j] - y[j]) * w;
@@ -50,16 +57,29 @@ static void approach(tdn_pose *shown, const tdn_pose *target, float w)
     }
 }
 
+/* The instance evaluated into `out`: whole, or with a joint LOD into the workspace and its kept
+ * joints copied, so that `out`'s dropped joints stay as they were (out may be the pose output). */
+static void evaluate(tdn_graph_instance *instance, tdn_graph_workspace *ws, const tdn_joint_lod *joint_lod,
+                     tdn_pose *out)
+{
+    if (!joint_lod) {
+        tdn__graph_evaluate(instance, ws, out);
+        return;
+    }
+    tdn__graph_evaluate_joints(instance, ws, joint_lod, &ws->batch_pose);
+    tdn__joint_lod_copy(joint_lod, &ws->batch_pose, out);
+}
+
 tdn_pose *tdn__graph_lod_frame(tdn_graph_lod *lod, tdn_graph_instance *instance, tdn_graph_workspace *ws,
-                               const tdn_skeleton *skeleton, int updated)
+                               const tdn_skeleton *skeleton, const tdn_joint_lod *joint_lod, int updated)
 {
     const unsigned rate = lod->rate > 1 ? (unsigned)lod->rate : 1u;
     const unsigned phase = lod->clock % rate;
-    const int evaluate = !lod->primed || lod->arrived || phase == 0;
+    const int evaluate_now = !lod->primed || lod->arrived || phase == 0;
     /* frames until the shown pose must reach the target (the one before the next evaluation),
      * this one included */
     const int left = (int)(rate - phase);
-    const int into_shown = !lod->primed || (evaluate && left == 1); /* no approach: shown is evaluated */
+    const int into_shown = !lod->primed || (evaluate_now && left == 1); /* no approach: shown is evaluated */
     const tdn_graph *g = instance->graph;
     if (lod->primed && updated && (g->extract_root_motion || g->mm_count > 0)) {
         tdn_root_motion m;
@@ -68,16 +88,21 @@ tdn_pose *tdn__graph_lod_frame(tdn_graph_lod *lod, tdn_graph_instance *instance,
         const tdn_transform inverse = tdn_transform_inverse(&step);
         if (!into_shown)
             reanchor(lod->shown, skeleton, &inverse);
-        if (!lod->arrived && !evaluate)
+        if (!lod->arrived && !evaluate_now)
             reanchor(lod->target, skeleton, &inverse);
     }
     if (into_shown) {
-        tdn__graph_evaluate(instance, ws, lod->shown);
+        evaluate(instance, ws, joint_lod, lod->shown);
         lod->arrived = 1;
     } else {
-        if (evaluate)
-            tdn__graph_evaluate(instance, ws, lod->target);
-        approach(lod->shown, lod->target, 1.0f / (float)left); /* exact at the last step (w = 1) */
+        if (evaluate_now)
+            evaluate(instance, ws, joint_lod, lod->target);
+        const float w = 1.0f / (float)left; /* exact at the last step (w = 1) */
+        if (joint_lod)
+            for (int r = 0; r < joint_lod->kept_count; r++)
+                approach(lod->shown, lod->target, w, joint_lod->kept[r].begin, joint_lod->kept[r].end);
+        else
+            approach(lod->shown, lod->target, w, 0, lod->shown->stride);
         lod->arrived = left == 1;
     }
     lod->primed = 1;
