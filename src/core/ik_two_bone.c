@@ -180,10 +180,12 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
     if (ik->upper < 0 || ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik", "joints %d, %d, %d are not all within 0..%d", ik->upper,
                          ik->middle, ik->end, n - 1);
-    if (ik->middle == ik->upper || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper))
+    /* the joints below j are the index range (j, its subtree end) */
+    const int upper_end = tdn_skeleton_subtree_end(skeleton, ik->upper);
+    if (ik->middle <= ik->upper || ik->middle >= upper_end)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.middle", "joint %d is not below ik.upper (%d)", ik->middle,
                          ik->upper);
-    if (ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle))
+    if (ik->end <= ik->middle || ik->end >= tdn_skeleton_subtree_end(skeleton, ik->middle))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.end", "joint %d is not below ik.middle (%d)", ik->end, ik->middle);
     if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole))
         return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : "ik.pole", "not finite");
@@ -215,8 +217,7 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
         }
         turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing);
         turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge);
-        tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
-                              tdn_skeleton_subtree_end(skeleton, ik->upper), model, NULL);
+        tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper, upper_end, model, NULL);
     }
     if (reached)
         *reached = tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[ik->end]), ik->target)) <= 1e-3f * full;
