@@ -11,7 +11,9 @@
  *      as the hint asks.
  * A model-space delta Q becomes a local one as conj(P) Q P, P being the parent's model
  * rotation (exact when the parent's scale is uniform). Model space is then recomputed for the
- * subtree of the upper joint. */
+ * subtree of the upper joint.
+ * The solve is a chain of dependent normalizations: each scales by tdn__scaled_rsqrt (an
+ * estimate and a Newton step, about 1e-7 relative) rather than dividing by a square root. */
 #include "internal.h"
 #include "ik_internal.h"
 #include "model_frame.h"
@@ -32,23 +34,25 @@ static tdn_vec3 any_perpendicular(tdn_vec3 v)
  * pole on the line, or an axis along it). */
 static int hinted_axis(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 line, float length_scale, tdn_vec3 *axis)
 {
+    /* lengths compared squared: no square root before the one normalization */
     if (ik->use_pole) {
         tdn_vec3 to_pole = tdn_vec3_sub(ik->pole, a);
         tdn_vec3 side = tdn_vec3_sub(to_pole, tdn_vec3_scale(line, tdn_vec3_dot(to_pole, line)));
-        float len = tdn_vec3_length(side);
-        float pole_distance = tdn_vec3_length(to_pole);
-        if (!(len > 1e-5f * (pole_distance > length_scale ? pole_distance : length_scale)))
+        float pole_distance2 = tdn_vec3_dot(to_pole, to_pole), scale2 = length_scale * length_scale;
+        if (!(tdn_vec3_dot(side, side) > 1e-10f * (pole_distance2 > scale2 ? pole_distance2 : scale2)))
             return 0;
-        *axis = tdn_vec3_normalize(tdn_vec3_cross(tdn_vec3_scale(side, 1.0f / len), line));
+        /* side is perpendicular to the unit line: the cross product is as long as side */
+        tdn_vec3 normal = tdn_vec3_cross(side, line);
+        *axis = tdn_vec3_scale(normal, tdn__scaled_rsqrt(1.0f, tdn_vec3_dot(normal, normal)));
         return 1;
     }
     if (!(tdn_vec3_dot(ik->pole, ik->pole) > 0.0f)) /* no hint: skip the projection (the test below agrees) */
         return 0;
     tdn_vec3 perp = tdn_vec3_sub(ik->pole, tdn_vec3_scale(line, tdn_vec3_dot(ik->pole, line)));
-    float len = tdn_vec3_length(perp);
-    if (!(len > 1e-5f * tdn_vec3_length(ik->pole)))
+    float len2 = tdn_vec3_dot(perp, perp);
+    if (!(len2 > 1e-10f * tdn_vec3_dot(ik->pole, ik->pole)))
         return 0;
-    *axis = tdn_vec3_scale(perp, 1.0f / len);
+    *axis = tdn_vec3_scale(perp, tdn__scaled_rsqrt(1.0f, len2));
     return 1;
 }
 
@@ -80,17 +84,25 @@ static void knee_half_angle(float l1, float l2, float d, float *cos_half, float 
     *sin_half = sqrtf(s2 > 0.0f ? s2 : 0.0f);
 }
 
+/* q (of squared length n2 > 0) scaled to unit length. */
+static tdn_quat unit_quat(tdn_quat q, float n2)
+{
+    float s = tdn__scaled_rsqrt(1.0f, n2);
+    return tdn_quat_make(q.x * s, q.y * s, q.z * s, q.w * s);
+}
+
 /* The rotation about unit `axis` that takes `from` to `to` (both perpendicular to it, any
  * length): (axis sin t, 1 + cos t) is (axis sin(t/2), cos(t/2)) scaled by 2 cos(t/2), so no
  * angle is ever formed; half a turn when they are opposite. */
 static tdn_quat turn_about(tdn_vec3 axis, tdn_vec3 from, tdn_vec3 to)
 {
-    float scale = tdn_vec3_length(from) * tdn_vec3_length(to);
+    float scale = sqrtf(tdn_vec3_dot(from, from) * tdn_vec3_dot(to, to));
     float sin_t = tdn_vec3_dot(tdn_vec3_cross(from, to), axis), cos_t = tdn_vec3_dot(from, to);
     tdn_quat q = tdn_quat_make(axis.x * sin_t, axis.y * sin_t, axis.z * sin_t, scale + cos_t);
-    if (!(tdn_quat_dot(q, q) > 1e-12f * scale * scale))
+    float n2 = tdn_quat_dot(q, q);
+    if (!(n2 > 1e-12f * scale * scale))
         return tdn_quat_make(axis.x, axis.y, axis.z, 0.0f);
-    return tdn_quat_normalize(q);
+    return unit_quat(q, n2);
 }
 
 void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 b, tdn_vec3 c, float l1, float l2,
@@ -102,8 +114,8 @@ void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 
     /* Where the end should go: along the line to the target (or, with the target on the upper
      * joint, where the chain points now). */
     tdn_vec3 to_target = tdn_vec3_sub(ik->target, a);
-    float d = tdn_vec3_length(to_target);
-    tdn_vec3 dir = d > tiny ? tdn_vec3_scale(to_target, 1.0f / d) : tdn_vec3_sub(c, a);
+    float dd = tdn_vec3_dot(to_target, to_target), d = sqrtf(dd);
+    tdn_vec3 dir = d > tiny ? tdn_vec3_scale(to_target, tdn__scaled_rsqrt(1.0f, dd)) : tdn_vec3_sub(c, a);
     if (!(d > tiny))
         dir = tdn_vec3_length(dir) > tiny ? tdn_vec3_normalize(dir) : tdn_vec3_normalize(l1 > tiny ? e1 : e2);
 
@@ -116,9 +128,9 @@ void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 
     int has_axis = l1 > tiny && l2 > tiny;
     if (has_axis) {
         tdn_vec3 normal = tdn_vec3_cross(e1, e2);
-        float normal_length = tdn_vec3_length(normal);
-        if (normal_length > 1e-4f * l1 * l2) {
-            axis = tdn_vec3_scale(normal, 1.0f / normal_length);
+        float normal2 = tdn_vec3_dot(normal, normal), least = 1e-4f * l1 * l2;
+        if (normal2 > least * least) {
+            axis = tdn_vec3_scale(normal, tdn__scaled_rsqrt(1.0f, normal2));
         } else {
             /* straight or folded: no plane yet; bend the way the hint wants, or any way */
             tdn_vec3 line = tdn_vec3_scale(e1, 1.0f / l1);
@@ -131,7 +143,9 @@ void tdn__ik_two_bone_solve(const tdn_ik_two_bone_job *ik, tdn_vec3 a, tdn_vec3 
         knee_half_angle(l1, l2, softened(d, full, tdn__clamp01(ik->soften)), &cos_wanted, &sin_wanted);
         float cos_turn = cos_now * cos_wanted + sin_now * sin_wanted;
         float sin_turn = sin_now * cos_wanted - cos_now * sin_wanted;
-        *hinge = tdn_quat_normalize(tdn_quat_make(axis.x * sin_turn, axis.y * sin_turn, axis.z * sin_turn, cos_turn));
+        tdn_quat turn = tdn_quat_make(axis.x * sin_turn, axis.y * sin_turn, axis.z * sin_turn, cos_turn);
+        float turn2 = tdn_quat_dot(turn, turn);
+        *hinge = turn2 > 0.0f ? unit_quat(turn, turn2) : tdn_quat_identity();
     }
 
     /* 2. swing the upper joint to point the chain at the target */
@@ -166,10 +180,12 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
     if (ik->upper < 0 || ik->upper >= n || ik->middle < 0 || ik->middle >= n || ik->end < 0 || ik->end >= n)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik", "joints %d, %d, %d are not all within 0..%d", ik->upper,
                          ik->middle, ik->end, n - 1);
-    if (ik->middle == ik->upper || !tdn_skeleton_is_in_subtree(skeleton, ik->middle, ik->upper))
+    /* the joints below j are the index range (j, its subtree end) */
+    const int upper_end = tdn_skeleton_subtree_end(skeleton, ik->upper);
+    if (ik->middle <= ik->upper || ik->middle >= upper_end)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.middle", "joint %d is not below ik.upper (%d)", ik->middle,
                          ik->upper);
-    if (ik->end == ik->middle || !tdn_skeleton_is_in_subtree(skeleton, ik->end, ik->middle))
+    if (ik->end <= ik->middle || ik->end >= tdn_skeleton_subtree_end(skeleton, ik->middle))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "ik.end", "joint %d is not below ik.middle (%d)", ik->end, ik->middle);
     if (tdn__bad_vec3(ik->target) || tdn__bad_vec3(ik->pole))
         return tdn__fail(err, TDN_ERR_ARGUMENT, tdn__bad_vec3(ik->target) ? "ik.target" : "ik.pole", "not finite");
@@ -201,8 +217,7 @@ tdn_result tdn_ik_two_bone(const tdn_skeleton *skeleton, const tdn_ik_two_bone_j
         }
         turn_joint(pose, ik->upper, upper_parent < 0 ? &root : &model[upper_parent], swing);
         turn_joint(pose, ik->middle, &model[parents[ik->middle]], hinge);
-        tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper,
-                              tdn_skeleton_subtree_end(skeleton, ik->upper), model, NULL);
+        tdn_model_space_range(skeleton, pose, upper_parent < 0 ? &root : NULL, ik->upper, upper_end, model, NULL);
     }
     if (reached)
         *reached = tdn_vec3_length(tdn_vec3_sub(tdn__model_position(&model[ik->end]), ik->target)) <= 1e-3f * full;
