@@ -24,7 +24,12 @@ extern "C" {
 typedef enum tdn_clip_storage {
     TDN_STORAGE_AUTO = 0, /* 16-bit if within tolerance, else 32-bit float */
     TDN_STORAGE_FLOAT32,
-    TDN_STORAGE_INT16
+    TDN_STORAGE_INT16,
+    /* Variable bit rates chosen by error_threshold (below): each animated track quantized within
+     * its range over the clip and over each segment of 16 frames, at the fewest bits per segment
+     * that keep the error at virtual vertices around every joint under the threshold at every
+     * frame; rotations as 3 components; constant tracks stored once, STEP tracks exact. */
+    TDN_STORAGE_COMPRESSED
 } tdn_clip_storage;
 
 typedef struct tdn_clip_desc {
@@ -46,6 +51,14 @@ typedef struct tdn_clip_desc {
     /* Optional out: receives what the build measured (tdn_clip_report, below), also on
      * TDN_ERR_TOLERANCE. */
     struct tdn_clip_report *report;
+    /* The virtual-vertex error metric (the Animation Compression Library's): a joint's error is
+     * the largest distance between where 3 vertices at shell_distance from it, along its local
+     * axes, land in model space in the source and in the clip. COMPRESSED keeps it under
+     * error_threshold at every frame (the position and rotation tolerances do not apply to it);
+     * every storage reports it. Skeleton units; 0: 1e-4 (0.01 cm) and 0.03 (3 cm), for
+     * skeletons in metres. */
+    float error_threshold;
+    float shell_distance;
 } tdn_clip_desc;
 
 /* What a build measured. Errors are the maximum over every frame time and the midpoint between
@@ -59,7 +72,10 @@ struct tdn_clip_report {
     float max_rotation_error; /* local rotation angle, radians */
     int rotation_error_joint;
     float rotation_error_time;
-    float max_scale_error;    /* largest absolute local scale difference */
+    float max_scale_error;  /* largest absolute local scale difference */
+    float max_vertex_error; /* the virtual-vertex error (tdn_clip_desc.shell_distance) */
+    int vertex_error_joint;
+    float vertex_error_time;
     tdn_clip_storage storage; /* what the build chose */
     int frame_count;
     int animated_components; /* components stored per frame */

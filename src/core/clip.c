@@ -25,9 +25,12 @@
 
 #include "annotations.h"
 #include "block.h"
+#include "clip_compressed.h"
 #include "internal.h"
 #include "keyed_clip_internal.h"
+#include "slerp_time.h"
 #include "tendon/model_space.h"
+#include "vertex_error.h"
 
 /* Contiguous joints [joint, joint + count) of one pose row, at `src` in a frame. */
 typedef struct clip_run {
@@ -47,8 +50,8 @@ struct tdn_clip {
     int frame_count;
     int joint_count;
     int additive;
-    tdn_clip_storage storage; /* FLOAT32 or INT16 */
-    int animated_count;       /* components per frame */
+    tdn_clip_storage storage; /* FLOAT32, INT16 or COMPRESSED */
+    int animated_count;       /* components per frame (COMPRESSED: the held ones) */
     int constant_count;
     int run_count;         /* lerped runs */
     int hold_run_count;    /* held (STEP) runs */
@@ -65,6 +68,7 @@ struct tdn_clip {
     const uint16_t *frames_q16; /* INT16: the same, quantized */
     const float *offsets;       /* INT16: per animated component, value = offset + scale * q */
     const float *scales;
+    tdn__packed packed; /* COMPRESSED: the lerped tracks (held ones are frames_f32) */
     tdn__annotations *annotations;
 };
 
@@ -152,6 +156,8 @@ void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, in
     }
     const size_t n = (size_t)clip->animated_count;
     int joint, src, count;
+    if (clip->storage == TDN_STORAGE_COMPRESSED)
+        tdn__packed_sample(&clip->packed, f0, a, pose, begin, end, rows);
     if (clip->storage == TDN_STORAGE_INT16) {
         const uint16_t *q0 = clip->frames_q16 + (size_t)f0 * n, *q1 = clip->frames_q16 + (size_t)f1 * n;
         for (int r = 0; r < clip->run_count; ++r)
@@ -194,6 +200,11 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
         for (int r = 0; r < counts[l]; r++)
             for (int j = lists[l][r].joint; j < lists[l][r].joint + lists[l][r].count; j++)
                 joints[j] |= (unsigned char)rows_of[lists[l][r].row];
+    const unsigned char kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
+    for (int g = 0; g < clip->packed.group_count; g++)
+        for (int i = 0; i < TDN__PACK_LANES; i++)
+            if (clip->packed.groups[g].keep[i])
+                joints[clip->packed.groups[g].joint + i] |= kind_rows[clip->packed.groups[g].kind];
     if (!clip->constant_pose) /* every component is animated */
         return;
     const size_t stride = (size_t)reference->stride;
@@ -237,6 +248,11 @@ typedef struct build {
     int *reference_hints;
     tdn_pose sample, reference, actual;
     tdn_mat4 *model_expect, *model_actual;
+    /* COMPRESSED: an additive clip's reference per frame (laid out as values), and the plan */
+    float *reference_values;
+    unsigned char *packed_tracks; /* per kind (TDN__PACK_*) and joint: packed */
+    float *segment_errors;        /* per segment: the float32 frames' own error against the source */
+    tdn__pack_plan pack;
     void *memory;
     size_t memory_bytes;
 } build;
@@ -296,7 +312,7 @@ static tdn_result build_alloc(build *b, tdn_error *err)
 {
     const tdn_keyed_clip *ref = reference_clip(b->desc);
     const size_t frames = (size_t)b->frame_count, comps = (size_t)b->components;
-    size_t max_times = 2 * frames + (size_t)joint_keys(b->source) + (ref ? (size_t)joint_keys(ref) : 0);
+    size_t max_times = 4 * frames + (size_t)joint_keys(b->source) + (ref ? (size_t)joint_keys(ref) : 0);
     size_t hint_count = (size_t)tdn_keyed_clip_track_count(b->source) +
                         (ref ? (size_t)tdn_keyed_clip_track_count(ref) : 0);
     size_t pose_bytes = tdn_pose_bytes(b->joint_count);
@@ -307,9 +323,15 @@ static tdn_result build_alloc(build *b, tdn_error *err)
         b->model_actual = tdn__block_take(&block, (size_t)b->joint_count, sizeof(tdn_mat4), TDN_POSE_ALIGN);
         float *poses = tdn__block_take(&block, 3 * pose_bytes, 1, TDN_POSE_ALIGN);
         b->values = tdn__block_take(&block, frames * comps, sizeof(float), alignof(float));
+        const int keep_reference = b->desc->storage == TDN_STORAGE_COMPRESSED && is_additive(b->desc);
+        b->reference_values = tdn__block_take(&block, keep_reference ? frames * comps : 0, sizeof(float),
+                                              alignof(float));
         b->lo = tdn__block_take(&block, comps, sizeof(float), alignof(float));
         b->hi = tdn__block_take(&block, comps, sizeof(float), alignof(float));
         b->times = tdn__block_take(&block, max_times, sizeof(float), alignof(float));
+        b->packed_tracks = tdn__block_take(&block, 3 * (size_t)b->joint_count, 1, 1);
+        b->segment_errors = tdn__block_take(&block, (frames + TDN__PACK_SEGMENT - 1) / TDN__PACK_SEGMENT + 1,
+                                            sizeof(float), alignof(float));
         b->hints = tdn__block_take(&block, hint_count, sizeof(int), alignof(int));
         if (!pass) {
             b->memory_bytes = block.size;
@@ -325,12 +347,14 @@ static tdn_result build_alloc(build *b, tdn_error *err)
             tdn_pose_init(b->joint_count, (char *)poses + 2 * pose_bytes, pose_bytes, &b->actual, NULL);
         }
     }
-    /* Frame times, the midpoints between them, and every key time of the source and reference. */
+    /* Frame times, the points at a quarter, half and three quarters between them (nlerp and
+     * slerp agree at the half, not at the quarters), and every key time of the source and
+     * reference. */
     int n = 0;
     for (int f = 0; f < b->frame_count; ++f) {
         b->times[n++] = (float)frame_time(b, f);
-        if (f + 1 < b->frame_count)
-            b->times[n++] = (float)(0.5 * (frame_time(b, f) + frame_time(b, f + 1)));
+        for (int q = 1; q < 4 && f + 1 < b->frame_count; q++)
+            b->times[n++] = (float)(frame_time(b, f) + 0.25 * q * (frame_time(b, f + 1) - frame_time(b, f)));
     }
     n = add_key_times(b->times, n, b->source, b->duration);
     if (ref && !b->desc->additive_reference_first_frame)
@@ -374,6 +398,10 @@ static tdn_result resample(build *b, tdn_error *err)
         tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints, NULL);
         if (is_additive(b->desc)) {
             sample_reference(b, t);
+            if (b->desc->storage == TDN_STORAGE_COMPRESSED)
+                for (int row = 0; row < TDN_POSE_ROWS; ++row)
+                    memcpy(b->reference_values + (size_t)f * (size_t)C + (size_t)row * (size_t)J,
+                           tdn_pose_crow(&b->reference, row), (size_t)J * sizeof(float));
             tdn_result r = make_difference(b, t, err);
             if (r != TDN_OK)
                 return r;
@@ -466,6 +494,30 @@ static void run_add(run_builder *rb, int row, int joint, int src)
         rb->runs[rb->count - 1] = *last;
 }
 
+/* COMPRESSED: which tracks are packed (any of their components lerped) and what the packer reads. */
+static tdn__pack_source pack_source(const build *b)
+{
+    const int J = b->joint_count;
+    const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX }, rows[3] = { 3, 4, 3 };
+    for (int kind = 0; kind < 3; kind++)
+        for (int j = 0; j < J; j++) {
+            int lerped = 0;
+            for (int r = first_row[kind]; r < first_row[kind] + rows[kind]; r++)
+                lerped |= classify(b, r, j) == COMPONENT_LERP;
+            b->packed_tracks[kind * J + j] = (unsigned char)lerped;
+        }
+    const tdn__pack_source src = { b->skeleton,
+                                   J,
+                                   b->frame_count,
+                                   b->values,
+                                   b->packed_tracks,
+                                   is_additive(b->desc) ? b->reference_values : NULL,
+                                   b->segment_errors,
+                                   b->desc->error_threshold,
+                                   b->desc->shell_distance };
+    return src;
+}
+
 /* Runs twice (see block.h): sizes first, then fills the clip (counts from count_components). */
 static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_storage storage, const char *name)
 {
@@ -490,8 +542,21 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
     } else {
         frames_f32 = tdn__block_take(block, frames * n, sizeof(float), TDN_POSE_ALIGN);
     }
+    tdn__pack_group *groups = NULL;
+    tdn__pack_header *headers = NULL;
+    uint32_t *words = NULL;
+    if (storage == TDN_STORAGE_COMPRESSED) {
+        const size_t G = (size_t)b->pack.group_count;
+        groups = tdn__block_take(block, G, sizeof *groups, alignof(tdn__pack_group));
+        headers = tdn__block_take(block, G * (size_t)b->pack.segment_count, sizeof *headers, alignof(tdn__pack_header));
+        words = tdn__block_take(block, b->pack.word_count, sizeof *words, alignof(uint32_t));
+    }
     if (!block->base)
         return;
+    if (storage == TDN_STORAGE_COMPRESSED) {
+        const tdn__pack_source src = pack_source(b);
+        tdn__pack_write(&src, &b->pack, groups, headers, words, &clip->packed);
+    }
 
     memcpy(name_copy, name, name_size);
     clip->name = name_copy;
@@ -514,6 +579,8 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
                 constant_pose[(size_t)row * stride + (size_t)j] = 0.5f * (b->lo[c] + b->hi[c]);
                 continue;
             }
+            if (kind == COMPONENT_LERP && storage == TDN_STORAGE_COMPRESSED)
+                continue; /* packed */
             const float lo = b->lo[c], range = b->hi[c] - b->lo[c];
             if (storage == TDN_STORAGE_INT16) {
                 offsets[animated] = lo;
@@ -545,9 +612,11 @@ static void count_components(tdn_clip *clip, const build *b)
                 clip->constant_count++;
                 continue;
             }
-            run_add(kind == COMPONENT_HOLD ? &hold_runs : &runs, row, j, clip->animated_count++);
             if (row >= TDN_RX && row <= TDN_RW)
                 clip->animates_rotation = 1;
+            if (kind == COMPONENT_LERP && b->desc->storage == TDN_STORAGE_COMPRESSED)
+                continue; /* packed */
+            run_add(kind == COMPONENT_HOLD ? &hold_runs : &runs, row, j, clip->animated_count++);
         }
     }
     clip->run_count = runs.count;
@@ -565,49 +634,131 @@ static double rotation_error(tdn_quat a, tdn_quat b)
     return 2.0 * atan2(sqrt(x * x + y * y + z * z), fabs(w));
 }
 
+/* Whether t lies a quarter or three quarters of the way between two frames. Those times serve
+ * the virtual-vertex error alone: the position, rotation and scale tolerances keep the times
+ * they always had (frames, midpoints, keys), so that no build that passed them fails now. */
+static double build_rate(const build *b)
+{
+    return b->frame_count > 1 ? (b->frame_count - 1) / (double)b->duration : 0.0;
+}
+
+static int is_quarter_point(const build *b, float t)
+{
+    const double u = (double)t * build_rate(b), fraction = u - floor(u);
+    return fabs(fraction - 0.25) < 1e-3 || fabs(fraction - 0.75) < 1e-3;
+}
+
+/* The local errors at one time into the report (rotation angle, scale). */
+static void local_errors(const build *b, float t, tdn_clip_report *rep)
+{
+    for (int j = 0; j < b->joint_count; ++j) {
+        const tdn_transform e = tdn_pose_get(&b->sample, j), a = tdn_pose_get(&b->actual, j);
+        const float angle = (float)rotation_error(e.r, a.r);
+        if (angle > rep->max_rotation_error) {
+            rep->max_rotation_error = angle;
+            rep->rotation_error_joint = j;
+            rep->rotation_error_time = t;
+        }
+        const float ds = fmaxf(fabsf(e.s.x - a.s.x), fmaxf(fabsf(e.s.y - a.s.y), fabsf(e.s.z - a.s.z)));
+        rep->max_scale_error = fmaxf(rep->max_scale_error, ds);
+    }
+}
+
+/* The model-space errors at one time: joint positions (unless a quarter point) and the
+ * virtual-vertex error, also into segment_errors (when given) at the segment of the frames
+ * around t, (16 s, 16 s + 16]. */
+static void model_errors(build *b, float t, tdn_clip_report *rep, float *segment_errors)
+{
+    tdn_model_space(b->skeleton, &b->sample, NULL, b->model_expect, NULL);
+    tdn_model_space(b->skeleton, &b->actual, NULL, b->model_actual, NULL);
+    const int quarter = is_quarter_point(b, t);
+    const int f = (int)ceil((double)t * build_rate(b) - CLIP_FRAME_SNAP) - 1;
+    float *segment = segment_errors ? &segment_errors[(f > 0 ? f : 0) / TDN__PACK_SEGMENT] : NULL;
+    for (int j = 0; j < b->joint_count; ++j) {
+        const float *pe = &b->model_expect[j].m[12], *pa = &b->model_actual[j].m[12];
+        const float d = tdn_vec3_length(tdn_vec3_make(pe[0] - pa[0], pe[1] - pa[1], pe[2] - pa[2]));
+        if (!quarter && d > rep->max_position_error) {
+            rep->max_position_error = d;
+            rep->position_error_joint = j;
+            rep->position_error_time = t;
+        }
+        const float v = tdn__vertex_error(&b->model_expect[j], &b->model_actual[j], b->desc->shell_distance);
+        if (segment)
+            *segment = v > *segment ? v : *segment;
+        if (v > rep->max_vertex_error) {
+            rep->max_vertex_error = v;
+            rep->vertex_error_joint = j;
+            rep->vertex_error_time = t;
+        }
+    }
+}
+
 /* Compares the clip with its source at every measurement time. An additive clip is applied to
  * its reference (A = D * R) and compared with the source itself, which is what a character
  * playing it at full weight on that reference would show. */
-static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep)
+/* The build's frames at time t as a compressed clip interpolates them: lerped, rotations nlerped
+ * the short way re-timed to follow slerp (differences for an additive clip). */
+static void sample_frames(const build *b, float t, tdn_pose *out)
 {
-    rep->max_position_error = rep->max_rotation_error = rep->max_scale_error = 0.0f;
-    rep->position_error_joint = rep->rotation_error_joint = -1;
-    rep->position_error_time = rep->rotation_error_time = 0.0f;
+    const int J = b->joint_count, C = b->components;
+    int f0 = 0;
+    float a = 0.0f;
+    if (b->frame_count > 1) {
+        const double u = (double)tdn__clamp_time(t, b->duration) * build_rate(b);
+        f0 = (int)u < b->frame_count - 1 ? (int)u : b->frame_count - 2;
+        a = (float)(u - f0);
+    }
+    const float *v0 = b->values + (size_t)f0 * (size_t)C, *v1 = b->frame_count > 1 ? v0 + C : v0;
+    for (int row = 0; row < TDN_POSE_ROWS; ++row)
+        for (int j = 0; j < J && (row < TDN_RX || row > TDN_RW); ++j)
+            tdn_pose_row(out, row)[j] = v0[row * J + j] + (v1[row * J + j] - v0[row * J + j]) * a;
+    for (int j = 0; j < J; ++j) {
+        float dot = 0.0f, q[4];
+        for (int c = 0; c < 4; ++c)
+            dot += v0[(TDN_RX + c) * J + j] * v1[(TDN_RX + c) * J + j];
+        const float sign = dot < 0.0f ? -1.0f : 1.0f, d = fabsf(dot) < 1.0f ? fabsf(dot) : 1.0f;
+        const float w = tdn__slerp_time(d, a);
+        for (int c = 0; c < 4; ++c)
+            q[c] = v0[(TDN_RX + c) * J + j] + (sign * v1[(TDN_RX + c) * J + j] - v0[(TDN_RX + c) * J + j]) * w;
+        const tdn_quat n = tdn_quat_normalize(tdn_quat_make(q[0], q[1], q[2], q[3]));
+        tdn_pose_row(out, TDN_RX)[j] = n.x, tdn_pose_row(out, TDN_RY)[j] = n.y;
+        tdn_pose_row(out, TDN_RZ)[j] = n.z, tdn_pose_row(out, TDN_RW)[j] = n.w;
+    }
+}
+
+/* What a measurement samples at time t into b->actual: the clip, or (clip NULL) the build's
+ * frames as a compressed clip interpolates them. */
+static void sample_actual(const tdn_clip *clip, build *b, float t)
+{
+    if (clip)
+        tdn_clip_sample(clip, t, &b->actual, NULL);
+    else
+        sample_frames(b, t, &b->actual);
+}
+
+static void measure(const tdn_clip *clip, build *b, tdn_clip_report *rep, float *segment_errors)
+{
+    rep->max_position_error = rep->max_rotation_error = rep->max_scale_error = rep->max_vertex_error = 0.0f;
+    rep->position_error_joint = rep->rotation_error_joint = rep->vertex_error_joint = -1;
+    rep->position_error_time = rep->rotation_error_time = rep->vertex_error_time = 0.0f;
     for (int i = 0; i < b->time_count; ++i) {
         const float t = b->times[i];
         tdn_keyed_clip_sample(b->source, t, &b->sample, b->hints, NULL);
-        tdn_clip_sample(clip, t, &b->actual, NULL);
-        if (clip->additive)
+        sample_actual(clip, b, t);
+        if (is_additive(b->desc)) {
             sample_reference(b, t);
-        for (int j = 0; j < b->joint_count; ++j) {
-            tdn_transform e = tdn_pose_get(&b->sample, j), a = tdn_pose_get(&b->actual, j);
-            if (clip->additive) {
-                tdn_transform r = tdn_pose_get(&b->reference, j);
+            for (int j = 0; j < b->joint_count; ++j) {
+                const tdn_transform r = tdn_pose_get(&b->reference, j);
+                tdn_transform a = tdn_pose_get(&b->actual, j);
                 a.t = tdn_vec3_add(r.t, a.t);
                 a.r = tdn_quat_mul(a.r, r.r);
                 a.s = tdn_vec3_mul(r.s, a.s);
                 tdn_pose_set(&b->actual, j, &a);
             }
-            float angle = (float)rotation_error(e.r, a.r);
-            if (angle > rep->max_rotation_error) {
-                rep->max_rotation_error = angle;
-                rep->rotation_error_joint = j;
-                rep->rotation_error_time = t;
-            }
-            float ds = fmaxf(fabsf(e.s.x - a.s.x), fmaxf(fabsf(e.s.y - a.s.y), fabsf(e.s.z - a.s.z)));
-            rep->max_scale_error = fmaxf(rep->max_scale_error, ds);
         }
-        tdn_model_space(b->skeleton, &b->sample, NULL, b->model_expect, NULL);
-        tdn_model_space(b->skeleton, &b->actual, NULL, b->model_actual, NULL);
-        for (int j = 0; j < b->joint_count; ++j) {
-            const float *pe = &b->model_expect[j].m[12], *pa = &b->model_actual[j].m[12];
-            float d = tdn_vec3_length(tdn_vec3_make(pe[0] - pa[0], pe[1] - pa[1], pe[2] - pa[2]));
-            if (d > rep->max_position_error) {
-                rep->max_position_error = d;
-                rep->position_error_joint = j;
-                rep->position_error_time = t;
-            }
-        }
+        if (!is_quarter_point(b, t))
+            local_errors(b, t, rep);
+        model_errors(b, t, rep, segment_errors);
     }
 }
 
@@ -636,6 +787,17 @@ static void free_clip_block(tdn_clip *clip)
     tdn__free(&allocator, clip, clip->bytes);
 }
 
+/* COMPRESSED: per segment, the error of the resampled frames themselves against the source,
+ * interpolated as the compressed clip will (between frames and at key times off the grid): what
+ * no bit rate takes back, so the packer keeps its own error under the threshold less this. */
+static void interpolation_errors(build *b)
+{
+    memset(b->segment_errors, 0,
+           sizeof(float) * (size_t)((b->frame_count + TDN__PACK_SEGMENT - 1) / TDN__PACK_SEGMENT + 1));
+    tdn_clip_report unused;
+    measure(NULL, b, &unused, b->segment_errors);
+}
+
 static tdn_result check_desc(const tdn_clip_desc *desc, int joint_count, tdn_error *err)
 {
     if (!tdn__finite(desc->sample_rate) || desc->sample_rate < 0.0f)
@@ -647,7 +809,13 @@ static tdn_result check_desc(const tdn_clip_desc *desc, int joint_count, tdn_err
     if (!tdn__finite(desc->rotation_tolerance) || desc->rotation_tolerance < 0.0f)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "rotation_tolerance", "tolerance %g is not finite and >= 0",
                          (double)desc->rotation_tolerance);
-    if ((unsigned)desc->storage > TDN_STORAGE_INT16)
+    if (!tdn__finite(desc->error_threshold) || desc->error_threshold < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "error_threshold", "threshold %g is not finite and >= 0",
+                         (double)desc->error_threshold);
+    if (!tdn__finite(desc->shell_distance) || desc->shell_distance < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "shell_distance", "distance %g is not finite and >= 0",
+                         (double)desc->shell_distance);
+    if ((unsigned)desc->storage > TDN_STORAGE_COMPRESSED)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "storage", "unknown storage %d", (int)desc->storage);
     const tdn_pose *pose = desc->additive_reference_pose;
     if (pose && (desc->additive_reference_clip || desc->additive_reference_first_frame))
@@ -740,6 +908,10 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
         d.position_tolerance = 1e-3f;
     if (d.rotation_tolerance == 0.0f)
         d.rotation_tolerance = 1e-3f;
+    if (d.error_threshold == 0.0f)
+        d.error_threshold = 1e-4f;
+    if (d.shell_distance == 0.0f)
+        d.shell_distance = 0.03f;
     const float duration = tdn_keyed_clip_duration(d.source);
     /* Snapped so that a float duration like 1.2f (1.2000000477) at 30 frames/s gives 37 frames
      * on the 1/30 grid rather than 38 slightly off it. */
@@ -775,7 +947,18 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
         count_components(&plan, &b);
         r = tdn__annotations_clone(tdn__keyed_clip_annotations(d.source), allocator, &plan.annotations, err);
     }
-    if (r == TDN_OK) {
+    if (r == TDN_OK && d.storage == TDN_STORAGE_COMPRESSED) {
+        interpolation_errors(&b);
+        const tdn__pack_source src = pack_source(&b);
+        r = tdn__pack_plan_make(&src, allocator, &b.pack, err);
+        if (r == TDN_OK)
+            r = make_clip(&b, &plan, TDN_STORAGE_COMPRESSED, &clip, err);
+        tdn__pack_plan_free(&b.pack, allocator);
+        if (r == TDN_OK) {
+            measure(clip, &b, &rep, NULL);
+            rep.storage = TDN_STORAGE_COMPRESSED;
+        }
+    } else if (r == TDN_OK) {
         /* AUTO tries 16 bits first and keeps them when they are within tolerance. */
         tdn_clip_storage tries[2] = { TDN_STORAGE_INT16, TDN_STORAGE_FLOAT32 };
         int first = d.storage == TDN_STORAGE_FLOAT32, last = d.storage == TDN_STORAGE_INT16 ? 0 : 1;
@@ -786,7 +969,7 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
             r = make_clip(&b, &plan, tries[i], &clip, err);
             if (r != TDN_OK)
                 break;
-            measure(clip, &b, &rep);
+            measure(clip, &b, &rep, NULL);
             rep.storage = tries[i];
             if (rep.max_position_error <= d.position_tolerance && rep.max_rotation_error <= d.rotation_tolerance)
                 break;

@@ -1,0 +1,775 @@
+/* tendon core: a runtime clip's compressed tracks (clip_compressed.h): sampling, and the build's
+ * choice of ranges and bit rates.
+ *
+ * Bit rates: per segment, each packed track first gets the fewest bits that keep the error of its
+ * own joint's subtree under half the threshold with every other track exact (a track moves only
+ * its subtree); a group takes its lanes' largest. Then the whole skeleton is measured at every
+ * frame of the segment with every track quantized, and while a joint is over the threshold every
+ * group on its chain to the root gains a bit: errors add up along the chain, and the tracks that
+ * carry them are the ancestors'. */
+#include "clip_compressed.h"
+
+#include <math.h>
+#include <stdalign.h>
+#include <string.h>
+
+#include "block.h"
+#include "slerp_time.h"
+#include "tendon/model_space.h"
+#include "vertex_error.h"
+
+#define LANES TDN__PACK_LANES
+/* The share of the threshold one track may take on its own: the rest is left for the errors of
+ * the tracks above it on the chain. */
+#define TRACK_SHARE 0.5f
+/* Rounds of raising a segment's groups on an over-threshold chain before giving up (at most
+ * TDN__PACK_MAX_BITS are needed: each round raises every group on the chain). */
+#define MAX_RAISES (2 * TDN__PACK_MAX_BITS)
+
+/* x, y, z (and w) of a group's 4 lanes. */
+typedef struct lanes4 {
+    float c[4][LANES];
+} lanes4;
+
+/* A stored rotation whose |w| falls under this in a segment keeps w there: rebuilt from x, y and
+ * z, a w near 0 takes the rounding of 1 - x^2 - y^2 - z^2 (1e-7) as its own square, an error of
+ * a millimetre a metre away at |w| = 6e-4. */
+#define W_STORED 0.1f
+
+static float inverse_levels(int bits) { return bits > 0 ? 1.0f / (float)((1u << bits) - 1u) : 0.0f; }
+
+/* ---- sampling ---- */
+
+/* The value of each lane's component c is offset[c] + scale[c] * q. */
+static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, lanes4 *offset, lanes4 *scale)
+{
+    const float inv = inverse_levels(h->bits);
+    for (int c = 0; c < h->components; c++)
+        for (int i = 0; i < LANES; i++) {
+            offset->c[c][i] = g->min[c][i] + g->step[c][i] * (float)h->range[c][i];
+            scale->c[c][i] = g->step[c][i] * (float)h->range[4 + c][i] * inv;
+        }
+}
+
+/* The group's components of every lane at the segment's stored frame `index`. */
+static void decode(const uint32_t *words, int stride, const tdn__pack_header *h, int index, const lanes4 *offset,
+                   const lanes4 *scale, lanes4 *out)
+{
+    const int bits = h->bits, n = h->components;
+    const uint32_t mask = (uint32_t)((1ull << bits) - 1u);
+    for (int c = 0; c < n; c++) {
+        const unsigned at = (unsigned)(n * index + c) * (unsigned)bits, s = at & 31u;
+        const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
+        for (int i = 0; i < LANES; i++) {
+            /* (hi << 1) << (31 - s): hi << (32 - s) without the undefined shift by 32 at s = 0 */
+            const uint32_t q = ((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask;
+            out->c[c][i] = offset->c[c][i] + scale->c[c][i] * (float)(int32_t)q;
+        }
+    }
+}
+
+/* w >= 0 from x, y, z of a unit quaternion. */
+static void rebuild_w(lanes4 *v)
+{
+    for (int i = 0; i < LANES; i++) {
+        const float d = 1.0f - (v->c[0][i] * v->c[0][i] + v->c[1][i] * v->c[1][i] + v->c[2][i] * v->c[2][i]);
+        v->c[3][i] = sqrtf(d > 0.0f ? d : 0.0f);
+    }
+}
+
+/* dst[i] = value[i] on the lanes the group animates. */
+static void store(float *dst, const float value[LANES], const uint32_t keep[LANES])
+{
+    for (int i = 0; i < LANES; i++)
+        dst[i] = keep[i] ? value[i] : dst[i];
+}
+
+static int segment_frames(int frame_count, int s)
+{
+    const int rest = frame_count - s * TDN__PACK_SEGMENT;
+    return rest < TDN__PACK_SEGMENT ? rest : TDN__PACK_SEGMENT;
+}
+
+/* The stored frames around local frame l of segment s for a group: (s, index) of the one at or
+ * before it and of the next (in segment *s1, possibly the next segment), and l's weight between. */
+static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
+                        int *index1, float *t)
+{
+    const int k = h->step, i = l / k;
+    *index0 = i;
+    *t = ((float)(l - i * k) + a) / (float)k;
+    if (i * k + k < segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
+        *s1 = s, *index1 = (i + 1) * k < segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
+    } else {
+        *s1 = s + 1, *index1 = 0;
+    }
+}
+
+/* The group's lanes at frame l + a of segment s, as stored (rotations: q' = q m^-1, 4 components). */
+static void group_at(const tdn__packed *packed, int gi, int s, int l, float a, lanes4 *out)
+{
+    const tdn__pack_group *g = &packed->groups[gi];
+    const tdn__pack_header *h0 = &packed->headers[(size_t)s * (size_t)packed->group_count + (size_t)gi];
+    int index0, s1, index1;
+    float t;
+    stored_pair(h0, packed->frame_count, s, l, a, &index0, &s1, &index1, &t);
+    const tdn__pack_header *h1 = &packed->headers[(size_t)s1 * (size_t)packed->group_count + (size_t)gi];
+    lanes4 offset, scale, v0, v1;
+    dequantization(g, h0, &offset, &scale);
+    decode(packed->words + h0->word, g->stride, h0, index0, &offset, &scale, &v0);
+    if (h1 != h0)
+        dequantization(g, h1, &offset, &scale);
+    decode(packed->words + h1->word, g->stride, h1, index1, &offset, &scale, &v1);
+    if (g->kind != TDN__PACK_R) {
+        for (int c = 0; c < 3; c++)
+            for (int i = 0; i < LANES; i++)
+                out->c[c][i] = v0.c[c][i] + (v1.c[c][i] - v0.c[c][i]) * t;
+        return;
+    }
+    if (h0->components == 3)
+        rebuild_w(&v0);
+    if (h1->components == 3)
+        rebuild_w(&v1);
+    float sign[LANES], slerp_t[LANES]; /* nlerp the short way, re-timed to follow slerp */
+    for (int i = 0; i < LANES; i++) {
+        const float dot = v0.c[0][i] * v1.c[0][i] + v0.c[1][i] * v1.c[1][i] + v0.c[2][i] * v1.c[2][i] +
+                          v0.c[3][i] * v1.c[3][i];
+        sign[i] = tdn__select(dot < 0.0f, -1.0f, 1.0f);
+        const float d = fabsf(dot);
+        slerp_t[i] = tdn__slerp_time(d < 1.0f ? d : 1.0f, t);
+    }
+    for (int c = 0; c < 4; c++)
+        for (int i = 0; i < LANES; i++)
+            out->c[c][i] = v0.c[c][i] + (sign[i] * v1.c[c][i] - v0.c[c][i]) * slerp_t[i];
+}
+
+/* q = q' m per lane. */
+static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
+{
+    const float(*m)[LANES] = g->mean;
+    for (int i = 0; i < LANES; i++) {
+        const float x = q->c[0][i], y = q->c[1][i], z = q->c[2][i], w = q->c[3][i];
+        q->c[0][i] = w * m[0][i] + x * m[3][i] + y * m[2][i] - z * m[1][i];
+        q->c[1][i] = w * m[1][i] - x * m[2][i] + y * m[3][i] + z * m[0][i];
+        q->c[2][i] = w * m[2][i] + x * m[1][i] - y * m[0][i] + z * m[3][i];
+        q->c[3][i] = w * m[3][i] - x * m[0][i] - y * m[1][i] - z * m[2][i];
+    }
+}
+
+void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
+{
+    const size_t stride = (size_t)pose->stride;
+    const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT;
+    const unsigned kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
+    const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
+    for (int gi = 0; gi < packed->group_count; gi++) {
+        const tdn__pack_group *g = &packed->groups[gi];
+        if (g->joint < begin || g->joint >= end || !(rows & kind_rows[g->kind]))
+            continue;
+        lanes4 v;
+        group_at(packed, gi, s, l, a, &v);
+        if (g->kind == TDN__PACK_R)
+            turn_by_mean(g, &v);
+        float *row = pose->data + (size_t)first_row[g->kind] * stride + (size_t)g->joint;
+        for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++)
+            store(row + (size_t)c * stride, v.c[c], g->keep);
+    }
+}
+
+/* ---- planning ---- */
+
+/* A slot holds one group's streams of one segment while it is planned: the most it can take. */
+#define SLOT_WORDS ((size_t)LANES * ((TDN__PACK_SEGMENT * 4 * TDN__PACK_MAX_BITS + 31) / 32))
+static const int STEPS[] = { 1, 2, 4, 8 };
+#define MAX_POINTS (2 * TDN__PACK_SEGMENT)
+
+/* Everything the plan works with besides the plan itself, in one allocation. */
+typedef struct planner {
+    const tdn__pack_source *src;
+    tdn__pack_plan *plan;
+    int J, F;
+    int *lane_of; /* per kind * J + joint: group * LANES + lane, -1 when not packed */
+    float *track; /* per group, lane and frame: the 4 stored components */
+    /* The plan seen as a clip, for sampling it as the clip will: the headers' words point into
+     * slots, 2 per group (the segment being planned and the next one, already planned). */
+    tdn__packed view;
+    uint32_t *slots;
+    /* The segment's check points: its frames and (without an additive reference) the midpoints
+     * after them, the last one's reaching the next segment's first frame: their absolute local
+     * poses (a midpoint's lerped as a float32 clip shows it) and model space. */
+    int point_count;
+    float threshold; /* the segment's */
+    tdn_pose exact[MAX_POINTS];
+    tdn_pose trial;
+    tdn_mat4 *exact_model; /* MAX_POINTS of J */
+    tdn_mat4 *trial_model;
+} planner;
+
+/* Joint j's transform in a frame of values laid out as tdn__pack_source.values. */
+static tdn_transform frame_transform(const float *frame, int J, int j)
+{
+    tdn_transform x;
+    x.t = tdn_vec3_make(frame[TDN_TX * J + j], frame[TDN_TY * J + j], frame[TDN_TZ * J + j]);
+    x.r = tdn_quat_make(frame[TDN_RX * J + j], frame[TDN_RY * J + j], frame[TDN_RZ * J + j], frame[TDN_RW * J + j]);
+    x.s = tdn_vec3_make(frame[TDN_SX * J + j], frame[TDN_SY * J + j], frame[TDN_SZ * J + j]);
+    return x;
+}
+
+static const float *frame_values(const float *values, int J, int f)
+{
+    return values + (size_t)f * TDN_POSE_ROWS * (size_t)J;
+}
+
+static tdn_quat lane_mean(const tdn__pack_group *g, int lane)
+{
+    return tdn_quat_make(g->mean[0][lane], g->mean[1][lane], g->mean[2][lane], g->mean[3][lane]);
+}
+
+/* A lane's stored components at frame f: x y z of a translation or scale; x y z w of a rotation's
+ * turn from the lane's mean, q m^-1, stored with 3 turned to w >= 0. */
+static void track_components(const tdn__pack_source *src, const tdn__pack_group *g, int lane, int f, int components,
+                             float out[4])
+{
+    const int J = src->joint_count, j = g->joint + lane;
+    const tdn_transform x = frame_transform(frame_values(src->values, J, f), J, j);
+    if (g->kind != TDN__PACK_R) {
+        const tdn_vec3 v = g->kind == TDN__PACK_T ? x.t : x.s;
+        out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = 0.0f;
+        return;
+    }
+    const tdn_quat q = tdn_quat_mul(x.r, tdn_quat_conjugate(lane_mean(g, lane)));
+    const float flip = components == 3 && q.w < 0.0f ? -1.0f : 1.0f;
+    out[0] = flip * q.x, out[1] = flip * q.y, out[2] = flip * q.z, out[3] = flip * q.w;
+}
+
+/* Each rotation lane's mean: the normalized sum of its sign-continuous rotations (the first
+ * frame's when they sum to nothing). */
+static void lane_means(const tdn__pack_source *src, tdn__pack_group *g)
+{
+    const int J = src->joint_count;
+    for (int i = 0; i < LANES; i++) {
+        double sum[4] = { 0, 0, 0, 0 };
+        for (int f = 0; f < src->frame_count && g->kind == TDN__PACK_R && g->keep[i]; f++) {
+            const float *v = frame_values(src->values, J, f);
+            for (int c = 0; c < 4; c++)
+                sum[c] += v[(TDN_RX + c) * J + g->joint + i];
+        }
+        const double len = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2] + sum[3] * sum[3]);
+        tdn_quat m = tdn_quat_identity();
+        if (len > 1e-6 * src->frame_count)
+            m = tdn_quat_normalize(tdn_quat_make((float)sum[0], (float)sum[1], (float)sum[2], (float)sum[3]));
+        else if (g->kind == TDN__PACK_R && g->keep[i])
+            m = frame_transform(frame_values(src->values, J, 0), J, g->joint + i).r;
+        g->mean[0][i] = m.x, g->mean[1][i] = m.y, g->mean[2][i] = m.z, g->mean[3][i] = m.w;
+    }
+}
+
+/* A difference d applied to the reference r (D * R, as tdn_additive_apply at weight 1). */
+static tdn_transform applied(const tdn_transform *d, const tdn_transform *r)
+{
+    tdn_transform a;
+    a.t = tdn_vec3_add(r->t, d->t);
+    a.r = tdn_quat_mul(d->r, r->r);
+    a.s = tdn_vec3_mul(r->s, d->s);
+    return a;
+}
+
+/* Frame f's absolute local pose into `pose` (the values, or applied to the reference). */
+static void exact_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
+{
+    const int J = src->joint_count;
+    const float *v = frame_values(src->values, J, f);
+    for (int r = 0; r < TDN_POSE_ROWS; r++)
+        memcpy(tdn_pose_row(pose, r), v + (size_t)r * (size_t)J, sizeof(float) * (size_t)J);
+    for (int j = 0; j < J && src->reference; j++) {
+        const tdn_transform d = tdn_pose_get(pose, j), r = frame_transform(frame_values(src->reference, J, f), J, j);
+        const tdn_transform a = applied(&d, &r);
+        tdn_pose_set(pose, j, &a);
+    }
+}
+
+/* Lane `lane` of group g in `pose` (absolute) set from its sampled stored components v at frame
+ * f (a rotation's 4, turned back by the mean). */
+static void set_sampled(const tdn__pack_source *src, tdn_pose *pose, const tdn__pack_group *g, int lane, int f,
+                        const lanes4 *v)
+{
+    const int J = src->joint_count, j = g->joint + lane;
+    /* a stored difference replaces part of the frame's own difference */
+    tdn_transform d = src->reference ? frame_transform(frame_values(src->values, J, f), J, j) : tdn_pose_get(pose, j);
+    const tdn_vec3 x = tdn_vec3_make(v->c[0][lane], v->c[1][lane], v->c[2][lane]);
+    if (g->kind == TDN__PACK_T)
+        d.t = x;
+    else if (g->kind == TDN__PACK_S)
+        d.s = x;
+    else
+        d.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_make(x.x, x.y, x.z, v->c[3][lane]), lane_mean(g, lane)));
+    if (src->reference) {
+        const tdn_transform r = frame_transform(frame_values(src->reference, J, f), J, j);
+        d = applied(&d, &r);
+    }
+    tdn_pose_set(pose, j, &d);
+}
+
+static float *track_at(const planner *p, int g, int lane, int f)
+{
+    return p->track + (((size_t)g * LANES + (size_t)lane) * (size_t)p->F + (size_t)f) * 4;
+}
+
+static tdn__pack_header *header_at(const planner *p, int s, int g)
+{
+    return &p->plan->headers[(size_t)s * (size_t)p->plan->group_count + (size_t)g];
+}
+
+/* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
+ * segment's last frame is one of them (steps there divide n - 1). */
+static int stored_frames(int n, int step, int last) { return last ? (n - 1) / step + 1 : n / step; }
+
+static int is_last(const planner *p, int s) { return s + 1 == p->plan->segment_count; }
+
+/* Components per stored frame of a group in segment s: 4 for a rotation that nears half a turn
+ * there. */
+static int segment_components(const planner *p, int g, int s)
+{
+    const tdn__pack_group *grp = &p->plan->groups[g];
+    if (grp->kind != TDN__PACK_R)
+        return 3;
+    for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++)
+        for (int i = 0; i < LANES; i++) {
+            float v[4];
+            track_components(p->src, grp, i, f, 4, v);
+            if (grp->keep[i] && fabsf(v[3]) < W_STORED)
+                return 4;
+        }
+    return 3;
+}
+
+/* The group's stored values at every frame (by each segment's components) and its clip ranges. */
+static void group_values(planner *p, int g)
+{
+    tdn__pack_group *grp = &p->plan->groups[g];
+    for (int s = 0; s < p->plan->segment_count; s++) {
+        const int n = header_at(p, s, g)->components;
+        for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++)
+            for (int i = 0; i < LANES; i++) {
+                float *t = track_at(p, g, i, f);
+                if (grp->keep[i])
+                    track_components(p->src, grp, i, f, n, t);
+                else
+                    t[0] = t[1] = t[2] = t[3] = 0.0f;
+            }
+    }
+    for (int i = 0; i < LANES; i++)
+        for (int c = 0; c < 4; c++) {
+            double lo = 0.0, hi = 0.0;
+            for (int f = 0; f < p->F && grp->keep[i]; f++) {
+                const double v = track_at(p, g, i, f)[c];
+                lo = f == 0 || v < lo ? v : lo;
+                hi = f == 0 || v > hi ? v : hi;
+            }
+            grp->min[c][i] = (float)lo;
+            grp->step[c][i] = (float)((hi - lo) / 255.0);
+            /* the float range must reach hi: widen the step by an ulp when rounding fell short */
+            while ((double)grp->min[c][i] + 255.0 * (double)grp->step[c][i] < hi)
+                grp->step[c][i] = nextafterf(grp->step[c][i], INFINITY);
+        }
+}
+
+/* The group's ranges in segment s over the frames its header's step stores. */
+static void segment_ranges(planner *p, int g, int s, tdn__pack_header *h)
+{
+    const tdn__pack_group *grp = &p->plan->groups[g];
+    const int stored = stored_frames(segment_frames(p->F, s), h->step, is_last(p, s));
+    for (int i = 0; i < LANES; i++)
+        for (int c = 0; c < 4; c++) {
+            int lo = 0, hi = 0;
+            const double step = grp->step[c][i];
+            if (grp->keep[i] && step > 0.0 && c < h->components) {
+                double vlo = INFINITY, vhi = -INFINITY;
+                for (int k = 0; k < stored; k++) {
+                    const double v = track_at(p, g, i, s * TDN__PACK_SEGMENT + k * h->step)[c];
+                    vlo = v < vlo ? v : vlo;
+                    vhi = v > vhi ? v : vhi;
+                }
+                lo = (int)floor((vlo - grp->min[c][i]) / step);
+                hi = (int)ceil((vhi - grp->min[c][i]) / step);
+                lo = lo < 0 ? 0 : lo > 255 ? 255 : lo;
+                hi = hi < lo ? lo : hi > 255 ? 255 : hi;
+            }
+            h->range[c][i] = (uint8_t)lo;
+            h->range[4 + c][i] = (uint8_t)(hi - lo);
+        }
+}
+
+/* q for value v in a lane and component at `bits`, as decode will read it back. */
+static uint32_t quantize(float v, float offset, float scale, int bits)
+{
+    if (!(scale > 0.0f) || bits == 0)
+        return 0;
+    const float top = (float)((1u << bits) - 1u), q = rintf((v - offset) / scale);
+    return (uint32_t)(q > 0.0f ? (q < top ? q : top) : 0.0f);
+}
+
+static void put_bits(uint32_t *lane_words, int stride, unsigned at, uint32_t q, int bits)
+{
+    if (bits == 0)
+        return;
+    const unsigned s = at & 31u;
+    lane_words[(size_t)stride * (at >> 5)] |= q << s;
+    if (s + (unsigned)bits > 32u)
+        lane_words[(size_t)stride * ((at >> 5) + 1)] |= q >> (32u - s);
+}
+
+static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
+{
+    return (size_t)stride * (((size_t)stored * h->components * h->bits + 31) / 32);
+}
+
+/* Group g's streams of segment s quantized by its header into `words` (zeroed first). */
+static void write_streams(const float *track, int F, const tdn__pack_group *g, int s, int last,
+                          const tdn__pack_header *h, uint32_t *words)
+{
+    const int n = h->components, stored = stored_frames(segment_frames(F, s), h->step, last);
+    memset(words, 0, stream_words(g->stride, stored, h) * sizeof *words);
+    lanes4 offset, scale;
+    dequantization(g, h, &offset, &scale);
+    for (int i = 0; i < LANES; i++)
+        for (int k = 0; k < stored && g->keep[i]; k++) {
+            const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
+            for (int c = 0; c < n; c++)
+                put_bits(words + i, g->stride, (unsigned)(n * k + c) * h->bits,
+                         quantize(v[c], offset.c[c][i], scale.c[c][i], h->bits), h->bits);
+        }
+}
+
+/* The planning view of group g in segment s: its header's streams into its slot. */
+static void write_slot(planner *p, int s, int g)
+{
+    tdn__pack_header *h = header_at(p, s, g);
+    h->word = (uint32_t)(((size_t)(s & 1) * (size_t)p->plan->group_count + (size_t)g) * SLOT_WORDS);
+    write_streams(track_at(p, g, 0, 0), p->F, &p->plan->groups[g], s, is_last(p, s), h, p->slots + h->word);
+}
+
+/* Check point k of a segment: frame k / 2, and half a frame on for an odd k. */
+static int point_frame(const planner *p, int k) { return p->src->reference ? k : k / 2; }
+static float point_fraction(const planner *p, int k) { return p->src->reference ? 0.0f : 0.5f * (float)(k & 1); }
+
+/* x moved half-way to y: translations and scales lerped, rotations nlerped the short way (what
+ * a float32 clip shows between two frames). */
+static void midpoint(const tdn_pose *x, const tdn_pose *y, tdn_pose *out)
+{
+    for (int j = 0; j < x->joint_count; j++) {
+        const tdn_transform a = tdn_pose_get(x, j), b = tdn_pose_get(y, j);
+        const float sign = tdn_quat_dot(a.r, b.r) < 0.0f ? -1.0f : 1.0f;
+        tdn_transform m;
+        m.t = tdn_vec3_scale(tdn_vec3_add(a.t, b.t), 0.5f);
+        m.s = tdn_vec3_scale(tdn_vec3_add(a.s, b.s), 0.5f);
+        m.r = tdn_quat_normalize(
+            tdn_quat_make(a.r.x + sign * b.r.x, a.r.y + sign * b.r.y, a.r.z + sign * b.r.z, a.r.w + sign * b.r.w));
+        tdn_pose_set(out, j, &m);
+    }
+}
+
+/* Segment s's check points, exact. */
+static void check_points(planner *p, int s)
+{
+    const int f0 = s * TDN__PACK_SEGMENT, n = segment_frames(p->F, s);
+    const int midpoints = p->src->reference ? 0 : is_last(p, s) ? n - 1 : n;
+    p->point_count = n + midpoints;
+    for (int l = 0; l < n; l++)
+        exact_pose(p->src, f0 + l, &p->exact[p->src->reference ? l : 2 * l]);
+    for (int l = 0; l < midpoints; l++) {
+        if (l + 1 < n) {
+            midpoint(&p->exact[2 * l], &p->exact[2 * l + 2], &p->exact[2 * l + 1]);
+        } else { /* to the next segment's first frame, through the trial pose */
+            exact_pose(p->src, f0 + n, &p->trial);
+            midpoint(&p->exact[2 * l], &p->trial, &p->exact[2 * l + 1]);
+        }
+    }
+    for (int k = 0; k < p->point_count; k++)
+        tdn_model_space(p->src->skeleton, &p->exact[k], NULL, p->exact_model + (size_t)k * (size_t)p->J, NULL);
+}
+
+/* The largest error over the subtree of group g's lane, over segment s's frames, with only that
+ * track as planned and every other one exact. */
+static float track_error(planner *p, int g, int lane, int s)
+{
+    const tdn__pack_source *src = p->src;
+    const tdn__pack_group *grp = &p->plan->groups[g];
+    const int j = grp->joint + lane, end = tdn_skeleton_subtree_end(src->skeleton, j);
+    float worst = 0.0f;
+    for (int point = 0; point < p->point_count; point++) {
+        const tdn_mat4 *exact = p->exact_model + (size_t)point * (size_t)p->J;
+        tdn_pose *pose = &p->exact[point];
+        const tdn_transform kept = tdn_pose_get(pose, j);
+        lanes4 v;
+        group_at(&p->view, g, s, point_frame(p, point), point_fraction(p, point), &v);
+        set_sampled(src, pose, grp, lane, s * TDN__PACK_SEGMENT + point_frame(p, point), &v);
+        memcpy(p->trial_model, exact, sizeof(tdn_mat4) * (size_t)p->J);
+        tdn_model_space_range(src->skeleton, pose, NULL, j, end, p->trial_model, NULL);
+        tdn_pose_set(pose, j, &kept);
+        for (int k = j; k < end; k++) {
+            const float e = tdn__vertex_error(&exact[k], &p->trial_model[k], src->shell);
+            worst = e > worst ? e : worst;
+        }
+    }
+    return worst;
+}
+
+/* The worst joint over segment s with every track as planned (-1: none over the threshold). */
+static int worst_joint(planner *p, int s)
+{
+    const tdn__pack_source *src = p->src;
+    const tdn__pack_plan *plan = p->plan;
+    float worst = p->threshold;
+    int at = -1;
+    for (int point = 0; point < p->point_count; point++) {
+        const int l = point_frame(p, point);
+        tdn_pose_copy(&p->trial, &p->exact[point], NULL);
+        for (int g = 0; g < plan->group_count; g++) {
+            lanes4 v;
+            group_at(&p->view, g, s, l, point_fraction(p, point), &v);
+            for (int i = 0; i < LANES; i++)
+                if (plan->groups[g].keep[i])
+                    set_sampled(src, &p->trial, &plan->groups[g], i, s * TDN__PACK_SEGMENT + l, &v);
+        }
+        tdn_model_space(src->skeleton, &p->trial, NULL, p->trial_model, NULL);
+        const tdn_mat4 *exact = p->exact_model + (size_t)point * (size_t)p->J;
+        for (int j = 0; j < p->J; j++) {
+            const float e = tdn__vertex_error(&exact[j], &p->trial_model[j], src->shell);
+            if (e > worst) {
+                worst = e;
+                at = j;
+            }
+        }
+    }
+    return at;
+}
+
+/* The fewest bits at which group g's lane keeps its subtree within its share of the threshold
+ * in segment s at the header's step: bisection, as the error falls while bits rise; -1 when
+ * even the most bits do not (the frames the step leaves out are too far from the lerp). */
+static int track_bits(planner *p, int g, int lane, int s)
+{
+    tdn__pack_header *h = header_at(p, s, g);
+    const float share = TRACK_SHARE * p->threshold;
+    int lo = -1, hi = TDN__PACK_MAX_BITS + 1;
+    while (hi - lo > 1) {
+        const int mid = lo < 0 ? 0 : hi > TDN__PACK_MAX_BITS ? TDN__PACK_MAX_BITS : (lo + hi) / 2;
+        h->bits = (uint8_t)mid;
+        write_slot(p, s, g);
+        if (track_error(p, g, lane, s) <= share)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi > TDN__PACK_MAX_BITS ? -1 : hi;
+}
+
+/* Raises the bits of every group on the chain from joint j to the root; 0 when all are at most. */
+static int raise_chain(planner *p, int s, int j)
+{
+    int raised = 0;
+    for (int k = j; k >= 0; k = tdn_skeleton_parent(p->src->skeleton, k))
+        for (int kind = 0; kind < 3; kind++) {
+            const int at = p->lane_of[kind * p->J + k];
+            tdn__pack_header *h = at >= 0 ? header_at(p, s, at / LANES) : NULL;
+            if (h && h->bits < TDN__PACK_MAX_BITS) {
+                h->bits++;
+                write_slot(p, s, at / LANES);
+                raised = 1;
+            }
+        }
+    return raised;
+}
+
+/* Step, ranges and bits for every group of segment s (segment s + 1 already planned). */
+static void plan_segment(planner *p, int s)
+{
+    const tdn__pack_source *src = p->src;
+    const tdn__pack_plan *plan = p->plan;
+    const int n = segment_frames(p->F, s);
+    const float left = src->threshold - src->segment_errors[s];
+    p->threshold = left > 0.25f * src->threshold ? left : 0.25f * src->threshold;
+    check_points(p, s);
+    for (int g = 0; g < plan->group_count; g++) { /* every group exact while the others are tried */
+        tdn__pack_header *h = header_at(p, s, g);
+        h->step = 1;
+        h->bits = TDN__PACK_MAX_BITS;
+        segment_ranges(p, g, s, h);
+        write_slot(p, s, g);
+    }
+    for (int g = 0; g < plan->group_count; g++) {
+        tdn__pack_header *h = header_at(p, s, g), best = *h;
+        size_t best_cost = SIZE_MAX;
+        for (size_t k = 0; k < sizeof STEPS / sizeof STEPS[0]; k++) {
+            const int step = STEPS[k];
+            if (is_last(p, s) ? (n - 1) % step != 0 || (step > 1 && n == 1) : n % step != 0)
+                continue;
+            if (step > 1 && src->reference)
+                continue; /* left out of additive clips: their checks have no midpoints */
+            h->step = (uint8_t)step;
+            segment_ranges(p, g, s, h);
+            int bits = 0;
+            for (int i = 0; i < LANES && bits >= 0; i++)
+                if (plan->groups[g].keep[i]) {
+                    const int lane_bits = track_bits(p, g, i, s);
+                    bits = lane_bits < 0 ? -1 : lane_bits > bits ? lane_bits : bits;
+                }
+            if (bits < 0) { /* out of reach at this step: every frame, at the most bits, unless a step did */
+                if (step > 1)
+                    continue;
+                bits = TDN__PACK_MAX_BITS;
+            }
+            h->bits = (uint8_t)bits;
+            const size_t cost = stream_words(plan->groups[g].stride, stored_frames(n, step, is_last(p, s)), h);
+            if (cost < best_cost) {
+                best_cost = cost;
+                best = *h;
+            }
+        }
+        *h = best;
+        write_slot(p, s, g);
+    }
+    for (int round = 0; round < MAX_RAISES; round++) {
+        const int j = worst_joint(p, s);
+        if (j < 0 || !raise_chain(p, s, j))
+            break; /* within the threshold, or every group on the chain at its most */
+    }
+    if (worst_joint(p, s) >= 0)
+        return;
+    /* give back what the shares and the raises left unused: each group one bit lower at a time
+     * while the segment stays within the threshold */
+    for (int lowered = 1; lowered;) {
+        lowered = 0;
+        for (int g = 0; g < plan->group_count; g++) {
+            tdn__pack_header *h = header_at(p, s, g);
+            if (h->bits == 0)
+                continue;
+            h->bits--;
+            write_slot(p, s, g);
+            if (worst_joint(p, s) >= 0) {
+                h->bits++;
+                write_slot(p, s, g);
+            } else {
+                lowered = 1;
+            }
+        }
+    }
+}
+
+/* Groups: per kind, each run of 4 joints from a multiple of 4 with a packed track. */
+static int count_groups(const tdn__pack_source *src, tdn__pack_group *groups, int *lane_of)
+{
+    const int J = src->joint_count;
+    int n = 0;
+    for (int kind = 0; kind < 3; kind++)
+        for (int j0 = 0; j0 < J; j0 += LANES) {
+            int any = 0;
+            for (int i = 0; i < LANES && j0 + i < J; i++)
+                any |= src->packed[kind * J + j0 + i];
+            if (!any)
+                continue;
+            if (groups) {
+                memset(&groups[n], 0, sizeof groups[n]);
+                groups[n].kind = kind;
+                groups[n].joint = j0;
+                for (int i = 0; i < LANES && j0 + i < J; i++)
+                    if (src->packed[kind * J + j0 + i]) {
+                        groups[n].keep[i] = 0xffffffffu;
+                        groups[n].stride = i + 1;
+                        lane_of[kind * J + j0 + i] = n * LANES + i;
+                    }
+            }
+            n++;
+        }
+    return n;
+}
+
+tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator *allocator, tdn__pack_plan *plan,
+                               tdn_error *err)
+{
+    memset(plan, 0, sizeof *plan);
+    const int J = src->joint_count, F = src->frame_count;
+    plan->group_count = count_groups(src, NULL, NULL);
+    plan->segment_count = (F + TDN__PACK_SEGMENT - 1) / TDN__PACK_SEGMENT;
+    planner p = { 0 };
+    p.src = src;
+    p.plan = plan;
+    p.J = J;
+    p.F = F;
+    const size_t G = (size_t)plan->group_count, S = (size_t)plan->segment_count;
+    const size_t pose_bytes = tdn_pose_bytes(J);
+    for (int pass = 0; pass < 2; pass++) {
+        tdn__block block = { pass ? plan->memory : NULL, 0 };
+        plan->groups = tdn__block_take(&block, G, sizeof(tdn__pack_group), alignof(tdn__pack_group));
+        plan->headers = tdn__block_take(&block, S * G, sizeof(tdn__pack_header), alignof(tdn__pack_header));
+        p.lane_of = tdn__block_take(&block, 3 * (size_t)J, sizeof(int), alignof(int));
+        p.track = tdn__block_take(&block, G * LANES * (size_t)F * 4, sizeof(float), alignof(float));
+        p.slots = tdn__block_take(&block, 2 * G * SLOT_WORDS + TDN__PACK_GUARD_WORDS, sizeof(uint32_t),
+                                  alignof(uint32_t));
+        char *poses = tdn__block_take(&block, (MAX_POINTS + 1) * pose_bytes, 1, TDN_POSE_ALIGN);
+        p.exact_model = tdn__block_take(&block, (size_t)MAX_POINTS * (size_t)J, sizeof(tdn_mat4), 16);
+        p.trial_model = tdn__block_take(&block, (size_t)J, sizeof(tdn_mat4), 16);
+        if (!pass) {
+            plan->memory_bytes = block.size;
+            plan->memory = tdn__alloc(allocator, block.size, TDN_POSE_ALIGN);
+            if (!plan->memory)
+                return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "clip", "out of memory (%zu bytes of compression scratch)",
+                                 block.size);
+        } else {
+            for (int k = 0; k < MAX_POINTS; k++)
+                tdn_pose_init(J, poses + (size_t)k * pose_bytes, pose_bytes, &p.exact[k], NULL);
+            tdn_pose_init(J, poses + MAX_POINTS * pose_bytes, pose_bytes, &p.trial, NULL);
+        }
+    }
+    memset(plan->headers, 0, S * G * sizeof(tdn__pack_header));
+    memset(p.slots, 0, (2 * G * SLOT_WORDS + TDN__PACK_GUARD_WORDS) * sizeof(uint32_t));
+    for (int i = 0; i < 3 * J; i++)
+        p.lane_of[i] = -1;
+    count_groups(src, plan->groups, p.lane_of);
+    for (int g = 0; g < plan->group_count; g++) {
+        lane_means(src, &plan->groups[g]);
+        for (int s = 0; s < plan->segment_count; s++)
+            header_at(&p, s, g)->components = (uint8_t)segment_components(&p, g, s);
+        group_values(&p, g);
+    }
+    plan->track = p.track;
+    p.view = (tdn__packed){ F, plan->group_count, plan->segment_count, plan->groups, plan->headers, p.slots, 0 };
+    for (int s = plan->segment_count - 1; s >= 0; s--) /* a segment's last frames lerp to the next one's first */
+        plan_segment(&p, s);
+    size_t words = 0;
+    for (int s = 0; s < plan->segment_count; s++)
+        for (int g = 0; g < plan->group_count; g++) {
+            tdn__pack_header *h = header_at(&p, s, g);
+            h->word = (uint32_t)words;
+            words += stream_words(plan->groups[g].stride, stored_frames(segment_frames(F, s), h->step, is_last(&p, s)),
+                                  h);
+        }
+    plan->word_count = words + TDN__PACK_GUARD_WORDS;
+    return TDN_OK;
+}
+
+void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator)
+{
+    tdn__free(allocator, plan->memory, plan->memory_bytes);
+    plan->memory = NULL;
+}
+
+/* ---- writing ---- */
+
+void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
+                     tdn__pack_header *headers, uint32_t *words, tdn__packed *out)
+{
+    const size_t G = (size_t)plan->group_count;
+    memcpy(groups, plan->groups, G * sizeof *groups);
+    memcpy(headers, plan->headers, (size_t)plan->segment_count * G * sizeof *headers);
+    memset(words, 0, plan->word_count * sizeof *words);
+    for (int s = 0; s < plan->segment_count; s++)
+        for (size_t g = 0; g < G; g++) {
+            const tdn__pack_header *h = &headers[(size_t)s * G + g];
+            write_streams(plan->track + g * LANES * (size_t)src->frame_count * 4, src->frame_count, &groups[g], s,
+                          s + 1 == plan->segment_count, h, words + h->word);
+        }
+    *out = (tdn__packed){ src->frame_count, plan->group_count, plan->segment_count, groups, headers, words,
+                          plan->word_count };
+}

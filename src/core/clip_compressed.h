@@ -1,0 +1,114 @@
+/* tendon core: a runtime clip's compressed tracks (clip_compressed.c), for clip.c (not installed).
+ *
+ * The animated translation, rotation and scale tracks of a COMPRESSED clip. A rotation q is stored
+ * as its turn from the track's mean rotation m, q' = q m^-1, which stays far from half a turn
+ * (the w of q itself comes near 0 wherever a joint's frame is flipped from its parent's): three
+ * components, x y z of q' with w >= 0 (w = sqrt(1 - x^2 - y^2 - z^2) when sampled), or all four
+ * in the segments where q' still nears half a turn, where w rebuilt from the other three would
+ * lose its precision. A sample lerps q' and turns the result back by m.
+ * Each track is quantized within its range over the clip and, per segment of
+ * TDN__PACK_SEGMENT frames, within a sub-range of that (8 bits per end, in 255ths of the clip
+ * range), at a bit rate chosen per segment so that the model-space error at virtual vertices
+ * around every joint stays under the clip's threshold.
+ *
+ * Tracks of one kind on 4 neighbouring joints (joint % 4 == 0 onwards) form a group that shares
+ * a bit rate per segment, so that one sample decodes the 4 lanes together: each lane's values
+ * are a stream of bits (frame-major, x y z per frame), and the 4 streams are interleaved word
+ * by word, so a value sits at the same bit offset of all 4 lanes and is extracted by the same
+ * shifts. A lane whose joint the group does not animate keeps the constant pose's value; lanes
+ * after the last animated one are not stored. Where a group's motion is smooth, a segment keeps
+ * only every 2nd, 4th or 8th frame of it (key reduction): a sample lerps between the stored
+ * frames around its time, the last of a segment's joining the first of the next. */
+#ifndef TENDON_CLIP_COMPRESSED_H
+#define TENDON_CLIP_COMPRESSED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+#include "tendon/pose.h"
+#include "tendon/skeleton.h"
+
+#define TDN__PACK_SEGMENT 16 /* frames per segment */
+#define TDN__PACK_LANES 4    /* tracks per group */
+#define TDN__PACK_MAX_BITS 24
+#define TDN__PACK_GUARD_WORDS 8 /* after the streams: a read of a value's next word stays inside */
+
+enum { TDN__PACK_T, TDN__PACK_R, TDN__PACK_S };
+
+typedef struct tdn__pack_group {
+    int kind;                       /* TDN__PACK_T, _R or _S */
+    int joint;                      /* lanes are joints joint .. joint + 3 */
+    int stride;                     /* lanes stored: its last animated lane + 1 (the others read
+                                     * whatever follows, and keep their constant values) */
+    uint32_t keep[TDN__PACK_LANES]; /* all ones for a lane it animates */
+    float min[4][TDN__PACK_LANES];  /* per component (x, y, z, w) and lane: the clip range's start */
+    float step[4][TDN__PACK_LANES]; /* the clip range / 255: the unit of a segment's range */
+    float mean[4][TDN__PACK_LANES]; /* rotations: each lane's mean rotation m, x y z w */
+} tdn__pack_group;
+
+typedef struct tdn__pack_header { /* a group in a segment: 40 bytes */
+    uint32_t word;                /* its interleaved streams' first word */
+    uint8_t bits;                 /* per value, 0 .. TDN__PACK_MAX_BITS */
+    uint8_t components;           /* per stored frame: 3, or 4 for rotations with w stored */
+    uint8_t step;                 /* frames from one stored frame to the next: 1, 2, 4 or 8 */
+    uint8_t unused;
+    uint8_t range[8][TDN__PACK_LANES]; /* segment start x y z w, then extent x y z w, in steps */
+} tdn__pack_header;
+
+typedef struct tdn__packed {
+    int frame_count;
+    int group_count;
+    int segment_count;
+    const tdn__pack_group *groups;
+    const tdn__pack_header *headers; /* segment_count * group_count, segment-major */
+    const uint32_t *words;           /* the streams, then TDN__PACK_GUARD_WORDS zero words */
+    size_t word_count;               /* with the guard */
+} tdn__packed;
+
+/* Writes the packed tracks' values at frame f0 + a (0 <= a <= 1; f0 + 1 a frame when a > 0) into
+ * the pose rows `rows` (TDN__ROWS_*) of joints [begin, end) (multiples of TDN_POSE_LANES or the
+ * stride): each group lerps the stored frames around that time (rotations nlerped the short
+ * way, not yet normalized). */
+void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows);
+
+/* What a build gives the packer: the clip's resampled local values, frame-major, each frame
+ * TDN_POSE_ROWS rows of joint_count (rotations sign-continuous), which tracks to pack
+ * (packed[kind * joint_count + joint]), and what the error is measured against. */
+typedef struct tdn__pack_source {
+    const tdn_skeleton *skeleton;
+    int joint_count;
+    int frame_count;
+    const float *values;
+    const unsigned char *packed;
+    /* An additive clip's reference, absolute local values laid out as `values` (NULL: the values
+     * are the pose itself): errors are measured on the difference applied to it. */
+    const float *reference;
+    /* Per segment, the error the frames' interpolation already has against the source: the
+     * packer keeps its own error under threshold less this (at least a quarter of it). */
+    const float *segment_errors;
+    float threshold; /* largest virtual-vertex error, skeleton units */
+    float shell;     /* virtual vertices' distance from their joint */
+} tdn__pack_source;
+
+/* The packing plan a build works out (tdn__pack_plan) and lays out (tdn__pack_layout). */
+typedef struct tdn__pack_plan {
+    int group_count, segment_count;
+    tdn__pack_group *groups;
+    tdn__pack_header *headers;
+    const float *track; /* per group, lane and frame: the 4 stored components */
+    size_t word_count;
+    void *memory; /* the plan's own allocation */
+    size_t memory_bytes;
+} tdn__pack_plan;
+
+/* Chooses groups, ranges and bit rates. TDN_ERR_OUT_OF_MEMORY or TDN_OK. */
+tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator *allocator, tdn__pack_plan *plan,
+                               tdn_error *err);
+void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator);
+/* Copies the plan's groups and headers and writes the quantized streams into caller memory
+ * (sizes from the plan), and points `out` at it. */
+void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
+                     tdn__pack_header *headers, uint32_t *words, tdn__packed *out);
+
+#endif
