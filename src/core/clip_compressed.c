@@ -274,28 +274,40 @@ static tdn_transform applied(const tdn_transform *d, const tdn_transform *r)
     return a;
 }
 
-/* Frame f's absolute local pose into `pose` (the values, or applied to the reference). */
-static void exact_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
+/* Frame f's local values (differences for an additive clip) into `pose`. */
+static void frame_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
 {
     const int J = src->joint_count;
     const float *v = frame_values(src->values, J, f);
     for (int r = 0; r < TDN_POSE_ROWS; r++)
         memcpy(tdn_pose_row(pose, r), v + (size_t)r * (size_t)J, sizeof(float) * (size_t)J);
-    for (int j = 0; j < J && src->reference; j++) {
+}
+
+/* An additive clip's differences of joints [begin, end) in `pose` applied to frame f's
+ * reference, in place (nothing for a plain clip). */
+static void apply_reference(const tdn__pack_source *src, int f, tdn_pose *pose, int begin, int end)
+{
+    const int J = src->joint_count;
+    for (int j = begin; j < end && src->reference; j++) {
         const tdn_transform d = tdn_pose_get(pose, j), r = frame_transform(frame_values(src->reference, J, f), J, j);
         const tdn_transform a = applied(&d, &r);
         tdn_pose_set(pose, j, &a);
     }
 }
 
-/* Lane `lane` of group g in `pose` (absolute) set from its sampled stored components v at frame
- * f (a rotation's 4, turned back by the mean). */
-static void set_sampled(const tdn__pack_source *src, tdn_pose *pose, const tdn__pack_group *g, int lane, int f,
-                        const lanes4 *v)
+/* Frame f's absolute local pose into `pose`. */
+static void exact_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
 {
-    const int J = src->joint_count, j = g->joint + lane;
-    /* a stored difference replaces part of the frame's own difference */
-    tdn_transform d = src->reference ? frame_transform(frame_values(src->values, J, f), J, j) : tdn_pose_get(pose, j);
+    frame_pose(src, f, pose);
+    apply_reference(src, f, pose, 0, src->joint_count);
+}
+
+/* Lane `lane` of group g in `pose` set from its sampled stored components v (a rotation's 4,
+ * turned back by the mean), in the clip's own terms (differences for an additive clip). */
+static void set_lane(tdn_pose *pose, const tdn__pack_group *g, int lane, const lanes4 *v)
+{
+    const int j = g->joint + lane;
+    tdn_transform d = tdn_pose_get(pose, j);
     const tdn_vec3 x = tdn_vec3_make(v->c[0][lane], v->c[1][lane], v->c[2][lane]);
     if (g->kind == TDN__PACK_T)
         d.t = x;
@@ -303,10 +315,6 @@ static void set_sampled(const tdn__pack_source *src, tdn_pose *pose, const tdn__
         d.s = x;
     else
         d.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_make(x.x, x.y, x.z, v->c[3][lane]), lane_mean(g, lane)));
-    if (src->reference) {
-        const tdn_transform r = frame_transform(frame_values(src->reference, J, f), J, j);
-        d = applied(&d, &r);
-    }
     tdn_pose_set(pose, j, &d);
 }
 
@@ -489,8 +497,8 @@ static void check_points(planner *p, int s)
         tdn_model_space(p->src->skeleton, &p->exact[k], NULL, p->exact_model + (size_t)k * (size_t)p->J, NULL);
 }
 
-/* The largest error over the subtree of group g's lane, over segment s's frames, with only that
- * track as planned and every other one exact. */
+/* The largest error over the subtree of group g's lane, over segment s's check points, with
+ * only that track as planned and every other one exact. */
 static float track_error(planner *p, int g, int lane, int s)
 {
     const tdn__pack_source *src = p->src;
@@ -498,15 +506,22 @@ static float track_error(planner *p, int g, int lane, int s)
     const int j = grp->joint + lane, end = tdn_skeleton_subtree_end(src->skeleton, j);
     float worst = 0.0f;
     for (int point = 0; point < p->point_count; point++) {
+        const int f = s * TDN__PACK_SEGMENT + point_frame(p, point);
         const tdn_mat4 *exact = p->exact_model + (size_t)point * (size_t)p->J;
-        tdn_pose *pose = &p->exact[point];
+        /* a plain clip changes the exact pose and puts it back; an additive one starts from its
+         * differences, which only the subtree needs applied */
+        tdn_pose *pose = src->reference ? &p->trial : &p->exact[point];
         const tdn_transform kept = tdn_pose_get(pose, j);
+        if (src->reference)
+            frame_pose(src, f, pose);
         lanes4 v;
         group_at(&p->view, g, s, point_frame(p, point), point_fraction(p, point), &v);
-        set_sampled(src, pose, grp, lane, s * TDN__PACK_SEGMENT + point_frame(p, point), &v);
+        set_lane(pose, grp, lane, &v);
+        apply_reference(src, f, pose, j, end);
         memcpy(p->trial_model, exact, sizeof(tdn_mat4) * (size_t)p->J);
         tdn_model_space_range(src->skeleton, pose, NULL, j, end, p->trial_model, NULL);
-        tdn_pose_set(pose, j, &kept);
+        if (!src->reference)
+            tdn_pose_set(pose, j, &kept);
         for (int k = j; k < end; k++) {
             const float e = tdn__vertex_error(&exact[k], &p->trial_model[k], src->shell);
             worst = e > worst ? e : worst;
@@ -523,15 +538,19 @@ static int worst_joint(planner *p, int s)
     float worst = p->threshold;
     int at = -1;
     for (int point = 0; point < p->point_count; point++) {
-        const int l = point_frame(p, point);
-        tdn_pose_copy(&p->trial, &p->exact[point], NULL);
+        const int l = point_frame(p, point), f = s * TDN__PACK_SEGMENT + l;
+        if (src->reference)
+            frame_pose(src, f, &p->trial);
+        else
+            tdn_pose_copy(&p->trial, &p->exact[point], NULL);
         for (int g = 0; g < plan->group_count; g++) {
             lanes4 v;
             group_at(&p->view, g, s, l, point_fraction(p, point), &v);
             for (int i = 0; i < LANES; i++)
                 if (plan->groups[g].keep[i])
-                    set_sampled(src, &p->trial, &plan->groups[g], i, s * TDN__PACK_SEGMENT + l, &v);
+                    set_lane(&p->trial, &plan->groups[g], i, &v);
         }
+        apply_reference(src, f, &p->trial, 0, p->J);
         tdn_model_space(src->skeleton, &p->trial, NULL, p->trial_model, NULL);
         const tdn_mat4 *exact = p->exact_model + (size_t)point * (size_t)p->J;
         for (int j = 0; j < p->J; j++) {
