@@ -202,9 +202,8 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
                 joints[j] |= (unsigned char)rows_of[lists[l][r].row];
     const unsigned char kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
     for (int g = 0; g < clip->packed.group_count; g++)
-        for (int i = 0; i < TDN__PACK_LANES; i++)
-            if (clip->packed.groups[g].keep[i])
-                joints[clip->packed.groups[g].joint + i] |= kind_rows[clip->packed.groups[g].kind];
+        for (int i = 0; i < clip->packed.groups[g].stride; i++)
+            joints[clip->packed.groups[g].joint[i]] |= kind_rows[clip->packed.groups[g].kind];
     if (!clip->constant_pose) /* every component is animated */
         return;
     const size_t stride = (size_t)reference->stride;

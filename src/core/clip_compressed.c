@@ -77,13 +77,6 @@ static void rebuild_w(lanes4 *v)
     }
 }
 
-/* dst[i] = value[i] on the lanes the group animates. */
-static void store(float *dst, const float value[LANES], const uint32_t keep[LANES])
-{
-    for (int i = 0; i < LANES; i++)
-        dst[i] = keep[i] ? value[i] : dst[i];
-}
-
 static int segment_frames(int frame_count, int s)
 {
     const int rest = frame_count - s * TDN__PACK_SEGMENT;
@@ -164,15 +157,18 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
-        if (g->joint < begin || g->joint >= end || !(rows & kind_rows[g->kind]))
+        if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
         lanes4 v;
         group_at(packed, gi, s, l, a, &v);
         if (g->kind == TDN__PACK_R)
             turn_by_mean(g, &v);
-        float *row = pose->data + (size_t)first_row[g->kind] * stride + (size_t)g->joint;
-        for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++)
-            store(row + (size_t)c * stride, v.c[c], g->keep);
+        for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
+            float *row = pose->data + (size_t)(first_row[g->kind] + c) * stride;
+            for (int i = 0; i < g->stride; i++)
+                if (g->joint[i] >= begin && g->joint[i] < end)
+                    row[g->joint[i]] = v.c[c][i];
+        }
     }
 }
 
@@ -189,6 +185,8 @@ typedef struct planner {
     tdn__pack_plan *plan;
     int J, F;
     int *lane_of; /* per kind * J + joint: group * LANES + lane, -1 when not packed */
+    int *order;   /* J: a kind's packed joints, by the bits they ask for */
+    float *need;  /* J: those bits */
     float *track; /* per group, lane and frame: the 4 stored components */
     /* The plan seen as a clip, for sampling it as the clip will: the headers' words point into
      * slots, 2 per group (the segment being planned and the next one, already planned). */
@@ -230,7 +228,7 @@ static tdn_quat lane_mean(const tdn__pack_group *g, int lane)
 static void track_components(const tdn__pack_source *src, const tdn__pack_group *g, int lane, int f, int components,
                              float out[4])
 {
-    const int J = src->joint_count, j = g->joint + lane;
+    const int J = src->joint_count, j = g->joint[lane];
     const tdn_transform x = frame_transform(frame_values(src->values, J, f), J, j);
     if (g->kind != TDN__PACK_R) {
         const tdn_vec3 v = g->kind == TDN__PACK_T ? x.t : x.s;
@@ -249,17 +247,17 @@ static void lane_means(const tdn__pack_source *src, tdn__pack_group *g)
     const int J = src->joint_count;
     for (int i = 0; i < LANES; i++) {
         double sum[4] = { 0, 0, 0, 0 };
-        for (int f = 0; f < src->frame_count && g->kind == TDN__PACK_R && g->keep[i]; f++) {
+        for (int f = 0; f < src->frame_count && g->kind == TDN__PACK_R && (i < g->stride); f++) {
             const float *v = frame_values(src->values, J, f);
             for (int c = 0; c < 4; c++)
-                sum[c] += v[(TDN_RX + c) * J + g->joint + i];
+                sum[c] += v[(TDN_RX + c) * J + g->joint[i]];
         }
         const double len = sqrt(sum[0] * sum[0] + sum[1] * sum[1] + sum[2] * sum[2] + sum[3] * sum[3]);
         tdn_quat m = tdn_quat_identity();
         if (len > 1e-6 * src->frame_count)
             m = tdn_quat_normalize(tdn_quat_make((float)sum[0], (float)sum[1], (float)sum[2], (float)sum[3]));
-        else if (g->kind == TDN__PACK_R && g->keep[i])
-            m = frame_transform(frame_values(src->values, J, 0), J, g->joint + i).r;
+        else if (g->kind == TDN__PACK_R && (i < g->stride))
+            m = frame_transform(frame_values(src->values, J, 0), J, g->joint[i]).r;
         g->mean[0][i] = m.x, g->mean[1][i] = m.y, g->mean[2][i] = m.z, g->mean[3][i] = m.w;
     }
 }
@@ -306,7 +304,7 @@ static void exact_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
  * turned back by the mean), in the clip's own terms (differences for an additive clip). */
 static void set_lane(tdn_pose *pose, const tdn__pack_group *g, int lane, const lanes4 *v)
 {
-    const int j = g->joint + lane;
+    const int j = g->joint[lane];
     tdn_transform d = tdn_pose_get(pose, j);
     const tdn_vec3 x = tdn_vec3_make(v->c[0][lane], v->c[1][lane], v->c[2][lane]);
     if (g->kind == TDN__PACK_T)
@@ -345,7 +343,7 @@ static int segment_components(const planner *p, int g, int s)
         for (int i = 0; i < LANES; i++) {
             float v[4];
             track_components(p->src, grp, i, f, 4, v);
-            if (grp->keep[i] && fabsf(v[3]) < W_STORED)
+            if ((i < grp->stride) && fabsf(v[3]) < W_STORED)
                 return 4;
         }
     return 3;
@@ -360,7 +358,7 @@ static void group_values(planner *p, int g)
         for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++)
             for (int i = 0; i < LANES; i++) {
                 float *t = track_at(p, g, i, f);
-                if (grp->keep[i])
+                if ((i < grp->stride))
                     track_components(p->src, grp, i, f, n, t);
                 else
                     t[0] = t[1] = t[2] = t[3] = 0.0f;
@@ -369,7 +367,7 @@ static void group_values(planner *p, int g)
     for (int i = 0; i < LANES; i++)
         for (int c = 0; c < 4; c++) {
             double lo = 0.0, hi = 0.0;
-            for (int f = 0; f < p->F && grp->keep[i]; f++) {
+            for (int f = 0; f < p->F && (i < grp->stride); f++) {
                 const double v = track_at(p, g, i, f)[c];
                 lo = f == 0 || v < lo ? v : lo;
                 hi = f == 0 || v > hi ? v : hi;
@@ -391,7 +389,7 @@ static void segment_ranges(planner *p, int g, int s, tdn__pack_header *h)
         for (int c = 0; c < 4; c++) {
             int lo = 0, hi = 0;
             const double step = grp->step[c][i];
-            if (grp->keep[i] && step > 0.0 && c < h->components) {
+            if ((i < grp->stride) && step > 0.0 && c < h->components) {
                 double vlo = INFINITY, vhi = -INFINITY;
                 for (int k = 0; k < stored; k++) {
                     const double v = track_at(p, g, i, s * TDN__PACK_SEGMENT + k * h->step)[c];
@@ -441,7 +439,7 @@ static void write_streams(const float *track, int F, const tdn__pack_group *g, i
     lanes4 offset, scale;
     dequantization(g, h, &offset, &scale);
     for (int i = 0; i < LANES; i++)
-        for (int k = 0; k < stored && g->keep[i]; k++) {
+        for (int k = 0; k < stored && (i < g->stride); k++) {
             const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
             for (int c = 0; c < n; c++)
                 put_bits(words + i, g->stride, (unsigned)(n * k + c) * h->bits,
@@ -503,7 +501,7 @@ static float track_error(planner *p, int g, int lane, int s)
 {
     const tdn__pack_source *src = p->src;
     const tdn__pack_group *grp = &p->plan->groups[g];
-    const int j = grp->joint + lane, end = tdn_skeleton_subtree_end(src->skeleton, j);
+    const int j = grp->joint[lane], end = tdn_skeleton_subtree_end(src->skeleton, j);
     float worst = 0.0f;
     for (int point = 0; point < p->point_count; point++) {
         const int f = s * TDN__PACK_SEGMENT + point_frame(p, point);
@@ -547,7 +545,7 @@ static int worst_joint(planner *p, int s)
             lanes4 v;
             group_at(&p->view, g, s, l, point_fraction(p, point), &v);
             for (int i = 0; i < LANES; i++)
-                if (plan->groups[g].keep[i])
+                if ((i < plan->groups[g].stride))
                     set_lane(&p->trial, &plan->groups[g], i, &v);
         }
         apply_reference(src, f, &p->trial, 0, p->J);
@@ -630,7 +628,7 @@ static void plan_segment(planner *p, int s)
             segment_ranges(p, g, s, h);
             int bits = 0;
             for (int i = 0; i < LANES && bits >= 0; i++)
-                if (plan->groups[g].keep[i]) {
+                if ((i < plan->groups[g].stride)) {
                     const int lane_bits = track_bits(p, g, i, s);
                     bits = lane_bits < 0 ? -1 : lane_bits > bits ? lane_bits : bits;
                 }
@@ -676,32 +674,89 @@ static void plan_segment(planner *p, int s)
     }
 }
 
-/* Groups: per kind, each run of 4 joints from a multiple of 4 with a packed track. */
-static int count_groups(const tdn__pack_source *src, tdn__pack_group *groups, int *lane_of)
+/* Groups per kind: the packed tracks in 4s. */
+static int count_groups(const tdn__pack_source *src)
 {
-    const int J = src->joint_count;
     int n = 0;
-    for (int kind = 0; kind < 3; kind++)
-        for (int j0 = 0; j0 < J; j0 += LANES) {
-            int any = 0;
-            for (int i = 0; i < LANES && j0 + i < J; i++)
-                any |= src->packed[kind * J + j0 + i];
-            if (!any)
-                continue;
-            if (groups) {
-                memset(&groups[n], 0, sizeof groups[n]);
-                groups[n].kind = kind;
-                groups[n].joint = j0;
-                for (int i = 0; i < LANES && j0 + i < J; i++)
-                    if (src->packed[kind * J + j0 + i]) {
-                        groups[n].keep[i] = 0xffffffffu;
-                        groups[n].stride = i + 1;
-                        lane_of[kind * J + j0 + i] = n * LANES + i;
-                    }
-            }
-            n++;
-        }
+    for (int kind = 0; kind < 3; kind++) {
+        int tracks = 0;
+        for (int j = 0; j < src->joint_count; j++)
+            tracks += src->packed[kind * src->joint_count + j] != 0;
+        n += (tracks + LANES - 1) / LANES;
+    }
     return n;
+}
+
+/* About how many bits a track asks for: log2 of how far it moves within a segment (the largest
+ * component range, mean over segments), times for a rotation the distance its joint carries
+ * vertices (the farthest descendant, at the first frame, plus the shell), over the threshold. */
+static float track_need(const planner *p, int kind, int j, const tdn_mat4 *model)
+{
+    const tdn__pack_source *src = p->src;
+    const int J = p->J, first = kind == TDN__PACK_T ? TDN_TX : kind == TDN__PACK_R ? TDN_RX : TDN_SX;
+    double motion = 0.0;
+    for (int s = 0; s < p->plan->segment_count; s++) {
+        double widest = 0.0;
+        for (int c = 0; c < (kind == TDN__PACK_R ? 4 : 3); c++) {
+            double lo = INFINITY, hi = -INFINITY;
+            for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++) {
+                const double v = frame_values(src->values, J, f)[(first + c) * J + j];
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+            widest = hi - lo > widest ? hi - lo : widest;
+        }
+        motion += widest / p->plan->segment_count;
+    }
+    double lever = 1.0;
+    if (kind == TDN__PACK_R) {
+        lever = src->shell;
+        for (int d = j; d < tdn_skeleton_subtree_end(src->skeleton, j); d++) {
+            const double x = model[d].m[12] - model[j].m[12], y = model[d].m[13] - model[j].m[13],
+                         z = model[d].m[14] - model[j].m[14];
+            lever = fmax(lever, src->shell + sqrt(x * x + y * y + z * z));
+        }
+    }
+    return (float)log2(fmax(motion * lever / src->threshold, 1e-9));
+}
+
+/* The groups: per kind, the packed tracks sorted by the bits they ask for, in 4s. */
+static void make_groups(planner *p)
+{
+    const tdn__pack_source *src = p->src;
+    const int J = p->J;
+    exact_pose(src, 0, &p->trial);
+    tdn_model_space(src->skeleton, &p->trial, NULL, p->trial_model, NULL);
+    int *order = p->order, n = 0;
+    float *need = p->need;
+    for (int kind = 0; kind < 3; kind++) {
+        int count = 0;
+        for (int j = 0; j < J; j++)
+            if (src->packed[kind * J + j]) {
+                need[j] = track_need(p, kind, j, p->trial_model);
+                int at = count++; /* insertion sort: most bits first, then by joint */
+                while (at > 0 && need[order[at - 1]] < need[j]) {
+                    order[at] = order[at - 1];
+                    at--;
+                }
+                order[at] = j;
+            }
+        for (int k = 0; k < count; k += LANES, n++) {
+            tdn__pack_group *g = &p->plan->groups[n];
+            memset(g, 0, sizeof *g);
+            g->kind = kind;
+            g->first_joint = J, g->last_joint = -1;
+            for (int i = 0; i < LANES; i++) {
+                g->joint[i] = k + i < count ? order[k + i] : -1;
+                if (g->joint[i] < 0)
+                    continue;
+                g->stride = i + 1;
+                g->first_joint = g->joint[i] < g->first_joint ? g->joint[i] : g->first_joint;
+                g->last_joint = g->joint[i] > g->last_joint ? g->joint[i] : g->last_joint;
+                p->lane_of[kind * J + g->joint[i]] = n * LANES + i;
+            }
+        }
+    }
 }
 
 tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator *allocator, tdn__pack_plan *plan,
@@ -709,7 +764,7 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
 {
     memset(plan, 0, sizeof *plan);
     const int J = src->joint_count, F = src->frame_count;
-    plan->group_count = count_groups(src, NULL, NULL);
+    plan->group_count = count_groups(src);
     plan->segment_count = (F + TDN__PACK_SEGMENT - 1) / TDN__PACK_SEGMENT;
     planner p = { 0 };
     p.src = src;
@@ -723,6 +778,8 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
         plan->groups = tdn__block_take(&block, G, sizeof(tdn__pack_group), alignof(tdn__pack_group));
         plan->headers = tdn__block_take(&block, S * G, sizeof(tdn__pack_header), alignof(tdn__pack_header));
         p.lane_of = tdn__block_take(&block, 3 * (size_t)J, sizeof(int), alignof(int));
+        p.order = tdn__block_take(&block, (size_t)J, sizeof(int), alignof(int));
+        p.need = tdn__block_take(&block, (size_t)J, sizeof(float), alignof(float));
         p.track = tdn__block_take(&block, G * LANES * (size_t)F * 4, sizeof(float), alignof(float));
         p.slots = tdn__block_take(&block, 2 * G * SLOT_WORDS + TDN__PACK_GUARD_WORDS, sizeof(uint32_t),
                                   alignof(uint32_t));
@@ -745,7 +802,7 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
     memset(p.slots, 0, (2 * G * SLOT_WORDS + TDN__PACK_GUARD_WORDS) * sizeof(uint32_t));
     for (int i = 0; i < 3 * J; i++)
         p.lane_of[i] = -1;
-    count_groups(src, plan->groups, p.lane_of);
+    make_groups(&p);
     for (int g = 0; g < plan->group_count; g++) {
         lane_means(src, &plan->groups[g]);
         for (int s = 0; s < plan->segment_count; s++)

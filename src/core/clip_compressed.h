@@ -11,12 +11,12 @@
  * range), at a bit rate chosen per segment so that the model-space error at virtual vertices
  * around every joint stays under the clip's threshold.
  *
- * Tracks of one kind on 4 neighbouring joints (joint % 4 == 0 onwards) form a group that shares
- * a bit rate per segment, so that one sample decodes the 4 lanes together: each lane's values
- * are a stream of bits (frame-major, x y z per frame), and the 4 streams are interleaved word
- * by word, so a value sits at the same bit offset of all 4 lanes and is extracted by the same
- * shifts. A lane whose joint the group does not animate keeps the constant pose's value; lanes
- * after the last animated one are not stored. Where a group's motion is smooth, a segment keeps
+ * Up to 4 tracks of one kind form a group that shares a bit rate per segment, so that one
+ * sample decodes the 4 lanes together: each lane's values are a stream of bits (frame-major,
+ * x y z per frame), and the 4 streams are interleaved word by word, so a value sits at the same
+ * bit offset of all 4 lanes and is extracted by the same shifts. The tracks of a group are those
+ * that ask for about as many bits (by the distance their joint carries vertices and how far the
+ * track moves), not neighbours, so that a shared rate wastes little. Where a group's motion is smooth, a segment keeps
  * only every 2nd, 4th or 8th frame of it (key reduction): a sample lerps between the stored
  * frames around its time, the last of a segment's joining the first of the next. */
 #ifndef TENDON_CLIP_COMPRESSED_H
@@ -38,10 +38,9 @@ enum { TDN__PACK_T, TDN__PACK_R, TDN__PACK_S };
 
 typedef struct tdn__pack_group {
     int kind;                       /* TDN__PACK_T, _R or _S */
-    int joint;                      /* lanes are joints joint .. joint + 3 */
-    int stride;                     /* lanes stored: its last animated lane + 1 (the others read
-                                     * whatever follows, and keep their constant values) */
-    uint32_t keep[TDN__PACK_LANES]; /* all ones for a lane it animates */
+    int joint[TDN__PACK_LANES];     /* each lane's joint; -1 after the last */
+    int stride;                     /* lanes stored (the others read whatever follows) */
+    int first_joint, last_joint;    /* the smallest and largest of its joints */
     float min[4][TDN__PACK_LANES];  /* per component (x, y, z, w) and lane: the clip range's start */
     float step[4][TDN__PACK_LANES]; /* the clip range / 255: the unit of a segment's range */
     float mean[4][TDN__PACK_LANES]; /* rotations: each lane's mean rotation m, x y z w */
