@@ -42,6 +42,11 @@ static tdn_result find_legs(bench_scene *scene, tdn_error *err)
 
 tdn_result bench_scene_create(int joint_count, bench_scene *scene, tdn_error *err)
 {
+    return bench_scene_create_stored(joint_count, TDN_STORAGE_AUTO, scene, err);
+}
+
+tdn_result bench_scene_create_stored(int joint_count, tdn_clip_storage storage, bench_scene *scene, tdn_error *err)
+{
     memset(scene, 0, sizeof *scene);
     tdn_result res = bench_skeleton_create(joint_count, &scene->skeleton, err);
     if (res == TDN_OK) {
@@ -54,6 +59,7 @@ tdn_result bench_scene_create(int joint_count, bench_scene *scene, tdn_error *er
             break;
         tdn_clip_desc desc = { 0 };
         desc.source = scene->keyed[i];
+        desc.storage = storage;
         if (i == BENCH_ADDITIVE_CLIP) {
             desc.additive_reference_clip = scene->keyed[i];
             desc.additive_reference_first_frame = 1;

@@ -24,6 +24,8 @@ typedef struct bench_scene {
  * relative to its own first frame (tdn_clip_desc.additive_reference_first_frame). On failure
  * everything built so far is destroyed and *scene is zeroed. */
 tdn_result bench_scene_create(int joint_count, bench_scene *scene, tdn_error *err);
+/* The same with the runtime clips in `storage` (bench_scene_create: TDN_STORAGE_AUTO). */
+tdn_result bench_scene_create_stored(int joint_count, tdn_clip_storage storage, bench_scene *scene, tdn_error *err);
 void bench_scene_destroy(bench_scene *scene);
 
 /* Mean runtime-clip size over the base clips, bytes. */

@@ -17,6 +17,7 @@
 #include "bench_mesh.h"
 #include "bench_mm.h"
 #include "bench_retarget.h"
+#include "bench_compression.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
 
@@ -24,9 +25,9 @@
 #define COLD_CHARACTERS 1000
 #define SKIN_VERTICES 5000
 
-const char *const bench_workload_names[] = { "sample", "blend",       "ltm",         "frame", "crowd",
-                                             "skin",   "blend_space", "inertialize", "graph", "crowd_graph",
-                                             "ik",     "mm",          "retarget",    NULL };
+const char *const bench_workload_names[] = { "sample", "blend",       "ltm",         "frame",       "crowd",
+                                             "skin",   "blend_space", "inertialize", "graph",       "crowd_graph",
+                                             "ik",     "mm",          "retarget",    "compression", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -450,7 +451,8 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
                    (strcmp(options->workload, "skin") == 0 || strcmp(options->workload, "blend_space") == 0 ||
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
                     strcmp(options->workload, "crowd_graph") == 0 || strcmp(options->workload, "ik") == 0 ||
-                    strcmp(options->workload, "mm") == 0 || strcmp(options->workload, "retarget") == 0);
+                    strcmp(options->workload, "mm") == 0 || strcmp(options->workload, "retarget") == 0 ||
+                    strcmp(options->workload, "compression") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -477,6 +479,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "retarget") == 0) {
                 if (s == 0) /* skeletons of its own */
                     res = bench_run_retarget(options->quick, emit, user, err);
+            } else if (strcmp(name, "compression") == 0) {
+                if (s == 0) /* S67 in two storages of its own, and takes of motion capture */
+                    res = bench_run_compression(options->quick, emit, user, err);
             } else if (strcmp(name, "graph") == 0) {
                 if (s == 0)
                     res = bench_run_graph(options->quick, emit, user, err);

@@ -1,0 +1,183 @@
+/* tendon_bench: the `compression` workload (bench_compression.h). */
+#include "bench_compression.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench_character.h"
+#include "bench_report.h"
+#include "bench_scene.h"
+#include "bench_timing.h"
+#include "tendon/io/asset.h"
+
+#ifndef TENDON_BENCH_DATA
+#  define TENDON_BENCH_DATA "../shared/data"
+#endif
+
+#define ROUNDS 3
+#define FRAME_DT (1.0f / 60.0f)
+
+typedef struct sampling {
+    const tdn_clip *clip;
+    tdn_pose *pose;
+    float time;
+} sampling;
+
+static void run_sample(void *p, long n)
+{
+    sampling *s = p;
+    const float duration = tdn_clip_duration(s->clip);
+    for (long i = 0; i < n; i++) {
+        s->time += FRAME_DT;
+        if (s->time > duration)
+            s->time -= duration;
+        tdn_clip_sample(s->clip, s->time, s->pose, NULL);
+    }
+}
+
+typedef struct framing {
+    bench_character *character;
+    const bench_scene *scene;
+} framing;
+
+static void run_frame(void *p, long n)
+{
+    framing *f = p;
+    for (long i = 0; i < n; i++)
+        bench_character_frame(f->character, f->scene, FRAME_DT);
+}
+
+static double clip_ratio(const tdn_clip *clip, int joints, int frames)
+{
+    return 40.0 * joints * frames / (double)tdn_clip_memory_size(clip);
+}
+
+/* S67 in both storages, sample and frame rows, rounds interleaved. */
+static tdn_result run_benchmark_clips(const bench_config *cfg, int rounds, bench_emit_fn emit, void *user,
+                                      tdn_error *err)
+{
+    bench_scene scenes[2];
+    memset(scenes, 0, sizeof scenes);
+    const tdn_clip_storage storages[2] = { TDN_STORAGE_INT16, TDN_STORAGE_COMPRESSED };
+    const char *variants[2] = { "int16", "compressed" };
+    tdn_result res = TDN_OK;
+    for (int v = 0; v < 2 && res == TDN_OK; v++)
+        res = bench_scene_create_stored(67, storages[v], &scenes[v], err);
+    bench_character characters[2];
+    tdn_pose poses[2];
+    memset(characters, 0, sizeof characters);
+    memset(poses, 0, sizeof poses);
+    for (int v = 0; v < 2 && res == TDN_OK; v++) {
+        res = bench_character_init(&characters[v], &scenes[v], 0.3f);
+        if (res == TDN_OK)
+            res = tdn_pose_create(scenes[v].joint_count, &poses[v], NULL, err);
+    }
+    double medians[2][2][ROUNDS], minimums[2][2];
+    for (int w = 0; w < 2; w++)
+        minimums[w][0] = minimums[w][1] = 1e300;
+    for (int r = 0; r < rounds && res == TDN_OK; r++)
+        for (int w = 0; w < 2; w++)
+            for (int v = 0; v < 2; v++) {
+                sampling s = { scenes[v].clips[0], &poses[v], 0.0f };
+                framing f = { &characters[v], &scenes[v] };
+                const bench_stats st = w == 0 ? bench_measure(cfg, run_sample, &s, 1.0)
+                                              : bench_measure(cfg, run_frame, &f, 1.0);
+                medians[w][v][r] = st.median_ns;
+                minimums[w][v] = st.min_ns < minimums[w][v] ? st.min_ns : minimums[w][v];
+            }
+    for (int w = 0; w < 2 && res == TDN_OK; w++)
+        for (int v = 0; v < 2; v++) {
+            const bench_scene *scene = &scenes[v];
+            bench_row row = bench_row_make(
+                "compression", scene->joint_count,
+                w == 0 ? (v ? "sample_compressed" : "sample_int16") : (v ? "frame_compressed" : "frame_int16"), 1);
+            row.median_ns = bench_median(medians[w][v], rounds);
+            row.min_ns = minimums[w][v];
+            row.ns_per_joint = row.median_ns / scene->joint_count;
+            row.bytes_per_clip = bench_scene_bytes_per_clip(scene);
+            bench_row_add_text(&row, "storage", variants[v]);
+            bench_row_add_number(&row, "ratio",
+                                 clip_ratio(scene->clips[0], scene->joint_count, scene->reports[0].frame_count));
+            bench_row_add_number(&row, "max_error_cm", 100.0 * scene->reports[0].max_vertex_error);
+            bench_row_add_number(&row, "frames", scene->reports[0].frame_count);
+            emit(&row, user);
+        }
+    for (int v = 0; v < 2; v++) {
+        bench_character_free(&characters[v]);
+        tdn_pose_destroy(&poses[v]);
+        if (scenes[v].skeleton)
+            bench_scene_destroy(&scenes[v]);
+    }
+    return res;
+}
+
+static const char *data_dir(void)
+{
+    const char *env = getenv("TENDON_DATA");
+    const char *dir = env && *env ? env : TENDON_BENCH_DATA;
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
+}
+
+/* Motion capture takes of the shared data, in metres after their scale. */
+static const struct take {
+    const char *path;
+    float scale;
+} TAKES[] = { { "bvh/cmu/cgspeed-mb/01_01.bvh", 0.056444f },
+              { "bvh/lafan1/walk4_subject1.bvh", 0.01f },
+              { "bvh/misc/pirouette.bvh", 0.056444f },
+              { "bvh/games105/walk_forward.bvh", 1.0f } };
+
+static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn emit, void *user, tdn_error *err)
+{
+    const char *dir = data_dir();
+    for (size_t i = 0; dir && i < (quick ? 1 : sizeof TAKES / sizeof TAKES[0]); i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, TAKES[i].path);
+        tdn_asset *asset = NULL;
+        if (tdn_asset_load(path, &(tdn_asset_load_options){ .scale = TAKES[i].scale }, &asset, NULL, NULL) != TDN_OK)
+            continue; /* a take the folder does not have */
+        tdn_clip_report report;
+        tdn_clip *clip = NULL;
+        const tdn_clip_desc desc = { .source = tdn_asset_clip(asset, 0),
+                                     .storage = TDN_STORAGE_COMPRESSED,
+                                     .report = &report };
+        tdn_result res = tdn_clip_create(&desc, &clip, NULL, err);
+        const int joints = tdn_skeleton_joint_count(tdn_asset_skeleton(asset));
+        tdn_pose pose;
+        if (res == TDN_OK)
+            res = tdn_pose_create(joints, &pose, NULL, err);
+        if (res == TDN_OK) {
+            sampling s = { clip, &pose, 0.0f };
+            const bench_stats st = bench_measure(cfg, run_sample, &s, 1.0);
+            const char *name = strrchr(TAKES[i].path, '/') + 1;
+            bench_row row = bench_row_make("compression", joints, name, 1);
+            row.median_ns = st.median_ns;
+            row.min_ns = st.min_ns;
+            row.ns_per_joint = st.median_ns / joints;
+            row.bytes_per_clip = (double)tdn_clip_memory_size(clip);
+            bench_row_add_text(&row, "storage", "compressed");
+            bench_row_add_number(&row, "ratio", clip_ratio(clip, joints, report.frame_count));
+            bench_row_add_number(&row, "max_error_cm", 100.0 * report.max_vertex_error);
+            bench_row_add_number(&row, "frames", report.frame_count);
+            emit(&row, user);
+            tdn_pose_destroy(&pose);
+        }
+        tdn_clip_destroy(clip);
+        tdn_asset_destroy(asset);
+        if (res != TDN_OK)
+            return bench_fail(err, res, "compressing a take");
+    }
+    return TDN_OK;
+}
+
+tdn_result bench_run_compression(int quick, bench_emit_fn emit, void *user, tdn_error *err)
+{
+    const bench_config cfg = bench_config_default(quick);
+    tdn_result res = run_benchmark_clips(&cfg, quick ? 1 : ROUNDS, emit, user, err);
+    if (res == TDN_OK)
+        res = run_takes(&cfg, quick, emit, user, err);
+    return res;
+}
