@@ -1,8 +1,8 @@
 /* The virtual-vertex error of a runtime clip against a keyed clip (tdn_clip_measure_error),
  * against closed forms: a clip of linear keys on its own frame grid (no error), a constant
- * rotation and a constant offset at the root, the 99th percentile of an error at one key, the
- * normalized lerp against the slerp between two rotation keys (largest at the quarter points,
- * zero at the midpoint), additive clips, and bad arguments. */
+ * rotation and a constant offset at the root, the 99th percentile of an error at one key, a key
+ * between frames, the normalized lerp against the slerp between two rotation keys (largest at
+ * the quarter points, zero at the midpoint), additive clips, and bad arguments. */
 #include <math.h>
 #include <string.h>
 
@@ -219,6 +219,29 @@ static void one_bad_key_stays_out_of_the_99th_percentile(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* A source key between two frames is a measured time: B has one more key than A, at 0.03 s
+ * between the frames at 0 and 0.1 s, |d| off A there. The quarter points of the frames alone
+ * would see at most 0.025 / 0.03 of it. */
+static void key_times_between_frames_are_measured(void)
+{
+    const float d = 0.01f;
+    tdn_skeleton *skel = make_chain(1);
+    float a_times[2] = { 0.0f, 0.1f }, a_values[6] = { 0, 0, 0, 0.1f, 0, 0 };
+    float b_times[3] = { 0.0f, 0.03f, 0.1f }, b_values[9] = { 0, 0, 0, 0.03f, d, 0, 0.1f, 0, 0 };
+    tdn_track_desc a = linear(0, TDN_TARGET_TRANSLATION, 2, a_times, a_values);
+    tdn_track_desc b = linear(0, TDN_TARGET_TRANSLATION, 3, b_times, b_values);
+    tdn_keyed_clip *clip_a = keyed(skel, &a, 1), *clip_b = keyed(skel, &b, 1);
+    tdn_clip *clip = runtime(clip_a, 10.0f);
+    tdn_clip_error e = measure(clip, clip_b);
+    CHECK_EQ_INT(e.time_count, 9); /* 0, 0.03 and 0.1 s and the quarter points between them */
+    CHECK_NEAR(e.max_error, d, 1e-6);
+    CHECK(e.max_time == 0.03f);
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(clip_a);
+    tdn_keyed_clip_destroy(clip_b);
+    tdn_skeleton_destroy(skel);
+}
+
 /* Two rotation keys 120 degrees apart about z over 1 s at the root, a clip of 2 frames: the clip
  * normalizes the lerp of the two quaternions, whose half-angle at t is atan2(t sin h, 1 - t +
  * t cos h) for the keys' half-angle h, where the keyed clip slerps to t h. They agree at 0, 1/2
@@ -377,6 +400,7 @@ int main(void)
     RUN(a_root_rotation_moves_the_farthest_vertex_by_its_chord);
     RUN(a_root_offset_moves_every_vertex_by_its_length);
     RUN(one_bad_key_stays_out_of_the_99th_percentile);
+    RUN(key_times_between_frames_are_measured);
     RUN(quarter_points_see_what_the_midpoint_misses);
     RUN(additive_clips_are_measured_applied_to_their_reference);
     RUN(bad_arguments_name_their_field);
