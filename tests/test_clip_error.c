@@ -32,11 +32,13 @@ static tdn_skeleton *make_chain(int joints)
     return skel;
 }
 
-/* Keys at k / 10 s as the clip's frame grid has them (the double quotient rounded once). */
+/* Keys every 0.1 s, on the frame grid of a clip at 10 frames per second: in float arithmetic,
+ * which rounds some of them a float step away from the frames (0.1f * 9 is 0.900000036, the frame
+ * 0.899999976), and the measure takes those for the same time. */
 static void grid_times(float *times, int keys)
 {
     for (int k = 0; k < keys; k++)
-        times[k] = (float)(k / 10.0);
+        times[k] = 0.1f * (float)k;
 }
 
 /* A wandering root translation: values[k] for key k. */

@@ -1,7 +1,7 @@
 /* tendon core: the virtual-vertex error of a runtime clip against its source.
  *
  * Times: the clip's frame times and the key times of the source (and of a reference clip that
- * varies in time), sorted and deduplicated, then the points 1/4, 1/2 and 3/4 of the way between
+ * varies in time), sorted, times a rounding apart merged, then the points 1/4, 1/2 and 3/4 of the way between
  * each consecutive pair. Between two frames the clip normalizes a lerp of two rotations while
  * the keyed clip slerps them: the two agree at the frames and at the midpoint (by symmetry) and
  * differ most near the quarter points, so a measure of frames and midpoints alone misses the
@@ -19,6 +19,9 @@
 #include "tendon/blend.h"
 #include "tendon/model_space.h"
 #include "vertex_error.h"
+
+/* Times closer than this fraction of a frame are one time (clip.c's frame snap). */
+#define SAME_TIME 1e-4
 
 typedef struct measurer {
     const tdn_clip_error_desc *desc;
@@ -78,10 +81,19 @@ static void collect_times(measurer *m, const tdn_clip *clip)
     if (m->reference_clip && m->reference_time < 0.0f)
         n = add_key_times(m->times, n, m->reference_clip, (float)duration);
     qsort(m->times, (size_t)n, sizeof(float), compare_floats);
+    /* Times within SAME_TIME of a frame spacing of the first of their run are one time, the last
+     * of them: a key rounded a float step away from its frame is not an interval of its own. */
+    const double same = frames > 1 ? SAME_TIME * duration / (frames - 1) : 0.0;
     int unique = 0;
-    for (int i = 0; i < n; ++i)
-        if (unique == 0 || m->times[i] != m->times[unique - 1])
-            m->times[unique++] = m->times[i];
+    float run_start = 0.0f;
+    for (int i = 0; i < n; ++i) {
+        if (unique > 0 && (double)m->times[i] - run_start <= same) {
+            m->times[unique - 1] = m->times[i];
+            continue;
+        }
+        run_start = m->times[i];
+        m->times[unique++] = m->times[i];
+    }
     /* Spread in place from the back: time i moves to 4 i, its quarter points follow it. */
     for (int i = unique - 1; i >= 0; --i) {
         const double t0 = m->times[i];
