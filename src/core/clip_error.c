@@ -27,7 +27,7 @@ typedef struct measurer {
     const tdn_clip_error_desc *desc;
     const tdn_skeleton *skeleton;
     const tdn_keyed_clip *reference_clip; /* sampled per time, NULL for a reference pose */
-    float reference_time;                 /* -1: the same time as the source; else this time */
+    int reference_at_start;               /* 1: the reference clip at t = 0, else at each time */
     int joint_count;
     float *times;
     int time_count;
@@ -78,7 +78,7 @@ static void collect_times(measurer *m, const tdn_clip *clip)
     for (int f = 0; f < frames; ++f)
         m->times[n++] = frames > 1 ? (float)(duration * f / (frames - 1)) : 0.0f;
     n = add_key_times(m->times, n, m->desc->source, (float)duration);
-    if (m->reference_clip && m->reference_time < 0.0f)
+    if (m->reference_clip && !m->reference_at_start)
         n = add_key_times(m->times, n, m->reference_clip, (float)duration);
     qsort(m->times, (size_t)n, sizeof(float), compare_floats);
     /* Times within SAME_TIME of a frame spacing of the first of their run are one time, the last
@@ -170,8 +170,8 @@ static void sample_actual(measurer *m, float t)
         return;
     const tdn_pose *reference = d->additive_reference_pose;
     if (!reference) {
-        const float at = m->reference_time < 0.0f ? t : m->reference_time;
-        tdn_keyed_clip_sample(m->reference_clip, at, &m->reference, m->reference_hints, NULL);
+        tdn_keyed_clip_sample(m->reference_clip, m->reference_at_start ? 0.0f : t, &m->reference, m->reference_hints,
+                              NULL);
         reference = &m->reference;
     }
     tdn_additive_apply(reference, &m->actual, 1.0f, NULL, &m->actual, NULL);
@@ -224,13 +224,11 @@ tdn_result tdn_clip_measure_error(const tdn_clip_error_desc *desc, tdn_clip_erro
     m.desc = desc;
     m.skeleton = tdn_keyed_clip_skeleton(desc->source);
     m.joint_count = tdn_clip_joint_count(desc->clip);
-    m.reference_time = -1.0f;
     if (tdn_clip_is_additive(desc->clip) && !desc->additive_reference_pose) {
         m.reference_clip = desc->additive_reference_clip ? desc->additive_reference_clip : desc->source;
-        if (desc->additive_reference_first_frame)
-            m.reference_time = 0.0f;
+        m.reference_at_start = desc->additive_reference_first_frame != 0;
     }
-    const int varying_reference = m.reference_clip && m.reference_time < 0.0f;
+    const int varying_reference = m.reference_clip && !m.reference_at_start;
     size_t keys = (size_t)key_count(desc->source) + (varying_reference ? (size_t)key_count(m.reference_clip) : 0);
     size_t max_times = 4 * ((size_t)frame_count(desc->clip) + keys);
     size_t hint_count = (size_t)tdn_keyed_clip_track_count(desc->source) +
