@@ -320,6 +320,60 @@ static void additive_clips_are_measured_applied_to_their_reference(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* The same with a reference clip (sampled at each time) and with the source's first frame. */
+static void additive_clips_against_a_reference_clip_or_the_first_frame(void)
+{
+    enum { KEYS = 11 };
+    const float d = 0.03f;
+    tdn_skeleton *skel = make_chain(2);
+    float times[KEYS], values[KEYS * 3], reference_values[KEYS * 3], moved_values[KEYS * 3];
+    grid_times(times, KEYS);
+    wander(values, KEYS);
+    for (int k = 0; k < 3 * KEYS; k++) {
+        reference_values[k] = 0.5f * values[(k + 5) % (3 * KEYS)];
+        moved_values[k] = reference_values[k] + (k % 3 == 0 ? d : 0.0f);
+    }
+    tdn_track_desc track = linear(0, TDN_TARGET_TRANSLATION, KEYS, times, values);
+    tdn_track_desc reference_track = linear(0, TDN_TARGET_TRANSLATION, KEYS, times, reference_values);
+    tdn_track_desc moved_track = linear(0, TDN_TARGET_TRANSLATION, KEYS, times, moved_values);
+    tdn_keyed_clip *source = keyed(skel, &track, 1), *reference = keyed(skel, &reference_track, 1),
+                   *moved = keyed(skel, &moved_track, 1);
+    tdn_clip *against_clip = NULL, *against_start = NULL;
+    tdn_clip_create(&(tdn_clip_desc){ .source = source,
+                                      .sample_rate = 10.0f,
+                                      .storage = TDN_STORAGE_FLOAT32,
+                                      .additive_reference_clip = reference },
+                    &against_clip, NULL, NULL);
+    tdn_clip_create(&(tdn_clip_desc){ .source = source,
+                                      .sample_rate = 10.0f,
+                                      .storage = TDN_STORAGE_FLOAT32,
+                                      .additive_reference_first_frame = 1 },
+                    &against_start, NULL, NULL);
+    tdn_clip_error e;
+    tdn_clip_error_desc desc = { .clip = against_clip, .source = source, .shell_distance = SHELL };
+    desc.additive_reference_clip = reference;
+    CHECK(tdn_clip_measure_error(&desc, &e, NULL, NULL) == TDN_OK);
+    CHECK(e.max_error <= 1e-6f);
+    desc.additive_reference_clip = moved;
+    CHECK(tdn_clip_measure_error(&desc, &e, NULL, NULL) == TDN_OK);
+    CHECK_NEAR(e.max_error, d, 1e-6);
+    CHECK_NEAR(e.p99_error, d, 1e-6);
+    desc = (tdn_clip_error_desc){
+        .clip = against_start, .source = source, .shell_distance = SHELL, .additive_reference_first_frame = 1
+    };
+    CHECK(tdn_clip_measure_error(&desc, &e, NULL, NULL) == TDN_OK);
+    CHECK(e.max_error <= 1e-6f);
+    desc.additive_reference_first_frame = 0, desc.additive_reference_clip = source; /* at each time: D + S(t) */
+    CHECK(tdn_clip_measure_error(&desc, &e, NULL, NULL) == TDN_OK);
+    CHECK(e.max_error > 0.1f);
+    tdn_clip_destroy(against_clip);
+    tdn_clip_destroy(against_start);
+    tdn_keyed_clip_destroy(source);
+    tdn_keyed_clip_destroy(reference);
+    tdn_keyed_clip_destroy(moved);
+    tdn_skeleton_destroy(skel);
+}
+
 static void expect_refused(const tdn_clip_error_desc *desc, const char *where)
 {
     tdn_clip_error e;
@@ -405,6 +459,7 @@ int main(void)
     RUN(key_times_between_frames_are_measured);
     RUN(quarter_points_see_what_the_midpoint_misses);
     RUN(additive_clips_are_measured_applied_to_their_reference);
+    RUN(additive_clips_against_a_reference_clip_or_the_first_frame);
     RUN(bad_arguments_name_their_field);
     return check_summary();
 }
