@@ -9,6 +9,7 @@
  * the exact 99th percentile. */
 #include "tendon/clip_error.h"
 
+#include <float.h>
 #include <stdalign.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,12 @@
 #include "tendon/model_space.h"
 #include "vertex_error.h"
 
-/* Times closer than this fraction of a frame are one time (clip.c's frame snap). */
-#define SAME_TIME 1e-4
+/* Times closer than this fraction of a frame, or than SAME_TIME_ULPS float steps at their time,
+ * are one time: a key time rounded away from its frame (BVH keys are f * frame time in float, a
+ * few float steps from the frames' duration * f / (frames - 1) late in a long take) is no
+ * interval of its own. */
+#define SAME_TIME 1e-3
+#define SAME_TIME_ULPS 8
 
 typedef struct measurer {
     const tdn_clip_error_desc *desc;
@@ -81,12 +86,12 @@ static void collect_times(measurer *m, const tdn_clip *clip)
     if (m->reference_clip && !m->reference_at_start)
         n = add_key_times(m->times, n, m->reference_clip, (float)duration);
     qsort(m->times, (size_t)n, sizeof(float), compare_floats);
-    /* Times within SAME_TIME of a frame spacing of the first of their run are one time, the last
-     * of them: a key rounded a float step away from its frame is not an interval of its own. */
-    const double same = frames > 1 ? SAME_TIME * duration / (frames - 1) : 0.0;
+    /* A run of times that close to its first is one time, the last of the run. */
+    const double spacing = frames > 1 ? duration / (frames - 1) : 0.0;
     int unique = 0;
     float run_start = 0.0f;
     for (int i = 0; i < n; ++i) {
+        const double same = fmax(SAME_TIME * spacing, SAME_TIME_ULPS * FLT_EPSILON * m->times[i]);
         if (unique > 0 && (double)m->times[i] - run_start <= same) {
             m->times[unique - 1] = m->times[i];
             continue;
