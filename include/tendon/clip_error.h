@@ -4,12 +4,13 @@
  * The metric is the Animation Compression Library's: around each joint, three virtual vertices
  * at `shell_distance` along the joint's local x, y and z axes; a joint's error at a time is the
  * largest distance between where a vertex lands in model space under the keyed clip and under
- * the runtime clip. Model space carries errors through the hierarchy, so a rotation error at the
- * hips moves every vertex of the body in proportion to its distance from them. The clip is
+ * the runtime clip. Model space carries errors through the hierarchy, so a rotation error at
+ * the hips moves every vertex of the body in proportion to its distance from them. The clip is
  * sampled at every one of its frame times and every key time of the source (and of a reference
- * clip), and at the points 1/4, 1/2 and 3/4 between consecutive times: the midpoint alone is
- * where a normalized lerp and a slerp between the same two rotations agree, the quarter points
- * are near where they differ most. A build-time tool: it allocates. */
+ * clip; times a float rounding apart count once), and at the points 1/4, 1/2 and 3/4 between
+ * consecutive times: the midpoint alone is where a normalized lerp and a slerp between the same
+ * two rotations agree, the quarter points are near where they differ most. A build-time tool:
+ * it allocates. */
 #ifndef TENDON_CLIP_ERROR_H
 #define TENDON_CLIP_ERROR_H
 

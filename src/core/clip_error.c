@@ -1,12 +1,12 @@
 /* tendon core: the virtual-vertex error of a runtime clip against its source.
  *
  * Times: the clip's frame times and the key times of the source (and of a reference clip that
- * varies in time), sorted, times a rounding apart merged, then the points 1/4, 1/2 and 3/4 of the way between
- * each consecutive pair. Between two frames the clip normalizes a lerp of two rotations while
- * the keyed clip slerps them: the two agree at the frames and at the midpoint (by symmetry) and
- * differ most near the quarter points, so a measure of frames and midpoints alone misses the
- * largest part of the interpolation error. Every (joint, time) error is kept in one buffer for
- * the exact 99th percentile. */
+ * varies in time), sorted, times a rounding apart merged, then the points 1/4, 1/2 and 3/4 of
+ * the way between each consecutive pair. Between two frames the clip normalizes a lerp of two
+ * rotations while the keyed clip slerps them: the two agree at the frames and at the midpoint
+ * (by symmetry) and differ most near the quarter points, so a measure of frames and midpoints
+ * alone misses the largest part of the interpolation error. Every (joint, time) error is kept
+ * in one buffer for the exact 99th percentile. */
 #include "tendon/clip_error.h"
 
 #include <float.h>
