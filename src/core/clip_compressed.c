@@ -26,9 +26,84 @@
  * TDN__PACK_MAX_BITS are needed: each round raises every group on the chain). */
 #define MAX_RAISES (2 * TDN__PACK_MAX_BITS)
 
+/* ---- 4 lanes at once: SSE2, or plain C elsewhere (the same arithmetic, so the same bits) ---- */
+
+#if !defined(TENDON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+#  include <emmintrin.h>
+typedef __m128 v4;
+static inline v4 v4_set1(float x) { return _mm_set1_ps(x); }
+static inline v4 v4_load(const float *p) { return _mm_loadu_ps(p); }
+static inline void v4_store(float *p, v4 a) { _mm_storeu_ps(p, a); }
+static inline v4 v4_add(v4 a, v4 b) { return _mm_add_ps(a, b); }
+static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
+static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
+static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
+static inline v4 v4_sqrt_positive(v4 a) { return _mm_sqrt_ps(_mm_max_ps(a, _mm_setzero_ps())); }
+static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+/* a with the sign of b's lanes flipped where m < 0 */
+static inline v4 v4_flip_where_negative(v4 a, v4 m) { return _mm_xor_ps(a, _mm_and_ps(m, _mm_set1_ps(-0.0f))); }
+/* 4 bytes as floats */
+static inline v4 v4_from_bytes(const uint8_t *p)
+{
+    int32_t x;
+    memcpy(&x, p, sizeof x);
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128(x), zero);
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
+}
+/* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float. */
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
+    const unsigned s = at & 31u;
+    const uint32_t *lo = words + (size_t)stride * (at >> 5);
+    const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
+    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(lo + stride));
+    /* (h << 1) << (31 - s): h << (32 - s) without the shift by 32 at s = 0 */
+    const __m128i q = _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
+                                   _mm_sll_epi32(_mm_slli_epi32(h, 1), _mm_cvtsi32_si128((int)(31u - s))));
+    const __m128i mask = _mm_set1_epi32((int)(uint32_t)((1ull << bits) - 1u));
+    return _mm_cvtepi32_ps(_mm_and_si128(q, mask));
+}
+#else
+typedef struct v4 {
+    float x[4];
+} v4;
+static inline v4 v4_set1(float x) { return (v4){ { x, x, x, x } }; }
+static inline v4 v4_load(const float *p) { return (v4){ { p[0], p[1], p[2], p[3] } }; }
+static inline void v4_store(float *p, v4 a) { memcpy(p, a.x, sizeof a.x); }
+#  define V4_EACH(expr)         \
+    v4 r;                       \
+    for (int i = 0; i < 4; i++) \
+      r.x[i] = (expr);          \
+    return r
+static inline v4 v4_add(v4 a, v4 b) { V4_EACH(a.x[i] + b.x[i]); }
+static inline v4 v4_sub(v4 a, v4 b) { V4_EACH(a.x[i] - b.x[i]); }
+static inline v4 v4_mul(v4 a, v4 b) { V4_EACH(a.x[i] * b.x[i]); }
+static inline v4 v4_min(v4 a, v4 b) { V4_EACH(b.x[i] < a.x[i] ? b.x[i] : a.x[i]); }
+static inline v4 v4_sqrt_positive(v4 a) { V4_EACH(sqrtf(a.x[i] > 0.0f ? a.x[i] : 0.0f)); }
+static inline v4 v4_abs(v4 a) { V4_EACH(fabsf(a.x[i])); }
+static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
+static inline v4 v4_from_bytes(const uint8_t *p) { V4_EACH((float)p[i]); }
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
+    const unsigned s = at & 31u;
+    const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
+    const uint32_t mask = (uint32_t)((1ull << bits) - 1u);
+    V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask));
+}
+#  undef V4_EACH
+#endif
+
+static float v4_get(v4 a, int lane)
+{
+    float x[4];
+    v4_store(x, a);
+    return x[lane];
+}
+
 /* x, y, z (and w) of a group's 4 lanes. */
 typedef struct lanes4 {
-    float c[4][LANES];
+    v4 c[4];
 } lanes4;
 
 /* A stored rotation whose |w| falls under this in a segment keeps w there: rebuilt from x, y and
@@ -43,12 +118,12 @@ static float inverse_levels(int bits) { return bits > 0 ? 1.0f / (float)((1u << 
 /* The value of each lane's component c is offset[c] + scale[c] * q. */
 static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, lanes4 *offset, lanes4 *scale)
 {
-    const float inv = inverse_levels(h->bits);
-    for (int c = 0; c < h->components; c++)
-        for (int i = 0; i < LANES; i++) {
-            offset->c[c][i] = g->min[c][i] + g->step[c][i] * (float)h->range[c][i];
-            scale->c[c][i] = g->step[c][i] * (float)h->range[4 + c][i] * inv;
-        }
+    const v4 inv = v4_set1(inverse_levels(h->bits));
+    for (int c = 0; c < h->components; c++) {
+        const v4 step = v4_load(g->step[c]);
+        offset->c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->range[c])));
+        scale->c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->range[4 + c])), inv);
+    }
 }
 
 /* The group's components of every lane at the segment's stored frame `index`. */
@@ -56,25 +131,19 @@ static void decode(const uint32_t *words, int stride, const tdn__pack_header *h,
                    const lanes4 *scale, lanes4 *out)
 {
     const int bits = h->bits, n = h->components;
-    const uint32_t mask = (uint32_t)((1ull << bits) - 1u);
-    for (int c = 0; c < n; c++) {
-        const unsigned at = (unsigned)(n * index + c) * (unsigned)bits, s = at & 31u;
-        const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
-        for (int i = 0; i < LANES; i++) {
-            /* (hi << 1) << (31 - s): hi << (32 - s) without the undefined shift by 32 at s = 0 */
-            const uint32_t q = ((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask;
-            out->c[c][i] = offset->c[c][i] + scale->c[c][i] * (float)(int32_t)q;
-        }
-    }
+    for (int c = n; c < 4; c++)
+        out->c[c] = v4_set1(0.0f); /* w, when it is not stored */
+    for (int c = 0; c < n; c++)
+        out->c[c] = v4_add(
+            offset->c[c],
+            v4_mul(scale->c[c], v4_extract(words, stride, (unsigned)(n * index + c) * (unsigned)bits, bits)));
 }
 
 /* w >= 0 from x, y, z of a unit quaternion. */
 static void rebuild_w(lanes4 *v)
 {
-    for (int i = 0; i < LANES; i++) {
-        const float d = 1.0f - (v->c[0][i] * v->c[0][i] + v->c[1][i] * v->c[1][i] + v->c[2][i] * v->c[2][i]);
-        v->c[3][i] = sqrtf(d > 0.0f ? d : 0.0f);
-    }
+    const v4 d = v4_add(v4_add(v4_mul(v->c[0], v->c[0]), v4_mul(v->c[1], v->c[1])), v4_mul(v->c[2], v->c[2]));
+    v->c[3] = v4_sqrt_positive(v4_sub(v4_set1(1.0f), d));
 }
 
 static int segment_frames(int frame_count, int s)
@@ -114,39 +183,34 @@ static void group_at(const tdn__packed *packed, int gi, int s, int l, float a, l
         dequantization(g, h1, &offset, &scale);
     decode(packed->words + h1->word, g->stride, h1, index1, &offset, &scale, &v1);
     if (g->kind != TDN__PACK_R) {
+        const v4 w = v4_set1(t);
         for (int c = 0; c < 3; c++)
-            for (int i = 0; i < LANES; i++)
-                out->c[c][i] = v0.c[c][i] + (v1.c[c][i] - v0.c[c][i]) * t;
+            out->c[c] = v4_add(v0.c[c], v4_mul(v4_sub(v1.c[c], v0.c[c]), w));
         return;
     }
     if (h0->components == 3)
         rebuild_w(&v0);
     if (h1->components == 3)
         rebuild_w(&v1);
-    float sign[LANES], slerp_t[LANES]; /* nlerp the short way, re-timed to follow slerp */
-    for (int i = 0; i < LANES; i++) {
-        const float dot = v0.c[0][i] * v1.c[0][i] + v0.c[1][i] * v1.c[1][i] + v0.c[2][i] * v1.c[2][i] +
-                          v0.c[3][i] * v1.c[3][i];
-        sign[i] = tdn__select(dot < 0.0f, -1.0f, 1.0f);
-        const float d = fabsf(dot);
-        slerp_t[i] = tdn__slerp_time(d < 1.0f ? d : 1.0f, t);
-    }
-    for (int c = 0; c < 4; c++)
-        for (int i = 0; i < LANES; i++)
-            out->c[c][i] = v0.c[c][i] + (sign[i] * v1.c[c][i] - v0.c[c][i]) * slerp_t[i];
+    /* nlerp the short way, re-timed to follow slerp (slerp_time.h, 4 lanes at once) */
+    const v4 dot = v4_add(v4_add(v4_mul(v0.c[0], v1.c[0]), v4_mul(v0.c[1], v1.c[1])),
+                          v4_add(v4_mul(v0.c[2], v1.c[2]), v4_mul(v0.c[3], v1.c[3])));
+    const v4 e = v4_sub(v4_set1(1.0f), v4_min(v4_abs(dot), v4_set1(1.0f)));
+    const v4 c = v4_mul(e, v4_add(v4_set1(0.6666667f), v4_mul(v4_set1(0.2f), e)));
+    const v4 w = v4_add(v4_set1(t), v4_mul(c, v4_set1(t * (t - 0.5f) * (t - 1.0f))));
+    for (int k = 0; k < 4; k++)
+        out->c[k] = v4_add(v0.c[k], v4_mul(v4_sub(v4_flip_where_negative(v1.c[k], dot), v0.c[k]), w));
 }
 
 /* q = q' m per lane. */
 static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
 {
-    const float(*m)[LANES] = g->mean;
-    for (int i = 0; i < LANES; i++) {
-        const float x = q->c[0][i], y = q->c[1][i], z = q->c[2][i], w = q->c[3][i];
-        q->c[0][i] = w * m[0][i] + x * m[3][i] + y * m[2][i] - z * m[1][i];
-        q->c[1][i] = w * m[1][i] - x * m[2][i] + y * m[3][i] + z * m[0][i];
-        q->c[2][i] = w * m[2][i] + x * m[1][i] - y * m[0][i] + z * m[3][i];
-        q->c[3][i] = w * m[3][i] - x * m[0][i] - y * m[1][i] - z * m[2][i];
-    }
+    const v4 x = q->c[0], y = q->c[1], z = q->c[2], w = q->c[3];
+    const v4 mx = v4_load(g->mean[0]), my = v4_load(g->mean[1]), mz = v4_load(g->mean[2]), mw = v4_load(g->mean[3]);
+    q->c[0] = v4_sub(v4_add(v4_add(v4_mul(w, mx), v4_mul(x, mw)), v4_mul(y, mz)), v4_mul(z, my));
+    q->c[1] = v4_add(v4_add(v4_sub(v4_mul(w, my), v4_mul(x, mz)), v4_mul(y, mw)), v4_mul(z, mx));
+    q->c[2] = v4_add(v4_sub(v4_add(v4_mul(w, mz), v4_mul(x, my)), v4_mul(y, mx)), v4_mul(z, mw));
+    q->c[3] = v4_sub(v4_sub(v4_sub(v4_mul(w, mw), v4_mul(x, mx)), v4_mul(y, my)), v4_mul(z, mz));
 }
 
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
@@ -164,10 +228,11 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         if (g->kind == TDN__PACK_R)
             turn_by_mean(g, &v);
         for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
-            float *row = pose->data + (size_t)(first_row[g->kind] + c) * stride;
+            float x[4], *row = pose->data + (size_t)(first_row[g->kind] + c) * stride;
+            v4_store(x, v.c[c]);
             for (int i = 0; i < g->stride; i++)
                 if (g->joint[i] >= begin && g->joint[i] < end)
-                    row[g->joint[i]] = v.c[c][i];
+                    row[g->joint[i]] = x[i];
         }
     }
 }
@@ -306,13 +371,13 @@ static void set_lane(tdn_pose *pose, const tdn__pack_group *g, int lane, const l
 {
     const int j = g->joint[lane];
     tdn_transform d = tdn_pose_get(pose, j);
-    const tdn_vec3 x = tdn_vec3_make(v->c[0][lane], v->c[1][lane], v->c[2][lane]);
+    const tdn_vec3 x = tdn_vec3_make(v4_get(v->c[0], lane), v4_get(v->c[1], lane), v4_get(v->c[2], lane));
     if (g->kind == TDN__PACK_T)
         d.t = x;
     else if (g->kind == TDN__PACK_S)
         d.s = x;
     else
-        d.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_make(x.x, x.y, x.z, v->c[3][lane]), lane_mean(g, lane)));
+        d.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_make(x.x, x.y, x.z, v4_get(v->c[3], lane)), lane_mean(g, lane)));
     tdn_pose_set(pose, j, &d);
 }
 
@@ -443,7 +508,7 @@ static void write_streams(const float *track, int F, const tdn__pack_group *g, i
             const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
             for (int c = 0; c < n; c++)
                 put_bits(words + i, g->stride, (unsigned)(n * k + c) * h->bits,
-                         quantize(v[c], offset.c[c][i], scale.c[c][i], h->bits), h->bits);
+                         quantize(v[c], v4_get(offset.c[c], i), v4_get(scale.c[c], i), h->bits), h->bits);
         }
 }
 
