@@ -157,9 +157,12 @@ static int segment_frames(int frame_count, int s)
 static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
                         int *index1, float *t)
 {
-    const int k = h->step, i = l / k;
+    /* steps are 1, 2, 4 or 8: a shift and a product instead of divisions */
+    static const unsigned char shift[9] = { 0, 0, 1, 0, 2, 0, 0, 0, 3 };
+    static const float inverse_step[9] = { 0, 1.0f, 0.5f, 0, 0.25f, 0, 0, 0, 0.125f };
+    const int k = h->step, i = l >> shift[k];
     *index0 = i;
-    *t = ((float)(l - i * k) + a) / (float)k;
+    *t = ((float)(l - i * k) + a) * inverse_step[k];
     if (i * k + k < segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
         *s1 = s, *index1 = (i + 1) * k < segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
     } else {
