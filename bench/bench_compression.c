@@ -49,9 +49,10 @@ static void run_frame(void *p, long n)
         bench_character_frame(f->character, f->scene, FRAME_DT);
 }
 
-static double clip_ratio(const tdn_clip *clip, int joints, int frames)
+/* float32 frames of the source (10 floats per joint per distinct key time) over the clip's bytes */
+static double clip_ratio(const tdn_clip *clip, const tdn_keyed_clip *source, int joints)
 {
-    return 40.0 * joints * frames / (double)tdn_clip_memory_size(clip);
+    return 40.0 * joints * tdn_keyed_clip_key_times(source, NULL, 0) / (double)tdn_clip_memory_size(clip);
 }
 
 /* S67 in both storages, sample and frame rows, rounds interleaved. */
@@ -98,8 +99,7 @@ static tdn_result run_benchmark_clips(const bench_config *cfg, int rounds, bench
             row.ns_per_joint = row.median_ns / scene->joint_count;
             row.bytes_per_clip = bench_scene_bytes_per_clip(scene);
             bench_row_add_text(&row, "storage", variants[v]);
-            bench_row_add_number(&row, "ratio",
-                                 clip_ratio(scene->clips[0], scene->joint_count, scene->reports[0].frame_count));
+            bench_row_add_number(&row, "ratio", clip_ratio(scene->clips[0], scene->keyed[0], scene->joint_count));
             bench_row_add_number(&row, "max_error_cm", 100.0 * scene->reports[0].max_vertex_error);
             bench_row_add_number(&row, "frames", scene->reports[0].frame_count);
             emit(&row, user);
@@ -159,7 +159,7 @@ static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn em
             row.ns_per_joint = st.median_ns / joints;
             row.bytes_per_clip = (double)tdn_clip_memory_size(clip);
             bench_row_add_text(&row, "storage", "compressed");
-            bench_row_add_number(&row, "ratio", clip_ratio(clip, joints, report.frame_count));
+            bench_row_add_number(&row, "ratio", clip_ratio(clip, desc.source, joints));
             bench_row_add_number(&row, "max_error_cm", 100.0 * report.max_vertex_error);
             bench_row_add_number(&row, "frames", report.frame_count);
             emit(&row, user);

@@ -6,7 +6,8 @@
  * Rows (S67): `sample` (clip 0, as the `sample` workload) and `frame` (hot, as the `frame`
  * workload) with variants `int16` and `compressed`, run in turns (rounds interleaved; median of
  * the rounds' medians, least minimum). Fields: `bytes_per_clip` (mean over the 4 base clips),
- * `ratio` (float32 frames, 10 floats per joint per frame, over the stored bytes), `max_error_cm`
+ * `ratio` (the source's float32 frames, 10 floats per joint per distinct key time, over clip 0's
+ * bytes), `max_error_cm`
  * (the largest virtual-vertex error the build measured, clip 0, frames and the quarter, half and
  * three-quarter points between them), `frames`.
  * Rows (motion capture): variant = the take's file name; `sample` of the take's compressed clip,

@@ -563,8 +563,45 @@ static void bad_descriptions_are_named(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* The distinct key times of two tracks whose keys partly coincide, in order; a short buffer
+ * still learns how many there are. */
+static void key_times_are_distinct_and_ordered(void)
+{
+    tdn_skeleton *skel = make_skeleton();
+    static const float ta[3] = { 0.0f, 0.5f, 1.0f }, tb[4] = { 0.0f, 0.25f, 0.5f, 1.5f };
+    static const float va[3 * 3] = { 0 }, vb[4 * 4] = { 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1 };
+    const tdn_track_desc tracks[2] = { { .joint = 0,
+                                         .target = TDN_TARGET_TRANSLATION,
+                                         .interp = TDN_INTERP_LINEAR,
+                                         .key_count = 3,
+                                         .times = ta,
+                                         .values = va },
+                                       { .joint = 1,
+                                         .target = TDN_TARGET_ROTATION,
+                                         .interp = TDN_INTERP_STEP,
+                                         .key_count = 4,
+                                         .times = tb,
+                                         .values = vb } };
+    tdn_keyed_clip *clip = NULL;
+    CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = tracks, .track_count = 2 },
+                                       &clip, NULL, NULL),
+                 TDN_OK);
+    float times[8] = { 0 }, two[2] = { 0 };
+    CHECK_EQ_INT(tdn_keyed_clip_key_times(clip, times, 8), 5);
+    const float expect[5] = { 0.0f, 0.25f, 0.5f, 1.0f, 1.5f };
+    for (int i = 0; i < 5; i++)
+        CHECK(times[i] == expect[i]);
+    CHECK_EQ_INT(tdn_keyed_clip_key_times(clip, two, 2), 5);
+    CHECK(two[0] == 0.0f && two[1] == 0.25f);
+    CHECK_EQ_INT(tdn_keyed_clip_key_times(clip, NULL, 0), 5);
+    CHECK_EQ_INT(tdn_keyed_clip_key_times(NULL, times, 8), 0);
+    tdn_keyed_clip_destroy(clip);
+    tdn_skeleton_destroy(skel);
+}
+
 int main(void)
 {
+    RUN(key_times_are_distinct_and_ordered);
     RUN(cubic_spline_matches_hand_worked_hermite);
     RUN(cubic_rotation_is_normalized);
     RUN(step_holds_each_key_until_the_next);

@@ -92,6 +92,10 @@ TDN_API const tdn_skeleton *tdn_keyed_clip_skeleton(const tdn_keyed_clip *clip);
 TDN_API int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip);
 /* Total keys over all joint and float tracks. */
 TDN_API int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip);
+/* The distinct key times of the joint tracks, ascending, into times[0 .. capacity) (times may be
+ * NULL with capacity 0); returns how many there are, also when more than capacity (a BVH take's
+ * frames; the frames animation compression counts a glTF clip's raw size by). 0 for NULL. */
+TDN_API int tdn_keyed_clip_key_times(const tdn_keyed_clip *clip, float *times, int capacity);
 /* Bytes of memory the clip holds. */
 TDN_API size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip);
 

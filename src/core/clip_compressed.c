@@ -113,14 +113,28 @@ typedef struct lanes4 {
 
 static float inverse_levels(int bits) { return bits > 0 ? 1.0f / (float)((1u << bits) - 1u) : 0.0f; }
 
+/* Bits of component c's values in a header's segment, and of a whole stored frame. */
+static int component_bits(const tdn__pack_header *h, int c)
+{
+    const int b = h->bits - (h->shave >> (2 * c) & 3);
+    return b > 0 ? b : 0;
+}
+
+static int frame_bits(const tdn__pack_header *h)
+{
+    int sum = 0;
+    for (int c = 0; c < h->components; c++)
+        sum += component_bits(h, c);
+    return sum;
+}
+
 /* ---- sampling ---- */
 
 /* The value of each lane's component c is offset[c] + scale[c] * q. */
 static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, lanes4 *offset, lanes4 *scale)
 {
-    const v4 inv = v4_set1(inverse_levels(h->bits));
     for (int c = 0; c < h->components; c++) {
-        const v4 step = v4_load(g->step[c]);
+        const v4 step = v4_load(g->step[c]), inv = v4_set1(inverse_levels(component_bits(h, c)));
         offset->c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->range[c])));
         scale->c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->range[4 + c])), inv);
     }
@@ -130,13 +144,15 @@ static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, 
 static void decode(const uint32_t *words, int stride, const tdn__pack_header *h, int index, const lanes4 *offset,
                    const lanes4 *scale, lanes4 *out)
 {
-    const int bits = h->bits, n = h->components;
+    const int n = h->components;
+    unsigned at = (unsigned)(index * frame_bits(h));
     for (int c = n; c < 4; c++)
         out->c[c] = v4_set1(0.0f); /* w, when it is not stored */
-    for (int c = 0; c < n; c++)
-        out->c[c] = v4_add(
-            offset->c[c],
-            v4_mul(scale->c[c], v4_extract(words, stride, (unsigned)(n * index + c) * (unsigned)bits, bits)));
+    for (int c = 0; c < n; c++) {
+        const int bits = component_bits(h, c);
+        out->c[c] = v4_add(offset->c[c], v4_mul(scale->c[c], v4_extract(words, stride, at, bits)));
+        at += (unsigned)bits;
+    }
 }
 
 /* w >= 0 from x, y, z of a unit quaternion. */
@@ -157,12 +173,9 @@ static int segment_frames(int frame_count, int s)
 static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
                         int *index1, float *t)
 {
-    /* steps are 1, 2, 4 or 8: a shift and a product instead of divisions */
-    static const unsigned char shift[9] = { 0, 0, 1, 0, 2, 0, 0, 0, 3 };
-    static const float inverse_step[9] = { 0, 1.0f, 0.5f, 0, 0.25f, 0, 0, 0, 0.125f };
-    const int k = h->step, i = l >> shift[k];
+    const int k = h->step, i = l / k; /* a power of two: the division is a shift */
     *index0 = i;
-    *t = ((float)(l - i * k) + a) * inverse_step[k];
+    *t = ((float)(l - i * k) + a) / (float)k;
     if (i * k + k < segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
         *s1 = s, *index1 = (i + 1) * k < segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
     } else {
@@ -472,6 +485,19 @@ static void segment_ranges(planner *p, int g, int s, tdn__pack_header *h)
             h->range[c][i] = (uint8_t)lo;
             h->range[4 + c][i] = (uint8_t)(hi - lo);
         }
+    /* a component whose widest lane range is 2^k times narrower than the widest component's
+     * keeps the same precision with k bits fewer (at most 3) */
+    double widest[4] = { 0, 0, 0, 0 }, most = 0.0;
+    for (int c = 0; c < h->components; c++) {
+        for (int i = 0; i < grp->stride; i++)
+            widest[c] = fmax(widest[c], (double)grp->step[c][i] * h->range[4 + c][i]);
+        most = fmax(most, widest[c]);
+    }
+    h->shave = 0;
+    for (int c = 0; c < h->components; c++) {
+        const int k = widest[c] > 0.0 ? (int)floor(log2(most / widest[c])) : 3;
+        h->shave |= (uint8_t)((k < 0 ? 0 : k > 3 ? 3 : k) << (2 * c));
+    }
 }
 
 /* q for value v in a lane and component at `bits`, as decode will read it back. */
@@ -495,7 +521,7 @@ static void put_bits(uint32_t *lane_words, int stride, unsigned at, uint32_t q, 
 
 static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
 {
-    return (size_t)stride * (((size_t)stored * h->components * h->bits + 31) / 32);
+    return (size_t)stride * (((size_t)stored * (size_t)frame_bits(h) + 31) / 32);
 }
 
 /* Group g's streams of segment s quantized by its header into `words` (zeroed first). */
@@ -509,9 +535,13 @@ static void write_streams(const float *track, int F, const tdn__pack_group *g, i
     for (int i = 0; i < LANES; i++)
         for (int k = 0; k < stored && (i < g->stride); k++) {
             const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
-            for (int c = 0; c < n; c++)
-                put_bits(words + i, g->stride, (unsigned)(n * k + c) * h->bits,
-                         quantize(v[c], v4_get(offset.c[c], i), v4_get(scale.c[c], i), h->bits), h->bits);
+            unsigned at = (unsigned)(k * frame_bits(h));
+            for (int c = 0; c < n; c++) {
+                const int bits = component_bits(h, c);
+                put_bits(words + i, g->stride, at, quantize(v[c], v4_get(offset.c[c], i), v4_get(scale.c[c], i), bits),
+                         bits);
+                at += (unsigned)bits;
+            }
         }
 }
 

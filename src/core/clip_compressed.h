@@ -29,7 +29,7 @@
 #include "tendon/pose.h"
 #include "tendon/skeleton.h"
 
-#define TDN__PACK_SEGMENT 16 /* frames per segment */
+#define TDN__PACK_SEGMENT 32 /* frames per segment */
 #define TDN__PACK_LANES 4    /* tracks per group */
 #define TDN__PACK_MAX_BITS 24
 #define TDN__PACK_GUARD_WORDS 8 /* after the streams: a read of a value's next word stays inside */
@@ -46,12 +46,13 @@ typedef struct tdn__pack_group {
     float mean[4][TDN__PACK_LANES]; /* rotations: each lane's mean rotation m, x y z w */
 } tdn__pack_group;
 
-typedef struct tdn__pack_header { /* a group in a segment: 40 bytes */
-    uint32_t word;                /* its interleaved streams' first word */
-    uint8_t bits;                 /* per value, 0 .. TDN__PACK_MAX_BITS */
-    uint8_t components;           /* per stored frame: 3, or 4 for rotations with w stored */
-    uint8_t step;                 /* frames from one stored frame to the next: 1, 2, 4 or 8 */
-    uint8_t unused;
+typedef struct tdn__pack_header {      /* a group in a segment: 40 bytes */
+    uint32_t word;                     /* its interleaved streams' first word */
+    uint8_t bits;                      /* per value of its widest component, 0 .. TDN__PACK_MAX_BITS */
+    uint8_t components;                /* per stored frame: 3, or 4 for rotations with w stored */
+    uint8_t step;                      /* frames from one stored frame to the next: 1, 2, 4 or 8 */
+    uint8_t shave;                     /* 2 bits per component: how many fewer bits it takes (a narrower
+                                        * range needs fewer for the same precision) */
     uint8_t range[8][TDN__PACK_LANES]; /* segment start x y z w, then extent x y z w, in steps */
 } tdn__pack_header;
 

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdalign.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include "annotations.h"
@@ -205,6 +206,39 @@ float tdn_keyed_clip_duration(const tdn_keyed_clip *clip) { return clip ? clip->
 const tdn_skeleton *tdn_keyed_clip_skeleton(const tdn_keyed_clip *clip) { return clip ? clip->skeleton : NULL; }
 int tdn_keyed_clip_track_count(const tdn_keyed_clip *clip) { return clip ? clip->track_count : 0; }
 int tdn_keyed_clip_key_count(const tdn_keyed_clip *clip) { return clip ? clip->key_count : 0; }
+
+/* The first key time of `track` above t (INFINITY: none), by binary search. */
+static float next_key_time(const tdn__curve *track, float t)
+{
+    int lo = 0, hi = track->key_count;
+    while (lo < hi) {
+        const int mid = (lo + hi) / 2;
+        if (track->times[mid] > t)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo < track->key_count ? track->times[lo] : INFINITY;
+}
+
+int tdn_keyed_clip_key_times(const tdn_keyed_clip *clip, float *times, int capacity)
+{
+    int count = 0;
+    /* the smallest time above the last one, over every track, until none is left: no memory */
+    for (float t = -INFINITY;;) {
+        float next = INFINITY;
+        for (int i = 0; clip && i < clip->track_count; i++) {
+            const float k = next_key_time(&clip->tracks[i], t);
+            next = k < next ? k : next;
+        }
+        if (next == INFINITY)
+            return count;
+        if (times && count < capacity)
+            times[count] = next;
+        count++;
+        t = next;
+    }
+}
 size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip)
 {
     return clip ? clip->bytes + clip->annotations->bytes : 0;
