@@ -168,6 +168,15 @@ static int segment_frames(int frame_count, int s)
     return rest < TDN__PACK_SEGMENT ? rest : TDN__PACK_SEGMENT;
 }
 
+/* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
+ * segment's last frame is one of them (steps there divide n - 1). */
+static int stored_frames(int n, int step, int last) { return last ? (n - 1) / step + 1 : n / step; }
+
+static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
+{
+    return (size_t)stride * (((size_t)stored * (size_t)frame_bits(h) + 31) / 32);
+}
+
 /* The stored frames around local frame l of segment s for a group: (s, index) of the one at or
  * before it and of the next (in segment *s1, possibly the next segment), and l's weight between. */
 static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
@@ -183,21 +192,21 @@ static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l
     }
 }
 
-/* The group's lanes at frame l + a of segment s, as stored (rotations: q' = q m^-1, 4 components). */
-static void group_at(const tdn__packed *packed, int gi, int s, int l, float a, lanes4 *out)
+/* The group's lanes at frame l + a of segment s, as stored (rotations: q' = q m^-1, 4
+ * components), from its headers in segment s and in the next one (next: NULL for the last). */
+static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const tdn__pack_header *h0,
+                        const tdn__pack_header *next, int frame_count, int s, int l, float a, lanes4 *out)
 {
-    const tdn__pack_group *g = &packed->groups[gi];
-    const tdn__pack_header *h0 = &packed->headers[(size_t)s * (size_t)packed->group_count + (size_t)gi];
     int index0, s1, index1;
     float t;
-    stored_pair(h0, packed->frame_count, s, l, a, &index0, &s1, &index1, &t);
-    const tdn__pack_header *h1 = &packed->headers[(size_t)s1 * (size_t)packed->group_count + (size_t)gi];
+    stored_pair(h0, frame_count, s, l, a, &index0, &s1, &index1, &t);
+    const tdn__pack_header *h1 = s1 == s ? h0 : next;
     lanes4 offset, scale, v0, v1;
     dequantization(g, h0, &offset, &scale);
-    decode(packed->words + h0->word, g->stride, h0, index0, &offset, &scale, &v0);
+    decode(words + h0->word, g->stride, h0, index0, &offset, &scale, &v0);
     if (h1 != h0)
         dequantization(g, h1, &offset, &scale);
-    decode(packed->words + h1->word, g->stride, h1, index1, &offset, &scale, &v1);
+    decode(words + h1->word, g->stride, h1, index1, &offset, &scale, &v1);
     if (g->kind != TDN__PACK_R) {
         const v4 w = v4_set1(t);
         for (int c = 0; c < 3; c++)
@@ -218,6 +227,30 @@ static void group_at(const tdn__packed *packed, int gi, int s, int l, float a, l
         out->c[k] = v4_add(v0.c[k], v4_mul(v4_sub(v4_flip_where_negative(v1.c[k], dot), v0.c[k]), w));
 }
 
+/* A header record of a group of `stride` lanes (clip_compressed.h) into a header, its streams
+ * at `word`; returns the record's size. */
+static size_t record_read(const uint8_t *record, int stride, uint32_t word, tdn__pack_header *h)
+{
+    memset(h, 0, sizeof *h);
+    h->word = word;
+    h->bits = record[0], h->components = record[1], h->step = record[2], h->shave = record[3];
+    const uint8_t *range = record + 4;
+    for (int half = 0; half < 2; half++)
+        for (int c = 0; c < h->components; c++, range += stride)
+            memcpy(h->range[4 * half + c], range, (size_t)stride);
+    return 4 + 2 * (size_t)h->components * (size_t)stride;
+}
+
+static size_t record_write(const tdn__pack_header *h, int stride, uint8_t *record)
+{
+    record[0] = h->bits, record[1] = h->components, record[2] = h->step, record[3] = h->shave;
+    uint8_t *range = record + 4;
+    for (int half = 0; half < 2; half++)
+        for (int c = 0; c < h->components; c++, range += stride)
+            memcpy(range, h->range[4 * half + c], (size_t)stride);
+    return 4 + 2 * (size_t)h->components * (size_t)stride;
+}
+
 /* q = q' m per lane. */
 static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
 {
@@ -232,15 +265,30 @@ static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
 {
     const size_t stride = (size_t)pose->stride;
-    const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT;
+    const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT, last = s + 1 == packed->segment_count;
     const unsigned kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
     const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
+    /* this segment's records and the next one's, walked side by side */
+    const uint8_t *record = packed->records + packed->segment_records[s];
+    const uint8_t *next_record = last ? NULL : packed->records + packed->segment_records[s + 1];
+    uint32_t word = packed->segment_words[s], next_word = last ? 0 : packed->segment_words[s + 1];
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
+        tdn__pack_header h, next;
+        record += record_read(record, g->stride, word, &h);
+        word += (uint32_t)stream_words(g->stride, stored_frames(segment_frames(packed->frame_count, s), h.step, last),
+                                       &h);
+        if (!last) {
+            next_record += record_read(next_record, g->stride, next_word, &next);
+            next_word += (uint32_t)stream_words(
+                g->stride,
+                stored_frames(segment_frames(packed->frame_count, s + 1), next.step, s + 2 == packed->segment_count),
+                &next);
+        }
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
         lanes4 v;
-        group_at(packed, gi, s, l, a, &v);
+        group_lanes(g, packed->words, &h, last ? NULL : &next, packed->frame_count, s, l, a, &v);
         if (g->kind == TDN__PACK_R)
             turn_by_mean(g, &v);
         for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
@@ -269,9 +317,8 @@ typedef struct planner {
     int *order;   /* J: a kind's packed joints, by the bits they ask for */
     float *need;  /* J: those bits */
     float *track; /* per group, lane and frame: the 4 stored components */
-    /* The plan seen as a clip, for sampling it as the clip will: the headers' words point into
-     * slots, 2 per group (the segment being planned and the next one, already planned). */
-    tdn__packed view;
+    /* The streams of the segment being planned and of the next one (already planned), a slot per
+     * group each, which the headers' words point into while planning. */
     uint32_t *slots;
     /* The segment's check points: its frames and (without an additive reference) the midpoints
      * after them, the last one's reaching the next segment's first frame: their absolute local
@@ -407,10 +454,6 @@ static tdn__pack_header *header_at(const planner *p, int s, int g)
     return &p->plan->headers[(size_t)s * (size_t)p->plan->group_count + (size_t)g];
 }
 
-/* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
- * segment's last frame is one of them (steps there divide n - 1). */
-static int stored_frames(int n, int step, int last) { return last ? (n - 1) / step + 1 : n / step; }
-
 static int is_last(const planner *p, int s) { return s + 1 == p->plan->segment_count; }
 
 /* Components per stored frame of a group in segment s: 4 for a rotation that nears half a turn
@@ -519,11 +562,6 @@ static void put_bits(uint32_t *lane_words, int stride, unsigned at, uint32_t q, 
         lane_words[(size_t)stride * ((at >> 5) + 1)] |= q >> (32u - s);
 }
 
-static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
-{
-    return (size_t)stride * (((size_t)stored * (size_t)frame_bits(h) + 31) / 32);
-}
-
 /* Group g's streams of segment s quantized by its header into `words` (zeroed first). */
 static void write_streams(const float *track, int F, const tdn__pack_group *g, int s, int last,
                           const tdn__pack_header *h, uint32_t *words)
@@ -551,6 +589,14 @@ static void write_slot(planner *p, int s, int g)
     tdn__pack_header *h = header_at(p, s, g);
     h->word = (uint32_t)(((size_t)(s & 1) * (size_t)p->plan->group_count + (size_t)g) * SLOT_WORDS);
     write_streams(track_at(p, g, 0, 0), p->F, &p->plan->groups[g], s, is_last(p, s), h, p->slots + h->word);
+}
+
+/* The lanes of group g at frame l + a of segment s as planned: headers in the plan, streams in
+ * the slots. */
+static void planned_lanes(const planner *p, int g, int s, int l, float a, lanes4 *out)
+{
+    const tdn__pack_header *next = is_last(p, s) ? NULL : header_at(p, s + 1, g);
+    group_lanes(&p->plan->groups[g], p->slots, header_at(p, s, g), next, p->F, s, l, a, out);
 }
 
 /* Check point k of a segment: frame k / 2, and half a frame on for an odd k. */
@@ -611,7 +657,7 @@ static float track_error(planner *p, int g, int lane, int s)
         if (src->reference)
             frame_pose(src, f, pose);
         lanes4 v;
-        group_at(&p->view, g, s, point_frame(p, point), point_fraction(p, point), &v);
+        planned_lanes(p, g, s, point_frame(p, point), point_fraction(p, point), &v);
         set_lane(pose, grp, lane, &v);
         apply_reference(src, f, pose, j, end);
         memcpy(p->trial_model, exact, sizeof(tdn_mat4) * (size_t)p->J);
@@ -641,7 +687,7 @@ static int worst_joint(planner *p, int s)
             tdn_pose_copy(&p->trial, &p->exact[point], NULL);
         for (int g = 0; g < plan->group_count; g++) {
             lanes4 v;
-            group_at(&p->view, g, s, l, point_fraction(p, point), &v);
+            planned_lanes(p, g, s, l, point_fraction(p, point), &v);
             for (int i = 0; i < LANES; i++)
                 if ((i < plan->groups[g].stride))
                     set_lane(&p->trial, &plan->groups[g], i, &v);
@@ -908,7 +954,6 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
         group_values(&p, g);
     }
     plan->track = p.track;
-    p.view = (tdn__packed){ F, plan->group_count, plan->segment_count, plan->groups, plan->headers, p.slots, 0 };
     for (int s = plan->segment_count - 1; s >= 0; s--) /* a segment's last frames lerp to the next one's first */
         plan_segment(&p, s);
     size_t words = 0;
@@ -920,6 +965,10 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
                                   h);
         }
     plan->word_count = words + TDN__PACK_GUARD_WORDS;
+    plan->record_bytes = 0;
+    for (int s = 0; s < plan->segment_count; s++)
+        for (int g = 0; g < plan->group_count; g++)
+            plan->record_bytes += 4 + 2 * (size_t)header_at(&p, s, g)->components * (size_t)plan->groups[g].stride;
     return TDN_OK;
 }
 
@@ -932,18 +981,30 @@ void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator)
 /* ---- writing ---- */
 
 void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
-                     tdn__pack_header *headers, uint32_t *words, tdn__packed *out)
+                     uint32_t *segment_records, uint32_t *segment_words, uint8_t *records, uint32_t *words,
+                     tdn__packed *out)
 {
     const size_t G = (size_t)plan->group_count;
     memcpy(groups, plan->groups, G * sizeof *groups);
-    memcpy(headers, plan->headers, (size_t)plan->segment_count * G * sizeof *headers);
     memset(words, 0, plan->word_count * sizeof *words);
-    for (int s = 0; s < plan->segment_count; s++)
+    size_t at = 0;
+    for (int s = 0; s < plan->segment_count; s++) {
+        segment_records[s] = (uint32_t)at;
+        segment_words[s] = plan->headers[(size_t)s * G].word;
         for (size_t g = 0; g < G; g++) {
-            const tdn__pack_header *h = &headers[(size_t)s * G + g];
+            const tdn__pack_header *h = &plan->headers[(size_t)s * G + g];
+            at += record_write(h, groups[g].stride, records + at);
             write_streams(plan->track + g * LANES * (size_t)src->frame_count * 4, src->frame_count, &groups[g], s,
                           s + 1 == plan->segment_count, h, words + h->word);
         }
-    *out = (tdn__packed){ src->frame_count, plan->group_count, plan->segment_count, groups, headers, words,
-                          plan->word_count };
+    }
+    *out = (tdn__packed){ .frame_count = src->frame_count,
+                          .group_count = plan->group_count,
+                          .segment_count = plan->segment_count,
+                          .groups = groups,
+                          .segment_records = segment_records,
+                          .segment_words = segment_words,
+                          .records = records,
+                          .words = words,
+                          .word_count = plan->word_count };
 }

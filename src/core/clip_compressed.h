@@ -56,14 +56,20 @@ typedef struct tdn__pack_header {      /* a group in a segment: 40 bytes */
     uint8_t range[8][TDN__PACK_LANES]; /* segment start x y z w, then extent x y z w, in steps */
 } tdn__pack_header;
 
+/* A built clip keeps its headers as records of 4 + 2 * components * stride bytes (bits,
+ * components, step, shave, then the used lanes' range starts and extents), segment after
+ * segment, each segment's groups in order: a sample walks them. */
 typedef struct tdn__packed {
     int frame_count;
     int group_count;
     int segment_count;
     const tdn__pack_group *groups;
-    const tdn__pack_header *headers; /* segment_count * group_count, segment-major */
-    const uint32_t *words;           /* the streams, then TDN__PACK_GUARD_WORDS zero words */
-    size_t word_count;               /* with the guard */
+    const tdn__pack_header *headers; /* planning only: segment_count * group_count, segment-major */
+    const uint32_t *segment_records; /* a built clip: per segment, its first record's byte in records */
+    const uint32_t *segment_words;   /* per segment, its first stream word */
+    const uint8_t *records;
+    const uint32_t *words; /* the streams, then TDN__PACK_GUARD_WORDS zero words */
+    size_t word_count;     /* with the guard */
 } tdn__packed;
 
 /* Writes the packed tracks' values at frame f0 + a (0 <= a <= 1; f0 + 1 a frame when a > 0) into
@@ -96,7 +102,8 @@ typedef struct tdn__pack_plan {
     int group_count, segment_count;
     tdn__pack_group *groups;
     tdn__pack_header *headers;
-    const float *track; /* per group, lane and frame: the 4 stored components */
+    const float *track;  /* per group, lane and frame: the 4 stored components */
+    size_t record_bytes; /* the headers as records */
     size_t word_count;
     void *memory; /* the plan's own allocation */
     size_t memory_bytes;
@@ -106,9 +113,11 @@ typedef struct tdn__pack_plan {
 tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator *allocator, tdn__pack_plan *plan,
                                tdn_error *err);
 void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator);
-/* Copies the plan's groups and headers and writes the quantized streams into caller memory
- * (sizes from the plan), and points `out` at it. */
+/* Copies the plan's groups, writes its headers as records and the quantized streams into caller
+ * memory (sizes from the plan: segment_count entries in each segment table), and points `out`
+ * at it. */
 void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
-                     tdn__pack_header *headers, uint32_t *words, tdn__packed *out);
+                     uint32_t *segment_records, uint32_t *segment_words, uint8_t *records, uint32_t *words,
+                     tdn__packed *out);
 
 #endif
