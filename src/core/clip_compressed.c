@@ -170,7 +170,11 @@ static int segment_frames(int frame_count, int s)
 
 /* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
  * segment's last frame is one of them (steps there divide n - 1). */
-static int stored_frames(int n, int step, int last) { return last ? (n - 1) / step + 1 : n / step; }
+static int step_shift(int step) { return step == 1 ? 0 : step == 2 ? 1 : step == 4 ? 2 : 3; } /* steps 1 .. 8 */
+static int stored_frames(int n, int step, int last)
+{
+    return last ? ((n - 1) >> step_shift(step)) + 1 : n >> step_shift(step);
+}
 
 static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
 {
@@ -182,7 +186,7 @@ static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
 static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
                         int *index1, float *t)
 {
-    const int k = h->step, i = l / k; /* a power of two: the division is a shift */
+    const int k = h->step, i = l >> step_shift(k);
     *index0 = i;
     *t = ((float)(l - i * k) + a) / (float)k;
     if (i * k + k < segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
@@ -231,13 +235,15 @@ static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const t
  * at `word`; returns the record's size. */
 static size_t record_read(const uint8_t *record, int stride, uint32_t word, tdn__pack_header *h)
 {
-    memset(h, 0, sizeof *h);
+    if (stride < LANES) /* lanes past the stride are read and never stored: keep them defined */
+        memset(h->range, 0, sizeof h->range);
     h->word = word;
     h->bits = record[0], h->components = record[1], h->step = record[2], h->shave = record[3];
     const uint8_t *range = record + 4;
     for (int half = 0; half < 2; half++)
-        for (int c = 0; c < h->components; c++, range += stride)
-            memcpy(h->range[4 * half + c], range, (size_t)stride);
+        for (int c = 0; c < h->components; c++)
+            for (int i = 0; i < stride; i++)
+                h->range[4 * half + c][i] = *range++;
     return 4 + 2 * (size_t)h->components * (size_t)stride;
 }
 
@@ -268,9 +274,11 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT, last = s + 1 == packed->segment_count;
     const unsigned kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
     const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
-    /* this segment's records and the next one's, walked side by side */
+    /* this segment's records, and the next one's beside them when a stored frame there can be
+     * the second of the pair (the last step frames of the segment, steps being at most 8) */
+    const int with_next = !last && l >= TDN__PACK_SEGMENT - 8;
     const uint8_t *record = packed->records + packed->segment_records[s];
-    const uint8_t *next_record = last ? NULL : packed->records + packed->segment_records[s + 1];
+    const uint8_t *next_record = with_next ? packed->records + packed->segment_records[s + 1] : NULL;
     uint32_t word = packed->segment_words[s], next_word = last ? 0 : packed->segment_words[s + 1];
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
@@ -278,7 +286,7 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         record += record_read(record, g->stride, word, &h);
         word += (uint32_t)stream_words(g->stride, stored_frames(segment_frames(packed->frame_count, s), h.step, last),
                                        &h);
-        if (!last) {
+        if (with_next) {
             next_record += record_read(next_record, g->stride, next_word, &next);
             next_word += (uint32_t)stream_words(
                 g->stride,
@@ -288,7 +296,7 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
         lanes4 v;
-        group_lanes(g, packed->words, &h, last ? NULL : &next, packed->frame_count, s, l, a, &v);
+        group_lanes(g, packed->words, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
         if (g->kind == TDN__PACK_R)
             turn_by_mean(g, &v);
         for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
@@ -305,7 +313,7 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
 
 /* A slot holds one group's streams of one segment while it is planned: the most it can take. */
 #define SLOT_WORDS ((size_t)LANES * ((TDN__PACK_SEGMENT * 4 * TDN__PACK_MAX_BITS + 31) / 32))
-static const int STEPS[] = { 1, 2, 4, 8 };
+static const int STEPS[] = { 1, 2, 4, 8 }; /* tdn__packed_sample counts on at most 8 */
 #define MAX_POINTS (2 * TDN__PACK_SEGMENT)
 
 /* Everything the plan works with besides the plan itself, in one allocation. */
