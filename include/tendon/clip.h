@@ -26,9 +26,12 @@ typedef enum tdn_clip_storage {
     TDN_STORAGE_FLOAT32,
     TDN_STORAGE_INT16,
     /* Variable bit rates chosen by error_threshold (below): each animated track quantized within
-     * its range over the clip and over each segment of 16 frames, at the fewest bits per segment
-     * that keep the error at virtual vertices around every joint under the threshold at every
-     * frame; rotations as 3 components; constant tracks stored once, STEP tracks exact. */
+     * its range over the clip and over each segment of 32 frames, at the fewest bits per segment
+     * that keep the virtual-vertex error under the threshold at every frame and between frames
+     * (less the error the frames' own interpolation has against the source); rotations stored
+     * as their turn from the track's mean in 3 components (4 where they near half a turn);
+     * smooth stretches keep only every 2nd, 4th or 8th frame; constant tracks stored once, STEP
+     * tracks exact. Sampling never allocates; rotations are nlerped re-timed to follow slerp. */
     TDN_STORAGE_COMPRESSED
 } tdn_clip_storage;
 
@@ -63,8 +66,10 @@ typedef struct tdn_clip_desc {
 
 /* What a build measured. Errors are the maximum over every frame time and the midpoint between
  * frames (where resampling error peaks) and every key time of the source (and of a reference
- * clip). An additive clip is measured applied to its reference (A = D * R) against the source,
- * which is what a character playing it at full weight on that reference shows. */
+ * clip); the virtual-vertex error also over the points a quarter and three quarters between
+ * frames (where nlerp and slerp part most). An additive clip is measured applied to its
+ * reference (A = D * R) against the source, which is what a character playing it at full weight
+ * on that reference shows. */
 struct tdn_clip_report {
     float max_position_error; /* model space, skeleton units */
     int position_error_joint;
