@@ -30,8 +30,12 @@ static int load_input(const char *in, const cli_common *common, tdn_asset **out)
 {
     if (strcmp(in, "humanoid") != 0)
         return cli_load("pack", in, common, out);
+    /* every length scaled, speeds too (its clips keep their cycles) */
+    const float scale = common->scale > 0.0f ? common->scale : 1.0f;
     tdn_humanoid_desc desc = { 0 };
-    desc.height = 1.8f * (common->scale > 0.0f ? common->scale : 1.0f);
+    desc.height = 1.8f * scale;
+    desc.walk_speed = 1.4f * scale;
+    desc.run_speed = 3.5f * scale;
     tdn_error err = { 0 };
     const tdn_result res = tdn_humanoid_create(&desc, out, NULL, &err);
     return res == TDN_OK ? CLI_OK : cli_report("pack", res, &err);
