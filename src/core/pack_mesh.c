@@ -103,6 +103,34 @@ static tdn_result check_floats(const tdn__pack_view *v, const float *p, size_t c
                    : tdn__pack_fail(v, byte_of(v, p, (size_t)bad, 4), "%s: %s[%ld] is not finite", what, name, bad);
 }
 
+/* Whole-array tests written as integer reductions, which the compiler vectorizes. */
+static int any_joint_at_or_above(const uint16_t *joints, size_t n, uint32_t limit)
+{
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= (uint32_t)(joints[i] >= limit);
+    return any != 0;
+}
+static int any_index_at_or_above(const uint32_t *indices, size_t n, uint32_t limit)
+{
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; i++)
+        any |= (uint32_t)(indices[i] >= limit);
+    return any != 0;
+}
+/* A float is finite and >= 0 when its bits are at most the largest finite positive float's,
+ * or are -0. */
+static int any_negative_or_nonfinite(const float *weights, size_t n)
+{
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, &weights[i], 4);
+        any |= (uint32_t)(bits > 0x7f7fffffu) & (uint32_t)(bits != 0x80000000u);
+    }
+    return any != 0;
+}
+
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
@@ -144,26 +172,22 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     const size_t influences = 4 * (size_t)sets * vn;
     const uint32_t joint_count = tdn__pack_field(v, (int)skeleton, TDN__SKEL_JOINT_COUNT); /* checked: a skeleton's */
     /* branch-free passes (memory speed); the first offender is searched for only on failure */
-    unsigned bad = 0;
-    for (size_t i = 0; i < influences; i++)
-        bad |= m.joints[i] >= joint_count;
-    for (size_t i = 0; bad && i < influences; i++)
-        if (m.joints[i] >= joint_count)
-            return tdn__pack_fail(v, byte_of(v, m.joints, i, 2),
-                                  "%s: joints[%zu] = %u is not a joint of skeleton section %u (%u joints)", what, i,
-                                  m.joints[i], skeleton, joint_count);
-    for (size_t i = 0; i < influences; i++)
-        bad |= !(m.weights[i] >= 0.0f && m.weights[i] <= FLT_MAX);
-    for (size_t i = 0; bad && i < influences; i++)
-        if (!(m.weights[i] >= 0.0f && m.weights[i] <= FLT_MAX))
-            return tdn__pack_fail(v, byte_of(v, m.weights, i, 4), "%s: weights[%zu] = %g is not finite and >= 0", what,
-                                  i, (double)m.weights[i]);
-    for (size_t i = 0; i < index_count; i++)
-        bad |= m.indices[i] >= vn;
-    for (size_t i = 0; bad && i < index_count; i++)
-        if (m.indices[i] >= vn)
-            return tdn__pack_fail(v, byte_of(v, m.indices, i, 4), "%s: indices[%zu] = %u is not below vertex_count %u",
-                                  what, i, m.indices[i], vn);
+    if (any_joint_at_or_above(m.joints, influences, joint_count))
+        for (size_t i = 0;; i++)
+            if (m.joints[i] >= joint_count)
+                return tdn__pack_fail(v, byte_of(v, m.joints, i, 2),
+                                      "%s: joints[%zu] = %u is not a joint of skeleton section %u (%u joints)", what, i,
+                                      m.joints[i], skeleton, joint_count);
+    if (any_negative_or_nonfinite(m.weights, influences))
+        for (size_t i = 0;; i++)
+            if (!(m.weights[i] >= 0.0f && m.weights[i] <= FLT_MAX))
+                return tdn__pack_fail(v, byte_of(v, m.weights, i, 4), "%s: weights[%zu] = %g is not finite and >= 0",
+                                      what, i, (double)m.weights[i]);
+    if (m.indices && any_index_at_or_above(m.indices, index_count, vn))
+        for (size_t i = 0;; i++)
+            if (m.indices[i] >= vn)
+                return tdn__pack_fail(v, byte_of(v, m.indices, i, 4),
+                                      "%s: indices[%zu] = %u is not below vertex_count %u", what, i, m.indices[i], vn);
     return TDN_OK;
 }
 
