@@ -500,7 +500,7 @@ static void arguments(void)
     tdn_error err = { 0 };
     CHECK(tdn_pack_open(NULL, im.size, &pack, NULL, &err) == TDN_ERR_ARGUMENT && pack == NULL);
     CHECK(strcmp(err.where, "bytes") == 0);
-    unsigned char *shifted = aligned_alloc(TDN_PACK_ALIGN, im.size + TDN_PACK_ALIGN);
+    unsigned char *shifted = aligned_alloc(TDN_PACK_ALIGN, (im.size / TDN_PACK_ALIGN + 2) * TDN_PACK_ALIGN);
     memcpy(shifted + 16, im.bytes, im.size);
     CHECK(tdn_pack_open(shifted + 16, im.size, &pack, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "bytes") == 0 && strstr(err.message, "32") != NULL);
