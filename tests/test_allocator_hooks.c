@@ -32,7 +32,10 @@ static tdn_retarget *onto_itself; /* the skeleton's poses onto itself */
 static tdn_pose sample_poses[2];
 static unsigned char saved[4096];
 static size_t saved_size;
-static size_t bytes_size; /* of the bytes the last tdn_file_read or tdn_gltf_save_memory gave */
+static size_t bytes_size;            /* of the bytes the last tdn_file_read or tdn_gltf_save_memory gave */
+static tdn_pack_writer *pack_writer; /* holding the skeleton */
+static void *pack_bytes;             /* its pack */
+static size_t pack_size;
 
 static const float line_points[] = { 0.0f, 1.0f };
 static const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1 };
@@ -241,6 +244,26 @@ static tdn_result mm_database_load(const tdn_allocator *h, void **out, tdn_error
     return tdn_mm_database_load("tendon_allocator_hooks.tdnmm", NULL, (tdn_mm_database **)out, h, err);
 }
 
+static tdn_result pack_open(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_open(pack_bytes, pack_size, (tdn_pack **)out, h, err);
+}
+
+static tdn_result pack_writer_create(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_writer_create((tdn_pack_writer **)out, h, err);
+}
+
+static tdn_result pack_writer_save_memory(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_writer_save_memory(pack_writer, out, &bytes_size, h, err);
+}
+
+static tdn_result pack_file_load(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_file_load("tendon_allocator_hooks.tdn", NULL, (tdn_pack_file **)out, h, err);
+}
+
 /* ---- releasing what a successful case made ---- */
 
 static void destroy_skeleton(void *p) { tdn_skeleton_destroy(p); }
@@ -264,6 +287,9 @@ static void destroy_blend_space_file(void *p) { tdn_blend_space_file_destroy(p);
 static void destroy_body_map_file(void *p) { tdn_body_map_file_destroy(p); }
 static void destroy_bytes(void *p) { tdn_free(p, bytes_size, &counting); }
 static void destroy_graph_document(void *p) { tdn_graph_document_destroy(p); }
+static void destroy_pack(void *p) { tdn_pack_destroy(p); }
+static void destroy_pack_writer(void *p) { tdn_pack_writer_destroy(p); }
+static void destroy_pack_file(void *p) { tdn_pack_file_destroy(p); }
 
 static const hooks_case cases[] = {
     { "tdn_skeleton_create", skeleton_create, destroy_skeleton },
@@ -297,6 +323,10 @@ static const hooks_case cases[] = {
     { "tdn_graph_document_load_memory", graph_document_load_memory, destroy_graph_document },
     { "tdn_humanoid_create", humanoid_create, destroy_asset },
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
+    { "tdn_pack_open", pack_open, destroy_pack },
+    { "tdn_pack_writer_create", pack_writer_create, destroy_pack_writer },
+    { "tdn_pack_writer_save_memory", pack_writer_save_memory, destroy_bytes },
+    { "tdn_pack_file_load", pack_file_load, destroy_pack_file },
 };
 
 static const size_t case_count = sizeof cases / sizeof cases[0];
@@ -437,12 +467,19 @@ int main(void)
     CHECK(saved_size <= sizeof saved);
     CHECK_EQ_INT(tdn_mm_database_save_memory(features_db, saved, sizeof saved, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_mm_database_save(features_db, "tendon_allocator_hooks.tdnmm", NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_create(&pack_writer, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_skeleton(pack_writer, "humanoid", skeleton, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_save_memory(pack_writer, &pack_bytes, &pack_size, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_save(pack_writer, "tendon_allocator_hooks.tdn", NULL), TDN_OK);
 
     RUN(every_function_taking_an_allocator_has_a_case);
     RUN(every_function_refuses_half_set_hooks);
     RUN(tdn_free_ignores_half_set_hooks);
 
     remove("tendon_allocator_hooks.tdnmm");
+    remove("tendon_allocator_hooks.tdn");
+    tdn_free(pack_bytes, pack_size, NULL);
+    tdn_pack_writer_destroy(pack_writer);
     remove("tendon_allocator_hooks.json");
     remove("tendon_allocator_hooks_map.json");
     tdn_mm_database_destroy(features_db);

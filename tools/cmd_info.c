@@ -1,13 +1,14 @@
-/* tendon info: what a glTF or BVH file holds (docs/cli.md). */
+/* tendon info: what a glTF, BVH or pack file holds (docs/cli.md). */
 #include <string.h>
 
 #include "cli.h"
 #include "commands.h"
+#include "tendon/io/pack_file.h"
 
 static void usage(FILE *out)
 {
     fputs("usage: tendon info FILE [--json] [--skin NAME|INDEX] [--scale S] [--allow-files DIR]...\n"
-          "  FILE             a .gltf, .glb or .bvh file\n"
+          "  FILE             a .gltf, .glb or .bvh file, or a pack (tendon pack)\n"
           "  --json           one JSON object: format, skeleton joints (name, parent), clips (name,\n"
           "                   duration, channels, keys), skins and meshes\n"
           "  --skin NAME|INDEX  the glTF skin whose joints are listed (default: the first)\n"
@@ -17,7 +18,8 @@ static void usage(FILE *out)
           "Joints are listed parent before child, as tendon stores them; BVH End Sites are not\n"
           "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
           "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"
-          "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>.\n",
+          "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>. A pack lists its\n"
+          "skeletons (with their joints), meshes and sections (kind, bytes).\n",
           out);
 }
 
@@ -130,6 +132,133 @@ static void print_text(const char *path, const tdn_asset *a)
     }
 }
 
+/* ---- packs ---- */
+
+/* 1 when the file at path starts with a pack's magic (read without blocking: tdn_file_read). */
+static int is_pack(const char *path)
+{
+    void *data = NULL;
+    size_t size = 0;
+    if (tdn_file_read(NULL, path, &data, &size, NULL, NULL) != TDN_OK)
+        return 0;
+    const int pack = size >= 8 && memcmp(data, "TDNPACK", 8) == 0;
+    tdn_free(data, size, NULL);
+    return pack;
+}
+
+static void kind_text(uint32_t kind, char out[5])
+{
+    for (int b = 0; b < 4; b++) {
+        const unsigned char c = (unsigned char)(kind >> (8 * b));
+        out[b] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+    }
+    out[4] = '\0';
+}
+
+static int print_pack_json(const tdn_pack *p)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddStringToObject(doc, "format", "pack");
+    cJSON_AddNumberToObject(doc, "version", TDN_PACK_VERSION);
+    cJSON *skeletons = cJSON_AddArrayToObject(doc, "skeletons");
+    for (int s = 0; s < tdn_pack_skeleton_count(p); s++) {
+        const tdn_skeleton *k = tdn_pack_skeleton(p, s);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", tdn_pack_skeleton_name(p, s));
+        cJSON *joints = cJSON_AddArrayToObject(o, "joints");
+        for (int j = 0; j < tdn_skeleton_joint_count(k); j++) {
+            cJSON *jo = cJSON_CreateObject();
+            cJSON_AddStringToObject(jo, "name", tdn_skeleton_joint_name(k, j));
+            cJSON_AddNumberToObject(jo, "parent", tdn_skeleton_parent(k, j));
+            cJSON_AddItemToArray(joints, jo);
+        }
+        cJSON_AddItemToArray(skeletons, o);
+    }
+    cJSON *meshes = cJSON_AddArrayToObject(doc, "meshes");
+    for (int i = 0; i < tdn_pack_mesh_count(p); i++) {
+        const tdn_pack_mesh m = tdn_pack_mesh_at(p, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", m.name);
+        cJSON_AddNumberToObject(o, "skeleton", m.skeleton);
+        cJSON_AddNumberToObject(o, "vertices", m.vertex_count);
+        cJSON_AddNumberToObject(o, "triangles", m.index_count / 3);
+        cJSON_AddNumberToObject(o, "influences", 4 * m.influence_sets);
+        cJSON_AddBoolToObject(o, "normals", m.normals != NULL);
+        cJSON_AddBoolToObject(o, "uvs", m.uvs != NULL);
+        cJSON_AddItemToArray(meshes, o);
+    }
+    cJSON *sections = cJSON_AddArrayToObject(doc, "sections");
+    for (int s = 0; s < tdn_pack_section_count(p); s++) {
+        char kind[5];
+        size_t size = 0;
+        tdn_pack_section_bytes(p, s, &size);
+        kind_text(tdn_pack_section_kind(p, s), kind);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kind", kind);
+        cJSON_AddNumberToObject(o, "bytes", (double)size);
+        cJSON_AddItemToArray(sections, o);
+    }
+    return cli_json_print(doc);
+}
+
+static void print_pack_text(const char *path, const tdn_pack *p)
+{
+    char name[CLI_TEXT_SIZE], other[CLI_TEXT_SIZE];
+    const int skeletons = tdn_pack_skeleton_count(p), meshes = tdn_pack_mesh_count(p);
+    printf("%s: pack (version %d), %d skeleton%s, %d mesh%s, %d section%s\n", cli_text(path, name, sizeof name),
+           TDN_PACK_VERSION, skeletons, skeletons == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es",
+           tdn_pack_section_count(p), tdn_pack_section_count(p) == 1 ? "" : "s");
+    for (int s = 0; s < skeletons; s++) {
+        const tdn_skeleton *k = tdn_pack_skeleton(p, s);
+        printf("\nskeleton %d %s, %d joints (parent first):\n", s,
+               cli_text(tdn_pack_skeleton_name(p, s), name, sizeof name), tdn_skeleton_joint_count(k));
+        for (int j = 0; j < tdn_skeleton_joint_count(k); j++) {
+            const int parent = tdn_skeleton_parent(k, j);
+            printf("  %4d  %-40s", j, cli_text(tdn_skeleton_joint_name(k, j), name, sizeof name));
+            if (parent >= 0)
+                printf("  parent %d %s\n", parent, cli_text(tdn_skeleton_joint_name(k, parent), other, sizeof other));
+            else
+                printf("  root\n");
+        }
+    }
+    if (meshes > 0) {
+        printf("\nskinned meshes:\n");
+        for (int i = 0; i < meshes; i++) {
+            const tdn_pack_mesh m = tdn_pack_mesh_at(p, i);
+            printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s%s, skeleton %d\n", i,
+                   cli_text(m.name, name, sizeof name), m.vertex_count, m.index_count / 3, 4 * m.influence_sets,
+                   m.normals ? ", normals" : "", m.uvs ? ", uvs" : "", m.skeleton);
+        }
+    }
+    printf("\nsections:\n");
+    for (int s = 0; s < tdn_pack_section_count(p); s++) {
+        char kind[5];
+        size_t size = 0;
+        tdn_pack_section_bytes(p, s, &size);
+        kind_text(tdn_pack_section_kind(p, s), kind);
+        printf("  %4d  %s %10zu bytes\n", s, kind, size);
+    }
+}
+
+static int info_pack(const char *path, const cli_common *common)
+{
+    cli_access access;
+    tdn_pack_file_load_options options = { 0 };
+    options.file_access = cli_file_access(&access, &common->files, path);
+    tdn_pack_file *file = NULL;
+    tdn_error err = { 0 };
+    const tdn_result res = tdn_pack_file_load(path, &options, &file, NULL, &err);
+    if (res != TDN_OK)
+        return cli_report("info", res, &err);
+    int code = CLI_OK;
+    if (common->json)
+        code = print_pack_json(tdn_pack_file_pack(file));
+    else
+        print_pack_text(path, tdn_pack_file_pack(file));
+    tdn_pack_file_destroy(file);
+    return code;
+}
+
 int cmd_info(int argc, char **argv)
 {
     cli_common common = { 0 };
@@ -155,6 +284,8 @@ int cmd_info(int argc, char **argv)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
+    if (is_pack(path))
+        return info_pack(path, &common);
     tdn_asset *asset;
     int code = cli_load("info", path, &common, &asset);
     if (code != CLI_OK)

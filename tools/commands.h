@@ -12,5 +12,6 @@ int cmd_mm_build(int argc, char **argv); /* tendon mm build (cmd_mm.c) */
 int cmd_mm_run(int argc, char **argv);   /* tendon mm run (cmd_mm_run.c) */
 int cmd_retarget(int argc, char **argv);
 int cmd_demo(int argc, char **argv);
+int cmd_pack(int argc, char **argv);
 
 #endif

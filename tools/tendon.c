@@ -12,12 +12,13 @@ typedef struct command {
 } command;
 
 static const command COMMANDS[] = {
-    { "info", cmd_info, "what a glTF or BVH file holds: joints, clips, skins, meshes" },
+    { "info", cmd_info, "what a glTF, BVH or pack file holds: joints, clips, skins, meshes" },
     { "sample", cmd_sample, "the pose of every joint of a clip at a time, local or model space" },
     { "weights", cmd_weights, "the weight of every sample of a blend space at a point (--png: a picture)" },
     { "run", cmd_run, "run a graph over time with scripted parameters: trace, pop metric, baked glTF" },
     { "mm", cmd_mm, "motion matching: build a database from clips (mm build), follow a path (mm run)" },
     { "retarget", cmd_retarget, "play one character's motion on another's skeleton (BVH or glTF), baked to glTF" },
+    { "pack", cmd_pack, "skeletons and skinned meshes of glTF/BVH files into one runtime pack (.tdn)" },
     { "demo", cmd_demo, "the whole pipeline on tendon's generated humanoid: glb, previews, plot, summary" },
     { "bench", cmd_bench, "the benchmark workloads (the rows of tendon_bench)" },
 };

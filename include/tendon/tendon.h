@@ -33,5 +33,6 @@
 #include "mm_database.h"
 #include "nearest_name.h"
 #include "mm_controller.h"
+#include "pack.h"
 
 #endif

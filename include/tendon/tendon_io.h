@@ -12,5 +12,6 @@
 #include "io/graph_document.h"
 #include "io/humanoid.h"
 #include "io/mm_database_file.h"
+#include "io/pack_file.h"
 
 #endif

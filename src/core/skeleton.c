@@ -4,23 +4,10 @@
 #include <string.h>
 
 #include "internal.h"
-#include "tendon/skeleton.h"
+#include "skeleton_internal.h"
 
 /* How far an inverse bind matrix's last row may be from 0 0 0 1 (float rounding in files). */
 #define AFFINE_TOLERANCE 1e-5f
-
-struct tdn_skeleton {
-    tdn_allocator allocator;
-    size_t bytes;
-    int joint_count;
-    int16_t *parents;
-    int *subtree_end;
-    int *depth;
-    char (*names)[TDN_MAX_JOINT_NAME];
-    int *by_name; /* joint indices sorted by name, for binary search */
-    tdn_transform *rest;
-    tdn_mat4 *inverse_bind;
-};
 
 /* Names of a description joint, generated when the caller gives none. */
 static void desc_name(const tdn_skeleton_desc *desc, int i, char out[TDN_MAX_JOINT_NAME + 16])

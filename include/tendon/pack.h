@@ -1,0 +1,119 @@
+/* tendon: runtime packs, the file a shipped game loads (docs/pack-format.md).
+ *
+ * A pack is one little-endian, position-independent binary image holding skeletons and skinned
+ * meshes (later clips, blend spaces, graphs and motion-matching databases): every reference is
+ * an offset, every array aligned, so that opening a pack is validating it and pointing into its
+ * bytes. tdn_pack_open checks every offset, count and value of the whole image first, then makes
+ * one allocation holding the objects' headers, which point into the caller's bytes: nothing is
+ * computed or copied. The caller keeps the bytes alive, unchanged and at the same address for as
+ * long as the pack lives. libtendon_io reads and writes pack files (io/pack_file.h).
+ *
+ * A pack is immutable once opened and may be read by any number of threads; so are the
+ * skeletons and meshes it hands out. A writer belongs to one thread at a time. */
+#ifndef TENDON_PACK_H
+#define TENDON_PACK_H
+
+#include "base.h"
+#include "skeleton.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The version of the format this tendon reads and writes. */
+#define TDN_PACK_VERSION 1
+/* The alignment tdn_pack_open requires of the bytes' address (TDN_POSE_ALIGN). */
+#define TDN_PACK_ALIGN 32
+/* A section's kind: four characters, the first in the lowest byte ('SKEL' is
+ * TDN_PACK_FOURCC('S', 'K', 'E', 'L')). */
+#define TDN_PACK_FOURCC(a, b, c, d) \
+  ((uint32_t)(uint8_t)(a) | (uint32_t)(uint8_t)(b) << 8 | (uint32_t)(uint8_t)(c) << 16 | (uint32_t)(uint8_t)(d) << 24)
+
+typedef struct tdn_pack tdn_pack;
+
+/* A skinned mesh of a pack, laid out as tdn_skin_job takes it (skin.h), as tdn_asset_mesh is
+ * (io/asset.h). The pointers lead into the pack's bytes. Also the description
+ * tdn_pack_writer_add_mesh takes. */
+typedef struct tdn_pack_mesh {
+    const char *name;        /* never NULL in an opened pack ("" allowed) */
+    int skeleton;            /* index of the pack's skeleton it is skinned to */
+    int vertex_count;        /* >= 1 */
+    int influence_sets;      /* 1 or 2: 4 or 8 influences per vertex */
+    const float *positions;  /* 3 per vertex */
+    const float *normals;    /* 3 per vertex, or NULL */
+    const float *uvs;        /* 2 per vertex, or NULL */
+    const uint16_t *joints;  /* 4 * influence_sets per vertex, each < the skeleton's joint count */
+    const float *weights;    /* 4 * influence_sets per vertex, finite and >= 0 */
+    const uint32_t *indices; /* index_count, 3 per triangle, each < vertex_count; or NULL */
+    int index_count;         /* a multiple of 3 */
+} tdn_pack_mesh;
+
+/* Opens the pack image of `size` bytes at `bytes`, which must be aligned to TDN_PACK_ALIGN (32)
+ * and must outlive the pack unchanged. Validates the whole image before anything is built:
+ * TDN_ERR_ARGUMENT for NULL or misaligned bytes ("bytes") or bad allocator hooks;
+ * TDN_ERR_PARSE for what is not a pack of this version (magic, version, endianness, size);
+ * TDN_ERR_INVALID_DATA for any offset, count, alignment or value out of its range. The error's
+ * `where` is the byte offset of the faulty field ("byte 1184") and its message names the
+ * object and the field ("skeleton 0: parents[12] = 40 is not before joint 12"). Sections of
+ * kinds this version does not know are skipped, after checking that they lie in the file. On
+ * success *out holds the pack: one allocation from `allocator` (NULL: malloc). On failure *out
+ * is NULL and nothing is allocated. */
+TDN_API tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const tdn_allocator *allocator,
+                                 tdn_error *err);
+/* Frees the pack's headers (not the bytes, which are the caller's); NULL is ignored. */
+TDN_API void tdn_pack_destroy(tdn_pack *pack);
+
+/* Skeletons, in the order their sections come in the pack; owned by the pack (never destroy
+ * them), NULL for a bad index. They work everywhere a created skeleton does. */
+TDN_API int tdn_pack_skeleton_count(const tdn_pack *pack);
+TDN_API const tdn_skeleton *tdn_pack_skeleton(const tdn_pack *pack, int i);
+/* Skeleton i's name (NULL for a bad index), and the index of the first skeleton with this name
+ * (-1 when none). */
+TDN_API const char *tdn_pack_skeleton_name(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_find_skeleton(const tdn_pack *pack, const char *name);
+
+/* Meshes, in the order their sections come; a zeroed struct for a bad index. */
+TDN_API int tdn_pack_mesh_count(const tdn_pack *pack);
+TDN_API tdn_pack_mesh tdn_pack_mesh_at(const tdn_pack *pack, int i);
+/* Index of the first mesh with this name, or -1. */
+TDN_API int tdn_pack_find_mesh(const tdn_pack *pack, const char *name);
+
+/* Every section of the pack, known kinds or not: its count, and section i's kind
+ * (TDN_PACK_FOURCC; 0 for a bad index), its bytes (NULL for a bad index) and their size. */
+TDN_API int tdn_pack_section_count(const tdn_pack *pack);
+TDN_API uint32_t tdn_pack_section_kind(const tdn_pack *pack, int i);
+TDN_API const void *tdn_pack_section_bytes(const tdn_pack *pack, int i, size_t *size);
+
+/* Writing packs, in memory: a writer collects sections (copying what it is given), then
+ * tdn_pack_writer_save_memory lays them out. */
+typedef struct tdn_pack_writer tdn_pack_writer;
+
+/* Makes an empty writer through `allocator` (NULL: malloc), which serves everything it holds. */
+TDN_API tdn_result tdn_pack_writer_create(tdn_pack_writer **out, const tdn_allocator *allocator, tdn_error *err);
+/* Frees the writer and its copies; NULL is ignored. */
+TDN_API void tdn_pack_writer_destroy(tdn_pack_writer *writer);
+/* Adds a skeleton section copying `skeleton` (its parents, names, rest transforms, inverse
+ * binds and derived arrays) under `name` (NULL: ""). *index (may be NULL) receives its
+ * skeleton index in the pack, what a mesh's `skeleton` names. */
+TDN_API tdn_result tdn_pack_writer_add_skeleton(tdn_pack_writer *writer, const char *name, const tdn_skeleton *skeleton,
+                                                int *index, tdn_error *err);
+/* Adds a mesh section copying the arrays `mesh` points to; mesh->skeleton is an index
+ * tdn_pack_writer_add_skeleton gave. Everything tdn_pack_open checks is checked here
+ * (TDN_ERR_ARGUMENT naming the field, "mesh.joints[40]"), so a writer never makes a pack
+ * that will not open. */
+TDN_API tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *writer, const tdn_pack_mesh *mesh, tdn_error *err);
+/* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
+ * power of two; at least 16 is used). For kinds a later tendon reads (clips): the kinds
+ * above ('SKEL', 'MESH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero kind. */
+TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
+                                               size_t align, tdn_error *err);
+/* The pack image of what was added, in memory from `allocator` (NULL: malloc) that the caller
+ * releases with tdn_free(*data, *size, allocator); aligned to TDN_PACK_ALIGN, so that it opens
+ * as it is. The writer stays usable. */
+TDN_API tdn_result tdn_pack_writer_save_memory(const tdn_pack_writer *writer, void **data, size_t *size,
+                                               const tdn_allocator *allocator, tdn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

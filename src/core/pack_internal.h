@@ -1,0 +1,149 @@
+/* tendon core: the runtime pack's layout and its section readers (not installed). The format
+ * is docs/pack-format.md; the numbers here are its tables'. */
+#ifndef TENDON_PACK_INTERNAL_H
+#define TENDON_PACK_INTERNAL_H
+
+#include "internal.h"
+#include "skeleton_internal.h"
+#include "tendon/pack.h"
+
+#define TDN__PACK_MAGIC "TDNPACK" /* and its terminating zero: 8 bytes */
+#define TDN__PACK_ENDIAN_TAG 0x01020304u
+#define TDN__PACK_HEADER_BYTES 64
+#define TDN__PACK_ENTRY_BYTES 32 /* one section table entry */
+#define TDN__PACK_MIN_ALIGN 16   /* every section and array */
+#define TDN__PACK_MAX_ALIGN 4096 /* a section's alignment */
+#define TDN__PACK_MAX_SECTIONS (1 << 20)
+
+#define TDN__PACK_STRINGS TDN_PACK_FOURCC('S', 'T', 'R', 'S')
+#define TDN__PACK_SKELETON TDN_PACK_FOURCC('S', 'K', 'E', 'L')
+#define TDN__PACK_MESH TDN_PACK_FOURCC('M', 'E', 'S', 'H')
+
+/* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero). */
+#define TDN__PACK_SECTION_HEADER_BYTES 64
+enum {
+    /* skeleton section: fields by index (byte = 4 * index) */
+    TDN__SKEL_NAME,
+    TDN__SKEL_JOINT_COUNT,
+    TDN__SKEL_PARENTS,
+    TDN__SKEL_SUBTREE_END,
+    TDN__SKEL_DEPTH,
+    TDN__SKEL_BY_NAME,
+    TDN__SKEL_NAMES,
+    TDN__SKEL_REST,
+    TDN__SKEL_INVERSE_BIND,
+    TDN__SKEL_FIELDS
+};
+enum {
+    /* mesh section */
+    TDN__MESH_NAME,
+    TDN__MESH_SKELETON,
+    TDN__MESH_VERTEX_COUNT,
+    TDN__MESH_INDEX_COUNT,
+    TDN__MESH_INFLUENCE_SETS,
+    TDN__MESH_POSITIONS,
+    TDN__MESH_NORMALS,
+    TDN__MESH_UVS,
+    TDN__MESH_JOINTS,
+    TDN__MESH_WEIGHTS,
+    TDN__MESH_INDICES,
+    TDN__MESH_FIELDS
+};
+
+static inline uint32_t tdn__pack_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t tdn__pack_u64(const unsigned char *p)
+{
+    return (uint64_t)tdn__pack_u32(p) | (uint64_t)tdn__pack_u32(p + 4) << 32;
+}
+static inline void tdn__pack_put_u32(unsigned char *p, uint32_t v)
+{
+    for (int b = 0; b < 4; b++)
+        p[b] = (unsigned char)(v >> (8 * b));
+}
+
+/* One section as the table gives it, checked to lie in the file. */
+typedef struct tdn__pack_section {
+    uint32_t kind;
+    size_t offset, size;
+} tdn__pack_section;
+
+/* The image while it is checked: its bytes, its sections and the string table, with the error
+ * to fill. */
+typedef struct tdn__pack_view {
+    const unsigned char *bytes;
+    size_t size;
+    size_t table; /* the section table's offset; its entries are checked before any reader runs */
+    int section_count;
+    const char *strings; /* the 'STRS' section, or NULL */
+    size_t strings_size;
+    tdn_error *err;
+} tdn__pack_view;
+
+/* TDN_ERR_INVALID_DATA at `byte` of the image ("byte 1184"), with the message. */
+tdn_result tdn__pack_fail(const tdn__pack_view *v, size_t byte, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Section s as its (checked) table entry gives it. */
+static inline tdn__pack_section tdn__pack_section_at(const tdn__pack_view *v, int s)
+{
+    const unsigned char *e = v->bytes + v->table + (size_t)s * TDN__PACK_ENTRY_BYTES;
+    tdn__pack_section sec = { tdn__pack_u32(e), (size_t)tdn__pack_u64(e + 8), (size_t)tdn__pack_u64(e + 16) };
+    return sec;
+}
+/* Field `field` (an index of the section's header) of section s. */
+static inline uint32_t tdn__pack_field(const tdn__pack_view *v, int s, int field)
+{
+    return tdn__pack_u32(v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field);
+}
+/* Checks the section header's reserved fields [first, 16) are zero and that the section holds
+ * its header; `what` names the object ("skeleton 0"). */
+tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, const char *what);
+/* The array at header field `field` of section s: `count` elements of `elem` bytes at a
+ * multiple of `align` inside the section, checked before any product is formed. NULL after
+ * failing (naming `what` and `array`). */
+const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t count, size_t elem, size_t align,
+                            const char *what, const char *array);
+/* The name at header field `field` of section s: a NUL-terminated string of the string table.
+ * NULL after failing. */
+const char *tdn__pack_name(const tdn__pack_view *v, int s, int field, const char *what);
+/* The index of the first of `count` floats at p that is not finite, or -1 when all are. */
+long tdn__pack_first_nonfinite(const float *p, size_t count);
+
+/* A reader of one section kind: `check` validates section s (every offset, count and value;
+ * `index` is the section's index among its kind's, for messages), `build` fills that section's
+ * object (object_bytes, zeroed) from the checked bytes, `object_of_section` giving each
+ * section's index among its kind's (for an object that refers to another: a mesh to its
+ * skeleton). Readers check kind by kind in the order of pack_open.c's table, so a kind may
+ * rely on those before it being checked. */
+typedef struct tdn__pack_reader {
+    uint32_t kind;
+    size_t object_bytes;
+    size_t object_align;
+    tdn_result (*check)(const tdn__pack_view *v, int s, int index);
+    void (*build)(const tdn__pack_view *v, int s, void *object, const int *object_of_section);
+} tdn__pack_reader;
+
+/* The section readers (pack_skeleton.c, pack_mesh.c). */
+extern const tdn__pack_reader tdn__pack_skeleton_reader;
+extern const tdn__pack_reader tdn__pack_mesh_reader;
+
+/* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
+typedef struct tdn__pack_skeleton {
+    struct tdn_skeleton skeleton;
+    const char *name;
+} tdn__pack_skeleton;
+
+/* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
+ * the size the first function gives), its names already in the string table at the offsets
+ * given. */
+size_t tdn__pack_skeleton_size(int joint_count);
+void tdn__pack_skeleton_write(const tdn_skeleton *skeleton, uint32_t name, unsigned char *out);
+size_t tdn__pack_mesh_size(const tdn_pack_mesh *mesh);
+void tdn__pack_mesh_write(const tdn_pack_mesh *mesh, uint32_t name, uint32_t skeleton_section, unsigned char *out);
+
+#endif

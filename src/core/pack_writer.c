@@ -1,0 +1,288 @@
+/* tendon core: writing a runtime pack in memory (tdn_pack_writer): sections collected as
+ * bytes, then laid out after the header with the string table and the section table last. */
+#include "pack_internal.h"
+
+#include <float.h>
+#include <stdio.h>
+
+typedef struct section {
+    uint32_t kind;
+    size_t align, size;
+    unsigned char *bytes;
+} section;
+
+struct tdn_pack_writer {
+    tdn_allocator allocator;
+    section *sections;
+    int section_count, section_capacity;
+    /* per skeleton added: its section and joint count, for the meshes skinned to it */
+    struct added_skeleton {
+        int section, joints;
+    } * skeletons;
+    int skeleton_count, skeleton_capacity;
+    char *strings;
+    size_t strings_size, strings_capacity;
+};
+
+/* Grows *array (of `elem`-byte items, *capacity of them) to hold `need`; 0 when out of memory. */
+static int grow(const tdn_allocator *a, void **array, int *capacity, int need, size_t elem)
+{
+    if (need <= *capacity)
+        return 1;
+    const int cap = *capacity ? 2 * *capacity : 8;
+    void *bigger = tdn__alloc(a, (size_t)cap * elem, 16);
+    if (!bigger)
+        return 0;
+    if (*array)
+        memcpy(bigger, *array, (size_t)*capacity * elem);
+    tdn__free(a, *array, (size_t)*capacity * elem);
+    *array = bigger;
+    *capacity = cap;
+    return 1;
+}
+
+static tdn_result no_memory(tdn_error *err, size_t bytes)
+{
+    return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes failed", bytes);
+}
+
+tdn_result tdn_pack_writer_create(tdn_pack_writer **out, const tdn_allocator *allocator, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!out)
+        return tdn__null(err, "out");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    tdn_pack_writer *w = tdn__alloc(allocator, sizeof *w, 16);
+    if (!w)
+        return no_memory(err, sizeof *w);
+    memset(w, 0, sizeof *w);
+    w->allocator = tdn__allocator_of(allocator);
+    *out = w;
+    return TDN_OK;
+}
+
+void tdn_pack_writer_destroy(tdn_pack_writer *w)
+{
+    if (!w)
+        return;
+    const tdn_allocator a = w->allocator;
+    for (int s = 0; s < w->section_count; s++)
+        tdn__free(&a, w->sections[s].bytes, w->sections[s].size);
+    tdn__free(&a, w->sections, (size_t)w->section_capacity * sizeof(section));
+    tdn__free(&a, w->skeletons, (size_t)w->skeleton_capacity * sizeof *w->skeletons);
+    tdn__free(&a, w->strings, w->strings_capacity);
+    tdn__free(&a, w, sizeof *w);
+}
+
+/* The string table offset of `name` (added; the table starts with the empty string). */
+static tdn_result add_string(tdn_pack_writer *w, const char *name, uint32_t *offset, tdn_error *err)
+{
+    const size_t n = strlen(name ? name : "") + 1, start = w->strings_size ? w->strings_size : 1;
+    if (start + n > UINT32_MAX)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "name", "the string table would pass 4 GiB");
+    if (start + n > w->strings_capacity) {
+        size_t cap = w->strings_capacity ? w->strings_capacity : 256;
+        while (cap < start + n)
+            cap *= 2;
+        char *bigger = tdn__alloc(&w->allocator, cap, 16);
+        if (!bigger)
+            return no_memory(err, cap);
+        memset(bigger, 0, cap);
+        if (w->strings)
+            memcpy(bigger, w->strings, w->strings_size);
+        tdn__free(&w->allocator, w->strings, w->strings_capacity);
+        w->strings = bigger;
+        w->strings_capacity = cap;
+    }
+    if (n == 1) { /* the empty string at offset 0 */
+        w->strings_size = start;
+        *offset = 0;
+        return TDN_OK;
+    }
+    memcpy(w->strings + start, name, n);
+    w->strings_size = start + n;
+    *offset = (uint32_t)start;
+    return TDN_OK;
+}
+
+/* A new section of `size` zeroed bytes; NULL (reported) when out of memory. */
+static unsigned char *new_section(tdn_pack_writer *w, uint32_t kind, size_t size, size_t align, tdn_error *err)
+{
+    if (!grow(&w->allocator, (void **)&w->sections, &w->section_capacity, w->section_count + 1, sizeof(section))) {
+        no_memory(err, sizeof(section));
+        return NULL;
+    }
+    unsigned char *bytes = tdn__alloc(&w->allocator, size, 16);
+    if (!bytes) {
+        no_memory(err, size);
+        return NULL;
+    }
+    memset(bytes, 0, size);
+    const section s = { kind, align, size, bytes };
+    w->sections[w->section_count++] = s;
+    return bytes;
+}
+
+tdn_result tdn_pack_writer_add_skeleton(tdn_pack_writer *w, const char *name, const tdn_skeleton *skeleton, int *index,
+                                        tdn_error *err)
+{
+    if (!w || !skeleton)
+        return tdn__null(err, !w ? "writer" : "skeleton");
+    if (w->skeleton_count >= TDN__PACK_MAX_SECTIONS / 2)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "a pack holds at most %d skeletons",
+                         TDN__PACK_MAX_SECTIONS / 2);
+    if (!grow(&w->allocator, (void **)&w->skeletons, &w->skeleton_capacity, w->skeleton_count + 1,
+              sizeof *w->skeletons))
+        return no_memory(err, sizeof *w->skeletons);
+    uint32_t name_at;
+    tdn_result res = add_string(w, name, &name_at, err);
+    if (res != TDN_OK)
+        return res;
+    const size_t size = tdn__pack_skeleton_size(skeleton->joint_count);
+    unsigned char *bytes = new_section(w, TDN__PACK_SKELETON, size, TDN_PACK_ALIGN, err);
+    if (!bytes)
+        return TDN_ERR_OUT_OF_MEMORY;
+    tdn__pack_skeleton_write(skeleton, name_at, bytes);
+    w->skeletons[w->skeleton_count].section = w->section_count - 1;
+    w->skeletons[w->skeleton_count].joints = skeleton->joint_count;
+    if (index)
+        *index = w->skeleton_count;
+    w->skeleton_count++;
+    return TDN_OK;
+}
+
+/* What tdn_pack_open will check of a mesh, checked on the description. */
+static tdn_result check_mesh(const tdn_pack_writer *w, const tdn_pack_mesh *m, tdn_error *err)
+{
+    if (m->skeleton < 0 || m->skeleton >= w->skeleton_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.skeleton", "%d is not a skeleton added to this writer (0..%d)",
+                         m->skeleton, w->skeleton_count - 1);
+    if (m->vertex_count < 1 || m->vertex_count > INT32_MAX / 64)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.vertex_count", "%d is outside 1..%d", m->vertex_count,
+                         INT32_MAX / 64);
+    if (m->influence_sets < 1 || m->influence_sets > 2)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.influence_sets", "%d is not 1 or 2", m->influence_sets);
+    if (m->index_count < 0 || m->index_count % 3 != 0 || m->index_count > INT32_MAX / 4 ||
+        (m->index_count > 0 && !m->indices))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.index_count",
+                         "%d is not a multiple of 3 from 0 (with indices when above 0)", m->index_count);
+    if (!m->positions || !m->joints || !m->weights)
+        return tdn__null(err, !m->positions ? "mesh.positions" : !m->joints ? "mesh.joints" : "mesh.weights");
+    const size_t vn = (size_t)m->vertex_count, influences = 4 * (size_t)m->influence_sets * vn;
+    const float *floats[3] = { m->positions, m->normals, m->uvs };
+    const size_t counts[3] = { 3 * vn, 3 * vn, 2 * vn };
+    const char *names[3] = { "mesh.positions", "mesh.normals", "mesh.uvs" };
+    for (int k = 0; k < 3; k++) {
+        const long bad = floats[k] ? tdn__pack_first_nonfinite(floats[k], counts[k]) : -1;
+        if (bad >= 0)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, names[k], "value %ld is not finite", bad);
+    }
+    const int joints = w->skeletons[m->skeleton].joints;
+    for (size_t i = 0; i < influences; i++) {
+        if (m->joints[i] >= joints)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.joints", "joints[%zu] = %u is not below the skeleton's %d", i,
+                             m->joints[i], joints);
+        if (!(m->weights[i] >= 0.0f && m->weights[i] <= FLT_MAX))
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.weights", "weights[%zu] = %g is not finite and >= 0", i,
+                             (double)m->weights[i]);
+    }
+    for (int i = 0; i < m->index_count; i++)
+        if (m->indices[i] >= (uint32_t)m->vertex_count)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.indices", "indices[%d] = %u is not below vertex_count %d", i,
+                             m->indices[i], m->vertex_count);
+    return TDN_OK;
+}
+
+tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *w, const tdn_pack_mesh *mesh, tdn_error *err)
+{
+    if (!w || !mesh)
+        return tdn__null(err, !w ? "writer" : "mesh");
+    tdn_result res = check_mesh(w, mesh, err);
+    uint32_t name_at = 0;
+    if (res == TDN_OK)
+        res = add_string(w, mesh->name, &name_at, err);
+    if (res != TDN_OK)
+        return res;
+    unsigned char *bytes = new_section(w, TDN__PACK_MESH, tdn__pack_mesh_size(mesh), TDN_PACK_ALIGN, err);
+    if (!bytes)
+        return TDN_ERR_OUT_OF_MEMORY;
+    tdn__pack_mesh_write(mesh, name_at, (uint32_t)w->skeletons[mesh->skeleton].section, bytes);
+    return TDN_OK;
+}
+
+tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const void *bytes, size_t size, size_t align,
+                                       tdn_error *err)
+{
+    if (!w || (!bytes && size > 0))
+        return tdn__null(err, !w ? "writer" : "bytes");
+    if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_STRINGS)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
+                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh)", (unsigned)kind);
+    if (align == 0 || (align & (align - 1)) != 0 || align > TDN__PACK_MAX_ALIGN)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "align", "%zu is not a power of two up to %d", align,
+                         TDN__PACK_MAX_ALIGN);
+    unsigned char *copy = new_section(w, kind, size, align < TDN__PACK_MIN_ALIGN ? TDN__PACK_MIN_ALIGN : align, err);
+    if (!copy)
+        return TDN_ERR_OUT_OF_MEMORY;
+    if (size > 0)
+        memcpy(copy, bytes, size);
+    return TDN_OK;
+}
+
+tdn_result tdn_pack_writer_save_memory(const tdn_pack_writer *w, void **data, size_t *size,
+                                       const tdn_allocator *allocator, tdn_error *err)
+{
+    if (data)
+        *data = NULL;
+    if (size)
+        *size = 0;
+    if (!w || !data || !size)
+        return tdn__null(err, !w ? "writer" : !data ? "data" : "size");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    /* the header, the sections in the order they were added, the string table, the table */
+    const int n = w->section_count + 1;
+    const size_t strings = w->strings_size ? tdn__align_up(w->strings_size, TDN__PACK_MIN_ALIGN) : TDN__PACK_MIN_ALIGN;
+    size_t at = TDN__PACK_HEADER_BYTES;
+    for (int s = 0; s < w->section_count; s++)
+        at = tdn__align_up(at, w->sections[s].align) + w->sections[s].size;
+    const size_t strings_at = tdn__align_up(at, TDN__PACK_MIN_ALIGN);
+    const size_t table = strings_at + strings;
+    const size_t total = tdn__align_up(table + (size_t)n * TDN__PACK_ENTRY_BYTES, TDN__PACK_MIN_ALIGN);
+    unsigned char *b = tdn__alloc(allocator, total, TDN_PACK_ALIGN);
+    if (!b)
+        return no_memory(err, total);
+    memset(b, 0, total);
+    memcpy(b, TDN__PACK_MAGIC, 8);
+    tdn__pack_put_u32(b + 8, TDN_PACK_VERSION);
+    tdn__pack_put_u32(b + 12, TDN__PACK_ENDIAN_TAG);
+    tdn__pack_put_u32(b + 16, (uint32_t)total);
+    tdn__pack_put_u32(b + 20, (uint32_t)((uint64_t)total >> 32));
+    tdn__pack_put_u32(b + 24, (uint32_t)table);
+    tdn__pack_put_u32(b + 28, (uint32_t)((uint64_t)table >> 32));
+    tdn__pack_put_u32(b + 32, (uint32_t)n);
+    at = TDN__PACK_HEADER_BYTES;
+    for (int s = 0; s < n; s++) {
+        const int is_strings = s == w->section_count;
+        const section text = { TDN__PACK_STRINGS, TDN__PACK_MIN_ALIGN, strings, NULL };
+        const section *sec = is_strings ? &text : &w->sections[s];
+        at = is_strings ? strings_at : tdn__align_up(at, sec->align);
+        if (is_strings && w->strings)
+            memcpy(b + at, w->strings, w->strings_size);
+        else if (!is_strings && sec->size > 0)
+            memcpy(b + at, sec->bytes, sec->size);
+        unsigned char *e = b + table + (size_t)s * TDN__PACK_ENTRY_BYTES;
+        tdn__pack_put_u32(e, sec->kind);
+        tdn__pack_put_u32(e + 4, (uint32_t)sec->align);
+        tdn__pack_put_u32(e + 8, (uint32_t)at);
+        tdn__pack_put_u32(e + 12, (uint32_t)((uint64_t)at >> 32));
+        tdn__pack_put_u32(e + 16, (uint32_t)sec->size);
+        tdn__pack_put_u32(e + 20, (uint32_t)((uint64_t)sec->size >> 32));
+        at += sec->size;
+    }
+    *data = b;
+    *size = total;
+    return TDN_OK;
+}

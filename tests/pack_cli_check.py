@@ -1,0 +1,139 @@
+"""`tendon pack` and `tendon info` on packs against docs/cli.md and docs/pack-format.md: a small
+BVH packed with --scale, read back here by a reader written from the format's tables alone
+(header, section table, the skeleton section's arrays: the rest translations are the BVH's
+offsets times the scale, worked out by hand); the generated humanoid at half size (its pelvis
+0.95 * 0.5 m up); info's text and JSON; exit codes and errors naming the file and byte.
+Usage: pack_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
+import json
+import os
+import struct
+
+from cli_support import SCRATCH, check, finish, run, write
+
+BVH = """HIERARCHY
+ROOT Hips
+{
+  OFFSET 0 100 0
+  CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation
+  JOINT Spine
+  {
+    OFFSET 0 20 0
+    CHANNELS 3 Zrotation Xrotation Yrotation
+    End Site
+    {
+      OFFSET 0 10 0
+    }
+  }
+  JOINT Leg
+  {
+    OFFSET 10 -5 2
+    CHANNELS 3 Zrotation Xrotation Yrotation
+  }
+}
+MOTION
+Frames: 2
+Frame Time: 0.5
+0 100 0 0 0 0 0 0 0 0 0 0
+0 100 0 0 0 0 0 0 0 0 0 0
+"""
+
+
+def read_pack(path):
+    """(sections as (kind, offset, size), bytes) of a pack, checking the header as the format says."""
+    data = open(path, "rb").read()
+    check(data[:8] == b"TDNPACK\0", f"{path}: the magic")
+    version, tag, size, table, count = struct.unpack_from("<IIQQI", data, 8)
+    check(version == 1 and tag == 0x01020304, f"{path}: version {version}, tag {tag:#x}")
+    check(size == len(data), f"{path}: the header's size {size} is the file's {len(data)}")
+    check(data[36:64] == bytes(28), f"{path}: reserved header bytes are zero")
+    sections = []
+    for s in range(count):
+        kind, align, offset, length, reserved = struct.unpack_from("<4sIQQQ", data, table + 32 * s)
+        check(offset % align == 0 and align >= 16 and reserved == 0, f"{path}: section {s}'s entry")
+        sections.append((kind.decode(), offset, length))
+    return sections, data
+
+
+def skeleton(data, offset):
+    """(names, parents, rest transforms) of the skeleton section at offset."""
+    fields = struct.unpack_from("<16I", data, offset)
+    n = fields[1]
+    parents = struct.unpack_from(f"<{n}h", data, offset + fields[2])
+    names = [data[offset + fields[6] + 64 * j:offset + fields[6] + 64 * (j + 1)].split(b"\0")[0].decode()
+             for j in range(n)]
+    rest = [struct.unpack_from("<10f", data, offset + fields[7] + 40 * j) for j in range(n)]
+    return names, list(parents), rest
+
+
+# ---- help ----
+r = run("pack", "--help")
+check(r.returncode == 0 and "--out" in r.stdout and "humanoid" in r.stdout, "tendon pack --help")
+check("pack" in run("--help").stdout, "tendon --help lists pack")
+
+# ---- a BVH at --scale 0.01 ----
+bvh = write("three.bvh", BVH)
+out = os.path.join(SCRATCH, "three.tdn")
+r = run("pack", bvh, "--out", out, "--scale", "0.01")
+check(r.returncode == 0, f"pack three.bvh: exit {r.returncode}: {r.stderr.strip()}")
+check("skeleton 0  three" in r.stdout and "3 joints" in r.stdout, f"pack prints the skeleton: {r.stdout}")
+check("1 clip not packed" in r.stdout, f"pack says the clip is not packed yet: {r.stdout}")
+sections, data = read_pack(out)
+check([k for k, _, _ in sections] == ["SKEL", "STRS"], f"three.tdn's sections: {sections}")
+names, parents, rest = skeleton(data, sections[0][1])
+check(names == ["Hips", "Spine", "Leg"] and parents == [-1, 0, 0], f"joints {names}, parents {parents}")
+want = [(0, 1.0, 0), (0, 0.2, 0), (0.1, -0.05, 0.02)]
+for j, t in enumerate(want):
+    check(all(abs(a - b) <= 1e-6 for a, b in zip(rest[j][:3], t)), f"joint {j}'s rest translation {rest[j][:3]} is {t}")
+    check(rest[j][3:7] == (0.0, 0.0, 0.0, 1.0) and rest[j][7:] == (1.0, 1.0, 1.0), f"joint {j}'s rotation and scale")
+strings_kind, strings_offset, strings_size = sections[1]
+check(data[strings_offset:strings_offset + strings_size].split(b"\0")[1] == b"three", "the string table holds 'three'")
+
+# info, text and JSON, against the BVH's own
+r = run("info", out, "--json")
+check(r.returncode == 0, f"info three.tdn --json: {r.stderr.strip()}")
+doc = json.loads(r.stdout)
+source = json.loads(run("info", bvh, "--json").stdout)
+check(doc["format"] == "pack" and doc["version"] == 1, f"info's format: {doc.get('format')}")
+check(doc["skeletons"][0]["name"] == "three" and doc["skeletons"][0]["joints"] == source["skeleton"]["joints"],
+      f"the pack's joints are the BVH's: {doc['skeletons']}")
+check(doc["meshes"] == [] and [s["kind"] for s in doc["sections"]] == ["SKEL", "STRS"], f"info's sections {doc}")
+r = run("info", out)
+check(r.returncode == 0 and "pack (version 1), 1 skeleton, 0 meshes, 2 sections" in r.stdout,
+      f"info three.tdn: {r.stdout}")
+
+# ---- the humanoid at half size ----
+half = os.path.join(SCRATCH, "half.tdn")
+r = run("pack", "humanoid", "--out", half, "--scale", "0.5")
+check(r.returncode == 0 and "67 joints" in r.stdout and "mesh" in r.stdout, f"pack humanoid: {r.stdout} {r.stderr}")
+sections, data = read_pack(half)
+check([k for k, _, _ in sections] == ["SKEL", "MESH", "STRS"], f"half.tdn's sections: {sections}")
+names, parents, rest = skeleton(data, sections[0][1])
+check(names[1] == "pelvis" and abs(rest[1][1] - 0.475) <= 1e-6, f"the pelvis 0.475 m up: {names[1]} {rest[1][:3]}")
+doc = json.loads(run("info", half, "--json").stdout)
+check(len(doc["meshes"]) == 1 and doc["meshes"][0]["skeleton"] == 0 and doc["meshes"][0]["normals"],
+      f"the humanoid's mesh: {doc['meshes']}")
+
+# ---- bad input: exit 2, naming the file (and the byte) ----
+r = run("pack", bvh)
+check(r.returncode == 2 and "--out" in r.stderr, f"pack without --out: {r.returncode} {r.stderr}")
+r = run("pack", "--out", out)
+check(r.returncode == 2, f"pack without input: {r.returncode}")
+missing = os.path.join(SCRATCH, "missing.bvh")
+r = run("pack", missing, "--out", out)
+check(r.returncode == 2 and "missing.bvh" in r.stderr, f"pack of a missing file: {r.returncode} {r.stderr}")
+bad = bytearray(open(out, "rb").read())
+bad[40] = 1  # a reserved header byte
+corrupt = write("corrupt.tdn", bytes(bad))
+r = run("info", corrupt)
+check(r.returncode == 2 and "corrupt.tdn: byte 40" in r.stderr, f"info of a corrupt pack: {r.returncode} {r.stderr}")
+sections, _ = read_pack(out)
+bad = bytearray(open(out, "rb").read())
+struct.pack_into("<h", bad, sections[0][1] + struct.unpack_from("<I", bad, sections[0][1] + 8)[0] + 4, 7)
+corrupt = write("parent.tdn", bytes(bad))
+r = run("info", corrupt)
+check(r.returncode == 2 and "parents[2] = 7 is not before joint 2" in r.stderr, f"info of a bad parent: {r.stderr}")
+truncated = write("truncated.tdn", open(out, "rb").read()[:100])
+r = run("info", truncated)
+check(r.returncode == 2 and "truncated.tdn: byte 16" in r.stderr, f"info of a truncated pack: {r.stderr}")
+
+finish("pack_cli_check")
