@@ -62,6 +62,17 @@ if r.returncode == 0:
     check(close(hips["t"], [1, 10, 0]), f"translations lerp: {hips['t']}")
     check(close(hips["r"], [0, 0, s, c]), f"rotations slerp: {hips['r']}")
 
+r = run("sample", bvh, "--time", "0.25", "--compressed", "--json")  # within 0.01 cm of the keyed clip
+check(r.returncode == 0 and "compressed clip" in r.stderr and ":1 against float32" in r.stderr,
+      f"sample --compressed reports its size and error: {r.stderr.strip()}")
+if r.returncode == 0:
+    hips = json.loads(r.stdout)["joints"][0]
+    s, c = math.sin(math.radians(22.5)), math.cos(math.radians(22.5))
+    check(close(hips["t"], [1, 10, 0], 2e-4) and close(hips["r"], [0, 0, s, c], 2e-4),
+          f"the compressed clip between frames: {hips['t']} {hips['r']}")
+check(run("sample", bvh, "--time", "0.25", "--error", "0.1").returncode == 2, "--error without --compressed: exit 2")
+check(run("sample", bvh, "--time", "0.25", "--compressed", "--shell", "0").returncode == 2, "--shell 0: exit 2")
+
 r = run("sample", bvh, "--time", "7", "--scale", "0.01", "--json")  # clamped to the end, in metres
 if r.returncode == 0:
     check(close(json.loads(r.stdout)["joints"][0]["t"], [0.02, 0.1, 0]), "--scale and clamping past the end")

@@ -9,7 +9,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: tendon sample FILE --time SECONDS [--clip NAME|INDEX] [--space local|model]\n"
-          "                     [--runtime] [--json] [--skin NAME|INDEX] [--scale S] [--allow-files DIR]...\n"
+          "                     [--runtime] [--compressed [--error CM] [--shell CM]] [--json]\n"
+          "                     [--skin NAME|INDEX] [--scale S] [--allow-files DIR]...\n"
           "  --time SECONDS   when; times outside the clip clamp to its ends. glTF time counts\n"
           "                   from the animation's t = 0; BVH frame f is at f x Frame Time\n"
           "  --clip NAME|INDEX  which clip (default: the first; a file with no clip: the rest pose)\n"
@@ -19,6 +20,11 @@ static void usage(FILE *out)
           "                   scale with rotation the matrix is exact and r, s are a best fit\n"
           "  --runtime        sample the fast runtime clip built from the file's clip (resampled,\n"
           "                   16-bit) instead of the exact keyed clip; prints its measured error\n"
+          "  --compressed     the same with the runtime clip compressed: variable bit rates chosen\n"
+          "                   so that vertices --shell CM (default 3) from every joint move at most\n"
+          "                   --error CM (default 0.01) in model space, lengths in metres after\n"
+          "                   --scale; prints its size, its ratio to float32 frames of the source\n"
+          "                   and its largest and 99th-percentile error, between frames included\n"
           "  --json           {\"clip\", \"time\", \"space\", \"joints\": [{\"name\", \"parent\", \"t\", \"r\",\n"
           "                   \"s\"[, \"matrix\"]}]}\n"
           "  --skin, --scale, --allow-files  as for tendon info\n",
@@ -29,7 +35,8 @@ typedef struct sample_args {
     cli_common common;
     const char *path, *clip;
     float time;
-    int has_time, model_space, runtime;
+    int has_time, model_space, runtime, compressed;
+    float error_cm, shell_cm;
 } sample_args;
 
 /* 0 with the arguments in *a, or the exit code of a bad command line (-1 for --help). */
@@ -46,7 +53,8 @@ static int parse(int argc, char **argv, sample_args *a)
             return CLI_BAD_INPUT;
         if (taken)
             continue;
-        int wants_value = strcmp(arg, "--time") == 0 || strcmp(arg, "--clip") == 0 || strcmp(arg, "--space") == 0;
+        int wants_value = strcmp(arg, "--time") == 0 || strcmp(arg, "--clip") == 0 || strcmp(arg, "--space") == 0 ||
+                          strcmp(arg, "--error") == 0 || strcmp(arg, "--shell") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon sample: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -66,6 +74,16 @@ static int parse(int argc, char **argv, sample_args *a)
             a->model_space = strcmp(space, "model") == 0;
         } else if (strcmp(arg, "--runtime") == 0) {
             a->runtime = 1;
+        } else if (strcmp(arg, "--compressed") == 0) {
+            a->runtime = a->compressed = 1;
+        } else if (strcmp(arg, "--error") == 0 || strcmp(arg, "--shell") == 0) {
+            float *cm = arg[2] == 'e' ? &a->error_cm : &a->shell_cm;
+            if (!cli_parse_float("sample", arg, argv[++i], cm))
+                return CLI_BAD_INPUT;
+            if (!(*cm > 0.0f) || *cm > 1e6f) {
+                fprintf(stderr, "tendon sample: %s is a length in cm above 0, not '%s'\n", arg, argv[i]);
+                return CLI_BAD_INPUT;
+            }
         } else if (arg[0] != '-' && !a->path) {
             a->path = arg;
         } else {
@@ -73,6 +91,10 @@ static int parse(int argc, char **argv, sample_args *a)
             usage(stderr);
             return CLI_BAD_INPUT;
         }
+    }
+    if ((a->error_cm > 0.0f || a->shell_cm > 0.0f) && !a->compressed) {
+        fprintf(stderr, "tendon sample: --error and --shell are options of --compressed\n");
+        return CLI_BAD_INPUT;
     }
     if (!a->path || !a->has_time) {
         fprintf(stderr, "tendon sample: %s\n", !a->path ? "a FILE is required" : "--time SECONDS is required");
@@ -131,6 +153,27 @@ static void print_text(const sample_args *a, const tdn_asset *asset, const char 
     }
 }
 
+/* A compressed clip's size against the source's float32 frames (10 floats per joint per distinct
+ * key time) and its error measured as animation compression does, on stderr. */
+static void report_compression(const tdn_keyed_clip *keys, const tdn_clip *clip, float shell)
+{
+    const tdn_skeleton *skeleton = tdn_keyed_clip_skeleton(keys);
+    const double raw = 40.0 * tdn_skeleton_joint_count(skeleton) * tdn_keyed_clip_key_times(keys, NULL, 0);
+    const size_t bytes = tdn_clip_memory_size(clip);
+    tdn_clip_error e;
+    const tdn_clip_error_desc measure = { .clip = clip, .source = keys, .shell_distance = shell };
+    if (tdn_clip_measure_error(&measure, &e, NULL, NULL) != TDN_OK) {
+        fprintf(stderr, "tendon sample: compressed clip: %zu bytes (%.2f:1); its error could not be measured\n", bytes,
+                raw / (double)bytes);
+        return;
+    }
+    fprintf(stderr,
+            "tendon sample: compressed clip: %zu bytes, %.2f:1 against float32 frames (%.0f bytes); largest error"
+            " %.4g cm at '%s', t = %.4g s; 99th percentile %.4g cm (vertices %.3g cm from each joint)\n",
+            bytes, raw / (double)bytes, raw, 100.0 * e.max_error, tdn_skeleton_joint_name(skeleton, e.max_joint),
+            (double)e.max_time, 100.0 * e.p99_error, 100.0 * shell);
+}
+
 /* Samples the keyed clip, or the runtime clip built from it, into pose. */
 static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pose *pose)
 {
@@ -141,17 +184,25 @@ static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pos
     }
     /* Any error is accepted so that the runtime clip can be looked at; it is reported. */
     tdn_clip_desc desc = { .source = keys, .position_tolerance = FLT_MAX, .rotation_tolerance = FLT_MAX };
+    if (a->compressed) {
+        desc.storage = TDN_STORAGE_COMPRESSED;
+        desc.error_threshold = 0.01f * (a->error_cm > 0.0f ? a->error_cm : 0.01f);
+        desc.shell_distance = 0.01f * (a->shell_cm > 0.0f ? a->shell_cm : 3.0f);
+    }
     tdn_clip *clip;
     tdn_clip_report report;
     desc.report = &report;
     tdn_result res = tdn_clip_create(&desc, &clip, NULL, &err);
     if (res != TDN_OK)
         return cli_report("sample", res, &err);
-    fprintf(stderr,
-            "tendon sample: runtime clip: %d frames at %.6g/s, %zu bytes, max error %.3g (position, file units),"
-            " %.3g rad (rotation)\n",
-            report.frame_count, (double)tdn_clip_sample_rate(clip), report.bytes, (double)report.max_position_error,
-            (double)report.max_rotation_error);
+    if (a->compressed)
+        report_compression(keys, clip, desc.shell_distance);
+    else
+        fprintf(stderr,
+                "tendon sample: runtime clip: %d frames at %.6g/s, %zu bytes, max error %.3g (position, file units),"
+                " %.3g rad (rotation)\n",
+                report.frame_count, (double)tdn_clip_sample_rate(clip), report.bytes, (double)report.max_position_error,
+                (double)report.max_rotation_error);
     res = tdn_clip_sample(clip, a->time, pose, NULL);
     tdn_clip_destroy(clip);
     return res == TDN_OK ? CLI_OK : cli_report("sample", res, &err);
