@@ -542,13 +542,10 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
         frames_f32 = tdn__block_take(block, frames * n, sizeof(float), TDN_POSE_ALIGN);
     }
     tdn__pack_group *groups = NULL;
-    uint32_t *segment_records = NULL, *segment_words = NULL, *words = NULL;
+    uint32_t *words = NULL;
     uint8_t *records = NULL;
     if (storage == TDN_STORAGE_COMPRESSED) {
-        const size_t G = (size_t)b->pack.group_count, S = (size_t)b->pack.segment_count;
-        groups = tdn__block_take(block, G, sizeof *groups, alignof(tdn__pack_group));
-        segment_records = tdn__block_take(block, S, sizeof *segment_records, alignof(uint32_t));
-        segment_words = tdn__block_take(block, S, sizeof *segment_words, alignof(uint32_t));
+        groups = tdn__block_take(block, (size_t)b->pack.group_count, sizeof *groups, alignof(tdn__pack_group));
         records = tdn__block_take(block, b->pack.record_bytes, 1, 1);
         words = tdn__block_take(block, b->pack.word_count, sizeof *words, alignof(uint32_t));
     }
@@ -556,7 +553,7 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
         return;
     if (storage == TDN_STORAGE_COMPRESSED) {
         const tdn__pack_source src = pack_source(b);
-        tdn__pack_write(&src, &b->pack, groups, segment_records, segment_words, records, words, &clip->packed);
+        tdn__pack_write(&src, &b->pack, groups, records, words, &clip->packed);
     }
 
     memcpy(name_copy, name, name_size);

@@ -231,31 +231,35 @@ static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const t
         out->c[k] = v4_add(v0.c[k], v4_mul(v4_sub(v4_flip_where_negative(v1.c[k], dot), v0.c[k]), w));
 }
 
-/* A header record of a group of `stride` lanes (clip_compressed.h) into a header, its streams
- * at `word`; returns the record's size. */
-static size_t record_read(const uint8_t *record, int stride, uint32_t word, tdn__pack_header *h)
+/* A group's header record (clip_compressed.h) into a header. */
+static void record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h)
 {
-    if (stride < LANES) /* lanes past the stride are read and never stored: keep them defined */
+    if (g->stride < LANES) /* lanes past the stride are read and never stored: keep them defined */
         memset(h->range, 0, sizeof h->range);
-    h->word = word;
     h->bits = record[0], h->components = record[1], h->step = record[2], h->shave = record[3];
-    const uint8_t *range = record + 4;
+    memcpy(&h->word, record + 4, sizeof h->word);
+    const uint8_t *range = record + 8;
     for (int half = 0; half < 2; half++)
-        for (int c = 0; c < h->components; c++)
-            for (int i = 0; i < stride; i++)
-                h->range[4 * half + c][i] = *range++;
-    return 4 + 2 * (size_t)h->components * (size_t)stride;
+        for (int c = 0; c < g->record_components; c++, range += g->stride) {
+            if (g->stride == LANES) /* the usual group: one 4-byte move a row */
+                memcpy(h->range[4 * half + c], range, LANES);
+            else
+                memcpy(h->range[4 * half + c], range, (size_t)g->stride);
+        }
 }
 
-static size_t record_write(const tdn__pack_header *h, int stride, uint8_t *record)
+static void record_write(const tdn__pack_header *h, const tdn__pack_group *g, uint8_t *record)
 {
     record[0] = h->bits, record[1] = h->components, record[2] = h->step, record[3] = h->shave;
-    uint8_t *range = record + 4;
+    memcpy(record + 4, &h->word, sizeof h->word);
+    uint8_t *range = record + 8;
     for (int half = 0; half < 2; half++)
-        for (int c = 0; c < h->components; c++, range += stride)
-            memcpy(range, h->range[4 * half + c], (size_t)stride);
-    return 4 + 2 * (size_t)h->components * (size_t)stride;
+        for (int c = 0; c < g->record_components; c++)
+            for (int i = 0; i < g->stride; i++)
+                *range++ = h->range[4 * half + c][i];
 }
+
+static size_t record_size(const tdn__pack_group *g) { return 8 + 2 * (size_t)g->record_components * (size_t)g->stride; }
 
 /* q = q' m per lane. */
 static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
@@ -274,36 +278,27 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT, last = s + 1 == packed->segment_count;
     const unsigned kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
     const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
-    /* this segment's records, and the next one's beside them when a stored frame there can be
-     * the second of the pair (the last step frames of the segment, steps being at most 8) */
-    const int with_next = !last && l >= TDN__PACK_SEGMENT - 8;
-    const uint8_t *record = packed->records + packed->segment_records[s];
-    const uint8_t *next_record = with_next ? packed->records + packed->segment_records[s + 1] : NULL;
-    uint32_t word = packed->segment_words[s], next_word = last ? 0 : packed->segment_words[s + 1];
+    const uint8_t *records = packed->records + (size_t)s * packed->segment_record_bytes;
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
-        tdn__pack_header h, next;
-        record += record_read(record, g->stride, word, &h);
-        word += (uint32_t)stream_words(g->stride, stored_frames(segment_frames(packed->frame_count, s), h.step, last),
-                                       &h);
-        if (with_next) {
-            next_record += record_read(next_record, g->stride, next_word, &next);
-            next_word += (uint32_t)stream_words(
-                g->stride,
-                stored_frames(segment_frames(packed->frame_count, s + 1), next.step, s + 2 == packed->segment_count),
-                &next);
-        }
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
+        tdn__pack_header h, next;
+        record_read(records + g->record_offset, g, &h);
+        /* the next segment's record when this segment's last stored frame lerps to its first */
+        const int with_next = !last && l >= TDN__PACK_SEGMENT - h.step;
+        if (with_next)
+            record_read(records + packed->segment_record_bytes + g->record_offset, g, &next);
         lanes4 v;
         group_lanes(g, packed->words, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
         if (g->kind == TDN__PACK_R)
             turn_by_mean(g, &v);
+        const int inside = g->first_joint >= begin && g->last_joint < end;
         for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
             float x[4], *row = pose->data + (size_t)(first_row[g->kind] + c) * stride;
             v4_store(x, v.c[c]);
             for (int i = 0; i < g->stride; i++)
-                if (g->joint[i] >= begin && g->joint[i] < end)
+                if (inside || (g->joint[i] >= begin && g->joint[i] < end))
                     row[g->joint[i]] = x[i];
         }
     }
@@ -973,10 +968,16 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
                                   h);
         }
     plan->word_count = words + TDN__PACK_GUARD_WORDS;
-    plan->record_bytes = 0;
-    for (int s = 0; s < plan->segment_count; s++)
-        for (int g = 0; g < plan->group_count; g++)
-            plan->record_bytes += 4 + 2 * (size_t)header_at(&p, s, g)->components * (size_t)plan->groups[g].stride;
+    size_t segment_bytes = 0;
+    for (int g = 0; g < plan->group_count; g++) {
+        tdn__pack_group *grp = &plan->groups[g];
+        grp->record_components = 3;
+        for (int s = 0; s < plan->segment_count; s++)
+            grp->record_components = header_at(&p, s, g)->components > 3 ? 4 : grp->record_components;
+        grp->record_offset = (int)segment_bytes;
+        segment_bytes += record_size(grp);
+    }
+    plan->record_bytes = segment_bytes * S + sizeof(uint32_t) * TDN__PACK_GUARD_WORDS;
     return TDN_OK;
 }
 
@@ -988,31 +989,27 @@ void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator)
 
 /* ---- writing ---- */
 
-void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
-                     uint32_t *segment_records, uint32_t *segment_words, uint8_t *records, uint32_t *words,
-                     tdn__packed *out)
+void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups, uint8_t *records,
+                     uint32_t *words, tdn__packed *out)
 {
     const size_t G = (size_t)plan->group_count;
     memcpy(groups, plan->groups, G * sizeof *groups);
     memset(words, 0, plan->word_count * sizeof *words);
-    size_t at = 0;
-    for (int s = 0; s < plan->segment_count; s++) {
-        segment_records[s] = (uint32_t)at;
-        segment_words[s] = plan->headers[(size_t)s * G].word;
+    memset(records, 0, plan->record_bytes);
+    const size_t segment_bytes = G > 0 ? (size_t)groups[G - 1].record_offset + record_size(&groups[G - 1]) : 0;
+    for (int s = 0; s < plan->segment_count; s++)
         for (size_t g = 0; g < G; g++) {
             const tdn__pack_header *h = &plan->headers[(size_t)s * G + g];
-            at += record_write(h, groups[g].stride, records + at);
+            record_write(h, &groups[g], records + (size_t)s * segment_bytes + (size_t)groups[g].record_offset);
             write_streams(plan->track + g * LANES * (size_t)src->frame_count * 4, src->frame_count, &groups[g], s,
                           s + 1 == plan->segment_count, h, words + h->word);
         }
-    }
     *out = (tdn__packed){ .frame_count = src->frame_count,
                           .group_count = plan->group_count,
                           .segment_count = plan->segment_count,
                           .groups = groups,
-                          .segment_records = segment_records,
-                          .segment_words = segment_words,
                           .records = records,
+                          .segment_record_bytes = segment_bytes,
                           .words = words,
                           .word_count = plan->word_count };
 }

@@ -41,6 +41,8 @@ typedef struct tdn__pack_group {
     int joint[TDN__PACK_LANES];     /* each lane's joint; -1 after the last */
     int stride;                     /* lanes stored (the others read whatever follows) */
     int first_joint, last_joint;    /* the smallest and largest of its joints */
+    int record_offset;              /* a built clip: its header record's byte within a segment's */
+    int record_components;          /* the most components its record has room for: 3 or 4 */
     float min[4][TDN__PACK_LANES];  /* per component (x, y, z, w) and lane: the clip range's start */
     float step[4][TDN__PACK_LANES]; /* the clip range / 255: the unit of a segment's range */
     float mean[4][TDN__PACK_LANES]; /* rotations: each lane's mean rotation m, x y z w */
@@ -56,18 +58,18 @@ typedef struct tdn__pack_header {      /* a group in a segment: 40 bytes */
     uint8_t range[8][TDN__PACK_LANES]; /* segment start x y z w, then extent x y z w, in steps */
 } tdn__pack_header;
 
-/* A built clip keeps its headers as records of 4 + 2 * components * stride bytes (bits,
- * components, step, shave, then the used lanes' range starts and extents), segment after
- * segment, each segment's groups in order: a sample walks them. */
+/* A built clip keeps its headers as records: per group, 8 + 2 * record_components * stride
+ * bytes (bits, components, step, shave, the first word of its streams, then the used lanes'
+ * range starts and extents), each segment's records in group order and all segments' alike, so
+ * that a sample finds a group's record at segment * segment_record_bytes + record_offset. */
 typedef struct tdn__packed {
     int frame_count;
     int group_count;
     int segment_count;
     const tdn__pack_group *groups;
     const tdn__pack_header *headers; /* planning only: segment_count * group_count, segment-major */
-    const uint32_t *segment_records; /* a built clip: per segment, its first record's byte in records */
-    const uint32_t *segment_words;   /* per segment, its first stream word */
-    const uint8_t *records;
+    const uint8_t *records;          /* a built clip: segment_count blocks of segment_record_bytes */
+    size_t segment_record_bytes;
     const uint32_t *words; /* the streams, then TDN__PACK_GUARD_WORDS zero words */
     size_t word_count;     /* with the guard */
 } tdn__packed;
@@ -103,7 +105,7 @@ typedef struct tdn__pack_plan {
     tdn__pack_group *groups;
     tdn__pack_header *headers;
     const float *track;  /* per group, lane and frame: the 4 stored components */
-    size_t record_bytes; /* the headers as records */
+    size_t record_bytes; /* the headers as records, with TDN__PACK_GUARD_WORDS words after them */
     size_t word_count;
     void *memory; /* the plan's own allocation */
     size_t memory_bytes;
@@ -114,10 +116,8 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
                                tdn_error *err);
 void tdn__pack_plan_free(tdn__pack_plan *plan, const tdn_allocator *allocator);
 /* Copies the plan's groups, writes its headers as records and the quantized streams into caller
- * memory (sizes from the plan: segment_count entries in each segment table), and points `out`
- * at it. */
-void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups,
-                     uint32_t *segment_records, uint32_t *segment_words, uint8_t *records, uint32_t *words,
-                     tdn__packed *out);
+ * memory (sizes from the plan), and points `out` at it. */
+void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, tdn__pack_group *groups, uint8_t *records,
+                     uint32_t *words, tdn__packed *out);
 
 #endif
