@@ -31,7 +31,8 @@ typedef enum tdn_clip_storage {
      * (less the error the frames' own interpolation has against the source); rotations stored
      * as their turn from the track's mean in 3 components (4 where they near half a turn);
      * smooth stretches keep only every 2nd, 4th or 8th frame; constant tracks stored once, STEP
-     * tracks exact. Sampling never allocates; rotations are nlerped re-timed to follow slerp. */
+     * tracks exact. Sampling never allocates; rotations are nlerped re-timed to follow slerp
+     * (slerped when more than 60 degrees apart). */
     TDN_STORAGE_COMPRESSED
 } tdn_clip_storage;
 

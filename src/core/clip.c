@@ -715,9 +715,11 @@ static void sample_frames(const build *b, float t, tdn_pose *out)
         for (int c = 0; c < 4; ++c)
             dot += v0[(TDN_RX + c) * J + j] * v1[(TDN_RX + c) * J + j];
         const float sign = dot < 0.0f ? -1.0f : 1.0f, d = fabsf(dot) < 1.0f ? fabsf(dot) : 1.0f;
-        const float w = tdn__slerp_time(d, a);
+        float w0 = 1.0f - tdn__slerp_time(d, a), w1 = 1.0f - w0;
+        if (d < TDN__SLERP_DOT)
+            tdn__slerp_weights(d, a, &w0, &w1);
         for (int c = 0; c < 4; ++c)
-            q[c] = v0[(TDN_RX + c) * J + j] + (sign * v1[(TDN_RX + c) * J + j] - v0[(TDN_RX + c) * J + j]) * w;
+            q[c] = w0 * v0[(TDN_RX + c) * J + j] + w1 * sign * v1[(TDN_RX + c) * J + j];
         const tdn_quat n = tdn_quat_normalize(tdn_quat_make(q[0], q[1], q[2], q[3]));
         tdn_pose_row(out, TDN_RX)[j] = n.x, tdn_pose_row(out, TDN_RY)[j] = n.y;
         tdn_pose_row(out, TDN_RZ)[j] = n.z, tdn_pose_row(out, TDN_RW)[j] = n.w;

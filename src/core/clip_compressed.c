@@ -229,6 +229,19 @@ static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const t
     const v4 w = v4_add(v4_set1(t), v4_mul(c, v4_set1(t * (t - 0.5f) * (t - 1.0f))));
     for (int k = 0; k < 4; k++)
         out->c[k] = v4_add(v0.c[k], v4_mul(v4_sub(v4_flip_where_negative(v1.c[k], dot), v0.c[k]), w));
+    float d[4];
+    v4_store(d, dot);
+    for (int i = 0; i < g->stride; i++) /* lanes turning more than 60 degrees: slerp */
+        if (fabsf(d[i]) < TDN__SLERP_DOT) {
+            float w0, w1, q[4][4];
+            tdn__slerp_weights(fabsf(d[i]), t, &w0, &w1);
+            w1 = d[i] < 0.0f ? -w1 : w1;
+            for (int k = 0; k < 4; k++) {
+                v4_store(q[k], out->c[k]);
+                q[k][i] = w0 * v4_get(v0.c[k], i) + w1 * v4_get(v1.c[k], i);
+                out->c[k] = v4_load(q[k]);
+            }
+        }
 }
 
 /* A group's header record (clip_compressed.h) into a header. */
