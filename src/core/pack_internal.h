@@ -100,9 +100,10 @@ static inline uint32_t tdn__pack_field(const tdn__pack_view *v, int s, int field
 {
     return tdn__pack_u32(v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field);
 }
-/* Checks the section header's reserved fields [first, 16) are zero and that the section holds
- * its header; `what` names the object ("skeleton 0"). */
-tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, const char *what);
+/* Checks that the section holds its header, that the header's reserved fields [first, 16) are
+ * zero and that field `name_field` is a name (tdn__pack_name); `what` names the object
+ * ("skeleton 0"). */
+tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int name_field, const char *what);
 /* The array at header field `field` of section s: `count` elements of `elem` bytes at a
  * multiple of `align` inside the section, checked before any product is formed. NULL after
  * failing (naming `what` and `array`). */

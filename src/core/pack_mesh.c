@@ -135,11 +135,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
     snprintf(what, sizeof what, "mesh %d", index);
-    tdn_result res = tdn__pack_check_header(v, s, TDN__MESH_FIELDS, what);
+    tdn_result res = tdn__pack_check_header(v, s, TDN__MESH_FIELDS, TDN__MESH_NAME, what);
     if (res != TDN_OK)
         return res;
-    if (!tdn__pack_name(v, s, TDN__MESH_NAME, what))
-        return TDN_ERR_INVALID_DATA;
     const size_t base = tdn__pack_section_at(v, s).offset, size = tdn__pack_section_at(v, s).size;
     const uint32_t skeleton = tdn__pack_field(v, s, TDN__MESH_SKELETON);
     if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)

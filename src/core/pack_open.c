@@ -21,18 +21,25 @@ struct tdn_pack {
     unsigned char *objects[READER_COUNT];
 };
 
-tdn_result tdn__pack_fail(const tdn__pack_view *v, size_t byte, const char *fmt, ...)
+/* An error of `code` whose `where` is "byte N". */
+static tdn_result fail_at_byte(tdn_error *err, tdn_result code, size_t byte, const char *fmt, va_list args)
 {
     char where[48], message[256];
     snprintf(where, sizeof where, "byte %zu", byte);
-    va_list args;
-    va_start(args, fmt);
     vsnprintf(message, sizeof message, fmt, args);
-    va_end(args);
-    return tdn__fail(v->err, TDN_ERR_INVALID_DATA, where, "%s", message);
+    return tdn__fail(err, code, where, "%s", message);
 }
 
-tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, const char *what)
+tdn_result tdn__pack_fail(const tdn__pack_view *v, size_t byte, const char *fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    const tdn_result r = fail_at_byte(v->err, TDN_ERR_INVALID_DATA, byte, fmt, args);
+    va_end(args);
+    return r;
+}
+
+tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int name_field, const char *what)
 {
     const tdn__pack_section section = tdn__pack_section_at(v, s), *sec = &section;
     if (sec->size < TDN__PACK_SECTION_HEADER_BYTES)
@@ -42,7 +49,7 @@ tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, con
         if (tdn__pack_field(v, s, f) != 0)
             return tdn__pack_fail(v, sec->offset + 4 * (size_t)f, "%s: reserved header field %d is %u, not 0", what, f,
                                   tdn__pack_field(v, s, f));
-    return TDN_OK;
+    return tdn__pack_name(v, s, name_field, what) ? TDN_OK : TDN_ERR_INVALID_DATA;
 }
 
 const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t count, size_t elem, size_t align,
@@ -105,15 +112,13 @@ static const tdn__pack_reader *reader_of(uint32_t kind, int *which)
     return NULL;
 }
 
-static tdn_result parse_fail(tdn_error *err, size_t byte, const char *message, ...)
+static tdn_result parse_fail(tdn_error *err, size_t byte, const char *fmt, ...)
 {
-    char where[48], text[256];
-    snprintf(where, sizeof where, "byte %zu", byte);
     va_list args;
-    va_start(args, message);
-    vsnprintf(text, sizeof text, message, args);
+    va_start(args, fmt);
+    const tdn_result r = fail_at_byte(err, TDN_ERR_PARSE, byte, fmt, args);
     va_end(args);
-    return tdn__fail(err, TDN_ERR_PARSE, where, "%s", text);
+    return r;
 }
 
 /* The header: what makes these bytes a pack of this version, and where its table is. */

@@ -187,11 +187,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
     snprintf(what, sizeof what, "skeleton %d", index);
-    tdn_result res = tdn__pack_check_header(v, s, TDN__SKEL_FIELDS, what);
+    tdn_result res = tdn__pack_check_header(v, s, TDN__SKEL_FIELDS, TDN__SKEL_NAME, what);
     if (res != TDN_OK)
         return res;
-    if (!tdn__pack_name(v, s, TDN__SKEL_NAME, what))
-        return TDN_ERR_INVALID_DATA;
     const uint32_t n = tdn__pack_field(v, s, TDN__SKEL_JOINT_COUNT);
     if (n < 1 || n > TDN_MAX_JOINTS)
         return tdn__pack_fail(v, tdn__pack_section_at(v, s).offset + 4 * TDN__SKEL_JOINT_COUNT,
