@@ -282,36 +282,12 @@ static void sample_reference(build *b, float t)
     tdn_keyed_clip_sample(ref, d->additive_reference_first_frame ? 0.0f : t, &b->reference, b->reference_hints, NULL);
 }
 
-static int compare_floats(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static int add_key_times(float *times, int n, const tdn_keyed_clip *clip, float duration)
-{
-    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
-    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
-        for (int k = 0; k < tracks[i].key_count; ++k)
-            if (tracks[i].times[k] <= duration)
-                times[n++] = tracks[i].times[k];
-    return n;
-}
-
-static int joint_keys(const tdn_keyed_clip *clip)
-{
-    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
-    int n = 0;
-    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
-        n += tracks[i].key_count;
-    return n;
-}
-
 static tdn_result build_alloc(build *b, tdn_error *err)
 {
     const tdn_keyed_clip *ref = reference_clip(b->desc);
     const size_t frames = (size_t)b->frame_count, comps = (size_t)b->components;
-    size_t max_times = 4 * frames + (size_t)joint_keys(b->source) + (ref ? (size_t)joint_keys(ref) : 0);
+    size_t max_times = 4 * frames + (size_t)tdn_keyed_clip_key_count(b->source) +
+                       (ref ? (size_t)tdn_keyed_clip_key_count(ref) : 0);
     size_t hint_count = (size_t)tdn_keyed_clip_track_count(b->source) +
                         (ref ? (size_t)tdn_keyed_clip_track_count(ref) : 0);
     size_t pose_bytes = tdn_pose_bytes(b->joint_count);
@@ -355,10 +331,10 @@ static tdn_result build_alloc(build *b, tdn_error *err)
         for (int q = 1; q < 4 && f + 1 < b->frame_count; q++)
             b->times[n++] = (float)(frame_time(b, f) + 0.25 * q * (frame_time(b, f + 1) - frame_time(b, f)));
     }
-    n = add_key_times(b->times, n, b->source, b->duration);
+    n = tdn__keyed_clip_append_key_times(b->source, b->duration, b->times, n);
     if (ref && !b->desc->additive_reference_first_frame)
-        n = add_key_times(b->times, n, ref, b->duration);
-    qsort(b->times, (size_t)n, sizeof(float), compare_floats);
+        n = tdn__keyed_clip_append_key_times(ref, b->duration, b->times, n);
+    qsort(b->times, (size_t)n, sizeof(float), tdn__compare_floats);
     int unique = 0;
     for (int i = 0; i < n; ++i)
         if (unique == 0 || b->times[i] != b->times[unique - 1])

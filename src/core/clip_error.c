@@ -42,31 +42,6 @@ typedef struct measurer {
     tdn_mat4 *model_expected, *model_actual;
 } measurer;
 
-static int compare_floats(const void *a, const void *b)
-{
-    float x = *(const float *)a, y = *(const float *)b;
-    return (x > y) - (x < y);
-}
-
-static int key_count(const tdn_keyed_clip *clip)
-{
-    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
-    int n = 0;
-    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
-        n += tracks[i].key_count;
-    return n;
-}
-
-static int add_key_times(float *times, int n, const tdn_keyed_clip *clip, float duration)
-{
-    const tdn__curve *tracks = tdn__keyed_clip_tracks(clip);
-    for (int i = 0; i < tdn_keyed_clip_track_count(clip); ++i)
-        for (int k = 0; k < tracks[i].key_count; ++k)
-            if (tracks[i].times[k] <= duration)
-                times[n++] = tracks[i].times[k];
-    return n;
-}
-
 /* The clip's frame count, as tdn_clip_sample's grid: frames evenly from 0 to the duration. */
 static int frame_count(const tdn_clip *clip)
 {
@@ -82,10 +57,10 @@ static void collect_times(measurer *m, const tdn_clip *clip)
     int n = 0;
     for (int f = 0; f < frames; ++f)
         m->times[n++] = frames > 1 ? (float)(duration * f / (frames - 1)) : 0.0f;
-    n = add_key_times(m->times, n, m->desc->source, (float)duration);
+    n = tdn__keyed_clip_append_key_times(m->desc->source, (float)duration, m->times, n);
     if (m->reference_clip && !m->reference_at_start)
-        n = add_key_times(m->times, n, m->reference_clip, (float)duration);
-    qsort(m->times, (size_t)n, sizeof(float), compare_floats);
+        n = tdn__keyed_clip_append_key_times(m->reference_clip, (float)duration, m->times, n);
+    qsort(m->times, (size_t)n, sizeof(float), tdn__compare_floats);
     /* A run of times that close to its first is one time, the last of the run. */
     const double spacing = frames > 1 ? duration / (frames - 1) : 0.0;
     int unique = 0;
@@ -204,7 +179,7 @@ static void measure(measurer *m, tdn_clip_error *out)
         }
     }
     const size_t n = (size_t)m->time_count * (size_t)joints;
-    qsort(m->errors, n, sizeof(float), compare_floats);
+    qsort(m->errors, n, sizeof(float), tdn__compare_floats);
     /* nearest rank: the ceil(0.99 n)-th smallest */
     const size_t rank = (size_t)ceil(0.99 * (double)n);
     out->p99_error = n ? m->errors[rank - 1] : 0.0f;
@@ -234,7 +209,8 @@ tdn_result tdn_clip_measure_error(const tdn_clip_error_desc *desc, tdn_clip_erro
         m.reference_at_start = desc->additive_reference_first_frame != 0;
     }
     const int varying_reference = m.reference_clip && !m.reference_at_start;
-    size_t keys = (size_t)key_count(desc->source) + (varying_reference ? (size_t)key_count(m.reference_clip) : 0);
+    size_t keys = (size_t)tdn_keyed_clip_key_count(desc->source) +
+                  (varying_reference ? (size_t)tdn_keyed_clip_key_count(m.reference_clip) : 0);
     size_t max_times = 4 * ((size_t)frame_count(desc->clip) + keys);
     size_t hint_count = (size_t)tdn_keyed_clip_track_count(desc->source) +
                         (m.reference_clip ? (size_t)tdn_keyed_clip_track_count(m.reference_clip) : 0);

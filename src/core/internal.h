@@ -86,6 +86,13 @@ static inline float tdn__clamp_time(float t, float duration)
 } /* NaN -> 0 */
 static inline size_t tdn__align_up(size_t n, size_t align) { return (n + align - 1) & ~(align - 1); }
 
+/* Ascending order of floats, for qsort. */
+static inline int tdn__compare_floats(const void *a, const void *b)
+{
+    const float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
 /* For a function whose loops rely on its restrict-qualified parameters: gcc drops that
  * no-alias promise when it inlines the function into a caller whose pointers it cannot tell
  * apart, and then needs more run-time alias checks than it will emit, so the loop stays scalar.

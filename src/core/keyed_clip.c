@@ -221,7 +221,8 @@ static float next_key_time(const tdn__curve *track, float t)
     return lo < track->key_count ? track->times[lo] : INFINITY;
 }
 
-int tdn_keyed_clip_key_times(const tdn_keyed_clip *clip, float *times, int capacity)
+/* The distinct key times up to `until` into times[0 .. capacity); returns how many there are. */
+static int distinct_key_times(const tdn_keyed_clip *clip, float until, float *times, int capacity)
 {
     int count = 0;
     /* the smallest time above the last one, over every track, until none is left: no memory */
@@ -231,13 +232,23 @@ int tdn_keyed_clip_key_times(const tdn_keyed_clip *clip, float *times, int capac
             const float k = next_key_time(&clip->tracks[i], t);
             next = k < next ? k : next;
         }
-        if (next == INFINITY)
+        if (next == INFINITY || next > until)
             return count;
         if (times && count < capacity)
             times[count] = next;
         count++;
         t = next;
     }
+}
+
+int tdn_keyed_clip_key_times(const tdn_keyed_clip *clip, float *times, int capacity)
+{
+    return distinct_key_times(clip, INFINITY, times, capacity);
+}
+
+int tdn__keyed_clip_append_key_times(const tdn_keyed_clip *clip, float until, float *times, int n)
+{
+    return n + distinct_key_times(clip, until, times + n, INT_MAX);
 }
 size_t tdn_keyed_clip_memory_size(const tdn_keyed_clip *clip)
 {
