@@ -990,6 +990,7 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
         grp->record_offset = (int)segment_bytes;
         segment_bytes += record_size(grp);
     }
+    plan->segment_record_bytes = segment_bytes;
     plan->record_bytes = segment_bytes * S + sizeof(uint32_t) * TDN__PACK_GUARD_WORDS;
     return TDN_OK;
 }
@@ -1009,7 +1010,7 @@ void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, td
     memcpy(groups, plan->groups, G * sizeof *groups);
     memset(words, 0, plan->word_count * sizeof *words);
     memset(records, 0, plan->record_bytes);
-    const size_t segment_bytes = G > 0 ? (size_t)groups[G - 1].record_offset + record_size(&groups[G - 1]) : 0;
+    const size_t segment_bytes = plan->segment_record_bytes;
     for (int s = 0; s < plan->segment_count; s++)
         for (size_t g = 0; g < G; g++) {
             const tdn__pack_header *h = &plan->headers[(size_t)s * G + g];
@@ -1023,6 +1024,5 @@ void tdn__pack_write(const tdn__pack_source *src, const tdn__pack_plan *plan, td
                           .groups = groups,
                           .records = records,
                           .segment_record_bytes = segment_bytes,
-                          .words = words,
-                          .word_count = plan->word_count };
+                          .words = words };
 }

@@ -67,11 +67,9 @@ typedef struct tdn__packed {
     int group_count;
     int segment_count;
     const tdn__pack_group *groups;
-    const tdn__pack_header *headers; /* planning only: segment_count * group_count, segment-major */
-    const uint8_t *records;          /* a built clip: segment_count blocks of segment_record_bytes */
+    const uint8_t *records; /* segment_count blocks of segment_record_bytes */
     size_t segment_record_bytes;
     const uint32_t *words; /* the streams, then TDN__PACK_GUARD_WORDS zero words */
-    size_t word_count;     /* with the guard */
 } tdn__packed;
 
 /* Writes the packed tracks' values at frame f0 + a (0 <= a <= 1; f0 + 1 a frame when a > 0) into
@@ -104,8 +102,9 @@ typedef struct tdn__pack_plan {
     int group_count, segment_count;
     tdn__pack_group *groups;
     tdn__pack_header *headers;
-    const float *track;  /* per group, lane and frame: the 4 stored components */
-    size_t record_bytes; /* the headers as records, with TDN__PACK_GUARD_WORDS words after them */
+    const float *track;          /* per group, lane and frame: the 4 stored components */
+    size_t segment_record_bytes; /* a segment's records */
+    size_t record_bytes;         /* every segment's, with TDN__PACK_GUARD_WORDS words after them */
     size_t word_count;
     void *memory; /* the plan's own allocation */
     size_t memory_bytes;
