@@ -4,17 +4,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "bench_character.h"
+#include "bench_data.h"
 #include "bench_report.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
 #include "tendon/io/asset.h"
-
-#ifndef TENDON_BENCH_DATA
-#  define TENDON_BENCH_DATA "../shared/data"
-#endif
 
 #define ROUNDS 3
 #define FRAME_DT (1.0f / 60.0f)
@@ -113,14 +109,6 @@ static tdn_result run_benchmark_clips(const bench_config *cfg, int rounds, bench
     return res;
 }
 
-static const char *data_dir(void)
-{
-    const char *env = getenv("TENDON_DATA");
-    const char *dir = env && *env ? env : TENDON_BENCH_DATA;
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
-}
-
 /* Motion capture takes of the shared data, in metres after their scale. */
 static const struct take {
     const char *path;
@@ -132,7 +120,7 @@ static const struct take {
 
 static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
-    const char *dir = data_dir();
+    const char *dir = bench_data_dir();
     for (size_t i = 0; dir && i < (quick ? 1 : sizeof TAKES / sizeof TAKES[0]); i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", dir, TAKES[i].path);

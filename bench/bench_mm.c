@@ -8,11 +8,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "bench_data.h"
 #include "tendon/io/asset.h"
-
-#ifndef TENDON_BENCH_DATA
-#  define TENDON_BENCH_DATA "../shared/data"
-#endif
 
 #define MM_BIAS 0.05f
 #define MM_DT (1.0f / 60.0f)
@@ -205,15 +202,6 @@ static tdn_result measure_rows(const tdn_mm_database *db, const mm_queries *q, c
 
 /* ---- the LAFAN1 database and a controller's queries ---- */
 
-/* The shared data folder, or NULL when absent. */
-static const char *data_dir(void)
-{
-    const char *env = getenv("TENDON_DATA");
-    const char *dir = env && *env ? env : TENDON_BENCH_DATA;
-    struct stat st;
-    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
-}
-
 /* The scripted stick: (seconds, speed m/s, turn in degrees at the segment's start), looped. */
 typedef struct stick_segment {
     float seconds, speed, turn;
@@ -319,7 +307,7 @@ static tdn_result record_controller_queries(const tdn_mm_database *db, const tdn
 
 static tdn_result run_lafan1(int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
-    const char *dir = data_dir();
+    const char *dir = bench_data_dir();
     tdn_asset *assets[LAFAN1_TAKES] = { NULL };
     char path[4096];
     for (int i = 0; i < LAFAN1_TAKES; i++) {
