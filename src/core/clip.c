@@ -25,52 +25,12 @@
 
 #include "annotations.h"
 #include "block.h"
-#include "clip_compressed.h"
+#include "clip_internal.h"
 #include "internal.h"
 #include "keyed_clip_internal.h"
 #include "slerp_time.h"
 #include "tendon/model_space.h"
 #include "vertex_error.h"
-
-/* Contiguous joints [joint, joint + count) of one pose row, at `src` in a frame. */
-typedef struct clip_run {
-    int row;
-    int joint;
-    int src;
-    int count;
-} clip_run;
-
-struct tdn_clip {
-    tdn_allocator allocator;
-    size_t bytes; /* this block; the annotations count separately */
-    const char *name;
-    float duration;
-    float sample_rate;        /* as asked */
-    double frames_per_second; /* (frame_count - 1) / duration, 0 for a single frame */
-    int frame_count;
-    int joint_count;
-    int additive;
-    tdn_clip_storage storage; /* FLOAT32, INT16 or COMPRESSED */
-    int animated_count;       /* components per frame (COMPRESSED: the held ones) */
-    int constant_count;
-    int run_count;         /* lerped runs */
-    int hold_run_count;    /* held (STEP) runs */
-    int animates_rotation; /* 1 if a rotation row has an animated component */
-    clip_run *runs;
-    clip_run *hold_runs;
-    /* The constant components in the pose's own layout (TDN_POSE_ROWS rows of `stride` floats,
-     * the animated components' places and the padding lanes at identity), NULL when there are
-     * none: a sample copies it whole (a row slice each for a joint range), then writes the
-     * animated runs over it. One copy instead of one per constant run, which cost more than the
-     * interpolation on clips with many short runs of constant joints. */
-    float *constant_pose;
-    const float *frames_f32;    /* FLOAT32: frame_count * animated_count */
-    const uint16_t *frames_q16; /* INT16: the same, quantized */
-    const float *offsets;       /* INT16: per animated component, value = offset + scale * q */
-    const float *scales;
-    tdn__packed packed; /* COMPRESSED: the lerped tracks (held ones are frames_f32) */
-    tdn__annotations *annotations;
-};
 
 /* Largest frame count a build accepts (an hour at 30 Hz is 108,001). */
 #define CLIP_MAX_FRAMES 10000000
@@ -119,7 +79,7 @@ static void dequantize(float *restrict dst, const uint16_t *restrict q, const fl
 
 /* The part of a run inside joints [begin, end): its first joint and source slot and its length
  * (0: none). */
-static int run_part(const clip_run *run, int begin, int end, int *joint, int *src)
+static int run_part(const tdn__clip_run *run, int begin, int end, int *joint, int *src)
 {
     int lo = run->joint > begin ? run->joint : begin;
     int hi = run->joint + run->count < end ? run->joint + run->count : end;
@@ -194,7 +154,7 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
 {
     const int rows_of[TDN_POSE_ROWS] = { TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_R,
                                          TDN__ROWS_R, TDN__ROWS_R, TDN__ROWS_S, TDN__ROWS_S, TDN__ROWS_S };
-    const clip_run *lists[2] = { clip->runs, clip->hold_runs };
+    const tdn__clip_run *lists[2] = { clip->runs, clip->hold_runs };
     const int counts[2] = { clip->run_count, clip->hold_run_count };
     for (int l = 0; l < 2; l++)
         for (int r = 0; r < counts[l]; r++)
@@ -451,19 +411,19 @@ static enum component_kind classify(const build *b, int row, int joint)
 /* Collects components into runs: a component extends the last run when it is the next joint of
  * the same row and the next slot of the source. With runs NULL it only counts. */
 typedef struct run_builder {
-    clip_run *runs;
+    tdn__clip_run *runs;
     int count;
-    clip_run last;
+    tdn__clip_run last;
 } run_builder;
 
 static void run_add(run_builder *rb, int row, int joint, int src)
 {
-    clip_run *last = &rb->last;
+    tdn__clip_run *last = &rb->last;
     if (rb->count > 0 && last->row == row && last->joint + last->count == joint && last->src + last->count == src) {
         last->count++;
     } else {
         rb->count++;
-        *last = (clip_run){ row, joint, src, 1 };
+        *last = (tdn__clip_run){ row, joint, src, 1 };
     }
     if (rb->runs)
         rb->runs[rb->count - 1] = *last;
@@ -501,8 +461,9 @@ static void layout(tdn__block *block, tdn_clip *clip, const build *b, tdn_clip_s
     (void)tdn__block_take(block, 1, sizeof *clip, alignof(tdn_clip)); /* the struct itself, at 0 */
     size_t name_size = strlen(name) + 1;
     char *name_copy = tdn__block_take(block, name_size, 1, 1);
-    clip->runs = tdn__block_take(block, (size_t)clip->run_count, sizeof(clip_run), alignof(clip_run));
-    clip->hold_runs = tdn__block_take(block, (size_t)clip->hold_run_count, sizeof(clip_run), alignof(clip_run));
+    clip->runs = tdn__block_take(block, (size_t)clip->run_count, sizeof(tdn__clip_run), alignof(tdn__clip_run));
+    clip->hold_runs = tdn__block_take(block, (size_t)clip->hold_run_count, sizeof(tdn__clip_run),
+                                      alignof(tdn__clip_run));
     const size_t stride = (size_t)tdn_pose_stride(J);
     float *constant_pose = clip->constant_count > 0
                                ? tdn__block_take(block, TDN_POSE_ROWS * stride, sizeof(float), TDN_POSE_ALIGN)
