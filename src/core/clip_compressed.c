@@ -113,28 +113,13 @@ typedef struct lanes4 {
 
 static float inverse_levels(int bits) { return bits > 0 ? 1.0f / (float)((1u << bits) - 1u) : 0.0f; }
 
-/* Bits of component c's values in a header's segment, and of a whole stored frame. */
-static int component_bits(const tdn__pack_header *h, int c)
-{
-    const int b = h->bits - (h->shave >> (2 * c) & 3);
-    return b > 0 ? b : 0;
-}
-
-static int frame_bits(const tdn__pack_header *h)
-{
-    int sum = 0;
-    for (int c = 0; c < h->components; c++)
-        sum += component_bits(h, c);
-    return sum;
-}
-
 /* ---- sampling ---- */
 
 /* The value of each lane's component c is offset[c] + scale[c] * q. */
 static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, lanes4 *offset, lanes4 *scale)
 {
     for (int c = 0; c < h->components; c++) {
-        const v4 step = v4_load(g->step[c]), inv = v4_set1(inverse_levels(component_bits(h, c)));
+        const v4 step = v4_load(g->step[c]), inv = v4_set1(inverse_levels(tdn__pack_component_bits(h, c)));
         offset->c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->range[c])));
         scale->c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->range[4 + c])), inv);
     }
@@ -145,11 +130,11 @@ static void decode(const uint32_t *words, int stride, const tdn__pack_header *h,
                    const lanes4 *scale, lanes4 *out)
 {
     const int n = h->components;
-    unsigned at = (unsigned)(index * frame_bits(h));
+    unsigned at = (unsigned)(index * tdn__pack_frame_bits(h));
     for (int c = n; c < 4; c++)
         out->c[c] = v4_set1(0.0f); /* w, when it is not stored */
     for (int c = 0; c < n; c++) {
-        const int bits = component_bits(h, c);
+        const int bits = tdn__pack_component_bits(h, c);
         out->c[c] = v4_add(offset->c[c], v4_mul(scale->c[c], v4_extract(words, stride, at, bits)));
         at += (unsigned)bits;
     }
@@ -162,35 +147,17 @@ static void rebuild_w(lanes4 *v)
     v->c[3] = v4_sqrt_positive(v4_sub(v4_set1(1.0f), d));
 }
 
-static int segment_frames(int frame_count, int s)
-{
-    const int rest = frame_count - s * TDN__PACK_SEGMENT;
-    return rest < TDN__PACK_SEGMENT ? rest : TDN__PACK_SEGMENT;
-}
-
-/* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
- * segment's last frame is one of them (steps there divide n - 1). */
-static int step_shift(int step) { return step == 1 ? 0 : step == 2 ? 1 : step == 4 ? 2 : 3; } /* steps 1 .. 8 */
-static int stored_frames(int n, int step, int last)
-{
-    return last ? ((n - 1) >> step_shift(step)) + 1 : n >> step_shift(step);
-}
-
-static size_t stream_words(int stride, int stored, const tdn__pack_header *h)
-{
-    return (size_t)stride * (((size_t)stored * (size_t)frame_bits(h) + 31) / 32);
-}
-
 /* The stored frames around local frame l of segment s for a group: (s, index) of the one at or
  * before it and of the next (in segment *s1, possibly the next segment), and l's weight between. */
 static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
                         int *index1, float *t)
 {
-    const int k = h->step, i = l >> step_shift(k);
+    const int k = h->step, i = l >> tdn__pack_step_shift(k);
     *index0 = i;
     *t = ((float)(l - i * k) + a) / (float)k;
-    if (i * k + k < segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
-        *s1 = s, *index1 = (i + 1) * k < segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
+    if (i * k + k < tdn__pack_segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
+        *s1 = s,
+        *index1 = (i + 1) * k < tdn__pack_segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
     } else {
         *s1 = s + 1, *index1 = 0;
     }
@@ -244,8 +211,7 @@ static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const t
         }
 }
 
-/* A group's header record (clip_compressed.h) into a header. */
-static void record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h)
+void tdn__pack_record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h)
 {
     if (g->stride < LANES) /* lanes past the stride are read and never stored: keep them defined */
         memset(h->range, 0, sizeof h->range);
@@ -272,8 +238,6 @@ static void record_write(const tdn__pack_header *h, const tdn__pack_group *g, ui
                 *range++ = h->range[4 * half + c][i];
 }
 
-static size_t record_size(const tdn__pack_group *g) { return 8 + 2 * (size_t)g->record_components * (size_t)g->stride; }
-
 /* q = q' m per lane. */
 static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
 {
@@ -297,11 +261,11 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
         tdn__pack_header h, next;
-        record_read(records + g->record_offset, g, &h);
+        tdn__pack_record_read(records + g->record_offset, g, &h);
         /* the next segment's record when this segment's last stored frame lerps to its first */
         const int with_next = !last && l >= TDN__PACK_SEGMENT - h.step;
         if (with_next)
-            record_read(records + packed->segment_record_bytes + g->record_offset, g, &next);
+            tdn__pack_record_read(records + packed->segment_record_bytes + g->record_offset, g, &next);
         lanes4 v;
         group_lanes(g, packed->words, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
         if (g->kind == TDN__PACK_R)
@@ -479,7 +443,7 @@ static int segment_components(const planner *p, int g, int s)
     const tdn__pack_group *grp = &p->plan->groups[g];
     if (grp->kind != TDN__PACK_R)
         return 3;
-    for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++)
+    for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + tdn__pack_segment_frames(p->F, s); f++)
         for (int i = 0; i < LANES; i++) {
             float v[4];
             track_components(p->src, grp, i, f, 4, v);
@@ -495,7 +459,7 @@ static void group_values(planner *p, int g)
     tdn__pack_group *grp = &p->plan->groups[g];
     for (int s = 0; s < p->plan->segment_count; s++) {
         const int n = header_at(p, s, g)->components;
-        for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++)
+        for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + tdn__pack_segment_frames(p->F, s); f++)
             for (int i = 0; i < LANES; i++) {
                 float *t = track_at(p, g, i, f);
                 if ((i < grp->stride))
@@ -524,7 +488,7 @@ static void group_values(planner *p, int g)
 static void segment_ranges(planner *p, int g, int s, tdn__pack_header *h)
 {
     const tdn__pack_group *grp = &p->plan->groups[g];
-    const int stored = stored_frames(segment_frames(p->F, s), h->step, is_last(p, s));
+    const int stored = tdn__pack_stored_frames(tdn__pack_segment_frames(p->F, s), h->step, is_last(p, s));
     for (int i = 0; i < LANES; i++)
         for (int c = 0; c < 4; c++) {
             int lo = 0, hi = 0;
@@ -582,16 +546,16 @@ static void put_bits(uint32_t *lane_words, int stride, unsigned at, uint32_t q, 
 static void write_streams(const float *track, int F, const tdn__pack_group *g, int s, int last,
                           const tdn__pack_header *h, uint32_t *words)
 {
-    const int n = h->components, stored = stored_frames(segment_frames(F, s), h->step, last);
-    memset(words, 0, stream_words(g->stride, stored, h) * sizeof *words);
+    const int n = h->components, stored = tdn__pack_stored_frames(tdn__pack_segment_frames(F, s), h->step, last);
+    memset(words, 0, tdn__pack_stream_words(g->stride, stored, h) * sizeof *words);
     lanes4 offset, scale;
     dequantization(g, h, &offset, &scale);
     for (int i = 0; i < LANES; i++)
         for (int k = 0; k < stored && (i < g->stride); k++) {
             const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
-            unsigned at = (unsigned)(k * frame_bits(h));
+            unsigned at = (unsigned)(k * tdn__pack_frame_bits(h));
             for (int c = 0; c < n; c++) {
-                const int bits = component_bits(h, c);
+                const int bits = tdn__pack_component_bits(h, c);
                 put_bits(words + i, g->stride, at, quantize(v[c], v4_get(offset.c[c], i), v4_get(scale.c[c], i), bits),
                          bits);
                 at += (unsigned)bits;
@@ -638,7 +602,7 @@ static void midpoint(const tdn_pose *x, const tdn_pose *y, tdn_pose *out)
 /* Segment s's check points, exact. */
 static void check_points(planner *p, int s)
 {
-    const int f0 = s * TDN__PACK_SEGMENT, n = segment_frames(p->F, s);
+    const int f0 = s * TDN__PACK_SEGMENT, n = tdn__pack_segment_frames(p->F, s);
     const int midpoints = p->src->reference ? 0 : is_last(p, s) ? n - 1 : n;
     p->point_count = n + midpoints;
     for (int l = 0; l < n; l++)
@@ -764,7 +728,7 @@ static void plan_segment(planner *p, int s)
 {
     const tdn__pack_source *src = p->src;
     const tdn__pack_plan *plan = p->plan;
-    const int n = segment_frames(p->F, s);
+    const int n = tdn__pack_segment_frames(p->F, s);
     const float left = src->threshold - src->segment_errors[s];
     p->threshold = left > 0.25f * src->threshold ? left : 0.25f * src->threshold;
     check_points(p, s);
@@ -798,7 +762,8 @@ static void plan_segment(planner *p, int s)
                 bits = TDN__PACK_MAX_BITS;
             }
             h->bits = (uint8_t)bits;
-            const size_t cost = stream_words(plan->groups[g].stride, stored_frames(n, step, is_last(p, s)), h);
+            const size_t cost = tdn__pack_stream_words(plan->groups[g].stride,
+                                                       tdn__pack_stored_frames(n, step, is_last(p, s)), h);
             if (cost < best_cost) {
                 best_cost = cost;
                 best = *h;
@@ -859,7 +824,7 @@ static float track_need(const planner *p, int kind, int j, const tdn_mat4 *model
         double widest = 0.0;
         for (int c = 0; c < (kind == TDN__PACK_R ? 4 : 3); c++) {
             double lo = INFINITY, hi = -INFINITY;
-            for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + segment_frames(p->F, s); f++) {
+            for (int f = s * TDN__PACK_SEGMENT; f < s * TDN__PACK_SEGMENT + tdn__pack_segment_frames(p->F, s); f++) {
                 const double v = frame_values(src->values, J, f)[(first + c) * J + j];
                 lo = v < lo ? v : lo;
                 hi = v > hi ? v : hi;
@@ -977,8 +942,9 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
         for (int g = 0; g < plan->group_count; g++) {
             tdn__pack_header *h = header_at(&p, s, g);
             h->word = (uint32_t)words;
-            words += stream_words(plan->groups[g].stride, stored_frames(segment_frames(F, s), h->step, is_last(&p, s)),
-                                  h);
+            words += tdn__pack_stream_words(
+                plan->groups[g].stride,
+                tdn__pack_stored_frames(tdn__pack_segment_frames(F, s), h->step, is_last(&p, s)), h);
         }
     plan->word_count = words + TDN__PACK_GUARD_WORDS;
     size_t segment_bytes = 0;
@@ -988,7 +954,7 @@ tdn_result tdn__pack_plan_make(const tdn__pack_source *src, const tdn_allocator 
         for (int s = 0; s < plan->segment_count; s++)
             grp->record_components = header_at(&p, s, g)->components > 3 ? 4 : grp->record_components;
         grp->record_offset = (int)segment_bytes;
-        segment_bytes += record_size(grp);
+        segment_bytes += tdn__pack_record_size(grp);
     }
     plan->segment_record_bytes = segment_bytes;
     plan->record_bytes = segment_bytes * S + sizeof(uint32_t) * TDN__PACK_GUARD_WORDS;

@@ -72,6 +72,52 @@ typedef struct tdn__packed {
     const uint32_t *words; /* the streams, then TDN__PACK_GUARD_WORDS zero words */
 } tdn__packed;
 
+/* The layout's arithmetic, shared by sampling, planning and the pack reader's checks. */
+/* Bits of component c's values in a header's segment, and of a whole stored frame. */
+static inline int tdn__pack_component_bits(const tdn__pack_header *h, int c)
+{
+    const int b = h->bits - (h->shave >> (2 * c) & 3);
+    return b > 0 ? b : 0;
+}
+
+static inline int tdn__pack_frame_bits(const tdn__pack_header *h)
+{
+    int sum = 0;
+    for (int c = 0; c < h->components; c++)
+        sum += tdn__pack_component_bits(h, c);
+    return sum;
+}
+
+static inline int tdn__pack_segment_frames(int frame_count, int s)
+{
+    const int rest = frame_count - s * TDN__PACK_SEGMENT;
+    return rest < TDN__PACK_SEGMENT ? rest : TDN__PACK_SEGMENT;
+}
+
+/* Stored frames of a segment of n frames at `step`: every step-th from its first; the last
+ * segment's last frame is one of them (steps there divide n - 1). */
+static inline int tdn__pack_step_shift(int step) /* steps 1, 2, 4, 8 */
+{
+    return step == 1 ? 0 : step == 2 ? 1 : step == 4 ? 2 : 3;
+}
+static inline int tdn__pack_stored_frames(int n, int step, int last)
+{
+    return last ? ((n - 1) >> tdn__pack_step_shift(step)) + 1 : n >> tdn__pack_step_shift(step);
+}
+
+static inline size_t tdn__pack_stream_words(int stride, int stored, const tdn__pack_header *h)
+{
+    return (size_t)stride * (((size_t)stored * (size_t)tdn__pack_frame_bits(h) + 31) / 32);
+}
+
+static inline size_t tdn__pack_record_size(const tdn__pack_group *g)
+{
+    return 8 + 2 * (size_t)g->record_components * (size_t)g->stride;
+}
+
+/* A group's header record into a header. */
+void tdn__pack_record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h);
+
 /* Writes the packed tracks' values at frame f0 + a (0 <= a <= 1; f0 + 1 a frame when a > 0) into
  * the pose rows `rows` (TDN__ROWS_*) of joints [begin, end) (multiples of TDN_POSE_LANES or the
  * stride): each group lerps the stored frames around that time (rotations nlerped the short
