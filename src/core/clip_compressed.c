@@ -25,6 +25,13 @@
 /* Rounds of raising a segment's groups on an over-threshold chain before giving up (at most
  * TDN__PACK_MAX_BITS are needed: each round raises every group on the chain). */
 #define MAX_RAISES (2 * TDN__PACK_MAX_BITS)
+/* Forced inline, the decode and its helpers, so that the sampler's loop keeps a group's lanes in
+ * registers and each kind (rotation or not, a constant at the call) gets its own copy. */
+#if defined(__GNUC__)
+#  define DECODE_INLINE inline __attribute__((always_inline))
+#else
+#  define DECODE_INLINE inline
+#endif
 
 /* ---- 4 lanes at once: SSE2, or plain C elsewhere (the same arithmetic, so the same bits) ---- */
 
@@ -40,6 +47,16 @@ static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
 static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
 static inline v4 v4_sqrt_positive(v4 a) { return _mm_sqrt_ps(_mm_max_ps(a, _mm_setzero_ps())); }
 static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
+/* lane i of a to p[i] */
+static inline void v4_store_lanes(v4 a, float *p0, float *p1, float *p2, float *p3)
+{
+    _mm_store_ss(p0, a);
+    _mm_store_ss(p1, _mm_shuffle_ps(a, a, _MM_SHUFFLE(1, 1, 1, 1)));
+    _mm_store_ss(p2, _mm_movehl_ps(a, a));
+    _mm_store_ss(p3, _mm_shuffle_ps(a, a, _MM_SHUFFLE(3, 3, 3, 3)));
+}
+/* bit i set where lane i of a is under x */
+static inline int v4_lanes_under(v4 a, float x) { return _mm_movemask_ps(_mm_cmplt_ps(a, _mm_set1_ps(x))); }
 /* a with the sign of b's lanes flipped where m < 0 */
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { return _mm_xor_ps(a, _mm_and_ps(m, _mm_set1_ps(-0.0f))); }
 /* 4 bytes as floats */
@@ -51,7 +68,9 @@ static inline v4 v4_from_bytes(const uint8_t *p)
     const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128(x), zero);
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
 }
-/* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float. */
+/* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
+ * the two words it spans joined, then its bits moved to the top and back down (no mask; a shift
+ * by 32 clears a lane, as bits = 0 asks). */
 static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
 {
     const unsigned s = at & 31u;
@@ -61,8 +80,8 @@ static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int 
     /* (h << 1) << (31 - s): h << (32 - s) without the shift by 32 at s = 0 */
     const __m128i q = _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
                                    _mm_sll_epi32(_mm_slli_epi32(h, 1), _mm_cvtsi32_si128((int)(31u - s))));
-    const __m128i mask = _mm_set1_epi32((int)(uint32_t)((1ull << bits) - 1u));
-    return _mm_cvtepi32_ps(_mm_and_si128(q, mask));
+    const __m128i top = _mm_cvtsi32_si128(32 - bits);
+    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(q, top), top));
 }
 #else
 typedef struct v4 {
@@ -82,6 +101,17 @@ static inline v4 v4_mul(v4 a, v4 b) { V4_EACH(a.x[i] * b.x[i]); }
 static inline v4 v4_min(v4 a, v4 b) { V4_EACH(b.x[i] < a.x[i] ? b.x[i] : a.x[i]); }
 static inline v4 v4_sqrt_positive(v4 a) { V4_EACH(sqrtf(a.x[i] > 0.0f ? a.x[i] : 0.0f)); }
 static inline v4 v4_abs(v4 a) { V4_EACH(fabsf(a.x[i])); }
+static inline void v4_store_lanes(v4 a, float *p0, float *p1, float *p2, float *p3)
+{
+    *p0 = a.x[0], *p1 = a.x[1], *p2 = a.x[2], *p3 = a.x[3];
+}
+static inline int v4_lanes_under(v4 a, float x)
+{
+    int bits = 0;
+    for (int i = 0; i < 4; i++)
+        bits |= (a.x[i] < x) << i;
+    return bits;
+}
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
 static inline v4 v4_from_bytes(const uint8_t *p) { V4_EACH((float)p[i]); }
 static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
@@ -111,74 +141,168 @@ typedef struct lanes4 {
  * a millimetre a metre away at |w| = 6e-4. */
 #define W_STORED 0.1f
 
-static float inverse_levels(int bits) { return bits > 0 ? 1.0f / (float)((1u << bits) - 1u) : 0.0f; }
-
 /* ---- sampling ---- */
 
-/* The value of each lane's component c is offset[c] + scale[c] * q. */
-static void dequantization(const tdn__pack_group *g, const tdn__pack_header *h, lanes4 *offset, lanes4 *scale)
+/* 1 / (2^bits - 1): a quantized value's unit within its range (0 for no bits). */
+static const float INVERSE_LEVELS[TDN__PACK_MAX_BITS + 1] = {
+    0.0f,
+    1.0f / 1.0f,
+    1.0f / 3.0f,
+    1.0f / 7.0f,
+    1.0f / 15.0f,
+    1.0f / 31.0f,
+    1.0f / 63.0f,
+    1.0f / 127.0f,
+    1.0f / 255.0f,
+    1.0f / 511.0f,
+    1.0f / 1023.0f,
+    1.0f / 2047.0f,
+    1.0f / 4095.0f,
+    1.0f / 8191.0f,
+    1.0f / 16383.0f,
+    1.0f / 32767.0f,
+    1.0f / 65535.0f,
+    1.0f / 131071.0f,
+    1.0f / 262143.0f,
+    1.0f / 524287.0f,
+    1.0f / 1048575.0f,
+    1.0f / 2097151.0f,
+    1.0f / 4194303.0f,
+    1.0f / 8388607.0f,
+    1.0f / 16777215.0f,
+};
+
+/* A group's header in one segment, read where it is kept (a built clip's record, or a plan's
+ * tdn__pack_header) without copying it: component c's range starts are the 4 bytes at
+ * lo + c * pitch (lanes past the stride read what follows and are never stored), its extents
+ * at extent + c * pitch. */
+typedef struct header_view {
+    const uint32_t *words; /* the group's interleaved streams in this segment */
+    const uint8_t *lo, *extent;
+    int pitch;
+    int bits, components, step, shave;
+} header_view;
+
+static DECODE_INLINE header_view record_view(const uint8_t *record, const tdn__pack_group *g, const uint32_t *words)
 {
-    for (int c = 0; c < h->components; c++) {
-        const v4 step = v4_load(g->step[c]), inv = v4_set1(inverse_levels(tdn__pack_component_bits(h, c)));
-        offset->c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->range[c])));
-        scale->c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->range[4 + c])), inv);
-    }
+    uint32_t word;
+    memcpy(&word, record + 4, sizeof word);
+    const uint8_t *lo = record + 8;
+    const header_view h = { words + word, lo,        lo + (size_t)g->record_components * (size_t)g->stride,
+                            g->stride,    record[0], record[1],
+                            record[2],    record[3] };
+    return h;
 }
 
-/* The group's components of every lane at the segment's stored frame `index`. */
-static void decode(const uint32_t *words, int stride, const tdn__pack_header *h, int index, const lanes4 *offset,
-                   const lanes4 *scale, lanes4 *out)
+static inline header_view header_view_of(const tdn__pack_header *h, const uint32_t *words)
 {
-    const int n = h->components;
-    unsigned at = (unsigned)(index * tdn__pack_frame_bits(h));
-    for (int c = n; c < 4; c++)
-        out->c[c] = v4_set1(0.0f); /* w, when it is not stored */
-    for (int c = 0; c < n; c++) {
-        const int bits = tdn__pack_component_bits(h, c);
-        out->c[c] = v4_add(offset->c[c], v4_mul(scale->c[c], v4_extract(words, stride, at, bits)));
-        at += (unsigned)bits;
+    const header_view v = {
+        words + h->word, h->range[0], h->range[4], LANES, h->bits, h->components, h->step, h->shave
+    };
+    return v;
+}
+
+static DECODE_INLINE int view_component_bits(const header_view *h, int c)
+{
+    const int b = h->bits - (h->shave >> (2 * c) & 3);
+    return b > 0 ? b : 0;
+}
+
+/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits. */
+typedef struct dequantizer {
+    lanes4 offset, scale;
+    int bits[4];
+    int frame_bits;
+} dequantizer;
+
+static DECODE_INLINE void dequantize_component(const tdn__pack_group *g, const header_view *h, int c, dequantizer *d)
+{
+    const int bits = view_component_bits(h, c);
+    const v4 step = v4_load(g->step[c]), inv = v4_set1(INVERSE_LEVELS[bits]);
+    d->offset.c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->lo + (size_t)c * (size_t)h->pitch)));
+    d->scale.c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->extent + (size_t)c * (size_t)h->pitch)), inv);
+    d->bits[c] = bits;
+}
+
+static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_view *h, dequantizer *d)
+{
+    for (int c = 0; c < 3; c++)
+        dequantize_component(g, h, c, d);
+    if (h->components == 4) {
+        dequantize_component(g, h, 3, d);
+    } else {
+        d->bits[3] = 0;
+        d->offset.c[3] = d->scale.c[3] = v4_set1(0.0f);
     }
+    d->frame_bits = d->bits[0] + d->bits[1] + d->bits[2] + d->bits[3];
+}
+
+/* The group's components of every lane at the segment's stored frame `index` (w 0 when it is
+ * not stored). */
+static DECODE_INLINE void decode(const header_view *h, int stride, const dequantizer *d, int index, lanes4 *out)
+{
+    unsigned at = (unsigned)(index * d->frame_bits);
+    for (int c = 0; c < 3; c++) {
+        out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract(h->words, stride, at, d->bits[c])));
+        at += (unsigned)d->bits[c];
+    }
+    out->c[3] = h->components == 4
+                    ? v4_add(d->offset.c[3], v4_mul(d->scale.c[3], v4_extract(h->words, stride, at, d->bits[3])))
+                    : v4_set1(0.0f);
 }
 
 /* w >= 0 from x, y, z of a unit quaternion. */
-static void rebuild_w(lanes4 *v)
+static DECODE_INLINE void rebuild_w(lanes4 *v)
 {
     const v4 d = v4_add(v4_add(v4_mul(v->c[0], v->c[0]), v4_mul(v->c[1], v->c[1])), v4_mul(v->c[2], v->c[2]));
     v->c[3] = v4_sqrt_positive(v4_sub(v4_set1(1.0f), d));
 }
 
-/* The stored frames around local frame l of segment s for a group: (s, index) of the one at or
- * before it and of the next (in segment *s1, possibly the next segment), and l's weight between. */
-static void stored_pair(const tdn__pack_header *h, int frame_count, int s, int l, float a, int *index0, int *s1,
-                        int *index1, float *t)
+/* Lanes of rotations turning more than 60 degrees (|dot| under TDN__SLERP_DOT) take slerp's own
+ * weights (slerp_time.h): a rare scalar path. */
+static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, float t, int stride, lanes4 *out)
 {
-    const int k = h->step, i = l >> tdn__pack_step_shift(k);
-    *index0 = i;
-    *t = ((float)(l - i * k) + a) / (float)k;
-    if (i * k + k < tdn__pack_segment_frames(frame_count, s) || (s + 1) * TDN__PACK_SEGMENT >= frame_count) {
-        *s1 = s,
-        *index1 = (i + 1) * k < tdn__pack_segment_frames(frame_count, s) ? i + 1 : i; /* a 1-frame clip has no next */
-    } else {
-        *s1 = s + 1, *index1 = 0;
-    }
+    float d[4];
+    v4_store(d, dot);
+    for (int i = 0; i < stride; i++)
+        if (fabsf(d[i]) < TDN__SLERP_DOT) {
+            float w0, w1, q[4][4];
+            tdn__slerp_weights(fabsf(d[i]), t, &w0, &w1);
+            w1 = d[i] < 0.0f ? -w1 : w1;
+            for (int k = 0; k < 4; k++) {
+                v4_store(q[k], out->c[k]);
+                q[k][i] = w0 * v4_get(v0->c[k], i) + w1 * v4_get(v1->c[k], i);
+                out->c[k] = v4_load(q[k]);
+            }
+        }
 }
 
 /* The group's lanes at frame l + a of segment s, as stored (rotations: q' = q m^-1, 4
- * components), from its headers in segment s and in the next one (next: NULL for the last). */
-static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const tdn__pack_header *h0,
-                        const tdn__pack_header *next, int frame_count, int s, int l, float a, lanes4 *out)
+ * components, not yet normalized), from its header h0 in segment s and `next` in the next
+ * segment (NULL for the last): the stored frames around l, every step-th from the segment's
+ * first, the last of a segment lerping to the first of the next. */
+static DECODE_INLINE void group_lanes(const tdn__pack_group *g, int rotation, const header_view *h0,
+                                      const header_view *next, int frame_count, int s, int l, float a, lanes4 *out)
 {
-    int index0, s1, index1;
-    float t;
-    stored_pair(h0, frame_count, s, l, a, &index0, &s1, &index1, &t);
-    const tdn__pack_header *h1 = s1 == s ? h0 : next;
-    lanes4 offset, scale, v0, v1;
-    dequantization(g, h0, &offset, &scale);
-    decode(words + h0->word, g->stride, h0, index0, &offset, &scale, &v0);
+    static const float INVERSE_STEP[4] = { 1.0f, 0.5f, 0.25f, 0.125f };
+    const int shift = tdn__pack_step_shift(h0->step), k = h0->step, i = l >> shift;
+    const float t = ((float)(l - i * k) + a) * INVERSE_STEP[shift]; /* exact: k is a power of 2 */
+    const header_view *h1 = h0;
+    int index1 = i + 1;
+    if ((i + 1) * k >= tdn__pack_segment_frames(frame_count, s)) {
+        if (next)
+            h1 = next, index1 = 0;
+        else
+            index1 = i; /* a 1-frame clip has no next */
+    }
+    dequantizer d;
+    lanes4 v0, v1;
+    dequantization(g, h0, &d);
+    decode(h0, g->stride, &d, i, &v0);
     if (h1 != h0)
-        dequantization(g, h1, &offset, &scale);
-    decode(words + h1->word, g->stride, h1, index1, &offset, &scale, &v1);
-    if (g->kind != TDN__PACK_R) {
+        dequantization(g, h1, &d);
+    decode(h1, g->stride, &d, index1, &v1);
+    if (!rotation) {
         const v4 w = v4_set1(t);
         for (int c = 0; c < 3; c++)
             out->c[c] = v4_add(v0.c[c], v4_mul(v4_sub(v1.c[c], v0.c[c]), w));
@@ -194,21 +318,10 @@ static void group_lanes(const tdn__pack_group *g, const uint32_t *words, const t
     const v4 e = v4_sub(v4_set1(1.0f), v4_min(v4_abs(dot), v4_set1(1.0f)));
     const v4 c = v4_mul(e, v4_add(v4_set1(0.6666667f), v4_mul(v4_set1(0.2f), e)));
     const v4 w = v4_add(v4_set1(t), v4_mul(c, v4_set1(t * (t - 0.5f) * (t - 1.0f))));
-    for (int k = 0; k < 4; k++)
-        out->c[k] = v4_add(v0.c[k], v4_mul(v4_sub(v4_flip_where_negative(v1.c[k], dot), v0.c[k]), w));
-    float d[4];
-    v4_store(d, dot);
-    for (int i = 0; i < g->stride; i++) /* lanes turning more than 60 degrees: slerp */
-        if (fabsf(d[i]) < TDN__SLERP_DOT) {
-            float w0, w1, q[4][4];
-            tdn__slerp_weights(fabsf(d[i]), t, &w0, &w1);
-            w1 = d[i] < 0.0f ? -w1 : w1;
-            for (int k = 0; k < 4; k++) {
-                v4_store(q[k], out->c[k]);
-                q[k][i] = w0 * v4_get(v0.c[k], i) + w1 * v4_get(v1.c[k], i);
-                out->c[k] = v4_load(q[k]);
-            }
-        }
+    for (int q = 0; q < 4; q++)
+        out->c[q] = v4_add(v0.c[q], v4_mul(v4_sub(v4_flip_where_negative(v1.c[q], dot), v0.c[q]), w));
+    if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & ((1 << g->stride) - 1))
+        slerp_wide_lanes(&v0, &v1, dot, t, g->stride, out);
 }
 
 void tdn__pack_record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h)
@@ -239,7 +352,7 @@ static void record_write(const tdn__pack_header *h, const tdn__pack_group *g, ui
 }
 
 /* q = q' m per lane. */
-static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
+static DECODE_INLINE void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
 {
     const v4 x = q->c[0], y = q->c[1], z = q->c[2], w = q->c[3];
     const v4 mx = v4_load(g->mean[0]), my = v4_load(g->mean[1]), mz = v4_load(g->mean[2]), mw = v4_load(g->mean[3]);
@@ -247,6 +360,28 @@ static void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
     q->c[1] = v4_add(v4_add(v4_sub(v4_mul(w, my), v4_mul(x, mz)), v4_mul(y, mw)), v4_mul(z, mx));
     q->c[2] = v4_add(v4_sub(v4_add(v4_mul(w, mz), v4_mul(x, my)), v4_mul(y, mx)), v4_mul(z, mw));
     q->c[3] = v4_sub(v4_sub(v4_sub(v4_mul(w, mw), v4_mul(x, mx)), v4_mul(y, my)), v4_mul(z, mz));
+}
+
+/* Lane i of each component row into the pose at g->joint[i] (only joints in [begin, end) when
+ * the group straddles the range). */
+static DECODE_INLINE void store_lanes(const tdn__pack_group *g, const lanes4 *v, int components, float *row0,
+                                      size_t stride, int begin, int end)
+{
+    if (g->stride == LANES && g->first_joint >= begin && g->last_joint < end) { /* the usual group */
+        const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
+        for (int c = 0; c < components; c++) {
+            float *row = row0 + (size_t)c * stride;
+            v4_store_lanes(v->c[c], row + j0, row + j1, row + j2, row + j3);
+        }
+        return;
+    }
+    for (int c = 0; c < components; c++) {
+        float x[4], *row = row0 + (size_t)c * stride;
+        v4_store(x, v->c[c]);
+        for (int i = 0; i < g->stride; i++)
+            if (g->joint[i] >= begin && g->joint[i] < end)
+                row[g->joint[i]] = x[i];
+    }
 }
 
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
@@ -260,23 +395,22 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         const tdn__pack_group *g = &packed->groups[gi];
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
-        tdn__pack_header h, next;
-        tdn__pack_record_read(records + g->record_offset, g, &h);
+        const uint8_t *record = records + g->record_offset;
+        const header_view h = record_view(record, g, packed->words);
         /* the next segment's record when this segment's last stored frame lerps to its first */
+        header_view next;
         const int with_next = !last && l >= TDN__PACK_SEGMENT - h.step;
         if (with_next)
-            tdn__pack_record_read(records + packed->segment_record_bytes + g->record_offset, g, &next);
+            next = record_view(record + packed->segment_record_bytes, g, packed->words);
         lanes4 v;
-        group_lanes(g, packed->words, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
-        if (g->kind == TDN__PACK_R)
+        float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
+        if (g->kind == TDN__PACK_R) {
+            group_lanes(g, 1, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
             turn_by_mean(g, &v);
-        const int inside = g->first_joint >= begin && g->last_joint < end;
-        for (int c = 0; c < (g->kind == TDN__PACK_R ? 4 : 3); c++) {
-            float x[4], *row = pose->data + (size_t)(first_row[g->kind] + c) * stride;
-            v4_store(x, v.c[c]);
-            for (int i = 0; i < g->stride; i++)
-                if (inside || (g->joint[i] >= begin && g->joint[i] < end))
-                    row[g->joint[i]] = x[i];
+            store_lanes(g, &v, 4, row0, stride, begin, end);
+        } else {
+            group_lanes(g, 0, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
+            store_lanes(g, &v, 3, row0, stride, begin, end);
         }
     }
 }
@@ -548,16 +682,17 @@ static void write_streams(const float *track, int F, const tdn__pack_group *g, i
 {
     const int n = h->components, stored = tdn__pack_stored_frames(tdn__pack_segment_frames(F, s), h->step, last);
     memset(words, 0, tdn__pack_stream_words(g->stride, stored, h) * sizeof *words);
-    lanes4 offset, scale;
-    dequantization(g, h, &offset, &scale);
+    const header_view view = header_view_of(h, words);
+    dequantizer d;
+    dequantization(g, &view, &d);
     for (int i = 0; i < LANES; i++)
         for (int k = 0; k < stored && (i < g->stride); k++) {
             const float *v = track + ((size_t)i * (size_t)F + (size_t)(s * TDN__PACK_SEGMENT + k * h->step)) * 4;
             unsigned at = (unsigned)(k * tdn__pack_frame_bits(h));
             for (int c = 0; c < n; c++) {
                 const int bits = tdn__pack_component_bits(h, c);
-                put_bits(words + i, g->stride, at, quantize(v[c], v4_get(offset.c[c], i), v4_get(scale.c[c], i), bits),
-                         bits);
+                put_bits(words + i, g->stride, at,
+                         quantize(v[c], v4_get(d.offset.c[c], i), v4_get(d.scale.c[c], i), bits), bits);
                 at += (unsigned)bits;
             }
         }
@@ -575,8 +710,10 @@ static void write_slot(planner *p, int s, int g)
  * the slots. */
 static void planned_lanes(const planner *p, int g, int s, int l, float a, lanes4 *out)
 {
-    const tdn__pack_header *next = is_last(p, s) ? NULL : header_at(p, s + 1, g);
-    group_lanes(&p->plan->groups[g], p->slots, header_at(p, s, g), next, p->F, s, l, a, out);
+    const header_view h = header_view_of(header_at(p, s, g), p->slots);
+    const header_view next = is_last(p, s) ? h : header_view_of(header_at(p, s + 1, g), p->slots);
+    const tdn__pack_group *grp = &p->plan->groups[g];
+    group_lanes(grp, grp->kind == TDN__PACK_R, &h, is_last(p, s) ? NULL : &next, p->F, s, l, a, out);
 }
 
 /* Check point k of a segment: frame k / 2, and half a frame on for an odd k. */
