@@ -277,31 +277,43 @@ static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, float t
         }
 }
 
-/* The group's lanes at frame l + a of segment s, as stored (rotations: q' = q m^-1, 4
- * components, not yet normalized), from its header h0 in segment s and `next` in the next
- * segment (NULL for the last): the stored frames around l, every step-th from the segment's
- * first, the last of a segment lerping to the first of the next. */
-static DECODE_INLINE void group_lanes(const tdn__pack_group *g, int rotation, const header_view *h0,
-                                      const header_view *next, int frame_count, int s, int l, float a, lanes4 *out)
+/* Where frame l + a of a segment lies for groups stored every `step` frames there: between
+ * stored frames index0 and index1, the latter in the next segment when `next`, at t. */
+typedef struct stored_pair {
+    int index0, index1, next;
+    float t;
+} stored_pair;
+
+static stored_pair stored_pair_at(int step, int frame_count, int s, int l, float a)
 {
     static const float INVERSE_STEP[4] = { 1.0f, 0.5f, 0.25f, 0.125f };
-    const int shift = tdn__pack_step_shift(h0->step), k = h0->step, i = l >> shift;
-    const float t = ((float)(l - i * k) + a) * INVERSE_STEP[shift]; /* exact: k is a power of 2 */
-    const header_view *h1 = h0;
-    int index1 = i + 1;
-    if ((i + 1) * k >= tdn__pack_segment_frames(frame_count, s)) {
-        if (next)
-            h1 = next, index1 = 0;
+    const int shift = tdn__pack_step_shift(step), i = l >> shift;
+    stored_pair p = { i, i + 1, 0, ((float)(l - i * step) + a) * INVERSE_STEP[shift] }; /* exact: a power of 2 */
+    if ((i + 1) * step >= tdn__pack_segment_frames(frame_count, s)) {
+        if ((s + 1) * TDN__PACK_SEGMENT < frame_count)
+            p.index1 = 0, p.next = 1;
         else
-            index1 = i; /* a 1-frame clip has no next */
+            p.index1 = i; /* a 1-frame clip has no next */
     }
+    return p;
+}
+
+/* The group's lanes at a point between stored frames (pairs[shift of h0's step]), as stored
+ * (rotations: q' = q m^-1, 4 components, not yet normalized), from its header h0 in the
+ * segment and `next` in the next one (read only when the pair says so). */
+static DECODE_INLINE void group_lanes(const tdn__pack_group *g, int rotation, const header_view *h0,
+                                      const header_view *next, const stored_pair *pairs, lanes4 *out)
+{
+    const stored_pair *pair = &pairs[tdn__pack_step_shift(h0->step)];
+    const header_view *h1 = pair->next ? next : h0;
     dequantizer d;
     lanes4 v0, v1;
     dequantization(g, h0, &d);
-    decode(h0, g->stride, &d, i, &v0);
+    decode(h0, g->stride, &d, pair->index0, &v0);
     if (h1 != h0)
         dequantization(g, h1, &d);
-    decode(h1, g->stride, &d, index1, &v1);
+    decode(h1, g->stride, &d, pair->index1, &v1);
+    const float t = pair->t;
     if (!rotation) {
         const v4 w = v4_set1(t);
         for (int c = 0; c < 3; c++)
@@ -391,6 +403,9 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     const unsigned kind_rows[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
     const int first_row[3] = { TDN_TX, TDN_RX, TDN_SX };
     const uint8_t *records = packed->records + (size_t)s * packed->segment_record_bytes;
+    stored_pair pairs[4];
+    for (int k = 0; k < 4; k++)
+        pairs[k] = stored_pair_at(1 << k, packed->frame_count, s, l, a);
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
@@ -405,11 +420,11 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         lanes4 v;
         float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
         if (g->kind == TDN__PACK_R) {
-            group_lanes(g, 1, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
+            group_lanes(g, 1, &h, with_next ? &next : NULL, pairs, &v);
             turn_by_mean(g, &v);
             store_lanes(g, &v, 4, row0, stride, begin, end);
         } else {
-            group_lanes(g, 0, &h, with_next ? &next : NULL, packed->frame_count, s, l, a, &v);
+            group_lanes(g, 0, &h, with_next ? &next : NULL, pairs, &v);
             store_lanes(g, &v, 3, row0, stride, begin, end);
         }
     }
@@ -713,7 +728,10 @@ static void planned_lanes(const planner *p, int g, int s, int l, float a, lanes4
     const header_view h = header_view_of(header_at(p, s, g), p->slots);
     const header_view next = is_last(p, s) ? h : header_view_of(header_at(p, s + 1, g), p->slots);
     const tdn__pack_group *grp = &p->plan->groups[g];
-    group_lanes(grp, grp->kind == TDN__PACK_R, &h, is_last(p, s) ? NULL : &next, p->F, s, l, a, out);
+    stored_pair pairs[4];
+    for (int k = 0; k < 4; k++)
+        pairs[k] = stored_pair_at(1 << k, p->F, s, l, a);
+    group_lanes(grp, grp->kind == TDN__PACK_R, &h, is_last(p, s) ? NULL : &next, pairs, out);
 }
 
 /* Check point k of a segment: frame k / 2, and half a frame on for an odd k. */
