@@ -620,6 +620,59 @@ static void default_rate_follows_the_source_grid(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* Uneven keys (23 steps of 1/24 s, then one of 0.2 s, as in the Fox's Run): with no rate given
+ * the build takes the coarsest grid holding every key, 1/120 s (the 0.2 s step is 24/120), so
+ * the frames reproduce the linear keys (error at float rounding), where 30 frames/s cuts the
+ * corner at every key. Keys on no grid up to 240 frames/s fall back to 30. */
+static void default_rate_holds_uneven_keys(void)
+{
+    tdn_skeleton *skel = make_chain();
+    enum { N = 25 };
+    float times[N], positions[N * 3];
+    for (int k = 0; k < N; k++) {
+        times[k] = k < N - 1 ? (float)k / 24.0f : (float)(N - 2) / 24.0f + 0.2f;
+        positions[k * 3] = (k & 1) ? 0.3f : -0.2f; /* a zigzag: every key a corner */
+        positions[k * 3 + 1] = 1.0f, positions[k * 3 + 2] = 0.0f;
+    }
+    tdn_track_desc track = {
+        .joint = 1, .target = TDN_TARGET_TRANSLATION, .key_count = N, .times = times, .values = positions
+    };
+    tdn_keyed_clip *keyed = NULL;
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL,
+                          NULL);
+    tdn_clip *clip = NULL;
+    tdn_clip_report rep;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .storage = TDN_STORAGE_FLOAT32, .report = &rep },
+                                 &clip, NULL, NULL),
+                 TDN_OK);
+    CHECK_NEAR(tdn_clip_sample_rate(clip), 120.0, 1e-2);
+    CHECK_EQ_INT(rep.frame_count, 23 * 5 + 24 + 1);
+    CHECK(rep.max_position_error < 1e-5f);
+    tdn_clip_destroy(clip);
+    clip = NULL;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed,
+                                                   .sample_rate = 30,
+                                                   .storage = TDN_STORAGE_FLOAT32,
+                                                   .position_tolerance = 10.0f,
+                                                   .report = &rep },
+                                 &clip, NULL, NULL),
+                 TDN_OK);
+    CHECK(rep.max_position_error > 0.05f); /* a fifth of the zigzag's corner cut */
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(keyed);
+
+    const float off_grid[3] = { 0.0f, 0.0123f, 1.0f };
+    track.key_count = 3, track.times = off_grid;
+    tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .skeleton = skel, .tracks = &track, .track_count = 1 }, &keyed, NULL,
+                          NULL);
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .position_tolerance = 10.0f }, &clip, NULL, NULL),
+                 TDN_OK);
+    CHECK_NEAR(tdn_clip_sample_rate(clip), 30, 1e-4);
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(keyed);
+    tdn_skeleton_destroy(skel);
+}
+
 int main(void)
 {
     RUN(runtime_is_within_its_reported_error);
@@ -632,5 +685,6 @@ int main(void)
     RUN(zero_length_clips_have_one_frame);
     RUN(bad_descriptions_are_named);
     RUN(default_rate_follows_the_source_grid);
+    RUN(default_rate_holds_uneven_keys);
     return check_summary();
 }

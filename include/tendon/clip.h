@@ -39,8 +39,10 @@ typedef enum tdn_clip_storage {
 typedef struct tdn_clip_desc {
     const tdn_keyed_clip *source; /* required */
     /* Frames per second; 0: on the source's own key grid when its keys are evenly spaced (as in
-     * glTF exports and BVH: the key rate times the smallest whole number reaching 30), else
-     * the key rate of its densest track kept within 30..240. Frames are evenly
+     * glTF exports and BVH: the key rate times the smallest whole number reaching 30); for
+     * uneven keys, the coarsest grid of 30..240 frames/s holding every key time, so that
+     * linear keys are reproduced; else the key rate of its densest track kept within
+     * 30..240. Frames are evenly
      * spaced from t = 0 to exactly t = duration:
      * frame_count = ceil(duration * sample_rate) + 1, so the spacing is at most 1 / sample_rate. */
     float sample_rate;

@@ -789,11 +789,41 @@ static void fail_tolerance_message(const build *b, const tdn_clip_report *rep, f
                   (double)rep->max_rotation_error, (double)rotation_tolerance, storage, (double)b->desc->sample_rate);
 }
 
+/* A key time this close to a frame (in frames) counts as on the grid. */
+#define CLIP_GRID_TOLERANCE 1e-3
+
+/* The rate of the coarsest grid from t = 0 to the clip's end (frame_count - 1 equal steps, at
+ * least 30 and at most 240 a second) on which every key time lies, or 0 when none does: the
+ * frames then reproduce linear keys exactly, where any other grid cuts the corners between
+ * uneven keys (a step of 0.2 s after steps of 1/24 s lies on the 1/120 grid). Most grids fail
+ * at the first keys tried, so the search is about as long as the grids it tries. */
+static float grid_holding_keys(const tdn_keyed_clip *source)
+{
+    const double duration = tdn_keyed_clip_duration(source);
+    if (!(duration > 0.0))
+        return 0.0f;
+    const tdn__curve *tracks = tdn__keyed_clip_tracks(source);
+    const int track_count = tdn_keyed_clip_track_count(source);
+    for (double steps = ceil(30.0 * duration - 1e-6); steps <= 240.0 * duration + 1e-6; steps += 1.0) {
+        int on_grid = 1;
+        for (int i = 0; i < track_count && on_grid; i++)
+            for (int k = 0; k < tracks[i].key_count && on_grid; k++) {
+                const double frame = tracks[i].times[k] * steps / duration;
+                on_grid = fabs(frame - nearbyint(frame)) <= CLIP_GRID_TOLERANCE;
+            }
+        if (on_grid)
+            return (float)(steps / duration);
+    }
+    return 0.0f;
+}
+
 /* The rate a build uses when the caller gives none. Resampling linear keys off their own grid
  * cuts the corner at every key, so a source keyed evenly (glTF exports, BVH, mocap) is
  * resampled on its own grid: its key rate times the smallest whole number reaching 30 frames
  * per second (sparse keys need frames between them because frames are nlerped, keys slerped).
- * Otherwise: the key rate of its densest track, kept within 30..240 frames per second. */
+ * A source keyed unevenly is resampled on the coarsest grid of at least 30 frames per second
+ * holding every one of its key times (grid_holding_keys), when one within 240 does; otherwise
+ * at the key rate of its densest track, kept within 30..240 frames per second. */
 static float default_sample_rate(const tdn_keyed_clip *source)
 {
     const tdn__curve *tracks = tdn__keyed_clip_tracks(source);
@@ -816,6 +846,9 @@ static float default_sample_rate(const tdn_keyed_clip *source)
     double key_rate = 1.0 / densest_mean;
     if (largest - smallest <= 1e-3 * smallest && key_rate <= 240.0)
         return (float)(key_rate * ceil(30.0 / key_rate - 1e-6));
+    const float grid_rate = grid_holding_keys(source);
+    if (grid_rate > 0.0f)
+        return grid_rate;
     return (float)(key_rate < 30.0 ? 30.0 : key_rate > 240.0 ? 240.0 : key_rate);
 }
 
