@@ -326,6 +326,12 @@ static void bad_thresholds_named(void)
                 &clip, NULL, &err),
             TDN_ERR_ARGUMENT);
         CHECK(strcmp(err.where, "shell_distance") == 0);
+        CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = source,
+                                                       .storage = TDN_STORAGE_COMPRESSED,
+                                                       .float_track_tolerance = bad[i] },
+                                     &clip, NULL, &err),
+                     TDN_ERR_ARGUMENT);
+        CHECK(strcmp(err.where, "float_track_tolerance") == 0);
     }
     CHECK(clip == NULL);
     tdn_keyed_clip_destroy(source);
@@ -362,6 +368,77 @@ static void motion_capture(void)
     tdn_asset_destroy(asset);
 }
 
+/* Float tracks of a compressed clip keep fewer keys within float_track_tolerance: a LINEAR
+ * track baked at 30 keys/s (a slow sine with wobbles a tenth of the tolerance) stays within the
+ * tolerance at every time, keys and between, and takes less memory than the same clip keeping
+ * its keys; a STEP track of repeated values and a CUBIC track sample exactly
+ * as the source does. */
+static void float_tracks_reduced(void)
+{
+    tdn_skeleton *skel = make_skeleton();
+    enum { N = 91 };
+    const float tolerance = 1e-3f;
+    float times[N], linear[N], step[N], cubic[3 * N];
+    check_rng rng = { 7 };
+    for (int k = 0; k < N; k++) {
+        times[k] = (float)k / 30.0f;
+        const float x = times[k];
+        linear[k] = 0.8f * sinf(0.7f * x) + check_rng_float(&rng, -tolerance / 10, tolerance / 10);
+        step[k] = (float)((k / 10) % 3);
+        cubic[3 * k] = cubic[3 * k + 2] = cosf(x), cubic[3 * k + 1] = sinf(x);
+    }
+    const tdn_float_track_desc curves[3] = { { "ramp", TDN_INTERP_LINEAR, N, times, linear },
+                                             { "foot", TDN_INTERP_STEP, N, times, step },
+                                             { "wave", TDN_INTERP_CUBIC, N, times, cubic } };
+    const tdn_transform rest = tdn_skeleton_rest(skel, 1);
+    const float still[8] = { rest.r.x, rest.r.y, rest.r.z, rest.r.w, rest.r.x, rest.r.y, rest.r.z, rest.r.w };
+    const float ends[2] = { 0.0f, 3.0f };
+    const tdn_track_desc track = {
+        .joint = 1, .target = TDN_TARGET_ROTATION, .key_count = 2, .times = ends, .values = still
+    };
+    tdn_keyed_clip *keyed = NULL;
+    CHECK_EQ_INT(
+        tdn_keyed_clip_create(
+            &(tdn_keyed_clip_desc){
+                .skeleton = skel, .tracks = &track, .track_count = 1, .float_tracks = curves, .float_track_count = 3 },
+            &keyed, NULL, NULL),
+        TDN_OK);
+    tdn_clip *reduced = NULL, *kept = NULL;
+    CHECK_EQ_INT(
+        tdn_clip_create(
+            &(tdn_clip_desc){ .source = keyed, .storage = TDN_STORAGE_COMPRESSED, .float_track_tolerance = tolerance },
+            &reduced, NULL, NULL),
+        TDN_OK);
+    CHECK_EQ_INT(
+        tdn_clip_create(
+            &(tdn_clip_desc){ .source = keyed, .storage = TDN_STORAGE_COMPRESSED, .float_track_tolerance = 1e-9f },
+            &kept, NULL, NULL),
+        TDN_OK);
+    if (reduced && kept) {
+        /* a chord of the sine departs sag = 0.8 * 0.7^2 * h^2 / 8 from it: within 1e-3 for h up to
+         * 0.14 s, so at least every other key goes where a tolerance of 1e-9 keeps all 91; 2
+         * floats a key (both clips drop the same STEP keys) */
+        CHECK(tdn_clip_memory_size(kept) - tdn_clip_memory_size(reduced) >= (size_t)(N / 2) * 2 * sizeof(float));
+        double largest = 0.0;
+        for (int i = 0; i <= 4 * (N - 1) + 8; i++) {
+            const float t = (float)i / 120.0f - 0.02f; /* keys, quarter points, and past both ends */
+            const double e = fabs((double)tdn_clip_sample_float(reduced, 0, t) -
+                                  tdn_keyed_clip_sample_float(keyed, 0, t));
+            largest = e > largest ? e : largest;
+            CHECK(tdn_clip_sample_float(reduced, 1, t) == tdn_keyed_clip_sample_float(keyed, 1, t));
+            CHECK(tdn_clip_sample_float(reduced, 2, t) == tdn_keyed_clip_sample_float(keyed, 2, t));
+        }
+        CHECK(largest <= tolerance * 1.0001);
+        CHECK(largest > tolerance / 2); /* lines as long as the tolerance allows */
+        printf("  float tracks: %zu bytes kept, %zu reduced; largest change %.2e\n", tdn_clip_memory_size(kept),
+               tdn_clip_memory_size(reduced), largest);
+    }
+    tdn_clip_destroy(reduced);
+    tdn_clip_destroy(kept);
+    tdn_keyed_clip_destroy(keyed);
+    tdn_skeleton_destroy(skel);
+}
+
 int main(void)
 {
     RUN(within_threshold_and_smaller);
@@ -371,5 +448,6 @@ int main(void)
     RUN(allocations);
     RUN(bad_thresholds_named);
     RUN(motion_capture);
+    RUN(float_tracks_reduced);
     return check_summary();
 }

@@ -65,6 +65,10 @@ typedef struct tdn_clip_desc {
      * skeletons in metres. */
     float error_threshold;
     float shell_distance;
+    /* COMPRESSED: the float tracks (curves) drop the keys their other keys reproduce within this
+     * (a LINEAR track's at every time; a STEP track's keys that hold the value already held;
+     * CUBIC tracks keep every key). 0: 1e-4. Other storages copy them whole. */
+    float float_track_tolerance;
 } tdn_clip_desc;
 
 /* What a build measured. Errors are the maximum over every frame time and the midpoint between

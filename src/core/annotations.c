@@ -1,6 +1,7 @@
 /* tendon core: float tracks and events of a clip, validated, copied and sorted. */
 #include "annotations.h"
 
+#include <math.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -240,4 +241,78 @@ const char *tdn__annotations_float_track_name(const tdn__annotations *a, int ind
 const char *tdn__annotations_event_name(const tdn__annotations *a, int index)
 {
     return index >= 0 && index < a->event_count ? a->event_names[index] : NULL;
+}
+
+/* Longest run of keys one line replaces (bounds the work on long flat tracks). */
+#define REDUCE_MAX_SPAN 512
+
+/* Whether the line from key a to key e passes within `tolerance` of every key between. */
+static int line_holds(const tdn__curve *c, int a, int e, float tolerance)
+{
+    const float ta = c->times[a], dt = c->times[e] - ta, va = c->values[a], dv = c->values[e] - va;
+    for (int k = a + 1; k < e; k++)
+        if (!(fabsf(va + dv * ((c->times[k] - ta) / dt) - c->values[k]) <= tolerance))
+            return 0;
+    return 1;
+}
+
+/* The keys of c a reduced copy keeps, into times and values: a LINEAR track keeps the keys
+ * lines between which pass within `tolerance` of the others (the track is linear between its
+ * keys, so its largest departure from a line lies at a key: checking keys bounds every time);
+ * a STEP track drops keys holding the value already held; a CUBIC one keeps every key. The
+ * first and last keys stay. Returns the count kept. */
+static int reduce_keys(const tdn__curve *c, float tolerance, float *times, float *values)
+{
+    const int n = c->key_count;
+    if (c->interp == TDN_INTERP_CUBIC || n <= 2) {
+        memcpy(times, c->times, (size_t)n * sizeof(float));
+        memcpy(values, c->values, (size_t)n * (size_t)tdn__curve_key_floats(c) * sizeof(float));
+        return n;
+    }
+    int kept = 0;
+    for (int a = 0;;) {
+        times[kept] = c->times[a], values[kept++] = c->values[a];
+        if (a == n - 1)
+            return kept;
+        int e = a + 1;
+        if (c->interp == TDN_INTERP_STEP)
+            while (e < n - 1 && c->values[e] == c->values[a])
+                e++;
+        else
+            while (e < n - 1 && e - a < REDUCE_MAX_SPAN && line_holds(c, a, e + 1, tolerance))
+                e++;
+        a = e;
+    }
+}
+
+tdn_result tdn__annotations_reduce(const tdn__annotations *src, float tolerance, const tdn_allocator *allocator,
+                                   tdn__annotations **out, tdn_error *err)
+{
+    *out = NULL;
+    size_t floats = 0;
+    for (int i = 0; i < src->float_track_count; i++)
+        floats += (size_t)src->float_tracks[i].curve.key_count *
+                  (1 + (size_t)tdn__curve_key_floats(&src->float_tracks[i].curve));
+    const size_t track_bytes = (size_t)src->float_track_count * sizeof(tdn_float_track_desc);
+    const size_t event_bytes = (size_t)src->event_count * sizeof(tdn_event_desc);
+    const size_t bytes = track_bytes + event_bytes + floats * sizeof(float);
+    void *scratch = tdn__alloc(allocator, bytes > 0 ? bytes : 1, alignof(tdn_float_track_desc));
+    if (!scratch)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "annotations", "out of memory (%zu bytes)", bytes);
+    tdn_float_track_desc *tracks = scratch;
+    tdn_event_desc *events = (tdn_event_desc *)((char *)scratch + track_bytes);
+    float *next = (float *)((char *)scratch + track_bytes + event_bytes);
+    for (int i = 0; i < src->float_track_count; i++) {
+        const tdn__float_track *t = &src->float_tracks[i];
+        float *times = next, *values = next + t->curve.key_count;
+        next = values + (size_t)t->curve.key_count * (size_t)tdn__curve_key_floats(&t->curve);
+        tracks[i] = (tdn_float_track_desc){ t->name, t->curve.interp, reduce_keys(&t->curve, tolerance, times, values),
+                                            times, values };
+    }
+    for (int i = 0; i < src->event_count; i++)
+        events[i] = (tdn_event_desc){ src->event_names[i], src->event_times[i] };
+    const tdn_result r = tdn__annotations_create(tracks, src->float_track_count, events, src->event_count, allocator,
+                                                 out, err);
+    tdn__free(allocator, scratch, bytes > 0 ? bytes : 1);
+    return r;
 }

@@ -33,6 +33,11 @@ tdn_result tdn__annotations_create(const tdn_float_track_desc *tracks, int track
 /* An independent copy in one allocation through `allocator`. */
 tdn_result tdn__annotations_clone(const tdn__annotations *src, const tdn_allocator *allocator, tdn__annotations **out,
                                   tdn_error *err);
+/* A copy with fewer float-track keys, for compressed clips: keys a LINEAR track's other keys
+ * reproduce within `tolerance` (at every time, not only at keys) are dropped, and STEP keys
+ * that hold the value already held; CUBIC tracks and events are copied whole. */
+tdn_result tdn__annotations_reduce(const tdn__annotations *src, float tolerance, const tdn_allocator *allocator,
+                                   tdn__annotations **out, tdn_error *err);
 void tdn__annotations_destroy(tdn__annotations *annotations);
 
 /* Index of the float track called `name`, or -1. */

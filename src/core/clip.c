@@ -752,6 +752,9 @@ static tdn_result check_desc(const tdn_clip_desc *desc, int joint_count, tdn_err
     if (!tdn__finite(desc->shell_distance) || desc->shell_distance < 0.0f)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "shell_distance", "distance %g is not finite and >= 0",
                          (double)desc->shell_distance);
+    if (!tdn__finite(desc->float_track_tolerance) || desc->float_track_tolerance < 0.0f)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "float_track_tolerance", "tolerance %g is not finite and >= 0",
+                         (double)desc->float_track_tolerance);
     if ((unsigned)desc->storage > TDN_STORAGE_COMPRESSED)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "storage", "unknown storage %d", (int)desc->storage);
     const tdn_pose *pose = desc->additive_reference_pose;
@@ -882,6 +885,8 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
         d.error_threshold = 1e-4f;
     if (d.shell_distance == 0.0f)
         d.shell_distance = 0.03f;
+    if (d.float_track_tolerance == 0.0f)
+        d.float_track_tolerance = 1e-4f;
     const float duration = tdn_keyed_clip_duration(d.source);
     /* Snapped so that a float duration like 1.2f (1.2000000477) at 30 frames/s gives 37 frames
      * on the 1/30 grid rather than 38 slightly off it. */
@@ -915,7 +920,11 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
         r = resample(&b, err);
     if (r == TDN_OK) {
         count_components(&plan, &b);
-        r = tdn__annotations_clone(tdn__keyed_clip_annotations(d.source), allocator, &plan.annotations, err);
+        const tdn__annotations *source_annotations = tdn__keyed_clip_annotations(d.source);
+        r = d.storage == TDN_STORAGE_COMPRESSED
+                ? tdn__annotations_reduce(source_annotations, d.float_track_tolerance, allocator, &plan.annotations,
+                                          err)
+                : tdn__annotations_clone(source_annotations, allocator, &plan.annotations, err);
     }
     if (r == TDN_OK && d.storage == TDN_STORAGE_COMPRESSED) {
         interpolation_errors(&b);
