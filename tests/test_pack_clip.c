@@ -587,6 +587,8 @@ static void fields_checked(void)
     refused_u32(im, array_at(im, clip, HOLD_RUNS, 4), (uint32_t)-1, "joints");
     refused_u32(im, array_at(im, clip, HOLD_RUNS, 4), J, "joints");
     refused_u32(im, array_at(im, clip, HOLD_RUNS, 8), animated, "animated_count");
+    refused_u32(im, array_at(im, clip, HOLD_RUNS, 8), INT32_MAX, "animated_count"); /* src + count overflows an int */
+    refused_u32(im, array_at(im, clip, HOLD_RUNS, 4), INT32_MAX, "joints");
     refused_u32(im, array_at(im, clip, HOLD_RUNS, 12), 0, "count");
     refused_f32(im, array_at(im, clip, FRAMES, 4 * (animated * frames - 1)), nan, "frames[");
     const size_t stride = (size_t)tdn_pose_stride((int)J);

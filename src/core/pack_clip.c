@@ -310,12 +310,12 @@ static tdn_result check_holds(const tdn__pack_view *v, const scalars *k, const a
                                   what, r, run->count, k->joint_count);
         if (run->joint < 0 || run->joint > k->joint_count - run->count)
             return tdn__pack_fail(v, at + offsetof(tdn__clip_run, joint),
-                                  "%s: hold run %d: joints %d..%d are not all below the joint count %d", what, r,
-                                  run->joint, run->joint + run->count - 1, k->joint_count);
+                                  "%s: hold run %d: joints %d..%lld are not all below the joint count %d", what, r,
+                                  run->joint, (long long)run->joint + run->count - 1, k->joint_count);
         if (run->src < 0 || run->src > k->animated_count - run->count)
             return tdn__pack_fail(v, at + offsetof(tdn__clip_run, src),
-                                  "%s: hold run %d: values %d..%d of a frame are not all below animated_count %d", what,
-                                  r, run->src, run->src + run->count - 1, k->animated_count);
+                                  "%s: hold run %d: values %d..%lld of a frame are not all below animated_count %d",
+                                  what, r, run->src, (long long)run->src + run->count - 1, k->animated_count);
     }
     const long bad = tdn__pack_first_nonfinite(a->frames, (size_t)k->frame_count * (size_t)k->animated_count);
     if (bad >= 0)
