@@ -1,14 +1,16 @@
 /* Fuzz target: runtime pack bytes (tdn_pack_open). Any input must open or fail cleanly (the
  * sanitizers catch the rest); a failure must leave no pack and name a byte; an opened pack must
  * hold only valid values: every skeleton finds each joint by its name and computes model space
- * and a palette from its rest pose, every mesh index and joint is in range, and what opened
- * packs again through the writer (which checks what it is given as the loader does) and opens
- * with the same contents. The bytes are copied to memory aligned as tdn_pack_open requires
+ * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
+ * (at frames, between them, outside) and answers its annotations, and what opened packs again
+ * through the writer (which checks what it is given as the loader does) and opens with the same
+ * contents, its clips sampling to the same bits. The bytes are copied to memory aligned as tdn_pack_open requires
  * (libFuzzer's are not). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tendon/clip.h"
 #include "tendon/model_space.h"
 #include "tendon/pack.h"
 #include "tendon/pose.h"
@@ -50,7 +52,42 @@ static void walk_mesh(const tdn_pack *pack, const tdn_pack_mesh *m)
             abort();
 }
 
-/* The pack's skeletons and meshes through the writer, opened again: the same contents. */
+/* A clip's poses at a few times (frames, between them, outside), into `poses` (8 poses of
+ * 10 x stride floats) when given. */
+enum { CLIP_TIMES = 8 };
+static int sample_clip(const tdn_clip *clip, float *poses)
+{
+    const int n = tdn_clip_joint_count(clip);
+    tdn_pose pose;
+    if (n > 4096 || tdn_pose_create(n, &pose, NULL, NULL) != TDN_OK) /* fine for the library, slow here */
+        return 0;
+    const size_t floats = (size_t)TDN_POSE_ROWS * (size_t)pose.stride;
+    for (int i = 0; i < CLIP_TIMES; i++) {
+        tdn_clip_sample(clip, tdn_clip_duration(clip) * ((float)i - 1.0f) / 5.3f, &pose, NULL);
+        if (poses)
+            memcpy(poses + (size_t)i * floats, pose.data, floats * sizeof(float));
+    }
+    for (int i = 0; i < tdn_clip_float_track_count(clip); i++)
+        (void)tdn_clip_sample_float(clip, i, 0.4f);
+    for (int i = 0; i < tdn_clip_event_count(clip); i++)
+        if (!tdn_clip_event_name(clip, i))
+            abort();
+    tdn_pose_destroy(&pose);
+    return 1;
+}
+
+/* Clips a and b sample to the same bits. */
+static void same_samples(const tdn_clip *a, const tdn_clip *b)
+{
+    const size_t floats = (size_t)TDN_POSE_ROWS * (size_t)tdn_pose_stride(tdn_clip_joint_count(a)) * CLIP_TIMES;
+    float *pa = malloc(floats * sizeof(float)), *pb = malloc(floats * sizeof(float));
+    if (pa && pb && sample_clip(a, pa) && sample_clip(b, pb) && memcmp(pa, pb, floats * sizeof(float)) != 0)
+        abort();
+    free(pa);
+    free(pb);
+}
+
+/* The pack's skeletons, clips and meshes through the writer, opened again: the same contents. */
 static void repack(const tdn_pack *pack)
 {
     tdn_pack_writer *w = NULL;
@@ -59,6 +96,9 @@ static void repack(const tdn_pack *pack)
     for (int s = 0; s < tdn_pack_skeleton_count(pack); s++)
         if (tdn_pack_writer_add_skeleton(w, tdn_pack_skeleton_name(pack, s), tdn_pack_skeleton(pack, s), NULL, NULL) !=
             TDN_OK)
+            abort();
+    for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+        if (tdn_pack_writer_add_clip(w, tdn_pack_clip(pack, i), tdn_pack_clip_skeleton(pack, i), NULL, NULL) != TDN_OK)
             abort();
     for (int i = 0; i < tdn_pack_mesh_count(pack); i++) {
         const tdn_pack_mesh m = tdn_pack_mesh_at(pack, i);
@@ -72,8 +112,11 @@ static void repack(const tdn_pack *pack)
         tdn_pack_open(bytes, size, &again, NULL, NULL) != TDN_OK)
         abort();
     if (tdn_pack_skeleton_count(again) != tdn_pack_skeleton_count(pack) ||
-        tdn_pack_mesh_count(again) != tdn_pack_mesh_count(pack))
+        tdn_pack_mesh_count(again) != tdn_pack_mesh_count(pack) ||
+        tdn_pack_clip_count(again) != tdn_pack_clip_count(pack))
         abort();
+    for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+        same_samples(tdn_pack_clip(pack, i), tdn_pack_clip(again, i));
     for (int s = 0; s < tdn_pack_skeleton_count(pack); s++) {
         const tdn_skeleton *a = tdn_pack_skeleton(pack, s), *b = tdn_pack_skeleton(again, s);
         const int n = tdn_skeleton_joint_count(a);
@@ -103,6 +146,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const tdn_pack_mesh m = tdn_pack_mesh_at(pack, i);
             walk_mesh(pack, &m);
         }
+        for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+            sample_clip(tdn_pack_clip(pack, i), NULL);
         repack(pack);
         tdn_pack_destroy(pack);
     } else if (pack || strncmp(err.where, "byte ", 5) != 0 || err.message[0] == '\0') {

@@ -1,11 +1,16 @@
 /* Writes the seeds of fuzz_pack (fuzz/seeds/pack/) into the folder given:
- *   walk.tdn  the tiny walking rig's skeleton (mm_walk_rig.h: 5 joints) and a quad skinned to it
- *             (4 vertices, 2 triangles, normals and uvs, one influence set), and a section of
- *             an unknown kind ('CLIP', 16 bytes);
+ *   walk.tdn  the tiny walking rig's skeleton (mm_walk_rig.h: 5 joints), two compressed clips of
+ *             it with every part of the format (a moving root, a leg swinging 172 degrees either
+ *             way: 4-component rotations, a still foot: the constant pose, a stepping foot: a
+ *             held track, frames between keys: key reduction, a linear and a cubic float track, two
+ *             events; the second additive), a quad skinned to it (4 vertices, 2 triangles,
+ *             normals and uvs, one influence set), and a section of an unknown kind ('BSPC',
+ *             16 bytes);
  *   two.tdn   that skeleton twice and a mesh of two influence sets without indices, skinned to
  *             the second.
  * Not run by the build: the seeds are committed. To regenerate, in a fuzz build:
  *   build/fuzz/bin/seed_pack fuzz/seeds/pack */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +27,68 @@ static const float weights[32] = { 1,     0,     0,     0,     1, 0, 0, 0, 0.5f,
                                    0.25f, 0.25f, 0.25f, 0.25f, 0, 0, 0, 1, 0.5f, 0,    0, 0.5f, 1, 0, 0, 0 };
 static const uint32_t indices[6] = { 0, 1, 2, 0, 2, 3 };
 
+enum { KEYS = 61 }; /* 2 s at 30 keys/s: two segments */
+
+/* The clip of walk.tdn, compressed (additive: against the rest pose); NULL after printing why. */
+static tdn_clip *walk_clip(const tdn_skeleton *skeleton, int additive)
+{
+    static float times[KEYS], hips_t[KEYS * 3], r[4][KEYS * 4], foot_t[KEYS * 3];
+    static const float curve_times[3] = { 0.0f, 0.75f, 2.0f }, linear[3] = { 0, 1, 0.5f };
+    static const float cubic[9] = { 0, 0, 1, -1, 2, 0, 0.5f, -0.5f, 0 };
+    const int turning[4] = { 0, 1, 3, 0 }; /* Hips, LeftUpLeg, RightUpLeg */
+    const float swing[4] = { 0.3f, 3.0f, 0.4f, 0.0f }, tempo[4] = { 2.0f, 3.0f, 0.5f, 0.0f };
+    tdn_track_desc tracks[5];
+    for (int k = 0; k < KEYS; k++) {
+        const float t = (float)k / 30.0f;
+        times[k] = t;
+        hips_t[3 * k] = 0.05f * sinf(3.0f * t), hips_t[3 * k + 1] = 0.9f, hips_t[3 * k + 2] = 1.2f * t;
+        for (int i = 0; i < 3; i++) {
+            const tdn_quat q = tdn_quat_mul(
+                tdn_quat_from_axis_angle(tdn_vec3_make(1, 0, 0), swing[i] * sinf(tempo[i] * t)),
+                tdn_skeleton_rest(skeleton, turning[i]).r);
+            r[i][4 * k] = q.x, r[i][4 * k + 1] = q.y, r[i][4 * k + 2] = q.z, r[i][4 * k + 3] = q.w;
+        }
+        const tdn_vec3 foot = tdn_skeleton_rest(skeleton, 4).t;
+        foot_t[3 * k] = foot.x, foot_t[3 * k + 1] = foot.y, foot_t[3 * k + 2] = foot.z + 0.02f * (float)(k / 15);
+    }
+    tracks[0] = (tdn_track_desc){ 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, KEYS, times, hips_t };
+    for (int i = 0; i < 3; i++)
+        tracks[1 + i] = (tdn_track_desc){ turning[i], TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, KEYS, times, r[i] };
+    tracks[4] = (tdn_track_desc){ 4, TDN_TARGET_TRANSLATION, TDN_INTERP_STEP, KEYS, times, foot_t };
+    const tdn_float_track_desc floats[2] = { { "contact", TDN_INTERP_LINEAR, 3, curve_times, linear },
+                                             { "blink", TDN_INTERP_CUBIC, 3, curve_times, cubic } };
+    const tdn_event_desc events[2] = { { "step", 0.5f }, { "end", 2.0f } };
+    tdn_keyed_clip *keys = NULL;
+    tdn_clip *clip = NULL;
+    tdn_pose rest;
+    tdn_error err = { 0 };
+    tdn_result res = tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = additive ? "walk_add" : "walk",
+                                                                   .skeleton = skeleton,
+                                                                   .tracks = tracks,
+                                                                   .track_count = 5,
+                                                                   .float_tracks = floats,
+                                                                   .float_track_count = 2,
+                                                                   .events = events,
+                                                                   .event_count = 2 },
+                                           &keys, NULL, &err);
+    if (res == TDN_OK)
+        res = tdn_pose_create(tdn_skeleton_joint_count(skeleton), &rest, NULL, &err);
+    if (res == TDN_OK) {
+        tdn_pose_set_rest(&rest, skeleton, NULL);
+        /* two frames a key: the lerped frames between keys let smooth groups keep every other one */
+        res = tdn_clip_create(&(tdn_clip_desc){ .source = keys,
+                                                .sample_rate = 60.0f,
+                                                .storage = TDN_STORAGE_COMPRESSED,
+                                                .additive_reference_pose = additive ? &rest : NULL },
+                              &clip, NULL, &err);
+        tdn_pose_destroy(&rest);
+    }
+    tdn_keyed_clip_destroy(keys);
+    if (res != TDN_OK)
+        fprintf(stderr, "seed_pack: the walk clip: %s: %s\n", err.where, err.message);
+    return clip;
+}
+
 static int write(const char *dir, const char *name, const tdn_skeleton *skeleton, int two)
 {
     tdn_pack_writer *w = NULL;
@@ -36,10 +103,15 @@ static int write(const char *dir, const char *name, const tdn_skeleton *skeleton
         tdn_pack_mesh points = { "points", 1, 2, 2, positions, NULL, NULL, joints, weights, NULL, 0 };
         quad = points;
     }
+    for (int additive = 0; additive < 2 && res == TDN_OK && !two; additive++) {
+        tdn_clip *clip = walk_clip(skeleton, additive);
+        res = clip ? tdn_pack_writer_add_clip(w, clip, 0, NULL, &err) : TDN_ERR_INVALID_DATA;
+        tdn_clip_destroy(clip);
+    }
     if (res == TDN_OK)
         res = tdn_pack_writer_add_mesh(w, &quad, &err);
     if (res == TDN_OK && !two)
-        res = tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('C', 'L', 'I', 'P'), "clips come here", 16, 32, &err);
+        res = tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), "a later section", 16, 32, &err);
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     if (res == TDN_OK)

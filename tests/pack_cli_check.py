@@ -1,8 +1,12 @@
-"""`tendon pack` and `tendon info` on packs against docs/cli.md and docs/pack-format.md: a small
-BVH packed with --scale, read back here by a reader written from the format's tables alone
-(header, section table, the skeleton section's arrays: the rest translations are the BVH's
-offsets times the scale, worked out by hand); the generated humanoid at half size (its pelvis
-0.95 * 0.5 m up); info's text and JSON; exit codes and errors naming the file and byte.
+"""`tendon pack`, `tendon info` and `tendon sample` on packs against docs/cli.md and
+docs/pack-format.md: a small BVH packed with --scale, read back here by a reader written from the
+format's tables alone (header, section table, the skeleton section's arrays: the rest
+translations are the BVH's offsets times the scale, worked out by hand; the clip section's
+header: its frames, joints and duration); the clip's report line (raw size 40 bytes x joints x
+frames); a moving BVH's packed clip sampled in model space printing the same numbers as the BVH
+sampled with --runtime --compressed at the same --scale; the generated humanoid at half size
+(its pelvis 0.95 * 0.5 m up, its clips packed); info's text and JSON; exit codes and errors
+naming the file and byte.
 Usage: pack_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
 import json
 import os
@@ -36,6 +40,21 @@ Frame Time: 0.5
 0 100 0 0 0 0 0 0 0 0 0 0
 0 100 0 0 0 0 0 0 0 0 0 0
 """
+
+
+def moving_bvh(frames):
+    """A BVH like BVH above whose joints turn and whose root moves, `frames` frames at 30/s."""
+    import math
+    head = BVH.split("MOTION")[0]
+    lines = []
+    for f in range(frames):
+        t = f / 30.0
+        lines.append(" ".join(f"{v:.4f}" for v in (
+            5 * math.sin(2 * t), 100 + 3 * math.cos(4 * t), 40 * t,
+            10 * math.sin(3 * t), 5 * math.cos(2 * t), 20 * math.sin(t),
+            30 * math.sin(5 * t), 0, 10 * math.cos(3 * t),
+            45 * math.sin(2 * t), 15 * math.sin(6 * t), 0)))
+    return head + f"MOTION\nFrames: {frames}\nFrame Time: 0.0333333\n" + "\n".join(lines) + "\n"
 
 
 def read_pack(path):
@@ -76,16 +95,22 @@ out = os.path.join(SCRATCH, "three.tdn")
 r = run("pack", bvh, "--out", out, "--scale", "0.01")
 check(r.returncode == 0, f"pack three.bvh: exit {r.returncode}: {r.stderr.strip()}")
 check("skeleton 0  three" in r.stdout and "3 joints" in r.stdout, f"pack prints the skeleton: {r.stdout}")
-check("1 clip not packed" in r.stdout, f"pack says the clip is not packed yet: {r.stdout}")
+# 3 joints, 2 frames: 240 bytes of float32 frames; a still clip's error is 0
+check("clip         three" in r.stdout and "240 bytes raw" in r.stdout and "largest error 0.0000 cm" in r.stdout,
+      f"pack prints the clip's line: {r.stdout}")
+check("1 clip: 240 bytes raw" in r.stdout, f"pack prints the total: {r.stdout}")
 sections, data = read_pack(out)
-check([k for k, _, _ in sections] == ["SKEL", "STRS"], f"three.tdn's sections: {sections}")
+check([k for k, _, _ in sections] == ["SKEL", "CLIP", "STRS"], f"three.tdn's sections: {sections}")
+clip = struct.unpack_from("<4I2f", data, sections[1][1])
+check(clip[1] == 0 and clip[2] == 16 and clip[3] == 3 and clip[4] == 0.5 and clip[5] == 30.0,
+      f"the clip animates section 0's 3 joints, 0.5 s at 30 frames/s (its 2 keys/s times 15): 16 frames: {clip}")
 names, parents, rest = skeleton(data, sections[0][1])
 check(names == ["Hips", "Spine", "Leg"] and parents == [-1, 0, 0], f"joints {names}, parents {parents}")
 want = [(0, 1.0, 0), (0, 0.2, 0), (0.1, -0.05, 0.02)]
 for j, t in enumerate(want):
     check(all(abs(a - b) <= 1e-6 for a, b in zip(rest[j][:3], t)), f"joint {j}'s rest translation {rest[j][:3]} is {t}")
     check(rest[j][3:7] == (0.0, 0.0, 0.0, 1.0) and rest[j][7:] == (1.0, 1.0, 1.0), f"joint {j}'s rotation and scale")
-strings_kind, strings_offset, strings_size = sections[1]
+strings_kind, strings_offset, strings_size = sections[2]
 check(data[strings_offset:strings_offset + strings_size].split(b"\0")[1] == b"three", "the string table holds 'three'")
 
 # info, text and JSON, against the BVH's own
@@ -96,17 +121,43 @@ source = json.loads(run("info", bvh, "--json").stdout)
 check(doc["format"] == "pack" and doc["version"] == 1, f"info's format: {doc.get('format')}")
 check(doc["skeletons"][0]["name"] == "three" and doc["skeletons"][0]["joints"] == source["skeleton"]["joints"],
       f"the pack's joints are the BVH's: {doc['skeletons']}")
-check(doc["meshes"] == [] and [s["kind"] for s in doc["sections"]] == ["SKEL", "STRS"], f"info's sections {doc}")
+check(doc["meshes"] == [] and [s["kind"] for s in doc["sections"]] == ["SKEL", "CLIP", "STRS"],
+      f"info's sections {doc}")
+check(doc["clips"] == [{"name": "three", "skeleton": 0, "duration": 0.5, "frames": 16, "bytes": sections[1][2]}],
+      f"info's clips: {doc['clips']}")
 r = run("info", out)
-check(r.returncode == 0 and "pack (version 1), 1 skeleton, 0 meshes, 2 sections" in r.stdout,
+check(r.returncode == 0 and "pack (version 1), 1 skeleton, 1 clip, 0 meshes, 3 sections" in r.stdout,
       f"info three.tdn: {r.stdout}")
+
+# ---- sampling a pack: the BVH's compressed clip, the same numbers ----
+moving = write("moving.bvh", moving_bvh(40))  # 2 segments of frames
+moving_pack = os.path.join(SCRATCH, "moving.tdn")
+r = run("pack", moving, "--out", moving_pack, "--scale", "0.01", "--error", "0.05", "--shell", "5")
+check(r.returncode == 0, f"pack moving.bvh: {r.stdout} {r.stderr}")
+for time in ("0", "0.2", "0.61", "1.3", "5"):
+    packed = run("sample", moving_pack, "--time", time, "--space", "model", "--json")
+    source = run("sample", moving, "--scale", "0.01", "--time", time, "--space", "model", "--runtime", "--compressed",
+                 "--error", "0.05", "--shell", "5", "--json")
+    check(packed.returncode == 0 and source.returncode == 0, f"sample at {time}: {packed.stderr} {source.stderr}")
+    check(json.loads(packed.stdout) == json.loads(source.stdout),
+          f"at {time} s the pack samples as the BVH compressed: {packed.stdout[:300]} / {source.stdout[:300]}")
+moved = json.loads(run("sample", moving_pack, "--time", "0.61", "--space", "model", "--json").stdout)
+check(abs(moved["joints"][0]["t"][2] - 0.4 * 0.61) < 1e-3, f"the root 40 cm/s forward at 0.61 s: {moved['joints'][0]}")
+r = run("sample", moving_pack, "--time", "0.2", "--clip", "0")
+check(r.returncode == 0 and "moving at 0.2 s, local space" in r.stdout, f"sample --clip 0 on a pack: {r.stdout}")
+r = run("sample", moving_pack, "--time", "0.2", "--clip", "walk")
+check(r.returncode == 2 and 'no clip named "walk"' in r.stderr, f"sample of a missing clip: {r.stderr}")
+r = run("sample", moving_pack, "--time", "0.2", "--runtime")
+check(r.returncode == 2 and "do not apply" in r.stderr, f"sample --runtime on a pack: {r.stderr}")
 
 # ---- the humanoid at half size ----
 half = os.path.join(SCRATCH, "half.tdn")
 r = run("pack", "humanoid", "--out", half, "--scale", "0.5")
 check(r.returncode == 0 and "67 joints" in r.stdout and "mesh" in r.stdout, f"pack humanoid: {r.stdout} {r.stderr}")
 sections, data = read_pack(half)
-check([k for k, _, _ in sections] == ["SKEL", "MESH", "STRS"], f"half.tdn's sections: {sections}")
+kinds = [k for k, _, _ in sections]
+check(kinds[0] == "SKEL" and kinds[-2:] == ["MESH", "STRS"] and kinds.count("CLIP") == len(kinds) - 3 > 0,
+      f"half.tdn's sections: {kinds}")
 names, parents, rest = skeleton(data, sections[0][1])
 check(names[1] == "pelvis" and abs(rest[1][1] - 0.475) <= 1e-6, f"the pelvis 0.475 m up: {names[1]} {rest[1][:3]}")
 doc = json.loads(run("info", half, "--json").stdout)

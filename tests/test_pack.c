@@ -55,7 +55,7 @@ static image pack_asset(const tdn_asset *asset, const char *name, int extra)
     }
     if (extra) {
         const char future[40] = "a section a later tendon reads";
-        CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('C', 'L', 'I', 'P'), future, sizeof future, 64, &err) ==
+        CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), future, sizeof future, 64, &err) ==
               TDN_OK);
     }
     void *data = NULL;
@@ -174,13 +174,13 @@ static void round_trip(const tdn_asset *asset, const char *name)
     check_model_space_identical(tdn_asset_skeleton(asset), tdn_pack_skeleton(pack, 0));
     /* the skeleton, the meshes, the unknown section and the string table */
     CHECK_EQ_INT(tdn_pack_section_count(pack), 1 + tdn_asset_mesh_count(asset) + 2);
-    const int clip = 1 + tdn_asset_mesh_count(asset);
+    const int unknown = 1 + tdn_asset_mesh_count(asset);
     size_t size = 0;
-    const char *bytes = tdn_pack_section_bytes(pack, clip, &size);
-    CHECK(tdn_pack_section_kind(pack, clip) == TDN_PACK_FOURCC('C', 'L', 'I', 'P'));
+    const char *bytes = tdn_pack_section_bytes(pack, unknown, &size);
+    CHECK(tdn_pack_section_kind(pack, unknown) == TDN_PACK_FOURCC('B', 'S', 'P', 'C'));
     CHECK(size == 40 && bytes && strcmp(bytes, "a section a later tendon reads") == 0);
     CHECK((size_t)((const unsigned char *)bytes - im.bytes) % 64 == 0); /* its alignment kept, in the file */
-    CHECK(tdn_pack_section_kind(pack, clip + 5) == 0);
+    CHECK(tdn_pack_section_kind(pack, unknown + 5) == 0);
     /* the pointers lead into the caller's bytes: nothing was copied */
     const unsigned char *parents = (const unsigned char *)tdn_skeleton_parents(tdn_pack_skeleton(pack, 0));
     CHECK(parents > im.bytes && parents < im.bytes + im.size);
@@ -533,7 +533,7 @@ static void arguments(void)
     free(joints);
     CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('S', 'K', 'E', 'L'), "x", 1, 16, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "kind") == 0);
-    CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('C', 'L', 'I', 'P'), "x", 1, 24, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), "x", 1, 24, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "align") == 0);
     tdn_pack_writer_destroy(w);
     tdn_free(im.bytes, im.size, NULL);

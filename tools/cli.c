@@ -233,6 +233,17 @@ int cli_ends_with(const char *s, const char *suffix, int ignore_case)
 
 int cli_is_gltf_path(const char *path) { return cli_ends_with(path, ".glb", 1) || cli_ends_with(path, ".gltf", 1); }
 
+int cli_is_pack(const char *path)
+{
+    void *data = NULL;
+    size_t size = 0;
+    if (tdn_file_read(NULL, path, &data, &size, NULL, NULL) != TDN_OK)
+        return 0;
+    const int pack = size >= 8 && memcmp(data, "TDNPACK", 8) == 0;
+    tdn_free(data, size, NULL);
+    return pack;
+}
+
 int cli_json_print(cJSON *doc)
 {
     char *text = doc ? cJSON_PrintUnformatted(doc) : NULL;

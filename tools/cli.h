@@ -87,6 +87,8 @@ void cli_file_stem(const char *path, char *out, size_t size);
 int cli_ends_with(const char *s, const char *suffix, int ignore_case);
 /* 1 when path ends in .glb or .gltf (any case): what a baked glTF output may be called. */
 int cli_is_gltf_path(const char *path);
+/* 1 when the file at path starts with a pack's magic (read without blocking: tdn_file_read). */
+int cli_is_pack(const char *path);
 
 /* Monotonic wall-clock milliseconds, for the CLI's timings and progress bars. */
 double cli_now_ms(void);

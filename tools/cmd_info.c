@@ -1,4 +1,5 @@
 /* tendon info: what a glTF, BVH or pack file holds (docs/cli.md). */
+#include <math.h>
 #include <string.h>
 
 #include "cli.h"
@@ -19,7 +20,8 @@ static void usage(FILE *out)
           "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
           "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"
           "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>. A pack lists its\n"
-          "skeletons (with their joints), meshes and sections (kind, bytes).\n",
+          "skeletons (with their joints), clips (name, skeleton, duration, frames, bytes), meshes and\n"
+          "sections (kind, bytes).\n",
           out);
 }
 
@@ -134,18 +136,6 @@ static void print_text(const char *path, const tdn_asset *a)
 
 /* ---- packs ---- */
 
-/* 1 when the file at path starts with a pack's magic (read without blocking: tdn_file_read). */
-static int is_pack(const char *path)
-{
-    void *data = NULL;
-    size_t size = 0;
-    if (tdn_file_read(NULL, path, &data, &size, NULL, NULL) != TDN_OK)
-        return 0;
-    const int pack = size >= 8 && memcmp(data, "TDNPACK", 8) == 0;
-    tdn_free(data, size, NULL);
-    return pack;
-}
-
 static void kind_text(uint32_t kind, char out[5])
 {
     for (int b = 0; b < 4; b++) {
@@ -153,6 +143,19 @@ static void kind_text(uint32_t kind, char out[5])
         out[b] = c >= 0x20 && c < 0x7f ? (char)c : '?';
     }
     out[4] = '\0';
+}
+
+/* A clip's frames (its duration at its sample rate), and the bytes of clip i's section. */
+static int clip_frames(const tdn_clip *c) { return (int)lround(tdn_clip_duration(c) * tdn_clip_sample_rate(c)) + 1; }
+static size_t clip_section_bytes(const tdn_pack *p, int clip)
+{
+    for (int s = 0; s < tdn_pack_section_count(p); s++)
+        if (tdn_pack_section_kind(p, s) == TDN_PACK_FOURCC('C', 'L', 'I', 'P') && clip-- == 0) {
+            size_t size = 0;
+            tdn_pack_section_bytes(p, s, &size);
+            return size;
+        }
+    return 0;
 }
 
 static int print_pack_json(const tdn_pack *p)
@@ -173,6 +176,17 @@ static int print_pack_json(const tdn_pack *p)
             cJSON_AddItemToArray(joints, jo);
         }
         cJSON_AddItemToArray(skeletons, o);
+    }
+    cJSON *clips = cJSON_AddArrayToObject(doc, "clips");
+    for (int i = 0; i < tdn_pack_clip_count(p); i++) {
+        const tdn_clip *c = tdn_pack_clip(p, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", tdn_pack_clip_name(p, i));
+        cJSON_AddNumberToObject(o, "skeleton", tdn_pack_clip_skeleton(p, i));
+        cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_clip_duration(c)));
+        cJSON_AddNumberToObject(o, "frames", clip_frames(c));
+        cJSON_AddNumberToObject(o, "bytes", (double)clip_section_bytes(p, i));
+        cJSON_AddItemToArray(clips, o);
     }
     cJSON *meshes = cJSON_AddArrayToObject(doc, "meshes");
     for (int i = 0; i < tdn_pack_mesh_count(p); i++) {
@@ -204,10 +218,11 @@ static int print_pack_json(const tdn_pack *p)
 static void print_pack_text(const char *path, const tdn_pack *p)
 {
     char name[CLI_TEXT_SIZE], other[CLI_TEXT_SIZE];
-    const int skeletons = tdn_pack_skeleton_count(p), meshes = tdn_pack_mesh_count(p);
-    printf("%s: pack (version %d), %d skeleton%s, %d mesh%s, %d section%s\n", cli_text(path, name, sizeof name),
-           TDN_PACK_VERSION, skeletons, skeletons == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es",
-           tdn_pack_section_count(p), tdn_pack_section_count(p) == 1 ? "" : "s");
+    const int skeletons = tdn_pack_skeleton_count(p), meshes = tdn_pack_mesh_count(p), clips = tdn_pack_clip_count(p);
+    printf("%s: pack (version %d), %d skeleton%s, %d clip%s, %d mesh%s, %d section%s\n",
+           cli_text(path, name, sizeof name), TDN_PACK_VERSION, skeletons, skeletons == 1 ? "" : "s", clips,
+           clips == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es", tdn_pack_section_count(p),
+           tdn_pack_section_count(p) == 1 ? "" : "s");
     for (int s = 0; s < skeletons; s++) {
         const tdn_skeleton *k = tdn_pack_skeleton(p, s);
         printf("\nskeleton %d %s, %d joints (parent first):\n", s,
@@ -219,6 +234,15 @@ static void print_pack_text(const char *path, const tdn_pack *p)
                 printf("  parent %d %s\n", parent, cli_text(tdn_skeleton_joint_name(k, parent), other, sizeof other));
             else
                 printf("  root\n");
+        }
+    }
+    if (clips > 0) {
+        printf("\nclips (compressed):\n");
+        for (int i = 0; i < clips; i++) {
+            const tdn_clip *c = tdn_pack_clip(p, i);
+            printf("  %4d  %-24s skeleton %d, %8.3f s, %6d frames, %9zu bytes\n", i,
+                   cli_text(tdn_pack_clip_name(p, i), name, sizeof name), tdn_pack_clip_skeleton(p, i),
+                   (double)tdn_clip_duration(c), clip_frames(c), clip_section_bytes(p, i));
         }
     }
     if (meshes > 0) {
@@ -284,7 +308,7 @@ int cmd_info(int argc, char **argv)
         usage(stderr);
         return CLI_BAD_INPUT;
     }
-    if (is_pack(path))
+    if (cli_is_pack(path))
         return info_pack(path, &common);
     tdn_asset *asset;
     int code = cli_load("info", path, &common, &asset);

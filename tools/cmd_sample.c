@@ -4,7 +4,9 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_compress.h"
 #include "commands.h"
+#include "tendon/io/pack_file.h"
 
 static void usage(FILE *out)
 {
@@ -27,7 +29,10 @@ static void usage(FILE *out)
           "                   and its largest and 99th-percentile error, between frames included\n"
           "  --json           {\"clip\", \"time\", \"space\", \"joints\": [{\"name\", \"parent\", \"t\", \"r\",\n"
           "                   \"s\"[, \"matrix\"]}]}\n"
-          "  --skin, --scale, --allow-files  as for tendon info\n",
+          "  --skin, --scale, --allow-files  as for tendon info\n"
+          "FILE may be a pack (tendon pack): its clips are compressed runtime clips already and are\n"
+          "sampled as they are, in the skeleton each animates (--runtime, --compressed, --error,\n"
+          "--shell, --scale and --skin do not apply: a pack holds its files' lengths as scaled).\n",
           out);
 }
 
@@ -36,7 +41,7 @@ typedef struct sample_args {
     const char *path, *clip;
     float time;
     int has_time, model_space, runtime, compressed;
-    float error_cm, shell_cm;
+    cli_compress compress; /* --error, --shell */
 } sample_args;
 
 /* 0 with the arguments in *a, or the exit code of a bad command line (-1 for --help). */
@@ -49,12 +54,13 @@ static int parse(int argc, char **argv, sample_args *a)
             return -1;
         }
         int taken = cli_common_option("sample", argc, argv, &i, &a->common);
+        if (!taken)
+            taken = cli_compress_option("sample", argc, argv, &i, &a->compress);
         if (taken < 0)
             return CLI_BAD_INPUT;
         if (taken)
             continue;
-        int wants_value = strcmp(arg, "--time") == 0 || strcmp(arg, "--clip") == 0 || strcmp(arg, "--space") == 0 ||
-                          strcmp(arg, "--error") == 0 || strcmp(arg, "--shell") == 0;
+        int wants_value = strcmp(arg, "--time") == 0 || strcmp(arg, "--clip") == 0 || strcmp(arg, "--space") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon sample: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -76,14 +82,6 @@ static int parse(int argc, char **argv, sample_args *a)
             a->runtime = 1;
         } else if (strcmp(arg, "--compressed") == 0) {
             a->runtime = a->compressed = 1;
-        } else if (strcmp(arg, "--error") == 0 || strcmp(arg, "--shell") == 0) {
-            float *cm = arg[2] == 'e' ? &a->error_cm : &a->shell_cm;
-            if (!cli_parse_float("sample", arg, argv[++i], cm))
-                return CLI_BAD_INPUT;
-            if (!(*cm > 0.0f) || *cm > 1e6f) {
-                fprintf(stderr, "tendon sample: %s is a length in cm above 0, not '%s'\n", arg, argv[i]);
-                return CLI_BAD_INPUT;
-            }
         } else if (arg[0] != '-' && !a->path) {
             a->path = arg;
         } else {
@@ -92,7 +90,7 @@ static int parse(int argc, char **argv, sample_args *a)
             return CLI_BAD_INPUT;
         }
     }
-    if ((a->error_cm > 0.0f || a->shell_cm > 0.0f) && !a->compressed) {
+    if ((a->compress.error_cm > 0.0f || a->compress.shell_cm > 0.0f) && !a->compressed) {
         fprintf(stderr, "tendon sample: --error and --shell are options of --compressed\n");
         return CLI_BAD_INPUT;
     }
@@ -104,27 +102,43 @@ static int parse(int argc, char **argv, sample_args *a)
     return 0;
 }
 
+/* The joints printed, in order: an asset's listing, or (asset NULL: a pack's) the skeleton's. */
+typedef struct listing {
+    const tdn_skeleton *skeleton;
+    const tdn_asset *asset;
+} listing;
+
+static int listed_count(const listing *l)
+{
+    return l->asset ? tdn_asset_joint_count(l->asset) : tdn_skeleton_joint_count(l->skeleton);
+}
+static int listed_joint(const listing *l, int i) { return l->asset ? tdn_asset_joint(l->asset, i) : i; }
+static int listed_parent(const listing *l, int i)
+{
+    return l->asset ? tdn_asset_joint_parent(l->asset, i) : tdn_skeleton_parent(l->skeleton, i);
+}
+
 /* The joint's transform in the chosen space (model: decomposed from its matrix). */
 static tdn_transform joint_transform(const sample_args *a, const tdn_pose *pose, const tdn_mat4 *model, int joint)
 {
     return a->model_space ? tdn_transform_from_mat4(&model[joint]) : tdn_pose_get(pose, joint);
 }
 
-static int print_json(const sample_args *a, const tdn_asset *asset, const char *clip_name, const tdn_pose *pose,
+static int print_json(const sample_args *a, const listing *l, const char *clip_name, const tdn_pose *pose,
                       const tdn_mat4 *model)
 {
-    const tdn_skeleton *skel = tdn_asset_skeleton(asset);
+    const tdn_skeleton *skel = l->skeleton;
     cJSON *doc = cJSON_CreateObject();
     cJSON_AddItemToObject(doc, "clip", clip_name ? cJSON_CreateString(clip_name) : cJSON_CreateNull());
     cJSON_AddItemToObject(doc, "time", cli_json_float(a->time));
     cJSON_AddStringToObject(doc, "space", a->model_space ? "model" : "local");
     cJSON *joints = cJSON_AddArrayToObject(doc, "joints");
-    for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
-        int j = tdn_asset_joint(asset, i);
+    for (int i = 0; i < listed_count(l); i++) {
+        int j = listed_joint(l, i);
         tdn_transform x = joint_transform(a, pose, model, j);
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "name", tdn_skeleton_joint_name(skel, j));
-        cJSON_AddNumberToObject(o, "parent", tdn_asset_joint_parent(asset, i));
+        cJSON_AddNumberToObject(o, "parent", listed_parent(l, i));
         cJSON_AddItemToObject(o, "t", cli_json_floats(&x.t.x, 3));
         cJSON_AddItemToObject(o, "r", cli_json_floats(&x.r.x, 4));
         cJSON_AddItemToObject(o, "s", cli_json_floats(&x.s.x, 3));
@@ -135,21 +149,21 @@ static int print_json(const sample_args *a, const tdn_asset *asset, const char *
     return cli_json_print(doc);
 }
 
-static void print_text(const sample_args *a, const tdn_asset *asset, const char *clip_name, const tdn_pose *pose,
+static void print_text(const sample_args *a, const listing *l, const char *clip_name, const tdn_pose *pose,
                        const tdn_mat4 *model)
 {
-    const tdn_skeleton *skel = tdn_asset_skeleton(asset);
+    const tdn_skeleton *skel = l->skeleton;
     char name[CLI_TEXT_SIZE];
     printf("%s at %.6g s, %s space%s\n", clip_name ? cli_text(clip_name, name, sizeof name) : "rest pose",
            (double)a->time, a->model_space ? "model" : "local", a->runtime ? ", runtime clip" : "");
     printf("  %4s  %-32s %6s  %-34s  %-43s  %s\n", "#", "joint", "parent", "t", "r (x y z w)", "s");
-    for (int i = 0; i < tdn_asset_joint_count(asset); i++) {
-        int j = tdn_asset_joint(asset, i);
+    for (int i = 0; i < listed_count(l); i++) {
+        int j = listed_joint(l, i);
         tdn_transform x = joint_transform(a, pose, model, j);
         printf("  %4d  %-32s %6d  %10.5f %10.5f %10.5f  %10.6f %10.6f %10.6f %10.6f  %.5g %.5g %.5g\n", i,
-               cli_text(tdn_skeleton_joint_name(skel, j), name, sizeof name), tdn_asset_joint_parent(asset, i),
-               (double)x.t.x, (double)x.t.y, (double)x.t.z, (double)x.r.x, (double)x.r.y, (double)x.r.z, (double)x.r.w,
-               (double)x.s.x, (double)x.s.y, (double)x.s.z);
+               cli_text(tdn_skeleton_joint_name(skel, j), name, sizeof name), listed_parent(l, i), (double)x.t.x,
+               (double)x.t.y, (double)x.t.z, (double)x.r.x, (double)x.r.y, (double)x.r.z, (double)x.r.w, (double)x.s.x,
+               (double)x.s.y, (double)x.s.z);
     }
 }
 
@@ -157,21 +171,19 @@ static void print_text(const sample_args *a, const tdn_asset *asset, const char 
  * key time) and its error measured as animation compression does, on stderr. */
 static void report_compression(const tdn_keyed_clip *keys, const tdn_clip *clip, float shell)
 {
-    const tdn_skeleton *skeleton = tdn_keyed_clip_skeleton(keys);
-    const double raw = 40.0 * tdn_skeleton_joint_count(skeleton) * tdn_keyed_clip_key_times(keys, NULL, 0);
-    const size_t bytes = tdn_clip_memory_size(clip);
-    tdn_clip_error e;
-    const tdn_clip_error_desc measure = { .clip = clip, .source = keys, .shell_distance = shell };
-    if (tdn_clip_measure_error(&measure, &e, NULL, NULL) != TDN_OK) {
-        fprintf(stderr, "tendon sample: compressed clip: %zu bytes (%.2f:1); its error could not be measured\n", bytes,
-                raw / (double)bytes);
+    const cli_compression c = cli_compression_of(keys, clip, shell);
+    const tdn_clip_error *e = &c.error;
+    if (!c.measured) {
+        fprintf(stderr, "tendon sample: compressed clip: %zu bytes (%.2f:1); its error could not be measured\n",
+                c.bytes, c.raw / (double)c.bytes);
         return;
     }
     fprintf(stderr,
             "tendon sample: compressed clip: %zu bytes, %.2f:1 against float32 frames (%.0f bytes); largest error"
             " %.4g cm at '%s', t = %.4g s; 99th percentile %.4g cm (vertices %.3g cm from each joint)\n",
-            bytes, raw / (double)bytes, raw, 100.0 * e.max_error, tdn_skeleton_joint_name(skeleton, e.max_joint),
-            (double)e.max_time, 100.0 * e.p99_error, 100.0 * shell);
+            c.bytes, c.raw / (double)c.bytes, c.raw, 100.0 * e->max_error,
+            tdn_skeleton_joint_name(tdn_keyed_clip_skeleton(keys), e->max_joint), (double)e->max_time,
+            100.0 * e->p99_error, 100.0 * shell);
 }
 
 /* Samples the keyed clip, or the runtime clip built from it, into pose. */
@@ -184,11 +196,8 @@ static int sample_clip(const sample_args *a, const tdn_keyed_clip *keys, tdn_pos
     }
     /* Any error is accepted so that the runtime clip can be looked at; it is reported. */
     tdn_clip_desc desc = { .source = keys, .position_tolerance = FLT_MAX, .rotation_tolerance = FLT_MAX };
-    if (a->compressed) {
-        desc.storage = TDN_STORAGE_COMPRESSED;
-        desc.error_threshold = 0.01f * (a->error_cm > 0.0f ? a->error_cm : 0.01f);
-        desc.shell_distance = 0.01f * (a->shell_cm > 0.0f ? a->shell_cm : 3.0f);
-    }
+    if (a->compressed)
+        desc = cli_compress_desc(&a->compress, keys);
     tdn_clip *clip;
     tdn_clip_report report;
     desc.report = &report;
@@ -229,10 +238,80 @@ static int run(const sample_args *a, const tdn_asset *asset, tdn_pose *pose, tdn
     if (res != TDN_OK)
         return cli_report("sample", res, NULL);
     const char *clip_name = keys ? tdn_keyed_clip_name(keys) : NULL;
+    const listing l = { tdn_asset_skeleton(asset), asset };
     if (a->common.json)
-        return print_json(a, asset, clip_name, pose, model);
-    print_text(a, asset, clip_name, pose, model);
+        return print_json(a, &l, clip_name, pose, model);
+    print_text(a, &l, clip_name, pose, model);
     return CLI_OK;
+}
+
+/* ---- packs ---- */
+
+/* The pack's clip named `name` (a name, else an index), or -1. */
+static int find_pack_clip(const tdn_pack *pack, const char *name)
+{
+    const int by_name = tdn_pack_find_clip(pack, name);
+    if (by_name >= 0)
+        return by_name;
+    char *end = NULL;
+    const long i = strtol(name, &end, 10);
+    return *name && !*end && i >= 0 && i < tdn_pack_clip_count(pack) ? (int)i : -1;
+}
+
+static int sample_pack_clip(const sample_args *a, const tdn_pack *pack)
+{
+    if (tdn_pack_clip_count(pack) == 0) {
+        fprintf(stderr, "tendon sample: %s: the pack holds no clip\n", a->path);
+        return CLI_BAD_INPUT;
+    }
+    const int c = a->clip ? find_pack_clip(pack, a->clip) : 0;
+    if (c < 0) {
+        fprintf(stderr, "tendon sample: %s: --clip: no clip named \"%s\" (tendon info lists the pack's %d)\n", a->path,
+                a->clip, tdn_pack_clip_count(pack));
+        return CLI_BAD_INPUT;
+    }
+    const tdn_clip *clip = tdn_pack_clip(pack, c);
+    const listing l = { tdn_pack_skeleton(pack, tdn_pack_clip_skeleton(pack, c)), NULL };
+    const int joints = tdn_clip_joint_count(clip);
+    tdn_pose pose;
+    tdn_mat4 *model = malloc(sizeof(tdn_mat4) * (size_t)joints);
+    tdn_result res = model ? tdn_pose_create(joints, &pose, NULL, NULL) : TDN_ERR_OUT_OF_MEMORY;
+    if (res != TDN_OK) {
+        free(model);
+        return cli_report("sample", res, NULL);
+    }
+    tdn_clip_sample(clip, a->time, &pose, NULL);
+    res = tdn_model_space(l.skeleton, &pose, NULL, model, NULL);
+    int code = res == TDN_OK ? CLI_OK : cli_report("sample", res, NULL);
+    if (code == CLI_OK && a->common.json)
+        code = print_json(a, &l, tdn_clip_name(clip), &pose, model);
+    else if (code == CLI_OK)
+        print_text(a, &l, tdn_clip_name(clip), &pose, model);
+    tdn_pose_destroy(&pose);
+    free(model);
+    return code;
+}
+
+static int sample_pack(const sample_args *a)
+{
+    if (a->runtime || a->common.scale > 0.0f || a->common.skin) {
+        fprintf(stderr,
+                "tendon sample: %s is a pack: its clips are compressed runtime clips in the units they were "
+                "packed in (--runtime, --compressed, --scale and --skin do not apply)\n",
+                a->path);
+        return CLI_BAD_INPUT;
+    }
+    cli_access access;
+    tdn_pack_file_load_options options = { 0 };
+    options.file_access = cli_file_access(&access, &a->common.files, a->path);
+    tdn_pack_file *file = NULL;
+    tdn_error err = { 0 };
+    const tdn_result res = tdn_pack_file_load(a->path, &options, &file, NULL, &err);
+    if (res != TDN_OK)
+        return cli_report("sample", res, &err);
+    const int code = sample_pack_clip(a, tdn_pack_file_pack(file));
+    tdn_pack_file_destroy(file);
+    return code;
 }
 
 int cmd_sample(int argc, char **argv)
@@ -241,6 +320,8 @@ int cmd_sample(int argc, char **argv)
     int code = parse(argc, argv, &a);
     if (code != 0)
         return code < 0 ? CLI_OK : code;
+    if (cli_is_pack(a.path))
+        return sample_pack(&a);
     tdn_asset *asset;
     code = cli_load("sample", a.path, &a.common, &asset);
     if (code != CLI_OK)

@@ -1,7 +1,7 @@
 /* tendon: runtime packs, the file a shipped game loads (docs/pack-format.md).
  *
- * A pack is one little-endian, position-independent binary image holding skeletons and skinned
- * meshes (later clips, blend spaces, graphs and motion-matching databases): every reference is
+ * A pack is one little-endian, position-independent binary image holding skeletons, compressed
+ * clips and skinned meshes (later blend spaces, graphs and motion-matching databases): every reference is
  * an offset, every array aligned, so that opening a pack is validating it and pointing into its
  * bytes. tdn_pack_open checks every offset, count and value of the whole image first, then makes
  * one allocation holding the objects' headers, which point into the caller's bytes: nothing is
@@ -9,11 +9,12 @@
  * long as the pack lives. libtendon_io reads and writes pack files (io/pack_file.h).
  *
  * A pack is immutable once opened and may be read by any number of threads; so are the
- * skeletons and meshes it hands out. A writer belongs to one thread at a time. */
+ * skeletons, clips and meshes it hands out. A writer belongs to one thread at a time. */
 #ifndef TENDON_PACK_H
 #define TENDON_PACK_H
 
 #include "base.h"
+#include "clip.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -72,6 +73,18 @@ TDN_API const tdn_skeleton *tdn_pack_skeleton(const tdn_pack *pack, int i);
 TDN_API const char *tdn_pack_skeleton_name(const tdn_pack *pack, int i);
 TDN_API int tdn_pack_find_skeleton(const tdn_pack *pack, const char *name);
 
+/* Clips (COMPRESSED runtime clips), in the order their sections come; owned by the pack (never
+ * destroy them), NULL for a bad index. They work everywhere a created clip does and sample
+ * bit-identically to the clip they were written from; tdn_clip_memory_size is 0 for them (their
+ * bytes are the pack's). */
+TDN_API int tdn_pack_clip_count(const tdn_pack *pack);
+TDN_API const tdn_clip *tdn_pack_clip(const tdn_pack *pack, int i);
+/* Clip i's name (tdn_clip_name; NULL for a bad index), the index of the pack's skeleton it
+ * animates (-1 for a bad index), and the index of the first clip with this name (-1 when none). */
+TDN_API const char *tdn_pack_clip_name(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_clip_skeleton(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_find_clip(const tdn_pack *pack, const char *name);
+
 /* Meshes, in the order their sections come; a zeroed struct for a bad index. */
 TDN_API int tdn_pack_mesh_count(const tdn_pack *pack);
 TDN_API tdn_pack_mesh tdn_pack_mesh_at(const tdn_pack *pack, int i);
@@ -102,9 +115,16 @@ TDN_API tdn_result tdn_pack_writer_add_skeleton(tdn_pack_writer *writer, const c
  * (TDN_ERR_ARGUMENT naming the field, "mesh.joints[40]"), so a writer never makes a pack
  * that will not open. */
 TDN_API tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *writer, const tdn_pack_mesh *mesh, tdn_error *err);
+/* Adds a clip section copying `clip` (its name, tracks, float tracks and events), animating the
+ * skeleton `skeleton` (an index tdn_pack_writer_add_skeleton gave, whose joint count must be the
+ * clip's). Only COMPRESSED clips are packed: another storage is TDN_ERR_ARGUMENT ("clip").
+ * *index (may be NULL) receives its clip index in the pack. */
+TDN_API tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *writer, const tdn_clip *clip, int skeleton, int *index,
+                                            tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
- * power of two; at least 16 is used). For kinds a later tendon reads (clips): the kinds
- * above ('SKEL', 'MESH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero kind. */
+ * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
+ * above ('SKEL', 'CLIP', 'MESH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
+ * kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
                                                size_t align, tdn_error *err);
 /* The pack image of what was added, in memory from `allocator` (NULL: malloc) that the caller

@@ -32,8 +32,6 @@
 #include "tendon/model_space.h"
 #include "vertex_error.h"
 
-/* Largest frame count a build accepts (an hour at 30 Hz is 108,001). */
-#define CLIP_MAX_FRAMES 10000000
 /* A time within this fraction of a frame below a frame's time counts as on it, so a step key
  * on the frame grid is held from its own frame even when time * rate rounds down. */
 #define CLIP_FRAME_SNAP 1e-4
@@ -855,6 +853,13 @@ static float default_sample_rate(const tdn_keyed_clip *source)
     return (float)(key_rate < 30.0 ? 30.0 : key_rate > 240.0 ? 240.0 : key_rate);
 }
 
+double tdn__clip_frame_count(float duration, float sample_rate)
+{
+    /* Snapped so that a float duration like 1.2f (1.2000000477) at 30 frames/s gives 37 frames
+     * on the 1/30 grid rather than 38 slightly off it. */
+    return duration > 0.0f ? ceil((double)duration * sample_rate - CLIP_FRAME_SNAP) + 1.0 : 1.0;
+}
+
 tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
@@ -888,12 +893,10 @@ tdn_result tdn_clip_create(const tdn_clip_desc *desc, tdn_clip **out, const tdn_
     if (d.float_track_tolerance == 0.0f)
         d.float_track_tolerance = 1e-4f;
     const float duration = tdn_keyed_clip_duration(d.source);
-    /* Snapped so that a float duration like 1.2f (1.2000000477) at 30 frames/s gives 37 frames
-     * on the 1/30 grid rather than 38 slightly off it. */
-    double frames = duration > 0.0f ? ceil((double)duration * d.sample_rate - CLIP_FRAME_SNAP) + 1.0 : 1.0;
-    if (frames > CLIP_MAX_FRAMES)
+    const double frames = tdn__clip_frame_count(duration, d.sample_rate);
+    if (frames > TDN__CLIP_MAX_FRAMES)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "sample_rate", "%g s at %g frames/s is more than %d frames",
-                         (double)duration, (double)d.sample_rate, CLIP_MAX_FRAMES);
+                         (double)duration, (double)d.sample_rate, TDN__CLIP_MAX_FRAMES);
 
     build b = { 0 };
     b.desc = &d;

@@ -15,6 +15,13 @@ typedef struct tdn__clip_run {
     int count;
 } tdn__clip_run;
 
+/* Largest frame count a build accepts (an hour at 30 Hz is 108,001). */
+#define TDN__CLIP_MAX_FRAMES 10000000
+
+/* The frames tdn_clip_create resamples `duration` seconds at `sample_rate` to (it may pass
+ * TDN__CLIP_MAX_FRAMES); frames_per_second is then (frames - 1) / (double)duration, 0 for one. */
+double tdn__clip_frame_count(float duration, float sample_rate);
+
 struct tdn_clip {
     tdn_allocator allocator;
     size_t bytes; /* this block; the annotations count separately */

@@ -4,6 +4,7 @@
 #define TENDON_PACK_INTERNAL_H
 
 #include "internal.h"
+#include "clip_internal.h"
 #include "skeleton_internal.h"
 #include "tendon/pack.h"
 
@@ -18,9 +19,16 @@
 #define TDN__PACK_STRINGS TDN_PACK_FOURCC('S', 'T', 'R', 'S')
 #define TDN__PACK_SKELETON TDN_PACK_FOURCC('S', 'K', 'E', 'L')
 #define TDN__PACK_MESH TDN_PACK_FOURCC('M', 'E', 'S', 'H')
+#define TDN__PACK_CLIP TDN_PACK_FOURCC('C', 'L', 'I', 'P')
 
-/* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero). */
+/* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero);
+ * a clip's, which has more arrays, is 128 bytes. */
 #define TDN__PACK_SECTION_HEADER_BYTES 64
+#define TDN__PACK_CLIP_HEADER_BYTES 128
+static inline size_t tdn__pack_header_bytes(uint32_t kind)
+{
+    return kind == TDN__PACK_CLIP ? TDN__PACK_CLIP_HEADER_BYTES : TDN__PACK_SECTION_HEADER_BYTES;
+}
 enum {
     /* skeleton section: fields by index (byte = 4 * index) */
     TDN__SKEL_NAME,
@@ -48,6 +56,44 @@ enum {
     TDN__MESH_WEIGHTS,
     TDN__MESH_INDICES,
     TDN__MESH_FIELDS
+};
+enum {
+    /* clip section (a 128-byte header) */
+    TDN__CLIP_NAME,
+    TDN__CLIP_SKELETON,
+    TDN__CLIP_FRAME_COUNT,
+    TDN__CLIP_JOINT_COUNT,
+    TDN__CLIP_DURATION,
+    TDN__CLIP_SAMPLE_RATE,
+    TDN__CLIP_ADDITIVE,
+    TDN__CLIP_ANIMATED_COUNT,
+    TDN__CLIP_HOLD_RUN_COUNT,
+    TDN__CLIP_HOLD_RUNS,
+    TDN__CLIP_FRAMES,
+    TDN__CLIP_CONSTANT_POSE,
+    TDN__CLIP_GROUP_COUNT,
+    TDN__CLIP_GROUPS,
+    TDN__CLIP_SEGMENT_COUNT,
+    TDN__CLIP_SEGMENT_RECORD_BYTES,
+    TDN__CLIP_RECORDS,
+    TDN__CLIP_WORD_COUNT,
+    TDN__CLIP_WORDS,
+    TDN__CLIP_FLOAT_TRACK_COUNT,
+    TDN__CLIP_FLOAT_TRACKS,
+    TDN__CLIP_EVENT_COUNT,
+    TDN__CLIP_EVENT_NAMES,
+    TDN__CLIP_EVENT_TIMES,
+    TDN__CLIP_FIELDS
+};
+/* A clip's float track table: 32 bytes per track, u32 fields, the last three reserved. */
+#define TDN__PACK_FLOAT_TRACK_BYTES 32
+enum {
+    TDN__TRACK_NAME,
+    TDN__TRACK_INTERP,
+    TDN__TRACK_KEY_COUNT,
+    TDN__TRACK_TIMES,
+    TDN__TRACK_VALUES,
+    TDN__TRACK_FIELDS
 };
 
 static inline uint32_t tdn__pack_u32(const unsigned char *p)
@@ -100,7 +146,7 @@ static inline uint32_t tdn__pack_field(const tdn__pack_view *v, int s, int field
 {
     return tdn__pack_u32(v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field);
 }
-/* Checks that the section holds its header, that the header's reserved fields [first, 16) are
+/* Checks that the section holds its header, that the header's reserved fields [first, end) are
  * zero and that field `name_field` is a name (tdn__pack_name); `what` names the object
  * ("skeleton 0"). */
 tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int name_field, const char *what);
@@ -109,9 +155,14 @@ tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int
  * failing (naming `what` and `array`). */
 const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t count, size_t elem, size_t align,
                             const char *what, const char *array);
+/* The same for an offset that is not in the section's header: `offset` read from file byte `at`. */
+const void *tdn__pack_array_at(const tdn__pack_view *v, int s, size_t at, size_t offset, size_t count, size_t elem,
+                               size_t align, const char *what, const char *array);
 /* The name at header field `field` of section s: a NUL-terminated string of the string table.
  * NULL after failing. */
 const char *tdn__pack_name(const tdn__pack_view *v, int s, int field, const char *what);
+/* The same for a string offset read from file byte `at`. */
+const char *tdn__pack_string(const tdn__pack_view *v, size_t at, size_t offset, const char *what);
 /* The index of the first of `count` floats at p that is not finite, or -1 when all are. */
 long tdn__pack_first_nonfinite(const float *p, size_t count);
 
@@ -119,25 +170,37 @@ long tdn__pack_first_nonfinite(const float *p, size_t count);
  * `index` is the section's index among its kind's, for messages), `build` fills that section's
  * object (object_bytes, zeroed) from the checked bytes, `object_of_section` giving each
  * section's index among its kind's (for an object that refers to another: a mesh to its
- * skeleton). Readers check kind by kind in the order of pack_open.c's table, so a kind may
+ * skeleton). An object that needs memory of a size the section decides (a clip's tables of
+ * pointers) says how much with `extra_bytes` (NULL: none) and gets it, zeroed and aligned to
+ * 16, as `extra`. Readers check kind by kind in the order of pack_open.c's table, so a kind may
  * rely on those before it being checked. */
 typedef struct tdn__pack_reader {
     uint32_t kind;
     size_t object_bytes;
     size_t object_align;
     tdn_result (*check)(const tdn__pack_view *v, int s, int index);
-    void (*build)(const tdn__pack_view *v, int s, void *object, const int *object_of_section);
+    size_t (*extra_bytes)(const tdn__pack_view *v, int s);
+    void (*build)(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section);
 } tdn__pack_reader;
 
-/* The section readers (pack_skeleton.c, pack_mesh.c). */
+/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c). */
 extern const tdn__pack_reader tdn__pack_skeleton_reader;
 extern const tdn__pack_reader tdn__pack_mesh_reader;
+extern const tdn__pack_reader tdn__pack_clip_reader;
 
 /* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
 typedef struct tdn__pack_skeleton {
     struct tdn_skeleton skeleton;
     const char *name;
 } tdn__pack_skeleton;
+
+/* A pack's clip object: the clip over the pack's bytes, its skeleton's index among the pack's
+ * skeletons, and its annotations (whose pointer tables are the object's extra memory). */
+typedef struct tdn__pack_clip {
+    struct tdn_clip clip;
+    int skeleton;
+    tdn__annotations annotations;
+} tdn__pack_clip;
 
 /* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
  * the size the first function gives), its names already in the string table at the offsets
@@ -146,5 +209,10 @@ size_t tdn__pack_skeleton_size(int joint_count);
 void tdn__pack_skeleton_write(const tdn_skeleton *skeleton, uint32_t name, unsigned char *out);
 size_t tdn__pack_mesh_size(const tdn_pack_mesh *mesh);
 void tdn__pack_mesh_write(const tdn_pack_mesh *mesh, uint32_t name, uint32_t skeleton_section, unsigned char *out);
+/* A clip's section: `strings` holds the string offsets of its name, then its float tracks'
+ * names, then its events' names (tdn__pack_clip_string_count of them). */
+int tdn__pack_clip_string_count(const tdn_clip *clip);
+size_t tdn__pack_clip_size(const tdn_clip *clip);
+void tdn__pack_clip_write(const tdn_clip *clip, const uint32_t *strings, uint32_t skeleton_section, unsigned char *out);
 
 #endif

@@ -189,8 +189,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     return TDN_OK;
 }
 
-static void build(const tdn__pack_view *v, int s, void *object, const int *object_of_section)
+static void build(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section)
 {
+    (void)extra;
     tdn_pack_mesh *m = object;
     find_arrays(v, s, "", m);
     m->name = tdn__pack_name(v, s, TDN__MESH_NAME, "");
@@ -202,5 +203,6 @@ static void build(const tdn__pack_view *v, int s, void *object, const int *objec
         m->indices = NULL;
 }
 
-const tdn__pack_reader tdn__pack_mesh_reader = { TDN__PACK_MESH, sizeof(tdn_pack_mesh), _Alignof(tdn_pack_mesh), check,
-                                                 build };
+const tdn__pack_reader tdn__pack_mesh_reader = {
+    TDN__PACK_MESH, sizeof(tdn_pack_mesh), _Alignof(tdn_pack_mesh), check, NULL, build
+};

@@ -7,8 +7,9 @@
 
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
  * skeleton). A new kind is one more reader here, and its objects' accessors. */
-static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_mesh_reader };
-enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, MESHES = 1 };
+static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_clip_reader,
+                                                   &tdn__pack_mesh_reader };
+enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2 };
 
 struct tdn_pack {
     tdn_allocator allocator;
@@ -42,10 +43,11 @@ tdn_result tdn__pack_fail(const tdn__pack_view *v, size_t byte, const char *fmt,
 tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int name_field, const char *what)
 {
     const tdn__pack_section section = tdn__pack_section_at(v, s), *sec = &section;
-    if (sec->size < TDN__PACK_SECTION_HEADER_BYTES)
-        return tdn__pack_fail(v, sec->offset, "%s: its section has %zu bytes, less than its %d-byte header", what,
-                              sec->size, TDN__PACK_SECTION_HEADER_BYTES);
-    for (int f = first; f < TDN__PACK_SECTION_HEADER_BYTES / 4; f++)
+    const size_t header = tdn__pack_header_bytes(sec->kind);
+    if (sec->size < header)
+        return tdn__pack_fail(v, sec->offset, "%s: its section has %zu bytes, less than its %zu-byte header", what,
+                              sec->size, header);
+    for (int f = first; f < (int)header / 4; f++)
         if (tdn__pack_field(v, s, f) != 0)
             return tdn__pack_fail(v, sec->offset + 4 * (size_t)f, "%s: reserved header field %d is %u, not 0", what, f,
                                   tdn__pack_field(v, s, f));
@@ -55,11 +57,18 @@ tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int
 const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t count, size_t elem, size_t align,
                             const char *what, const char *array)
 {
+    return tdn__pack_array_at(v, s, tdn__pack_section_at(v, s).offset + 4 * (size_t)field, tdn__pack_field(v, s, field),
+                              count, elem, align, what, array);
+}
+
+const void *tdn__pack_array_at(const tdn__pack_view *v, int s, size_t at, size_t offset, size_t count, size_t elem,
+                               size_t align, const char *what, const char *array)
+{
     const tdn__pack_section section = tdn__pack_section_at(v, s), *sec = &section;
-    const size_t at = sec->offset + 4 * (size_t)field, offset = tdn__pack_field(v, s, field);
-    if (offset < TDN__PACK_SECTION_HEADER_BYTES || offset > sec->size || offset % align != 0) {
+    const size_t header = tdn__pack_header_bytes(sec->kind);
+    if (offset < header || offset > sec->size || offset % align != 0) {
         tdn__pack_fail(v, at, "%s: %s offset %zu is not a multiple of %zu in %zu..%zu (the section's bytes)", what,
-                       array, offset, align, (size_t)TDN__PACK_SECTION_HEADER_BYTES, sec->size);
+                       array, offset, align, header, sec->size);
         return NULL;
     }
     if (count > (sec->size - offset) / elem) { /* before count * elem is formed */
@@ -72,7 +81,12 @@ const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t co
 
 const char *tdn__pack_name(const tdn__pack_view *v, int s, int field, const char *what)
 {
-    const size_t at = tdn__pack_section_at(v, s).offset + 4 * (size_t)field, offset = tdn__pack_field(v, s, field);
+    return tdn__pack_string(v, tdn__pack_section_at(v, s).offset + 4 * (size_t)field, tdn__pack_field(v, s, field),
+                            what);
+}
+
+const char *tdn__pack_string(const tdn__pack_view *v, size_t at, size_t offset, const char *what)
+{
     if (!v->strings || offset >= v->strings_size) {
         tdn__pack_fail(v, at, "%s: name offset %zu is outside the string table (%zu bytes)", what, offset,
                        v->strings_size);
@@ -241,7 +255,8 @@ tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const t
     if (res != TDN_OK)
         return res;
 
-    /* One allocation: the pack, the sections, their object indices, every kind's objects. */
+    /* One allocation: the pack, the sections, their object indices, every kind's objects, then
+     * the objects' extra memory. */
     const size_t off_sections = tdn__align_up(sizeof(tdn_pack), 16);
     const size_t off_index = off_sections + (size_t)n * sizeof(tdn__pack_section);
     size_t total = off_index + (size_t)n * sizeof(int), off_objects[READER_COUNT];
@@ -249,6 +264,13 @@ tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const t
         total = tdn__align_up(total, READERS[r]->object_align);
         off_objects[r] = total;
         total += (size_t)count[r] * READERS[r]->object_bytes;
+    }
+    total = tdn__align_up(total, 16);
+    const size_t off_extra = total;
+    for (int s = 0; s < n; s++) {
+        int r;
+        if (reader_of(tdn__pack_section_at(&view, s).kind, &r) && READERS[r]->extra_bytes)
+            total += tdn__align_up(READERS[r]->extra_bytes(&view, s), 16);
     }
     unsigned char *block = tdn__alloc(allocator, total, 64);
     if (!block)
@@ -268,12 +290,15 @@ tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const t
     }
     for (int r = 0; r < READER_COUNT; r++)
         pack->objects[r] = block + off_objects[r];
+    unsigned char *extra = block + off_extra;
     for (int s = 0; s < n; s++) {
         int r;
-        if (reader_of(pack->sections[s].kind, &r))
-            READERS[r]->build(&view, s,
-                              pack->objects[r] + (size_t)pack->object_of_section[s] * READERS[r]->object_bytes,
-                              pack->object_of_section);
+        if (!reader_of(pack->sections[s].kind, &r))
+            continue;
+        READERS[r]->build(&view, s, pack->objects[r] + (size_t)pack->object_of_section[s] * READERS[r]->object_bytes,
+                          extra, pack->object_of_section);
+        if (READERS[r]->extra_bytes)
+            extra += tdn__align_up(READERS[r]->extra_bytes(&view, s), 16);
     }
     *out = pack;
     return TDN_OK;
@@ -309,6 +334,35 @@ int tdn_pack_find_skeleton(const tdn_pack *pack, const char *name)
 {
     for (int i = 0; name && i < tdn_pack_skeleton_count(pack); i++)
         if (strcmp(skeleton_object(pack, i)->name, name) == 0)
+            return i;
+    return -1;
+}
+
+static const tdn__pack_clip *clip_object(const tdn_pack *p, int i)
+{
+    return p && i >= 0 && i < p->count[CLIPS] ? (const tdn__pack_clip *)p->objects[CLIPS] + i : NULL;
+}
+
+int tdn_pack_clip_count(const tdn_pack *pack) { return pack ? pack->count[CLIPS] : 0; }
+const tdn_clip *tdn_pack_clip(const tdn_pack *pack, int i)
+{
+    const tdn__pack_clip *o = clip_object(pack, i);
+    return o ? &o->clip : NULL;
+}
+const char *tdn_pack_clip_name(const tdn_pack *pack, int i)
+{
+    const tdn__pack_clip *o = clip_object(pack, i);
+    return o ? o->clip.name : NULL;
+}
+int tdn_pack_clip_skeleton(const tdn_pack *pack, int i)
+{
+    const tdn__pack_clip *o = clip_object(pack, i);
+    return o ? o->skeleton : -1;
+}
+int tdn_pack_find_clip(const tdn_pack *pack, const char *name)
+{
+    for (int i = 0; name && i < tdn_pack_clip_count(pack); i++)
+        if (strcmp(clip_object(pack, i)->clip.name, name) == 0)
             return i;
     return -1;
 }

@@ -205,8 +205,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     return res;
 }
 
-static void build(const tdn__pack_view *v, int s, void *object, const int *object_of_section)
+static void build(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section)
 {
+    (void)extra;
     (void)object_of_section;
     tdn__pack_skeleton *o = object;
     const char *what = "";
@@ -226,5 +227,6 @@ static void build(const tdn__pack_view *v, int s, void *object, const int *objec
     k->inverse_bind = (tdn_mat4 *)(uintptr_t)a.inverse_bind;
 }
 
-const tdn__pack_reader tdn__pack_skeleton_reader = { TDN__PACK_SKELETON, sizeof(tdn__pack_skeleton),
-                                                     _Alignof(tdn__pack_skeleton), check, build };
+const tdn__pack_reader tdn__pack_skeleton_reader = {
+    TDN__PACK_SKELETON, sizeof(tdn__pack_skeleton), _Alignof(tdn__pack_skeleton), check, NULL, build
+};

@@ -20,6 +20,7 @@ struct tdn_pack_writer {
         int section, joints;
     } * skeletons;
     int skeleton_count, skeleton_capacity;
+    int clip_count;
     char *strings;
     size_t strings_size, strings_capacity;
 };
@@ -212,14 +213,56 @@ tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *w, const tdn_pack_mesh *mes
     return TDN_OK;
 }
 
+tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *w, const tdn_clip *clip, int skeleton, int *index, tdn_error *err)
+{
+    if (!w || !clip)
+        return tdn__null(err, !w ? "writer" : "clip");
+    if (skeleton < 0 || skeleton >= w->skeleton_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
+                         skeleton, w->skeleton_count - 1);
+    if (clip->storage != TDN_STORAGE_COMPRESSED)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "clip",
+                         "clip '%s' is not COMPRESSED: a pack holds compressed clips only (tdn_clip_desc.storage)",
+                         clip->name);
+    if (clip->joint_count != w->skeletons[skeleton].joints)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "clip '%s' has %d joints, skeleton %d has %d", clip->name,
+                         clip->joint_count, skeleton, w->skeletons[skeleton].joints);
+    const size_t size = tdn__pack_clip_size(clip);
+    if (size > UINT32_MAX)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "clip", "clip '%s' would take %zu bytes, more than 4 GiB", clip->name,
+                         size);
+    /* its name, then its float tracks' and events' names */
+    const tdn__annotations *a = clip->annotations;
+    const int n = tdn__pack_clip_string_count(clip);
+    uint32_t *strings = tdn__alloc(&w->allocator, (size_t)n * sizeof *strings, 16);
+    if (!strings)
+        return no_memory(err, (size_t)n * sizeof *strings);
+    tdn_result res = add_string(w, clip->name, &strings[0], err);
+    for (int i = 0; i < a->float_track_count && res == TDN_OK; i++)
+        res = add_string(w, a->float_tracks[i].name, &strings[1 + i], err);
+    for (int i = 0; i < a->event_count && res == TDN_OK; i++)
+        res = add_string(w, a->event_names[i], &strings[1 + a->float_track_count + i], err);
+    unsigned char *bytes = res == TDN_OK ? new_section(w, TDN__PACK_CLIP, size, TDN_PACK_ALIGN, err) : NULL;
+    if (bytes) {
+        tdn__pack_clip_write(clip, strings, (uint32_t)w->skeletons[skeleton].section, bytes);
+        if (index)
+            *index = w->clip_count;
+        w->clip_count++;
+    }
+    tdn__free(&w->allocator, strings, (size_t)n * sizeof *strings);
+    return bytes ? TDN_OK : res != TDN_OK ? res : TDN_ERR_OUT_OF_MEMORY;
+}
+
 tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const void *bytes, size_t size, size_t align,
                                        tdn_error *err)
 {
     if (!w || (!bytes && size > 0))
         return tdn__null(err, !w ? "writer" : "bytes");
-    if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_STRINGS)
+    if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_CLIP ||
+        kind == TDN__PACK_STRINGS)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
-                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh)", (unsigned)kind);
+                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip)",
+                         (unsigned)kind);
     if (align == 0 || (align & (align - 1)) != 0 || align > TDN__PACK_MAX_ALIGN)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "align", "%zu is not a power of two up to %d", align,
                          TDN__PACK_MAX_ALIGN);
