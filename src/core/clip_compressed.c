@@ -59,13 +59,15 @@ static inline void v4_store_lanes(v4 a, float *p0, float *p1, float *p2, float *
 static inline int v4_lanes_under(v4 a, float x) { return _mm_movemask_ps(_mm_cmplt_ps(a, _mm_set1_ps(x))); }
 /* a with the sign of b's lanes flipped where m < 0 */
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { return _mm_xor_ps(a, _mm_and_ps(m, _mm_set1_ps(-0.0f))); }
-/* 4 bytes as floats */
-static inline v4 v4_from_bytes(const uint8_t *p)
+/* The `lanes` (1 to 4) bytes at p as floats, the lanes past them 0: the 4 bytes ending with them
+ * are read (inside a record, whose rows follow its 8-byte head) and shifted down. */
+static inline v4 v4_from_row(const uint8_t *p, int lanes)
 {
-    int32_t x;
-    memcpy(&x, p, sizeof x);
+    uint32_t x;
+    memcpy(&x, p + lanes - 4, sizeof x);
+    x >>= 8 * (4 - lanes); /* x86 is little-endian */
     const __m128i zero = _mm_setzero_si128();
-    const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128(x), zero);
+    const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)x), zero);
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
 }
 /* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
@@ -113,7 +115,7 @@ static inline int v4_lanes_under(v4 a, float x)
     return bits;
 }
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
-static inline v4 v4_from_bytes(const uint8_t *p) { V4_EACH((float)p[i]); }
+static inline v4 v4_from_row(const uint8_t *p, int lanes) { V4_EACH(i < lanes ? (float)p[i] : 0.0f); }
 static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
 {
     const unsigned s = at & 31u;
@@ -173,9 +175,8 @@ static const float INVERSE_LEVELS[TDN__PACK_MAX_BITS + 1] = {
 };
 
 /* A group's header in one segment, read where it is kept (a built clip's record, or a plan's
- * tdn__pack_header) without copying it: component c's range starts are the 4 bytes at
- * lo + c * pitch (lanes past the stride read what follows and are never stored), its extents
- * at extent + c * pitch. */
+ * tdn__pack_header) without copying it: component c's range starts are the pitch bytes at
+ * lo + c * pitch, its extents at extent + c * pitch. */
 typedef struct header_view {
     const uint32_t *words; /* the group's interleaved streams in this segment */
     const uint8_t *lo, *extent;
@@ -219,8 +220,9 @@ static DECODE_INLINE void dequantize_component(const tdn__pack_group *g, const h
 {
     const int bits = view_component_bits(h, c);
     const v4 step = v4_load(g->step[c]), inv = v4_set1(INVERSE_LEVELS[bits]);
-    d->offset.c[c] = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_bytes(h->lo + (size_t)c * (size_t)h->pitch)));
-    d->scale.c[c] = v4_mul(v4_mul(step, v4_from_bytes(h->extent + (size_t)c * (size_t)h->pitch)), inv);
+    d->offset.c[c] = v4_add(v4_load(g->min[c]),
+                            v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
+    d->scale.c[c] = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)), inv);
     d->bits[c] = bits;
 }
 
