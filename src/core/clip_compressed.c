@@ -23,8 +23,9 @@
  * the tracks above it on the chain. */
 #define TRACK_SHARE 0.5f
 /* Rounds of raising a segment's groups on an over-threshold chain before giving up (at most
- * TDN__PACK_MAX_BITS are needed: each round raises every group on the chain). */
-#define MAX_RAISES (2 * TDN__PACK_MAX_BITS)
+ * TDN__PACK_MAX_BITS, then 3 halvings of the step, are needed: each round raises every group
+ * on the chain). */
+#define MAX_RAISES (2 * TDN__PACK_MAX_BITS + 3)
 /* Forced inline, the decode and its helpers, so that the sampler's loop keeps a group's lanes in
  * registers and each kind (rotation or not, a constant at the call) gets its own copy. */
 #if defined(__GNUC__)
@@ -863,7 +864,10 @@ static int track_bits(planner *p, int g, int lane, int s)
     return hi > TDN__PACK_MAX_BITS ? -1 : hi;
 }
 
-/* Raises the bits of every group on the chain from joint j to the root; 0 when all are at most. */
+/* Raises the bits of every group on the chain from joint j to the root, and where a group has
+ * the most bits already, halves its step (the frames key reduction leaves out are lerped: a
+ * chain of tracks each within its share can still add up to more than the threshold, which
+ * no bit rate takes back); 0 when every group is at the most bits and every frame. */
 static int raise_chain(planner *p, int s, int j)
 {
     int raised = 0;
@@ -871,11 +875,16 @@ static int raise_chain(planner *p, int s, int j)
         for (int kind = 0; kind < 3; kind++) {
             const int at = p->lane_of[kind * p->J + k];
             tdn__pack_header *h = at >= 0 ? header_at(p, s, at / LANES) : NULL;
-            if (h && h->bits < TDN__PACK_MAX_BITS) {
+            if (!h || (h->bits == TDN__PACK_MAX_BITS && h->step == 1))
+                continue;
+            if (h->bits < TDN__PACK_MAX_BITS) {
                 h->bits++;
-                write_slot(p, s, at / LANES);
-                raised = 1;
+            } else {
+                h->step = (uint8_t)(h->step / 2); /* still a divisor of what the old one divided */
+                segment_ranges(p, at / LANES, s, h);
             }
+            write_slot(p, s, at / LANES);
+            raised = 1;
         }
     return raised;
 }
