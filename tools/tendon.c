@@ -18,7 +18,7 @@ static const command COMMANDS[] = {
     { "run", cmd_run, "run a graph over time with scripted parameters: trace, pop metric, baked glTF" },
     { "mm", cmd_mm, "motion matching: build a database from clips (mm build), follow a path (mm run)" },
     { "retarget", cmd_retarget, "play one character's motion on another's skeleton (BVH or glTF), baked to glTF" },
-    { "pack", cmd_pack, "skeletons and skinned meshes of glTF/BVH files into one runtime pack (.tdn)" },
+    { "pack", cmd_pack, "skeletons, meshes and compressed clips of glTF/BVH files into a runtime pack (.tdn)" },
     { "demo", cmd_demo, "the whole pipeline on tendon's generated humanoid: glb, previews, plot, summary" },
     { "bench", cmd_bench, "the benchmark workloads (the rows of tendon_bench)" },
 };
