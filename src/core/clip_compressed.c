@@ -254,6 +254,33 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
                     : v4_set1(0.0f);
 }
 
+/* Two stored frames of one header, component by component (each component's dequantization
+ * serves both and is done with: fewer values live at once than frame by frame). */
+static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
+                                      lanes4 *v0, lanes4 *v1)
+{
+    const int n = h->components;
+    int bits[4] = { view_component_bits(h, 0), view_component_bits(h, 1), view_component_bits(h, 2), 0 };
+    if (n == 4)
+        bits[3] = view_component_bits(h, 3);
+    const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
+    unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
+    for (int c = 0; c < 4; c++) {
+        if (c == 3 && n == 3) {
+            v0->c[3] = v1->c[3] = v4_set1(0.0f);
+            break;
+        }
+        const v4 step = v4_load(g->step[c]);
+        const v4 offset = v4_add(v4_load(g->min[c]),
+                                 v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
+        const v4 scale = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)),
+                                v4_set1(INVERSE_LEVELS[bits[c]]));
+        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at0, bits[c])));
+        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at1, bits[c])));
+        at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
+    }
+}
+
 /* w >= 0 from x, y, z of a unit quaternion. */
 static DECODE_INLINE void rebuild_w(lanes4 *v)
 {
@@ -309,13 +336,16 @@ static DECODE_INLINE void group_lanes(const tdn__pack_group *g, int rotation, co
 {
     const stored_pair *pair = &pairs[tdn__pack_step_shift(h0->step)];
     const header_view *h1 = pair->next ? next : h0;
-    dequantizer d;
     lanes4 v0, v1;
-    dequantization(g, h0, &d);
-    decode(h0, g->stride, &d, pair->index0, &v0);
-    if (h1 != h0)
+    if (h1 == h0) {
+        decode_pair(g, h0, pair->index0, pair->index1, &v0, &v1);
+    } else { /* the next segment's first frame */
+        dequantizer d;
+        dequantization(g, h0, &d);
+        decode(h0, g->stride, &d, pair->index0, &v0);
         dequantization(g, h1, &d);
-    decode(h1, g->stride, &d, pair->index1, &v1);
+        decode(h1, g->stride, &d, pair->index1, &v1);
+    }
     const float t = pair->t;
     if (!rotation) {
         const v4 w = v4_set1(t);
