@@ -5,8 +5,8 @@ translations are the BVH's offsets times the scale, worked out by hand; the clip
 header: its frames, joints and duration); the clip's report line (raw size 40 bytes x joints x
 frames); a moving BVH's packed clip sampled in model space printing the same numbers as the BVH
 sampled with --runtime --compressed at the same --scale; the generated humanoid at half size
-(its pelvis 0.95 * 0.5 m up, its clips packed); info's text and JSON; exit codes and errors
-naming the file and byte.
+(its pelvis 0.95 * 0.5 m up, its clips packed), read by mm build and retarget as they read
+glTF and BVH files; info's text and JSON; exit codes and errors naming the file and byte.
 Usage: pack_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
 import json
 import os
@@ -163,6 +163,17 @@ check(names[1] == "pelvis" and abs(rest[1][1] - 0.475) <= 1e-6, f"the pelvis 0.4
 doc = json.loads(run("info", half, "--json").stdout)
 check(len(doc["meshes"]) == 1 and doc["meshes"][0]["skeleton"] == 0 and doc["meshes"][0]["normals"],
       f"the humanoid's mesh: {doc['meshes']}")
+
+# ---- packs wherever files are read: mm build, and retarget from and onto a pack ----
+db = os.path.join(SCRATCH, "half.tdnmm")
+r = run("mm", "build", db, half)
+check(r.returncode == 0 and f"1 file, {kinds.count('CLIP')} clips at 60 Hz" in r.stdout, f"mm build of a pack: {r.stdout} {r.stderr}")
+baked = os.path.join(SCRATCH, "half_walk.glb")
+r = run("retarget", half, "--clip", "walk_forward", "--to", half, "--out", baked)
+check(r.returncode == 0 and "half.tdn's skeleton and skin and meshes, 1 clip" in r.stdout,
+      f"retarget from and onto a pack: {r.stdout} {r.stderr}")
+r = run("mm", "build", db, half, "--scale", "2")
+check(r.returncode == 2 and "does not apply" in r.stderr, f"a scale on a pack: {r.stderr}")
 
 # ---- bad input: exit 2, naming the file (and the byte) ----
 r = run("pack", bvh)

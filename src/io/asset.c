@@ -151,11 +151,13 @@ static const char *base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* What bytes hold, by their content: the GLB magic (or the start of it, in a GLB cut short), JSON
- * (an object, or an array that the glTF reader refuses as such) or "HIERARCHY" (after white space
- * and a UTF-8 byte-order mark); 0 for none of them. */
+/* What bytes hold, by their content: a runtime pack's magic, the GLB magic (or the start of it,
+ * in a GLB cut short), JSON (an object, or an array that the glTF reader refuses as such) or
+ * "HIERARCHY" (after white space and a UTF-8 byte-order mark); 0 for none of them. */
 static tdn_asset_format format_of(const char *data, size_t size)
 {
+    if (size >= 8 && memcmp(data, "TDNPACK", 8) == 0) /* its 8 bytes include the zero */
+        return TDN_FORMAT_PACK;
     size_t skip = 0;
     if (size >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0)
         skip = 3;
@@ -178,11 +180,13 @@ static tdn_result load_bytes(const char *data, size_t size, const char *base_dir
     if (tdn_io__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
     tdn_asset_format format = format_of(data, size);
+    if (format == TDN_FORMAT_PACK)
+        return tdn_io__pack_asset_load(data, size, options, out, allocator, err);
     if (format == TDN_FORMAT_GLTF)
         return tdn_io__gltf_load(data, size, base_dir, options, out, allocator, err);
     if (format == TDN_FORMAT_BVH || !from_file)
         return tdn_io__bvh_load(data, size, clip_name, options, out, allocator, err);
-    return tdn_io__fail(err, TDN_ERR_PARSE, "", "not a glTF (JSON or GLB) or BVH file");
+    return tdn_io__fail(err, TDN_ERR_PARSE, "", "not a glTF (JSON or GLB), BVH or runtime pack file");
 }
 
 /* The asset in a file read from `path`: the files it names are read from its folder, and a BVH

@@ -64,6 +64,11 @@ tdn_result tdn_io__asset_set_listed_joints(tdn_asset *asset, const int *listed, 
  * named `clip_name` (NULL: "take"). */
 tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir, const tdn_asset_load_options *options,
                              tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+/* A runtime pack's bytes (any alignment; copied): its skeleton `options->skin` names (a name
+ * or index; NULL: the first), the meshes on it and its clips keyed at their frames (asset_pack.c).
+ * A scale other than 1 is refused: a pack is in the units it was packed in. */
+tdn_result tdn_io__pack_asset_load(const void *data, size_t size, const tdn_asset_load_options *options,
+                                   tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 

@@ -41,7 +41,12 @@ extern "C" {
 
 /* TDN_FORMAT_GENERATED: made by a generator rather than read from a file (tdn_humanoid_create,
  * humanoid.h). */
-typedef enum tdn_asset_format { TDN_FORMAT_GLTF = 1, TDN_FORMAT_BVH = 2, TDN_FORMAT_GENERATED = 3 } tdn_asset_format;
+typedef enum tdn_asset_format {
+    TDN_FORMAT_GLTF = 1,
+    TDN_FORMAT_BVH = 2,
+    TDN_FORMAT_GENERATED = 3,
+    TDN_FORMAT_PACK = 4 /* a runtime pack (pack.h): a skeleton, its meshes, its clips keyed at their frames */
+} tdn_asset_format;
 
 /* Zero-initialisable. */
 typedef struct tdn_asset_load_options {
@@ -60,14 +65,19 @@ typedef struct tdn_asset_load_options {
 
 typedef struct tdn_asset tdn_asset;
 
-/* Loads a .gltf, .glb or .bvh file, recognized by its content (the GLB magic, "HIERARCHY",
- * or a JSON object or array). `options` may be NULL. External glTF buffers are read relative to
+/* Loads a .gltf, .glb or .bvh file or a runtime pack (pack.h), recognized by its content (the
+ * GLB magic, "HIERARCHY", a JSON object or array, or the pack magic). From a pack
+ * (TDN_FORMAT_PACK): the skeleton options->skin names (a name or an index; NULL: the first),
+ * the meshes skinned to it, and its clips as keyed clips keyed at every frame of each packed
+ * clip (one key where a track holds still), with their float tracks and events; additive clips
+ * are left out with a warning, and a scale other than 1 is refused (a pack is in its own
+ * units). `options` may be NULL. External glTF buffers are read relative to
  * the file's folder, as options->file_access allows (file_access.h). Everything the asset holds
  * is allocated through `allocator` (NULL: malloc), and the file's bytes while it is read. */
 TDN_API tdn_result tdn_asset_load(const char *path, const tdn_asset_load_options *options, tdn_asset **out,
                                   const tdn_allocator *allocator, tdn_error *err);
 /* The same from `size` bytes in memory, recognized by content as tdn_asset_load does (the GLB
- * magic or a JSON object or array is glTF; other bytes are read as BVH, whose errors name the
+ * magic or a JSON object or array is glTF, the pack magic a pack; other bytes are read as BVH, whose errors name the
  * line where they stop being one), with options->base_dir for external glTF buffers and options->name for
  * a BVH clip's name; with a name, errors' `where` starts with it ("walk.bvh: line 12"). */
 TDN_API tdn_result tdn_asset_load_memory(const void *data, size_t size, const tdn_asset_load_options *options,
