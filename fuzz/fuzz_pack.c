@@ -4,13 +4,15 @@
  * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
  * (at frames, between them, outside) and answers its annotations, and what opened packs again
  * through the writer (which checks what it is given as the loader does) and opens with the same
- * contents, its clips sampling to the same bits. The bytes are copied to memory aligned as tdn_pack_open requires
+ * contents, its clips sampling to the same bits; and the pack reads as an asset (its clips keyed
+ * at their frames) or fails cleanly. The bytes are copied to memory aligned as tdn_pack_open requires
  * (libFuzzer's are not). */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tendon/clip.h"
+#include "tendon/io/asset.h"
 #include "tendon/model_space.h"
 #include "tendon/pack.h"
 #include "tendon/pose.h"
@@ -130,6 +132,32 @@ static void repack(const tdn_pack *pack)
     tdn_pack_writer_destroy(w);
 }
 
+/* The pack read as an asset (tdn_asset_load_memory, which keys each clip at its frames): an
+ * asset whose keyed clips match the packed clips' durations, or a clean error (a clip whose
+ * frames decode to a zero rotation is refused by the keyed clip). Only for packs of at most a
+ * million joint-frames: longer ones are fine for the library, slow for fuzzing. */
+static void read_as_asset(const tdn_pack *pack, const void *bytes, size_t size)
+{
+    long work = 0;
+    for (int i = 0; i < tdn_pack_clip_count(pack); i++) {
+        const tdn_clip *c = tdn_pack_clip(pack, i);
+        work += (long)(tdn_clip_duration(c) * tdn_clip_sample_rate(c) + 2.0f) * tdn_clip_joint_count(c);
+        if (work > 1000000)
+            return;
+    }
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    if (tdn_asset_load_memory(bytes, size, NULL, &asset, NULL, &err) != TDN_OK) {
+        if (asset || err.message[0] == '\0' || (tdn_pack_skeleton_count(pack) > 0 && err.code == TDN_ERR_PARSE))
+            abort(); /* no asset, a message, and no parse error on bytes that open as a pack */
+        return;
+    }
+    for (int i = 0; i < tdn_asset_clip_count(asset); i++)
+        if (!(tdn_keyed_clip_duration(tdn_asset_clip(asset, i)) >= 0.0f))
+            abort();
+    tdn_asset_destroy(asset);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     unsigned char *bytes = aligned_alloc(TDN_PACK_ALIGN, (size + TDN_PACK_ALIGN) / TDN_PACK_ALIGN * TDN_PACK_ALIGN);
@@ -149,6 +177,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (int i = 0; i < tdn_pack_clip_count(pack); i++)
             sample_clip(tdn_pack_clip(pack, i), NULL);
         repack(pack);
+        read_as_asset(pack, bytes, size);
         tdn_pack_destroy(pack);
     } else if (pack || strncmp(err.where, "byte ", 5) != 0 || err.message[0] == '\0') {
         abort(); /* a failure leaves no pack and names a byte */
