@@ -148,12 +148,12 @@ static void fields_checked(void)
     check_refused(&im, g + 4, &no_section, 4, g + 4, "skeleton 40");           /* skeleton: no section */
     check_refused(&im, g + 4, &graph_section, 4, g + 4, "not the index of a"); /* skeleton: a graph */
     check_refused(&im, g + 8, &zero, 4, g + 8, "json_size is 0");
-    check_refused(&im, g + 8, &huge, 4, g + 12, "run past");          /* json_size beyond the section */
-    check_refused(&im, g + 12, &odd, 4, g + 12, "not a multiple of"); /* json offset misaligned */
+    check_refused(&im, g + 8, &huge, 4, g + 12, "run past");           /* json_size beyond the section */
+    check_refused(&im, g + 12, &odd, 4, g + 12, "not a multiple of");  /* json offset misaligned */
     check_refused(&im, g + 12, &zero, 4, g + 12, "not a multiple of"); /* json offset inside the header */
-    for (int f = 4; f < 16; f++)                                        /* reserved */
+    for (int f = 4; f < 16; f++)                                       /* reserved */
         check_refused(&im, g + 4 * (size_t)f, &huge, 4, g + 4 * (size_t)f, "reserved");
-    check_refused(&im, json + 10, &nul, 1, json + 10, "zero byte at 10");         /* inside the text */
+    check_refused(&im, json + 10, &nul, 1, json + 10, "zero byte at 10");          /* inside the text */
     check_refused(&im, json + JSON_SIZE, &x, 1, json + JSON_SIZE, "not followed"); /* its terminator */
     /* a graph section aligned to 16 only: refused in the table (a known kind needs 32) */
     const size_t entry = u32_at(im.bytes + 24) + 32 * 2;

@@ -521,6 +521,8 @@ tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph, const t
     *out = NULL;
     if (!pack)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "pack", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (graph < 0 || graph >= tdn_pack_graph_count(pack))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "graph", "%d is not a graph of the pack (it has %d)", graph,
                             tdn_pack_graph_count(pack));

@@ -16,7 +16,7 @@
 
 struct tdn_graph_document {
     tdn_allocator allocator;
-    tdn_asset *asset; /* NULL for a document from a pack */
+    tdn_asset *asset;             /* NULL for a document from a pack */
     const tdn_skeleton *skeleton; /* the asset's, or the pack's */
     /* a document from a pack (tdn_graph_document_load_pack): the pack, which owns the clips */
     const tdn_pack *pack;

@@ -99,12 +99,22 @@ TDN_API tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph,
                                                 const tdn_graph_document_load_options *options,
                                                 tdn_graph_document **out, const tdn_allocator *allocator,
                                                 tdn_error *err);
+/* Adds `document` to a pack writer as tdn_graph_document_load_pack reads it back: its
+ * character's skeleton under `name`, the character's skinned meshes, every clip of the document
+ * (tdn_graph_document_clip) under the name the document calls it by, and `size` bytes of `json`
+ * (the document's text, which the caller keeps: a document does not) as a graph section named
+ * `name`. The clips must be COMPRESSED (load the document with options->clip_storage
+ * TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT naming the clip, as the writer's
+ * other refusals are passed on; the writer then holds what was added before (destroy it). */
+TDN_API tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const char *name,
+                                                      const tdn_graph_document *document, const char *json, size_t size,
+                                                      tdn_error *err);
 /* Frees the document and everything it holds (graph, asset, clips); NULL is ignored. */
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
 /* What the document holds: its graph, its character's asset (NULL for a document from a pack)
- * and skeleton, and its clips (NULL for a NULL document or a bad index). Each is owned by the document and lives as long as it:
- * never destroy them, and destroy the document only when nothing uses them. */
+ * and skeleton, and its clips (NULL for a NULL document or a bad index). Each is owned by the document and lives as
+ * long as it: never destroy them, and destroy the document only when nothing uses them. */
 TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);
 TDN_API const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *document);
 TDN_API const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *document);
