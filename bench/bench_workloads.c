@@ -18,6 +18,7 @@
 #include "bench_mm.h"
 #include "bench_retarget.h"
 #include "bench_compression.h"
+#include "bench_pack.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
 
@@ -25,9 +26,9 @@
 #define COLD_CHARACTERS 1000
 #define SKIN_VERTICES 5000
 
-const char *const bench_workload_names[] = { "sample", "blend",       "ltm",         "frame",       "crowd",
-                                             "skin",   "blend_space", "inertialize", "graph",       "crowd_graph",
-                                             "ik",     "mm",          "retarget",    "compression", NULL };
+const char *const bench_workload_names[] = { "sample",      "blend",       "ltm",       "frame",       "crowd", "skin",
+                                             "blend_space", "inertialize", "graph",     "crowd_graph", "ik",    "mm",
+                                             "retarget",    "compression", "pack_load", NULL };
 
 int bench_workload_exists(const char *name)
 {
@@ -452,7 +453,7 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
                     strcmp(options->workload, "inertialize") == 0 || strcmp(options->workload, "graph") == 0 ||
                     strcmp(options->workload, "crowd_graph") == 0 || strcmp(options->workload, "ik") == 0 ||
                     strcmp(options->workload, "mm") == 0 || strcmp(options->workload, "retarget") == 0 ||
-                    strcmp(options->workload, "compression") == 0);
+                    strcmp(options->workload, "compression") == 0 || strcmp(options->workload, "pack_load") == 0);
     for (int s = 0; s < (s67_only ? 1 : 2) && res == TDN_OK; s++)
         res = bench_scene_create(sizes[s], &scenes[s], err);
     for (int w = 0; bench_workload_names[w] && res == TDN_OK; w++) {
@@ -482,6 +483,9 @@ tdn_result bench_run(const bench_options *options, bench_emit_fn emit, void *use
             } else if (strcmp(name, "compression") == 0) {
                 if (s == 0) /* S67 in two storages of its own, and takes of motion capture */
                     res = bench_run_compression(options->quick, emit, user, err);
+            } else if (strcmp(name, "pack_load") == 0) {
+                if (s == 0) /* the humanoid's pack of its own */
+                    res = bench_run_pack_load(options->quick, emit, user, err);
             } else if (strcmp(name, "graph") == 0) {
                 if (s == 0)
                     res = bench_run_graph(options->quick, emit, user, err);

@@ -7,7 +7,7 @@ import sys
 REQUIRED = ("workload", "joints", "variant", "threads", "median_ns", "min_ns", "ns_per_joint",
             "ns_per_vertex", "chars_per_s", "bytes_per_clip")
 WORKLOADS = {"sample", "blend", "ltm", "frame", "crowd", "skin", "blend_space", "inertialize", "graph", "crowd_graph", "ik", "mm",
-             "retarget", "compression"}
+             "retarget", "compression", "pack_load"}
 
 out = subprocess.run([sys.argv[1], "--quick", "--json"], check=True, capture_output=True, text=True).stdout
 rows = [json.loads(line) for line in out.splitlines()]

@@ -2,7 +2,8 @@
  * sanitizers catch the rest); a failure must leave no pack and name a byte; an opened pack must
  * hold only valid values: every skeleton finds each joint by its name and computes model space
  * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
- * (at frames, between them, outside) and answers its annotations, and what opened packs again
+ * (at frames, between them, outside) and answers its annotations, every graph's text is a C string
+ * of its size and names a skeleton of the pack, and what opened packs again
  * through the writer (which checks what it is given as the loader does) and opens with the same
  * contents, its clips sampling to the same bits; and the pack reads as an asset (its clips keyed
  * at their frames) or fails cleanly. The bytes are copied to memory aligned as tdn_pack_open requires
@@ -107,6 +108,13 @@ static void repack(const tdn_pack *pack)
         if (tdn_pack_writer_add_mesh(w, &m, NULL) != TDN_OK)
             abort();
     }
+    for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
+        size_t n = 0;
+        const char *json = tdn_pack_graph_json(pack, i, &n);
+        if (tdn_pack_writer_add_graph(w, tdn_pack_graph_name(pack, i), tdn_pack_graph_skeleton(pack, i), json, n,
+                                      NULL) != TDN_OK)
+            abort();
+    }
     void *bytes = NULL;
     size_t size = 0;
     tdn_pack *again = NULL;
@@ -115,8 +123,15 @@ static void repack(const tdn_pack *pack)
         abort();
     if (tdn_pack_skeleton_count(again) != tdn_pack_skeleton_count(pack) ||
         tdn_pack_mesh_count(again) != tdn_pack_mesh_count(pack) ||
-        tdn_pack_clip_count(again) != tdn_pack_clip_count(pack))
+        tdn_pack_clip_count(again) != tdn_pack_clip_count(pack) ||
+        tdn_pack_graph_count(again) != tdn_pack_graph_count(pack))
         abort();
+    for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
+        size_t n = 0, m = 0;
+        const char *a = tdn_pack_graph_json(pack, i, &n), *b = tdn_pack_graph_json(again, i, &m);
+        if (n != m || memcmp(a, b, n) != 0 || tdn_pack_graph_skeleton(again, i) != tdn_pack_graph_skeleton(pack, i))
+            abort();
+    }
     for (int i = 0; i < tdn_pack_clip_count(pack); i++)
         same_samples(tdn_pack_clip(pack, i), tdn_pack_clip(again, i));
     for (int s = 0; s < tdn_pack_skeleton_count(pack); s++) {
@@ -176,6 +191,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int i = 0; i < tdn_pack_clip_count(pack); i++)
             sample_clip(tdn_pack_clip(pack, i), NULL);
+        for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
+            size_t n = 0;
+            const char *json = tdn_pack_graph_json(pack, i, &n);
+            const int skeleton = tdn_pack_graph_skeleton(pack, i);
+            if (!json || strlen(json) != n || n == 0 || !tdn_pack_graph_name(pack, i) || skeleton < 0 ||
+                skeleton >= tdn_pack_skeleton_count(pack))
+                abort();
+        }
         repack(pack);
         read_as_asset(pack, bytes, size);
         tdn_pack_destroy(pack);

@@ -4,10 +4,10 @@
  *             way: 4-component rotations, a still foot: the constant pose, a stepping foot: a
  *             held track, frames between keys: key reduction, a linear and a cubic float track, two
  *             events; the second additive), a quad skinned to it (4 vertices, 2 triangles,
- *             normals and uvs, one influence set), and a section of an unknown kind ('BSPC',
- *             16 bytes);
- *   two.tdn   that skeleton twice and a mesh of two influence sets without indices, skinned to
- *             the second.
+ *             normals and uvs, one influence set), a graph playing the clips ('GRPH') and a
+ *             section of an unknown kind ('BSPC', 16 bytes);
+ *   two.tdn   that skeleton twice, a mesh of two influence sets without indices and a graph,
+ *             both of the second.
  * Not run by the build: the seeds are committed. To regenerate, in a fuzz build:
  *   build/fuzz/bin/seed_pack fuzz/seeds/pack */
 #include <math.h>
@@ -26,6 +26,9 @@ static const uint16_t joints[32] = { 2, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0
 static const float weights[32] = { 1,     0,     0,     0,     1, 0, 0, 0, 0.5f, 0.5f, 0, 0,    1, 0, 0, 0,
                                    0.25f, 0.25f, 0.25f, 0.25f, 0, 0, 0, 1, 0.5f, 0,    0, 0.5f, 1, 0, 0, 0 };
 static const uint32_t indices[6] = { 0, 1, 2, 0, 2, 3 };
+static const char graph[] = "{\"character\": {\"file\": \"walk.bvh\"}, \"root\": {\"type\": \"additive\", "
+                            "\"base\": {\"type\": \"clip\", \"clip\": \"walk\"}, \"difference\": {\"type\": "
+                            "\"clip\", \"clip\": \"walk_add\"}, \"weight\": 0.5}}";
 
 enum { KEYS = 61 }; /* 2 s at 30 keys/s: two segments */
 
@@ -110,6 +113,8 @@ static int write(const char *dir, const char *name, const tdn_skeleton *skeleton
     }
     if (res == TDN_OK)
         res = tdn_pack_writer_add_mesh(w, &quad, &err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_graph(w, two ? "again" : "walk", two, graph, sizeof graph - 1, &err);
     if (res == TDN_OK && !two)
         res = tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), "a later section", 16, 32, &err);
     char path[4096];

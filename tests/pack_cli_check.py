@@ -6,7 +6,10 @@ header: its frames, joints and duration); the clip's report line (raw size 40 by
 frames); a moving BVH's packed clip sampled in model space printing the same numbers as the BVH
 sampled with --runtime --compressed at the same --scale; the generated humanoid at half size
 (its pelvis 0.95 * 0.5 m up, its clips packed), read by mm build and retarget as they read
-glTF and BVH files; info's text and JSON; exit codes and errors naming the file and byte.
+glTF and BVH files; info's text and JSON; the BlendMotion graph packed with --graph (its GRPH
+section read back: its name, skeleton and the document's bytes; every clip it plays under its
+name), listed by info and run from the pack as its JSON runs; exit codes and errors naming the
+file and byte.
 Usage: pack_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
 import json
 import os
@@ -126,7 +129,7 @@ check(doc["meshes"] == [] and [s["kind"] for s in doc["sections"]] == ["SKEL", "
 check(doc["clips"] == [{"name": "three", "skeleton": 0, "duration": 0.5, "frames": 16, "bytes": sections[1][2]}],
       f"info's clips: {doc['clips']}")
 r = run("info", out)
-check(r.returncode == 0 and "pack (version 1), 1 skeleton, 1 clip, 0 meshes, 3 sections" in r.stdout,
+check(r.returncode == 0 and "pack (version 1), 1 skeleton, 1 clip, 0 meshes, 0 graphs, 3 sections" in r.stdout,
       f"info three.tdn: {r.stdout}")
 
 # ---- sampling a pack: the BVH's compressed clip, the same numbers ----
@@ -174,6 +177,49 @@ check(r.returncode == 0 and "half.tdn's skeleton and skin and meshes, 1 clip" in
       f"retarget from and onto a pack: {r.stdout} {r.stderr}")
 r = run("mm", "build", db, half, "--scale", "2")
 check(r.returncode == 2 and "does not apply" in r.stderr, f"a scale on a pack: {r.stderr}")
+
+# ---- a graph document: --graph ----
+blendmotion = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "graphs", "blendmotion.json")
+graph_pack = os.path.join(SCRATCH, "blendmotion.tdn")
+r = run("pack", "--graph", blendmotion, "--out", graph_pack)
+check(r.returncode == 0 and "  graph        blendmotion" in r.stdout and "aim_up_add" in r.stdout,
+      f"pack --graph: {r.returncode} {r.stdout} {r.stderr}")
+sections, data = read_pack(graph_pack)
+graphs = [(offset, length) for kind, offset, length in sections if kind == "GRPH"]
+check(len(graphs) == 1, f"one GRPH section: {[k for k, _, _ in sections]}")
+strings = [(offset, length) for kind, offset, length in sections if kind == "STRS"][0]
+offset, length = graphs[0]
+name, skel, size, at = struct.unpack_from("<4I", data, offset)
+text = open(blendmotion, "rb").read()
+check(struct.unpack_from("<12I", data, offset + 16) == (0,) * 12, "the GRPH header's reserved fields are zero")
+check(sections[skel][0] == "SKEL", f"the graph's skeleton is section {skel}, a {sections[skel][0]}")
+check(at % 16 == 0 and at >= 64 and at + size + 1 <= length, f"its text at {at}, {size} bytes")
+check(data[offset + at:offset + at + size] == text and data[offset + at + size] == 0,
+      "the text is the document's bytes, then a zero")
+check(data[strings[0] + name:].split(b"\0")[0] == b"blendmotion", "the graph is named after the file")
+clip_names = [data[strings[0] + struct.unpack_from("<I", data, o)[0]:].split(b"\0")[0].decode()
+              for kind, o, _ in sections if kind == "CLIP"]
+check("aim_up_add" in clip_names and "idle" in clip_names and len(clip_names) == 23,
+      f"the document's clips under its names: {clip_names}")
+r = run("info", graph_pack)
+check(r.returncode == 0 and "1 graph," in r.stdout and "blendmotion              skeleton 0, " in r.stdout,
+      f"info lists the graph: {r.stdout}")
+doc = json.loads(run("info", graph_pack, "--json").stdout)
+check(doc["graphs"] == [{"name": "blendmotion", "skeleton": 0, "json_bytes": len(text)}], f"info --json: {doc['graphs']}")
+from_pack = run("run", graph_pack, "--seconds", "1")
+named = run("run", graph_pack, "--graph", "blendmotion", "--seconds", "1")
+from_json = run("run", blendmotion, "--seconds", "1")
+check(from_pack.returncode == 0 and from_pack.stdout == named.stdout, f"run PACK: {from_pack.stderr}")
+# the same summary but for the path and the foot skate (compressed against 16-bit clips)
+same = [line for line in from_pack.stdout.splitlines()[1:] if "cm/s" not in line]
+check(same == [line for line in from_json.stdout.splitlines()[1:] if "cm/s" not in line],
+      f"run PACK prints what run GRAPH.json prints: {from_pack.stdout} / {from_json.stdout}")
+r = run("run", graph_pack, "--graph", "walk")
+check(r.returncode == 2 and "has no graph named 'walk'" in r.stderr, f"run --graph of a missing name: {r.stderr}")
+r = run("run", blendmotion, "--graph", "walk")
+check(r.returncode == 2 and "is not a pack" in r.stderr, f"run GRAPH.json --graph: {r.stderr}")
+r = run("run", out)
+check(r.returncode == 2 and "has no graph" in r.stderr, f"run of a pack without a graph: {r.stderr}")
 
 # ---- bad input: exit 2, naming the file (and the byte) ----
 r = run("pack", bvh)

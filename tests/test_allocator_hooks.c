@@ -36,6 +36,7 @@ static size_t bytes_size;            /* of the bytes the last tdn_file_read or t
 static tdn_pack_writer *pack_writer; /* holding the skeleton */
 static void *pack_bytes;             /* its pack */
 static size_t pack_size;
+static tdn_pack *opened_pack; /* pack_bytes opened */
 
 static const float line_points[] = { 0.0f, 1.0f };
 static const float features[] = { 0, 0, 1, 0, 0, 1, 1, 1 };
@@ -249,6 +250,11 @@ static tdn_result pack_open(const tdn_allocator *h, void **out, tdn_error *err)
     return tdn_pack_open(pack_bytes, pack_size, (tdn_pack **)out, h, err);
 }
 
+static tdn_result graph_document_load_pack(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_graph_document_load_pack(opened_pack, 0, NULL, (tdn_graph_document **)out, h, err);
+}
+
 static tdn_result pack_writer_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_pack_writer_create((tdn_pack_writer **)out, h, err);
@@ -321,6 +327,7 @@ static const hooks_case cases[] = {
     { "tdn_gltf_save_memory", gltf_save_memory, destroy_bytes },
     { "tdn_graph_document_load", graph_document_load, destroy_graph_document },
     { "tdn_graph_document_load_memory", graph_document_load_memory, destroy_graph_document },
+    { "tdn_graph_document_load_pack", graph_document_load_pack, destroy_graph_document },
     { "tdn_humanoid_create", humanoid_create, destroy_asset },
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
     { "tdn_pack_open", pack_open, destroy_pack },
@@ -469,7 +476,10 @@ int main(void)
     CHECK_EQ_INT(tdn_mm_database_save(features_db, "tendon_allocator_hooks.tdnmm", NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_create(&pack_writer, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_add_skeleton(pack_writer, "humanoid", skeleton, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_graph(pack_writer, "rest", 0, document_json, sizeof document_json - 1, NULL),
+                 TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save_memory(pack_writer, &pack_bytes, &pack_size, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_open(pack_bytes, pack_size, &opened_pack, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save(pack_writer, "tendon_allocator_hooks.tdn", NULL), TDN_OK);
 
     RUN(every_function_taking_an_allocator_has_a_case);
@@ -478,6 +488,7 @@ int main(void)
 
     remove("tendon_allocator_hooks.tdnmm");
     remove("tendon_allocator_hooks.tdn");
+    tdn_pack_destroy(opened_pack);
     tdn_free(pack_bytes, pack_size, NULL);
     tdn_pack_writer_destroy(pack_writer);
     remove("tendon_allocator_hooks.json");

@@ -201,6 +201,16 @@ static int print_pack_json(const tdn_pack *p)
         cJSON_AddBoolToObject(o, "uvs", m.uvs != NULL);
         cJSON_AddItemToArray(meshes, o);
     }
+    cJSON *graphs = cJSON_AddArrayToObject(doc, "graphs");
+    for (int i = 0; i < tdn_pack_graph_count(p); i++) {
+        size_t size = 0;
+        tdn_pack_graph_json(p, i, &size);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", tdn_pack_graph_name(p, i));
+        cJSON_AddNumberToObject(o, "skeleton", tdn_pack_graph_skeleton(p, i));
+        cJSON_AddNumberToObject(o, "json_bytes", (double)size);
+        cJSON_AddItemToArray(graphs, o);
+    }
     cJSON *sections = cJSON_AddArrayToObject(doc, "sections");
     for (int s = 0; s < tdn_pack_section_count(p); s++) {
         char kind[5];
@@ -219,10 +229,11 @@ static void print_pack_text(const char *path, const tdn_pack *p)
 {
     char name[CLI_TEXT_SIZE], other[CLI_TEXT_SIZE];
     const int skeletons = tdn_pack_skeleton_count(p), meshes = tdn_pack_mesh_count(p), clips = tdn_pack_clip_count(p);
-    printf("%s: pack (version %d), %d skeleton%s, %d clip%s, %d mesh%s, %d section%s\n",
+    const int graphs = tdn_pack_graph_count(p);
+    printf("%s: pack (version %d), %d skeleton%s, %d clip%s, %d mesh%s, %d graph%s, %d section%s\n",
            cli_text(path, name, sizeof name), TDN_PACK_VERSION, skeletons, skeletons == 1 ? "" : "s", clips,
-           clips == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es", tdn_pack_section_count(p),
-           tdn_pack_section_count(p) == 1 ? "" : "s");
+           clips == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es", graphs, graphs == 1 ? "" : "s",
+           tdn_pack_section_count(p), tdn_pack_section_count(p) == 1 ? "" : "s");
     for (int s = 0; s < skeletons; s++) {
         const tdn_skeleton *k = tdn_pack_skeleton(p, s);
         printf("\nskeleton %d %s, %d joints (parent first):\n", s,
@@ -252,6 +263,15 @@ static void print_pack_text(const char *path, const tdn_pack *p)
             printf("  %4d  %-24s %7d vertices, %7d triangles, %d influences%s%s, skeleton %d\n", i,
                    cli_text(m.name, name, sizeof name), m.vertex_count, m.index_count / 3, 4 * m.influence_sets,
                    m.normals ? ", normals" : "", m.uvs ? ", uvs" : "", m.skeleton);
+        }
+    }
+    if (graphs > 0) {
+        printf("\ngraphs (tendon run %s --graph NAME):\n", cli_text(path, other, sizeof other));
+        for (int i = 0; i < graphs; i++) {
+            size_t size = 0;
+            tdn_pack_graph_json(p, i, &size);
+            printf("  %4d  %-24s skeleton %d, %zu bytes of JSON\n", i,
+                   cli_text(tdn_pack_graph_name(p, i), name, sizeof name), tdn_pack_graph_skeleton(p, i), size);
         }
     }
     printf("\nsections:\n");

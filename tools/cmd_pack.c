@@ -1,20 +1,27 @@
 /* tendon pack: skeletons, compressed clips and skinned meshes of glTF and BVH files (or the
- * generated humanoid) into one runtime pack (docs/cli.md, docs/pack-format.md). */
+ * generated humanoid), and a graph document with its character and clips, into one runtime pack
+ * (docs/cli.md, docs/pack-format.md). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "cli_compress.h"
 #include "commands.h"
+#include "tendon/io/graph_document.h"
 #include "tendon/io/humanoid.h"
 #include "output_file.h"
 #include "tendon/pack.h"
 
 static void usage(FILE *out)
 {
-    fputs("usage: tendon pack IN... --out OUT.tdn [--error CM] [--shell CM] [--scale S] [--skin NAME|INDEX]\n"
-          "                   [--allow-files DIR]...\n"
+    fputs("usage: tendon pack [IN...] [--graph GRAPH.json] --out OUT.tdn [--error CM] [--shell CM] [--scale S]\n"
+          "                   [--skin NAME|INDEX] [--allow-files DIR]...\n"
           "  IN               a .gltf, .glb or .bvh file, or `humanoid` for tendon's generated one\n"
+          "  --graph GRAPH.json  a graph document (docs/graph-format.md), loaded with its clips compressed\n"
+          "                   (--error, --shell): its character's skeleton and skinned meshes, every clip it\n"
+          "                   plays under the name it calls it by, and its text, as a graph named after the\n"
+          "                   file, which tendon run OUT.tdn runs (IN may then be left out; --scale and\n"
+          "                   --skin do not apply to it: the document says them)\n"
           "  --out OUT.tdn    the pack to write (replaced only once complete)\n"
           "  --error CM       each clip is compressed so that vertices --shell CM (default 3) from every\n"
           "  --shell CM       joint move at most --error CM (default 0.01) in model space, lengths in\n"
@@ -89,6 +96,85 @@ static int pack_clips(tdn_pack_writer *w, const tdn_asset *asset, int skeleton, 
     return CLI_OK;
 }
 
+/* A skinned mesh's report line. */
+static void print_mesh(tdn_asset_mesh m)
+{
+    char name[CLI_TEXT_SIZE];
+    printf("  mesh         %-24s %5d vertices, %d triangles, %d influences%s\n", cli_text(m.name, name, sizeof name),
+           m.vertex_count, m.index_count / 3, 4 * m.influence_sets, m.normals ? ", normals" : "");
+}
+
+/* The report line of a document's clip: its source's raw size and its error when its source is
+ * the character's clip of the same name and it is not additive (the pack holds the clip; its
+ * build kept it within the threshold), else its packed size alone. */
+static void graph_clip_line(const tdn_graph_document *doc, int c, float shell, totals *sum)
+{
+    char name[CLI_TEXT_SIZE];
+    const tdn_clip *clip = tdn_graph_document_clip(doc, c);
+    const tdn_asset *asset = tdn_graph_document_asset(doc);
+    const int source = tdn_asset_find_clip(asset, tdn_clip_name(clip));
+    const tdn_keyed_clip *keys = source >= 0 && !tdn_clip_is_additive(clip) ? tdn_asset_clip(asset, source) : NULL;
+    printf("  clip         %-24s ", cli_text(tdn_graph_document_clip_name(doc, c), name, sizeof name));
+    if (!keys) {
+        printf("%9s           %8zu packed (%s)\n", "", tdn_clip_memory_size(clip),
+               tdn_clip_is_additive(clip) ? "additive" : "from another file");
+        return;
+    }
+    const cli_compression k = cli_compression_of(keys, clip, shell);
+    printf("%9.0f bytes raw, %8zu packed, %6.2f:1", k.raw, k.bytes, k.raw / (double)k.bytes);
+    if (k.measured)
+        printf(", largest error %.4f cm, 99th percentile %.4f cm\n", 100.0 * k.error.max_error,
+               100.0 * k.error.p99_error);
+    else
+        printf(" (its error could not be measured)\n");
+    sum->raw += k.raw;
+    sum->bytes += (double)k.bytes;
+    sum->largest_cm = k.measured && 100.0 * k.error.max_error > sum->largest_cm ? 100.0 * k.error.max_error
+                                                                                : sum->largest_cm;
+    sum->clips++;
+}
+
+/* --graph: the document loaded with compressed clips, then its character, clips and text into the
+ * writer as skeleton `skeleton` (tdn_pack_writer_add_graph_document), a line each. */
+static int pack_graph(tdn_pack_writer *w, const char *path, int skeleton, const cli_common *common,
+                      const cli_compress *compress, totals *sum)
+{
+    const tdn_clip_desc threshold = cli_compress_desc(compress, NULL);
+    cli_access access;
+    const tdn_graph_document_load_options options = { .file_access = cli_file_access(&access, &common->files, path),
+                                                      .clip_storage = TDN_STORAGE_COMPRESSED,
+                                                      .error_threshold = threshold.error_threshold,
+                                                      .shell_distance = threshold.shell_distance };
+    tdn_graph_document *doc = NULL;
+    tdn_error err = { 0 };
+    void *json = NULL;
+    size_t size = 0;
+    tdn_result res = tdn_graph_document_load(path, &options, &doc, NULL, &err);
+    if (res == TDN_OK)
+        res = tdn_file_read(NULL, path, &json, &size, NULL, &err);
+    char stem[256], name[CLI_TEXT_SIZE];
+    cli_file_stem(path, stem, sizeof stem);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_graph_document(w, stem, doc, json, size, &err);
+    const int code = res == TDN_OK ? CLI_OK : cli_report("pack", res, &err);
+    if (code == CLI_OK) {
+        const tdn_skeleton *k = tdn_graph_document_skeleton(doc);
+        const tdn_asset *asset = tdn_graph_document_asset(doc);
+        char shown[CLI_TEXT_SIZE];
+        printf("%s:\n  skeleton %d  %-24s %5d joints\n", cli_text(path, shown, sizeof shown), skeleton,
+               cli_text(stem, name, sizeof name), tdn_skeleton_joint_count(k));
+        for (int c = 0; c < tdn_graph_document_clip_count(doc); c++)
+            graph_clip_line(doc, c, threshold.shell_distance, sum);
+        for (int i = 0; i < tdn_asset_mesh_count(asset); i++)
+            print_mesh(tdn_asset_mesh_at(asset, i));
+        printf("  graph        %-24s %5d clips, %zu bytes of JSON\n", cli_text(stem, name, sizeof name),
+               tdn_graph_document_clip_count(doc), size);
+    }
+    tdn_free(json, size, NULL);
+    tdn_graph_document_destroy(doc);
+    return code;
+}
+
 /* The asset's skeleton, clips and meshes into the writer, a line each. */
 static int pack_asset(tdn_pack_writer *w, const char *in, const tdn_asset *asset, const cli_compress *compress,
                       totals *sum)
@@ -113,9 +199,7 @@ static int pack_asset(tdn_pack_writer *w, const char *in, const tdn_asset *asset
         res = tdn_pack_writer_add_mesh(w, &p, &err);
         if (res != TDN_OK)
             return cli_report("pack", res, &err);
-        printf("  mesh         %-24s %5d vertices, %d triangles, %d influences%s\n",
-               cli_text(m.name, name, sizeof name), m.vertex_count, m.index_count / 3, 4 * m.influence_sets,
-               m.normals ? ", normals" : "");
+        print_mesh(m);
     }
     return CLI_OK;
 }
@@ -125,7 +209,7 @@ int cmd_pack(int argc, char **argv)
     cli_common common = { 0 };
     cli_compress compress = { 0 };
     totals sum = { 0 };
-    const char *out = NULL;
+    const char *out = NULL, *graph = NULL;
     const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
     int input_count = 0;
     if (!inputs)
@@ -138,6 +222,10 @@ int cmd_pack(int argc, char **argv)
         }
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
             out = argv[++i];
+            continue;
+        }
+        if (strcmp(argv[i], "--graph") == 0 && i + 1 < argc) {
+            graph = argv[++i];
             continue;
         }
         int taken = strcmp(argv[i], "--json") == 0 ? 0 : cli_common_option("pack", argc, argv, &i, &common);
@@ -157,7 +245,7 @@ int cmd_pack(int argc, char **argv)
         }
         inputs[input_count++] = argv[i];
     }
-    if (!out || input_count == 0) {
+    if (!out || (input_count == 0 && !graph)) {
         fprintf(stderr, "tendon pack: %s\n", !out ? "--out OUT.tdn is required" : "no input to pack");
         usage(stderr);
         free(inputs);
@@ -177,6 +265,8 @@ int cmd_pack(int argc, char **argv)
         }
         tdn_asset_destroy(asset);
     }
+    if (code == CLI_OK && graph) /* the skeletons of the inputs come first */
+        code = pack_graph(w, graph, input_count, &common, &compress, &sum);
     if (code == CLI_OK) {
         void *bytes = NULL;
         size_t size = 0;

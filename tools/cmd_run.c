@@ -18,13 +18,16 @@
 static void usage(FILE *out)
 {
     fputs(
-        "usage: tendon run GRAPH.json [--params TIMELINE.json] [--seconds S] [--fps F] [--ground SPEC]\n"
-        "                  [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
+        "usage: tendon run GRAPH.json|PACK.tdn [--graph NAME] [--params TIMELINE.json] [--seconds S] [--fps F]\n"
+        "                  [--ground SPEC] [--out BAKED.glb] [--trace TRACE.json] [--trace-rotations]\n"
         "                  [--render OUT] [--render-style capsules|mesh] [--render-size WxH] [--sheet N]\n"
         "                  [--camera AZ,EL[,DIST]] [--allow-files DIR]...\n"
         "  GRAPH.json        a graph document (docs/graph-format.md). The files it names are read below its\n"
         "                    folder, the current folder and TENDON_DATA (when set); absolute paths and '..'\n"
         "                    elsewhere are refused\n"
+        "  PACK.tdn          a pack holding a graph (tendon pack --graph): its skeleton and clips are the\n"
+        "                    pack's, nothing else is read (no mesh to --render-style mesh)\n"
+        "  --graph NAME      the pack's graph of that name (default: its first)\n"
         "  --allow-files DIR also allow files below DIR (repeatable, up to 16 folders)\n"
         "  --params FILE     a timeline of parameter changes (docs/timeline.schema.json):\n"
         "                    {\"events\": [{\"time\": 0.5, \"set\": {\"speed\": 1.5, \"move\": [0, 1]}},\n"
@@ -160,13 +163,15 @@ static int parse(int argc, char **argv, run_args *a)
                           strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 || strcmp(arg, "--render") == 0 ||
                           strcmp(arg, "--ground") == 0 || strcmp(arg, "--render-size") == 0 ||
                           strcmp(arg, "--sheet") == 0 || strcmp(arg, "--camera") == 0 ||
-                          strcmp(arg, "--render-style") == 0;
+                          strcmp(arg, "--render-style") == 0 || strcmp(arg, "--graph") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
         }
         if (strcmp(arg, "--params") == 0) {
             a->params = argv[++i];
+        } else if (strcmp(arg, "--graph") == 0) {
+            a->graph_name = argv[++i];
         } else if (strcmp(arg, "--seconds") == 0) {
             if (!cli_parse_float("run", "--seconds", argv[++i], &a->seconds))
                 return CLI_BAD_INPUT;
@@ -243,6 +248,10 @@ static int parse(int argc, char **argv, run_args *a)
     if (!a->graph) {
         fprintf(stderr, "tendon run: a GRAPH.json file is required\n");
         usage(stderr);
+        return CLI_BAD_INPUT;
+    }
+    if (a->graph_name && !cli_is_pack(a->graph)) {
+        fprintf(stderr, "tendon run: --graph NAME chooses a pack's graph; %s is not a pack\n", a->graph);
         return CLI_BAD_INPUT;
     }
     const double frames = floor((double)a->seconds * a->fps + 0.5) + 1.0; /* round(S x F) + 1 */

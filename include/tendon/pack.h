@@ -1,7 +1,7 @@
 /* tendon: runtime packs, the file a shipped game loads (docs/pack-format.md).
  *
  * A pack is one little-endian, position-independent binary image holding skeletons, compressed
- * clips and skinned meshes (later blend spaces, graphs and motion-matching databases): every reference is
+ * clips, skinned meshes and graph documents (later blend spaces and motion-matching databases): every reference is
  * an offset, every array aligned, so that opening a pack is validating it and pointing into its
  * bytes. tdn_pack_open checks every offset, count and value of the whole image first, then makes
  * one allocation holding the objects' headers, which point into the caller's bytes: nothing is
@@ -91,6 +91,18 @@ TDN_API tdn_pack_mesh tdn_pack_mesh_at(const tdn_pack *pack, int i);
 /* Index of the first mesh with this name, or -1. */
 TDN_API int tdn_pack_find_mesh(const tdn_pack *pack, const char *name);
 
+/* Graph documents (their JSON text, which libtendon_io's tdn_graph_document_load_pack builds a
+ * graph from, with the pack's skeleton and clips), in the order their sections come. The name
+ * (NULL for a bad index), the index of the pack's skeleton of its character (-1 for a bad
+ * index), the index of the first graph with this name (-1 when none), and the text: `*size`
+ * (may be NULL) bytes, followed by a zero byte (NULL and 0 for a bad index). The core checks
+ * where the text lies, not that it is JSON. */
+TDN_API int tdn_pack_graph_count(const tdn_pack *pack);
+TDN_API const char *tdn_pack_graph_name(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_graph_skeleton(const tdn_pack *pack, int i);
+TDN_API const char *tdn_pack_graph_json(const tdn_pack *pack, int i, size_t *size);
+TDN_API int tdn_pack_find_graph(const tdn_pack *pack, const char *name);
+
 /* Every section of the pack, known kinds or not: its count, and section i's kind
  * (TDN_PACK_FOURCC; 0 for a bad index), its bytes (NULL for a bad index) and their size. */
 TDN_API int tdn_pack_section_count(const tdn_pack *pack);
@@ -121,9 +133,18 @@ TDN_API tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *writer, const tdn_p
  * *index (may be NULL) receives its clip index in the pack. */
 TDN_API tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *writer, const tdn_clip *clip, int skeleton, int *index,
                                             tdn_error *err);
+/* The same under `name` (NULL: the clip's own name): a graph document's clip is packed under
+ * the name the document calls it by. */
+TDN_API tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *writer, const char *name, const tdn_clip *clip,
+                                                  int skeleton, int *index, tdn_error *err);
+/* Adds a graph section: `size` bytes of a graph document's JSON text (copied; 1 to UINT32_MAX - 1
+ * bytes, no zero byte among them) under `name` (NULL: ""), whose character is the skeleton
+ * `skeleton` (an index tdn_pack_writer_add_skeleton gave). The text is not parsed here. */
+TDN_API tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *writer, const char *name, int skeleton, const char *json,
+                                             size_t size, tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
  * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
- * above ('SKEL', 'CLIP', 'MESH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
+ * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
  * kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
                                                size_t align, tdn_error *err);

@@ -20,6 +20,7 @@
 #define TDN__PACK_SKELETON TDN_PACK_FOURCC('S', 'K', 'E', 'L')
 #define TDN__PACK_MESH TDN_PACK_FOURCC('M', 'E', 'S', 'H')
 #define TDN__PACK_CLIP TDN_PACK_FOURCC('C', 'L', 'I', 'P')
+#define TDN__PACK_GRAPH TDN_PACK_FOURCC('G', 'R', 'P', 'H')
 
 /* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero);
  * a clip's, which has more arrays, is 128 bytes. */
@@ -56,6 +57,14 @@ enum {
     TDN__MESH_WEIGHTS,
     TDN__MESH_INDICES,
     TDN__MESH_FIELDS
+};
+enum {
+    /* graph section */
+    TDN__GRPH_NAME,
+    TDN__GRPH_SKELETON,
+    TDN__GRPH_JSON_SIZE,
+    TDN__GRPH_JSON,
+    TDN__GRPH_FIELDS
 };
 enum {
     /* clip section (a 128-byte header) */
@@ -183,10 +192,11 @@ typedef struct tdn__pack_reader {
     void (*build)(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section);
 } tdn__pack_reader;
 
-/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c). */
+/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c). */
 extern const tdn__pack_reader tdn__pack_skeleton_reader;
 extern const tdn__pack_reader tdn__pack_mesh_reader;
 extern const tdn__pack_reader tdn__pack_clip_reader;
+extern const tdn__pack_reader tdn__pack_graph_reader;
 
 /* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
 typedef struct tdn__pack_skeleton {
@@ -202,6 +212,15 @@ typedef struct tdn__pack_clip {
     tdn__annotations annotations;
 } tdn__pack_clip;
 
+/* A pack's graph object: its name, its skeleton's index among the pack's skeletons, and its
+ * JSON text (zero-terminated in the pack's bytes). */
+typedef struct tdn__pack_graph {
+    const char *name;
+    int skeleton;
+    const char *json;
+    size_t size;
+} tdn__pack_graph;
+
 /* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
  * the size the first function gives), its names already in the string table at the offsets
  * given. */
@@ -214,5 +233,9 @@ void tdn__pack_mesh_write(const tdn_pack_mesh *mesh, uint32_t name, uint32_t ske
 int tdn__pack_clip_string_count(const tdn_clip *clip);
 size_t tdn__pack_clip_size(const tdn_clip *clip);
 void tdn__pack_clip_write(const tdn_clip *clip, const uint32_t *strings, uint32_t skeleton_section, unsigned char *out);
+/* A graph's section: its header, then the JSON text and a zero byte. */
+size_t tdn__pack_graph_size(size_t json_size);
+void tdn__pack_graph_write(uint32_t name, uint32_t skeleton_section, const char *json, size_t json_size,
+                           unsigned char *out);
 
 #endif

@@ -8,8 +8,8 @@
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
  * skeleton). A new kind is one more reader here, and its objects' accessors. */
 static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_clip_reader,
-                                                   &tdn__pack_mesh_reader };
-enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2 };
+                                                   &tdn__pack_mesh_reader, &tdn__pack_graph_reader };
+enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2, GRAPHS = 3 };
 
 struct tdn_pack {
     tdn_allocator allocator;
@@ -377,6 +377,37 @@ int tdn_pack_find_mesh(const tdn_pack *pack, const char *name)
 {
     for (int i = 0; name && i < tdn_pack_mesh_count(pack); i++)
         if (strcmp(((const tdn_pack_mesh *)pack->objects[MESHES])[i].name, name) == 0)
+            return i;
+    return -1;
+}
+
+static const tdn__pack_graph *graph_object(const tdn_pack *p, int i)
+{
+    return p && i >= 0 && i < p->count[GRAPHS] ? (const tdn__pack_graph *)p->objects[GRAPHS] + i : NULL;
+}
+
+int tdn_pack_graph_count(const tdn_pack *pack) { return pack ? pack->count[GRAPHS] : 0; }
+const char *tdn_pack_graph_name(const tdn_pack *pack, int i)
+{
+    const tdn__pack_graph *o = graph_object(pack, i);
+    return o ? o->name : NULL;
+}
+int tdn_pack_graph_skeleton(const tdn_pack *pack, int i)
+{
+    const tdn__pack_graph *o = graph_object(pack, i);
+    return o ? o->skeleton : -1;
+}
+const char *tdn_pack_graph_json(const tdn_pack *pack, int i, size_t *size)
+{
+    const tdn__pack_graph *o = graph_object(pack, i);
+    if (size)
+        *size = o ? o->size : 0;
+    return o ? o->json : NULL;
+}
+int tdn_pack_find_graph(const tdn_pack *pack, const char *name)
+{
+    for (int i = 0; name && i < tdn_pack_graph_count(pack); i++)
+        if (strcmp(graph_object(pack, i)->name, name) == 0)
             return i;
     return -1;
 }

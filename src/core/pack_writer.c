@@ -215,6 +215,12 @@ tdn_result tdn_pack_writer_add_mesh(tdn_pack_writer *w, const tdn_pack_mesh *mes
 
 tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *w, const tdn_clip *clip, int skeleton, int *index, tdn_error *err)
 {
+    return tdn_pack_writer_add_named_clip(w, NULL, clip, skeleton, index, err);
+}
+
+tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *w, const char *name, const tdn_clip *clip, int skeleton,
+                                          int *index, tdn_error *err)
+{
     if (!w || !clip)
         return tdn__null(err, !w ? "writer" : "clip");
     if (skeleton < 0 || skeleton >= w->skeleton_count)
@@ -237,7 +243,7 @@ tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *w, const tdn_clip *clip, in
     uint32_t *strings = tdn__alloc(&w->allocator, (size_t)n * sizeof *strings, 16);
     if (!strings)
         return no_memory(err, (size_t)n * sizeof *strings);
-    tdn_result res = add_string(w, clip->name, &strings[0], err);
+    tdn_result res = add_string(w, name ? name : clip->name, &strings[0], err);
     for (int i = 0; i < a->float_track_count && res == TDN_OK; i++)
         res = add_string(w, a->float_tracks[i].name, &strings[1 + i], err);
     for (int i = 0; i < a->event_count && res == TDN_OK; i++)
@@ -253,15 +259,40 @@ tdn_result tdn_pack_writer_add_clip(tdn_pack_writer *w, const tdn_clip *clip, in
     return bytes ? TDN_OK : res != TDN_OK ? res : TDN_ERR_OUT_OF_MEMORY;
 }
 
+tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *w, const char *name, int skeleton, const char *json, size_t size,
+                                     tdn_error *err)
+{
+    if (!w || !json)
+        return tdn__null(err, !w ? "writer" : "json");
+    if (skeleton < 0 || skeleton >= w->skeleton_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
+                         skeleton, w->skeleton_count - 1);
+    if (size == 0 || size >= UINT32_MAX)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "size", "%zu is outside 1..%u", size, UINT32_MAX - 1);
+    const char *zero = memchr(json, '\0', size);
+    if (zero)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "json", "has a zero byte at %zu of its %zu bytes",
+                         (size_t)(zero - json), size);
+    uint32_t name_at;
+    tdn_result res = add_string(w, name, &name_at, err);
+    if (res != TDN_OK)
+        return res;
+    unsigned char *bytes = new_section(w, TDN__PACK_GRAPH, tdn__pack_graph_size(size), TDN_PACK_ALIGN, err);
+    if (!bytes)
+        return TDN_ERR_OUT_OF_MEMORY;
+    tdn__pack_graph_write(name_at, (uint32_t)w->skeletons[skeleton].section, json, size, bytes);
+    return TDN_OK;
+}
+
 tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const void *bytes, size_t size, size_t align,
                                        tdn_error *err)
 {
     if (!w || (!bytes && size > 0))
         return tdn__null(err, !w ? "writer" : "bytes");
     if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_CLIP ||
-        kind == TDN__PACK_STRINGS)
+        kind == TDN__PACK_GRAPH || kind == TDN__PACK_STRINGS)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
-                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip)",
+                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip, add_graph)",
                          (unsigned)kind);
     if (align == 0 || (align & (align - 1)) != 0 || align > TDN__PACK_MAX_ALIGN)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "align", "%zu is not a power of two up to %d", align,

@@ -259,9 +259,12 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc
     tr->joint_count = joint_count;
     tr->frames_per_second = frame_count > 1 ? (double)(frame_count - 1) / tr->duration : 0.0;
     tr->frames = (float *)((char *)tr + header);
+    /* only the lanes of the root joint's translation and rotation: what a full sample gives it */
+    const int begin = d.joint / TDN_POSE_LANES * TDN_POSE_LANES;
+    const int end = begin + TDN_POSE_LANES < scratch.stride ? begin + TDN_POSE_LANES : scratch.stride;
     for (int f = 0; f < frame_count; ++f) {
         const float t = frame_count > 1 ? (float)((double)tr->duration * f / (frame_count - 1)) : 0.0f;
-        tdn_clip_sample(clip, t, &scratch, NULL);
+        tdn__clip_sample_range(clip, t, &scratch, begin, end, TDN__ROWS_T | TDN__ROWS_R);
         tdn_transform x = tdn_pose_get(&scratch, d.joint);
         float *v = tr->frames + (size_t)f * TRACK_FLOATS;
         if (f > 0 && tdn_quat_dot(x.r, tdn_quat_make(v[-4], v[-3], v[-2], v[-1])) < 0.0f)

@@ -236,7 +236,11 @@ tdn_result tdn_io__graph_build_clip(const cJSON *doc, tdn_graph_document *d, con
     }
     if (r != TDN_OK)
         return r;
-    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k), .sample_rate = sample_rate };
+    tdn_clip_desc desc = { .source = tdn_asset_clip(asset, k),
+                           .sample_rate = sample_rate,
+                           .storage = d->clip_storage,
+                           .error_threshold = d->error_threshold,
+                           .shell_distance = d->shell_distance };
     tdn_pose rest = { 0 };
     if (reference && strcmp(reference, "rest") == 0) {
         r = tdn_pose_create(tdn_skeleton_joint_count(tdn_asset_skeleton(asset)), &rest, allocator, err);

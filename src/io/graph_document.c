@@ -18,7 +18,8 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
     tdn_allocator a = d->allocator;
     tdn_graph_destroy(d->graph);
     for (int c = 0; c < d->clip_count; c++) {
-        tdn_clip_destroy(d->clips ? d->clips[c] : NULL);
+        if (!d->pack) /* else the pack's */
+            tdn_clip_destroy(d->clips ? d->clips[c] : NULL);
         if (d->clip_names && d->clip_names[c])
             tdn_io__free(&a, d->clip_names[c], strlen(d->clip_names[c]) + 1);
     }
@@ -296,6 +297,22 @@ static void free_build(tdn_io__graph_build *b)
     free(b->mod_weights);
 }
 
+/* The pack's clip the document calls `name`, which must animate the document's skeleton. The
+ * document stores it with its own clips, which a document from a pack does not destroy. */
+static tdn_result pack_clip(const tdn_graph_document *d, const char *name, const char *use_path, tdn_clip **out,
+                            tdn_error *err)
+{
+    const int i = tdn_pack_find_clip(d->pack, name);
+    if (i < 0)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path, "the pack has no clip named \"%.60s\"", name);
+    if (tdn_pack_skeleton(d->pack, tdn_pack_clip_skeleton(d->pack, i)) != d->skeleton)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path,
+                            "the pack's clip \"%.60s\" animates skeleton %d, not the graph's", name,
+                            tdn_pack_clip_skeleton(d->pack, i));
+    *out = (tdn_clip *)tdn_pack_clip(d->pack, i); /* never written nor destroyed through *out */
+    return TDN_OK;
+}
+
 static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_io__graph_build *b,
                               tdn_error *err)
 {
@@ -329,7 +346,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
             r = read_group(item, path, &groups[k], marker_names + 64 * k, err);
         k++;
     }
-    const tdn_skeleton *skeleton = tdn_asset_skeleton(d->asset);
+    const tdn_skeleton *skeleton = d->skeleton;
     tdn_io__layers layers = { 0 };
     if (r == TDN_OK)
         r = tdn_io__graph_begin(b, err);
@@ -342,7 +359,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     if (r == TDN_OK)
         r = tdn_io__graph_read_ik(b, skeleton, ik, err);
-    if (r == TDN_OK)
+    if (r == TDN_OK && !d->pack) /* a pack's clips are built already */
         r = tdn_io__graph_check_clip_definitions(doc, d, base_dir, err);
     /* the runtime clips the nodes use, in order of first use */
     if (r == TDN_OK) {
@@ -363,7 +380,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
             break;
         }
         memcpy(d->clip_names[c], b->clip_names[c], n);
-        r = tdn_io__graph_build_clip(doc, d, base_dir, b->clip_names[c], b->clip_paths[c], &d->clips[c], err);
+        r = d->pack ? pack_clip(d, b->clip_names[c], b->clip_paths[c], &d->clips[c], err)
+                    : tdn_io__graph_build_clip(doc, d, base_dir, b->clip_names[c], b->clip_paths[c], &d->clips[c], err);
     }
     if (r == TDN_OK && b->uses_mirror) {
         mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *mirror);
@@ -421,10 +439,11 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     return r;
 }
 
-/* A document from JSON text whose character and clip files are read relative to base_dir. */
-static tdn_result load_json(const char *json, size_t size, const char *base_dir,
-                            const tdn_graph_document_load_options *options, tdn_graph_document **out,
-                            const tdn_allocator *allocator, tdn_error *err)
+/* A document from JSON text whose character and clip files are read relative to base_dir, or
+ * (with `pack`) whose character is the pack's skeleton `skeleton` and clips the pack's. */
+static tdn_result load_json(const char *json, size_t size, const char *base_dir, const tdn_pack *pack,
+                            const tdn_skeleton *skeleton, const tdn_graph_document_load_options *options,
+                            tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (!json && size > 0)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "json", "is NULL with a size above 0");
@@ -447,14 +466,26 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     memset(d, 0, sizeof *d);
     d->allocator = a;
     d->file_access = options ? options->file_access : NULL;
+    d->pack = pack;
+    d->skeleton = skeleton;
+    if (options && !pack) {
+        d->clip_storage = options->clip_storage;
+        d->error_threshold = options->error_threshold;
+        d->shell_distance = options->shell_distance;
+    }
     r = tdn_io__json_known_keys(doc, "", document_keys, err);
-    if (r == TDN_OK) /* clip files are the same rig: at its scale */
+    if (r == TDN_OK && !pack) { /* clip files are the same rig: at its scale */
         r = tdn_io__graph_read_character(cJSON_GetObjectItemCaseSensitive(doc, "character"), "character", base_dir, d,
                                          &d->asset, &d->scale, err);
-    if (r == TDN_OK)
+        d->skeleton = tdn_asset_skeleton(d->asset);
+    }
+    if (r == TDN_OK && pack && cJSON_GetObjectItemCaseSensitive(doc, "retarget"))
+        r = tdn_io__fail(err, TDN_ERR_INVALID_DATA, "retarget",
+                         "a pack's graph cannot drive another character (its file is not in the pack)");
+    if (r == TDN_OK && !pack)
         r = tdn_io__graph_read_retarget(doc, base_dir, d, err);
     tdn_io__graph_build b = { .doc = doc,
-                              .asset = d->asset,
+                              .skeleton = d->skeleton,
                               .allocator = &d->allocator,
                               .document = d,
                               .base_dir = base_dir,
@@ -479,7 +510,32 @@ tdn_result tdn_graph_document_load_memory(const char *json, size_t size, const t
     if (!out)
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
     *out = NULL;
-    return load_json(json, size, options ? options->base_dir : NULL, options, out, allocator, err);
+    return load_json(json, size, options ? options->base_dir : NULL, NULL, NULL, options, out, allocator, err);
+}
+
+tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph, const tdn_graph_document_load_options *options,
+                                        tdn_graph_document **out, const tdn_allocator *allocator, tdn_error *err)
+{
+    if (!out)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "out", "is NULL");
+    *out = NULL;
+    if (!pack)
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "pack", "is NULL");
+    if (tdn_io__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    if (graph < 0 || graph >= tdn_pack_graph_count(pack))
+        return tdn_io__fail(err, TDN_ERR_ARGUMENT, "graph", "%d is not a graph of the pack (it has %d)", graph,
+                            tdn_pack_graph_count(pack));
+    size_t size = 0;
+    const char *json = tdn_pack_graph_json(pack, graph, &size);
+    const tdn_skeleton *skeleton = tdn_pack_skeleton(pack, tdn_pack_graph_skeleton(pack, graph));
+    /* nothing from files: only the callbacks of the options */
+    const tdn_graph_document_load_options only = { .callbacks = options ? options->callbacks : NULL,
+                                                   .callback_count = options ? options->callback_count : 0 };
+    const tdn_result r = load_json(json, size, NULL, pack, skeleton, &only, out, allocator, err);
+    if (r != TDN_OK)
+        tdn_io__where_in(err, tdn_pack_graph_name(pack, graph), NULL);
+    return r;
 }
 
 tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_load_options *options,
@@ -498,7 +554,7 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
         return r; /* `where` is the path */
     char dir[4096];
     tdn_io__dir_of(path, dir, sizeof dir);
-    r = load_json(file.data, file.size, dir, options, out, allocator, err);
+    r = load_json(file.data, file.size, dir, NULL, NULL, options, out, allocator, err);
     tdn_io__free_file(&file);
     if (r != TDN_OK)
         tdn_io__where_in(err, path, NULL);
@@ -507,10 +563,7 @@ tdn_result tdn_graph_document_load(const char *path, const tdn_graph_document_lo
 
 const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *d) { return d ? d->graph : NULL; }
 const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *d) { return d ? d->asset : NULL; }
-const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *d)
-{
-    return d ? tdn_asset_skeleton(d->asset) : NULL;
-}
+const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *d) { return d ? d->skeleton : NULL; }
 int tdn_graph_document_clip_count(const tdn_graph_document *d) { return d ? d->clip_count : 0; }
 const tdn_clip *tdn_graph_document_clip(const tdn_graph_document *d, int clip)
 {

@@ -16,7 +16,10 @@
 
 struct tdn_graph_document {
     tdn_allocator allocator;
-    tdn_asset *asset;
+    tdn_asset *asset;             /* NULL for a document from a pack */
+    const tdn_skeleton *skeleton; /* the asset's, or the pack's */
+    /* a document from a pack (tdn_graph_document_load_pack): the pack, which owns the clips */
+    const tdn_pack *pack;
     tdn_clip **clips;
     char **clip_names;
     int clip_count;
@@ -37,6 +40,9 @@ struct tdn_graph_document {
     tdn_retarget *retarget;
     /* while it is loaded: how the files it names are read (options->file_access), then NULL */
     const tdn_file_access *file_access;
+    /* how the clips it builds are stored (options->clip_storage and its threshold) */
+    tdn_clip_storage clip_storage;
+    float error_threshold, shell_distance;
 };
 
 /* A character object at `path` ("character", "retarget.to"): tendon's generated humanoid or a
@@ -75,7 +81,7 @@ typedef struct tdn_io__named_node {
  * freed once the graph exists. */
 typedef struct tdn_io__graph_build {
     const cJSON *doc;
-    const tdn_asset *asset;
+    const tdn_skeleton *skeleton; /* the character's */
     const tdn_allocator *allocator;
     tdn_graph_document *document; /* for clip files motion-matching nodes load */
     const char *base_dir;

@@ -53,7 +53,7 @@ tdn_result tdn_io__graph_read_procedural(tdn_io__graph_build *b, int self, const
 static tdn_result read_joints(tdn_io__graph_build *b, tdn_node_desc *d, const cJSON *json, const char *path,
                               tdn_error *err)
 {
-    const tdn_skeleton *s = tdn_asset_skeleton(b->asset);
+    const tdn_skeleton *s = b->skeleton;
     const cJSON *joints = cJSON_GetObjectItemCaseSensitive(json, "joints");
     const cJSON *weights = cJSON_GetObjectItemCaseSensitive(json, "weights");
     tdn_io__path where;

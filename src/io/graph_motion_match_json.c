@@ -158,7 +158,7 @@ static tdn_result mirror_table(tdn_io__graph_build *b, const tdn_mm_database *db
         mirrored |= tdn_mm_database_clip_frame_count(db, c, 1) > 0;
     if (!mirrored)
         return TDN_OK;
-    const tdn_skeleton *skeleton = tdn_asset_skeleton(b->asset);
+    const tdn_skeleton *skeleton = b->skeleton;
     if (!b->mm_mirror) {
         b->mm_mirror = calloc((size_t)tdn_skeleton_joint_count(skeleton), sizeof *b->mm_mirror);
         if (!b->mm_mirror)
@@ -181,6 +181,10 @@ tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *b, int self, con
                                            tdn_error *err)
 {
     tdn_node_desc *node = &b->nodes[self];
+    if (b->document->pack) /* a database and the keyed clips it plays: neither is in a pack */
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
+                            "a motion_match node plays keyed source clips and a database file, which a "
+                            "pack's graph cannot name: load the document from its JSON file");
     if (b->mm_count == TDN_IO_MAX_MM_NODES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "more than %d motion_match nodes", TDN_IO_MAX_MM_NODES);
     tdn_mm_controller_desc *d = &b->mm[b->mm_count];
@@ -206,7 +210,7 @@ tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *b, int self, con
         r = mirror_table(b, d->database, where, d, err);
     if (r != TDN_OK)
         return r;
-    d->skeleton = tdn_asset_skeleton(b->asset);
+    d->skeleton = b->skeleton;
     node->motion_match = d;
     return TDN_OK;
 }

@@ -10,11 +10,27 @@
 #include "cli.h"
 #include "json_file.h"
 
+static void read_root_motion(const tdn_skeleton *skel, graph_extras *x);
+
 void graph_extras_read(const char *path, const tdn_skeleton *skel, graph_extras *x)
 {
     memset(x, 0, sizeof *x);
     char why[256];
     json_file_read(path, &x->json, why, sizeof why); /* the graph loader has already said what is wrong with it */
+    read_root_motion(skel, x);
+}
+
+void graph_extras_read_text(const char *text, size_t size, const tdn_skeleton *skel, graph_extras *x)
+{
+    memset(x, 0, sizeof *x);
+    char why[256];
+    json_text_parse(text, size, "", &x->json, why, sizeof why); /* as above */
+    read_root_motion(skel, x);
+}
+
+/* The document's "root_motion", as the graph loader reads it. */
+static void read_root_motion(const tdn_skeleton *skel, graph_extras *x)
+{
     const cJSON *rm = cJSON_GetObjectItemCaseSensitive(x->json, "root_motion");
     if (!cJSON_IsObject(rm))
         return;

@@ -18,6 +18,8 @@ typedef struct graph_extras {
 
 /* Reads the document at path again; what cannot be read stays 0. */
 void graph_extras_read(const char *path, const tdn_skeleton *skeleton, graph_extras *x);
+/* The same from a document's text (a pack's graph). */
+void graph_extras_read_text(const char *text, size_t size, const tdn_skeleton *skeleton, graph_extras *x);
 void graph_extras_free(graph_extras *x);
 
 /* Transition `index` of the state machine node `machine`: its declared mode (NULL: none

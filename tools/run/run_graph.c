@@ -12,6 +12,7 @@
 #include "pop_metric.h"
 #include "progress.h"
 #include "tendon/io/graph_document.h"
+#include "tendon/io/pack_file.h"
 #include "timeline.h"
 #include "trace.h"
 
@@ -22,6 +23,7 @@ static int is_identity(const tdn_root_motion *m)
 }
 
 typedef struct run_state {
+    tdn_pack_file *pack; /* a->graph when it is a pack: the document's skeleton and clips */
     tdn_graph_document *doc;
     /* the character the run shows: the document's, or the one its graph drives ("retarget":
      * then the instance writes that character's poses, the graph's own is its source pose) */
@@ -70,6 +72,7 @@ static void release(run_state *s)
     free(s->model);
     free(s->ik_model);
     tdn_graph_document_destroy(s->doc);
+    tdn_pack_file_destroy(s->pack); /* after the document, which plays its clips */
     graph_extras_free(&s->extras);
 }
 
@@ -447,21 +450,60 @@ static int run_unlocked(const run_args *a, run_state *s, int frame_count)
 /* The graph document and what a run needs of it before the first frame: the extras, the foot
  * skate, an instance, a pose, the timeline, the pop recorder (with a state machine) and the
  * model-space buffers (measure_ik: also the IK error's). An exit code, having said why. */
-static int start(const run_args *a, run_state *s, int measure_ik)
+/* The graph document of a pack's graph (a->graph_name, or its first) and its extras. */
+static int start_from_pack(const run_args *a, run_state *s)
 {
     tdn_error err = { 0 };
-    cli_access access;
-    const tdn_graph_document_load_options options = { .file_access = cli_file_access(&access, &a->files, a->graph) };
-    tdn_result r = tdn_graph_document_load(a->graph, &options, &s->doc, NULL, &err);
+    tdn_result r = tdn_pack_file_load(a->graph, NULL, &s->pack, NULL, &err);
     if (r != TDN_OK)
         return cli_report("run", r, &err);
+    const tdn_pack *p = tdn_pack_file_pack(s->pack);
+    const int graph = a->graph_name ? tdn_pack_find_graph(p, a->graph_name) : 0;
+    char name[CLI_TEXT_SIZE], path[CLI_TEXT_SIZE];
+    if (graph < 0 || graph >= tdn_pack_graph_count(p)) {
+        if (a->graph_name)
+            fprintf(stderr, "tendon run: %s has no graph named '%s'\n", cli_text(a->graph, path, sizeof path),
+                    cli_text(a->graph_name, name, sizeof name));
+        else
+            fprintf(stderr, "tendon run: %s has no graph (tendon pack --graph GRAPH.json puts one in)\n",
+                    cli_text(a->graph, path, sizeof path));
+        return CLI_BAD_INPUT;
+    }
+    r = tdn_graph_document_load_pack(p, graph, NULL, &s->doc, NULL, &err);
+    if (r != TDN_OK) {
+        char where[2 * sizeof err.where]; /* the pack's path, then the graph's name and the JSON path */
+        snprintf(where, sizeof where, "%.200s: %s", a->graph, err.where);
+        memcpy(err.where, where, sizeof err.where - 1);
+        return cli_report("run", r, &err);
+    }
+    size_t size = 0;
+    const char *json = tdn_pack_graph_json(p, graph, &size);
+    graph_extras_read_text(json, size, tdn_graph_document_skeleton(s->doc), &s->extras);
+    return CLI_OK;
+}
+
+static int start(const run_args *a, run_state *s, int measure_ik)
+{
+    if (cli_is_pack(a->graph)) {
+        const int code = start_from_pack(a, s);
+        if (code != CLI_OK)
+            return code;
+    } else {
+        tdn_error err = { 0 };
+        cli_access access;
+        const tdn_graph_document_load_options options = { .file_access = cli_file_access(&access, &a->files,
+                                                                                         a->graph) };
+        tdn_result r = tdn_graph_document_load(a->graph, &options, &s->doc, NULL, &err);
+        if (r != TDN_OK)
+            return cli_report("run", r, &err);
+        graph_extras_read(a->graph, tdn_graph_document_skeleton(s->doc), &s->extras);
+        graph_extras_character_warnings(&s->extras, a->graph, tdn_graph_document_asset(s->doc));
+    }
     const tdn_graph *g = tdn_graph_document_graph(s->doc);
     s->retarget = tdn_graph_document_retarget(s->doc);
     s->skel = s->retarget ? tdn_graph_document_target_skeleton(s->doc) : tdn_graph_document_skeleton(s->doc);
     s->asset = s->retarget ? tdn_graph_document_target_asset(s->doc) : tdn_graph_document_asset(s->doc);
     const int joints = tdn_skeleton_joint_count(s->skel);
-    graph_extras_read(a->graph, tdn_graph_document_skeleton(s->doc), &s->extras);
-    graph_extras_character_warnings(&s->extras, a->graph, tdn_graph_document_asset(s->doc));
     s->ground = a->ground;
     s->skate_ready = foot_skate_init(&s->skate, s->doc, s->extras.json, a->has_ground ? &s->ground : NULL, a->fps);
     s->second_run = a->has_ground && foot_skate_has_job(&s->skate);

@@ -9,6 +9,7 @@
 
 typedef struct run_args {
     const char *graph, *params, *out, *trace;
+    const char *graph_name; /* --graph NAME: the pack's graph a->graph (a pack) runs (NULL: its first) */
     float seconds, fps;
     int rotations;
     int has_ground;

@@ -37,6 +37,7 @@
 #include "../base.h"
 #include "../clip.h"
 #include "../graph.h"
+#include "../pack.h"
 #include "asset.h"
 #include "file_access.h"
 
@@ -64,6 +65,13 @@ typedef struct tdn_graph_document_load_options {
      * (file_access.h); passed on to the assets it loads. NULL: from the file system, below the
      * document's folder. */
     const tdn_file_access *file_access;
+    /* How the runtime clips the document builds are stored (tdn_clip_desc.storage), and, for
+     * TDN_STORAGE_COMPRESSED, their error_threshold and shell_distance (skeleton units; 0: the
+     * defaults tdn_clip_desc gives). 0 (AUTO): 16-bit clips, or float32 where 16 bits are not
+     * within tolerance. Ignored by tdn_graph_document_load_pack (a pack's clips are built). */
+    tdn_clip_storage clip_storage;
+    float error_threshold;
+    float shell_distance;
 } tdn_graph_document_load_options;
 
 /* Loads a graph document file (`options` may be NULL). `allocator` (NULL: malloc) serves
@@ -77,12 +85,36 @@ TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
                                                   const tdn_graph_document_load_options *options,
                                                   tdn_graph_document **out, const tdn_allocator *allocator,
                                                   tdn_error *err);
+/* The same from graph `graph` of a runtime pack (tdn_pack_graph_json): its JSON text is read as
+ * a document's, with the pack's skeleton tdn_pack_graph_skeleton gives as its character (the
+ * document's "character" is not read) and, for every clip its nodes play, the pack's clip of the
+ * name the document calls it by (tdn_pack_find_clip; the pack holds it built, made additive
+ * where the document says so, so its "clips" entries are not read). Nothing is read from files:
+ * a document that names one (a motion_match node's database, "retarget") is refused, as is a
+ * clip the pack lacks or one animating another skeleton (errors name the JSON path, after the
+ * graph's name: "blendmotion: nodes.moving.samples[1].clip"). The document does not own the
+ * pack, whose clips and skeleton it uses: the pack must outlive it. Its asset is NULL. Only
+ * options->callbacks are used. */
+TDN_API tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph,
+                                                const tdn_graph_document_load_options *options,
+                                                tdn_graph_document **out, const tdn_allocator *allocator,
+                                                tdn_error *err);
+/* Adds `document` to a pack writer as tdn_graph_document_load_pack reads it back: its
+ * character's skeleton under `name`, the character's skinned meshes, every clip of the document
+ * (tdn_graph_document_clip) under the name the document calls it by, and `size` bytes of `json`
+ * (the document's text, which the caller keeps: a document does not) as a graph section named
+ * `name`. The clips must be COMPRESSED (load the document with options->clip_storage
+ * TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT naming the clip, as the writer's
+ * other refusals are passed on; the writer then holds what was added before (destroy it). */
+TDN_API tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const char *name,
+                                                      const tdn_graph_document *document, const char *json, size_t size,
+                                                      tdn_error *err);
 /* Frees the document and everything it holds (graph, asset, clips); NULL is ignored. */
 TDN_API void tdn_graph_document_destroy(tdn_graph_document *document);
 
-/* What the document holds: its graph, its character's asset and skeleton, and its clips (NULL
- * for a NULL document or a bad index). Each is owned by the document and lives as long as it:
- * never destroy them, and destroy the document only when nothing uses them. */
+/* What the document holds: its graph, its character's asset (NULL for a document from a pack)
+ * and skeleton, and its clips (NULL for a NULL document or a bad index). Each is owned by the document and lives as
+ * long as it: never destroy them, and destroy the document only when nothing uses them. */
 TDN_API const tdn_graph *tdn_graph_document_graph(const tdn_graph_document *document);
 TDN_API const tdn_asset *tdn_graph_document_asset(const tdn_graph_document *document);
 TDN_API const tdn_skeleton *tdn_graph_document_skeleton(const tdn_graph_document *document);
