@@ -11,15 +11,11 @@
 
 #include "check.h"
 #include "counting_allocator.h"
+#include "pack_image.h"
 #include "test_data.h"
 #include "tendon/tendon_io.h"
 
 /* ---- making packs ---- */
-
-typedef struct image {
-    unsigned char *bytes; /* aligned to TDN_PACK_ALIGN (from the writer) */
-    size_t size;
-} image;
 
 static tdn_pack_mesh mesh_of(const tdn_asset_mesh *m)
 {
@@ -250,29 +246,6 @@ static tdn_result open_checked(const unsigned char *bytes, size_t size, tdn_erro
     tdn_pack_destroy(pack);
     CHECK_EQ_INT(live_blocks, 0);
     return r;
-}
-
-/* A writable copy of a pack image in aligned memory. */
-static unsigned char *copy_of(const image *im)
-{
-    unsigned char *c = aligned_alloc(TDN_PACK_ALIGN, (im->size + TDN_PACK_ALIGN - 1) / TDN_PACK_ALIGN * TDN_PACK_ALIGN);
-    memcpy(c, im->bytes, im->size);
-    return c;
-}
-
-static uint32_t u32_at(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
-
-/* Where section s starts, from the valid image's table (the format's numbers). */
-static size_t section_offset(const image *im, int s)
-{
-    const size_t table = u32_at(im->bytes + 24);
-    return u32_at(im->bytes + table + 32 * (size_t)s + 8);
 }
 
 static void header_bytes_flipped(void)

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "counting_allocator.h"
+#include "pack_image.h"
 #include "tendon/tendon_io.h"
 #include "test_data.h"
 
@@ -125,11 +126,6 @@ static tdn_clip *compressed(const tdn_keyed_clip *source, float rate, const tdn_
     return clip;
 }
 
-typedef struct image {
-    unsigned char *bytes;
-    size_t size;
-} image;
-
 /* A pack of the skeleton and the clips (each animating it). */
 static image pack_of(const tdn_skeleton *skel, tdn_clip *const *clips, int count)
 {
@@ -186,13 +182,6 @@ static void fixture_free(fixture *f)
 }
 
 /* ---- reading the file's numbers (the format's, as a reader from docs/pack-format.md would) ---- */
-
-static uint32_t u32_at(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
 
 /* The offset of the first section of `kind` (-th of its kind: `nth`), from the table. */
 static size_t section_of(const image *im, uint32_t kind, int nth)
@@ -472,14 +461,6 @@ static void writer_refusals(void)
 }
 
 /* ---- corruption ---- */
-
-/* A writable, aligned copy. */
-static unsigned char *copy_of(const image *im)
-{
-    unsigned char *c = aligned_alloc(TDN_PACK_ALIGN, (im->size + TDN_PACK_ALIGN - 1) / TDN_PACK_ALIGN * TDN_PACK_ALIGN);
-    memcpy(c, im->bytes, im->size);
-    return c;
-}
 
 /* Opens the bytes: refused naming a byte with nothing left allocated, or opened into clips that
  * sample (at frames, between them, outside) and answer their accessors without fault. */

@@ -6,15 +6,11 @@
 
 #include "check.h"
 #include "counting_allocator.h"
+#include "pack_image.h"
 #include "tendon/tendon_io.h"
 
 static const char JSON[] = "{\"character\": {\"generated\": \"humanoid\"}, \"root\": {\"type\": \"rest\"}}";
 #define JSON_SIZE (sizeof JSON - 1)
-
-typedef struct image {
-    unsigned char *bytes;
-    size_t size;
-} image;
 
 /* A pack of the humanoid's skeleton twice (section 0 and 1), a clip-less graph of skeleton 1
  * named "standing", and a second graph of skeleton 0 named "a". */
@@ -37,21 +33,6 @@ static image make_pack(void)
     tdn_pack_writer_destroy(w);
     tdn_asset_destroy(a);
     return im;
-}
-
-static uint32_t u32_at(const unsigned char *p)
-{
-    uint32_t v;
-    memcpy(&v, p, 4);
-    return v;
-}
-static void put_u32(unsigned char *p, uint32_t v) { memcpy(p, &v, 4); }
-
-/* Section s's offset in the file, from the table. */
-static size_t section_offset(const image *im, int s)
-{
-    const size_t table = u32_at(im->bytes + 24);
-    return u32_at(im->bytes + table + 32 * (size_t)s + 8);
 }
 
 static void round_trip(void)
