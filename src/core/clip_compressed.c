@@ -217,14 +217,21 @@ typedef struct dequantizer {
     int frame_bits;
 } dequantizer;
 
+/* Component c's value in each lane is offset + scale * q for q of `bits` bits: the clip range's
+ * start and step, narrowed to the segment's range from the header. */
+static DECODE_INLINE void component_range(const tdn__pack_group *g, const header_view *h, int c, int bits, v4 *offset,
+                                          v4 *scale)
+{
+    const v4 step = v4_load(g->step[c]);
+    *offset = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
+    *scale = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)),
+                    v4_set1(INVERSE_LEVELS[bits]));
+}
+
 static DECODE_INLINE void dequantize_component(const tdn__pack_group *g, const header_view *h, int c, dequantizer *d)
 {
-    const int bits = view_component_bits(h, c);
-    const v4 step = v4_load(g->step[c]), inv = v4_set1(INVERSE_LEVELS[bits]);
-    d->offset.c[c] = v4_add(v4_load(g->min[c]),
-                            v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
-    d->scale.c[c] = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)), inv);
-    d->bits[c] = bits;
+    d->bits[c] = view_component_bits(h, c);
+    component_range(g, h, c, d->bits[c], &d->offset.c[c], &d->scale.c[c]);
 }
 
 static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_view *h, dequantizer *d)
@@ -270,11 +277,8 @@ static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_vie
             v0->c[3] = v1->c[3] = v4_set1(0.0f);
             break;
         }
-        const v4 step = v4_load(g->step[c]);
-        const v4 offset = v4_add(v4_load(g->min[c]),
-                                 v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
-        const v4 scale = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)),
-                                v4_set1(INVERSE_LEVELS[bits[c]]));
+        v4 offset, scale;
+        component_range(g, h, c, bits[c], &offset, &scale);
         v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at0, bits[c])));
         v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at1, bits[c])));
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
