@@ -138,6 +138,12 @@ static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_
     const float duration = tdn_clip_duration(clip);
     /* the packed clip's frames: (F - 1) / duration of them a second, as it samples */
     const int F = duration > 0.0f ? (int)(duration * tdn_clip_sample_rate(clip) + 0.5f) + 1 : 1;
+    /* the key times and the float tracks' keys, before anything is allocated for them; the
+     * transform tracks' keys are counted once it is known which move */
+    if ((size_t)F * (1 + (size_t)curves) > KEYED_MAX_FLOATS)
+        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, "",
+                            "clip '%s': %d frames of %d float tracks are more than %zu keyed values", name, F, curves,
+                            KEYED_MAX_FLOATS);
     tdn_pose pose = { 0 }, first = { 0 };
     float *times = tdn_io__alloc(&asset->allocator, sizeof(float) * (size_t)F);
     unsigned char *moving = tdn_io__alloc(&asset->allocator, (size_t)J);
