@@ -343,14 +343,7 @@ static void bad_thresholds_named(void)
  * smaller than float32 frames. */
 static void motion_capture(void)
 {
-    const char *dir = test_data_dir();
-    char path[1024];
-    tdn_asset *asset = NULL;
-    if (!dir)
-        return;
-    CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, dir, "bvh/cmu/cgspeed-mb/walk.bvh"),
-                                &(tdn_asset_load_options){ .scale = 0.056444f }, &asset, NULL, NULL),
-                 TDN_OK);
+    tdn_asset *asset = test_data_asset("bvh/cmu/cgspeed-mb/walk.bvh", 0.056444f);
     if (!asset)
         return;
     const tdn_keyed_clip *source = tdn_asset_clip(asset, 0);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "check.h"
+#include "tendon/io/asset.h"
 
 /* The data folder, or NULL (after printing the skip, or failing under CI) when absent. */
 static inline const char *test_data_dir(void)
@@ -33,6 +34,23 @@ static inline const char *test_data_path(char *buf, size_t size, const char *dir
 {
     snprintf(buf, size, "%s/%s", dir, rel);
     return buf;
+}
+
+/* The shared data's file `rel` loaded at `scale` (0: 1), or NULL when the folder is absent
+ * (skipped as test_data_dir says) or the load fails (a failed check). */
+static inline tdn_asset *test_data_asset(const char *rel, float scale)
+{
+    const char *dir = test_data_dir();
+    if (!dir)
+        return NULL;
+    char path[1024];
+    tdn_asset *asset = NULL;
+    tdn_error err = { 0 };
+    if (!CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, dir, rel),
+                                     &(tdn_asset_load_options){ .scale = scale }, &asset, NULL, &err),
+                      TDN_OK))
+        printf("  %s: %s: %s\n", rel, err.where, err.message);
+    return asset;
 }
 
 #endif

@@ -398,14 +398,7 @@ static void short_clips(void)
 
 static void motion_capture(void)
 {
-    const char *dir = test_data_dir();
-    char path[1024];
-    tdn_asset *asset = NULL;
-    if (!dir)
-        return;
-    CHECK_EQ_INT(tdn_asset_load(test_data_path(path, sizeof path, dir, "bvh/cmu/cgspeed-mb/walk.bvh"),
-                                &(tdn_asset_load_options){ .scale = 0.056444f }, &asset, NULL, NULL),
-                 TDN_OK);
+    tdn_asset *asset = test_data_asset("bvh/cmu/cgspeed-mb/walk.bvh", 0.056444f);
     if (!asset)
         return;
     tdn_clip *clip = compressed(tdn_asset_clip(asset, 0), 0.0f, NULL);
