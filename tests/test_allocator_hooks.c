@@ -58,6 +58,11 @@ static tdn_result clip_create(const tdn_allocator *h, void **out, tdn_error *err
     return tdn_clip_create(&(tdn_clip_desc){ .source = keyed }, (tdn_clip **)out, h, err);
 }
 
+static tdn_result clip_cache_create(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_clip_cache_create(clip, (tdn_clip_cache **)out, h, err);
+}
+
 /* Not a creation: *out points at the measurement when there is one, so that the harness sees it. */
 static tdn_result clip_measure_error(const tdn_allocator *h, void **out, tdn_error *err)
 {
@@ -275,6 +280,7 @@ static tdn_result pack_file_load(const tdn_allocator *h, void **out, tdn_error *
 static void destroy_skeleton(void *p) { tdn_skeleton_destroy(p); }
 static void destroy_keyed_clip(void *p) { tdn_keyed_clip_destroy(p); }
 static void destroy_clip(void *p) { tdn_clip_destroy(p); }
+static void destroy_clip_cache(void *p) { tdn_clip_cache_destroy(p); }
 static void destroy_nothing(void *p) { (void)p; }
 static void destroy_blend_space(void *p) { tdn_blend_space_destroy(p); }
 static void destroy_pose(void *p) { tdn_pose_destroy(p); }
@@ -301,6 +307,7 @@ static const hooks_case cases[] = {
     { "tdn_skeleton_create", skeleton_create, destroy_skeleton },
     { "tdn_keyed_clip_create", keyed_clip_create, destroy_keyed_clip },
     { "tdn_clip_create", clip_create, destroy_clip },
+    { "tdn_clip_cache_create", clip_cache_create, destroy_clip_cache },
     { "tdn_clip_measure_error", clip_measure_error, destroy_nothing },
     { "tdn_blend_space_create", blend_space_create, destroy_blend_space },
     { "tdn_pose_create", pose_create, destroy_pose },

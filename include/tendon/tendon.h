@@ -9,6 +9,7 @@
 #include "pose.h"
 #include "keyed_clip.h"
 #include "clip.h"
+#include "clip_cache.h"
 #include "clip_error.h"
 #include "player.h"
 #include "ease.h"

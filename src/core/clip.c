@@ -86,7 +86,8 @@ static int run_part(const tdn__clip_run *run, int begin, int end, int *joint, in
     return hi - lo;
 }
 
-void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, int begin, int end, unsigned rows)
+void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, float time, tdn_pose *pose, int begin,
+                            int end, unsigned rows)
 {
     const size_t stride = (size_t)pose->stride;
     float *data = pose->data;
@@ -102,7 +103,11 @@ void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, in
         held = (int)(u + CLIP_FRAME_SNAP) < last ? (int)(u + CLIP_FRAME_SNAP) : last;
     }
 
-    if (clip->constant_pose) {
+    /* through the cache only when the time stays between the same frames or moves one on: further
+     * on, nothing cached is used again and decoding straight into the pose costs less */
+    const int packed = clip->storage == TDN_STORAGE_COMPRESSED;
+    const int through_cache = packed && cache && tdn__packed_cache_follows(cache, f0);
+    if (clip->constant_pose && !through_cache) { /* a cache holds the constants itself */
         if (begin == 0 && end == pose->stride && rows == TDN__ROWS_ALL)
             memcpy(data, clip->constant_pose, (size_t)TDN_POSE_ROWS * stride * sizeof(float));
         else
@@ -114,7 +119,11 @@ void tdn__clip_sample_range(const tdn_clip *clip, float time, tdn_pose *pose, in
     }
     const size_t n = (size_t)clip->animated_count;
     int joint, src, count;
-    if (clip->storage == TDN_STORAGE_COMPRESSED)
+    if (through_cache) /* its interpolation writes every joint up to `limit`: the padding lanes only
+                        * when they would have had the constants' */
+        tdn__packed_sample_cached(&clip->packed, cache, f0, a, pose, begin, end,
+                                  clip->constant_pose || end < clip->joint_count ? end : clip->joint_count, rows);
+    else if (packed)
         tdn__packed_sample(&clip->packed, f0, a, pose, begin, end, rows);
     if (clip->storage == TDN_STORAGE_INT16) {
         const uint16_t *q0 = clip->frames_q16 + (size_t)f0 * n, *q1 = clip->frames_q16 + (size_t)f1 * n;
@@ -181,7 +190,7 @@ tdn_result tdn_clip_sample(const tdn_clip *clip, float time, tdn_pose *pose, tdn
         return tdn__null(err, "pose");
     if (pose->joint_count != clip->joint_count)
         return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
-    tdn__clip_sample_range(clip, time, pose, 0, pose->stride, TDN__ROWS_ALL);
+    tdn__clip_sample_range(clip, NULL, time, pose, 0, pose->stride, TDN__ROWS_ALL);
     return TDN_OK;
 }
 

@@ -9,6 +9,7 @@
  * carry them are the ancestors'. */
 #include "clip_compressed.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdalign.h>
 #include <string.h>
@@ -30,8 +31,10 @@
  * registers and each kind (rotation or not, a constant at the call) gets its own copy. */
 #if defined(__GNUC__)
 #  define DECODE_INLINE inline __attribute__((always_inline))
+#  define DECODE_APART __attribute__((noinline))
 #else
 #  define DECODE_INLINE inline
+#  define DECODE_APART
 #endif
 
 /* ---- 4 lanes at once: SSE2, or plain C elsewhere (the same arithmetic, so the same bits) ---- */
@@ -294,14 +297,15 @@ static DECODE_INLINE void rebuild_w(lanes4 *v)
 
 /* Lanes of rotations turning more than 60 degrees (|dot| under TDN__SLERP_DOT) take slerp's own
  * weights (slerp_time.h): a rare scalar path. */
-static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, float t, int stride, lanes4 *out)
+static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, int lanes, lanes4 *out)
 {
-    float d[4];
+    float d[4], at[4];
     v4_store(d, dot);
-    for (int i = 0; i < stride; i++)
+    v4_store(at, t);
+    for (int i = 0; i < lanes; i++)
         if (fabsf(d[i]) < TDN__SLERP_DOT) {
             float w0, w1, q[4][4];
-            tdn__slerp_weights(fabsf(d[i]), t, &w0, &w1);
+            tdn__slerp_weights(fabsf(d[i]), at[i], &w0, &w1);
             w1 = d[i] < 0.0f ? -w1 : w1;
             for (int k = 0; k < 4; k++) {
                 v4_store(q[k], out->c[k]);
@@ -309,6 +313,26 @@ static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, float t
                 out->c[k] = v4_load(q[k]);
             }
         }
+}
+
+/* x0 moved toward x1 by t, written so that x0 = x1 gives x0 itself, the sign of a zero too (a
+ * constant passes a cached sample's interpolation unchanged, as the uncached copy gives it). */
+static DECODE_INLINE v4 lerp4(v4 x0, v4 x1, v4 t) { return v4_sub(x0, v4_mul(v4_sub(x0, x1), t)); }
+
+/* Each lane's rotation at t between v0 and v1: nlerp the short way, re-timed to follow slerp
+ * (slerp_time.h), not yet normalized; lanes turning wider than TDN__SLERP_DOT by slerp itself.
+ * The one rotation interpolation of both samplers, so that they give the same bits. */
+static DECODE_INLINE void interpolate_rotations(const lanes4 *v0, const lanes4 *v1, v4 t, int lanes, lanes4 *out)
+{
+    const v4 dot = v4_add(v4_add(v4_mul(v0->c[0], v1->c[0]), v4_mul(v0->c[1], v1->c[1])),
+                          v4_add(v4_mul(v0->c[2], v1->c[2]), v4_mul(v0->c[3], v1->c[3])));
+    const v4 e = v4_sub(v4_set1(1.0f), v4_min(v4_abs(dot), v4_set1(1.0f)));
+    const v4 c = v4_mul(e, v4_add(v4_set1(0.6666667f), v4_mul(v4_set1(0.2f), e)));
+    const v4 w = v4_add(t, v4_mul(c, v4_mul(v4_mul(t, v4_sub(t, v4_set1(0.5f))), v4_sub(t, v4_set1(1.0f)))));
+    for (int q = 0; q < 4; q++)
+        out->c[q] = lerp4(v0->c[q], v4_flip_where_negative(v1->c[q], dot), w);
+    if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & ((1 << lanes) - 1))
+        slerp_wide_lanes(v0, v1, dot, t, lanes, out);
 }
 
 /* Where frame l + a of a segment lies for groups stored every `step` frames there: between
@@ -332,45 +356,69 @@ static stored_pair stored_pair_at(int step, int frame_count, int s, int l, float
     return p;
 }
 
-/* The group's lanes at a point between stored frames (pairs[shift of h0's step]), as stored
- * (rotations: q' = q m^-1, 4 components, not yet normalized), from its header h0 in the
- * segment and `next` in the next one (read only when the pair says so). */
+/* q = q' m per lane. */
+static DECODE_INLINE void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
+{
+    const v4 x = q->c[0], y = q->c[1], z = q->c[2], w = q->c[3];
+    const v4 mx = v4_load(g->mean[0]), my = v4_load(g->mean[1]), mz = v4_load(g->mean[2]), mw = v4_load(g->mean[3]);
+    q->c[0] = v4_sub(v4_add(v4_add(v4_mul(w, mx), v4_mul(x, mw)), v4_mul(y, mz)), v4_mul(z, my));
+    q->c[1] = v4_add(v4_add(v4_sub(v4_mul(w, my), v4_mul(x, mz)), v4_mul(y, mw)), v4_mul(z, mx));
+    q->c[2] = v4_add(v4_sub(v4_add(v4_mul(w, mz), v4_mul(x, my)), v4_mul(y, mx)), v4_mul(z, mw));
+    q->c[3] = v4_sub(v4_sub(v4_sub(v4_mul(w, mw), v4_mul(x, mx)), v4_mul(y, my)), v4_mul(z, mz));
+}
+
+/* A decoded stored frame of a rotation group made a rotation: w rebuilt where it is not stored,
+ * turned back by each lane's mean. */
+static DECODE_INLINE void finish_rotations(const tdn__pack_group *g, const header_view *h, lanes4 *v)
+{
+    if (h->components == 3)
+        rebuild_w(v);
+    turn_by_mean(g, v);
+}
+
+/* The group's stored frames around a point, v0 and v1, as they are interpolated (rotations
+ * finished), from its header h0 in the segment and `next` in the next one (read only when the
+ * pair says so). */
+static DECODE_INLINE void group_keys(const tdn__pack_group *g, int rotation, const header_view *h0,
+                                     const header_view *next, const stored_pair *pair, lanes4 *v0, lanes4 *v1)
+{
+    const header_view *h1 = pair->next ? next : h0;
+    if (h1 == h0) {
+        decode_pair(g, h0, pair->index0, pair->index1, v0, v1);
+    } else { /* the next segment's first frame */
+        dequantizer d;
+        dequantization(g, h0, &d);
+        decode(h0, g->stride, &d, pair->index0, v0);
+        dequantization(g, h1, &d);
+        decode(h1, g->stride, &d, pair->index1, v1);
+    }
+    if (rotation) {
+        finish_rotations(g, h0, v0);
+        finish_rotations(g, h1, v1);
+    }
+}
+
+/* The group's lanes at t between its stored frames v0 and v1. */
+static DECODE_INLINE void interpolate_group(const tdn__pack_group *g, int rotation, const lanes4 *v0, const lanes4 *v1,
+                                            float t, lanes4 *out)
+{
+    const v4 w = v4_set1(t);
+    if (rotation) {
+        interpolate_rotations(v0, v1, w, g->stride, out);
+        return;
+    }
+    for (int c = 0; c < 3; c++)
+        out->c[c] = lerp4(v0->c[c], v1->c[c], w);
+}
+
+/* The group's lanes at a point between stored frames (pairs[shift of h0's step]). */
 static DECODE_INLINE void group_lanes(const tdn__pack_group *g, int rotation, const header_view *h0,
                                       const header_view *next, const stored_pair *pairs, lanes4 *out)
 {
     const stored_pair *pair = &pairs[tdn__pack_step_shift(h0->step)];
-    const header_view *h1 = pair->next ? next : h0;
     lanes4 v0, v1;
-    if (h1 == h0) {
-        decode_pair(g, h0, pair->index0, pair->index1, &v0, &v1);
-    } else { /* the next segment's first frame */
-        dequantizer d;
-        dequantization(g, h0, &d);
-        decode(h0, g->stride, &d, pair->index0, &v0);
-        dequantization(g, h1, &d);
-        decode(h1, g->stride, &d, pair->index1, &v1);
-    }
-    const float t = pair->t;
-    if (!rotation) {
-        const v4 w = v4_set1(t);
-        for (int c = 0; c < 3; c++)
-            out->c[c] = v4_add(v0.c[c], v4_mul(v4_sub(v1.c[c], v0.c[c]), w));
-        return;
-    }
-    if (h0->components == 3)
-        rebuild_w(&v0);
-    if (h1->components == 3)
-        rebuild_w(&v1);
-    /* nlerp the short way, re-timed to follow slerp (slerp_time.h, 4 lanes at once) */
-    const v4 dot = v4_add(v4_add(v4_mul(v0.c[0], v1.c[0]), v4_mul(v0.c[1], v1.c[1])),
-                          v4_add(v4_mul(v0.c[2], v1.c[2]), v4_mul(v0.c[3], v1.c[3])));
-    const v4 e = v4_sub(v4_set1(1.0f), v4_min(v4_abs(dot), v4_set1(1.0f)));
-    const v4 c = v4_mul(e, v4_add(v4_set1(0.6666667f), v4_mul(v4_set1(0.2f), e)));
-    const v4 w = v4_add(v4_set1(t), v4_mul(c, v4_set1(t * (t - 0.5f) * (t - 1.0f))));
-    for (int q = 0; q < 4; q++)
-        out->c[q] = v4_add(v0.c[q], v4_mul(v4_sub(v4_flip_where_negative(v1.c[q], dot), v0.c[q]), w));
-    if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & ((1 << g->stride) - 1))
-        slerp_wide_lanes(&v0, &v1, dot, t, g->stride, out);
+    group_keys(g, rotation, h0, next, pair, &v0, &v1);
+    interpolate_group(g, rotation, &v0, &v1, pair->t, out);
 }
 
 void tdn__pack_record_read(const uint8_t *record, const tdn__pack_group *g, tdn__pack_header *h)
@@ -398,17 +446,6 @@ static void record_write(const tdn__pack_header *h, const tdn__pack_group *g, ui
         for (int c = 0; c < g->record_components; c++)
             for (int i = 0; i < g->stride; i++)
                 *range++ = h->range[4 * half + c][i];
-}
-
-/* q = q' m per lane. */
-static DECODE_INLINE void turn_by_mean(const tdn__pack_group *g, lanes4 *q)
-{
-    const v4 x = q->c[0], y = q->c[1], z = q->c[2], w = q->c[3];
-    const v4 mx = v4_load(g->mean[0]), my = v4_load(g->mean[1]), mz = v4_load(g->mean[2]), mw = v4_load(g->mean[3]);
-    q->c[0] = v4_sub(v4_add(v4_add(v4_mul(w, mx), v4_mul(x, mw)), v4_mul(y, mz)), v4_mul(z, my));
-    q->c[1] = v4_add(v4_add(v4_sub(v4_mul(w, my), v4_mul(x, mz)), v4_mul(y, mw)), v4_mul(z, mx));
-    q->c[2] = v4_add(v4_sub(v4_add(v4_mul(w, mz), v4_mul(x, my)), v4_mul(y, mx)), v4_mul(z, mw));
-    q->c[3] = v4_sub(v4_sub(v4_sub(v4_mul(w, mw), v4_mul(x, mx)), v4_mul(y, my)), v4_mul(z, mz));
 }
 
 /* Lane i of each component row into the pose at g->joint[i] (only joints in [begin, end) when
@@ -458,12 +495,265 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
         float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
         if (g->kind == TDN__PACK_R) {
             group_lanes(g, 1, &h, with_next ? &next : NULL, pairs, &v);
-            turn_by_mean(g, &v);
             store_lanes(g, &v, 4, row0, stride, begin, end);
         } else {
             group_lanes(g, 0, &h, with_next ? &next : NULL, pairs, &v);
             store_lanes(g, &v, 3, row0, stride, begin, end);
         }
+    }
+}
+
+/* ---- sampling through a cache ---- */
+
+/* A group's stored frame n (its clip frame >> the shift of its step) is cached in cache frame
+ * n & 1, so that a stored frame on overwrites the frame before its k0 and nothing moves: k0 and
+ * k1 are always in different frames (a segment's first frame, where steps may change, is in
+ * frame 0 for every step), except in a 1-frame clip, whose one frame is in both. */
+
+static const unsigned KIND_ROWS[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
+static const int KIND_FIRST_ROW[3] = { TDN_TX, TDN_RX, TDN_SX };
+static const int KIND_COMPONENTS[3] = { 3, 4, 3 };
+
+/* A group's part of a cache: the clip frames of its cached stored frames k0 and k1 (-1: none),
+ * the shift of its step there, and the dequantization of the segment of the last stored frame it
+ * decoded alone (the next one is mostly in the same segment). */
+typedef struct tdn__cached_group {
+    dequantizer dequantizer;
+    int32_t key0, key1;
+    int32_t segment; /* the dequantizer's, -1: none */
+    int32_t shift;
+} cached_group;
+
+static int cache_frame_of(int32_t frame, int shift) { return (frame >> shift) & 1; }
+
+size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *memory, tdn__packed_cache *cache)
+{
+    const size_t groups = (size_t)packed->group_count;
+    const size_t key_bytes = tdn__align_up((size_t)TDN_POSE_ROWS * stride * sizeof(float), 32);
+    const size_t group_bytes = tdn__align_up(groups * sizeof(cached_group), 32);
+    const size_t shift_bytes = tdn__align_up(3 * stride, 32);
+    const size_t row_bytes = tdn__align_up(3 * stride * sizeof(float), 32);
+    if (memory) {
+        char *at = memory;
+        cache->keys[0] = (float *)(void *)at;
+        cache->keys[1] = (float *)(void *)(at + key_bytes);
+        cache->stride = stride;
+        cache->groups = (cached_group *)(void *)(at + 2 * key_bytes);
+        cache->joint_shift = (uint8_t *)(at + 2 * key_bytes + group_bytes);
+        cache->t = (float *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes);
+        cache->swap = (uint32_t *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes + row_bytes);
+        for (size_t g = 0; g < groups; g++)
+            cache->groups[g].key0 = cache->groups[g].key1 = cache->groups[g].segment = -1;
+        cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
+        cache->whole_at = cache->last_frame = -1;
+    }
+    return 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes;
+}
+
+/* The group's lanes into cache frame k's rows. */
+static DECODE_INLINE void cache_lanes(const tdn__packed_cache *cache, const tdn__pack_group *g, int k, const lanes4 *v)
+{
+    store_lanes(g, v, KIND_COMPONENTS[g->kind], cache->keys[k] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride,
+                cache->stride, 0, INT_MAX);
+}
+
+/* Stored frame `index` of header h (in segment `segment`), decoded alone through the group's
+ * kept dequantization. */
+static void decode_one(const tdn__pack_group *g, cached_group *cg, const header_view *h, int segment, int index,
+                       lanes4 *v)
+{
+    if (cg->segment != segment) {
+        dequantization(g, h, &cg->dequantizer);
+        cg->segment = segment;
+    }
+    decode(h, g->stride, &cg->dequantizer, index, v);
+    if (g->kind == TDN__PACK_R)
+        finish_rotations(g, h, v);
+}
+
+/* Both stored frames of a group decoded into the cache (a time elsewhere than the next stored
+ * frame): apart from the loop, whose common case keeps its registers. */
+static DECODE_APART void cache_both(const tdn__packed_cache *cache, const tdn__pack_group *g, const header_view *h0,
+                                    const header_view *h1, const stored_pair *pair, int k0_frame, int k1_frame)
+{
+    lanes4 v0, v1;
+    group_keys(g, g->kind == TDN__PACK_R, h0, h1, pair, &v0, &v1);
+    cache_lanes(cache, g, k0_frame, &v0);
+    cache_lanes(cache, g, k1_frame, &v1);
+}
+
+/* Group gi's stored frames around a point of segment s (pairs[shift of its step]) into the
+ * cache, unless they are there: 1 when they were not. */
+static int cache_group(const tdn__packed *packed, tdn__packed_cache *cache, int gi, int s, const stored_pair *pairs)
+{
+    const tdn__pack_group *g = &packed->groups[gi];
+    cached_group *cg = &cache->groups[gi];
+    const uint8_t *record = packed->records + (size_t)s * packed->segment_record_bytes + g->record_offset;
+    const int shift = tdn__pack_step_shift(record[2]);
+    const stored_pair *pair = &pairs[shift];
+    const int32_t k0 = s * TDN__PACK_SEGMENT + (pair->index0 << shift);
+    if (cg->key0 == k0)
+        return 0;
+    const int32_t k1 = pair->next ? (s + 1) * TDN__PACK_SEGMENT : s * TDN__PACK_SEGMENT + (pair->index1 << shift);
+    const header_view h1 = record_view(record + (size_t)pair->next * packed->segment_record_bytes, g, packed->words);
+    const int k0_frame = cache_frame_of(k0, shift), k1_frame = k0_frame ^ (k1 != k0);
+    if (cg->key1 == k0 && k1 != k0) { /* a stored frame on: k0 is cached already */
+        lanes4 v1;
+        decode_one(g, cg, &h1, s + pair->next, pair->index1, &v1);
+        cache_lanes(cache, g, k1_frame, &v1);
+    } else {
+        const header_view h0 = record_view(record, g, packed->words);
+        cache_both(cache, g, &h0, &h1, pair, k0_frame, k1_frame);
+    }
+    if (cg->key0 < 0 || cg->shift != shift) /* which steps each kind has may change */
+        cache->shifts_known = 0;
+    cg->key0 = k0;
+    cg->key1 = k1;
+    if (cg->shift != shift) { /* steps change only between segments */
+        cg->shift = shift;
+        for (int i = 0; i < g->stride; i++)
+            cache->joint_shift[(size_t)g->kind * cache->stride + (size_t)g->joint[i]] = (uint8_t)shift;
+    }
+    return 1;
+}
+
+/* How a kind's joints find their stored frames: all in the same cache frames at one t, or (when
+ * its groups mix steps) each at its own t in cache->t, swapping the frames where cache->swap
+ * is set. */
+typedef struct kind_keys {
+    const float *k0, *k1; /* the kind's first row in the cache frames of k0 and k1 */
+    float t;
+    const float *joint_t;
+    const uint32_t *swap;
+} kind_keys;
+
+/* Where a kind's k0 is cached when its groups step by 1 << shift. */
+static int k0_cache_frame(const stored_pair *pairs, int s, int shift)
+{
+    return cache_frame_of(s * TDN__PACK_SEGMENT + (pairs[shift].index0 << shift), shift);
+}
+
+/* x where the mask's lanes are clear, y where they are set. */
+static DECODE_INLINE v4 v4_select(v4 x, v4 y, const uint32_t *mask)
+{
+#if !defined(TENDON_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
+    const __m128 m = _mm_castsi128_ps(_mm_loadu_si128((const __m128i *)(const void *)mask));
+    return _mm_or_ps(_mm_andnot_ps(m, x), _mm_and_ps(m, y));
+#else
+    v4 r;
+    for (int i = 0; i < 4; i++)
+        r.x[i] = mask[i] ? y.x[i] : x.x[i];
+    return r;
+#endif
+}
+
+/* Joint j's 4 lanes of component row c of k0 and k1. */
+static DECODE_INLINE void key_lanes(const kind_keys *kk, size_t stride, int c, int j, v4 *a, v4 *b)
+{
+    const size_t at = (size_t)c * stride + (size_t)j;
+    const v4 x = v4_load(kk->k0 + at), y = v4_load(kk->k1 + at);
+    if (!kk->swap) {
+        *a = x, *b = y;
+        return;
+    }
+    *a = v4_select(x, y, kk->swap + j);
+    *b = v4_select(y, x, kk->swap + j);
+}
+
+/* Joints [j, j + 4) of a kind's rows from the cache, interpolated, into `out` (its first row,
+ * rows `out_stride` apart). */
+static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, size_t stride, int j, float *out,
+                                            size_t out_stride)
+{
+    const v4 w = kk->joint_t ? v4_load(kk->joint_t + j) : v4_set1(kk->t);
+    lanes4 v0, v1, q;
+    if (!rotation) {
+        for (int c = 0; c < 3; c++) {
+            key_lanes(kk, stride, c, j, &v0.c[c], &v1.c[c]);
+            v4_store(out + (size_t)c * out_stride, lerp4(v0.c[c], v1.c[c], w));
+        }
+        return;
+    }
+    for (int c = 0; c < 4; c++)
+        key_lanes(kk, stride, c, j, &v0.c[c], &v1.c[c]);
+    interpolate_rotations(&v0, &v1, w, 4, &q);
+    for (int c = 0; c < 4; c++)
+        v4_store(out + (size_t)c * out_stride, q.c[c]);
+}
+
+/* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
+ * blocks of 4 in place, a last partial one through a scratch block. */
+static void interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk, tdn_pose *pose, int begin,
+                             int limit)
+{
+    const size_t stride = cache->stride;
+    const int rotation = kind == TDN__PACK_R;
+    float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * stride;
+    int j = begin;
+    for (; j + 4 <= limit; j += 4)
+        interpolate_block(kk, rotation, stride, j, out + j, stride);
+    if (j < limit) {
+        float block[4][4];
+        interpolate_block(kk, rotation, stride, j, block[0], 4);
+        for (int c = 0; c < KIND_COMPONENTS[kind]; c++)
+            for (int i = 0; i < limit - j; i++)
+                out[(size_t)c * stride + (size_t)(j + i)] = block[c][i];
+    }
+}
+
+void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
+                               int begin, int end, int limit, unsigned rows)
+{
+    const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT;
+    stored_pair pairs[4];
+    for (int k = 0; k < 4; k++)
+        pairs[k] = stored_pair_at(1 << k, packed->frame_count, s, l, a);
+    int missed = 0;
+    for (int gi = 0; gi < packed->group_count && f0 != cache->whole_at; gi++) {
+        const tdn__pack_group *g = &packed->groups[gi];
+        if (g->last_joint >= begin && g->first_joint < end && (rows & KIND_ROWS[g->kind]))
+            missed |= cache_group(packed, cache, gi, s, pairs);
+    }
+    /* after a whole sample every group caches the stored frames around f0, until a part of one
+     * samples elsewhere */
+    if (begin == 0 && end == (int)cache->stride && rows == TDN__ROWS_ALL)
+        cache->whole_at = f0;
+    else if (missed)
+        cache->whole_at = -1;
+    if (missed && !cache->shifts_known) {
+        cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
+        for (int gi = 0; gi < packed->group_count; gi++)
+            if (cache->groups[gi].key0 >= 0)
+                cache->kind_shifts[packed->groups[gi].kind] |= 1u << cache->groups[gi].shift;
+        cache->shifts_known = 1;
+    }
+    for (int kind = 0; kind < 3; kind++) {
+        if (!(rows & KIND_ROWS[kind]))
+            continue;
+        const size_t row = (size_t)KIND_FIRST_ROW[kind] * cache->stride;
+        const unsigned shifts = cache->kind_shifts[kind];
+        kind_keys kk = { cache->keys[0] + row, cache->keys[1] + row, 0.0f, NULL, NULL };
+        if (shifts & (shifts - 1)) { /* groups of several steps */
+            float *t = cache->t + (size_t)kind * cache->stride;
+            uint32_t *swap = cache->swap + (size_t)kind * cache->stride;
+            const uint8_t *joint_shift = cache->joint_shift + (size_t)kind * cache->stride;
+            for (int j = begin; j < limit; j++) {
+                t[j] = pairs[joint_shift[j]].t;
+                swap[j] = k0_cache_frame(pairs, s, joint_shift[j]) ? ~0u : 0u;
+            }
+            kk.joint_t = t;
+            kk.swap = swap;
+        } else {
+            int shift = 0;
+            while (shift < 3 && !(shifts >> shift & 1u))
+                shift++;
+            kk.t = pairs[shift].t;
+            if (k0_cache_frame(pairs, s, shift)) {
+                kk.k0 = cache->keys[1] + row;
+                kk.k1 = cache->keys[0] + row;
+            }
+        }
+        interpolate_rows(cache, kind, &kk, pose, begin, limit);
     }
 }
 
@@ -594,8 +884,8 @@ static void exact_pose(const tdn__pack_source *src, int f, tdn_pose *pose)
     apply_reference(src, f, pose, 0, src->joint_count);
 }
 
-/* Lane `lane` of group g in `pose` set from its sampled stored components v (a rotation's 4,
- * turned back by the mean), in the clip's own terms (differences for an additive clip). */
+/* Lane `lane` of group g in `pose` set from its sampled lanes v (a rotation's 4, already turned
+ * back by the mean), in the clip's own terms (differences for an additive clip). */
 static void set_lane(tdn_pose *pose, const tdn__pack_group *g, int lane, const lanes4 *v)
 {
     const int j = g->joint[lane];
@@ -606,7 +896,7 @@ static void set_lane(tdn_pose *pose, const tdn__pack_group *g, int lane, const l
     else if (g->kind == TDN__PACK_S)
         d.s = x;
     else
-        d.r = tdn_quat_normalize(tdn_quat_mul(tdn_quat_make(x.x, x.y, x.z, v4_get(v->c[3], lane)), lane_mean(g, lane)));
+        d.r = tdn_quat_normalize(tdn_quat_make(x.x, x.y, x.z, v4_get(v->c[3], lane)));
     tdn_pose_set(pose, j, &d);
 }
 

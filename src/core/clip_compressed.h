@@ -5,7 +5,8 @@
  * (the w of q itself comes near 0 wherever a joint's frame is flipped from its parent's): three
  * components, x y z of q' with w >= 0 (w = sqrt(1 - x^2 - y^2 - z^2) when sampled), or all four
  * in the segments where q' still nears half a turn, where w rebuilt from the other three would
- * lose its precision. A sample lerps q' and turns the result back by m.
+ * lose its precision. A sample turns the two stored frames around its time back by m and
+ * nlerps them (a playback cache keeps them so turned).
  * Each track is quantized within its range over the clip and, per segment of
  * TDN__PACK_SEGMENT frames, within a sub-range of that (8 bits per end, in 255ths of the clip
  * range), at a bit rate chosen per segment so that the model-space error at virtual vertices
@@ -123,6 +124,45 @@ void tdn__pack_record_read(const uint8_t *record, const tdn__pack_group *g, tdn_
  * stride): each group lerps the stored frames around that time (rotations nlerped the short
  * way, not yet normalized). */
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows);
+
+/* A playback cache's part for the packed tracks (clip_cache.c owns the memory): every group's
+ * two stored frames around the last time sampled, decoded and finished (rotations rebuilt and
+ * turned back by their means), in two frames laid out as a pose, so that a sample between the
+ * same stored frames only interpolates, and one a stored frame on decodes only the new one.
+ * The other components' places hold the clip's constants: interpolating them gives them back
+ * exactly. */
+typedef struct tdn__packed_cache {
+    float *keys[2];                   /* TDN_POSE_ROWS rows of `stride` floats: the stored frames */
+    size_t stride;                    /* the pose's */
+    struct tdn__cached_group *groups; /* per group: which stored frames it caches (clip_compressed.c) */
+    uint8_t *joint_shift;             /* per kind, stride bytes: each joint's group's step shift */
+    float *t;                         /* per kind, stride floats: each joint's t, when a kind mixes steps */
+    uint32_t *swap;                   /* per kind, stride words: ~0 where a joint's k0 is in keys[1] then */
+    unsigned kind_shifts[3];          /* per kind: bit k set when a cached group steps by 1 << k */
+    int shifts_known;                 /* kind_shifts holds since the last group's step changed */
+    int whole_at;                     /* the frame whose stored frames every group caches, -1: none */
+    int last_frame;                   /* the frame of the last sample asked of the cache, -1: none */
+} tdn__packed_cache;
+
+/* Bytes a packed cache takes after its header, 32-aligned parts; with `memory`, lays them out
+ * there (zeroed by the caller) and points `cache` at them, every group uncached. */
+size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *memory, tdn__packed_cache *cache);
+
+/* Whether a sample at frame f0 should go through the cache (the frame it last sampled, or the
+ * one after): notes f0 as the last frame asked either way. */
+static inline int tdn__packed_cache_follows(tdn__packed_cache *cache, int f0)
+{
+    const int last = cache->last_frame;
+    cache->last_frame = f0;
+    return last < 0 || f0 == last || f0 == last + 1;
+}
+
+/* tdn__packed_sample through a cache: the groups whose stored frames around f0 are not the
+ * cached ones are decoded into it, then joints [begin, limit) of the rows asked (all the rows'
+ * components, constants included) are interpolated from it. The same bits as tdn__packed_sample
+ * gives the packed components. */
+void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
+                               int begin, int end, int limit, unsigned rows);
 
 /* What a build gives the packer: the clip's resampled local values, frame-major, each frame
  * TDN_POSE_ROWS rows of joint_count (rotations sign-continuous), which tracks to pack

@@ -64,9 +64,11 @@ tdn_result tdn__additive_apply_part(const struct tdn_pose *target_pose, const st
                                     const float *joint_weights, struct tdn_pose *out, tdn__part part, tdn_error *err);
 /* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
  * stride) and the row groups `rows` (TDN__ROWS_*) into a pose of the clip's joint count,
- * unchecked: the rest of the pose is untouched. */
-void tdn__clip_sample_range(const struct tdn_clip *clip, float time, struct tdn_pose *pose, int begin, int end,
-                            unsigned rows);
+ * unchecked: the rest of the pose is untouched. Through `cache` (a clip cache's part for this
+ * clip's packed tracks, clip_compressed.h) when it is not NULL: the same bits. */
+struct tdn__packed_cache;
+void tdn__clip_sample_range(const struct tdn_clip *clip, struct tdn__packed_cache *cache, float time,
+                            struct tdn_pose *pose, int begin, int end, unsigned rows);
 /* Marks joints[j] with the row groups (TDN__ROWS_*) in which the clip moves joint j away from
  * `reference` (the rest pose for a clip, the identity for an additive one): a component
  * animated, or constant elsewhere than the reference's value (to 1e-6, relative above 1). */

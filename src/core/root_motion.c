@@ -264,7 +264,7 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc
     const int end = begin + TDN_POSE_LANES < scratch.stride ? begin + TDN_POSE_LANES : scratch.stride;
     for (int f = 0; f < frame_count; ++f) {
         const float t = frame_count > 1 ? (float)((double)tr->duration * f / (frame_count - 1)) : 0.0f;
-        tdn__clip_sample_range(clip, t, &scratch, begin, end, TDN__ROWS_T | TDN__ROWS_R);
+        tdn__clip_sample_range(clip, NULL, t, &scratch, begin, end, TDN__ROWS_T | TDN__ROWS_R);
         tdn_transform x = tdn_pose_get(&scratch, d.joint);
         float *v = tr->frames + (size_t)f * TRACK_FLOATS;
         if (f > 0 && tdn_quat_dot(x.r, tdn_quat_make(v[-4], v[-3], v[-2], v[-1])) < 0.0f)
