@@ -13,6 +13,8 @@ static size_t align_up(size_t n) { return (n + BLOCK_ALIGN - 1) & ~(size_t)(BLOC
 
 void bench_character_free(bench_character *ch)
 {
+    for (int i = 0; i < BENCH_CLIPS; i++)
+        tdn_clip_cache_destroy(ch->caches[i]);
     free(ch->memory);
     memset(ch, 0, sizeof *ch);
 }
@@ -62,10 +64,21 @@ tdn_result bench_character_init(bench_character *ch, const bench_scene *scene, f
     return res;
 }
 
+tdn_result bench_character_cache(bench_character *ch, const bench_scene *scene)
+{
+    tdn_result res = TDN_OK;
+    for (int i = 0; i < BENCH_CLIPS && res == TDN_OK; i++)
+        res = tdn_clip_cache_create(scene->clips[i], &ch->caches[i], NULL, NULL);
+    return res;
+}
+
 tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene)
 {
     for (int i = 0; i < BENCH_CLIPS; i++) {
-        tdn_result res = tdn_clip_sample(scene->clips[i], ch->players[i].time, &ch->sampled[i], NULL);
+        const float time = ch->players[i].time;
+        tdn_result res = ch->caches[i]
+                             ? tdn_clip_sample_cached(scene->clips[i], ch->caches[i], time, &ch->sampled[i], NULL)
+                             : tdn_clip_sample(scene->clips[i], time, &ch->sampled[i], NULL);
         if (res != TDN_OK)
             return res;
     }

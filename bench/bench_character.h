@@ -18,10 +18,11 @@ typedef struct bench_character {
     tdn_blend_input layers[BENCH_BASE_CLIPS];
     tdn_blend_input additive;
     tdn_blend_job blend;
-    tdn_mat4 *model;   /* joint_count matrices */
-    tdn_mat4 *palette; /* joint_count matrices */
-    float foot_lift;   /* how far above its animated position each foot target is, metres */
-    void *memory;      /* everything above that is per-character, in one block */
+    tdn_mat4 *model;                     /* joint_count matrices */
+    tdn_mat4 *palette;                   /* joint_count matrices */
+    float foot_lift;                     /* how far above its animated position each foot target is, metres */
+    tdn_clip_cache *caches[BENCH_CLIPS]; /* per player, or NULL: sampled without (bench_character_cache) */
+    void *memory;                        /* everything above that is per-character, in one block */
 } bench_character;
 
 /* Weights of the 4 base clips in the blend. */
@@ -32,6 +33,9 @@ extern const float bench_blend_weights[BENCH_BASE_CLIPS];
  * character itself, so a bench_character must not be moved after init. */
 tdn_result bench_character_init(bench_character *ch, const bench_scene *scene, float phase);
 void bench_character_free(bench_character *ch);
+
+/* Gives each player a clip cache (clip_cache.h), through which it then samples. */
+tdn_result bench_character_cache(bench_character *ch, const bench_scene *scene);
 
 /* Samples every clip at the players' current times into ch->sampled (no advance). */
 tdn_result bench_character_sample(bench_character *ch, const bench_scene *scene);

@@ -17,6 +17,7 @@
 
 typedef struct sampling {
     const tdn_clip *clip;
+    tdn_clip_cache *cache; /* NULL: sampled without */
     tdn_pose *pose;
     float time;
 } sampling;
@@ -29,7 +30,10 @@ static void run_sample(void *p, long n)
         s->time += FRAME_DT;
         if (s->time > duration)
             s->time -= duration;
-        tdn_clip_sample(s->clip, s->time, s->pose, NULL);
+        if (s->cache)
+            tdn_clip_sample_cached(s->clip, s->cache, s->time, s->pose, NULL);
+        else
+            tdn_clip_sample(s->clip, s->time, s->pose, NULL);
     }
 }
 
@@ -51,61 +55,77 @@ static double clip_ratio(const tdn_clip *clip, const tdn_keyed_clip *source, int
     return 40.0 * joints * tdn_keyed_clip_key_times(source, NULL, 0) / (double)tdn_clip_memory_size(clip);
 }
 
-/* S67 in both storages, sample and frame rows, rounds interleaved. */
+/* S67 in both storages, the compressed one also through clip caches: sample and frame rows,
+ * rounds interleaved. */
+enum { VARIANTS = 3 };
 static tdn_result run_benchmark_clips(const bench_config *cfg, int rounds, bench_emit_fn emit, void *user,
                                       tdn_error *err)
 {
     bench_scene scenes[2];
     memset(scenes, 0, sizeof scenes);
     const tdn_clip_storage storages[2] = { TDN_STORAGE_INT16, TDN_STORAGE_COMPRESSED };
-    const char *variants[2] = { "int16", "compressed" };
+    const char *storage_names[2] = { "int16", "compressed" };
+    const int scene_of[VARIANTS] = { 0, 1, 1 }, cached[VARIANTS] = { 0, 0, 1 };
+    const char *const variant_names[2][VARIANTS] = {
+        { "sample_int16", "sample_compressed", "sample_compressed_cached" },
+        { "frame_int16", "frame_compressed", "frame_compressed_cached" },
+    };
     tdn_result res = TDN_OK;
     for (int v = 0; v < 2 && res == TDN_OK; v++)
         res = bench_scene_create_stored(67, storages[v], &scenes[v], err);
-    bench_character characters[2];
-    tdn_pose poses[2];
+    bench_character characters[VARIANTS];
+    tdn_pose poses[VARIANTS];
+    tdn_clip_cache *caches[VARIANTS] = { NULL, NULL, NULL };
     memset(characters, 0, sizeof characters);
     memset(poses, 0, sizeof poses);
-    for (int v = 0; v < 2 && res == TDN_OK; v++) {
-        res = bench_character_init(&characters[v], &scenes[v], 0.3f);
+    for (int v = 0; v < VARIANTS && res == TDN_OK; v++) {
+        const bench_scene *scene = &scenes[scene_of[v]];
+        res = bench_character_init(&characters[v], scene, 0.3f);
         if (res == TDN_OK)
-            res = tdn_pose_create(scenes[v].joint_count, &poses[v], NULL, err);
+            res = tdn_pose_create(scene->joint_count, &poses[v], NULL, err);
+        if (res == TDN_OK && cached[v])
+            res = tdn_clip_cache_create(scene->clips[0], &caches[v], NULL, err);
+        if (res == TDN_OK && cached[v])
+            res = bench_character_cache(&characters[v], scene);
     }
-    double medians[2][2][ROUNDS], minimums[2][2];
+    double medians[2][VARIANTS][ROUNDS], minimums[2][VARIANTS];
     for (int w = 0; w < 2; w++)
-        minimums[w][0] = minimums[w][1] = 1e300;
+        for (int v = 0; v < VARIANTS; v++)
+            minimums[w][v] = 1e300;
     for (int r = 0; r < rounds && res == TDN_OK; r++)
         for (int w = 0; w < 2; w++)
-            for (int v = 0; v < 2; v++) {
-                sampling s = { scenes[v].clips[0], &poses[v], 0.0f };
-                framing f = { &characters[v], &scenes[v] };
+            for (int v = 0; v < VARIANTS; v++) {
+                const bench_scene *scene = &scenes[scene_of[v]];
+                sampling s = { scene->clips[0], caches[v], &poses[v], 0.0f };
+                framing f = { &characters[v], scene };
                 const bench_stats st = w == 0 ? bench_measure(cfg, run_sample, &s, 1.0)
                                               : bench_measure(cfg, run_frame, &f, 1.0);
                 medians[w][v][r] = st.median_ns;
                 minimums[w][v] = st.min_ns < minimums[w][v] ? st.min_ns : minimums[w][v];
             }
     for (int w = 0; w < 2 && res == TDN_OK; w++)
-        for (int v = 0; v < 2; v++) {
-            const bench_scene *scene = &scenes[v];
-            bench_row row = bench_row_make(
-                "compression", scene->joint_count,
-                w == 0 ? (v ? "sample_compressed" : "sample_int16") : (v ? "frame_compressed" : "frame_int16"), 1);
+        for (int v = 0; v < VARIANTS; v++) {
+            const bench_scene *scene = &scenes[scene_of[v]];
+            bench_row row = bench_row_make("compression", scene->joint_count, variant_names[w][v], 1);
             row.median_ns = bench_median(medians[w][v], rounds);
             row.min_ns = minimums[w][v];
             row.ns_per_joint = row.median_ns / scene->joint_count;
             row.bytes_per_clip = bench_scene_bytes_per_clip(scene);
-            bench_row_add_text(&row, "storage", variants[v]);
+            bench_row_add_text(&row, "storage", storage_names[scene_of[v]]);
             bench_row_add_number(&row, "ratio", clip_ratio(scene->clips[0], scene->keyed[0], scene->joint_count));
             bench_row_add_number(&row, "max_error_cm", 100.0 * scene->reports[0].max_vertex_error);
             bench_row_add_number(&row, "frames", scene->reports[0].frame_count);
+            bench_row_add_number(&row, "cache_bytes", (double)tdn_clip_cache_bytes(scene->clips[0]) * cached[v]);
             emit(&row, user);
         }
-    for (int v = 0; v < 2; v++) {
+    for (int v = 0; v < VARIANTS; v++) {
         bench_character_free(&characters[v]);
         tdn_pose_destroy(&poses[v]);
+        tdn_clip_cache_destroy(caches[v]);
+    }
+    for (int v = 0; v < 2; v++)
         if (scenes[v].skeleton)
             bench_scene_destroy(&scenes[v]);
-    }
     return res;
 }
 
@@ -134,13 +154,17 @@ static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn em
                                      .report = &report };
         tdn_result res = tdn_clip_create(&desc, &clip, NULL, err);
         const int joints = tdn_skeleton_joint_count(tdn_asset_skeleton(asset));
-        tdn_pose pose;
+        tdn_pose pose = { 0 };
         if (res == TDN_OK)
             res = tdn_pose_create(joints, &pose, NULL, err);
-        if (res == TDN_OK) {
-            sampling s = { clip, &pose, 0.0f };
+        tdn_clip_cache *cache = NULL;
+        if (res == TDN_OK)
+            res = tdn_clip_cache_create(clip, &cache, NULL, err);
+        for (int cached = 0; cached < 2 && res == TDN_OK; cached++) {
+            sampling s = { clip, cached ? cache : NULL, &pose, 0.0f };
             const bench_stats st = bench_measure(cfg, run_sample, &s, 1.0);
-            const char *name = strrchr(TAKES[i].path, '/') + 1;
+            char name[96];
+            snprintf(name, sizeof name, "%s%s", strrchr(TAKES[i].path, '/') + 1, cached ? "_cached" : "");
             bench_row row = bench_row_make("compression", joints, name, 1);
             row.median_ns = st.median_ns;
             row.min_ns = st.min_ns;
@@ -151,8 +175,9 @@ static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn em
             bench_row_add_number(&row, "max_error_cm", 100.0 * report.max_vertex_error);
             bench_row_add_number(&row, "frames", report.frame_count);
             emit(&row, user);
-            tdn_pose_destroy(&pose);
         }
+        tdn_pose_destroy(&pose);
+        tdn_clip_cache_destroy(cache);
         tdn_clip_destroy(clip);
         tdn_asset_destroy(asset);
         if (res != TDN_OK)
