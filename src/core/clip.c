@@ -103,8 +103,8 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
         held = (int)(u + CLIP_FRAME_SNAP) < last ? (int)(u + CLIP_FRAME_SNAP) : last;
     }
 
-    /* through the cache only when the time stays between the same frames or moves one on: further
-     * on, nothing cached is used again and decoding straight into the pose costs less */
+    /* through the cache when what it holds is used again (tdn__packed_cache_follows); otherwise
+     * decoding straight into the pose costs less */
     const int packed = clip->storage == TDN_STORAGE_COMPRESSED;
     const int through_cache = packed && cache && tdn__packed_cache_follows(cache, f0);
     if (clip->constant_pose && !through_cache) { /* a cache holds the constants itself */

@@ -142,19 +142,24 @@ typedef struct tdn__packed_cache {
     int shifts_known;                 /* kind_shifts holds since the last group's step changed */
     int whole_at;                     /* the frame whose stored frames every group caches, -1: none */
     int last_frame;                   /* the frame of the last sample asked of the cache, -1: none */
+    int repeated;                     /* 1: that sample's frame was the one before it's */
 } tdn__packed_cache;
 
 /* Bytes a packed cache takes after its header, 32-aligned parts; with `memory`, lays them out
  * there (zeroed by the caller) and points `cache` at them, every group uncached. */
 size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *memory, tdn__packed_cache *cache);
 
-/* Whether a sample at frame f0 should go through the cache (the frame it last sampled, or the
- * one after): notes f0 as the last frame asked either way. */
+/* Whether a sample at frame f0 should go through the cache: at the frame it last sampled (the
+ * cache holds its stored frames), or at the one after when frames repeat (a clip slower than the
+ * samples, whose next sample will find the new stored frames cached); not when every sample moves
+ * on a frame or more, where nothing cached is used again. Notes f0 either way. */
 static inline int tdn__packed_cache_follows(tdn__packed_cache *cache, int f0)
 {
-    const int last = cache->last_frame;
+    const int last = cache->last_frame, same = f0 == last;
+    const int follows = last < 0 || same || (f0 == last + 1 && cache->repeated);
     cache->last_frame = f0;
-    return last < 0 || f0 == last || f0 == last + 1;
+    cache->repeated = same;
+    return follows;
 }
 
 /* tdn__packed_sample through a cache: the groups whose stored frames around f0 are not the
