@@ -515,13 +515,16 @@ static const int KIND_FIRST_ROW[3] = { TDN_TX, TDN_RX, TDN_SX };
 static const int KIND_COMPONENTS[3] = { 3, 4, 3 };
 
 /* A group's part of a cache: the clip frames of its cached stored frames k0 and k1 (-1: none),
- * the shift of its step there, and the dequantization of the segment of the last stored frame it
- * decoded alone (the next one is mostly in the same segment). */
+ * the shift of its step in k0's segment (which times its interpolation), and what decoding the
+ * frames after k1 in k1's segment takes: that segment's streams, components, step shift and
+ * dequantization, so that a sample a stored frame on reads no header record. */
 typedef struct tdn__cached_group {
     dequantizer dequantizer;
+    const uint32_t *words;
     int32_t key0, key1;
-    int32_t segment; /* the dequantizer's, -1: none */
-    int32_t shift;
+    int32_t segment; /* k1's, -1: none */
+    int32_t components, shift;
+    int32_t k0_shift;
 } cached_group;
 
 static int cache_frame_of(int32_t frame, int shift) { return (frame >> shift) & 1; }
@@ -557,34 +560,45 @@ static DECODE_INLINE void cache_lanes(const tdn__packed_cache *cache, const tdn_
                 cache->stride, 0, INT_MAX);
 }
 
-/* Stored frame `index` of header h (in segment `segment`), decoded alone through the group's
- * kept dequantization. */
-static void decode_one(const tdn__pack_group *g, cached_group *cg, const header_view *h, int segment, int index,
-                       lanes4 *v)
+/* What decoding the group's stored frames of segment `segment` (header h) takes, kept. */
+static void keep_segment(const tdn__pack_group *g, cached_group *cg, const header_view *h, int segment)
 {
-    if (cg->segment != segment) {
+    if (cg->segment != segment)
         dequantization(g, h, &cg->dequantizer);
-        cg->segment = segment;
-    }
-    decode(h, g->stride, &cg->dequantizer, index, v);
-    if (g->kind == TDN__PACK_R)
-        finish_rotations(g, h, v);
+    cg->segment = segment;
+    cg->words = h->words;
+    cg->components = h->components;
+    cg->shift = tdn__pack_step_shift(h->step);
 }
 
-/* Both stored frames of a group decoded into the cache (a time elsewhere than the next stored
- * frame): apart from the loop, whose common case keeps its registers. */
-static DECODE_APART void cache_both(const tdn__packed_cache *cache, const tdn__pack_group *g, const header_view *h0,
-                                    const header_view *h1, const stored_pair *pair, int k0_frame, int k1_frame)
+/* Stored frame `index` of k1's segment, decoded through what the group keeps of it. */
+static DECODE_INLINE void decode_kept(const tdn__pack_group *g, const cached_group *cg, int index, lanes4 *v)
 {
-    lanes4 v0, v1;
-    group_keys(g, g->kind == TDN__PACK_R, h0, h1, pair, &v0, &v1);
-    cache_lanes(cache, g, k0_frame, &v0);
-    cache_lanes(cache, g, k1_frame, &v1);
+    const header_view h = { cg->words, NULL, NULL, 0, 0, cg->components, 0, 0 };
+    decode(&h, g->stride, &cg->dequantizer, index, v);
+    if (g->kind == TDN__PACK_R)
+        finish_rotations(g, &h, v);
 }
 
-/* Group gi's stored frames around a point of segment s (pairs[shift of its step]) into the
- * cache, unless they are there: 1 when they were not. */
-static int cache_group(const tdn__packed *packed, tdn__packed_cache *cache, int gi, int s, const stored_pair *pairs)
+/* The group's k0 and k1 are now those: its interpolation's step kept up (per joint, and whether
+ * each kind's steps are still known). */
+static DECODE_INLINE void note_keys(tdn__packed_cache *cache, const tdn__pack_group *g, cached_group *cg, int32_t k0,
+                                    int32_t k1, int k0_shift)
+{
+    if (cg->key0 < 0 || cg->k0_shift != k0_shift) {
+        cache->shifts_known = 0;
+        cg->k0_shift = k0_shift;
+        for (int i = 0; i < g->stride; i++)
+            cache->joint_shift[(size_t)g->kind * cache->stride + (size_t)g->joint[i]] = (uint8_t)k0_shift;
+    }
+    cg->key0 = k0;
+    cg->key1 = k1;
+}
+
+/* Group gi's stored frames around a point of segment s into the cache by its header records,
+ * unless they are there: 1 when they were not. */
+static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__packed_cache *cache, int gi, int s,
+                                               const stored_pair *pairs)
 {
     const tdn__pack_group *g = &packed->groups[gi];
     cached_group *cg = &cache->groups[gi];
@@ -597,23 +611,43 @@ static int cache_group(const tdn__packed *packed, tdn__packed_cache *cache, int 
     const int32_t k1 = pair->next ? (s + 1) * TDN__PACK_SEGMENT : s * TDN__PACK_SEGMENT + (pair->index1 << shift);
     const header_view h1 = record_view(record + (size_t)pair->next * packed->segment_record_bytes, g, packed->words);
     const int k0_frame = cache_frame_of(k0, shift), k1_frame = k0_frame ^ (k1 != k0);
+    lanes4 v0, v1;
     if (cg->key1 == k0 && k1 != k0) { /* a stored frame on: k0 is cached already */
-        lanes4 v1;
-        decode_one(g, cg, &h1, s + pair->next, pair->index1, &v1);
-        cache_lanes(cache, g, k1_frame, &v1);
+        keep_segment(g, cg, &h1, s + pair->next);
+        decode_kept(g, cg, pair->index1, &v1);
     } else {
         const header_view h0 = record_view(record, g, packed->words);
-        cache_both(cache, g, &h0, &h1, pair, k0_frame, k1_frame);
+        group_keys(g, g->kind == TDN__PACK_R, &h0, &h1, pair, &v0, &v1);
+        cache_lanes(cache, g, k0_frame, &v0);
+        keep_segment(g, cg, &h1, s + pair->next);
     }
-    if (cg->key0 < 0 || cg->shift != shift) /* which steps each kind has may change */
-        cache->shifts_known = 0;
-    cg->key0 = k0;
-    cg->key1 = k1;
-    if (cg->shift != shift) { /* steps change only between segments */
-        cg->shift = shift;
-        for (int i = 0; i < g->stride; i++)
-            cache->joint_shift[(size_t)g->kind * cache->stride + (size_t)g->joint[i]] = (uint8_t)shift;
-    }
+    cache_lanes(cache, g, k1_frame, &v1);
+    note_keys(cache, g, cg, k0, k1, shift);
+    return 1;
+}
+
+/* Group gi's stored frames around a point of segment s into the cache, unless they are there:
+ * 1 when they were not. Playing forward, its k1 is mostly in s already and the new k0 is the
+ * old k1: then only the next stored frame is decoded, through what the group keeps of s. */
+static DECODE_INLINE int cache_group(const tdn__packed *packed, tdn__packed_cache *cache, int gi, int s,
+                                     const stored_pair *pairs)
+{
+    cached_group *cg = &cache->groups[gi];
+    if (cg->segment != s)
+        return cache_group_by_records(packed, cache, gi, s, pairs);
+    const int shift = cg->shift;
+    const stored_pair *pair = &pairs[shift];
+    const int32_t k0 = s * TDN__PACK_SEGMENT + (pair->index0 << shift);
+    if (cg->key0 == k0)
+        return 0;
+    if (cg->key1 != k0 || pair->next || pair->index1 == pair->index0)
+        return cache_group_by_records(packed, cache, gi, s, pairs);
+    const tdn__pack_group *g = &packed->groups[gi];
+    const int32_t k1 = s * TDN__PACK_SEGMENT + (pair->index1 << shift);
+    lanes4 v1;
+    decode_kept(g, cg, pair->index1, &v1);
+    cache_lanes(cache, g, cache_frame_of(k1, shift), &v1);
+    note_keys(cache, g, cg, k0, k1, shift);
     return 1;
 }
 
@@ -647,12 +681,13 @@ static DECODE_INLINE v4 v4_select(v4 x, v4 y, const uint32_t *mask)
 #endif
 }
 
-/* Joint j's 4 lanes of component row c of k0 and k1. */
-static DECODE_INLINE void key_lanes(const kind_keys *kk, size_t stride, int c, int j, v4 *a, v4 *b)
+/* Joint j's 4 lanes of component row c of k0 and k1 (`swapping`: kk->swap set, a constant at
+ * each call). */
+static DECODE_INLINE void key_lanes(const kind_keys *kk, int swapping, size_t stride, int c, int j, v4 *a, v4 *b)
 {
     const size_t at = (size_t)c * stride + (size_t)j;
     const v4 x = v4_load(kk->k0 + at), y = v4_load(kk->k1 + at);
-    if (!kk->swap) {
+    if (!swapping) {
         *a = x, *b = y;
         return;
     }
@@ -662,20 +697,20 @@ static DECODE_INLINE void key_lanes(const kind_keys *kk, size_t stride, int c, i
 
 /* Joints [j, j + 4) of a kind's rows from the cache, interpolated, into `out` (its first row,
  * rows `out_stride` apart). */
-static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, size_t stride, int j, float *out,
-                                            size_t out_stride)
+static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, int swapping, size_t stride, int j,
+                                            float *out, size_t out_stride)
 {
     const v4 w = kk->joint_t ? v4_load(kk->joint_t + j) : v4_set1(kk->t);
     lanes4 v0, v1, q;
     if (!rotation) {
         for (int c = 0; c < 3; c++) {
-            key_lanes(kk, stride, c, j, &v0.c[c], &v1.c[c]);
+            key_lanes(kk, swapping, stride, c, j, &v0.c[c], &v1.c[c]);
             v4_store(out + (size_t)c * out_stride, lerp4(v0.c[c], v1.c[c], w));
         }
         return;
     }
     for (int c = 0; c < 4; c++)
-        key_lanes(kk, stride, c, j, &v0.c[c], &v1.c[c]);
+        key_lanes(kk, swapping, stride, c, j, &v0.c[c], &v1.c[c]);
     interpolate_rotations(&v0, &v1, w, 4, &q);
     for (int c = 0; c < 4; c++)
         v4_store(out + (size_t)c * out_stride, q.c[c]);
@@ -683,22 +718,39 @@ static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, s
 
 /* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
  * blocks of 4 in place, a last partial one through a scratch block. */
+static DECODE_INLINE void interpolate_kind(const tdn__packed_cache *cache, int rotation, int swapping,
+                                           const kind_keys *kk, float *out, int begin, int limit)
+{
+    const size_t stride = cache->stride;
+    int j = begin;
+    for (; j + 4 <= limit; j += 4)
+        interpolate_block(kk, rotation, swapping, stride, j, out + j, stride);
+    if (j < limit) {
+        float block[4][4];
+        interpolate_block(kk, rotation, swapping, stride, j, block[0], 4);
+        for (int c = 0; c < 3 + rotation; c++) {
+            float *row = out + (size_t)c * stride + (size_t)j;
+            row[0] = block[c][0]; /* 1 to 3 lanes, without a call to memcpy */
+            if (limit - j > 1)
+                row[1] = block[c][1];
+            if (limit - j > 2)
+                row[2] = block[c][2];
+        }
+    }
+}
+
 static void interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk, tdn_pose *pose, int begin,
                              int limit)
 {
-    const size_t stride = cache->stride;
-    const int rotation = kind == TDN__PACK_R;
-    float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * stride;
-    int j = begin;
-    for (; j + 4 <= limit; j += 4)
-        interpolate_block(kk, rotation, stride, j, out + j, stride);
-    if (j < limit) {
-        float block[4][4];
-        interpolate_block(kk, rotation, stride, j, block[0], 4);
-        for (int c = 0; c < KIND_COMPONENTS[kind]; c++)
-            for (int i = 0; i < limit - j; i++)
-                out[(size_t)c * stride + (size_t)(j + i)] = block[c][i];
-    }
+    float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * cache->stride;
+    if (kind == TDN__PACK_R && kk->swap)
+        interpolate_kind(cache, 1, 1, kk, out, begin, limit);
+    else if (kind == TDN__PACK_R)
+        interpolate_kind(cache, 1, 0, kk, out, begin, limit);
+    else if (kk->swap)
+        interpolate_kind(cache, 0, 1, kk, out, begin, limit);
+    else
+        interpolate_kind(cache, 0, 0, kk, out, begin, limit);
 }
 
 void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
@@ -724,7 +776,7 @@ void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cac
         cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
         for (int gi = 0; gi < packed->group_count; gi++)
             if (cache->groups[gi].key0 >= 0)
-                cache->kind_shifts[packed->groups[gi].kind] |= 1u << cache->groups[gi].shift;
+                cache->kind_shifts[packed->groups[gi].kind] |= 1u << cache->groups[gi].k0_shift;
         cache->shifts_known = 1;
     }
     for (int kind = 0; kind < 3; kind++) {
