@@ -2,7 +2,8 @@
  * writer stores are the joint's local translation and rotation sampled by tdn_clip_sample at
  * the track's frame times, bit for bit; a track built over them (tdn_pack_root_track) reports
  * what tdn_root_track_create's does at every time, bit for bit; the writer refuses what would
- * not open; every field of a root section made bad is refused naming its byte. */
+ * not open; every field of a root section made bad is refused naming its byte; the graph
+ * document writer stores the root motion's frames of every plain clip of BlendMotion. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 #include "counting_allocator.h"
 #include "pack_image.h"
 #include "tendon/tendon_io.h"
+
+#define BLENDMOTION TENDON_SOURCE_DIR "/examples/graphs/blendmotion.json"
 
 enum { CLIPS = 3 };
 static const char *const NAMES[CLIPS] = { "walk_forward", "idle", "run_forward" };
@@ -331,11 +334,46 @@ static void fields_checked(void)
     destroy_clips(clips);
 }
 
+/* tdn_pack_writer_add_graph_document stores the root motion's frames of every clip the
+ * BlendMotion document plays that is not additive, for its root motion's joint. */
+static void graph_document_stores_roots(void)
+{
+    const tdn_graph_document_load_options compressed = { .clip_storage = TDN_STORAGE_COMPRESSED };
+    tdn_graph_document *doc = NULL;
+    tdn_error err = { 0 };
+    void *json = NULL, *bytes = NULL;
+    size_t size = 0, bytes_size = 0;
+    CHECK(tdn_graph_document_load(BLENDMOTION, &compressed, &doc, NULL, &err) == TDN_OK);
+    CHECK(tdn_file_read(NULL, BLENDMOTION, &json, &size, NULL, &err) == TDN_OK);
+    tdn_pack_writer *w = NULL;
+    CHECK(tdn_pack_writer_create(&w, NULL, &err) == TDN_OK);
+    CHECK(tdn_pack_writer_add_graph_document(w, "blendmotion", doc, json, size, &err) == TDN_OK);
+    CHECK(tdn_pack_writer_save_memory(w, &bytes, &bytes_size, NULL, &err) == TDN_OK);
+    tdn_pack *pack = NULL;
+    CHECK(tdn_pack_open(bytes, bytes_size, &pack, NULL, &err) == TDN_OK);
+    int plain = 0, stored = 0;
+    for (int c = 0; c < tdn_graph_document_clip_count(doc); c++) {
+        const int i = tdn_pack_find_clip(pack, tdn_graph_document_clip_name(doc, c));
+        const int additive = tdn_clip_is_additive(tdn_pack_clip(pack, i));
+        plain += !additive;
+        stored += !additive && tdn_pack_has_root_track(pack, i, 0); /* "root_motion": joint "root" */
+        CHECK(!tdn_pack_has_root_track(pack, i, 1));
+    }
+    CHECK(plain > 0);
+    CHECK_EQ_INT(stored, plain);
+    tdn_pack_destroy(pack);
+    tdn_free(bytes, bytes_size, NULL);
+    tdn_free(json, size, NULL);
+    tdn_pack_writer_destroy(w);
+    tdn_graph_document_destroy(doc);
+}
+
 int main(void)
 {
     RUN(round_trip);
     RUN(graph_takes_tracks);
     RUN(writer_refusals);
     RUN(fields_checked);
+    RUN(graph_document_stores_roots);
     return check_summary();
 }

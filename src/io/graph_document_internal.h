@@ -26,6 +26,11 @@ struct tdn_graph_document {
     tdn_blend_space_file **spaces;
     int space_count;
     tdn_graph *graph;
+    /* its "root_motion" (has_root_motion 0: none), and from a pack the root tracks built over
+     * the pack's frames that the graph uses (per clip; NULL entries: the graph built its own) */
+    int has_root_motion;
+    tdn_root_track_desc root_motion;
+    tdn_root_track **root_tracks;
     /* other files clips come from, each loaded once (the character's own is `asset`), at the
      * character's scale */
     tdn_asset *sources[TDN_IO_MAX_CLIP_FILES];
