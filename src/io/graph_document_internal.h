@@ -140,6 +140,9 @@ typedef struct tdn_io__graph_build {
 
 /* Allocates the build's pools and finds the named nodes (graph_nodes_json.c). */
 tdn_result tdn_io__graph_begin(tdn_io__graph_build *build, tdn_error *err);
+/* Takes `count` slots of `size` bytes at `slots`, the next of a pool whose count is *used:
+ * zeroes them (the pools are not zeroed when allocated) and adds count to *used. */
+void *tdn_io__graph_take(void *slots, size_t size, int *used, int count);
 /* Reads a node (an object, or a string naming an entry of "nodes") at `path` into
  * build->nodes; *index is its node index. */
 tdn_result tdn_io__graph_read_node(tdn_io__graph_build *build, const cJSON *json, const char *path, int depth,
