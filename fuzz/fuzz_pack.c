@@ -3,7 +3,8 @@
  * hold only valid values: every skeleton finds each joint by its name and computes model space
  * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
  * (at frames, between them, outside) and answers its annotations, every graph's text is a C string
- * of its size and names a skeleton of the pack, and what opened packs again
+ * of its size and names a skeleton of the pack, every stored root track builds a track that
+ * reports finite motion, and what opened packs again
  * through the writer (which checks what it is given as the loader does) and opens with the same
  * contents, its clips sampling to the same bits; and the pack reads as an asset (its clips keyed
  * at their frames) or fails cleanly. The bytes are copied to memory aligned as tdn_pack_open requires
@@ -17,6 +18,7 @@
 #include "tendon/model_space.h"
 #include "tendon/pack.h"
 #include "tendon/pose.h"
+#include "tendon/root_motion.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -79,6 +81,37 @@ static int sample_clip(const tdn_clip *clip, float *poses)
     return 1;
 }
 
+static int finite_motion(const tdn_root_motion *m)
+{
+    const float v[7] = { m->translation.x, m->translation.y, m->translation.z, m->rotation.x,
+                         m->rotation.y,    m->rotation.z,    m->rotation.w };
+    for (int k = 0; k < 7; k++)
+        if (!(v[k] - v[k] == 0.0f))
+            return 0;
+    return 1;
+}
+
+/* Each root track the pack stores (joints of clip i) builds a track over its frames whose
+ * motions are finite: the frames are finite with unit rotations. */
+static void walk_roots(const tdn_pack *pack, int i)
+{
+    const int joints = tdn_clip_joint_count(tdn_pack_clip(pack, i));
+    const float d = tdn_clip_duration(tdn_pack_clip(pack, i));
+    for (int j = 0; j < joints; j++) {
+        if (!tdn_pack_has_root_track(pack, i, j))
+            continue;
+        const tdn_root_track_desc desc = { j, (tdn_root_rotation)(j % 3), j % 2, { 0, 0, 0 } };
+        tdn_root_track *track = NULL;
+        if (tdn_pack_root_track(pack, i, &desc, &track, NULL, NULL) != TDN_OK)
+            abort();
+        tdn_root_motion m = tdn_root_track_lap(track);
+        if (!finite_motion(&m) || tdn_root_track_motion_between(track, 0.3f * d, -1.0f, &m, NULL) != TDN_OK ||
+            !finite_motion(&m))
+            abort();
+        tdn_root_track_destroy(track);
+    }
+}
+
 /* Clips a and b sample to the same bits. */
 static void same_samples(const tdn_clip *a, const tdn_clip *b)
 {
@@ -103,6 +136,18 @@ static void repack(const tdn_pack *pack)
     for (int i = 0; i < tdn_pack_clip_count(pack); i++)
         if (tdn_pack_writer_add_clip(w, tdn_pack_clip(pack, i), tdn_pack_clip_skeleton(pack, i), NULL, NULL) != TDN_OK)
             abort();
+    /* root tracks sampled again from the clips: the writer refuses only a clip whose joint's
+     * rotation samples to no unit quaternion (INVALID_DATA) */
+    int roots = 0;
+    for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots >= 0; j++) {
+            if (!tdn_pack_has_root_track(pack, i, j))
+                continue;
+            const tdn_result r = tdn_pack_writer_add_root_track(w, i, tdn_pack_clip(pack, i), j, NULL);
+            if (r != TDN_OK && r != TDN_ERR_INVALID_DATA)
+                abort();
+            roots = r == TDN_OK ? roots + 1 : -1;
+        }
     for (int i = 0; i < tdn_pack_mesh_count(pack); i++) {
         const tdn_pack_mesh m = tdn_pack_mesh_at(pack, i);
         if (tdn_pack_writer_add_mesh(w, &m, NULL) != TDN_OK)
@@ -132,8 +177,12 @@ static void repack(const tdn_pack *pack)
         if (n != m || memcmp(a, b, n) != 0 || tdn_pack_graph_skeleton(again, i) != tdn_pack_graph_skeleton(pack, i))
             abort();
     }
-    for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+    for (int i = 0; i < tdn_pack_clip_count(pack); i++) {
         same_samples(tdn_pack_clip(pack, i), tdn_pack_clip(again, i));
+        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots >= 0; j++)
+            if (tdn_pack_has_root_track(pack, i, j) != tdn_pack_has_root_track(again, i, j))
+                abort();
+    }
     for (int s = 0; s < tdn_pack_skeleton_count(pack); s++) {
         const tdn_skeleton *a = tdn_pack_skeleton(pack, s), *b = tdn_pack_skeleton(again, s);
         const int n = tdn_skeleton_joint_count(a);
@@ -189,8 +238,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const tdn_pack_mesh m = tdn_pack_mesh_at(pack, i);
             walk_mesh(pack, &m);
         }
-        for (int i = 0; i < tdn_pack_clip_count(pack); i++)
+        for (int i = 0; i < tdn_pack_clip_count(pack); i++) {
             sample_clip(tdn_pack_clip(pack, i), NULL);
+            walk_roots(pack, i);
+        }
         for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
             size_t n = 0;
             const char *json = tdn_pack_graph_json(pack, i, &n);

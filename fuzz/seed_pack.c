@@ -4,8 +4,9 @@
  *             way: 4-component rotations, a still foot: the constant pose, a stepping foot: a
  *             held track, frames between keys: key reduction, a linear and a cubic float track, two
  *             events; the second additive), a quad skinned to it (4 vertices, 2 triangles,
- *             normals and uvs, one influence set), a graph playing the clips ('GRPH') and a
- *             section of an unknown kind ('BSPC', 16 bytes);
+ *             normals and uvs, one influence set), a graph playing the clips ('GRPH'), the
+ *             root frames of the first clip's root joint ('ROOT') and a section of an unknown
+ *             kind ('BSPC', 16 bytes);
  *   two.tdn   that skeleton twice, a mesh of two influence sets without indices and a graph,
  *             both of the second.
  * Not run by the build: the seeds are committed. To regenerate, in a fuzz build:
@@ -109,6 +110,8 @@ static int write(const char *dir, const char *name, const tdn_skeleton *skeleton
     for (int additive = 0; additive < 2 && res == TDN_OK && !two; additive++) {
         tdn_clip *clip = walk_clip(skeleton, additive);
         res = clip ? tdn_pack_writer_add_clip(w, clip, 0, NULL, &err) : TDN_ERR_INVALID_DATA;
+        if (res == TDN_OK && !additive)
+            res = tdn_pack_writer_add_root_track(w, 0, clip, 0, &err);
         tdn_clip_destroy(clip);
     }
     if (res == TDN_OK)

@@ -33,7 +33,7 @@ static tdn_pose sample_poses[2];
 static unsigned char saved[4096];
 static size_t saved_size;
 static size_t bytes_size;            /* of the bytes the last tdn_file_read or tdn_gltf_save_memory gave */
-static tdn_pack_writer *pack_writer; /* holding the skeleton */
+static tdn_pack_writer *pack_writer; /* holding the skeleton, a compressed clip and its root track */
 static void *pack_bytes;             /* its pack */
 static size_t pack_size;
 static tdn_pack *opened_pack; /* pack_bytes opened */
@@ -260,6 +260,11 @@ static tdn_result graph_document_load_pack(const tdn_allocator *h, void **out, t
     return tdn_graph_document_load_pack(opened_pack, 0, NULL, (tdn_graph_document **)out, h, err);
 }
 
+static tdn_result pack_root_track(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_root_track(opened_pack, 0, NULL, (tdn_root_track **)out, h, err);
+}
+
 static tdn_result pack_writer_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_pack_writer_create((tdn_pack_writer **)out, h, err);
@@ -338,6 +343,7 @@ static const hooks_case cases[] = {
     { "tdn_humanoid_create", humanoid_create, destroy_asset },
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
     { "tdn_pack_open", pack_open, destroy_pack },
+    { "tdn_pack_root_track", pack_root_track, destroy_root_track },
     { "tdn_pack_writer_create", pack_writer_create, destroy_pack_writer },
     { "tdn_pack_writer_save_memory", pack_writer_save_memory, destroy_bytes },
     { "tdn_pack_file_load", pack_file_load, destroy_pack_file },
@@ -483,6 +489,13 @@ int main(void)
     CHECK_EQ_INT(tdn_mm_database_save(features_db, "tendon_allocator_hooks.tdnmm", NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_create(&pack_writer, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_add_skeleton(pack_writer, "humanoid", skeleton, NULL, NULL), TDN_OK);
+    tdn_clip *compressed = NULL;
+    CHECK_EQ_INT(tdn_clip_create(&(tdn_clip_desc){ .source = keyed, .storage = TDN_STORAGE_COMPRESSED }, &compressed,
+                                 NULL, NULL),
+                 TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_clip(pack_writer, compressed, 0, NULL, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_root_track(pack_writer, 0, compressed, 0, NULL), TDN_OK);
+    tdn_clip_destroy(compressed);
     CHECK_EQ_INT(tdn_pack_writer_add_graph(pack_writer, "rest", 0, document_json, sizeof document_json - 1, NULL),
                  TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save_memory(pack_writer, &pack_bytes, &pack_size, NULL, NULL), TDN_OK);

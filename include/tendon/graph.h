@@ -320,6 +320,11 @@ typedef struct tdn_graph_desc {
      * MOTION_MATCH nodes report their character's motion (see the top of this file). */
     const tdn_root_track_desc *root_motion;
     int extract_root_motion;
+    /* With root_motion: per clip (clip_count entries), a root track of that clip built for
+     * root_motion to use instead of building one (a runtime pack's, tdn_pack_root_track; not
+     * owned, must outlive the graph). NULL, or a NULL entry, and the graph builds the track;
+     * an additive clip's entry is NULL. A track built for another clip or desc is an error. */
+    const tdn_root_track *const *root_tracks;
     /* IK jobs run after the layers, in order (copied). */
     const tdn_graph_ik_desc *ik;
     int ik_count;

@@ -15,6 +15,7 @@
 
 #include "base.h"
 #include "clip.h"
+#include "root_motion.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -103,6 +104,18 @@ TDN_API int tdn_pack_graph_skeleton(const tdn_pack *pack, int i);
 TDN_API const char *tdn_pack_graph_json(const tdn_pack *pack, int i, size_t *size);
 TDN_API int tdn_pack_find_graph(const tdn_pack *pack, const char *name);
 
+/* Root tracks (root_motion.h) whose frames the pack stores ('ROOT' sections: one clip's joint,
+ * sampled when the pack was written), so that building one samples nothing. Whether the pack
+ * stores clip `clip`'s joint `joint` (0 for a bad index); and the root track of clip `clip` for
+ * `desc` (NULL: the defaults) built over the pack's bytes, which must outlive it: only its
+ * header is allocated (from `allocator`, NULL: malloc; tdn_root_track_destroy frees it), and it
+ * is bit-identical to tdn_root_track_create(tdn_pack_clip(pack, clip), desc, ...).
+ * TDN_ERR_ARGUMENT for NULL pack or out, a bad clip index or what tdn_root_track_create refuses;
+ * TDN_ERR_UNSUPPORTED when the pack stores no frames of that clip's desc->joint. */
+TDN_API int tdn_pack_has_root_track(const tdn_pack *pack, int clip, int joint);
+TDN_API tdn_result tdn_pack_root_track(const tdn_pack *pack, int clip, const tdn_root_track_desc *desc,
+                                       tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
+
 /* Every section of the pack, known kinds or not: its count, and section i's kind
  * (TDN_PACK_FOURCC; 0 for a bad index), its bytes (NULL for a bad index) and their size. */
 TDN_API int tdn_pack_section_count(const tdn_pack *pack);
@@ -142,9 +155,17 @@ TDN_API tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *writer, const
  * `skeleton` (an index tdn_pack_writer_add_skeleton gave). The text is not parsed here. */
 TDN_API tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *writer, const char *name, int skeleton, const char *json,
                                              size_t size, tdn_error *err);
+/* Adds a root track section: the frames tdn_root_track_create samples of joint `joint` of
+ * `clip`, which must be the clip this writer added as clip index `index` (its joint count,
+ * duration, sample rate and additive flag are checked against that section's; an additive clip
+ * has no root track: TDN_ERR_ARGUMENT, "clip"). A frame tdn_pack_open would refuse (not finite,
+ * a rotation not of unit length) is TDN_ERR_INVALID_DATA ("clip"). tdn_pack_root_track then
+ * builds root tracks of that clip and joint without sampling it. */
+TDN_API tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *writer, int index, const tdn_clip *clip, int joint,
+                                                  tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
  * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
- * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
+ * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
  * kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
                                                size_t align, tdn_error *err);

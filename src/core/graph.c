@@ -711,7 +711,7 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
     if (r == TDN_OK && desc->root_motion) {
         g->root_joint = desc->root_motion->joint;
         g->extract_root_motion = desc->extract_root_motion != 0;
-        r = tdn__graph_root_tracks_create(g, desc->root_motion, err);
+        r = tdn__graph_root_tracks_create(g, desc, err);
     }
     if (r == TDN_OK)
         r = find_layer_rows(g, err);

@@ -197,8 +197,9 @@ struct tdn_graph {
     tdn__ik *ik;     /* its own allocation */
     int ik_count;
     size_t ik_bytes;
-    tdn_root_track **root_tracks; /* per clip (NULL for additive clips), or NULL: no root motion;
-                                   * their own allocation */
+    const tdn_root_track **root_tracks; /* per clip (NULL for additive clips), or NULL: no root
+                                         * motion; their own allocation, with root_track_owned */
+    unsigned char *root_track_owned;    /* per clip: built by the graph (else the desc's) */
     int extract_root_motion;
     int root_joint;
     tdn_pose rest;             /* the skeleton's rest pose, in the graph's block */
@@ -429,7 +430,7 @@ void tdn__graph_flatten(tdn_graph_instance *instance);
 void tdn__graph_list_flat_groups(tdn_graph *g);
 void tdn__graph_root_motion(tdn_graph_instance *instance, float dt);
 /* A root track per plain clip (graph_root_motion.c), and their release. */
-tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err);
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err);
 void tdn__graph_root_tracks_destroy(tdn_graph *g);
 /* Sets every switch's weights to its current selection (at instance start). */
 void tdn__graph_switches_reset(tdn_graph_instance *instance);

@@ -11,24 +11,45 @@ _Static_assert(TDN_MAX_STATES <= 256, "a travel keeps its states in bytes");
 
 /* ---- the definition: copied and checked when the graph is created ---- */
 
-static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn__condition *out, const char *place,
+/* The part of a machine a check is about, for a failure's where: the node's place, then
+ * " states[s]", " transitions[t]" or " transitions[t].conditions[c]" (-1: not that part),
+ * formatted only when a check fails. */
+typedef struct part {
+    const char *node;
+    int state, transition, condition;
+    char text[180];
+} part;
+
+static const char *part_place(part *p)
+{
+    if (p->state >= 0)
+        snprintf(p->text, sizeof p->text, "%s states[%d]", p->node, p->state);
+    else if (p->condition >= 0)
+        snprintf(p->text, sizeof p->text, "%s transitions[%d].conditions[%d]", p->node, p->transition, p->condition);
+    else
+        snprintf(p->text, sizeof p->text, "%s transitions[%d]", p->node, p->transition);
+    return p->text;
+}
+
+static tdn_result copy_condition(tdn_graph *g, const tdn_condition_desc *c, tdn__condition *out, part *place,
                                  tdn_error *err)
 {
     out->param = c->param ? tdn_graph_find_param(g, c->param) : -1;
     if (out->param < 0)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "no parameter named '%.60s'",
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "no parameter named '%.60s'",
                          c->param ? c->param : "(null)");
     if ((int)c->compare < TDN_COMPARE_GREATER || c->compare > TDN_COMPARE_FALSE)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "unknown comparison %d", (int)c->compare);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "unknown comparison %d", (int)c->compare);
     tdn_param_type type = g->params[out->param].type;
     int truth = c->compare == TDN_COMPARE_TRUE || c->compare == TDN_COMPARE_FALSE;
     if (type == TDN_PARAM_TRIGGER && c->compare != TDN_COMPARE_TRUE)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "a trigger can only be tested for being fired (true)");
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place),
+                         "a trigger can only be tested for being fired (true)");
     if (truth && type != TDN_PARAM_BOOL && type != TDN_PARAM_TRIGGER)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "'%s' is not a bool or a trigger",
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "'%s' is not a bool or a trigger",
                          g->params[out->param].name);
     if (!tdn__finite(c->value))
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "the value to compare with is not finite");
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "the value to compare with is not finite");
     out->compare = c->compare;
     out->value = c->value;
     return TDN_OK;
@@ -38,23 +59,24 @@ static tdn_result copy_transition(const tdn_state_machine_desc *sm, int t, tdn__
                                   tdn_error *err)
 {
     const tdn_transition_desc *d = &sm->transitions[t];
-    char place[160];
-    snprintf(place, sizeof place, "%s transitions[%d]", node_place, t);
+    part at = { node_place, -1, t, -1, { 0 } }, *place = &at;
     if (d->from != TDN_ANY_STATE && (d->from < 0 || d->from >= sm->state_count))
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "from %d is not a state (0..%d) or any-state", d->from,
-                         sm->state_count - 1);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "from %d is not a state (0..%d) or any-state",
+                         d->from, sm->state_count - 1);
     if (d->to < 0 || d->to >= sm->state_count)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "to %d is not a state (0..%d)", d->to, sm->state_count - 1);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "to %d is not a state (0..%d)", d->to,
+                         sm->state_count - 1);
     if (!tdn__finite(d->exit_time) || d->exit_time < 0.0f || !tdn__finite(d->duration) || d->duration < 0.0f)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "exit time and duration must be finite and >= 0");
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place),
+                         "exit time and duration must be finite and >= 0");
     if ((int)d->mode < TDN_TRANSITION_SMOOTH || d->mode > TDN_TRANSITION_INERTIALIZE)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "unknown transition mode %d", (int)d->mode);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "unknown transition mode %d", (int)d->mode);
     if ((int)d->curve.kind < TDN_EASE_LINEAR || d->curve.kind > TDN_EASE_BEZIER)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "unknown curve kind %d", (int)d->curve.kind);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "unknown curve kind %d", (int)d->curve.kind);
     if (d->condition_count < 0 || d->condition_count > TDN_MAX_TRANSITION_CONDITIONS ||
         (d->condition_count > 0 && !d->conditions))
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "0..%d conditions, not %d", TDN_MAX_TRANSITION_CONDITIONS,
-                         d->condition_count);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(place), "0..%d conditions, not %d",
+                         TDN_MAX_TRANSITION_CONDITIONS, d->condition_count);
     *out = (tdn__transition){ .index = t,
                               .from = d->from,
                               .to = d->to,
@@ -99,13 +121,12 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
     m->initial = sm->initial;
     for (int s = 0; s < sm->state_count; s++) {
         const char *name = sm->states[s].name;
-        char where[160];
-        snprintf(where, sizeof where, "%s states[%d]", place, s);
+        part where = { place, s, -1, -1, { 0 } };
         if (!name || !name[0] || strlen(name) >= sizeof g->state_names[0])
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a state needs a name of 1..63 bytes");
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(&where), "a state needs a name of 1..63 bytes");
         for (int k = 0; k < s; k++)
             if (strcmp(g->state_names[m->first_state + k], name) == 0)
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a second state named '%s'", name);
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, part_place(&where), "a second state named '%s'", name);
         memcpy(g->state_names[m->first_state + s], name, strlen(name) + 1);
     }
     /* Transitions sorted by priority, stably (insertion into the sorted run). */
@@ -120,9 +141,8 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
         copy.first_condition = *condition_at;
         copy.condition_count = sm->transitions[t].condition_count;
         for (int c = 0; c < copy.condition_count; c++) {
-            char where[180];
-            snprintf(where, sizeof where, "%s transitions[%d].conditions[%d]", place, t, c);
-            r = copy_condition(g, &sm->transitions[t].conditions[c], &g->conditions[*condition_at + c], where, err);
+            part where = { place, -1, t, c, { 0 } };
+            r = copy_condition(g, &sm->transitions[t].conditions[c], &g->conditions[*condition_at + c], &where, err);
             if (r != TDN_OK)
                 return r;
         }

@@ -3,20 +3,44 @@
 #include "graph_internal.h"
 #include "internal.h"
 #include "motion_sum.h"
+#include "root_track_internal.h"
 
-tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_root_track_desc *desc, tdn_error *err)
+/* The track array and, after it, a byte per clip saying whether the graph built that track. */
+static size_t root_tracks_bytes(int clip_count)
 {
-    size_t bytes = sizeof *g->root_tracks * (size_t)(g->clip_count + 1);
+    return sizeof(tdn_root_track *) * (size_t)(clip_count + 1) + (size_t)clip_count;
+}
+
+tdn_result tdn__graph_root_tracks_create(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
+{
+    const size_t bytes = root_tracks_bytes(g->clip_count);
     g->root_tracks = tdn__alloc(&g->allocator, bytes, sizeof(void *));
     if (!g->root_tracks)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     memset(g->root_tracks, 0, bytes);
+    g->root_track_owned = (unsigned char *)(g->root_tracks + g->clip_count + 1);
     for (int c = 0; c < g->clip_count; c++) {
-        if (tdn_clip_is_additive(g->clips[c]))
-            continue; /* a difference has no place to move from */
-        tdn_result r = tdn_root_track_create(g->clips[c], desc, &g->root_tracks[c], &g->allocator, err);
+        const tdn_root_track *given = desc->root_tracks ? desc->root_tracks[c] : NULL;
+        if (tdn_clip_is_additive(g->clips[c])) { /* a difference has no place to move from */
+            if (given)
+                return tdn__fail(err, TDN_ERR_ARGUMENT, "root_tracks", "root_tracks[%d]: clip '%s' is additive", c,
+                                 tdn_clip_name(g->clips[c]));
+            continue;
+        }
+        if (given) {
+            if (!tdn__root_track_fits(given, g->clips[c], desc->root_motion))
+                return tdn__fail(err, TDN_ERR_ARGUMENT, "root_tracks",
+                                 "root_tracks[%d] was not built of clip '%s' for root_motion", c,
+                                 tdn_clip_name(g->clips[c]));
+            g->root_tracks[c] = given;
+            continue;
+        }
+        tdn_root_track *built;
+        tdn_result r = tdn_root_track_create(g->clips[c], desc->root_motion, &built, &g->allocator, err);
         if (r != TDN_OK)
             return r;
+        g->root_tracks[c] = built;
+        g->root_track_owned[c] = 1;
     }
     return TDN_OK;
 }
@@ -26,8 +50,9 @@ void tdn__graph_root_tracks_destroy(tdn_graph *g)
     if (!g->root_tracks)
         return;
     for (int c = 0; c < g->clip_count; c++)
-        tdn_root_track_destroy(g->root_tracks[c]);
-    tdn__free(&g->allocator, g->root_tracks, sizeof *g->root_tracks * (size_t)(g->clip_count + 1));
+        if (g->root_track_owned[c])
+            tdn_root_track_destroy((tdn_root_track *)g->root_tracks[c]);
+    tdn__free(&g->allocator, g->root_tracks, root_tracks_bytes(g->clip_count));
 }
 
 static const tdn_root_motion identity = { { 0, 0, 0 }, { 0, 0, 0, 1 }, { 0, 0, 0 }, { 0, 0, 0 } };

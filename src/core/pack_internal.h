@@ -21,6 +21,7 @@
 #define TDN__PACK_MESH TDN_PACK_FOURCC('M', 'E', 'S', 'H')
 #define TDN__PACK_CLIP TDN_PACK_FOURCC('C', 'L', 'I', 'P')
 #define TDN__PACK_GRAPH TDN_PACK_FOURCC('G', 'R', 'P', 'H')
+#define TDN__PACK_ROOT TDN_PACK_FOURCC('R', 'O', 'O', 'T')
 
 /* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero);
  * a clip's, which has more arrays, is 128 bytes. */
@@ -65,6 +66,14 @@ enum {
     TDN__GRPH_JSON_SIZE,
     TDN__GRPH_JSON,
     TDN__GRPH_FIELDS
+};
+enum {
+    /* root track section */
+    TDN__ROOT_CLIP,
+    TDN__ROOT_JOINT,
+    TDN__ROOT_FRAME_COUNT,
+    TDN__ROOT_FRAMES,
+    TDN__ROOT_FIELDS
 };
 enum {
     /* clip section (a 128-byte header) */
@@ -156,8 +165,8 @@ static inline uint32_t tdn__pack_field(const tdn__pack_view *v, int s, int field
     return tdn__pack_u32(v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field);
 }
 /* Checks that the section holds its header, that the header's reserved fields [first, end) are
- * zero and that field `name_field` is a name (tdn__pack_name); `what` names the object
- * ("skeleton 0"). */
+ * zero and that field `name_field` (-1: none) is a name (tdn__pack_name); `what` names the
+ * object ("skeleton 0"). */
 tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int name_field, const char *what);
 /* The array at header field `field` of section s: `count` elements of `elem` bytes at a
  * multiple of `align` inside the section, checked before any product is formed. NULL after
@@ -192,11 +201,12 @@ typedef struct tdn__pack_reader {
     void (*build)(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section);
 } tdn__pack_reader;
 
-/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c). */
+/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c, pack_root.c). */
 extern const tdn__pack_reader tdn__pack_skeleton_reader;
 extern const tdn__pack_reader tdn__pack_mesh_reader;
 extern const tdn__pack_reader tdn__pack_clip_reader;
 extern const tdn__pack_reader tdn__pack_graph_reader;
+extern const tdn__pack_reader tdn__pack_root_reader;
 
 /* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
 typedef struct tdn__pack_skeleton {
@@ -221,6 +231,13 @@ typedef struct tdn__pack_graph {
     size_t size;
 } tdn__pack_graph;
 
+/* A pack's root track object: its clip's index among the pack's clips, the joint, and the
+ * frames (tdn__root_track_frames) in the pack's bytes. */
+typedef struct tdn__pack_root {
+    int clip, joint, frame_count;
+    const float *frames;
+} tdn__pack_root;
+
 /* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
  * the size the first function gives), its names already in the string table at the offsets
  * given. */
@@ -237,5 +254,11 @@ void tdn__pack_clip_write(const tdn_clip *clip, const uint32_t *strings, uint32_
 size_t tdn__pack_graph_size(size_t json_size);
 void tdn__pack_graph_write(uint32_t name, uint32_t skeleton_section, const char *json, size_t json_size,
                            unsigned char *out);
+/* A root track's section: its header, then the frame_count frames. */
+size_t tdn__pack_root_size(int frame_count);
+void tdn__pack_root_write(uint32_t clip_section, int joint, int frame_count, const float *frames, unsigned char *out);
+/* The first of frame_count root track frames that is not finite or whose rotation is not of
+ * unit length (within tdn_pack_open's tolerance), or -1: what tdn_pack_open refuses. */
+long tdn__pack_root_bad_frame(const float *frames, int frame_count);
 
 #endif

@@ -1,6 +1,7 @@
 /* tendon core: opening a runtime pack (tdn_pack_open): the header and the section table, then
  * each known section through its reader, then one allocation for every object's header. */
 #include "pack_internal.h"
+#include "root_track_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,8 +9,9 @@
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
  * skeleton). A new kind is one more reader here, and its objects' accessors. */
 static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_clip_reader,
-                                                   &tdn__pack_mesh_reader, &tdn__pack_graph_reader };
-enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2, GRAPHS = 3 };
+                                                   &tdn__pack_mesh_reader, &tdn__pack_graph_reader,
+                                                   &tdn__pack_root_reader };
+enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2, GRAPHS = 3, ROOTS = 4 };
 
 struct tdn_pack {
     tdn_allocator allocator;
@@ -51,7 +53,7 @@ tdn_result tdn__pack_check_header(const tdn__pack_view *v, int s, int first, int
         if (tdn__pack_field(v, s, f) != 0)
             return tdn__pack_fail(v, sec->offset + 4 * (size_t)f, "%s: reserved header field %d is %u, not 0", what, f,
                                   tdn__pack_field(v, s, f));
-    return tdn__pack_name(v, s, name_field, what) ? TDN_OK : TDN_ERR_INVALID_DATA;
+    return name_field < 0 || tdn__pack_name(v, s, name_field, what) ? TDN_OK : TDN_ERR_INVALID_DATA;
 }
 
 const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t count, size_t elem, size_t align,
@@ -410,6 +412,42 @@ int tdn_pack_find_graph(const tdn_pack *pack, const char *name)
         if (strcmp(graph_object(pack, i)->name, name) == 0)
             return i;
     return -1;
+}
+
+static const tdn__pack_root *root_object(const tdn_pack *p, int clip, int joint)
+{
+    const tdn__pack_root *roots = (const tdn__pack_root *)p->objects[ROOTS];
+    for (int i = 0; i < p->count[ROOTS]; i++)
+        if (roots[i].clip == clip && roots[i].joint == joint)
+            return &roots[i];
+    return NULL;
+}
+
+int tdn_pack_has_root_track(const tdn_pack *pack, int clip, int joint)
+{
+    return clip_object(pack, clip) && root_object(pack, clip, joint) != NULL;
+}
+
+tdn_result tdn_pack_root_track(const tdn_pack *pack, int clip, const tdn_root_track_desc *desc, tdn_root_track **out,
+                               const tdn_allocator *allocator, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!pack || !out)
+        return tdn__null(err, !pack ? "pack" : "out");
+    const tdn__pack_clip *c = clip_object(pack, clip);
+    if (!c)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "clip", "%d is not a clip of the pack (it has %d)", clip,
+                         pack->count[CLIPS]);
+    const int joint = desc ? desc->joint : 0;
+    if (joint < 0 || joint >= c->clip.joint_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.joint", "joint %d is not a joint of the clip (0..%d)", joint,
+                         c->clip.joint_count - 1);
+    const tdn__pack_root *root = root_object(pack, clip, joint);
+    if (!root)
+        return tdn__fail(err, TDN_ERR_UNSUPPORTED, "clip", "the pack holds no root track of clip %d's joint %d", clip,
+                         joint);
+    return tdn__root_track_create_over(&c->clip, desc, root->frames, out, allocator, err);
 }
 
 int tdn_pack_section_count(const tdn_pack *pack) { return pack ? pack->section_count : 0; }

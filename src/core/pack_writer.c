@@ -1,6 +1,7 @@
 /* tendon core: writing a runtime pack in memory (tdn_pack_writer): sections collected as
  * bytes, then laid out after the header with the string table and the section table last. */
 #include "pack_internal.h"
+#include "root_track_internal.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -284,13 +285,63 @@ tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *w, const char *name, int s
     return TDN_OK;
 }
 
+/* The section of clip index `index`, or -1. */
+static int clip_section(const tdn_pack_writer *w, int index)
+{
+    for (int s = 0, n = 0; s < w->section_count; s++)
+        if (w->sections[s].kind == TDN__PACK_CLIP && n++ == index)
+            return s;
+    return -1;
+}
+
+tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *w, int index, const tdn_clip *clip, int joint,
+                                          tdn_error *err)
+{
+    if (!w || !clip)
+        return tdn__null(err, !w ? "writer" : "clip");
+    const int s = clip_section(w, index);
+    if (s < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "index", "%d is not a clip added to this writer (0..%d)", index,
+                         w->clip_count - 1);
+    /* the clip the section was written from, as far as its header tells */
+    const unsigned char *h = w->sections[s].bytes;
+    if (tdn__pack_u32(h + 4 * TDN__CLIP_JOINT_COUNT) != (uint32_t)clip->joint_count ||
+        memcmp(h + 4 * TDN__CLIP_DURATION, &clip->duration, 4) != 0 ||
+        memcmp(h + 4 * TDN__CLIP_SAMPLE_RATE, &clip->sample_rate, 4) != 0 ||
+        tdn__pack_u32(h + 4 * TDN__CLIP_ADDITIVE) != (uint32_t)(clip->additive != 0))
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "clip", "clip '%s' is not the clip added as %d", clip->name, index);
+    if (clip->additive)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "clip", "clip '%s' is additive: its root is a difference", clip->name);
+    if (joint < 0 || joint >= clip->joint_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "joint", "%d is not a joint of clip '%s' (0..%d)", joint, clip->name,
+                         clip->joint_count - 1);
+    const int frame_count = tdn__root_track_frame_count(clip->duration, clip->sample_rate);
+    const size_t bytes = (size_t)frame_count * TDN__ROOT_TRACK_FLOATS * sizeof(float);
+    float *frames = tdn__alloc(&w->allocator, bytes, 16);
+    if (!frames)
+        return no_memory(err, bytes);
+    tdn_result res = tdn__root_track_frames(clip, joint, frame_count, frames, &w->allocator, err);
+    const long bad = res == TDN_OK ? tdn__pack_root_bad_frame(frames, frame_count) : -1;
+    if (bad >= 0)
+        res = tdn__fail(err, TDN_ERR_INVALID_DATA, "clip",
+                        "clip '%s': joint %d at frame %ld is not finite or its rotation not of unit length", clip->name,
+                        joint, bad);
+    unsigned char *out = res == TDN_OK
+                             ? new_section(w, TDN__PACK_ROOT, tdn__pack_root_size(frame_count), TDN_PACK_ALIGN, err)
+                             : NULL;
+    if (out)
+        tdn__pack_root_write((uint32_t)s, joint, frame_count, frames, out);
+    tdn__free(&w->allocator, frames, bytes);
+    return out ? TDN_OK : res != TDN_OK ? res : TDN_ERR_OUT_OF_MEMORY;
+}
+
 tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const void *bytes, size_t size, size_t align,
                                        tdn_error *err)
 {
     if (!w || (!bytes && size > 0))
         return tdn__null(err, !w ? "writer" : "bytes");
     if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_CLIP ||
-        kind == TDN__PACK_GRAPH || kind == TDN__PACK_STRINGS)
+        kind == TDN__PACK_GRAPH || kind == TDN__PACK_ROOT || kind == TDN__PACK_STRINGS)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
                          "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip, add_graph)",
                          (unsigned)kind);

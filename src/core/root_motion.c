@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "motion_sum.h"
+#include "root_track_internal.h"
 
 /* ---- double-precision vectors and quaternions ---- */
 
@@ -132,8 +133,6 @@ static dmotion motion_power(dmotion a, long long n)
 
 /* ---- the track ---- */
 
-#define TRACK_FLOATS 7 /* tx ty tz rx ry rz rw per frame */
-
 struct tdn_root_track {
     tdn_allocator allocator;
     size_t bytes;
@@ -142,9 +141,9 @@ struct tdn_root_track {
     float duration;
     double frames_per_second; /* (frame_count - 1) / duration; 0 for one frame */
     int frame_count;
-    int joint_count; /* the clip's */
-    dmotion lap;     /* step(0 -> duration) */
-    float *frames;   /* frame_count * TRACK_FLOATS */
+    int joint_count;     /* the clip's */
+    dmotion lap;         /* step(0 -> duration) */
+    const float *frames; /* frame_count * TDN__ROOT_TRACK_FLOATS: after the header, or a pack's */
 };
 
 /* The joint's local translation and rotation at clip time t, as tdn_clip_sample computes them. */
@@ -156,12 +155,12 @@ static void track_sample(const tdn_root_track *tr, float time, dvec *p, dquat *q
         const double u = (double)tdn__clamp_time(time, tr->duration) * tr->frames_per_second;
         const int last = tr->frame_count - 1;
         const int i = (int)u < last ? (int)u : last - 1;
-        f0 = tr->frames + (size_t)i * TRACK_FLOATS;
-        f1 = f0 + TRACK_FLOATS;
+        f0 = tr->frames + (size_t)i * TDN__ROOT_TRACK_FLOATS;
+        f1 = f0 + TDN__ROOT_TRACK_FLOATS;
         a = (float)(u - i);
     }
-    float v[TRACK_FLOATS];
-    for (int k = 0; k < TRACK_FLOATS; ++k)
+    float v[TDN__ROOT_TRACK_FLOATS];
+    for (int k = 0; k < TDN__ROOT_TRACK_FLOATS; ++k)
         v[k] = f0[k] + (f1[k] - f0[k]) * a;
     const float inv = 1.0f / sqrtf(v[3] * v[3] + v[4] * v[4] + v[5] * v[5] + v[6] * v[6]);
     *p = dv(v[0], v[1], v[2]);
@@ -205,14 +204,43 @@ static dmotion step_between(const tdn_root_track *tr, float a, float b)
     return m;
 }
 
-tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc, tdn_root_track **out,
-                                 const tdn_allocator *allocator, tdn_error *err)
+int tdn__root_track_frame_count(float duration, float sample_rate)
 {
-    static const char *where = "tdn_root_track_create";
-    if (out)
-        *out = NULL;
-    if (!clip || !out)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, where, "clip and out must not be NULL");
+    if (!(duration > 0.0f))
+        return 1;
+    const double frames = floor((double)sample_rate * duration + 0.5) + 1.0;
+    return frames > 2.0 ? (frames < 1e8 ? (int)frames : 100000000) : 2;
+}
+
+tdn_result tdn__root_track_frames(const tdn_clip *clip, int joint, int frame_count, float *frames,
+                                  const tdn_allocator *allocator, tdn_error *err)
+{
+    tdn_pose scratch;
+    if (tdn_pose_create(tdn_clip_joint_count(clip), &scratch, allocator, err) != TDN_OK)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "tdn_root_track_create", "a scratch pose of %d joints",
+                         tdn_clip_joint_count(clip));
+    const float duration = tdn_clip_duration(clip) > 0.0f ? tdn_clip_duration(clip) : 0.0f;
+    /* only the lanes of the root joint's translation and rotation: what a full sample gives it */
+    const int begin = joint / TDN_POSE_LANES * TDN_POSE_LANES;
+    const int end = begin + TDN_POSE_LANES < scratch.stride ? begin + TDN_POSE_LANES : scratch.stride;
+    for (int f = 0; f < frame_count; ++f) {
+        const float t = frame_count > 1 ? (float)((double)duration * f / (frame_count - 1)) : 0.0f;
+        tdn__clip_sample_range(clip, NULL, t, &scratch, begin, end, TDN__ROWS_T | TDN__ROWS_R);
+        tdn_transform x = tdn_pose_get(&scratch, joint);
+        float *v = frames + (size_t)f * TDN__ROOT_TRACK_FLOATS;
+        if (f > 0 && tdn_quat_dot(x.r, tdn_quat_make(v[-4], v[-3], v[-2], v[-1])) < 0.0f)
+            x.r = tdn_quat_negate(x.r); /* sign-continuous, so the lerp takes the short way */
+        v[0] = x.t.x, v[1] = x.t.y, v[2] = x.t.z;
+        v[3] = x.r.x, v[4] = x.r.y, v[5] = x.r.z, v[6] = x.r.w;
+    }
+    tdn_pose_destroy(&scratch);
+    return TDN_OK;
+}
+
+/* `desc` (NULL: the defaults) checked against `clip`, with `up` normalized (+Y for a zero up). */
+static tdn_result normalized_desc(const tdn_clip *clip, const tdn_root_track_desc *desc, tdn_root_track_desc *out,
+                                  dvec *up_out, tdn_error *err)
+{
     tdn_root_track_desc d = desc ? *desc : (tdn_root_track_desc){ 0 };
     const int joint_count = tdn_clip_joint_count(clip);
     if (d.joint < 0 || d.joint >= joint_count)
@@ -222,33 +250,40 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.rotation", "unknown rotation mode %d", (int)d.rotation);
     if (!isfinite(d.up.x) || !isfinite(d.up.y) || !isfinite(d.up.z))
         return tdn__fail(err, TDN_ERR_ARGUMENT, "desc.up", "up must be finite");
-    if (tdn__check_allocator(allocator, err) != TDN_OK)
-        return TDN_ERR_ARGUMENT;
-    if (tdn_clip_is_additive(clip))
-        return tdn__fail(err, TDN_ERR_UNSUPPORTED, where, "clip '%s' is additive: its root is a difference",
-                         tdn_clip_name(clip));
     dvec up = dv(d.up.x, d.up.y, d.up.z);
     double len = sqrt(dv_dot(up, up));
     up = len > 1e-30 && isfinite(len) ? dv_scale(up, 1.0 / len) : dv(0.0, 1.0, 0.0);
     d.up = dv_to(up);
     d.keep_vertical = d.keep_vertical != 0;
+    *out = d;
+    *up_out = up;
+    return TDN_OK;
+}
 
+/* A track of `clip` for `desc` whose frames are `frames`, or (frames NULL) its own, uninitialized,
+ * after the header; the lap is the caller's to compute once the frames are there. */
+static tdn_result track_begin(const tdn_clip *clip, const tdn_root_track_desc *desc, const float *frames,
+                              const tdn_allocator *allocator, tdn_root_track **out, tdn_error *err)
+{
+    static const char *where = "tdn_root_track_create";
+    *out = NULL;
+    tdn_root_track_desc d;
+    dvec up;
+    tdn_result r = normalized_desc(clip, desc, &d, &up, err);
+    if (r != TDN_OK)
+        return r;
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    if (tdn_clip_is_additive(clip))
+        return tdn__fail(err, TDN_ERR_UNSUPPORTED, where, "clip '%s' is additive: its root is a difference",
+                         tdn_clip_name(clip));
     const float duration = tdn_clip_duration(clip);
-    int frame_count = 1;
-    if (duration > 0.0f) {
-        const double frames = floor((double)tdn_clip_sample_rate(clip) * duration + 0.5) + 1.0;
-        frame_count = frames > 2.0 ? (frames < 1e8 ? (int)frames : 100000000) : 2;
-    }
+    const int frame_count = tdn__root_track_frame_count(duration, tdn_clip_sample_rate(clip));
     const size_t header = tdn__align_up(sizeof(tdn_root_track), 32);
-    const size_t bytes = header + (size_t)frame_count * TRACK_FLOATS * sizeof(float);
+    const size_t bytes = header + (frames ? 0 : (size_t)frame_count * TDN__ROOT_TRACK_FLOATS * sizeof(float));
     tdn_root_track *tr = tdn__alloc(allocator, bytes, 32);
     if (!tr)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "%zu bytes for the track", bytes);
-    tdn_pose scratch;
-    if (tdn_pose_create(joint_count, &scratch, allocator, err) != TDN_OK) {
-        tdn__free(allocator, tr, bytes);
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "a scratch pose of %d joints", joint_count);
-    }
     memset(tr, 0, sizeof *tr);
     tr->allocator = tdn__allocator_of(allocator);
     tr->bytes = bytes;
@@ -256,26 +291,59 @@ tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc
     tr->up = up;
     tr->duration = duration > 0.0f ? duration : 0.0f;
     tr->frame_count = frame_count;
-    tr->joint_count = joint_count;
+    tr->joint_count = tdn_clip_joint_count(clip);
     tr->frames_per_second = frame_count > 1 ? (double)(frame_count - 1) / tr->duration : 0.0;
-    tr->frames = (float *)((char *)tr + header);
-    /* only the lanes of the root joint's translation and rotation: what a full sample gives it */
-    const int begin = d.joint / TDN_POSE_LANES * TDN_POSE_LANES;
-    const int end = begin + TDN_POSE_LANES < scratch.stride ? begin + TDN_POSE_LANES : scratch.stride;
-    for (int f = 0; f < frame_count; ++f) {
-        const float t = frame_count > 1 ? (float)((double)tr->duration * f / (frame_count - 1)) : 0.0f;
-        tdn__clip_sample_range(clip, NULL, t, &scratch, begin, end, TDN__ROWS_T | TDN__ROWS_R);
-        tdn_transform x = tdn_pose_get(&scratch, d.joint);
-        float *v = tr->frames + (size_t)f * TRACK_FLOATS;
-        if (f > 0 && tdn_quat_dot(x.r, tdn_quat_make(v[-4], v[-3], v[-2], v[-1])) < 0.0f)
-            x.r = tdn_quat_negate(x.r); /* sign-continuous, so the lerp takes the short way */
-        v[0] = x.t.x, v[1] = x.t.y, v[2] = x.t.z;
-        v[3] = x.r.x, v[4] = x.r.y, v[5] = x.r.z, v[6] = x.r.w;
+    tr->frames = frames ? frames : (const float *)((char *)tr + header);
+    *out = tr;
+    return TDN_OK;
+}
+
+tdn_result tdn_root_track_create(const tdn_clip *clip, const tdn_root_track_desc *desc, tdn_root_track **out,
+                                 const tdn_allocator *allocator, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!clip || !out)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "tdn_root_track_create", "clip and out must not be NULL");
+    tdn_root_track *tr;
+    tdn_result r = track_begin(clip, desc, NULL, allocator, &tr, err);
+    if (r != TDN_OK)
+        return r;
+    /* its own frames, after the header: written once, here */
+    r = tdn__root_track_frames(clip, tr->desc.joint, tr->frame_count, (float *)tr->frames, allocator, err);
+    if (r != TDN_OK) {
+        tdn_root_track_destroy(tr);
+        return r;
     }
-    tdn_pose_destroy(&scratch);
     tr->lap = step_between(tr, 0.0f, tr->duration);
     *out = tr;
     return TDN_OK;
+}
+
+tdn_result tdn__root_track_create_over(const tdn_clip *clip, const tdn_root_track_desc *desc, const float *frames,
+                                       tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err)
+{
+    tdn_root_track *tr;
+    tdn_result r = track_begin(clip, desc, frames, allocator, &tr, err);
+    if (r != TDN_OK)
+        return r;
+    tr->lap = step_between(tr, 0.0f, tr->duration);
+    *out = tr;
+    return TDN_OK;
+}
+
+int tdn__root_track_fits(const tdn_root_track *track, const tdn_clip *clip, const tdn_root_track_desc *desc)
+{
+    tdn_root_track_desc d = { 0 };
+    dvec up = { 0.0, 0.0, 0.0 };
+    if (normalized_desc(clip, desc, &d, &up, NULL) != TDN_OK)
+        return 0;
+    const tdn_root_track_desc *t = &track->desc;
+    const float duration = tdn_clip_duration(clip) > 0.0f ? tdn_clip_duration(clip) : 0.0f;
+    return t->joint == d.joint && t->rotation == d.rotation && t->keep_vertical == d.keep_vertical &&
+           memcmp(&t->up, &d.up, sizeof d.up) == 0 && track->joint_count == tdn_clip_joint_count(clip) &&
+           track->duration == duration &&
+           track->frame_count == tdn__root_track_frame_count(tdn_clip_duration(clip), tdn_clip_sample_rate(clip));
 }
 
 void tdn_root_track_destroy(tdn_root_track *track)

@@ -17,6 +17,9 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
         return;
     tdn_allocator a = d->allocator;
     tdn_graph_destroy(d->graph);
+    for (int c = 0; d->root_tracks && c < d->clip_count; c++) /* after the graph, which uses them */
+        tdn_root_track_destroy(d->root_tracks[c]);
+    tdn_io__free(&a, d->root_tracks, sizeof *d->root_tracks * (size_t)(d->clip_count + 1));
     for (int c = 0; c < d->clip_count; c++) {
         if (!d->pack) /* else the pack's */
             tdn_clip_destroy(d->clips ? d->clips[c] : NULL);
@@ -300,7 +303,7 @@ static void free_build(tdn_io__graph_build *b)
 /* The pack's clip the document calls `name`, which must animate the document's skeleton. The
  * document stores it with its own clips, which a document from a pack does not destroy. */
 static tdn_result pack_clip(const tdn_graph_document *d, const char *name, const char *use_path, tdn_clip **out,
-                            tdn_error *err)
+                            int *index, tdn_error *err)
 {
     const int i = tdn_pack_find_clip(d->pack, name);
     if (i < 0)
@@ -310,6 +313,27 @@ static tdn_result pack_clip(const tdn_graph_document *d, const char *name, const
                             "the pack's clip \"%.60s\" animates skeleton %d, not the graph's", name,
                             tdn_pack_clip_skeleton(d->pack, i));
     *out = (tdn_clip *)tdn_pack_clip(d->pack, i); /* never written nor destroyed through *out */
+    *index = i;
+    return TDN_OK;
+}
+
+/* The root tracks of the pack's clips whose frames the pack stores, for the graph to use
+ * instead of sampling the clips (it builds the others). */
+static tdn_result pack_root_tracks(tdn_graph_document *d, const int *pack_index, tdn_error *err)
+{
+    const size_t bytes = sizeof *d->root_tracks * (size_t)(d->clip_count + 1);
+    d->root_tracks = tdn_io__alloc(&d->allocator, bytes);
+    if (!d->root_tracks)
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    memset(d->root_tracks, 0, bytes);
+    for (int c = 0; c < d->clip_count; c++) {
+        if (tdn_clip_is_additive(d->clips[c]) || !tdn_pack_has_root_track(d->pack, pack_index[c], d->root_motion.joint))
+            continue;
+        tdn_result r = tdn_pack_root_track(d->pack, pack_index[c], &d->root_motion, &d->root_tracks[c], &d->allocator,
+                                           err);
+        if (r != TDN_OK)
+            return r;
+    }
     return TDN_OK;
 }
 
@@ -371,6 +395,9 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
             memset(d->clips, 0, sizeof *d->clips * (size_t)(b->clip_count + 1)),
                 memset(d->clip_names, 0, sizeof *d->clip_names * (size_t)(b->clip_count + 1));
     }
+    int *pack_index = d->pack && r == TDN_OK ? calloc((size_t)b->clip_count + 1, sizeof *pack_index) : NULL;
+    if (d->pack && r == TDN_OK && !pack_index)
+        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     for (int c = 0; r == TDN_OK && c < b->clip_count; c++) {
         d->clip_count = c + 1;
         size_t n = strlen(b->clip_names[c]) + 1;
@@ -380,7 +407,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
             break;
         }
         memcpy(d->clip_names[c], b->clip_names[c], n);
-        r = d->pack ? pack_clip(d, b->clip_names[c], b->clip_paths[c], &d->clips[c], err)
+        r = d->pack ? pack_clip(d, b->clip_names[c], b->clip_paths[c], &d->clips[c], &pack_index[c], err)
                     : tdn_io__graph_build_clip(doc, d, base_dir, b->clip_names[c], b->clip_paths[c], &d->clips[c], err);
     }
     if (r == TDN_OK && b->uses_mirror) {
@@ -388,6 +415,11 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = mirror ? tdn_mirror_table_from_names(skeleton, mirror, err)
                    : tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     }
+    d->has_root_motion = layers.has_root_motion;
+    d->root_motion = layers.root_motion;
+    if (r == TDN_OK && d->pack && d->has_root_motion)
+        r = pack_root_tracks(d, pack_index, err);
+    free(pack_index);
     float cull = 0.0f;
     if (r == TDN_OK)
         r = tdn_io__json_float(doc, "cull_threshold", "", 0.0f, &cull, err);
@@ -408,6 +440,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .cull_threshold = cull,
                               .root_motion = layers.has_root_motion ? &layers.root_motion : NULL,
                               .extract_root_motion = layers.extract,
+                              .root_tracks = (const tdn_root_track *const *)d->root_tracks,
                               .ik = ik->descs,
                               .ik_count = ik->count };
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);

@@ -26,6 +26,11 @@ struct tdn_graph_document {
     tdn_blend_space_file **spaces;
     int space_count;
     tdn_graph *graph;
+    /* its "root_motion" (has_root_motion 0: none), and from a pack the root tracks built over
+     * the pack's frames that the graph uses (per clip; NULL entries: the graph built its own) */
+    int has_root_motion;
+    tdn_root_track_desc root_motion;
+    tdn_root_track **root_tracks;
     /* other files clips come from, each loaded once (the character's own is `asset`), at the
      * character's scale */
     tdn_asset *sources[TDN_IO_MAX_CLIP_FILES];
@@ -135,6 +140,9 @@ typedef struct tdn_io__graph_build {
 
 /* Allocates the build's pools and finds the named nodes (graph_nodes_json.c). */
 tdn_result tdn_io__graph_begin(tdn_io__graph_build *build, tdn_error *err);
+/* Takes `count` slots of `size` bytes at `slots`, the next of a pool whose count is *used:
+ * zeroes them (the pools are not zeroed when allocated) and adds count to *used. */
+void *tdn_io__graph_take(void *slots, size_t size, int *used, int count);
 /* Reads a node (an object, or a string naming an entry of "nodes") at `path` into
  * build->nodes; *index is its node index. */
 tdn_result tdn_io__graph_read_node(tdn_io__graph_build *build, const cJSON *json, const char *path, int depth,

@@ -1,6 +1,7 @@
 /* tendon io: a graph document into a runtime pack (tdn_pack_writer_add_graph_document): its
  * character's skeleton and skinned meshes, its clips under the names the document calls them by,
- * and its JSON text, which tdn_graph_document_load_pack reads back with them. */
+ * the root motion's frames of those clips, and its JSON text, which tdn_graph_document_load_pack
+ * reads back with them. */
 #include <string.h>
 
 #include "fail.h"
@@ -21,8 +22,13 @@ tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const cha
                                   NULL,   m.joints, m.weights,      m.indices,        m.index_count };
         r = tdn_pack_writer_add_mesh(writer, &p, err);
     }
-    for (int c = 0; r == TDN_OK && c < document->clip_count; c++)
-        r = tdn_pack_writer_add_named_clip(writer, document->clip_names[c], document->clips[c], skeleton, NULL, err);
+    for (int c = 0; r == TDN_OK && c < document->clip_count; c++) {
+        int index = -1;
+        r = tdn_pack_writer_add_named_clip(writer, document->clip_names[c], document->clips[c], skeleton, &index, err);
+        /* the root motion's frames, which loading the graph would otherwise sample */
+        if (r == TDN_OK && document->has_root_motion && !tdn_clip_is_additive(document->clips[c]))
+            r = tdn_pack_writer_add_root_track(writer, index, document->clips[c], document->root_motion.joint, err);
+    }
     if (r == TDN_OK)
         r = tdn_pack_writer_add_graph(writer, name, skeleton, json, size, err);
     return r;

@@ -241,8 +241,7 @@ static tdn_result read_transition(tdn_io__graph_build *b, const machine_names *n
                             TDN_MAX_TRANSITION_CONDITIONS);
     if (b->condition_count + n > b->condition_capacity)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "too many conditions in the graph");
-    tdn_condition_desc *c = b->conditions + b->condition_count;
-    b->condition_count += n;
+    tdn_condition_desc *c = tdn_io__graph_take(b->conditions + b->condition_count, sizeof *c, &b->condition_count, n);
     for (int k = 0; k < n && r == TDN_OK; k++) {
         tdn_io__path item;
         tdn_io__json_item(item, where, k);
@@ -274,12 +273,10 @@ tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *b, int self, co
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
                             "the graph has more states or transitions than tendon takes");
     tdn_state_machine_desc *sm = &b->machines[b->machine_count++];
-    tdn_state_desc *st = b->states + b->state_count;
-    tdn_transition_desc *tr = b->transitions + b->transition_count;
-    int *inputs = b->inputs + b->input_count;
-    b->state_count += ns;
-    b->transition_count += nt;
-    b->input_count += ns;
+    tdn_state_desc *st = tdn_io__graph_take(b->states + b->state_count, sizeof *st, &b->state_count, ns);
+    tdn_transition_desc *tr = tdn_io__graph_take(b->transitions + b->transition_count, sizeof *tr, &b->transition_count,
+                                                 nt);
+    int *inputs = tdn_io__graph_take(b->inputs + b->input_count, sizeof *inputs, &b->input_count, ns);
     *sm = (tdn_state_machine_desc){ st, ns, tr, nt, 0 };
     b->nodes[self].state_machine = sm;
     b->nodes[self].inputs = inputs;

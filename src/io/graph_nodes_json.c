@@ -25,9 +25,15 @@ static tdn_result too_large(const char *path, tdn_error *err)
 }
 
 /* Reserves `count` slots of a pool whose capacity was fixed at the start (so pointers into it
- * stay valid); NULL when it is full. */
+ * stay valid), zeroed; NULL when it is full. */
 #define POOL_TAKE(pool, used, capacity, count) \
-  ((used) + (count) <= (capacity) ? ((used) += (count), (pool) + (used) - (count)) : NULL)
+  ((used) + (count) <= (capacity) ? tdn_io__graph_take((pool) + (used), sizeof *(pool), &(used), (count)) : NULL)
+
+void *tdn_io__graph_take(void *slots, size_t size, int *used, int count)
+{
+    *used += count;
+    return memset(slots, 0, size * (size_t)count);
+}
 
 static int new_node(tdn_io__graph_build *b, const char *path)
 {
@@ -491,6 +497,8 @@ tdn_result tdn_io__graph_begin(tdn_io__graph_build *b, tdn_error *err)
     if (named && !cJSON_IsObject(named))
         return tdn_io__fail(err, TDN_ERR_PARSE, "nodes", "an object of named nodes is needed");
     b->named_count = cJSON_GetArraySize(named);
+    /* the pools hold what the largest graph may need (pointers into them must stay valid), so
+     * they are not zeroed here: each slot is as it is taken (tdn_io__graph_take) */
     b->node_capacity = TDN_MAX_GRAPH_NODES;
     b->input_capacity = b->value_capacity = TDN_MAX_GRAPH_NODES * 8;
     b->axis_capacity = TDN_MAX_GRAPH_NODES;
@@ -499,22 +507,22 @@ tdn_result tdn_io__graph_begin(tdn_io__graph_build *b, tdn_error *err)
     b->machine_capacity = TDN_MAX_GRAPH_NODES;
     b->state_capacity = b->transition_capacity = TDN_MAX_GRAPH_NODES * 4;
     b->condition_capacity = TDN_MAX_GRAPH_NODES * 8;
-    b->nodes = calloc((size_t)b->node_capacity, sizeof *b->nodes);
-    b->node_paths = calloc((size_t)b->node_capacity, sizeof *b->node_paths);
-    b->inputs = calloc((size_t)b->input_capacity, sizeof *b->inputs);
-    b->values = calloc((size_t)b->value_capacity, sizeof *b->values);
-    b->axes = calloc((size_t)b->axis_capacity, sizeof *b->axes);
-    b->spaces = calloc((size_t)b->space_capacity, sizeof *b->spaces);
+    b->nodes = malloc((size_t)b->node_capacity * sizeof *b->nodes);
+    b->node_paths = malloc((size_t)b->node_capacity * sizeof *b->node_paths);
+    b->inputs = malloc((size_t)b->input_capacity * sizeof *b->inputs);
+    b->values = malloc((size_t)b->value_capacity * sizeof *b->values);
+    b->axes = malloc((size_t)b->axis_capacity * sizeof *b->axes);
+    b->spaces = malloc((size_t)b->space_capacity * sizeof *b->spaces);
     b->named = calloc((size_t)b->named_count + 1, sizeof *b->named);
-    b->clip_names = calloc((size_t)b->clip_capacity, sizeof *b->clip_names);
-    b->clip_paths = calloc((size_t)b->clip_capacity, sizeof *b->clip_paths);
-    b->machines = calloc((size_t)b->machine_capacity, sizeof *b->machines);
-    b->states = calloc((size_t)b->state_capacity, sizeof *b->states);
-    b->transitions = calloc((size_t)b->transition_capacity, sizeof *b->transitions);
-    b->conditions = calloc((size_t)b->condition_capacity, sizeof *b->conditions);
+    b->clip_names = malloc((size_t)b->clip_capacity * sizeof *b->clip_names);
+    b->clip_paths = malloc((size_t)b->clip_capacity * sizeof *b->clip_paths);
+    b->machines = malloc((size_t)b->machine_capacity * sizeof *b->machines);
+    b->states = malloc((size_t)b->state_capacity * sizeof *b->states);
+    b->transitions = malloc((size_t)b->transition_capacity * sizeof *b->transitions);
+    b->conditions = malloc((size_t)b->condition_capacity * sizeof *b->conditions);
     b->mod_joint_capacity = TDN_MAX_GRAPH_NODES * 8;
-    b->mod_joints = calloc((size_t)b->mod_joint_capacity, sizeof *b->mod_joints);
-    b->mod_weights = calloc((size_t)b->mod_joint_capacity, sizeof *b->mod_weights);
+    b->mod_joints = malloc((size_t)b->mod_joint_capacity * sizeof *b->mod_joints);
+    b->mod_weights = malloc((size_t)b->mod_joint_capacity * sizeof *b->mod_weights);
     if (!b->nodes || !b->node_paths || !b->inputs || !b->values || !b->axes || !b->spaces || !b->named ||
         !b->clip_names || !b->clip_paths || !b->machines || !b->states || !b->transitions || !b->conditions ||
         !b->mod_joints || !b->mod_weights)

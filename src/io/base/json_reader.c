@@ -11,10 +11,12 @@
 
 size_t tdn_io__json_append(tdn_io__path out, size_t at, const char *text)
 {
-    while (*text && at + 1 < sizeof(tdn_io__path))
-        out[at++] = *text++;
-    out[at] = '\0';
-    return at;
+    /* paths are made for every field read (for messages): one copy, not a loop of bytes */
+    const size_t room = sizeof(tdn_io__path) - 1 - at, length = strlen(text);
+    const size_t n = length < room ? length : room;
+    memmove(out + at, text, n); /* text may be out itself */
+    out[at + n] = '\0';
+    return at + n;
 }
 
 void tdn_io__json_join(tdn_io__path out, const char *path, const char *key)
