@@ -188,16 +188,16 @@ static void fields_checked(void)
     image im = make_pack(&f, features);
     const size_t d = section_offset(&im, 1), image_at = d + 64, other = section_offset(&im, 2);
     const uint32_t huge = 0xfffffff0u, size = u32_at(im.bytes + d + 8);
-    refused_u32(&im, d + 0, huge, d + 0, "outside the string table");          /* name */
+    refused_u32(&im, d + 0, huge, d + 0, "outside the string table");             /* name */
     refused_u32(&im, other + 0, u32_at(im.bytes + d), other, "another database"); /* a name twice */
-    refused_u32(&im, d + 4, 40, d + 4, "skeleton 40");                          /* no such section */
-    refused_u32(&im, d + 4, 2, d + 4, "not the index of a skeleton");           /* a database's */
+    refused_u32(&im, d + 4, 40, d + 4, "skeleton 40");                            /* no such section */
+    refused_u32(&im, d + 4, 2, d + 4, "not the index of a skeleton");             /* a database's */
     refused_u32(&im, d + 8, 0, d + 8, "size is 0");
-    refused_u32(&im, d + 8, huge, d + 12, "run past");              /* beyond the section */
-    refused_u32(&im, d + 8, size - 4, d + 8, "(size)");             /* the database's own count of its bytes */
-    refused_u32(&im, d + 12, 72, d + 12, "not a multiple of");     /* misaligned */
-    refused_u32(&im, d + 12, 0, d + 12, "not a multiple of");      /* inside the header */
-    for (int k = 4; k < 16; k++)                                    /* reserved */
+    refused_u32(&im, d + 8, huge, d + 12, "run past");         /* beyond the section */
+    refused_u32(&im, d + 8, size - 4, d + 8, "(size)");        /* the database's own count of its bytes */
+    refused_u32(&im, d + 12, 72, d + 12, "not a multiple of"); /* misaligned */
+    refused_u32(&im, d + 12, 0, d + 12, "not a multiple of");  /* inside the header */
+    for (int k = 4; k < 16; k++)                               /* reserved */
         refused_u32(&im, d + 4 * (size_t)k, 1, d + 4 * (size_t)k, "reserved");
     /* the database's own fields, named at the file's byte and the database's */
     const unsigned char x = 'x';

@@ -160,7 +160,8 @@ static tdn_result check_runs(const unsigned char *bytes, int frame_count, int di
         if (first == -1 && count == 0)
             continue;
         if (first < 0 || count < 1 || first > frame_count - count)
-            return bad(err, &here, 4, "clip runs: %s %ld has %ld frames, or starts outside the frames", "run", run, count);
+            return bad(err, &here, 4, "clip runs: %s %ld has %ld frames, or starts outside the frames", "run", run,
+                       count);
         for (int i = first; i < first + count; i++) {
             const size_t frame = frames + 4 * (size_t)FRAME_WORDS * (size_t)i;
             const int clip = word_at(bytes, frame), mirrored = word_at(bytes, frame + 4) & 1;
@@ -253,9 +254,9 @@ static tdn_result read_image(const unsigned char *bytes, size_t size, tdn_mm_dat
         if (db)
             (d < dims ? db->mean : db->scale)[d % dims] = v;
         if (d < dims ? !tdn__mm_within(v, TDN__MM_MAX_VALUE) : !(v >= TDN__MM_MIN_SCALE && v <= TDN__MM_MAX_SCALE))
-            return d < dims ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
-                            : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims,
-                                  (long)TDN__MM_MAX_SCALE);
+            return d < dims
+                       ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
+                       : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
     }
     for (int i = 0; i < 4 * clip_count; i++) { /* the runs, checked below where they lie */
         const int v = get_i32(&r);

@@ -62,8 +62,7 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
         if (tdn__pack_section_at(v, other).kind == TDN__PACK_DATABASE &&
             strcmp(tdn__pack_name(v, other, TDN__MMDB_NAME, what), name) == 0)
             return tdn__pack_fail(v, base + 4 * TDN__MMDB_NAME,
-                                  "%s: name \"%.60s\" is the name of another database (section %d)", what, name,
-                                  other);
+                                  "%s: name \"%.60s\" is the name of another database (section %d)", what, name, other);
     const uint32_t skeleton = tdn__pack_field(v, s, TDN__MMDB_SKELETON);
     if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)
         return tdn__pack_fail(v, base + 4 * TDN__MMDB_SKELETON,
@@ -71,8 +70,7 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     const uint32_t size = tdn__pack_field(v, s, TDN__MMDB_SIZE);
     if (size == 0)
         return tdn__pack_fail(v, base + 4 * TDN__MMDB_SIZE, "%s: database size is 0 (a database is needed)", what);
-    const unsigned char *image =
-        tdn__pack_array(v, s, TDN__MMDB_IMAGE, size, 1, TDN__PACK_MIN_ALIGN, what, "database");
+    const unsigned char *image = tdn__pack_array(v, s, TDN__MMDB_IMAGE, size, 1, TDN__PACK_MIN_ALIGN, what, "database");
     if (!image)
         return TDN_ERR_INVALID_DATA;
     const size_t at = (size_t)(image - v->bytes);
@@ -82,13 +80,13 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     int joints[3];
     for (int k = 0; k < 3; k++)
         joints[k] = (int)(int32_t)tdn__pack_u32(image + TDN__MM_IMAGE_JOINTS + 4 * (size_t)k);
-    const int misfit =
-        tdn__pack_database_joint_misfit(v->bytes + tdn__pack_section_at(v, (int)skeleton).offset, joints);
+    const int misfit = tdn__pack_database_joint_misfit(v->bytes + tdn__pack_section_at(v, (int)skeleton).offset,
+                                                       joints);
     if (misfit >= 0) {
         static const char *const JOINT[3] = { "root", "left foot", "right foot" };
         return tdn__pack_fail(v, at + TDN__MM_IMAGE_JOINTS + 4 * (size_t)misfit,
-                              "%s: its %s, joint %d, is not %s of skeleton section %u (%u joints)", what,
-                              JOINT[misfit], joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
+                              "%s: its %s, joint %d, is not %s of skeleton section %u (%u joints)", what, JOINT[misfit],
+                              joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
                               tdn__pack_field(v, (int)skeleton, TDN__SKEL_JOINT_COUNT));
     }
     return TDN_OK;

@@ -261,8 +261,8 @@ void tdn__pack_graph_write(uint32_t name, uint32_t skeleton_section, const char 
 /* A database's section: its header, then its image (tdn_mm_database_save_memory, image_size
  * bytes). */
 size_t tdn__pack_database_size(size_t image_size);
-void tdn__pack_database_write(uint32_t name, uint32_t skeleton_section, const tdn_mm_database *db,
-                              size_t image_size, unsigned char *out);
+void tdn__pack_database_write(uint32_t name, uint32_t skeleton_section, const tdn_mm_database *db, size_t image_size,
+                              unsigned char *out);
 /* Which of a database's joints (root, left foot, right foot; -1 for none) does not fit the
  * skeleton whose section bytes (checked) are at `skeleton_section`: 0, 1 or 2 for a joint not
  * below its joint count or a root joint (0) with a parent; -1 when they all fit. */

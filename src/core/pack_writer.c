@@ -308,8 +308,11 @@ tdn_result tdn_pack_writer_add_database(tdn_pack_writer *w, const char *name, in
     const int misfit = tdn__pack_database_joint_misfit(w->sections[skeleton_section].bytes, joints);
     if (misfit >= 0)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "db", "its %s, joint %d, is not %s of skeleton %d (%d joints)",
-                         misfit == 0 ? "root" : misfit == 1 ? "left foot" : "right foot", joints[misfit],
-                         misfit == 0 ? "a root joint" : "a joint", skeleton, w->skeletons[skeleton].joints);
+                         misfit == 0   ? "root"
+                         : misfit == 1 ? "left foot"
+                                       : "right foot",
+                         joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
+                         w->skeletons[skeleton].joints);
     if (!grow(&w->allocator, (void **)&w->database_names, &w->database_capacity, w->database_count + 1,
               sizeof *w->database_names))
         return no_memory(err, sizeof *w->database_names);
