@@ -10,8 +10,8 @@
  *   features[frame_count][dims] (f32).
  * Nothing is optional and nothing is padding, so the size follows from the counts and one
  * database has one byte image: saving what was loaded gives the same bytes. The bounding
- * boxes are rebuilt on load. An image is checked whole before anything is allocated for it
- * (tdn__mm_database_check_memory: how a pack checks the databases it holds at open). */
+ * boxes are rebuilt on load. tdn__mm_database_check_memory makes the same checks allocating
+ * nothing (how a pack checks the databases it holds at open). */
 #include "mm_internal.h"
 
 #include <stdio.h>
@@ -180,9 +180,9 @@ static tdn_result check_runs(const unsigned char *bytes, int frame_count, int di
     return TDN_OK;
 }
 
-/* Reads the image of `size` bytes, checking every field in order; into `db` (allocated for its
- * counts), or with db NULL only checks, allocating nothing. */
-static tdn_result read_image(const unsigned char *bytes, size_t size, tdn_mm_database *db, tdn_error *err)
+/* The image's magic, version and counts (frames, dims, clips, offsets), checked, and its size
+ * against them. */
+static tdn_result read_counts(const unsigned char *bytes, size_t size, int counts[4], tdn_error *err)
 {
     reader r = { bytes, bytes };
     if (size < 4 * (size_t)HEADER_WORDS || memcmp(bytes, MAGIC, 8) != 0)
@@ -202,6 +202,20 @@ static tdn_result read_image(const unsigned char *bytes, size_t size, tdn_mm_dat
     if (size != expected)
         return tdn__fail(err, TDN_ERR_PARSE, "size", "%zu bytes; %d frames of %d features and %d clips make %zu", size,
                          frame_count, dims, clip_count, expected);
+    counts[0] = frame_count, counts[1] = dims, counts[2] = clip_count, counts[3] = offset_count;
+    return TDN_OK;
+}
+
+/* Reads the image of `size` bytes, checking every field in order; into `db` (allocated for its
+ * counts), or with db NULL only checks, allocating nothing. */
+static tdn_result read_image(const unsigned char *bytes, size_t size, tdn_mm_database *db, tdn_error *err)
+{
+    int counts[4];
+    const tdn_result counted = read_counts(bytes, size, counts, err);
+    if (counted != TDN_OK)
+        return counted;
+    const int frame_count = counts[0], dims = counts[1], clip_count = counts[2], offset_count = counts[3];
+    reader r = { bytes, bytes + 28 };                       /* after the counts */
     tdn_mm_database header = { 0 }, *h = db ? db : &header; /* the scalars; the arrays only into db */
     h->offset_count = offset_count;
     h->rate = get_f32(&r);
@@ -309,17 +323,20 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         return tdn__null(err, !bytes ? "bytes" : "out");
     if (tdn__check_allocator(allocator, err) != TDN_OK)
         return TDN_ERR_ARGUMENT;
-    /* checked whole before anything is allocated, then read into the database */
-    tdn_result res = read_image(bytes, size, NULL, err);
+    /* the counts say what to allocate; then one pass reads and checks the rest into it */
+    int counts[4];
+    tdn_result res = read_counts(bytes, size, counts, err);
     if (res != TDN_OK)
         return res;
-    reader counts = { bytes, (const unsigned char *)bytes + 12 };
-    const int frame_count = get_i32(&counts), dims = get_i32(&counts), clip_count = get_i32(&counts);
-    tdn_mm_database *db = tdn__mm_database_alloc(allocator, frame_count, dims, clip_count);
+    tdn_mm_database *db = tdn__mm_database_alloc(allocator, counts[0], counts[1], counts[2]);
     if (!db)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", frame_count,
-                         dims);
-    read_image(bytes, size, db, NULL); /* checked above: it passes again */
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", counts[0],
+                         counts[1]);
+    res = read_image(bytes, size, db, err);
+    if (res != TDN_OK) {
+        tdn_mm_database_destroy(db);
+        return res;
+    }
     tdn__mm_database_boxes(db);
     *out = db;
     return TDN_OK;
