@@ -4,7 +4,8 @@
  * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
  * (at frames, between them, outside) and answers its annotations, every graph's text is a C string
  * of its size and names a skeleton of the pack, every stored root track builds a track that
- * reports finite motion, and what opened packs again
+ * reports finite motion, every database loads, saves to its image and answers a search, and
+ * what opened packs again
  * through the writer (which checks what it is given as the loader does) and opens with the same
  * contents, its clips sampling to the same bits; and the pack reads as an asset (its clips keyed
  * at their frames) or fails cleanly. The bytes are copied to memory aligned as tdn_pack_open requires
@@ -15,6 +16,7 @@
 
 #include "tendon/clip.h"
 #include "tendon/io/asset.h"
+#include "tendon/mm_database.h"
 #include "tendon/model_space.h"
 #include "tendon/pack.h"
 #include "tendon/pose.h"
@@ -112,6 +114,35 @@ static void walk_roots(const tdn_pack *pack, int i)
     }
 }
 
+/* Database i: named, of a skeleton of the pack, checked at open so that it loads (memory
+ * permitting), saves to the image it was loaded from, and answers a search. */
+static void walk_database(const tdn_pack *pack, int i)
+{
+    const int skeleton = tdn_pack_database_skeleton(pack, i);
+    if (!tdn_pack_database_name(pack, i) || skeleton < 0 || skeleton >= tdn_pack_skeleton_count(pack))
+        abort();
+    size_t size = 0;
+    const void *image = tdn_pack_database_image(pack, i, &size);
+    if (size > ((size_t)1 << 24)) /* fine for the library, slow for fuzzing */
+        return;
+    tdn_mm_database *db = NULL;
+    tdn_error err = { 0 };
+    if (tdn_pack_database_load(pack, i, &db, NULL, &err) != TDN_OK) {
+        if (err.code != TDN_ERR_OUT_OF_MEMORY)
+            abort();
+        return;
+    }
+    unsigned char *again = malloc(size);
+    float query[TDN_MM_MAX_DIMENSIONS] = { 0 };
+    tdn_mm_match match;
+    if (!again || tdn_mm_database_save_size(db) != size ||
+        tdn_mm_database_save_memory(db, again, size, NULL) != TDN_OK || memcmp(again, image, size) != 0 ||
+        tdn_mm_search(db, query, -1, 0.0f, TDN_MM_SEARCH_ACCELERATED, &match, NULL) != TDN_OK)
+        abort();
+    free(again);
+    tdn_mm_database_destroy(db);
+}
+
 /* Clips a and b sample to the same bits. */
 static void same_samples(const tdn_clip *a, const tdn_clip *b)
 {
@@ -153,6 +184,14 @@ static void repack(const tdn_pack *pack)
         if (tdn_pack_writer_add_mesh(w, &m, NULL) != TDN_OK)
             abort();
     }
+    for (int i = 0; i < tdn_pack_database_count(pack); i++) {
+        tdn_mm_database *db = NULL;
+        if (tdn_pack_database_load(pack, i, &db, NULL, NULL) != TDN_OK ||
+            tdn_pack_writer_add_database(w, tdn_pack_database_name(pack, i), tdn_pack_database_skeleton(pack, i), db,
+                                         NULL) != TDN_OK)
+            abort();
+        tdn_mm_database_destroy(db);
+    }
     for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
         size_t n = 0;
         const char *json = tdn_pack_graph_json(pack, i, &n);
@@ -169,8 +208,16 @@ static void repack(const tdn_pack *pack)
     if (tdn_pack_skeleton_count(again) != tdn_pack_skeleton_count(pack) ||
         tdn_pack_mesh_count(again) != tdn_pack_mesh_count(pack) ||
         tdn_pack_clip_count(again) != tdn_pack_clip_count(pack) ||
-        tdn_pack_graph_count(again) != tdn_pack_graph_count(pack))
+        tdn_pack_graph_count(again) != tdn_pack_graph_count(pack) ||
+        tdn_pack_database_count(again) != tdn_pack_database_count(pack))
         abort();
+    for (int i = 0; i < tdn_pack_database_count(pack); i++) {
+        size_t n = 0, m = 0;
+        const void *a = tdn_pack_database_image(pack, i, &n), *b = tdn_pack_database_image(again, i, &m);
+        if (n != m || memcmp(a, b, n) != 0 ||
+            tdn_pack_database_skeleton(again, i) != tdn_pack_database_skeleton(pack, i))
+            abort();
+    }
     for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
         size_t n = 0, m = 0;
         const char *a = tdn_pack_graph_json(pack, i, &n), *b = tdn_pack_graph_json(again, i, &m);
@@ -250,6 +297,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 skeleton >= tdn_pack_skeleton_count(pack))
                 abort();
         }
+        for (int i = 0; i < tdn_pack_database_count(pack); i++)
+            walk_database(pack, i);
         repack(pack);
         read_as_asset(pack, bytes, size);
         tdn_pack_destroy(pack);

@@ -11,7 +11,6 @@
 
 #include "mm_walk_rig.h"
 #include "tendon/io/asset.h"
-#include "tendon/mirror.h"
 #include "tendon/io/mm_database_file.h"
 #include "tendon/mm_database.h"
 
@@ -46,39 +45,9 @@ static int write_clips(const char *dir)
     tdn_asset *asset = NULL;
     tdn_mm_database *db = NULL;
     tdn_error err = { 0 };
-    int mirror[5];
     tdn_result res = tdn_asset_load_memory(walk_bvh, strlen(walk_bvh), &import, &asset, NULL, &err);
-    const tdn_skeleton *skeleton = res == TDN_OK ? tdn_asset_skeleton(asset) : NULL;
-    if (res == TDN_OK && tdn_skeleton_joint_count(skeleton) != 5) {
-        snprintf(err.message, sizeof err.message, "the walk has %d joints, not 5", tdn_skeleton_joint_count(skeleton));
-        res = TDN_ERR_INVALID_DATA;
-    }
     if (res == TDN_OK)
-        res = tdn_mirror_table_from_names(skeleton, mirror, &err);
-    if (res == TDN_OK) {
-        const tdn_keyed_clip *clip = tdn_asset_clip(asset, 0);
-        const tdn_mm_range excluded = { 0, 0.0f, 0.05f };
-        tdn_mm_database_desc desc = { 0 };
-        desc.skeleton = skeleton;
-        desc.clips = &clip;
-        desc.clip_count = 1;
-        desc.mirror_table = mirror;
-        desc.sample_rate = 30.0f;
-        desc.root = 0;
-        desc.left_foot = tdn_skeleton_find_joint(skeleton, "LeftFoot");
-        desc.right_foot = tdn_skeleton_find_joint(skeleton, "RightFoot");
-        desc.offsets[0] = 2;
-        desc.offsets[1] = 4;
-        desc.offset_count = 2;
-        desc.weights[TDN_MM_TRAJECTORY_POSITION] = 1.0f;
-        desc.weights[TDN_MM_TRAJECTORY_FACING] = 1.5f;
-        desc.weights[TDN_MM_FOOT_POSITION] = 0.75f;
-        desc.weights[TDN_MM_FOOT_VELOCITY] = 1.0f;
-        desc.weights[TDN_MM_HIP_VELOCITY] = 1.0f;
-        desc.excluded = &excluded;
-        desc.excluded_count = 1;
-        res = tdn_mm_database_create(&desc, &db, NULL, &err);
-    }
+        res = walk_database(asset, &db, &err);
     char path[4096];
     snprintf(path, sizeof path, "%s/clips.mmdb", dir);
     if (res == TDN_OK)

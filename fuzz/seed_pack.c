@@ -8,7 +8,9 @@
  *             root frames of the first clip's root joint ('ROOT') and a section of an unknown
  *             kind ('BSPC', 16 bytes);
  *   two.tdn   that skeleton twice, a mesh of two influence sets without indices and a graph,
- *             both of the second.
+ *             both of the second;
+ *   mm.tdn    that skeleton, its walk database (mm_walk_rig.h, 'MMDB', as "walk.tdnmm"), the
+ *             walk compressed, and a graph whose motion_match node plays them.
  * Not run by the build: the seeds are committed. To regenerate, in a fuzz build:
  *   build/fuzz/bin/seed_pack fuzz/seeds/pack */
 #include <math.h>
@@ -27,6 +29,10 @@ static const uint16_t joints[32] = { 2, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0, 3, 0, 0
 static const float weights[32] = { 1,     0,     0,     0,     1, 0, 0, 0, 0.5f, 0.5f, 0, 0,    1, 0, 0, 0,
                                    0.25f, 0.25f, 0.25f, 0.25f, 0, 0, 0, 1, 0.5f, 0,    0, 0.5f, 1, 0, 0, 0 };
 static const uint32_t indices[6] = { 0, 1, 2, 0, 2, 3 };
+static const char mm_graph[] =
+    "{\"character\": {\"file\": \"walk.bvh\"}, \"parameters\": [{\"name\": \"move\", \"type\": \"vec2\"}], "
+    "\"root\": {\"type\": \"motion_match\", \"database\": \"walk.tdnmm\", \"clips\": [\"walk\"], "
+    "\"velocity\": \"move\"}}";
 static const char graph[] = "{\"character\": {\"file\": \"walk.bvh\"}, \"root\": {\"type\": \"additive\", "
                             "\"base\": {\"type\": \"clip\", \"clip\": \"walk\"}, \"difference\": {\"type\": "
                             "\"clip\", \"clip\": \"walk_add\"}, \"weight\": 0.5}}";
@@ -130,6 +136,39 @@ static int write(const char *dir, const char *name, const tdn_skeleton *skeleton
     return res == TDN_OK;
 }
 
+/* mm.tdn: the walk's skeleton, database, compressed clip and a motion-matching graph. */
+static int write_mm(const char *dir, const tdn_asset *asset)
+{
+    tdn_pack_writer *w = NULL;
+    tdn_mm_database *db = NULL;
+    tdn_clip *clip = NULL;
+    tdn_error err = { 0 };
+    tdn_result res = tdn_pack_writer_create(&w, NULL, &err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_skeleton(w, "walk", tdn_asset_skeleton(asset), NULL, &err);
+    if (res == TDN_OK)
+        res = walk_database(asset, &db, &err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_database(w, "walk.tdnmm", 0, db, &err);
+    if (res == TDN_OK)
+        res = tdn_clip_create(&(tdn_clip_desc){ .source = tdn_asset_clip(asset, 0), .storage = TDN_STORAGE_COMPRESSED },
+                              &clip, NULL, &err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_named_clip(w, "walk", clip, 0, NULL, &err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_graph(w, "walk", 0, mm_graph, sizeof mm_graph - 1, &err);
+    char path[4096];
+    snprintf(path, sizeof path, "%s/mm.tdn", dir);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_save(w, path, &err);
+    tdn_clip_destroy(clip);
+    tdn_mm_database_destroy(db);
+    tdn_pack_writer_destroy(w);
+    if (res != TDN_OK)
+        fprintf(stderr, "seed_pack: mm.tdn: %s: %s\n", err.where, err.message);
+    return res == TDN_OK;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -144,7 +183,7 @@ int main(int argc, char **argv)
         return 1;
     }
     const int ok = write(argv[1], "walk.tdn", tdn_asset_skeleton(asset), 0) &&
-                   write(argv[1], "two.tdn", tdn_asset_skeleton(asset), 1);
+                   write(argv[1], "two.tdn", tdn_asset_skeleton(asset), 1) && write_mm(argv[1], asset);
     tdn_asset_destroy(asset);
     return ok ? 0 : 1;
 }

@@ -265,6 +265,11 @@ static tdn_result pack_root_track(const tdn_allocator *h, void **out, tdn_error 
     return tdn_pack_root_track(opened_pack, 0, NULL, (tdn_root_track **)out, h, err);
 }
 
+static tdn_result pack_database_load(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_pack_database_load(opened_pack, 0, (tdn_mm_database **)out, h, err);
+}
+
 static tdn_result pack_writer_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_pack_writer_create((tdn_pack_writer **)out, h, err);
@@ -344,6 +349,7 @@ static const hooks_case cases[] = {
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
     { "tdn_pack_open", pack_open, destroy_pack },
     { "tdn_pack_root_track", pack_root_track, destroy_root_track },
+    { "tdn_pack_database_load", pack_database_load, destroy_mm_database },
     { "tdn_pack_writer_create", pack_writer_create, destroy_pack_writer },
     { "tdn_pack_writer_save_memory", pack_writer_save_memory, destroy_bytes },
     { "tdn_pack_file_load", pack_file_load, destroy_pack_file },
@@ -498,6 +504,7 @@ int main(void)
     tdn_clip_destroy(compressed);
     CHECK_EQ_INT(tdn_pack_writer_add_graph(pack_writer, "rest", 0, document_json, sizeof document_json - 1, NULL),
                  TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_database(pack_writer, "features", 0, features_db, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save_memory(pack_writer, &pack_bytes, &pack_size, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_open(pack_bytes, pack_size, &opened_pack, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save(pack_writer, "tendon_allocator_hooks.tdn", NULL), TDN_OK);

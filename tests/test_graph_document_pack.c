@@ -242,9 +242,11 @@ static void refusals(void)
             "g: root.clip", "the pack has no clip named \"wakl\"");
     refused("{\"character\": {\"generated\": \"humanoid\"}, \"root\": {\"type\": \"clip\", \"clip\": \"idle\"}}", 0,
             "g: root.clip", "the pack has no clip named \"idle\"");
-    refused("{\"character\": {\"generated\": \"humanoid\"}, \"root\": {\"type\": \"motion_match\", \"database\": "
-            "\"db.tdnmm\"}}",
-            1, "g: root", "motion_match");
+    /* a motion_match node's database is the pack's of its file name */
+    refused("{\"character\": {\"generated\": \"humanoid\"}, \"parameters\": [{\"name\": \"move\", \"type\": "
+            "\"vec2\"}], \"root\": {\"type\": \"motion_match\", \"database\": \"../mm/db.tdnmm\", \"velocity\": "
+            "\"move\"}}",
+            1, "g: root.database", "the pack has no database named \"db.tdnmm\"");
     refused("{\"character\": {\"generated\": \"humanoid\"}, \"retarget\": {\"to\": {\"file\": \"x.glb\"}}, \"root\": "
             "{\"type\": \"rest\"}}",
             1, "g: retarget", "another character");

@@ -20,8 +20,9 @@ static void usage(FILE *out)
           "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
           "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"
           "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>. A pack lists its\n"
-          "skeletons (with their joints), clips (name, skeleton, duration, frames, bytes), meshes and\n"
-          "sections (kind, bytes).\n",
+          "skeletons (with their joints), clips (name, skeleton, duration, frames, bytes), meshes, graphs,\n"
+          "motion-matching databases (name, skeleton, frames, features, clips, bytes) and sections (kind,\n"
+          "bytes).\n",
           out);
 }
 
@@ -158,6 +159,23 @@ static size_t clip_section_bytes(const tdn_pack *p, int clip)
     return 0;
 }
 
+/* Database i's counts (loaded from the pack: a copy, freed here); zeros when it cannot be loaded. */
+typedef struct database_counts {
+    int frames, features, clips;
+} database_counts;
+static database_counts database_counts_of(const tdn_pack *p, int i)
+{
+    database_counts c = { 0, 0, 0 };
+    tdn_mm_database *db = NULL;
+    if (tdn_pack_database_load(p, i, &db, NULL, NULL) == TDN_OK) {
+        c.frames = tdn_mm_database_frame_count(db);
+        c.features = tdn_mm_database_dimensions(db);
+        c.clips = tdn_mm_database_clip_count(db);
+    }
+    tdn_mm_database_destroy(db);
+    return c;
+}
+
 static int print_pack_json(const tdn_pack *p)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -211,6 +229,20 @@ static int print_pack_json(const tdn_pack *p)
         cJSON_AddNumberToObject(o, "json_bytes", (double)size);
         cJSON_AddItemToArray(graphs, o);
     }
+    cJSON *databases = cJSON_AddArrayToObject(doc, "databases");
+    for (int i = 0; i < tdn_pack_database_count(p); i++) {
+        size_t size = 0;
+        tdn_pack_database_image(p, i, &size);
+        const database_counts c = database_counts_of(p, i);
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "name", tdn_pack_database_name(p, i));
+        cJSON_AddNumberToObject(o, "skeleton", tdn_pack_database_skeleton(p, i));
+        cJSON_AddNumberToObject(o, "frames", c.frames);
+        cJSON_AddNumberToObject(o, "features", c.features);
+        cJSON_AddNumberToObject(o, "clips", c.clips);
+        cJSON_AddNumberToObject(o, "bytes", (double)size);
+        cJSON_AddItemToArray(databases, o);
+    }
     cJSON *sections = cJSON_AddArrayToObject(doc, "sections");
     for (int s = 0; s < tdn_pack_section_count(p); s++) {
         char kind[5];
@@ -229,10 +261,13 @@ static void print_pack_text(const char *path, const tdn_pack *p)
 {
     char name[CLI_TEXT_SIZE], other[CLI_TEXT_SIZE];
     const int skeletons = tdn_pack_skeleton_count(p), meshes = tdn_pack_mesh_count(p), clips = tdn_pack_clip_count(p);
-    const int graphs = tdn_pack_graph_count(p);
-    printf("%s: pack (version %d), %d skeleton%s, %d clip%s, %d mesh%s, %d graph%s, %d section%s\n",
+    const int graphs = tdn_pack_graph_count(p), databases = tdn_pack_database_count(p);
+    char listed[48] = ""; /* databases, when it has any */
+    if (databases > 0)
+        snprintf(listed, sizeof listed, ", %d database%s", databases, databases == 1 ? "" : "s");
+    printf("%s: pack (version %d), %d skeleton%s, %d clip%s, %d mesh%s, %d graph%s%s, %d section%s\n",
            cli_text(path, name, sizeof name), TDN_PACK_VERSION, skeletons, skeletons == 1 ? "" : "s", clips,
-           clips == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es", graphs, graphs == 1 ? "" : "s",
+           clips == 1 ? "" : "s", meshes, meshes == 1 ? "" : "es", graphs, graphs == 1 ? "" : "s", listed,
            tdn_pack_section_count(p), tdn_pack_section_count(p) == 1 ? "" : "s");
     for (int s = 0; s < skeletons; s++) {
         const tdn_skeleton *k = tdn_pack_skeleton(p, s);
@@ -272,6 +307,17 @@ static void print_pack_text(const char *path, const tdn_pack *p)
             tdn_pack_graph_json(p, i, &size);
             printf("  %4d  %-24s skeleton %d, %zu bytes of JSON\n", i,
                    cli_text(tdn_pack_graph_name(p, i), name, sizeof name), tdn_pack_graph_skeleton(p, i), size);
+        }
+    }
+    if (databases > 0) {
+        printf("\nmotion-matching databases:\n");
+        for (int i = 0; i < databases; i++) {
+            size_t size = 0;
+            tdn_pack_database_image(p, i, &size);
+            const database_counts c = database_counts_of(p, i);
+            printf("  %4d  %-24s skeleton %d, %7d frames, %3d features, %3d clips, %9zu bytes\n", i,
+                   cli_text(tdn_pack_database_name(p, i), name, sizeof name), tdn_pack_database_skeleton(p, i),
+                   c.frames, c.features, c.clips, size);
         }
     }
     printf("\nsections:\n");

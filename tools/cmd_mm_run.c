@@ -12,9 +12,12 @@ static void usage(FILE *out)
     fputs("usage: tendon mm run DB.tdnmm FILE... --path PATH.json [--scale S] [--seconds S] [--fps F]\n"
           "                     [--bias B] [--interval S] [--lock-feet] [--out BAKED.glb] [--trace TRACE.json]\n"
           "                     [--json] [--allow-files DIR]...\n"
+          "       tendon mm run PACK.tdn [FILE...] [--database NAME] --path PATH.json [...]\n"
           "Drives a motion-matching character (tdn_mm_controller) over the database along a scripted stick\n"
           "path and reports how closely the animated character followed its simulation.\n"
           "  DB.tdnmm          a database from `tendon mm build`\n"
+          "  PACK.tdn          a pack holding a database (tendon pack --graph): its only one, or --database NAME;\n"
+          "                    without FILEs, the clips are the pack's own (keyed at their frames), in its order\n"
           "  FILE...           the files it was built from, in the same order, with the same --scale/--skin\n"
           "                    (checked: clip count, frames per clip, and the feet against the database)\n"
           "  --allow-files DIR as for tendon info: a glTF's external buffers may also be below DIR (repeatable)\n"
@@ -68,7 +71,7 @@ static int parse(int argc, char **argv, mm_run_args *a)
             continue;
         int wants_value = strcmp(arg, "--path") == 0 || strcmp(arg, "--seconds") == 0 || strcmp(arg, "--fps") == 0 ||
                           strcmp(arg, "--out") == 0 || strcmp(arg, "--trace") == 0 || strcmp(arg, "--bias") == 0 ||
-                          strcmp(arg, "--interval") == 0;
+                          strcmp(arg, "--interval") == 0 || strcmp(arg, "--database") == 0;
         if (wants_value && i + 1 >= argc) {
             fprintf(stderr, "tendon mm run: %s needs a value\n", arg);
             return CLI_BAD_INPUT;
@@ -77,6 +80,8 @@ static int parse(int argc, char **argv, mm_run_args *a)
             a->lock_feet = 1;
         } else if (strcmp(arg, "--path") == 0) {
             a->path = argv[++i];
+        } else if (strcmp(arg, "--database") == 0) {
+            a->database = argv[++i];
         } else if (strcmp(arg, "--out") == 0) {
             a->out = argv[++i];
         } else if (strcmp(arg, "--trace") == 0) {
@@ -114,6 +119,13 @@ static int parse(int argc, char **argv, mm_run_args *a)
         } else {
             a->files[a->file_count++] = argv[i];
         }
+    }
+    const int pack = a->db && cli_is_pack(a->db);
+    if (pack && a->file_count == 0) /* the pack's own clips */
+        a->files[a->file_count++] = (char *)a->db;
+    if (a->database && !pack) {
+        fprintf(stderr, "tendon mm run: --database chooses a pack's database; %s is not a pack\n", a->db);
+        return CLI_BAD_INPUT;
     }
     if (!a->db || a->file_count == 0 || !a->path) {
         fprintf(stderr, "tendon mm run: %s\n",

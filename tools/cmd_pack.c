@@ -19,9 +19,10 @@ static void usage(FILE *out)
           "  IN               a .gltf, .glb or .bvh file, or `humanoid` for tendon's generated one\n"
           "  --graph GRAPH.json  a graph document (docs/graph-format.md), loaded with its clips compressed\n"
           "                   (--error, --shell): its character's skeleton and skinned meshes, every clip it\n"
-          "                   plays under the name it calls it by, and its text, as a graph named after the\n"
-          "                   file, which tendon run OUT.tdn runs (IN may then be left out; --scale and\n"
-          "                   --skin do not apply to it: the document says them)\n"
+          "                   plays under the name it calls it by, each motion_match node's database under\n"
+          "                   its file name, and its text, as a graph named after the file, which tendon run\n"
+          "                   OUT.tdn runs (IN may then be left out; --scale and --skin do not apply to it:\n"
+          "                   the document says them)\n"
           "  --out OUT.tdn    the pack to write (replaced only once complete)\n"
           "  --error CM       each clip is compressed so that vertices --shell CM (default 3) from every\n"
           "  --shell CM       joint move at most --error CM (default 0.01) in model space, lengths in\n"
@@ -134,6 +135,36 @@ static void graph_clip_line(const tdn_graph_document *doc, int c, float shell, t
     sum->clips++;
 }
 
+/* The motion_match nodes' part of what the writer holds (read back from its image): a line per
+ * clip of skeleton `skeleton` that no clip node plays (packed for a node), and per database
+ * (its image's bytes). */
+static void print_motion_matching(const tdn_pack_writer *w, const tdn_graph_document *doc, int skeleton)
+{
+    void *bytes = NULL;
+    size_t size = 0;
+    tdn_pack *pack = NULL;
+    char name[CLI_TEXT_SIZE];
+    if (tdn_pack_writer_save_memory(w, &bytes, &size, NULL, NULL) == TDN_OK &&
+        tdn_pack_open(bytes, size, &pack, NULL, NULL) == TDN_OK) {
+        for (int i = 0; i < tdn_pack_clip_count(pack); i++) {
+            int played = tdn_pack_clip_skeleton(pack, i) != skeleton;
+            for (int c = 0; c < tdn_graph_document_clip_count(doc) && !played; c++)
+                played = strcmp(tdn_graph_document_clip_name(doc, c), tdn_pack_clip_name(pack, i)) == 0;
+            if (!played)
+                printf("  clip         %-24s compressed for a motion_match node\n",
+                       cli_text(tdn_pack_clip_name(pack, i), name, sizeof name));
+        }
+        for (int i = 0; i < tdn_pack_database_count(pack); i++) {
+            size_t image = 0;
+            tdn_pack_database_image(pack, i, &image);
+            printf("  database     %-24s %9zu bytes\n", cli_text(tdn_pack_database_name(pack, i), name, sizeof name),
+                   image);
+        }
+    }
+    tdn_pack_destroy(pack);
+    tdn_free(bytes, size, NULL);
+}
+
 /* --graph: the document loaded with compressed clips, then its character, clips and text into the
  * writer as skeleton `skeleton` (tdn_pack_writer_add_graph_document), a line each. */
 static int pack_graph(tdn_pack_writer *w, const char *path, int skeleton, const cli_common *common,
@@ -165,6 +196,7 @@ static int pack_graph(tdn_pack_writer *w, const char *path, int skeleton, const 
                cli_text(stem, name, sizeof name), tdn_skeleton_joint_count(k));
         for (int c = 0; c < tdn_graph_document_clip_count(doc); c++)
             graph_clip_line(doc, c, threshold.shell_distance, sum);
+        print_motion_matching(w, doc, skeleton);
         for (int i = 0; i < tdn_asset_mesh_count(asset); i++)
             print_mesh(tdn_asset_mesh_at(asset, i));
         printf("  graph        %-24s %5d clips, %zu bytes of JSON\n", cli_text(stem, name, sizeof name),

@@ -1,7 +1,7 @@
 /* tendon: runtime packs, the file a shipped game loads (docs/pack-format.md).
  *
  * A pack is one little-endian, position-independent binary image holding skeletons, compressed
- * clips, skinned meshes and graph documents (later blend spaces and motion-matching databases): every reference is
+ * clips, skinned meshes, graph documents and motion-matching databases (later blend spaces): every reference is
  * an offset, every array aligned, so that opening a pack is validating it and pointing into its
  * bytes. tdn_pack_open checks every offset, count and value of the whole image first, then makes
  * one allocation holding the objects' headers, which point into the caller's bytes: nothing is
@@ -16,6 +16,7 @@
 #include "base.h"
 #include "clip.h"
 #include "root_motion.h"
+#include "mm_database.h"
 #include "skeleton.h"
 
 #ifdef __cplusplus
@@ -115,6 +116,27 @@ TDN_API int tdn_pack_find_graph(const tdn_pack *pack, const char *name);
 TDN_API int tdn_pack_has_root_track(const tdn_pack *pack, int clip, int joint);
 TDN_API tdn_result tdn_pack_root_track(const tdn_pack *pack, int clip, const tdn_root_track_desc *desc,
                                        tdn_root_track **out, const tdn_allocator *allocator, tdn_error *err);
+/* Motion-matching databases, in the order their sections come: each a database's image
+ * (tdn_mm_database_save_memory) that tdn_pack_open checked as tdn_mm_database_load_memory does,
+ * and whose root and feet are joints of its skeleton (the root a root joint). The name (NULL
+ * for a bad index; unique among the pack's databases: a graph's motion_match node finds its
+ * database by it), the index of the pack's skeleton it was built on (-1 for a bad index), the
+ * index of the database with this name (-1 when none), and the image: `*size` (may be NULL)
+ * bytes (NULL and 0 for a bad index). */
+TDN_API int tdn_pack_database_count(const tdn_pack *pack);
+TDN_API const char *tdn_pack_database_name(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_database_skeleton(const tdn_pack *pack, int i);
+TDN_API int tdn_pack_find_database(const tdn_pack *pack, const char *name);
+TDN_API const void *tdn_pack_database_image(const tdn_pack *pack, int i, size_t *size);
+/* Database i as a tdn_mm_database (tdn_mm_database_load_memory of its image: a copy, one
+ * allocation from `allocator` (NULL: malloc), which the caller destroys with
+ * tdn_mm_database_destroy; it may outlive the pack). A search needs its features in rows padded
+ * for SIMD and bounding boxes the image does not hold, so a database is built, not pointed to.
+ * TDN_ERR_ARGUMENT for a NULL pack or out, a bad index ("i") or bad allocator hooks,
+ * TDN_ERR_OUT_OF_MEMORY when the allocator fails; the image itself was checked at open. On
+ * failure *out is NULL. */
+TDN_API tdn_result tdn_pack_database_load(const tdn_pack *pack, int i, tdn_mm_database **out,
+                                          const tdn_allocator *allocator, tdn_error *err);
 
 /* Every section of the pack, known kinds or not: its count, and section i's kind
  * (TDN_PACK_FOURCC; 0 for a bad index), its bytes (NULL for a bad index) and their size. */
@@ -163,9 +185,16 @@ TDN_API tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *writer, const char
  * builds root tracks of that clip and joint without sampling it. */
 TDN_API tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *writer, int index, const tdn_clip *clip, int joint,
                                                   tdn_error *err);
+/* Adds a motion-matching database section: `db`'s image (tdn_mm_database_save_memory) under
+ * `name` (not NULL, and not the name of a database added before: TDN_ERR_ARGUMENT, "name"),
+ * built on the skeleton `skeleton` (an index tdn_pack_writer_add_skeleton gave), whose joint
+ * count must hold the database's root and feet and whose root must be a root joint
+ * (TDN_ERR_ARGUMENT, "db"). An image of 4 GiB or more is refused ("db"). */
+TDN_API tdn_result tdn_pack_writer_add_database(tdn_pack_writer *writer, const char *name, int skeleton,
+                                                const tdn_mm_database *db, tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
  * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
- * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
+ * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'MMDB', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
  * kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
                                                size_t align, tdn_error *err);

@@ -10,7 +10,8 @@
  *   features[frame_count][dims] (f32).
  * Nothing is optional and nothing is padding, so the size follows from the counts and one
  * database has one byte image: saving what was loaded gives the same bytes. The bounding
- * boxes are rebuilt on load. */
+ * boxes are rebuilt on load. tdn__mm_database_check_memory makes the same checks allocating
+ * nothing (how a pack checks the databases it holds at open). */
 #include "mm_internal.h"
 
 #include <stdio.h>
@@ -135,40 +136,54 @@ static tdn_result bad(tdn_error *err, const reader *r, long back, const char *fm
     return tdn__fail(err, TDN_ERR_INVALID_DATA, where, fmt, what, a, b);
 }
 
-/* Frame runs: each present run inside the frames, of its clip and mirror, the runs covering
+/* The byte where the image's clip runs start (clip_first, then clip_frames) and where its
+ * frame records start (FRAME_WORDS words each). */
+static size_t runs_at(int dims) { return 4 * ((size_t)HEADER_WORDS + 2 * (size_t)dims); }
+static size_t frames_at(int dims, int clip_count) { return runs_at(dims) + 16 * (size_t)clip_count; }
+static int32_t word_at(const unsigned char *bytes, size_t at)
+{
+    reader r = { bytes, bytes + at };
+    return get_i32(&r);
+}
+
+/* Frame runs, read where they lie in the image (so they are checked before anything is
+ * allocated): each present run inside the frames, of its clip and mirror, the runs covering
  * every frame once. */
-static tdn_result check_runs(const tdn_mm_database *db, tdn_error *err)
+static tdn_result check_runs(const unsigned char *bytes, int frame_count, int dims, int clip_count, tdn_error *err)
 {
     long covered = 0;
-    for (int run = 0; run < 2 * db->clip_count; run++) {
-        const int first = db->clip_first[run], count = db->clip_frames[run];
+    const size_t runs = runs_at(dims), frames = frames_at(dims, clip_count);
+    for (int run = 0; run < 2 * clip_count; run++) {
+        const size_t at = runs + 4 * (size_t)run;
+        const int first = word_at(bytes, at), count = word_at(bytes, at + 8 * (size_t)clip_count);
+        const reader here = { bytes, bytes + at + 4 };
         if (first == -1 && count == 0)
             continue;
-        if (first < 0 || count < 1 || first > db->frame_count - count)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs",
-                             "run %d (clip %d%s) has %d frames from frame %d, out of the %d frames", run, run / 2,
-                             run % 2 ? " mirrored" : "", count, first, db->frame_count);
-        for (int i = first; i < first + count; i++)
-            if (db->frames[i].clip != run / 2 || db->frames[i].mirrored != run % 2)
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "frame %d is not clip %d%s as its run says", i,
-                                 run / 2, run % 2 ? " mirrored" : "");
+        if (first < 0 || count < 1 || first > frame_count - count)
+            return bad(err, &here, 4, "clip runs: %s %ld has %ld frames, or starts outside the frames", "run", run,
+                       count);
+        for (int i = first; i < first + count; i++) {
+            const size_t frame = frames + 4 * (size_t)FRAME_WORDS * (size_t)i;
+            const int clip = word_at(bytes, frame), mirrored = word_at(bytes, frame + 4) & 1;
+            if (clip != run / 2 || mirrored != run % 2) {
+                const reader there = { bytes, bytes + frame + 4 };
+                return bad(err, &there, 4, "clip runs: %s %ld is not the clip and mirror its run (%ld) says", "frame",
+                           i, run);
+            }
+        }
         covered += count;
     }
-    if (covered != db->frame_count)
-        return tdn__fail(err, TDN_ERR_INVALID_DATA, "clip runs", "runs cover %ld frames of %d", covered,
-                         db->frame_count);
+    if (covered != frame_count) {
+        const reader here = { bytes, bytes + runs };
+        return bad(err, &here, 0, "clip runs: %s cover %ld frames of %ld", "runs", covered, frame_count);
+    }
     return TDN_OK;
 }
 
-tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_database **out,
-                                       const tdn_allocator *allocator, tdn_error *err)
+/* The image's magic, version and counts (frames, dims, clips, offsets), checked, and its size
+ * against them. */
+static tdn_result read_counts(const unsigned char *bytes, size_t size, int counts[4], tdn_error *err)
 {
-    if (out)
-        *out = NULL;
-    if (!bytes || !out)
-        return tdn__null(err, !bytes ? "bytes" : "out");
-    if (tdn__check_allocator(allocator, err) != TDN_OK)
-        return TDN_ERR_ARGUMENT;
     reader r = { bytes, bytes };
     if (size < 4 * (size_t)HEADER_WORDS || memcmp(bytes, MAGIC, 8) != 0)
         return tdn__fail(err, TDN_ERR_PARSE, "byte 0", "not a tendon motion-matching database (no \"%s\" header)",
@@ -187,87 +202,83 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
     if (size != expected)
         return tdn__fail(err, TDN_ERR_PARSE, "size", "%zu bytes; %d frames of %d features and %d clips make %zu", size,
                          frame_count, dims, clip_count, expected);
-    tdn_mm_database *db = tdn__mm_database_alloc(allocator, frame_count, dims, clip_count);
-    if (!db)
-        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", frame_count,
-                         dims);
-    tdn_result res = TDN_OK;
-    db->offset_count = offset_count;
-    db->rate = get_f32(&r);
-    if (!(db->rate > 0.0f && db->rate <= TDN__MM_MAX_RATE)) {
-        res = bad(err, &r, 4, "%s must be above %ld and at most %ld frames a second", "rate", 0,
-                  (long)TDN__MM_MAX_RATE);
-        goto fail;
-    }
-    db->root = get_i32(&r);
-    db->left_foot = get_i32(&r);
-    db->right_foot = get_i32(&r);
-    if (db->root < -1 || db->left_foot < -1 || db->right_foot < -1 || db->root >= TDN_MAX_JOINTS ||
-        db->left_foot >= TDN_MAX_JOINTS || db->right_foot >= TDN_MAX_JOINTS) {
-        res = bad(err, &r, 12, "%s: joints %ld.. out of range (%ld)", "root and feet", db->root, TDN_MAX_JOINTS);
-        goto fail;
-    }
-    db->forward.x = get_f32(&r);
-    db->forward.y = get_f32(&r);
-    db->forward.z = get_f32(&r);
-    if (!tdn__mm_within(db->forward.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(db->forward.y, TDN__MM_MAX_VALUE) ||
-        !tdn__mm_within(db->forward.z, TDN__MM_MAX_VALUE)) {
-        res = bad(err, &r, 12, "%s is not within +-%ld", "forward", (long)TDN__MM_MAX_VALUE, 0);
-        goto fail;
-    }
+    counts[0] = frame_count, counts[1] = dims, counts[2] = clip_count, counts[3] = offset_count;
+    return TDN_OK;
+}
+
+/* Reads the image of `size` bytes, checking every field in order; into `db` (allocated for its
+ * counts), or with db NULL only checks, allocating nothing. */
+static tdn_result read_image(const unsigned char *bytes, size_t size, tdn_mm_database *db, tdn_error *err)
+{
+    int counts[4];
+    const tdn_result counted = read_counts(bytes, size, counts, err);
+    if (counted != TDN_OK)
+        return counted;
+    const int frame_count = counts[0], dims = counts[1], clip_count = counts[2], offset_count = counts[3];
+    reader r = { bytes, bytes + 28 };                       /* after the counts */
+    tdn_mm_database header = { 0 }, *h = db ? db : &header; /* the scalars; the arrays only into db */
+    h->offset_count = offset_count;
+    h->rate = get_f32(&r);
+    if (!(h->rate > 0.0f && h->rate <= TDN__MM_MAX_RATE))
+        return bad(err, &r, 4, "%s must be above %ld and at most %ld frames a second", "rate", 0,
+                   (long)TDN__MM_MAX_RATE);
+    h->root = get_i32(&r);
+    h->left_foot = get_i32(&r);
+    h->right_foot = get_i32(&r);
+    if (h->root < -1 || h->left_foot < -1 || h->right_foot < -1 || h->root >= TDN_MAX_JOINTS ||
+        h->left_foot >= TDN_MAX_JOINTS || h->right_foot >= TDN_MAX_JOINTS)
+        return bad(err, &r, 12, "%s: joints %ld.. out of range (%ld)", "root and feet", h->root, TDN_MAX_JOINTS);
+    h->forward.x = get_f32(&r);
+    h->forward.y = get_f32(&r);
+    h->forward.z = get_f32(&r);
+    if (!tdn__mm_within(h->forward.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(h->forward.y, TDN__MM_MAX_VALUE) ||
+        !tdn__mm_within(h->forward.z, TDN__MM_MAX_VALUE))
+        return bad(err, &r, 12, "%s is not within +-%ld", "forward", (long)TDN__MM_MAX_VALUE, 0);
     for (int k = 0; k < TDN_MM_MAX_OFFSETS; k++) {
-        db->offsets[k] = get_i32(&r);
-        int ok = k < offset_count ? db->offsets[k] > (k > 0 ? db->offsets[k - 1] : 0) : db->offsets[k] == 0;
-        if (!ok) {
-            res = bad(err, &r, 4, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k,
-                      db->offsets[k]);
-            goto fail;
-        }
+        h->offsets[k] = get_i32(&r);
+        int ok = k < offset_count ? h->offsets[k] > (k > 0 ? h->offsets[k - 1] : 0) : h->offsets[k] == 0;
+        if (!ok)
+            return bad(err, &r, 4, "%s %ld is %ld: offsets increase from 1, unused ones are 0", "offset", k,
+                       h->offsets[k]);
     }
     /* the groups are derived data, stored for readers of the file: a database built from clips
      * has the layout its offsets give (what the controller reads its feet and trajectory
      * from), one made from features none */
     int layout_start[TDN_MM_GROUP_COUNT], layout_size[TDN_MM_GROUP_COUNT];
     const int layout_dims = tdn__mm_clip_layout(offset_count, layout_start, layout_size);
-    if (db->root >= 0 && dims != layout_dims) {
-        res = bad(err, &r, 0, "%s: %ld features, but %ld offsets make a layout of another size", "dims", dims,
-                  offset_count);
-        goto fail;
-    }
+    if (h->root >= 0 && dims != layout_dims)
+        return bad(err, &r, 0, "%s: %ld features, but %ld offsets make a layout of another size", "dims", dims,
+                   offset_count);
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++)
-        db->group_start[g] = get_i32(&r);
+        h->group_start[g] = get_i32(&r);
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
-        db->group_size[g] = get_i32(&r);
-        const int start = db->group_start[g], count = db->group_size[g];
-        const int ok = db->root >= 0 ? start == layout_start[g] && count == layout_size[g] : start == -1 && count == 0;
-        if (!ok) {
-            res = bad(err, &r, 4, "%s %ld (size %ld) is not where the database's offsets put it", "group", g, count);
-            goto fail;
-        }
+        h->group_size[g] = get_i32(&r);
+        const int start = h->group_start[g], count = h->group_size[g];
+        const int ok = h->root >= 0 ? start == layout_start[g] && count == layout_size[g] : start == -1 && count == 0;
+        if (!ok)
+            return bad(err, &r, 4, "%s %ld (size %ld) is not where the database's offsets put it", "group", g, count);
     }
     for (int g = 0; g < TDN_MM_GROUP_COUNT; g++) {
-        db->weights[g] = get_f32(&r);
-        if (!(db->weights[g] >= 0.0f && db->weights[g] <= TDN__MM_MAX_VALUE)) {
-            res = bad(err, &r, 4, "%s %ld is not in [0, %ld]", "weight", g, (long)TDN__MM_MAX_VALUE);
-            goto fail;
-        }
+        h->weights[g] = get_f32(&r);
+        if (!(h->weights[g] >= 0.0f && h->weights[g] <= TDN__MM_MAX_VALUE))
+            return bad(err, &r, 4, "%s %ld is not in [0, %ld]", "weight", g, (long)TDN__MM_MAX_VALUE);
     }
     for (int d = 0; d < 2 * dims; d++) {
         float v = get_f32(&r);
-        (d < dims ? db->mean : db->scale)[d % dims] = v;
-        if (d < dims ? !tdn__mm_within(v, TDN__MM_MAX_VALUE) : !(v >= TDN__MM_MIN_SCALE && v <= TDN__MM_MAX_SCALE)) {
-            res = d < dims
-                      ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
-                      : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
-            goto fail;
-        }
+        if (db)
+            (d < dims ? db->mean : db->scale)[d % dims] = v;
+        if (d < dims ? !tdn__mm_within(v, TDN__MM_MAX_VALUE) : !(v >= TDN__MM_MIN_SCALE && v <= TDN__MM_MAX_SCALE))
+            return d < dims
+                       ? bad(err, &r, 4, "%s %ld is not within +-%ld", "mean", d, (long)TDN__MM_MAX_VALUE)
+                       : bad(err, &r, 4, "%s %ld is not in [1e-6, %ld]", "scale", d - dims, (long)TDN__MM_MAX_SCALE);
     }
-    for (int i = 0; i < 2 * clip_count; i++)
-        db->clip_first[i] = get_i32(&r);
-    for (int i = 0; i < 2 * clip_count; i++)
-        db->clip_frames[i] = get_i32(&r);
+    for (int i = 0; i < 4 * clip_count; i++) { /* the runs, checked below where they lie */
+        const int v = get_i32(&r);
+        if (db)
+            (i < 2 * clip_count ? db->clip_first : db->clip_frames)[i % (2 * clip_count)] = v;
+    }
     for (int i = 0; i < frame_count; i++) {
-        tdn_mm_frame *f = &db->frames[i];
+        tdn_mm_frame frame, *f = db ? &db->frames[i] : &frame;
         f->clip = get_i32(&r);
         const uint32_t flags = get_u32(&r);
         f->mirrored = (int)(flags & 1u);
@@ -279,32 +290,54 @@ tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_da
         f->facing = get_f32(&r);
         if (f->clip < 0 || f->clip >= clip_count || flags > 3u || !(f->time >= 0.0f && f->time <= TDN__MM_MAX_TIME) ||
             !tdn__mm_within(f->root.x, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->root.y, TDN__MM_MAX_VALUE) ||
-            !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->facing, TDN__MM_MAX_FACING)) {
-            res = bad(err, &r, 28,
-                      "%s %ld: a clip out of range (%ld), unknown flags, or a time, root or facing beyond "
-                      "the database's ranges",
-                      "frame", i, f->clip);
-            goto fail;
-        }
+            !tdn__mm_within(f->root.z, TDN__MM_MAX_VALUE) || !tdn__mm_within(f->facing, TDN__MM_MAX_FACING))
+            return bad(err, &r, 28,
+                       "%s %ld: a clip out of range (%ld), unknown flags, or a time, root or facing beyond "
+                       "the database's ranges",
+                       "frame", i, f->clip);
     }
     for (int i = 0; i < frame_count; i++)
         for (int d = 0; d < dims; d++) {
             float v = get_f32(&r);
-            if (!tdn__mm_within(v, TDN__MM_MAX_VALUE)) {
-                res = bad(err, &r, 4,
-                          "%s of frame %ld, feature %ld, is not within +-1e6 (every cost would be infinite)", "value",
-                          i, d);
-                goto fail;
-            }
-            tdn__mm_row(db, i)[d] = v;
+            if (!tdn__mm_within(v, TDN__MM_MAX_VALUE))
+                return bad(err, &r, 4,
+                           "%s of frame %ld, feature %ld, is not within +-1e6 (every cost would be infinite)", "value",
+                           i, d);
+            if (db)
+                tdn__mm_row(db, i)[d] = v;
         }
-    res = check_runs(db, err);
+    return check_runs(bytes, frame_count, dims, clip_count, err);
+}
+
+tdn_result tdn__mm_database_check_memory(const void *bytes, size_t size, tdn_error *err)
+{
+    return read_image(bytes, size, NULL, err);
+}
+
+tdn_result tdn_mm_database_load_memory(const void *bytes, size_t size, tdn_mm_database **out,
+                                       const tdn_allocator *allocator, tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!bytes || !out)
+        return tdn__null(err, !bytes ? "bytes" : "out");
+    if (tdn__check_allocator(allocator, err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    /* the counts say what to allocate; then one pass reads and checks the rest into it */
+    int counts[4];
+    tdn_result res = read_counts(bytes, size, counts, err);
     if (res != TDN_OK)
-        goto fail;
+        return res;
+    tdn_mm_database *db = tdn__mm_database_alloc(allocator, counts[0], counts[1], counts[2]);
+    if (!db)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "database", "no memory for %d frames of %d features", counts[0],
+                         counts[1]);
+    res = read_image(bytes, size, db, err);
+    if (res != TDN_OK) {
+        tdn_mm_database_destroy(db);
+        return res;
+    }
     tdn__mm_database_boxes(db);
     *out = db;
     return TDN_OK;
-fail:
-    tdn_mm_database_destroy(db);
-    return res;
 }

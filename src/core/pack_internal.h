@@ -22,6 +22,7 @@
 #define TDN__PACK_CLIP TDN_PACK_FOURCC('C', 'L', 'I', 'P')
 #define TDN__PACK_GRAPH TDN_PACK_FOURCC('G', 'R', 'P', 'H')
 #define TDN__PACK_ROOT TDN_PACK_FOURCC('R', 'O', 'O', 'T')
+#define TDN__PACK_DATABASE TDN_PACK_FOURCC('M', 'M', 'D', 'B')
 
 /* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero);
  * a clip's, which has more arrays, is 128 bytes. */
@@ -74,6 +75,14 @@ enum {
     TDN__ROOT_FRAME_COUNT,
     TDN__ROOT_FRAMES,
     TDN__ROOT_FIELDS
+};
+enum {
+    /* motion-matching database section */
+    TDN__MMDB_NAME,
+    TDN__MMDB_SKELETON,
+    TDN__MMDB_SIZE,
+    TDN__MMDB_IMAGE,
+    TDN__MMDB_FIELDS
 };
 enum {
     /* clip section (a 128-byte header) */
@@ -201,12 +210,14 @@ typedef struct tdn__pack_reader {
     void (*build)(const tdn__pack_view *v, int s, void *object, void *extra, const int *object_of_section);
 } tdn__pack_reader;
 
-/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c, pack_root.c). */
+/* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c, pack_root.c,
+ * pack_database.c). */
 extern const tdn__pack_reader tdn__pack_skeleton_reader;
 extern const tdn__pack_reader tdn__pack_mesh_reader;
 extern const tdn__pack_reader tdn__pack_clip_reader;
 extern const tdn__pack_reader tdn__pack_graph_reader;
 extern const tdn__pack_reader tdn__pack_root_reader;
+extern const tdn__pack_reader tdn__pack_database_reader;
 
 /* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
 typedef struct tdn__pack_skeleton {
@@ -237,6 +248,14 @@ typedef struct tdn__pack_root {
     int clip, joint, frame_count;
     const float *frames;
 } tdn__pack_root;
+/* A pack's database object: its name, its skeleton's index among the pack's skeletons, and
+ * its image (what tdn_mm_database_load_memory reads) in the pack's bytes. */
+typedef struct tdn__pack_database {
+    const char *name;
+    int skeleton;
+    const unsigned char *image;
+    size_t size;
+} tdn__pack_database;
 
 /* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
  * the size the first function gives), its names already in the string table at the offsets
@@ -260,5 +279,15 @@ void tdn__pack_root_write(uint32_t clip_section, int joint, int frame_count, con
 /* The first of frame_count root track frames that is not finite or whose rotation is not of
  * unit length (within tdn_pack_open's tolerance), or -1: what tdn_pack_open refuses. */
 long tdn__pack_root_bad_frame(const float *frames, int frame_count);
+
+/* A database's section: its header, then its image (tdn_mm_database_save_memory, image_size
+ * bytes). */
+size_t tdn__pack_database_size(size_t image_size);
+void tdn__pack_database_write(uint32_t name, uint32_t skeleton_section, const tdn_mm_database *db, size_t image_size,
+                              unsigned char *out);
+/* Which of a database's joints (root, left foot, right foot; -1 for none) does not fit the
+ * skeleton whose section bytes (checked) are at `skeleton_section`: 0, 1 or 2 for a joint not
+ * below its joint count or a root joint (0) with a parent; -1 when they all fit. */
+int tdn__pack_database_joint_misfit(const unsigned char *skeleton_section, const int joints[3]);
 
 #endif

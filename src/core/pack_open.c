@@ -9,9 +9,17 @@
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
  * skeleton). A new kind is one more reader here, and its objects' accessors. */
 static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_clip_reader,
-                                                   &tdn__pack_mesh_reader, &tdn__pack_graph_reader,
-                                                   &tdn__pack_root_reader };
-enum { READER_COUNT = sizeof READERS / sizeof READERS[0], SKELETONS = 0, CLIPS = 1, MESHES = 2, GRAPHS = 3, ROOTS = 4 };
+                                                   &tdn__pack_mesh_reader,     &tdn__pack_graph_reader,
+                                                   &tdn__pack_root_reader,     &tdn__pack_database_reader };
+enum {
+    READER_COUNT = sizeof READERS / sizeof READERS[0],
+    SKELETONS = 0,
+    CLIPS = 1,
+    MESHES = 2,
+    GRAPHS = 3,
+    ROOTS = 4,
+    DATABASES = 5
+};
 
 struct tdn_pack {
     tdn_allocator allocator;
@@ -448,6 +456,50 @@ tdn_result tdn_pack_root_track(const tdn_pack *pack, int clip, const tdn_root_tr
         return tdn__fail(err, TDN_ERR_UNSUPPORTED, "clip", "the pack holds no root track of clip %d's joint %d", clip,
                          joint);
     return tdn__root_track_create_over(&c->clip, desc, root->frames, out, allocator, err);
+}
+
+static const tdn__pack_database *database_object(const tdn_pack *p, int i)
+{
+    return p && i >= 0 && i < p->count[DATABASES] ? (const tdn__pack_database *)p->objects[DATABASES] + i : NULL;
+}
+
+int tdn_pack_database_count(const tdn_pack *pack) { return pack ? pack->count[DATABASES] : 0; }
+const char *tdn_pack_database_name(const tdn_pack *pack, int i)
+{
+    const tdn__pack_database *o = database_object(pack, i);
+    return o ? o->name : NULL;
+}
+int tdn_pack_database_skeleton(const tdn_pack *pack, int i)
+{
+    const tdn__pack_database *o = database_object(pack, i);
+    return o ? o->skeleton : -1;
+}
+int tdn_pack_find_database(const tdn_pack *pack, const char *name)
+{
+    for (int i = 0; name && i < tdn_pack_database_count(pack); i++)
+        if (strcmp(database_object(pack, i)->name, name) == 0)
+            return i;
+    return -1;
+}
+const void *tdn_pack_database_image(const tdn_pack *pack, int i, size_t *size)
+{
+    const tdn__pack_database *o = database_object(pack, i);
+    if (size)
+        *size = o ? o->size : 0;
+    return o ? o->image : NULL;
+}
+tdn_result tdn_pack_database_load(const tdn_pack *pack, int i, tdn_mm_database **out, const tdn_allocator *allocator,
+                                  tdn_error *err)
+{
+    if (out)
+        *out = NULL;
+    if (!pack || !out)
+        return tdn__null(err, !pack ? "pack" : "out");
+    const tdn__pack_database *o = database_object(pack, i);
+    if (!o)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "i", "%d is not a database of the pack (it has %d)", i,
+                         tdn_pack_database_count(pack));
+    return tdn_mm_database_load_memory(o->image, o->size, out, allocator, err);
 }
 
 int tdn_pack_section_count(const tdn_pack *pack) { return pack ? pack->section_count : 0; }

@@ -1,5 +1,6 @@
 /* tendon core: writing a runtime pack in memory (tdn_pack_writer): sections collected as
  * bytes, then laid out after the header with the string table and the section table last. */
+#include "mm_internal.h"
 #include "pack_internal.h"
 #include "root_track_internal.h"
 
@@ -22,6 +23,9 @@ struct tdn_pack_writer {
     } * skeletons;
     int skeleton_count, skeleton_capacity;
     int clip_count;
+    /* per database added: its name's string offset (names are unique among databases) */
+    uint32_t *database_names;
+    int database_count, database_capacity;
     char *strings;
     size_t strings_size, strings_capacity;
 };
@@ -74,6 +78,7 @@ void tdn_pack_writer_destroy(tdn_pack_writer *w)
         tdn__free(&a, w->sections[s].bytes, w->sections[s].size);
     tdn__free(&a, w->sections, (size_t)w->section_capacity * sizeof(section));
     tdn__free(&a, w->skeletons, (size_t)w->skeleton_capacity * sizeof *w->skeletons);
+    tdn__free(&a, w->database_names, (size_t)w->database_capacity * sizeof *w->database_names);
     tdn__free(&a, w->strings, w->strings_capacity);
     tdn__free(&a, w, sizeof *w);
 }
@@ -335,15 +340,55 @@ tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *w, int index, const t
     return out ? TDN_OK : res != TDN_OK ? res : TDN_ERR_OUT_OF_MEMORY;
 }
 
+tdn_result tdn_pack_writer_add_database(tdn_pack_writer *w, const char *name, int skeleton, const tdn_mm_database *db,
+                                        tdn_error *err)
+{
+    if (!w || !name || !db)
+        return tdn__null(err, !w ? "writer" : !name ? "name" : "db");
+    if (skeleton < 0 || skeleton >= w->skeleton_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
+                         skeleton, w->skeleton_count - 1);
+    for (int i = 0; i < w->database_count; i++)
+        if (strcmp(w->strings + w->database_names[i], name) == 0)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "name", "\"%.60s\" is the name of database %d already", name, i);
+    const size_t image = tdn_mm_database_save_size(db);
+    if (image >= UINT32_MAX)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "db", "its image would take %zu bytes, 4 GiB or more", image);
+    const int joints[3] = { db->root, db->left_foot, db->right_foot };
+    const int skeleton_section = w->skeletons[skeleton].section;
+    const int misfit = tdn__pack_database_joint_misfit(w->sections[skeleton_section].bytes, joints);
+    if (misfit >= 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "db", "its %s, joint %d, is not %s of skeleton %d (%d joints)",
+                         misfit == 0   ? "root"
+                         : misfit == 1 ? "left foot"
+                                       : "right foot",
+                         joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
+                         w->skeletons[skeleton].joints);
+    if (!grow(&w->allocator, (void **)&w->database_names, &w->database_capacity, w->database_count + 1,
+              sizeof *w->database_names))
+        return no_memory(err, sizeof *w->database_names);
+    uint32_t name_at;
+    tdn_result res = add_string(w, name, &name_at, err);
+    if (res != TDN_OK)
+        return res;
+    unsigned char *bytes = new_section(w, TDN__PACK_DATABASE, tdn__pack_database_size(image), TDN_PACK_ALIGN, err);
+    if (!bytes)
+        return TDN_ERR_OUT_OF_MEMORY;
+    tdn__pack_database_write(name_at, (uint32_t)skeleton_section, db, image, bytes);
+    w->database_names[w->database_count++] = name_at;
+    return TDN_OK;
+}
+
 tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const void *bytes, size_t size, size_t align,
                                        tdn_error *err)
 {
     if (!w || (!bytes && size > 0))
         return tdn__null(err, !w ? "writer" : "bytes");
     if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_CLIP ||
-        kind == TDN__PACK_GRAPH || kind == TDN__PACK_ROOT || kind == TDN__PACK_STRINGS)
+        kind == TDN__PACK_GRAPH || kind == TDN__PACK_ROOT || kind == TDN__PACK_DATABASE || kind == TDN__PACK_STRINGS)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
-                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip, add_graph)",
+                         "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip, add_graph, "
+                         "add_database)",
                          (unsigned)kind);
     if (align == 0 || (align & (align - 1)) != 0 || align > TDN__PACK_MAX_ALIGN)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "align", "%zu is not a power of two up to %d", align,

@@ -8,6 +8,7 @@
 #define TENDON_IO_ASSET_INTERNAL_H
 
 #include "fail.h" /* tdn_io__fail, for every io file */
+#include "tendon/clip.h"
 #include "tendon/io/asset.h"
 
 typedef struct tdn_io__block tdn_io__block;
@@ -69,6 +70,12 @@ tdn_result tdn_io__gltf_load(const void *data, size_t size, const char *base_dir
  * A scale other than 1 is refused: a pack is in the units it was packed in. */
 tdn_result tdn_io__pack_asset_load(const void *data, size_t size, const tdn_asset_load_options *options,
                                    tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
+/* A pack's clip as a keyed clip of `skeleton` named `name` (asset_pack.c): a translation,
+ * rotation and scale track per joint (keyed at every frame of the packed clip where it moves,
+ * once where it holds still), a linear float track per float track keyed at the frames, and its
+ * events; made through `allocator` (the io allocation: NULL is malloc). */
+tdn_result tdn_io__keyed_clip_from_packed(const tdn_clip *clip, const char *name, const tdn_skeleton *skeleton,
+                                          const tdn_allocator *allocator, tdn_keyed_clip **out, tdn_error *err);
 tdn_result tdn_io__bvh_load(const char *text, size_t size, const char *clip_name, const tdn_asset_load_options *options,
                             tdn_asset **out, const tdn_allocator *allocator, tdn_error *err);
 

@@ -125,11 +125,8 @@ static void moving_tracks(const tdn_clip *clip, const float *times, int F, tdn_p
     }
 }
 
-/* The packed clip as a keyed clip: a translation, rotation and scale track per joint (keyed at
- * every frame where it moves, once where it holds still) and a linear float track per float
- * track keyed at the frames, and its events. */
-static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_asset *asset, tdn_keyed_clip **out,
-                                    tdn_error *err)
+tdn_result tdn_io__keyed_clip_from_packed(const tdn_clip *clip, const char *name, const tdn_skeleton *skeleton,
+                                          const tdn_allocator *allocator, tdn_keyed_clip **out, tdn_error *err)
 {
     static const tdn_track_target TARGETS[3] = { TDN_TARGET_TRANSLATION, TDN_TARGET_ROTATION, TDN_TARGET_SCALE };
     static const int WIDTH[3] = { 3, 4, 3 };
@@ -145,12 +142,12 @@ static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_
                             "clip '%s': %d frames of %d float tracks are more than %zu keyed values", name, F, curves,
                             KEYED_MAX_FLOATS);
     tdn_pose pose = { 0 }, first = { 0 };
-    float *times = tdn_io__alloc(&asset->allocator, sizeof(float) * (size_t)F);
-    unsigned char *moving = tdn_io__alloc(&asset->allocator, (size_t)J);
-    tdn_result r = times && moving ? tdn_pose_create(J, &pose, &asset->allocator, err)
+    float *times = tdn_io__alloc(allocator, sizeof(float) * (size_t)F);
+    unsigned char *moving = tdn_io__alloc(allocator, (size_t)J);
+    tdn_result r = times && moving ? tdn_pose_create(J, &pose, allocator, err)
                                    : tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for clip '%s'", name);
     if (r == TDN_OK)
-        r = tdn_pose_create(J, &first, &asset->allocator, err);
+        r = tdn_pose_create(J, &first, allocator, err);
     size_t floats = (size_t)F * (size_t)curves, bytes = 0;
     unsigned char *scratch = NULL;
     if (r == TDN_OK) {
@@ -168,7 +165,7 @@ static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_
     if (r == TDN_OK) {
         bytes = sizeof(tdn_track_desc) * 3 * (size_t)J + sizeof(tdn_float_track_desc) * (size_t)curves +
                 sizeof(tdn_event_desc) * (size_t)events + floats * sizeof(float);
-        scratch = tdn_io__alloc(&asset->allocator, bytes);
+        scratch = tdn_io__alloc(allocator, bytes);
         if (!scratch)
             r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory for clip '%s'", name);
     }
@@ -208,7 +205,7 @@ static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_
         for (int i = 0; i < events; i++)
             event_descs[i] = (tdn_event_desc){ tdn_clip_event_name(clip, i), tdn_clip_event_times(clip)[i] };
         const tdn_keyed_clip_desc desc = { .name = name,
-                                           .skeleton = asset->skeleton,
+                                           .skeleton = skeleton,
                                            .tracks = tracks,
                                            .track_count = 3 * J,
                                            .float_tracks = float_tracks,
@@ -216,13 +213,13 @@ static tdn_result keyed_from_packed(const tdn_clip *clip, const char *name, tdn_
                                            .events = event_descs,
                                            .event_count = events,
                                            .duration = duration };
-        r = tdn_keyed_clip_create(&desc, out, &asset->allocator, err);
+        r = tdn_keyed_clip_create(&desc, out, allocator, err);
     }
     tdn_pose_destroy(&pose);
     tdn_pose_destroy(&first);
-    tdn_io__free(&asset->allocator, scratch, bytes);
-    tdn_io__free(&asset->allocator, times, sizeof(float) * (size_t)F);
-    tdn_io__free(&asset->allocator, moving, (size_t)J);
+    tdn_io__free(allocator, scratch, bytes);
+    tdn_io__free(allocator, times, sizeof(float) * (size_t)F);
+    tdn_io__free(allocator, moving, (size_t)J);
     return r;
 }
 
@@ -246,7 +243,8 @@ static tdn_result copy_clips(const tdn_pack *pack, int s, tdn_asset *asset, tdn_
                 return tdn_io__fail(err, w, "", "out of memory for a warning");
             continue;
         }
-        const tdn_result r = keyed_from_packed(clip, name, asset, &asset->clips[asset->clip_count], err);
+        const tdn_result r = tdn_io__keyed_clip_from_packed(clip, name, asset->skeleton, &asset->allocator,
+                                                            &asset->clips[asset->clip_count], err);
         if (r != TDN_OK)
             return r;
         asset->clip_channels[asset->clip_count++] = 10 * tdn_clip_joint_count(clip);

@@ -33,6 +33,7 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
     tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)d->space_count);
     for (int k = 0; k < d->database_count; k++) /* after the graph, whose nodes play them */
         tdn_mm_database_destroy(d->databases[k]);
+    tdn_io__graph_free_mm_clips(d);
     for (int k = 0; k < d->source_count; k++)
         tdn_asset_destroy(d->sources[k]);
     tdn_retarget_destroy(d->retarget);
@@ -300,10 +301,11 @@ static void free_build(tdn_io__graph_build *b)
     free(b->mod_weights);
 }
 
-/* The pack's clip the document calls `name`, which must animate the document's skeleton. The
- * document stores it with its own clips, which a document from a pack does not destroy. */
-static tdn_result pack_clip(const tdn_graph_document *d, const char *name, const char *use_path, tdn_clip **out,
-                            int *index, tdn_error *err)
+/* The pack's clip the document calls `name`, which must animate the document's skeleton, and its
+ * index among the pack's clips (`index` may be NULL). The document stores it with its own clips,
+ * which a document from a pack does not destroy. */
+tdn_result tdn_io__graph_pack_clip(const tdn_graph_document *d, const char *name, const char *use_path,
+                                   const tdn_clip **out, int *index, tdn_error *err)
 {
     const int i = tdn_pack_find_clip(d->pack, name);
     if (i < 0)
@@ -312,8 +314,9 @@ static tdn_result pack_clip(const tdn_graph_document *d, const char *name, const
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, use_path,
                             "the pack's clip \"%.60s\" animates skeleton %d, not the graph's", name,
                             tdn_pack_clip_skeleton(d->pack, i));
-    *out = (tdn_clip *)tdn_pack_clip(d->pack, i); /* never written nor destroyed through *out */
-    *index = i;
+    *out = tdn_pack_clip(d->pack, i);
+    if (index)
+        *index = i;
     return TDN_OK;
 }
 
@@ -407,7 +410,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
             break;
         }
         memcpy(d->clip_names[c], b->clip_names[c], n);
-        r = d->pack ? pack_clip(d, b->clip_names[c], b->clip_paths[c], &d->clips[c], &pack_index[c], err)
+        r = d->pack ? tdn_io__graph_pack_clip(d, b->clip_names[c], b->clip_paths[c], (const tdn_clip **)&d->clips[c],
+                                              &pack_index[c], err) /* never written nor destroyed */
                     : tdn_io__graph_build_clip(doc, d, base_dir, b->clip_names[c], b->clip_paths[c], &d->clips[c], err);
     }
     if (r == TDN_OK && b->uses_mirror) {
@@ -450,6 +454,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     /* the blend spaces and the motion-matching databases now belong to the document */
     if (r == TDN_OK) {
         memcpy(d->databases, b->databases, sizeof *d->databases * (size_t)b->database_count);
+        memcpy(d->database_paths, b->database_paths, sizeof *d->database_paths * (size_t)b->database_count);
         d->database_count = b->database_count;
         b->database_count = 0;
     }

@@ -14,6 +14,15 @@
 /* Motion-matching nodes a document may have, and database files it may load. */
 #define TDN_IO_MAX_MM_NODES 16
 
+/* A keyed clip a motion_match node plays, by the name the document calls it by: the
+ * character's or a clip file's, or in a document from a pack made from the pack's clip (then
+ * `owned`, which the document destroys). */
+typedef struct tdn_io__mm_clip {
+    char *name;
+    const tdn_keyed_clip *clip;
+    tdn_keyed_clip *owned;
+} tdn_io__mm_clip;
+
 struct tdn_graph_document {
     tdn_allocator allocator;
     tdn_asset *asset;             /* NULL for a document from a pack */
@@ -37,9 +46,13 @@ struct tdn_graph_document {
     char source_paths[TDN_IO_MAX_CLIP_FILES][256];
     int source_count;
     float scale;
-    /* motion-matching databases its nodes loaded */
+    /* motion-matching databases its nodes loaded, and the "database" string that named each */
     tdn_mm_database *databases[TDN_IO_MAX_MM_NODES];
+    char database_paths[TDN_IO_MAX_MM_NODES][256];
     int database_count;
+    /* the keyed clips its motion_match nodes play, each once */
+    tdn_io__mm_clip *mm_clips;
+    int mm_clip_count, mm_clip_capacity;
     /* "retarget": the character the graph drives and the retarget onto it (NULL: none) */
     tdn_asset *target;
     tdn_retarget *retarget;
@@ -161,6 +174,16 @@ tdn_result tdn_io__graph_read_modifier(tdn_io__graph_build *build, int self, con
 /* A motion-matching node's fields (graph_motion_match_json.c). */
 tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                            tdn_error *err);
+/* Frees the document's motion_match clips (their names and the keyed clips it owns). */
+void tdn_io__graph_free_mm_clips(tdn_graph_document *document);
+/* The name a pack gives the database a motion_match node's "database" names: the path's file
+ * name (after its last '/' or '\\'). */
+const char *tdn_io__graph_database_name(const char *path);
+/* The pack's clip a document from a pack calls `name`, which must animate the document's
+ * skeleton, and its index among the pack's clips (`index` may be NULL); an error at `use_path`
+ * otherwise (graph_document.c). */
+tdn_result tdn_io__graph_pack_clip(const tdn_graph_document *document, const char *name, const char *use_path,
+                                   const tdn_clip **out, int *index, tdn_error *err);
 /* A state machine node's fields (graph_machines_json.c). */
 tdn_result tdn_io__graph_read_state_machine(tdn_io__graph_build *build, int self, const cJSON *json, const char *path,
                                             int depth, tdn_error *err);

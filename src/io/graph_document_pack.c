@@ -1,12 +1,51 @@
 /* tendon io: a graph document into a runtime pack (tdn_pack_writer_add_graph_document): its
  * character's skeleton and skinned meshes, its clips under the names the document calls them by,
- * the root motion's frames of those clips, and its JSON text, which tdn_graph_document_load_pack
- * reads back with them. */
+ * the root motion's frames of those clips, its motion_match nodes' databases under their file
+ * names and the clips they play, and its JSON text, which tdn_graph_document_load_pack reads
+ * back with them. */
+#include <float.h>
 #include <string.h>
 
 #include "fail.h"
 #include "graph_document_internal.h"
 #include "tendon/pack.h"
+
+/* The motion_match nodes' databases under their file names (two files of one name are an error
+ * at the second's path), and each keyed clip they play that no clip node plays, compressed at the
+ * document's threshold under the name the document calls it by. */
+static tdn_result add_motion_matching(tdn_pack_writer *writer, const tdn_graph_document *d, int skeleton,
+                                      tdn_error *err)
+{
+    tdn_result r = TDN_OK;
+    for (int k = 0; r == TDN_OK && k < d->database_count; k++) {
+        const char *name = tdn_io__graph_database_name(d->database_paths[k]);
+        for (int other = 0; other < k; other++)
+            if (strcmp(tdn_io__graph_database_name(d->database_paths[other]), name) == 0)
+                return tdn_io__fail(err, TDN_ERR_INVALID_DATA, d->database_paths[k],
+                                    "a pack names a database by its file name, and \"%.60s\" has the name of \"%.60s\"",
+                                    d->database_paths[k], d->database_paths[other]);
+        r = tdn_pack_writer_add_database(writer, name, skeleton, d->databases[k], err);
+    }
+    for (int k = 0; r == TDN_OK && k < d->mm_clip_count; k++) {
+        int played = 0;
+        for (int c = 0; c < d->clip_count; c++)
+            played |= strcmp(d->clip_names[c], d->mm_clips[k].name) == 0;
+        if (played)
+            continue;
+        const tdn_clip_desc desc = { .source = d->mm_clips[k].clip,
+                                     .storage = TDN_STORAGE_COMPRESSED,
+                                     .error_threshold = d->error_threshold,
+                                     .shell_distance = d->shell_distance,
+                                     .position_tolerance = FLT_MAX,
+                                     .rotation_tolerance = FLT_MAX };
+        tdn_clip *clip = NULL;
+        r = tdn_clip_create(&desc, &clip, &d->allocator, err);
+        if (r == TDN_OK)
+            r = tdn_pack_writer_add_named_clip(writer, d->mm_clips[k].name, clip, skeleton, NULL, err);
+        tdn_clip_destroy(clip);
+    }
+    return r;
+}
 
 tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const char *name,
                                               const tdn_graph_document *document, const char *json, size_t size,
@@ -29,6 +68,8 @@ tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const cha
         if (r == TDN_OK && document->has_root_motion && !tdn_clip_is_additive(document->clips[c]))
             r = tdn_pack_writer_add_root_track(writer, index, document->clips[c], document->root_motion.joint, err);
     }
+    if (r == TDN_OK)
+        r = add_motion_matching(writer, document, skeleton, err);
     if (r == TDN_OK)
         r = tdn_pack_writer_add_graph(writer, name, skeleton, json, size, err);
     return r;

@@ -9,7 +9,9 @@
  * The database is a file of `tendon mm build` (relative to the document), loaded once however
  * many nodes name it; the clips are the ones it was built from, in its order, named as clip
  * nodes name theirs (the document's "clips" or the character's own). The document keeps the
- * databases; the keyed clips belong to the character or to the clip files. */
+ * databases; the keyed clips belong to the character or to the clip files. In a document from a
+ * pack, the database is the pack's of the path's file name and each clip the pack's clip of that
+ * name keyed at its frames (as a pack read as an asset keys it), which the document keeps. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,7 +30,45 @@ static const char *const mm_keys[] = {
 };
 static const char *const curves[] = { "quintic", "spring", NULL };
 
-/* The database file `file` (relative to the document's folder), loaded once per document. */
+const char *tdn_io__graph_database_name(const char *path)
+{
+    const char *name = path;
+    for (const char *c = path; *c; c++)
+        if (*c == '/' || *c == '\\')
+            name = c + 1;
+    return name;
+}
+
+/* The database `file` names: the file (relative to the document's folder) or, in a document from
+ * a pack, the pack's database of its file name, which must be of the document's skeleton. */
+static tdn_result read_database(const tdn_io__graph_build *b, const char *file, const char *where,
+                                tdn_mm_database **out, tdn_error *err)
+{
+    const tdn_pack *pack = b->document->pack;
+    if (pack) {
+        const char *name = tdn_io__graph_database_name(file);
+        const int i = tdn_pack_find_database(pack, name);
+        if (i < 0)
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the pack has no database named \"%.60s\"", name);
+        if (tdn_pack_skeleton(pack, tdn_pack_database_skeleton(pack, i)) != b->skeleton)
+            return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where,
+                                "the pack's database \"%.60s\" was built on skeleton %d, not the graph's", name,
+                                tdn_pack_database_skeleton(pack, i));
+        return tdn_pack_database_load(pack, i, out, b->allocator, err);
+    }
+    tdn_io__file bytes;
+    tdn_result r = tdn_io__read_named(b->document->file_access, b->base_dir, file, "the document's", b->allocator,
+                                      &bytes, NULL, err);
+    if (r == TDN_OK) {
+        r = tdn_mm_database_load_memory(bytes.data, bytes.size, out, b->allocator, err);
+        tdn_io__free_file(&bytes);
+    }
+    if (r != TDN_OK) /* the field and the file first, then the file's own place */
+        tdn_io__where_in(err, where, file);
+    return r;
+}
+
+/* The database `file` names, loaded once per document. */
 static tdn_result load_database(tdn_io__graph_build *b, const char *file, const char *where,
                                 const tdn_mm_database **out, tdn_error *err)
 {
@@ -41,21 +81,70 @@ static tdn_result load_database(tdn_io__graph_build *b, const char *file, const 
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "databases from more than %d files", TDN_IO_MAX_MM_NODES);
     if (strlen(file) >= sizeof b->database_paths[0])
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, where, "the path is too long");
-    tdn_io__file bytes;
     tdn_mm_database *db = NULL;
-    tdn_result r = tdn_io__read_named(b->document->file_access, b->base_dir, file, "the document's", b->allocator,
-                                      &bytes, NULL, err);
-    if (r == TDN_OK) {
-        r = tdn_mm_database_load_memory(bytes.data, bytes.size, &db, b->allocator, err);
-        tdn_io__free_file(&bytes);
-    }
-    if (r != TDN_OK) { /* the field and the file first, then the file's own place */
-        tdn_io__where_in(err, where, file);
+    const tdn_result r = read_database(b, file, where, &db, err);
+    if (r != TDN_OK)
         return r;
-    }
     memcpy(b->database_paths[b->database_count], file, strlen(file) + 1);
     b->databases[b->database_count++] = db;
     *out = db;
+    return TDN_OK;
+}
+
+void tdn_io__graph_free_mm_clips(tdn_graph_document *d)
+{
+    for (int k = 0; k < d->mm_clip_count; k++) {
+        tdn_io__free(&d->allocator, d->mm_clips[k].name, strlen(d->mm_clips[k].name) + 1);
+        tdn_keyed_clip_destroy(d->mm_clips[k].owned);
+    }
+    tdn_io__free(&d->allocator, d->mm_clips, sizeof *d->mm_clips * (size_t)d->mm_clip_capacity);
+    d->mm_clips = NULL;
+    d->mm_clip_count = d->mm_clip_capacity = 0;
+}
+
+/* The keyed clip the document calls `name` (its JSON path `where`), found or made once per
+ * document and listed in its motion_match clips. */
+static tdn_result mm_clip(tdn_io__graph_build *b, const char *name, const char *where, const tdn_keyed_clip **out,
+                          tdn_error *err)
+{
+    tdn_graph_document *d = b->document;
+    for (int k = 0; k < d->mm_clip_count; k++)
+        if (strcmp(d->mm_clips[k].name, name) == 0) {
+            *out = d->mm_clips[k].clip;
+            return TDN_OK;
+        }
+    if (d->mm_clip_count == d->mm_clip_capacity) {
+        const int capacity = d->mm_clip_capacity ? 2 * d->mm_clip_capacity : 8;
+        tdn_io__mm_clip *bigger = tdn_io__alloc(&d->allocator, sizeof *bigger * (size_t)capacity);
+        if (!bigger)
+            return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
+        if (d->mm_clip_count)
+            memcpy(bigger, d->mm_clips, sizeof *bigger * (size_t)d->mm_clip_count);
+        tdn_io__free(&d->allocator, d->mm_clips, sizeof *d->mm_clips * (size_t)d->mm_clip_capacity);
+        d->mm_clips = bigger;
+        d->mm_clip_capacity = capacity;
+    }
+    tdn_io__mm_clip entry = { NULL, NULL, NULL };
+    tdn_result r = TDN_OK;
+    if (d->pack) {
+        const tdn_clip *packed = NULL;
+        r = tdn_io__graph_pack_clip(d, name, where, &packed, NULL, err);
+        if (r == TDN_OK)
+            r = tdn_io__keyed_clip_from_packed(packed, name, b->skeleton, &d->allocator, &entry.owned, err);
+        entry.clip = entry.owned;
+    } else {
+        r = tdn_io__graph_keyed_clip(b->doc, d, b->base_dir, name, where, &entry.clip, err);
+    }
+    const size_t n = strlen(name) + 1;
+    if (r == TDN_OK && !(entry.name = tdn_io__alloc(&d->allocator, n)))
+        r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, where, "out of memory");
+    if (r != TDN_OK) {
+        tdn_keyed_clip_destroy(entry.owned);
+        return r;
+    }
+    memcpy(entry.name, name, n);
+    d->mm_clips[d->mm_clip_count++] = entry;
+    *out = entry.clip;
     return TDN_OK;
 }
 
@@ -110,8 +199,7 @@ static tdn_result read_clips(tdn_io__graph_build *b, const cJSON *json, const ch
         tdn_io__json_item(at, where, k);
         if (!cJSON_IsString(item))
             return tdn_io__fail(err, TDN_ERR_PARSE, at, "a clip name is needed");
-        tdn_result r = tdn_io__graph_keyed_clip(b->doc, b->document, b->base_dir, item->valuestring, at, &clips[k],
-                                                err);
+        tdn_result r = mm_clip(b, item->valuestring, at, &clips[k], err);
         if (r != TDN_OK)
             return r;
     }
@@ -181,10 +269,6 @@ tdn_result tdn_io__graph_read_motion_match(tdn_io__graph_build *b, int self, con
                                            tdn_error *err)
 {
     tdn_node_desc *node = &b->nodes[self];
-    if (b->document->pack) /* a database and the keyed clips it plays: neither is in a pack */
-        return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path,
-                            "a motion_match node plays keyed source clips and a database file, which a "
-                            "pack's graph cannot name: load the document from its JSON file");
     if (b->mm_count == TDN_IO_MAX_MM_NODES)
         return tdn_io__fail(err, TDN_ERR_INVALID_DATA, path, "more than %d motion_match nodes", TDN_IO_MAX_MM_NODES);
     tdn_mm_controller_desc *d = &b->mm[b->mm_count];

@@ -11,6 +11,7 @@
 #include "progress.h"
 #include "tendon/mm_controller.h"
 #include "tendon/io/mm_database_file.h"
+#include "tendon/io/pack_file.h"
 #include "trace_writer.h"
 
 #define MAX_FRAMES 1000000
@@ -416,15 +417,54 @@ static void summary_text(const run_state *s, const mm_run_args *a, int frame_cou
         printf("baked: %s (%d frames at %.6g fps)\n", a->out, frame_count, (double)a->fps);
 }
 
+/* The database of the pack a->db: the one --database names, or its only one. An exit code,
+ * having said why. */
+static int pack_database(const mm_run_args *a, tdn_mm_database **out)
+{
+    cli_access access;
+    tdn_pack_file_load_options options = { 0 };
+    options.file_access = cli_file_access(&access, &a->common.files, a->db);
+    tdn_pack_file *file = NULL;
+    tdn_error err = { 0 };
+    tdn_result r = tdn_pack_file_load(a->db, &options, &file, NULL, &err);
+    if (r != TDN_OK)
+        return cli_report("mm run", r, &err);
+    const tdn_pack *pack = tdn_pack_file_pack(file);
+    const int count = tdn_pack_database_count(pack);
+    const int i = a->database ? tdn_pack_find_database(pack, a->database) : count == 1 ? 0 : -1;
+    int code = CLI_OK;
+    char name[CLI_TEXT_SIZE];
+    if (i >= 0) {
+        r = tdn_pack_database_load(pack, i, out, NULL, &err);
+        code = r == TDN_OK ? CLI_OK : cli_report("mm run", r, &err);
+    } else if (a->database) {
+        fprintf(stderr, "tendon mm run: %s: the pack has no database named '%s' (tendon info lists them)\n",
+                cli_text(a->db, name, sizeof name), a->database);
+        code = CLI_BAD_INPUT;
+    } else {
+        fprintf(stderr, "tendon mm run: %s: the pack holds %d databases: %s\n", cli_text(a->db, name, sizeof name),
+                count, count ? "--database NAME chooses one (tendon info lists them)" : "nothing to run");
+        code = CLI_BAD_INPUT;
+    }
+    tdn_pack_file_destroy(file);
+    return code;
+}
+
 /* The database, the clips checked against it, and the path. An exit code, having said why;
  * *mirrored: the database has the clips' mirror images. */
 static int load(const mm_run_args *a, run_state *s, int *mirrored)
 {
     tdn_error err = { 0 };
-    tdn_result r = tdn_mm_database_load(a->db, NULL, &s->db, NULL, &err);
-    if (r != TDN_OK)
-        return cli_report("mm run", r, &err);
-    int code = mm_source_load("mm run", a->files, a->file_count, &a->common, &s->src);
+    int code = CLI_OK;
+    if (cli_is_pack(a->db)) {
+        code = pack_database(a, &s->db);
+    } else {
+        const tdn_result r = tdn_mm_database_load(a->db, NULL, &s->db, NULL, &err);
+        code = r == TDN_OK ? CLI_OK : cli_report("mm run", r, &err);
+    }
+    if (code != CLI_OK)
+        return code;
+    code = mm_source_load("mm run", a->files, a->file_count, &a->common, &s->src);
     s->src_loaded = code == CLI_OK;
     if (code == CLI_OK)
         code = match_database(a, s->db, &s->src, mirrored);

@@ -9,7 +9,8 @@
 #include "cli.h"
 
 typedef struct mm_run_args {
-    const char *db, *path, *out, *trace; /* DB.tdnmm, --path, --out, --trace */
+    const char *db, *path, *out, *trace; /* DB.tdnmm (or PACK.tdn), --path, --out, --trace */
+    const char *database;                /* --database: the pack's database of that name (NULL: its only one) */
     char **files;                        /* the FILEs the database was built from */
     int file_count;
     cli_common common; /* --scale, --skin, --json */
