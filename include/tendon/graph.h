@@ -328,6 +328,10 @@ typedef struct tdn_graph_desc {
     /* IK jobs run after the layers, in order (copied). */
     const tdn_graph_ik_desc *ik;
     int ik_count;
+    /* 1: each instance keeps a clip cache (clip_cache.h) per clip node that plays a COMPRESSED
+     * clip, so that playing it forward mostly interpolates (the same bits; about two frames of
+     * the pose per such node in the instance, tdn_graph_instance_bytes); 0: none. */
+    int clip_caches;
 } tdn_graph_desc;
 
 typedef struct tdn_graph tdn_graph;

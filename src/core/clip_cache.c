@@ -106,6 +106,11 @@ void tdn_clip_cache_destroy(tdn_clip_cache *cache)
     tdn__free(&allocator, cache, bytes);
 }
 
+tdn__packed_cache *tdn__clip_cache_packed(tdn_clip_cache *cache)
+{
+    return cache && is_packed(cache->clip) ? &cache->packed : NULL;
+}
+
 tdn_result tdn_clip_sample_cached(const tdn_clip *clip, tdn_clip_cache *cache, float time, tdn_pose *pose,
                                   tdn_error *err)
 {
@@ -120,6 +125,6 @@ tdn_result tdn_clip_sample_cached(const tdn_clip *clip, tdn_clip_cache *cache, f
         return tdn__null(err, "pose");
     if (pose->joint_count != clip->joint_count)
         return tdn__clip_pose_size(err, pose->joint_count, clip->joint_count);
-    tdn__clip_sample_range(clip, is_packed(clip) ? &cache->packed : NULL, time, pose, 0, pose->stride, TDN__ROWS_ALL);
+    tdn__clip_sample_range(clip, tdn__clip_cache_packed(cache), time, pose, 0, pose->stride, TDN__ROWS_ALL);
     return TDN_OK;
 }

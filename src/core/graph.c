@@ -675,6 +675,7 @@ tdn_result tdn_graph_create(const tdn_graph_desc *desc, tdn_graph **out, const t
         memcpy((void *)g->clips, desc->clips, sizeof *g->clips * (size_t)desc->clip_count);
     g->root = desc->root;
     g->cull_threshold = desc->cull_threshold == 0.0f ? 0.01f : desc->cull_threshold;
+    g->clip_caches = desc->clip_caches != 0;
     if (desc->mirror_table) {
         r = tdn_mirror_table_check(desc->mirror_table, g->joint_count, err);
         memcpy(g->mirror, desc->mirror_table, sizeof(int) * (size_t)g->joint_count);

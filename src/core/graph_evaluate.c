@@ -74,9 +74,10 @@ static void entry_pose(const tdn_graph_instance *in, const tdn_graph_workspace *
     if (e->clip >= 0) {
         const parts whole = { 1, { tdn__whole(pose) } };
         const parts *sampled = e->mirror ? &whole : p;
+        tdn_clip_cache *cache = in->caches[g->nodes[e->node].clip_slot];
         for (int k = 0; k < sampled->count; k++)
-            tdn__clip_sample_range(g->clips[e->clip], NULL, e->time, pose, sampled->part[k].begin, sampled->part[k].end,
-                                   sampled->part[k].rows);
+            tdn__clip_sample_range(g->clips[e->clip], tdn__clip_cache_packed(cache), e->time, pose,
+                                   sampled->part[k].begin, sampled->part[k].end, sampled->part[k].rows);
         if (g->extract_root_motion && g->root_tracks[e->clip])
             tdn_root_motion_remove(g->root_tracks[e->clip], pose, NULL);
     } else if (e->clip == TDN_ENTRY_MODIFIER) {

@@ -1,6 +1,8 @@
 /* tendon core: a character's graph instance: its memory, its start, and setting parameters. */
+#include "clip_internal.h"
 #include "graph_internal.h"
 #include "internal.h"
+#include "tendon/clip_cache.h"
 
 /* Places the instance's arrays after its struct; with base NULL only measures. */
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base)
@@ -18,6 +20,7 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
     PLACE(node_rate, g->node_count, 16);
     PLACE(node_leaving, g->node_count, 16);
     PLACE(players, g->clip_node_count, 16);
+    PLACE(caches, g->clip_node_count, 16);
     PLACE(switch_weights, g->switch_weight_count, 16);
     PLACE(groups, g->group_count, 16);
     PLACE(entries, g->entry_capacity, 16);
@@ -63,6 +66,18 @@ size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instan
         if (li)
             tdn_inertializer_init(g->joint_count, base + at, g->inertializer_bytes, &li->inertializer, NULL);
         at += g->inertializer_bytes;
+    }
+    for (int k = 0; k < g->clip_node_count; k++) { /* clip caches of compressed clips */
+        const tdn_clip *clip = g->clips[g->nodes[g->clip_nodes[k]].clip];
+        if (base)
+            instance->caches[k] = NULL;
+        if (!g->clip_caches || clip->storage != TDN_STORAGE_COMPRESSED)
+            continue;
+        at = tdn__align_up(at, TDN_CLIP_CACHE_ALIGN);
+        const size_t bytes = tdn_clip_cache_bytes(clip);
+        if (base)
+            tdn_clip_cache_init(clip, base + at, bytes, &instance->caches[k], NULL);
+        at += bytes;
     }
     return tdn__graph_motion_match_layout(g, instance, base, at);
 }

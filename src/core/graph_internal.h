@@ -3,6 +3,7 @@
 #define TENDON_GRAPH_INTERNAL_H
 
 #include "tendon/blend.h"
+#include "tendon/clip_cache.h"
 #include "tendon/graph.h"
 #include "internal.h"
 #include "tendon/inertialize.h"
@@ -202,6 +203,7 @@ struct tdn_graph {
     unsigned char *root_track_owned;    /* per clip: built by the graph (else the desc's) */
     int extract_root_motion;
     int root_joint;
+    int clip_caches;           /* tdn_graph_desc.clip_caches */
     tdn_pose rest;             /* the skeleton's rest pose, in the graph's block */
     int entry_capacity;        /* clip nodes + one rest entry per layer */
     size_t inertializer_bytes; /* per layer that inertializes */
@@ -289,6 +291,7 @@ struct tdn_graph_instance {
     float *node_rate;
     unsigned char *node_leaving; /* under a state that is fading out */
     tdn_player *players;         /* per clip slot */
+    tdn_clip_cache **caches;     /* per clip slot: its clip cache, or NULL (tdn_graph_desc.clip_caches) */
     float *switch_weights;
     tdn__group_state *groups;
     tdn_graph_entry *entries;

@@ -446,7 +446,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
                               .extract_root_motion = layers.extract,
                               .root_tracks = (const tdn_root_track *const *)d->root_tracks,
                               .ik = ik->descs,
-                              .ik_count = ik->count };
+                              .ik_count = ik->count,
+                              .clip_caches = d->clip_caches };
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
         if (r != TDN_OK)
             where_in_document(b, err);
@@ -506,6 +507,7 @@ static tdn_result load_json(const char *json, size_t size, const char *base_dir,
     d->file_access = options ? options->file_access : NULL;
     d->pack = pack;
     d->skeleton = skeleton;
+    d->clip_caches = options ? options->clip_caches : 0;
     if (options && !pack) {
         d->clip_storage = options->clip_storage;
         d->error_threshold = options->error_threshold;
@@ -567,9 +569,10 @@ tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph, const t
     size_t size = 0;
     const char *json = tdn_pack_graph_json(pack, graph, &size);
     const tdn_skeleton *skeleton = tdn_pack_skeleton(pack, tdn_pack_graph_skeleton(pack, graph));
-    /* nothing from files: only the callbacks of the options */
+    /* nothing from files: only the callbacks and the clip caches of the options */
     const tdn_graph_document_load_options only = { .callbacks = options ? options->callbacks : NULL,
-                                                   .callback_count = options ? options->callback_count : 0 };
+                                                   .callback_count = options ? options->callback_count : 0,
+                                                   .clip_caches = options ? options->clip_caches : 0 };
     const tdn_result r = load_json(json, size, NULL, pack, skeleton, &only, out, allocator, err);
     if (r != TDN_OK)
         tdn_io__where_in(err, tdn_pack_graph_name(pack, graph), NULL);

@@ -60,6 +60,7 @@ struct tdn_graph_document {
     const tdn_file_access *file_access;
     /* how the clips it builds are stored (options->clip_storage and its threshold) */
     tdn_clip_storage clip_storage;
+    int clip_caches; /* options->clip_caches */
     float error_threshold, shell_distance;
 };
 

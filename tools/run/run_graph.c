@@ -469,7 +469,9 @@ static int start_from_pack(const run_args *a, run_state *s)
                     cli_text(a->graph, path, sizeof path));
         return CLI_BAD_INPUT;
     }
-    r = tdn_graph_document_load_pack(p, graph, NULL, &s->doc, NULL, &err);
+    /* a pack's clips are compressed: one character plays them forward through clip caches */
+    const tdn_graph_document_load_options options = { .clip_caches = 1 };
+    r = tdn_graph_document_load_pack(p, graph, &options, &s->doc, NULL, &err);
     if (r != TDN_OK) {
         char where[2 * sizeof err.where]; /* the pack's path, then the graph's name and the JSON path */
         snprintf(where, sizeof where, "%.200s: %s", a->graph, err.where);

@@ -72,6 +72,9 @@ typedef struct tdn_graph_document_load_options {
     tdn_clip_storage clip_storage;
     float error_threshold;
     float shell_distance;
+    /* The graph's tdn_graph_desc.clip_caches: 1 gives each instance a clip cache per clip node
+     * that plays a compressed clip (a pack's, or with clip_storage COMPRESSED). */
+    int clip_caches;
 } tdn_graph_document_load_options;
 
 /* Loads a graph document file (`options` may be NULL). `allocator` (NULL: malloc) serves
