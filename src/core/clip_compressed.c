@@ -534,7 +534,7 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
     const size_t groups = (size_t)packed->group_count;
     const size_t key_bytes = tdn__align_up((size_t)TDN_POSE_ROWS * stride * sizeof(float), 32);
     const size_t group_bytes = tdn__align_up(groups * sizeof(cached_group), 32);
-    const size_t shift_bytes = tdn__align_up(3 * stride, 32);
+    const size_t shift_bytes = tdn__align_up(3 * stride + 3 * (stride / 4), 32);
     const size_t row_bytes = tdn__align_up(3 * stride * sizeof(float), 32);
     if (memory) {
         char *at = memory;
@@ -543,10 +543,15 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
         cache->stride = stride;
         cache->groups = (cached_group *)(void *)(at + 2 * key_bytes);
         cache->joint_shift = (uint8_t *)(at + 2 * key_bytes + group_bytes);
+        cache->packed_blocks = cache->joint_shift + 3 * stride;
         cache->t = (float *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes);
         cache->swap = (uint32_t *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes + row_bytes);
-        for (size_t g = 0; g < groups; g++)
+        for (size_t g = 0; g < groups; g++) {
+            const tdn__pack_group *pg = &packed->groups[g];
             cache->groups[g].key0 = cache->groups[g].key1 = cache->groups[g].segment = -1;
+            for (int i = 0; i < pg->stride; i++)
+                cache->packed_blocks[(size_t)pg->kind * (stride / 4) + (size_t)pg->joint[i] / 4] = 1;
+        }
         cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
         cache->whole_at = cache->last_frame = -1;
     }
@@ -719,12 +724,19 @@ static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, i
 /* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
  * blocks of 4 in place, a last partial one through a scratch block. */
 static DECODE_INLINE void interpolate_kind(const tdn__packed_cache *cache, int rotation, int swapping,
-                                           const kind_keys *kk, float *out, int begin, int limit)
+                                           const kind_keys *kk, const uint8_t *packed_blocks, float *out, int begin,
+                                           int limit)
 {
     const size_t stride = cache->stride;
     int j = begin;
-    for (; j + 4 <= limit; j += 4)
-        interpolate_block(kk, rotation, swapping, stride, j, out + j, stride);
+    for (; j + 4 <= limit; j += 4) {
+        if (packed_blocks[j / 4]) {
+            interpolate_block(kk, rotation, swapping, stride, j, out + j, stride);
+            continue;
+        }
+        for (int c = 0; c < 3 + rotation; c++) /* constants only: both cache frames hold them */
+            v4_store(out + (size_t)c * stride + (size_t)j, v4_load(kk->k0 + (size_t)c * stride + (size_t)j));
+    }
     if (j < limit) {
         float block[4][4];
         interpolate_block(kk, rotation, swapping, stride, j, block[0], 4);
@@ -743,14 +755,15 @@ static void interpolate_rows(const tdn__packed_cache *cache, int kind, const kin
                              int limit)
 {
     float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * cache->stride;
+    const uint8_t *blocks = cache->packed_blocks + (size_t)kind * (cache->stride / 4);
     if (kind == TDN__PACK_R && kk->swap)
-        interpolate_kind(cache, 1, 1, kk, out, begin, limit);
+        interpolate_kind(cache, 1, 1, kk, blocks, out, begin, limit);
     else if (kind == TDN__PACK_R)
-        interpolate_kind(cache, 1, 0, kk, out, begin, limit);
+        interpolate_kind(cache, 1, 0, kk, blocks, out, begin, limit);
     else if (kk->swap)
-        interpolate_kind(cache, 0, 1, kk, out, begin, limit);
+        interpolate_kind(cache, 0, 1, kk, blocks, out, begin, limit);
     else
-        interpolate_kind(cache, 0, 0, kk, out, begin, limit);
+        interpolate_kind(cache, 0, 0, kk, blocks, out, begin, limit);
 }
 
 void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
