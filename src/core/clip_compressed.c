@@ -631,6 +631,18 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
     return 1;
 }
 
+/* The group's stored frame `index` of k1's segment, the clip's frame k1, decoded into the cache
+ * after its k0 (already there): apart from the loop over the groups, so that it keeps its own
+ * registers (inlined there, the decode spills). */
+static DECODE_APART void next_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg, int32_t k0,
+                                  int32_t k1, int index)
+{
+    lanes4 v1;
+    decode_kept(g, cg, index, &v1);
+    cache_lanes(cache, g, cache_frame_of(k1, cg->shift), &v1);
+    note_keys(cache, g, cg, k0, k1, cg->shift);
+}
+
 /* Group gi's stored frames around a point of segment s into the cache, unless they are there:
  * 1 when they were not. Playing forward, its k1 is mostly in s already and the new k0 is the
  * old k1: then only the next stored frame is decoded, through what the group keeps of s. */
@@ -647,12 +659,7 @@ static DECODE_INLINE int cache_group(const tdn__packed *packed, tdn__packed_cach
         return 0;
     if (cg->key1 != k0 || pair->next || pair->index1 == pair->index0)
         return cache_group_by_records(packed, cache, gi, s, pairs);
-    const tdn__pack_group *g = &packed->groups[gi];
-    const int32_t k1 = s * TDN__PACK_SEGMENT + (pair->index1 << shift);
-    lanes4 v1;
-    decode_kept(g, cg, pair->index1, &v1);
-    cache_lanes(cache, g, cache_frame_of(k1, shift), &v1);
-    note_keys(cache, g, cg, k0, k1, shift);
+    next_key(&packed->groups[gi], cache, cg, k0, s * TDN__PACK_SEGMENT + (pair->index1 << shift), pair->index1);
     return 1;
 }
 
