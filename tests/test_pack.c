@@ -37,7 +37,6 @@ static tdn_pack_mesh mesh_of(const tdn_asset_mesh *m)
  * `extra` is set. */
 static image pack_asset(const tdn_asset *asset, const char *name, int extra)
 {
-    image im = { NULL, 0 };
     tdn_pack_writer *w = NULL;
     tdn_error err = { 0 };
     int index = -1;
@@ -54,11 +53,7 @@ static image pack_asset(const tdn_asset *asset, const char *name, int extra)
         CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), future, sizeof future, 64, &err) ==
               TDN_OK);
     }
-    void *data = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &im.size, NULL, &err) == TDN_OK);
-    im.bytes = data;
-    tdn_pack_writer_destroy(w);
-    return im;
+    return image_of(w);
 }
 
 static tdn_asset *humanoid(void)

@@ -129,7 +129,6 @@ static tdn_clip *compressed(const tdn_keyed_clip *source, float rate, const tdn_
 /* A pack of the skeleton and the clips (each animating it). */
 static image pack_of(const tdn_skeleton *skel, tdn_clip *const *clips, int count)
 {
-    image im = { NULL, 0 };
     tdn_pack_writer *w = NULL;
     tdn_error err = { 0 };
     CHECK(tdn_pack_writer_create(&w, NULL, &err) == TDN_OK);
@@ -139,11 +138,7 @@ static image pack_of(const tdn_skeleton *skel, tdn_clip *const *clips, int count
         CHECK(tdn_pack_writer_add_clip(w, clips[i], 0, &index, &err) == TDN_OK);
         CHECK_EQ_INT(index, i);
     }
-    void *data = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &im.size, NULL, &err) == TDN_OK);
-    im.bytes = data;
-    tdn_pack_writer_destroy(w);
-    return im;
+    return image_of(w);
 }
 
 /* The fixture: the motion compressed, and the same motion as an additive clip on the rest pose. */

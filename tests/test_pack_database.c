@@ -44,12 +44,7 @@ static image make_pack(const mm_fixture *f, tdn_mm_database *features)
     CHECK(tdn_pack_writer_add_skeleton(w, "humanoid", f->skeleton, &skeleton, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_database(w, "loco", skeleton, f->db, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_database(w, "features", skeleton, features, &err) == TDN_OK);
-    image im = { NULL, 0 };
-    void *data = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &im.size, NULL, &err) == TDN_OK);
-    im.bytes = data;
-    tdn_pack_writer_destroy(w);
-    return im;
+    return image_of(w);
 }
 
 static void round_trip(void)
@@ -145,9 +140,7 @@ static void writer_refusals(void)
     /* nothing refused was added: the pack has the one database */
     void *data = NULL;
     size_t size = 0;
-    tdn_pack *pack = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &size, NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_open(data, size, &pack, NULL, &err) == TDN_OK);
+    tdn_pack *pack = reopened(w, &data, &size);
     CHECK_EQ_INT(tdn_pack_database_count(pack), 1);
     tdn_pack_destroy(pack);
     tdn_free(data, size, NULL);
@@ -156,23 +149,9 @@ static void writer_refusals(void)
     mm_fixture_free(&f);
 }
 
-/* The image with `n` bytes at `at` replaced by `value`: refused at byte `want`, naming the
- * database and saying `says`, nothing left allocated. */
 static void check_refused(const image *im, size_t at, const void *value, size_t n, size_t want, const char *says)
 {
-    unsigned char *c = copy_of(im);
-    memcpy(c + at, value, n);
-    tdn_pack *pack = NULL;
-    tdn_error err;
-    const tdn_result r = open_counted(c, im->size, &pack, &err);
-    char where[32];
-    snprintf(where, sizeof where, "byte %zu", want);
-    const int ok = r == TDN_ERR_INVALID_DATA && strcmp(err.where, where) == 0 && strstr(err.message, "database ") &&
-                   strstr(err.message, says);
-    if (!CHECK(ok))
-        printf("  %s (%s): got %s: %s: %s\n", says, where, tdn_result_name(r), err.where, err.message);
-    CHECK_EQ_INT(live_blocks, 0);
-    free(c);
+    check_refused_at_byte(im, at, value, n, want, "database ", says);
 }
 static void refused_u32(const image *im, size_t at, uint32_t v, size_t want, const char *says)
 {

@@ -26,11 +26,7 @@ static image make_pack(void)
     CHECK(tdn_pack_writer_add_skeleton(w, "two", tdn_asset_skeleton(a), &second, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_graph(w, "standing", second, JSON, JSON_SIZE, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_graph(w, "a", first, "{}", 2, &err) == TDN_OK);
-    image im = { NULL, 0 };
-    void *data = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &im.size, NULL, &err) == TDN_OK);
-    im.bytes = data;
-    tdn_pack_writer_destroy(w);
+    const image im = image_of(w);
     tdn_asset_destroy(a);
     return im;
 }
@@ -89,9 +85,7 @@ static void writer_refusals(void)
     /* nothing refused was added: the pack has no graph */
     void *data = NULL;
     size_t size = 0;
-    tdn_pack *pack = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &size, NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_open(data, size, &pack, NULL, &err) == TDN_OK);
+    tdn_pack *pack = reopened(w, &data, &size);
     CHECK_EQ_INT(tdn_pack_graph_count(pack), 0);
     tdn_pack_destroy(pack);
     tdn_free(data, size, NULL);
@@ -99,24 +93,9 @@ static void writer_refusals(void)
     tdn_asset_destroy(a);
 }
 
-/* The image with `n` bytes at `at` replaced by `value`: refused at byte `want`, with a message
- * holding `says`, and nothing left allocated. */
 static void check_refused(const image *im, size_t at, const void *value, size_t n, size_t want, const char *says)
 {
-    unsigned char *c = aligned_alloc(TDN_PACK_ALIGN, (im->size + TDN_PACK_ALIGN - 1) / TDN_PACK_ALIGN * TDN_PACK_ALIGN);
-    memcpy(c, im->bytes, im->size);
-    memcpy(c + at, value, n);
-    tdn_pack *pack = NULL;
-    tdn_error err = { 0 };
-    CHECK(tdn_pack_open(c, im->size, &pack, &counting, &err) == TDN_ERR_INVALID_DATA && pack == NULL);
-    char where[32];
-    snprintf(where, sizeof where, "byte %zu", want);
-    if (strcmp(err.where, where) != 0 || !strstr(err.message, says))
-        fprintf(stderr, "  want %s '%s', got %s: %s\n", where, says, err.where, err.message);
-    CHECK(strcmp(err.where, where) == 0);
-    CHECK(strstr(err.message, says) != NULL);
-    CHECK_EQ_INT(live_blocks, 0);
-    free(c);
+    check_refused_at_byte(im, at, value, n, want, "", says);
 }
 
 static void fields_checked(void)

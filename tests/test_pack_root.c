@@ -46,11 +46,7 @@ static image make_pack(tdn_clip *clips[CLIPS])
         CHECK(tdn_pack_writer_add_clip(w, clips[c], 0, NULL, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_root_track(w, 0, clips[0], 0, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_root_track(w, 1, clips[1], 1, &err) == TDN_OK);
-    image im = { NULL, 0 };
-    void *data = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &im.size, NULL, &err) == TDN_OK);
-    im.bytes = data;
-    tdn_pack_writer_destroy(w);
+    const image im = image_of(w);
     tdn_asset_destroy(a);
     return im;
 }
@@ -258,9 +254,7 @@ static void writer_refusals(void)
     /* nothing refused was added: the pack has no root track */
     void *data = NULL;
     size_t size = 0;
-    tdn_pack *pack = NULL;
-    CHECK(tdn_pack_writer_save_memory(w, &data, &size, NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_open(data, size, &pack, NULL, &err) == TDN_OK);
+    tdn_pack *pack = reopened(w, &data, &size);
     CHECK_EQ_INT(tdn_pack_section_count(pack), 4); /* skeleton, two clips, strings */
     tdn_pack_destroy(pack);
     tdn_free(data, size, NULL);
@@ -269,23 +263,9 @@ static void writer_refusals(void)
     destroy_clips(clips);
 }
 
-/* The image with `n` bytes at `at` replaced by `value`: refused at byte `want`, with a message
- * holding `says`, and nothing left allocated. */
 static void check_refused(const image *im, size_t at, const void *value, size_t n, size_t want, const char *says)
 {
-    unsigned char *c = copy_of(im);
-    memcpy(c + at, value, n);
-    tdn_pack *pack = NULL;
-    tdn_error err = { 0 };
-    CHECK(open_counted(c, im->size, &pack, &err) == TDN_ERR_INVALID_DATA);
-    char where[32];
-    snprintf(where, sizeof where, "byte %zu", want);
-    if (strcmp(err.where, where) != 0 || !strstr(err.message, says))
-        fprintf(stderr, "  want %s '%s', got %s: %s\n", where, says, err.where, err.message);
-    CHECK(strcmp(err.where, where) == 0);
-    CHECK(strstr(err.message, says) != NULL);
-    CHECK_EQ_INT(live_blocks, 0);
-    free(c);
+    check_refused_at_byte(im, at, value, n, want, "", says);
 }
 
 static void fields_checked(void)
