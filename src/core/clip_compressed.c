@@ -512,7 +512,6 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
 
 static const unsigned KIND_ROWS[3] = { TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_S };
 static const int KIND_FIRST_ROW[3] = { TDN_TX, TDN_RX, TDN_SX };
-static const int KIND_COMPONENTS[3] = { 3, 4, 3 };
 
 /* A group's part of a cache: the clip frames of its cached stored frames k0 and k1 (-1: none),
  * the shift of its step in k0's segment (which times its interpolation), and what decoding the
@@ -561,8 +560,9 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
 /* The group's lanes into cache frame k's rows. */
 static DECODE_INLINE void cache_lanes(const tdn__packed_cache *cache, const tdn__pack_group *g, int k, const lanes4 *v)
 {
-    store_lanes(g, v, KIND_COMPONENTS[g->kind], cache->keys[k] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride,
-                cache->stride, 0, INT_MAX);
+    const int rotation = g->kind == TDN__PACK_R;
+    store_lanes(g, v, rotation ? 4 : 3, cache->keys[k] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride, cache->stride,
+                0, INT_MAX);
 }
 
 /* What decoding the group's stored frames of segment `segment` (header h) takes, kept. */
@@ -576,12 +576,15 @@ static void keep_segment(const tdn__pack_group *g, cached_group *cg, const heade
     cg->shift = tdn__pack_step_shift(h->step);
 }
 
-/* Stored frame `index` of k1's segment, decoded through what the group keeps of it. */
-static DECODE_INLINE void decode_kept(const tdn__pack_group *g, const cached_group *cg, int index, lanes4 *v)
+/* Stored frame `index` of k1's segment, decoded through what the group keeps of it (`rotation`:
+ * the group's kind is TDN__PACK_R, a constant where it can be, so that each kind gets its own
+ * straight code). */
+static DECODE_INLINE void decode_kept(const tdn__pack_group *g, int rotation, const cached_group *cg, int index,
+                                      lanes4 *v)
 {
-    const header_view h = { cg->words, NULL, NULL, 0, 0, cg->components, 0, 0 };
+    const header_view h = { cg->words, NULL, NULL, 0, 0, rotation ? cg->components : 3, 0, 0 };
     decode(&h, g->stride, &cg->dequantizer, index, v);
-    if (g->kind == TDN__PACK_R)
+    if (rotation)
         finish_rotations(g, &h, v);
 }
 
@@ -619,7 +622,7 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
     lanes4 v0, v1;
     if (cg->key1 == k0 && k1 != k0) { /* a stored frame on: k0 is cached already */
         keep_segment(g, cg, &h1, s + pair->next);
-        decode_kept(g, cg, pair->index1, &v1);
+        decode_kept(g, g->kind == TDN__PACK_R, cg, pair->index1, &v1);
     } else {
         const header_view h0 = record_view(record, g, packed->words);
         group_keys(g, g->kind == TDN__PACK_R, &h0, &h1, pair, &v0, &v1);
@@ -632,15 +635,27 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
 }
 
 /* The group's stored frame `index` of k1's segment, the clip's frame k1, decoded into the cache
- * after its k0 (already there): apart from the loop over the groups, so that it keeps its own
- * registers (inlined there, the decode spills). */
-static DECODE_APART void next_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg, int32_t k0,
-                                  int32_t k1, int index)
+ * after its k0 (already there): a function per kind, apart from the loop over the groups, so
+ * that each keeps its own registers (inlined there, the decode spills). */
+static DECODE_INLINE void next_key_of(int rotation, const tdn__pack_group *g, tdn__packed_cache *cache,
+                                      cached_group *cg, int32_t k0, int32_t k1, int index)
 {
     lanes4 v1;
-    decode_kept(g, cg, index, &v1);
-    cache_lanes(cache, g, cache_frame_of(k1, cg->shift), &v1);
+    decode_kept(g, rotation, cg, index, &v1);
+    store_lanes(g, &v1, rotation ? 4 : 3,
+                cache->keys[cache_frame_of(k1, cg->shift)] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride,
+                cache->stride, 0, INT_MAX);
     note_keys(cache, g, cg, k0, k1, cg->shift);
+}
+static DECODE_APART void next_rotation_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg,
+                                           int32_t k0, int32_t k1, int index)
+{
+    next_key_of(1, g, cache, cg, k0, k1, index);
+}
+static DECODE_APART void next_other_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg,
+                                        int32_t k0, int32_t k1, int index)
+{
+    next_key_of(0, g, cache, cg, k0, k1, index);
 }
 
 /* Group gi's stored frames around a point of segment s into the cache, unless they are there:
@@ -659,7 +674,12 @@ static DECODE_INLINE int cache_group(const tdn__packed *packed, tdn__packed_cach
         return 0;
     if (cg->key1 != k0 || pair->next || pair->index1 == pair->index0)
         return cache_group_by_records(packed, cache, gi, s, pairs);
-    next_key(&packed->groups[gi], cache, cg, k0, s * TDN__PACK_SEGMENT + (pair->index1 << shift), pair->index1);
+    const tdn__pack_group *g = &packed->groups[gi];
+    const int32_t k1 = s * TDN__PACK_SEGMENT + (pair->index1 << shift);
+    if (g->kind == TDN__PACK_R)
+        next_rotation_key(g, cache, cg, k0, k1, pair->index1);
+    else
+        next_other_key(g, cache, cg, k0, k1, pair->index1);
     return 1;
 }
 
