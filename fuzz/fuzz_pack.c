@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tendon/clip.h"
+#include "tendon/clip_cache.h"
 #include "tendon/io/asset.h"
 #include "tendon/mm_database.h"
 #include "tendon/model_space.h"
@@ -60,20 +61,32 @@ static void walk_mesh(const tdn_pack *pack, const tdn_pack_mesh *m)
 }
 
 /* A clip's poses at a few times (frames, between them, outside), into `poses` (8 poses of
- * 10 x stride floats) when given. */
-enum { CLIP_TIMES = 8 };
+ * 10 x stride floats) when given; sampled through a clip cache too, at those times and playing
+ * forward at half a frame a sample, with the same bits. */
+enum { CLIP_TIMES = 8, CACHED_TIMES = 24 };
 static int sample_clip(const tdn_clip *clip, float *poses)
 {
     const int n = tdn_clip_joint_count(clip);
-    tdn_pose pose;
+    tdn_pose pose, cached;
     if (n > 4096 || tdn_pose_create(n, &pose, NULL, NULL) != TDN_OK) /* fine for the library, slow here */
         return 0;
+    tdn_clip_cache *cache = NULL;
+    if (tdn_pose_create(n, &cached, NULL, NULL) != TDN_OK || tdn_clip_cache_create(clip, &cache, NULL, NULL) != TDN_OK)
+        abort();
     const size_t floats = (size_t)TDN_POSE_ROWS * (size_t)pose.stride;
-    for (int i = 0; i < CLIP_TIMES; i++) {
-        tdn_clip_sample(clip, tdn_clip_duration(clip) * ((float)i - 1.0f) / 5.3f, &pose, NULL);
-        if (poses)
+    const float half_frame = 0.5f / tdn_clip_sample_rate(clip);
+    for (int i = 0; i < CLIP_TIMES + CACHED_TIMES; i++) {
+        const float t = i < CLIP_TIMES ? tdn_clip_duration(clip) * ((float)i - 1.0f) / 5.3f
+                                       : half_frame * (float)(i - CLIP_TIMES);
+        tdn_clip_sample(clip, t, &pose, NULL);
+        tdn_clip_sample_cached(clip, cache, t, &cached, NULL);
+        if (memcmp(pose.data, cached.data, floats * sizeof(float)) != 0)
+            abort();
+        if (poses && i < CLIP_TIMES)
             memcpy(poses + (size_t)i * floats, pose.data, floats * sizeof(float));
     }
+    tdn_clip_cache_destroy(cache);
+    tdn_pose_destroy(&cached);
     for (int i = 0; i < tdn_clip_float_track_count(clip); i++)
         (void)tdn_clip_sample_float(clip, i, 0.4f);
     for (int i = 0; i < tdn_clip_event_count(clip); i++)

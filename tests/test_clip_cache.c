@@ -2,8 +2,9 @@
  * of the times (forward at several rates, backward, jumps, past the ends), on the generated
  * humanoid's compressed clips (one of them, idle, has groups of several key steps), an additive
  * one, a clip animating every component of every joint (translation, rotation and scale, the
- * rotations near half a turn from their parents'), a one-frame clip, motion capture, and
- * clips of the other storages; it never allocates; bad arguments are named. */
+ * rotations near half a turn from their parents'), a held rotation beside a packed one, a
+ * one-frame clip, motion capture, and clips of the other storages; it never allocates; bad
+ * arguments are named. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,57 @@ static void dense_and_single_frame(void)
     tdn_skeleton_destroy(skel);
 }
 
+/* A held (STEP) rotation whose w never changes (120 degrees about x, then y, then z: w = 0.5 at
+ * every key, stored once, its x, y and z held) beside a packed rotation in the same block of
+ * joints: the cache interpolates only the packed lanes. */
+static void held_rotations(void)
+{
+    const char *names[2] = { "root", "held" };
+    const int parents[2] = { -1, 0 };
+    tdn_transform rest[2] = { tdn_transform_identity(), tdn_transform_identity() };
+    rest[1].t.y = 0.3f;
+    tdn_skeleton *skel = NULL;
+    CHECK_EQ_INT(tdn_skeleton_create(
+                     &(tdn_skeleton_desc){ .joint_count = 2, .names = names, .parents = parents, .rest_pose = rest },
+                     &skel, NULL, NULL),
+                 TDN_OK);
+    enum { K = 31 };
+    static float times[K], swing[K * 4], held[K * 4];
+    const tdn_vec3 axes[3] = { tdn_vec3_make(1, 0, 0), tdn_vec3_make(0, 1, 0), tdn_vec3_make(0, 0, 1) };
+    for (int k = 0; k < K; k++) {
+        times[k] = (float)k / 30.0f;
+        const tdn_quat q = tdn_quat_from_axis_angle(axes[2], 0.5f * sinf(3.0f * times[k]));
+        const tdn_quat h = tdn_quat_from_axis_angle(axes[(k / 10) % 3], 2.0943951f);
+        memcpy(&swing[4 * k], &q, sizeof q);
+        memcpy(&held[4 * k], &h, sizeof h);
+    }
+    const tdn_track_desc tracks[2] = {
+        { .joint = 0,
+          .target = TDN_TARGET_ROTATION,
+          .interp = TDN_INTERP_LINEAR,
+          .key_count = K,
+          .times = times,
+          .values = swing },
+        { .joint = 1,
+          .target = TDN_TARGET_ROTATION,
+          .interp = TDN_INTERP_STEP,
+          .key_count = K,
+          .times = times,
+          .values = held },
+    };
+    tdn_keyed_clip *source = NULL;
+    CHECK_EQ_INT(tdn_keyed_clip_create(
+                     &(tdn_keyed_clip_desc){ .name = "held", .skeleton = skel, .tracks = tracks, .track_count = 2 },
+                     &source, NULL, NULL),
+                 TDN_OK);
+    tdn_clip *clip = source ? compressed(&(tdn_clip_desc){ .source = source }) : NULL;
+    if (clip)
+        CHECK_EQ_INT(differences(clip), 0);
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(source);
+    tdn_skeleton_destroy(skel);
+}
+
 /* Motion capture at 120 frames/s, and the storages whose caches are only a header. */
 static void motion_capture_and_other_storages(void)
 {
@@ -283,6 +335,7 @@ int main(void)
 {
     RUN(humanoid_clips);
     RUN(dense_and_single_frame);
+    RUN(held_rotations);
     RUN(motion_capture_and_other_storages);
     RUN(caller_memory_and_allocations);
     RUN(bad_arguments_named);

@@ -582,6 +582,32 @@ static void fields_checked(void)
     refused_f32(im, g0 + G_MIN + 4 * 5, nan, "min[1][1]");
     refused_f32(im, gr + G_MEAN + 4 * 4 * 3, nan, "mean[3][0]");
     refused_f32(im, gr + G_MEAN, 0.5f, "mean rotation"); /* lane 0's x: no longer of unit length */
+    /* a later rotation group taking the first one's joint 0 (its first and last joint kept true) */
+    uint32_t other = rotation + 1;
+    while (other < groups && u32_at(im->bytes + array_at(im, clip, GROUPS, other * GROUP_BYTES)) != 1)
+        other++;
+    CHECK(other < groups);
+    if (other < groups) {
+        const size_t go = array_at(im, clip, GROUPS, other * GROUP_BYTES);
+        unsigned char *c = copy_of(im);
+        const uint32_t taken = u32_at(im->bytes + gr + G_JOINT), n = u32_at(im->bytes + go + G_STRIDE);
+        put_u32(c + go + G_JOINT, taken);
+        uint32_t lo = taken, hi = taken;
+        for (uint32_t i = 1; i < n; i++) {
+            const uint32_t j = u32_at(c + go + G_JOINT + 4 * i);
+            lo = j < lo ? j : lo;
+            hi = j > hi ? j : hi;
+        }
+        put_u32(c + go + G_FIRST, lo);
+        put_u32(c + go + G_LAST, hi);
+        tdn_error err;
+        char where[32];
+        snprintf(where, sizeof where, "byte %zu", go + G_JOINT);
+        CHECK_EQ_INT(open_checked(c, im->size, &err), TDN_ERR_INVALID_DATA);
+        if (!CHECK(strcmp(err.where, where) == 0 && strstr(err.message, "in an earlier group of its kind")))
+            printf("  got %s: %s\n", err.where, err.message);
+        free(c);
+    }
 
     /* the records of the last segment (its frame count - 1 decides which steps divide it) */
     const size_t last = array_at(im, clip, RECORDS, (segments - 1) * srb + u32_at(im->bytes + gl + G_RECORD_OFFSET));

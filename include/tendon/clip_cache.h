@@ -29,8 +29,9 @@ extern "C" {
 typedef struct tdn_clip_cache tdn_clip_cache; /* opaque */
 
 /* Bytes tdn_clip_cache_init needs for `clip` (a multiple of TDN_CLIP_CACHE_ALIGN): for a
- * compressed clip, about two frames of its pose (80 bytes per joint) and 9 bytes per group of
- * tracks; 0 for a NULL clip. */
+ * compressed clip, about 110 bytes per joint (two frames of its pose and per-joint timing) and
+ * 190 per group of 4 tracks (what decoding its next frame takes); a header for other clips; 0
+ * for a NULL clip. */
 TDN_API size_t tdn_clip_cache_bytes(const tdn_clip *clip);
 /* Sets up an empty cache for `clip` in caller memory: TDN_CLIP_CACHE_ALIGN-aligned, at least
  * tdn_clip_cache_bytes(clip) bytes, owned by the caller (nothing to destroy). The clip must

@@ -329,8 +329,9 @@ typedef struct tdn_graph_desc {
     const tdn_graph_ik_desc *ik;
     int ik_count;
     /* 1: each instance keeps a clip cache (clip_cache.h) per clip node that plays a COMPRESSED
-     * clip, so that playing it forward mostly interpolates (the same bits; about two frames of
-     * the pose per such node in the instance, tdn_graph_instance_bytes); 0: none. */
+     * clip, so that playing it forward mostly interpolates (the same bits; tdn_clip_cache_bytes
+     * per such node in the instance: about 110 bytes per joint, tdn_graph_instance_bytes); 0:
+     * none. */
     int clip_caches;
 } tdn_graph_desc;
 

@@ -297,13 +297,13 @@ static DECODE_INLINE void rebuild_w(lanes4 *v)
 
 /* Lanes of rotations turning more than 60 degrees (|dot| under TDN__SLERP_DOT) take slerp's own
  * weights (slerp_time.h): a rare scalar path. */
-static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, int lanes, lanes4 *out)
+static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, unsigned lanes, lanes4 *out)
 {
     float d[4], at[4];
     v4_store(d, dot);
     v4_store(at, t);
-    for (int i = 0; i < lanes; i++)
-        if (fabsf(d[i]) < TDN__SLERP_DOT) {
+    for (int i = 0; i < 4; i++)
+        if ((lanes >> i & 1u) && fabsf(d[i]) < TDN__SLERP_DOT) {
             float w0, w1, q[4][4];
             tdn__slerp_weights(fabsf(d[i]), at[i], &w0, &w1);
             w1 = d[i] < 0.0f ? -w1 : w1;
@@ -320,9 +320,10 @@ static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, i
 static DECODE_INLINE v4 lerp4(v4 x0, v4 x1, v4 t) { return v4_sub(x0, v4_mul(v4_sub(x0, x1), t)); }
 
 /* Each lane's rotation at t between v0 and v1: nlerp the short way, re-timed to follow slerp
- * (slerp_time.h), not yet normalized; lanes turning wider than TDN__SLERP_DOT by slerp itself.
+ * (slerp_time.h), not yet normalized; lanes turning wider than TDN__SLERP_DOT by slerp itself,
+ * of the lanes whose bit is set in `lanes` (the others hold no rotation: padding, a constant).
  * The one rotation interpolation of both samplers, so that they give the same bits. */
-static DECODE_INLINE void interpolate_rotations(const lanes4 *v0, const lanes4 *v1, v4 t, int lanes, lanes4 *out)
+static DECODE_INLINE void interpolate_rotations(const lanes4 *v0, const lanes4 *v1, v4 t, unsigned lanes, lanes4 *out)
 {
     const v4 dot = v4_add(v4_add(v4_mul(v0->c[0], v1->c[0]), v4_mul(v0->c[1], v1->c[1])),
                           v4_add(v4_mul(v0->c[2], v1->c[2]), v4_mul(v0->c[3], v1->c[3])));
@@ -331,7 +332,7 @@ static DECODE_INLINE void interpolate_rotations(const lanes4 *v0, const lanes4 *
     const v4 w = v4_add(t, v4_mul(c, v4_mul(v4_mul(t, v4_sub(t, v4_set1(0.5f))), v4_sub(t, v4_set1(1.0f)))));
     for (int q = 0; q < 4; q++)
         out->c[q] = lerp4(v0->c[q], v4_flip_where_negative(v1->c[q], dot), w);
-    if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & ((1 << lanes) - 1))
+    if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & (int)lanes)
         slerp_wide_lanes(v0, v1, dot, t, lanes, out);
 }
 
@@ -404,7 +405,7 @@ static DECODE_INLINE void interpolate_group(const tdn__pack_group *g, int rotati
 {
     const v4 w = v4_set1(t);
     if (rotation) {
-        interpolate_rotations(v0, v1, w, g->stride, out);
+        interpolate_rotations(v0, v1, w, (1u << g->stride) - 1u, out);
         return;
     }
     for (int c = 0; c < 3; c++)
@@ -549,7 +550,8 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
             const tdn__pack_group *pg = &packed->groups[g];
             cache->groups[g].key0 = cache->groups[g].key1 = cache->groups[g].segment = -1;
             for (int i = 0; i < pg->stride; i++)
-                cache->packed_blocks[(size_t)pg->kind * (stride / 4) + (size_t)pg->joint[i] / 4] = 1;
+                cache->packed_blocks[(size_t)pg->kind * (stride / 4) + (size_t)pg->joint[i] / 4] |=
+                    (uint8_t)(1u << (pg->joint[i] % 4));
         }
         cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
         cache->whole_at = cache->last_frame = -1;
@@ -627,6 +629,8 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
         const header_view h0 = record_view(record, g, packed->words);
         group_keys(g, g->kind == TDN__PACK_R, &h0, &h1, pair, &v0, &v1);
         cache_lanes(cache, g, k0_frame, &v0);
+        if (k1 == k0) /* a clip of one frame: the other cache frame holds it too */
+            cache_lanes(cache, g, k0_frame ^ 1, &v0);
         keep_segment(g, cg, &h1, s + pair->next);
     }
     cache_lanes(cache, g, k1_frame, &v1);
@@ -727,25 +731,33 @@ static DECODE_INLINE void key_lanes(const kind_keys *kk, int swapping, size_t st
     *b = v4_select(y, x, kk->swap + j);
 }
 
-/* Joints [j, j + 4) of a kind's rows from the cache, interpolated, into `out` (its first row,
- * rows `out_stride` apart). */
-static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, int swapping, size_t stride, int j,
-                                            float *out, size_t out_stride)
+/* Lane i of the mask set where bit i of the index is. */
+static const uint32_t LANE_MASKS[16][4] = {
+    { 0, 0, 0, 0 },     { ~0u, 0, 0, 0 },     { 0, ~0u, 0, 0 },     { ~0u, ~0u, 0, 0 },
+    { 0, 0, ~0u, 0 },   { ~0u, 0, ~0u, 0 },   { 0, ~0u, ~0u, 0 },   { ~0u, ~0u, ~0u, 0 },
+    { 0, 0, 0, ~0u },   { ~0u, 0, 0, ~0u },   { 0, ~0u, 0, ~0u },   { ~0u, ~0u, 0, ~0u },
+    { 0, 0, ~0u, ~0u }, { ~0u, 0, ~0u, ~0u }, { 0, ~0u, ~0u, ~0u }, { ~0u, ~0u, ~0u, ~0u },
+};
+
+/* Joints [j, j + 4) of a kind's rows from the cache into `out` (its first row, rows `out_stride`
+ * apart): the lanes set in `lanes` (packed) interpolated, the others (constants, and the places
+ * of held components, which the held values overwrite after) copied from k0, as the uncached
+ * sample leaves them. */
+static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, int swapping, unsigned lanes,
+                                            size_t stride, int j, float *out, size_t out_stride)
 {
     const v4 w = kk->joint_t ? v4_load(kk->joint_t + j) : v4_set1(kk->t);
+    const int components = rotation ? 4 : 3;
     lanes4 v0, v1, q;
-    if (!rotation) {
-        for (int c = 0; c < 3; c++) {
-            key_lanes(kk, swapping, stride, c, j, &v0.c[c], &v1.c[c]);
-            v4_store(out + (size_t)c * out_stride, lerp4(v0.c[c], v1.c[c], w));
-        }
-        return;
-    }
-    for (int c = 0; c < 4; c++)
+    for (int c = 0; c < components; c++)
         key_lanes(kk, swapping, stride, c, j, &v0.c[c], &v1.c[c]);
-    interpolate_rotations(&v0, &v1, w, 4, &q);
-    for (int c = 0; c < 4; c++)
-        v4_store(out + (size_t)c * out_stride, q.c[c]);
+    if (rotation)
+        interpolate_rotations(&v0, &v1, w, lanes, &q);
+    else
+        for (int c = 0; c < 3; c++)
+            q.c[c] = lerp4(v0.c[c], v1.c[c], w);
+    for (int c = 0; c < components; c++)
+        v4_store(out + (size_t)c * out_stride, lanes == 15u ? q.c[c] : v4_select(v0.c[c], q.c[c], LANE_MASKS[lanes]));
 }
 
 /* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
@@ -758,7 +770,7 @@ static DECODE_INLINE void interpolate_kind(const tdn__packed_cache *cache, int r
     int j = begin;
     for (; j + 4 <= limit; j += 4) {
         if (packed_blocks[j / 4]) {
-            interpolate_block(kk, rotation, swapping, stride, j, out + j, stride);
+            interpolate_block(kk, rotation, swapping, packed_blocks[j / 4], stride, j, out + j, stride);
             continue;
         }
         for (int c = 0; c < 3 + rotation; c++) /* constants only: both cache frames hold them */
@@ -766,7 +778,7 @@ static DECODE_INLINE void interpolate_kind(const tdn__packed_cache *cache, int r
     }
     if (j < limit) {
         float block[4][4];
-        interpolate_block(kk, rotation, swapping, stride, j, block[0], 4);
+        interpolate_block(kk, rotation, swapping, packed_blocks[j / 4], stride, j, block[0], 4);
         for (int c = 0; c < 3 + rotation; c++) {
             float *row = out + (size_t)c * stride + (size_t)j;
             row[0] = block[c][0]; /* 1 to 3 lanes, without a call to memcpy */

@@ -136,7 +136,7 @@ typedef struct tdn__packed_cache {
     size_t stride;                    /* the pose's */
     struct tdn__cached_group *groups; /* per group: which stored frames it caches (clip_compressed.c) */
     uint8_t *joint_shift;             /* per kind, stride bytes: each joint's group's step shift */
-    uint8_t *packed_blocks;           /* per kind, stride / 4 bytes: 1 where a block of 4 joints has packed lanes */
+    uint8_t *packed_blocks;           /* per kind, stride / 4 bytes: a block of 4 joints' packed lanes, bit per lane */
     float *t;                         /* per kind, stride floats: each joint's t, when a kind mixes steps */
     uint32_t *swap;                   /* per kind, stride words: ~0 where a joint's k0 is in keys[1] then */
     unsigned kind_shifts[3];          /* per kind: bit k set when a cached group steps by 1 << k */

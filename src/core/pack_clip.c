@@ -433,6 +433,33 @@ static tdn_result check_record(const tdn__pack_view *v, const scalars *k, const 
     return TDN_OK;
 }
 
+/* No track in two groups: a sample writes each track from one group (a clip cache keeps one
+ * group's frames per track). Joints are marked per kind in windows of WINDOW joints, so that the
+ * marks stay small on the stack whatever the joint count. */
+#define WINDOW 4096
+static tdn_result check_tracks_once(const tdn__pack_view *v, const scalars *k, const arrays *a, const char *what)
+{
+    for (int base = 0; base < k->joint_count; base += WINDOW) {
+        uint8_t seen[3][WINDOW / 8];
+        memset(seen, 0, sizeof seen);
+        for (int gi = 0; gi < k->group_count; gi++) {
+            const tdn__pack_group *g = &a->groups[gi];
+            for (int i = 0; i < g->stride; i++) {
+                const int j = g->joint[i] - base;
+                if (j < 0 || j >= WINDOW)
+                    continue;
+                uint8_t *mark = &seen[g->kind][j / 8];
+                if (*mark >> (j % 8) & 1)
+                    return tdn__pack_fail(v, byte_of(v, g, offsetof(tdn__pack_group, joint) + 4 * (size_t)i),
+                                          "%s: group %d: joint[%d] = %d is in an earlier group of its kind", what, gi,
+                                          i, g->joint[i]);
+                *mark = (uint8_t)(*mark | 1u << (j % 8));
+            }
+        }
+    }
+    return TDN_OK;
+}
+
 static tdn_result check_groups(const tdn__pack_view *v, int s, const scalars *k, const arrays *a, const char *what)
 {
     size_t record_offset = 0;
@@ -442,6 +469,9 @@ static tdn_result check_groups(const tdn__pack_view *v, int s, const scalars *k,
             return res;
         record_offset += tdn__pack_record_size(&a->groups[gi]);
     }
+    const tdn_result once = check_tracks_once(v, k, a, what);
+    if (once != TDN_OK)
+        return once;
     if (k->segment_record_bytes != record_offset)
         return tdn__pack_fail(v, field_byte(v, s, TDN__CLIP_SEGMENT_RECORD_BYTES),
                               "%s: segment_record_bytes %zu is not %zu (the sum of the groups' records)", what,
