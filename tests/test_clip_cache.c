@@ -76,6 +76,22 @@ static tdn_clip *compressed(const tdn_clip_desc *desc)
     return clip;
 }
 
+/* The tracks made a keyed clip of `skel`, compressed: differences() of it (0 when it cannot be
+ * made, a failed check). */
+static int tracks_differences(const char *name, const tdn_skeleton *skel, const tdn_track_desc *tracks, int count)
+{
+    tdn_keyed_clip *source = NULL;
+    CHECK_EQ_INT(tdn_keyed_clip_create(
+                     &(tdn_keyed_clip_desc){ .name = name, .skeleton = skel, .tracks = tracks, .track_count = count },
+                     &source, NULL, NULL),
+                 TDN_OK);
+    tdn_clip *clip = source ? compressed(&(tdn_clip_desc){ .source = source }) : NULL;
+    const int differ = clip ? differences(clip) : 0;
+    tdn_clip_destroy(clip);
+    tdn_keyed_clip_destroy(source);
+    return differ;
+}
+
 static void humanoid_clips(void)
 {
     tdn_asset *humanoid = NULL;
@@ -150,18 +166,7 @@ static void dense_and_single_frame(void)
     for (int keys = KEYS; keys >= 1; keys -= KEYS - 1) {
         for (int i = 0; i < 3 * CHAIN; i++)
             tracks[i].key_count = keys;
-        tdn_keyed_clip *source = NULL;
-        CHECK_EQ_INT(tdn_keyed_clip_create(&(tdn_keyed_clip_desc){ .name = keys > 1 ? "dense" : "one frame",
-                                                                   .skeleton = skel,
-                                                                   .tracks = tracks,
-                                                                   .track_count = 3 * CHAIN },
-                                           &source, NULL, NULL),
-                     TDN_OK);
-        tdn_clip *clip = source ? compressed(&(tdn_clip_desc){ .source = source }) : NULL;
-        if (clip)
-            CHECK_EQ_INT(differences(clip), 0);
-        tdn_clip_destroy(clip);
-        tdn_keyed_clip_destroy(source);
+        CHECK_EQ_INT(tracks_differences(keys > 1 ? "dense" : "one frame", skel, tracks, 3 * CHAIN), 0);
     }
     tdn_skeleton_destroy(skel);
 }
@@ -204,16 +209,7 @@ static void held_rotations(void)
           .times = times,
           .values = held },
     };
-    tdn_keyed_clip *source = NULL;
-    CHECK_EQ_INT(tdn_keyed_clip_create(
-                     &(tdn_keyed_clip_desc){ .name = "held", .skeleton = skel, .tracks = tracks, .track_count = 2 },
-                     &source, NULL, NULL),
-                 TDN_OK);
-    tdn_clip *clip = source ? compressed(&(tdn_clip_desc){ .source = source }) : NULL;
-    if (clip)
-        CHECK_EQ_INT(differences(clip), 0);
-    tdn_clip_destroy(clip);
-    tdn_keyed_clip_destroy(source);
+    CHECK_EQ_INT(tracks_differences("held", skel, tracks, 2), 0);
     tdn_skeleton_destroy(skel);
 }
 
