@@ -27,21 +27,16 @@ size_t tdn_clip_cache_bytes(const tdn_clip *clip)
     return HEADER_BYTES + (is_packed(clip) ? tdn__packed_cache_layout(&clip->packed, stride, NULL, NULL) : 0);
 }
 
-/* Both cached frames start as the clip's constants (the rest at identity), which the
+/* Both cached frames start as the clip's constants (the identity without any), which the
  * interpolation gives back where no group decodes. */
 static void fill_constants(const tdn_clip *clip, tdn__packed_cache *cache)
 {
-    const size_t row_bytes = cache->stride * sizeof(float);
+    const size_t bytes = tdn_pose_bytes(clip->joint_count);
     for (int k = 0; k < 2; k++) {
-        if (clip->constant_pose) {
-            memcpy(cache->keys[k], clip->constant_pose, (size_t)TDN_POSE_ROWS * row_bytes);
-            continue;
-        }
-        for (int r = 0; r < TDN_POSE_ROWS; r++) {
-            const float v = r == TDN_RW || r >= TDN_SX ? 1.0f : 0.0f;
-            for (size_t j = 0; j < cache->stride; j++)
-                cache->keys[k][(size_t)r * cache->stride + j] = v;
-        }
+        tdn_pose frame; /* a view of the cache frame, set to the identity */
+        tdn_pose_init(clip->joint_count, cache->keys[k], bytes, &frame, NULL);
+        if (clip->constant_pose)
+            memcpy(cache->keys[k], clip->constant_pose, bytes);
     }
 }
 

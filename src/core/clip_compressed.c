@@ -529,6 +529,13 @@ typedef struct tdn__cached_group {
 
 static int cache_frame_of(int32_t frame, int shift) { return (frame >> shift) & 1; }
 
+/* The clip frames of a pair's stored frames in segment s, stepping by 1 << shift there. */
+static int32_t pair_k0(const stored_pair *p, int s, int shift) { return s * TDN__PACK_SEGMENT + (p->index0 << shift); }
+static int32_t pair_k1(const stored_pair *p, int s, int shift)
+{
+    return p->next ? (s + 1) * TDN__PACK_SEGMENT : s * TDN__PACK_SEGMENT + (p->index1 << shift);
+}
+
 size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *memory, tdn__packed_cache *cache)
 {
     const size_t groups = (size_t)packed->group_count;
@@ -559,10 +566,10 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
     return 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes;
 }
 
-/* The group's lanes into cache frame k's rows. */
-static DECODE_INLINE void cache_lanes(const tdn__packed_cache *cache, const tdn__pack_group *g, int k, const lanes4 *v)
+/* The group's lanes into cache frame k's rows (`rotation`: its kind is TDN__PACK_R). */
+static DECODE_INLINE void cache_lanes(const tdn__packed_cache *cache, const tdn__pack_group *g, int rotation, int k,
+                                      const lanes4 *v)
 {
-    const int rotation = g->kind == TDN__PACK_R;
     store_lanes(g, v, rotation ? 4 : 3, cache->keys[k] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride, cache->stride,
                 0, INT_MAX);
 }
@@ -613,27 +620,26 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
     const tdn__pack_group *g = &packed->groups[gi];
     cached_group *cg = &cache->groups[gi];
     const uint8_t *record = packed->records + (size_t)s * packed->segment_record_bytes + g->record_offset;
-    const int shift = tdn__pack_step_shift(record[2]);
+    const int shift = tdn__pack_step_shift(record[2]), rotation = g->kind == TDN__PACK_R;
     const stored_pair *pair = &pairs[shift];
-    const int32_t k0 = s * TDN__PACK_SEGMENT + (pair->index0 << shift);
+    const int32_t k0 = pair_k0(pair, s, shift), k1 = pair_k1(pair, s, shift);
     if (cg->key0 == k0)
         return 0;
-    const int32_t k1 = pair->next ? (s + 1) * TDN__PACK_SEGMENT : s * TDN__PACK_SEGMENT + (pair->index1 << shift);
     const header_view h1 = record_view(record + (size_t)pair->next * packed->segment_record_bytes, g, packed->words);
     const int k0_frame = cache_frame_of(k0, shift), k1_frame = k0_frame ^ (k1 != k0);
     lanes4 v0, v1;
     if (cg->key1 == k0 && k1 != k0) { /* a stored frame on: k0 is cached already */
         keep_segment(g, cg, &h1, s + pair->next);
-        decode_kept(g, g->kind == TDN__PACK_R, cg, pair->index1, &v1);
+        decode_kept(g, rotation, cg, pair->index1, &v1);
     } else {
         const header_view h0 = record_view(record, g, packed->words);
-        group_keys(g, g->kind == TDN__PACK_R, &h0, &h1, pair, &v0, &v1);
-        cache_lanes(cache, g, k0_frame, &v0);
+        group_keys(g, rotation, &h0, &h1, pair, &v0, &v1);
+        cache_lanes(cache, g, rotation, k0_frame, &v0);
         if (k1 == k0) /* a clip of one frame: the other cache frame holds it too */
-            cache_lanes(cache, g, k0_frame ^ 1, &v0);
+            cache_lanes(cache, g, rotation, k0_frame ^ 1, &v0);
         keep_segment(g, cg, &h1, s + pair->next);
     }
-    cache_lanes(cache, g, k1_frame, &v1);
+    cache_lanes(cache, g, rotation, k1_frame, &v1);
     note_keys(cache, g, cg, k0, k1, shift);
     return 1;
 }
@@ -646,9 +652,7 @@ static DECODE_INLINE void next_key_of(int rotation, const tdn__pack_group *g, td
 {
     lanes4 v1;
     decode_kept(g, rotation, cg, index, &v1);
-    store_lanes(g, &v1, rotation ? 4 : 3,
-                cache->keys[cache_frame_of(k1, cg->shift)] + (size_t)KIND_FIRST_ROW[g->kind] * cache->stride,
-                cache->stride, 0, INT_MAX);
+    cache_lanes(cache, g, rotation, cache_frame_of(k1, cg->shift), &v1);
     note_keys(cache, g, cg, k0, k1, cg->shift);
 }
 static DECODE_APART void next_rotation_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg,
@@ -673,13 +677,13 @@ static DECODE_INLINE int cache_group(const tdn__packed *packed, tdn__packed_cach
         return cache_group_by_records(packed, cache, gi, s, pairs);
     const int shift = cg->shift;
     const stored_pair *pair = &pairs[shift];
-    const int32_t k0 = s * TDN__PACK_SEGMENT + (pair->index0 << shift);
+    const int32_t k0 = pair_k0(pair, s, shift);
     if (cg->key0 == k0)
         return 0;
     if (cg->key1 != k0 || pair->next || pair->index1 == pair->index0)
         return cache_group_by_records(packed, cache, gi, s, pairs);
     const tdn__pack_group *g = &packed->groups[gi];
-    const int32_t k1 = s * TDN__PACK_SEGMENT + (pair->index1 << shift);
+    const int32_t k1 = pair_k1(pair, s, shift);
     if (g->kind == TDN__PACK_R)
         next_rotation_key(g, cache, cg, k0, k1, pair->index1);
     else
@@ -700,7 +704,7 @@ typedef struct kind_keys {
 /* Where a kind's k0 is cached when its groups step by 1 << shift. */
 static int k0_cache_frame(const stored_pair *pairs, int s, int shift)
 {
-    return cache_frame_of(s * TDN__PACK_SEGMENT + (pairs[shift].index0 << shift), shift);
+    return cache_frame_of(pair_k0(&pairs[shift], s, shift), shift);
 }
 
 /* x where the mask's lanes are clear, y where they are set. */

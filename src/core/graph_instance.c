@@ -2,7 +2,6 @@
 #include "clip_internal.h"
 #include "graph_internal.h"
 #include "internal.h"
-#include "tendon/clip_cache.h"
 
 /* Places the instance's arrays after its struct; with base NULL only measures. */
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base)

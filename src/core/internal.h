@@ -62,15 +62,15 @@ tdn_result tdn__blend2_part(const struct tdn_pose *a, const struct tdn_pose *b, 
                             struct tdn_pose *out, tdn__part part, tdn_error *err);
 tdn_result tdn__additive_apply_part(const struct tdn_pose *target_pose, const struct tdn_pose *difference, float weight,
                                     const float *joint_weights, struct tdn_pose *out, tdn__part part, tdn_error *err);
+struct tdn__packed_cache;
+struct tdn_clip_cache;
+/* A clip cache's part for a compressed clip's packed tracks (clip_cache.c), or NULL (a NULL
+ * cache, or one of a clip of another storage). */
+struct tdn__packed_cache *tdn__clip_cache_packed(struct tdn_clip_cache *cache);
 /* tdn_clip_sample of joints [begin, end) only (multiples of TDN_POSE_LANES, or end the pose's
  * stride) and the row groups `rows` (TDN__ROWS_*) into a pose of the clip's joint count,
  * unchecked: the rest of the pose is untouched. Through `cache` (a clip cache's part for this
  * clip's packed tracks, clip_compressed.h) when it is not NULL: the same bits. */
-struct tdn__packed_cache;
-/* A clip cache's part for a compressed clip's packed tracks (clip_cache.c), or NULL (a NULL
- * cache, or one of a clip of another storage). */
-struct tdn_clip_cache;
-struct tdn__packed_cache *tdn__clip_cache_packed(struct tdn_clip_cache *cache);
 void tdn__clip_sample_range(const struct tdn_clip *clip, struct tdn__packed_cache *cache, float time,
                             struct tdn_pose *pose, int begin, int end, unsigned rows);
 /* Marks joints[j] with the row groups (TDN__ROWS_*) in which the clip moves joint j away from
