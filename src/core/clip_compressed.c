@@ -760,8 +760,11 @@ static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, i
     else
         for (int c = 0; c < 3; c++)
             q.c[c] = lerp4(v0.c[c], v1.c[c], w);
+    if (lanes != 15u) /* a block with lanes no group decodes: they keep k0 */
+        for (int c = 0; c < components; c++)
+            q.c[c] = v4_select(v0.c[c], q.c[c], LANE_MASKS[lanes]);
     for (int c = 0; c < components; c++)
-        v4_store(out + (size_t)c * out_stride, lanes == 15u ? q.c[c] : v4_select(v0.c[c], q.c[c], LANE_MASKS[lanes]));
+        v4_store(out + (size_t)c * out_stride, q.c[c]);
 }
 
 /* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
