@@ -182,15 +182,15 @@ static void repack(const tdn_pack *pack)
             abort();
     /* root tracks sampled again from the clips: the writer refuses only a clip whose joint's
      * rotation samples to no unit quaternion (INVALID_DATA) */
-    int roots = 0;
+    int roots_added = 1; /* every stored root track written again */
     for (int i = 0; i < tdn_pack_clip_count(pack); i++)
-        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots >= 0; j++) {
+        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots_added; j++) {
             if (!tdn_pack_has_root_track(pack, i, j))
                 continue;
             const tdn_result r = tdn_pack_writer_add_root_track(w, i, tdn_pack_clip(pack, i), j, NULL);
             if (r != TDN_OK && r != TDN_ERR_INVALID_DATA)
                 abort();
-            roots = r == TDN_OK ? roots + 1 : -1;
+            roots_added = r == TDN_OK;
         }
     for (int i = 0; i < tdn_pack_mesh_count(pack); i++) {
         const tdn_pack_mesh m = tdn_pack_mesh_at(pack, i);
@@ -239,7 +239,7 @@ static void repack(const tdn_pack *pack)
     }
     for (int i = 0; i < tdn_pack_clip_count(pack); i++) {
         same_samples(tdn_pack_clip(pack, i), tdn_pack_clip(again, i));
-        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots >= 0; j++)
+        for (int j = 0; j < tdn_clip_joint_count(tdn_pack_clip(pack, i)) && roots_added; j++)
             if (tdn_pack_has_root_track(pack, i, j) != tdn_pack_has_root_track(again, i, j))
                 abort();
     }

@@ -97,7 +97,6 @@ void tdn__mm_database_boxes(tdn_mm_database *db);
 /* Bytes of a database's image (mm_database_memory.c) where its root, left foot and right foot
  * are, three i32, and where its frame and feature counts are, two i32. */
 #define TDN__MM_IMAGE_JOINTS 32
-#define TDN__MM_IMAGE_COUNTS 12
 /* Every check tdn_mm_database_load_memory makes of an image, allocating nothing: TDN_OK when
  * it would load (memory permitting), else its error ("byte N" of the image, or "size"). */
 tdn_result tdn__mm_database_check_memory(const void *bytes, size_t size, tdn_error *err);

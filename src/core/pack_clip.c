@@ -10,7 +10,6 @@
 #include "pack_internal.h"
 
 /* How far a rotation lane's mean may be from unit length (its squared length from 1). */
-#define UNIT_TOLERANCE 1e-4f
 #define GROUP_BYTES 232
 #define RUN_BYTES 16
 
@@ -165,13 +164,6 @@ static size_t byte_of(const tdn__pack_view *v, const void *p, size_t offset)
     return (size_t)((const unsigned char *)p - v->bytes) + offset;
 }
 
-static float field_float(const tdn__pack_view *v, int s, int field)
-{
-    float x;
-    memcpy(&x, v->bytes + field_byte(v, s, field), 4);
-    return x;
-}
-
 /* The counts and scalars of the header, each in its range (products formed only in 64 bits
  * against the section's size, in find_arrays). */
 static tdn_result check_scalars(const tdn__pack_view *v, int s, const char *what, scalars *k)
@@ -186,8 +178,8 @@ static tdn_result check_scalars(const tdn__pack_view *v, int s, const char *what
                               "%s: joint_count %u is not its skeleton's %u (section %u)", what,
                               tdn__pack_field(v, s, TDN__CLIP_JOINT_COUNT), joints, skeleton);
     k->joint_count = (int)joints;
-    k->duration = field_float(v, s, TDN__CLIP_DURATION);
-    k->sample_rate = field_float(v, s, TDN__CLIP_SAMPLE_RATE);
+    k->duration = tdn__pack_field_float(v, s, TDN__CLIP_DURATION);
+    k->sample_rate = tdn__pack_field_float(v, s, TDN__CLIP_SAMPLE_RATE);
     if (!tdn__finite(k->duration) || k->duration < 0.0f)
         return tdn__pack_fail(v, field_byte(v, s, TDN__CLIP_DURATION), "%s: duration %g is not finite and >= 0", what,
                               (double)k->duration);
@@ -395,7 +387,7 @@ static tdn_result check_group(const tdn__pack_view *v, const scalars *k, const t
         float len2 = 0.0f;
         for (int c = 0; c < 4; c++)
             len2 += g->mean[c][i] * g->mean[c][i];
-        if (!(fabsf(len2 - 1.0f) <= UNIT_TOLERANCE))
+        if (!(fabsf(len2 - 1.0f) <= TDN__PACK_UNIT_TOLERANCE))
             return tdn__pack_fail(v, at + offsetof(tdn__pack_group, mean) + 4 * (size_t)i,
                                   "%s: group %d: lane %d's mean rotation has squared length %g, not 1", what, gi, i,
                                   (double)len2);

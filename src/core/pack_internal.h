@@ -173,6 +173,15 @@ static inline uint32_t tdn__pack_field(const tdn__pack_view *v, int s, int field
 {
     return tdn__pack_u32(v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field);
 }
+/* The same field read as an f32. */
+static inline float tdn__pack_field_float(const tdn__pack_view *v, int s, int field)
+{
+    float x;
+    memcpy(&x, v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field, 4);
+    return x;
+}
+/* How far from 1 a stored unit quaternion's squared length may be. */
+#define TDN__PACK_UNIT_TOLERANCE 1e-4f
 /* Checks that the section holds its header, that the header's reserved fields [first, end) are
  * zero and that field `name_field` (-1: none) is a name (tdn__pack_name); `what` names the
  * object ("skeleton 0"). */

@@ -7,7 +7,6 @@
 #include <stdio.h>
 
 /* How far a stored rotation's squared length may be from 1 (as a skeleton's rest rotations). */
-#define UNIT_TOLERANCE 1e-4f
 
 size_t tdn__pack_root_size(int frame_count)
 {
@@ -31,17 +30,10 @@ long tdn__pack_root_bad_frame(const float *frames, int frame_count)
         return bad / TDN__ROOT_TRACK_FLOATS;
     for (int f = 0; f < frame_count; f++) {
         const float *q = frames + (size_t)f * TDN__ROOT_TRACK_FLOATS + 3;
-        if (!(fabsf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0f) <= UNIT_TOLERANCE))
+        if (!(fabsf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0f) <= TDN__PACK_UNIT_TOLERANCE))
             return f;
     }
     return -1;
-}
-
-static float clip_float(const tdn__pack_view *v, int s, int field)
-{
-    float x;
-    memcpy(&x, v->bytes + tdn__pack_section_at(v, s).offset + 4 * (size_t)field, 4);
-    return x;
 }
 
 static tdn_result check(const tdn__pack_view *v, int s, int index)
@@ -65,8 +57,8 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     if (joint >= joints)
         return tdn__pack_fail(v, base + 4 * TDN__ROOT_JOINT, "%s: joint %u is not below its clip's joint count %u",
                               what, joint, joints);
-    const float duration = clip_float(v, (int)clip, TDN__CLIP_DURATION);
-    const float rate = clip_float(v, (int)clip, TDN__CLIP_SAMPLE_RATE);
+    const float duration = tdn__pack_field_float(v, (int)clip, TDN__CLIP_DURATION);
+    const float rate = tdn__pack_field_float(v, (int)clip, TDN__CLIP_SAMPLE_RATE);
     const uint32_t frames = tdn__pack_field(v, s, TDN__ROOT_FRAME_COUNT);
     const int expect = tdn__root_track_frame_count(duration, rate);
     if (frames != (uint32_t)expect)
@@ -82,7 +74,7 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
         return tdn__pack_fail(
             v, (size_t)((const unsigned char *)data - v->bytes) + (size_t)bad * TDN__ROOT_TRACK_FLOATS * 4,
             "%s: frames[%ld] is not finite with a unit rotation (squared length within %g of 1)", what, bad,
-            (double)UNIT_TOLERANCE);
+            (double)TDN__PACK_UNIT_TOLERANCE);
     return TDN_OK;
 }
 

@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 /* How far a rest rotation's squared length may be from 1 (skeletons store them normalized). */
-#define UNIT_TOLERANCE 1e-4f
 
 /* Where each array of a skeleton of n joints starts, by header field. */
 static void layout(int n, size_t at[TDN__SKEL_FIELDS], size_t *end)
@@ -168,7 +167,7 @@ static tdn_result check_transforms(const tdn__pack_view *v, const arrays *a, int
     for (int j = 0; j < n; j++) {
         const tdn_transform *x = &a->rest[j];
         const float len2 = tdn_quat_dot(x->r, x->r);
-        if (fabsf(len2 - 1.0f) > UNIT_TOLERANCE)
+        if (fabsf(len2 - 1.0f) > TDN__PACK_UNIT_TOLERANCE)
             return tdn__pack_fail(v, byte_of(v, a->rest, j, sizeof *x) + 12,
                                   "%s: rest[%d]'s rotation has length %g, not 1", what, j, (double)sqrtf(len2));
         if (x->s.x == 0.0f || x->s.y == 0.0f || x->s.z == 0.0f)
