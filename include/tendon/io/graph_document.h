@@ -92,21 +92,25 @@ TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
  * a document's, with the pack's skeleton tdn_pack_graph_skeleton gives as its character (the
  * document's "character" is not read) and, for every clip its nodes play, the pack's clip of the
  * name the document calls it by (tdn_pack_find_clip; the pack holds it built, made additive
- * where the document says so, so its "clips" entries are not read). Nothing is read from files:
- * a document that names one (a motion_match node's database, "retarget") is refused, as is a
- * clip the pack lacks or one animating another skeleton (errors name the JSON path, after the
- * graph's name: "blendmotion: nodes.moving.samples[1].clip"). The document does not own the
- * pack, whose clips and skeleton it uses: the pack must outlive it. Its asset is NULL. Only
- * options->callbacks are used. */
+ * where the document says so, so its "clips" entries are not read), with the root tracks the
+ * pack stores for them. A motion_match node's database is the pack's database of its file name
+ * (tdn_pack_find_database), its clips the pack's clips as keyed clips. Nothing is read from
+ * files: "retarget" is refused, as are a clip or database the pack lacks and a clip animating
+ * another skeleton (errors name the JSON path, after the graph's name:
+ * "blendmotion: nodes.moving.samples[1].clip"). The document does not own the pack, whose clips
+ * and skeleton it uses: the pack must outlive it. Its asset is NULL. Only options->callbacks and
+ * options->clip_caches are used. */
 TDN_API tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph,
                                                 const tdn_graph_document_load_options *options,
                                                 tdn_graph_document **out, const tdn_allocator *allocator,
                                                 tdn_error *err);
 /* Adds `document` to a pack writer as tdn_graph_document_load_pack reads it back: its
  * character's skeleton under `name`, the character's skinned meshes, every clip of the document
- * (tdn_graph_document_clip) under the name the document calls it by, and `size` bytes of `json`
- * (the document's text, which the caller keeps: a document does not) as a graph section named
- * `name`. The clips must be COMPRESSED (load the document with options->clip_storage
+ * (tdn_graph_document_clip) under the name the document calls it by with the root tracks of
+ * the plain ones at the document's root-motion joint, each motion_match node's database under
+ * its file name and the clips it plays (compressed at the document's threshold), and `size`
+ * bytes of `json` (the document's text, which the caller keeps: a document does not) as a graph
+ * section named `name`. The clips must be COMPRESSED (load the document with options->clip_storage
  * TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT naming the clip, as the writer's
  * other refusals are passed on; the writer then holds what was added before (destroy it). */
 TDN_API tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const char *name,
