@@ -3,7 +3,8 @@
  * hold only valid values: every skeleton finds each joint by its name and computes model space
  * and a palette from its rest pose, every mesh index and joint is in range, every clip samples
  * (at frames, between them, outside) and answers its annotations, every graph's text is a C string
- * of its size and names a skeleton of the pack, every stored root track builds a track that
+ * of its size and names a skeleton of the pack, every graph definition builds a graph that
+ * updates and evaluates (or is refused naming a place), every stored root track builds a track that
  * reports finite motion, every database loads, saves to its image and answers a search, and
  * what opened packs again
  * through the writer (which checks what it is given as the loader does) and opens with the same
@@ -20,6 +21,7 @@
 #include "tendon/mm_database.h"
 #include "tendon/model_space.h"
 #include "tendon/pack.h"
+#include "tendon/packed_graph.h"
 #include "tendon/pose.h"
 #include "tendon/root_motion.h"
 
@@ -208,7 +210,7 @@ static void repack(const tdn_pack *pack)
     for (int i = 0; i < tdn_pack_graph_count(pack); i++) {
         size_t n = 0;
         const char *json = tdn_pack_graph_json(pack, i, &n);
-        if (tdn_pack_writer_add_graph(w, tdn_pack_graph_name(pack, i), tdn_pack_graph_skeleton(pack, i), json, n,
+        if (tdn_pack_writer_add_graph(w, tdn_pack_graph_name(pack, i), tdn_pack_graph_skeleton(pack, i), json, n, NULL,
                                       NULL) != TDN_OK)
             abort();
     }
@@ -282,6 +284,35 @@ static void read_as_asset(const tdn_pack *pack, const void *bytes, size_t size)
     tdn_asset_destroy(asset);
 }
 
+/* A graph from the pack's definition: built, or refused naming a place; built, it runs. */
+static void walk_definition(const tdn_pack *pack, int i)
+{
+    tdn_packed_graph *packed = NULL;
+    tdn_error err = { 0 };
+    if (tdn_packed_graph_create(pack, i, NULL, &packed, NULL, &err) != TDN_OK) {
+        if (packed || err.where[0] == '\0' || err.message[0] == '\0')
+            abort();
+        return;
+    }
+    const tdn_graph *graph = tdn_packed_graph_graph(packed);
+    tdn_graph_instance *in = NULL;
+    tdn_pose pose;
+    const int joints = tdn_skeleton_joint_count(tdn_packed_graph_desc(packed)->skeleton);
+    if (tdn_graph_instance_create(graph, &in, NULL, NULL) == TDN_OK &&
+        tdn_pose_create(joints, &pose, NULL, NULL) == TDN_OK) {
+        for (int f = 0; f < 3; f++) {
+            for (int p = 0; p < tdn_graph_param_count(graph); p++)
+                if (tdn_graph_param_type(graph, p) == TDN_PARAM_TRIGGER)
+                    tdn_graph_fire_trigger(in, p, NULL);
+            if (tdn_graph_update(in, 0.25f, NULL) != TDN_OK || tdn_graph_evaluate(in, &pose, NULL) != TDN_OK)
+                abort();
+        }
+        tdn_pose_destroy(&pose);
+    }
+    tdn_graph_instance_destroy(in);
+    tdn_packed_graph_destroy(packed);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     unsigned char *bytes = aligned_alloc(TDN_PACK_ALIGN, (size + TDN_PACK_ALIGN) / TDN_PACK_ALIGN * TDN_PACK_ALIGN);
@@ -312,6 +343,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         for (int i = 0; i < tdn_pack_database_count(pack); i++)
             walk_database(pack, i);
+        for (int i = 0; i < tdn_pack_graph_count(pack); i++)
+            if (tdn_pack_graph_has_definition(pack, i))
+                walk_definition(pack, i);
         repack(pack);
         read_as_asset(pack, bytes, size);
         tdn_pack_destroy(pack);

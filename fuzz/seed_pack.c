@@ -20,6 +20,7 @@
 #include "mm_walk_rig.h"
 #include "tendon/io/asset.h"
 #include "tendon/io/pack_file.h"
+#include "tendon/packed_graph.h"
 
 static const float positions[12] = { -0.1f, 0.0f, 0.0f, 0.1f, 0.0f, 0.0f, 0.1f, 0.9f, 0.0f, -0.1f, 0.9f, 0.0f };
 static const float normals[12] = { 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1 };
@@ -99,6 +100,69 @@ static tdn_clip *walk_clip(const tdn_skeleton *skeleton, int additive)
     return clip;
 }
 
+/* walk.tdn's graph as a definition (packed_graph.h) over its two clips: the walk with its
+ * difference added by a weight, a 1D blend space of the walk and the rest pose, a state
+ * machine between them on a trigger, synced steps, root motion, a two-bone job on a leg and a
+ * masked additive layer. */
+static tdn_result add_definition(tdn_pack_writer *w, int graph_index, const tdn_skeleton *skeleton, tdn_error *err)
+{
+    static const tdn_param_desc params[] = { { "w", TDN_PARAM_FLOAT, { 0.5f }, 0.1f },
+                                             { "go", TDN_PARAM_TRIGGER, { 0 }, 0 },
+                                             { "aim", TDN_PARAM_FLOAT, { 0.25f }, 0 },
+                                             { "foot", TDN_PARAM_VEC3, { 0.1f, 0.05f, 0.2f }, 0 } };
+    static const int additive_inputs[] = { 0, 1 }, space_inputs[] = { 0, 3 }, states[] = { 2, 4 };
+    static const float points[] = { 0.0f, 1.0f };
+    static const tdn_condition_desc go = { "go", TDN_COMPARE_TRUE, 0 };
+    static const tdn_transition_desc transitions[] = {
+        { 0, 1, &go, 1, 0, 0.2f, 0, { TDN_EASE_BEZIER, 0.3f, 0, 0.6f, 1 }, TDN_TRANSITION_SMOOTH, 0, 0, 0 },
+        { 1, 0, &go, 1, 0.5f, 0.1f, 0, { TDN_EASE_LINEAR, 0, 0, 0, 0 }, TDN_TRANSITION_INERTIALIZE, 1, 0, 1 }
+    };
+    static const tdn_state_desc names[] = { { "walk" }, { "blend" } };
+    static const tdn_state_machine_desc machine = { names, 2, transitions, 2, 0 };
+    static const char *const steps[] = { "step" };
+    static const tdn_sync_group_desc group = { "steps", steps, 1 };
+    static const tdn_root_track_desc root = { 0, TDN_ROOT_YAW, 0, { 0, 1, 0 } };
+    static const float mask[5] = { 0, 1, 1, 0.5f, 0.5f };
+    tdn_blend_space *space = NULL;
+    const tdn_blend_space_desc line = { TDN_BLEND_SPACE_LINEAR, 1, 2, points };
+    tdn_result res = tdn_blend_space_create(&line, &space, NULL, err);
+    const tdn_node_desc nodes[] = {
+        { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP, .sync_group = "steps" },
+        { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
+        { .type = TDN_NODE_ADDITIVE, .inputs = additive_inputs, .input_count = 2, .value = { "w", 0 } },
+        { .type = TDN_NODE_REST },
+        { .type = TDN_NODE_BLEND_SPACE, .inputs = space_inputs, .input_count = 2, .space = space, .position = "aim" },
+        { .type = TDN_NODE_STATE_MACHINE, .inputs = states, .input_count = 2, .state_machine = &machine },
+        { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_PINGPONG, .rate = 0.5f },
+    };
+    const tdn_layer_desc layers[] = { { "base", 5, { NULL, 1 }, TDN_LAYER_OVERRIDE, NULL, 0 },
+                                      { "legs", 6, { "w", 0 }, TDN_LAYER_ADDITIVE, mask, 0 } };
+    const tdn_graph_ik_desc ik = { .kind = TDN_GRAPH_IK_TWO_BONE, .root = 0, .middle = 1, .end = 2, .target = "foot" };
+    const tdn_graph_desc desc = { .skeleton = skeleton,
+                                  .clip_count = 2,
+                                  .params = params,
+                                  .param_count = 4,
+                                  .nodes = nodes,
+                                  .node_count = 7,
+                                  .layers = layers,
+                                  .layer_count = 2,
+                                  .sync_groups = &group,
+                                  .sync_group_count = 1,
+                                  .root_motion = &root,
+                                  .ik = &ik,
+                                  .ik_count = 1 };
+    void *definition = NULL;
+    size_t size = 0;
+    const int clips[2] = { 0, 1 };
+    if (res == TDN_OK)
+        res = tdn_graph_definition_save(&desc, NULL, &definition, &size, NULL, err);
+    if (res == TDN_OK)
+        res = tdn_pack_writer_add_graph_definition(w, graph_index, definition, size, clips, err);
+    tdn_free(definition, size, NULL);
+    tdn_blend_space_destroy(space);
+    return res;
+}
+
 static int write(const char *dir, const char *name, const tdn_skeleton *skeleton, int two)
 {
     tdn_pack_writer *w = NULL;
@@ -122,8 +186,11 @@ static int write(const char *dir, const char *name, const tdn_skeleton *skeleton
     }
     if (res == TDN_OK)
         res = tdn_pack_writer_add_mesh(w, &quad, &err);
+    int graph_index = -1;
     if (res == TDN_OK)
-        res = tdn_pack_writer_add_graph(w, two ? "again" : "walk", two, graph, sizeof graph - 1, &err);
+        res = tdn_pack_writer_add_graph(w, two ? "again" : "walk", two, graph, sizeof graph - 1, &graph_index, &err);
+    if (res == TDN_OK && !two)
+        res = add_definition(w, graph_index, skeleton, &err);
     if (res == TDN_OK && !two)
         res = tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('B', 'S', 'P', 'C'), "a later section", 16, 32, &err);
     char path[4096];
@@ -156,7 +223,7 @@ static int write_mm(const char *dir, const tdn_asset *asset)
     if (res == TDN_OK)
         res = tdn_pack_writer_add_named_clip(w, "walk", clip, 0, NULL, &err);
     if (res == TDN_OK)
-        res = tdn_pack_writer_add_graph(w, "walk", 0, mm_graph, sizeof mm_graph - 1, &err);
+        res = tdn_pack_writer_add_graph(w, "walk", 0, mm_graph, sizeof mm_graph - 1, NULL, &err);
     char path[4096];
     snprintf(path, sizeof path, "%s/mm.tdn", dir);
     if (res == TDN_OK)

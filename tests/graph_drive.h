@@ -39,7 +39,7 @@ static void drive(tdn_graph_instance *in, int k, int frame)
 
 /* A parallel-for (graph.h) running every task in reverse order on this thread, the workers
  * (*(const int *)user of them) taken in turn: a split no real pool would make. */
-static void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
+static inline void reversed_for(void *user, int task_count, tdn_graph_task_fn task, void *context)
 {
     const int workers = *(const int *)user;
     for (int t = task_count - 1; t >= 0; t--)

@@ -270,6 +270,20 @@ static tdn_result pack_database_load(const tdn_allocator *h, void **out, tdn_err
     return tdn_pack_database_load(opened_pack, 0, (tdn_mm_database **)out, h, err);
 }
 
+/* A graph of the rest pose, the definition stored for the pack's graph 0 */
+static const tdn_node_desc rest_node = { .type = TDN_NODE_REST };
+
+static tdn_result graph_definition_save(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    const tdn_graph_desc desc = { .skeleton = skeleton, .nodes = &rest_node, .node_count = 1 };
+    return tdn_graph_definition_save(&desc, NULL, out, &bytes_size, h, err);
+}
+
+static tdn_result packed_graph_create(const tdn_allocator *h, void **out, tdn_error *err)
+{
+    return tdn_packed_graph_create(opened_pack, 0, NULL, (tdn_packed_graph **)out, h, err);
+}
+
 static tdn_result pack_writer_create(const tdn_allocator *h, void **out, tdn_error *err)
 {
     return tdn_pack_writer_create((tdn_pack_writer **)out, h, err);
@@ -310,6 +324,7 @@ static void destroy_body_map_file(void *p) { tdn_body_map_file_destroy(p); }
 static void destroy_bytes(void *p) { tdn_free(p, bytes_size, &counting); }
 static void destroy_graph_document(void *p) { tdn_graph_document_destroy(p); }
 static void destroy_pack(void *p) { tdn_pack_destroy(p); }
+static void destroy_packed_graph(void *p) { tdn_packed_graph_destroy(p); }
 static void destroy_pack_writer(void *p) { tdn_pack_writer_destroy(p); }
 static void destroy_pack_file(void *p) { tdn_pack_file_destroy(p); }
 
@@ -349,6 +364,8 @@ static const hooks_case cases[] = {
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
     { "tdn_pack_open", pack_open, destroy_pack },
     { "tdn_pack_root_track", pack_root_track, destroy_root_track },
+    { "tdn_graph_definition_save", graph_definition_save, destroy_bytes },
+    { "tdn_packed_graph_create", packed_graph_create, destroy_packed_graph },
     { "tdn_pack_database_load", pack_database_load, destroy_mm_database },
     { "tdn_pack_writer_create", pack_writer_create, destroy_pack_writer },
     { "tdn_pack_writer_save_memory", pack_writer_save_memory, destroy_bytes },
@@ -502,8 +519,15 @@ int main(void)
     CHECK_EQ_INT(tdn_pack_writer_add_clip(pack_writer, compressed, 0, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_add_root_track(pack_writer, 0, compressed, 0, NULL), TDN_OK);
     tdn_clip_destroy(compressed);
-    CHECK_EQ_INT(tdn_pack_writer_add_graph(pack_writer, "rest", 0, document_json, sizeof document_json - 1, NULL),
+    int rest_graph = -1;
+    CHECK_EQ_INT(
+        tdn_pack_writer_add_graph(pack_writer, "rest", 0, document_json, sizeof document_json - 1, &rest_graph, NULL),
+        TDN_OK);
+    void *definition = NULL;
+    CHECK_EQ_INT(graph_definition_save(NULL, &definition, NULL), TDN_OK);
+    CHECK_EQ_INT(tdn_pack_writer_add_graph_definition(pack_writer, rest_graph, definition, bytes_size, NULL, NULL),
                  TDN_OK);
+    tdn_free(definition, bytes_size, NULL);
     CHECK_EQ_INT(tdn_pack_writer_add_database(pack_writer, "features", 0, features_db, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_writer_save_memory(pack_writer, &pack_bytes, &pack_size, NULL, NULL), TDN_OK);
     CHECK_EQ_INT(tdn_pack_open(pack_bytes, pack_size, &opened_pack, NULL, NULL), TDN_OK);

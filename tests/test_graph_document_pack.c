@@ -216,7 +216,7 @@ static void refused(const char *json, int with_clips, const char *where, const c
     CHECK(tdn_pack_writer_add_skeleton(w, "humanoid", tdn_asset_skeleton(humanoid), NULL, &err) == TDN_OK);
     for (int c = 0; with_clips && c < CLIPS; c++)
         CHECK(tdn_pack_writer_add_clip(w, clips[c], 0, NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_writer_add_graph(w, "g", 0, json, strlen(json), &err) == TDN_OK);
+    CHECK(tdn_pack_writer_add_graph(w, "g", 0, json, strlen(json), NULL, &err) == TDN_OK);
     void *bytes = NULL;
     size_t size = 0;
     tdn_pack *pack = NULL;

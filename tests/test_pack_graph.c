@@ -24,8 +24,8 @@ static image make_pack(void)
     int first = -1, second = -1;
     CHECK(tdn_pack_writer_add_skeleton(w, "one", tdn_asset_skeleton(a), &first, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_skeleton(w, "two", tdn_asset_skeleton(a), &second, &err) == TDN_OK);
-    CHECK(tdn_pack_writer_add_graph(w, "standing", second, JSON, JSON_SIZE, &err) == TDN_OK);
-    CHECK(tdn_pack_writer_add_graph(w, "a", first, "{}", 2, &err) == TDN_OK);
+    CHECK(tdn_pack_writer_add_graph(w, "standing", second, JSON, JSON_SIZE, NULL, &err) == TDN_OK);
+    CHECK(tdn_pack_writer_add_graph(w, "a", first, "{}", 2, NULL, &err) == TDN_OK);
     const image im = image_of(w);
     tdn_asset_destroy(a);
     return im;
@@ -72,14 +72,14 @@ static void writer_refusals(void)
     tdn_error err = { 0 };
     CHECK(tdn_humanoid_create(NULL, &a, NULL, &err) == TDN_OK);
     CHECK(tdn_pack_writer_create(&w, NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 2, &err) == TDN_ERR_ARGUMENT); /* no skeleton yet */
+    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 2, NULL, &err) == TDN_ERR_ARGUMENT); /* no skeleton yet */
     CHECK(strcmp(err.where, "skeleton") == 0);
     CHECK(tdn_pack_writer_add_skeleton(w, "s", tdn_asset_skeleton(a), NULL, &err) == TDN_OK);
-    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 0, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 0, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "size") == 0);
-    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 3, &err) == TDN_ERR_ARGUMENT); /* its zero byte included */
+    CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 3, NULL, &err) == TDN_ERR_ARGUMENT); /* its zero byte included */
     CHECK(strcmp(err.where, "json") == 0 && strstr(err.message, "at 2") != NULL);
-    CHECK(tdn_pack_writer_add_graph(w, "g", 0, NULL, 2, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_pack_writer_add_graph(w, "g", 0, NULL, 2, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(tdn_pack_writer_add_section(w, TDN_PACK_FOURCC('G', 'R', 'P', 'H'), "{}", 2, 16, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "kind") == 0);
     /* nothing refused was added: the pack has no graph */

@@ -174,9 +174,11 @@ TDN_API tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *writer, const
                                                   int skeleton, int *index, tdn_error *err);
 /* Adds a graph section: `size` bytes of a graph document's JSON text (copied; 1 to UINT32_MAX - 1
  * bytes, no zero byte among them) under `name` (NULL: ""), whose character is the skeleton
- * `skeleton` (an index tdn_pack_writer_add_skeleton gave). The text is not parsed here. */
+ * `skeleton` (an index tdn_pack_writer_add_skeleton gave). The text is not parsed here. *index
+ * (may be NULL) receives its graph index in the pack (a definition of the graph,
+ * tdn_pack_writer_add_graph_definition in packed_graph.h, names it by that). */
 TDN_API tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *writer, const char *name, int skeleton, const char *json,
-                                             size_t size, tdn_error *err);
+                                             size_t size, int *index, tdn_error *err);
 /* Adds a root track section: the frames tdn_root_track_create samples of joint `joint` of
  * `clip`, which must be the clip this writer added as clip index `index` (its joint count,
  * duration, sample rate and additive flag are checked against that section's; an additive clip
@@ -194,8 +196,8 @@ TDN_API tdn_result tdn_pack_writer_add_database(tdn_pack_writer *writer, const c
                                                 const tdn_mm_database *db, tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
  * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
- * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'MMDB', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is a zero
- * kind. */
+ * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'MMDB', 'GDEF', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is
+ * a zero kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,
                                                size_t align, tdn_error *err);
 /* The pack image of what was added, in memory from `allocator` (NULL: malloc) that the caller

@@ -35,5 +35,6 @@
 #include "nearest_name.h"
 #include "mm_controller.h"
 #include "pack.h"
+#include "packed_graph.h"
 
 #endif

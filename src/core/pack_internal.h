@@ -23,6 +23,7 @@
 #define TDN__PACK_GRAPH TDN_PACK_FOURCC('G', 'R', 'P', 'H')
 #define TDN__PACK_ROOT TDN_PACK_FOURCC('R', 'O', 'O', 'T')
 #define TDN__PACK_DATABASE TDN_PACK_FOURCC('M', 'M', 'D', 'B')
+#define TDN__PACK_DEFINITION TDN_PACK_FOURCC('G', 'D', 'E', 'F')
 
 /* A section's header is 64 bytes of little-endian u32 fields, the last ones reserved (zero);
  * a clip's, which has more arrays, is 128 bytes. */
@@ -83,6 +84,15 @@ enum {
     TDN__MMDB_SIZE,
     TDN__MMDB_IMAGE,
     TDN__MMDB_FIELDS
+};
+enum {
+    /* graph definition section */
+    TDN__GDEF_GRAPH,
+    TDN__GDEF_CLIP_COUNT,
+    TDN__GDEF_CLIPS,
+    TDN__GDEF_SIZE,
+    TDN__GDEF_IMAGE,
+    TDN__GDEF_FIELDS
 };
 enum {
     /* clip section (a 128-byte header) */
@@ -220,13 +230,14 @@ typedef struct tdn__pack_reader {
 } tdn__pack_reader;
 
 /* The section readers (pack_skeleton.c, pack_mesh.c, pack_clip.c, pack_graph.c, pack_root.c,
- * pack_database.c). */
+ * pack_database.c, pack_definition.c). */
 extern const tdn__pack_reader tdn__pack_skeleton_reader;
 extern const tdn__pack_reader tdn__pack_mesh_reader;
 extern const tdn__pack_reader tdn__pack_clip_reader;
 extern const tdn__pack_reader tdn__pack_graph_reader;
 extern const tdn__pack_reader tdn__pack_root_reader;
 extern const tdn__pack_reader tdn__pack_database_reader;
+extern const tdn__pack_reader tdn__pack_definition_reader;
 
 /* A pack's skeleton object: the skeleton over the pack's bytes, and its name. */
 typedef struct tdn__pack_skeleton {
@@ -266,6 +277,20 @@ typedef struct tdn__pack_database {
     size_t size;
 } tdn__pack_database;
 
+/* A pack's graph definition object: its graph's index among the pack's graphs, the pack clip
+ * index of each clip it plays, and its image (graph_definition.h) in the pack's bytes, at
+ * image_byte of the file. */
+typedef struct tdn__pack_definition {
+    int graph;
+    int clip_count;
+    const int *clips;
+    const unsigned char *image;
+    size_t size, image_byte;
+} tdn__pack_definition;
+
+/* Graph `graph`'s definition in an opened pack, or NULL. */
+const tdn__pack_definition *tdn__pack_definition_of(const tdn_pack *pack, int graph);
+
 /* Writing (pack_writer.c): a section's bytes, laid out at offset 0 of `out` (zeroed, at least
  * the size the first function gives), its names already in the string table at the offsets
  * given. */
@@ -288,6 +313,11 @@ void tdn__pack_root_write(uint32_t clip_section, int joint, int frame_count, con
 /* The first of frame_count root track frames that is not finite or whose rotation is not of
  * unit length (within tdn_pack_open's tolerance), or -1: what tdn_pack_open refuses. */
 long tdn__pack_root_bad_frame(const float *frames, int frame_count);
+
+/* A definition's section: its header, the clip_count clip section indices, then its image. */
+size_t tdn__pack_definition_size(int clip_count, size_t image_size);
+void tdn__pack_definition_write(uint32_t graph_section, int clip_count, const uint32_t *clip_sections,
+                                const void *image, size_t image_size, unsigned char *out);
 
 /* A database's section: its header, then its image (tdn_mm_database_save_memory, image_size
  * bytes). */

@@ -2,15 +2,17 @@
  * each known section through its reader, then one allocation for every object's header. */
 #include "pack_internal.h"
 #include "root_track_internal.h"
+#include "tendon/packed_graph.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
  * skeleton). A new kind is one more reader here, and its objects' accessors. */
-static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader, &tdn__pack_clip_reader,
-                                                   &tdn__pack_mesh_reader,     &tdn__pack_graph_reader,
-                                                   &tdn__pack_root_reader,     &tdn__pack_database_reader };
+static const tdn__pack_reader *const READERS[] = { &tdn__pack_skeleton_reader,  &tdn__pack_clip_reader,
+                                                   &tdn__pack_mesh_reader,      &tdn__pack_graph_reader,
+                                                   &tdn__pack_root_reader,      &tdn__pack_database_reader,
+                                                   &tdn__pack_definition_reader };
 enum {
     READER_COUNT = sizeof READERS / sizeof READERS[0],
     SKELETONS = 0,
@@ -18,7 +20,8 @@ enum {
     MESHES = 2,
     GRAPHS = 3,
     ROOTS = 4,
-    DATABASES = 5
+    DATABASES = 5,
+    DEFINITIONS = 6
 };
 
 struct tdn_pack {
@@ -420,6 +423,20 @@ int tdn_pack_find_graph(const tdn_pack *pack, const char *name)
         if (strcmp(graph_object(pack, i)->name, name) == 0)
             return i;
     return -1;
+}
+
+const tdn__pack_definition *tdn__pack_definition_of(const tdn_pack *p, int graph)
+{
+    const tdn__pack_definition *defs = p ? (const tdn__pack_definition *)p->objects[DEFINITIONS] : NULL;
+    for (int i = 0; p && i < p->count[DEFINITIONS]; i++)
+        if (defs[i].graph == graph)
+            return &defs[i];
+    return NULL;
+}
+
+int tdn_pack_graph_has_definition(const tdn_pack *pack, int graph)
+{
+    return graph_object(pack, graph) && tdn__pack_definition_of(pack, graph) != NULL;
 }
 
 static const tdn__pack_root *root_object(const tdn_pack *p, int clip, int joint)

@@ -1,8 +1,10 @@
 /* tendon core: writing a runtime pack in memory (tdn_pack_writer): sections collected as
  * bytes, then laid out after the header with the string table and the section table last. */
+#include "graph_definition.h"
 #include "mm_internal.h"
 #include "pack_internal.h"
 #include "root_track_internal.h"
+#include "tendon/packed_graph.h"
 
 #include <float.h>
 #include <stdio.h>
@@ -22,7 +24,7 @@ struct tdn_pack_writer {
         int section, joints;
     } * skeletons;
     int skeleton_count, skeleton_capacity;
-    int clip_count;
+    int clip_count, graph_count;
     /* per database added: its name's string offset (names are unique among databases) */
     uint32_t *database_names;
     int database_count, database_capacity;
@@ -266,7 +268,7 @@ tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *w, const char *name, 
 }
 
 tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *w, const char *name, int skeleton, const char *json, size_t size,
-                                     tdn_error *err)
+                                     int *index, tdn_error *err)
 {
     if (!w || !json)
         return tdn__null(err, !w ? "writer" : "json");
@@ -287,16 +289,69 @@ tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *w, const char *name, int s
     if (!bytes)
         return TDN_ERR_OUT_OF_MEMORY;
     tdn__pack_graph_write(name_at, (uint32_t)w->skeletons[skeleton].section, json, size, bytes);
+    if (index)
+        *index = w->graph_count;
+    w->graph_count++;
     return TDN_OK;
 }
 
-/* The section of clip index `index`, or -1. */
-static int clip_section(const tdn_pack_writer *w, int index)
+/* The section of the `index`th section of `kind`, or -1. */
+static int section_of(const tdn_pack_writer *w, uint32_t kind, int index)
 {
     for (int s = 0, n = 0; s < w->section_count; s++)
-        if (w->sections[s].kind == TDN__PACK_CLIP && n++ == index)
+        if (w->sections[s].kind == kind && n++ == index)
             return s;
     return -1;
+}
+
+static int clip_section(const tdn_pack_writer *w, int index) { return section_of(w, TDN__PACK_CLIP, index); }
+
+tdn_result tdn_pack_writer_add_graph_definition(tdn_pack_writer *w, int graph, const void *definition, size_t size,
+                                                const int *clips, tdn_error *err)
+{
+    if (!w || !definition)
+        return tdn__null(err, !w ? "writer" : "definition");
+    const int g = section_of(w, TDN__PACK_GRAPH, graph);
+    if (g < 0)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "graph", "%d is not a graph added to this writer (0..%d)", graph,
+                         w->graph_count - 1);
+    for (int s = 0; s < w->section_count; s++)
+        if (w->sections[s].kind == TDN__PACK_DEFINITION && tdn__pack_u32(w->sections[s].bytes) == (uint32_t)g)
+            return tdn__fail(err, TDN_ERR_ARGUMENT, "graph", "graph %d has a definition already", graph);
+    if (size >= UINT32_MAX)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "size", "%zu is 4 GiB or more", size);
+    uint32_t clip_count = 0;
+    tdn_result res = tdn__graph_definition_header(definition, size, 0, &clip_count, err);
+    if (res != TDN_OK)
+        return res;
+    if (clip_count > 0 && !clips)
+        return tdn__null(err, "clips");
+    if (clip_count > (uint32_t)w->clip_count)
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "definition", "plays %u clips, more than the %d added", clip_count,
+                         w->clip_count);
+    uint32_t *sections = tdn__alloc(&w->allocator, sizeof *sections * (clip_count + 1), 16);
+    if (!sections)
+        return no_memory(err, sizeof *sections * (clip_count + 1));
+    const uint32_t skeleton = tdn__pack_u32(w->sections[g].bytes + 4 * TDN__GRPH_SKELETON);
+    for (uint32_t c = 0; res == TDN_OK && c < clip_count; c++) {
+        const int s = clip_section(w, clips[c]);
+        if (s < 0)
+            res = tdn__fail(err, TDN_ERR_ARGUMENT, "clips", "clips[%u] = %d is not a clip added to this writer (0..%d)",
+                            c, clips[c], w->clip_count - 1);
+        else if (tdn__pack_u32(w->sections[s].bytes + 4 * TDN__CLIP_SKELETON) != skeleton)
+            res = tdn__fail(err, TDN_ERR_ARGUMENT, "clips", "clips[%u] = %d animates another skeleton than the graph's",
+                            c, clips[c]);
+        else
+            sections[c] = (uint32_t)s;
+    }
+    unsigned char *out = res == TDN_OK
+                             ? new_section(w, TDN__PACK_DEFINITION, tdn__pack_definition_size((int)clip_count, size),
+                                           TDN_PACK_ALIGN, err)
+                             : NULL;
+    if (out)
+        tdn__pack_definition_write((uint32_t)g, (int)clip_count, sections, definition, size, out);
+    tdn__free(&w->allocator, sections, sizeof *sections * (clip_count + 1));
+    return out ? TDN_OK : res != TDN_OK ? res : TDN_ERR_OUT_OF_MEMORY;
 }
 
 tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *w, int index, const tdn_clip *clip, int joint,
@@ -385,7 +440,8 @@ tdn_result tdn_pack_writer_add_section(tdn_pack_writer *w, uint32_t kind, const 
     if (!w || (!bytes && size > 0))
         return tdn__null(err, !w ? "writer" : "bytes");
     if (kind == 0 || kind == TDN__PACK_SKELETON || kind == TDN__PACK_MESH || kind == TDN__PACK_CLIP ||
-        kind == TDN__PACK_GRAPH || kind == TDN__PACK_ROOT || kind == TDN__PACK_DATABASE || kind == TDN__PACK_STRINGS)
+        kind == TDN__PACK_GRAPH || kind == TDN__PACK_ROOT || kind == TDN__PACK_DATABASE || kind == TDN__PACK_STRINGS ||
+        kind == TDN__PACK_DEFINITION)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "kind",
                          "0x%08x is 0 or a kind the writer makes itself (add_skeleton, add_mesh, add_clip, add_graph, "
                          "add_database)",

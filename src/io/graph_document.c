@@ -16,7 +16,11 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
     if (!d)
         return;
     tdn_allocator a = d->allocator;
-    tdn_graph_destroy(d->graph);
+    if (d->packed) /* it owns the graph */
+        tdn_packed_graph_destroy(d->packed);
+    else
+        tdn_graph_destroy(d->graph);
+    tdn_free(d->definition, d->definition_size, &a);
     for (int c = 0; d->root_tracks && c < d->clip_count; c++) /* after the graph, which uses them */
         tdn_root_track_destroy(d->root_tracks[c]);
     tdn_io__free(&a, d->root_tracks, sizeof *d->root_tracks * (size_t)(d->clip_count + 1));
@@ -340,6 +344,23 @@ static tdn_result pack_root_tracks(tdn_graph_document *d, const int *pack_index,
     return TDN_OK;
 }
 
+/* The graph's definition for packs (tdn_graph_definition_save), its nodes' callbacks named as
+ * the options name them. */
+static tdn_result save_definition(const tdn_io__graph_build *b, const tdn_graph_desc *gd, tdn_graph_document *d,
+                                  tdn_error *err)
+{
+    const char **names = calloc((size_t)gd->node_count + 1, sizeof *names);
+    if (!names)
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    for (int i = 0; i < gd->node_count; i++)
+        for (int k = 0; gd->nodes[i].callback && !names[i] && k < b->callback_count; k++)
+            if (b->callbacks[k].callback == gd->nodes[i].callback && b->callbacks[k].user == gd->nodes[i].user)
+                names[i] = b->callbacks[k].name;
+    const tdn_result r = tdn_graph_definition_save(gd, names, &d->definition, &d->definition_size, &d->allocator, err);
+    free(names);
+    return r;
+}
+
 static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_document *d, tdn_io__graph_build *b,
                               tdn_error *err)
 {
@@ -451,6 +472,8 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
         if (r != TDN_OK)
             where_in_document(b, err);
+        if (r == TDN_OK && !d->pack && b->mm_count == 0)
+            r = save_definition(b, &gd, d, err);
     }
     /* the blend spaces and the motion-matching databases now belong to the document */
     if (r == TDN_OK) {
@@ -566,6 +589,12 @@ tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph, const t
     if (graph < 0 || graph >= tdn_pack_graph_count(pack))
         return tdn_io__fail(err, TDN_ERR_ARGUMENT, "graph", "%d is not a graph of the pack (it has %d)", graph,
                             tdn_pack_graph_count(pack));
+    if (tdn_pack_graph_has_definition(pack, graph)) {
+        const tdn_result r = tdn_io__graph_load_definition(pack, graph, options, out, allocator, err);
+        if (r != TDN_OK)
+            tdn_io__where_in(err, tdn_pack_graph_name(pack, graph), NULL);
+        return r;
+    }
     size_t size = 0;
     const char *json = tdn_pack_graph_json(pack, graph, &size);
     const tdn_skeleton *skeleton = tdn_pack_skeleton(pack, tdn_pack_graph_skeleton(pack, graph));

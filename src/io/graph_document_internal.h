@@ -35,6 +35,12 @@ struct tdn_graph_document {
     tdn_blend_space_file **spaces;
     int space_count;
     tdn_graph *graph;
+    /* a document from a pack's graph definition: what built `graph` (which it owns) */
+    tdn_packed_graph *packed;
+    /* a document from JSON without motion matching: its graph's definition
+     * (tdn_graph_definition_save), which tdn_pack_writer_add_graph_document stores */
+    void *definition;
+    size_t definition_size;
     /* its "root_motion" (has_root_motion 0: none), and from a pack the root tracks built over
      * the pack's frames that the graph uses (per clip; NULL entries: the graph built its own) */
     int has_root_motion;
@@ -63,6 +69,12 @@ struct tdn_graph_document {
     int clip_caches; /* options->clip_caches */
     float error_threshold, shell_distance;
 };
+
+/* A document from graph `graph` of `pack`, which has a definition (graph_document_pack.c): the
+ * graph tdn_packed_graph_create builds, with the options' callbacks and clip caches. */
+tdn_result tdn_io__graph_load_definition(const tdn_pack *pack, int graph,
+                                         const tdn_graph_document_load_options *options, tdn_graph_document **out,
+                                         const tdn_allocator *allocator, tdn_error *err);
 
 /* A character object at `path` ("character", "retarget.to"): tendon's generated humanoid or a
  * file relative to base_dir, into *out; *scale is the file's "scale" (0: none). */

@@ -38,6 +38,7 @@
 #include "../clip.h"
 #include "../graph.h"
 #include "../pack.h"
+#include "../packed_graph.h"
 #include "asset.h"
 #include "file_access.h"
 
@@ -47,12 +48,8 @@ extern "C" {
 
 typedef struct tdn_graph_document tdn_graph_document;
 
-/* The C callbacks a document's "procedural" nodes and "callback" modifiers name. */
-typedef struct tdn_graph_callback {
-    const char *name;
-    tdn_pose_callback callback;
-    void *user;
-} tdn_graph_callback;
+/* The C callbacks a document's "procedural" nodes and "callback" modifiers name: tdn_graph_callback
+ * (tendon/packed_graph.h). */
 
 /* Zero-initialisable. */
 typedef struct tdn_graph_document_load_options {
