@@ -205,7 +205,32 @@ r = run("info", graph_pack)
 check(r.returncode == 0 and "1 graph," in r.stdout and "blendmotion              skeleton 0, " in r.stdout,
       f"info lists the graph: {r.stdout}")
 doc = json.loads(run("info", graph_pack, "--json").stdout)
-check(doc["graphs"] == [{"name": "blendmotion", "skeleton": 0, "json_bytes": len(text)}], f"info --json: {doc['graphs']}")
+check(doc["graphs"] == [{"name": "blendmotion", "skeleton": 0, "json_bytes": len(text), "definition": True}],
+      f"info --json: {doc['graphs']}")
+check("and its definition (loads without parsing the JSON)" in r.stdout, f"info says the graph has its definition: {r.stdout}")
+rooted = [c["name"] for c in doc["clips"] if c.get("root_track_joint") == 0]
+check("walk_forward" in rooted and "aim_up_add" not in rooted and "root track of joint 0" in r.stdout,
+      f"info lists the stored root tracks (plain clips only): {rooted}")
+# the definition: a GDEF section for the GRPH section, naming the 23 clips, its image 'GDEF', version 1
+definitions = [(offset, length) for kind, offset, length in sections if kind == "GDEF"]
+check(len(definitions) == 1, f"one GDEF section: {[k for k, _, _ in sections]}")
+d_offset, d_length = definitions[0]
+graph_section, clip_count, clips_at, image_size, image_at = struct.unpack_from("<5I", data, d_offset)
+check(sections[graph_section][0] == "GRPH" and clip_count == 23, f"GDEF names section {graph_section}, {clip_count} clips")
+check(all(sections[c][0] == "CLIP" for c in struct.unpack_from(f"<{clip_count}I", data, d_offset + clips_at)),
+      "the definition's clips are clip sections")
+check(data[d_offset + image_at:d_offset + image_at + 4] == b"GDEF" and
+      struct.unpack_from("<I", data, d_offset + image_at + 4)[0] == 1, "its image starts 'GDEF', version 1")
+check(image_at % 16 == 0 and image_at + image_size <= d_length, f"its image at {image_at}, {image_size} bytes")
+# a node's type out of range: running the pack fails naming the byte, as opening fails on a bad section
+nodes_at = struct.unpack_from("<I", data, d_offset + image_at + 8 + 16)[0]
+bad_node = bytearray(data)
+struct.pack_into("<I", bad_node, d_offset + image_at + nodes_at + 4, 40)
+bad_path = os.path.join(SCRATCH, "bad_node.tdn")
+open(bad_path, "wb").write(bad_node)
+r = run("run", bad_path, "--seconds", "1")
+check(r.returncode == 2 and f"byte {d_offset + image_at + nodes_at + 4}" in r.stderr and "40 is not one of" in r.stderr,
+      f"run of a pack whose definition has a bad node type: {r.returncode} {r.stderr}")
 from_pack = run("run", graph_pack, "--seconds", "1")
 named = run("run", graph_pack, "--graph", "blendmotion", "--seconds", "1")
 from_json = run("run", blendmotion, "--seconds", "1")

@@ -20,9 +20,10 @@ static void usage(FILE *out)
           "joints. A clip's channels and keys count what it animates of the listed skeleton (the\n"
           "chosen skin's joints and their ancestor nodes): other skins' channels are not counted.\n"
           "Unnamed glTF things are node_<i>, skin_<i>, mesh_<i>, animation_<i>. A pack lists its\n"
-          "skeletons (with their joints), clips (name, skeleton, duration, frames, bytes), meshes, graphs,\n"
-          "motion-matching databases (name, skeleton, frames, features, clips, bytes) and sections (kind,\n"
-          "bytes).\n",
+          "skeletons (with their joints), clips (name, skeleton, duration, frames, bytes, the joint of\n"
+          "a stored root track), meshes, graphs (whether each has its definition, which loads without\n"
+          "parsing its JSON), motion-matching databases (name, skeleton, frames, features, clips,\n"
+          "bytes) and sections (kind, bytes).\n",
           out);
 }
 
@@ -176,6 +177,16 @@ static database_counts database_counts_of(const tdn_pack *p, int i)
     return c;
 }
 
+/* The joint whose root track frames the pack stores for the clip (the first), or -1. */
+static int root_track_joint(const tdn_pack *p, int clip)
+{
+    const int joints = tdn_skeleton_joint_count(tdn_pack_skeleton(p, tdn_pack_clip_skeleton(p, clip)));
+    for (int j = 0; j < joints; j++)
+        if (tdn_pack_has_root_track(p, clip, j))
+            return j;
+    return -1;
+}
+
 static int print_pack_json(const tdn_pack *p)
 {
     cJSON *doc = cJSON_CreateObject();
@@ -204,6 +215,9 @@ static int print_pack_json(const tdn_pack *p)
         cJSON_AddItemToObject(o, "duration", cli_json_float(tdn_clip_duration(c)));
         cJSON_AddNumberToObject(o, "frames", clip_frames(c));
         cJSON_AddNumberToObject(o, "bytes", (double)clip_section_bytes(p, i));
+        const int root = root_track_joint(p, i);
+        if (root >= 0)
+            cJSON_AddNumberToObject(o, "root_track_joint", root);
         cJSON_AddItemToArray(clips, o);
     }
     cJSON *meshes = cJSON_AddArrayToObject(doc, "meshes");
@@ -227,6 +241,7 @@ static int print_pack_json(const tdn_pack *p)
         cJSON_AddStringToObject(o, "name", tdn_pack_graph_name(p, i));
         cJSON_AddNumberToObject(o, "skeleton", tdn_pack_graph_skeleton(p, i));
         cJSON_AddNumberToObject(o, "json_bytes", (double)size);
+        cJSON_AddBoolToObject(o, "definition", tdn_pack_graph_has_definition(p, i));
         cJSON_AddItemToArray(graphs, o);
     }
     cJSON *databases = cJSON_AddArrayToObject(doc, "databases");
@@ -286,9 +301,13 @@ static void print_pack_text(const char *path, const tdn_pack *p)
         printf("\nclips (compressed):\n");
         for (int i = 0; i < clips; i++) {
             const tdn_clip *c = tdn_pack_clip(p, i);
-            printf("  %4d  %-24s skeleton %d, %8.3f s, %6d frames, %9zu bytes\n", i,
+            const int root = root_track_joint(p, i);
+            printf("  %4d  %-24s skeleton %d, %8.3f s, %6d frames, %9zu bytes", i,
                    cli_text(tdn_pack_clip_name(p, i), name, sizeof name), tdn_pack_clip_skeleton(p, i),
                    (double)tdn_clip_duration(c), clip_frames(c), clip_section_bytes(p, i));
+            if (root >= 0)
+                printf(", root track of joint %d", root);
+            printf("\n");
         }
     }
     if (meshes > 0) {
@@ -305,8 +324,9 @@ static void print_pack_text(const char *path, const tdn_pack *p)
         for (int i = 0; i < graphs; i++) {
             size_t size = 0;
             tdn_pack_graph_json(p, i, &size);
-            printf("  %4d  %-24s skeleton %d, %zu bytes of JSON\n", i,
-                   cli_text(tdn_pack_graph_name(p, i), name, sizeof name), tdn_pack_graph_skeleton(p, i), size);
+            printf("  %4d  %-24s skeleton %d, %zu bytes of JSON%s\n", i,
+                   cli_text(tdn_pack_graph_name(p, i), name, sizeof name), tdn_pack_graph_skeleton(p, i), size,
+                   tdn_pack_graph_has_definition(p, i) ? ", and its definition (loads without parsing the JSON)" : "");
         }
     }
     if (databases > 0) {

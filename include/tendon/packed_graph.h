@@ -46,9 +46,9 @@ TDN_API tdn_result tdn_graph_definition_save(const tdn_graph_desc *desc, const c
 
 /* Adds a definition section: the `size` bytes of a definition (copied) of the graph this writer
  * added as graph index `graph` (tdn_pack_writer_add_graph's), playing the clips this writer
- * added as clip indices clips[0..n), n being the definition's clip count. The definition is
- * read back here (as tdn_packed_graph_create reads it), so a writer never makes a pack whose
- * definition will not load; a graph has at most one. */
+ * added as clip indices clips[0..n), n being the definition's clip count, each animating the
+ * graph's skeleton. A graph has at most one. Here the definition's header (magic, version,
+ * size, clip count) is checked; what it says is checked when it is loaded. */
 TDN_API tdn_result tdn_pack_writer_add_graph_definition(tdn_pack_writer *writer, int graph, const void *definition,
                                                         size_t size, const int *clips, tdn_error *err);
 /* Whether graph `graph` of the pack has a definition (0 for a bad index). */
