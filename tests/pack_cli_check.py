@@ -182,7 +182,8 @@ check(r.returncode == 2 and "does not apply" in r.stderr, f"a scale on a pack: {
 blendmotion = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "examples", "graphs", "blendmotion.json")
 graph_pack = os.path.join(SCRATCH, "blendmotion.tdn")
 r = run("pack", "--graph", blendmotion, "--out", graph_pack)
-check(r.returncode == 0 and "  graph        blendmotion" in r.stdout and "aim_up_add" in r.stdout,
+check(r.returncode == 0 and "  graph        blendmotion" in r.stdout and "aim_up_add" in r.stdout and
+      "bytes of JSON and its definition" in r.stdout,
       f"pack --graph: {r.returncode} {r.stdout} {r.stderr}")
 sections, data = read_pack(graph_pack)
 graphs = [(offset, length) for kind, offset, length in sections if kind == "GRPH"]

@@ -38,6 +38,8 @@ check(r.returncode == 0 and re.search(r"  database     loco\.tdnmm +\d+ bytes", 
       f"pack --graph reports the database: {r.stdout} {r.stderr}")
 check(r.stdout.count("compressed for a motion_match node") == len(clips),
       f"and every clip the node plays: {r.stdout}")
+check(re.search(r"  graph        \S+ +\d+ clips, \d+ bytes of JSON\n", r.stdout) is not None,
+      f"a motion-matching graph is packed as its text alone (no definition): {r.stdout}")
 
 with open(packed, "rb") as f:
     data = f.read()
@@ -59,6 +61,7 @@ if mmdb and strings:
     check(data[offset + image_at:offset + image_at + image_size] == database,
           "its image is the database file's bytes")
     check(all(b == 0 for b in data[offset + 16:offset + 64]), "the header's reserved bytes are zero")
+check("GDEF" not in kinds, f"no definition of a motion-matching graph: {kinds}")
 
 # ---- tendon info ----
 frames, features, db_clips = struct.unpack_from("<iii", database, 12)

@@ -137,9 +137,10 @@ static void graph_clip_line(const tdn_graph_document *doc, int c, float shell, t
 
 /* The motion_match nodes' part of what the writer holds (read back from its image): a line per
  * clip of skeleton `skeleton` that no clip node plays (packed for a node), and per database
- * (its image's bytes). */
-static void print_motion_matching(const tdn_pack_writer *w, const tdn_graph_document *doc, int skeleton)
+ * (its image's bytes). Returns whether the graph added last has its definition. */
+static int print_motion_matching(const tdn_pack_writer *w, const tdn_graph_document *doc, int skeleton)
 {
+    int defined = 0;
     void *bytes = NULL;
     size_t size = 0;
     tdn_pack *pack = NULL;
@@ -160,9 +161,11 @@ static void print_motion_matching(const tdn_pack_writer *w, const tdn_graph_docu
             printf("  database     %-24s %9zu bytes\n", cli_text(tdn_pack_database_name(pack, i), name, sizeof name),
                    image);
         }
+        defined = tdn_pack_graph_has_definition(pack, tdn_pack_graph_count(pack) - 1);
     }
     tdn_pack_destroy(pack);
     tdn_free(bytes, size, NULL);
+    return defined;
 }
 
 /* --graph: the document loaded with compressed clips, then its character, clips and text into the
@@ -196,11 +199,11 @@ static int pack_graph(tdn_pack_writer *w, const char *path, int skeleton, const 
                cli_text(stem, name, sizeof name), tdn_skeleton_joint_count(k));
         for (int c = 0; c < tdn_graph_document_clip_count(doc); c++)
             graph_clip_line(doc, c, threshold.shell_distance, sum);
-        print_motion_matching(w, doc, skeleton);
+        const int defined = print_motion_matching(w, doc, skeleton);
         for (int i = 0; i < tdn_asset_mesh_count(asset); i++)
             print_mesh(tdn_asset_mesh_at(asset, i));
-        printf("  graph        %-24s %5d clips, %zu bytes of JSON\n", cli_text(stem, name, sizeof name),
-               tdn_graph_document_clip_count(doc), size);
+        printf("  graph        %-24s %5d clips, %zu bytes of JSON%s\n", cli_text(stem, name, sizeof name),
+               tdn_graph_document_clip_count(doc), size, defined ? " and its definition" : "");
     }
     tdn_free(json, size, NULL);
     tdn_graph_document_destroy(doc);

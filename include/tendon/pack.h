@@ -1,8 +1,9 @@
 /* tendon: runtime packs, the file a shipped game loads (docs/pack-format.md).
  *
  * A pack is one little-endian, position-independent binary image holding skeletons, compressed
- * clips, skinned meshes, graph documents and motion-matching databases (later blend spaces): every reference is
- * an offset, every array aligned, so that opening a pack is validating it and pointing into its
+ * clips, skinned meshes, graph documents with their definitions (their nodes, machines, blend
+ * spaces, layers and IK: packed_graph.h) and motion-matching databases: every reference is an
+ * offset, every array aligned, so that opening a pack is validating it and pointing into its
  * bytes. tdn_pack_open checks every offset, count and value of the whole image first, then makes
  * one allocation holding the objects' headers, which point into the caller's bytes: nothing is
  * computed or copied. The caller keeps the bytes alive, unchanged and at the same address for as
@@ -94,7 +95,8 @@ TDN_API tdn_pack_mesh tdn_pack_mesh_at(const tdn_pack *pack, int i);
 TDN_API int tdn_pack_find_mesh(const tdn_pack *pack, const char *name);
 
 /* Graph documents (their JSON text, which libtendon_io's tdn_graph_document_load_pack builds a
- * graph from, with the pack's skeleton and clips), in the order their sections come. The name
+ * graph from, with the pack's skeleton and clips, when the graph has no definition:
+ * packed_graph.h), in the order their sections come. The name
  * (NULL for a bad index), the index of the pack's skeleton of its character (-1 for a bad
  * index), the index of the first graph with this name (-1 when none), and the text: `*size`
  * (may be NULL) bytes, followed by a zero byte (NULL and 0 for a bad index). The core checks
@@ -195,7 +197,7 @@ TDN_API tdn_result tdn_pack_writer_add_root_track(tdn_pack_writer *writer, int i
 TDN_API tdn_result tdn_pack_writer_add_database(tdn_pack_writer *writer, const char *name, int skeleton,
                                                 const tdn_mm_database *db, tdn_error *err);
 /* Adds a section of another kind as `size` bytes (copied), placed at a multiple of `align` (a
- * power of two; at least 16 is used). For kinds a later tendon reads (blend spaces): the kinds
+ * power of two; at least 16 is used). For kinds a later tendon reads: the kinds
  * above ('SKEL', 'CLIP', 'MESH', 'GRPH', 'ROOT', 'MMDB', 'GDEF', 'STRS') are refused (TDN_ERR_ARGUMENT, "kind"), as is
  * a zero kind. */
 TDN_API tdn_result tdn_pack_writer_add_section(tdn_pack_writer *writer, uint32_t kind, const void *bytes, size_t size,

@@ -85,9 +85,12 @@ TDN_API tdn_result tdn_graph_document_load_memory(const char *json, size_t size,
                                                   const tdn_graph_document_load_options *options,
                                                   tdn_graph_document **out, const tdn_allocator *allocator,
                                                   tdn_error *err);
-/* The same from graph `graph` of a runtime pack (tdn_pack_graph_json): its JSON text is read as
- * a document's, with the pack's skeleton tdn_pack_graph_skeleton gives as its character (the
- * document's "character" is not read) and, for every clip its nodes play, the pack's clip of the
+/* The same from graph `graph` of a runtime pack. When the graph has its definition
+ * (tdn_pack_graph_has_definition), the graph is tdn_packed_graph_create's (packed_graph.h):
+ * nothing is parsed, callbacks bind by name from options->callbacks, the clips are the pack's
+ * under its names; errors name the file's byte or the node, after the graph's name. Otherwise
+ * its JSON text (tdn_pack_graph_json) is read as a document's, with the pack's skeleton tdn_pack_graph_skeleton gives
+ * as its character (the document's "character" is not read) and, for every clip its nodes play, the pack's clip of the
  * name the document calls it by (tdn_pack_find_clip; the pack holds it built, made additive
  * where the document says so, so its "clips" entries are not read), with the root tracks the
  * pack stores for them. A motion_match node's database is the pack's database of its file name
@@ -107,9 +110,10 @@ TDN_API tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph,
  * the plain ones at the document's root-motion joint, each motion_match node's database under
  * its file name and the clips it plays (compressed at the document's threshold), and `size`
  * bytes of `json` (the document's text, which the caller keeps: a document does not) as a graph
- * section named `name`. The clips must be COMPRESSED (load the document with options->clip_storage
- * TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT naming the clip, as the writer's
- * other refusals are passed on; the writer then holds what was added before (destroy it). */
+ * section named `name`, with the graph's definition when the document has no motion_match node
+ * (a document loaded from JSON keeps its definition for this: tdn_graph_definition_save). The clips must be COMPRESSED
+ * (load the document with options->clip_storage TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT naming the
+ * clip, as the writer's other refusals are passed on; the writer then holds what was added before (destroy it). */
 TDN_API tdn_result tdn_pack_writer_add_graph_document(tdn_pack_writer *writer, const char *name,
                                                       const tdn_graph_document *document, const char *json, size_t size,
                                                       tdn_error *err);
