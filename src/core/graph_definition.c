@@ -646,22 +646,37 @@ static tdn_result read_string(const reader *r, size_t byte, const char *s, const
     return TDN_OK;
 }
 
-static tdn_result read_array(reader *r, size_t byte, const char *s, const field *f, void *record)
+/* The elements of the array block whose offset word is at `byte`: none (*first = 0) for 0,
+ * else exactly `need` (what came before says; -1: none can be) of `per` words each, at *first,
+ * inside the image. */
+static tdn_result elements(const reader *r, size_t byte, const char *s, const field *f, int need, size_t per,
+                           size_t *first)
 {
     size_t offset;
     uint32_t n;
+    *first = 0;
     tdn_result res = block(r, byte, s, f, &offset, &n);
+    if (res != TDN_OK || offset == 0)
+        return res;
+    if (need < 0)
+        return fail_at(r, byte, s, f, "an array where none can be (what comes before it gives it no length)");
+    if (n != (uint32_t)need || need > f->max)
+        return fail_at(r, offset, s, f, "%u elements where %d are needed (at most %d)", n, need, f->max);
+    if ((size_t)n * per > (r->size - offset - 4) / 4)
+        return fail_at(r, offset, s, f, "%u elements do not fit the %zu bytes left", n, r->size - offset - 4);
+    *first = offset + 4;
+    return TDN_OK;
+}
+
+static tdn_result read_array(reader *r, size_t byte, const char *s, const field *f, void *record)
+{
+    const size_t per = f->elem == K_RECORD ? (size_t)record_words(f->of) : 1;
+    const int need = word_at(r, byte) != 0 ? array_length(f, record, r->skeleton) : 0;
+    size_t first;
+    tdn_result res = elements(r, byte, s, f, need, per, &first);
     void *array = NULL;
-    if (res == TDN_OK && offset != 0) {
-        const int need = array_length(f, record, r->skeleton);
-        if (need < 0)
-            return fail_at(r, byte, s, f, "an array where none can be (what comes before it gives it no length)");
-        if (n != (uint32_t)need || need > f->max)
-            return fail_at(r, offset, s, f, "%u elements where %d are needed (at most %d)", n, need, f->max);
-        const size_t per = f->elem == K_RECORD ? (size_t)record_words(f->of) : 1;
-        if ((size_t)n * per > (r->size - offset - 4) / 4)
-            return fail_at(r, offset, s, f, "%u elements do not fit the %zu bytes left", n, r->size - offset - 4);
-        const size_t first = offset + 4;
+    if (res == TDN_OK && first != 0) {
+        const uint32_t n = (uint32_t)need;
         if (f->elem == K_INT) {
             array = (void *)(r->image + first); /* used where it lies */
         } else if (f->elem == K_FLOAT) {
@@ -672,14 +687,14 @@ static tdn_result read_array(reader *r, size_t byte, const char *s, const field 
         } else if (f->elem == K_STRING) {
             const char **strings = take(r, sizeof(char *) * n, _Alignof(char *));
             if (!strings)
-                return fail_at(r, offset, s, f, "more than the image's bound of memory");
+                return fail_at(r, first, s, f, "more than the image's bound of memory");
             for (uint32_t i = 0; res == TDN_OK && i < n; i++)
                 res = read_string(r, first + 4 * (size_t)i, s, f, &strings[i]);
             array = strings;
         } else {
             unsigned char *records = take(r, f->of->size * n, f->of->align);
             if (!records)
-                return fail_at(r, offset, s, f, "more than the image's bound of memory");
+                return fail_at(r, first, s, f, "more than the image's bound of memory");
             memset(records, 0, f->of->size * n);
             for (uint32_t i = 0; res == TDN_OK && i < n; i++) {
                 if (f->of == &node_schema)
@@ -695,26 +710,22 @@ static tdn_result read_array(reader *r, size_t byte, const char *s, const field 
 
 static tdn_result read_space(reader *r, size_t byte, const char *s, const field *f, void *record)
 {
-    size_t offset;
-    uint32_t n;
-    tdn_result res = block(r, byte, s, f, &offset, &n);
+    size_t first;
+    tdn_result res = elements(r, byte, s, f, 1, (size_t)record_words(&space_schema), &first);
     tdn_blend_space *space = NULL;
-    if (res == TDN_OK && offset != 0) {
-        if (n != 1)
-            return fail_at(r, offset, s, f, "%u blend spaces where there is one", n);
-        if ((size_t)record_words(&space_schema) > (r->size - offset - 4) / 4)
-            return fail_at(r, offset, s, f, "the blend space does not fit the %zu bytes left", r->size - offset - 4);
+    if (res == TDN_OK && first != 0) {
         tdn_blend_space_desc d = { 0 };
-        res = read_record(r, offset + 4, &space_schema, &d);
-        if (res == TDN_OK && !d.points)
-            return fail_at(r, offset, s, f, "the blend space has no points");
-        const tdn_result made = res == TDN_OK ? tdn_blend_space_create(&d, &space, &r->out->allocator, r->err) : res;
+        res = read_record(r, first, &space_schema, &d);
+        if (res != TDN_OK)
+            return res;
+        if (!d.points)
+            return fail_at(r, first, s, f, "the blend space has no points");
+        const tdn_result made = tdn_blend_space_create(&d, &space, &r->out->allocator, r->err);
         if (made == TDN_ERR_OUT_OF_MEMORY)
             return made;
         if (made != TDN_OK)
-            return fail_at(r, offset, s, f, "%s", r->err ? r->err->message : "not a blend space");
-        if (res == TDN_OK)
-            r->out->spaces[r->out->space_count++] = space;
+            return fail_at(r, first, s, f, "%s", r->err ? r->err->message : "not a blend space");
+        r->out->spaces[r->out->space_count++] = space;
     }
     memcpy((unsigned char *)record + f->at, &space, sizeof space);
     return res;
