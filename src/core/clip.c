@@ -176,9 +176,14 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
     const size_t stride = (size_t)reference->stride;
     for (int r = 0; r < TDN_POSE_ROWS; r++) {
         const float *c = clip->constant_pose + (size_t)r * stride, *ref = tdn_pose_crow(reference, r);
-        for (int j = 0; j < clip->joint_count; j++) /* animated places hold identity: they are marked anyway */
-            if (!(fabsf(c[j] - ref[j]) <= CLIP_REST_TOLERANCE * (fabsf(ref[j]) > 1.0f ? fabsf(ref[j]) : 1.0f)))
-                joints[j] |= (unsigned char)rows_of[r];
+        /* animated places hold identity: they are marked anyway. Off by more than the tolerance
+         * times max(|ref|, 1) is off by more than both products (NaN too), written so that it
+         * vectorizes. */
+        const int n = clip->joint_count, row = rows_of[r]; /* held: the stores could alias them */
+        for (int j = 0; j < n; j++) {
+            const float off = fabsf(c[j] - ref[j]), relative = CLIP_REST_TOLERANCE * fabsf(ref[j]);
+            joints[j] |= (unsigned char)((!(off <= CLIP_REST_TOLERANCE) & !(off <= relative)) * row);
+        }
     }
 }
 
