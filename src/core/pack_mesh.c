@@ -3,7 +3,6 @@
 #include "pack_internal.h"
 
 #include <float.h>
-#include <stdio.h>
 
 /* Where each array of `mesh` starts, by header field (0: absent). */
 static void layout(const tdn_pack_mesh *m, size_t at[TDN__MESH_FIELDS], size_t *end)
@@ -134,7 +133,7 @@ static int any_negative_or_nonfinite(const float *weights, size_t n)
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "mesh %d", index);
+    tdn__place(what, sizeof what, "mesh ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__MESH_FIELDS, TDN__MESH_NAME, what);
     if (res != TDN_OK)
         return res;
