@@ -89,11 +89,12 @@ tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err)
     return TDN_OK;
 }
 
-/* Appends text to buf, which holds *len bytes of size, keeping room for the zero. */
-static void append(char *buf, size_t size, size_t *len, const char *text)
+/* Appends text to buf, which holds len bytes of size, keeping room for the zero; the new length. */
+static size_t append(char *buf, size_t size, size_t len, const char *text)
 {
-    while (*text && *len + 1 < size)
-        buf[(*len)++] = *text++;
+    while (*text && len + 1 < size) /* short texts: a call to strlen and memcpy costs more */
+        buf[len++] = *text++;
+    return len;
 }
 
 char *tdn__place(char *buf, size_t size, const char *head, int index, const char *tail)
@@ -106,18 +107,14 @@ char *tdn__place(char *buf, size_t size, const char *head, int index, const char
     while ((magnitude /= 10) != 0);
     if (index < 0)
         *--d = '-';
-    size_t len = 0;
-    append(buf, size, &len, head);
-    append(buf, size, &len, d);
-    append(buf, size, &len, tail);
+    const size_t len = append(buf, size, append(buf, size, append(buf, size, 0, head), d), tail);
     buf[len] = '\0';
     return buf;
 }
 
-char *tdn__copy_text(char *buf, size_t size, const char *text)
+char *tdn__append(char *buf, size_t size, const char *text)
 {
-    size_t len = 0;
-    append(buf, size, &len, text);
+    const size_t len = append(buf, size, strlen(buf), text);
     buf[len] = '\0';
     return buf;
 }

@@ -1,5 +1,4 @@
 /* tendon core: building a graph definition from its description, and checking it. */
-#include <stdio.h>
 
 #include "graph_internal.h"
 #include "internal.h"
@@ -9,14 +8,16 @@ static const char *const node_type_names[] = { "clip",          "blend2",     "b
                                                "additive",      "time_scale", "blend_space", "rest",
                                                "state_machine", "procedural", "modifier",    "motion_match" };
 
-/* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
+/* "nodes[3] 'walk'" (at most 60 bytes of the name) or "nodes[3]" for messages' where: made for
+ * every node as it is copied, so without snprintf. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
 {
-    if (nodes[i].name && nodes[i].name[0])
-        snprintf(buf, size, "nodes[%d] '%.60s'", i, nodes[i].name);
-    else
-        snprintf(buf, size, "nodes[%d]", i);
-    return buf;
+    const char *name = nodes[i].name;
+    if (!name || !name[0])
+        return tdn__place(buf, size, "nodes[", i, "]");
+    char cut[61] = "";
+    tdn__append(tdn__place(buf, size, "nodes[", i, "] '"), size, tdn__append(cut, sizeof cut, name));
+    return tdn__append(buf, size, "'");
 }
 
 static const char *place_of(char *buf, size_t size, const void *nodes, int i)
@@ -40,11 +41,11 @@ static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     for (int i = 0; i < desc->param_count; i++) {
         const tdn_param_desc *d = &desc->params[i];
         tdn__param *p = &g->params[i];
-        snprintf(where, sizeof where, "params[%d]", i);
         if (!d->name || !d->name[0] || strlen(d->name) >= TDN_MAX_PARAM_NAME)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a parameter needs a name of 1..%d bytes",
-                             TDN_MAX_PARAM_NAME - 1);
-        snprintf(where, sizeof where, "params[%d] '%s'", i, d->name);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, tdn__place(where, sizeof where, "params[", i, "]"),
+                             "a parameter needs a name of 1..%d bytes", TDN_MAX_PARAM_NAME - 1);
+        tdn__append(tdn__append(tdn__place(where, sizeof where, "params[", i, "] '"), sizeof where, d->name),
+                    sizeof where, "'");
         if (find_param(g, d->name) >= 0)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a second parameter named '%s'", d->name);
         if ((int)d->type < TDN_PARAM_FLOAT || d->type > TDN_PARAM_VEC3)
@@ -156,7 +157,7 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
         if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MOTION_MATCH)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
-        snprintf(n->name, sizeof n->name, "%s", d->name ? d->name : "");
+        tdn__append(n->name, sizeof n->name, d->name ? d->name : ""); /* n is zeroed */
         n->sync_group = -1;
         n->clip_slot = -1;
         n->machine = -1;
@@ -474,7 +475,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
     for (int l = 0; l < desc->layer_count; l++) {
         char where[96];
         const tdn_layer_desc *L = &desc->layers[l];
-        snprintf(where, sizeof where, "layers[%d]", l);
+        tdn__place(where, sizeof where, "layers[", l, "]");
         if (L->root < 0 || L->root >= desc->node_count)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "root %d is not one of the nodes", L->root);
         if ((int)L->mode < TDN_LAYER_OVERRIDE || L->mode > TDN_LAYER_ADDITIVE)
@@ -491,7 +492,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
     int joints = tdn_skeleton_joint_count(desc->skeleton);
     for (int c = 0; c < desc->clip_count; c++) {
         char where[48];
-        snprintf(where, sizeof where, "clips[%d]", c);
+        tdn__place(where, sizeof where, "clips[", c, "]");
         if (!desc->clips[c])
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "the clip is NULL");
         if (tdn_clip_joint_count(desc->clips[c]) != joints)
@@ -511,7 +512,7 @@ static tdn_result copy_layers(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     for (int l = 0; l < g->layer_count; l++) {
         tdn__layer *L = &g->layers[l];
         const tdn_layer_desc *d = desc->layer_count > 0 ? &desc->layers[l] : NULL;
-        snprintf(L->name, sizeof L->name, "%s", d && d->name ? d->name : (d ? "" : "base"));
+        tdn__append(L->name, sizeof L->name, d && d->name ? d->name : (d ? "" : "base")); /* L is zeroed */
         L->root = d ? d->root : desc->root;
         L->mode = d ? d->mode : TDN_LAYER_OVERRIDE;
         L->model_space_rotation = d ? d->model_space_rotation != 0 : 0;
@@ -526,7 +527,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 {
     for (int l = 0; l < desc->layer_count; l++) {
         char where[48];
-        snprintf(where, sizeof where, "layers[%d].weight", l);
+        tdn__place(where, sizeof where, "layers[", l, "].weight");
         tdn__value *w = &g->layers[l].weight;
         tdn_result r = resolve_value(g, &desc->layers[l].weight, w, where, err);
         if (r != TDN_OK)

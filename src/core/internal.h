@@ -24,8 +24,8 @@ tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const c
  * "nodes[4]"), where snprintf's cost shows: `head`, the decimal `index` and `tail` into buf
  * (size bytes, at least 1), cut where snprintf would cut them. Returns buf. */
 char *tdn__place(char *buf, size_t size, const char *head, int index, const char *tail);
-/* Text into buf (size bytes, at least 1), cut where snprintf("%s") would cut it. Returns buf. */
-char *tdn__copy_text(char *buf, size_t size, const char *text);
+/* Appends text to the string in buf (size bytes), cut where snprintf would cut it. Returns buf. */
+char *tdn__append(char *buf, size_t size, const char *text);
 /* TDN_ERR_ARGUMENT naming `where` (an argument or field) as NULL. */
 tdn_result tdn__null(tdn_error *err, const char *where);
 /* TDN_ERR_ARGUMENT for a pose (`where`) whose joint count is not `want`, the count of `of`

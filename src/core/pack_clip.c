@@ -485,9 +485,9 @@ static tdn_result check_groups(const tdn__pack_view *v, int s, const scalars *k,
 #define PLACE_BYTES 64
 static const char *part_place(char place[PLACE_BYTES], const char *what, const char *part, int i)
 {
-    const size_t n = strlen(tdn__copy_text(place, PLACE_BYTES, what));
-    tdn__place(place + n, PLACE_BYTES - n, part, i, "");
-    return place;
+    char tail[PLACE_BYTES];
+    place[0] = '\0';
+    return tdn__append(tdn__append(place, PLACE_BYTES, what), PLACE_BYTES, tdn__place(tail, sizeof tail, part, i, ""));
 }
 
 /* Float track i's entry as a curve over the section's bytes; NULL arrays after failing. */
