@@ -153,7 +153,6 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
     for (int i = 0; i < desc->node_count; i++) {
         const tdn_node_desc *d = &desc->nodes[i];
         tdn__node *n = &g->nodes[i];
-        node_place(where, sizeof where, desc->nodes, i);
         if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MOTION_MATCH)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
@@ -177,6 +176,8 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             g->inputs[input_at++] = d->inputs[k];
         }
         tdn_result r = TDN_OK;
+        if (d->type != TDN_NODE_CLIP && d->type != TDN_NODE_REST) /* for the checks below that take it */
+            node_place(where, sizeof where, desc->nodes, i);
         switch (d->type) {
         case TDN_NODE_BLEND2:
         case TDN_NODE_SWITCH:
