@@ -409,6 +409,11 @@ static void values_checked(void)
     check_value(&im, joints + 2 * 9, &joint_count, 2, "joints[9] = 67 is not a joint");
     check_value(&im, weights + 4 * 9, &minus, 4, "weights[9] = -1");
     check_value(&im, indices + 4 * 30, &vertex_count, 4, "indices[30]");
+    /* the scans' extremes: the largest joint and index a field holds */
+    const uint16_t joint_max = UINT16_MAX;
+    const uint32_t index_max = UINT32_MAX;
+    check_value(&im, joints + 2 * 5, &joint_max, 2, "joints[5] = 65535 is not a joint");
+    check_value(&im, indices + 4 * 7, &index_max, 4, "indices[7] = 4294967295 is not below vertex_count");
     /* the string table's last byte must end it */
     const size_t strings = section_offset(&im, (int)u32_at(im.bytes + 32) - 1);
     const size_t strings_size = u32_at(im.bytes + u32_at(im.bytes + 24) + 32 * (u32_at(im.bytes + 32) - 1) + 16);
