@@ -35,6 +35,12 @@ static int find_param(const tdn_graph *g, const char *name)
     return -1;
 }
 
+/* "params[2] 'speed'" for messages' where (the name is checked: shorter than the place). */
+static const char *param_place(char *buf, size_t size, int i, const char *name)
+{
+    return tdn__append(tdn__append(tdn__place(buf, size, "params[", i, "] '"), size, name), size, "'");
+}
+
 static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
@@ -44,16 +50,18 @@ static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
         if (!d->name || !d->name[0] || strlen(d->name) >= TDN_MAX_PARAM_NAME)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, tdn__place(where, sizeof where, "params[", i, "]"),
                              "a parameter needs a name of 1..%d bytes", TDN_MAX_PARAM_NAME - 1);
-        tdn__append(tdn__append(tdn__place(where, sizeof where, "params[", i, "] '"), sizeof where, d->name),
-                    sizeof where, "'");
         if (find_param(g, d->name) >= 0)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a second parameter named '%s'", d->name);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "a second parameter named '%s'", d->name);
         if ((int)d->type < TDN_PARAM_FLOAT || d->type > TDN_PARAM_VEC3)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "unknown parameter type %d", (int)d->type);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "unknown parameter type %d", (int)d->type);
         if (!tdn__finite(d->half_life) || d->half_life < 0.0f)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "half_life %g is not a time >= 0", (double)d->half_life);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "half_life %g is not a time >= 0", (double)d->half_life);
         if (d->half_life > 0.0f && d->type != TDN_PARAM_FLOAT && d->type != TDN_PARAM_VEC2 && d->type != TDN_PARAM_VEC3)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "only float and vector parameters are smoothed");
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "only float and vector parameters are smoothed");
         memcpy(p->name, d->name, strlen(d->name) + 1);
         p->type = d->type;
         p->components = d->type == TDN_PARAM_VEC2 ? 2 : d->type == TDN_PARAM_VEC3 ? 3 : 1;
@@ -61,7 +69,8 @@ static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
         for (int c = 0; c < 3; c++) {
             float v = c < p->components ? d->value[c] : 0.0f;
             if (!tdn__finite(v))
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "initial value %d is not finite", c);
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                                 "initial value %d is not finite", c);
             if (d->type == TDN_PARAM_INT || d->type == TDN_PARAM_BOOL || d->type == TDN_PARAM_TRIGGER)
                 v = d->type == TDN_PARAM_INT ? roundf(v) : (float)(v != 0.0f);
             p->initial[c] = v;
