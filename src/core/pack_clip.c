@@ -496,8 +496,8 @@ static tdn_result track_at(const tdn__pack_view *v, int s, const arrays *a, int 
 {
     const unsigned char *e = a->tracks + (size_t)i * TDN__PACK_FLOAT_TRACK_BYTES;
     const size_t at = byte_of(v, e, 0);
-    char place[PLACE_BYTES];
-    part_place(place, what, ": float track ", i);
+    char buf[PLACE_BYTES]; /* building passes "": the section is checked, nothing fails */
+    const char *place = what[0] ? part_place(buf, what, ": float track ", i) : what;
     for (int f = TDN__TRACK_FIELDS; f < TDN__PACK_FLOAT_TRACK_BYTES / 4; f++)
         if (tdn__pack_u32(e + 4 * f) != 0)
             return tdn__pack_fail(v, at + 4 * (size_t)f, "%s: reserved field %d is %u, not 0", place, f,
