@@ -276,14 +276,14 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
 {
     char where[96];
     enum { WHITE, GREY, BLACK };
-    unsigned char *color = tdn__alloc(&g->allocator, (size_t)g->node_count, 1);
-    int *stack = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
-    int *next_input = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
+    /* one allocation: the stack and each node's next input, then its color */
+    const size_t bytes = (2 * sizeof(int) + 1) * (size_t)g->node_count;
+    int *stack = tdn__alloc(&g->allocator, bytes, sizeof(int));
+    if (!stack)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
+    int *next_input = stack + g->node_count;
+    unsigned char *color = (unsigned char *)(next_input + g->node_count);
     tdn_result r = TDN_OK;
-    if (!color || !stack || !next_input) {
-        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
-        goto done;
-    }
     memset(color, WHITE, (size_t)g->node_count);
     int post = 0;
     for (int layer = 0; layer < g->layer_count; layer++) {
@@ -331,9 +331,7 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     }
     g->order_count = post;
 done:
-    tdn__free(&g->allocator, color, (size_t)g->node_count);
-    tdn__free(&g->allocator, stack, sizeof(int) * (size_t)g->node_count);
-    tdn__free(&g->allocator, next_input, sizeof(int) * (size_t)g->node_count);
+    tdn__free(&g->allocator, stack, bytes);
     return r;
 }
 
