@@ -5,6 +5,7 @@
  * truncations, random flips) is refused naming a byte, or opens a pack that still holds only
  * valid values, and never crashes (the sanitize build runs this too). */
 #define _POSIX_C_SOURCE 200809L /* mkstemp */
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -390,9 +391,29 @@ static void values_checked(void)
     const uint16_t joint_count = (uint16_t)tdn_skeleton_joint_count(tdn_asset_skeleton(a));
     const float minus = -1.0f, inf = INFINITY;
     check_value(&im, positions + 4 * 11, &inf, 4, "positions[11] is not finite");
+    /* the scan goes by blocks of floats and then one by one: the last float, a NaN with its
+     * sign bit set, is found too; the largest finite floats are not refused */
+    const uint32_t last = 3 * vertex_count - 1, minus_nan_bits = 0xffc00000u;
+    float minus_nan;
+    memcpy(&minus_nan, &minus_nan_bits, 4);
+    char last_says[64];
+    snprintf(last_says, sizeof last_says, "positions[%u] is not finite", last);
+    check_value(&im, positions + 4 * (size_t)last, &minus_nan, 4, last_says);
+    unsigned char *largest = copy_of(&im);
+    const float big_floats[2] = { FLT_MAX, -FLT_MAX };
+    memcpy(largest + positions + 4 * 17, big_floats, sizeof big_floats);
+    memcpy(largest + positions + 4 * (size_t)last, &big_floats[1], 4);
+    tdn_error big_err;
+    CHECK(open_checked(largest, im.size, &big_err) == TDN_OK);
+    free(largest);
     check_value(&im, joints + 2 * 9, &joint_count, 2, "joints[9] = 67 is not a joint");
     check_value(&im, weights + 4 * 9, &minus, 4, "weights[9] = -1");
     check_value(&im, indices + 4 * 30, &vertex_count, 4, "indices[30]");
+    /* the scans' extremes: the largest joint and index a field holds */
+    const uint16_t joint_max = UINT16_MAX;
+    const uint32_t index_max = UINT32_MAX;
+    check_value(&im, joints + 2 * 5, &joint_max, 2, "joints[5] = 65535 is not a joint");
+    check_value(&im, indices + 4 * 7, &index_max, 4, "indices[7] = 4294967295 is not below vertex_count");
     /* the string table's last byte must end it */
     const size_t strings = section_offset(&im, (int)u32_at(im.bytes + 32) - 1);
     const size_t strings_size = u32_at(im.bytes + u32_at(im.bytes + 24) + 32 * (u32_at(im.bytes + 32) - 1) + 16);

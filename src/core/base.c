@@ -89,6 +89,36 @@ tdn_result tdn__check_allocator(const tdn_allocator *allocator, tdn_error *err)
     return TDN_OK;
 }
 
+/* Appends text to buf, which holds len bytes of size, keeping room for the zero; the new length. */
+static size_t append(char *buf, size_t size, size_t len, const char *text)
+{
+    while (*text && len + 1 < size) /* short texts: a call to strlen and memcpy costs more */
+        buf[len++] = *text++;
+    return len;
+}
+
+char *tdn__place(char *buf, size_t size, const char *head, int index, const char *tail)
+{
+    char digits[16], *d = digits + sizeof digits;
+    unsigned magnitude = index < 0 ? 0u - (unsigned)index : (unsigned)index;
+    *--d = '\0';
+    do
+        *--d = (char)('0' + magnitude % 10);
+    while ((magnitude /= 10) != 0);
+    if (index < 0)
+        *--d = '-';
+    const size_t len = append(buf, size, append(buf, size, append(buf, size, 0, head), d), tail);
+    buf[len] = '\0';
+    return buf;
+}
+
+char *tdn__append(char *buf, size_t size, const char *text)
+{
+    const size_t len = append(buf, size, strlen(buf), text);
+    buf[len] = '\0';
+    return buf;
+}
+
 tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const char *fmt, ...)
 {
     if (!err)

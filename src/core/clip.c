@@ -173,12 +173,26 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
             joints[clip->packed.groups[g].joint[i]] |= kind_rows[clip->packed.groups[g].kind];
     if (!clip->constant_pose) /* every component is animated */
         return;
+    /* Animated places hold identity: they are marked anyway. Off by more than the tolerance
+     * times max(|ref|, 1) is off by more than both products (NaN too). Blocks of BLOCK joints
+     * gather every row's marks as ints, then store them as bytes: the loops vectorize. */
+    enum { BLOCK = 64 };
     const size_t stride = (size_t)reference->stride;
-    for (int r = 0; r < TDN_POSE_ROWS; r++) {
-        const float *c = clip->constant_pose + (size_t)r * stride, *ref = tdn_pose_crow(reference, r);
-        for (int j = 0; j < clip->joint_count; j++) /* animated places hold identity: they are marked anyway */
-            if (!(fabsf(c[j] - ref[j]) <= CLIP_REST_TOLERANCE * (fabsf(ref[j]) > 1.0f ? fabsf(ref[j]) : 1.0f)))
-                joints[j] |= (unsigned char)rows_of[r];
+    const float *c = clip->constant_pose, *ref = tdn_pose_crow(reference, 0);
+    for (size_t begin = 0; begin < (size_t)clip->joint_count; begin += BLOCK) {
+        const size_t n = (size_t)clip->joint_count - begin < BLOCK ? (size_t)clip->joint_count - begin : BLOCK;
+        int moved[BLOCK];
+        for (size_t j = 0; j < n; j++) {
+            int rows = 0;
+            for (size_t r = 0; r < TDN_POSE_ROWS; r++) {
+                const size_t at = r * stride + begin + j;
+                const float off = fabsf(c[at] - ref[at]), relative = CLIP_REST_TOLERANCE * fabsf(ref[at]);
+                rows |= -(!(off <= CLIP_REST_TOLERANCE) & !(off <= relative)) & rows_of[r];
+            }
+            moved[j] = rows;
+        }
+        for (size_t j = 0; j < n; j++)
+            joints[begin + j] |= (unsigned char)moved[j];
     }
 }
 

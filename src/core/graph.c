@@ -1,5 +1,4 @@
 /* tendon core: building a graph definition from its description, and checking it. */
-#include <stdio.h>
 
 #include "graph_internal.h"
 #include "internal.h"
@@ -9,14 +8,16 @@ static const char *const node_type_names[] = { "clip",          "blend2",     "b
                                                "additive",      "time_scale", "blend_space", "rest",
                                                "state_machine", "procedural", "modifier",    "motion_match" };
 
-/* "nodes[3] 'walk'" or "nodes[3]" for messages' where. */
+/* "nodes[3] 'walk'" (at most 60 bytes of the name) or "nodes[3]" for messages' where: made for
+ * every node as it is copied, so without snprintf. */
 static const char *node_place(char *buf, size_t size, const tdn_node_desc *nodes, int i)
 {
-    if (nodes[i].name && nodes[i].name[0])
-        snprintf(buf, size, "nodes[%d] '%.60s'", i, nodes[i].name);
-    else
-        snprintf(buf, size, "nodes[%d]", i);
-    return buf;
+    const char *name = nodes[i].name;
+    if (!name || !name[0])
+        return tdn__place(buf, size, "nodes[", i, "]");
+    char cut[61] = "";
+    tdn__append(tdn__place(buf, size, "nodes[", i, "] '"), size, tdn__append(cut, sizeof cut, name));
+    return tdn__append(buf, size, "'");
 }
 
 static const char *place_of(char *buf, size_t size, const void *nodes, int i)
@@ -34,25 +35,33 @@ static int find_param(const tdn_graph *g, const char *name)
     return -1;
 }
 
+/* "params[2] 'speed'" for messages' where (the name is checked: shorter than the place). */
+static const char *param_place(char *buf, size_t size, int i, const char *name)
+{
+    return tdn__append(tdn__append(tdn__place(buf, size, "params[", i, "] '"), size, name), size, "'");
+}
+
 static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_error *err)
 {
     char where[96];
     for (int i = 0; i < desc->param_count; i++) {
         const tdn_param_desc *d = &desc->params[i];
         tdn__param *p = &g->params[i];
-        snprintf(where, sizeof where, "params[%d]", i);
         if (!d->name || !d->name[0] || strlen(d->name) >= TDN_MAX_PARAM_NAME)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a parameter needs a name of 1..%d bytes",
-                             TDN_MAX_PARAM_NAME - 1);
-        snprintf(where, sizeof where, "params[%d] '%s'", i, d->name);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, tdn__place(where, sizeof where, "params[", i, "]"),
+                             "a parameter needs a name of 1..%d bytes", TDN_MAX_PARAM_NAME - 1);
         if (find_param(g, d->name) >= 0)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a second parameter named '%s'", d->name);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "a second parameter named '%s'", d->name);
         if ((int)d->type < TDN_PARAM_FLOAT || d->type > TDN_PARAM_VEC3)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "unknown parameter type %d", (int)d->type);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "unknown parameter type %d", (int)d->type);
         if (!tdn__finite(d->half_life) || d->half_life < 0.0f)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "half_life %g is not a time >= 0", (double)d->half_life);
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "half_life %g is not a time >= 0", (double)d->half_life);
         if (d->half_life > 0.0f && d->type != TDN_PARAM_FLOAT && d->type != TDN_PARAM_VEC2 && d->type != TDN_PARAM_VEC3)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "only float and vector parameters are smoothed");
+            return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                             "only float and vector parameters are smoothed");
         memcpy(p->name, d->name, strlen(d->name) + 1);
         p->type = d->type;
         p->components = d->type == TDN_PARAM_VEC2 ? 2 : d->type == TDN_PARAM_VEC3 ? 3 : 1;
@@ -60,7 +69,8 @@ static tdn_result copy_params(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
         for (int c = 0; c < 3; c++) {
             float v = c < p->components ? d->value[c] : 0.0f;
             if (!tdn__finite(v))
-                return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "initial value %d is not finite", c);
+                return tdn__fail(err, TDN_ERR_INVALID_DATA, param_place(where, sizeof where, i, d->name),
+                                 "initial value %d is not finite", c);
             if (d->type == TDN_PARAM_INT || d->type == TDN_PARAM_BOOL || d->type == TDN_PARAM_TRIGGER)
                 v = d->type == TDN_PARAM_INT ? roundf(v) : (float)(v != 0.0f);
             p->initial[c] = v;
@@ -152,11 +162,10 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
     for (int i = 0; i < desc->node_count; i++) {
         const tdn_node_desc *d = &desc->nodes[i];
         tdn__node *n = &g->nodes[i];
-        node_place(where, sizeof where, desc->nodes, i);
         if ((int)d->type < TDN_NODE_CLIP || d->type > TDN_NODE_MOTION_MATCH)
             FAIL_NODE(TDN_ERR_INVALID_DATA, "unknown node type %d", (int)d->type);
         n->type = d->type;
-        snprintf(n->name, sizeof n->name, "%s", d->name ? d->name : "");
+        tdn__append(n->name, sizeof n->name, d->name ? d->name : ""); /* n is zeroed */
         n->sync_group = -1;
         n->clip_slot = -1;
         n->machine = -1;
@@ -176,6 +185,8 @@ static tdn_result copy_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_error
             g->inputs[input_at++] = d->inputs[k];
         }
         tdn_result r = TDN_OK;
+        if (d->type != TDN_NODE_CLIP && d->type != TDN_NODE_REST) /* for the checks below that take it */
+            node_place(where, sizeof where, desc->nodes, i);
         switch (d->type) {
         case TDN_NODE_BLEND2:
         case TDN_NODE_SWITCH:
@@ -265,14 +276,14 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
 {
     char where[96];
     enum { WHITE, GREY, BLACK };
-    unsigned char *color = tdn__alloc(&g->allocator, (size_t)g->node_count, 1);
-    int *stack = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
-    int *next_input = tdn__alloc(&g->allocator, sizeof(int) * (size_t)g->node_count, sizeof(int));
+    /* one allocation: the stack and each node's next input, then its color */
+    const size_t bytes = (2 * sizeof(int) + 1) * (size_t)g->node_count;
+    int *stack = tdn__alloc(&g->allocator, bytes, sizeof(int));
+    if (!stack)
+        return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
+    int *next_input = stack + g->node_count;
+    unsigned char *color = (unsigned char *)(next_input + g->node_count);
     tdn_result r = TDN_OK;
-    if (!color || !stack || !next_input) {
-        r = tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
-        goto done;
-    }
     memset(color, WHITE, (size_t)g->node_count);
     int post = 0;
     for (int layer = 0; layer < g->layer_count; layer++) {
@@ -320,9 +331,7 @@ static tdn_result order_nodes(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     }
     g->order_count = post;
 done:
-    tdn__free(&g->allocator, color, (size_t)g->node_count);
-    tdn__free(&g->allocator, stack, sizeof(int) * (size_t)g->node_count);
-    tdn__free(&g->allocator, next_input, sizeof(int) * (size_t)g->node_count);
+    tdn__free(&g->allocator, stack, bytes);
     return r;
 }
 
@@ -474,7 +483,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
     for (int l = 0; l < desc->layer_count; l++) {
         char where[96];
         const tdn_layer_desc *L = &desc->layers[l];
-        snprintf(where, sizeof where, "layers[%d]", l);
+        tdn__place(where, sizeof where, "layers[", l, "]");
         if (L->root < 0 || L->root >= desc->node_count)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "root %d is not one of the nodes", L->root);
         if ((int)L->mode < TDN_LAYER_OVERRIDE || L->mode > TDN_LAYER_ADDITIVE)
@@ -491,7 +500,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
     int joints = tdn_skeleton_joint_count(desc->skeleton);
     for (int c = 0; c < desc->clip_count; c++) {
         char where[48];
-        snprintf(where, sizeof where, "clips[%d]", c);
+        tdn__place(where, sizeof where, "clips[", c, "]");
         if (!desc->clips[c])
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "the clip is NULL");
         if (tdn_clip_joint_count(desc->clips[c]) != joints)
@@ -511,7 +520,7 @@ static tdn_result copy_layers(tdn_graph *g, const tdn_graph_desc *desc, tdn_erro
     for (int l = 0; l < g->layer_count; l++) {
         tdn__layer *L = &g->layers[l];
         const tdn_layer_desc *d = desc->layer_count > 0 ? &desc->layers[l] : NULL;
-        snprintf(L->name, sizeof L->name, "%s", d && d->name ? d->name : (d ? "" : "base"));
+        tdn__append(L->name, sizeof L->name, d && d->name ? d->name : (d ? "" : "base")); /* L is zeroed */
         L->root = d ? d->root : desc->root;
         L->mode = d ? d->mode : TDN_LAYER_OVERRIDE;
         L->model_space_rotation = d ? d->model_space_rotation != 0 : 0;
@@ -526,7 +535,7 @@ static tdn_result resolve_layer_weights(tdn_graph *g, const tdn_graph_desc *desc
 {
     for (int l = 0; l < desc->layer_count; l++) {
         char where[48];
-        snprintf(where, sizeof where, "layers[%d].weight", l);
+        tdn__place(where, sizeof where, "layers[", l, "].weight");
         tdn__value *w = &g->layers[l].weight;
         tdn_result r = resolve_value(g, &desc->layers[l].weight, w, where, err);
         if (r != TDN_OK)
@@ -629,19 +638,22 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
 
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 
-/* tdn__graph_layer_rows with its scratch from the graph's allocator. */
+/* tdn__graph_layer_rows with its scratch from the graph's allocator, in one block: the identity
+ * pose, then the byte arrays. */
 static tdn_result find_layer_rows(tdn_graph *g, tdn_error *err)
 {
-    tdn_pose identity;
-    const size_t bytes = 2 * (size_t)g->joint_count;
-    unsigned char *marks = tdn__alloc(&g->allocator, bytes, 1);
-    if (!marks || tdn_pose_create(g->joint_count, &identity, &g->allocator, NULL) != TDN_OK) {
-        tdn__free(&g->allocator, marks, bytes);
+    const size_t joints = (size_t)g->joint_count, clips = (size_t)g->clip_count;
+    const size_t pose_bytes = tdn_pose_bytes(g->joint_count);
+    const size_t bytes = pose_bytes + 2 * joints + clips + clips * joints;
+    unsigned char *block = tdn__alloc(&g->allocator, bytes, TDN_POSE_ALIGN);
+    if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
-    }
-    tdn__graph_layer_rows(g, &identity, marks, marks + g->joint_count);
-    tdn_pose_destroy(&identity);
-    tdn__free(&g->allocator, marks, bytes);
+    tdn_pose identity;
+    tdn_pose_init(g->joint_count, block, pose_bytes, &identity, NULL);
+    unsigned char *marks = block + pose_bytes, *clip_done = marks + 2 * joints;
+    memset(clip_done, 0, clips);
+    tdn__graph_layer_rows(g, &identity, marks, marks + joints, clip_done, clip_done + clips);
+    tdn__free(&g->allocator, block, bytes);
     return TDN_OK;
 }
 

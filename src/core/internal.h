@@ -20,6 +20,12 @@ tdn_result tdn__fail(tdn_error *err, tdn_result code, const char *where, const c
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
+/* A place for messages built on paths that succeed (every object's "clip 3", every node's
+ * "nodes[4]"), where snprintf's cost shows: `head`, the decimal `index` and `tail` into buf
+ * (size bytes, at least 1), cut where snprintf would cut them. Returns buf. */
+char *tdn__place(char *buf, size_t size, const char *head, int index, const char *tail);
+/* Appends text to the string in buf (size bytes), cut where snprintf would cut it. Returns buf. */
+char *tdn__append(char *buf, size_t size, const char *text);
 /* TDN_ERR_ARGUMENT naming `where` (an argument or field) as NULL. */
 tdn_result tdn__null(tdn_error *err, const char *where);
 /* TDN_ERR_ARGUMENT for a pose (`where`) whose joint count is not `want`, the count of `of`

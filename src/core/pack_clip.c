@@ -3,7 +3,6 @@
  * bytes. The group table and the hold runs are the in-memory structs, pinned below. */
 #include <math.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -482,14 +481,23 @@ static tdn_result check_groups(const tdn__pack_view *v, int s, const scalars *k,
     return TDN_OK;
 }
 
+/* "clip 3: float track 1": the clip's name for messages, then its part's. */
+#define PLACE_BYTES 64
+static const char *part_place(char place[PLACE_BYTES], const char *what, const char *part, int i)
+{
+    char tail[PLACE_BYTES];
+    place[0] = '\0';
+    return tdn__append(tdn__append(place, PLACE_BYTES, what), PLACE_BYTES, tdn__place(tail, sizeof tail, part, i, ""));
+}
+
 /* Float track i's entry as a curve over the section's bytes; NULL arrays after failing. */
 static tdn_result track_at(const tdn__pack_view *v, int s, const arrays *a, int i, const char *what,
                            tdn__float_track *out)
 {
     const unsigned char *e = a->tracks + (size_t)i * TDN__PACK_FLOAT_TRACK_BYTES;
     const size_t at = byte_of(v, e, 0);
-    char place[64];
-    snprintf(place, sizeof place, "%s: float track %d", what, i);
+    char buf[PLACE_BYTES]; /* building passes "": the section is checked, nothing fails */
+    const char *place = what[0] ? part_place(buf, what, ": float track ", i) : what;
     for (int f = TDN__TRACK_FIELDS; f < TDN__PACK_FLOAT_TRACK_BYTES / 4; f++)
         if (tdn__pack_u32(e + 4 * f) != 0)
             return tdn__pack_fail(v, at + 4 * (size_t)f, "%s: reserved field %d is %u, not 0", place, f,
@@ -545,8 +553,8 @@ static tdn_result check_annotations(const tdn__pack_view *v, int s, const scalar
             return curve_fail(v, &t.curve, &why, what, i);
     }
     for (int i = 0; i < k->event_count; i++) {
-        char place[64];
-        snprintf(place, sizeof place, "%s: event %d", what, i);
+        char place[PLACE_BYTES];
+        part_place(place, what, ": event ", i);
         if (!tdn__pack_string(v, byte_of(v, a->event_names, 4 * (size_t)i), a->event_names[i], place))
             return TDN_ERR_INVALID_DATA;
         const float t = a->event_times[i];
@@ -571,7 +579,7 @@ static tdn_result check_section(const tdn__pack_view *v, int s, const char *what
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "clip %d", index);
+    tdn__place(what, sizeof what, "clip ", index, "");
     scalars k;
     arrays a;
     tdn_result res = check_section(v, s, what, &k, &a);

@@ -52,7 +52,7 @@ static tdn_result image_fail(const tdn__pack_view *v, size_t image, size_t field
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "database %d", index);
+    tdn__place(what, sizeof what, "database ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__MMDB_FIELDS, TDN__MMDB_NAME, what);
     if (res != TDN_OK)
         return res;

@@ -3,7 +3,6 @@
 #include "pack_internal.h"
 
 #include <float.h>
-#include <stdio.h>
 
 /* Where each array of `mesh` starts, by header field (0: absent). */
 static void layout(const tdn_pack_mesh *m, size_t at[TDN__MESH_FIELDS], size_t *end)
@@ -103,20 +102,23 @@ static tdn_result check_floats(const tdn__pack_view *v, const float *p, size_t c
                    : tdn__pack_fail(v, byte_of(v, p, (size_t)bad, 4), "%s: %s[%ld] is not finite", what, name, bad);
 }
 
-/* Whole-array tests written as integer reductions, which the compiler vectorizes. */
+/* Whole-array tests written as integer reductions, which the compiler vectorizes (the joints'
+ * as a maximum: two operations per 8 joints, where comparing each widens it to 32 bits). */
 static int any_joint_at_or_above(const uint16_t *joints, size_t n, uint32_t limit)
 {
-    uint32_t any = 0;
+    uint16_t most = 0;
     for (size_t i = 0; i < n; i++)
-        any |= (uint32_t)(joints[i] >= limit);
-    return any != 0;
+        most = joints[i] > most ? joints[i] : most;
+    return n > 0 && most >= limit;
 }
+/* For limit in 1..INT32_MAX: an index is below it when neither the index nor limit - 1 - index
+ * has its top bit set. */
 static int any_index_at_or_above(const uint32_t *indices, size_t n, uint32_t limit)
 {
     uint32_t any = 0;
     for (size_t i = 0; i < n; i++)
-        any |= (uint32_t)(indices[i] >= limit);
-    return any != 0;
+        any |= indices[i] | (limit - 1 - indices[i]);
+    return any >> 31 != 0;
 }
 /* A float is finite and >= 0 when its bits are at most the largest finite positive float's,
  * or are -0. */
@@ -134,7 +136,7 @@ static int any_negative_or_nonfinite(const float *weights, size_t n)
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "mesh %d", index);
+    tdn__place(what, sizeof what, "mesh ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__MESH_FIELDS, TDN__MESH_NAME, what);
     if (res != TDN_OK)
         return res;

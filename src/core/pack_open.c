@@ -112,18 +112,32 @@ const char *tdn__pack_string(const tdn__pack_view *v, size_t at, size_t offset, 
     return v->strings + offset;
 }
 
+/* Bit 31 set when x's exponent is all ones (x is not finite): adding one to the exponent
+ * carries into the sign bit only then. */
+static inline uint32_t nonfinite_bit(const float *x)
+{
+    uint32_t bits;
+    memcpy(&bits, x, 4);
+    return (bits & 0x7f800000u) + 0x00800000u;
+}
+
 long tdn__pack_first_nonfinite(const float *p, size_t count)
 {
-    /* one branch-free pass (memory speed), the search only on failure */
-    uint32_t any = 0;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t bits;
-        memcpy(&bits, &p[i], 4);
-        any |= (uint32_t)((bits & 0x7f800000u) == 0x7f800000u);
-    }
-    if (!any)
+    /* one branch-free pass (memory speed) in blocks of LANES floats, which the compiler makes a
+     * few vector operations; the search only on failure */
+    enum { LANES = 16 };
+    uint32_t lanes[LANES] = { 0 }, any = 0;
+    size_t i = 0;
+    for (; i + LANES <= count; i += LANES)
+        for (int k = 0; k < LANES; k++)
+            lanes[k] |= nonfinite_bit(&p[i + (size_t)k]);
+    for (; i < count; i++)
+        any |= nonfinite_bit(&p[i]);
+    for (int k = 0; k < LANES; k++)
+        any |= lanes[k];
+    if (!(any & 0x80000000u))
         return -1;
-    for (size_t i = 0; i < count; i++)
+    for (i = 0; i < count; i++)
         if (!tdn__finite(p[i]))
             return (long)i;
     return -1;

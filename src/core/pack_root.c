@@ -4,8 +4,6 @@
 #include "pack_internal.h"
 #include "root_track_internal.h"
 
-#include <stdio.h>
-
 /* How far a stored rotation's squared length may be from 1 (as a skeleton's rest rotations). */
 
 size_t tdn__pack_root_size(int frame_count)
@@ -39,7 +37,7 @@ long tdn__pack_root_bad_frame(const float *frames, int frame_count)
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "root track %d", index);
+    tdn__place(what, sizeof what, "root track ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__ROOT_FIELDS, -1, what);
     if (res != TDN_OK)
         return res;

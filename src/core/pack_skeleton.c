@@ -3,8 +3,6 @@
  * against the parents and names in one pass). */
 #include "pack_internal.h"
 
-#include <stdio.h>
-
 /* How far a rest rotation's squared length may be from 1 (skeletons store them normalized). */
 
 /* Where each array of a skeleton of n joints starts, by header field. */
@@ -185,7 +183,7 @@ static tdn_result check_transforms(const tdn__pack_view *v, const arrays *a, int
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "skeleton %d", index);
+    tdn__place(what, sizeof what, "skeleton ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__SKEL_FIELDS, TDN__SKEL_NAME, what);
     if (res != TDN_OK)
         return res;
