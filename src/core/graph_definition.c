@@ -739,6 +739,10 @@ static tdn_result read_record(reader *r, size_t byte, const schema *s, void *rec
         const field *f = &s->fields[i];
         unsigned char *p = (unsigned char *)record + f->at;
         const uint32_t v = word_at(r, byte);
+        if (v == 0 && f->kind != K_RECORD && f->kind != K_RECORDS && f->kind != K_FLOAT3) {
+            byte += 4; /* zero, NULL or 0.0f: what the zeroed record holds */
+            continue;
+        }
         switch ((kind)f->kind) {
         case K_INT:
             memcpy(p, &v, 4);

@@ -4,8 +4,6 @@
 #include "graph_definition.h"
 #include "pack_internal.h"
 
-#include <stdio.h>
-
 size_t tdn__pack_definition_size(int clip_count, size_t image_size)
 {
     const size_t clips = tdn__align_up((size_t)clip_count * 4, TDN__PACK_MIN_ALIGN);
@@ -29,7 +27,7 @@ void tdn__pack_definition_write(uint32_t graph_section, int clip_count, const ui
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[40];
-    snprintf(what, sizeof what, "graph definition %d", index);
+    tdn__place(what, sizeof what, "graph definition ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__GDEF_FIELDS, -1, what);
     if (res != TDN_OK)
         return res;

@@ -3,8 +3,6 @@
  * lies, not what it says (libtendon_io parses it, tdn_graph_document_load_pack). */
 #include "pack_internal.h"
 
-#include <stdio.h>
-
 size_t tdn__pack_graph_size(size_t json_size)
 {
     return tdn__align_up(TDN__PACK_SECTION_HEADER_BYTES + json_size + 1, TDN_PACK_ALIGN);
@@ -23,7 +21,7 @@ void tdn__pack_graph_write(uint32_t name, uint32_t skeleton_section, const char 
 static tdn_result check(const tdn__pack_view *v, int s, int index)
 {
     char what[32];
-    snprintf(what, sizeof what, "graph %d", index);
+    tdn__place(what, sizeof what, "graph ", index, "");
     tdn_result res = tdn__pack_check_header(v, s, TDN__GRPH_FIELDS, TDN__GRPH_NAME, what);
     if (res != TDN_OK)
         return res;
