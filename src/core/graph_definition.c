@@ -59,64 +59,59 @@ struct schema {
     size_t size, align;
     const field *fields;
     int field_count;
+    int id; /* S_* */
 };
 
-#define FIELDS(t, list)                                                   \
-  {                                                                       \
-#    t, sizeof(t), _Alignof(t), list, (int)(sizeof list / sizeof list[0]) \
-  }
-#define INT(t, f)                               \
-  {                                             \
-#    f, K_INT, 0, 0, offsetof(t, f), 0, 0, NULL \
-  }
-#define FLOAT(t, f)                               \
-  {                                               \
-#    f, K_FLOAT, 0, 0, offsetof(t, f), 0, 0, NULL \
-  }
-#define FLOAT3(t, f)                               \
-  {                                                \
-#    f, K_FLOAT3, 0, 0, offsetof(t, f), 0, 0, NULL \
-  }
-#define ENUM(t, f, last)                            \
-  {                                                 \
-#    f, K_ENUM, 0, 0, offsetof(t, f), 0, last, NULL \
-  }
-#define STRING(t, f)                               \
-  {                                                \
-#    f, K_STRING, 0, 0, offsetof(t, f), 0, 0, NULL \
-  }
-#define RECORD(t, f, s)                          \
-  {                                              \
-#    f, K_RECORD, 0, 0, offsetof(t, f), 0, 0, &s \
-  }
-#define RECORDS(t, f, s, n)                       \
-  {                                               \
-#    f, K_RECORDS, 0, 0, offsetof(t, f), 0, n, &s \
-  }
-#define ARRAY(t, f, e, rule, count, most)                   \
-  {                                                         \
-#    f, K_ARRAY, e, rule, offsetof(t, f), count, most, NULL \
-  }
-#define ARRAY_OF(t, f, s, rule, count, most)                     \
-  {                                                              \
-#    f, K_ARRAY, K_RECORD, rule, offsetof(t, f), count, most, &s \
-  }
+/* clang-format off */
+#define FIELDS(t, list, id) { #t, sizeof(t), _Alignof(t), list, (int)(sizeof list / sizeof list[0]), id }
+#define INT(t, f) { #f, K_INT, 0, 0, offsetof(t, f), 0, 0, NULL }
+#define FLOAT(t, f) { #f, K_FLOAT, 0, 0, offsetof(t, f), 0, 0, NULL }
+#define FLOAT3(t, f) { #f, K_FLOAT3, 0, 0, offsetof(t, f), 0, 0, NULL }
+#define ENUM(t, f, last) { #f, K_ENUM, 0, 0, offsetof(t, f), 0, last, NULL }
+#define STRING(t, f) { #f, K_STRING, 0, 0, offsetof(t, f), 0, 0, NULL }
+#define RECORD(t, f, s) { #f, K_RECORD, 0, 0, offsetof(t, f), 0, 0, &s }
+#define RECORDS(t, f, s, n) { #f, K_RECORDS, 0, 0, offsetof(t, f), 0, n, &s }
+#define ARRAY(t, f, e, rule, count, most) { #f, K_ARRAY, e, rule, offsetof(t, f), count, most, NULL }
+#define ARRAY_OF(t, f, s, rule, count, most) { #f, K_ARRAY, K_RECORD, rule, offsetof(t, f), count, most, &s }
+/* clang-format on */
+
+/* The schemas, by id (a reader keeps each one's layout). */
+enum {
+    S_VALUE,
+    S_EASE,
+    S_PARAM,
+    S_CONDITION,
+    S_TRANSITION,
+    S_STATE,
+    S_MACHINE,
+    S_SPACE,
+    S_NODE,
+    S_GROUP,
+    S_LAYER,
+    S_ROOT,
+    S_LIMIT,
+    S_LEG,
+    S_FEET,
+    S_IK,
+    S_GRAPH,
+    SCHEMA_COUNT
+};
 
 static const field value_fields[] = { STRING(tdn_node_value, param), FLOAT(tdn_node_value, constant) };
-static const schema value_schema = FIELDS(tdn_node_value, value_fields);
+static const schema value_schema = FIELDS(tdn_node_value, value_fields, S_VALUE);
 
 static const field ease_fields[] = { ENUM(tdn_ease, kind, TDN_EASE_BEZIER), FLOAT(tdn_ease, x1), FLOAT(tdn_ease, y1),
                                      FLOAT(tdn_ease, x2), FLOAT(tdn_ease, y2) };
-static const schema ease_schema = FIELDS(tdn_ease, ease_fields);
+static const schema ease_schema = FIELDS(tdn_ease, ease_fields, S_EASE);
 
 static const field param_fields[] = { STRING(tdn_param_desc, name), ENUM(tdn_param_desc, type, TDN_PARAM_VEC3),
                                       FLOAT3(tdn_param_desc, value), FLOAT(tdn_param_desc, half_life) };
-static const schema param_schema = FIELDS(tdn_param_desc, param_fields);
+static const schema param_schema = FIELDS(tdn_param_desc, param_fields, S_PARAM);
 
 static const field condition_fields[] = { STRING(tdn_condition_desc, param),
                                           ENUM(tdn_condition_desc, compare, TDN_COMPARE_FALSE),
                                           FLOAT(tdn_condition_desc, value) };
-static const schema condition_schema = FIELDS(tdn_condition_desc, condition_fields);
+static const schema condition_schema = FIELDS(tdn_condition_desc, condition_fields, S_CONDITION);
 
 static const field transition_fields[] = {
     INT(tdn_transition_desc, from),
@@ -133,10 +128,10 @@ static const field transition_fields[] = {
     INT(tdn_transition_desc, uninterruptible),
     INT(tdn_transition_desc, sync_phase),
 };
-static const schema transition_schema = FIELDS(tdn_transition_desc, transition_fields);
+static const schema transition_schema = FIELDS(tdn_transition_desc, transition_fields, S_TRANSITION);
 
 static const field state_fields[] = { STRING(tdn_state_desc, name) };
-static const schema state_schema = FIELDS(tdn_state_desc, state_fields);
+static const schema state_schema = FIELDS(tdn_state_desc, state_fields, S_STATE);
 
 static const field machine_fields[] = {
     INT(tdn_state_machine_desc, state_count),
@@ -147,7 +142,7 @@ static const field machine_fields[] = {
              offsetof(tdn_state_machine_desc, transition_count), 1 << 16),
     INT(tdn_state_machine_desc, initial),
 };
-static const schema machine_schema = FIELDS(tdn_state_machine_desc, machine_fields);
+static const schema machine_schema = FIELDS(tdn_state_machine_desc, machine_fields, S_MACHINE);
 
 static const field space_fields[] = {
     ENUM(tdn_blend_space_desc, mode, TDN_BLEND_SPACE_RBF),
@@ -156,7 +151,7 @@ static const field space_fields[] = {
     ARRAY(tdn_blend_space_desc, points, K_FLOAT, BY_POINTS, 0,
           TDN_MAX_BLEND_SPACE_SAMPLES *TDN_MAX_BLEND_SPACE_DIMENSIONS),
 };
-static const schema space_schema = FIELDS(tdn_blend_space_desc, space_fields);
+static const schema space_schema = FIELDS(tdn_blend_space_desc, space_fields, S_SPACE);
 
 static const field node_fields[] = {
     ENUM(tdn_node_desc, type, TDN_NODE_MODIFIER), /* motion-matching nodes are not saved */
@@ -188,14 +183,14 @@ static const field node_fields[] = {
     STRING(tdn_node_desc, velocity),
     STRING(tdn_node_desc, facing),
 };
-static const schema node_schema = FIELDS(tdn_node_desc, node_fields);
+static const schema node_schema = FIELDS(tdn_node_desc, node_fields, S_NODE);
 
 static const field group_fields[] = {
     STRING(tdn_sync_group_desc, name),
     INT(tdn_sync_group_desc, marker_count),
     ARRAY(tdn_sync_group_desc, markers, K_STRING, BY_FIELD, offsetof(tdn_sync_group_desc, marker_count), 1 << 16),
 };
-static const schema group_schema = FIELDS(tdn_sync_group_desc, group_fields);
+static const schema group_schema = FIELDS(tdn_sync_group_desc, group_fields, S_GROUP);
 
 static const field layer_fields[] = {
     STRING(tdn_layer_desc, name),
@@ -205,18 +200,18 @@ static const field layer_fields[] = {
     ARRAY(tdn_layer_desc, mask, K_FLOAT, BY_JOINTS, 0, TDN_MAX_JOINTS),
     INT(tdn_layer_desc, model_space_rotation),
 };
-static const schema layer_schema = FIELDS(tdn_layer_desc, layer_fields);
+static const schema layer_schema = FIELDS(tdn_layer_desc, layer_fields, S_LAYER);
 
 static const field root_fields[] = { INT(tdn_root_track_desc, joint),
                                      ENUM(tdn_root_track_desc, rotation, TDN_ROOT_NO_ROTATION),
                                      INT(tdn_root_track_desc, keep_vertical), FLOAT3(tdn_root_track_desc, up) };
-static const schema root_schema = FIELDS(tdn_root_track_desc, root_fields);
+static const schema root_schema = FIELDS(tdn_root_track_desc, root_fields, S_ROOT);
 
 static const field limit_fields[] = { FLOAT(tdn_ik_limit, cone), FLOAT(tdn_ik_limit, twist) };
-static const schema limit_schema = FIELDS(tdn_ik_limit, limit_fields);
+static const schema limit_schema = FIELDS(tdn_ik_limit, limit_fields, S_LIMIT);
 
 static const field leg_fields[] = { INT(tdn_foot_leg, upper), INT(tdn_foot_leg, middle), INT(tdn_foot_leg, end) };
-static const schema leg_schema = FIELDS(tdn_foot_leg, leg_fields);
+static const schema leg_schema = FIELDS(tdn_foot_leg, leg_fields, S_LEG);
 
 static const field feet_fields[] = {
     INT(tdn_foot_placement_desc, leg_count),
@@ -232,7 +227,7 @@ static const field feet_fields[] = {
     FLOAT(tdn_foot_placement_desc, ray_below),
     FLOAT(tdn_foot_placement_desc, soften),
 };
-static const schema feet_schema = FIELDS(tdn_foot_placement_desc, feet_fields);
+static const schema feet_schema = FIELDS(tdn_foot_placement_desc, feet_fields, S_FEET);
 
 static const field ik_fields[] = {
     ENUM(tdn_graph_ik_desc, kind, TDN_GRAPH_IK_FOOT_PLACEMENT),
@@ -256,7 +251,7 @@ static const field ik_fields[] = {
     ARRAY_OF(tdn_graph_ik_desc, feet, feet_schema, ONE, 0, 1),
     ARRAY(tdn_graph_ik_desc, contact_curves, K_STRING, BY_LEGS, 0, TDN_FOOT_MAX_LEGS),
 };
-static const schema ik_schema = FIELDS(tdn_graph_ik_desc, ik_fields);
+static const schema ik_schema = FIELDS(tdn_graph_ik_desc, ik_fields, S_IK);
 
 static const field graph_fields[] = {
     INT(tdn_graph_desc, node_count), /* first: the reader sizes per-node tables by it */
@@ -278,7 +273,13 @@ static const field graph_fields[] = {
     INT(tdn_graph_desc, ik_count),
     ARRAY_OF(tdn_graph_desc, ik, ik_schema, BY_FIELD, offsetof(tdn_graph_desc, ik_count), TDN_MAX_GRAPH_IK),
 };
-static const schema graph_schema = FIELDS(tdn_graph_desc, graph_fields);
+static const schema graph_schema = FIELDS(tdn_graph_desc, graph_fields, S_GRAPH);
+
+static const schema *const SCHEMAS[SCHEMA_COUNT] = {
+    &value_schema,   &ease_schema,  &param_schema, &condition_schema, &transition_schema, &state_schema,
+    &machine_schema, &space_schema, &node_schema,  &group_schema,     &layer_schema,      &root_schema,
+    &limit_schema,   &leg_schema,   &feet_schema,  &ik_schema,        &graph_schema
+};
 
 /* ---- what both directions share ---- */
 
@@ -571,7 +572,46 @@ tdn_result tdn_graph_definition_save(const tdn_graph_desc *desc, const char *con
 
 /* ---- reading ---- */
 
+/* The most words a record has (the largest, a node's, has 33). */
+#define MAX_RECORD_WORDS 64
+
+/* Where a record's fields lie among its words, so that reading a record visits only the fields
+ * with a word that is not zero: most are zero, and a zeroed record already holds them. */
+typedef struct layout {
+    int words;
+    unsigned char first[MAX_RECORD_WORDS]; /* per field: its first word */
+    unsigned char count[MAX_RECORD_WORDS]; /* per field: its words */
+    unsigned char field[MAX_RECORD_WORDS]; /* per word: its field */
+} layout;
+
+static void lay_out(const schema *s, layout *out)
+{
+    int w = 0;
+    for (int i = 0; i < s->field_count; i++) {
+        const int n = field_words(&s->fields[i]);
+        out->first[i] = (unsigned char)w;
+        out->count[i] = (unsigned char)n;
+        for (int k = 0; k < n; k++)
+            out->field[w + k] = (unsigned char)i;
+        w += n;
+    }
+    out->words = w;
+}
+
+static int lowest_bit(uint64_t x)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzll(x);
+#else
+    int n = 0;
+    for (; !(x & 1u); x >>= 1)
+        n++;
+    return n;
+#endif
+}
+
 typedef struct reader {
+    layout layouts[SCHEMA_COUNT];
     const unsigned char *image;
     size_t size, image_byte;
     const tdn_skeleton *skeleton;
@@ -731,59 +771,64 @@ static tdn_result read_space(reader *r, size_t byte, const char *s, const field 
     return res;
 }
 
-/* Reads the record at `byte` (its words checked to lie in the image) into `record` (zeroed). */
+/* Reads field f of record `record` (zeroed), whose words at `byte` are not all zero. */
+static tdn_result read_field(reader *r, size_t byte, const schema *s, const field *f, void *record)
+{
+    unsigned char *p = (unsigned char *)record + f->at;
+    const uint32_t v = word_at(r, byte);
+    switch ((kind)f->kind) {
+    case K_INT:
+        memcpy(p, &v, 4);
+        return TDN_OK;
+    case K_ENUM:
+        if (v > (uint32_t)f->max)
+            return fail_at(r, byte, s->name, f, "%u is not one of 0..%d", v, f->max);
+        memcpy(p, &v, 4);
+        return TDN_OK;
+    case K_FLOAT:
+    case K_FLOAT3:
+        for (int k = 0; k < (f->kind == K_FLOAT ? 1 : 3); k++) {
+            const uint32_t w = word_at(r, byte + 4 * (size_t)k);
+            float x;
+            memcpy(&x, &w, 4);
+            if (!tdn__finite(x))
+                return fail_at(r, byte + 4 * (size_t)k, s->name, f, "%g is not finite", (double)x);
+            memcpy(p + 4 * k, &x, 4);
+        }
+        return TDN_OK;
+    case K_STRING:
+        return read_string(r, byte, s->name, f, (const char **)(void *)p);
+    case K_RECORD:
+        return read_record(r, byte, f->of, p);
+    case K_RECORDS: {
+        tdn_result res = TDN_OK;
+        for (int k = 0; res == TDN_OK && k < f->max; k++)
+            res = read_record(r, byte + 4 * (size_t)(k * record_words(f->of)), f->of, p + (size_t)k * f->of->size);
+        return res;
+    }
+    case K_ARRAY:
+        return read_array(r, byte, s->name, f, record);
+    case K_CALLBACK:
+        return read_string(r, byte, s->name, f, &r->out->callback_names[r->node]);
+    case K_SPACE:
+        return read_space(r, byte, s->name, f, record);
+    }
+    return TDN_OK;
+}
+
+/* Reads the record at `byte` (its words checked to lie in the image) into `record` (zeroed):
+ * the fields with a word that is not zero, in order (a count before the array it sizes). */
 static tdn_result read_record(reader *r, size_t byte, const schema *s, void *record)
 {
+    const layout *l = &r->layouts[s->id];
+    uint64_t present = 0;
+    for (int w = 0; w < l->words; w++)
+        present |= (uint64_t)(word_at(r, byte + 4 * (size_t)w) != 0) << w;
     tdn_result res = TDN_OK;
-    for (int i = 0; i < s->field_count && res == TDN_OK; i++) {
-        const field *f = &s->fields[i];
-        unsigned char *p = (unsigned char *)record + f->at;
-        const uint32_t v = word_at(r, byte);
-        if (v == 0 && f->kind != K_RECORD && f->kind != K_RECORDS && f->kind != K_FLOAT3) {
-            byte += 4; /* zero, NULL or 0.0f: what the zeroed record holds */
-            continue;
-        }
-        switch ((kind)f->kind) {
-        case K_INT:
-            memcpy(p, &v, 4);
-            break;
-        case K_ENUM:
-            if (v > (uint32_t)f->max)
-                return fail_at(r, byte, s->name, f, "%u is not one of 0..%d", v, f->max);
-            memcpy(p, &v, 4);
-            break;
-        case K_FLOAT:
-        case K_FLOAT3:
-            for (int k = 0; k < (f->kind == K_FLOAT ? 1 : 3); k++) {
-                const uint32_t w = word_at(r, byte + 4 * (size_t)k);
-                float x;
-                memcpy(&x, &w, 4);
-                if (!tdn__finite(x))
-                    return fail_at(r, byte + 4 * (size_t)k, s->name, f, "%g is not finite", (double)x);
-                memcpy(p + 4 * k, &x, 4);
-            }
-            break;
-        case K_STRING:
-            res = read_string(r, byte, s->name, f, (const char **)(void *)p);
-            break;
-        case K_RECORD:
-            res = read_record(r, byte, f->of, p);
-            break;
-        case K_RECORDS:
-            for (int k = 0; res == TDN_OK && k < f->max; k++)
-                res = read_record(r, byte + 4 * (size_t)(k * record_words(f->of)), f->of, p + (size_t)k * f->of->size);
-            break;
-        case K_ARRAY:
-            res = read_array(r, byte, s->name, f, record);
-            break;
-        case K_CALLBACK:
-            res = read_string(r, byte, s->name, f, &r->out->callback_names[r->node]);
-            break;
-        case K_SPACE:
-            res = read_space(r, byte, s->name, f, record);
-            break;
-        }
-        byte += 4 * (size_t)field_words(f);
+    while (present && res == TDN_OK) {
+        const int i = l->field[lowest_bit(present)];
+        present &= ~(((UINT64_C(1) << l->count[i]) - 1) << l->first[i]);
+        res = read_field(r, byte + 4 * (size_t)l->first[i], s, &s->fields[i], record);
     }
     return res;
 }
@@ -792,14 +837,10 @@ static tdn_result read_record(reader *r, size_t byte, const schema *s, void *rec
  * its words in memory, an array's block has a count word, and each array may be padded. */
 static size_t memory_bound(size_t size)
 {
-    static const schema *const all[] = { &value_schema,      &ease_schema,  &param_schema,   &condition_schema,
-                                         &transition_schema, &state_schema, &machine_schema, &space_schema,
-                                         &node_schema,       &group_schema, &layer_schema,   &root_schema,
-                                         &limit_schema,      &leg_schema,   &feet_schema,    &ik_schema };
     size_t ratio = sizeof(char *) / 4 + 1; /* a string array's pointers */
-    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
-        const size_t words = (size_t)record_words(all[i]);
-        const size_t r = (all[i]->size + 4 * words - 1) / (4 * words);
+    for (int i = 0; i < SCHEMA_COUNT; i++) {
+        const size_t words = (size_t)record_words(SCHEMAS[i]);
+        const size_t r = (SCHEMAS[i]->size + 4 * words - 1) / (4 * words);
         ratio = r > ratio ? r : ratio;
     }
     return ratio * size + (size / 4) * 16 + 64;
@@ -838,6 +879,8 @@ tdn_result tdn__graph_definition_read(const void *image, size_t size, size_t ima
     memset(out, 0, sizeof *out);
     out->allocator = tdn__allocator_of(allocator);
     reader r = { .image = image, .size = size, .image_byte = image_byte, .skeleton = skeleton, .out = out, .err = err };
+    for (int i = 0; i < SCHEMA_COUNT; i++)
+        lay_out(SCHEMAS[i], &r.layouts[i]);
     uint32_t clips;
     tdn_result res = tdn__graph_definition_header(image, size, image_byte, &clips, err);
     if (res != TDN_OK)
