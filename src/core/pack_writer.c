@@ -25,9 +25,6 @@ struct tdn_pack_writer {
     } * skeletons;
     int skeleton_count, skeleton_capacity;
     int clip_count, graph_count;
-    /* per database added: its name's string offset (names are unique among databases) */
-    uint32_t *database_names;
-    int database_count, database_capacity;
     char *strings;
     size_t strings_size, strings_capacity;
 };
@@ -52,6 +49,15 @@ static int grow(const tdn_allocator *a, void **array, int *capacity, int need, s
 static tdn_result no_memory(tdn_error *err, size_t bytes)
 {
     return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes failed", bytes);
+}
+
+/* TDN_ERR_ARGUMENT at `where` unless `skeleton` is an index tdn_pack_writer_add_skeleton gave. */
+static tdn_result check_skeleton(const tdn_pack_writer *w, int skeleton, const char *where, tdn_error *err)
+{
+    if (skeleton >= 0 && skeleton < w->skeleton_count)
+        return TDN_OK;
+    return tdn__fail(err, TDN_ERR_ARGUMENT, where, "%d is not a skeleton added to this writer (0..%d)", skeleton,
+                     w->skeleton_count - 1);
 }
 
 tdn_result tdn_pack_writer_create(tdn_pack_writer **out, const tdn_allocator *allocator, tdn_error *err)
@@ -80,7 +86,6 @@ void tdn_pack_writer_destroy(tdn_pack_writer *w)
         tdn__free(&a, w->sections[s].bytes, w->sections[s].size);
     tdn__free(&a, w->sections, (size_t)w->section_capacity * sizeof(section));
     tdn__free(&a, w->skeletons, (size_t)w->skeleton_capacity * sizeof *w->skeletons);
-    tdn__free(&a, w->database_names, (size_t)w->database_capacity * sizeof *w->database_names);
     tdn__free(&a, w->strings, w->strings_capacity);
     tdn__free(&a, w, sizeof *w);
 }
@@ -165,9 +170,8 @@ tdn_result tdn_pack_writer_add_skeleton(tdn_pack_writer *w, const char *name, co
 /* What tdn_pack_open will check of a mesh, checked on the description. */
 static tdn_result check_mesh(const tdn_pack_writer *w, const tdn_pack_mesh *m, tdn_error *err)
 {
-    if (m->skeleton < 0 || m->skeleton >= w->skeleton_count)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.skeleton", "%d is not a skeleton added to this writer (0..%d)",
-                         m->skeleton, w->skeleton_count - 1);
+    if (check_skeleton(w, m->skeleton, "mesh.skeleton", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (m->vertex_count < 1 || m->vertex_count > INT32_MAX / 64)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "mesh.vertex_count", "%d is outside 1..%d", m->vertex_count,
                          INT32_MAX / 64);
@@ -231,9 +235,8 @@ tdn_result tdn_pack_writer_add_named_clip(tdn_pack_writer *w, const char *name, 
 {
     if (!w || !clip)
         return tdn__null(err, !w ? "writer" : "clip");
-    if (skeleton < 0 || skeleton >= w->skeleton_count)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
-                         skeleton, w->skeleton_count - 1);
+    if (check_skeleton(w, skeleton, "skeleton", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (clip->storage != TDN_STORAGE_COMPRESSED)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "clip",
                          "clip '%s' is not COMPRESSED: a pack holds compressed clips only (tdn_clip_desc.storage)",
@@ -272,9 +275,8 @@ tdn_result tdn_pack_writer_add_graph(tdn_pack_writer *w, const char *name, int s
 {
     if (!w || !json)
         return tdn__null(err, !w ? "writer" : "json");
-    if (skeleton < 0 || skeleton >= w->skeleton_count)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
-                         skeleton, w->skeleton_count - 1);
+    if (check_skeleton(w, skeleton, "skeleton", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
     if (size == 0 || size >= UINT32_MAX)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "size", "%zu is outside 1..%u", size, UINT32_MAX - 1);
     const char *zero = memchr(json, '\0', size);
@@ -400,12 +402,15 @@ tdn_result tdn_pack_writer_add_database(tdn_pack_writer *w, const char *name, in
 {
     if (!w || !name || !db)
         return tdn__null(err, !w ? "writer" : !name ? "name" : "db");
-    if (skeleton < 0 || skeleton >= w->skeleton_count)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "skeleton", "%d is not a skeleton added to this writer (0..%d)",
-                         skeleton, w->skeleton_count - 1);
-    for (int i = 0; i < w->database_count; i++)
-        if (strcmp(w->strings + w->database_names[i], name) == 0)
+    if (check_skeleton(w, skeleton, "skeleton", err) != TDN_OK)
+        return TDN_ERR_ARGUMENT;
+    for (int s = 0, i = 0; s < w->section_count; s++) { /* names are unique among databases */
+        if (w->sections[s].kind != TDN__PACK_DATABASE)
+            continue;
+        if (strcmp(w->strings + tdn__pack_u32(w->sections[s].bytes + 4 * TDN__MMDB_NAME), name) == 0)
             return tdn__fail(err, TDN_ERR_ARGUMENT, "name", "\"%.60s\" is the name of database %d already", name, i);
+        i++;
+    }
     const size_t image = tdn_mm_database_save_size(db);
     if (image >= UINT32_MAX)
         return tdn__fail(err, TDN_ERR_ARGUMENT, "db", "its image would take %zu bytes, 4 GiB or more", image);
@@ -419,9 +424,6 @@ tdn_result tdn_pack_writer_add_database(tdn_pack_writer *w, const char *name, in
                                        : "right foot",
                          joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
                          w->skeletons[skeleton].joints);
-    if (!grow(&w->allocator, (void **)&w->database_names, &w->database_capacity, w->database_count + 1,
-              sizeof *w->database_names))
-        return no_memory(err, sizeof *w->database_names);
     uint32_t name_at;
     tdn_result res = add_string(w, name, &name_at, err);
     if (res != TDN_OK)
@@ -430,7 +432,6 @@ tdn_result tdn_pack_writer_add_database(tdn_pack_writer *w, const char *name, in
     if (!bytes)
         return TDN_ERR_OUT_OF_MEMORY;
     tdn__pack_database_write(name_at, (uint32_t)skeleton_section, db, image, bytes);
-    w->database_names[w->database_count++] = name_at;
     return TDN_OK;
 }
 
