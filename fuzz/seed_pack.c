@@ -155,7 +155,7 @@ static tdn_result add_definition(tdn_pack_writer *w, int graph_index, const tdn_
     size_t size = 0;
     const int clips[2] = { 0, 1 };
     if (res == TDN_OK)
-        res = tdn_graph_definition_save(&desc, NULL, &definition, &size, NULL, err);
+        res = tdn_graph_definition_save_memory(&desc, NULL, &definition, &size, NULL, err);
     if (res == TDN_OK)
         res = tdn_pack_writer_add_graph_definition(w, graph_index, definition, size, clips, err);
     tdn_free(definition, size, NULL);

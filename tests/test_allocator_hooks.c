@@ -276,7 +276,7 @@ static const tdn_node_desc rest_node = { .type = TDN_NODE_REST };
 static tdn_result graph_definition_save(const tdn_allocator *h, void **out, tdn_error *err)
 {
     const tdn_graph_desc desc = { .skeleton = skeleton, .nodes = &rest_node, .node_count = 1 };
-    return tdn_graph_definition_save(&desc, NULL, out, &bytes_size, h, err);
+    return tdn_graph_definition_save_memory(&desc, NULL, out, &bytes_size, h, err);
 }
 
 static tdn_result packed_graph_create(const tdn_allocator *h, void **out, tdn_error *err)
@@ -364,7 +364,7 @@ static const hooks_case cases[] = {
     { "tdn_mm_database_load", mm_database_load, destroy_mm_database },
     { "tdn_pack_open", pack_open, destroy_pack },
     { "tdn_pack_root_track", pack_root_track, destroy_root_track },
-    { "tdn_graph_definition_save", graph_definition_save, destroy_bytes },
+    { "tdn_graph_definition_save_memory", graph_definition_save, destroy_bytes },
     { "tdn_packed_graph_create", packed_graph_create, destroy_packed_graph },
     { "tdn_pack_database_load", pack_database_load, destroy_mm_database },
     { "tdn_pack_writer_create", pack_writer_create, destroy_pack_writer },

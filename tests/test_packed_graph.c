@@ -1,4 +1,4 @@
-/* Graph definitions in runtime packs (tdn_graph_definition_save, tdn_pack_writer_add_graph_definition,
+/* Graph definitions in runtime packs (tdn_graph_definition_save_memory, tdn_pack_writer_add_graph_definition,
  * tdn_packed_graph_create): a desc that sets every field the format holds comes back field for
  * field from a pack, and its graph evaluates bit-identically to the one built in memory; the
  * example documents loaded from packs (through their definitions) evaluate as their JSON does;
@@ -333,7 +333,7 @@ static void pack_desc(const tdn_graph_desc *desc, const char *const *names, void
     for (int c = CLIP_COUNT - 1; c >= 0; c--) /* in another order than the desc's */
         CHECK(tdn_pack_writer_add_named_clip(w, clip_names[c], clips[c], 0, &indices[c], &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_graph(w, "g", 0, "{}", 2, &graph, &err) == TDN_OK && graph == 0);
-    CHECK(tdn_graph_definition_save(desc, names, &definition, &definition_size, NULL, &err) == TDN_OK);
+    CHECK(tdn_graph_definition_save_memory(desc, names, &definition, &definition_size, NULL, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_graph_definition(w, graph, definition, definition_size, indices, &err) == TDN_OK);
     CHECK(tdn_pack_writer_add_graph_definition(w, graph, definition, definition_size, indices, &err) ==
           TDN_ERR_ARGUMENT); /* one per graph */
@@ -483,8 +483,8 @@ static void every_field_round_trips(void)
         size_t again_size = 0, first_size = 0;
         const char *names[15] = { 0 };
         names[10] = names[14] = "lift";
-        CHECK(tdn_graph_definition_save(&e->desc, e->callback_names, &first, &first_size, NULL, &err) == TDN_OK);
-        CHECK(tdn_graph_definition_save(d, names, &again, &again_size, NULL, &err) == TDN_OK);
+        CHECK(tdn_graph_definition_save_memory(&e->desc, e->callback_names, &first, &first_size, NULL, &err) == TDN_OK);
+        CHECK(tdn_graph_definition_save_memory(d, names, &again, &again_size, NULL, &err) == TDN_OK);
         CHECK(first_size == again_size && memcmp(first, again, first_size) == 0);
         tdn_free(first, first_size, NULL);
         tdn_free(again, again_size, NULL);
@@ -529,12 +529,12 @@ static void motion_matching_and_missing_names_are_refused(void)
     tdn_error err = { 0 };
     void *data = NULL;
     size_t size = 0;
-    CHECK(tdn_graph_definition_save(&e->desc, NULL, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT && !data);
+    CHECK(tdn_graph_definition_save_memory(&e->desc, NULL, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT && !data);
     CHECK(strcmp(err.where, "callback_names") == 0 && strstr(err.message, "node 10") != NULL);
     e->nodes[3].type = TDN_NODE_MOTION_MATCH;
-    CHECK(tdn_graph_definition_save(&e->desc, e->callback_names, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_definition_save_memory(&e->desc, e->callback_names, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT);
     CHECK(strcmp(err.where, "desc.nodes") == 0 && strstr(err.message, "node 3") != NULL);
-    CHECK(tdn_graph_definition_save(NULL, NULL, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT);
+    CHECK(tdn_graph_definition_save_memory(NULL, NULL, &data, &size, NULL, &err) == TDN_ERR_ARGUMENT);
     free_everything(e);
     free(e);
 }

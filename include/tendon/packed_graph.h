@@ -1,6 +1,6 @@
 /* tendon: graphs stored in runtime packs as definitions, built without parsing anything.
  *
- * A graph definition is a tdn_graph_desc as bytes (tdn_graph_definition_save): its parameters,
+ * A graph definition is a tdn_graph_desc as bytes (tdn_graph_definition_save_memory): its parameters,
  * nodes, blend spaces, state machines, layers and masks, sync groups, root motion and IK jobs,
  * with the number of clips it plays; not the skeleton, the clips or callbacks, which are bound
  * when it is loaded. A pack stores one beside a graph section (tdn_pack_writer_add_graph_definition,
@@ -41,8 +41,9 @@ typedef struct tdn_graph_callback {
  * definition does not hold, are TDN_ERR_ARGUMENT ("desc.nodes"), as is a node with a callback
  * and no name ("callback_names"). The desc is not otherwise checked: save descs that
  * tdn_graph_create accepts. */
-TDN_API tdn_result tdn_graph_definition_save(const tdn_graph_desc *desc, const char *const *callback_names, void **data,
-                                             size_t *size, const tdn_allocator *allocator, tdn_error *err);
+TDN_API tdn_result tdn_graph_definition_save_memory(const tdn_graph_desc *desc, const char *const *callback_names,
+                                                    void **data, size_t *size, const tdn_allocator *allocator,
+                                                    tdn_error *err);
 
 /* Adds a definition section: the `size` bytes of a definition (copied) of the graph this writer
  * added as graph index `graph` (tdn_pack_writer_add_graph's), playing the clips this writer

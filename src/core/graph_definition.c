@@ -523,8 +523,8 @@ static void write_record(writer *w, size_t at, const schema *s, const void *reco
     }
 }
 
-tdn_result tdn_graph_definition_save(const tdn_graph_desc *desc, const char *const *callback_names, void **data,
-                                     size_t *size, const tdn_allocator *allocator, tdn_error *err)
+tdn_result tdn_graph_definition_save_memory(const tdn_graph_desc *desc, const char *const *callback_names, void **data,
+                                            size_t *size, const tdn_allocator *allocator, tdn_error *err)
 {
     if (data)
         *data = NULL;

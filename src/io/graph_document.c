@@ -344,7 +344,7 @@ static tdn_result pack_root_tracks(tdn_graph_document *d, const int *pack_index,
     return TDN_OK;
 }
 
-/* The graph's definition for packs (tdn_graph_definition_save), its nodes' callbacks named as
+/* The graph's definition for packs (tdn_graph_definition_save_memory), its nodes' callbacks named as
  * the options name them. */
 static tdn_result save_definition(const tdn_io__graph_build *b, const tdn_graph_desc *gd, tdn_graph_document *d,
                                   tdn_error *err)
@@ -356,7 +356,8 @@ static tdn_result save_definition(const tdn_io__graph_build *b, const tdn_graph_
         for (int k = 0; gd->nodes[i].callback && !names[i] && k < b->callback_count; k++)
             if (b->callbacks[k].callback == gd->nodes[i].callback && b->callbacks[k].user == gd->nodes[i].user)
                 names[i] = b->callbacks[k].name;
-    const tdn_result r = tdn_graph_definition_save(gd, names, &d->definition, &d->definition_size, &d->allocator, err);
+    const tdn_result r = tdn_graph_definition_save_memory(gd, names, &d->definition, &d->definition_size, &d->allocator,
+                                                          err);
     free(names);
     return r;
 }

@@ -38,7 +38,7 @@ struct tdn_graph_document {
     /* a document from a pack's graph definition: what built `graph` (which it owns) */
     tdn_packed_graph *packed;
     /* a document from JSON without motion matching: its graph's definition
-     * (tdn_graph_definition_save), which tdn_pack_writer_add_graph_document stores */
+     * (tdn_graph_definition_save_memory), which tdn_pack_writer_add_graph_document stores */
     void *definition;
     size_t definition_size;
     /* its "root_motion" (has_root_motion 0: none), and from a pack the root tracks built over
