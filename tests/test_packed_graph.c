@@ -685,6 +685,37 @@ static void example_documents(void)
     }
 }
 
+/* A document that drives another character is packed as its text alone, so loading it from the
+ * pack still says why it cannot be (the other character is not in the pack). */
+static void retargeting_documents_keep_their_refusal(void)
+{
+    const char *json = "{\"character\": {\"generated\": \"humanoid\", \"sample_rate\": 10},"
+                       " \"retarget\": {\"to\": {\"generated\": \"humanoid\", \"height\": 1.5}},"
+                       " \"root\": {\"type\": \"clip\", \"clip\": \"walk_forward\"}}";
+    const tdn_graph_document_load_options compressed = { .clip_storage = TDN_STORAGE_COMPRESSED };
+    tdn_error err = { 0 };
+    tdn_graph_document *d = NULL, *from_pack = NULL;
+    if (!CHECK(tdn_graph_document_load_memory(json, strlen(json), &compressed, &d, NULL, &err) == TDN_OK)) {
+        fprintf(stderr, "%s: %s\n", err.where, err.message);
+        return;
+    }
+    tdn_pack_writer *w = NULL;
+    void *bytes = NULL;
+    size_t size = 0;
+    tdn_pack *pack = NULL;
+    CHECK(tdn_pack_writer_create(&w, NULL, &err) == TDN_OK);
+    CHECK(tdn_pack_writer_add_graph_document(w, "g", d, json, strlen(json), &err) == TDN_OK);
+    CHECK(tdn_pack_writer_save_memory(w, &bytes, &size, NULL, &err) == TDN_OK);
+    CHECK(tdn_pack_open(bytes, size, &pack, NULL, &err) == TDN_OK);
+    CHECK(!tdn_pack_graph_has_definition(pack, 0));
+    CHECK(tdn_graph_document_load_pack(pack, 0, NULL, &from_pack, NULL, &err) == TDN_ERR_INVALID_DATA && !from_pack);
+    CHECK(strstr(err.message, "cannot drive another character") != NULL);
+    tdn_pack_destroy(pack);
+    tdn_free(bytes, size, NULL);
+    tdn_pack_writer_destroy(w);
+    tdn_graph_document_destroy(d);
+}
+
 int main(void)
 {
     make_clips();
@@ -692,6 +723,7 @@ int main(void)
     RUN(motion_matching_and_missing_names_are_refused);
     RUN(every_changed_word_is_refused_or_loads);
     RUN(example_documents);
+    RUN(retargeting_documents_keep_their_refusal);
     for (int c = 0; c < CLIP_COUNT; c++)
         tdn_clip_destroy(clips[c]);
     tdn_asset_destroy(humanoid);

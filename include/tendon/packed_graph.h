@@ -7,7 +7,8 @@
  * naming the pack's clips it plays), and tdn_packed_graph_create builds that graph from the pack:
  * the pack's skeleton, clips and root tracks, callbacks found by the names they were saved
  * with. libtendon_io's tdn_graph_document_load_pack uses it when a graph has a definition
- * (tdn_pack_writer_add_graph_document stores one for every document without motion matching).
+ * (tdn_pack_writer_add_graph_document stores one for every document without motion matching or a
+ * retarget).
  *
  * tdn_pack_open checks where a definition lies and the clips it names; what it says (every
  * offset, count and value) is checked by tdn_packed_graph_create before it is used, with errors

@@ -473,7 +473,7 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
         r = tdn_graph_create(&gd, &d->graph, &d->allocator, err);
         if (r != TDN_OK)
             where_in_document(b, err);
-        if (r == TDN_OK && !d->pack && b->mm_count == 0)
+        if (r == TDN_OK && !d->pack && b->mm_count == 0 && !d->retarget) /* the others load from a pack's text */
             r = save_definition(b, &gd, d, err);
     }
     /* the blend spaces and the motion-matching databases now belong to the document */

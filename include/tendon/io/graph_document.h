@@ -110,7 +110,7 @@ TDN_API tdn_result tdn_graph_document_load_pack(const tdn_pack *pack, int graph,
  * the plain ones at the document's root-motion joint, each motion_match node's database under
  * its file name and the clips it plays (compressed at the document's threshold), and `size`
  * bytes of `json` (the document's text, which the caller keeps: a document does not) as a graph
- * section named `name`, with the graph's definition when the document has no motion_match node
+ * section named `name`, with the graph's definition when the document has no motion_match node nor retarget
  * (a document loaded from JSON keeps its definition for this: tdn_graph_definition_save_memory). The clips must be
  * COMPRESSED (load the document with options->clip_storage TDN_STORAGE_COMPRESSED): another storage is TDN_ERR_ARGUMENT
  * naming the clip, as the writer's other refusals are passed on; the writer then holds what was added before (destroy
