@@ -8,14 +8,16 @@ sampled with --runtime --compressed at the same --scale; the generated humanoid 
 (its pelvis 0.95 * 0.5 m up, its clips packed), read by mm build and retarget as they read
 glTF and BVH files; info's text and JSON; the BlendMotion graph packed with --graph (its GRPH
 section read back: its name, skeleton and the document's bytes; every clip it plays under its
-name), listed by info and run from the pack as its JSON runs; exit codes and errors naming the
-file and byte.
+name), listed by info and run from the pack as its JSON runs, and walked by examples/packed_character.c
+from its definition; exit codes and errors naming the file and byte.
 Usage: pack_cli_check.py TENDON_EXECUTABLE SCRATCH_FOLDER"""
 import json
 import os
+import re
 import struct
+import subprocess
 
-from cli_support import SCRATCH, check, finish, run, write
+from cli_support import SCRATCH, TENDON, check, finish, run, write
 
 BVH = """HIERARCHY
 ROOT Hips
@@ -240,6 +242,13 @@ check(from_pack.returncode == 0 and from_pack.stdout == named.stdout, f"run PACK
 same = [line for line in from_pack.stdout.splitlines()[1:] if "cm/s" not in line]
 check(same == [line for line in from_json.stdout.splitlines()[1:] if "cm/s" not in line],
       f"run PACK prints what run GRAPH.json prints: {from_pack.stdout} / {from_json.stdout}")
+# examples/packed_character.c: the core alone builds the graph from its definition and walks it
+example = subprocess.run([os.path.join(os.path.dirname(TENDON), "packed_character"), graph_pack], capture_output=True,
+                         text=True)
+walked = re.search(r"root motion ([0-9.]+) m", example.stdout)
+check(example.returncode == 0 and "graph 'blendmotion': " in example.stdout and "23 clips, 67 joints" in example.stdout
+      and walked is not None and 2.0 < float(walked.group(1)) < 2.8,
+      f"packed_character on the pack walks about 1.4 m/s for 2 s: {example.returncode} {example.stdout} {example.stderr}")
 r = run("run", graph_pack, "--graph", "walk")
 check(r.returncode == 2 and "has no graph named 'walk'" in r.stderr, f"run --graph of a missing name: {r.stderr}")
 r = run("run", blendmotion, "--graph", "walk")
