@@ -284,12 +284,23 @@ static void read_as_asset(const tdn_pack *pack, const void *bytes, size_t size)
     tdn_asset_destroy(asset);
 }
 
+/* The callback definitions may name ("c"): it moves the first joint. */
+static void nudge(void *user, const tdn_graph_instance *in, int node, float dt, tdn_pose *pose)
+{
+    (void)user, (void)in, (void)node, (void)dt;
+    tdn_transform x = tdn_pose_get(pose, 0);
+    x.t.y += 0.01f;
+    tdn_pose_set(pose, 0, &x);
+}
+
 /* A graph from the pack's definition: built, or refused naming a place; built, it runs. */
 static void walk_definition(const tdn_pack *pack, int i)
 {
+    static const tdn_graph_callback callbacks[] = { { "c", nudge, NULL } };
+    const tdn_packed_graph_options options = { callbacks, 1, 1 };
     tdn_packed_graph *packed = NULL;
     tdn_error err = { 0 };
-    if (tdn_packed_graph_create(pack, i, NULL, &packed, NULL, &err) != TDN_OK) {
+    if (tdn_packed_graph_create(pack, i, &options, &packed, NULL, &err) != TDN_OK) {
         if (packed || err.where[0] == '\0' || err.message[0] == '\0')
             abort();
         return;

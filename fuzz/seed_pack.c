@@ -100,8 +100,14 @@ static tdn_clip *walk_clip(const tdn_skeleton *skeleton, int additive)
     return clip;
 }
 
+/* A procedural node's pose: left as it is (the node's callback, bound by the name "c"). */
+static void still(void *user, const tdn_graph_instance *in, int node, float dt, tdn_pose *pose)
+{
+    (void)user, (void)in, (void)node, (void)dt, (void)pose;
+}
+
 /* walk.tdn's graph as a definition (packed_graph.h) over its two clips: the walk with its
- * difference added by a weight, a 1D blend space of the walk and the rest pose, a state
+ * difference added by a weight, a 1D blend space of the walk and a procedural node, a state
  * machine between them on a trigger, synced steps, root motion, a two-bone job on a leg and a
  * masked additive layer. */
 static tdn_result add_definition(tdn_pack_writer *w, int graph_index, const tdn_skeleton *skeleton, tdn_error *err)
@@ -130,7 +136,7 @@ static tdn_result add_definition(tdn_pack_writer *w, int graph_index, const tdn_
         { .type = TDN_NODE_CLIP, .name = "walk", .clip = 0, .wrap = TDN_WRAP_LOOP, .sync_group = "steps" },
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_LOOP },
         { .type = TDN_NODE_ADDITIVE, .inputs = additive_inputs, .input_count = 2, .value = { "w", 0 } },
-        { .type = TDN_NODE_REST },
+        { .type = TDN_NODE_PROCEDURAL, .name = "still", .callback = still },
         { .type = TDN_NODE_BLEND_SPACE, .inputs = space_inputs, .input_count = 2, .space = space, .position = "aim" },
         { .type = TDN_NODE_STATE_MACHINE, .inputs = states, .input_count = 2, .state_machine = &machine },
         { .type = TDN_NODE_CLIP, .clip = 1, .wrap = TDN_WRAP_PINGPONG, .rate = 0.5f },
@@ -151,11 +157,12 @@ static tdn_result add_definition(tdn_pack_writer *w, int graph_index, const tdn_
                                   .root_motion = &root,
                                   .ik = &ik,
                                   .ik_count = 1 };
+    const char *const callback_names[7] = { NULL, NULL, NULL, "c" }; /* fuzz_pack's callback */
     void *definition = NULL;
     size_t size = 0;
     const int clips[2] = { 0, 1 };
     if (res == TDN_OK)
-        res = tdn_graph_definition_save_memory(&desc, NULL, &definition, &size, NULL, err);
+        res = tdn_graph_definition_save_memory(&desc, callback_names, &definition, &size, NULL, err);
     if (res == TDN_OK)
         res = tdn_pack_writer_add_graph_definition(w, graph_index, definition, size, clips, err);
     tdn_free(definition, size, NULL);

@@ -293,6 +293,9 @@ static void make_everything(everything *e)
                                  .feet = &e->feet,
                                  .contact_curves = e->contacts };
 
+    /* what the graph does not read, which a definition leaves out */
+    ik[1].limits = e->limits;
+    n[0].callback = lift;
     e->desc = (tdn_graph_desc){ .skeleton = skeleton,
                                 .clips = (const tdn_clip *const *)clips,
                                 .clip_count = CLIP_COUNT,
@@ -473,6 +476,7 @@ static void every_field_round_trips(void)
               ik[0].joint_weights[1] == e->look_weights[1] && ik[0].max_angles[1] == e->look_angles[1] &&
               ik[0].weight.constant == 0.8f);
         CHECK(strcmp(ik[1].pole, "pole") == 0 && ik[1].middle == joint("lowerarm_r") && ik[1].soften == 0.1f);
+        CHECK(!ik[1].limits && !n[0].callback); /* left out: a two-bone job's limits, a clip node's callback */
         CHECK(ik[2].limits && ik[2].limits[2].cone == 1.2f && ik[2].max_iterations == 20 && ik[2].tolerance == 1e-3f);
         CHECK(ik[3].max_step == 0.3f && !ik[3].limits);
         CHECK(ik[4].feet && ik[4].feet->leg_count == 2 && ik[4].feet->legs[1].end == joint("foot_r") &&
@@ -622,6 +626,27 @@ static void every_changed_word_is_refused_or_loads(void)
     CHECK(strcmp(err.where, where) == 0 && strstr(err.message, "tdn_node_desc.type: 40 is not one of 0..10") != NULL);
     if (strcmp(err.where, where) != 0)
         fprintf(stderr, "  want %s, got %s: %s\n", where, err.where, err.message);
+    tdn_pack_destroy(pack);
+
+    /* two references to one block (the first node's name given to the second): refused, so that
+     * no block is read twice */
+    memcpy(copy, bytes, size);
+    CHECK(tdn_pack_open(copy, size, &pack, NULL, &err) == TDN_OK);
+    const size_t node_words = 31, second_name = image + nodes_at + 4 + 4 * node_words + 4;
+    uint32_t first_name;
+    memcpy(&first_name, copy + image + nodes_at + 4 + 4, 4);
+    CHECK(first_name != 0);
+    memcpy(copy + second_name, &first_name, 4);
+    CHECK(tdn_packed_graph_create(pack, 0, &options, &packed, NULL, &err) == TDN_ERR_INVALID_DATA && !packed);
+    snprintf(where, sizeof where, "byte %zu", image + first_name);
+    if (!CHECK(strcmp(err.where, where) == 0 && strstr(err.message, "blocks are not shared") != NULL))
+        fprintf(stderr, "  want %s, got %s: %s\n", where, err.where, err.message);
+    /* a block in the graph record's words */
+    memcpy(copy, bytes, size);
+    const uint32_t into_header = 12;
+    memcpy(copy + image + nodes_at + 4 + 4, &into_header, 4);
+    CHECK(tdn_packed_graph_create(pack, 0, &options, &packed, NULL, &err) == TDN_ERR_INVALID_DATA && !packed);
+    CHECK(strstr(err.message, "blocks are not shared") != NULL);
     tdn_pack_destroy(pack);
 
     /* the definition's clip count against its section's */

@@ -39,8 +39,10 @@ typedef struct tdn_graph_callback {
  * has a callback) names each node's callback for binding when loaded; the `user` pointers are
  * not saved. desc->skeleton is required (chains and masks are measured on it); its clips,
  * root tracks and clip_caches are not saved. Motion-matching nodes, whose database and clips a
- * definition does not hold, are TDN_ERR_ARGUMENT ("desc.nodes"), as is a node with a callback
- * and no name ("callback_names"). The desc is not otherwise checked: save descs that
+ * definition does not hold, are TDN_ERR_ARGUMENT ("desc.nodes"), as are a procedural node or
+ * callback modifier without a name ("callback_names") and an array longer than the format
+ * holds (docs/pack-format.md). What the graph does not read is left out (limits of a two-bone
+ * job, a callback on a clip node). The desc is not otherwise checked: save descs that
  * tdn_graph_create accepts. */
 TDN_API tdn_result tdn_graph_definition_save_memory(const tdn_graph_desc *desc, const char *const *callback_names,
                                                     void **data, size_t *size, const tdn_allocator *allocator,
@@ -49,8 +51,9 @@ TDN_API tdn_result tdn_graph_definition_save_memory(const tdn_graph_desc *desc, 
 /* Adds a definition section: the `size` bytes of a definition (copied) of the graph this writer
  * added as graph index `graph` (tdn_pack_writer_add_graph's), playing the clips this writer
  * added as clip indices clips[0..n), n being the definition's clip count, each animating the
- * graph's skeleton. A graph has at most one. Here the definition's header (magic, version,
- * size, clip count) is checked; what it says is checked when it is loaded. */
+ * graph's skeleton (a clip may be named twice). A writer adds one definition per graph (a
+ * reader uses the first it finds). The definition's header (magic, version, size, clip count)
+ * is checked here; what it says is checked when it is loaded. */
 TDN_API tdn_result tdn_pack_writer_add_graph_definition(tdn_pack_writer *writer, int graph, const void *definition,
                                                         size_t size, const int *clips, tdn_error *err);
 /* Whether graph `graph` of the pack has a definition (0 for a bad index). */

@@ -17,6 +17,11 @@
 #include "tendon/packed_graph.h"
 
 #define IMAGE_MAGIC TDN_PACK_FOURCC('G', 'D', 'E', 'F')
+/* The most transitions of a machine and markers of a sync group (a graph document's limits). */
+#define MAX_TRANSITIONS (TDN_MAX_GRAPH_NODES * 4)
+#define MAX_MARKERS 64
+/* The longest string (a name). */
+#define MAX_STRING 4096
 #define HEADER_WORDS 2
 
 typedef enum kind {
@@ -118,7 +123,7 @@ static const field transition_fields[] = {
     INT(tdn_transition_desc, to),
     INT(tdn_transition_desc, condition_count),
     ARRAY_OF(tdn_transition_desc, conditions, condition_schema, BY_FIELD,
-             offsetof(tdn_transition_desc, condition_count), 1 << 16),
+             offsetof(tdn_transition_desc, condition_count), TDN_MAX_TRANSITION_CONDITIONS),
     FLOAT(tdn_transition_desc, exit_time),
     FLOAT(tdn_transition_desc, duration),
     INT(tdn_transition_desc, duration_normalized),
@@ -139,7 +144,7 @@ static const field machine_fields[] = {
              TDN_MAX_STATES),
     INT(tdn_state_machine_desc, transition_count),
     ARRAY_OF(tdn_state_machine_desc, transitions, transition_schema, BY_FIELD,
-             offsetof(tdn_state_machine_desc, transition_count), 1 << 16),
+             offsetof(tdn_state_machine_desc, transition_count), MAX_TRANSITIONS),
     INT(tdn_state_machine_desc, initial),
 };
 static const schema machine_schema = FIELDS(tdn_state_machine_desc, machine_fields, S_MACHINE);
@@ -176,8 +181,8 @@ static const field node_fields[] = {
     { "callback", K_CALLBACK, 0, 0, offsetof(tdn_node_desc, callback), 0, 0, NULL },
     ENUM(tdn_node_desc, modifier, TDN_MODIFIER_DAMP),
     INT(tdn_node_desc, joint_count),
-    ARRAY(tdn_node_desc, joints, K_INT, BY_FIELD, offsetof(tdn_node_desc, joint_count), 1 << 16),
-    ARRAY(tdn_node_desc, joint_weights, K_FLOAT, BY_FIELD, offsetof(tdn_node_desc, joint_count), 1 << 16),
+    ARRAY(tdn_node_desc, joints, K_INT, BY_FIELD, offsetof(tdn_node_desc, joint_count), TDN_MAX_JOINTS),
+    ARRAY(tdn_node_desc, joint_weights, K_FLOAT, BY_FIELD, offsetof(tdn_node_desc, joint_count), TDN_MAX_JOINTS),
     FLOAT3(tdn_node_desc, axis),
     FLOAT(tdn_node_desc, half_life),
     STRING(tdn_node_desc, velocity),
@@ -188,7 +193,7 @@ static const schema node_schema = FIELDS(tdn_node_desc, node_fields, S_NODE);
 static const field group_fields[] = {
     STRING(tdn_sync_group_desc, name),
     INT(tdn_sync_group_desc, marker_count),
-    ARRAY(tdn_sync_group_desc, markers, K_STRING, BY_FIELD, offsetof(tdn_sync_group_desc, marker_count), 1 << 16),
+    ARRAY(tdn_sync_group_desc, markers, K_STRING, BY_FIELD, offsetof(tdn_sync_group_desc, marker_count), MAX_MARKERS),
 };
 static const schema group_schema = FIELDS(tdn_sync_group_desc, group_fields, S_GROUP);
 
@@ -430,9 +435,11 @@ static uint32_t write_array(writer *w, const field *f, const void *record)
     if (!array)
         return 0;
     const int n = array_length(f, record, w->skeleton);
-    if (n < 0 || n > f->max) {
-        w->failed = tdn__fail(w->err, TDN_ERR_ARGUMENT, "desc", "%s: %d elements where at most %d are allowed", f->name,
-                              n, f->max);
+    if (n < 0) /* an array the graph does not read (limits of a two-bone job): left out */
+        return 0;
+    if (n > f->max) {
+        w->failed = tdn__fail(w->err, TDN_ERR_ARGUMENT, "desc", "%s: %d elements where a definition holds at most %d",
+                              f->name, n, f->max);
         return 0;
     }
     const int per = f->elem == K_RECORD ? record_words(f->of) : 1;
@@ -507,8 +514,11 @@ static void write_record(writer *w, size_t at, const schema *s, const void *reco
             break;
         case K_CALLBACK: {
             const tdn_node_desc *node = record;
-            const char *name = node->callback && w->callback_names ? w->callback_names[node - w->nodes] : NULL;
-            if (node->callback && !name)
+            const int calls = node->callback &&
+                              (node->type == TDN_NODE_PROCEDURAL ||
+                               (node->type == TDN_NODE_MODIFIER && node->modifier == TDN_MODIFIER_CALLBACK));
+            const char *name = calls && w->callback_names ? w->callback_names[node - w->nodes] : NULL;
+            if (calls && !name)
                 w->failed = tdn__fail(w->err, TDN_ERR_ARGUMENT, "callback_names",
                                       "node %d has a callback and no name to bind it by when loaded",
                                       (int)(node - w->nodes));
@@ -572,7 +582,7 @@ tdn_result tdn_graph_definition_save_memory(const tdn_graph_desc *desc, const ch
 
 /* ---- reading ---- */
 
-/* The most words a record has (the largest, a node's, has 33). */
+/* The most words a record has (the largest, a node's, has 31). */
 #define MAX_RECORD_WORDS 64
 
 /* Where a record's fields lie among its words, so that reading a record visits only the fields
@@ -618,7 +628,8 @@ typedef struct reader {
     unsigned char *memory; /* records, bump-allocated */
     size_t used, capacity;
     tdn__graph_definition *out;
-    int node; /* the node being read, for callback names */
+    uint32_t *claimed; /* a bit per word of the image: a block may use a word once (no shared blocks) */
+    int node;          /* the node being read, for callback names */
     tdn_error *err;
 } reader;
 
@@ -656,6 +667,20 @@ static tdn_result block(const reader *r, size_t byte, const char *s, const field
     return TDN_OK;
 }
 
+/* Claims the words of a block of `bytes` at `offset` (checked to lie in the image): a word that
+ * another block, or the header, uses already is an error, so that reading is linear in the
+ * image's size however its offsets point. */
+static tdn_result claim(const reader *r, size_t offset, size_t bytes, const char *s, const field *f)
+{
+    for (size_t w = offset / 4; w < (offset + bytes + 3) / 4; w++) {
+        if (r->claimed[w / 32] & (UINT32_C(1) << (w % 32)))
+            return fail_at(r, offset, s, f, "the block at %zu overlaps another at word %zu (blocks are not shared)",
+                           offset, w);
+        r->claimed[w / 32] |= UINT32_C(1) << (w % 32);
+    }
+    return TDN_OK;
+}
+
 static void *take(reader *r, size_t bytes, size_t align)
 {
     const size_t at = (r->used + align - 1) / align * align;
@@ -676,8 +701,12 @@ static tdn_result read_string(const reader *r, size_t byte, const char *s, const
     if (res != TDN_OK || offset == 0)
         return res;
     const size_t room = r->size - offset - 4;
-    if (n >= room)
-        return fail_at(r, byte, s, f, "a string of %u bytes does not fit the %zu left", n, room);
+    if (n >= room || n > MAX_STRING)
+        return fail_at(r, byte, s, f, "a string of %u bytes does not fit the %zu left or is longer than %d", n, room,
+                       MAX_STRING);
+    res = claim(r, offset, 4 + (size_t)n + 1, s, f);
+    if (res != TDN_OK)
+        return res;
     const char *text = (const char *)r->image + offset + 4;
     const char *zero = memchr(text, '\0', (size_t)n + 1);
     if (zero != text + n)
@@ -704,8 +733,9 @@ static tdn_result elements(const reader *r, size_t byte, const char *s, const fi
         return fail_at(r, offset, s, f, "%u elements where %d are needed (at most %d)", n, need, f->max);
     if ((size_t)n * per > (r->size - offset - 4) / 4)
         return fail_at(r, offset, s, f, "%u elements do not fit the %zu bytes left", n, r->size - offset - 4);
-    *first = offset + 4;
-    return TDN_OK;
+    res = claim(r, offset, 4 + 4 * (size_t)n * per, s, f);
+    *first = res == TDN_OK ? offset + 4 : 0;
+    return res;
 }
 
 static tdn_result read_array(reader *r, size_t byte, const char *s, const field *f, void *record)
@@ -889,7 +919,11 @@ tdn_result tdn__graph_definition_read(const void *image, size_t size, size_t ima
     const uint32_t nodes = word_at(&r, 4 * HEADER_WORDS);
     if (nodes > TDN_MAX_GRAPH_NODES)
         return fail_at(&r, 4 * HEADER_WORDS, "graph", NULL, "node_count %u is above %d", nodes, TDN_MAX_GRAPH_NODES);
-    out->memory_bytes = memory_bound(size) + (sizeof(char *) + sizeof(tdn_blend_space *)) * (nodes + 1);
+    if (size > SIZE_MAX / 32)
+        return fail_at(&r, 0, "graph", NULL, "%zu bytes are more than this build can read", size);
+    const size_t claimed_words = (size / 4 + 31) / 32;
+    out->memory_bytes = memory_bound(size) + (sizeof(char *) + sizeof(tdn_blend_space *)) * (nodes + 1) +
+                        sizeof(uint32_t) * claimed_words;
     out->memory = tdn__alloc(&out->allocator, out->memory_bytes, 16);
     if (!out->memory)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "allocating %zu bytes failed", out->memory_bytes);
@@ -898,7 +932,11 @@ tdn_result tdn__graph_definition_read(const void *image, size_t size, size_t ima
     out->callback_names = take(&r, sizeof(char *) * (nodes + 1), _Alignof(char *));
     out->spaces = take(&r, sizeof(tdn_blend_space *) * (nodes + 1), _Alignof(tdn_blend_space *));
     memset(out->callback_names, 0, sizeof(char *) * (nodes + 1));
-    res = read_record(&r, 4 * HEADER_WORDS, &graph_schema, &out->desc);
+    r.claimed = take(&r, sizeof(uint32_t) * claimed_words, _Alignof(uint32_t));
+    memset(r.claimed, 0, sizeof(uint32_t) * claimed_words);
+    res = claim(&r, 0, 4 * (HEADER_WORDS + (size_t)record_words(&graph_schema)), "graph", NULL);
+    if (res == TDN_OK)
+        res = read_record(&r, 4 * HEADER_WORDS, &graph_schema, &out->desc);
     if (res != TDN_OK) {
         tdn__graph_definition_free(out);
         return res;

@@ -36,11 +36,6 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     if (graph >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)graph).kind != TDN__PACK_GRAPH)
         return tdn__pack_fail(v, base + 4 * TDN__GDEF_GRAPH, "%s: graph %u is not the index of a graph section", what,
                               graph);
-    for (int other = 0; other < s; other++)
-        if (tdn__pack_section_at(v, other).kind == TDN__PACK_DEFINITION &&
-            tdn__pack_field(v, other, TDN__GDEF_GRAPH) == graph)
-            return tdn__pack_fail(v, base + 4 * TDN__GDEF_GRAPH, "%s: graph %u has a definition already (section %d)",
-                                  what, graph, other);
     const uint32_t skeleton = tdn__pack_field(v, (int)graph, TDN__GRPH_SKELETON); /* checked: a graph's */
     const uint32_t clip_count = tdn__pack_field(v, s, TDN__GDEF_CLIP_COUNT);
     const unsigned char *clips = tdn__pack_array(v, s, TDN__GDEF_CLIPS, clip_count, 4, 4, what, "clips");

@@ -328,9 +328,9 @@ tdn_result tdn_pack_writer_add_graph_definition(tdn_pack_writer *w, int graph, c
         return res;
     if (clip_count > 0 && !clips)
         return tdn__null(err, "clips");
-    if (clip_count > (uint32_t)w->clip_count)
-        return tdn__fail(err, TDN_ERR_ARGUMENT, "definition", "plays %u clips, more than the %d added", clip_count,
-                         w->clip_count);
+    if (clip_count > TDN__PACK_MAX_SECTIONS) /* a clip may be played twice, but a pack holds so many sections */
+        return tdn__fail(err, TDN_ERR_ARGUMENT, "definition", "plays %u clips, more than a pack's %d sections",
+                         clip_count, TDN__PACK_MAX_SECTIONS);
     uint32_t *sections = tdn__alloc(&w->allocator, sizeof *sections * (clip_count + 1), 16);
     if (!sections)
         return no_memory(err, sizeof *sections * (clip_count + 1));
