@@ -324,9 +324,25 @@ static tdn_result check_constant_pose(const tdn__pack_view *v, const scalars *k,
     if (bad >= 0)
         return tdn__pack_fail(v, byte_of(v, a->constant_pose, 4 * (size_t)bad), "%s: constant_pose[%ld] is not finite",
                               what, bad);
-    for (int r = 0; r < TDN_POSE_ROWS; r++) {
+    /* The padding lies in each row's last TDN_POSE_LANES lanes: they are compared all at once
+     * (masks of a fixed count, which the compiler makes vector operations), the first that
+     * differs searched for only on failure. */
+    enum { LANES = TDN_POSE_LANES };
+    const size_t joints = (size_t)k->joint_count, last = stride - LANES;
+    int32_t padding[LANES], lanes_differ[LANES] = { 0 }, differs = 0;
+    for (size_t j = 0; j < LANES; j++)
+        padding[j] = -(int32_t)(last + j >= joints);
+    for (int r = 0; stride > joints && r < TDN_POSE_ROWS; r++) {
+        const float identity = r == TDN_RW || r >= TDN_SX ? 1.0f : 0.0f,
+                    *lanes = a->constant_pose + (size_t)r * stride + last;
+        for (size_t j = 0; j < LANES; j++)
+            lanes_differ[j] |= padding[j] & -(int32_t)(lanes[j] != identity);
+    }
+    for (size_t j = 0; j < LANES; j++)
+        differs |= lanes_differ[j];
+    for (int r = 0; differs && r < TDN_POSE_ROWS; r++) {
         const float identity = r == TDN_RW || r >= TDN_SX ? 1.0f : 0.0f;
-        for (size_t j = (size_t)k->joint_count; j < stride; j++)
+        for (size_t j = joints; j < stride; j++)
             if (a->constant_pose[(size_t)r * stride + j] != identity)
                 return tdn__pack_fail(v, byte_of(v, a->constant_pose, 4 * ((size_t)r * stride + j)),
                                       "%s: constant_pose row %d padding lane %zu is %g, not %g", what, r, j,
