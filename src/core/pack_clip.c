@@ -448,7 +448,9 @@ static tdn_result check_tracks_once(const tdn__pack_view *v, const scalars *k, c
 {
     for (int base = 0; base < k->joint_count; base += WINDOW) {
         uint8_t seen[3][WINDOW / 8];
-        memset(seen, 0, sizeof seen);
+        const int marks = k->joint_count - base < WINDOW ? k->joint_count - base : WINDOW;
+        for (int kind = 0; kind < 3; kind++) /* the window's marks only */
+            memset(seen[kind], 0, (size_t)(marks + 7) / 8);
         for (int gi = 0; gi < k->group_count; gi++) {
             const tdn__pack_group *g = &a->groups[gi];
             for (int i = 0; i < g->stride; i++) {
