@@ -157,13 +157,12 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
                             data + TDN_RZ * stride + begin, data + TDN_RW * stride + begin, last_joint - begin);
 }
 
-void tdn__clip_rest_limits(const tdn_pose *reference, tdn_pose *limits)
+void tdn__clip_rest_limits(const tdn_pose *reference, float *limits)
 {
     /* max(|ref|, 1) compared as bits (non-negative floats order as their bits, NaN above
      * infinity), which vectorizes where a float compare and select do not */
     const size_t n = (size_t)TDN_POSE_ROWS * (size_t)reference->stride;
     const float *ref = tdn_pose_crow(reference, 0);
-    float *out = tdn_pose_row(limits, 0);
     const int32_t one = 0x3f800000; /* 1.0f */
     for (size_t i = 0; i < n; i++) {
         const float magnitude = fabsf(ref[i]);
@@ -172,7 +171,7 @@ void tdn__clip_rest_limits(const tdn_pose *reference, tdn_pose *limits)
         bits = bits > one ? bits : one;
         float larger;
         memcpy(&larger, &bits, 4);
-        out[i] = CLIP_REST_TOLERANCE * larger;
+        limits[i] = CLIP_REST_TOLERANCE * larger;
     }
 }
 
@@ -192,8 +191,7 @@ static inline void mark_off_rows(const float *c, const float *ref, const float *
     }
 }
 
-void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, const tdn_pose *limits,
-                          unsigned char *joints)
+void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, const float *limits, unsigned char *joints)
 {
     const int rows_of[TDN_POSE_ROWS] = { TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_R,
                                          TDN__ROWS_R, TDN__ROWS_R, TDN__ROWS_S, TDN__ROWS_S, TDN__ROWS_S };
@@ -216,7 +214,7 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, const
      * TDN_POSE_LANES (the last runs on into the rows' padding, inside the stride). */
     enum { BLOCK = 64 };
     const size_t stride = (size_t)reference->stride, joint_count = (size_t)clip->joint_count;
-    const float *c = clip->constant_pose, *ref = tdn_pose_crow(reference, 0), *limit = tdn_pose_crow(limits, 0);
+    const float *c = clip->constant_pose, *ref = tdn_pose_crow(reference, 0), *limit = limits;
     for (size_t begin = 0; begin < joint_count; begin += BLOCK) {
         const size_t lanes = stride - begin < BLOCK ? stride - begin : BLOCK;
         int moved[BLOCK] = { 0 };

@@ -639,7 +639,7 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 
 /* tdn__graph_layer_rows with its scratch from the graph's allocator, in one block: the identity
- * pose and the rest limits of it and of the rest pose, then the byte arrays. */
+ * pose, the rest limits of the rest pose and of it, then the byte arrays. */
 static tdn_result find_layer_rows(tdn_graph *g, tdn_error *err)
 {
     const size_t joints = (size_t)g->joint_count, clips = (size_t)g->clip_count;
@@ -648,12 +648,12 @@ static tdn_result find_layer_rows(tdn_graph *g, tdn_error *err)
     unsigned char *block = tdn__alloc(&g->allocator, bytes, TDN_POSE_ALIGN);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
-    tdn_pose poses[3];
-    for (int p = 0; p < 3; p++)
-        tdn_pose_init(g->joint_count, block + (size_t)p * pose_bytes, pose_bytes, &poses[p], NULL);
+    tdn_pose identity;
+    tdn_pose_init(g->joint_count, block, pose_bytes, &identity, NULL);
     unsigned char *marks = block + 3 * pose_bytes, *clip_done = marks + 2 * joints;
     memset(clip_done, 0, clips);
-    tdn__graph_layer_rows(g, poses, marks, marks + joints, clip_done, clip_done + clips);
+    tdn__graph_layer_rows(g, &identity, (float *)(void *)(block + pose_bytes), marks, marks + joints, clip_done,
+                          clip_done + clips);
     tdn__free(&g->allocator, block, bytes);
     return TDN_OK;
 }
