@@ -566,7 +566,7 @@ static tdn_result check_annotations(const tdn__pack_view *v, int s, const scalar
         tdn__float_track t;
         if (track_at(v, s, a, i, what, &t) != TDN_OK)
             return TDN_ERR_INVALID_DATA;
-        tdn_error why = { 0 };
+        tdn_error why; /* 516 bytes, written only when the curve is refused (by tdn__fail) */
         if (tdn__curve_check(&t.curve, "", &why) != TDN_OK)
             return curve_fail(v, &t.curve, &why, what, i);
     }
