@@ -491,7 +491,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "unknown layer mode %d", (int)L->mode);
         if (L->name && strlen(L->name) >= 64)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a layer name is at most 63 bytes");
-        for (int j = 0; L->mask && j < tdn_skeleton_joint_count(desc->skeleton); j++)
+        for (int j = 0, joints = tdn_skeleton_joint_count(desc->skeleton); L->mask && j < joints; j++)
             if (!(L->mask[j] >= 0.0f && L->mask[j] <= 1.0f))
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "mask weight %d is not in [0, 1]", j);
     }
@@ -500,13 +500,14 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
                          (double)desc->cull_threshold);
     int joints = tdn_skeleton_joint_count(desc->skeleton);
     for (int c = 0; c < desc->clip_count; c++) {
-        char where[48];
+        if (desc->clips[c] && tdn_clip_joint_count(desc->clips[c]) == joints)
+            continue;
+        char where[48]; /* made for a refused clip only */
         tdn__place(where, sizeof where, "clips[", c, "]");
         if (!desc->clips[c])
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "the clip is NULL");
-        if (tdn_clip_joint_count(desc->clips[c]) != joints)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "clip '%.60s' has %d joints, the skeleton %d",
-                             tdn_clip_name(desc->clips[c]), tdn_clip_joint_count(desc->clips[c]), joints);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "clip '%.60s' has %d joints, the skeleton %d",
+                         tdn_clip_name(desc->clips[c]), tdn_clip_joint_count(desc->clips[c]), joints);
     }
     return TDN_OK;
 }
