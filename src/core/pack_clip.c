@@ -626,7 +626,8 @@ static void build(const tdn__pack_view *v, int s, void *object, void *extra, con
     tdn__pack_clip *o = object;
     scalars k;
     arrays a;
-    check_section(v, s, "", &k, &a);
+    check_scalars(v, s, "", &k); /* the header is checked: its scalars and arrays are found again */
+    find_arrays(v, s, &k, "", &a);
     tdn__annotations *an = &o->annotations;
     an->float_track_count = k.track_count;
     an->event_count = k.event_count;
