@@ -54,10 +54,9 @@ static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, cons
     return 1;
 }
 
-void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, float *limits, unsigned char *marks, unsigned char *below,
-                           unsigned char *clip_done, unsigned char *clip_rows_of)
+void tdn__graph_layer_rows(tdn_graph *g, const tdn_pose *identity, float *limits, unsigned char *marks,
+                           unsigned char *below, unsigned char *clip_done, unsigned char *clip_rows_of)
 {
-    tdn_pose_set_identity(identity);
     const float *const limits_of[2] = { limits, limits + TDN_POSE_ROWS * (size_t)identity->stride };
     tdn__clip_rest_limits(&g->rest, limits);
     tdn__clip_rest_limits(identity, limits + TDN_POSE_ROWS * (size_t)identity->stride);
