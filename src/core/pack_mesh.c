@@ -120,13 +120,17 @@ static int any_index_at_or_above(const uint32_t *indices, size_t n, uint32_t lim
         any |= indices[i] | (limit - 1 - indices[i]);
     return any >> 31 != 0;
 }
-/* As comparisons of floats (two a vector of four; NaN fails both), and-ed into a mask. */
+/* A float is finite and >= 0 when its bits are at most the largest finite positive float's,
+ * or are -0. */
 static int any_negative_or_nonfinite(const float *weights, size_t n)
 {
-    uint32_t all = ~0u;
-    for (size_t i = 0; i < n; i++)
-        all &= -(uint32_t)((weights[i] >= 0.0f) & (weights[i] <= FLT_MAX));
-    return all == 0;
+    uint32_t any = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t bits;
+        memcpy(&bits, &weights[i], 4);
+        any |= (uint32_t)(bits > 0x7f7fffffu) & (uint32_t)(bits != 0x80000000u);
+    }
+    return any != 0;
 }
 
 static tdn_result check(const tdn__pack_view *v, int s, int index)
