@@ -724,6 +724,16 @@ static void bad_graphs_name_the_place(void)
     gd.params = smooth_bool;
     gd.param_count = 1;
     CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA);
+    /* A NULL clip, first or last, named by its index. */
+    const tdn_clip *null_first[2] = { NULL, plain }, *null_last[2] = { plain, NULL };
+    const char *const null_where[2] = { "clips[0]", "clips[1]" };
+    for (int k = 0; k < 2; k++) {
+        gd.clips = k == 0 ? null_first : null_last;
+        CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_ARGUMENT);
+        if (!CHECK(strcmp(err.where, null_where[k]) == 0 && strcmp(err.message, "the clip is NULL") == 0))
+            fprintf(stderr, "NULL clip %d: %s: %s\n", k, err.where, err.message);
+    }
+    gd.clips = clips;
     /* Failing allocations leave nothing behind. */
     gd.params = params;
     gd.param_count = 2;

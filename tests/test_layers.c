@@ -358,18 +358,18 @@ static void untouched_rows_are_the_layer_below(void)
 }
 
 /* The joints a layer changes, on a chain of 30 joints (four SIMD blocks): the base turns joints
- * 0..5 and slides the root, the top clip turns joints 17..21 (its rest elsewhere), an additive
- * clip turns 25..27. Masks reach past those (down to joint 12, up to 29) or fall short of them,
- * feathered; the graph then samples and composes one span of blocks per layer. Every joint must
- * equal the core's whole-pose blend2 / additive of the sampled clips. */
+ * 0..5 and slides the root, the top clip turns joints 17..21 and holds the last joint turned
+ * (a constant off the rest, in the last block; its rest elsewhere), an additive clip turns 25..27. Masks reach past
+ * those (down to joint 12, up to 29) or fall short of them, feathered; the graph then samples and composes one span of
+ * blocks per layer. Every joint must equal the core's whole-pose blend2 / additive of the sampled clips. */
 enum { CHAIN = 30 };
 
 static tdn_clip *chain_clip(const tdn_skeleton *chain, const char *name, int first, int last, int slide,
-                            int additive_of_rest)
+                            int additive_of_rest, int held)
 {
     const float times[2] = { 0, 1 };
-    float turns[CHAIN][8], move[6] = { 0, 0, 0, 0.7f, 0, 0 };
-    tdn_track_desc tracks[CHAIN + 1];
+    float turns[CHAIN][8], move[6] = { 0, 0, 0, 0.7f, 0, 0 }, hold[8] = { 0, 0, 0.6f, 0.8f, 0, 0, 0.6f, 0.8f };
+    tdn_track_desc tracks[CHAIN + 2];
     int n = 0;
     for (int j = first; j <= last; j++) {
         const tdn_quat q = tdn_quat_from_axis_angle(tdn_vec3_make(0, 0, 1), 0.1f * (float)(j - first + 1));
@@ -379,6 +379,8 @@ static tdn_clip *chain_clip(const tdn_skeleton *chain, const char *name, int fir
     }
     if (slide)
         tracks[n++] = (tdn_track_desc){ 0, TDN_TARGET_TRANSLATION, TDN_INTERP_LINEAR, 2, times, move };
+    if (held >= 0)
+        tracks[n++] = (tdn_track_desc){ held, TDN_TARGET_ROTATION, TDN_INTERP_LINEAR, 2, times, hold };
     tdn_keyed_clip *keys = NULL;
     CHECK_EQ_INT(tdn_keyed_clip_create(
                      &(tdn_keyed_clip_desc){ .name = name, .skeleton = chain, .tracks = tracks, .track_count = n },
@@ -416,8 +418,9 @@ static void layers_change_their_joints_only(void)
             &(tdn_skeleton_desc){ .joint_count = CHAIN, .names = name_of, .parents = parents, .rest_pose = rest },
             &chain, NULL, NULL),
         TDN_OK);
-    const tdn_clip *clips[3] = { chain_clip(chain, "base", 0, 5, 1, 0), chain_clip(chain, "top", 17, 21, 0, 0),
-                                 chain_clip(chain, "diff", 25, 27, 0, 1) };
+    const tdn_clip *clips[3] = { chain_clip(chain, "base", 0, 5, 1, 0, -1),
+                                 chain_clip(chain, "top", 17, 21, 0, 0, CHAIN - 1),
+                                 chain_clip(chain, "diff", 25, 27, 0, 1, -1) };
     float masks[3][32] = { { 0 } };  /* stride floats */
     for (int j = 12; j < CHAIN; j++) /* reaching past the top clip's joints, feathered */
         masks[0][j] = j < 16 ? 0.25f * (float)(j - 11) : 1.0f;

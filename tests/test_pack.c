@@ -408,6 +408,24 @@ static void values_checked(void)
     free(largest);
     check_value(&im, joints + 2 * 9, &joint_count, 2, "joints[9] = 67 is not a joint");
     check_value(&im, weights + 4 * 9, &minus, 4, "weights[9] = -1");
+    /* the weights' scan (compares of four at a time, then a search): the first and the last
+     * weight, NaN, infinity and the smallest negative float are found; -0 and FLT_MAX are kept */
+    const uint32_t weight_last = 4 * u32_at(im.bytes + mesh + 16) * vertex_count - 1,
+                   smallest_negative_bits = 0x80000001u;
+    float smallest_negative;
+    memcpy(&smallest_negative, &smallest_negative_bits, 4);
+    char weight_says[64];
+    snprintf(weight_says, sizeof weight_says, "weights[%u] = ", weight_last); /* NaN prints as the C library likes */
+    check_value(&im, weights + 4 * (size_t)weight_last, &minus_nan, 4, weight_says);
+    check_value(&im, weights, &inf, 4, "weights[0] = inf is not finite and >= 0");
+    check_value(&im, weights + 4 * 5, &smallest_negative, 4, "weights[5] = -1.4013e-45 is not finite and >= 0");
+    unsigned char *kept = copy_of(&im);
+    const float minus_zero = -0.0f;
+    memcpy(kept + weights + 4 * 3, &minus_zero, 4);
+    memcpy(kept + weights + 4 * (size_t)weight_last, &big_floats[0], 4);
+    tdn_error kept_err;
+    CHECK(open_checked(kept, im.size, &kept_err) == TDN_OK);
+    free(kept);
     check_value(&im, indices + 4 * 30, &vertex_count, 4, "indices[30]");
     /* the scans' extremes: the largest joint and index a field holds */
     const uint16_t joint_max = UINT16_MAX;

@@ -557,6 +557,20 @@ static void fields_checked(void)
     const size_t stride = (size_t)tdn_pose_stride((int)J);
     refused_f32(im, array_at(im, clip, CONSTANT_POSE, 4 * (3 * stride + 2)), INFINITY, "constant_pose[");
     refused_f32(im, array_at(im, clip, CONSTANT_POSE, 4 * (6 * stride + J)), 0.5f, "padding");
+    /* the padding's masked compare: its first lane and the last row's last lane are found; -0 is
+     * 0, and the last joint's lane is no padding */
+    CHECK(stride > J);
+    refused_f32(im, array_at(im, clip, CONSTANT_POSE, 4 * J), 1.0f, "row 0 padding lane");
+    char last_lane[64];
+    snprintf(last_lane, sizeof last_lane, "row 9 padding lane %zu is 0, not 1", stride - 1);
+    refused_f32(im, array_at(im, clip, CONSTANT_POSE, 4 * (10 * stride - 1)), 0.0f, last_lane);
+    unsigned char *kept = copy_of(im);
+    const float minus_zero = -0.0f, joint_value = 5.0f;
+    memcpy(kept + array_at(im, clip, CONSTANT_POSE, 4 * (J + 1)), &minus_zero, 4);
+    memcpy(kept + array_at(im, clip, CONSTANT_POSE, 4 * (J - 1)), &joint_value, 4);
+    tdn_error kept_err;
+    CHECK(open_checked(kept, im->size, &kept_err) == TDN_OK);
+    free(kept);
 
     /* the groups: 0 and the first rotation group, and the last */
     const uint32_t groups = field(im, clip, GROUP_COUNT);

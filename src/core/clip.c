@@ -157,7 +157,41 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
                             data + TDN_RZ * stride + begin, data + TDN_RW * stride + begin, last_joint - begin);
 }
 
-void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsigned char *joints)
+void tdn__clip_rest_limits(const tdn_pose *reference, float *limits)
+{
+    /* max(|ref|, 1) compared as bits (non-negative floats order as their bits, NaN above
+     * infinity), which vectorizes where a float compare and select do not */
+    const size_t n = (size_t)TDN_POSE_ROWS * (size_t)reference->stride;
+    const float *ref = tdn_pose_crow(reference, 0);
+    const int32_t one = 0x3f800000; /* 1.0f */
+    for (size_t i = 0; i < n; i++) {
+        const float magnitude = fabsf(ref[i]);
+        int32_t bits;
+        memcpy(&bits, &magnitude, 4);
+        bits = bits > one ? bits : one;
+        float larger;
+        memcpy(&larger, &bits, 4);
+        limits[i] = CLIP_REST_TOLERANCE * larger;
+    }
+}
+
+/* Marks with `bits` the lanes of moved[0, lanes) where one of rows [first, first + count) of
+ * the constant pose c is off the reference by more than its limit (NaN too). A row group at a
+ * time: few enough pointers to stay in registers, and the loop vectorizes. */
+static inline void mark_off_rows(const float *c, const float *ref, const float *limit, size_t stride, size_t first,
+                                 size_t count, int bits, size_t lanes, int *moved)
+{
+    for (size_t j = 0; j < lanes; j++) {
+        int near = -1;
+        for (size_t r = first; r < first + count; r++) {
+            const size_t at = r * stride + j;
+            near &= -(fabsf(c[at] - ref[at]) <= limit[at]);
+        }
+        moved[j] |= ~near & bits;
+    }
+}
+
+void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, const float *limits, unsigned char *joints)
 {
     const int rows_of[TDN_POSE_ROWS] = { TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_T, TDN__ROWS_R, TDN__ROWS_R,
                                          TDN__ROWS_R, TDN__ROWS_R, TDN__ROWS_S, TDN__ROWS_S, TDN__ROWS_S };
@@ -173,24 +207,22 @@ void tdn__clip_moved_rows(const tdn_clip *clip, const tdn_pose *reference, unsig
             joints[clip->packed.groups[g].joint[i]] |= kind_rows[clip->packed.groups[g].kind];
     if (!clip->constant_pose) /* every component is animated */
         return;
-    /* Animated places hold identity: they are marked anyway. Off by more than the tolerance
-     * times max(|ref|, 1) is off by more than both products (NaN too). Blocks of BLOCK joints
-     * gather every row's marks as ints, then store them as bytes: the loops vectorize. */
+    /* Animated places hold identity: they are marked anyway. Off by more than the limit (NaN
+     * too) is off by more than the tolerance and than its product with |ref| (the product is
+     * monotone: the same floats). Blocks of BLOCK lanes gather every row's marks as ints, then
+     * store the joints' as bytes: the loops vectorize, a block's lanes being a multiple of
+     * TDN_POSE_LANES (the last runs on into the rows' padding, inside the stride). */
     enum { BLOCK = 64 };
-    const size_t stride = (size_t)reference->stride;
-    const float *c = clip->constant_pose, *ref = tdn_pose_crow(reference, 0);
-    for (size_t begin = 0; begin < (size_t)clip->joint_count; begin += BLOCK) {
-        const size_t n = (size_t)clip->joint_count - begin < BLOCK ? (size_t)clip->joint_count - begin : BLOCK;
-        int moved[BLOCK];
-        for (size_t j = 0; j < n; j++) {
-            int rows = 0;
-            for (size_t r = 0; r < TDN_POSE_ROWS; r++) {
-                const size_t at = r * stride + begin + j;
-                const float off = fabsf(c[at] - ref[at]), relative = CLIP_REST_TOLERANCE * fabsf(ref[at]);
-                rows |= -(!(off <= CLIP_REST_TOLERANCE) & !(off <= relative)) & rows_of[r];
-            }
-            moved[j] = rows;
-        }
+    const size_t stride = (size_t)reference->stride, joint_count = (size_t)clip->joint_count;
+    const float *c = clip->constant_pose, *ref = tdn_pose_crow(reference, 0), *limit = limits;
+    for (size_t begin = 0; begin < joint_count; begin += BLOCK) {
+        const size_t lanes = stride - begin < BLOCK ? stride - begin : BLOCK;
+        int moved[BLOCK] = { 0 };
+        const float *cb = c + begin, *refb = ref + begin, *limitb = limit + begin;
+        mark_off_rows(cb, refb, limitb, stride, TDN_TX, 3, TDN__ROWS_T, lanes, moved);
+        mark_off_rows(cb, refb, limitb, stride, TDN_RX, 4, TDN__ROWS_R, lanes, moved);
+        mark_off_rows(cb, refb, limitb, stride, TDN_SX, 3, TDN__ROWS_S, lanes, moved);
+        const size_t n = joint_count - begin < BLOCK ? joint_count - begin : BLOCK;
         for (size_t j = 0; j < n; j++)
             joints[begin + j] |= (unsigned char)moved[j];
     }

@@ -29,8 +29,9 @@ static const char *place_of(char *buf, size_t size, const void *nodes, int i)
 
 static int find_param(const tdn_graph *g, const char *name)
 {
+    /* the first bytes compared here: most names differ there, without a call to strcmp */
     for (int p = 0; p < g->param_count; p++)
-        if (strcmp(g->params[p].name, name) == 0)
+        if (g->params[p].name[0] == name[0] && strcmp(g->params[p].name, name) == 0)
             return p;
     return -1;
 }
@@ -490,7 +491,7 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "unknown layer mode %d", (int)L->mode);
         if (L->name && strlen(L->name) >= 64)
             return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "a layer name is at most 63 bytes");
-        for (int j = 0; L->mask && j < tdn_skeleton_joint_count(desc->skeleton); j++)
+        for (int j = 0, joints = tdn_skeleton_joint_count(desc->skeleton); L->mask && j < joints; j++)
             if (!(L->mask[j] >= 0.0f && L->mask[j] <= 1.0f))
                 return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "mask weight %d is not in [0, 1]", j);
     }
@@ -499,13 +500,14 @@ static tdn_result check_desc(const tdn_graph_desc *desc, tdn_error *err)
                          (double)desc->cull_threshold);
     int joints = tdn_skeleton_joint_count(desc->skeleton);
     for (int c = 0; c < desc->clip_count; c++) {
-        char where[48];
+        if (desc->clips[c] && tdn_clip_joint_count(desc->clips[c]) == joints)
+            continue;
+        char where[48]; /* made for a refused clip only */
         tdn__place(where, sizeof where, "clips[", c, "]");
         if (!desc->clips[c])
             return tdn__fail(err, TDN_ERR_ARGUMENT, where, "the clip is NULL");
-        if (tdn_clip_joint_count(desc->clips[c]) != joints)
-            return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "clip '%.60s' has %d joints, the skeleton %d",
-                             tdn_clip_name(desc->clips[c]), tdn_clip_joint_count(desc->clips[c]), joints);
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, where, "clip '%.60s' has %d joints, the skeleton %d",
+                         tdn_clip_name(desc->clips[c]), tdn_clip_joint_count(desc->clips[c]), joints);
     }
     return TDN_OK;
 }
@@ -639,20 +641,21 @@ static size_t lay_out(tdn_graph *g, char *base, const tdn_graph_desc *desc, cons
 size_t tdn__graph_instance_layout(const tdn_graph *g, tdn_graph_instance *instance, char *base);
 
 /* tdn__graph_layer_rows with its scratch from the graph's allocator, in one block: the identity
- * pose, then the byte arrays. */
+ * pose, the rest limits of the rest pose and of it, then the byte arrays. */
 static tdn_result find_layer_rows(tdn_graph *g, tdn_error *err)
 {
     const size_t joints = (size_t)g->joint_count, clips = (size_t)g->clip_count;
     const size_t pose_bytes = tdn_pose_bytes(g->joint_count);
-    const size_t bytes = pose_bytes + 2 * joints + clips + clips * joints;
+    const size_t bytes = 3 * pose_bytes + 2 * joints + clips + clips * joints;
     unsigned char *block = tdn__alloc(&g->allocator, bytes, TDN_POSE_ALIGN);
     if (!block)
         return tdn__fail(err, TDN_ERR_OUT_OF_MEMORY, "allocator", "out of memory");
     tdn_pose identity;
     tdn_pose_init(g->joint_count, block, pose_bytes, &identity, NULL);
-    unsigned char *marks = block + pose_bytes, *clip_done = marks + 2 * joints;
+    unsigned char *marks = block + 3 * pose_bytes, *clip_done = marks + 2 * joints;
     memset(clip_done, 0, clips);
-    tdn__graph_layer_rows(g, &identity, marks, marks + joints, clip_done, clip_done + clips);
+    tdn__graph_layer_rows(g, &identity, (float *)(void *)(block + pose_bytes), marks, marks + joints, clip_done,
+                          clip_done + clips);
     tdn__free(&g->allocator, block, bytes);
     return TDN_OK;
 }

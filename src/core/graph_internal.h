@@ -413,11 +413,11 @@ size_t tdn__graph_retarget_layout(const tdn_graph *g, tdn_graph_instance *instan
 void tdn__graph_retarget_root_motion(tdn_graph_instance *instance);
 void tdn__graph_retarget_output(tdn_graph_instance *instance, tdn_pose *out);
 
-/* Each layer's rows (graph_rows.c), with scratch: a pose of the graph's joint count, two
- * arrays of joint_count bytes, clip_count bytes zeroed (clip_done) and clip_count arrays of
- * joint_count bytes (clip_rows). */
-void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, unsigned char *marks, unsigned char *below,
-                           unsigned char *clip_done, unsigned char *clip_rows);
+/* Each layer's rows (graph_rows.c), with scratch: an identity pose of the graph's joint count
+ * (as tdn_pose_init leaves it), twice its floats (limits), two arrays of joint_count bytes, clip_count bytes zeroed
+ * (clip_done) and clip_count arrays of joint_count bytes (clip_rows). */
+void tdn__graph_layer_rows(tdn_graph *g, const tdn_pose *identity, float *limits, unsigned char *marks,
+                           unsigned char *below, unsigned char *clip_done, unsigned char *clip_rows);
 
 /* The value of a resolved number in an instance. */
 float tdn__graph_value(const tdn_graph_instance *instance, tdn__value v);

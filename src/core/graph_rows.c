@@ -13,15 +13,17 @@
 #include "internal.h"
 
 /* The row groups clip c moves per joint (against the rest pose, or the identity for a
- * difference), worked out once per graph: clip nodes may share a clip. */
-static const unsigned char *clip_rows(const tdn_graph *g, int c, const tdn_pose *identity, unsigned char *done,
-                                      unsigned char *rows)
+ * difference; limits: the rest limits of each, tdn__clip_rest_limits), worked out once per
+ * graph: clip nodes may share a clip. */
+static const unsigned char *clip_rows(const tdn_graph *g, int c, const tdn_pose *identity, const float *const limits[2],
+                                      unsigned char *done, unsigned char *rows)
 {
     unsigned char *of_clip = rows + (size_t)c * (size_t)g->joint_count;
     if (!done[c]) {
         const tdn_clip *clip = g->clips[c];
+        const int additive = tdn_clip_is_additive(clip);
         memset(of_clip, 0, (size_t)g->joint_count);
-        tdn__clip_moved_rows(clip, tdn_clip_is_additive(clip) ? identity : &g->rest, of_clip);
+        tdn__clip_moved_rows(clip, additive ? identity : &g->rest, limits[additive], of_clip);
         done[c] = 1;
     }
     return of_clip;
@@ -30,8 +32,8 @@ static const unsigned char *clip_rows(const tdn_graph *g, int c, const tdn_pose 
 /* The row groups layer l's nodes move, per joint, into marks (joint_count bytes); 0 when a node
  * of a kind whose pose is not known before evaluating (procedural, modifier, motion matching,
  * a mirrored clip, the rest pose used as a difference) makes the layer change everything. */
-static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, unsigned char *marks,
-                       unsigned char *clip_done, unsigned char *clip_rows_of)
+static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, const float *const limits[2],
+                       unsigned char *marks, unsigned char *clip_done, unsigned char *clip_rows_of)
 {
     memset(marks, 0, (size_t)g->joint_count);
     for (int i = 0; i < g->node_count; i++) {
@@ -43,7 +45,7 @@ static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, unsi
             return 0;
         if (n->type != TDN_NODE_CLIP)
             continue;
-        const unsigned char *moved = clip_rows(g, n->clip, identity, clip_done, clip_rows_of);
+        const unsigned char *moved = clip_rows(g, n->clip, identity, limits, clip_done, clip_rows_of);
         for (int j = 0, joints = g->joint_count; j < joints; j++) /* the count held: marks could alias it */
             marks[j] |= moved[j];
         if (g->extract_root_motion && g->root_tracks && g->root_tracks[n->clip]) /* it rewrites the root */
@@ -52,15 +54,17 @@ static int layer_marks(const tdn_graph *g, int l, const tdn_pose *identity, unsi
     return 1;
 }
 
-void tdn__graph_layer_rows(tdn_graph *g, tdn_pose *identity, unsigned char *marks, unsigned char *below,
-                           unsigned char *clip_done, unsigned char *clip_rows_of)
+void tdn__graph_layer_rows(tdn_graph *g, const tdn_pose *identity, float *limits, unsigned char *marks,
+                           unsigned char *below, unsigned char *clip_done, unsigned char *clip_rows_of)
 {
-    tdn_pose_set_identity(identity);
+    const float *const limits_of[2] = { limits, limits + TDN_POSE_ROWS * (size_t)identity->stride };
+    tdn__clip_rest_limits(&g->rest, limits);
+    tdn__clip_rest_limits(identity, limits + TDN_POSE_ROWS * (size_t)identity->stride);
     memset(below, 0, (size_t)g->joint_count); /* what the layers so far may have moved from rest */
     const int stride = tdn_pose_stride(g->joint_count);
     for (int l = 0; l < g->layer_count; l++) {
         tdn__layer *L = &g->layers[l];
-        const int known = layer_marks(g, l, identity, marks, clip_done, clip_rows_of);
+        const int known = layer_marks(g, l, identity, limits_of, marks, clip_done, clip_rows_of);
         L->part = (tdn__part){ TDN__ROWS_ALL, 0, stride };
         if (l > 0 && known && !L->inertializes && !L->model_space_rotation) {
             /* the joints where the mask reaches something that can move, their row groups */

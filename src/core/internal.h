@@ -81,8 +81,13 @@ void tdn__clip_sample_range(const struct tdn_clip *clip, struct tdn__packed_cach
                             struct tdn_pose *pose, int begin, int end, unsigned rows);
 /* Marks joints[j] with the row groups (TDN__ROWS_*) in which the clip moves joint j away from
  * `reference` (the rest pose for a clip, the identity for an additive one): a component
- * animated, or constant elsewhere than the reference's value (to 1e-6, relative above 1). */
-void tdn__clip_moved_rows(const struct tdn_clip *clip, const struct tdn_pose *reference, unsigned char *joints);
+ * animated, or constant elsewhere than the reference's value (to 1e-6, relative above 1: the
+ * `limits` tdn__clip_rest_limits made of the reference, so that clips against it share them). */
+void tdn__clip_moved_rows(const struct tdn_clip *clip, const struct tdn_pose *reference, const float *limits,
+                          unsigned char *joints);
+/* How far each value of `reference` may be from it at rest, into `limits` (laid out as the
+ * reference's data: TDN_POSE_ROWS rows of its stride). */
+void tdn__clip_rest_limits(const struct tdn_pose *reference, float *limits);
 /* tdn_palette of joints [begin, end) only, unchecked. */
 struct tdn_skeleton;
 void tdn__palette_range(const struct tdn_skeleton *skeleton, const tdn_mat4 *model, int begin, int end,

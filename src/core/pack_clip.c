@@ -324,9 +324,25 @@ static tdn_result check_constant_pose(const tdn__pack_view *v, const scalars *k,
     if (bad >= 0)
         return tdn__pack_fail(v, byte_of(v, a->constant_pose, 4 * (size_t)bad), "%s: constant_pose[%ld] is not finite",
                               what, bad);
-    for (int r = 0; r < TDN_POSE_ROWS; r++) {
+    /* The padding lies in each row's last TDN_POSE_LANES lanes: they are compared all at once
+     * (masks of a fixed count, which the compiler makes vector operations), the first that
+     * differs searched for only on failure. */
+    enum { LANES = TDN_POSE_LANES };
+    const size_t joints = (size_t)k->joint_count, last = stride - LANES;
+    int32_t padding[LANES], lanes_differ[LANES] = { 0 }, differs = 0;
+    for (size_t j = 0; j < LANES; j++)
+        padding[j] = -(int32_t)(last + j >= joints);
+    for (int r = 0; stride > joints && r < TDN_POSE_ROWS; r++) {
+        const float identity = r == TDN_RW || r >= TDN_SX ? 1.0f : 0.0f,
+                    *lanes = a->constant_pose + (size_t)r * stride + last;
+        for (size_t j = 0; j < LANES; j++)
+            lanes_differ[j] |= padding[j] & -(int32_t)(lanes[j] != identity);
+    }
+    for (size_t j = 0; j < LANES; j++)
+        differs |= lanes_differ[j];
+    for (int r = 0; differs && r < TDN_POSE_ROWS; r++) {
         const float identity = r == TDN_RW || r >= TDN_SX ? 1.0f : 0.0f;
-        for (size_t j = (size_t)k->joint_count; j < stride; j++)
+        for (size_t j = joints; j < stride; j++)
             if (a->constant_pose[(size_t)r * stride + j] != identity)
                 return tdn__pack_fail(v, byte_of(v, a->constant_pose, 4 * ((size_t)r * stride + j)),
                                       "%s: constant_pose row %d padding lane %zu is %g, not %g", what, r, j,
@@ -432,7 +448,9 @@ static tdn_result check_tracks_once(const tdn__pack_view *v, const scalars *k, c
 {
     for (int base = 0; base < k->joint_count; base += WINDOW) {
         uint8_t seen[3][WINDOW / 8];
-        memset(seen, 0, sizeof seen);
+        const int marks = k->joint_count - base < WINDOW ? k->joint_count - base : WINDOW;
+        for (int kind = 0; kind < 3; kind++) /* the window's marks only */
+            memset(seen[kind], 0, (size_t)(marks + 7) / 8);
         for (int gi = 0; gi < k->group_count; gi++) {
             const tdn__pack_group *g = &a->groups[gi];
             for (int i = 0; i < g->stride; i++) {
@@ -548,7 +566,7 @@ static tdn_result check_annotations(const tdn__pack_view *v, int s, const scalar
         tdn__float_track t;
         if (track_at(v, s, a, i, what, &t) != TDN_OK)
             return TDN_ERR_INVALID_DATA;
-        tdn_error why = { 0 };
+        tdn_error why; /* 516 bytes, written only when the curve is refused (by tdn__fail) */
         if (tdn__curve_check(&t.curve, "", &why) != TDN_OK)
             return curve_fail(v, &t.curve, &why, what, i);
     }
@@ -608,7 +626,8 @@ static void build(const tdn__pack_view *v, int s, void *object, void *extra, con
     tdn__pack_clip *o = object;
     scalars k;
     arrays a;
-    check_section(v, s, "", &k, &a);
+    check_scalars(v, s, "", &k); /* the header is checked: its scalars and arrays are found again */
+    find_arrays(v, s, &k, "", &a);
     tdn__annotations *an = &o->annotations;
     an->float_track_count = k.track_count;
     an->event_count = k.event_count;
