@@ -734,6 +734,35 @@ static void bad_graphs_name_the_place(void)
             fprintf(stderr, "NULL clip %d: %s: %s\n", k, err.where, err.message);
     }
     gd.clips = clips;
+    /* Two machines of TDN_MAX_GRAPH_TRANSITIONS / 2 transitions each fit; one more does not. */
+    static tdn_transition_desc many[TDN_MAX_GRAPH_TRANSITIONS / 2 + 1];
+    for (int t = 0; t < TDN_MAX_GRAPH_TRANSITIONS / 2 + 1; t++)
+        many[t] = (tdn_transition_desc){ .from = t % 2, .to = 1 - t % 2, .priority = -t };
+    const tdn_state_desc ab[2] = { { "a" }, { "b" } };
+    tdn_state_machine_desc half = { ab, 2, many, TDN_MAX_GRAPH_TRANSITIONS / 2, 0 };
+    int states[2] = { 0, 0 }, machines[2] = { 1, 2 };
+    tdn_node_desc two_machines[] = {
+        { .type = TDN_NODE_CLIP },
+        { .type = TDN_NODE_STATE_MACHINE, .inputs = states, .input_count = 2, .state_machine = &half },
+        { .type = TDN_NODE_STATE_MACHINE, .inputs = states, .input_count = 2, .state_machine = &half },
+        { .type = TDN_NODE_BLEND2, .inputs = machines, .input_count = 2, .value = { NULL, 0.5f } },
+    };
+    gd.params = params;
+    gd.param_count = 2;
+    gd.nodes = two_machines;
+    gd.node_count = 4;
+    gd.root = 3;
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_OK);
+    tdn_graph_destroy(g);
+    tdn_state_machine_desc over = half;
+    over.transition_count++;
+    two_machines[2].state_machine = &over;
+    CHECK(tdn_graph_create(&gd, &g, &counting, &err) == TDN_ERR_INVALID_DATA && !g);
+    if (!CHECK(strcmp(err.where, "nodes[2]") == 0 && strstr(err.message, "a graph has at most 4096") != NULL))
+        fprintf(stderr, "too many transitions: %s: %s\n", err.where, err.message);
+    gd.nodes = bs;
+    gd.node_count = 2;
+    gd.root = 1;
     /* Failing allocations leave nothing behind. */
     gd.params = params;
     gd.param_count = 2;

@@ -104,6 +104,8 @@ extern "C" {
 #define TDN_MAX_NODE_INPUTS 64
 #define TDN_MAX_PARAM_NAME 64
 #define TDN_MAX_LAYERS 16
+/* Transitions over all of a graph's state machines. */
+#define TDN_MAX_GRAPH_TRANSITIONS 4096
 
 /* ---- parameters ---- */
 

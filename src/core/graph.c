@@ -574,7 +574,7 @@ static graph_totals count_totals(const tdn_graph_desc *desc)
         }
         const tdn_state_machine_desc *sm = d->type == TDN_NODE_STATE_MACHINE ? d->state_machine : NULL;
         if (sm && sm->state_count > 0 && sm->state_count <= TDN_MAX_STATES && sm->transition_count >= 0 &&
-            (sm->transitions || sm->transition_count == 0)) {
+            sm->transition_count <= TDN_MAX_GRAPH_TRANSITIONS && (sm->transitions || sm->transition_count == 0)) {
             t.machines++;
             t.states += sm->state_count;
             t.transitions += sm->transition_count;

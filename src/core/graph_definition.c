@@ -17,8 +17,7 @@
 #include "tendon/packed_graph.h"
 
 #define IMAGE_MAGIC TDN_PACK_FOURCC('G', 'D', 'E', 'F')
-/* The most transitions of a machine and markers of a sync group (a graph document's limits). */
-#define MAX_TRANSITIONS (TDN_MAX_GRAPH_NODES * 4)
+/* The most markers of a sync group (a graph document's limit). */
 #define MAX_MARKERS 64
 /* The longest string (a name). */
 #define MAX_STRING 4096
@@ -144,7 +143,7 @@ static const field machine_fields[] = {
              TDN_MAX_STATES),
     INT(tdn_state_machine_desc, transition_count),
     ARRAY_OF(tdn_state_machine_desc, transitions, transition_schema, BY_FIELD,
-             offsetof(tdn_state_machine_desc, transition_count), MAX_TRANSITIONS),
+             offsetof(tdn_state_machine_desc, transition_count), TDN_MAX_GRAPH_TRANSITIONS),
     INT(tdn_state_machine_desc, initial),
 };
 static const schema machine_schema = FIELDS(tdn_state_machine_desc, machine_fields, S_MACHINE);

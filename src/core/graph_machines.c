@@ -114,6 +114,13 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
     if (sm->initial < 0 || sm->initial >= sm->state_count)
         return tdn__fail(err, TDN_ERR_INVALID_DATA, place, "initial state %d is not one of 0..%d", sm->initial,
                          sm->state_count - 1);
+    int before = 0; /* the transitions of the machines so far */
+    for (int k = 0; k < g->machine_count; k++)
+        before += g->machines[k].transition_count;
+    if (sm->transition_count > TDN_MAX_GRAPH_TRANSITIONS - before)
+        return tdn__fail(err, TDN_ERR_INVALID_DATA, place,
+                         "%d transitions after %d in other machines: a graph has at most %d", sm->transition_count,
+                         before, TDN_MAX_GRAPH_TRANSITIONS);
     tdn__machine *m = &g->machines[g->machine_count];
     m->node = node;
     m->state_count = sm->state_count;
@@ -130,9 +137,7 @@ tdn_result tdn__graph_copy_machine(tdn_graph *g, const tdn_node_desc *d, int nod
         memcpy(g->state_names[m->first_state + s], name, strlen(name) + 1);
     }
     /* Transitions sorted by priority, stably (insertion into the sorted run). */
-    m->first_transition = 0;
-    for (int k = 0; k < g->machine_count; k++)
-        m->first_transition += g->machines[k].transition_count;
+    m->first_transition = before;
     for (int t = 0; t < sm->transition_count; t++) {
         tdn__transition copy;
         tdn_result r = copy_transition(sm, t, &copy, place, err);

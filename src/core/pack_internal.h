@@ -266,6 +266,7 @@ typedef struct tdn__pack_graph {
  * frames (tdn__root_track_frames) in the pack's bytes. */
 typedef struct tdn__pack_root {
     int clip, joint, frame_count;
+    int section; /* its section's index (the first of a clip's joint in the file is used) */
     const float *frames;
 } tdn__pack_root;
 /* A pack's database object: its name, its skeleton's index among the pack's skeletons, and

@@ -5,6 +5,7 @@
 #include "tendon/packed_graph.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 
 /* The readers of the kinds this version knows, in the order they run (a mesh refers to a
@@ -246,6 +247,17 @@ static tdn_result find_strings(tdn__pack_view *v)
     return TDN_OK;
 }
 
+/* Root track objects by clip, joint, then section (the first in the file first). */
+static int compare_roots(const void *a, const void *b)
+{
+    const tdn__pack_root *x = a, *y = b;
+    if (x->clip != y->clip)
+        return x->clip < y->clip ? -1 : 1;
+    if (x->joint != y->joint)
+        return x->joint < y->joint ? -1 : 1;
+    return (x->section > y->section) - (x->section < y->section);
+}
+
 tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const tdn_allocator *allocator, tdn_error *err)
 {
     if (out)
@@ -327,6 +339,8 @@ tdn_result tdn_pack_open(const void *bytes, size_t size, tdn_pack **out, const t
         if (READERS[r]->extra_bytes)
             extra += tdn__align_up(READERS[r]->extra_bytes(&view, s), 16);
     }
+    /* root tracks by clip and joint, the first in the file first, for finding them by halving */
+    qsort(pack->objects[ROOTS], (size_t)pack->count[ROOTS], sizeof(tdn__pack_root), compare_roots);
     *out = pack;
     return TDN_OK;
 }
@@ -453,13 +467,19 @@ int tdn_pack_graph_has_definition(const tdn_pack *pack, int graph)
     return graph_object(pack, graph) && tdn__pack_definition_of(pack, graph) != NULL;
 }
 
+/* The first root track of clip `clip`'s joint `joint` (the roots are sorted: tdn_pack_open). */
 static const tdn__pack_root *root_object(const tdn_pack *p, int clip, int joint)
 {
     const tdn__pack_root *roots = (const tdn__pack_root *)p->objects[ROOTS];
-    for (int i = 0; i < p->count[ROOTS]; i++)
-        if (roots[i].clip == clip && roots[i].joint == joint)
-            return &roots[i];
-    return NULL;
+    int lo = 0, hi = p->count[ROOTS]; /* the first not before (clip, joint) */
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (roots[mid].clip < clip || (roots[mid].clip == clip && roots[mid].joint < joint))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < p->count[ROOTS] && roots[lo].clip == clip && roots[lo].joint == joint ? &roots[lo] : NULL;
 }
 
 int tdn_pack_has_root_track(const tdn_pack *pack, int clip, int joint)

@@ -81,6 +81,7 @@ static void build(const tdn__pack_view *v, int s, void *object, void *extra, con
     (void)extra;
     tdn__pack_root *o = object;
     o->clip = object_of_section[tdn__pack_field(v, s, TDN__ROOT_CLIP)];
+    o->section = s;
     o->joint = (int)tdn__pack_field(v, s, TDN__ROOT_JOINT);
     o->frame_count = (int)tdn__pack_field(v, s, TDN__ROOT_FRAME_COUNT);
     o->frames = (const float *)(v->bytes + tdn__pack_section_at(v, s).offset + tdn__pack_field(v, s, TDN__ROOT_FRAMES));

@@ -505,7 +505,8 @@ tdn_result tdn_io__graph_begin(tdn_io__graph_build *b, tdn_error *err)
     b->space_capacity = TDN_MAX_GRAPH_NODES;
     b->clip_capacity = TDN_MAX_GRAPH_NODES;
     b->machine_capacity = TDN_MAX_GRAPH_NODES;
-    b->state_capacity = b->transition_capacity = TDN_MAX_GRAPH_NODES * 4;
+    b->state_capacity = TDN_MAX_GRAPH_NODES * 4;
+    b->transition_capacity = TDN_MAX_GRAPH_TRANSITIONS;
     b->condition_capacity = TDN_MAX_GRAPH_NODES * 8;
     b->nodes = malloc((size_t)b->node_capacity * sizeof *b->nodes);
     b->node_paths = malloc((size_t)b->node_capacity * sizeof *b->node_paths);
