@@ -671,11 +671,13 @@ static tdn_result block(const reader *r, size_t byte, const char *s, const field
  * image's size however its offsets point. */
 static tdn_result claim(const reader *r, size_t offset, size_t bytes, const char *s, const field *f)
 {
-    for (size_t w = offset / 4; w < (offset + bytes + 3) / 4; w++) {
-        if (r->claimed[w / 32] & (UINT32_C(1) << (w % 32)))
-            return fail_at(r, offset, s, f, "the block at %zu overlaps another at word %zu (blocks are not shared)",
-                           offset, w);
-        r->claimed[w / 32] |= UINT32_C(1) << (w % 32);
+    const size_t first = offset / 4, end = (offset + bytes + 3) / 4; /* words [first, end) */
+    for (size_t w = first; w < end; w = (w / 32 + 1) * 32) {
+        const size_t k = w / 32, lo = w % 32, hi = end < 32 * (k + 1) ? end - 32 * k : 32; /* bits [lo, hi) of k */
+        const uint32_t bits = (uint32_t)(((UINT64_C(1) << (hi - lo)) - 1) << lo);
+        if (r->claimed[k] & bits)
+            return fail_at(r, offset, s, f, "the block at %zu overlaps another block (blocks are not shared)", offset);
+        r->claimed[k] |= bits;
     }
     return TDN_OK;
 }
