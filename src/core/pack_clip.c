@@ -167,10 +167,9 @@ static size_t byte_of(const tdn__pack_view *v, const void *p, size_t offset)
  * against the section's size, in find_arrays). */
 static tdn_result check_scalars(const tdn__pack_view *v, int s, const char *what, scalars *k)
 {
-    const uint32_t skeleton = tdn__pack_field(v, s, TDN__CLIP_SKELETON);
-    if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)
-        return tdn__pack_fail(v, field_byte(v, s, TDN__CLIP_SKELETON),
-                              "%s: skeleton %u is not the index of a skeleton section", what, skeleton);
+    const int skeleton = tdn__pack_section_ref(v, s, TDN__CLIP_SKELETON, TDN__PACK_SKELETON, "skeleton", what);
+    if (skeleton < 0)
+        return TDN_ERR_INVALID_DATA;
     const uint32_t joints = tdn__pack_field(v, (int)skeleton, TDN__SKEL_JOINT_COUNT); /* checked: a skeleton's */
     if (tdn__pack_field(v, s, TDN__CLIP_JOINT_COUNT) != joints)
         return tdn__pack_fail(v, field_byte(v, s, TDN__CLIP_JOINT_COUNT),

@@ -63,10 +63,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
             strcmp(tdn__pack_name(v, other, TDN__MMDB_NAME, what), name) == 0)
             return tdn__pack_fail(v, base + 4 * TDN__MMDB_NAME,
                                   "%s: name \"%.60s\" is the name of another database (section %d)", what, name, other);
-    const uint32_t skeleton = tdn__pack_field(v, s, TDN__MMDB_SKELETON);
-    if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)
-        return tdn__pack_fail(v, base + 4 * TDN__MMDB_SKELETON,
-                              "%s: skeleton %u is not the index of a skeleton section", what, skeleton);
+    const int skeleton = tdn__pack_section_ref(v, s, TDN__MMDB_SKELETON, TDN__PACK_SKELETON, "skeleton", what);
+    if (skeleton < 0)
+        return TDN_ERR_INVALID_DATA;
     const uint32_t size = tdn__pack_field(v, s, TDN__MMDB_SIZE);
     if (size == 0)
         return tdn__pack_fail(v, base + 4 * TDN__MMDB_SIZE, "%s: database size is 0 (a database is needed)", what);

@@ -32,10 +32,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     if (res != TDN_OK)
         return res;
     const size_t base = tdn__pack_section_at(v, s).offset;
-    const uint32_t graph = tdn__pack_field(v, s, TDN__GDEF_GRAPH);
-    if (graph >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)graph).kind != TDN__PACK_GRAPH)
-        return tdn__pack_fail(v, base + 4 * TDN__GDEF_GRAPH, "%s: graph %u is not the index of a graph section", what,
-                              graph);
+    const int graph = tdn__pack_section_ref(v, s, TDN__GDEF_GRAPH, TDN__PACK_GRAPH, "graph", what);
+    if (graph < 0)
+        return TDN_ERR_INVALID_DATA;
     const uint32_t skeleton = tdn__pack_field(v, (int)graph, TDN__GRPH_SKELETON); /* checked: a graph's */
     const uint32_t clip_count = tdn__pack_field(v, s, TDN__GDEF_CLIP_COUNT);
     const unsigned char *clips = tdn__pack_array(v, s, TDN__GDEF_CLIPS, clip_count, 4, 4, what, "clips");

@@ -26,10 +26,8 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     if (res != TDN_OK)
         return res;
     const size_t base = tdn__pack_section_at(v, s).offset;
-    const uint32_t skeleton = tdn__pack_field(v, s, TDN__GRPH_SKELETON);
-    if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)
-        return tdn__pack_fail(v, base + 4 * TDN__GRPH_SKELETON,
-                              "%s: skeleton %u is not the index of a skeleton section", what, skeleton);
+    if (tdn__pack_section_ref(v, s, TDN__GRPH_SKELETON, TDN__PACK_SKELETON, "skeleton", what) < 0)
+        return TDN_ERR_INVALID_DATA;
     const uint32_t size = tdn__pack_field(v, s, TDN__GRPH_JSON_SIZE);
     if (size == 0)
         return tdn__pack_fail(v, base + 4 * TDN__GRPH_JSON_SIZE, "%s: json_size is 0 (a graph document is needed)",

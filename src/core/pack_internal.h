@@ -204,6 +204,10 @@ const void *tdn__pack_array(const tdn__pack_view *v, int s, int field, size_t co
 /* The same for an offset that is not in the section's header: `offset` read from file byte `at`. */
 const void *tdn__pack_array_at(const tdn__pack_view *v, int s, size_t at, size_t offset, size_t count, size_t elem,
                                size_t align, const char *what, const char *array);
+/* Header field `field` of section s, the index of a section of `kind` (`name` names the field
+ * and the kind: "skeleton"); -1 after failing ("clip 3: skeleton 9 is not the index of a
+ * skeleton section"). */
+int tdn__pack_section_ref(const tdn__pack_view *v, int s, int field, uint32_t kind, const char *name, const char *what);
 /* The name at header field `field` of section s: a NUL-terminated string of the string table.
  * NULL after failing. */
 const char *tdn__pack_name(const tdn__pack_view *v, int s, int field, const char *what);

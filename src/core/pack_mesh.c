@@ -141,10 +141,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     if (res != TDN_OK)
         return res;
     const size_t base = tdn__pack_section_at(v, s).offset, size = tdn__pack_section_at(v, s).size;
-    const uint32_t skeleton = tdn__pack_field(v, s, TDN__MESH_SKELETON);
-    if (skeleton >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)skeleton).kind != TDN__PACK_SKELETON)
-        return tdn__pack_fail(v, base + 4 * TDN__MESH_SKELETON,
-                              "%s: skeleton %u is not the index of a skeleton section", what, skeleton);
+    const int skeleton = tdn__pack_section_ref(v, s, TDN__MESH_SKELETON, TDN__PACK_SKELETON, "skeleton", what);
+    if (skeleton < 0)
+        return TDN_ERR_INVALID_DATA;
     const uint32_t vn = tdn__pack_field(v, s, TDN__MESH_VERTEX_COUNT),
                    sets = tdn__pack_field(v, s, TDN__MESH_INFLUENCE_SETS);
     const uint32_t index_count = tdn__pack_field(v, s, TDN__MESH_INDEX_COUNT);

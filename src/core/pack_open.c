@@ -93,6 +93,16 @@ const void *tdn__pack_array_at(const tdn__pack_view *v, int s, size_t at, size_t
     return v->bytes + sec->offset + offset;
 }
 
+int tdn__pack_section_ref(const tdn__pack_view *v, int s, int field, uint32_t kind, const char *name, const char *what)
+{
+    const uint32_t ref = tdn__pack_field(v, s, field);
+    if (ref < (uint32_t)v->section_count && tdn__pack_section_at(v, (int)ref).kind == kind)
+        return (int)ref;
+    tdn__pack_fail(v, tdn__pack_section_at(v, s).offset + 4 * (size_t)field,
+                   "%s: %s %u is not the index of a %s section", what, name, ref, name);
+    return -1;
+}
+
 const char *tdn__pack_name(const tdn__pack_view *v, int s, int field, const char *what)
 {
     return tdn__pack_string(v, tdn__pack_section_at(v, s).offset + 4 * (size_t)field, tdn__pack_field(v, s, field),

@@ -43,10 +43,9 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
         return res;
     const size_t base = tdn__pack_section_at(v, s).offset;
     /* the clip: a checked clip section (clips are checked before root tracks) */
-    const uint32_t clip = tdn__pack_field(v, s, TDN__ROOT_CLIP);
-    if (clip >= (uint32_t)v->section_count || tdn__pack_section_at(v, (int)clip).kind != TDN__PACK_CLIP)
-        return tdn__pack_fail(v, base + 4 * TDN__ROOT_CLIP, "%s: clip %u is not the index of a clip section", what,
-                              clip);
+    const int clip = tdn__pack_section_ref(v, s, TDN__ROOT_CLIP, TDN__PACK_CLIP, "clip", what);
+    if (clip < 0)
+        return TDN_ERR_INVALID_DATA;
     if (tdn__pack_field(v, (int)clip, TDN__CLIP_ADDITIVE) != 0)
         return tdn__pack_fail(v, base + 4 * TDN__ROOT_CLIP,
                               "%s: clip %u (section) is additive: its root is a difference, not a place", what, clip);
