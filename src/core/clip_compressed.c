@@ -75,17 +75,16 @@ static inline v4 v4_from_row(const uint8_t *p, int lanes)
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
 }
 /* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
- * the two words it spans joined, then its bits moved to the top and back down (no mask; a shift
- * by 32 clears a lane, as bits = 0 asks). */
+ * the two words it spans joined, then its bits moved to the top and back down (no mask; SSE2's
+ * shift by 32 clears a lane, as s = 0 and bits = 0 ask). */
 static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5);
     const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
     const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(lo + stride));
-    /* (h << 1) << (31 - s): h << (32 - s) without the shift by 32 at s = 0 */
     const __m128i q = _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
-                                   _mm_sll_epi32(_mm_slli_epi32(h, 1), _mm_cvtsi32_si128((int)(31u - s))));
+                                   _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
     const __m128i top = _mm_cvtsi32_si128(32 - bits);
     return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(q, top), top));
 }
