@@ -77,16 +77,24 @@ static inline v4 v4_from_row(const uint8_t *p, int lanes)
 /* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
  * the two words it spans joined, then its bits moved to the top and back down (no mask; SSE2's
  * shift by 32 clears a lane, as s = 0 and bits = 0 ask). */
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+static inline __m128i v4_joined_words(const uint32_t *words, int stride, unsigned at)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5);
     const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
     const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(lo + stride));
-    const __m128i q = _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
-                                   _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
+    return _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
+                        _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
+}
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
     const __m128i top = _mm_cvtsi32_si128(32 - bits);
-    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(q, top), top));
+    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v4_joined_words(words, stride, at), top), top));
+}
+/* The same by a mask of the value's bits: (1 << bits) - 1. */
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
+{
+    return _mm_cvtepi32_ps(_mm_and_si128(v4_joined_words(words, stride, at), _mm_set1_epi32((int)mask)));
 }
 #else
 typedef struct v4 {
@@ -119,12 +127,15 @@ static inline int v4_lanes_under(v4 a, float x)
 }
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
 static inline v4 v4_from_row(const uint8_t *p, int lanes) { V4_EACH(i < lanes ? (float)p[i] : 0.0f); }
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
-    const uint32_t mask = (uint32_t)((1ull << bits) - 1u);
     V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask));
+}
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
+    return v4_extract_masked(words, stride, at, (uint32_t)((1ull << bits) - 1u));
 }
 #  undef V4_EACH
 #endif
@@ -212,10 +223,12 @@ static DECODE_INLINE int view_component_bits(const header_view *h, int c)
     return b > 0 ? b : 0;
 }
 
-/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits. */
+/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits (masks[c]
+ * set). */
 typedef struct dequantizer {
     lanes4 offset, scale;
     int bits[4];
+    uint32_t masks[4];
     int frame_bits;
 } dequantizer;
 
@@ -247,6 +260,8 @@ static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_
         d->offset.c[3] = d->scale.c[3] = v4_set1(0.0f);
     }
     d->frame_bits = d->bits[0] + d->bits[1] + d->bits[2] + d->bits[3];
+    for (int c = 0; c < 4; c++)
+        d->masks[c] = (uint32_t)((1ull << d->bits[c]) - 1u);
 }
 
 /* The group's components of every lane at the segment's stored frame `index` (w 0 when it is
@@ -255,12 +270,12 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
 {
     unsigned at = (unsigned)(index * d->frame_bits);
     for (int c = 0; c < 3; c++) {
-        out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract(h->words, stride, at, d->bits[c])));
+        out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract_masked(h->words, stride, at, d->masks[c])));
         at += (unsigned)d->bits[c];
     }
-    out->c[3] = h->components == 4
-                    ? v4_add(d->offset.c[3], v4_mul(d->scale.c[3], v4_extract(h->words, stride, at, d->bits[3])))
-                    : v4_set1(0.0f);
+    out->c[3] = h->components == 4 ? v4_add(d->offset.c[3],
+                                            v4_mul(d->scale.c[3], v4_extract_masked(h->words, stride, at, d->masks[3])))
+                                   : v4_set1(0.0f);
 }
 
 /* Two stored frames of one header, component by component (each component's dequantization
