@@ -30,7 +30,7 @@ typedef struct tdn_clip_cache tdn_clip_cache; /* opaque */
 
 /* Bytes tdn_clip_cache_init needs for `clip` (a multiple of TDN_CLIP_CACHE_ALIGN): for a
  * compressed clip, about 110 bytes per joint (two frames of its pose and per-joint timing) and
- * 190 per group of 4 tracks (what decoding its next frame takes); a header for other clips; 0
+ * 210 per group of 4 tracks (what decoding its next frame takes); a header for other clips; 0
  * for a NULL clip. */
 TDN_API size_t tdn_clip_cache_bytes(const tdn_clip *clip);
 /* Sets up an empty cache for `clip` in caller memory: TDN_CLIP_CACHE_ALIGN-aligned, at least

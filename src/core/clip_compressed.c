@@ -75,19 +75,26 @@ static inline v4 v4_from_row(const uint8_t *p, int lanes)
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
 }
 /* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
- * the two words it spans joined, then its bits moved to the top and back down (no mask; a shift
- * by 32 clears a lane, as bits = 0 asks). */
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+ * the two words it spans joined, then its bits moved to the top and back down (no mask; SSE2's
+ * shift by 32 clears a lane, as s = 0 and bits = 0 ask). */
+static inline __m128i v4_joined_words(const uint32_t *words, int stride, unsigned at)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5);
     const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
     const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(lo + stride));
-    /* (h << 1) << (31 - s): h << (32 - s) without the shift by 32 at s = 0 */
-    const __m128i q = _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
-                                   _mm_sll_epi32(_mm_slli_epi32(h, 1), _mm_cvtsi32_si128((int)(31u - s))));
+    return _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
+                        _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
+}
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
     const __m128i top = _mm_cvtsi32_si128(32 - bits);
-    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(q, top), top));
+    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v4_joined_words(words, stride, at), top), top));
+}
+/* The same by a mask of the value's bits: (1 << bits) - 1. */
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
+{
+    return _mm_cvtepi32_ps(_mm_and_si128(v4_joined_words(words, stride, at), _mm_set1_epi32((int)mask)));
 }
 #else
 typedef struct v4 {
@@ -120,12 +127,15 @@ static inline int v4_lanes_under(v4 a, float x)
 }
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
 static inline v4 v4_from_row(const uint8_t *p, int lanes) { V4_EACH(i < lanes ? (float)p[i] : 0.0f); }
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
-    const uint32_t mask = (uint32_t)((1ull << bits) - 1u);
     V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask));
+}
+static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
+{
+    return v4_extract_masked(words, stride, at, (uint32_t)((1ull << bits) - 1u));
 }
 #  undef V4_EACH
 #endif
@@ -213,10 +223,12 @@ static DECODE_INLINE int view_component_bits(const header_view *h, int c)
     return b > 0 ? b : 0;
 }
 
-/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits. */
+/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits (masks[c]
+ * set). */
 typedef struct dequantizer {
     lanes4 offset, scale;
     int bits[4];
+    uint32_t masks[4];
     int frame_bits;
 } dequantizer;
 
@@ -248,6 +260,8 @@ static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_
         d->offset.c[3] = d->scale.c[3] = v4_set1(0.0f);
     }
     d->frame_bits = d->bits[0] + d->bits[1] + d->bits[2] + d->bits[3];
+    for (int c = 0; c < 4; c++)
+        d->masks[c] = (uint32_t)((1ull << d->bits[c]) - 1u);
 }
 
 /* The group's components of every lane at the segment's stored frame `index` (w 0 when it is
@@ -256,12 +270,12 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
 {
     unsigned at = (unsigned)(index * d->frame_bits);
     for (int c = 0; c < 3; c++) {
-        out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract(h->words, stride, at, d->bits[c])));
+        out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract_masked(h->words, stride, at, d->masks[c])));
         at += (unsigned)d->bits[c];
     }
-    out->c[3] = h->components == 4
-                    ? v4_add(d->offset.c[3], v4_mul(d->scale.c[3], v4_extract(h->words, stride, at, d->bits[3])))
-                    : v4_set1(0.0f);
+    out->c[3] = h->components == 4 ? v4_add(d->offset.c[3],
+                                            v4_mul(d->scale.c[3], v4_extract_masked(h->words, stride, at, d->masks[3])))
+                                   : v4_set1(0.0f);
 }
 
 /* Two stored frames of one header, component by component (each component's dequantization
@@ -543,6 +557,7 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
     const size_t group_bytes = tdn__align_up(groups * sizeof(cached_group), 32);
     const size_t shift_bytes = tdn__align_up(3 * stride + 3 * (stride / 4), 32);
     const size_t row_bytes = tdn__align_up(3 * stride * sizeof(float), 32);
+    const size_t list_bytes = tdn__align_up(groups * sizeof(int32_t), 32);
     if (memory) {
         char *at = memory;
         cache->keys[0] = (float *)(void *)at;
@@ -553,6 +568,14 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
         cache->packed_blocks = cache->joint_shift + 3 * stride;
         cache->t = (float *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes);
         cache->swap = (uint32_t *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes + row_bytes);
+        cache->kind_groups = (int32_t *)(void *)(at + 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes);
+        int listed = 0;
+        for (int kind = 0; kind < 3; kind++) {
+            for (int g = 0; g < packed->group_count; g++)
+                if (packed->groups[g].kind == kind)
+                    cache->kind_groups[listed++] = g;
+            cache->kind_groups_end[kind] = listed;
+        }
         for (size_t g = 0; g < groups; g++) {
             const tdn__pack_group *pg = &packed->groups[g];
             cache->groups[g].key0 = cache->groups[g].key1 = cache->groups[g].segment = -1;
@@ -563,7 +586,7 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
         cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
         cache->whole_at = cache->last_frame = -1;
     }
-    return 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes;
+    return 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes + list_bytes;
 }
 
 /* The group's lanes into cache frame k's rows (`rotation`: its kind is TDN__PACK_R). */
@@ -645,8 +668,7 @@ static DECODE_APART int cache_group_by_records(const tdn__packed *packed, tdn__p
 }
 
 /* The group's stored frame `index` of k1's segment, the clip's frame k1, decoded into the cache
- * after its k0 (already there): a function per kind, apart from the loop over the groups, so
- * that each keeps its own registers (inlined there, the decode spills). */
+ * after its k0 (already there). */
 static DECODE_INLINE void next_key_of(int rotation, const tdn__pack_group *g, tdn__packed_cache *cache,
                                       cached_group *cg, int32_t k0, int32_t k1, int index)
 {
@@ -655,40 +677,58 @@ static DECODE_INLINE void next_key_of(int rotation, const tdn__pack_group *g, td
     cache_lanes(cache, g, rotation, cache_frame_of(k1, cg->shift), &v1);
     note_keys(cache, g, cg, k0, k1, cg->shift);
 }
-static DECODE_APART void next_rotation_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg,
-                                           int32_t k0, int32_t k1, int index)
+
+/* Per step shift, the stored frames around a point of segment s for a group stepping by 1 << shift
+ * there: k0's clip frame, and k1's stored frame (index1, clip frame k1) when it is the next one
+ * of s (index1 -1: the pair reaches the next segment, or a 1-frame clip's one frame). */
+typedef struct steps_keys {
+    int32_t k0[4], k1[4];
+    int index1[4];
+} steps_keys;
+
+static steps_keys steps_keys_of(const stored_pair *pairs, int s)
 {
-    next_key_of(1, g, cache, cg, k0, k1, index);
-}
-static DECODE_APART void next_other_key(const tdn__pack_group *g, tdn__packed_cache *cache, cached_group *cg,
-                                        int32_t k0, int32_t k1, int index)
-{
-    next_key_of(0, g, cache, cg, k0, k1, index);
+    steps_keys sk;
+    for (int shift = 0; shift < 4; shift++) {
+        const stored_pair *pair = &pairs[shift];
+        sk.k0[shift] = pair_k0(pair, s, shift);
+        sk.k1[shift] = pair_k1(pair, s, shift);
+        sk.index1[shift] = pair->next || pair->index1 == pair->index0 ? -1 : pair->index1;
+    }
+    return sk;
 }
 
-/* Group gi's stored frames around a point of segment s into the cache, unless they are there:
- * 1 when they were not. Playing forward, its k1 is mostly in s already and the new k0 is the
- * old k1: then only the next stored frame is decoded, through what the group keeps of s. */
-static DECODE_INLINE int cache_group(const tdn__packed *packed, tdn__packed_cache *cache, int gi, int s,
-                                     const stored_pair *pairs)
+/* The stored frames around a point of segment s into the cache for one kind's groups (`rotation`:
+ * the kind is TDN__PACK_R) of joints [begin, end), where they are not there: 1 when some were
+ * not. Playing forward, a group's k1 is mostly in s already and the new k0 is the old k1: then
+ * only the next stored frame is decoded, through what the group keeps of s. */
+static DECODE_INLINE int cache_kind(const tdn__packed *packed, tdn__packed_cache *cache, int rotation, int kind, int s,
+                                    const stored_pair *pairs, const steps_keys *sk, int begin, int end)
 {
-    cached_group *cg = &cache->groups[gi];
-    if (cg->segment != s)
-        return cache_group_by_records(packed, cache, gi, s, pairs);
-    const int shift = cg->shift;
-    const stored_pair *pair = &pairs[shift];
-    const int32_t k0 = pair_k0(pair, s, shift);
-    if (cg->key0 == k0)
-        return 0;
-    if (cg->key1 != k0 || pair->next || pair->index1 == pair->index0)
-        return cache_group_by_records(packed, cache, gi, s, pairs);
-    const tdn__pack_group *g = &packed->groups[gi];
-    const int32_t k1 = pair_k1(pair, s, shift);
-    if (g->kind == TDN__PACK_R)
-        next_rotation_key(g, cache, cg, k0, k1, pair->index1);
-    else
-        next_other_key(g, cache, cg, k0, k1, pair->index1);
-    return 1;
+    int missed = 0;
+    const int32_t *list = cache->kind_groups, *list_end = cache->kind_groups + cache->kind_groups_end[kind];
+    if (kind > 0)
+        list += cache->kind_groups_end[kind - 1];
+    for (; list < list_end; list++) {
+        const int gi = *list;
+        const tdn__pack_group *g = &packed->groups[gi];
+        if (g->last_joint < begin || g->first_joint >= end)
+            continue;
+        cached_group *cg = &cache->groups[gi];
+        if (cg->segment == s) {
+            const int shift = cg->shift;
+            const int32_t k0 = sk->k0[shift];
+            if (cg->key0 == k0)
+                continue;
+            if (cg->key1 == k0 && sk->index1[shift] >= 0) {
+                next_key_of(rotation, g, cache, cg, k0, sk->k1[shift], sk->index1[shift]);
+                missed = 1;
+                continue;
+            }
+        }
+        missed |= cache_group_by_records(packed, cache, gi, s, pairs);
+    }
+    return missed;
 }
 
 /* How a kind's joints find their stored frames: all in the same cache frames at one t, or (when
@@ -820,10 +860,14 @@ void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cac
     for (int k = 0; k < 4; k++)
         pairs[k] = stored_pair_at(1 << k, packed->frame_count, s, l, a);
     int missed = 0;
-    for (int gi = 0; gi < packed->group_count && f0 != cache->whole_at; gi++) {
-        const tdn__pack_group *g = &packed->groups[gi];
-        if (g->last_joint >= begin && g->first_joint < end && (rows & KIND_ROWS[g->kind]))
-            missed |= cache_group(packed, cache, gi, s, pairs);
+    if (f0 != cache->whole_at) {
+        const steps_keys sk = steps_keys_of(pairs, s);
+        if (rows & TDN__ROWS_T)
+            missed |= cache_kind(packed, cache, 0, TDN__PACK_T, s, pairs, &sk, begin, end);
+        if (rows & TDN__ROWS_R)
+            missed |= cache_kind(packed, cache, 1, TDN__PACK_R, s, pairs, &sk, begin, end);
+        if (rows & TDN__ROWS_S)
+            missed |= cache_kind(packed, cache, 0, TDN__PACK_S, s, pairs, &sk, begin, end);
     }
     /* after a whole sample every group caches the stored frames around f0, until a part of one
      * samples elsewhere */

@@ -139,6 +139,8 @@ typedef struct tdn__packed_cache {
     uint8_t *packed_blocks;           /* per kind, stride / 4 bytes: a block of 4 joints' packed lanes, bit per lane */
     float *t;                         /* per kind, stride floats: each joint's t, when a kind mixes steps */
     uint32_t *swap;                   /* per kind, stride words: ~0 where a joint's k0 is in keys[1] then */
+    int32_t *kind_groups;             /* the groups' indices, kind by kind */
+    int kind_groups_end[3];           /* per kind: the end of its indices in kind_groups */
     unsigned kind_shifts[3];          /* per kind: bit k set when a cached group steps by 1 << k */
     int shifts_known;                 /* kind_shifts holds since the last group's step changed */
     int whole_at;                     /* the frame whose stored frames every group caches, -1: none */
