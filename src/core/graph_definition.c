@@ -741,7 +741,7 @@ static tdn_result elements(const reader *r, size_t byte, const char *s, const fi
 
 static tdn_result read_array(reader *r, size_t byte, const char *s, const field *f, void *record)
 {
-    const size_t per = f->elem == K_RECORD ? (size_t)record_words(f->of) : 1;
+    const size_t per = f->elem == K_RECORD ? (size_t)r->layouts[f->of->id].words : 1;
     const int need = word_at(r, byte) != 0 ? array_length(f, record, r->skeleton) : 0;
     size_t first;
     tdn_result res = elements(r, byte, s, f, need, per, &first);
@@ -782,7 +782,7 @@ static tdn_result read_array(reader *r, size_t byte, const char *s, const field 
 static tdn_result read_space(reader *r, size_t byte, const char *s, const field *f, void *record)
 {
     size_t first;
-    tdn_result res = elements(r, byte, s, f, 1, (size_t)record_words(&space_schema), &first);
+    tdn_result res = elements(r, byte, s, f, 1, (size_t)r->layouts[S_SPACE].words, &first);
     tdn_blend_space *space = NULL;
     if (res == TDN_OK && first != 0) {
         tdn_blend_space_desc d = { 0 };
@@ -834,7 +834,8 @@ static tdn_result read_field(reader *r, size_t byte, const schema *s, const fiel
     case K_RECORDS: {
         tdn_result res = TDN_OK;
         for (int k = 0; res == TDN_OK && k < f->max; k++)
-            res = read_record(r, byte + 4 * (size_t)(k * record_words(f->of)), f->of, p + (size_t)k * f->of->size);
+            res = read_record(r, byte + 4 * (size_t)(k * r->layouts[f->of->id].words), f->of,
+                              p + (size_t)k * f->of->size);
         return res;
     }
     case K_ARRAY:
@@ -935,7 +936,7 @@ tdn_result tdn__graph_definition_read(const void *image, size_t size, size_t ima
     memset(out->callback_names, 0, sizeof(char *) * (nodes + 1));
     r.claimed = take(&r, sizeof(uint32_t) * claimed_words, _Alignof(uint32_t));
     memset(r.claimed, 0, sizeof(uint32_t) * claimed_words);
-    res = claim(&r, 0, 4 * (HEADER_WORDS + (size_t)record_words(&graph_schema)), "graph", NULL);
+    res = claim(&r, 0, 4 * (HEADER_WORDS + (size_t)r.layouts[S_GRAPH].words), "graph", NULL);
     if (res == TDN_OK)
         res = read_record(&r, 4 * HEADER_WORDS, &graph_schema, &out->desc);
     if (res != TDN_OK) {
