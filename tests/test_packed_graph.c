@@ -703,10 +703,16 @@ static void example_documents(void)
         }
         tdn_graph_document_destroy(from_pack);
         CHECK_EQ_INT(live_blocks, 0);
+        CHECK_EQ_INT((long long)live_bytes, 0); /* every block freed with the size it was allocated with */
         tdn_pack_destroy(pack);
         tdn_free(bytes, size, NULL);
         tdn_pack_writer_destroy(w);
         tdn_graph_document_destroy(json);
+        /* from JSON too, every block freed with its size */
+        if (CHECK(tdn_graph_document_load(files[k], &compressed, &json, &counting, &err) == TDN_OK))
+            tdn_graph_document_destroy(json);
+        CHECK_EQ_INT(live_blocks, 0);
+        CHECK_EQ_INT((long long)live_bytes, 0);
     }
 }
 

@@ -30,11 +30,11 @@ void tdn_graph_document_destroy(tdn_graph_document *d)
         if (d->clip_names && d->clip_names[c])
             tdn_io__free(&a, d->clip_names[c], strlen(d->clip_names[c]) + 1);
     }
-    tdn_io__free(&a, d->clips, sizeof *d->clips * (size_t)d->clip_count);
-    tdn_io__free(&a, d->clip_names, sizeof *d->clip_names * (size_t)d->clip_count);
+    tdn_io__free(&a, d->clips, sizeof *d->clips * (size_t)(d->clip_count + 1));
+    tdn_io__free(&a, d->clip_names, sizeof *d->clip_names * (size_t)(d->clip_count + 1));
     for (int k = 0; k < d->space_count; k++)
         tdn_blend_space_file_destroy(d->spaces[k]);
-    tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)d->space_count);
+    tdn_io__free(&a, d->spaces, sizeof *d->spaces * (size_t)(d->space_count + 1));
     for (int k = 0; k < d->database_count; k++) /* after the graph, whose nodes play them */
         tdn_mm_database_destroy(d->databases[k]);
     tdn_io__graph_free_mm_clips(d);
@@ -324,6 +324,25 @@ tdn_result tdn_io__graph_pack_clip(const tdn_graph_document *d, const char *name
     return TDN_OK;
 }
 
+tdn_result tdn_io__graph_alloc_clips(tdn_graph_document *d, int count, tdn_error *err)
+{
+    const size_t bytes = sizeof *d->clips * (size_t)(count + 1),
+                 name_bytes = sizeof *d->clip_names * (size_t)(count + 1);
+    d->clips = tdn_io__alloc(&d->allocator, bytes);
+    d->clip_names = tdn_io__alloc(&d->allocator, name_bytes);
+    if (!d->clips || !d->clip_names) {
+        tdn_io__free(&d->allocator, d->clips, bytes);
+        tdn_io__free(&d->allocator, d->clip_names, name_bytes);
+        d->clips = NULL;
+        d->clip_names = NULL;
+        return tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
+    }
+    memset(d->clips, 0, bytes);
+    memset(d->clip_names, 0, name_bytes);
+    d->clip_count = count;
+    return TDN_OK;
+}
+
 /* The root tracks of the pack's clips whose frames the pack stores, for the graph to use
  * instead of sampling the clips (it builds the others). */
 static tdn_result pack_root_tracks(tdn_graph_document *d, const int *pack_index, tdn_error *err)
@@ -411,20 +430,12 @@ static tdn_result build_graph(const cJSON *doc, const char *base_dir, tdn_graph_
     if (r == TDN_OK && !d->pack) /* a pack's clips are built already */
         r = tdn_io__graph_check_clip_definitions(doc, d, base_dir, err);
     /* the runtime clips the nodes use, in order of first use */
-    if (r == TDN_OK) {
-        d->clips = tdn_io__alloc(&d->allocator, sizeof *d->clips * (size_t)(b->clip_count + 1));
-        d->clip_names = tdn_io__alloc(&d->allocator, sizeof *d->clip_names * (size_t)(b->clip_count + 1));
-        if (!d->clips || !d->clip_names)
-            r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
-        else
-            memset(d->clips, 0, sizeof *d->clips * (size_t)(b->clip_count + 1)),
-                memset(d->clip_names, 0, sizeof *d->clip_names * (size_t)(b->clip_count + 1));
-    }
+    if (r == TDN_OK)
+        r = tdn_io__graph_alloc_clips(d, b->clip_count, err);
     int *pack_index = d->pack && r == TDN_OK ? calloc((size_t)b->clip_count + 1, sizeof *pack_index) : NULL;
     if (d->pack && r == TDN_OK && !pack_index)
         r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
     for (int c = 0; r == TDN_OK && c < b->clip_count; c++) {
-        d->clip_count = c + 1;
         size_t n = strlen(b->clip_names[c]) + 1;
         d->clip_names[c] = tdn_io__alloc(&d->allocator, n);
         if (!d->clip_names[c]) {

@@ -70,6 +70,9 @@ struct tdn_graph_document {
     float error_threshold, shell_distance;
 };
 
+/* The document's clip and clip name tables, `count` of each, zeroed (clip_count becomes count:
+ * the tables are freed by it, their entries by whoever filled them); nothing on failure. */
+tdn_result tdn_io__graph_alloc_clips(tdn_graph_document *d, int count, tdn_error *err);
 /* A document from graph `graph` of `pack`, which has a definition (graph_document_pack.c): the
  * graph tdn_packed_graph_create builds, with the options' callbacks and clip caches. */
 tdn_result tdn_io__graph_load_definition(const tdn_pack *pack, int graph,

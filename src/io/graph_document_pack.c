@@ -107,17 +107,11 @@ tdn_result tdn_io__graph_load_definition(const tdn_pack *pack, int graph,
     const int n = desc ? desc->clip_count : 0;
     if (r == TDN_OK) {
         d->graph = (tdn_graph *)tdn_packed_graph_graph(d->packed); /* destroyed through d->packed */
-        d->clips = tdn_io__alloc(&a, sizeof *d->clips * (size_t)(n + 1));
-        d->clip_names = tdn_io__alloc(&a, sizeof *d->clip_names * (size_t)(n + 1));
-        if (!d->clips || !d->clip_names)
-            r = tdn_io__fail(err, TDN_ERR_OUT_OF_MEMORY, "", "out of memory");
-        else
-            memset(d->clip_names, 0, sizeof *d->clip_names * (size_t)(n + 1));
+        r = tdn_io__graph_alloc_clips(d, n, err);
     }
     for (int c = 0; r == TDN_OK && c < n; c++) { /* the pack's clips, under the pack's names */
         const int i = tdn_packed_graph_pack_clip(d->packed, c);
         const char *name = tdn_pack_clip_name(pack, i);
-        d->clip_count = c + 1;
         d->clips[c] = (tdn_clip *)desc->clips[c]; /* never destroyed: the pack's */
         d->clip_names[c] = tdn_io__alloc(&a, strlen(name) + 1);
         if (!d->clip_names[c])
