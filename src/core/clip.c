@@ -86,6 +86,21 @@ static int run_part(const tdn__clip_run *run, int begin, int end, int *joint, in
     return hi - lo;
 }
 
+static int rotation_run(const tdn__clip_run *run) { return run->row >= TDN_RX && run->row <= TDN_RW; }
+
+/* Whether the float32 runs (held components, or tracks left out of a compressed clip's groups)
+ * write some rotation component. */
+static int runs_write_rotations(const tdn_clip *clip)
+{
+    for (int r = 0; r < clip->run_count; ++r)
+        if (rotation_run(&clip->runs[r]))
+            return 1;
+    for (int r = 0; r < clip->hold_run_count; ++r)
+        if (rotation_run(&clip->hold_runs[r]))
+            return 1;
+    return 0;
+}
+
 void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, float time, tdn_pose *pose, int begin,
                             int end, unsigned rows)
 {
@@ -119,10 +134,15 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
     }
     const size_t n = (size_t)clip->animated_count;
     int joint, src, count;
-    if (through_cache) /* its interpolation writes every joint up to `limit`: the padding lanes only
-                        * when they would have had the constants' */
-        tdn__packed_sample_cached(&clip->packed, cache, f0, a, pose, begin, end,
-                                  clip->constant_pose || end < clip->joint_count ? end : clip->joint_count, rows);
+    const int last_joint = end < clip->joint_count ? end : clip->joint_count;
+    const int normalize = clip->animates_rotation && (rows & TDN__ROWS_R) && last_joint > begin;
+    int normalized = begin; /* rotations of joints [begin, normalized) are unit already */
+    if (through_cache)      /* its interpolation writes every joint up to `limit`: the padding lanes only
+                             * when they would have had the constants'; it normalizes the rotations
+                             * unless float32 runs write some after it */
+        normalized = tdn__packed_sample_cached(&clip->packed, cache, f0, a, pose, begin, end,
+                                               clip->constant_pose || end < clip->joint_count ? end : clip->joint_count,
+                                               normalize && !runs_write_rotations(clip) ? last_joint : begin, rows);
     else if (packed)
         tdn__packed_sample(&clip->packed, f0, a, pose, begin, end, rows);
     if (clip->storage == TDN_STORAGE_INT16) {
@@ -151,10 +171,10 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
                 memcpy(data + (size_t)clip->hold_runs[r].row * stride + (size_t)joint, vh + src,
                        (size_t)count * sizeof(float));
     }
-    const int last_joint = end < clip->joint_count ? end : clip->joint_count;
-    if (clip->animates_rotation && (rows & TDN__ROWS_R) && last_joint > begin)
-        normalize_rotations(data + TDN_RX * stride + begin, data + TDN_RY * stride + begin,
-                            data + TDN_RZ * stride + begin, data + TDN_RW * stride + begin, last_joint - begin);
+    if (normalize && last_joint > normalized)
+        normalize_rotations(data + TDN_RX * stride + normalized, data + TDN_RY * stride + normalized,
+                            data + TDN_RZ * stride + normalized, data + TDN_RW * stride + normalized,
+                            last_joint - normalized);
 }
 
 void tdn__clip_rest_limits(const tdn_pose *reference, float *limits)

@@ -50,6 +50,7 @@ static inline v4 v4_sub(v4 a, v4 b) { return _mm_sub_ps(a, b); }
 static inline v4 v4_mul(v4 a, v4 b) { return _mm_mul_ps(a, b); }
 static inline v4 v4_min(v4 a, v4 b) { return _mm_min_ps(a, b); }
 static inline v4 v4_sqrt_positive(v4 a) { return _mm_sqrt_ps(_mm_max_ps(a, _mm_setzero_ps())); }
+static inline v4 v4_inverse_sqrt(v4 a) { return _mm_div_ps(_mm_set1_ps(1.0f), _mm_sqrt_ps(a)); }
 static inline v4 v4_abs(v4 a) { return _mm_andnot_ps(_mm_set1_ps(-0.0f), a); }
 /* lane i of a to p[i] */
 static inline void v4_store_lanes(v4 a, float *p0, float *p1, float *p2, float *p3)
@@ -113,6 +114,7 @@ static inline v4 v4_sub(v4 a, v4 b) { V4_EACH(a.x[i] - b.x[i]); }
 static inline v4 v4_mul(v4 a, v4 b) { V4_EACH(a.x[i] * b.x[i]); }
 static inline v4 v4_min(v4 a, v4 b) { V4_EACH(b.x[i] < a.x[i] ? b.x[i] : a.x[i]); }
 static inline v4 v4_sqrt_positive(v4 a) { V4_EACH(sqrtf(a.x[i] > 0.0f ? a.x[i] : 0.0f)); }
+static inline v4 v4_inverse_sqrt(v4 a) { V4_EACH(1.0f / sqrtf(a.x[i])); }
 static inline v4 v4_abs(v4 a) { V4_EACH(fabsf(a.x[i])); }
 static inline void v4_store_lanes(v4 a, float *p0, float *p1, float *p2, float *p3)
 {
@@ -585,6 +587,8 @@ size_t tdn__packed_cache_layout(const tdn__packed *packed, size_t stride, void *
         }
         cache->kind_shifts[0] = cache->kind_shifts[1] = cache->kind_shifts[2] = 0;
         cache->whole_at = cache->last_frame = -1;
+        for (int kind = 0; kind < 3; kind++)
+            cache->kinds[kind].segment = -1;
     }
     return 2 * key_bytes + group_bytes + shift_bytes + 2 * row_bytes + list_bytes;
 }
@@ -698,19 +702,72 @@ static steps_keys steps_keys_of(const stored_pair *pairs, int s)
     return sk;
 }
 
+/* Whether all the groups of a kind cache the same stored frames of one segment, at one step
+ * that k0's segment shares (noted in cache->kinds[kind], for cache_kind's straight path). */
+static void note_kind(tdn__packed_cache *cache, int kind, const int32_t *list, const int32_t *list_end)
+{
+    struct tdn__cached_kind *ck = &cache->kinds[kind];
+    ck->segment = -1;
+    if (list == list_end)
+        return;
+    const cached_group *first = &cache->groups[*list];
+    for (; list < list_end; list++) {
+        const cached_group *cg = &cache->groups[*list];
+        if (cg->segment != first->segment || cg->shift != first->shift || cg->k0_shift != first->shift ||
+            cg->key0 != first->key0 || cg->key1 != first->key1)
+            return;
+    }
+    ck->segment = first->segment;
+    ck->shift = first->shift;
+    ck->key0 = first->key0;
+    ck->key1 = first->key1;
+}
+
 /* The stored frames around a point of segment s into the cache for one kind's groups (`rotation`:
  * the kind is TDN__PACK_R) of joints [begin, end), where they are not there: 1 when some were
  * not. Playing forward, a group's k1 is mostly in s already and the new k0 is the old k1: then
- * only the next stored frame is decoded, through what the group keeps of s. */
+ * only the next stored frame is decoded, through what the group keeps of s; when every group of
+ * the kind is so (cache->kinds), without looking at each group's keys. */
 static DECODE_INLINE int cache_kind(const tdn__packed *packed, tdn__packed_cache *cache, int rotation, int kind, int s,
                                     const stored_pair *pairs, const steps_keys *sk, int begin, int end)
 {
-    int missed = 0;
     const int32_t *list = cache->kind_groups, *list_end = cache->kind_groups + cache->kind_groups_end[kind];
     if (kind > 0)
         list += cache->kind_groups_end[kind - 1];
-    for (; list < list_end; list++) {
-        const int gi = *list;
+    struct tdn__cached_kind *ck = &cache->kinds[kind];
+    if (ck->segment == s && begin == 0 && end >= (int)cache->stride) {
+        const int shift = ck->shift;
+        const int32_t k0 = sk->k0[shift], k1 = sk->k1[shift];
+        if (ck->key0 == k0)
+            return 0;
+        const int index = sk->index1[shift];
+        if (ck->key1 == k0 && index >= 0) {
+            const size_t row = (size_t)KIND_FIRST_ROW[kind] * cache->stride;
+            float *const frame = cache->keys[cache_frame_of(k1, shift)] + row;
+            for (; list < list_end; list++) {
+                const tdn__pack_group *g = &packed->groups[*list];
+                cached_group *cg = &cache->groups[*list];
+                lanes4 v;
+                decode_kept(g, rotation, cg, index, &v);
+                if (g->stride < LANES) {
+                    store_lanes(g, &v, 3 + rotation, frame, cache->stride, 0, INT_MAX);
+                } else {
+                    for (int c = 0; c < 3 + rotation; c++) {
+                        float *at = frame + (size_t)c * cache->stride;
+                        v4_store_lanes(v.c[c], at + g->joint[0], at + g->joint[1], at + g->joint[2], at + g->joint[3]);
+                    }
+                }
+                cg->key0 = k0;
+                cg->key1 = k1;
+            }
+            ck->key0 = k0;
+            ck->key1 = k1;
+            return 1;
+        }
+    }
+    int missed = 0;
+    for (const int32_t *at = list; at < list_end; at++) {
+        const int gi = *at;
         const tdn__pack_group *g = &packed->groups[gi];
         if (g->last_joint < begin || g->first_joint >= end)
             continue;
@@ -728,6 +785,8 @@ static DECODE_INLINE int cache_kind(const tdn__packed *packed, tdn__packed_cache
         }
         missed |= cache_group_by_records(packed, cache, gi, s, pairs);
     }
+    if (missed)
+        note_kind(cache, kind, list, list_end);
     return missed;
 }
 
@@ -787,10 +846,22 @@ static const uint32_t LANE_MASKS[16][4] = {
  * apart): the lanes set in `lanes` (packed) interpolated, the others (constants, and the places
  * of held components, which the held values overwrite after) copied from k0, as the uncached
  * sample leaves them. */
-static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, int swapping, unsigned lanes,
-                                            size_t stride, int j, float *out, size_t out_stride)
+/* Each lane's rotation made unit length, by the arithmetic of the sampler's own pass over the
+ * pose (clip.c), so that the bits are the same either way. */
+static DECODE_INLINE void normalize_lanes(lanes4 *q)
 {
-    const v4 w = kk->joint_t ? v4_load(kk->joint_t + j) : v4_set1(kk->t);
+    const v4 d = v4_add(v4_add(v4_add(v4_mul(q->c[0], q->c[0]), v4_mul(q->c[1], q->c[1])), v4_mul(q->c[2], q->c[2])),
+                        v4_mul(q->c[3], q->c[3]));
+    const v4 inverse = v4_inverse_sqrt(d);
+    for (int c = 0; c < 4; c++)
+        q->c[c] = v4_mul(q->c[c], inverse);
+}
+
+/* `normalize`: the block's rotations leave unit length (the lanes stored are joints of the
+ * clip, none padding). */
+static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, int swapping, unsigned lanes, v4 w,
+                                            int normalize, size_t stride, int j, float *out, size_t out_stride)
+{
     const int components = rotation ? 4 : 3;
     lanes4 v0, v1, q;
     for (int c = 0; c < components; c++)
@@ -803,57 +874,81 @@ static DECODE_INLINE void interpolate_block(const kind_keys *kk, int rotation, i
     if (lanes != 15u) /* a block with lanes no group decodes: they keep k0 */
         for (int c = 0; c < components; c++)
             q.c[c] = v4_select(v0.c[c], q.c[c], LANE_MASKS[lanes]);
+    if (rotation && normalize)
+        normalize_lanes(&q);
     for (int c = 0; c < components; c++)
         v4_store(out + (size_t)c * out_stride, q.c[c]);
 }
 
 /* One kind's rows of joints [begin, limit) interpolated from the cache into the pose: whole
- * blocks of 4 in place, a last partial one through a scratch block. */
-static DECODE_INLINE void interpolate_kind(const tdn__packed_cache *cache, int rotation, int swapping,
-                                           const kind_keys *kk, const uint8_t *packed_blocks, float *out, int begin,
-                                           int limit)
+ * blocks of 4 in place, a last partial one through a scratch block; rotations normalized in the
+ * blocks under `normalize_end`. Returns where that stopped. The keys are copied so that
+ * the pose's stores cannot change them (its t is a float). */
+static DECODE_INLINE size_t interpolate_kind(const tdn__packed_cache *cache, int rotation, int swapping,
+                                             const kind_keys *keys, const uint8_t *packed_blocks, float *out, int begin,
+                                             int limit, int normalize_end)
 {
+    const kind_keys kk = *keys;
     const size_t stride = cache->stride;
-    int j = begin;
-    for (; j + 4 <= limit; j += 4) {
-        if (packed_blocks[j / 4]) {
-            interpolate_block(kk, rotation, swapping, packed_blocks[j / 4], stride, j, out + j, stride);
+    const v4 t = v4_set1(kk.t); /* every joint's, unless the kind mixes steps (then it swaps too) */
+    size_t j = (size_t)begin, normalized = j;
+    for (; j + 4 <= (size_t)limit; j += 4) {
+        const unsigned lanes = packed_blocks[j / 4];
+        const int normalize = j + 4 <= (size_t)normalize_end;
+        normalized = normalize ? j + 4 : normalized;
+        if (lanes) {
+            const v4 w = swapping ? v4_load(kk.joint_t + j) : t;
+            interpolate_block(&kk, rotation, swapping, lanes, w, normalize, stride, (int)j, out + j, stride);
             continue;
         }
-        for (int c = 0; c < 3 + rotation; c++) /* constants only: both cache frames hold them */
-            v4_store(out + (size_t)c * stride + (size_t)j, v4_load(kk->k0 + (size_t)c * stride + (size_t)j));
+        lanes4 q; /* constants only: both cache frames hold them */
+        for (int c = 0; c < 3 + rotation; c++)
+            q.c[c] = v4_load(kk.k0 + (size_t)c * stride + j);
+        if (rotation && normalize)
+            normalize_lanes(&q);
+        for (int c = 0; c < 3 + rotation; c++)
+            v4_store(out + (size_t)c * stride + j, q.c[c]);
     }
-    if (j < limit) {
+    if (j < (size_t)limit) {
         float block[4][4];
-        interpolate_block(kk, rotation, swapping, packed_blocks[j / 4], stride, j, block[0], 4);
+        const v4 w = swapping ? v4_load(kk.joint_t + j) : t;
+        /* the lanes past `limit` are normalized in the scratch block alone */
+        const int normalize = (size_t)limit <= (size_t)normalize_end;
+        interpolate_block(&kk, rotation, swapping, packed_blocks[j / 4], w, normalize, stride, (int)j, block[0], 4);
+        if (normalize)
+            normalized = (size_t)limit;
+        const size_t left = (size_t)limit - j;
         for (int c = 0; c < 3 + rotation; c++) {
-            float *row = out + (size_t)c * stride + (size_t)j;
+            float *row = out + (size_t)c * stride + j;
             row[0] = block[c][0]; /* 1 to 3 lanes, without a call to memcpy */
-            if (limit - j > 1)
+            if (left > 1)
                 row[1] = block[c][1];
-            if (limit - j > 2)
+            if (left > 2)
                 row[2] = block[c][2];
         }
     }
+    return normalized;
 }
 
-static void interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk, tdn_pose *pose, int begin,
-                             int limit)
+/* Returns where the rotations' normalization stopped (begin for the other kinds). */
+static size_t interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk, tdn_pose *pose, int begin,
+                               int limit, int normalize_end)
 {
     float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * cache->stride;
     const uint8_t *blocks = cache->packed_blocks + (size_t)kind * (cache->stride / 4);
     if (kind == TDN__PACK_R && kk->swap)
-        interpolate_kind(cache, 1, 1, kk, blocks, out, begin, limit);
-    else if (kind == TDN__PACK_R)
-        interpolate_kind(cache, 1, 0, kk, blocks, out, begin, limit);
-    else if (kk->swap)
-        interpolate_kind(cache, 0, 1, kk, blocks, out, begin, limit);
+        return interpolate_kind(cache, 1, 1, kk, blocks, out, begin, limit, normalize_end);
+    if (kind == TDN__PACK_R)
+        return interpolate_kind(cache, 1, 0, kk, blocks, out, begin, limit, normalize_end);
+    if (kk->swap)
+        interpolate_kind(cache, 0, 1, kk, blocks, out, begin, limit, begin);
     else
-        interpolate_kind(cache, 0, 0, kk, blocks, out, begin, limit);
+        interpolate_kind(cache, 0, 0, kk, blocks, out, begin, limit, begin);
+    return (size_t)begin;
 }
 
-void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
-                               int begin, int end, int limit, unsigned rows)
+int tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
+                              int begin, int end, int limit, int normalize_end, unsigned rows)
 {
     const int s = f0 / TDN__PACK_SEGMENT, l = f0 - s * TDN__PACK_SEGMENT;
     stored_pair pairs[4];
@@ -882,6 +977,7 @@ void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cac
                 cache->kind_shifts[packed->groups[gi].kind] |= 1u << cache->groups[gi].k0_shift;
         cache->shifts_known = 1;
     }
+    int normalized_end = begin;
     for (int kind = 0; kind < 3; kind++) {
         if (!(rows & KIND_ROWS[kind]))
             continue;
@@ -908,8 +1004,11 @@ void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cac
                 kk.k1 = cache->keys[0] + row;
             }
         }
-        interpolate_rows(cache, kind, &kk, pose, begin, limit);
+        const size_t normalized = interpolate_rows(cache, kind, &kk, pose, begin, limit, normalize_end);
+        if (kind == TDN__PACK_R)
+            normalized_end = (int)normalized;
     }
+    return normalized_end;
 }
 
 /* ---- planning ---- */

@@ -142,10 +142,14 @@ typedef struct tdn__packed_cache {
     int32_t *kind_groups;             /* the groups' indices, kind by kind */
     int kind_groups_end[3];           /* per kind: the end of its indices in kind_groups */
     unsigned kind_shifts[3];          /* per kind: bit k set when a cached group steps by 1 << k */
-    int shifts_known;                 /* kind_shifts holds since the last group's step changed */
-    int whole_at;                     /* the frame whose stored frames every group caches, -1: none */
-    int last_frame;                   /* the frame of the last sample asked of the cache, -1: none */
-    int repeated;                     /* 1: that sample's frame was the one before it's */
+    struct tdn__cached_kind {         /* per kind: what all its groups cache, when they agree */
+        int32_t segment;              /* -1: they do not */
+        int32_t shift, key0, key1;
+    } kinds[3];
+    int shifts_known; /* kind_shifts holds since the last group's step changed */
+    int whole_at;     /* the frame whose stored frames every group caches, -1: none */
+    int last_frame;   /* the frame of the last sample asked of the cache, -1: none */
+    int repeated;     /* 1: that sample's frame was the one before it's */
 } tdn__packed_cache;
 
 /* Bytes a packed cache takes after its header, 32-aligned parts; with `memory`, lays them out
@@ -168,9 +172,10 @@ static inline int tdn__packed_cache_follows(tdn__packed_cache *cache, int f0)
 /* tdn__packed_sample through a cache: the groups whose stored frames around f0 are not the
  * cached ones are decoded into it, then joints [begin, limit) of the rows asked (all the rows'
  * components, constants included) are interpolated from it. The same bits as tdn__packed_sample
- * gives the packed components. */
-void tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
-                               int begin, int end, int limit, unsigned rows);
+ * gives the packed components. The rotations of joints under `normalize_end` are normalized as
+ * the sampler normalizes them, as far as whole blocks of 4 go: returns where that stopped. */
+int tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
+                              int begin, int end, int limit, int normalize_end, unsigned rows);
 
 /* What a build gives the packer: the clip's resampled local values, frame-major, each frame
  * TDN_POSE_ROWS rows of joint_count (rotations sign-continuous), which tracks to pack
