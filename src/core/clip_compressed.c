@@ -92,10 +92,33 @@ static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int 
     const __m128i top = _mm_cvtsi32_si128(32 - bits);
     return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v4_joined_words(words, stride, at), top), top));
 }
-/* The same by a mask of the value's bits: (1 << bits) - 1. */
-static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
+/* The same by a mask of the value's bits, (1 << bits) - 1, in each of 4 lanes. */
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
 {
-    return _mm_cvtepi32_ps(_mm_and_si128(v4_joined_words(words, stride, at), _mm_set1_epi32((int)mask)));
+    return _mm_cvtepi32_ps(
+        _mm_and_si128(v4_joined_words(words, stride, at), _mm_loadu_si128((const __m128i *)(const void *)mask)));
+}
+/* A value's two words in each of the 4 lanes of a group of 4 (stride 4) as 64 bits: lanes 0 and
+ * 1 in `a`, 2 and 3 in `b`, so that every value starting in the first word and ending by the
+ * second's last bit is one shift away. */
+typedef struct window {
+    __m128i a, b;
+} window;
+static inline window window_load(const uint32_t *words, unsigned at)
+{
+    const uint32_t *lo = words + 4 * (size_t)(at >> 5);
+    const __m128i l = _mm_loadu_si128((const __m128i *)(const void *)lo);
+    const __m128i h = _mm_loadu_si128((const __m128i *)(const void *)(lo + 4));
+    const window w = { _mm_unpacklo_epi32(l, h), _mm_unpackhi_epi32(l, h) };
+    return w;
+}
+/* The value at bit `shift` of the window (shift + its bits <= 64), masked, as a float. */
+static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
+{
+    const __m128i n = _mm_cvtsi32_si128((int)shift);
+    const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
+    const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_loadu_si128((const __m128i *)(const void *)mask)));
 }
 #else
 typedef struct v4 {
@@ -129,15 +152,28 @@ static inline int v4_lanes_under(v4 a, float x)
 }
 static inline v4 v4_flip_where_negative(v4 a, v4 m) { V4_EACH(m.x[i] < 0.0f ? -a.x[i] : a.x[i]); }
 static inline v4 v4_from_row(const uint8_t *p, int lanes) { V4_EACH(i < lanes ? (float)p[i] : 0.0f); }
-static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, uint32_t mask)
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
 {
     const unsigned s = at & 31u;
     const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
-    V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask));
+    V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask[i]));
 }
 static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
 {
-    return v4_extract_masked(words, stride, at, (uint32_t)((1ull << bits) - 1u));
+    const uint32_t m = (uint32_t)((1ull << bits) - 1u), mask[4] = { m, m, m, m };
+    return v4_extract_masked(words, stride, at, mask);
+}
+typedef struct window {
+    const uint32_t *lo;
+} window;
+static inline window window_load(const uint32_t *words, unsigned at)
+{
+    const window w = { words + 4 * (size_t)(at >> 5) };
+    return w;
+}
+static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
+{
+    V4_EACH((float)(int32_t)((uint32_t)((((uint64_t)w->lo[4 + i] << 32) | w->lo[i]) >> shift) & mask[i]));
 }
 #  undef V4_EACH
 #endif
@@ -230,7 +266,7 @@ static DECODE_INLINE int view_component_bits(const header_view *h, int c)
 typedef struct dequantizer {
     lanes4 offset, scale;
     int bits[4];
-    uint32_t masks[4];
+    uint32_t masks[4][TDN__PACK_LANES]; /* each lane's the same */
     int frame_bits;
 } dequantizer;
 
@@ -263,7 +299,8 @@ static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_
     }
     d->frame_bits = d->bits[0] + d->bits[1] + d->bits[2] + d->bits[3];
     for (int c = 0; c < 4; c++)
-        d->masks[c] = (uint32_t)((1ull << d->bits[c]) - 1u);
+        for (int i = 0; i < LANES; i++)
+            d->masks[c][i] = (uint32_t)((1ull << d->bits[c]) - 1u);
 }
 
 /* The group's components of every lane at the segment's stored frame `index` (w 0 when it is
@@ -271,6 +308,18 @@ static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_
 static DECODE_INLINE void decode(const header_view *h, int stride, const dequantizer *d, int index, lanes4 *out)
 {
     unsigned at = (unsigned)(index * d->frame_bits);
+    if (stride == LANES && d->frame_bits <= 33) { /* a frame in one 64-bit window of each lane */
+        const window w = window_load(h->words, at);
+        at &= 31u;
+        for (int c = 0; c < 3; c++) {
+            out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], window_extract(&w, at, d->masks[c])));
+            at += (unsigned)d->bits[c];
+        }
+        out->c[3] = h->components == 4
+                        ? v4_add(d->offset.c[3], v4_mul(d->scale.c[3], window_extract(&w, at, d->masks[3])))
+                        : v4_set1(0.0f);
+        return;
+    }
     for (int c = 0; c < 3; c++) {
         out->c[c] = v4_add(d->offset.c[c], v4_mul(d->scale.c[c], v4_extract_masked(h->words, stride, at, d->masks[c])));
         at += (unsigned)d->bits[c];
@@ -619,7 +668,10 @@ static DECODE_INLINE void decode_kept(const tdn__pack_group *g, int rotation, co
                                       lanes4 *v)
 {
     const header_view h = { cg->words, NULL, NULL, 0, 0, rotation ? cg->components : 3, 0, 0 };
-    decode(&h, g->stride, &cg->dequantizer, index, v);
+    if (g->stride == LANES) /* the usual group: its words' stride a constant */
+        decode(&h, LANES, &cg->dequantizer, index, v);
+    else
+        decode(&h, g->stride, &cg->dequantizer, index, v);
     if (rotation)
         finish_rotations(g, &h, v);
 }
@@ -790,6 +842,19 @@ static DECODE_INLINE int cache_kind(const tdn__packed *packed, tdn__packed_cache
     return missed;
 }
 
+/* cache_kind for rotations, and for translations or scales, each apart from the sampler's
+ * interpolation (which then keeps its own registers). */
+static DECODE_APART int cache_rotations(const tdn__packed *packed, tdn__packed_cache *cache, int s,
+                                        const stored_pair *pairs, const steps_keys *sk, int begin, int end)
+{
+    return cache_kind(packed, cache, 1, TDN__PACK_R, s, pairs, sk, begin, end);
+}
+static DECODE_APART int cache_vectors(const tdn__packed *packed, tdn__packed_cache *cache, int kind, int s,
+                                      const stored_pair *pairs, const steps_keys *sk, int begin, int end)
+{
+    return cache_kind(packed, cache, 0, kind, s, pairs, sk, begin, end);
+}
+
 /* How a kind's joints find their stored frames: all in the same cache frames at one t, or (when
  * its groups mix steps) each at its own t in cache->t, swapping the frames where cache->swap
  * is set. */
@@ -931,8 +996,8 @@ static DECODE_INLINE size_t interpolate_kind(const tdn__packed_cache *cache, int
 }
 
 /* Returns where the rotations' normalization stopped (begin for the other kinds). */
-static size_t interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk, tdn_pose *pose, int begin,
-                               int limit, int normalize_end)
+static DECODE_INLINE size_t interpolate_rows(const tdn__packed_cache *cache, int kind, const kind_keys *kk,
+                                             tdn_pose *pose, int begin, int limit, int normalize_end)
 {
     float *out = pose->data + (size_t)KIND_FIRST_ROW[kind] * cache->stride;
     const uint8_t *blocks = cache->packed_blocks + (size_t)kind * (cache->stride / 4);
@@ -958,11 +1023,11 @@ int tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cach
     if (f0 != cache->whole_at) {
         const steps_keys sk = steps_keys_of(pairs, s);
         if (rows & TDN__ROWS_T)
-            missed |= cache_kind(packed, cache, 0, TDN__PACK_T, s, pairs, &sk, begin, end);
+            missed |= cache_vectors(packed, cache, TDN__PACK_T, s, pairs, &sk, begin, end);
         if (rows & TDN__ROWS_R)
-            missed |= cache_kind(packed, cache, 1, TDN__PACK_R, s, pairs, &sk, begin, end);
+            missed |= cache_rotations(packed, cache, s, pairs, &sk, begin, end);
         if (rows & TDN__ROWS_S)
-            missed |= cache_kind(packed, cache, 0, TDN__PACK_S, s, pairs, &sk, begin, end);
+            missed |= cache_vectors(packed, cache, TDN__PACK_S, s, pairs, &sk, begin, end);
     }
     /* after a whole sample every group caches the stored frames around f0, until a part of one
      * samples elsewhere */
