@@ -120,6 +120,14 @@ static inline v4 window_extract(const window *w, unsigned shift, const uint32_t 
     const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
     return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_loadu_si128((const __m128i *)(const void *)mask)));
 }
+/* The same for a value of `bits` bits, without a mask (its bits moved to the top and back). */
+static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
+{
+    const __m128i n = _mm_cvtsi32_si128((int)shift), top = _mm_cvtsi32_si128(32 - bits);
+    const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
+    const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v, top), top));
+}
 #else
 typedef struct v4 {
     float x[4];
@@ -174,6 +182,11 @@ static inline window window_load(const uint32_t *words, unsigned at)
 static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
 {
     V4_EACH((float)(int32_t)((uint32_t)((((uint64_t)w->lo[4 + i] << 32) | w->lo[i]) >> shift) & mask[i]));
+}
+static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
+{
+    const uint32_t m = (uint32_t)((1ull << bits) - 1u), mask[4] = { m, m, m, m };
+    return window_extract(w, shift, mask);
 }
 #  undef V4_EACH
 #endif
@@ -340,6 +353,22 @@ static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_vie
         bits[3] = view_component_bits(h, 3);
     const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
     unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
+    if (g->stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
+        const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
+        at0 &= 31u, at1 &= 31u;
+        for (int c = 0; c < 4; c++) {
+            if (c == 3 && n == 3) {
+                v0->c[3] = v1->c[3] = v4_set1(0.0f);
+                break;
+            }
+            v4 offset, scale;
+            component_range(g, h, c, bits[c], &offset, &scale);
+            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w0, at0, bits[c])));
+            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w1, at1, bits[c])));
+            at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
+        }
+        return;
+    }
     for (int c = 0; c < 4; c++) {
         if (c == 3 && n == 3) {
             v0->c[3] = v1->c[3] = v4_set1(0.0f);
