@@ -7,6 +7,7 @@
 
 #include "bench_character.h"
 #include "bench_data.h"
+#include "bench_graph.h"
 #include "bench_report.h"
 #include "bench_scene.h"
 #include "bench_timing.h"
@@ -186,10 +187,46 @@ static tdn_result run_takes(const bench_config *cfg, int quick, bench_emit_fn em
     return TDN_OK;
 }
 
+/* The `graph` workload's hot character with its clips 16-bit and compressed (with clip caches),
+ * rounds interleaved. */
+static tdn_result run_graph_frames(const bench_config *cfg, int rounds, bench_emit_fn emit, void *user, tdn_error *err)
+{
+    const tdn_graph_document_load_options options[2] = {
+        { .clip_storage = TDN_STORAGE_INT16 },
+        { .clip_storage = TDN_STORAGE_COMPRESSED, .clip_caches = 1 },
+    };
+    const char *names[2] = { "graph_int16", "graph_compressed_cached" }, *storages[2] = { "int16", "compressed" };
+    bench_graph_hot *hot[2] = { NULL, NULL };
+    tdn_result res = TDN_OK;
+    for (int v = 0; v < 2 && res == TDN_OK; v++)
+        res = bench_graph_hot_create(&options[v], &hot[v], err);
+    double medians[2][ROUNDS], minimums[2] = { 1e300, 1e300 };
+    for (int r = 0; r < rounds && res == TDN_OK; r++)
+        for (int v = 0; v < 2; v++) {
+            const bench_stats st = bench_measure(cfg, bench_graph_hot_frame, hot[v], 1.0);
+            medians[v][r] = st.median_ns;
+            minimums[v] = st.min_ns < minimums[v] ? st.min_ns : minimums[v];
+        }
+    for (int v = 0; v < 2 && res == TDN_OK; v++) {
+        bench_row row = bench_row_make("compression", 67, names[v], 1);
+        row.median_ns = bench_median(medians[v], rounds);
+        row.min_ns = minimums[v];
+        row.ns_per_joint = row.median_ns / 67;
+        row.chars_per_s = 1e9 / row.median_ns;
+        bench_row_add_text(&row, "storage", storages[v]);
+        emit(&row, user);
+    }
+    for (int v = 0; v < 2; v++)
+        bench_graph_hot_destroy(hot[v]);
+    return res == TDN_OK ? TDN_OK : bench_fail(err, res, "graph frames");
+}
+
 tdn_result bench_run_compression(int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
     const bench_config cfg = bench_config_default(quick);
     tdn_result res = run_benchmark_clips(&cfg, quick ? 1 : ROUNDS, emit, user, err);
+    if (res == TDN_OK)
+        res = run_graph_frames(&cfg, quick ? 1 : ROUNDS, emit, user, err);
     if (res == TDN_OK)
         res = run_takes(&cfg, quick, emit, user, err);
     return res;

@@ -146,6 +146,67 @@ static tdn_result g_retarget_make(const tdn_skeleton *source, tdn_asset **target
     return res;
 }
 
+/* The scripted timeline's parameter changes, made once. */
+static const bench_showcase_controls *g_script(void)
+{
+    static bench_showcase_controls script[G_FRAMES];
+    static int made;
+    if (!made)
+        for (int f = 0; f < G_FRAMES; f++)
+            script[f] = bench_showcase_script(f);
+    made = 1;
+    return script;
+}
+
+struct bench_graph_hot {
+    tdn_graph_document *doc;
+    tdn_graph_workspace *workspace;
+    bench_showcase_handles handles;
+    g_ctx ctx;
+};
+
+void bench_graph_hot_destroy(bench_graph_hot *hot)
+{
+    if (!hot)
+        return;
+    if (hot->ctx.characters)
+        g_free(hot->ctx.characters, hot->ctx.count);
+    tdn_graph_workspace_destroy(hot->workspace);
+    tdn_graph_document_destroy(hot->doc);
+    free(hot);
+}
+
+tdn_result bench_graph_hot_create(const tdn_graph_document_load_options *options, bench_graph_hot **out, tdn_error *err)
+{
+    *out = NULL;
+    bench_graph_hot *hot = calloc(1, sizeof *hot);
+    if (!hot)
+        return bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph character");
+    tdn_result res = tdn_graph_document_load(TENDON_BLENDMOTION_GRAPH, options, &hot->doc, NULL, err);
+    const tdn_graph *graph = res == TDN_OK ? tdn_graph_document_graph(hot->doc) : NULL;
+    if (res == TDN_OK)
+        res = tdn_graph_workspace_create(&graph, 1, &hot->workspace, NULL, err);
+    if (res == TDN_OK)
+        res = bench_showcase_handles_find(graph, &hot->handles, err);
+    if (res == TDN_OK) {
+        const tdn_skeleton *skel = tdn_graph_document_skeleton(hot->doc);
+        const g_ctx ctx = { skel, &hot->handles, g_script(), g_make(graph, NULL, tdn_skeleton_joint_count(skel), 1), 1,
+                            0,    hot->workspace };
+        hot->ctx = ctx;
+        if (!ctx.characters)
+            res = bench_fail(err, TDN_ERR_OUT_OF_MEMORY, "graph character");
+    }
+    if (res != TDN_OK) {
+        bench_graph_hot_destroy(hot);
+        return res;
+    }
+    g_frame(&hot->ctx, G_FRAMES); /* one lap of the timeline before any timing */
+    *out = hot;
+    return TDN_OK;
+}
+
+void bench_graph_hot_frame(void *hot, long n) { g_frame(&((bench_graph_hot *)hot)->ctx, n); }
+
 tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
     tdn_graph_document *doc = NULL;
@@ -162,9 +223,7 @@ tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error 
     if (res == TDN_OK)
         res = tdn_graph_workspace_create(&graph, 1, &workspace, NULL, err);
     bench_showcase_handles h;
-    static bench_showcase_controls script[G_FRAMES];
-    for (int f = 0; f < G_FRAMES; f++)
-        script[f] = bench_showcase_script(f);
+    const bench_showcase_controls *script = g_script();
     if (res == TDN_OK)
         res = bench_showcase_handles_find(graph, &h, err);
     bench_config cfg = bench_config_default(quick);

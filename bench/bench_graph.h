@@ -24,7 +24,17 @@
 
 #include "bench_timing.h"
 #include "bench_workloads.h"
+#include "tendon/io/graph_document.h"
 
 tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err);
+
+/* The `hot` character alone, its document loaded with `options` (the clips' storage, caches):
+ * for other workloads to time it beside their own rows. bench_graph_hot_frame is a
+ * bench_measure body (one character-frame per step). */
+typedef struct bench_graph_hot bench_graph_hot;
+tdn_result bench_graph_hot_create(const tdn_graph_document_load_options *options, bench_graph_hot **out,
+                                  tdn_error *err);
+void bench_graph_hot_frame(void *hot, long n);
+void bench_graph_hot_destroy(bench_graph_hot *hot);
 
 #endif
