@@ -249,15 +249,22 @@ typedef struct header_view {
     int bits, components, step, shave;
 } header_view;
 
-static DECODE_INLINE header_view record_view(const uint8_t *record, const tdn__pack_group *g, const uint32_t *words)
+/* A record of a group of `stride` lanes (its own, or LANES from a caller that knows it). */
+static DECODE_INLINE header_view record_view_strided(const uint8_t *record, const tdn__pack_group *g, int stride,
+                                                     const uint32_t *words)
 {
     uint32_t word;
     memcpy(&word, record + 4, sizeof word);
     const uint8_t *lo = record + 8;
-    const header_view h = { words + word, lo,        lo + (size_t)g->record_components * (size_t)g->stride,
-                            g->stride,    record[0], record[1],
+    const header_view h = { words + word, lo,        lo + (size_t)g->record_components * (size_t)stride,
+                            stride,       record[0], record[1],
                             record[2],    record[3] };
     return h;
+}
+
+static DECODE_INLINE header_view record_view(const uint8_t *record, const tdn__pack_group *g, const uint32_t *words)
+{
+    return record_view_strided(record, g, g->stride, words);
 }
 
 static inline header_view header_view_of(const tdn__pack_header *h, const uint32_t *words)
@@ -344,8 +351,8 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
 
 /* Two stored frames of one header, component by component (each component's dequantization
  * serves both and is done with: fewer values live at once than frame by frame). */
-static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
-                                      lanes4 *v0, lanes4 *v1)
+static DECODE_INLINE void decode_pair_strided(const tdn__pack_group *g, const header_view *h, int stride, int index0,
+                                              int index1, lanes4 *v0, lanes4 *v1)
 {
     const int n = h->components;
     int bits[4] = { view_component_bits(h, 0), view_component_bits(h, 1), view_component_bits(h, 2), 0 };
@@ -353,7 +360,7 @@ static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_vie
         bits[3] = view_component_bits(h, 3);
     const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
     unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
-    if (g->stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
+    if (stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
         const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
         at0 &= 31u, at1 &= 31u;
         for (int c = 0; c < 4; c++) {
@@ -376,10 +383,18 @@ static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_vie
         }
         v4 offset, scale;
         component_range(g, h, c, bits[c], &offset, &scale);
-        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at0, bits[c])));
-        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at1, bits[c])));
+        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, stride, at0, bits[c])));
+        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, stride, at1, bits[c])));
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
     }
+}
+
+/* The same with the group's stride: a caller that knows it passes it to decode_pair_strided as a
+ * constant. */
+static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
+                                      lanes4 *v0, lanes4 *v1)
+{
+    decode_pair_strided(g, h, g->stride, index0, index1, v0, v1);
 }
 
 /* w >= 0 from x, y, z of a unit quaternion. */
@@ -565,6 +580,55 @@ static DECODE_INLINE void store_lanes(const tdn__pack_group *g, const lanes4 *v,
     }
 }
 
+/* One group's lanes into the pose rows from row0 on, as far as joints [begin, end) go. */
+static DECODE_INLINE void sample_group(const tdn__packed *packed, const tdn__pack_group *g, int rotation,
+                                       const uint8_t *records, int last, int l, const stored_pair *pairs, float *row0,
+                                       size_t stride, int begin, int end)
+{
+    const uint8_t *record = records + g->record_offset;
+    const header_view h = record_view(record, g, packed->words);
+    /* the next segment's record when this segment's last stored frame lerps to its first */
+    header_view next;
+    const int with_next = !last && l >= TDN__PACK_SEGMENT - h.step;
+    if (with_next)
+        next = record_view(record + packed->segment_record_bytes, g, packed->words);
+    lanes4 v;
+    group_lanes(g, rotation, &h, with_next ? &next : NULL, pairs, &v);
+    store_lanes(g, &v, 3 + rotation, row0, stride, begin, end);
+}
+
+/* A group of 4 lanes of a sample of every joint: its stride and the range checks known. */
+static DECODE_INLINE void sample_whole_group(const tdn__packed *packed, const tdn__pack_group *g, int rotation,
+                                             const uint8_t *record, const stored_pair *pairs, float *row0,
+                                             size_t stride)
+{
+    const header_view h = record_view_strided(record, g, LANES, packed->words);
+    const stored_pair *pair = &pairs[tdn__pack_step_shift(h.step)];
+    lanes4 v0, v1, v;
+    if (pair->next) {
+        const header_view next = record_view_strided(record + packed->segment_record_bytes, g, LANES, packed->words);
+        group_keys(g, rotation, &h, &next, pair, &v0, &v1);
+    } else {
+        decode_pair_strided(g, &h, LANES, pair->index0, pair->index1, &v0, &v1);
+        if (rotation) {
+            finish_rotations(g, &h, &v0);
+            finish_rotations(g, &h, &v1);
+        }
+    }
+    const v4 t = v4_set1(pair->t);
+    if (rotation) {
+        interpolate_rotations(&v0, &v1, t, (1u << LANES) - 1u, &v);
+    } else {
+        for (int c = 0; c < 3; c++)
+            v.c[c] = lerp4(v0.c[c], v1.c[c], t);
+    }
+    const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
+    for (int c = 0; c < 3 + rotation; c++) {
+        float *row = row0 + (size_t)c * stride;
+        v4_store_lanes(v.c[c], row + j0, row + j1, row + j2, row + j3);
+    }
+}
+
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
 {
     const size_t stride = (size_t)pose->stride;
@@ -575,26 +639,30 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     stored_pair pairs[4];
     for (int k = 0; k < 4; k++)
         pairs[k] = stored_pair_at(1 << k, packed->frame_count, s, l, a);
+    /* every joint of the clip's pose is under its stride: a sample of them all checks no group's
+     * range */
+    if (begin == 0 && end == pose->stride && rows == TDN__ROWS_ALL) {
+        for (const tdn__pack_group *g = packed->groups, *g_end = g + packed->group_count; g < g_end; g++) {
+            float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
+            const int rotation = g->kind == TDN__PACK_R;
+            if (g->stride != LANES)
+                sample_group(packed, g, rotation, records, last, l, pairs, row0, stride, begin, end);
+            else if (rotation)
+                sample_whole_group(packed, g, 1, records + g->record_offset, pairs, row0, stride);
+            else
+                sample_whole_group(packed, g, 0, records + g->record_offset, pairs, row0, stride);
+        }
+        return;
+    }
     for (int gi = 0; gi < packed->group_count; gi++) {
         const tdn__pack_group *g = &packed->groups[gi];
         if (g->last_joint < begin || g->first_joint >= end || !(rows & kind_rows[g->kind]))
             continue;
-        const uint8_t *record = records + g->record_offset;
-        const header_view h = record_view(record, g, packed->words);
-        /* the next segment's record when this segment's last stored frame lerps to its first */
-        header_view next;
-        const int with_next = !last && l >= TDN__PACK_SEGMENT - h.step;
-        if (with_next)
-            next = record_view(record + packed->segment_record_bytes, g, packed->words);
-        lanes4 v;
         float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
-        if (g->kind == TDN__PACK_R) {
-            group_lanes(g, 1, &h, with_next ? &next : NULL, pairs, &v);
-            store_lanes(g, &v, 4, row0, stride, begin, end);
-        } else {
-            group_lanes(g, 0, &h, with_next ? &next : NULL, pairs, &v);
-            store_lanes(g, &v, 3, row0, stride, begin, end);
-        }
+        if (g->kind == TDN__PACK_R)
+            sample_group(packed, g, 1, records, last, l, pairs, row0, stride, begin, end);
+        else
+            sample_group(packed, g, 0, records, last, l, pairs, row0, stride, begin, end);
     }
 }
 
