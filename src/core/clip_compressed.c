@@ -351,8 +351,8 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
 
 /* Two stored frames of one header, component by component (each component's dequantization
  * serves both and is done with: fewer values live at once than frame by frame). */
-static DECODE_INLINE void decode_pair_strided(const tdn__pack_group *g, const header_view *h, int stride, int index0,
-                                              int index1, lanes4 *v0, lanes4 *v1)
+static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
+                                      lanes4 *v0, lanes4 *v1)
 {
     const int n = h->components;
     int bits[4] = { view_component_bits(h, 0), view_component_bits(h, 1), view_component_bits(h, 2), 0 };
@@ -360,7 +360,7 @@ static DECODE_INLINE void decode_pair_strided(const tdn__pack_group *g, const he
         bits[3] = view_component_bits(h, 3);
     const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
     unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
-    if (stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
+    if (g->stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
         const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
         at0 &= 31u, at1 &= 31u;
         for (int c = 0; c < 4; c++) {
@@ -383,18 +383,10 @@ static DECODE_INLINE void decode_pair_strided(const tdn__pack_group *g, const he
         }
         v4 offset, scale;
         component_range(g, h, c, bits[c], &offset, &scale);
-        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, stride, at0, bits[c])));
-        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, stride, at1, bits[c])));
+        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at0, bits[c])));
+        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at1, bits[c])));
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
     }
-}
-
-/* The same with the group's stride: a caller that knows it passes it to decode_pair_strided as a
- * constant. */
-static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
-                                      lanes4 *v0, lanes4 *v1)
-{
-    decode_pair_strided(g, h, g->stride, index0, index1, v0, v1);
 }
 
 /* w >= 0 from x, y, z of a unit quaternion. */
@@ -597,19 +589,61 @@ static DECODE_INLINE void sample_group(const tdn__packed *packed, const tdn__pac
     store_lanes(g, &v, 3 + rotation, row0, stride, begin, end);
 }
 
-/* A group of 4 lanes of a sample of every joint: its stride and the range checks known. */
+/* The two stored frames around a sample of a group of `lanes` lanes (LANES as a constant, or its
+ * stride) from its record h in the segment, as decode_pair gives them, w only when `rotation`
+ * asks (and h stores it); a frame of more than 33 bits is read from one 64-bit window too when
+ * both frames' bits fit one from their first word. */
+static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const header_view *h, int lanes, int rotation,
+                                             int index0, int index1, lanes4 *v0, lanes4 *v1)
+{
+    const int top = h->bits, shave = h->shave, n = h->components;
+    int bits[4] = { top - (shave & 3), top - (shave >> 2 & 3), top - (shave >> 4 & 3),
+                    n == 4 ? top - (shave >> 6) : 0 };
+    if (top < 3) /* only then may shaving go under 0 bits */
+        for (int c = 0; c < 4; c++)
+            bits[c] = bits[c] > 0 ? bits[c] : 0;
+    const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
+    unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
+    const int components = rotation && n == 4 ? 4 : 3;
+    if (lanes == LANES && (at0 & 31u) + frame_bits <= 64 && (at1 & 31u) + frame_bits <= 64) {
+        const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
+        at0 &= 31u, at1 &= 31u;
+        for (int c = 0; c < 4; c++) {
+            if (c == components)
+                break;
+            v4 offset, scale;
+            component_range(g, h, c, bits[c], &offset, &scale);
+            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w0, at0, bits[c])));
+            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w1, at1, bits[c])));
+            at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
+        }
+        return;
+    }
+    for (int c = 0; c < 4; c++) {
+        if (c == components)
+            break;
+        v4 offset, scale;
+        component_range(g, h, c, bits[c], &offset, &scale);
+        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, lanes, at0, bits[c])));
+        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, lanes, at1, bits[c])));
+        at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
+    }
+}
+
+/* A group of a sample of every joint: no range to check, its stride `lanes` (LANES as a constant,
+ * or its own). */
 static DECODE_INLINE void sample_whole_group(const tdn__packed *packed, const tdn__pack_group *g, int rotation,
-                                             const uint8_t *record, const stored_pair *pairs, float *row0,
+                                             int lanes, const uint8_t *record, const stored_pair *pairs, float *row0,
                                              size_t stride)
 {
-    const header_view h = record_view_strided(record, g, LANES, packed->words);
+    const header_view h = record_view_strided(record, g, lanes, packed->words);
     const stored_pair *pair = &pairs[tdn__pack_step_shift(h.step)];
     lanes4 v0, v1, v;
     if (pair->next) {
-        const header_view next = record_view_strided(record + packed->segment_record_bytes, g, LANES, packed->words);
+        const header_view next = record_view_strided(record + packed->segment_record_bytes, g, lanes, packed->words);
         group_keys(g, rotation, &h, &next, pair, &v0, &v1);
     } else {
-        decode_pair_strided(g, &h, LANES, pair->index0, pair->index1, &v0, &v1);
+        decode_record_pair(g, &h, lanes, rotation, pair->index0, pair->index1, &v0, &v1);
         if (rotation) {
             finish_rotations(g, &h, &v0);
             finish_rotations(g, &h, &v1);
@@ -617,15 +651,24 @@ static DECODE_INLINE void sample_whole_group(const tdn__packed *packed, const td
     }
     const v4 t = v4_set1(pair->t);
     if (rotation) {
-        interpolate_rotations(&v0, &v1, t, (1u << LANES) - 1u, &v);
+        interpolate_rotations(&v0, &v1, t, (1u << lanes) - 1u, &v);
     } else {
         for (int c = 0; c < 3; c++)
             v.c[c] = lerp4(v0.c[c], v1.c[c], t);
     }
-    const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
+    if (lanes == LANES) {
+        const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
+        for (int c = 0; c < 3 + rotation; c++) {
+            float *row = row0 + (size_t)c * stride;
+            v4_store_lanes(v.c[c], row + j0, row + j1, row + j2, row + j3);
+        }
+        return;
+    }
     for (int c = 0; c < 3 + rotation; c++) {
-        float *row = row0 + (size_t)c * stride;
-        v4_store_lanes(v.c[c], row + j0, row + j1, row + j2, row + j3);
+        float x[4], *row = row0 + (size_t)c * stride;
+        v4_store(x, v.c[c]);
+        for (int i = 0; i < lanes; i++)
+            row[g->joint[i]] = x[i];
     }
 }
 
@@ -644,13 +687,17 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     if (begin == 0 && end == pose->stride && rows == TDN__ROWS_ALL) {
         for (const tdn__pack_group *g = packed->groups, *g_end = g + packed->group_count; g < g_end; g++) {
             float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
-            const int rotation = g->kind == TDN__PACK_R;
-            if (g->stride != LANES)
-                sample_group(packed, g, rotation, records, last, l, pairs, row0, stride, begin, end);
-            else if (rotation)
-                sample_whole_group(packed, g, 1, records + g->record_offset, pairs, row0, stride);
-            else
-                sample_whole_group(packed, g, 0, records + g->record_offset, pairs, row0, stride);
+            const uint8_t *record = records + g->record_offset;
+            if (g->kind == TDN__PACK_R) {
+                if (g->stride == LANES)
+                    sample_whole_group(packed, g, 1, LANES, record, pairs, row0, stride);
+                else
+                    sample_whole_group(packed, g, 1, g->stride, record, pairs, row0, stride);
+            } else if (g->stride == LANES) {
+                sample_whole_group(packed, g, 0, LANES, record, pairs, row0, stride);
+            } else {
+                sample_whole_group(packed, g, 0, g->stride, record, pairs, row0, stride);
+            }
         }
         return;
     }
