@@ -128,6 +128,21 @@ static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
     const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
     return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v, top), top));
 }
+/* window_extract and v4_extract_masked by a mask in 16-byte aligned memory (an `and` takes it
+ * from there), and a load from there. */
+static inline v4 window_extract_aligned(const window *w, unsigned shift, const uint32_t *mask)
+{
+    const __m128i n = _mm_cvtsi32_si128((int)shift);
+    const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
+    const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
+    return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_load_si128((const __m128i *)(const void *)mask)));
+}
+static inline v4 v4_extract_aligned(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
+{
+    return _mm_cvtepi32_ps(
+        _mm_and_si128(v4_joined_words(words, stride, at), _mm_load_si128((const __m128i *)(const void *)mask)));
+}
+static inline v4 v4_load_aligned(const float *p) { return _mm_load_ps(p); }
 #else
 typedef struct v4 {
     float x[4];
@@ -188,6 +203,15 @@ static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
     const uint32_t m = (uint32_t)((1ull << bits) - 1u), mask[4] = { m, m, m, m };
     return window_extract(w, shift, mask);
 }
+static inline v4 window_extract_aligned(const window *w, unsigned shift, const uint32_t *mask)
+{
+    return window_extract(w, shift, mask);
+}
+static inline v4 v4_extract_aligned(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
+{
+    return v4_extract_masked(words, stride, at, mask);
+}
+static inline v4 v4_load_aligned(const float *p) { return v4_load(p); }
 #  undef V4_EACH
 #endif
 
@@ -210,34 +234,49 @@ typedef struct lanes4 {
 
 /* ---- sampling ---- */
 
-/* 1 / (2^bits - 1): a quantized value's unit within its range (0 for no bits). */
-static const float INVERSE_LEVELS[TDN__PACK_MAX_BITS + 1] = {
-    0.0f,
-    1.0f / 1.0f,
-    1.0f / 3.0f,
-    1.0f / 7.0f,
-    1.0f / 15.0f,
-    1.0f / 31.0f,
-    1.0f / 63.0f,
-    1.0f / 127.0f,
-    1.0f / 255.0f,
-    1.0f / 511.0f,
-    1.0f / 1023.0f,
-    1.0f / 2047.0f,
-    1.0f / 4095.0f,
-    1.0f / 8191.0f,
-    1.0f / 16383.0f,
-    1.0f / 32767.0f,
-    1.0f / 65535.0f,
-    1.0f / 131071.0f,
-    1.0f / 262143.0f,
-    1.0f / 524287.0f,
-    1.0f / 1048575.0f,
-    1.0f / 2097151.0f,
-    1.0f / 4194303.0f,
-    1.0f / 8388607.0f,
-    1.0f / 16777215.0f,
+/* 1 / (2^bits - 1): a quantized value's unit within its range (0 for no bits), in each of 4
+ * lanes (16-byte aligned: a multiply takes it from memory). */
+/* clang-format off */
+#define LEVEL4(x) { x, x, x, x }
+/* clang-format on */
+static alignas(16) const float INVERSE_LEVELS[TDN__PACK_MAX_BITS + 1][LANES] = {
+    LEVEL4(0.0f),
+    LEVEL4(1.0f / 1.0f),
+    LEVEL4(1.0f / 3.0f),
+    LEVEL4(1.0f / 7.0f),
+    LEVEL4(1.0f / 15.0f),
+    LEVEL4(1.0f / 31.0f),
+    LEVEL4(1.0f / 63.0f),
+    LEVEL4(1.0f / 127.0f),
+    LEVEL4(1.0f / 255.0f),
+    LEVEL4(1.0f / 511.0f),
+    LEVEL4(1.0f / 1023.0f),
+    LEVEL4(1.0f / 2047.0f),
+    LEVEL4(1.0f / 4095.0f),
+    LEVEL4(1.0f / 8191.0f),
+    LEVEL4(1.0f / 16383.0f),
+    LEVEL4(1.0f / 32767.0f),
+    LEVEL4(1.0f / 65535.0f),
+    LEVEL4(1.0f / 131071.0f),
+    LEVEL4(1.0f / 262143.0f),
+    LEVEL4(1.0f / 524287.0f),
+    LEVEL4(1.0f / 1048575.0f),
+    LEVEL4(1.0f / 2097151.0f),
+    LEVEL4(1.0f / 4194303.0f),
+    LEVEL4(1.0f / 8388607.0f),
+    LEVEL4(1.0f / 16777215.0f),
 };
+
+/* (1 << bits) - 1: a value's mask, in each of 4 lanes (aligned the same). */
+#define LEVEL_MASK(b) LEVEL4((uint32_t)((1ull << (b)) - 1u))
+static alignas(16) const uint32_t LEVEL_MASKS[TDN__PACK_MAX_BITS + 1][LANES] = {
+    LEVEL_MASK(0),  LEVEL_MASK(1),  LEVEL_MASK(2),  LEVEL_MASK(3),  LEVEL_MASK(4),  LEVEL_MASK(5),  LEVEL_MASK(6),
+    LEVEL_MASK(7),  LEVEL_MASK(8),  LEVEL_MASK(9),  LEVEL_MASK(10), LEVEL_MASK(11), LEVEL_MASK(12), LEVEL_MASK(13),
+    LEVEL_MASK(14), LEVEL_MASK(15), LEVEL_MASK(16), LEVEL_MASK(17), LEVEL_MASK(18), LEVEL_MASK(19), LEVEL_MASK(20),
+    LEVEL_MASK(21), LEVEL_MASK(22), LEVEL_MASK(23), LEVEL_MASK(24),
+};
+#undef LEVEL_MASK
+#undef LEVEL4
 
 /* A group's header in one segment, read where it is kept (a built clip's record, or a plan's
  * tdn__pack_header) without copying it: component c's range starts are the pitch bytes at
@@ -298,7 +337,7 @@ static DECODE_INLINE void component_range(const tdn__pack_group *g, const header
     const v4 step = v4_load(g->step[c]);
     *offset = v4_add(v4_load(g->min[c]), v4_mul(step, v4_from_row(h->lo + (size_t)c * (size_t)h->pitch, h->pitch)));
     *scale = v4_mul(v4_mul(step, v4_from_row(h->extent + (size_t)c * (size_t)h->pitch, h->pitch)),
-                    v4_set1(INVERSE_LEVELS[bits]));
+                    v4_load_aligned(INVERSE_LEVELS[bits]));
 }
 
 static DECODE_INLINE void dequantize_component(const tdn__pack_group *g, const header_view *h, int c, dequantizer *d)
@@ -370,8 +409,9 @@ static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_vie
             }
             v4 offset, scale;
             component_range(g, h, c, bits[c], &offset, &scale);
-            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w0, at0, bits[c])));
-            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w1, at1, bits[c])));
+            const uint32_t *mask = LEVEL_MASKS[bits[c]];
+            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w0, at0, mask)));
+            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w1, at1, mask)));
             at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
         }
         return;
@@ -613,8 +653,9 @@ static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const hea
                 break;
             v4 offset, scale;
             component_range(g, h, c, bits[c], &offset, &scale);
-            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w0, at0, bits[c])));
-            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_bits(&w1, at1, bits[c])));
+            const uint32_t *mask = LEVEL_MASKS[bits[c]];
+            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w0, at0, mask)));
+            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w1, at1, mask)));
             at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
         }
         return;
@@ -624,8 +665,9 @@ static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const hea
             break;
         v4 offset, scale;
         component_range(g, h, c, bits[c], &offset, &scale);
-        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, lanes, at0, bits[c])));
-        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, lanes, at1, bits[c])));
+        const uint32_t *mask = LEVEL_MASKS[bits[c]];
+        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract_aligned(h->words, lanes, at0, mask)));
+        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract_aligned(h->words, lanes, at1, mask)));
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
     }
 }
