@@ -438,7 +438,7 @@ static DECODE_INLINE void rebuild_w(lanes4 *v)
 
 /* Lanes of rotations turning more than 60 degrees (|dot| under TDN__SLERP_DOT) take slerp's own
  * weights (slerp_time.h): a rare scalar path. */
-static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, unsigned lanes, lanes4 *out)
+static lanes4 slerp_wide_lanes(lanes4 v0, lanes4 v1, v4 dot, v4 t, unsigned lanes, lanes4 out)
 {
     float d[4], at[4];
     v4_store(d, dot);
@@ -449,11 +449,12 @@ static void slerp_wide_lanes(const lanes4 *v0, const lanes4 *v1, v4 dot, v4 t, u
             tdn__slerp_weights(fabsf(d[i]), at[i], &w0, &w1);
             w1 = d[i] < 0.0f ? -w1 : w1;
             for (int k = 0; k < 4; k++) {
-                v4_store(q[k], out->c[k]);
-                q[k][i] = w0 * v4_get(v0->c[k], i) + w1 * v4_get(v1->c[k], i);
-                out->c[k] = v4_load(q[k]);
+                v4_store(q[k], out.c[k]);
+                q[k][i] = w0 * v4_get(v0.c[k], i) + w1 * v4_get(v1.c[k], i);
+                out.c[k] = v4_load(q[k]);
             }
         }
+    return out;
 }
 
 /* x0 moved toward x1 by t, written so that x0 = x1 gives x0 itself, the sign of a zero too (a
@@ -474,7 +475,7 @@ static DECODE_INLINE void interpolate_rotations(const lanes4 *v0, const lanes4 *
     for (int q = 0; q < 4; q++)
         out->c[q] = lerp4(v0->c[q], v4_flip_where_negative(v1->c[q], dot), w);
     if (v4_lanes_under(v4_abs(dot), TDN__SLERP_DOT) & (int)lanes)
-        slerp_wide_lanes(v0, v1, dot, t, lanes, out);
+        *out = slerp_wide_lanes(*v0, *v1, dot, t, lanes, *out);
 }
 
 /* Where frame l + a of a segment lies for groups stored every `step` frames there: between
