@@ -715,6 +715,35 @@ static DECODE_INLINE void sample_whole_group(const tdn__packed *packed, const td
     }
 }
 
+/* Groups [g, g_end) of one kind, rotations or not, of a sample of every joint, into the pose rows
+ * from row0 on: each kind's loop a function apart, its registers its own. */
+static DECODE_INLINE void sample_whole_run(const tdn__packed *packed, int rotation, const tdn__pack_group *g,
+                                           const tdn__pack_group *g_end, const uint8_t *records,
+                                           const stored_pair *pairs, float *row0, size_t stride)
+{
+    for (; g < g_end; g++) {
+        const uint8_t *record = records + g->record_offset;
+        if (g->stride == LANES)
+            sample_whole_group(packed, g, rotation, LANES, record, pairs, row0, stride);
+        else
+            sample_whole_group(packed, g, rotation, g->stride, record, pairs, row0, stride);
+    }
+}
+
+static DECODE_APART void sample_whole_rotations(const tdn__packed *packed, const tdn__pack_group *g,
+                                                const tdn__pack_group *g_end, const uint8_t *records,
+                                                const stored_pair *pairs, float *row0, size_t stride)
+{
+    sample_whole_run(packed, 1, g, g_end, records, pairs, row0, stride);
+}
+
+static DECODE_APART void sample_whole_vectors(const tdn__packed *packed, const tdn__pack_group *g,
+                                              const tdn__pack_group *g_end, const uint8_t *records,
+                                              const stored_pair *pairs, float *row0, size_t stride)
+{
+    sample_whole_run(packed, 0, g, g_end, records, pairs, row0, stride);
+}
+
 void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *pose, int begin, int end, unsigned rows)
 {
     const size_t stride = (size_t)pose->stride;
@@ -728,19 +757,16 @@ void tdn__packed_sample(const tdn__packed *packed, int f0, float a, tdn_pose *po
     /* every joint of the clip's pose is under its stride: a sample of them all checks no group's
      * range */
     if (begin == 0 && end == pose->stride && rows == TDN__ROWS_ALL) {
-        for (const tdn__pack_group *g = packed->groups, *g_end = g + packed->group_count; g < g_end; g++) {
-            float *row0 = pose->data + (size_t)first_row[g->kind] * stride;
-            const uint8_t *record = records + g->record_offset;
-            if (g->kind == TDN__PACK_R) {
-                if (g->stride == LANES)
-                    sample_whole_group(packed, g, 1, LANES, record, pairs, row0, stride);
-                else
-                    sample_whole_group(packed, g, 1, g->stride, record, pairs, row0, stride);
-            } else if (g->stride == LANES) {
-                sample_whole_group(packed, g, 0, LANES, record, pairs, row0, stride);
-            } else {
-                sample_whole_group(packed, g, 0, g->stride, record, pairs, row0, stride);
-            }
+        const tdn__pack_group *g_end = packed->groups + packed->group_count;
+        for (const tdn__pack_group *run = packed->groups, *run_end; run < g_end; run = run_end) {
+            const int kind = run->kind;
+            for (run_end = run + 1; run_end < g_end && run_end->kind == kind; run_end++)
+                continue;
+            float *row0 = pose->data + (size_t)first_row[kind] * stride;
+            if (kind == TDN__PACK_R)
+                sample_whole_rotations(packed, run, run_end, records, pairs, row0, stride);
+            else
+                sample_whole_vectors(packed, run, run_end, records, pairs, row0, stride);
         }
         return;
     }
