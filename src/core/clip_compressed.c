@@ -75,9 +75,8 @@ static inline v4 v4_from_row(const uint8_t *p, int lanes)
     const __m128i b = _mm_unpacklo_epi8(_mm_cvtsi32_si128((int)x), zero);
     return _mm_cvtepi32_ps(_mm_unpacklo_epi16(b, zero));
 }
-/* The value of `bits` bits at bit `at` of each of the 4 lanes' interleaved words, as a float:
- * the two words it spans joined, then its bits moved to the top and back down (no mask; SSE2's
- * shift by 32 clears a lane, as s = 0 and bits = 0 ask). */
+/* The 32 bits from bit `at` of each of the 4 lanes' interleaved words: the two words they span
+ * joined (SSE2's shift by 32 clears a lane, as s = 0 asks). */
 static inline __m128i v4_joined_words(const uint32_t *words, int stride, unsigned at)
 {
     const unsigned s = at & 31u;
@@ -87,12 +86,8 @@ static inline __m128i v4_joined_words(const uint32_t *words, int stride, unsigne
     return _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
                         _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
 }
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
-{
-    const __m128i top = _mm_cvtsi32_si128(32 - bits);
-    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v4_joined_words(words, stride, at), top), top));
-}
-/* The same by a mask of the value's bits, (1 << bits) - 1, in each of 4 lanes. */
+/* The value at bit `at` of each lane, kept by a mask of its bits ((1 << bits) - 1, in each of 4
+ * lanes), as a float. */
 static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
 {
     return _mm_cvtepi32_ps(
@@ -119,14 +114,6 @@ static inline v4 window_extract(const window *w, unsigned shift, const uint32_t 
     const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
     const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
     return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_loadu_si128((const __m128i *)(const void *)mask)));
-}
-/* The same for a value of `bits` bits, without a mask (its bits moved to the top and back). */
-static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
-{
-    const __m128i n = _mm_cvtsi32_si128((int)shift), top = _mm_cvtsi32_si128(32 - bits);
-    const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
-    const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
-    return _mm_cvtepi32_ps(_mm_srl_epi32(_mm_sll_epi32(v, top), top));
 }
 /* window_extract and v4_extract_masked by a mask in 16-byte aligned memory (an `and` takes it
  * from there), and a load from there. */
@@ -181,11 +168,6 @@ static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned a
     const uint32_t *lo = words + (size_t)stride * (at >> 5), *hi = lo + stride;
     V4_EACH((float)(int32_t)(((lo[i] >> s) | ((hi[i] << 1) << (31u - s))) & mask[i]));
 }
-static inline v4 v4_extract(const uint32_t *words, int stride, unsigned at, int bits)
-{
-    const uint32_t m = (uint32_t)((1ull << bits) - 1u), mask[4] = { m, m, m, m };
-    return v4_extract_masked(words, stride, at, mask);
-}
 typedef struct window {
     const uint32_t *lo;
 } window;
@@ -197,11 +179,6 @@ static inline window window_load(const uint32_t *words, unsigned at)
 static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
 {
     V4_EACH((float)(int32_t)((uint32_t)((((uint64_t)w->lo[4 + i] << 32) | w->lo[i]) >> shift) & mask[i]));
-}
-static inline v4 window_extract_bits(const window *w, unsigned shift, int bits)
-{
-    const uint32_t m = (uint32_t)((1ull << bits) - 1u), mask[4] = { m, m, m, m };
-    return window_extract(w, shift, mask);
 }
 static inline v4 window_extract_aligned(const window *w, unsigned shift, const uint32_t *mask)
 {
@@ -388,43 +365,48 @@ static DECODE_INLINE void decode(const header_view *h, int stride, const dequant
                                    : v4_set1(0.0f);
 }
 
-/* Two stored frames of one header, component by component (each component's dequantization
- * serves both and is done with: fewer values live at once than frame by frame). */
-static DECODE_INLINE void decode_pair(const tdn__pack_group *g, const header_view *h, int index0, int index1,
-                                      lanes4 *v0, lanes4 *v1)
+/* Component c of two stored frames from their quantized values q0 and q1 of `bits` bits. */
+static DECODE_INLINE void dequantize_pair(const tdn__pack_group *g, const header_view *h, int c, int bits, v4 q0, v4 q1,
+                                          lanes4 *v0, lanes4 *v1)
 {
-    const int n = h->components;
-    int bits[4] = { view_component_bits(h, 0), view_component_bits(h, 1), view_component_bits(h, 2), 0 };
-    if (n == 4)
-        bits[3] = view_component_bits(h, 3);
+    v4 offset, scale;
+    component_range(g, h, c, bits, &offset, &scale);
+    v0->c[c] = v4_add(offset, v4_mul(scale, q0));
+    v1->c[c] = v4_add(offset, v4_mul(scale, q1));
+}
+
+/* Two stored frames of a group of `lanes` lanes (LANES as a constant, or its stride) from its
+ * header h, component by component (each component's dequantization serves both and is done
+ * with: fewer values live at once than frame by frame); w only when `rotation` asks and h stores
+ * it (left unset otherwise). A frame whose bits fit one 64-bit window from its first word is read
+ * from one. */
+static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const header_view *h, int lanes, int rotation,
+                                             int index0, int index1, lanes4 *v0, lanes4 *v1)
+{
+    const int top = h->bits, shave = h->shave, n = h->components;
+    int bits[4] = { top - (shave & 3), top - (shave >> 2 & 3), top - (shave >> 4 & 3),
+                    n == 4 ? top - (shave >> 6) : 0 };
+    if (top < 3) /* only then may shaving go under 0 bits */
+        for (int c = 0; c < 4; c++)
+            bits[c] = bits[c] > 0 ? bits[c] : 0;
     const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
     unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
-    if (g->stride == LANES && frame_bits <= 33) { /* each frame in one 64-bit window of each lane */
+    const int components = rotation && n == 4 ? 4 : 3;
+    if (lanes == LANES && (at0 & 31u) + frame_bits <= 64 && (at1 & 31u) + frame_bits <= 64) {
         const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
         at0 &= 31u, at1 &= 31u;
-        for (int c = 0; c < 4; c++) {
-            if (c == 3 && n == 3) {
-                v0->c[3] = v1->c[3] = v4_set1(0.0f);
-                break;
-            }
-            v4 offset, scale;
-            component_range(g, h, c, bits[c], &offset, &scale);
+        for (int c = 0; c < components; c++) {
             const uint32_t *mask = LEVEL_MASKS[bits[c]];
-            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w0, at0, mask)));
-            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w1, at1, mask)));
+            dequantize_pair(g, h, c, bits[c], window_extract_aligned(&w0, at0, mask),
+                            window_extract_aligned(&w1, at1, mask), v0, v1);
             at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
         }
         return;
     }
-    for (int c = 0; c < 4; c++) {
-        if (c == 3 && n == 3) {
-            v0->c[3] = v1->c[3] = v4_set1(0.0f);
-            break;
-        }
-        v4 offset, scale;
-        component_range(g, h, c, bits[c], &offset, &scale);
-        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at0, bits[c])));
-        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract(h->words, g->stride, at1, bits[c])));
+    for (int c = 0; c < components; c++) {
+        const uint32_t *mask = LEVEL_MASKS[bits[c]];
+        dequantize_pair(g, h, c, bits[c], v4_extract_aligned(h->words, lanes, at0, mask),
+                        v4_extract_aligned(h->words, lanes, at1, mask), v0, v1);
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
     }
 }
@@ -527,7 +509,7 @@ static DECODE_INLINE void group_keys(const tdn__pack_group *g, int rotation, con
 {
     const header_view *h1 = pair->next ? next : h0;
     if (h1 == h0) {
-        decode_pair(g, h0, pair->index0, pair->index1, v0, v1);
+        decode_record_pair(g, h0, g->stride, rotation, pair->index0, pair->index1, v0, v1);
     } else { /* the next segment's first frame */
         dequantizer d;
         dequantization(g, h0, &d);
@@ -628,49 +610,6 @@ static DECODE_INLINE void sample_group(const tdn__packed *packed, const tdn__pac
     lanes4 v;
     group_lanes(g, rotation, &h, with_next ? &next : NULL, pairs, &v);
     store_lanes(g, &v, 3 + rotation, row0, stride, begin, end);
-}
-
-/* The two stored frames around a sample of a group of `lanes` lanes (LANES as a constant, or its
- * stride) from its record h in the segment, as decode_pair gives them, w only when `rotation`
- * asks (and h stores it); a frame of more than 33 bits is read from one 64-bit window too when
- * both frames' bits fit one from their first word. */
-static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const header_view *h, int lanes, int rotation,
-                                             int index0, int index1, lanes4 *v0, lanes4 *v1)
-{
-    const int top = h->bits, shave = h->shave, n = h->components;
-    int bits[4] = { top - (shave & 3), top - (shave >> 2 & 3), top - (shave >> 4 & 3),
-                    n == 4 ? top - (shave >> 6) : 0 };
-    if (top < 3) /* only then may shaving go under 0 bits */
-        for (int c = 0; c < 4; c++)
-            bits[c] = bits[c] > 0 ? bits[c] : 0;
-    const unsigned frame_bits = (unsigned)(bits[0] + bits[1] + bits[2] + bits[3]);
-    unsigned at0 = (unsigned)index0 * frame_bits, at1 = (unsigned)index1 * frame_bits;
-    const int components = rotation && n == 4 ? 4 : 3;
-    if (lanes == LANES && (at0 & 31u) + frame_bits <= 64 && (at1 & 31u) + frame_bits <= 64) {
-        const window w0 = window_load(h->words, at0), w1 = window_load(h->words, at1);
-        at0 &= 31u, at1 &= 31u;
-        for (int c = 0; c < 4; c++) {
-            if (c == components)
-                break;
-            v4 offset, scale;
-            component_range(g, h, c, bits[c], &offset, &scale);
-            const uint32_t *mask = LEVEL_MASKS[bits[c]];
-            v0->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w0, at0, mask)));
-            v1->c[c] = v4_add(offset, v4_mul(scale, window_extract_aligned(&w1, at1, mask)));
-            at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
-        }
-        return;
-    }
-    for (int c = 0; c < 4; c++) {
-        if (c == components)
-            break;
-        v4 offset, scale;
-        component_range(g, h, c, bits[c], &offset, &scale);
-        const uint32_t *mask = LEVEL_MASKS[bits[c]];
-        v0->c[c] = v4_add(offset, v4_mul(scale, v4_extract_aligned(h->words, lanes, at0, mask)));
-        v1->c[c] = v4_add(offset, v4_mul(scale, v4_extract_aligned(h->words, lanes, at1, mask)));
-        at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
-    }
 }
 
 /* A group of a sample of every joint: no range to check, its stride `lanes` (LANES as a constant,
