@@ -137,9 +137,10 @@ void tdn__clip_sample_range(const tdn_clip *clip, tdn__packed_cache *cache, floa
     const int last_joint = end < clip->joint_count ? end : clip->joint_count;
     const int normalize = clip->animates_rotation && (rows & TDN__ROWS_R) && last_joint > begin;
     int normalized = begin; /* rotations of joints [begin, normalized) are unit already */
-    if (through_cache)      /* its interpolation writes every joint up to `limit`: the padding lanes only
-                             * when they would have had the constants'; it normalizes the rotations
-                             * unless float32 runs write some after it */
+    /* through the cache, the interpolation writes every joint up to `limit` (the padding lanes only
+     * when they would have had the constants') and normalizes the rotations, unless float32 runs
+     * write some after it */
+    if (through_cache)
         normalized = tdn__packed_sample_cached(&clip->packed, cache, f0, a, pose, begin, end,
                                                clip->constant_pose || end < clip->joint_count ? end : clip->joint_count,
                                                normalize && !runs_write_rotations(clip) ? last_joint : begin, rows);

@@ -86,13 +86,6 @@ static inline __m128i v4_joined_words(const uint32_t *words, int stride, unsigne
     return _mm_or_si128(_mm_srl_epi32(l, _mm_cvtsi32_si128((int)s)),
                         _mm_sll_epi32(h, _mm_cvtsi32_si128((int)(32u - s))));
 }
-/* The value at bit `at` of each lane, kept by a mask of its bits ((1 << bits) - 1, in each of 4
- * lanes), as a float. */
-static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
-{
-    return _mm_cvtepi32_ps(
-        _mm_and_si128(v4_joined_words(words, stride, at), _mm_loadu_si128((const __m128i *)(const void *)mask)));
-}
 /* A value's two words in each of the 4 lanes of a group of 4 (stride 4) as 64 bits: lanes 0 and
  * 1 in `a`, 2 and 3 in `b`, so that every value starting in the first word and ending by the
  * second's last bit is one shift away. */
@@ -107,28 +100,23 @@ static inline window window_load(const uint32_t *words, unsigned at)
     const window w = { _mm_unpacklo_epi32(l, h), _mm_unpackhi_epi32(l, h) };
     return w;
 }
-/* The value at bit `shift` of the window (shift + its bits <= 64), masked, as a float. */
+/* The value at bit `shift` of the window (shift + its bits <= 64), kept by a mask of its bits
+ * ((1 << bits) - 1 in each of 4 lanes, 16-byte aligned: an `and` takes it from memory), as a
+ * float. */
 static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
-{
-    const __m128i n = _mm_cvtsi32_si128((int)shift);
-    const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
-    const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
-    return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_loadu_si128((const __m128i *)(const void *)mask)));
-}
-/* window_extract and v4_extract_masked by a mask in 16-byte aligned memory (an `and` takes it
- * from there), and a load from there. */
-static inline v4 window_extract_aligned(const window *w, unsigned shift, const uint32_t *mask)
 {
     const __m128i n = _mm_cvtsi32_si128((int)shift);
     const __m128 x = _mm_castsi128_ps(_mm_srl_epi64(w->a, n)), y = _mm_castsi128_ps(_mm_srl_epi64(w->b, n));
     const __m128i v = _mm_castps_si128(_mm_shuffle_ps(x, y, _MM_SHUFFLE(2, 0, 2, 0)));
     return _mm_cvtepi32_ps(_mm_and_si128(v, _mm_load_si128((const __m128i *)(const void *)mask)));
 }
-static inline v4 v4_extract_aligned(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
+/* The value at bit `at` of each lane's interleaved words, kept by a mask as window_extract's. */
+static inline v4 v4_extract_masked(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
 {
     return _mm_cvtepi32_ps(
         _mm_and_si128(v4_joined_words(words, stride, at), _mm_load_si128((const __m128i *)(const void *)mask)));
 }
+/* 4 floats from 16-byte aligned memory */
 static inline v4 v4_load_aligned(const float *p) { return _mm_load_ps(p); }
 #else
 typedef struct v4 {
@@ -179,14 +167,6 @@ static inline window window_load(const uint32_t *words, unsigned at)
 static inline v4 window_extract(const window *w, unsigned shift, const uint32_t *mask)
 {
     V4_EACH((float)(int32_t)((uint32_t)((((uint64_t)w->lo[4 + i] << 32) | w->lo[i]) >> shift) & mask[i]));
-}
-static inline v4 window_extract_aligned(const window *w, unsigned shift, const uint32_t *mask)
-{
-    return window_extract(w, shift, mask);
-}
-static inline v4 v4_extract_aligned(const uint32_t *words, int stride, unsigned at, const uint32_t *mask)
-{
-    return v4_extract_masked(words, stride, at, mask);
 }
 static inline v4 v4_load_aligned(const float *p) { return v4_load(p); }
 #  undef V4_EACH
@@ -297,12 +277,11 @@ static DECODE_INLINE int view_component_bits(const header_view *h, int c)
     return b > 0 ? b : 0;
 }
 
-/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits (masks[c]
- * set). */
+/* The value of each lane's component c is offset[c] + scale[c] * q, q of bits[c] bits. */
 typedef struct dequantizer {
     lanes4 offset, scale;
+    alignas(16) uint32_t masks[4][LANES]; /* LEVEL_MASKS[bits[c]], kept where the decode reads */
     int bits[4];
-    uint32_t masks[4][TDN__PACK_LANES]; /* each lane's the same */
     int frame_bits;
 } dequantizer;
 
@@ -335,8 +314,7 @@ static DECODE_INLINE void dequantization(const tdn__pack_group *g, const header_
     }
     d->frame_bits = d->bits[0] + d->bits[1] + d->bits[2] + d->bits[3];
     for (int c = 0; c < 4; c++)
-        for (int i = 0; i < LANES; i++)
-            d->masks[c][i] = (uint32_t)((1ull << d->bits[c]) - 1u);
+        memcpy(d->masks[c], LEVEL_MASKS[d->bits[c]], sizeof d->masks[c]);
 }
 
 /* The group's components of every lane at the segment's stored frame `index` (w 0 when it is
@@ -397,16 +375,15 @@ static DECODE_INLINE void decode_record_pair(const tdn__pack_group *g, const hea
         at0 &= 31u, at1 &= 31u;
         for (int c = 0; c < components; c++) {
             const uint32_t *mask = LEVEL_MASKS[bits[c]];
-            dequantize_pair(g, h, c, bits[c], window_extract_aligned(&w0, at0, mask),
-                            window_extract_aligned(&w1, at1, mask), v0, v1);
+            dequantize_pair(g, h, c, bits[c], window_extract(&w0, at0, mask), window_extract(&w1, at1, mask), v0, v1);
             at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
         }
         return;
     }
     for (int c = 0; c < components; c++) {
         const uint32_t *mask = LEVEL_MASKS[bits[c]];
-        dequantize_pair(g, h, c, bits[c], v4_extract_aligned(h->words, lanes, at0, mask),
-                        v4_extract_aligned(h->words, lanes, at1, mask), v0, v1);
+        dequantize_pair(g, h, c, bits[c], v4_extract_masked(h->words, lanes, at0, mask),
+                        v4_extract_masked(h->words, lanes, at1, mask), v0, v1);
         at0 += (unsigned)bits[c], at1 += (unsigned)bits[c];
     }
 }

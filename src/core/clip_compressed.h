@@ -173,7 +173,8 @@ static inline int tdn__packed_cache_follows(tdn__packed_cache *cache, int f0)
  * cached ones are decoded into it, then joints [begin, limit) of the rows asked (all the rows'
  * components, constants included) are interpolated from it. The same bits as tdn__packed_sample
  * gives the packed components. The rotations of joints under `normalize_end` are normalized as
- * the sampler normalizes them, as far as whole blocks of 4 go: returns where that stopped. */
+ * the sampler normalizes them, block by block of 4 as long as every lane a block writes is under
+ * it: returns where that stopped. */
 int tdn__packed_sample_cached(const tdn__packed *packed, tdn__packed_cache *cache, int f0, float a, tdn_pose *pose,
                               int begin, int end, int limit, int normalize_end, unsigned rows);
 
