@@ -170,7 +170,7 @@ static tdn_result check_scalars(const tdn__pack_view *v, int s, const char *what
     const int skeleton = tdn__pack_section_ref(v, s, TDN__CLIP_SKELETON, TDN__PACK_SKELETON, "skeleton", what);
     if (skeleton < 0)
         return TDN_ERR_INVALID_DATA;
-    const uint32_t joints = tdn__pack_field(v, (int)skeleton, TDN__SKEL_JOINT_COUNT); /* checked: a skeleton's */
+    const uint32_t joints = tdn__pack_field(v, skeleton, TDN__SKEL_JOINT_COUNT); /* checked: a skeleton's */
     if (tdn__pack_field(v, s, TDN__CLIP_JOINT_COUNT) != joints)
         return tdn__pack_fail(v, field_byte(v, s, TDN__CLIP_JOINT_COUNT),
                               "%s: joint_count %u is not its skeleton's %u (section %u)", what,

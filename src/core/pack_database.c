@@ -79,14 +79,13 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     int joints[3];
     for (int k = 0; k < 3; k++)
         joints[k] = (int)(int32_t)tdn__pack_u32(image + TDN__MM_IMAGE_JOINTS + 4 * (size_t)k);
-    const int misfit = tdn__pack_database_joint_misfit(v->bytes + tdn__pack_section_at(v, (int)skeleton).offset,
-                                                       joints);
+    const int misfit = tdn__pack_database_joint_misfit(v->bytes + tdn__pack_section_at(v, skeleton).offset, joints);
     if (misfit >= 0) {
         static const char *const JOINT[3] = { "root", "left foot", "right foot" };
         return tdn__pack_fail(v, at + TDN__MM_IMAGE_JOINTS + 4 * (size_t)misfit,
                               "%s: its %s, joint %d, is not %s of skeleton section %u (%u joints)", what, JOINT[misfit],
                               joints[misfit], misfit == 0 ? "a root joint" : "a joint", skeleton,
-                              tdn__pack_field(v, (int)skeleton, TDN__SKEL_JOINT_COUNT));
+                              tdn__pack_field(v, skeleton, TDN__SKEL_JOINT_COUNT));
     }
     return TDN_OK;
 }

@@ -35,7 +35,7 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     const int graph = tdn__pack_section_ref(v, s, TDN__GDEF_GRAPH, TDN__PACK_GRAPH, "graph", what);
     if (graph < 0)
         return TDN_ERR_INVALID_DATA;
-    const uint32_t skeleton = tdn__pack_field(v, (int)graph, TDN__GRPH_SKELETON); /* checked: a graph's */
+    const uint32_t skeleton = tdn__pack_field(v, graph, TDN__GRPH_SKELETON); /* checked: a graph's */
     const uint32_t clip_count = tdn__pack_field(v, s, TDN__GDEF_CLIP_COUNT);
     const unsigned char *clips = tdn__pack_array(v, s, TDN__GDEF_CLIPS, clip_count, 4, 4, what, "clips");
     if (!clips)

@@ -46,16 +46,16 @@ static tdn_result check(const tdn__pack_view *v, int s, int index)
     const int clip = tdn__pack_section_ref(v, s, TDN__ROOT_CLIP, TDN__PACK_CLIP, "clip", what);
     if (clip < 0)
         return TDN_ERR_INVALID_DATA;
-    if (tdn__pack_field(v, (int)clip, TDN__CLIP_ADDITIVE) != 0)
+    if (tdn__pack_field(v, clip, TDN__CLIP_ADDITIVE) != 0)
         return tdn__pack_fail(v, base + 4 * TDN__ROOT_CLIP,
-                              "%s: clip %u (section) is additive: its root is a difference, not a place", what, clip);
+                              "%s: clip %d (section) is additive: its root is a difference, not a place", what, clip);
     const uint32_t joint = tdn__pack_field(v, s, TDN__ROOT_JOINT);
-    const uint32_t joints = tdn__pack_field(v, (int)clip, TDN__CLIP_JOINT_COUNT);
+    const uint32_t joints = tdn__pack_field(v, clip, TDN__CLIP_JOINT_COUNT);
     if (joint >= joints)
         return tdn__pack_fail(v, base + 4 * TDN__ROOT_JOINT, "%s: joint %u is not below its clip's joint count %u",
                               what, joint, joints);
-    const float duration = tdn__pack_field_float(v, (int)clip, TDN__CLIP_DURATION);
-    const float rate = tdn__pack_field_float(v, (int)clip, TDN__CLIP_SAMPLE_RATE);
+    const float duration = tdn__pack_field_float(v, clip, TDN__CLIP_DURATION);
+    const float rate = tdn__pack_field_float(v, clip, TDN__CLIP_SAMPLE_RATE);
     const uint32_t frames = tdn__pack_field(v, s, TDN__ROOT_FRAME_COUNT);
     const int expect = tdn__root_track_frame_count(duration, rate);
     if (frames != (uint32_t)expect)
