@@ -550,17 +550,33 @@ static void record_write(const tdn__pack_header *h, const tdn__pack_group *g, ui
                 *range++ = h->range[4 * half + c][i];
 }
 
-/* Lane i of each component row into the pose at g->joint[i] (only joints in [begin, end) when
- * the group straddles the range). */
-static DECODE_INLINE void store_lanes(const tdn__pack_group *g, const lanes4 *v, int components, float *row0,
-                                      size_t stride, int begin, int end)
+/* Lane i of each component row to the row's place g->joint[i], for the group's `lanes` lanes
+ * (LANES as a constant, or its stride). */
+static DECODE_INLINE void store_group(const tdn__pack_group *g, int lanes, const lanes4 *v, int components, float *row0,
+                                      size_t stride)
 {
-    if (g->stride == LANES && g->first_joint >= begin && g->last_joint < end) { /* the usual group */
+    if (lanes == LANES) {
         const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
         for (int c = 0; c < components; c++) {
             float *row = row0 + (size_t)c * stride;
             v4_store_lanes(v->c[c], row + j0, row + j1, row + j2, row + j3);
         }
+        return;
+    }
+    for (int c = 0; c < components; c++) {
+        float x[4], *row = row0 + (size_t)c * stride;
+        v4_store(x, v->c[c]);
+        for (int i = 0; i < lanes; i++)
+            row[g->joint[i]] = x[i];
+    }
+}
+
+/* store_group, only joints in [begin, end) when the group straddles the range. */
+static DECODE_INLINE void store_lanes(const tdn__pack_group *g, const lanes4 *v, int components, float *row0,
+                                      size_t stride, int begin, int end)
+{
+    if (g->stride == LANES && g->first_joint >= begin && g->last_joint < end) { /* the usual group */
+        store_group(g, LANES, v, components, row0, stride);
         return;
     }
     for (int c = 0; c < components; c++) {
@@ -615,20 +631,7 @@ static DECODE_INLINE void sample_whole_group(const tdn__packed *packed, const td
         for (int c = 0; c < 3; c++)
             v.c[c] = lerp4(v0.c[c], v1.c[c], t);
     }
-    if (lanes == LANES) {
-        const int j0 = g->joint[0], j1 = g->joint[1], j2 = g->joint[2], j3 = g->joint[3];
-        for (int c = 0; c < 3 + rotation; c++) {
-            float *row = row0 + (size_t)c * stride;
-            v4_store_lanes(v.c[c], row + j0, row + j1, row + j2, row + j3);
-        }
-        return;
-    }
-    for (int c = 0; c < 3 + rotation; c++) {
-        float x[4], *row = row0 + (size_t)c * stride;
-        v4_store(x, v.c[c]);
-        for (int i = 0; i < lanes; i++)
-            row[g->joint[i]] = x[i];
-    }
+    store_group(g, lanes, &v, 3 + rotation, row0, stride);
 }
 
 /* Groups [g, g_end) of one kind, rotations or not, of a sample of every joint, into the pose rows
@@ -930,14 +933,10 @@ static DECODE_INLINE int cache_kind(const tdn__packed *packed, tdn__packed_cache
                 cached_group *cg = &cache->groups[*list];
                 lanes4 v;
                 decode_kept(g, rotation, cg, index, &v);
-                if (g->stride < LANES) {
-                    store_lanes(g, &v, 3 + rotation, frame, cache->stride, 0, INT_MAX);
-                } else {
-                    for (int c = 0; c < 3 + rotation; c++) {
-                        float *at = frame + (size_t)c * cache->stride;
-                        v4_store_lanes(v.c[c], at + g->joint[0], at + g->joint[1], at + g->joint[2], at + g->joint[3]);
-                    }
-                }
+                if (g->stride == LANES)
+                    store_group(g, LANES, &v, 3 + rotation, frame, cache->stride);
+                else
+                    store_group(g, g->stride, &v, 3 + rotation, frame, cache->stride);
                 cg->key0 = k0;
                 cg->key1 = k1;
             }
