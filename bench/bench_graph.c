@@ -207,6 +207,8 @@ tdn_result bench_graph_hot_create(const tdn_graph_document_load_options *options
 
 void bench_graph_hot_frame(void *hot, long n) { g_frame(&((bench_graph_hot *)hot)->ctx, n); }
 
+int bench_graph_hot_joint_count(const bench_graph_hot *hot) { return tdn_skeleton_joint_count(hot->ctx.skeleton); }
+
 tdn_result bench_run_graph(int quick, bench_emit_fn emit, void *user, tdn_error *err)
 {
     tdn_graph_document *doc = NULL;

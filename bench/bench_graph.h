@@ -35,6 +35,7 @@ typedef struct bench_graph_hot bench_graph_hot;
 tdn_result bench_graph_hot_create(const tdn_graph_document_load_options *options, bench_graph_hot **out,
                                   tdn_error *err);
 void bench_graph_hot_frame(void *hot, long n);
+int bench_graph_hot_joint_count(const bench_graph_hot *hot);
 void bench_graph_hot_destroy(bench_graph_hot *hot);
 
 #endif
